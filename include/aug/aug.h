@@ -1,0 +1,8 @@
+/* aug/aug.h: umbrella header for the aug library. */
+#ifndef AUG_AUG_H
+#define AUG_AUG_H
+#include "common.h"
+#include "dtype.h"
+#include "tensor.h"
+#include "ops.h"
+#endif

@@ -1,0 +1,154 @@
+/* aug/ops.h: elementwise operators and math functions, fma, gemm, reductions.
+ * SPEC sections 6-10.
+ *
+ * Output convention: functions take `aug_tensor **out`. If *out is NULL a new
+ * tensor of the op's result dtype and the broadcast shape is allocated and stored
+ * in *out (the caller frees it). If *out is a tensor, the result is written there
+ * with saturate_cast (its shape must equal the broadcast shape; it may alias an
+ * input) and *out is left as is. On error *out is unchanged. */
+#ifndef AUG_OPS_H
+#define AUG_OPS_H
+
+#include "tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(ENUM, name, arity) -- name is the DALI / Python spelling used in messages. */
+#define AUG_OP_LIST(X)            \
+    X(POS, "+", 1)                \
+    X(NEG, "-", 1)                \
+    X(ADD, "+", 2)                \
+    X(SUB, "-", 2)                \
+    X(MUL, "*", 2)                \
+    X(TRUEDIV, "/", 2)            \
+    X(FLOORDIV, "//", 2)          \
+    X(MOD, "%", 2)                \
+    X(POW, "**", 2)               \
+    X(DIV_RNE, "div", 2)          \
+    X(EQ, "==", 2)                \
+    X(NE, "!=", 2)                \
+    X(LT, "<", 2)                 \
+    X(LE, "<=", 2)                \
+    X(GT, ">", 2)                 \
+    X(GE, ">=", 2)                \
+    X(AND, "&", 2)                \
+    X(OR, "|", 2)                 \
+    X(XOR, "^", 2)                \
+    X(INVERT, "~", 1)             \
+    X(LSHIFT, "<<", 2)            \
+    X(RSHIFT, ">>", 2)            \
+    X(ABS, "abs", 1)              \
+    X(FABS, "fabs", 1)            \
+    X(FLOOR, "floor", 1)          \
+    X(CEIL, "ceil", 1)            \
+    X(FPOW, "fpow", 2)            \
+    X(MIN, "min", 2)              \
+    X(MAX, "max", 2)              \
+    X(CLAMP, "clamp", 3)          \
+    X(SQRT, "sqrt", 1)            \
+    X(RSQRT, "rsqrt", 1)          \
+    X(CBRT, "cbrt", 1)            \
+    X(EXP, "exp", 1)              \
+    X(LOG, "log", 1)              \
+    X(LOG2, "log2", 1)            \
+    X(LOG10, "log10", 1)          \
+    X(SIN, "sin", 1)              \
+    X(COS, "cos", 1)              \
+    X(TAN, "tan", 1)              \
+    X(ASIN, "asin", 1)            \
+    X(ACOS, "acos", 1)            \
+    X(ATAN, "atan", 1)            \
+    X(ATAN2, "atan2", 2)          \
+    X(SINH, "sinh", 1)            \
+    X(COSH, "cosh", 1)            \
+    X(TANH, "tanh", 1)            \
+    X(ASINH, "asinh", 1)          \
+    X(ACOSH, "acosh", 1)          \
+    X(ATANH, "atanh", 1)          \
+    X(FMA, "fma", 3)              \
+    X(COPY, "copy", 1)
+
+typedef enum aug_op {
+#define AUG_X_(e, name, arity) AUG_OP_##e,
+    AUG_OP_LIST(AUG_X_)
+#undef AUG_X_
+    AUG_NUM_OPS
+} aug_op;
+
+AUG_API const char *aug_op_name(aug_op op); /* "+", "floor", ... */
+AUG_API int aug_op_arity(aug_op op);
+
+/* An operand: a tensor, or (tensor == NULL) a scalar. */
+typedef struct aug_operand {
+    const aug_tensor *tensor;
+    aug_scalar scalar;
+} aug_operand;
+
+AUG_API aug_operand aug_operand_tensor(const aug_tensor *t);
+AUG_API aug_operand aug_operand_scalar(aug_scalar s);
+
+/* Result dtype of `op` on these operands per SPEC 6-8 (comparisons -> bool, true
+ * division of integers -> float32, ...). Checks the bool and bitwise rules and
+ * returns AUG_ERR_TYPE with DALI's message, prefixed by `func`. */
+AUG_API aug_status aug_op_result_dtype(const char *func, aug_op op, int nin, const aug_operand *in,
+                                       aug_dtype *result);
+
+/* The one elementwise entry point. `compute` overrides the computation dtype
+ * (AUG_DTYPE_AUTO: exact per SPEC 6-7); when given, every operand is first
+ * saturate-cast to it and the op is evaluated in it (float16/bfloat16 in float32).
+ * `result` overrides the dtype of a newly allocated *out (AUTO: per SPEC).
+ * `func` prefixes error messages ("aug_add"). At least one operand must be a tensor. */
+AUG_API aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_operand *in,
+                                   aug_dtype compute, aug_dtype result, aug_tensor **out);
+
+/* Operator conveniences (SPEC 7 semantics; tensor x tensor). */
+AUG_API aug_status aug_unary(aug_op op, const aug_tensor *a, aug_tensor **out);
+AUG_API aug_status aug_binary(aug_op op, const aug_tensor *a, const aug_tensor *b, aug_tensor **out);
+/* tensor op scalar, and (reflected) scalar op tensor. */
+AUG_API aug_status aug_binary_scalar(aug_op op, const aug_tensor *a, aug_scalar b, aug_tensor **out);
+AUG_API aug_status aug_binary_rscalar(aug_op op, aug_scalar a, const aug_tensor *b, aug_tensor **out);
+
+/* augpy functional forms (SPEC 9). With a scalar: result has the tensor's dtype;
+ * integral scalar on an integer tensor is exact, otherwise computed in the
+ * tensor dtype's temp type and saturated. `op` is one of ADD SUB MUL DIV_RNE
+ * (augpy div) and the comparisons; `reflected` computes scalar op tensor. */
+AUG_API aug_status aug_functional_scalar(const char *func, aug_op op, const aug_tensor *t, aug_scalar s,
+                                         int reflected, aug_tensor **out);
+/* Tensor x tensor: as the operators, except integer division rounds half to even
+ * (augpy div) and with *out given the computation is in the promoted type. */
+AUG_API aug_status aug_functional_tensor(const char *func, aug_op op, const aug_tensor *a,
+                                         const aug_tensor *b, aug_tensor **out);
+
+/* r = scalar * t1 + t2 in the temp type of promote(t1, t2), one rounding;
+ * new *out has t2's dtype. */
+AUG_API aug_status aug_fma(double scalar, const aug_tensor *t1, const aug_tensor *t2, aug_tensor **out);
+
+/* C = alpha * (A @ B) + beta * C for float32/float64 2-D tensors (contiguous or
+ * transposed views). With *C NULL a new (m, n) tensor is allocated (beta ignored). */
+AUG_API aug_status aug_gemm(const aug_tensor *A, const aug_tensor *B, aug_tensor **C,
+                            double alpha, double beta);
+
+/* ---- reductions (SPEC 10) --------------------------------------------------- */
+
+typedef enum aug_reduce_op {
+    AUG_REDUCE_SUM, AUG_REDUCE_MIN, AUG_REDUCE_MAX, AUG_REDUCE_MEAN, AUG_REDUCE_ALL, AUG_REDUCE_ANY
+} aug_reduce_op;
+
+/* Reduce over `naxes` axes (negative allowed; naxes < 0 means all axes).
+ * keepdim keeps reduced axes with extent 1. Result dtypes:
+ *   SUM: input dtype (saturated), or with upcast int64 / uint64 / float64
+ *        (bool counts as uint64);
+ *   MIN/MAX: input dtype (NaN propagates; empty reduction -> ValueError);
+ *   MEAN: floating input -> its dtype, integer/bool -> float64 (empty -> NaN);
+ *   ALL/ANY: bool.
+ * Integers accumulate exactly; floats pairwise in float64; results do not depend
+ * on the thread count. */
+AUG_API aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const int *axes,
+                              int keepdim, int upcast, aug_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

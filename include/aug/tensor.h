@@ -1,0 +1,139 @@
+/* aug/tensor.h: tensors (DLPack-compatible strided views over reference-counted
+ * storage), views, indexing, reshape, layouts. SPEC section 3.
+ *
+ * Ownership: every function returning aug_tensor* returns a NEW tensor the caller
+ * frees with aug_tensor_free(); views share (and keep alive) the storage of their
+ * base. Arguments are borrowed. Strides are in ELEMENTS and may be 0 or negative. */
+#ifndef AUG_TENSOR_H
+#define AUG_TENSOR_H
+
+#include "dtype.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum aug_device_type { AUG_DEVICE_CPU = 1, AUG_DEVICE_CUDA = 2 } aug_device_type; /* = DLPack kDLCPU/kDLCUDA */
+
+typedef struct aug_device {
+    aug_device_type type;
+    int id;
+} aug_device;
+
+/* Reference-counted memory block. Opaque. */
+typedef struct aug_storage aug_storage;
+
+typedef struct aug_tensor {
+    aug_storage *storage;     /* owned reference */
+    char *data;               /* start of the storage's memory (DLPack data) */
+    int64_t byte_offset;      /* element [0,...,0] lives at data + byte_offset */
+    aug_device device;
+    int ndim;                 /* 0 ... AUG_MAX_DIMS */
+    aug_dtype dtype;
+    int64_t shape[AUG_MAX_DIMS];
+    int64_t strides[AUG_MAX_DIMS]; /* elements */
+    char layout[AUG_MAX_DIMS + 1]; /* "" or one character per dimension */
+} aug_tensor;
+
+/* ---- storage ---------------------------------------------------------------- */
+
+/* Wrap foreign memory (e.g. an imported DLPack tensor). `deleter(ctx)` is called
+ * exactly once when the last reference goes. New reference. */
+AUG_API aug_storage *aug_storage_wrap(void *ptr, size_t nbytes, aug_device device,
+                                      void (*deleter)(void *ctx), void *ctx);
+AUG_API void aug_storage_retain(aug_storage *s);
+AUG_API void aug_storage_release(aug_storage *s);
+AUG_API void *aug_storage_ptr(const aug_storage *s);
+AUG_API size_t aug_storage_nbytes(const aug_storage *s);
+
+/* ---- creation --------------------------------------------------------------- */
+
+/* The default device: cuda:0 when built with CUDA and a GPU is present, else cpu;
+ * AUG_DEVICE=cpu|cuda overrides. */
+AUG_API aug_device aug_default_device(void);
+AUG_API aug_device aug_cpu_device(void);
+
+/* Uninitialised C-contiguous tensor. Checks ndim, negative extents, byte-size
+ * overflow. New. */
+AUG_API aug_tensor *aug_tensor_empty(int ndim, const int64_t *shape, aug_dtype dtype, aug_device device);
+/* Filled with zeros / with a scalar (saturate-cast). New. */
+AUG_API aug_tensor *aug_tensor_zeros(int ndim, const int64_t *shape, aug_dtype dtype, aug_device device);
+AUG_API aug_tensor *aug_tensor_full(int ndim, const int64_t *shape, aug_dtype dtype, aug_device device,
+                                    const aug_scalar *value);
+AUG_API aug_tensor *aug_tensor_empty_like(const aug_tensor *t, aug_dtype dtype /* AUTO = same */);
+
+/* A tensor over existing storage (retains it). Validates that every reachable
+ * element lies inside the storage. New. */
+AUG_API aug_tensor *aug_tensor_from_storage(aug_storage *s, int64_t byte_offset, int ndim,
+                                            const int64_t *shape, const int64_t *strides,
+                                            aug_dtype dtype);
+
+AUG_API void aug_tensor_free(aug_tensor *t); /* NULL is fine */
+
+/* ---- properties ------------------------------------------------------------- */
+
+AUG_API int64_t aug_tensor_size(const aug_tensor *t);      /* number of elements */
+AUG_API int64_t aug_tensor_itemsize(const aug_tensor *t);
+AUG_API int aug_tensor_is_contiguous(const aug_tensor *t); /* C order (extent-1 dims ignored) */
+AUG_API void *aug_tensor_ptr(const aug_tensor *t);         /* data + byte_offset */
+/* Set the layout string ("" clears; else strlen must equal ndim). */
+AUG_API aug_status aug_tensor_set_layout(aug_tensor *t, const char *layout);
+
+/* ---- views ------------------------------------------------------------------ */
+
+/* One entry of a NumPy basic index. */
+typedef enum aug_index_kind {
+    AUG_INDEX_INT,      /* i (negative counts from the back) */
+    AUG_INDEX_SLICE,    /* start:stop:step, each optional */
+    AUG_INDEX_NEWAXIS,  /* None */
+    AUG_INDEX_ELLIPSIS  /* ... */
+} aug_index_kind;
+
+typedef struct aug_index {
+    aug_index_kind kind;
+    int64_t i;                      /* INT */
+    int64_t start, stop, step;      /* SLICE; step != 0 */
+    int has_start, has_stop;        /* SLICE: 0 = omitted */
+} aug_index;
+
+/* NumPy basic indexing: t[idx[0], ..., idx[n-1]]. IndexError for out-of-range
+ * ints or too many indices, ValueError for step 0 or two ellipses. New view. */
+AUG_API aug_tensor *aug_tensor_index(const aug_tensor *t, int n, const aug_index *idx);
+
+/* Same view as t (new struct, shared storage). New. */
+AUG_API aug_tensor *aug_tensor_view(const aug_tensor *t);
+/* Permute dimensions (perm is a permutation of 0..ndim-1). New view. */
+AUG_API aug_tensor *aug_tensor_permute(const aug_tensor *t, const int *perm);
+/* View with the same number of elements; one -1 is inferred. Requires a
+ * contiguous tensor (ValueError naming contiguous() otherwise). New view. */
+AUG_API aug_tensor *aug_tensor_reshape(const aug_tensor *t, int ndim, const int64_t *shape);
+/* View broadcast to `shape` (stride 0 on broadcast dims). New view. */
+AUG_API aug_tensor *aug_tensor_broadcast_to(const aug_tensor *t, int ndim, const int64_t *shape);
+/* A packed C-contiguous copy, or a new view of t when it already is. New. */
+AUG_API aug_tensor *aug_tensor_contiguous(const aug_tensor *t);
+
+/* Broadcast shapes per NumPy (SPEC 5). out_shape has room for AUG_MAX_DIMS.
+ * Error text: "cannot broadcast shapes (2, 3, 4) and (2, 3, 3)" prefixed by `func`. */
+AUG_API aug_status aug_broadcast_shapes(const char *func, int na, const int64_t *a, int nb, const int64_t *b,
+                                        int *out_ndim, int64_t *out_shape);
+
+/* Format a shape as "(2, 3, 4)" / "(5,)" / "()". Returns buf. */
+AUG_API char *aug_shape_str(int ndim, const int64_t *shape, char *buf, size_t len);
+
+/* ---- copies ----------------------------------------------------------------- */
+
+/* dst[...] = src broadcast to dst's shape, with saturate_cast. dst may overlap src. */
+AUG_API aug_status aug_copy(const aug_tensor *src, aug_tensor *dst);
+/* Fill every element of dst with the scalar (saturate_cast). */
+AUG_API aug_status aug_fill(aug_tensor *dst, const aug_scalar *value);
+/* New tensor of dtype with t's values (saturate_cast). With *out given it writes
+ * there (shape must broadcast). */
+AUG_API aug_status aug_cast(const aug_tensor *t, aug_dtype dtype, aug_tensor **out);
+
+/* Read one element (index of t.ndim ints, negative allowed) as a scalar of t's dtype. */
+AUG_API aug_status aug_tensor_get_item(const aug_tensor *t, const int64_t *index, aug_scalar *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

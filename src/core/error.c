@@ -1,0 +1,34 @@
+/* core/error.c: the thread-local error message and status (SPEC 15). */
+#include <stdarg.h>
+#include <stdio.h>
+#include "error.h"
+
+static _Thread_local char tls_message[1024];
+static _Thread_local aug_status tls_status = AUG_OK;
+
+aug_status aug__error(aug_status st, const char *func, const char *fmt, ...) {
+    int n = snprintf(tls_message, sizeof tls_message, "%s: ", func ? func : "aug");
+    if (n < 0 || (size_t)n >= sizeof tls_message) n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tls_message + n, sizeof tls_message - (size_t)n, fmt, ap);
+    va_end(ap);
+    tls_status = st;
+    return st;
+}
+
+const char *aug_last_error(void) { return tls_message; }
+aug_status aug_last_status(void) { return tls_status; }
+
+void aug_clear_error(void) {
+    tls_message[0] = '\0';
+    tls_status = AUG_OK;
+}
+
+const char *aug_version(void) {
+#ifdef AUG_VERSION_STRING
+    return AUG_VERSION_STRING;
+#else
+    return "0.0.0";
+#endif
+}

@@ -1,0 +1,16 @@
+/* core/error.h: setting the thread-local error (private). */
+#ifndef AUG_CORE_ERROR_H
+#define AUG_CORE_ERROR_H
+
+#include "aug/common.h"
+
+#define AUG__HIDDEN __attribute__((visibility("hidden")))
+
+/* Records "func: <formatted message>" as this thread's error and returns st. */
+AUG__HIDDEN aug_status aug__error(aug_status st, const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Shorthand for the common allocation failure. */
+#define AUG__NOMEM(func) aug__error(AUG_ERR_MEMORY, (func), "out of memory")
+
+#endif

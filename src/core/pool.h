@@ -1,0 +1,20 @@
+/* core/pool.h: the CPU worker pool (private).
+ *
+ * aug__parallel_for runs fn(ctx, task, worker) for task in [0, ntasks) on up to
+ * aug_get_num_threads() threads (the caller is worker 0). Tasks must not depend on
+ * which worker runs them. Safe to call from several threads at once (a caller that
+ * finds the pool busy runs its tasks itself) and after fork(). */
+#ifndef AUG_CORE_POOL_H
+#define AUG_CORE_POOL_H
+
+#include <stdint.h>
+#include "error.h"
+
+typedef void (*aug__task_fn)(void *ctx, int64_t task, int worker);
+
+AUG__HIDDEN void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx);
+
+/* Upper bound on the `worker` argument + 1 (for per-worker scratch arrays). */
+#define AUG__MAX_WORKERS 256
+
+#endif
