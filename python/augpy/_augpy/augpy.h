@@ -11,6 +11,26 @@
 #include <Python.h>
 #include <aug/aug.h>
 
+/* ---- compatibility with Python 3.9 ----------------------------------------- */
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *augpy_newref_(PyObject *obj) {
+    Py_INCREF(obj);
+    return obj;
+}
+#define Py_NewRef(obj) augpy_newref_((PyObject *)(obj))
+static inline int PyModule_AddObjectRef(PyObject *module, const char *name, PyObject *value) {
+    Py_XINCREF(value);
+    if (PyModule_AddObject(module, name, value) < 0) {
+        Py_XDECREF(value);
+        return -1;
+    }
+    return 0;
+}
+#endif
+#ifndef Py_TPFLAGS_IMMUTABLETYPE
+#define Py_TPFLAGS_IMMUTABLETYPE 0
+#endif
+
 /* The Tensor object (augpy.CudaTensor == augpy.Tensor). */
 typedef struct {
     PyObject_HEAD
@@ -59,6 +79,13 @@ extern PyModuleDef augpy_module_def;
  * JPEG->NvJpegError, RUNTIME->RuntimeError. */
 PyObject *augpy_raise(augpy_state *st, aug_status status);
 int augpy_init_errors(PyObject *module, augpy_state *st);
+/* As augpy_raise, but the message names the Python-level function: a leading
+ * "aug_xxx: " of aug_last_error() is replaced by "func: ". Returns NULL. */
+PyObject *augpy_raise_as(augpy_state *st, aug_status status, const char *func);
+
+/* The numpy module (imported on first use, cached in the state). Borrowed; NULL
+ * with ImportError set when numpy is not installed. (module.c) */
+PyObject *augpy_get_numpy(augpy_state *st);
 
 /* ---- tensors (tensor.c) ----------------------------------------------------- */
 /* New Tensor object owning t (steals t; frees it on failure). NULL on error. */
@@ -66,11 +93,24 @@ PyObject *augpy_wrap(augpy_state *st, aug_tensor *t);
 int augpy_is_tensor(augpy_state *st, PyObject *obj);
 /* Borrowed aug_tensor of a Tensor object, or NULL with TypeError naming func/argname. */
 aug_tensor *augpy_tensor_arg(augpy_state *st, PyObject *obj, const char *func, const char *argname);
+/* The device a `device_id` argument names on the default backend (SPEC 4):
+ * ValueError naming func for ids that do not exist. 0 or -1. */
+int augpy_device_from_id(int device_id, aug_device *out, const char *func);
+/* "cpu" / "cuda:N" as a new str. */
+PyObject *augpy_device_str(aug_device dev);
+/* A new numpy array with a copy of t's values (array == NULL), or t's values
+ * copied into the writable buffer `array` (same shape: saturate_cast; a raw
+ * byte buffer or same-dtype buffer of enough size: reinterpreted with t's
+ * shape and dtype). Returns the numpy array. */
+PyObject *augpy_tensor_to_numpy(augpy_state *st, const aug_tensor *t, PyObject *array, const char *func);
 
 /* ---- conversions (convert.c) ------------------------------------------------ */
 /* dtype from an augpy DLDataType, a numpy dtype/type object or a name string. */
 int augpy_parse_dtype(augpy_state *st, PyObject *obj, aug_dtype *out, const char *func);
 PyObject *augpy_dtype_object(augpy_state *st, aug_dtype dtype); /* new ref to the singleton */
+/* The numpy scalar type of dtype (ml_dtypes.bfloat16 for bfloat16; TypeError
+ * naming func when ml_dtypes is missing). New reference. (dtype.c) */
+PyObject *augpy_numpy_type(augpy_state *st, aug_dtype dtype, const char *func);
 /* Python bool/int/float (incl. numpy scalars) or augpy.Constant -> aug_scalar.
  * Returns 1 on success, 0 if obj is not a scalar (no exception set), -1 on error
  * (e.g. OverflowError for ints outside [-2^63, 2^64-1]). */
@@ -88,6 +128,19 @@ aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, const char 
 int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_tensor **tmp, const char *func);
 /* `out=` keyword: None -> *out = NULL; else must be a Tensor (borrowed). */
 int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func);
+/* A CPU tensor viewing the memory of a buffer-protocol object without copying
+ * (any strides; objects without the buffer protocol go through numpy.asarray).
+ * `t` is valid until augpy_bufview_release, which releases the buffer. */
+typedef struct {
+    Py_buffer buf;
+    PyObject *owner;    /* the object whose buffer is held (new ref) */
+    aug_tensor *t;      /* owned view of buf's memory */
+} augpy_bufview;
+int augpy_bufview_get(augpy_state *st, PyObject *obj, int writable, augpy_bufview *view, const char *func);
+void augpy_bufview_release(augpy_bufview *view);
+/* Copy of src into dst (broadcast, saturate_cast) with the GIL released for
+ * large tensors; errors name func. 0 or -1. */
+int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, const char *func);
 
 /* ---- registration of each file's functions and types ------------------------ */
 int augpy_init_dtypes(PyObject *module, augpy_state *st);   /* dtype.c */
@@ -104,7 +157,57 @@ PyObject *augpy_tensor_richcompare(PyObject *a, PyObject *b, int op);     /* ops
 extern PyType_Slot augpy_tensor_number_slots[];                           /* ops.c, {0, NULL}-terminated */
 extern PyMethodDef augpy_tensor_op_methods[];                             /* ops.c + reduce.c methods: sum, fill, ..., sentinel-terminated */
 
+/* Buffer protocol, numpy conversion methods and the creation/conversion
+ * functions array_to_tensor, tensor_to_array, empty_like (tensor_io.c). */
+int augpy_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags);
+void augpy_tensor_releasebuffer(PyObject *self, Py_buffer *view);
+PyObject *augpy_tensor_numpy_method(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *augpy_tensor_array_method(PyObject *self, PyObject *args, PyObject *kwargs);
+int augpy_init_tensor_io(PyObject *module, augpy_state *st);
+
+/* DLPack protocol methods of the Tensor type (dlpack.c), installed by tensor.c. */
+PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *unused);
+
 /* Release the GIL around a C call on tensors larger than this many elements. */
 #define AUGPY_GIL_THRESHOLD 65536
+
+/* ---- helpers shared by ops.c, mathfuncs.c and reduce.c (defined in ops.c) ---- */
+/* Parse METH_FASTCALL|METH_KEYWORDS arguments into slots[0..nnames) (borrowed;
+ * NULL where absent). names[i] may list aliases separated by '|' ("tensor|tensor1");
+ * the first nrequired are required. 0 ok, -1 with TypeError naming func. */
+int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                     const char *const *names, int nnames, int nrequired, PyObject **slots);
+/* blocks_per_sm / threads (either may be NULL = not given): ints >= 0.
+ * The CUDA backend honours them, the CPU backend ignores them. 0 ok, -1 error. */
+int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads);
+/* augpy.Constant and zeros / ones / full / *_like (create.c); called by augpy_init_ops. */
+int augpy_init_create(PyObject *module, augpy_state *st);
+
+/* status = call, with the GIL released when nelem > AUGPY_GIL_THRESHOLD. */
+#define AUGPY_CALL(status, nelem, call)                                       \
+    do {                                                                      \
+        if ((nelem) > AUGPY_GIL_THRESHOLD) {                                  \
+            Py_BEGIN_ALLOW_THREADS (status) = (call); Py_END_ALLOW_THREADS    \
+        } else {                                                              \
+            (status) = (call);                                                \
+        }                                                                     \
+    } while (0)
+
+/* Tensor methods defined in mathfuncs.c (the SPEC 8 names NumPy also has) and
+ * reduce.c, collected into augpy_tensor_op_methods by ops.c. All are
+ * METH_FASTCALL | METH_KEYWORDS. */
+#define AUGPY_TENSOR_MATH_METHODS(X)                                              \
+    X(abs, ABS) X(fabs, FABS) X(floor, FLOOR) X(ceil, CEIL) X(pow, POW)           \
+    X(sqrt, SQRT) X(cbrt, CBRT) X(exp, EXP) X(log, LOG) X(log2, LOG2)             \
+    X(log10, LOG10) X(sin, SIN) X(cos, COS) X(tan, TAN) X(asin, ASIN)             \
+    X(acos, ACOS) X(atan, ATAN) X(atan2, ATAN2) X(sinh, SINH) X(cosh, COSH)       \
+    X(tanh, TANH) X(asinh, ASINH) X(acosh, ACOSH) X(atanh, ATANH)
+#define AUGPY_METHOD_DECL_(name, OP) \
+    PyObject *augpy_method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+AUGPY_TENSOR_MATH_METHODS(AUGPY_METHOD_DECL_)
+#define AUGPY_TENSOR_REDUCE_METHODS(X) \
+    X(sum, SUM) X(min, MIN) X(max, MAX) X(mean, MEAN) X(all, ALL) X(any, ANY)
+AUGPY_TENSOR_REDUCE_METHODS(AUGPY_METHOD_DECL_)
 
 #endif

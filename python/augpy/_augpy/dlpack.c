@@ -1,0 +1,498 @@
+/* _augpy/dlpack.c: DLPack interop, zero copy in both directions (SPEC 14).
+ *
+ * Export (Tensor.__dlpack__, export_dltensor): the capsule holds a
+ * DLManagedTensor(Versioned) whose manager_ctx is a new aug_tensor view of the
+ * tensor, so the memory stays alive until the consumer calls the deleter, which
+ * frees that view (storage reference counts are atomic, so no GIL is needed
+ * there). Like NumPy, `data` is the address of the first element and
+ * byte_offset is 0. An unconsumed capsule deletes the tensor when it dies; a
+ * consumer renames it to "used_..." first.
+ *
+ * Import (from_dlpack, import_dltensor): the capsule is renamed to
+ * "used_dltensor[_versioned]" and its memory is wrapped with aug_storage_wrap,
+ * whose deleter calls the producer's deleter exactly once when the last view
+ * goes, holding the GIL when the interpreter is still alive (the producer's
+ * deleter may touch Python objects, e.g. NumPy's decrefs its array).
+ * Decision: augpy tensors are always writable, so a versioned capsule flagged
+ * read-only is imported as a copy (its memory is released right away) rather
+ * than as a writable alias of memory the producer declared immutable. */
+#include <stdlib.h>
+#include <string.h>
+#include "augpy.h"
+#include "dlpack.h"
+
+static const char NAME_LEGACY[] = "dltensor";
+static const char NAME_VERSIONED[] = "dltensor_versioned";
+static const char USED_LEGACY[] = "used_dltensor";
+static const char USED_VERSIONED[] = "used_dltensor_versioned";
+
+static inline aug_tensor *T(PyObject *self) { return ((AugTensorObject *)self)->t; }
+
+/* ---- export ------------------------------------------------------------------------- */
+
+/* One allocation: the managed struct followed by shape and strides. */
+typedef struct {
+    union {
+        DLManagedTensor legacy;
+        DLManagedTensorVersioned versioned;
+    } m;
+    int64_t shape[AUG_MAX_DIMS];
+    int64_t strides[AUG_MAX_DIMS];
+} export_block;
+
+static void export_deleter_legacy(DLManagedTensor *self) {
+    aug_tensor_free((aug_tensor *)self->manager_ctx);
+    free(self);
+}
+
+static void export_deleter_versioned(DLManagedTensorVersioned *self) {
+    aug_tensor_free((aug_tensor *)self->manager_ctx);
+    free(self);
+}
+
+/* Capsule destructors: delete the tensor unless a consumer took it ("used_..."),
+ * then free a copied custom name (kept in the capsule's context). */
+static void capsule_destructor_impl(PyObject *capsule, int versioned, int destruct) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    const char *name = PyCapsule_GetName(capsule);
+    void *custom_name = PyCapsule_GetContext(capsule);
+    if (destruct && name != NULL && strncmp(name, "used_", 5) != 0) {
+        void *ptr = PyCapsule_GetPointer(capsule, name);
+        if (ptr == NULL) {
+            PyErr_WriteUnraisable(capsule);
+        }
+        else if (versioned) {
+            DLManagedTensorVersioned *m = ptr;
+            if (m->deleter) m->deleter(m);
+        }
+        else {
+            DLManagedTensor *m = ptr;
+            if (m->deleter) m->deleter(m);
+        }
+    }
+    PyErr_Clear();
+    free(custom_name);
+    PyErr_Restore(et, ev, tb);
+}
+
+static void capsule_destructor_legacy(PyObject *capsule) { capsule_destructor_impl(capsule, 0, 1); }
+static void capsule_destructor_versioned(PyObject *capsule) { capsule_destructor_impl(capsule, 1, 1); }
+static void capsule_destructor_name_only(PyObject *capsule) { capsule_destructor_impl(capsule, 0, 0); }
+
+/* A capsule exporting `src` (a new view of it is taken). */
+static PyObject *make_capsule(augpy_state *st, const aug_tensor *src, int versioned, int copied,
+                              const char *name, int destruct, const char *func) {
+    aug_tensor *view = aug_tensor_view(src);
+    if (view == NULL) return augpy_raise_as(st, AUG_OK, func);
+    export_block *block = calloc(1, sizeof *block);
+    if (block == NULL) {
+        aug_tensor_free(view);
+        return PyErr_NoMemory();
+    }
+    DLTensor *dl;
+    if (versioned) {
+        DLManagedTensorVersioned *m = &block->m.versioned;
+        m->version.major = AUGPY_DLPACK_MAJOR;
+        m->version.minor = AUGPY_DLPACK_MINOR;
+        m->manager_ctx = view;
+        m->deleter = export_deleter_versioned;
+        m->flags = copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0;
+        dl = &m->dl_tensor;
+    }
+    else {
+        DLManagedTensor *m = &block->m.legacy;
+        m->manager_ctx = view;
+        m->deleter = export_deleter_legacy;
+        dl = &m->dl_tensor;
+    }
+    const aug_dtype_traits *tr = aug_dtype_info(view->dtype);
+    dl->data = aug_tensor_ptr(view);
+    dl->byte_offset = 0;
+    dl->device.device_type = (int32_t)view->device.type; /* aug's codes are DLPack's */
+    dl->device.device_id = view->device.id;
+    dl->ndim = view->ndim;
+    dl->dtype.code = tr->dl_code;
+    dl->dtype.bits = tr->dl_bits;
+    dl->dtype.lanes = 1;
+    memcpy(block->shape, view->shape, sizeof block->shape);
+    memcpy(block->strides, view->strides, sizeof block->strides);
+    dl->shape = view->ndim ? block->shape : NULL;
+    dl->strides = view->ndim ? block->strides : NULL;
+
+    /* PyCapsule keeps the name pointer: standard names are static, others copied. */
+    char *custom = NULL;
+    const char *cname = name;
+    if (strcmp(name, NAME_LEGACY) == 0) cname = NAME_LEGACY;
+    else if (strcmp(name, NAME_VERSIONED) == 0) cname = NAME_VERSIONED;
+    else {
+        size_t len = strlen(name) + 1;
+        custom = malloc(len);
+        if (custom == NULL) {
+            aug_tensor_free(view);
+            free(block);
+            return PyErr_NoMemory();
+        }
+        memcpy(custom, name, len);
+        cname = custom;
+    }
+    PyCapsule_Destructor destructor = NULL;
+    if (destruct) destructor = versioned ? capsule_destructor_versioned : capsule_destructor_legacy;
+    else if (custom) destructor = capsule_destructor_name_only;
+    PyObject *capsule = PyCapsule_New(block, cname, destructor);
+    if (capsule == NULL) {
+        free(custom);
+        aug_tensor_free(view);
+        free(block);
+        return NULL;
+    }
+    /* Cannot fail on the valid capsule just made; the destructor frees it. */
+    if (custom) (void)PyCapsule_SetContext(capsule, custom);
+    return capsule;
+}
+
+static int parse_device_tuple(PyObject *obj, int *type, int *id, const char *func) {
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s: dl_device must be a (device_type, device_id) tuple, got %R", func, obj);
+        return -1;
+    }
+    *type = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
+    if (*type == -1 && PyErr_Occurred()) return -1;
+    *id = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
+    if (*id == -1 && PyErr_Occurred()) return -1;
+    return 0;
+}
+
+PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *func = "CudaTensor.__dlpack__";
+    static const char *const names[] = {"stream", "max_version", "dl_device", "copy"};
+    PyObject *vals[4] = {Py_None, Py_None, Py_None, Py_None};
+    Py_ssize_t npos = PyVectorcall_NARGS(nargs);
+    if (npos > 1) {
+        PyErr_Format(PyExc_TypeError, "%s: takes at most 1 positional argument (stream), got %zd", func, npos);
+        return NULL;
+    }
+    if (npos == 1) vals[0] = args[0];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        const char *key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        if (key == NULL) return NULL;
+        int found = 0;
+        for (int j = 0; j < 4 && !found; j++) {
+            if (strcmp(key, names[j]) == 0) {
+                vals[j] = args[npos + k];
+                found = 1;
+            }
+        }
+        if (!found) {
+            PyErr_Format(PyExc_TypeError, "%s: unexpected keyword argument '%s'", func, key);
+            return NULL;
+        }
+    }
+    augpy_state *st = augpy_state_from_obj(self);
+    if (st == NULL) return NULL;
+    const aug_tensor *t = T(self);
+    /* stream: None, or an int (CPU work is synchronous, so nothing to order). */
+    if (vals[0] != Py_None && (!PyLong_Check(vals[0]) || PyBool_Check(vals[0]))) {
+        PyErr_Format(PyExc_TypeError, "%s: stream must be None or an int, got %.100s", func,
+                     Py_TYPE(vals[0])->tp_name);
+        return NULL;
+    }
+    long major = 0;
+    if (vals[1] != Py_None) {
+        if (!PyTuple_Check(vals[1]) || PyTuple_GET_SIZE(vals[1]) != 2) {
+            PyErr_Format(PyExc_TypeError, "%s: max_version must be None or a (major, minor) tuple, got %R", func,
+                         vals[1]);
+            return NULL;
+        }
+        major = PyLong_AsLong(PyTuple_GET_ITEM(vals[1], 0));
+        if (major == -1 && PyErr_Occurred()) return NULL;
+    }
+    if (vals[2] != Py_None) {
+        int type, id;
+        if (parse_device_tuple(vals[2], &type, &id, func) < 0) return NULL;
+        if (type != (int)t->device.type || id != t->device.id) {
+            PyErr_Format(PyExc_BufferError, "%s: unsupported device requested (%d, %d); the tensor is on (%d, %d)",
+                         func, type, id, (int)t->device.type, t->device.id);
+            return NULL;
+        }
+    }
+    int copy = 0;
+    if (vals[3] != Py_None) {
+        copy = PyObject_IsTrue(vals[3]);
+        if (copy < 0) return NULL;
+    }
+    if (!copy) return make_capsule(st, t, major >= 1, 0, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
+    aug_tensor *packed = aug_tensor_empty_like(t, AUG_DTYPE_AUTO);
+    if (packed == NULL) return augpy_raise_as(st, AUG_OK, func);
+    PyObject *res = NULL;
+    if (augpy_copy_into(st, t, packed, func) == 0)
+        res = make_capsule(st, packed, major >= 1, 1, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
+    aug_tensor_free(packed);
+    return res;
+}
+
+PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *Py_UNUSED(unused)) {
+    return Py_BuildValue("(ii)", (int)T(self)->device.type, T(self)->device.id);
+}
+
+static PyObject *export_dltensor(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"tensor", "name", "destruct", NULL};
+    PyObject *tensor;
+    const char *name = NAME_LEGACY;
+    int destruct = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|sp:export_dltensor", kwlist, &tensor, &name, &destruct))
+        return NULL;
+    augpy_state *st = augpy_state_from_module(module);
+    aug_tensor *t = augpy_tensor_arg(st, tensor, "export_dltensor", "tensor");
+    if (t == NULL) return NULL;
+    if (strncmp(name, "used_", 5) == 0) {
+        PyErr_Format(PyExc_ValueError, "export_dltensor: name must not start with 'used_', got '%s'", name);
+        return NULL;
+    }
+    int versioned = strcmp(name, NAME_VERSIONED) == 0;
+    return make_capsule(st, t, versioned, 0, name, destruct, "export_dltensor");
+}
+
+/* ---- import ---------------------------------------------------------------------------- */
+
+typedef struct {
+    void *managed;
+    int versioned;
+} import_ctx;
+
+static void call_producer_deleter(import_ctx *c) {
+    if (c->versioned) {
+        DLManagedTensorVersioned *m = c->managed;
+        if (m->deleter) m->deleter(m);
+    }
+    else {
+        DLManagedTensor *m = c->managed;
+        if (m->deleter) m->deleter(m);
+    }
+}
+
+/* aug_storage deleter of imported memory: runs exactly once, on the last release. */
+static void import_deleter(void *ctx) {
+    import_ctx *c = ctx;
+    if (Py_IsInitialized()) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        call_producer_deleter(c);
+        PyGILState_Release(gil);
+    }
+    else {
+        call_producer_deleter(c);
+    }
+    free(c);
+}
+
+/* Import the capsule; `want` is the name asked for (NULL: either standard name). */
+static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *want, const char *func) {
+    if (!PyCapsule_CheckExact(capsule)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a DLPack capsule, got %.100s", func, Py_TYPE(capsule)->tp_name);
+        return NULL;
+    }
+    const char *cname = PyCapsule_GetName(capsule);
+    if (cname == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        cname = "";
+    }
+    if (strncmp(cname, "used_", 5) == 0) {
+        PyErr_Format(PyExc_ValueError, "%s: the DLPack capsule was already consumed (it is named '%s')", func, cname);
+        return NULL;
+    }
+    int versioned = strcmp(cname, NAME_VERSIONED) == 0;
+    int name_ok = want ? strcmp(cname, want) == 0 || (strcmp(want, NAME_LEGACY) == 0 && versioned)
+                       : versioned || strcmp(cname, NAME_LEGACY) == 0;
+    if (!name_ok) {
+        PyErr_Format(PyExc_ValueError, "%s: expected a capsule named '%s', got '%s'", func,
+                     want ? want : "dltensor' or 'dltensor_versioned", cname);
+        return NULL;
+    }
+    void *managed = PyCapsule_GetPointer(capsule, cname);
+    if (managed == NULL) return NULL;
+    DLTensor *dl;
+    uint64_t flags = 0;
+    if (versioned) {
+        DLManagedTensorVersioned *m = managed;
+        if (m->version.major > AUGPY_DLPACK_MAJOR) {
+            PyErr_Format(PyExc_BufferError, "%s: DLPack version %u.%u is not supported (at most %d.x)", func,
+                         (unsigned)m->version.major, (unsigned)m->version.minor, AUGPY_DLPACK_MAJOR);
+            return NULL;
+        }
+        flags = m->flags;
+        dl = &m->dl_tensor;
+    }
+    else {
+        dl = &((DLManagedTensor *)managed)->dl_tensor;
+    }
+
+    /* Validate everything before taking ownership. */
+    if (dl->ndim < 0 || dl->ndim > AUG_MAX_DIMS) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has %d dimensions (augpy supports 0 to %d)", func,
+                     (int)dl->ndim, AUG_MAX_DIMS);
+        return NULL;
+    }
+    aug_dtype dtype;
+    if (aug_dtype_from_dlpack(dl->dtype.code, dl->dtype.bits, dl->dtype.lanes, &dtype) != AUG_OK) {
+        PyErr_Format(PyExc_BufferError, "%s: unsupported DLPack dtype (code=%d, bits=%d, lanes=%d)", func,
+                     (int)dl->dtype.code, (int)dl->dtype.bits, (int)dl->dtype.lanes);
+        return NULL;
+    }
+    aug_device dev = aug_cpu_device();
+    int dt = dl->device.device_type;
+    if (dt == kDLCUDA && aug_default_device().type == AUG_DEVICE_CUDA) {
+        dev.type = AUG_DEVICE_CUDA;
+        dev.id = dl->device.device_id;
+    }
+    else if (dt != kDLCPU && dt != kDLCUDAHost && dt != kDLCUDAManaged) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported by this build (devices: %s)",
+                     func, dt, (int)dl->device.device_id,
+                     aug_default_device().type == AUG_DEVICE_CUDA ? "cpu, cuda" : "cpu");
+        return NULL;
+    }
+    int ndim = dl->ndim;
+    if (ndim > 0 && dl->shape == NULL) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has no shape", func);
+        return NULL;
+    }
+    int64_t shape[AUG_MAX_DIMS], strides[AUG_MAX_DIMS];
+    int64_t itemsize = aug_dtype_info(dtype)->size, size = 1, lo = 0, hi = 0;
+    for (int d = ndim - 1; d >= 0; d--) {
+        shape[d] = dl->shape[d];
+        if (shape[d] < 0) {
+            PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has a negative extent %lld", func, (long long)shape[d]);
+            return NULL;
+        }
+        if (dl->strides) strides[d] = dl->strides[d];
+        else if (d == ndim - 1) strides[d] = 1;
+        else if (__builtin_mul_overflow(strides[d + 1], shape[d + 1] ? shape[d + 1] : 1, &strides[d]))
+            strides[d] = 0; /* only reachable when size is 0 or overflows (rejected below) */
+        if (__builtin_mul_overflow(size, shape[d], &size)) size = -1;
+    }
+    for (int d = 0; d < ndim && size > 0; d++) {
+        int64_t span;
+        if (__builtin_mul_overflow(shape[d] - 1, strides[d], &span) || __builtin_mul_overflow(span, itemsize, &span) ||
+            __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi)) {
+            size = -1;
+            break;
+        }
+    }
+    if (size < 0) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor size overflows", func);
+        return NULL;
+    }
+    char *first = (char *)dl->data + dl->byte_offset;
+    if (size > 0 && dl->data == NULL) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has a NULL data pointer", func);
+        return NULL;
+    }
+    int readonly = (flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+
+    import_ctx *ctx = malloc(sizeof *ctx);
+    if (ctx == NULL) return PyErr_NoMemory();
+    ctx->managed = managed;
+    ctx->versioned = versioned;
+    /* Take ownership: from here on the producer's deleter is ours to call, once. */
+    if (PyCapsule_SetName(capsule, versioned ? USED_VERSIONED : USED_LEGACY) < 0) {
+        free(ctx);
+        return NULL;
+    }
+    aug_storage *storage = aug_storage_wrap(size > 0 ? first + lo : NULL, size > 0 ? (size_t)(hi - lo + itemsize) : 0,
+                                            dev, import_deleter, ctx);
+    if (storage == NULL) {
+        import_deleter(ctx); /* not called by a failed wrap */
+        return augpy_raise_as(st, AUG_OK, func);
+    }
+    aug_tensor *t = aug_tensor_from_storage(storage, size > 0 ? -lo : 0, ndim, shape, strides, dtype);
+    aug_storage_release(storage); /* t holds the reference now (or, on failure, this calls the deleter) */
+    if (t == NULL) return augpy_raise_as(st, AUG_OK, func);
+    if (readonly) {
+        aug_tensor *copy = aug_tensor_empty_like(t, AUG_DTYPE_AUTO);
+        if (copy == NULL) {
+            aug_tensor_free(t);
+            return augpy_raise_as(st, AUG_OK, func);
+        }
+        int r = augpy_copy_into(st, t, copy, func);
+        aug_tensor_free(t);
+        if (r < 0) {
+            aug_tensor_free(copy);
+            return NULL;
+        }
+        t = copy;
+    }
+    return augpy_wrap(st, t);
+}
+
+static PyObject *import_dltensor(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"tensor_capsule", "name", NULL};
+    PyObject *capsule;
+    const char *name = NAME_LEGACY;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|s:import_dltensor", kwlist, &capsule, &name)) return NULL;
+    return import_capsule(augpy_state_from_module(module), capsule, name, "import_dltensor");
+}
+
+static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static const char *func = "from_dlpack";
+    static char *kwlist[] = {"x", "device", "copy", NULL};
+    PyObject *obj, *device = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", kwlist, &obj, &device, &copy)) return NULL;
+    augpy_state *st = augpy_state_from_module(module);
+    if (PyCapsule_CheckExact(obj)) return import_capsule(st, obj, NULL, func);
+    if (device != Py_None &&
+        !(PyUnicode_Check(device) && PyUnicode_CompareWithASCIIString(device, "cpu") == 0)) {
+        PyErr_Format(PyExc_ValueError, "%s: device must be None or 'cpu', got %R", func, device);
+        return NULL;
+    }
+    PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
+    if (method == NULL) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: %.100s does not support the DLPack protocol (no __dlpack__)", func,
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    PyObject *kw = Py_BuildValue("{s(ii)sO}", "max_version", AUGPY_DLPACK_MAJOR, AUGPY_DLPACK_MINOR, "copy", copy);
+    if (kw && device != Py_None) {
+        PyObject *cpu = Py_BuildValue("(ii)", kDLCPU, 0);
+        if (cpu == NULL || PyDict_SetItemString(kw, "dl_device", cpu) < 0) Py_CLEAR(kw);
+        Py_XDECREF(cpu);
+    }
+    PyObject *empty = PyTuple_New(0);
+    PyObject *cap = (kw && empty) ? PyObject_Call(method, empty, kw) : NULL;
+    if (cap == NULL && copy == Py_None && device == Py_None && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        /* A producer that predates max_version: ask for a legacy capsule. */
+        PyErr_Clear();
+        cap = PyObject_CallNoArgs(method);
+    }
+    Py_XDECREF(kw);
+    Py_XDECREF(empty);
+    Py_DECREF(method);
+    if (cap == NULL) return NULL;
+    PyObject *res = import_capsule(st, cap, NULL, func);
+    Py_DECREF(cap);
+    return res;
+}
+
+static PyMethodDef dlpack_functions[] = {
+    {"export_dltensor", (PyCFunction)(void (*)(void))export_dltensor, METH_VARARGS | METH_KEYWORDS,
+     "export_dltensor(tensor, name='dltensor', destruct=True) -> capsule\n--\n\n"
+     "Export a tensor as a DLPack capsule (zero copy) stored under `name`; 'dltensor_versioned'\n"
+     "gives a DLPack 1.x DLManagedTensorVersioned, any other name the legacy DLManagedTensor.\n"
+     "With destruct=True an unconsumed capsule releases the tensor when it is deleted; with\n"
+     "destruct=False only a consumer calling the deleter does."},
+    {"import_dltensor", (PyCFunction)(void (*)(void))import_dltensor, METH_VARARGS | METH_KEYWORDS,
+     "import_dltensor(tensor_capsule, name='dltensor') -> CudaTensor\n--\n\n"
+     "Wrap the tensor in a DLPack capsule (zero copy). The capsule is renamed to 'used_dltensor'\n"
+     "('used_dltensor_versioned') and cannot be imported twice; the producer's deleter runs once,\n"
+     "when the last augpy view of the memory goes. The default name also accepts versioned\n"
+     "capsules. Read-only versioned capsules are imported as a copy."},
+    {"from_dlpack", (PyCFunction)(void (*)(void))from_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "from_dlpack(x, /, *, device=None, copy=None) -> CudaTensor\n--\n\n"
+     "Zero-copy tensor over the memory of any object implementing __dlpack__ (numpy arrays,\n"
+     "torch tensors, ...) or over a DLPack capsule."},
+    {NULL, NULL, 0, NULL}};
+
+int augpy_init_dlpack(PyObject *module, augpy_state *st) {
+    (void)st;
+    return PyModule_AddFunctions(module, dlpack_functions);
+}

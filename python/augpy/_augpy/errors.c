@@ -1,0 +1,88 @@
+/* _augpy/errors.c: augpy's exception classes and the one mapping from aug_status
+ * to a Python exception.
+ *
+ * CudaError, CuRandError, CuBlasError and NvJpegError derive from RuntimeError;
+ * augpy.MemoryError derives from the builtin MemoryError (SPEC 16), so
+ * `except MemoryError` catches an out-of-memory tensor allocation too. */
+#include <string.h>
+#include "augpy.h"
+
+static PyObject *exception_for(augpy_state *st, aug_status status) {
+    switch (status) {
+    case AUG_ERR_VALUE: return PyExc_ValueError;
+    case AUG_ERR_TYPE: return PyExc_TypeError;
+    case AUG_ERR_INDEX: return PyExc_IndexError;
+    case AUG_ERR_MEMORY: return st && st->MemoryError ? st->MemoryError : PyExc_MemoryError;
+    case AUG_ERR_OVERFLOW: return PyExc_OverflowError;
+    case AUG_ERR_CUDA: return st && st->CudaError ? st->CudaError : PyExc_RuntimeError;
+    case AUG_ERR_CURAND: return st && st->CuRandError ? st->CuRandError : PyExc_RuntimeError;
+    case AUG_ERR_CUBLAS: return st && st->CuBlasError ? st->CuBlasError : PyExc_RuntimeError;
+    case AUG_ERR_JPEG: return st && st->NvJpegError ? st->NvJpegError : PyExc_RuntimeError;
+    default: return PyExc_RuntimeError;
+    }
+}
+
+/* AUG_OK passed by a caller whose C call returned NULL: use the thread's status. */
+static aug_status effective_status(aug_status status) {
+    if (status != AUG_OK) return status;
+    status = aug_last_status();
+    return status != AUG_OK ? status : AUG_ERR_RUNTIME;
+}
+
+PyObject *augpy_raise(augpy_state *st, aug_status status) {
+    status = effective_status(status);
+    const char *msg = aug_last_error();
+    if (msg == NULL || msg[0] == '\0') {
+        PyErr_Format(exception_for(st, status), "aug: operation failed (status %d)", (int)status);
+        return NULL;
+    }
+    PyErr_SetString(exception_for(st, status), msg);
+    return NULL;
+}
+
+PyObject *augpy_raise_as(augpy_state *st, aug_status status, const char *func) {
+    status = effective_status(status);
+    const char *msg = aug_last_error();
+    if (msg == NULL || msg[0] == '\0') {
+        PyErr_Format(exception_for(st, status), "%s: operation failed (status %d)", func, (int)status);
+        return NULL;
+    }
+    /* Drop the C function's "aug_xxx: " prefix: the Python name replaces it. */
+    if (strncmp(msg, "aug_", 4) == 0) {
+        const char *colon = strstr(msg, ": ");
+        const char *space = strchr(msg, ' ');
+        if (colon != NULL && (space == NULL || space > colon)) msg = colon + 2;
+    }
+    PyErr_Format(exception_for(st, status), "%s: %s", func, msg);
+    return NULL;
+}
+
+static int add_exception(PyObject *module, PyObject **slot, const char *name, PyObject *base,
+                         const char *doc) {
+    *slot = PyErr_NewExceptionWithDoc(name, doc, base, NULL);
+    if (*slot == NULL) return -1;
+    const char *dot = strrchr(name, '.');
+    return PyModule_AddObjectRef(module, dot ? dot + 1 : name, *slot);
+}
+
+int augpy_init_errors(PyObject *module, augpy_state *st) {
+    if (add_exception(module, &st->CudaError, "augpy.CudaError", PyExc_RuntimeError,
+                      "Raised when a problem with a GPU occurs, e.g., device is unavailable or invalid "
+                      "kernel configuration.") < 0)
+        return -1;
+    if (add_exception(module, &st->CuRandError, "augpy.CuRandError", PyExc_RuntimeError,
+                      "Raised when a problem with CuRand occurs, e.g., no memory left for random state.") < 0)
+        return -1;
+    if (add_exception(module, &st->CuBlasError, "augpy.CuBlasError", PyExc_RuntimeError,
+                      "Raised when a problem with CuBlas (or the CPU BLAS) occurs.") < 0)
+        return -1;
+    if (add_exception(module, &st->MemoryError, "augpy.MemoryError", PyExc_MemoryError,
+                      "Raised when a problem with device memory occurs, e.g., no memory left for a "
+                      "tensor. Subclass of the builtin MemoryError.") < 0)
+        return -1;
+    if (add_exception(module, &st->NvJpegError, "augpy.NvJpegError", PyExc_RuntimeError,
+                      "Raised when a problem with JPEG decoding occurs, e.g., corrupt or unsupported "
+                      "image (alias augpy.JpegError).") < 0)
+        return -1;
+    return 0;
+}

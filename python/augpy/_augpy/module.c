@@ -1,0 +1,153 @@
+/* _augpy/module.c: the augpy._augpy extension module.
+ *
+ * Multi-phase initialisation (PEP 489) with per-module state (augpy_state): the
+ * exec slot calls every file's augpy_init_* in dependency order (errors and dtypes
+ * first, then the Tensor type, then the functions that use them). Also the small
+ * module-level helpers that belong to no other file (version, thread count). */
+#include "augpy.h"
+
+/* ---- state -------------------------------------------------------------------- */
+
+augpy_state *augpy_state_from_module(PyObject *module) {
+    return (augpy_state *)PyModule_GetState(module);
+}
+
+augpy_state *augpy_state_from_type(PyTypeObject *tp) {
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *module = PyType_GetModuleByDef(tp, &augpy_module_def);
+    if (module == NULL) return NULL;
+    return (augpy_state *)PyModule_GetState(module);
+#else
+    /* PyType_GetModuleByDef is 3.11+: walk the MRO for our heap types by hand. */
+    PyObject *mro = tp->tp_mro;
+    Py_ssize_t n = mro ? PyTuple_GET_SIZE(mro) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        if (!(base->tp_flags & Py_TPFLAGS_HEAPTYPE)) continue;
+        PyObject *module = ((PyHeapTypeObject *)base)->ht_module;
+        if (module != NULL && PyModule_GetDef(module) == &augpy_module_def)
+            return (augpy_state *)PyModule_GetState(module);
+    }
+    PyErr_Format(PyExc_TypeError, "augpy: type '%s' does not belong to augpy._augpy", tp->tp_name);
+    return NULL;
+#endif
+}
+
+augpy_state *augpy_state_from_obj(PyObject *obj) { return augpy_state_from_type(Py_TYPE(obj)); }
+
+PyObject *augpy_get_numpy(augpy_state *st) {
+    if (st->numpy == NULL) {
+        st->numpy = PyImport_ImportModule("numpy");
+        if (st->numpy == NULL) return NULL;
+    }
+    return st->numpy;
+}
+
+/* ---- module functions ---------------------------------------------------------- */
+
+static PyObject *get_num_threads(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused)) {
+    return PyLong_FromLong(aug_get_num_threads());
+}
+
+static PyObject *set_num_threads(PyObject *module, PyObject *arg) {
+    int overflow = 0;
+    long n = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (n == -1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "set_num_threads: expected an int, got %.100s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    if (overflow || n > 1 << 16) {
+        PyErr_Format(PyExc_ValueError, "set_num_threads: thread count %R is too large", arg);
+        return NULL;
+    }
+    aug_status status = aug_set_num_threads((int)n);
+    if (status != AUG_OK) return augpy_raise_as(augpy_state_from_module(module), status, "set_num_threads");
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"get_num_threads", get_num_threads, METH_NOARGS,
+     "get_num_threads() -> int\n--\n\nNumber of worker threads of the CPU backend."},
+    {"set_num_threads", set_num_threads, METH_O,
+     "set_num_threads(n: int) -> None\n--\n\nSet the CPU backend's worker count; n <= 0 restores the default "
+     "(AUG_NUM_THREADS or the number of available cores). Results never depend on it."},
+    {NULL, NULL, 0, NULL}};
+
+/* ---- lifecycle ----------------------------------------------------------------- */
+
+static int augpy_exec(PyObject *module) {
+    augpy_state *st = augpy_state_from_module(module);
+    if (PyModule_AddStringConstant(module, "__version__", aug_version()) < 0) return -1;
+    if (PyModule_AddFunctions(module, module_methods) < 0) return -1;
+    if (augpy_init_errors(module, st) < 0) return -1;
+    if (augpy_init_dtypes(module, st) < 0) return -1;
+    if (augpy_init_tensor(module, st) < 0) return -1;
+    if (augpy_init_dlpack(module, st) < 0) return -1;
+    if (augpy_init_device(module, st) < 0) return -1;
+    if (augpy_init_ops(module, st) < 0) return -1;
+    if (augpy_init_math(module, st) < 0) return -1;
+    if (augpy_init_reduce(module, st) < 0) return -1;
+    return 0;
+}
+
+static int augpy_traverse(PyObject *module, visitproc visit, void *arg) {
+    augpy_state *st = augpy_state_from_module(module);
+    if (st == NULL) return 0;
+    Py_VISIT(st->TensorType);
+    Py_VISIT(st->DTypeType);
+    Py_VISIT(st->DTypeCodeType);
+    Py_VISIT(st->ConstantType);
+    Py_VISIT(st->DeviceType);
+    Py_VISIT(st->StreamType);
+    Py_VISIT(st->EventType);
+    Py_VISIT(st->DevicePropType);
+    for (int i = 0; i < AUG_NUM_DTYPES; i++) Py_VISIT(st->dtypes[i]);
+    Py_VISIT(st->CudaError);
+    Py_VISIT(st->CuRandError);
+    Py_VISIT(st->CuBlasError);
+    Py_VISIT(st->MemoryError);
+    Py_VISIT(st->NvJpegError);
+    Py_VISIT(st->numpy);
+    return 0;
+}
+
+static int augpy_clear(PyObject *module) {
+    augpy_state *st = augpy_state_from_module(module);
+    if (st == NULL) return 0;
+    Py_CLEAR(st->TensorType);
+    Py_CLEAR(st->DTypeType);
+    Py_CLEAR(st->DTypeCodeType);
+    Py_CLEAR(st->ConstantType);
+    Py_CLEAR(st->DeviceType);
+    Py_CLEAR(st->StreamType);
+    Py_CLEAR(st->EventType);
+    Py_CLEAR(st->DevicePropType);
+    for (int i = 0; i < AUG_NUM_DTYPES; i++) Py_CLEAR(st->dtypes[i]);
+    Py_CLEAR(st->CudaError);
+    Py_CLEAR(st->CuRandError);
+    Py_CLEAR(st->CuBlasError);
+    Py_CLEAR(st->MemoryError);
+    Py_CLEAR(st->NvJpegError);
+    Py_CLEAR(st->numpy);
+    return 0;
+}
+
+static void augpy_free(void *module) { augpy_clear((PyObject *)module); }
+
+static PyModuleDef_Slot augpy_slots[] = {
+    {Py_mod_exec, (void *)augpy_exec},
+    {0, NULL}};
+
+PyModuleDef augpy_module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "augpy._augpy",
+    .m_doc = "augpy's C extension: saturating tensor math over the aug C library.",
+    .m_size = sizeof(augpy_state),
+    .m_methods = NULL,
+    .m_slots = augpy_slots,
+    .m_traverse = augpy_traverse,
+    .m_clear = augpy_clear,
+    .m_free = augpy_free,
+};
+
+PyMODINIT_FUNC PyInit__augpy(void) { return PyModuleDef_Init(&augpy_module_def); }

@@ -1,0 +1,156 @@
+/* _augpy/reduce.c: reductions sum, min, max, mean, all, any (SPEC 10) as module
+ * functions and Tensor methods, over aug_reduce.
+ *
+ *   sum(tensor, axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)
+ *   min / max / mean / all / any(tensor, axis=None, keepdim=False, out=None, ...)
+ *
+ * axis: None (all axes), an int (negative from the back) or a tuple of ints.
+ * A full reduction returns a 0-d tensor, as the seed's "sum value as scalar
+ * tensor" (use float(t) / int(t) / t.numpy() for the Python value). The seed's
+ * overload sum(tensor, upcast) is kept: a bool in the axis position is `upcast`.
+ * With out= the result is stored there and `out` is returned. */
+#include "augpy.h"
+
+#include <limits.h>
+
+/* axis -> (naxes, axes); naxes -1 means every axis. 0 ok, -1 error. */
+static int parse_axes(PyObject *obj, int *naxes, int *axes, const char *func)
+{
+    if (!obj || obj == Py_None) {
+        *naxes = -1;
+        return 0;
+    }
+    PyObject *seq = NULL;
+    Py_ssize_t n = 1;
+    if (!PyLong_Check(obj)) {
+        if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+            PyErr_Format(PyExc_TypeError, "%s: axis must be None, an int or a tuple of ints, not '%.100s'", func,
+                         Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        seq = obj;
+        n = PySequence_Fast_GET_SIZE(seq);
+        if (n > AUG_MAX_DIMS) {
+            PyErr_Format(PyExc_ValueError, "%s: too many axes %R (a tensor has at most %d dimensions)", func, obj,
+                         AUG_MAX_DIMS);
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = seq ? PySequence_Fast_GET_ITEM(seq, i) : obj;
+        if (!PyLong_Check(item) || PyBool_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "%s: axis must be None, an int or a tuple of ints, not %R", func, obj);
+            return -1;
+        }
+        int overflow;
+        long v = PyLong_AsLongAndOverflow(item, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow || v < INT_MIN || v > INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "%s: axis %R is out of range", func, item);
+            return -1;
+        }
+        axes[i] = (int)v;
+    }
+    *naxes = (int)n;
+    return 0;
+}
+
+static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, const char *func,
+                             PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const sum_names[] = {"tensor", "axis", "keepdim|keepdims", "upcast", "out",
+                                            "blocks_per_sm", "threads|num_threads"};
+    static const char *const names[] = {"tensor", "axis", "keepdim|keepdims", "out", "blocks_per_sm",
+                                        "threads|num_threads"};
+    enum { T, AXIS, KEEP, UPCAST, OUT, BPS, THREADS, NSLOTS };
+    if (!st)
+        return NULL;
+    int is_sum = op == AUG_REDUCE_SUM;
+    int off = self ? 1 : 0;
+    PyObject *p[NSLOTS];
+    PyObject *a[NSLOTS] = {NULL};
+    int n = is_sum ? 7 : 6;
+    if (augpy_parse_args(func, args, nargs, kwnames, (is_sum ? sum_names : names) + off, n - off, 1 - off,
+                         p + off) < 0)
+        return NULL;
+    if (self)
+        p[T] = self;
+    if (is_sum) {
+        for (int i = 0; i < NSLOTS; i++)
+            a[i] = p[i];
+    } else {
+        a[T] = p[0], a[AXIS] = p[1], a[KEEP] = p[2], a[OUT] = p[3], a[BPS] = p[4], a[THREADS] = p[5];
+    }
+    /* the seed's sum(tensor, upcast: bool) */
+    if (is_sum && a[AXIS] && PyBool_Check(a[AXIS]) && nargs > 1 - off && args[1 - off] == a[AXIS]) {
+        if (a[UPCAST]) {
+            PyErr_Format(PyExc_TypeError, "%s: axis must be None, an int or a tuple of ints, not bool", func);
+            return NULL;
+        }
+        a[UPCAST] = a[AXIS];
+        a[AXIS] = NULL;
+    }
+    if (augpy_check_launch(func, a[BPS], a[THREADS]) < 0)
+        return NULL;
+    aug_tensor *t = augpy_tensor_arg(st, a[T], func, "tensor");
+    aug_tensor *out = NULL;
+    int axes[AUG_MAX_DIMS], naxes;
+    int keepdim = a[KEEP] ? PyObject_IsTrue(a[KEEP]) : 0;
+    int upcast = a[UPCAST] ? PyObject_IsTrue(a[UPCAST]) : 0;
+    if (!t || keepdim < 0 || upcast < 0 || parse_axes(a[AXIS], &naxes, axes, func) < 0 ||
+        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
+        return NULL;
+    aug_tensor *res = out;
+    aug_status s;
+    AUGPY_CALL(s, aug_tensor_size(t), aug_reduce(op, t, naxes, axes, keepdim, upcast, &res));
+    if (s != AUG_OK)
+        return augpy_raise_as(st, s, func);
+    if (out) {
+        Py_INCREF(a[OUT]);
+        return a[OUT];
+    }
+    return augpy_wrap(st, res);
+}
+
+#define REDUCE_FUNCTIONS_(name, OP)                                                                          \
+    static PyObject *fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)      \
+    {                                                                                                        \
+        return reduce_call(augpy_state_from_module(m), NULL, AUG_REDUCE_##OP, "augpy." #name, args, nargs,   \
+                           kwnames);                                                                         \
+    }                                                                                                        \
+    PyObject *augpy_method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
+    {                                                                                                        \
+        return reduce_call(augpy_state_from_obj(self), self, AUG_REDUCE_##OP, "Tensor." #name, args, nargs,  \
+                           kwnames);                                                                         \
+    }
+AUGPY_TENSOR_REDUCE_METHODS(REDUCE_FUNCTIONS_)
+
+#define REDUCE_DOC(name, what)                                                                             \
+    name "(tensor, axis=None, keepdim=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n" what            \
+         " over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed)."
+
+static PyMethodDef reduce_functions[] = {
+    {"sum", (PyCFunction)(void (*)(void))fn_sum, METH_FASTCALL | METH_KEYWORDS,
+     "sum(tensor, axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
+     "Sum over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints). Integers accumulate "
+     "exactly and saturate to the input dtype, or with upcast=True are returned as int64 / uint64 / float64. "
+     "sum(tensor, upcast) with a bool second argument is the seed's form."},
+    {"min", (PyCFunction)(void (*)(void))fn_min, METH_FASTCALL | METH_KEYWORDS,
+     REDUCE_DOC("min", "Minimum (NaN propagates; an empty reduction raises ValueError)")},
+    {"max", (PyCFunction)(void (*)(void))fn_max, METH_FASTCALL | METH_KEYWORDS,
+     REDUCE_DOC("max", "Maximum (NaN propagates; an empty reduction raises ValueError)")},
+    {"mean", (PyCFunction)(void (*)(void))fn_mean, METH_FASTCALL | METH_KEYWORDS,
+     REDUCE_DOC("mean", "Mean (float inputs keep their dtype, integers give float64)")},
+    {"all", (PyCFunction)(void (*)(void))fn_all, METH_FASTCALL | METH_KEYWORDS,
+     REDUCE_DOC("all", "True where every element is nonzero, as a bool tensor,")},
+    {"any", (PyCFunction)(void (*)(void))fn_any, METH_FASTCALL | METH_KEYWORDS,
+     REDUCE_DOC("any", "True where some element is nonzero, as a bool tensor,")},
+    {NULL, NULL, 0, NULL},
+};
+
+int augpy_init_reduce(PyObject *module, augpy_state *st)
+{
+    (void)st;
+    return PyModule_AddFunctions(module, reduce_functions);
+}

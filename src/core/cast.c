@@ -1,0 +1,638 @@
+/* core/cast.c: aug__convert, the one saturating conversion between any two of the
+ * 14 compute types (the 13 dtypes and AUG__I128), and the element helpers built on
+ * it (SPEC 2).
+ *
+ * Every source value is first loaded into one of five intermediates that hold it
+ * exactly: int64 (bool, int8..int64, uint8..uint32), uint64, i128, float (float16,
+ * bfloat16, float32) or double. A small function per (intermediate, destination
+ * class) then rounds and saturates it. The 196 (source, destination) pairs are
+ * generated from one list as tight loops with a contiguous fast path; range tests
+ * that cannot fail for a pair are compile-time constants and fold away, so the
+ * loops vectorise. float32 -> 8/16/32-bit integers also has an SSE2 path, checked
+ * against the portable one by the tests. */
+/* GCC keeps float compare-and-select chains as branches (so loops do not vectorise)
+ * while it must preserve floating-point traps; nothing here relies on them, and the
+ * option changes no value (clang's default). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+#include <float.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include "ctype.h"
+
+typedef aug__i128 q_t;
+
+/* ---- integer -> 16-bit floats ---------------------------------------------- */
+
+/* Compresses a magnitude to fewer than `bits` significant bits, OR-ing every dropped
+ * bit into the lowest kept one ("round to odd"): *k * 2^*s then rounds to any
+ * precision of at most bits - 2 exactly as m itself would, so a following float
+ * conversion rounds only once. */
+static inline uint64_t odd_compress(aug__u128 m, int bits, int *s) {
+    uint64_t hi = (uint64_t)(m >> 64), lo = (uint64_t)m;
+    int len = hi ? 128 - __builtin_clzll(hi) : (lo ? 64 - __builtin_clzll(lo) : 0);
+    int shift = len > bits ? len - bits : 0;
+    *s = shift;
+    if (shift == 0) return lo;
+    aug__u128 dropped = m & ((((aug__u128)1) << shift) - 1);
+    return (uint64_t)(m >> shift) | (dropped != 0);
+}
+
+static inline float pow2f(int s) { return aug__bits_f32((uint32_t)(127 + s) << 23); } /* 0 <= s <= 127 */
+static inline double pow2d(int s) {
+    uint64_t w = (uint64_t)(1023 + s) << 52;
+    double d;
+    memcpy(&d, &w, sizeof d);
+    return d;
+}
+
+/* bfloat16 keeps 8 significant bits; a 24-bit round-to-odd value is exact in float32. */
+static inline uint16_t bf16_from_mag(aug__u128 m, int neg) {
+    int s;
+    uint64_t k = odd_compress(m, 24, &s);
+    float f = (float)k * pow2f(s);
+    return aug__f32_to_bf16(neg ? -f : f);
+}
+
+/* ---- converters: cvk_<intermediate>_<destination class> --------------------------
+ * Intermediates: L int64, U uint64, Q i128, F float, D double. Destination
+ * classes: B bool, I integer whose range fits int64 (all but uint64), U64, Q i128,
+ * H float16, BH bfloat16, F float32, D float64. smin/smax are the source range,
+ * dmin/dmax the destination range (integer classes only), all constants. */
+
+#define RANGE q_t smin, q_t smax, q_t dmin, q_t dmax
+#define UNUSED_RANGE (void)smin, (void)smax, (void)dmin, (void)dmax
+
+static inline uint8_t cvk_L_B(int64_t v, RANGE) { UNUSED_RANGE; return v != 0; }
+static inline int64_t cvk_L_I(int64_t v, RANGE) {
+    /* when smin < dmin, dmin lies inside the source range (dmin <= 0 < smax), so
+     * the comparisons are in the source's own type */
+    if (smin < dmin && v < (int64_t)dmin) return (int64_t)dmin;
+    if (smax > dmax && v > (int64_t)dmax) return (int64_t)dmax;
+    return v;
+}
+static inline uint64_t cvk_L_U64(int64_t v, RANGE) { UNUSED_RANGE; return v < 0 ? 0 : (uint64_t)v; }
+static inline q_t cvk_L_Q(int64_t v, RANGE) { UNUSED_RANGE; return v; }
+static inline uint16_t cvk_L_H(int64_t v, RANGE) {
+    (void)dmin, (void)dmax;
+    /* |v| >= 65520 rounds beyond 65504 and saturates; clamping there keeps the value
+     * exact in float32 (below 2^24), so only the float16 rounding remains */
+    if (smin < -65520 && v < -65520) v = -65520;
+    if (smax > 65520 && v > 65520) v = 65520;
+    return aug__f32_to_f16((float)(int32_t)v);
+}
+static inline uint16_t cvk_L_BH(int64_t v, RANGE) {
+    (void)dmin, (void)dmax;
+    if (smin >= -(1 << 24) && smax <= (1 << 24)) return aug__f32_to_bf16((float)(int32_t)v); /* exact */
+    return bf16_from_mag(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+/* int64/uint64 -> float/double: the C conversion rounds once, to nearest even
+ * (IEEE / C11 Annex F; GCC's uint64 sequence keeps a sticky bit). Sources that fit
+ * int32 convert from int32, which vectorises. */
+#define FITS_I32 (smin >= INT32_MIN && smax <= INT32_MAX)
+static inline float cvk_L_F(int64_t v, RANGE) { (void)dmin, (void)dmax; return FITS_I32 ? (float)(int32_t)v : (float)v; }
+static inline double cvk_L_D(int64_t v, RANGE) {
+    (void)dmin, (void)dmax;
+    return FITS_I32 ? (double)(int32_t)v : (double)v;
+}
+
+static inline uint8_t cvk_U_B(uint64_t v, RANGE) { UNUSED_RANGE; return v != 0; }
+static inline int64_t cvk_U_I(uint64_t v, RANGE) {
+    (void)smin, (void)smax, (void)dmin;
+    return v > (uint64_t)dmax ? (int64_t)dmax : (int64_t)v;
+}
+static inline uint64_t cvk_U_U64(uint64_t v, RANGE) { UNUSED_RANGE; return v; }
+static inline q_t cvk_U_Q(uint64_t v, RANGE) { UNUSED_RANGE; return (q_t)v; }
+static inline uint16_t cvk_U_H(uint64_t v, RANGE) {
+    UNUSED_RANGE;
+    return aug__f32_to_f16((float)(v > 65520 ? 65520 : v));
+}
+static inline uint16_t cvk_U_BH(uint64_t v, RANGE) { UNUSED_RANGE; return bf16_from_mag(v, 0); }
+static inline float cvk_U_F(uint64_t v, RANGE) { UNUSED_RANGE; return (float)v; }
+static inline double cvk_U_D(uint64_t v, RANGE) { UNUSED_RANGE; return (double)v; }
+
+static inline uint8_t cvk_Q_B(q_t v, RANGE) { UNUSED_RANGE; return v != 0; }
+static inline int64_t cvk_Q_I(q_t v, RANGE) { (void)smin, (void)smax; return (int64_t)aug__clamp_i128(v, dmin, dmax); }
+static inline uint64_t cvk_Q_U64(q_t v, RANGE) { UNUSED_RANGE; return aug__sat_u64(v); }
+static inline q_t cvk_Q_Q(q_t v, RANGE) { UNUSED_RANGE; return v; }
+static inline uint16_t cvk_Q_H(q_t v, RANGE) {
+    UNUSED_RANGE;
+    return aug__f32_to_f16((float)(int32_t)aug__clamp_i128(v, -65520, 65520));
+}
+static inline uint16_t cvk_Q_BH(q_t v, RANGE) {
+    UNUSED_RANGE;
+    return bf16_from_mag(v < 0 ? -(aug__u128)v : (aug__u128)v, v < 0);
+}
+/* 62-bit round-to-odd, then one rounding by the int64 conversion; the power-of-two
+ * scale is exact (|v| < 2^127 stays below FLT_MAX). */
+static inline float cvk_Q_F(q_t v, RANGE) {
+    UNUSED_RANGE;
+    int s;
+    uint64_t k = odd_compress(v < 0 ? -(aug__u128)v : (aug__u128)v, 62, &s);
+    float f = (float)(int64_t)k * pow2f(s);
+    return v < 0 ? -f : f;
+}
+static inline double cvk_Q_D(q_t v, RANGE) {
+    UNUSED_RANGE;
+    int s;
+    uint64_t k = odd_compress(v < 0 ? -(aug__u128)v : (aug__u128)v, 62, &s);
+    double f = (double)(int64_t)k * pow2d(s);
+    return v < 0 ? -f : f;
+}
+
+/* double -> integer: NaN -> 0, then clamp and round half to even. Ranges up to
+ * 32 bits are exact in double, so clamping comes first (vectorisable); 64-bit and
+ * wider ranges test against the exact power of two above the maximum. */
+static inline int64_t cvk_D_I(double v, RANGE) {
+    (void)smin, (void)smax;
+    if (dmax <= INT32_MAX) { /* int32 conversion vectorises, int64 does not (SSE2) */
+        v = v == v ? v : 0.0;
+        v = v < (double)dmin ? (double)dmin : v;
+        v = v > (double)dmax ? (double)dmax : v;
+        return (int32_t)aug__rne_f64(v);
+    }
+    if (dmax < ((q_t)1 << 53)) {
+        v = v == v ? v : 0.0;
+        v = v < (double)dmin ? (double)dmin : v;
+        v = v > (double)dmax ? (double)dmax : v;
+        return (int64_t)aug__rne_f64(v);
+    }
+    if (v != v) return 0;
+    if (v >= 0x1p63) return INT64_MAX;
+    if (v <= -0x1p63) return INT64_MIN;
+    return (int64_t)aug__rne_f64(v);
+}
+static inline uint64_t cvk_D_U64(double v, RANGE) {
+    UNUSED_RANGE;
+    if (!(v > 0)) return 0; /* NaN, negative, zero */
+    if (v >= 0x1p64) return UINT64_MAX;
+    return (uint64_t)aug__rne_f64(v);
+}
+static inline q_t cvk_D_Q(double v, RANGE) {
+    UNUSED_RANGE;
+    if (v != v) return 0;
+    if (v >= 0x1p127) return AUG__I128_MAX;
+    if (v <= -0x1p127) return AUG__I128_MIN;
+    return (q_t)aug__rne_f64(v);
+}
+static inline uint8_t cvk_D_B(double v, RANGE) { UNUSED_RANGE; return v != 0; } /* NaN -> 1 */
+static inline uint16_t cvk_D_H(double v, RANGE) { UNUSED_RANGE; return aug_f64_to_f16(v); }
+static inline uint16_t cvk_D_BH(double v, RANGE) { UNUSED_RANGE; return aug_f64_to_bf16(v); }
+static inline float cvk_D_F(double v, RANGE) {
+    UNUSED_RANGE;
+    double a = fabs(v);
+    if (a > FLT_MAX && a != INFINITY) v = copysign(FLT_MAX, v); /* saturate, not inf */
+    return (float)v;
+}
+static inline double cvk_D_D(double v, RANGE) { UNUSED_RANGE; return v; }
+
+/* float -> integer: ranges within +-2^22 clamp and round in float32 (the magic-
+ * number rounding is valid there); wider ones go through double, which is exact. */
+static inline int64_t cvk_F_I(float v, RANGE) {
+    if (dmin >= -(1 << 22) && dmax <= (1 << 22)) {
+        v = v == v ? v : 0.0f;
+        v = v < (float)dmin ? (float)dmin : v;
+        v = v > (float)dmax ? (float)dmax : v;
+        return (int32_t)aug__rne_f32(v);
+    }
+    return cvk_D_I(v, smin, smax, dmin, dmax);
+}
+static inline uint8_t cvk_F_B(float v, RANGE) { UNUSED_RANGE; return v != 0; }
+static inline uint64_t cvk_F_U64(float v, RANGE) { return cvk_D_U64(v, smin, smax, dmin, dmax); }
+static inline q_t cvk_F_Q(float v, RANGE) { return cvk_D_Q(v, smin, smax, dmin, dmax); }
+static inline uint16_t cvk_F_H(float v, RANGE) { UNUSED_RANGE; return aug__f32_to_f16(v); }
+static inline uint16_t cvk_F_BH(float v, RANGE) { UNUSED_RANGE; return aug__f32_to_bf16(v); }
+static inline float cvk_F_F(float v, RANGE) { UNUSED_RANGE; return v; }
+static inline double cvk_F_D(float v, RANGE) { UNUSED_RANGE; return v; }
+
+/* ---- the ctype list ------------------------------------------------------------
+ * Per ctype: storage type T_, load into the intermediate LD_, intermediate class
+ * IC_, destination class DC_, value range MN_/MX_ (0 for floats, unused). The
+ * order is the ctype numbering (the 13 dtypes, then AUG__I128). */
+
+#define T_BOOL uint8_t
+#define T_INT8 int8_t
+#define T_INT16 int16_t
+#define T_INT32 int32_t
+#define T_INT64 int64_t
+#define T_UINT8 uint8_t
+#define T_UINT16 uint16_t
+#define T_UINT32 uint32_t
+#define T_UINT64 uint64_t
+#define T_FLOAT16 uint16_t
+#define T_BFLOAT16 uint16_t
+#define T_FLOAT32 float
+#define T_FLOAT64 double
+#define T_I128 q_t
+
+#define LD_BOOL(x) ((int64_t)((x) != 0)) /* any nonzero byte reads as true */
+#define LD_INT8(x) ((int64_t)(x))
+#define LD_INT16(x) ((int64_t)(x))
+#define LD_INT32(x) ((int64_t)(x))
+#define LD_INT64(x) ((int64_t)(x))
+#define LD_UINT8(x) ((int64_t)(x))
+#define LD_UINT16(x) ((int64_t)(x))
+#define LD_UINT32(x) ((int64_t)(x))
+#define LD_UINT64(x) (x)
+#define LD_FLOAT16(x) aug__f16_to_f32(x)
+#define LD_BFLOAT16(x) aug__bf16_to_f32(x)
+#define LD_FLOAT32(x) (x)
+#define LD_FLOAT64(x) (x)
+#define LD_I128(x) (x)
+
+#define IC_BOOL L
+#define IC_INT8 L
+#define IC_INT16 L
+#define IC_INT32 L
+#define IC_INT64 L
+#define IC_UINT8 L
+#define IC_UINT16 L
+#define IC_UINT32 L
+#define IC_UINT64 U
+#define IC_FLOAT16 F
+#define IC_BFLOAT16 F
+#define IC_FLOAT32 F
+#define IC_FLOAT64 D
+#define IC_I128 Q
+
+#define DC_BOOL B
+#define DC_INT8 I
+#define DC_INT16 I
+#define DC_INT32 I
+#define DC_INT64 I
+#define DC_UINT8 I
+#define DC_UINT16 I
+#define DC_UINT32 I
+#define DC_UINT64 U64
+#define DC_FLOAT16 H
+#define DC_BFLOAT16 BH
+#define DC_FLOAT32 F
+#define DC_FLOAT64 D
+#define DC_I128 Q
+
+#define MN_BOOL 0
+#define MX_BOOL 1
+#define MN_INT8 INT8_MIN
+#define MX_INT8 INT8_MAX
+#define MN_INT16 INT16_MIN
+#define MX_INT16 INT16_MAX
+#define MN_INT32 INT32_MIN
+#define MX_INT32 INT32_MAX
+#define MN_INT64 INT64_MIN
+#define MX_INT64 INT64_MAX
+#define MN_UINT8 0
+#define MX_UINT8 UINT8_MAX
+#define MN_UINT16 0
+#define MX_UINT16 UINT16_MAX
+#define MN_UINT32 0
+#define MX_UINT32 UINT32_MAX
+#define MN_UINT64 0
+#define MX_UINT64 ((q_t)UINT64_MAX)
+#define MN_FLOAT16 0
+#define MX_FLOAT16 0
+#define MN_BFLOAT16 0
+#define MX_BFLOAT16 0
+#define MN_FLOAT32 0
+#define MX_FLOAT32 0
+#define MN_FLOAT64 0
+#define MX_FLOAT64 0
+#define MN_I128 AUG__I128_MIN
+#define MX_I128 AUG__I128_MAX
+
+#define CT_LIST_A(X) X(BOOL) X(INT8) X(INT16) X(INT32) X(INT64) X(UINT8) X(UINT16) X(UINT32) \
+    X(UINT64) X(FLOAT16) X(BFLOAT16) X(FLOAT32) X(FLOAT64) X(I128)
+#define CT_LIST_B(X, S) X(S, BOOL) X(S, INT8) X(S, INT16) X(S, INT32) X(S, INT64) X(S, UINT8) \
+    X(S, UINT16) X(S, UINT32) X(S, UINT64) X(S, FLOAT16) X(S, BFLOAT16) X(S, FLOAT32)          \
+    X(S, FLOAT64) X(S, I128)
+
+#define CVK(ic, dc) CVK_(ic, dc)
+#define CVK_(ic, dc) cvk_##ic##_##dc
+/* One element of ctype S converted to ctype D. */
+#define CV(S, D, x) ((T_##D)CVK(IC_##S, DC_##D)(LD_##S(x), MN_##S, MX_##S, MN_##D, MX_##D))
+
+typedef void (*run_fn)(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n);
+
+/* memcpy loads and stores: runs need not be aligned; compilers turn them into
+ * plain (vector) moves. */
+#define DEF_RUN(S, D)                                                                      \
+    static void run_##S##_##D(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n) { \
+        const int64_t sz_s = (int64_t)sizeof(T_##S), sz_d = (int64_t)sizeof(T_##D);       \
+        if (ss == sz_s && ds == sz_d) {                                                    \
+            for (int64_t i = 0; i < n; i++) {                                              \
+                T_##S x;                                                                   \
+                memcpy(&x, src + i * sz_s, sizeof x);                                      \
+                T_##D y = CV(S, D, x);                                                     \
+                memcpy(dst + i * sz_d, &y, sizeof y);                                      \
+            }                                                                              \
+        } else {                                                                           \
+            for (int64_t i = 0; i < n; i++, src += ss, dst += ds) {                        \
+                T_##S x;                                                                   \
+                memcpy(&x, src, sizeof x);                                                 \
+                T_##D y = CV(S, D, x);                                                     \
+                memcpy(dst, &y, sizeof y);                                                 \
+            }                                                                              \
+        }                                                                                  \
+    }
+#define DEF_ROW(S) CT_LIST_B(DEF_RUN, S)
+CT_LIST_A(DEF_ROW)
+
+#define RUN_ENTRY(S, D) run_##S##_##D,
+#define RUN_ROW(S) {CT_LIST_B(RUN_ENTRY, S)},
+static const run_fn run_table[AUG__NUM_CTYPES][AUG__NUM_CTYPES] = {CT_LIST_A(RUN_ROW)};
+
+#define COUNT_ONE(S) +1
+_Static_assert(0 CT_LIST_A(COUNT_ONE) == AUG__NUM_CTYPES, "ctype list out of step with aug_dtype");
+_Static_assert(AUG_BOOL == 0 && AUG_INT64 == 4 && AUG_UINT64 == 8 && AUG_FLOAT64 == 12 && AUG__I128 == 13,
+               "ctype list order must match the dtype enum");
+
+/* ---- SSE2: float32 -> 8/16/32-bit integers --------------------------------------
+ * Clamp in float (NaN -> 0), then _mm_cvtps_epi32 rounds half to even under the
+ * default MXCSR, and the packs are exact because the values are in range. Returns
+ * how many leading elements were converted (a multiple of 16). */
+#ifdef __SSE2__
+static int64_t sse_f32_to_int(const char *src, char *dst, int dst_t, int64_t n) {
+    const __m128 zero = _mm_setzero_ps();
+    int64_t i = 0;
+    switch (dst_t) {
+    case AUG_UINT8: {
+        const __m128 hi = _mm_set1_ps(255.0f);
+        for (; i + 16 <= n; i += 16) {
+            __m128i r[4];
+            for (int k = 0; k < 4; k++) {
+                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * (i + 4 * k)));
+                v = _mm_min_ps(_mm_max_ps(v, zero), hi); /* maxps(NaN, 0) = 0 */
+                r[k] = _mm_cvtps_epi32(v);
+            }
+            __m128i p = _mm_packus_epi16(_mm_packs_epi32(r[0], r[1]), _mm_packs_epi32(r[2], r[3]));
+            _mm_storeu_si128((__m128i *)(void *)(dst + i), p);
+        }
+        break;
+    }
+    case AUG_INT8: {
+        const __m128 lo = _mm_set1_ps(-128.0f), hi = _mm_set1_ps(127.0f);
+        for (; i + 16 <= n; i += 16) {
+            __m128i r[4];
+            for (int k = 0; k < 4; k++) {
+                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * (i + 4 * k)));
+                v = _mm_and_ps(v, _mm_cmpord_ps(v, v)); /* NaN -> +0 */
+                v = _mm_min_ps(_mm_max_ps(v, lo), hi);
+                r[k] = _mm_cvtps_epi32(v);
+            }
+            __m128i p = _mm_packs_epi16(_mm_packs_epi32(r[0], r[1]), _mm_packs_epi32(r[2], r[3]));
+            _mm_storeu_si128((__m128i *)(void *)(dst + i), p);
+        }
+        break;
+    }
+    case AUG_UINT16: {
+        const __m128 hi = _mm_set1_ps(65535.0f);
+        for (; i + 8 <= n; i += 8) {
+            __m128i r[2];
+            for (int k = 0; k < 2; k++) {
+                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * (i + 4 * k)));
+                v = _mm_min_ps(_mm_max_ps(v, zero), hi);
+                /* no unsigned 32->16 pack in SSE2: sign-extend the low half, then packs is exact */
+                r[k] = _mm_srai_epi32(_mm_slli_epi32(_mm_cvtps_epi32(v), 16), 16);
+            }
+            _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm_packs_epi32(r[0], r[1]));
+        }
+        break;
+    }
+    case AUG_INT16: {
+        const __m128 lo = _mm_set1_ps(-32768.0f), hi = _mm_set1_ps(32767.0f);
+        for (; i + 8 <= n; i += 8) {
+            __m128i r[2];
+            for (int k = 0; k < 2; k++) {
+                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * (i + 4 * k)));
+                v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
+                v = _mm_min_ps(_mm_max_ps(v, lo), hi);
+                r[k] = _mm_cvtps_epi32(v);
+            }
+            _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm_packs_epi32(r[0], r[1]));
+        }
+        break;
+    }
+    case AUG_INT32: {
+        const __m128 two31 = _mm_set1_ps(0x1p31f);
+        for (; i + 4 <= n; i += 4) {
+            __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * i));
+            v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
+            /* out of range converts to 0x80000000: right for <= -2^31; flip the
+             * bits for >= 2^31 to get INT32_MAX */
+            __m128i r = _mm_cvtps_epi32(v);
+            r = _mm_xor_si128(r, _mm_castps_si128(_mm_cmpge_ps(v, two31)));
+            _mm_storeu_si128((__m128i *)(void *)(dst + 4 * i), r);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return i;
+}
+#endif
+
+/* ---- same-type copies ------------------------------------------------------ */
+
+static void copy_run(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n, int size) {
+    if (ss == size && ds == size) {
+        memmove(dst, src, (size_t)n * (size_t)size);
+        return;
+    }
+    switch (size) {
+#define COPY_CASE(SZ, TY)                                                   \
+    case SZ:                                                                \
+        for (int64_t i = 0; i < n; i++, src += ss, dst += ds) {             \
+            TY t;                                                           \
+            memcpy(&t, src, sizeof t);                                      \
+            memcpy(dst, &t, sizeof t);                                      \
+        }                                                                   \
+        break;
+        COPY_CASE(1, uint8_t)
+        COPY_CASE(2, uint16_t)
+        COPY_CASE(4, uint32_t)
+        COPY_CASE(8, uint64_t)
+        COPY_CASE(16, aug__u128)
+#undef COPY_CASE
+    default:
+        break;
+    }
+}
+
+void aug__convert(const char *src, int64_t src_stride, int src_t, char *dst, int64_t dst_stride, int dst_t,
+                  int64_t n) {
+    if (n <= 0 || src_t < 0 || src_t >= AUG__NUM_CTYPES || dst_t < 0 || dst_t >= AUG__NUM_CTYPES) return;
+    if (src_t == dst_t) {
+        copy_run(src, src_stride, dst, dst_stride, n, aug__ctype_size(src_t));
+        return;
+    }
+#ifdef __SSE2__
+    if (src_t == AUG_FLOAT32 && src_stride == 4 && dst_stride == aug__ctype_size(dst_t)) {
+        int64_t done = sse_f32_to_int(src, dst, dst_t, n);
+        src += done * src_stride;
+        dst += done * dst_stride;
+        n -= done;
+        if (n == 0) return;
+    }
+#endif
+    run_table[src_t][dst_t](src, src_stride, dst, dst_stride, n);
+}
+
+/* ---- element helpers ------------------------------------------------------- */
+
+#define ID_BOOL AUG_BOOL
+#define ID_INT8 AUG_INT8
+#define ID_INT16 AUG_INT16
+#define ID_INT32 AUG_INT32
+#define ID_INT64 AUG_INT64
+#define ID_UINT8 AUG_UINT8
+#define ID_UINT16 AUG_UINT16
+#define ID_UINT32 AUG_UINT32
+#define ID_UINT64 AUG_UINT64
+#define ID_FLOAT16 AUG_FLOAT16
+#define ID_BFLOAT16 AUG_BFLOAT16
+#define ID_FLOAT32 AUG_FLOAT32
+#define ID_FLOAT64 AUG_FLOAT64
+#define ID_I128 AUG__I128
+
+static inline int ctype_is_float(int t) {
+    return t == AUG_FLOAT16 || t == AUG_BFLOAT16 || t == AUG_FLOAT32 || t == AUG_FLOAT64;
+}
+
+void aug__load_wide(const void *p, int t, aug__i128 *iv, double *fv, int *is_float) {
+    *is_float = ctype_is_float(t);
+    if (*is_float)
+        aug__convert(p, 0, t, (char *)fv, 0, AUG_FLOAT64, 1); /* exact */
+    else
+        aug__convert(p, 0, t, (char *)iv, 0, AUG__I128, 1); /* exact; bool reads 0/1 */
+}
+
+#define STORE_CASE(S, D)                 \
+    case ID_##D: {                       \
+        T_##D y = CV(S, D, v);           \
+        memcpy(p, &y, sizeof y);         \
+        break;                           \
+    }
+
+void aug__store_i128(aug__i128 v, int t, void *p) {
+    switch (t) {
+        CT_LIST_B(STORE_CASE, I128)
+    default:
+        break;
+    }
+}
+
+void aug__store_f64(double v, int t, void *p) {
+    switch (t) {
+        CT_LIST_B(STORE_CASE, FLOAT64)
+    default:
+        break;
+    }
+}
+
+/* Exact: d's integer part is exact in i128 once |d| < 2^127, and the fraction
+ * decides ties between a and that integer part. */
+int aug__cmp_i128_f64(aug__i128 a, double d) {
+    if (d != d) return 2;
+    if (d >= 0x1p127) return -1;
+    if (d < -0x1p127) return 1;
+    double t = trunc(d);
+    aug__i128 ti = (aug__i128)t;
+    if (a != ti) return a < ti ? -1 : 1;
+    return d > t ? -1 : (d < t ? 1 : 0);
+}
+
+/* ---- public wrappers -------------------------------------------------------- */
+
+aug_status aug_cast_run(const void *src, int64_t src_stride, aug_dtype src_t, void *dst, int64_t dst_stride,
+                        aug_dtype dst_t, int64_t n) {
+    static const char fn[] = "aug_cast_run";
+    if (!aug_dtype_is_valid(src_t)) return aug__error(AUG_ERR_TYPE, fn, "invalid source dtype %d", (int)src_t);
+    if (!aug_dtype_is_valid(dst_t))
+        return aug__error(AUG_ERR_TYPE, fn, "invalid destination dtype %d", (int)dst_t);
+    if (n < 0) return aug__error(AUG_ERR_VALUE, fn, "n must be >= 0, got %lld", (long long)n);
+    if (n == 0) return AUG_OK;
+    if (!src) return aug__error(AUG_ERR_VALUE, fn, "src is NULL");
+    if (!dst) return aug__error(AUG_ERR_VALUE, fn, "dst is NULL");
+    aug__convert(src, src_stride, (int)src_t, dst, dst_stride, (int)dst_t, n);
+    return AUG_OK;
+}
+
+/* The ctype and address holding a scalar's value (SPEC: the member matching its kind). */
+static int scalar_source(const aug_scalar *s, const void **p) {
+    switch (aug_dtype_info(s->dtype)->kind) {
+    case AUG_KIND_UINT:
+        *p = &s->v.u;
+        return AUG_UINT64;
+    case AUG_KIND_FLOAT:
+        *p = &s->v.f;
+        return AUG_FLOAT64;
+    default:
+        *p = &s->v.i;
+        return AUG_INT64;
+    }
+}
+
+aug_status aug_scalar_store(const aug_scalar *s, aug_dtype dst_t, void *dst) {
+    static const char fn[] = "aug_scalar_store";
+    if (!s) return aug__error(AUG_ERR_VALUE, fn, "scalar is NULL");
+    if (!dst) return aug__error(AUG_ERR_VALUE, fn, "dst is NULL");
+    if (!aug_dtype_is_valid(s->dtype))
+        return aug__error(AUG_ERR_TYPE, fn, "invalid scalar dtype %d", (int)s->dtype);
+    if (!aug_dtype_is_valid(dst_t)) return aug__error(AUG_ERR_TYPE, fn, "invalid destination dtype %d", (int)dst_t);
+    const void *p;
+    int st = scalar_source(s, &p);
+    aug__convert(p, 0, st, dst, 0, (int)dst_t, 1);
+    return AUG_OK;
+}
+
+/* CAST_LIMITS (SPEC 2), derived from the cast rules:
+ *  - to an integer type: from a float, both ends of the range (inf and -inf reach
+ *    them); from an integer or bool, each end the source can exceed.
+ *  - to bool: 0 where the source has negative values, 1 where it has values > 1.
+ *  - to a float type: from a wider float, +-the largest finite value (finite values
+ *    saturate there); from an integer, only float16 can saturate (|x| >= 65520 rounds
+ *    beyond 65504); inf itself is representable, so wider-range casts give None. */
+aug_status aug_cast_limits(aug_dtype from, aug_dtype to, int *has_min, aug_scalar *vmin, int *has_max,
+                           aug_scalar *vmax) {
+    static const char fn[] = "aug_cast_limits";
+    if (!aug_dtype_is_valid(from)) return aug__error(AUG_ERR_TYPE, fn, "invalid source dtype %d", (int)from);
+    if (!aug_dtype_is_valid(to)) return aug__error(AUG_ERR_TYPE, fn, "invalid destination dtype %d", (int)to);
+    if (!has_min || !vmin || !has_max || !vmax) return aug__error(AUG_ERR_VALUE, fn, "output pointer is NULL");
+    const aug_dtype_traits *f = aug_dtype_info(from), *t = aug_dtype_info(to);
+    int lo = 0, hi = 0;
+    if (t->kind != AUG_KIND_FLOAT) {
+        if (f->kind == AUG_KIND_FLOAT) {
+            lo = hi = 1;
+        } else {
+            lo = f->imin < t->imin;
+            hi = f->umax > t->umax;
+        }
+    } else if (f->kind == AUG_KIND_FLOAT) {
+        lo = hi = f->fmax > t->fmax;
+    } else if (to == AUG_FLOAT16) {
+        lo = f->imin <= -65520;
+        hi = f->umax >= 65520;
+    }
+    *has_min = lo;
+    *has_max = hi;
+    vmin->dtype = vmax->dtype = to;
+    vmin->weak = vmax->weak = 0;
+    switch (t->kind) {
+    case AUG_KIND_FLOAT:
+        vmin->v.f = lo ? t->fmin : 0.0;
+        vmax->v.f = hi ? t->fmax : 0.0;
+        break;
+    case AUG_KIND_UINT:
+        vmin->v.u = 0;
+        vmax->v.u = hi ? t->umax : 0;
+        break;
+    default: /* int, bool */
+        vmin->v.i = lo ? t->imin : 0;
+        vmax->v.i = hi ? (int64_t)t->umax : 0;
+        break;
+    }
+    return AUG_OK;
+}

@@ -1,0 +1,378 @@
+/* core/promote.c: result dtypes, type rules and compute types of elementwise ops
+ * (SPEC 6-9; the ctype contract of cpu/kernels.h).
+ *
+ * Result dtype: the promotion table folded left to right over the operands, weak
+ * scalars (Python numbers) first resolved against the promotion of the typed
+ * operands (aug_scalar_result_dtype); then per op class (promote.h).
+ *
+ * Compute types ("exact, then saturate once"):
+ *  - integer result R: every operand's value fits R losslessly (a weak int whose
+ *    value R holds counts and is stored as R) -> ctype R, whose kernels saturate;
+ *    otherwise AUG__I128 with the exact values, saturated by the engine's store.
+ *  - float result R: FLOAT64 when R is float64 or an integral operand does not fit
+ *    float32 exactly (int32/uint32/int64/uint64 or a large scalar), else FLOAT32.
+ *    Weak scalars are first rounded to their resolved float dtype (NEP 50).
+ *    For true division of small integers FLOAT32 gives the same correctly rounded
+ *    quotient as FLOAT64 (double rounding is innocuous for 53 >= 2 * 24 + 2).
+ *  - comparisons: both values exactly, in the narrowest ctype that holds both
+ *    (same dtype -> that ctype; integers -> their promotion or AUG__I128; int vs
+ *    float -> a float ctype that holds the integer, else (AUG__I128, FLOAT64)).
+ *    Weak scalars compare with their exact value, except that a weak float next
+ *    to a float tensor is first rounded to the tensor's dtype (NEP 50, NumPy 2).
+ *  - bitwise and shifts: every operand saturate-cast to R, ctype R. A shift of an
+ *    unsigned R by a negative scalar count becomes the opposite shift by its
+ *    magnitude (the count would otherwise saturate to 0).
+ *  - fma: the temp type of promote(t1, t2) for everything, the scalar exact.
+ * float16/bfloat16 ctypes are FLOAT32 everywhere. */
+#include <math.h>
+#include <string.h>
+#include "promote.h"
+#include "tensor_impl.h"
+
+/* ---- op tables ---------------------------------------------------------------- */
+
+static const char *const op_funcs[AUG_NUM_OPS] = {
+    [AUG_OP_POS] = "aug_pos",       [AUG_OP_NEG] = "aug_neg",           [AUG_OP_ADD] = "aug_add",
+    [AUG_OP_SUB] = "aug_sub",       [AUG_OP_MUL] = "aug_mul",           [AUG_OP_TRUEDIV] = "aug_truediv",
+    [AUG_OP_FLOORDIV] = "aug_floordiv", [AUG_OP_MOD] = "aug_mod",       [AUG_OP_POW] = "aug_pow",
+    [AUG_OP_DIV_RNE] = "aug_div",   [AUG_OP_EQ] = "aug_eq",             [AUG_OP_NE] = "aug_ne",
+    [AUG_OP_LT] = "aug_lt",         [AUG_OP_LE] = "aug_le",             [AUG_OP_GT] = "aug_gt",
+    [AUG_OP_GE] = "aug_ge",         [AUG_OP_AND] = "aug_and",           [AUG_OP_OR] = "aug_or",
+    [AUG_OP_XOR] = "aug_xor",       [AUG_OP_INVERT] = "aug_invert",     [AUG_OP_LSHIFT] = "aug_lshift",
+    [AUG_OP_RSHIFT] = "aug_rshift", [AUG_OP_ABS] = "aug_abs",           [AUG_OP_FABS] = "aug_fabs",
+    [AUG_OP_FLOOR] = "aug_floor",   [AUG_OP_CEIL] = "aug_ceil",         [AUG_OP_FPOW] = "aug_fpow",
+    [AUG_OP_MIN] = "aug_min",       [AUG_OP_MAX] = "aug_max",           [AUG_OP_CLAMP] = "aug_clamp",
+    [AUG_OP_SQRT] = "aug_sqrt",     [AUG_OP_RSQRT] = "aug_rsqrt",       [AUG_OP_CBRT] = "aug_cbrt",
+    [AUG_OP_EXP] = "aug_exp",       [AUG_OP_LOG] = "aug_log",           [AUG_OP_LOG2] = "aug_log2",
+    [AUG_OP_LOG10] = "aug_log10",   [AUG_OP_SIN] = "aug_sin",           [AUG_OP_COS] = "aug_cos",
+    [AUG_OP_TAN] = "aug_tan",       [AUG_OP_ASIN] = "aug_asin",         [AUG_OP_ACOS] = "aug_acos",
+    [AUG_OP_ATAN] = "aug_atan",     [AUG_OP_ATAN2] = "aug_atan2",       [AUG_OP_SINH] = "aug_sinh",
+    [AUG_OP_COSH] = "aug_cosh",     [AUG_OP_TANH] = "aug_tanh",         [AUG_OP_ASINH] = "aug_asinh",
+    [AUG_OP_ACOSH] = "aug_acosh",   [AUG_OP_ATANH] = "aug_atanh",       [AUG_OP_FMA] = "aug_fma",
+    [AUG_OP_COPY] = "aug_copy",
+};
+
+const char *aug__op_func(aug_op op) {
+    if ((int)op < 0 || op >= AUG_NUM_OPS || !op_funcs[op]) return "aug_elementwise";
+    return op_funcs[op];
+}
+
+aug__op_class aug__op_class_of(aug_op op) {
+    switch (op) {
+    case AUG_OP_POS: case AUG_OP_NEG: case AUG_OP_ABS: case AUG_OP_INVERT:
+        return AUG__CLASS_UNARY;
+    case AUG_OP_ADD: case AUG_OP_SUB: case AUG_OP_MUL: case AUG_OP_MIN: case AUG_OP_MAX: case AUG_OP_CLAMP:
+        return AUG__CLASS_ARITH;
+    case AUG_OP_FLOORDIV: case AUG_OP_MOD: case AUG_OP_POW: case AUG_OP_DIV_RNE:
+        return AUG__CLASS_DIV;
+    case AUG_OP_TRUEDIV:
+        return AUG__CLASS_TRUEDIV;
+    case AUG_OP_EQ: case AUG_OP_NE: case AUG_OP_LT: case AUG_OP_LE: case AUG_OP_GT: case AUG_OP_GE:
+        return AUG__CLASS_CMP;
+    case AUG_OP_AND: case AUG_OP_OR: case AUG_OP_XOR:
+        return AUG__CLASS_BITWISE;
+    case AUG_OP_LSHIFT: case AUG_OP_RSHIFT:
+        return AUG__CLASS_SHIFT;
+    case AUG_OP_FMA:
+        return AUG__CLASS_FMA;
+    case AUG_OP_COPY:
+        return AUG__CLASS_COPY;
+    default:
+        return AUG__CLASS_MATH;
+    }
+}
+
+/* The ops DALI allows on all-bool operands (SPEC 7). */
+static int bool_allowed(aug_op op) {
+    switch (op) {
+    case AUG_OP_MUL: case AUG_OP_AND: case AUG_OP_OR: case AUG_OP_XOR: case AUG_OP_INVERT:
+    case AUG_OP_EQ: case AUG_OP_NE: case AUG_OP_LT: case AUG_OP_LE: case AUG_OP_GT: case AUG_OP_GE:
+    case AUG_OP_MIN: case AUG_OP_MAX: case AUG_OP_CLAMP: case AUG_OP_COPY:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ---- dtype facts ---------------------------------------------------------------- */
+
+static aug_kind kind_of(aug_dtype t) { return aug_dtype_info(t)->kind; }
+static int is_float(aug_dtype t) { return kind_of(t) == AUG_KIND_FLOAT; }
+static int ctype_of(aug_dtype t) { return (t == AUG_FLOAT16 || t == AUG_BFLOAT16) ? (int)AUG_FLOAT32 : (int)t; }
+
+/* Value bits of an integral dtype (sign excluded); significand digits of a float. */
+static int value_bits(aug_dtype t) {
+    const aug_dtype_traits *tr = aug_dtype_info(t);
+    switch (tr->kind) {
+    case AUG_KIND_BOOL: return 1;
+    case AUG_KIND_INT: return 8 * tr->size - 1;
+    case AUG_KIND_UINT: return 8 * tr->size;
+    default: return t == AUG_FLOAT16 ? 11 : t == AUG_BFLOAT16 ? 8 : t == AUG_FLOAT32 ? 24 : 53;
+    }
+}
+
+/* 1 if every value of dtype d is exactly representable in ctype c. */
+static int lossless(aug_dtype d, int c) {
+    if ((int)d == c) return 1;
+    aug_kind kd = kind_of(d);
+    if (c == AUG__I128) return kd != AUG_KIND_FLOAT;
+    aug_dtype ct = (aug_dtype)c;
+    aug_kind kc = kind_of(ct);
+    if (kc == AUG_KIND_BOOL) return 0;
+    if (kc == AUG_KIND_FLOAT) {
+        if (kd == AUG_KIND_FLOAT) /* f16, bf16 -> f32 -> f64; f16 and bf16 do not nest */
+            return ct == AUG_FLOAT64 || (ct == AUG_FLOAT32 && (d == AUG_FLOAT16 || d == AUG_BFLOAT16));
+        return value_bits(d) <= value_bits(ct);
+    }
+    if (kd == AUG_KIND_FLOAT) return 0;
+    if (kd == AUG_KIND_BOOL) return 1;
+    const aug_dtype_traits *td = aug_dtype_info(d), *tc = aug_dtype_info(ct);
+    return td->imin >= tc->imin && td->umax <= tc->umax;
+}
+
+/* The exact value of a scalar as an integer or a double. */
+static void scalar_exact(const aug_scalar *s, aug__i128 *iv, double *fv, int *isf) {
+    *iv = 0;
+    *fv = 0.0;
+    *isf = 0;
+    switch (kind_of(s->dtype)) {
+    case AUG_KIND_FLOAT: *fv = s->v.f; *isf = 1; break;
+    case AUG_KIND_UINT: *iv = (aug__i128)s->v.u; break;
+    default: *iv = (aug__i128)s->v.i; break;
+    }
+}
+
+/* 1 if dtype d holds the scalar's value exactly (NaN counts as held by floats). */
+static int scalar_fits(const aug_scalar *s, aug_dtype d) {
+    _Alignas(16) unsigned char buf[16];
+    memset(buf, 0, sizeof buf);
+    if (aug_scalar_store(s, d, buf) != AUG_OK) return 0;
+    aug__i128 si, li;
+    double sf, lf;
+    int sisf, lisf;
+    scalar_exact(s, &si, &sf, &sisf);
+    aug__load_wide(buf, (int)d, &li, &lf, &lisf);
+    if (!sisf && !lisf) return si == li;
+    if (sisf && lisf) return sf == lf || (isnan(sf) && isnan(lf));
+    return sisf ? aug__cmp_i128_f64(li, sf) == 0 : aug__cmp_i128_f64(si, lf) == 0;
+}
+
+/* ---- operand analysis ------------------------------------------------------------- */
+
+typedef struct opinfo {
+    int tensor;    /* 1: a tensor operand */
+    int weak;      /* 1: a weak scalar */
+    aug_dtype dt;  /* the tensor's or scalar's own dtype */
+    aug_dtype eff; /* the dtype it promotes as */
+} opinfo;
+
+/* Fills o[] and returns the promotion of all operands (AUTO if none is typed). */
+static aug_dtype analyse(int nin, const aug_operand *in, opinfo *o) {
+    aug_dtype base = AUG_DTYPE_AUTO;
+    for (int i = 0; i < nin; i++) {
+        o[i].tensor = in[i].tensor != NULL;
+        o[i].dt = o[i].tensor ? in[i].tensor->dtype : in[i].scalar.dtype;
+        o[i].weak = !o[i].tensor && in[i].scalar.weak;
+        if (!o[i].weak) base = base == AUG_DTYPE_AUTO ? o[i].dt : aug_promote(base, o[i].dt);
+    }
+    if (base == AUG_DTYPE_AUTO) return base;
+    aug_dtype p = AUG_DTYPE_AUTO;
+    for (int i = 0; i < nin; i++) {
+        o[i].eff = o[i].weak ? aug_scalar_result_dtype(&in[i].scalar, base) : o[i].dt;
+        p = i == 0 ? o[i].eff : aug_promote(p, o[i].eff);
+    }
+    return p;
+}
+
+static aug_dtype natural_result(aug__op_class cl, const opinfo *o, aug_dtype p) {
+    switch (cl) {
+    case AUG__CLASS_UNARY:
+    case AUG__CLASS_COPY: return o[0].eff;
+    case AUG__CLASS_TRUEDIV:
+    case AUG__CLASS_MATH: return is_float(p) ? p : AUG_FLOAT32;
+    case AUG__CLASS_CMP: return AUG_BOOL;
+    case AUG__CLASS_FMA: return o[2].eff;
+    default: return p;
+    }
+}
+
+static aug_status check_rules(const char *func, aug_op op, int nin, const opinfo *o) {
+    aug__op_class cl = aug__op_class_of(op);
+    int bitwise = cl == AUG__CLASS_BITWISE || cl == AUG__CLASS_SHIFT || op == AUG_OP_INVERT;
+    int all_bool = 1;
+    for (int i = 0; i < nin; i++) {
+        if (bitwise && is_float(o[i].eff))
+            return aug__error(AUG_ERR_TYPE, func, "Inputs to bitwise operator `%s` must be of integral type.",
+                              aug_op_name(op));
+        all_bool = all_bool && o[i].eff == AUG_BOOL;
+    }
+    if (!all_bool || bool_allowed(op)) return AUG_OK;
+    if (cl == AUG__CLASS_SHIFT)
+        return aug__error(AUG_ERR_TYPE, func, "Inputs to bitwise operator `%s` cannot be booleans.", aug_op_name(op));
+    const char *hint = op == AUG_OP_ADD ? " Consider using bitwise operator `|`."
+                       : op == AUG_OP_SUB ? " Consider using bitwise operator `^`." : "";
+    return aug__error(AUG_ERR_TYPE, func, "Inputs to arithmetic operator `%s` cannot be booleans.%s",
+                      aug_op_name(op), hint);
+}
+
+aug_status aug__ew_result_dtype(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype *result) {
+    opinfo o[AUG__MAX_INPUTS];
+    aug_dtype p = analyse(nin, in, o);
+    aug_status st = check_rules(func, op, nin, o);
+    if (st != AUG_OK) return st;
+    *result = natural_result(aug__op_class_of(op), o, p);
+    return AUG_OK;
+}
+
+/* ---- compute types ------------------------------------------------------------------- */
+
+/* x << -k == x >> k: keeps a negative scalar count meaningful for an unsigned
+ * compute type, into which it would saturate to 0. */
+static void flip_negative_count(const aug_operand *in, aug_dtype target, aug__ew_decision *d) {
+    if (aug__op_class_of(d->op) != AUG__CLASS_SHIFT || in[1].tensor || kind_of(target) != AUG_KIND_UINT) return;
+    const aug_scalar *s = &in[1].scalar;
+    aug_kind k = kind_of(s->dtype);
+    if (k == AUG_KIND_FLOAT ? !(s->v.f < 0) : (k == AUG_KIND_UINT || s->v.i >= 0)) return;
+    d->op = d->op == AUG_OP_LSHIFT ? AUG_OP_RSHIFT : AUG_OP_LSHIFT;
+    d->value[1] = k == AUG_KIND_FLOAT ? aug_scalar_float(-s->v.f) : aug_scalar_uint((uint64_t)0 - (uint64_t)s->v.i);
+}
+
+/* Comparisons: both values exactly (see the file comment). */
+static void decide_cmp(const aug_operand *in, const opinfo *o, aug__ew_decision *d) {
+    aug_dtype v[2];
+    for (int i = 0; i < 2; i++) {
+        v[i] = o[i].dt;
+        if (o[i].tensor || !o[i].weak) continue;
+        const opinfo *other = &o[1 - i];
+        if (other->weak) continue; /* both weak cannot happen: a tensor is required */
+        if (kind_of(o[i].dt) == AUG_KIND_FLOAT && is_float(other->dt))
+            v[i] = other->dt; /* NEP 50: rounded to the float tensor's dtype */
+        else if (scalar_fits(&in[i].scalar, other->dt))
+            v[i] = other->dt;
+        d->elem[i] = v[i];
+    }
+    int ca, cb;
+    aug_kind ka = kind_of(v[0]), kb = kind_of(v[1]);
+    int fa = ka == AUG_KIND_FLOAT, fb = kb == AUG_KIND_FLOAT;
+    if (v[0] == v[1]) {
+        ca = cb = ctype_of(v[0]);
+    } else if (!fa && !fb) {
+        aug_dtype p = aug_promote(v[0], v[1]);
+        ca = cb = (lossless(v[0], (int)p) && lossless(v[1], (int)p)) ? (int)p : AUG__I128;
+    } else if (fa && fb) {
+        ca = cb = (v[0] == AUG_FLOAT64 || v[1] == AUG_FLOAT64) ? (int)AUG_FLOAT64 : (int)AUG_FLOAT32;
+    } else {
+        aug_dtype fd = fa ? v[0] : v[1], id = fa ? v[1] : v[0];
+        int f = ctype_of(fd);
+        if (lossless(id, f)) {
+            ca = cb = f;
+        } else if (lossless(id, AUG_FLOAT64)) {
+            ca = cb = AUG_FLOAT64;
+        } else {
+            ca = fa ? (int)AUG_FLOAT64 : AUG__I128;
+            cb = fb ? (int)AUG_FLOAT64 : AUG__I128;
+        }
+    }
+    d->in_ctype[0] = ca;
+    d->in_ctype[1] = cb;
+    d->out_ctype = AUG_BOOL;
+}
+
+/* Every other op without an override. */
+static void decide_auto(const aug_operand *in, int nin, const opinfo *o, aug__ew_decision *d) {
+    aug__op_class cl = aug__op_class_of(d->op);
+    aug_dtype r = d->result;
+    int ct;
+    if (cl == AUG__CLASS_COPY) {
+        ct = (int)r;
+    } else if (cl == AUG__CLASS_FMA) {
+        ct = (int)aug_dtype_info(aug_promote(o[1].eff, o[2].eff))->temp;
+    } else if (cl == AUG__CLASS_BITWISE || cl == AUG__CLASS_SHIFT || d->op == AUG_OP_INVERT || r == AUG_BOOL) {
+        /* Bitwise ops see every operand saturated to R; all-bool ops are exact in BOOL. */
+        flip_negative_count(in, r, d);
+        for (int i = 0; i < nin; i++)
+            if (!o[i].tensor) d->elem[i] = r;
+        ct = (int)r;
+    } else if (!is_float(r)) {
+        ct = (int)r;
+        for (int i = 0; i < nin; i++) {
+            if (!o[i].tensor && o[i].weak && scalar_fits(&d->value[i], r)) d->elem[i] = r;
+            aug_dtype vd = o[i].tensor ? o[i].dt : d->elem[i];
+            if (!lossless(vd, (int)r)) ct = AUG__I128;
+        }
+    } else {
+        ct = r == AUG_FLOAT64 ? (int)AUG_FLOAT64 : (int)AUG_FLOAT32;
+        for (int i = 0; i < nin; i++) {
+            if (!o[i].tensor && o[i].weak) {
+                if (is_float(o[i].eff))
+                    d->elem[i] = o[i].eff; /* NEP 50: rounded to the dtype it takes */
+                else if (scalar_fits(&d->value[i], o[i].eff))
+                    d->elem[i] = o[i].eff;
+            }
+            aug_dtype vd = o[i].tensor ? o[i].dt : d->elem[i];
+            if (!is_float(vd) && !lossless(vd, AUG_FLOAT32)) ct = AUG_FLOAT64;
+        }
+    }
+    for (int i = 0; i < nin; i++) d->in_ctype[i] = ct;
+    d->out_ctype = ct;
+}
+
+/* An explicit compute dtype: validated against the op, every operand cast to it. */
+static aug_status decide_override(const char *func, const aug_operand *in, int nin, const opinfo *o,
+                                  aug_dtype c, aug__ew_decision *d) {
+    aug__op_class cl = aug__op_class_of(d->op);
+    aug_kind k = kind_of(c);
+    int ok;
+    switch (cl) {
+    case AUG__CLASS_CMP:
+    case AUG__CLASS_COPY: ok = 1; break;
+    case AUG__CLASS_TRUEDIV:
+    case AUG__CLASS_MATH:
+    case AUG__CLASS_FMA: ok = k == AUG_KIND_FLOAT; break;
+    case AUG__CLASS_BITWISE: ok = k != AUG_KIND_FLOAT; break;
+    case AUG__CLASS_SHIFT: ok = k == AUG_KIND_INT || k == AUG_KIND_UINT; break;
+    case AUG__CLASS_DIV: ok = k != AUG_KIND_BOOL; break;
+    default: /* UNARY, ARITH */
+        ok = d->op == AUG_OP_INVERT ? k != AUG_KIND_FLOAT : (k != AUG_KIND_BOOL || bool_allowed(d->op));
+        break;
+    }
+    if (!ok)
+        return aug__error(AUG_ERR_TYPE, func, "cannot compute `%s` in %s", aug_op_name(d->op), aug_dtype_name(c));
+    flip_negative_count(in, c, d);
+    int ct = ctype_of(c);
+    for (int i = 0; i < nin; i++) {
+        if (!o[i].tensor)
+            d->elem[i] = c;
+        else if (ct != (int)c && o[i].dt != c)
+            d->precast[i] = c; /* float16/bfloat16: round to c before computing in float32 */
+        d->in_ctype[i] = ct;
+    }
+    d->out_ctype = cl == AUG__CLASS_CMP ? (int)AUG_BOOL : ct;
+    return AUG_OK;
+}
+
+aug_status aug__ew_decide(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype compute,
+                          aug__ew_decision *d) {
+    opinfo o[AUG__MAX_INPUTS];
+    memset(d, 0, sizeof *d);
+    aug_dtype p = analyse(nin, in, o);
+    d->op = op;
+    for (int i = 0; i < AUG__MAX_INPUTS; i++) d->precast[i] = AUG_DTYPE_AUTO;
+    for (int i = 0; i < nin; i++) {
+        if (o[i].tensor) continue;
+        d->value[i] = in[i].scalar;
+        d->elem[i] = in[i].scalar.dtype;
+    }
+    if (compute == AUG_DTYPE_AUTO) {
+        aug_status st = check_rules(func, op, nin, o);
+        if (st != AUG_OK) return st;
+    }
+    aug__op_class cl = aug__op_class_of(op);
+    d->result = natural_result(cl, o, p);
+    if (compute != AUG_DTYPE_AUTO) return decide_override(func, in, nin, o, compute, d);
+    if (cl == AUG__CLASS_CMP)
+        decide_cmp(in, o, d);
+    else
+        decide_auto(in, nin, o, d);
+    return AUG_OK;
+}

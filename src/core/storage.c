@@ -1,0 +1,105 @@
+/* core/storage.c: reference-counted memory blocks (aug_storage).
+ *
+ * A storage is either allocated by a backend (freed through that backend when the
+ * last reference goes) or wraps foreign memory with a deleter called exactly once.
+ * The reference count is atomic, so tensors sharing a storage may be freed from
+ * different threads. If aug_storage_wrap itself fails (out of memory) the deleter
+ * is NOT called: the caller still owns the memory. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "backend.h"
+#include "tensor_impl.h"
+
+struct aug_storage {
+    atomic_long refcount;
+    void *ptr;
+    size_t nbytes;
+    aug_device device;
+    const aug__backend *backend; /* non-NULL: memory from backend->alloc */
+    void (*deleter)(void *ctx);  /* wrapped memory: called once on the last release */
+    void *ctx;
+};
+
+static aug_status check_device(const char *func, aug_device dev) {
+    if (dev.type != AUG_DEVICE_CPU && dev.type != AUG_DEVICE_CUDA)
+        return aug__error(AUG_ERR_VALUE, func, "invalid device type %d", (int)dev.type);
+    if (dev.id < 0) return aug__error(AUG_ERR_VALUE, func, "invalid device id %d", dev.id);
+    return AUG_OK;
+}
+
+aug_storage *aug_storage_wrap(void *ptr, size_t nbytes, aug_device device, void (*deleter)(void *ctx),
+                              void *ctx) {
+    static const char *func = "aug_storage_wrap";
+    if (ptr == NULL && nbytes > 0) {
+        aug__error(AUG_ERR_VALUE, func, "ptr is NULL but nbytes is %zu", nbytes);
+        return NULL;
+    }
+    if (nbytes > (size_t)INT64_MAX) {
+        aug__error(AUG_ERR_OVERFLOW, func, "nbytes %zu is too large", nbytes);
+        return NULL;
+    }
+    if (check_device(func, device) != AUG_OK) return NULL;
+    aug_storage *s = malloc(sizeof *s);
+    if (!s) {
+        AUG__NOMEM(func);
+        return NULL;
+    }
+    atomic_init(&s->refcount, 1);
+    s->ptr = ptr;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->backend = NULL;
+    s->deleter = deleter;
+    s->ctx = ctx;
+    return s;
+}
+
+aug_storage *aug__storage_alloc(const char *func, aug_device dev, size_t nbytes) {
+    if (check_device(func, dev) != AUG_OK) return NULL;
+    const aug__backend *be = aug__backend_for(func, dev);
+    if (!be) return NULL;
+    if (nbytes > (size_t)INT64_MAX) {
+        aug__error(AUG_ERR_OVERFLOW, func, "allocation of %zu bytes is too large", nbytes);
+        return NULL;
+    }
+    aug_storage *s = malloc(sizeof *s);
+    if (!s) {
+        AUG__NOMEM(func);
+        return NULL;
+    }
+    s->ptr = be->alloc(dev.id, nbytes);
+    if (!s->ptr) {
+        free(s);
+        aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on %s)", nbytes,
+                   be->name);
+        return NULL;
+    }
+    atomic_init(&s->refcount, 1);
+    s->nbytes = nbytes;
+    s->device = dev;
+    s->backend = be;
+    s->deleter = NULL;
+    s->ctx = NULL;
+    return s;
+}
+
+void aug_storage_retain(aug_storage *s) {
+    if (s) atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
+}
+
+void aug_storage_release(aug_storage *s) {
+    if (!s) return;
+    /* acq_rel: every write made through other references happens-before the free. */
+    if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (s->backend)
+        s->backend->free(s->device.id, s->ptr);
+    else if (s->deleter)
+        s->deleter(s->ctx);
+    free(s);
+}
+
+void *aug_storage_ptr(const aug_storage *s) { return s ? s->ptr : NULL; }
+
+size_t aug_storage_nbytes(const aug_storage *s) { return s ? s->nbytes : 0; }
+
+aug_device aug__storage_device(const aug_storage *s) { return s->device; }

@@ -1,0 +1,336 @@
+/* core/tensor.c: tensor creation, properties, layouts, element access, devices.
+ *
+ * A tensor is a strided view (element strides, byte offset) over a reference-
+ * counted storage (storage.c). Creation checks ndim (0 ... AUG_MAX_DIMS), the
+ * dtype, negative extents and size overflow: like NumPy, the product of the
+ * non-zero extents times the item size must fit in int64 even when another extent
+ * is 0, so every stride and byte offset of the tensor is representable.
+ *
+ * AUG_DEVICE selects the default device. This build has no CUDA backend, so
+ * AUG_DEVICE=cuda cannot be honoured: aug_default_device returns cpu and records
+ * the reason in aug_last_error() (a status of AUG_ERR_CUDA) so the fallback is
+ * visible; explicitly requesting a cuda device anywhere fails. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "backend.h"
+#include "ctype.h"
+#include "iter.h"
+#include "tensor_impl.h"
+
+/* ---- devices ------------------------------------------------------------------ */
+
+aug_device aug_cpu_device(void) { return (aug_device){AUG_DEVICE_CPU, 0}; }
+
+aug_device aug_default_device(void) {
+    const char *env = getenv("AUG_DEVICE");
+    if (!env || !*env || strcasecmp(env, "cpu") == 0) return aug_cpu_device();
+    if (strncasecmp(env, "cuda", 4) == 0)
+        aug__error(AUG_ERR_CUDA, "aug_default_device",
+                   "AUG_DEVICE=%s requests cuda, but aug was built without CUDA; using cpu", env);
+    else
+        aug__error(AUG_ERR_VALUE, "aug_default_device", "AUG_DEVICE=%s is not one of cpu, cuda; using cpu", env);
+    return aug_cpu_device();
+}
+
+/* ---- checks and helpers -------------------------------------------------------- */
+
+int64_t aug__shape_size(int ndim, const int64_t *shape) {
+    if (ndim < 0 || (ndim > 0 && !shape)) return -1;
+    int64_t n = 1;
+    int overflow = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] < 0) return -1;
+        if (shape[d] == 0) return 0;
+        if (!overflow && __builtin_mul_overflow(n, shape[d], &n)) overflow = 1;
+    }
+    /* An overflowing prefix is only harmless when a later extent is 0 (checked above). */
+    return overflow ? -1 : n;
+}
+
+static aug_status check_shape(const char *func, int ndim, const int64_t *shape) {
+    if (ndim < 0 || ndim > AUG_MAX_DIMS)
+        return aug__error(AUG_ERR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, AUG_MAX_DIMS);
+    if (ndim > 0 && !shape) return aug__error(AUG_ERR_VALUE, func, "shape is NULL");
+    for (int d = 0; d < ndim; d++)
+        if (shape[d] < 0) {
+            char b[256];
+            return aug__error(AUG_ERR_VALUE, func, "negative extent %lld in shape %s", (long long)shape[d],
+                              aug_shape_str(ndim, shape, b, sizeof b));
+        }
+    return AUG_OK;
+}
+
+static aug_status check_dtype(const char *func, aug_dtype dtype) {
+    if (!aug__dtype_ok(dtype)) return aug__error(AUG_ERR_TYPE, func, "invalid dtype %d", (int)dtype);
+    return AUG_OK;
+}
+
+aug_status aug__tensor_check(const char *func, const aug_tensor *t) {
+    if (!t) return aug__error(AUG_ERR_VALUE, func, "tensor is NULL");
+    aug_status st = check_shape(func, t->ndim, t->shape);
+    if (st == AUG_OK) st = check_dtype(func, t->dtype);
+    return st;
+}
+
+void aug__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides) {
+    int64_t s = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = s;
+        s *= shape[d] > 0 ? shape[d] : 1;
+    }
+}
+
+aug_tensor *aug__tensor_new_view(const char *func, const aug_tensor *t) {
+    aug_tensor *v = malloc(sizeof *v);
+    if (!v) {
+        AUG__NOMEM(func);
+        return NULL;
+    }
+    *v = *t;
+    v->layout[AUG_MAX_DIMS] = '\0';
+    aug_storage_retain(v->storage);
+    return v;
+}
+
+void aug__tensor_0d(aug_tensor *t, void *elem, aug_dtype dtype) {
+    memset(t, 0, sizeof *t);
+    t->storage = NULL;
+    t->data = elem;
+    t->byte_offset = 0;
+    t->device = aug_cpu_device();
+    t->ndim = 0;
+    t->dtype = dtype;
+}
+
+/* ---- creation ------------------------------------------------------------------ */
+
+static aug_tensor *empty_impl(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
+                              aug_device device) {
+    if (check_shape(func, ndim, shape) != AUG_OK || check_dtype(func, dtype) != AUG_OK) return NULL;
+    /* NumPy's rule: the non-zero extents times the item size must not overflow. */
+    int64_t nbytes = aug__dtype_size(dtype);
+    for (int d = 0; d < ndim; d++) {
+        if (__builtin_mul_overflow(nbytes, shape[d] ? shape[d] : 1, &nbytes)) {
+            char b[256];
+            aug__error(AUG_ERR_OVERFLOW, func, "shape %s is too large", aug_shape_str(ndim, shape, b, sizeof b));
+            return NULL;
+        }
+    }
+    if (aug__shape_size(ndim, shape) == 0) nbytes = 0;
+    aug_tensor *t = calloc(1, sizeof *t);
+    if (!t) {
+        AUG__NOMEM(func);
+        return NULL;
+    }
+    t->storage = aug__storage_alloc(func, device, (size_t)nbytes);
+    if (!t->storage) {
+        free(t);
+        return NULL;
+    }
+    t->data = aug_storage_ptr(t->storage);
+    t->byte_offset = 0;
+    t->device = device;
+    t->ndim = ndim;
+    t->dtype = dtype;
+    for (int d = 0; d < ndim; d++) t->shape[d] = shape[d];
+    aug__contiguous_strides(ndim, t->shape, t->strides);
+    return t;
+}
+
+aug_tensor *aug_tensor_empty(int ndim, const int64_t *shape, aug_dtype dtype, aug_device device) {
+    return empty_impl("aug_tensor_empty", ndim, shape, dtype, device);
+}
+
+aug_tensor *aug_tensor_zeros(int ndim, const int64_t *shape, aug_dtype dtype, aug_device device) {
+    static const char *func = "aug_tensor_zeros";
+    aug_tensor *t = empty_impl(func, ndim, shape, dtype, device);
+    if (!t) return NULL;
+    if (device.type == AUG_DEVICE_CPU) { /* all-zero bytes are 0 / +0.0 / false in every dtype */
+        memset(t->data, 0, (size_t)(aug__shape_size(ndim, shape) * aug__dtype_size(dtype)));
+        return t;
+    }
+    aug_scalar zero = aug_scalar_int(0);
+    if (aug__fill(func, t, &zero) != AUG_OK) {
+        aug_tensor_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+aug_tensor *aug_tensor_full(int ndim, const int64_t *shape, aug_dtype dtype, aug_device device,
+                            const aug_scalar *value) {
+    static const char *func = "aug_tensor_full";
+    if (!value) {
+        aug__error(AUG_ERR_VALUE, func, "value is NULL");
+        return NULL;
+    }
+    aug_tensor *t = empty_impl(func, ndim, shape, dtype, device);
+    if (!t) return NULL;
+    if (aug__fill(func, t, value) != AUG_OK) {
+        aug_tensor_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+aug_tensor *aug_tensor_empty_like(const aug_tensor *t, aug_dtype dtype) {
+    static const char *func = "aug_tensor_empty_like";
+    if (aug__tensor_check(func, t) != AUG_OK) return NULL;
+    aug_tensor *r = empty_impl(func, t->ndim, t->shape, dtype == AUG_DTYPE_AUTO ? t->dtype : dtype, t->device);
+    if (r) memcpy(r->layout, t->layout, sizeof r->layout);
+    return r;
+}
+
+aug_tensor *aug_tensor_from_storage(aug_storage *s, int64_t byte_offset, int ndim, const int64_t *shape,
+                                    const int64_t *strides, aug_dtype dtype) {
+    static const char *func = "aug_tensor_from_storage";
+    if (!s) {
+        aug__error(AUG_ERR_VALUE, func, "storage is NULL");
+        return NULL;
+    }
+    if (check_shape(func, ndim, shape) != AUG_OK || check_dtype(func, dtype) != AUG_OK) return NULL;
+    int64_t st[AUG_MAX_DIMS];
+    if (strides)
+        memcpy(st, strides, (size_t)ndim * sizeof *st);
+    else
+        aug__contiguous_strides(ndim, shape, st);
+    int64_t size = aug__shape_size(ndim, shape), item = aug__dtype_size(dtype);
+    int64_t nbytes = (int64_t)aug_storage_nbytes(s);
+    int bad = size < 0;
+    int64_t lo = byte_offset, hi = byte_offset; /* byte range [lo, hi + item) reached */
+    if (!bad && size > 0) {
+        for (int d = 0; d < ndim && !bad; d++) {
+            int64_t span;
+            if (__builtin_mul_overflow(st[d], shape[d] - 1, &span) || __builtin_mul_overflow(span, item, &span)) {
+                bad = 1;
+                break;
+            }
+            bad = span < 0 ? __builtin_add_overflow(lo, span, &lo) : __builtin_add_overflow(hi, span, &hi);
+        }
+        bad = bad || lo < 0 || hi > nbytes - item;
+    } else if (!bad) {
+        bad = byte_offset < 0 || byte_offset > nbytes;
+    }
+    if (bad) {
+        char b[256];
+        aug__error(AUG_ERR_VALUE, func,
+                   "a %s view with shape %s at byte offset %lld does not fit in a storage of %lld bytes",
+                   aug_dtype_name(dtype), aug_shape_str(ndim, shape, b, sizeof b), (long long)byte_offset,
+                   (long long)nbytes);
+        return NULL;
+    }
+    aug_tensor *t = calloc(1, sizeof *t);
+    if (!t) {
+        AUG__NOMEM(func);
+        return NULL;
+    }
+    aug_storage_retain(s);
+    t->storage = s;
+    t->data = aug_storage_ptr(s);
+    t->byte_offset = byte_offset;
+    t->device = aug__storage_device(s);
+    t->ndim = ndim;
+    t->dtype = dtype;
+    for (int d = 0; d < ndim; d++) {
+        t->shape[d] = shape[d];
+        t->strides[d] = st[d];
+    }
+    return t;
+}
+
+void aug_tensor_free(aug_tensor *t) {
+    if (!t) return;
+    aug_storage_release(t->storage);
+    free(t);
+}
+
+/* ---- properties ---------------------------------------------------------------- */
+
+int64_t aug_tensor_size(const aug_tensor *t) {
+    if (aug__tensor_check("aug_tensor_size", t) != AUG_OK) return -1;
+    return aug__shape_size(t->ndim, t->shape);
+}
+
+int64_t aug_tensor_itemsize(const aug_tensor *t) {
+    if (aug__tensor_check("aug_tensor_itemsize", t) != AUG_OK) return -1;
+    return aug__dtype_size(t->dtype);
+}
+
+int aug_tensor_is_contiguous(const aug_tensor *t) {
+    if (aug__tensor_check("aug_tensor_is_contiguous", t) != AUG_OK) return 0;
+    if (aug__shape_size(t->ndim, t->shape) == 0) return 1;
+    int64_t expect = 1;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        if (t->shape[d] == 1) continue;
+        if (t->strides[d] != expect) return 0;
+        expect *= t->shape[d];
+    }
+    return 1;
+}
+
+void *aug_tensor_ptr(const aug_tensor *t) {
+    if (!t) {
+        aug__error(AUG_ERR_VALUE, "aug_tensor_ptr", "tensor is NULL");
+        return NULL;
+    }
+    return t->data ? t->data + t->byte_offset : NULL;
+}
+
+aug_status aug_tensor_set_layout(aug_tensor *t, const char *layout) {
+    static const char *func = "aug_tensor_set_layout";
+    aug_status st = aug__tensor_check(func, t);
+    if (st != AUG_OK) return st;
+    if (!layout) layout = "";
+    size_t n = strnlen(layout, AUG_MAX_DIMS + 1);
+    if (n != 0 && n != (size_t)t->ndim)
+        return aug__error(AUG_ERR_VALUE, func, "layout \"%.*s\" has %s%zu characters but the tensor has %d dimensions",
+                          AUG_MAX_DIMS + 1, layout, n > AUG_MAX_DIMS ? "more than " : "",
+                          n > AUG_MAX_DIMS ? (size_t)AUG_MAX_DIMS : n, t->ndim);
+    memset(t->layout, 0, sizeof t->layout);
+    memcpy(t->layout, layout, n);
+    return AUG_OK;
+}
+
+/* ---- element access ------------------------------------------------------------ */
+
+aug_status aug_tensor_get_item(const aug_tensor *t, const int64_t *index, aug_scalar *out) {
+    static const char *func = "aug_tensor_get_item";
+    aug_status st = aug__tensor_check(func, t);
+    if (st != AUG_OK) return st;
+    if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
+    if (t->ndim > 0 && !index) return aug__error(AUG_ERR_VALUE, func, "index is NULL");
+    if (!t->data) return aug__error(AUG_ERR_VALUE, func, "tensor has no data");
+    int64_t item = aug__dtype_size(t->dtype), off = t->byte_offset;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t i = index[d] < 0 ? index[d] + t->shape[d] : index[d];
+        if (i < 0 || i >= t->shape[d])
+            return aug__error(AUG_ERR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
+                              (long long)index[d], d, (long long)t->shape[d]);
+        off += i * t->strides[d] * item;
+    }
+    _Alignas(16) char elem[16];
+    if (t->device.type == AUG_DEVICE_CPU) {
+        memcpy(elem, t->data + off, (size_t)item);
+    } else {
+        const aug__backend *be = aug__backend_for(func, t->device);
+        if (!be) return aug_last_status();
+        st = be->memcpy(elem, aug_cpu_device(), t->data + off, t->device, (size_t)item);
+        if (st != AUG_OK) return st;
+    }
+    const aug_dtype_traits *tr = aug_dtype_info(t->dtype);
+    out->dtype = t->dtype;
+    out->weak = 0;
+    switch (tr->kind) {
+    case AUG_KIND_UINT:
+        aug__convert(elem, 0, t->dtype, (char *)&out->v.u, 0, AUG_UINT64, 1);
+        break;
+    case AUG_KIND_FLOAT:
+        aug__convert(elem, 0, t->dtype, (char *)&out->v.f, 0, AUG_FLOAT64, 1);
+        break;
+    default:
+        aug__convert(elem, 0, t->dtype, (char *)&out->v.i, 0, AUG_INT64, 1);
+        break;
+    }
+    return AUG_OK;
+}

@@ -1,0 +1,381 @@
+/* cpu/kernels_arith.c: the "arith" kernel family (cpu/kernels.h): POS NEG ADD SUB
+ * MUL ABS MIN MAX CLAMP COPY on one compute type (SPEC 7, 8).
+ *
+ * Integers saturate: the exact result is clamped to the ctype's range. 8/16/32-bit
+ * types widen to a type that holds every exact result; 64-bit types and AUG__I128
+ * use the overflow builtins. -(-128) = 127 in int8, -x = 0 for unsigned types.
+ * Floats are IEEE (no contraction: the build passes -ffp-contract=off); MIN/MAX
+ * return NaN when either operand is NaN; CLAMP(v, lo, hi) = MIN(MAX(v, lo), hi), so
+ * lo > hi gives hi. BOOL (values 0/1) has MUL = MIN = and, MAX = or, CLAMP.
+ *
+ * Every kernel has contiguous fast paths (all strides equal to the element size, or
+ * one broadcast input with stride 0) written as plain indexed loops GCC vectorises.
+ * Saturating add/sub of the 8/16-bit types, the uint8 hot path of image pipelines,
+ * use the SSE2 saturating instructions directly; the portable loop handles tails
+ * and non-SSE2 builds. Elements are moved with memcpy, which compiles to plain
+ * loads and stores and needs no alignment. */
+#include <math.h>
+#include <string.h>
+#include "cpu/kernels.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* ---- scalar ops ------------------------------------------------------------------- */
+
+/* 8/16/32-bit signed: W holds every exact sum, difference and product. */
+#define DEF_NARROW_SIGNED(S, T, TMIN, TMAX, W)                                                   \
+    static inline T sat_##S(W r) { return (T)(r < (TMIN) ? (TMIN) : (r > (TMAX) ? (TMAX) : r)); } \
+    static inline T add_##S(T x, T y) { return sat_##S((W)x + (W)y); }                          \
+    static inline T sub_##S(T x, T y) { return sat_##S((W)x - (W)y); }                          \
+    static inline T mul_##S(T x, T y) { return sat_##S((W)x * (W)y); }                          \
+    static inline T neg_##S(T x) { return x == (TMIN) ? (T)(TMAX) : (T)-x; }                     \
+    static inline T abs_##S(T x) { return x >= 0 ? x : neg_##S(x); }
+
+/* 8/16/32-bit unsigned: W holds every exact sum, WM every product. */
+#define DEF_NARROW_UNSIGNED(S, T, TMAX, W, WM)                                                   \
+    static inline T add_##S(T x, T y) {                                                          \
+        W r = (W)x + (W)y;                                                                       \
+        return (T)(r > (TMAX) ? (TMAX) : r);                                                     \
+    }                                                                                            \
+    static inline T sub_##S(T x, T y) { return (T)(x > y ? x - y : 0); }                         \
+    static inline T mul_##S(T x, T y) {                                                          \
+        WM r = (WM)x * (WM)y;                                                                    \
+        return (T)(r > (TMAX) ? (TMAX) : r);                                                     \
+    }                                                                                            \
+    static inline T neg_##S(T x) { (void)x; return 0; }                                          \
+    static inline T abs_##S(T x) { return x; }
+
+/* 64-bit and 128-bit signed: overflow builtins, saturating toward the sign. */
+#define DEF_WIDE_SIGNED(S, T, TMIN, TMAX)                                                        \
+    static inline T add_##S(T x, T y) {                                                          \
+        T r;                                                                                     \
+        return __builtin_add_overflow(x, y, &r) ? (y > 0 ? (TMAX) : (TMIN)) : r;                 \
+    }                                                                                            \
+    static inline T sub_##S(T x, T y) {                                                          \
+        T r;                                                                                     \
+        return __builtin_sub_overflow(x, y, &r) ? (y < 0 ? (TMAX) : (TMIN)) : r;                 \
+    }                                                                                            \
+    static inline T mul_##S(T x, T y) {                                                          \
+        T r;                                                                                     \
+        return __builtin_mul_overflow(x, y, &r) ? (((x < 0) != (y < 0)) ? (TMIN) : (TMAX)) : r;  \
+    }                                                                                            \
+    static inline T neg_##S(T x) { return x == (TMIN) ? (TMAX) : -x; }                           \
+    static inline T abs_##S(T x) { return x >= 0 ? x : neg_##S(x); }
+
+#define DEF_WIDE_UNSIGNED(S, T, TMAX)                                                            \
+    static inline T add_##S(T x, T y) {                                                          \
+        T r;                                                                                     \
+        return __builtin_add_overflow(x, y, &r) ? (TMAX) : r;                                    \
+    }                                                                                            \
+    static inline T sub_##S(T x, T y) { return x > y ? x - y : 0; }                             \
+    static inline T mul_##S(T x, T y) {                                                          \
+        T r;                                                                                     \
+        return __builtin_mul_overflow(x, y, &r) ? (TMAX) : r;                                    \
+    }                                                                                            \
+    static inline T neg_##S(T x) { (void)x; return 0; }                                          \
+    static inline T abs_##S(T x) { return x; }
+
+/* Ordering ops of an integer type. */
+#define DEF_INT_ORDER(S, T)                                                                      \
+    static inline T pos_##S(T x) { return x; }                                                   \
+    static inline T min_##S(T x, T y) { return y < x ? y : x; }                                  \
+    static inline T max_##S(T x, T y) { return y > x ? y : x; }                                  \
+    static inline T clamp_##S(T v, T lo, T hi) { return min_##S(max_##S(v, lo), hi); }
+
+DEF_NARROW_SIGNED(i8, int8_t, INT8_MIN, INT8_MAX, int32_t)
+DEF_NARROW_SIGNED(i16, int16_t, INT16_MIN, INT16_MAX, int32_t)
+DEF_NARROW_SIGNED(i32, int32_t, INT32_MIN, INT32_MAX, int64_t)
+DEF_WIDE_SIGNED(i64, int64_t, INT64_MIN, INT64_MAX)
+DEF_WIDE_SIGNED(i128, aug__i128, AUG__I128_MIN, AUG__I128_MAX)
+DEF_NARROW_UNSIGNED(u8, uint8_t, UINT8_MAX, uint32_t, uint32_t)
+DEF_NARROW_UNSIGNED(u16, uint16_t, UINT16_MAX, uint32_t, uint32_t)
+DEF_NARROW_UNSIGNED(u32, uint32_t, UINT32_MAX, uint64_t, uint64_t)
+DEF_WIDE_UNSIGNED(u64, uint64_t, UINT64_MAX)
+DEF_INT_ORDER(i8, int8_t)
+DEF_INT_ORDER(i16, int16_t)
+DEF_INT_ORDER(i32, int32_t)
+DEF_INT_ORDER(i64, int64_t)
+DEF_INT_ORDER(i128, aug__i128)
+DEF_INT_ORDER(u8, uint8_t)
+DEF_INT_ORDER(u16, uint16_t)
+DEF_INT_ORDER(u32, uint32_t)
+DEF_INT_ORDER(u64, uint64_t)
+
+/* Floats: IEEE; MIN/MAX propagate NaN (x + y is a quiet NaN when either is NaN). */
+#define DEF_FLOAT(S, T, FABS)                                                                    \
+    static inline T pos_##S(T x) { return x; }                                                   \
+    static inline T neg_##S(T x) { return -x; }                                                  \
+    static inline T abs_##S(T x) { return FABS(x); }                                             \
+    static inline T add_##S(T x, T y) { return x + y; }                                          \
+    static inline T sub_##S(T x, T y) { return x - y; }                                          \
+    static inline T mul_##S(T x, T y) { return x * y; }                                          \
+    static inline T min_##S(T x, T y) { return (x != x || y != y) ? x + y : (y < x ? y : x); }   \
+    static inline T max_##S(T x, T y) { return (x != x || y != y) ? x + y : (y > x ? y : x); }   \
+    static inline T clamp_##S(T v, T lo, T hi) { return min_##S(max_##S(v, lo), hi); }
+
+DEF_FLOAT(f32, float, fabsf)
+DEF_FLOAT(f64, double, fabs)
+
+/* Bool: values 0/1, read defensively as x != 0. */
+static inline uint8_t pos_b(uint8_t x) { return (uint8_t)(x != 0); }
+static inline uint8_t min_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) & (y != 0)); }
+static inline uint8_t max_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) | (y != 0)); }
+static inline uint8_t clamp_b(uint8_t v, uint8_t lo, uint8_t hi) { return min_b(max_b(v, lo), hi); }
+
+/* ---- 1-D loops ---------------------------------------------------------------------- */
+
+#define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
+#define STORE(p, v) memcpy((p), &(v), sizeof(v))
+
+#define DEF_UNARY_KERNEL(NAME, T, FN)                                                            \
+    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
+        (void)ctx;                                                                               \
+        const char *pa = data[0];                                                                \
+        char *po = data[1];                                                                      \
+        const int64_t es = (int64_t)sizeof(T), sa = strides[0], so = strides[1];                 \
+        T x, r;                                                                                  \
+        if (sa == es && so == es) {                                                              \
+            for (int64_t i = 0; i < n; i++) {                                                    \
+                LOAD(x, pa + i * es);                                                            \
+                r = FN(x);                                                                       \
+                STORE(po + i * es, r);                                                           \
+            }                                                                                    \
+        } else {                                                                                 \
+            for (int64_t i = 0; i < n; i++, pa += sa, po += so) {                                \
+                LOAD(x, pa);                                                                     \
+                r = FN(x);                                                                       \
+                STORE(po, r);                                                                    \
+            }                                                                                    \
+        }                                                                                        \
+    }
+
+/* The portable body of a binary kernel: fast paths for contiguous operands and
+ * for either operand broadcast (stride 0), then the strided loop. */
+#define BINARY_BODY(T, FN)                                                                       \
+    const char *pa = data[0], *pb = data[1];                                                     \
+    char *po = data[2];                                                                          \
+    const int64_t es = (int64_t)sizeof(T), sa = strides[0], sb = strides[1], so = strides[2];    \
+    T x, y, r;                                                                                   \
+    if (so == es && sa == es && sb == es) {                                                      \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            LOAD(x, pa + i * es);                                                                \
+            LOAD(y, pb + i * es);                                                                \
+            r = FN(x, y);                                                                        \
+            STORE(po + i * es, r);                                                               \
+        }                                                                                        \
+    } else if (so == es && sa == es && sb == 0) {                                                \
+        LOAD(y, pb);                                                                             \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            LOAD(x, pa + i * es);                                                                \
+            r = FN(x, y);                                                                        \
+            STORE(po + i * es, r);                                                               \
+        }                                                                                        \
+    } else if (so == es && sa == 0 && sb == es) {                                                \
+        LOAD(x, pa);                                                                             \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            LOAD(y, pb + i * es);                                                                \
+            r = FN(x, y);                                                                        \
+            STORE(po + i * es, r);                                                               \
+        }                                                                                        \
+    } else {                                                                                     \
+        for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, po += so) {                          \
+            LOAD(x, pa);                                                                         \
+            LOAD(y, pb);                                                                         \
+            r = FN(x, y);                                                                        \
+            STORE(po, r);                                                                        \
+        }                                                                                        \
+    }
+
+#define DEF_BINARY_KERNEL(NAME, T, FN)                                                           \
+    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
+        (void)ctx;                                                                               \
+        BINARY_BODY(T, FN)                                                                       \
+    }
+
+#define DEF_TERNARY_KERNEL(NAME, T, FN)                                                          \
+    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
+        (void)ctx;                                                                               \
+        const char *pa = data[0], *pb = data[1], *pc = data[2];                                  \
+        char *po = data[3];                                                                      \
+        const int64_t es = (int64_t)sizeof(T);                                                   \
+        const int64_t sa = strides[0], sb = strides[1], sc = strides[2], so = strides[3];        \
+        T x, y, z, r;                                                                            \
+        if (so == es && sa == es && sb == 0 && sc == 0) {                                        \
+            LOAD(y, pb);                                                                         \
+            LOAD(z, pc);                                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                    \
+                LOAD(x, pa + i * es);                                                            \
+                r = FN(x, y, z);                                                                 \
+                STORE(po + i * es, r);                                                           \
+            }                                                                                    \
+        } else if (so == es && sa == es && sb == es && sc == es) {                               \
+            for (int64_t i = 0; i < n; i++) {                                                    \
+                LOAD(x, pa + i * es);                                                            \
+                LOAD(y, pb + i * es);                                                            \
+                LOAD(z, pc + i * es);                                                            \
+                r = FN(x, y, z);                                                                 \
+                STORE(po + i * es, r);                                                           \
+            }                                                                                    \
+        } else {                                                                                 \
+            for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, pc += sc, po += so) {            \
+                LOAD(x, pa);                                                                     \
+                LOAD(y, pb);                                                                     \
+                LOAD(z, pc);                                                                     \
+                r = FN(x, y, z);                                                                 \
+                STORE(po, r);                                                                    \
+            }                                                                                    \
+        }                                                                                        \
+    }
+
+#ifdef __SSE2__
+/* SSE2 saturating add/sub: 16 bytes per instruction for contiguous or broadcast
+ * operands; VFN is the vector op, SET1 broadcasts a scalar. Identical results to
+ * the portable FN, which does the tail and the strided case. */
+#define DEF_SSE2_KERNEL(NAME, T, FN, VFN, SET1)                                                  \
+    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
+        (void)ctx;                                                                               \
+        const int64_t es0 = (int64_t)sizeof(T), lanes = 16 / es0;                                \
+        const int64_t s0 = strides[0], s1 = strides[1];                                          \
+        if (strides[2] == es0 && (s0 == es0 || s0 == 0) && (s1 == es0 || s1 == 0) && n >= lanes) { \
+            const char *qa = data[0], *qb = data[1];                                             \
+            char *qo = data[2];                                                                  \
+            T xa, xb;                                                                            \
+            LOAD(xa, qa);                                                                        \
+            LOAD(xb, qb);                                                                        \
+            const __m128i ba = SET1(xa), bb = SET1(xb);                                          \
+            int64_t i = 0;                                                                       \
+            if (s0 && s1) {                                                                      \
+                for (; i + lanes <= n; i += lanes)                                               \
+                    _mm_storeu_si128((__m128i *)(void *)(qo + i * es0),                          \
+                                     VFN(_mm_loadu_si128((const __m128i *)(const void *)(qa + i * es0)), \
+                                         _mm_loadu_si128((const __m128i *)(const void *)(qb + i * es0)))); \
+            } else if (s0) {                                                                     \
+                for (; i + lanes <= n; i += lanes)                                               \
+                    _mm_storeu_si128((__m128i *)(void *)(qo + i * es0),                          \
+                                     VFN(_mm_loadu_si128((const __m128i *)(const void *)(qa + i * es0)), bb)); \
+            } else if (s1) {                                                                     \
+                for (; i + lanes <= n; i += lanes)                                               \
+                    _mm_storeu_si128((__m128i *)(void *)(qo + i * es0),                          \
+                                     VFN(ba, _mm_loadu_si128((const __m128i *)(const void *)(qb + i * es0)))); \
+            } else {                                                                             \
+                const __m128i v = VFN(ba, bb);                                                   \
+                for (; i + lanes <= n; i += lanes) _mm_storeu_si128((__m128i *)(void *)(qo + i * es0), v); \
+            }                                                                                    \
+            for (; i < n; i++) {                                                                 \
+                T x, y, r;                                                                       \
+                LOAD(x, qa + i * s0);                                                            \
+                LOAD(y, qb + i * s1);                                                            \
+                r = FN(x, y);                                                                    \
+                STORE(qo + i * es0, r);                                                          \
+            }                                                                                    \
+            return;                                                                              \
+        }                                                                                        \
+        BINARY_BODY(T, FN)                                                                       \
+    }
+#define SET1_8(v) _mm_set1_epi8((char)(v))
+#define SET1_16(v) _mm_set1_epi16((short)(v))
+DEF_SSE2_KERNEL(k_add_u8, uint8_t, add_u8, _mm_adds_epu8, SET1_8)
+DEF_SSE2_KERNEL(k_sub_u8, uint8_t, sub_u8, _mm_subs_epu8, SET1_8)
+DEF_SSE2_KERNEL(k_add_i8, int8_t, add_i8, _mm_adds_epi8, SET1_8)
+DEF_SSE2_KERNEL(k_sub_i8, int8_t, sub_i8, _mm_subs_epi8, SET1_8)
+DEF_SSE2_KERNEL(k_add_u16, uint16_t, add_u16, _mm_adds_epu16, SET1_16)
+DEF_SSE2_KERNEL(k_sub_u16, uint16_t, sub_u16, _mm_subs_epu16, SET1_16)
+DEF_SSE2_KERNEL(k_add_i16, int16_t, add_i16, _mm_adds_epi16, SET1_16)
+DEF_SSE2_KERNEL(k_sub_i16, int16_t, sub_i16, _mm_subs_epi16, SET1_16)
+#else
+DEF_BINARY_KERNEL(k_add_u8, uint8_t, add_u8)
+DEF_BINARY_KERNEL(k_sub_u8, uint8_t, sub_u8)
+DEF_BINARY_KERNEL(k_add_i8, int8_t, add_i8)
+DEF_BINARY_KERNEL(k_sub_i8, int8_t, sub_i8)
+DEF_BINARY_KERNEL(k_add_u16, uint16_t, add_u16)
+DEF_BINARY_KERNEL(k_sub_u16, uint16_t, sub_u16)
+DEF_BINARY_KERNEL(k_add_i16, int16_t, add_i16)
+DEF_BINARY_KERNEL(k_sub_i16, int16_t, sub_i16)
+#endif
+
+/* The ops other than add/sub of one numeric ctype. */
+#define DEF_COMMON_KERNELS(S, T)                                                                 \
+    DEF_UNARY_KERNEL(k_pos_##S, T, pos_##S)                                                      \
+    DEF_UNARY_KERNEL(k_neg_##S, T, neg_##S)                                                      \
+    DEF_UNARY_KERNEL(k_abs_##S, T, abs_##S)                                                      \
+    DEF_BINARY_KERNEL(k_mul_##S, T, mul_##S)                                                     \
+    DEF_BINARY_KERNEL(k_min_##S, T, min_##S)                                                     \
+    DEF_BINARY_KERNEL(k_max_##S, T, max_##S)                                                     \
+    DEF_TERNARY_KERNEL(k_clamp_##S, T, clamp_##S)
+#define DEF_ADDSUB_KERNELS(S, T)                                                                 \
+    DEF_BINARY_KERNEL(k_add_##S, T, add_##S)                                                     \
+    DEF_BINARY_KERNEL(k_sub_##S, T, sub_##S)
+
+DEF_COMMON_KERNELS(i8, int8_t)
+DEF_COMMON_KERNELS(i16, int16_t)
+DEF_COMMON_KERNELS(i32, int32_t)
+DEF_COMMON_KERNELS(i64, int64_t)
+DEF_COMMON_KERNELS(i128, aug__i128)
+DEF_COMMON_KERNELS(u8, uint8_t)
+DEF_COMMON_KERNELS(u16, uint16_t)
+DEF_COMMON_KERNELS(u32, uint32_t)
+DEF_COMMON_KERNELS(u64, uint64_t)
+DEF_COMMON_KERNELS(f32, float)
+DEF_COMMON_KERNELS(f64, double)
+DEF_ADDSUB_KERNELS(i32, int32_t)
+DEF_ADDSUB_KERNELS(i64, int64_t)
+DEF_ADDSUB_KERNELS(i128, aug__i128)
+DEF_ADDSUB_KERNELS(u32, uint32_t)
+DEF_ADDSUB_KERNELS(u64, uint64_t)
+DEF_ADDSUB_KERNELS(f32, float)
+DEF_ADDSUB_KERNELS(f64, double)
+
+DEF_UNARY_KERNEL(k_pos_b, uint8_t, pos_b)
+DEF_BINARY_KERNEL(k_min_b, uint8_t, min_b)
+DEF_BINARY_KERNEL(k_max_b, uint8_t, max_b)
+DEF_TERNARY_KERNEL(k_clamp_b, uint8_t, clamp_b)
+
+/* ---- lookup ------------------------------------------------------------------------- */
+
+typedef struct arith_kernels {
+    aug__kernel pos, neg, add, sub, mul, abs, min, max, clamp;
+} arith_kernels;
+
+#define ARITH_ENTRY(S) { k_pos_##S, k_neg_##S, k_add_##S, k_sub_##S, k_mul_##S, k_abs_##S, \
+                         k_min_##S, k_max_##S, k_clamp_##S }
+
+aug__kernel aug__cpu_arith_kernel(aug_op op, int ctype) {
+    static const arith_kernels i8 = ARITH_ENTRY(i8), i16 = ARITH_ENTRY(i16), i32 = ARITH_ENTRY(i32),
+                               i64 = ARITH_ENTRY(i64), i128 = ARITH_ENTRY(i128), u8 = ARITH_ENTRY(u8),
+                               u16 = ARITH_ENTRY(u16), u32 = ARITH_ENTRY(u32), u64 = ARITH_ENTRY(u64),
+                               f32 = ARITH_ENTRY(f32), f64 = ARITH_ENTRY(f64);
+    /* bool: MUL and MIN are both logical and; no NEG/ADD/SUB/ABS (SPEC 7). */
+    static const arith_kernels b = { k_pos_b, NULL, NULL, NULL, k_min_b, NULL, k_min_b, k_max_b, k_clamp_b };
+    const arith_kernels *k;
+    switch (ctype) {
+    case AUG_BOOL: k = &b; break;
+    case AUG_INT8: k = &i8; break;
+    case AUG_INT16: k = &i16; break;
+    case AUG_INT32: k = &i32; break;
+    case AUG_INT64: k = &i64; break;
+    case AUG_UINT8: k = &u8; break;
+    case AUG_UINT16: k = &u16; break;
+    case AUG_UINT32: k = &u32; break;
+    case AUG_UINT64: k = &u64; break;
+    case AUG_FLOAT32: k = &f32; break;
+    case AUG_FLOAT64: k = &f64; break;
+    default:
+        if (ctype != AUG__I128) return NULL;
+        k = &i128;
+        break;
+    }
+    switch (op) {
+    case AUG_OP_POS:
+    case AUG_OP_COPY: return k->pos;
+    case AUG_OP_NEG: return k->neg;
+    case AUG_OP_ADD: return k->add;
+    case AUG_OP_SUB: return k->sub;
+    case AUG_OP_MUL: return k->mul;
+    case AUG_OP_ABS: return k->abs;
+    case AUG_OP_MIN: return k->min;
+    case AUG_OP_MAX: return k->max;
+    case AUG_OP_CLAMP: return k->clamp;
+    default: return NULL;
+    }
+}

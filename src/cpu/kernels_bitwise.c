@@ -1,0 +1,193 @@
+/* cpu/kernels_bitwise.c: the "bitwise" kernel family (cpu/kernels.h): AND OR XOR
+ * INVERT on BOOL and INT8..UINT64, LSHIFT RSHIFT on INT8..UINT64 (SPEC 7).
+ *
+ * BOOL is logical: and, or, xor (!=) and not of the truth values. The core casts
+ * both shift operands to the result type first (saturating), so the count has the
+ * value's ctype. Shifts are defined on values, never by C's shift rules:
+ *   x << k  = x * 2^k, saturated to the type (0 stays 0; counts >= the bit width
+ *             saturate every nonzero x);
+ *   x >> k  = floor(x / 2^k): arithmetic for negatives, so counts >= the bit width
+ *             give 0 for x >= 0 and -1 for x < 0;
+ *   a negative count shifts the other way: x << -k == x >> k and x >> -k == x << k
+ *             (NumPy leaves this undefined; the mathematical reading x * 2^k holds
+ *             for every integer k this way). */
+#include <string.h>
+#include "cpu/kernels.h"
+
+#define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
+#define STORE(p, v) memcpy((p), &(v), sizeof(v))
+
+/* ---- scalar ops --------------------------------------------------------------------- */
+
+#define DEF_LOGIC(S, T)                                                                          \
+    static inline T and_##S(T x, T y) { return (T)(x & y); }                                     \
+    static inline T or_##S(T x, T y) { return (T)(x | y); }                                      \
+    static inline T xor_##S(T x, T y) { return (T)(x ^ y); }                                     \
+    static inline T inv_##S(T x) { return (T)~x; }
+
+/* Shifts by a non-negative magnitude k (uint64_t, any size). */
+#define DEF_SHIFT_SIGNED(S, T, U, TMIN, TMAX, BITS)                                              \
+    static inline T shl_mag_##S(T x, uint64_t k) {                                               \
+        if (x == 0) return 0;                                                                    \
+        if (k >= (BITS)) return x > 0 ? (T)(TMAX) : (T)(TMIN);                                   \
+        if (x > (T)((TMAX) >> k)) return (T)(TMAX);                                              \
+        if (x < (T)((TMIN) >> k)) return (T)(TMIN);                                              \
+        return (T)((U)x << k);                                                                   \
+    }                                                                                            \
+    static inline T shr_mag_##S(T x, uint64_t k) {                                               \
+        if (k >= (BITS)) return x < 0 ? (T)-1 : (T)0;                                            \
+        return (T)(x >> k);                                                                      \
+    }                                                                                            \
+    static inline uint64_t mag_##S(T k) { return k < 0 ? (uint64_t)0 - (uint64_t)k : (uint64_t)k; } \
+    static inline T shl_##S(T x, T k) { return k >= 0 ? shl_mag_##S(x, mag_##S(k)) : shr_mag_##S(x, mag_##S(k)); } \
+    static inline T shr_##S(T x, T k) { return k >= 0 ? shr_mag_##S(x, mag_##S(k)) : shl_mag_##S(x, mag_##S(k)); }
+
+#define DEF_SHIFT_UNSIGNED(S, T, TMAX, BITS)                                                     \
+    static inline T shl_##S(T x, T k) {                                                          \
+        if (x == 0) return 0;                                                                    \
+        if (k >= (BITS) || x > (T)((TMAX) >> k)) return (T)(TMAX);                               \
+        return (T)(x << k);                                                                      \
+    }                                                                                            \
+    static inline T shr_##S(T x, T k) { return k >= (BITS) ? (T)0 : (T)(x >> k); }
+
+DEF_LOGIC(i8, int8_t)
+DEF_LOGIC(i16, int16_t)
+DEF_LOGIC(i32, int32_t)
+DEF_LOGIC(i64, int64_t)
+DEF_LOGIC(u8, uint8_t)
+DEF_LOGIC(u16, uint16_t)
+DEF_LOGIC(u32, uint32_t)
+DEF_LOGIC(u64, uint64_t)
+DEF_SHIFT_SIGNED(i8, int8_t, uint8_t, INT8_MIN, INT8_MAX, 8)
+DEF_SHIFT_SIGNED(i16, int16_t, uint16_t, INT16_MIN, INT16_MAX, 16)
+DEF_SHIFT_SIGNED(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX, 32)
+DEF_SHIFT_SIGNED(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX, 64)
+DEF_SHIFT_UNSIGNED(u8, uint8_t, UINT8_MAX, 8)
+DEF_SHIFT_UNSIGNED(u16, uint16_t, UINT16_MAX, 16)
+DEF_SHIFT_UNSIGNED(u32, uint32_t, UINT32_MAX, 32)
+DEF_SHIFT_UNSIGNED(u64, uint64_t, UINT64_MAX, 64)
+
+/* bool: logical, on truth values. */
+static inline uint8_t and_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) & (y != 0)); }
+static inline uint8_t or_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) | (y != 0)); }
+static inline uint8_t xor_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) ^ (y != 0)); }
+static inline uint8_t inv_b(uint8_t x) { return (uint8_t)(x == 0); }
+
+/* ---- 1-D loops ---------------------------------------------------------------------- */
+
+#define DEF_UNARY_KERNEL(NAME, T, FN)                                                            \
+    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
+        (void)ctx;                                                                               \
+        const char *pa = data[0];                                                                \
+        char *po = data[1];                                                                      \
+        const int64_t es = (int64_t)sizeof(T), sa = strides[0], so = strides[1];                 \
+        T x, r;                                                                                  \
+        if (sa == es && so == es) {                                                              \
+            for (int64_t i = 0; i < n; i++) {                                                    \
+                LOAD(x, pa + i * es);                                                            \
+                r = FN(x);                                                                       \
+                STORE(po + i * es, r);                                                           \
+            }                                                                                    \
+        } else {                                                                                 \
+            for (int64_t i = 0; i < n; i++, pa += sa, po += so) {                                \
+                LOAD(x, pa);                                                                     \
+                r = FN(x);                                                                       \
+                STORE(po, r);                                                                    \
+            }                                                                                    \
+        }                                                                                        \
+    }
+
+#define DEF_BINARY_KERNEL(NAME, T, FN)                                                           \
+    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
+        (void)ctx;                                                                               \
+        const char *pa = data[0], *pb = data[1];                                                 \
+        char *po = data[2];                                                                      \
+        const int64_t es = (int64_t)sizeof(T), sa = strides[0], sb = strides[1], so = strides[2]; \
+        T x, y, r;                                                                               \
+        if (so == es && sa == es && sb == es) {                                                  \
+            for (int64_t i = 0; i < n; i++) {                                                    \
+                LOAD(x, pa + i * es);                                                            \
+                LOAD(y, pb + i * es);                                                            \
+                r = FN(x, y);                                                                    \
+                STORE(po + i * es, r);                                                           \
+            }                                                                                    \
+        } else if (so == es && sa == es && sb == 0) {                                            \
+            LOAD(y, pb);                                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                    \
+                LOAD(x, pa + i * es);                                                            \
+                r = FN(x, y);                                                                    \
+                STORE(po + i * es, r);                                                           \
+            }                                                                                    \
+        } else if (so == es && sa == 0 && sb == es) {                                            \
+            LOAD(x, pa);                                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                    \
+                LOAD(y, pb + i * es);                                                            \
+                r = FN(x, y);                                                                    \
+                STORE(po + i * es, r);                                                           \
+            }                                                                                    \
+        } else {                                                                                 \
+            for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, po += so) {                      \
+                LOAD(x, pa);                                                                     \
+                LOAD(y, pb);                                                                     \
+                r = FN(x, y);                                                                    \
+                STORE(po, r);                                                                    \
+            }                                                                                    \
+        }                                                                                        \
+    }
+
+#define DEF_LOGIC_KERNELS(S, T)                                                                  \
+    DEF_BINARY_KERNEL(k_and_##S, T, and_##S)                                                     \
+    DEF_BINARY_KERNEL(k_or_##S, T, or_##S)                                                       \
+    DEF_BINARY_KERNEL(k_xor_##S, T, xor_##S)                                                     \
+    DEF_UNARY_KERNEL(k_inv_##S, T, inv_##S)
+#define DEF_INT_KERNELS(S, T)                                                                    \
+    DEF_LOGIC_KERNELS(S, T)                                                                      \
+    DEF_BINARY_KERNEL(k_shl_##S, T, shl_##S)                                                     \
+    DEF_BINARY_KERNEL(k_shr_##S, T, shr_##S)
+
+DEF_LOGIC_KERNELS(b, uint8_t)
+DEF_INT_KERNELS(i8, int8_t)
+DEF_INT_KERNELS(i16, int16_t)
+DEF_INT_KERNELS(i32, int32_t)
+DEF_INT_KERNELS(i64, int64_t)
+DEF_INT_KERNELS(u8, uint8_t)
+DEF_INT_KERNELS(u16, uint16_t)
+DEF_INT_KERNELS(u32, uint32_t)
+DEF_INT_KERNELS(u64, uint64_t)
+
+/* ---- lookup ------------------------------------------------------------------------- */
+
+typedef struct bitwise_kernels {
+    aug__kernel and_, or_, xor_, inv, shl, shr;
+} bitwise_kernels;
+
+#define BITWISE_ENTRY(S) { k_and_##S, k_or_##S, k_xor_##S, k_inv_##S, k_shl_##S, k_shr_##S }
+
+aug__kernel aug__cpu_bitwise_kernel(aug_op op, int ctype) {
+    static const bitwise_kernels b = { k_and_b, k_or_b, k_xor_b, k_inv_b, NULL, NULL },
+                                 i8 = BITWISE_ENTRY(i8), i16 = BITWISE_ENTRY(i16), i32 = BITWISE_ENTRY(i32),
+                                 i64 = BITWISE_ENTRY(i64), u8 = BITWISE_ENTRY(u8), u16 = BITWISE_ENTRY(u16),
+                                 u32 = BITWISE_ENTRY(u32), u64 = BITWISE_ENTRY(u64);
+    const bitwise_kernels *k;
+    switch (ctype) {
+    case AUG_BOOL: k = &b; break;
+    case AUG_INT8: k = &i8; break;
+    case AUG_INT16: k = &i16; break;
+    case AUG_INT32: k = &i32; break;
+    case AUG_INT64: k = &i64; break;
+    case AUG_UINT8: k = &u8; break;
+    case AUG_UINT16: k = &u16; break;
+    case AUG_UINT32: k = &u32; break;
+    case AUG_UINT64: k = &u64; break;
+    default: return NULL;
+    }
+    switch (op) {
+    case AUG_OP_AND: return k->and_;
+    case AUG_OP_OR: return k->or_;
+    case AUG_OP_XOR: return k->xor_;
+    case AUG_OP_INVERT: return k->inv;
+    case AUG_OP_LSHIFT: return k->shl;
+    case AUG_OP_RSHIFT: return k->shr;
+    default: return NULL;
+    }
+}

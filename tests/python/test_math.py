@@ -1,0 +1,230 @@
+"""augpy.math (SPEC 8): every DALI math function over every dtype, against NumPy
+float64 evaluated on the inputs converted to the compute type, within the SPEC's ulp
+bounds (float32 2 ulp, float64 4 ulp, float16/bfloat16 1 ulp after rounding), and
+the exact integer functions (abs, pow, min, max, clamp) against exact Python ints."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import augpy
+import augpy.math as am
+import opsref as R
+
+FLOAT_FUNCS = {
+    "fabs": np.fabs, "floor": np.floor, "ceil": np.ceil, "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1.0 / np.sqrt(x), "cbrt": np.cbrt, "exp": np.exp, "log": np.log,
+    "log2": np.log2, "log10": np.log10, "sin": np.sin, "cos": np.cos, "tan": np.tan,
+    "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh,
+    "tanh": np.tanh, "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
+}
+FLOAT_BINARY = {"fpow": np.power, "atan2": np.arctan2}
+ULPS = {"float64": 4, "float32": 2, "float16": 1, "bfloat16": 1}
+ALL_NAMES = ["abs", "fabs", "floor", "ceil", "pow", "fpow", "min", "max", "clamp", "sqrt", "rsqrt", "cbrt",
+             "exp", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh",
+             "cosh", "tanh", "asinh", "acosh", "atanh"]
+METHODS = ["abs", "fabs", "floor", "ceil", "pow", "sqrt", "cbrt", "exp", "log", "log2", "log10", "sin", "cos",
+           "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"]
+
+
+def float_result(*dtypes):
+    p = dtypes[0]
+    for d in dtypes[1:]:
+        p = R.promote(p, d)
+    return p if R.kind(p) == "f" else "float32"
+
+
+def ref_float(fn, values, dtypes, rd):
+    """fn in float64 on the operands converted to the compute type, rounded to rd."""
+    c = R.compute_type(rd)
+
+    def one(*xs):
+        args = [np.float64(float(R.to_compute(x, c))) for x in xs]
+        with np.errstate(all="ignore"):
+            v = float(fn(*args))
+        if rd == "float64":
+            return v
+        v32 = float(R.round_f32(v))
+        return v32 if rd == "float32" else R.narrow(v32, rd)
+    return np.vectorize(one, otypes=[object])(*[np.asarray(v, dtype=object) for v in values])
+
+
+def tensor_and_values(d, seed, shape=(4, 5)):
+    t = R.make(R.gen(np.random.default_rng(seed), d, shape), d)
+    return t, R.pyvals(R.read(t))
+
+
+def test_all_names_exist():
+    for n in ALL_NAMES:
+        assert callable(getattr(am, n)), n
+        assert getattr(am, n).__name__ == n
+    for n in METHODS:
+        assert callable(getattr(augpy.CudaTensor, n)), n
+
+
+@pytest.mark.parametrize("d", R.DTYPES)
+@pytest.mark.parametrize("name", list(FLOAT_FUNCS))
+def test_unary_float_functions(name, d):
+    t, x = tensor_and_values(d, seed=len(name))
+    rd = float_result(d)
+    res = getattr(am, name)(t)
+    assert R.name_of(res.dtype) == rd
+    R.assert_same(R.read(res), ref_float(FLOAT_FUNCS[name], [x], [d], rd), rd, ulps=ULPS[rd],
+                  msg=f"math.{name}({d})")
+    if name in METHODS:
+        R.assert_same(R.read(getattr(t, name)()), R.read(res), rd, msg=f"Tensor.{name}")
+
+
+@pytest.mark.parametrize("d2", ["uint8", "int32", "float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("d1", R.DTYPES)
+@pytest.mark.parametrize("name", list(FLOAT_BINARY))
+def test_binary_float_functions(name, d1, d2):
+    t1, x1 = tensor_and_values(d1, seed=1, shape=(3, 4))
+    t2, x2 = tensor_and_values(d2, seed=2, shape=(4,))
+    rd = float_result(d1, d2)
+    res = getattr(am, name)(t1, t2)
+    assert R.name_of(res.dtype) == rd
+    R.assert_same(R.read(res), ref_float(FLOAT_BINARY[name], [x1, x2], [d1, d2], rd), rd, ulps=ULPS[rd],
+                  msg=f"math.{name}({d1}, {d2})")
+
+
+def test_log_is_natural():
+    t = R.make(np.array([1.0, math.e, 10.0], np.float64), "float64")
+    np.testing.assert_allclose(R.read(am.log(t)), [0.0, 1.0, math.log(10.0)], rtol=1e-15)
+    np.testing.assert_allclose(R.read(am.log10(t)), [0.0, math.log10(math.e), 1.0], rtol=1e-15)
+
+
+def test_out_of_domain_is_nan():
+    t = R.make(np.array([-1.0, 2.0], np.float32), "float32")
+    assert np.isnan(R.read(am.sqrt(t))[0]) and np.isnan(R.read(am.log(t))[0])
+    assert np.isnan(R.read(am.asin(t))[1]) and np.isnan(R.read(am.atanh(t))[1])
+    assert R.read(am.log(R.make(np.zeros(1, np.float32), "float32")))[0] == -np.inf
+
+
+# ---- exact integer functions: abs, pow, min, max, clamp ----------------------------------
+
+@pytest.mark.parametrize("d", R.DTYPES[1:])
+def test_abs(d):
+    t, x = tensor_and_values(d, seed=5)
+    exp, rd = R.ref_unary("abs", x, d)
+    R.assert_same(R.read(am.abs(t)), exp, rd, msg=f"abs({d})")
+    R.assert_same(R.read(t.abs()), exp, rd, msg=f"Tensor.abs({d})")
+
+
+def minmax_ref(name, x, dx, y, dy):
+    r = R.promote(dx, dy)
+    if R.kind(r) in "iu" or r == "bool":
+        f = (lambda u, v: R.int_op(name, u, v, r)) if r != "bool" else \
+            (lambda u, v: bool(min(u, v) if name == "min" else max(u, v)))
+        return np.vectorize(f, otypes=[object])(np.asarray(x, dtype=object), np.asarray(y, dtype=object)), r
+    c = R.compute_type(r)
+    return np.vectorize(lambda u, v: R.narrow(R.float_op(name, R.to_compute(u, c), R.to_compute(v, c)), r),
+                        otypes=[object])(np.asarray(x, dtype=object), np.asarray(y, dtype=object)), r
+
+
+@pytest.mark.parametrize("d2", R.DTYPES)
+@pytest.mark.parametrize("d1", R.DTYPES)
+def test_min_max_pow(d1, d2):
+    t1, x1 = tensor_and_values(d1, seed=8, shape=(3, 4))
+    t2, x2 = tensor_and_values(d2, seed=9, shape=(4,))
+    for name in ("min", "max"):
+        exp, rd = minmax_ref(name, x1, d1, x2, d2)
+        res = getattr(am, name)(t1, t2)
+        assert R.name_of(res.dtype) == rd
+        R.assert_same(R.read(res), exp, rd, msg=f"{name}({d1}, {d2})")
+    try:
+        exp, rd = R.ref_binary("**", x1, d1, x2, d2)
+    except TypeError:
+        with pytest.raises(TypeError):
+            am.pow(t1, t2)
+        return
+    R.assert_same(R.read(am.pow(t1, t2)), exp, rd, ulps=ULPS.get(rd, 0), msg=f"pow({d1}, {d2})")
+
+
+def test_integer_pow_examples():
+    b = R.make(np.array([1, 2, 0, -1, -2, 3, 2], np.int32), "int32")
+    e = R.make(np.array([-1, -1, -1, -3, -1, 40, 31], np.int32), "int32")
+    assert R.read(am.pow(b, e)).tolist() == [1, 0, 2 ** 31 - 1, -1, 0, 2 ** 31 - 1, 2 ** 31 - 1]
+    assert R.read(b ** 2).tolist() == [1, 4, 0, 1, 4, 9, 4]
+
+
+@settings(max_examples=120, deadline=None)
+@given(dv=st.sampled_from(R.DTYPES[1:]), dl=st.sampled_from(R.DTYPES[1:]), dh=st.sampled_from(R.DTYPES[1:]),
+       seed=st.integers(0, 2 ** 32 - 1))
+def test_clamp(dv, dl, dh, seed):
+    rng = np.random.default_rng(seed)
+    tv = R.make(R.gen(rng, dv, (2, 3)), dv)
+    tl = R.make(R.gen(rng, dl, (3,)), dl)
+    th = R.make(R.gen(rng, dh, (2, 1)), dh)
+    xv, xl, xh = (R.pyvals(R.read(t)) for t in (tv, tl, th))
+    r = R.promote(R.promote(dv, dl), dh)
+    if R.kind(r) in "iu":
+        f = lambda v, lo, hi: min(max(int(v), int(lo)), int(hi))  # noqa: E731
+    else:
+        c = R.compute_type(r)
+
+        def f(v, lo, hi):
+            m = R.float_op("max", R.to_compute(v, c), R.to_compute(lo, c))
+            return R.narrow(R.float_op("min", m, R.to_compute(hi, c)), r)
+    exp = np.vectorize(f, otypes=[object])(*(np.asarray(a, dtype=object) for a in (xv, xl, xh)))
+    res = am.clamp(tv, tl, th)
+    assert R.name_of(res.dtype) == r and tuple(res.shape) == (2, 2, 3)
+    R.assert_same(R.read(res), exp, r, msg=f"clamp({dv}, {dl}, {dh})")
+
+
+def test_clamp_scalars_and_inverted_bounds():
+    t = R.make(np.array([0, 5, 10, 200], np.uint8), "uint8")
+    assert R.read(am.clamp(t, 3, 100)).tolist() == [3, 5, 10, 100]
+    assert R.read(am.clamp(t, 100, 3)).tolist() == [3, 3, 3, 3]
+    assert am.clamp(t, 3, 100).dtype == augpy.uint8
+    assert R.read(am.min(t, 7)).tolist() == [0, 5, 7, 7]
+    assert R.read(am.max(300, t)).tolist() == [255] * 4
+    f = R.make(np.array([np.nan, 1.0], np.float32), "float32")
+    assert np.isnan(R.read(am.min(f, 0.0))[0]) and np.isnan(R.read(am.max(0.0, f))[0])
+
+
+def test_scalar_operands_and_keywords():
+    t = R.make(np.array([1.0, 4.0], np.float32), "float32")
+    assert R.read(am.pow(2, t)).tolist() == [2.0, 16.0]
+    assert R.read(am.pow(base=t, exponent=2)).tolist() == [1.0, 16.0]
+    assert R.read(am.sqrt(input=t)).tolist() == [1.0, 2.0]
+    assert R.read(am.atan2(t, 0.0)).tolist() == pytest.approx([math.pi / 2] * 2)
+    assert R.read(t.pow(2)).tolist() == [1.0, 16.0]
+    assert R.read(t.atan2(t)).tolist() == pytest.approx([math.pi / 4] * 2)
+    assert R.read(am.fpow(R.make(np.array([2], np.uint8), "uint8"), -1)).tolist() == [0.5]
+    assert am.fpow(R.make(np.array([2], np.uint8), "uint8"), 2).dtype == augpy.float32
+
+
+def test_out_argument():
+    t = R.make(np.array([1, 4, 9, 250], np.uint8), "uint8")
+    out = R.make(np.zeros(4, np.uint8), "uint8")
+    r = am.sqrt(t, out=out)
+    assert r is out
+    assert R.read(out).tolist() == [1, 2, 3, 16]
+    o16 = R.make(np.zeros(4, np.int16), "int16")
+    assert am.max(t, 3, out=o16) is o16
+    assert R.read(o16).tolist() == [3, 4, 9, 250]
+    t2 = R.make(np.array([0.25, 4.0], np.float32), "float32")
+    assert t2.sqrt(out=t2) is t2 and R.read(t2).tolist() == [0.5, 2.0]
+    with pytest.raises(ValueError):
+        am.sqrt(t, out=R.make(np.zeros(3, np.float32), "float32"))
+    with pytest.raises(TypeError):
+        am.sqrt(t, out=np.zeros(4))
+
+
+def test_bad_arguments():
+    t = R.make(np.array([1.0], np.float32), "float32")
+    with pytest.raises(TypeError, match="augpy.math.sqrt"):
+        am.sqrt("x")
+    with pytest.raises(TypeError, match="at least one argument must be a Tensor"):
+        am.min(1, 2)
+    with pytest.raises(TypeError):
+        am.sqrt()
+    with pytest.raises(TypeError, match="positional"):
+        am.sqrt(t, t, t)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        am.sqrt(t, bogus=1)
+    with pytest.raises(TypeError):
+        am.clamp(t, 1)
