@@ -25,9 +25,9 @@
 
 typedef aug__i128 q_t;
 
-/* ---- integer -> 16-bit floats ---------------------------------------------- */
+/* ---- wide integers -> floats ------------------------------------------------ */
 
-/* Compresses a magnitude to fewer than `bits` significant bits, OR-ing every dropped
+/* Compresses a magnitude to at most `bits` significant bits, OR-ing every dropped
  * bit into the lowest kept one ("round to odd"): *k * 2^*s then rounds to any
  * precision of at most bits - 2 exactly as m itself would, so a following float
  * conversion rounds only once. */
@@ -93,7 +93,10 @@ static inline uint16_t cvk_L_BH(int64_t v, RANGE) {
  * (IEEE / C11 Annex F; GCC's uint64 sequence keeps a sticky bit). Sources that fit
  * int32 convert from int32, which vectorises. */
 #define FITS_I32 (smin >= INT32_MIN && smax <= INT32_MAX)
-static inline float cvk_L_F(int64_t v, RANGE) { (void)dmin, (void)dmax; return FITS_I32 ? (float)(int32_t)v : (float)v; }
+static inline float cvk_L_F(int64_t v, RANGE) {
+    (void)dmin, (void)dmax;
+    return FITS_I32 ? (float)(int32_t)v : (float)v;
+}
 static inline double cvk_L_D(int64_t v, RANGE) {
     (void)dmin, (void)dmax;
     return FITS_I32 ? (double)(int32_t)v : (double)v;
@@ -115,7 +118,10 @@ static inline float cvk_U_F(uint64_t v, RANGE) { UNUSED_RANGE; return (float)v; 
 static inline double cvk_U_D(uint64_t v, RANGE) { UNUSED_RANGE; return (double)v; }
 
 static inline uint8_t cvk_Q_B(q_t v, RANGE) { UNUSED_RANGE; return v != 0; }
-static inline int64_t cvk_Q_I(q_t v, RANGE) { (void)smin, (void)smax; return (int64_t)aug__clamp_i128(v, dmin, dmax); }
+static inline int64_t cvk_Q_I(q_t v, RANGE) {
+    (void)smin, (void)smax;
+    return (int64_t)aug__clamp_i128(v, dmin, dmax);
+}
 static inline uint64_t cvk_Q_U64(q_t v, RANGE) { UNUSED_RANGE; return aug__sat_u64(v); }
 static inline q_t cvk_Q_Q(q_t v, RANGE) { UNUSED_RANGE; return v; }
 static inline uint16_t cvk_Q_H(q_t v, RANGE) {
@@ -581,7 +587,8 @@ aug_status aug_scalar_store(const aug_scalar *s, aug_dtype dst_t, void *dst) {
     if (!dst) return aug__error(AUG_ERR_VALUE, fn, "dst is NULL");
     if (!aug_dtype_is_valid(s->dtype))
         return aug__error(AUG_ERR_TYPE, fn, "invalid scalar dtype %d", (int)s->dtype);
-    if (!aug_dtype_is_valid(dst_t)) return aug__error(AUG_ERR_TYPE, fn, "invalid destination dtype %d", (int)dst_t);
+    if (!aug_dtype_is_valid(dst_t))
+        return aug__error(AUG_ERR_TYPE, fn, "invalid destination dtype %d", (int)dst_t);
     const void *p;
     int st = scalar_source(s, &p);
     aug__convert(p, 0, st, dst, 0, (int)dst_t, 1);

@@ -86,8 +86,9 @@ aug_status aug_cast(const aug_tensor *t, aug_dtype dtype, aug_tensor **out) {
                               aug_dtype_name((*out)->dtype));
         return aug__copy(func, t, *out);
     }
-    aug_tensor *r = aug_tensor_empty_like(t, dtype == AUG_DTYPE_AUTO ? t->dtype : dtype);
+    aug_tensor *r = aug__tensor_empty(func, t->ndim, t->shape, dtype == AUG_DTYPE_AUTO ? t->dtype : dtype, t->device);
     if (!r) return aug_last_status();
+    memcpy(r->layout, t->layout, sizeof r->layout);
     st = aug__copy(func, t, r);
     if (st != AUG_OK) {
         aug_tensor_free(r);

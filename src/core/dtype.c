@@ -7,16 +7,18 @@
 #include <float.h>
 #include "ctype.h"
 
-/* Value ranges per dtype: imin, umax, fmin, fmax (aug_dtype_traits). */
+/* Value ranges per dtype: imin, umax, fmin, fmax (aug_dtype_traits). For integers
+ * fmin/fmax are the range's ends rounded inward to double (exact up to 32 bits), so
+ * a double clamped to [fmin, fmax] always converts to the type without overflow. */
 #define LIM_BOOL 0, 1, 0.0, 1.0
 #define LIM_INT8 INT8_MIN, INT8_MAX, (double)INT8_MIN, (double)INT8_MAX
 #define LIM_INT16 INT16_MIN, INT16_MAX, (double)INT16_MIN, (double)INT16_MAX
 #define LIM_INT32 INT32_MIN, INT32_MAX, (double)INT32_MIN, (double)INT32_MAX
-#define LIM_INT64 INT64_MIN, INT64_MAX, (double)INT64_MIN, (double)INT64_MAX
+#define LIM_INT64 INT64_MIN, INT64_MAX, -0x1p63, 0x1.fffffffffffffp62 /* 2^63 - 1024 */
 #define LIM_UINT8 0, UINT8_MAX, 0.0, (double)UINT8_MAX
 #define LIM_UINT16 0, UINT16_MAX, 0.0, (double)UINT16_MAX
 #define LIM_UINT32 0, UINT32_MAX, 0.0, (double)UINT32_MAX
-#define LIM_UINT64 0, UINT64_MAX, 0.0, (double)UINT64_MAX
+#define LIM_UINT64 0, UINT64_MAX, 0.0, 0x1.fffffffffffffp63 /* 2^64 - 2048 */
 /* Floats: imin/umax unused (0); fmin/fmax the lowest/highest finite values. */
 #define LIM_FLOAT16 0, 0, -65504.0, 65504.0
 #define LIM_BFLOAT16 0, 0, -0x1.fep127, 0x1.fep127
@@ -27,7 +29,8 @@
     {.name = name_, .kind = kind_, .size = size_, .dl_code = code_, .dl_bits = 8 * (size_), .temp = temp_, \
      .imin = imin_, .umax = umax_, .fmin = fmin_, .fmax = fmax_}
 #define TRAITS(...) TRAITS_(__VA_ARGS__)
-#define TRAITS_ENTRY(e, name, kind, size, code, temp) [AUG_##e] = TRAITS(name, kind, size, code, AUG_##temp, LIM_##e),
+#define TRAITS_ENTRY(e, name, kind, size, code, temp) \
+    [AUG_##e] = TRAITS(name, kind, size, code, AUG_##temp, LIM_##e),
 
 static const aug_dtype_traits traits[] = {AUG_DTYPE_LIST(TRAITS_ENTRY)};
 

@@ -101,6 +101,10 @@ aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const in
                               aug_shape_str(res->ndim, res->shape, sa, sizeof sa),
                               aug_shape_str(ondim, oshape, sb, sizeof sb));
         }
+        for (int d = 0; d < ondim; d++)
+            if (res->shape[d] > 1 && res->strides[d] == 0)
+                return aug__error(AUG_ERR_VALUE, func,
+                                  "out is a broadcast view (stride 0 on dim %d) and cannot be written", d);
         /* Writing an element would change inputs of later ones: use a temporary. */
         if (res->storage && res->storage == t->storage) {
             tmp = aug_tensor_empty(ondim, oshape, res->dtype, res->device);

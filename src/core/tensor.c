@@ -105,8 +105,8 @@ void aug__tensor_0d(aug_tensor *t, void *elem, aug_dtype dtype) {
 
 /* ---- creation ------------------------------------------------------------------ */
 
-static aug_tensor *empty_impl(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
-                              aug_device device) {
+aug_tensor *aug__tensor_empty(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
+                               aug_device device) {
     if (check_shape(func, ndim, shape) != AUG_OK || check_dtype(func, dtype) != AUG_OK) return NULL;
     /* NumPy's rule: the non-zero extents times the item size must not overflow. */
     int64_t nbytes = aug__dtype_size(dtype);
@@ -139,12 +139,12 @@ static aug_tensor *empty_impl(const char *func, int ndim, const int64_t *shape, 
 }
 
 aug_tensor *aug_tensor_empty(int ndim, const int64_t *shape, aug_dtype dtype, aug_device device) {
-    return empty_impl("aug_tensor_empty", ndim, shape, dtype, device);
+    return aug__tensor_empty("aug_tensor_empty", ndim, shape, dtype, device);
 }
 
 aug_tensor *aug_tensor_zeros(int ndim, const int64_t *shape, aug_dtype dtype, aug_device device) {
     static const char *func = "aug_tensor_zeros";
-    aug_tensor *t = empty_impl(func, ndim, shape, dtype, device);
+    aug_tensor *t = aug__tensor_empty(func, ndim, shape, dtype, device);
     if (!t) return NULL;
     if (device.type == AUG_DEVICE_CPU) { /* all-zero bytes are 0 / +0.0 / false in every dtype */
         memset(t->data, 0, (size_t)(aug__shape_size(ndim, shape) * aug__dtype_size(dtype)));
@@ -165,7 +165,7 @@ aug_tensor *aug_tensor_full(int ndim, const int64_t *shape, aug_dtype dtype, aug
         aug__error(AUG_ERR_VALUE, func, "value is NULL");
         return NULL;
     }
-    aug_tensor *t = empty_impl(func, ndim, shape, dtype, device);
+    aug_tensor *t = aug__tensor_empty(func, ndim, shape, dtype, device);
     if (!t) return NULL;
     if (aug__fill(func, t, value) != AUG_OK) {
         aug_tensor_free(t);
@@ -177,7 +177,7 @@ aug_tensor *aug_tensor_full(int ndim, const int64_t *shape, aug_dtype dtype, aug
 aug_tensor *aug_tensor_empty_like(const aug_tensor *t, aug_dtype dtype) {
     static const char *func = "aug_tensor_empty_like";
     if (aug__tensor_check(func, t) != AUG_OK) return NULL;
-    aug_tensor *r = empty_impl(func, t->ndim, t->shape, dtype == AUG_DTYPE_AUTO ? t->dtype : dtype, t->device);
+    aug_tensor *r = aug__tensor_empty(func, t->ndim, t->shape, dtype == AUG_DTYPE_AUTO ? t->dtype : dtype, t->device);
     if (r) memcpy(r->layout, t->layout, sizeof r->layout);
     return r;
 }

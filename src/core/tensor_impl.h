@@ -13,6 +13,10 @@
  * is unavailable or memory runs out. New reference. */
 AUG__HIDDEN aug_storage *aug__storage_alloc(const char *func, aug_device dev, size_t nbytes);
 
+/* aug_tensor_empty with errors prefixed by func. New. */
+AUG__HIDDEN aug_tensor *aug__tensor_empty(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
+                                          aug_device device);
+
 /* The device a storage lives on (borrowed storage, non-NULL). */
 AUG__HIDDEN aug_device aug__storage_device(const aug_storage *s);
 

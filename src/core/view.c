@@ -288,7 +288,7 @@ aug_tensor *aug_tensor_contiguous(const aug_tensor *t) {
     static const char *func = "aug_tensor_contiguous";
     if (aug__tensor_check(func, t) != AUG_OK) return NULL;
     if (aug_tensor_is_contiguous(t)) return aug__tensor_new_view(func, t);
-    aug_tensor *c = aug_tensor_empty(t->ndim, t->shape, t->dtype, t->device);
+    aug_tensor *c = aug__tensor_empty(func, t->ndim, t->shape, t->dtype, t->device);
     if (!c) return NULL;
     if (aug__copy(func, t, c) != AUG_OK) {
         aug_tensor_free(c);

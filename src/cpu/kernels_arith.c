@@ -1,9 +1,9 @@
 /* cpu/kernels_arith.c: the "arith" kernel family (cpu/kernels.h): POS NEG ADD SUB
  * MUL ABS MIN MAX CLAMP COPY on one compute type (SPEC 7, 8).
  *
- * Integers saturate: the exact result is clamped to the ctype's range. 8/16/32-bit
- * types widen to a type that holds every exact result; 64-bit types and AUG__I128
- * use the overflow builtins. -(-128) = 127 in int8, -x = 0 for unsigned types.
+ * Integers saturate: the exact result is clamped to the ctype's range. 8/16-bit
+ * types widen to int32, which holds every exact result; wider add/sub detect the
+ * wrap-around branch-free; wider products and AUG__I128 use the overflow builtins. -(-128) = 127 in int8, -x = 0 for unsigned types.
  * Floats are IEEE (no contraction: the build passes -ffp-contract=off); MIN/MAX
  * return NaN when either operand is NaN; CLAMP(v, lo, hi) = MIN(MAX(v, lo), hi), so
  * lo > hi gives hi. BOOL (values 0/1) has MUL = MIN = and, MAX = or, CLAMP.
@@ -23,20 +23,50 @@
 
 /* ---- scalar ops ------------------------------------------------------------------- */
 
-/* 8/16/32-bit signed: W holds every exact sum, difference and product. */
+/* 8/16-bit signed: W holds every exact sum, difference and product; the clamp is
+ * two independent selects so GCC turns it into vector min/max. */
 #define DEF_NARROW_SIGNED(S, T, TMIN, TMAX, W)                                                   \
-    static inline T sat_##S(W r) { return (T)(r < (TMIN) ? (TMIN) : (r > (TMAX) ? (TMAX) : r)); } \
+    static inline T sat_##S(W r) {                                                               \
+        r = r < (TMIN) ? (TMIN) : r;                                                             \
+        r = r > (TMAX) ? (TMAX) : r;                                                             \
+        return (T)r;                                                                             \
+    }                                                                                            \
     static inline T add_##S(T x, T y) { return sat_##S((W)x + (W)y); }                          \
     static inline T sub_##S(T x, T y) { return sat_##S((W)x - (W)y); }                          \
     static inline T mul_##S(T x, T y) { return sat_##S((W)x * (W)y); }                          \
     static inline T neg_##S(T x) { return x == (TMIN) ? (T)(TMAX) : (T)-x; }                     \
     static inline T abs_##S(T x) { return x >= 0 ? x : neg_##S(x); }
 
-/* 8/16/32-bit unsigned: W holds every exact sum, WM every product. */
-#define DEF_NARROW_UNSIGNED(S, T, TMAX, W, WM)                                                   \
+/* 32/64-bit signed add/sub without a wider type: wrap in the unsigned type, and on
+ * overflow (the operands' signs agree and the result's differs) take the limit of
+ * the sign of x, (x >> (bits-1)) ^ TMAX. Branch-free, so the loops vectorise. */
+#define DEF_ADDSUB_SIGNED(S, T, U, TMAX, SHIFT)                                                  \
     static inline T add_##S(T x, T y) {                                                          \
-        W r = (W)x + (W)y;                                                                       \
-        return (T)(r > (TMAX) ? (TMAX) : r);                                                     \
+        T r = (T)((U)x + (U)y);                                                                  \
+        T lim = (T)((x >> (SHIFT)) ^ (TMAX));                                                    \
+        return ((x ^ r) & (y ^ r)) < 0 ? lim : r;                                                \
+    }                                                                                            \
+    static inline T sub_##S(T x, T y) {                                                          \
+        T r = (T)((U)x - (U)y);                                                                  \
+        T lim = (T)((x >> (SHIFT)) ^ (TMAX));                                                    \
+        return ((x ^ y) & (x ^ r)) < 0 ? lim : r;                                                \
+    }
+
+/* 32/64-bit signed mul, neg, abs (the product needs the wider type or a builtin). */
+#define DEF_MUL_SIGNED(S, T, TMIN, TMAX)                                                         \
+    static inline T mul_##S(T x, T y) {                                                          \
+        T r;                                                                                     \
+        return __builtin_mul_overflow(x, y, &r) ? (((x < 0) != (y < 0)) ? (TMIN) : (TMAX)) : r;  \
+    }                                                                                            \
+    static inline T neg_##S(T x) { return x == (TMIN) ? (TMAX) : -x; }                           \
+    static inline T abs_##S(T x) { return x >= 0 ? x : neg_##S(x); }
+
+/* 8/16/32-bit unsigned: WM holds every exact product; sums wrap exactly when they
+ * overflow (r < x), which vectorises as a compare and a blend. */
+#define DEF_NARROW_UNSIGNED(S, T, TMAX, WM)                                                      \
+    static inline T add_##S(T x, T y) {                                                          \
+        T r = (T)(x + y);                                                                        \
+        return r < x ? (T)(TMAX) : r;                                                            \
     }                                                                                            \
     static inline T sub_##S(T x, T y) { return (T)(x > y ? x - y : 0); }                         \
     static inline T mul_##S(T x, T y) {                                                          \
@@ -46,7 +76,7 @@
     static inline T neg_##S(T x) { (void)x; return 0; }                                          \
     static inline T abs_##S(T x) { return x; }
 
-/* 64-bit and 128-bit signed: overflow builtins, saturating toward the sign. */
+/* 128-bit signed: overflow builtins, saturating toward the sign. */
 #define DEF_WIDE_SIGNED(S, T, TMIN, TMAX)                                                        \
     static inline T add_##S(T x, T y) {                                                          \
         T r;                                                                                     \
@@ -56,17 +86,12 @@
         T r;                                                                                     \
         return __builtin_sub_overflow(x, y, &r) ? (y < 0 ? (TMAX) : (TMIN)) : r;                 \
     }                                                                                            \
-    static inline T mul_##S(T x, T y) {                                                          \
-        T r;                                                                                     \
-        return __builtin_mul_overflow(x, y, &r) ? (((x < 0) != (y < 0)) ? (TMIN) : (TMAX)) : r;  \
-    }                                                                                            \
-    static inline T neg_##S(T x) { return x == (TMIN) ? (TMAX) : -x; }                           \
-    static inline T abs_##S(T x) { return x >= 0 ? x : neg_##S(x); }
+    DEF_MUL_SIGNED(S, T, TMIN, TMAX)
 
 #define DEF_WIDE_UNSIGNED(S, T, TMAX)                                                            \
     static inline T add_##S(T x, T y) {                                                          \
-        T r;                                                                                     \
-        return __builtin_add_overflow(x, y, &r) ? (TMAX) : r;                                    \
+        T r = x + y;                                                                             \
+        return r < x ? (TMAX) : r;                                                               \
     }                                                                                            \
     static inline T sub_##S(T x, T y) { return x > y ? x - y : 0; }                             \
     static inline T mul_##S(T x, T y) {                                                          \
@@ -85,12 +110,14 @@
 
 DEF_NARROW_SIGNED(i8, int8_t, INT8_MIN, INT8_MAX, int32_t)
 DEF_NARROW_SIGNED(i16, int16_t, INT16_MIN, INT16_MAX, int32_t)
-DEF_NARROW_SIGNED(i32, int32_t, INT32_MIN, INT32_MAX, int64_t)
-DEF_WIDE_SIGNED(i64, int64_t, INT64_MIN, INT64_MAX)
+DEF_ADDSUB_SIGNED(i32, int32_t, uint32_t, INT32_MAX, 31)
+DEF_MUL_SIGNED(i32, int32_t, INT32_MIN, INT32_MAX)
+DEF_ADDSUB_SIGNED(i64, int64_t, uint64_t, INT64_MAX, 63)
+DEF_MUL_SIGNED(i64, int64_t, INT64_MIN, INT64_MAX)
 DEF_WIDE_SIGNED(i128, aug__i128, AUG__I128_MIN, AUG__I128_MAX)
-DEF_NARROW_UNSIGNED(u8, uint8_t, UINT8_MAX, uint32_t, uint32_t)
-DEF_NARROW_UNSIGNED(u16, uint16_t, UINT16_MAX, uint32_t, uint32_t)
-DEF_NARROW_UNSIGNED(u32, uint32_t, UINT32_MAX, uint64_t, uint64_t)
+DEF_NARROW_UNSIGNED(u8, uint8_t, UINT8_MAX, uint32_t)
+DEF_NARROW_UNSIGNED(u16, uint16_t, UINT16_MAX, uint32_t)
+DEF_NARROW_UNSIGNED(u32, uint32_t, UINT32_MAX, uint64_t)
 DEF_WIDE_UNSIGNED(u64, uint64_t, UINT64_MAX)
 DEF_INT_ORDER(i8, int8_t)
 DEF_INT_ORDER(i16, int16_t)
@@ -102,7 +129,8 @@ DEF_INT_ORDER(u16, uint16_t)
 DEF_INT_ORDER(u32, uint32_t)
 DEF_INT_ORDER(u64, uint64_t)
 
-/* Floats: IEEE; MIN/MAX propagate NaN (x + y is a quiet NaN when either is NaN). */
+/* Floats: IEEE; MIN/MAX return the NaN operand when either is NaN (three selects,
+ * which vectorise as compare-and-blend). */
 #define DEF_FLOAT(S, T, FABS)                                                                    \
     static inline T pos_##S(T x) { return x; }                                                   \
     static inline T neg_##S(T x) { return -x; }                                                  \
@@ -110,8 +138,16 @@ DEF_INT_ORDER(u64, uint64_t)
     static inline T add_##S(T x, T y) { return x + y; }                                          \
     static inline T sub_##S(T x, T y) { return x - y; }                                          \
     static inline T mul_##S(T x, T y) { return x * y; }                                          \
-    static inline T min_##S(T x, T y) { return (x != x || y != y) ? x + y : (y < x ? y : x); }   \
-    static inline T max_##S(T x, T y) { return (x != x || y != y) ? x + y : (y > x ? y : x); }   \
+    static inline T min_##S(T x, T y) {                                                          \
+        T r = y < x ? y : x;                                                                     \
+        r = y != y ? y : r;                                                                      \
+        return x != x ? x : r;                                                                   \
+    }                                                                                            \
+    static inline T max_##S(T x, T y) {                                                          \
+        T r = y > x ? y : x;                                                                     \
+        r = y != y ? y : r;                                                                      \
+        return x != x ? x : r;                                                                   \
+    }                                                                                            \
     static inline T clamp_##S(T v, T lo, T hi) { return min_##S(max_##S(v, lo), hi); }
 
 DEF_FLOAT(f32, float, fabsf)

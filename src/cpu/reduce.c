@@ -7,13 +7,16 @@
  *  - floats (float16/bfloat16 read as float) accumulate in float64: blocks of
  *    RED_BLOCK elements are summed in 8 interleaved lanes, block sums are combined
  *    pairwise by a binary-counter stack, so the error grows O(log n);
- *  - min/max propagate NaN; all/any test x != 0 (NaN is true).
+ *  - min/max propagate NaN and order -0.0 before +0.0; all/any test x != 0 (NaN is
+ *    true).
  * Determinism: the reduced range of every output element is cut into chunks of
  * RED_CHUNK elements counted from its start, independent of the thread count.
  * Each chunk gives a partial; partials are combined in chunk order with the same
  * pairwise stack. Threads only decide who computes which chunk, never the order
  * of any floating-point addition, so results are bit-identical for any number of
- * threads. The reduced sub-space is visited in C order of the input's reduced dims. */
+ * threads. The reduced sub-space is visited in C order of the input's reduced dims,
+ * either one output at a time (runs) or a tile of outputs at a time (columns, for
+ * reductions over outer axes); both apply the same steps to each output. */
 #include <stdlib.h>
 #include <math.h>
 #include "core/backend.h"
@@ -39,43 +42,47 @@ AUG__HIDDEN int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int po
 
 /* ---- pairwise stack ----------------------------------------------------------- */
 
-typedef struct pw_stack {
-    double v[64];
-    int level[64];
-    int n;
-} pw_stack;
-
 /* Push one value at level 0; equal levels merge (a binary counter), so every sum
- * is a balanced tree over the pushed values. */
-static void pw_push(pw_stack *s, double x) {
-    int level = 0;
-    while (s->n > 0 && s->level[s->n - 1] == level) {
-        x = s->v[--s->n] + x;
-        level++;
+ * is a balanced tree over the pushed values. The stack holds one entry per set bit
+ * of the number of values pushed. */
+static void pw_push(double *v, int8_t *level, int *n, double x) {
+    int8_t l = 0;
+    while (*n > 0 && level[*n - 1] == l) {
+        x = v[--*n] + x;
+        l++;
     }
-    s->v[s->n] = x;
-    s->level[s->n++] = level;
+    v[*n] = x;
+    level[(*n)++] = l;
 }
 
 /* Total of the stack (0.0 when empty), folded from the smallest entry down. */
-static double pw_total(const pw_stack *s) {
-    if (s->n == 0) return 0.0;
-    double t = s->v[s->n - 1];
-    for (int i = s->n - 2; i >= 0; i--) t = s->v[i] + t;
+static double pw_total(const double *v, int n) {
+    if (n == 0) return 0.0;
+    double t = v[n - 1];
+    for (int i = n - 2; i >= 0; i--) t = v[i] + t;
     return t;
 }
+
+/* Within a chunk at most RED_CHUNK / RED_BLOCK = 512 blocks: 10 entries. */
+#define RED_PW_SMALL 12
+_Static_assert(RED_CHUNK / RED_BLOCK < (1 << RED_PW_SMALL), "chunk stack too small");
+_Static_assert(RED_CHUNK % RED_BLOCK == 0 && RED_BLOCK % RED_LANES == 0, "blocks must tile chunks");
 
 /* ---- accumulator state ------------------------------------------------------ */
 
 typedef struct red_state {
-    aug__i128 i;              /* integer sum, or integer min/max */
-    double f;                 /* float min/max */
+    aug__i128 i;              /* integer sum or min/max; float min/max key (RED_FKEY) */
+    double f;                 /* float sum (set by state_finish) */
     int64_t n;                /* elements seen */
     int flag;                 /* all/any; float min/max: a NaN was seen */
     int cnt;                  /* float sum: elements in the current block */
     double lane[RED_LANES];   /* float sum: lanes of the current block */
-    pw_stack pw;              /* float sum: finished blocks */
+    double pw[RED_PW_SMALL];  /* float sum: finished blocks (pairwise stack) */
+    int8_t pw_level[RED_PW_SMALL];
+    int pw_n;
 } red_state;
+
+static void push_block(red_state *s, double x) { pw_push(s->pw, s->pw_level, &s->pw_n, x); }
 
 typedef struct red_partial {
     aug__i128 i;
@@ -99,15 +106,15 @@ static void state_init(red_state *s, aug_reduce_op op) {
     s->n = 0;
     s->flag = op == AUG_REDUCE_ALL;
     s->cnt = 0;
-    s->pw.n = 0;
+    s->pw_n = 0;
     lanes_reset(s->lane);
 }
 
 static red_partial state_finish(red_state *s, int float_sum) {
     red_partial r = {s->i, s->f, s->n, s->flag};
     if (float_sum) {
-        if (s->cnt > 0) pw_push(&s->pw, lanes_fold(s->lane));
-        r.f = s->n ? pw_total(&s->pw) : 0.0;
+        if (s->cnt > 0) push_block(s, lanes_fold(s->lane));
+        r.f = s->n ? pw_total(s->pw, s->pw_n) : 0.0;
     }
     return r;
 }
@@ -237,6 +244,36 @@ int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int portable) {
         if (s->flag) return;                                                          \
         for (int64_t i = 0; i < n; i++)                                               \
             if (LD(p + i * st) != 0) { s->flag = 1; return; }                         \
+    }                                                                                 \
+    static void col_sum_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            s[k].i += LD(p + k * so);                                                 \
+            s[k].n++;                                                                 \
+        }                                                                             \
+    }                                                                                 \
+    static void col_min_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            T x = LD(p + k * so);                                                     \
+            if (s[k].n++ == 0 || x < s[k].i) s[k].i = x;                              \
+        }                                                                             \
+    }                                                                                 \
+    static void col_max_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            T x = LD(p + k * so);                                                     \
+            if (s[k].n++ == 0 || x > s[k].i) s[k].i = x;                              \
+        }                                                                             \
+    }                                                                                 \
+    static void col_all_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            s[k].flag &= LD(p + k * so) != 0;                                         \
+            s[k].n++;                                                                 \
+        }                                                                             \
+    }                                                                                 \
+    static void col_any_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            s[k].flag |= LD(p + k * so) != 0;                                         \
+            s[k].n++;                                                                 \
+        }                                                                             \
     }
 
 RED_INT_KERNELS(b, uint8_t, int64_t, LD_B, AUG_BOOL)
@@ -263,7 +300,7 @@ RED_INT_KERNELS(u64, uint64_t, aug__i128, LD_U64, AUG_NUM_DTYPES)
                 for (int j = 0; j < RED_BLOCK; j += RED_LANES)                        \
                     for (int k = 0; k < RED_LANES; k++)                               \
                         l[k] += LD(p + (int64_t)(j + k) * (int64_t)sizeof(T));        \
-                pw_push(&s->pw, lanes_fold(l));                                       \
+                push_block(s, lanes_fold(l));                                       \
                 p += RED_BLOCK * (int64_t)sizeof(T);                                  \
                 n -= RED_BLOCK;                                                       \
                 continue;                                                             \
@@ -274,47 +311,27 @@ RED_INT_KERNELS(u64, uint64_t, aug__i128, LD_U64, AUG_NUM_DTYPES)
             p += m * st;                                                              \
             n -= m;                                                                   \
             if (s->cnt == RED_BLOCK) {                                                \
-                pw_push(&s->pw, lanes_fold(s->lane));                                 \
+                push_block(s, lanes_fold(s->lane));                                 \
                 lanes_reset(s->lane);                                                 \
                 s->cnt = 0;                                                           \
             }                                                                         \
         }                                                                             \
     }                                                                                 \
-    static void min_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
-        double m = s->n ? s->f : LD(p);                                               \
-        int nan = s->flag;                                                            \
-        for (int64_t i = 0; i < n; i++) {                                             \
-            double x = LD(p + i * st);                                                \
-            m = x < m ? x : m;                                                        \
-            nan |= x != x;                                                            \
+    /* Column kernels: one element (the same reduced position) for each of cnt     \
+     * output states; the same per-element steps as the run kernels above. */       \
+    static void col_sum_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        int c = s[0].cnt, lane = c % RED_LANES;                                       \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            s[k].lane[lane] += LD(p + k * so);                                        \
+            s[k].cnt = c + 1;                                                         \
+            s[k].n++;                                                                 \
         }                                                                             \
-        s->f = m;                                                                     \
-        s->flag = nan;                                                                \
-        s->n += n;                                                                    \
-    }                                                                                 \
-    static void max_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
-        double m = s->n ? s->f : LD(p);                                               \
-        int nan = s->flag;                                                            \
-        for (int64_t i = 0; i < n; i++) {                                             \
-            double x = LD(p + i * st);                                                \
-            m = x > m ? x : m;                                                        \
-            nan |= x != x;                                                            \
-        }                                                                             \
-        s->f = m;                                                                     \
-        s->flag = nan;                                                                \
-        s->n += n;                                                                    \
-    }                                                                                 \
-    static void all_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
-        s->n += n;                                                                    \
-        if (!s->flag) return;                                                         \
-        for (int64_t i = 0; i < n; i++)                                               \
-            if (LD(p + i * st) == 0.0) { s->flag = 0; return; }                       \
-    }                                                                                 \
-    static void any_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
-        s->n += n;                                                                    \
-        if (s->flag) return;                                                          \
-        for (int64_t i = 0; i < n; i++)                                               \
-            if (LD(p + i * st) != 0.0) { s->flag = 1; return; }                       \
+        if (c + 1 == RED_BLOCK)                                                       \
+            for (int64_t k = 0; k < cnt; k++) {                                       \
+                push_block(&s[k], lanes_fold(s[k].lane));                             \
+                lanes_reset(s[k].lane);                                               \
+                s[k].cnt = 0;                                                         \
+            }                                                                         \
     }
 
 RED_FLOAT_KERNELS(f16, uint16_t, LD_F16)
@@ -322,16 +339,146 @@ RED_FLOAT_KERNELS(bf16, uint16_t, LD_BF16)
 RED_FLOAT_KERNELS(f32, float, LD_F32)
 RED_FLOAT_KERNELS(f64, double, LD_F64)
 
-static run_fn pick_run(aug_reduce_op op, aug_dtype dt) {
+/* Float min/max/all/any work on the bits. min/max compare a key that orders like
+ * the values with -0.0 < +0.0 (flip the magnitude bits of negatives), so the result
+ * never depends on the visiting order, not even in the sign of a zero; a NaN sets
+ * the flag instead (its key is ignored). all/any test the magnitude bits (NaN is
+ * non-zero). Integer compares vectorise where double compares do not. */
+#define RED_FKEY(U, S, MAG, u) ((S)((u) ^ (((U)0 - ((u) >> (sizeof(U) * 8 - 1))) & (U)(MAG))))
+#define RED_FKEY_KERNELS(N, U, S, MAG, INF)                                           \
+    static void min_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
+        S m = RED_FKEY(U, S, MAG, *(const U *)p);                                     \
+        int nan = 0;                                                                  \
+        if (st == (int64_t)sizeof(U)) {                                               \
+            const U *q = (const U *)p;                                                \
+            for (int64_t i = 0; i < n; i++) {                                         \
+                U u = q[i];                                                           \
+                S k = RED_FKEY(U, S, MAG, u);                                         \
+                m = k < m ? k : m;                                                    \
+                nan |= (u & (U)(MAG)) > (U)(INF);                                     \
+            }                                                                         \
+        } else {                                                                      \
+            for (int64_t i = 0; i < n; i++) {                                         \
+                U u = *(const U *)(p + i * st);                                       \
+                S k = RED_FKEY(U, S, MAG, u);                                         \
+                m = k < m ? k : m;                                                    \
+                nan |= (u & (U)(MAG)) > (U)(INF);                                     \
+            }                                                                         \
+        }                                                                             \
+        if (s->n == 0 || m < s->i) s->i = m;                                          \
+        s->flag |= nan;                                                               \
+        s->n += n;                                                                    \
+    }                                                                                 \
+    static void max_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
+        S m = RED_FKEY(U, S, MAG, *(const U *)p);                                     \
+        int nan = 0;                                                                  \
+        if (st == (int64_t)sizeof(U)) {                                               \
+            const U *q = (const U *)p;                                                \
+            for (int64_t i = 0; i < n; i++) {                                         \
+                U u = q[i];                                                           \
+                S k = RED_FKEY(U, S, MAG, u);                                         \
+                m = k > m ? k : m;                                                    \
+                nan |= (u & (U)(MAG)) > (U)(INF);                                     \
+            }                                                                         \
+        } else {                                                                      \
+            for (int64_t i = 0; i < n; i++) {                                         \
+                U u = *(const U *)(p + i * st);                                       \
+                S k = RED_FKEY(U, S, MAG, u);                                         \
+                m = k > m ? k : m;                                                    \
+                nan |= (u & (U)(MAG)) > (U)(INF);                                     \
+            }                                                                         \
+        }                                                                             \
+        if (s->n == 0 || m > s->i) s->i = m;                                          \
+        s->flag |= nan;                                                               \
+        s->n += n;                                                                    \
+    }                                                                                 \
+    static void all_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
+        s->n += n;                                                                    \
+        if (!s->flag) return;                                                         \
+        for (int64_t i = 0; i < n; i++)                                               \
+            if ((*(const U *)(p + i * st) & (U)(MAG)) == 0) { s->flag = 0; return; }  \
+    }                                                                                 \
+    static void any_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
+        s->n += n;                                                                    \
+        if (s->flag) return;                                                          \
+        for (int64_t i = 0; i < n; i++)                                               \
+            if ((*(const U *)(p + i * st) & (U)(MAG)) != 0) { s->flag = 1; return; }  \
+    }                                                                                 \
+    static void col_min_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            U u = *(const U *)(p + k * so);                                           \
+            S key = RED_FKEY(U, S, MAG, u);                                           \
+            if (s[k].n++ == 0 || key < s[k].i) s[k].i = key;                          \
+            s[k].flag |= (u & (U)(MAG)) > (U)(INF);                                   \
+        }                                                                             \
+    }                                                                                 \
+    static void col_max_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            U u = *(const U *)(p + k * so);                                           \
+            S key = RED_FKEY(U, S, MAG, u);                                           \
+            if (s[k].n++ == 0 || key > s[k].i) s[k].i = key;                          \
+            s[k].flag |= (u & (U)(MAG)) > (U)(INF);                                   \
+        }                                                                             \
+    }                                                                                 \
+    static void col_all_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            s[k].flag &= (*(const U *)(p + k * so) & (U)(MAG)) != 0;                  \
+            s[k].n++;                                                                 \
+        }                                                                             \
+    }                                                                                 \
+    static void col_any_##N(const char *p, int64_t cnt, int64_t so, red_state *s) {  \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            s[k].flag |= (*(const U *)(p + k * so) & (U)(MAG)) != 0;                  \
+            s[k].n++;                                                                 \
+        }                                                                             \
+    }
+
+RED_FKEY_KERNELS(f16, uint16_t, int16_t, 0x7fffu, 0x7c00u)
+RED_FKEY_KERNELS(bf16, uint16_t, int16_t, 0x7fffu, 0x7f80u)
+RED_FKEY_KERNELS(f32, uint32_t, int32_t, 0x7fffffffu, 0x7f800000u)
+RED_FKEY_KERNELS(f64, uint64_t, int64_t, 0x7fffffffffffffffull, 0x7ff0000000000000ull)
+
+/* The float value of a min/max key (RED_FKEY inverted: the flip is an involution). */
+static double fkey_value(aug_dtype t, aug__i128 key) {
+    switch (t) {
+    case AUG_FLOAT16: {
+        int16_t k = (int16_t)key;
+        return aug__f16_to_f32((uint16_t)(k < 0 ? k ^ 0x7fff : k));
+    }
+    case AUG_BFLOAT16: {
+        int16_t k = (int16_t)key;
+        return aug__bf16_to_f32((uint16_t)(k < 0 ? k ^ 0x7fff : k));
+    }
+    case AUG_FLOAT32: {
+        int32_t k = (int32_t)key;
+        uint32_t u = (uint32_t)(k < 0 ? k ^ 0x7fffffff : k);
+        float f;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    default: {
+        int64_t k = (int64_t)key;
+        uint64_t u = (uint64_t)(k < 0 ? k ^ INT64_MAX : k);
+        double d;
+        memcpy(&d, &u, sizeof d);
+        return d;
+    }
+    }
+}
+
+typedef void (*col_fn)(const char *p, int64_t cnt, int64_t so, red_state *s);
+
+/* The run kernel (*run) and column kernel (*col) for an op and input dtype. */
+static int pick_kernels(aug_reduce_op op, aug_dtype dt, run_fn *run, col_fn *col) {
 #define RED_PICK(N)                                                                   \
     switch (op) {                                                                     \
-    case AUG_REDUCE_SUM: case AUG_REDUCE_MEAN: return sum_##N;                        \
-    case AUG_REDUCE_MIN: return min_##N;                                              \
-    case AUG_REDUCE_MAX: return max_##N;                                              \
-    case AUG_REDUCE_ALL: return all_##N;                                              \
-    case AUG_REDUCE_ANY: return any_##N;                                              \
+    case AUG_REDUCE_SUM: case AUG_REDUCE_MEAN: *run = sum_##N; *col = col_sum_##N; return 1; \
+    case AUG_REDUCE_MIN: *run = min_##N; *col = col_min_##N; return 1;               \
+    case AUG_REDUCE_MAX: *run = max_##N; *col = col_max_##N; return 1;               \
+    case AUG_REDUCE_ALL: *run = all_##N; *col = col_all_##N; return 1;               \
+    case AUG_REDUCE_ANY: *run = any_##N; *col = col_any_##N; return 1;               \
     }                                                                                 \
-    return NULL
+    return 0
     switch (dt) {
     case AUG_BOOL: RED_PICK(b);
     case AUG_INT8: RED_PICK(i8);
@@ -346,30 +493,64 @@ static run_fn pick_run(aug_reduce_op op, aug_dtype dt) {
     case AUG_BFLOAT16: RED_PICK(bf16);
     case AUG_FLOAT32: RED_PICK(f32);
     case AUG_FLOAT64: RED_PICK(f64);
-    default: return NULL;
+    default: return 0;
     }
 #undef RED_PICK
 }
 
 /* ---- geometry and driver ------------------------------------------------------ */
 
+/* Outputs handled together: a tile is up to RED_TILE consecutive outputs along the
+ * innermost kept dim (their states live on the stack, ~7 KiB). */
+#define RED_TILE 32
+/* Up to this many reduced elements per output, column order beats one short run
+ * per output (per-output overhead dominates). */
+#define RED_SHORT 16
+
 typedef struct red_ctx {
     aug_reduce_op op;
-    int is_float;
+    int is_float, float_sum;
+    aug_dtype in_t;
     int out_t;
     run_fn run;
+    col_fn col;
+    int column;                           /* walk tiles row by row (see red_tile) */
     const char *in0;
     char *out0;
     int nr;                               /* reduced dims (coalesced, C order) */
     int64_t rext[AUG_MAX_DIMS], rst[AUG_MAX_DIMS];
     int no;                               /* kept dims (coalesced) */
     int64_t oext[AUG_MAX_DIMS], ost_in[AUG_MAX_DIMS], ost_out[AUG_MAX_DIMS];
-    int64_t R, O, nchunks, group;
+    int64_t R, O, nchunks;
+    int64_t ninner, so_in, so_out;        /* innermost kept dim: extent, byte strides */
+    int64_t tile, tiles_per_row, ntiles, tiles_per_task; /* tile: outputs per tile */
     red_partial *parts;
 } red_ctx;
 
+/* Reduced position r -> multi-index and byte offset. */
+static int64_t red_unravel(const red_ctx *c, int64_t r, int64_t *idx) {
+    int64_t off = 0;
+    for (int d = c->nr - 1; d >= 0; d--) {
+        idx[d] = r % c->rext[d];
+        r /= c->rext[d];
+        off += idx[d] * c->rst[d];
+    }
+    return off;
+}
+
+/* Advances a reduced multi-index by one step of dim `d` (with carry into outer
+ * dims), keeping the byte pointer in step. */
+static const char *red_step(const red_ctx *c, int d, int64_t *idx, const char *p) {
+    for (; d >= 0; d--) {
+        if (++idx[d] < c->rext[d]) return p + c->rst[d];
+        p -= (c->rext[d] - 1) * c->rst[d];
+        idx[d] = 0;
+    }
+    return p;
+}
+
 /* Visit reduced elements [r0, r1) (C order) of the output element whose first
- * input element is at base. r1 - r0 <= RED_CHUNK. */
+ * input element is at base, as runs along the innermost reduced dim. */
 static void red_range(const red_ctx *c, const char *base, int64_t r0, int64_t r1, red_state *s) {
     if (c->nr == 0) {
         c->run(base, 1, 0, s);
@@ -377,54 +558,56 @@ static void red_range(const red_ctx *c, const char *base, int64_t r0, int64_t r1
     }
     int64_t idx[AUG_MAX_DIMS];
     int inner = c->nr - 1;
-    int64_t rem = r0;
-    for (int d = inner; d >= 0; d--) {
-        idx[d] = rem % c->rext[d];
-        rem /= c->rext[d];
-    }
+    const char *p = base + red_unravel(c, r0, idx);
     int64_t left = r1 - r0;
-    while (left > 0) {
-        const char *p = base;
-        for (int d = 0; d < c->nr; d++) p += idx[d] * c->rst[d];
+    for (;;) {
         int64_t m = c->rext[inner] - idx[inner];
         if (m > left) m = left;
         c->run(p, m, c->rst[inner], s);
         left -= m;
-        idx[inner] += m;
-        for (int d = inner; d > 0 && idx[d] == c->rext[d]; d--) {
-            idx[d] = 0;
-            idx[d - 1]++;
-        }
+        if (left == 0) return;
+        /* the run ended the row: back to its start, then one step of the next dim */
+        p -= idx[inner] * c->rst[inner];
+        idx[inner] = 0;
+        p = red_step(c, inner - 1, idx, p);
     }
 }
 
-/* Walks the kept (outer) dims in C order, tracking input and output pointers. */
-typedef struct outer_it {
+/* Reduce [r0, r1) for the cnt outputs whose first input elements are at
+ * in + k * so_in. Column order visits one reduced position for all of them before
+ * the next (cache-friendly when the outputs are closer in memory than the reduced
+ * elements); both orders perform the same operations on each state. */
+static void red_tile(const red_ctx *c, const char *in, int64_t cnt, int64_t r0, int64_t r1, red_state *s) {
+    if (!c->column || c->nr == 0) {
+        for (int64_t k = 0; k < cnt; k++) red_range(c, in + k * c->so_in, r0, r1, &s[k]);
+        return;
+    }
     int64_t idx[AUG_MAX_DIMS];
-    const char *in;
-    char *out;
-} outer_it;
-
-static void outer_start(const red_ctx *c, int64_t o, outer_it *it) {
-    it->in = c->in0;
-    it->out = c->out0;
-    for (int d = c->no - 1; d >= 0; d--) {
-        it->idx[d] = o % c->oext[d];
-        o /= c->oext[d];
-        it->in += it->idx[d] * c->ost_in[d];
-        it->out += it->idx[d] * c->ost_out[d];
+    const char *p = in + red_unravel(c, r0, idx);
+    for (int64_t r = r0;;) {
+        c->col(p, cnt, c->so_in, s);
+        if (++r == r1) return;
+        p = red_step(c, c->nr - 1, idx, p);
     }
 }
 
-static void outer_next(const red_ctx *c, outer_it *it) {
+/* Pointers of output o (C order over the kept dims). */
+static void outer_ptrs(const red_ctx *c, int64_t o, const char **in, char **out) {
+    *in = c->in0;
+    *out = c->out0;
     for (int d = c->no - 1; d >= 0; d--) {
-        it->in += c->ost_in[d];
-        it->out += c->ost_out[d];
-        if (++it->idx[d] < c->oext[d]) return;
-        it->in -= c->oext[d] * c->ost_in[d];
-        it->out -= c->oext[d] * c->ost_out[d];
-        it->idx[d] = 0;
+        int64_t i = o % c->oext[d];
+        o /= c->oext[d];
+        *in += i * c->ost_in[d];
+        *out += i * c->ost_out[d];
     }
+}
+
+static void tile_start(const red_ctx *c, int64_t tile, int64_t *o0, int64_t *cnt, const char **in, char **out) {
+    int64_t row = tile / c->tiles_per_row, start = (tile % c->tiles_per_row) * c->tile;
+    *o0 = row * c->ninner + start;
+    *cnt = c->ninner - start < c->tile ? c->ninner - start : c->tile;
+    outer_ptrs(c, *o0, in, out);
 }
 
 static void red_store(const red_ctx *c, const red_partial *r, char *dst) {
@@ -439,7 +622,7 @@ static void red_store(const red_ctx *c, const red_partial *r, char *dst) {
         break;
     case AUG_REDUCE_MIN:
     case AUG_REDUCE_MAX:
-        if (c->is_float) aug__store_f64(r->flag ? NAN : r->f, c->out_t, dst);
+        if (c->is_float) aug__store_f64(r->flag ? NAN : fkey_value(c->in_t, r->i), c->out_t, dst);
         else aug__store_i128(r->i, c->out_t, dst);
         break;
     case AUG_REDUCE_ALL:
@@ -449,57 +632,56 @@ static void red_store(const red_ctx *c, const red_partial *r, char *dst) {
     }
 }
 
-/* Small reductions (R <= RED_CHUNK): a task reduces `group` whole output elements. */
-static void task_outer(void *ctx, int64_t task, int worker) {
+/* One task: with one chunk, whole outputs of tiles_per_task tiles, stored at
+ * once; with several, one (tile, chunk) pair whose partials go to c->parts. */
+static void red_task(void *ctx, int64_t task, int worker) {
     const red_ctx *c = ctx;
-    int64_t o0 = task * c->group, o1 = o0 + c->group < c->O ? o0 + c->group : c->O;
-    int float_sum = c->is_float && (c->op == AUG_REDUCE_SUM || c->op == AUG_REDUCE_MEAN);
-    outer_it it;
-    red_state s;
-    outer_start(c, o0, &it);
-    for (int64_t o = o0; o < o1; o++) {
-        state_init(&s, c->op);
-        if (c->R > 0) red_range(c, it.in, 0, c->R, &s);
-        red_partial r = state_finish(&s, float_sum);
-        red_store(c, &r, it.out);
-        outer_next(c, &it);
+    red_state s[RED_TILE];
+    int64_t o0, cnt;
+    const char *in;
+    char *out;
+    if (c->nchunks <= 1) {
+        int64_t t1 = (task + 1) * c->tiles_per_task < c->ntiles ? (task + 1) * c->tiles_per_task : c->ntiles;
+        for (int64_t tile = task * c->tiles_per_task; tile < t1; tile++) {
+            tile_start(c, tile, &o0, &cnt, &in, &out);
+            for (int64_t k = 0; k < cnt; k++) state_init(&s[k], c->op);
+            if (c->R > 0) red_tile(c, in, cnt, 0, c->R, s);
+            for (int64_t k = 0; k < cnt; k++) {
+                red_partial r = state_finish(&s[k], c->float_sum);
+                red_store(c, &r, out + k * c->so_out);
+            }
+        }
+        return;
     }
-}
-
-/* Large reductions: task = (output element, chunk); partials combined afterwards. */
-static void task_chunk(void *ctx, int64_t task, int worker) {
-    const red_ctx *c = ctx;
-    int64_t o = task / c->nchunks, ch = task % c->nchunks;
+    int64_t tile = task / c->nchunks, ch = task % c->nchunks;
     int64_t r0 = ch * RED_CHUNK, r1 = r0 + RED_CHUNK < c->R ? r0 + RED_CHUNK : c->R;
-    outer_it it;
-    red_state s;
-    outer_start(c, o, &it);
-    state_init(&s, c->op);
-    red_range(c, it.in, r0, r1, &s);
-    c->parts[task] = state_finish(&s, c->is_float && (c->op == AUG_REDUCE_SUM || c->op == AUG_REDUCE_MEAN));
+    tile_start(c, tile, &o0, &cnt, &in, &out);
+    for (int64_t k = 0; k < cnt; k++) state_init(&s[k], c->op);
+    red_tile(c, in, cnt, r0, r1, s);
+    for (int64_t k = 0; k < cnt; k++) c->parts[(o0 + k) * c->nchunks + ch] = state_finish(&s[k], c->float_sum);
 }
 
-/* Combines the chunk partials of one output element in chunk order. */
+/* Combines the chunk partials of one output element in chunk order (float sums
+ * with the same pairwise stack, one level per chunk). */
 static red_partial combine(const red_ctx *c, const red_partial *p, int64_t n) {
     red_partial r = p[0];
-    pw_stack pw;
-    pw.n = 0;
-    pw_push(&pw, p[0].f);
+    double pw[64];
+    int8_t level[64];
+    int npw = 0;
+    pw_push(pw, level, &npw, p[0].f);
     for (int64_t k = 1; k < n; k++) {
         const red_partial *q = &p[k];
         switch (c->op) {
         case AUG_REDUCE_SUM:
         case AUG_REDUCE_MEAN:
             r.i += q->i;
-            pw_push(&pw, q->f);
+            pw_push(pw, level, &npw, q->f);
             break;
-        case AUG_REDUCE_MIN:
-            if (c->is_float) r.f = q->f < r.f ? q->f : r.f;
-            else r.i = q->i < r.i ? q->i : r.i;
+        case AUG_REDUCE_MIN: /* integers, or float keys */
+            r.i = q->i < r.i ? q->i : r.i;
             break;
         case AUG_REDUCE_MAX:
-            if (c->is_float) r.f = q->f > r.f ? q->f : r.f;
-            else r.i = q->i > r.i ? q->i : r.i;
+            r.i = q->i > r.i ? q->i : r.i;
             break;
         default:
             break;
@@ -508,7 +690,7 @@ static red_partial combine(const red_ctx *c, const red_partial *p, int64_t n) {
         else r.flag = r.flag || q->flag;
         r.n += q->n;
     }
-    if (c->op == AUG_REDUCE_SUM || c->op == AUG_REDUCE_MEAN) r.f = pw_total(&pw);
+    if (c->float_sum) r.f = pw_total(pw, npw);
     return r;
 }
 
@@ -516,7 +698,7 @@ static red_partial combine(const red_ctx *c, const red_partial *p, int64_t n) {
  * merges neighbours whose strides chain (C order is preserved). */
 static void red_geometry(red_ctx *c, const aug__reduce_plan *plan) {
     const aug_tensor *in = plan->in, *out = plan->out;
-    int64_t isz = aug__ctype_size(in->dtype), osz = aug__ctype_size(out->dtype);
+    int64_t isz = aug__ctype_size((int)in->dtype), osz = aug__ctype_size((int)out->dtype);
     c->nr = c->no = 0;
     c->R = c->O = 1;
     for (int d = 0; d < in->ndim; d++) {
@@ -548,45 +730,58 @@ static void red_geometry(red_ctx *c, const aug__reduce_plan *plan) {
             }
         }
     }
+    c->ninner = c->no ? c->oext[c->no - 1] : 1;
+    c->so_in = c->no ? c->ost_in[c->no - 1] : 0;
+    c->so_out = c->no ? c->ost_out[c->no - 1] : 0;
 }
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
 aug_status aug__cpu_reduce(const aug__reduce_plan *plan) {
     const char *func = plan->func;
     const aug_tensor *in = plan->in;
     red_ctx c;
+    memset(&c, 0, sizeof c);
     c.op = plan->op;
-    c.is_float = aug_dtype_is_valid(in->dtype) && aug_dtype_info(in->dtype)->kind == AUG_KIND_FLOAT;
-    c.out_t = (int)plan->out->dtype;
-    c.run = pick_run(plan->op, in->dtype);
-    if (!c.run || !aug_dtype_is_valid(plan->out->dtype) || plan->out->ndim != in->ndim)
+    if (!pick_kernels(plan->op, in->dtype, &c.run, &c.col) || !aug_dtype_is_valid(plan->out->dtype) ||
+        plan->out->ndim != in->ndim)
         return aug__error(AUG_ERR_VALUE, func, "invalid reduction plan");
-    c.in0 = (const char *)in->data + in->byte_offset;
+    c.is_float = aug_dtype_info(in->dtype)->kind == AUG_KIND_FLOAT;
+    c.float_sum = c.is_float && (c.op == AUG_REDUCE_SUM || c.op == AUG_REDUCE_MEAN);
+    c.in_t = in->dtype;
+    c.out_t = (int)plan->out->dtype;
+    c.in0 = in->data + in->byte_offset;
     c.out0 = plan->out->data + plan->out->byte_offset;
-    c.parts = NULL;
     red_geometry(&c, plan);
     if (c.O == 0) return AUG_OK;
     if (c.R == 0 && (c.op == AUG_REDUCE_MIN || c.op == AUG_REDUCE_MAX))
         return aug__error(AUG_ERR_VALUE, func, "zero-size tensor to reduction operation %s which has no identity",
                           c.op == AUG_REDUCE_MIN ? "min" : "max");
+    /* Everything below depends on shapes and strides only, never on the threads. */
+    c.column = c.no > 0 && c.nr > 0 && (abs64(c.so_in) < abs64(c.rst[c.nr - 1]) || c.R <= RED_SHORT);
+    /* Column order needs a tile of outputs; one output at a time needs none, and
+     * single-output tiles give long reductions one task per (output, chunk). */
+    c.tile = c.column ? RED_TILE : 1;
+    c.tiles_per_row = (c.ninner + c.tile - 1) / c.tile;
+    c.ntiles = c.O / c.ninner * c.tiles_per_row;
     c.nchunks = (c.R + RED_CHUNK - 1) / RED_CHUNK;
     if (c.nchunks <= 1) {
-        /* Enough output elements per task to cover about one chunk of input. */
-        c.group = c.R > 0 ? RED_CHUNK / c.R : RED_CHUNK;
-        if (c.group < 1) c.group = 1;
-        aug__parallel_for((c.O + c.group - 1) / c.group, task_outer, &c);
+        /* About one chunk of input per task. */
+        int64_t per_tile = (c.R > 0 ? c.R : 1) * (c.ninner < c.tile ? c.ninner : c.tile);
+        c.tiles_per_task = per_tile < RED_CHUNK ? RED_CHUNK / per_tile : 1;
+        aug__parallel_for((c.ntiles + c.tiles_per_task - 1) / c.tiles_per_task, red_task, &c);
         return AUG_OK;
     }
     /* O * nchunks <= size / RED_CHUNK + O, and O <= size / RED_CHUNK here. */
-    int64_t ntasks = c.O * c.nchunks;
-    c.parts = malloc((size_t)ntasks * sizeof *c.parts);
+    c.parts = malloc((size_t)(c.O * c.nchunks) * sizeof *c.parts);
     if (!c.parts) return AUG__NOMEM(func);
-    aug__parallel_for(ntasks, task_chunk, &c);
-    outer_it it;
-    outer_start(&c, 0, &it);
+    aug__parallel_for(c.ntiles * c.nchunks, red_task, &c);
     for (int64_t o = 0; o < c.O; o++) {
+        const char *ip;
+        char *op;
+        outer_ptrs(&c, o, &ip, &op);
         red_partial r = combine(&c, c.parts + o * c.nchunks, c.nchunks);
-        red_store(&c, &r, it.out);
-        outer_next(&c, &it);
+        red_store(&c, &r, op);
     }
     free(c.parts);
     return AUG_OK;

@@ -290,7 +290,8 @@ static void test_errors(void **state) {
     expect_error(aug_gemm(T3, B, &C, 1, 0), AUG_ERR_VALUE,
                  "aug_gemm: gemm requires 2-D tensors, got A with shape (2, 3, 4)");
     aug_tensor *B35 = mk(AUG_FLOAT32, 3, 5), *C22 = mk(AUG_FLOAT32, 2, 2), *keep = C22;
-    expect_error(aug_gemm(A, B35, &C22, 1, 0), AUG_ERR_VALUE, "aug_gemm: C has shape (2, 2) but A @ B has shape (2, 5)");
+    expect_error(aug_gemm(A, B35, &C22, 1, 0), AUG_ERR_VALUE,
+                 "aug_gemm: C has shape (2, 2) but A @ B has shape (2, 5)");
     assert_ptr_equal(C22, keep);
     aug_tensor *C25 = mk(AUG_FLOAT32, 2, 5);
     aug_index rev[2] = {sl(0, 0, -1, 0), sl(0, 0, 1, 0)};

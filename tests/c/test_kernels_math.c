@@ -296,8 +296,10 @@ static void test_fma(void **state) {
     for (int i = 0; i < N; i++) {
         double w = (double)((__float128)a[i] * (__float128)b[i] + (__float128)c[i]);
         float wf = (float)((__float128)af[i] * (__float128)bf[i] + (__float128)cf[i]);
-        if (memcmp(&w, &o[i], 8) != 0 && bad++ < 10) print_error("fma64 %a %a %a = %a want %a\n", a[i], b[i], c[i], o[i], w);
-        if (memcmp(&wf, &of[i], 4) != 0 && bad++ < 10) print_error("fma32 %a %a %a = %a want %a\n", af[i], bf[i], cf[i], of[i], wf);
+        if (memcmp(&w, &o[i], 8) != 0 && bad++ < 10)
+            print_error("fma64 %a %a %a = %a want %a\n", a[i], b[i], c[i], o[i], w);
+        if (memcmp(&wf, &of[i], 4) != 0 && bad++ < 10)
+            print_error("fma32 %a %a %a = %a want %a\n", af[i], bf[i], cf[i], of[i], wf);
     }
     assert_int_equal(bad, 0);
     /* The classic case that separate rounding gets wrong: (1+e)(1-e) - 1 = -e^2. */

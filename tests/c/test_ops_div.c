@@ -176,7 +176,8 @@ static void check_int_grid(aug_op op, int functional, aug_dtype ta, aug_dtype tb
     const int64_t sa[2] = { na, 1 }, sb[1] = { nb };
     aug_tensor *a = mk_ints(ta, 2, sa, va, na), *b = mk_ints(tb, 1, sb, vb, nb), *o = NULL;
     aug_status st = functional ? aug_functional_tensor("aug_div", op, a, b, &o) : aug_binary(op, a, b, &o);
-    if (st != AUG_OK) fail_msg("%s %s %s: %s", aug_op_name(op), aug_dtype_name(ta), aug_dtype_name(tb), aug_last_error());
+    if (st != AUG_OK)
+        fail_msg("%s %s %s: %s", aug_op_name(op), aug_dtype_name(ta), aug_dtype_name(tb), aug_last_error());
     assert_int_equal(o->dtype, want_t);
     assert_int_equal(o->ndim, 2);
     assert_int_equal(o->shape[0], na);
@@ -285,7 +286,10 @@ static void test_truediv(void **state) {
             int sa = is_signed(ts[i]), sb = is_signed(ts[j]);
             const int64_t shape[1] = { N };
             i128 a2[N], b2[N];
-            for (int k = 0; k < N; k++) { a2[k] = sa ? va[k] : (i128)mag(va[k]); b2[k] = sb ? vb[k] : (i128)mag(vb[k]); }
+            for (int k = 0; k < N; k++) {
+                a2[k] = sa ? va[k] : (i128)mag(va[k]);
+                b2[k] = sb ? vb[k] : (i128)mag(vb[k]);
+            }
             aug_tensor *a = mk_ints(ts[i], 1, shape, a2, N), *b = mk_ints(ts[j], 1, shape, b2, N), *o = NULL;
             assert_int_equal(aug_binary(AUG_OP_TRUEDIV, a, b, &o), AUG_OK);
             assert_int_equal(o->dtype, AUG_FLOAT32);
@@ -567,7 +571,8 @@ static void test_float16_bfloat16(void **state) {
         aug_tensor *a = mk(dt, 1, shape), *b = mk(dt, 1, shape);
         uint16_t *pa = aug_tensor_ptr(a), *pb = aug_tensor_ptr(b);
         for (int i = 0; i < N; i++) {
-            float x = (float)((double)(rnd() % 20001) / 100.0 - 100.0), y = (float)((double)(rnd() % 2001) / 200.0 - 5.0);
+            float x = (float)((double)(rnd() % 20001) / 100.0 - 100.0);
+            float y = (float)((double)(rnd() % 2001) / 200.0 - 5.0);
             if (i < 8) { const float sx[8] = { 1, -1, 0, 7, -7, INFINITY, NAN, 3 }; x = sx[i]; }
             if (i < 8) { const float sy[8] = { 0, 0, 0, 2, 2, 3, 1, -2 }; y = sy[i]; }
             pa[i] = half ? float_to_half(x) : float_to_bf16(x);
@@ -590,7 +595,8 @@ static void test_float16_bfloat16(void **state) {
                 int ok = same_or_nan(got, wantf) ||
                          (ops[k] == AUG_OP_POW && abs((int)po[i] - (int)want) <= 1);
                 if (!ok && bad++ < 5)
-                    print_error("%s %s(%g, %g) = %g, want %g\n", aug_dtype_name(dt), aug_op_name(ops[k]), x, y, got, wantf);
+                    print_error("%s %s(%g, %g) = %g, want %g\n", aug_dtype_name(dt), aug_op_name(ops[k]), x, y,
+                                got, wantf);
             }
             aug_tensor_free(o);
             assert_int_equal(bad, 0);

@@ -136,11 +136,18 @@ static void test_unary_floats(void **state) {
                 switch (dts[d]) {
                 case AUG_FLOAT32: ((float *)px)[i] = (float)v; vals[i] = (float)v; break;
                 case AUG_FLOAT64: ((double *)px)[i] = v; vals[i] = v; break;
-                case AUG_FLOAT16: ((uint16_t *)px)[i] = float_to_half((float)v); vals[i] = half_to_float(((uint16_t *)px)[i]); break;
-                default: ((uint16_t *)px)[i] = float_to_bf16((float)v); vals[i] = bf16_to_float(((uint16_t *)px)[i]); break;
+                case AUG_FLOAT16:
+                    ((uint16_t *)px)[i] = float_to_half((float)v);
+                    vals[i] = half_to_float(((uint16_t *)px)[i]);
+                    break;
+                default:
+                    ((uint16_t *)px)[i] = float_to_bf16((float)v);
+                    vals[i] = bf16_to_float(((uint16_t *)px)[i]);
+                    break;
                 }
             }
-            if (aug_unary(UNARY[f].op, x, &y) != AUG_OK) fail_msg("%s: %s", aug_op_name(UNARY[f].op), aug_last_error());
+            if (aug_unary(UNARY[f].op, x, &y) != AUG_OK)
+                fail_msg("%s: %s", aug_op_name(UNARY[f].op), aug_last_error());
             assert_int_equal(y->dtype, dts[d]);
             const char *py = aug_tensor_ptr(y);
             for (int i = 0; i < N; i++) {
@@ -153,8 +160,8 @@ static void test_unary_floats(void **state) {
                 default: e = ulp16(((const uint16_t *)py)[i], float_to_bf16((float)r), 0); lim = 1; break;
                 }
                 if (e > lim && bad++ < 10)
-                    print_error("%s %s(%a): %llu steps off\n", aug_dtype_name(dts[d]), aug_op_name(UNARY[f].op), vals[i],
-                                (unsigned long long)e);
+                    print_error("%s %s(%a): %llu steps off\n", aug_dtype_name(dts[d]), aug_op_name(UNARY[f].op),
+                                vals[i], (unsigned long long)e);
             }
             aug_tensor_free(x); aug_tensor_free(y);
         }
@@ -187,7 +194,8 @@ static void test_unary_integral(void **state) {
         }
         for (int f = 0; f < NUM_UNARY; f++) {
             aug_tensor *y = NULL;
-            if (aug_unary(UNARY[f].op, x, &y) != AUG_OK) fail_msg("%s: %s", aug_op_name(UNARY[f].op), aug_last_error());
+            if (aug_unary(UNARY[f].op, x, &y) != AUG_OK)
+                fail_msg("%s: %s", aug_op_name(UNARY[f].op), aug_last_error());
             assert_int_equal(y->dtype, AUG_FLOAT32);
             const float *py = aug_tensor_ptr(y);
             for (int i = 0; i < N; i++) {
@@ -309,8 +317,10 @@ static void test_binary(void **state) {
         for (int i = 0; i < R; i++)
             for (int j = 0; j < C; j++) {
                 long double r = refs[k](pa[i], pb[j]);
-                if (ulp64(po[i * C + j], (double)r) > 4 && bad++ < 5) print_error("f64 %s(%g, %g)\n", aug_op_name(ops[k]), pa[i], pb[j]);
-                if (ulp32(po32[i * C + j], (float)r) > 2 && bad++ < 5) print_error("f32 %s(%g, %g)\n", aug_op_name(ops[k]), pa[i], pb[j]);
+                if (ulp64(po[i * C + j], (double)r) > 4 && bad++ < 5)
+                    print_error("f64 %s(%g, %g)\n", aug_op_name(ops[k]), pa[i], pb[j]);
+                if (ulp32(po32[i * C + j], (float)r) > 2 && bad++ < 5)
+                    print_error("f32 %s(%g, %g)\n", aug_op_name(ops[k]), pa[i], pb[j]);
             }
         aug_tensor_free(o); aug_tensor_free(o32);
         aug_tensor_free(a); aug_tensor_free(b); aug_tensor_free(b32);

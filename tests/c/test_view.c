@@ -329,6 +329,8 @@ static void test_reshape(void **state) {
              "aug_tensor_reshape: cannot reshape tensor of size 6 into shape (4611686018427387904, 4)");
     int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 6};
     NULL_ERR(aug_tensor_reshape(t, 9, nine), AUG_ERR_VALUE, "aug_tensor_reshape: ndim 9 is out of range (0 to 8)");
+    NULL_ERR(aug_tensor_reshape(t, 2, NULL), AUG_ERR_VALUE, "aug_tensor_reshape: shape is NULL");
+    NULL_ERR(aug_tensor_reshape(NULL, 2, s1), AUG_ERR_VALUE, "aug_tensor_reshape: tensor is NULL");
     r = aug_tensor_reshape(t, 8, nine + 1);
     assert_non_null(r);
     aug_tensor_free(r);
@@ -393,6 +395,9 @@ static void test_broadcast_to(void **state) {
     int64_t neg[2] = {3, -1};
     NULL_ERR(aug_tensor_broadcast_to(t2, 2, neg), AUG_ERR_VALUE,
              "aug_tensor_broadcast_to: negative extent -1 in shape (3, -1)");
+    NULL_ERR(aug_tensor_broadcast_to(t2, 2, NULL), AUG_ERR_VALUE, "aug_tensor_broadcast_to: shape is NULL");
+    NULL_ERR(aug_tensor_broadcast_to(NULL, 2, same), AUG_ERR_VALUE, "aug_tensor_broadcast_to: tensor is NULL");
+    NULL_ERR(aug_tensor_broadcast_to(t2, 9, same), AUG_ERR_VALUE, "aug_tensor_broadcast_to: ndim 9 is out of range (0 to 8)");
     aug_tensor_free(t2);
     int64_t z[2] = {3, 0};
     b = aug_tensor_broadcast_to(t, 2, z);

@@ -70,7 +70,7 @@ def bf16_round(x):
 
 def make(values, d):
     """A new tensor of dtype d holding `values` (exactly representable in d)."""
-    a = np.ascontiguousarray(np.asarray(values).astype(NP[d]))
+    a = np.array(values, dtype=NP[d], order="C")  # (ascontiguousarray would make 0-d arrays 1-d)
     t = augpy.array_to_tensor(a)
     return augpy.cast(t, augpy.bfloat16) if d == "bfloat16" else t
 
@@ -228,6 +228,16 @@ def compute_type(r):
     return "float64" if r == "float64" else "float32"
 
 
+WIDE_INTS = ("int32", "uint32", "int64", "uint64")
+
+
+def float_compute_type(r, *operand_dtypes):
+    """Compute type of an op with float result r: float64 when r is float64 or an
+    integer operand does not fit float32 exactly (so the one rounding is the store),
+    else float32 (SPEC 1: float16/bfloat16 compute in float32)."""
+    return "float64" if r == "float64" or any(d in WIDE_INTS for d in operand_dtypes) else "float32"
+
+
 def to_compute(v, c):
     """One value converted to float compute type c (NumPy scalar)."""
     if c == "float64":
@@ -264,7 +274,7 @@ def int_pow(x, y, lo, hi):
 def int_op(op, x, y, d):
     """Exact integer op, saturated to integer dtype d."""
     x, y = int(x), int(y)
-    lo, hi = limits(d)
+    lo, hi = limits(d) if d is not None else (-2 ** 200, 2 ** 200)
     if op == "+":
         r = x + y
     elif op == "-":
@@ -298,6 +308,17 @@ def int_op(op, x, y, d):
     return min(hi, max(lo, r))
 
 
+def c_pow(a, b):
+    """pow with C99 Annex F special cases (pow(-inf, 0.5) = inf, pow(1, nan) = 1), in float64."""
+    odd = math.isfinite(b) and b == int(b) and int(b) % 2 == 1
+    try:
+        return math.pow(a, b)
+    except ValueError:  # negative base with a non-integer exponent, or 0 ** negative
+        return (math.copysign(math.inf, a) if odd else math.inf) if a == 0 else math.nan
+    except OverflowError:
+        return -math.inf if a < 0 and odd else math.inf
+
+
 def float_op(op, a, b):
     """op on two NumPy float scalars of one compute type (IEEE, no error on overflow)."""
     with np.errstate(all="ignore"):
@@ -314,7 +335,7 @@ def float_op(op, a, b):
         if op == "%":
             return np.remainder(a, b)
         if op == "**":
-            return np.power(a, b)
+            return type(a)(c_pow(float(a), float(b)))
         if op == "min":
             return np.minimum(a, b)
         if op == "max":
@@ -339,27 +360,56 @@ def binary_result_dtype(op, da, db):
 
 
 def _apply(fn, a, b):
-    return np.vectorize(fn, otypes=[object])(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+    with np.errstate(all="ignore"):  # IEEE overflow / invalid results are expected values here
+        return np.vectorize(fn, otypes=[object])(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
 
 
-def ref_binary(op, a, da, b, db, weak_a=False, weak_b=False):
+def lossless(d, r, value=None):
+    """Every value of dtype d (or the weak scalar `value`) is exact in integer dtype r."""
+    lo, hi = limits(r)
+    if value is not None and not isinstance(value, bool):
+        return lo <= value <= hi
+    if d == "bool":
+        return True
+    dlo, dhi = limits(d)
+    return lo <= dlo and dhi <= hi
+
+
+def ref_binary(op, a, da, b, db, weak_a=False, weak_b=False, store=None):
     """Reference for `a op b` (operators). a, b: object arrays or Python scalars.
-    Returns (object array of values, result dtype)."""
+    Returns (object array of values, result dtype). With `store` (in-place and out=),
+    the value in the compute type is saturate-cast straight into dtype `store`
+    ("exact, then saturate once"): float results are not first rounded to the
+    result dtype, and integer results are only saturated to it when every operand
+    fits it (else the exact value is stored)."""
+    wa = a if weak_a and isinstance(a, int) else None
+    wb = b if weak_b and isinstance(b, int) else None
     if weak_a:
         da = weak_dtype(a, db)
     if weak_b:
         db = weak_dtype(b, da)
     r = binary_result_dtype(op, da, db)
+    if store is None:
+        fin = (lambda v: v)
+    else:
+        def fin(v):
+            return sat_cast(v, store)
     if op in CMP:
-        return _apply(CMP_FN[op], a, b), r
+        return _apply(lambda x, y: fin(CMP_FN[op](x, y)), a, b), store or r
     if r == "bool":  # bool * bool and bitwise on bools
         f = {"*": lambda x, y: bool(x and y), "&": lambda x, y: bool(x) & bool(y),
              "|": lambda x, y: bool(x) | bool(y), "^": lambda x, y: bool(x) ^ bool(y)}[op]
-        return _apply(f, a, b), r
+        return _apply(lambda x, y: fin(f(x, y)), a, b), store or r
+    if op in BITWISE + SHIFT:  # every operand saturate-cast to the result type first
+        return _apply(lambda x, y: fin(int_op(op, sat_cast(x, r), sat_cast(y, r), r)), a, b), store or r
     if kind(r) in "iu":
-        return _apply(lambda x, y: int_op(op, x, y, r), a, b), r
-    c = compute_type(r)
-    return _apply(lambda x, y: narrow(float_op(op, to_compute(x, c), to_compute(y, c)), r), a, b), r
+        exact_r = store is None or (lossless(da, r, wa) and lossless(db, r, wb))
+        rr = r if exact_r else None  # exact (128-bit) value, saturated once by the store
+        return _apply(lambda x, y: fin(int_op(op, x, y, rr)), a, b), store or r
+    c = float_compute_type(r, da, db)
+    if store is None:
+        return _apply(lambda x, y: narrow(float_op(op, to_compute(x, c), to_compute(y, c)), r), a, b), r
+    return _apply(lambda x, y: fin(float(float_op(op, to_compute(x, c), to_compute(y, c)))), a, b), store
 
 
 def ref_unary(op, a, d):
@@ -411,6 +461,8 @@ def ref_functional_tensor(name, x, dx, y, dy, out_dtype=None):
     p = promote(dx, dy)
     if op in CMP:
         vals, r = ref_binary(op, x, dx, y, dy)
+    elif out_dtype is not None and kind(p) in "iu":  # computed in p: operands saturate-cast to p
+        vals, r = _apply(lambda u, v: int_op(op, sat_cast(u, p), sat_cast(v, p), p), x, y), p
     elif op == "div" and kind(p) in "iu":
         vals, r = _apply(lambda u, v: int_op("div", u, v, p), x, y), p
     elif out_dtype is not None and kind(p) == "f":

@@ -27,12 +27,9 @@ UNARY = {"-": operator.neg, "+": operator.pos, "~": operator.invert, "abs": abs}
 
 
 def tolerance(op, da, db, rd):
-    """ulps allowed: pow is a transcendental for floats (SPEC 8: 2 ulp f32, 4 ulp f64);
-    true division of 32/64-bit integers goes through float32 operands."""
+    """ulps allowed: pow is a transcendental for floats (SPEC 8: 2 ulp f32, 4 ulp f64)."""
     if op == "**" and R.kind(rd) == "f":
         return {"float64": 4, "float32": 2}.get(rd, 1)
-    if op == "/" and max(R.BITS[da] if R.kind(da) in "iu" else 0, R.BITS[db] if R.kind(db) in "iu" else 0) >= 32:
-        return 1
     return 0
 
 

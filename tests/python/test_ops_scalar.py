@@ -56,8 +56,6 @@ def check(op, t, d, s, reflected):
     res = fn()
     assert R.name_of(res.dtype) == rd, f"{msg}: dtype {R.name_of(res.dtype)} != {rd}"
     ulps = {"float64": 4, "float32": 2}.get(rd, 1) if op == "**" and R.kind(rd) == "f" else 0
-    if op == "/" and R.kind(d) in "iu" and R.BITS[d] >= 32:
-        ulps = 1
     R.assert_same(R.read(res), exp, rd, ulps=ulps, msg=msg)
 
 
@@ -174,6 +172,16 @@ def test_numpy_operand():
     assert R.read(t - np.float32(1.5)).dtype == np.float32
 
 
+@pytest.mark.xfail(getattr(augpy.CudaTensor, "__array_ufunc__", 0) is not None, strict=True,
+                   reason="NumPy handles `ndarray op tensor` itself unless CudaTensor.__array_ufunc__ is None")
+def test_numpy_on_the_left():
+    t = R.make(np.array([250, 5], np.uint8), "uint8")
+    r = np.array([10, 10], np.uint8) + t
+    assert isinstance(r, augpy.CudaTensor) and R.read(r).tolist() == [255, 15]
+    r = np.uint8(3) - t
+    assert isinstance(r, augpy.CudaTensor) and R.read(r).tolist() == [0, 0]
+
+
 def test_unsupported_operands():
     t = R.make(np.ones(3, np.uint8), "uint8")
     for bad in ("a", None, b"ab", object(), {1: 2}):
@@ -199,7 +207,7 @@ def test_inplace_scalar(op, d):
         t = tensor_of(d, seed=3)
         x = R.pyvals(R.read(t))
         try:
-            exp, rd = R.ref_binary(op, x, d, s, None, weak_b=True)
+            stored, _ = R.ref_binary(op, x, d, s, None, weak_b=True, store=d)
         except TypeError as e:
             with pytest.raises(TypeError, match=re.escape(str(e))):
                 INPLACE[op](t, s)
@@ -207,7 +215,6 @@ def test_inplace_scalar(op, d):
         before = t
         t = INPLACE[op](t, s)
         assert t is before
-        stored = np.vectorize(lambda v: R.sat_cast(v, d), otypes=[object])(exp)
         try:
             ulps = 2 if op == "**" and R.kind(d) == "f" else 0
             R.assert_same(R.read(t), stored, d, ulps=ulps, msg=f"{d} {op}= {s!r}")
@@ -225,15 +232,13 @@ def test_inplace_tensor(op, d, e, seed):
     o = R.make(R.gen(rng, e, (4,)), e)
     x, y = R.pyvals(R.read(t)), R.pyvals(R.read(o))
     try:
-        exp, rd = R.ref_binary(op, x, d, y, e)
+        stored, _ = R.ref_binary(op, x, d, y, e, store=d)
     except TypeError as err:
         with pytest.raises(TypeError, match=re.escape(str(err))):
             INPLACE[op](t, o)
         return
     INPLACE[op](t, o)
-    stored = np.vectorize(lambda v: R.sat_cast(v, d), otypes=[object])(exp)
-    ulps = 1 if op == "/" and max(R.BITS[d], R.BITS[e]) >= 32 else 0
-    R.assert_same(R.read(t), stored, d, ulps=ulps, msg=f"{d} {op}= {e}")
+    R.assert_same(R.read(t), stored, d, msg=f"{d} {op}= {e}")
 
 
 def test_inplace_rounds_half_to_even():

@@ -181,6 +181,9 @@ int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, 
 /* blocks_per_sm / threads (either may be NULL = not given): ints >= 0.
  * The CUDA backend honours them, the CPU backend ignores them. 0 ok, -1 error. */
 int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads);
+/* augpy_raise_as, except that a message already prefixed with "func: " (from a C
+ * call that was given func) is kept as it is. Returns NULL. */
+PyObject *augpy_raise_named(augpy_state *st, aug_status status, const char *func);
 /* augpy.Constant and zeros / ones / full / *_like (create.c); called by augpy_init_ops. */
 int augpy_init_create(PyObject *module, augpy_state *st);
 

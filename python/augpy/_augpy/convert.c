@@ -349,9 +349,12 @@ static int bufview_make_tensor(augpy_state *st, augpy_bufview *view, aug_dtype d
         return -1;
     }
     Py_ssize_t itemsize = b->itemsize;
-    int ndim = b->shape ? b->ndim : 1;
+    int ndim = b->ndim;
     int64_t shape[AUG_MAX_DIMS], strides[AUG_MAX_DIMS];
-    if (b->shape == NULL) shape[0] = itemsize ? b->len / itemsize : 0;
+    if (ndim > 0 && b->shape == NULL) { /* no shape: a 1-D run of bytes */
+        ndim = 1;
+        shape[0] = itemsize ? b->len / itemsize : 0;
+    }
     int empty = 0;
     for (int d = 0; b->shape && d < ndim; d++) {
         shape[d] = b->shape[d];
@@ -396,7 +399,7 @@ static int try_buffer(augpy_state *st, PyObject *src, int writable, int bf16, au
     if (!PyObject_CheckBuffer(src) || PyUnicode_Check(src)) return 1;
     int flags = PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(src, &view->buf, flags) < 0) {
-        if (writable && PyErr_ExceptionMatches(PyExc_BufferError)) {
+        if (writable) { /* NumPy says ValueError, bytes BufferError: probe read-only access */
             PyErr_Clear();
             Py_buffer probe;
             if (PyObject_GetBuffer(src, &probe, PyBUF_RECORDS_RO) == 0) {

@@ -16,6 +16,7 @@
  * CUDA's (2^31-1, 65535, 65535); register, shared and constant memory sizes,
  * compute capability and stream priorities are 0. */
 #include "augpy.h"
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,8 +61,12 @@ static int parse_device_id(PyObject *obj, int *out, int allow_default, const cha
         *out = -1;
         return 0;
     }
+    if (overflow || v > INT_MAX || v < INT_MIN) {
+        PyErr_Format(PyExc_ValueError, "%s: invalid device_id %R", func, obj);
+        return -1;
+    }
     aug_device dev;
-    if (augpy_device_from_id(overflow || v > 1 << 20 || v < -1 ? -2 : (int)v, &dev, func) < 0) return -1;
+    if (augpy_device_from_id((int)v, &dev, func) < 0) return -1;
     *out = dev.id;
     return 0;
 }

@@ -136,10 +136,10 @@ static PyObject *make_capsule(augpy_state *st, const aug_tensor *src, int versio
         memcpy(custom, name, len);
         cname = custom;
     }
-    PyCapsule_Destructor destructor = NULL;
-    if (destruct) destructor = versioned ? capsule_destructor_versioned : capsule_destructor_legacy;
-    else if (custom) destructor = capsule_destructor_name_only;
-    PyObject *capsule = PyCapsule_New(block, cname, destructor);
+    PyCapsule_Destructor dtor = NULL;
+    if (destruct) dtor = versioned ? capsule_destructor_versioned : capsule_destructor_legacy;
+    else if (custom) dtor = capsule_destructor_name_only;
+    PyObject *capsule = PyCapsule_New(block, cname, dtor);
     if (capsule == NULL) {
         free(custom);
         aug_tensor_free(view);

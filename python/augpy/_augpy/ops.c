@@ -106,6 +106,15 @@ int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *thre
     return check_launch_arg(func, "threads", threads);
 }
 
+PyObject *augpy_raise_named(augpy_state *st, aug_status status, const char *func)
+{
+    const char *msg = aug_last_error();
+    size_t n = strlen(func);
+    if (msg && strncmp(msg, func, n) == 0 && msg[n] == ':')
+        return augpy_raise(st, status);
+    return augpy_raise_as(st, status, func);
+}
+
 /* Number of elements an elementwise call touches (the broadcast volume of its
  * operands, or out's size): decides whether the GIL is released. */
 static int64_t ew_volume(int nin, const aug_operand *in, const aug_tensor *out)
@@ -143,7 +152,7 @@ static int64_t ew_volume(int nin, const aug_operand *in, const aug_tensor *out)
 static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *outobj, const char *func)
 {
     if (s != AUG_OK)
-        return augpy_raise_as(st, s, func);
+        return augpy_raise_named(st, s, func);
     if (outobj) {
         Py_INCREF(outobj);
         return outobj;

@@ -242,7 +242,13 @@ static int parse_index_item(PyObject *item, aug_index *ix, const char *func) {
     }
     if (PyBool_Check(item) || !PyIndex_Check(item)) return index_err_type(item, func);
     Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
-    if (i == -1 && PyErr_Occurred()) return -1;
+    if (i == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_IndexError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_IndexError, "%s: index %R is out of bounds", func, item);
+        }
+        return -1;
+    }
     ix->kind = AUG_INDEX_INT;
     ix->i = (int64_t)i;
     return 0;
@@ -263,6 +269,12 @@ static aug_tensor *index_view(PyObject *self, PyObject *key, const char *func) {
     }
     else {
         if (parse_index_item(key, &idx[n++], func) < 0) return NULL;
+    }
+    int ellipses = 0;
+    for (int k = 0; k < n; k++) ellipses += idx[k].kind == AUG_INDEX_ELLIPSIS;
+    if (ellipses > 1) { /* NumPy raises IndexError here (aug_tensor_index: ValueError) */
+        PyErr_Format(PyExc_IndexError, "%s: an index can only have a single ellipsis ('...')", func);
+        return NULL;
     }
     aug_tensor *view = aug_tensor_index(T(self), n, idx);
     if (view == NULL) augpy_raise_as(augpy_state_from_obj(self), AUG_OK, func);

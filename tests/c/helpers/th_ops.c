@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "th_ops.h"
 
@@ -326,6 +327,8 @@ static th_num random_value(aug_dtype t, uint64_t *seed) {
     return th_sat(th_f(v), t);
 }
 
+th_num th_random(aug_dtype t, uint64_t *seed) { return random_value(t, seed); }
+
 void th_values(aug_dtype t, th_num *out, int n, uint64_t *seed) {
     th_num sp[24];
     int k = 0;
@@ -384,3 +387,67 @@ aug_tensor *th_slice1(const aug_tensor *t, int64_t start, int64_t step) {
 }
 
 int th_error_has(const char *needle) { return strstr(aug_last_error(), needle) != NULL; }
+
+/* ---- pairwise checks ------------------------------------------------------------------ */
+
+static int check_one(const char *what, const char *how, th_num want, th_num got, int64_t k) {
+    if (th_num_eq(want, got)) return 1;
+    char a[64], b[64];
+    fprintf(stderr, "%s (%s): element %lld: got %s want %s\n", what, how, (long long)k, th_num_str(got, a, 64),
+            th_num_str(want, b, 64));
+    return 0;
+}
+
+int th_check_pairs(aug_op op, aug_dtype da, const th_num *va, aug_dtype db, const th_num *vb, int n, aug_dtype r,
+                   th_ref2 ref) {
+    char what[96];
+    snprintf(what, sizeof what, "%s %s %s", aug_dtype_name(da), aug_op_name(op), aug_dtype_name(db));
+    int ok = 1;
+    int64_t sa[2] = {n, 1}, sb[2] = {1, n}, nn = (int64_t)n * n;
+    th_num *fa = malloc(sizeof(th_num) * (size_t)nn), *fb = malloc(sizeof(th_num) * (size_t)nn);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            fa[i * n + j] = va[i];
+            fb[i * n + j] = vb[j];
+        }
+    aug_tensor *a = th_tensor(2, sa, da, va), *b = th_tensor(2, sb, db, vb);
+    aug_tensor *ca = th_tensor(1, &nn, da, fa), *cb = th_tensor(1, &nn, db, fb);
+    aug_tensor *ra = th_reversed(ca), *rb = th_reversed(cb);
+    aug_tensor *sa3 = th_slice1(ca, 1, 3), *rb3 = th_slice1(rb, 1, 3);
+    const aug_tensor *xs[4] = {a, ca, ra, sa3}, *ys[4] = {b, cb, rb, rb3};
+    const char *hows[4] = {"broadcast", "contiguous", "reversed", "strided"};
+    for (int w = 0; w < 4 && ok; w++) {
+        aug_tensor *out = NULL;
+        if (aug_binary(op, xs[w], ys[w], &out) != AUG_OK) {
+            fprintf(stderr, "%s (%s): %s\n", what, hows[w], aug_last_error());
+            ok = 0;
+            break;
+        }
+        if (out->dtype != r) {
+            fprintf(stderr, "%s: result dtype %s, want %s\n", what, aug_dtype_name(out->dtype), aug_dtype_name(r));
+            ok = 0;
+        }
+        int64_t m = aug_tensor_size(out);
+        for (int64_t k = 0; k < m && ok; k++) {
+            int64_t ia = k, ib = k; /* index into fa / fb */
+            if (w == 2) ia = ib = nn - 1 - k;
+            if (w == 3) {
+                ia = 1 + 3 * k;
+                ib = nn - 2 - 3 * k;
+            }
+            ok = check_one(what, hows[w], ref(op, fa[ia], fb[ib], da, db, r), th_get_flat(out, k), k);
+        }
+        aug_tensor_free(out);
+    }
+    aug_tensor_free(sa3);
+    aug_tensor_free(rb3);
+    aug_tensor_free(ra);
+    aug_tensor_free(rb);
+    aug_tensor_free(ca);
+    aug_tensor_free(cb);
+    aug_tensor_free(a);
+    aug_tensor_free(b);
+    free(fa);
+    free(fb);
+    return ok;
+}

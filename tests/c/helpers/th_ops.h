@@ -68,11 +68,23 @@ aug_tensor *th_tensor(int ndim, const int64_t *shape, aug_dtype t, const th_num 
  * values (floats add +-0, +-inf, NaN, halves, subnormals). Fills n values. */
 void th_values(aug_dtype t, th_num *out, int n, uint64_t *seed);
 uint64_t th_rand(uint64_t *state);
+th_num th_random(aug_dtype t, uint64_t *seed); /* one random value as in th_values */
 
 /* A view of t reversed along every axis (negative strides, via aug_tensor_index). */
 aug_tensor *th_reversed(const aug_tensor *t);
 /* A 1-D view t[start::step] of a 1-D tensor. */
 aug_tensor *th_slice1(const aug_tensor *t, int64_t start, int64_t step);
+
+/* Reference of a binary op on exact values a (dtype da) and b (dtype db) with
+ * result dtype r. */
+typedef th_num (*th_ref2)(aug_op op, th_num a, th_num b, aug_dtype da, aug_dtype db, aug_dtype r);
+
+/* Runs aug_binary(op) on every pair of va[n] x vb[n] four ways: broadcast
+ * (n, 1) with (1, n), contiguous n*n vectors, both reversed, and step-3 slices of
+ * a vector and a reversed vector; checks the result dtype r and every element
+ * against ref (printing the first mismatch). Returns 1 if all match. */
+int th_check_pairs(aug_op op, aug_dtype da, const th_num *va, aug_dtype db, const th_num *vb, int n, aug_dtype r,
+                   th_ref2 ref);
 
 /* The error message of the last failed call contains `needle`. */
 int th_error_has(const char *needle);

@@ -1,0 +1,78 @@
+"""bench/bench_python_elementwise.py: the core elementwise targets of SPEC 18, called
+from Python through augpy (so the binding is in the timed path), against OpenCV and
+NumPy in the same run.
+
+  - uint8 saturating add, 64 MiB, with out=   vs cv2.add(a, b, dst=out)
+                                              and np.clip(a.astype(np.int16) + b, 0, 255).astype(np.uint8)
+  - float32 -> uint8 saturating cast, 16 Mi   vs cv2.multiply(f, 1.0, dtype=cv2.CV_8U)
+  - uint8 sum, 64 MiB (exact, upcast=True)    vs cv2.sumElems(a)
+
+First on one core (augpy.set_num_threads(1), the AUG_NUM_THREADS=1 equivalent, and
+cv2.setNumThreads(1)), then on all cores. Best of REPS runs with time.perf_counter;
+ratio = peer time / augpy time (> 1: augpy faster).
+
+    python bench/bench_python_elementwise.py
+"""
+import os
+import time
+
+import cv2
+import numpy as np
+
+import augpy
+
+REPS = 15
+MIB = 1 << 20
+
+
+def best_ms(fn):
+    fn()  # warm up (page faults, thread pool start)
+    best = float("inf")
+    for _ in range(REPS):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, (time.perf_counter() - t0) * 1e3)
+    return best
+
+
+def data():
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 256, 64 * MIB, dtype=np.uint8)
+    b = rng.integers(0, 256, 64 * MIB, dtype=np.uint8)
+    f = (rng.integers(0, 600, 16 * MIB) - 150 + 0.25).astype(np.float32)
+    return a, b, f
+
+
+def run(threads, a, b, f, ta, tb, tf):
+    augpy.set_num_threads(threads)
+    cv2.setNumThreads(threads)
+    out, tout = np.empty_like(a), augpy.zeros(a.shape, augpy.uint8)
+    tcast = augpy.zeros(f.shape, augpy.uint8)
+    t_add = best_ms(lambda: augpy.add(ta, tb, out=tout))
+    t_cast = best_ms(lambda: augpy.cast(tf, tcast))
+    t_sum = best_ms(lambda: augpy.sum(ta, upcast=True))
+    assert int(augpy.sum(ta, upcast=True)) == int(cv2.sumElems(a)[0])
+    return [
+        ("uint8 saturating add 64 MiB, out=", t_add, "cv2.add(dst=)", best_ms(lambda: cv2.add(a, b, dst=out))),
+        ("uint8 saturating add 64 MiB, out=", t_add, "numpy clip emulation",
+         best_ms(lambda: np.clip(a.astype(np.int16) + b, 0, 255).astype(np.uint8))),
+        ("float32->uint8 cast 16 Mi", t_cast, "cv2.multiply(f,1,CV_8U)",
+         best_ms(lambda: cv2.multiply(f, 1.0, dtype=cv2.CV_8U))),
+        ("uint8 sum 64 MiB", t_sum, "cv2.sumElems", best_ms(lambda: cv2.sumElems(a))),
+    ]
+
+
+def main():
+    a, b, f = data()
+    ta, tb, tf = augpy.array_to_tensor(a), augpy.array_to_tensor(b), augpy.array_to_tensor(f)
+    cores = len(os.sched_getaffinity(0))
+    print(f"# {cores} cores; best of {REPS}; ratio = peer time / augpy time (>1: augpy faster)")
+    for threads in sorted({1, cores}):
+        print(f"\n## threads = {threads}")
+        for name, t_aug, peer, t_peer in run(threads, a, b, f, ta, tb, tf):
+            print(f"{name} ({peer}): augpy {t_aug:.2f} ms, peer {t_peer:.2f} ms, ratio {t_peer / t_aug:.2f}x")
+    augpy.set_num_threads(0)
+
+
+if __name__ == "__main__":
+    main()

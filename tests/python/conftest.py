@@ -1,0 +1,49 @@
+"""Shared pytest set-up for the augpy suites.
+
+Hypothesis runs without deadlines (the first call of a kernel may be slow on a
+busy machine); `DTYPE_NAMES` and the helpers give every test the same view of
+the 13 dtypes and their NumPy counterparts (NumPy is the independent reference).
+"""
+import importlib.util
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+
+import augpy
+
+settings.register_profile(
+    "augpy", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile("augpy")
+
+HAVE_ML_DTYPES = importlib.util.find_spec("ml_dtypes") is not None
+
+# The 12 dtypes NumPy has natively (bfloat16 needs ml_dtypes).
+DTYPE_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float16", "float32", "float64"]
+ALL_DTYPE_NAMES = DTYPE_NAMES[:10] + ["bfloat16"] + DTYPE_NAMES[10:]
+
+
+def augpy_dtype(name):
+    """augpy.DLDataType for a dtype name ('bool' -> augpy.bool_)."""
+    return getattr(augpy, "bool_" if name == "bool" else name)
+
+
+def random_array(rng, shape, name):
+    """Random values of dtype `name` spanning its whole range (floats: also +-0, inf, nan)."""
+    dt = np.dtype(name)
+    if dt.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return rng.integers(info.min, info.max, size=shape, dtype=dt, endpoint=True)
+    a = np.asarray(rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4, size=shape)).astype(dt)
+    flat = a.reshape(-1)
+    if flat.size >= 6:
+        flat[:6] = [0.0, -0.0, np.inf, -np.inf, np.nan, np.finfo(dt).max]
+    return a
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)

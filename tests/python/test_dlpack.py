@@ -1,0 +1,378 @@
+"""DLPack interop (SPEC 14): zero copy both ways with NumPy and with hand-built
+capsules (ctypes), legacy and versioned capsules, renaming on import, producer
+deleters called exactly once, and malformed capsules rejected without crashing."""
+import ctypes
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import augpy
+from conftest import DTYPE_NAMES, HAVE_ML_DTYPES, augpy_dtype, random_array
+
+# ---- the DLPack ABI in ctypes (independent of the extension's header) --------------------------
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    pass
+
+
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    pass
+
+
+DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensor))
+DELETER_V = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))
+DLManagedTensor._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", DELETER)]
+DLManagedTensorVersioned._fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p),
+                                     ("deleter", DELETER_V), ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+
+api = ctypes.pythonapi
+api.PyCapsule_New.restype = ctypes.py_object
+api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+api.PyCapsule_GetName.restype = ctypes.c_char_p
+api.PyCapsule_GetName.argtypes = [ctypes.py_object]
+api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+NAMES = {b"dltensor": b"dltensor", b"dltensor_versioned": b"dltensor_versioned"}  # names must outlive capsules
+
+
+def capsule_name(cap):
+    return api.PyCapsule_GetName(cap).decode()
+
+
+class Producer:
+    """A foreign DLPack producer with a counting deleter, built with ctypes."""
+
+    def __init__(self, array, versioned=False, flags=0, code=None, bits=None, ndim=None, device=(1, 0),
+                 strides=True):
+        self.array = array
+        self.calls = 0
+        a = array
+        self.shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+        self.strides = (ctypes.c_int64 * max(a.ndim, 1))(*[s // a.itemsize for s in a.strides])
+        dl = DLTensor()
+        dl.data = a.ctypes.data
+        dl.device = DLDevice(*device)
+        dl.ndim = a.ndim if ndim is None else ndim
+        kind = {"b": 6, "i": 0, "u": 1, "f": 2}[a.dtype.kind]
+        dl.dtype = DLDataType(kind if code is None else code, a.itemsize * 8 if bits is None else bits, 1)
+        dl.shape = self.shape
+        dl.strides = self.strides if strides else None
+        dl.byte_offset = 0
+        if versioned:
+            self.deleter = DELETER_V(self._delete)
+            self.managed = DLManagedTensorVersioned(DLPackVersion(1, 0), None, self.deleter, flags, dl)
+            name = NAMES[b"dltensor_versioned"]
+        else:
+            self.deleter = DELETER(self._delete)
+            self.managed = DLManagedTensor(dl, None, self.deleter)
+            name = NAMES[b"dltensor"]
+        self.capsule = api.PyCapsule_New(ctypes.addressof(self.managed), name, None)
+
+    def _delete(self, _ptr):
+        self.calls += 1
+
+
+# ---- augpy -> numpy -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_numpy_from_augpy_zero_copy(rng, name):
+    a = random_array(rng, (4, 6), name)
+    t = augpy.array_to_tensor(a)
+    for view, ref in [(t, a), (t[::-1, 1::2], a[::-1, 1::2]), (t[2, 3], a[2, 3]), (t[:, 2], a[:, 2])]:
+        arr = np.from_dlpack(view)
+        assert arr.dtype == a.dtype and arr.shape == view.shape
+        assert arr.ctypes.data == view.ptr
+        assert arr.strides == tuple(s * a.itemsize for s in view.strides)
+        np.testing.assert_array_equal(arr, ref)
+
+
+def test_numpy_from_augpy_shares_writes_and_outlives():
+    t = augpy.array_to_tensor(np.zeros((2, 3), np.int32))
+    arr = np.from_dlpack(t)
+    assert arr.flags.writeable
+    arr[1, 2] = 42
+    assert int(t[1, 2]) == 42
+    t[0, 0] = -7
+    assert arr[0, 0] == -7
+    del t
+    gc.collect()
+    assert arr.tolist() == [[-7, 0, 0], [0, 0, 42]]
+
+
+def test_numpy_from_augpy_0d_and_empty():
+    t = augpy.array_to_tensor(np.array(2.5, np.float32))
+    arr = np.from_dlpack(t)
+    assert arr.shape == () and arr[()] == 2.5
+    e = np.from_dlpack(augpy.CudaTensor((0, 3), augpy.int16))
+    assert e.shape == (0, 3) and e.dtype == np.int16
+
+
+def test_dlpack_device():
+    assert augpy.CudaTensor(3).__dlpack_device__() == (1, 0)
+
+
+def test_legacy_and_versioned_capsules():
+    t = augpy.array_to_tensor(np.arange(6, dtype=np.uint16).reshape(2, 3))
+    legacy = t.__dlpack__()
+    assert capsule_name(legacy) == "dltensor"
+    assert capsule_name(t.__dlpack__(max_version=(0, 8))) == "dltensor"
+    versioned = t.__dlpack__(max_version=(1, 0))
+    assert capsule_name(versioned) == "dltensor_versioned"
+    m = DLManagedTensorVersioned.from_address(api.PyCapsule_GetPointer(versioned, b"dltensor_versioned"))
+    assert (m.version.major, m.flags) == (1, 0)
+    assert m.dl_tensor.data == t.ptr and m.dl_tensor.byte_offset == 0
+    assert (m.dl_tensor.dtype.code, m.dl_tensor.dtype.bits, m.dl_tensor.dtype.lanes) == (1, 16, 1)
+    assert [m.dl_tensor.shape[i] for i in range(2)] == [2, 3]
+    assert [m.dl_tensor.strides[i] for i in range(2)] == [3, 1]
+    for cap in (legacy, versioned):
+        back = augpy.from_dlpack(cap)
+        assert back.ptr == t.ptr
+        assert capsule_name(cap) == "used_" + ("dltensor_versioned" if cap is versioned else "dltensor")
+    del legacy, versioned, back  # consumed capsules: the views free themselves
+
+
+def test_dlpack_copy():
+    t = augpy.array_to_tensor(np.arange(12, dtype=np.float32).reshape(3, 4))[:, ::2]
+    cap = t.__dlpack__(max_version=(1, 0), copy=True)
+    m = DLManagedTensorVersioned.from_address(api.PyCapsule_GetPointer(cap, b"dltensor_versioned"))
+    assert m.flags & 2  # IS_COPIED
+    c = augpy.from_dlpack(cap)
+    assert c.ptr != t.ptr and c.is_contiguous
+    np.testing.assert_array_equal(c.numpy(), t.numpy())
+    arr = np.from_dlpack(t, copy=True)
+    assert arr.ctypes.data != t.ptr
+    np.testing.assert_array_equal(arr, t.numpy())
+
+
+@pytest.mark.parametrize("kwargs, exc, msg", [
+    ({"stream": "x"}, TypeError, r"CudaTensor.__dlpack__: stream must be None or an int"),
+    ({"max_version": 1}, TypeError, r"CudaTensor.__dlpack__: max_version must be None or a \(major, minor\)"),
+    ({"dl_device": (2, 0)}, BufferError, r"CudaTensor.__dlpack__: unsupported device requested \(2, 0\)"),
+    ({"dl_device": "cpu"}, TypeError, r"CudaTensor.__dlpack__: dl_device must be a"),
+    ({"foo": 1}, TypeError, r"CudaTensor.__dlpack__: unexpected keyword argument 'foo'"),
+])
+def test_dlpack_argument_errors(kwargs, exc, msg):
+    with pytest.raises(exc, match=msg):
+        augpy.CudaTensor(3).__dlpack__(**kwargs)
+
+
+def test_dlpack_accepts_cpu_stream_and_device():
+    t = augpy.CudaTensor(3)
+    assert capsule_name(t.__dlpack__(stream=None, dl_device=(1, 0), copy=False)) == "dltensor"
+    assert capsule_name(t.__dlpack__(stream=0, max_version=(1, 2))) == "dltensor_versioned"
+
+
+# ---- numpy -> augpy -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_augpy_from_numpy_zero_copy(rng, name):
+    base = random_array(rng, (5, 6), name)
+    for a in (base, base[::2, ::-1], base[3], base[1, 2], base[:, 4:4]):
+        a = np.asarray(a)
+        t = augpy.from_dlpack(a)
+        assert t.dtype is augpy_dtype(name)
+        assert t.shape == a.shape
+        if a.size:
+            assert t.ptr == a.ctypes.data
+        if a.size > 1:
+            assert tuple(s for s, n in zip(t.strides, t.shape) if n > 1) == \
+                tuple(s // a.itemsize for s, n in zip(a.strides, a.shape) if n > 1)
+        np.testing.assert_array_equal(t.numpy(), a)
+
+
+def test_augpy_from_numpy_writes_through():
+    a = np.zeros((3, 4), np.int64)
+    t = augpy.from_dlpack(a)
+    t[1, ::2] = 9
+    assert a[1].tolist() == [9, 0, 9, 0]
+    a[2, 3] = -1
+    assert int(t[2, 3]) == -1
+
+
+def test_producer_kept_alive_and_released_once():
+    a = np.arange(10.0)
+    r = weakref.ref(a)
+    t = augpy.from_dlpack(a)
+    v = t[2:5]
+    del a
+    gc.collect()
+    assert r() is not None
+    del t
+    gc.collect()
+    assert r() is not None  # the view still needs the memory
+    assert v.numpy().tolist() == [2.0, 3.0, 4.0]
+    del v
+    gc.collect()
+    assert r() is None
+
+
+def test_readonly_producer_is_copied():
+    a = np.arange(6, dtype=np.uint8)
+    a.flags.writeable = False
+    t = augpy.from_dlpack(a)
+    assert t.ptr != a.ctypes.data
+    assert t.numpy().tolist() == list(range(6))
+    t[0] = 100  # the copy is writable; the read-only source is untouched
+    assert a[0] == 0
+    b = augpy.from_dlpack(np.broadcast_to(np.arange(3), (4, 3)))  # read-only view
+    assert b.shape == (4, 3) and b.numpy()[3].tolist() == [0, 1, 2]
+
+
+def test_from_dlpack_of_augpy_tensor_bfloat16():
+    t = augpy.CudaTensor((2, 3), augpy.bfloat16)
+    u = augpy.from_dlpack(t)
+    assert u.ptr == t.ptr and u.dtype is augpy.bfloat16 and u is not t
+
+
+@pytest.mark.skipif(not HAVE_ML_DTYPES, reason="needs ml_dtypes")
+def test_bfloat16_numpy_via_dlpack():
+    import ml_dtypes
+    t = augpy.array_to_tensor(np.array([1.5, -2.0], dtype=ml_dtypes.bfloat16))
+    try:
+        arr = np.from_dlpack(t)
+    except BufferError:
+        pytest.skip("this numpy cannot import kDLBfloat")
+    assert arr.dtype == ml_dtypes.bfloat16 and arr.ctypes.data == t.ptr
+
+
+# ---- capsules: foreign producers, names, errors ------------------------------------------------------
+
+@pytest.mark.parametrize("versioned", [False, True])
+def test_foreign_deleter_called_exactly_once(versioned):
+    p = Producer(np.arange(12, dtype=np.int16).reshape(3, 4), versioned=versioned)
+    t = augpy.import_dltensor(p.capsule, "dltensor_versioned" if versioned else "dltensor")
+    assert capsule_name(p.capsule) == ("used_dltensor_versioned" if versioned else "used_dltensor")
+    assert t.ptr == p.array.ctypes.data and p.calls == 0
+    views = [t[1], t[:, ::2], t.reshape(12)]
+    del t
+    gc.collect()
+    assert p.calls == 0
+    np.testing.assert_array_equal(views[1].numpy(), p.array[:, ::2])
+    del views
+    gc.collect()
+    assert p.calls == 1
+    with pytest.raises(ValueError, match=r"import_dltensor: the DLPack capsule was already consumed"):
+        augpy.import_dltensor(p.capsule)
+    gc.collect()
+    assert p.calls == 1
+
+
+def test_foreign_without_strides_and_readonly():
+    p = Producer(np.arange(6, dtype=np.float32).reshape(2, 3), strides=False)
+    t = augpy.from_dlpack(p.capsule)
+    assert t.strides == (3, 1) and t.numpy().tolist() == [[0, 1, 2], [3, 4, 5]]
+    del t
+    gc.collect()
+    assert p.calls == 1
+    ro = Producer(np.arange(4, dtype=np.uint8), versioned=True, flags=1)
+    t = augpy.from_dlpack(ro.capsule)
+    assert ro.calls == 1  # read-only: copied, memory handed back at once
+    assert t.ptr != ro.array.ctypes.data and t.numpy().tolist() == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("kwargs, msg", [
+    ({"code": 5, "bits": 64}, r"unsupported DLPack dtype \(code=5, bits=64, lanes=1\)"),
+    ({"ndim": 9}, r"DLPack tensor has 9 dimensions"),
+    ({"ndim": -1}, r"DLPack tensor has -1 dimensions"),
+    ({"device": (2, 0)}, r"DLPack device \(2, 0\) is not supported"),
+    ({"device": (7, 0)}, r"DLPack device \(7, 0\) is not supported"),
+])
+def test_malformed_capsules_rejected(kwargs, msg):
+    p = Producer(np.zeros((2, 2), np.float64), **kwargs)
+    with pytest.raises(BufferError, match=r"import_dltensor: " + msg):
+        augpy.import_dltensor(p.capsule)
+    assert capsule_name(p.capsule) == "dltensor"  # not taken
+    assert p.calls == 0
+
+
+def test_capsule_names():
+    t = augpy.array_to_tensor(np.arange(3, dtype=np.int8))
+    cap = augpy.export_dltensor(t, "foo")
+    assert capsule_name(cap) == "foo"
+    with pytest.raises(ValueError, match=r"import_dltensor: expected a capsule named 'dltensor', got 'foo'"):
+        augpy.import_dltensor(cap)
+    u = augpy.import_dltensor(cap, name="foo")
+    assert u.ptr == t.ptr and capsule_name(cap) == "used_dltensor"
+    versioned = augpy.export_dltensor(t, name="dltensor_versioned")
+    assert capsule_name(versioned) == "dltensor_versioned"
+    assert augpy.import_dltensor(versioned).ptr == t.ptr  # the default name accepts versioned capsules
+    with pytest.raises(ValueError, match=r"export_dltensor: name must not start with 'used_'"):
+        augpy.export_dltensor(t, "used_x")
+
+
+def test_export_unconsumed_and_not_destructed():
+    t = augpy.array_to_tensor(np.arange(4, dtype=np.float64))
+    cap = augpy.export_dltensor(t)
+    del cap  # unconsumed: the capsule releases its view
+    gc.collect()
+    cap = augpy.export_dltensor(t, destruct=False)
+    u = augpy.import_dltensor(cap)  # the importer calls the deleter
+    del cap, t
+    gc.collect()
+    assert u.numpy().tolist() == [0, 1, 2, 3]
+
+
+def test_manual_export_import_roundtrip():
+    t = augpy.array_to_tensor(np.arange(24, dtype=np.uint8).reshape(2, 3, 4))
+    capsule = augpy.export_dltensor(t)
+    arr = np.from_dlpack(type("Holder", (), {"__dlpack__": lambda self, **kw: capsule,
+                                             "__dlpack_device__": lambda self: (1, 0)})())
+    assert arr.ctypes.data == t.ptr and arr.shape == (2, 3, 4)
+
+
+@pytest.mark.parametrize("args, exc, msg", [
+    ((object(),), TypeError, r"from_dlpack: object does not support the DLPack protocol"),
+    ((3,), TypeError, r"from_dlpack: int does not support the DLPack protocol"),
+])
+def test_from_dlpack_errors(args, exc, msg):
+    with pytest.raises(exc, match=msg):
+        augpy.from_dlpack(*args)
+
+
+def test_import_errors():
+    with pytest.raises(TypeError, match=r"import_dltensor: expected a DLPack capsule, got list"):
+        augpy.import_dltensor([])
+    with pytest.raises(ValueError, match=r"from_dlpack: device must be None or 'cpu'"):
+        augpy.from_dlpack(np.zeros(2), device="cuda")
+    assert augpy.from_dlpack(np.zeros(2), device="cpu").shape == (2,)
+
+
+class OldProducer:
+    """A producer that predates max_version."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack__(self, stream=None):
+        return self.a.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def test_old_producer_gets_legacy_call():
+    a = np.arange(5, dtype=np.int32)
+    t = augpy.from_dlpack(OldProducer(a))
+    assert t.ptr == a.ctypes.data

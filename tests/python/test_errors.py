@@ -1,0 +1,207 @@
+"""Bad input to the operators, functional API, math and reductions: the right
+exception type with a message naming the function and the value (SPEC 16); and a
+subprocess run of crash-prone calls checking that the interpreter survives."""
+import re
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import augpy
+import augpy.math as am
+import opsref as R
+
+
+def u8(shape, v=0):
+    return R.make(np.full(shape, v, np.uint8), "uint8")
+
+
+def f32(shape, v=0.0):
+    return R.make(np.full(shape, v, np.float32), "float32")
+
+
+@pytest.mark.parametrize("op,dunder", [("&", "and"), ("|", "or"), ("^", "xor")])
+def test_bitwise_on_floats(op, dunder):
+    fn = {"&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b}[op]
+    pat = "^" + re.escape(f"Tensor.__{dunder}__: Inputs to bitwise operator `{op}` must be of integral type.")
+    for a, b in ((f32(3), u8(3)), (u8(3), f32(3)), (f32(3), 1), (u8(3), 1.5), (2.5, u8(3))):
+        with pytest.raises(TypeError, match=pat):
+            fn(a, b)
+
+
+def test_invert_and_shift_on_floats():
+    with pytest.raises(TypeError, match="must be of integral type"):
+        ~f32(2)
+    with pytest.raises(TypeError, match="must be of integral type"):
+        u8(2) << 1.5
+    with pytest.raises(TypeError, match="must be of integral type"):
+        f32(2) >> 1
+
+
+@pytest.mark.parametrize("op", ["+", "-", "/", "//", "%", "**"])
+def test_arithmetic_on_bools(op):
+    b = R.make(np.array([True, False]), "bool")
+    fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "/": lambda x, y: x / y,
+          "//": lambda x, y: x // y, "%": lambda x, y: x % y, "**": lambda x, y: x ** y}[op]
+    pat = "Inputs to arithmetic operator `" + op.replace("*", "\\*").replace("+", "\\+") + "` cannot be booleans"
+    with pytest.raises(TypeError, match=pat):
+        fn(b, b)
+    with pytest.raises(TypeError, match=pat):
+        fn(b, True)
+    assert R.read(b * b).tolist() == [True, False]  # the one allowed arithmetic operation
+    assert (b + 1).dtype == augpy.int32  # a weak int scalar is not a bool
+
+
+def test_incompatible_shapes():
+    a, b = u8((2, 3, 4)), u8((2, 3, 3))
+    with pytest.raises(ValueError, match=r"cannot broadcast shapes \(2, 3, 4\) and \(2, 3, 3\)"):
+        a + b
+    with pytest.raises(ValueError, match=r"^Tensor.__mul__: cannot broadcast shapes"):
+        a * b
+    with pytest.raises(ValueError, match=r"^augpy.add: cannot broadcast shapes \(2, 3, 4\) and \(2, 3, 3\)"):
+        augpy.add(a, b)
+    with pytest.raises(ValueError, match=r"^augpy.math.max: cannot broadcast shapes"):
+        am.max(a, b)
+    with pytest.raises(ValueError, match="cannot broadcast shapes"):
+        a < b
+    with pytest.raises(ValueError, match=r"^augpy.copy: cannot broadcast shape \(2, 3, 4\) to \(2, 3, 3\)"):
+        augpy.copy(a, b)
+    with pytest.raises(ValueError, match="^augpy.fma: cannot broadcast shape"):
+        augpy.fma(1.0, a, b)
+
+
+def test_out_of_wrong_shape():
+    a = u8((2, 3))
+    for out in (u8((3, 2)), u8((6,)), u8((2, 3, 1)), u8(())):
+        with pytest.raises(ValueError, match="augpy.add"):
+            augpy.add(a, 1, out=out)
+        with pytest.raises(ValueError, match="augpy.math.sqrt"):
+            am.sqrt(a, out=out)
+    with pytest.raises(ValueError, match="augpy.sum"):
+        augpy.sum(a, 0, out=u8((2,)))
+    with pytest.raises(ValueError, match="augpy.cast"):
+        augpy.cast(a, u8((4,)))
+
+
+def test_wrong_types():
+    a = u8((2,))
+    with pytest.raises(TypeError, match="augpy.add"):
+        augpy.add("x", 1)
+    with pytest.raises(TypeError, match="augpy.add"):
+        augpy.add(a, "x")
+    with pytest.raises(TypeError, match="augpy.add"):
+        augpy.add(a, 1, out=np.zeros(2))
+    with pytest.raises(TypeError, match="missing required argument 'scalar'"):
+        augpy.add(a)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        augpy.add(a, 1, bogus=2)
+    with pytest.raises(TypeError, match="multiple values for argument 'out'"):
+        augpy.add(a, 1, None, out=None)
+    with pytest.raises(TypeError, match="at most 5 positional"):
+        augpy.add(a, 1, None, 8, 512, 7)
+    with pytest.raises(TypeError, match="augpy.fma: scalar must be a number"):
+        augpy.fma("x", a, a)
+    with pytest.raises(TypeError, match="augpy.fma"):
+        augpy.fma(1.0, a, [1, 2])
+    with pytest.raises(TypeError, match="augpy.cast"):
+        augpy.cast(a, "not a dtype")
+    with pytest.raises(TypeError, match="augpy.fill"):
+        augpy.fill("x", a)
+    with pytest.raises(TypeError, match="augpy.fill"):
+        augpy.fill(1, "x")
+    with pytest.raises(TypeError):
+        a.fill()
+    with pytest.raises(TypeError, match="augpy.gemm"):
+        augpy.gemm(a, 3)
+    with pytest.raises(TypeError, match="augpy.sum"):
+        augpy.sum(a, axis=[0, "x"])
+    with pytest.raises(TypeError, match="augpy.zeros"):
+        augpy.zeros((2,), dtype="bogus")
+    with pytest.raises(TypeError, match="augpy.zeros"):
+        augpy.zeros((2,), device_id="0")
+
+
+def test_scalar_out_of_range():
+    a = u8((2,))
+    with pytest.raises(OverflowError):
+        a + 2 ** 64
+    with pytest.raises(OverflowError):
+        augpy.add(a, -2 ** 70)
+    with pytest.raises(ValueError, match="blocks_per_sm"):
+        augpy.add(a, 1, blocks_per_sm=2 ** 40)
+
+
+def test_errors_leave_out_untouched():
+    a, out = u8((2, 3), 5), u8((2, 3), 9)
+    with pytest.raises(ValueError):
+        augpy.add(a, u8((4,)), out=out)
+    assert R.read(out).tolist() == [[9] * 3] * 2
+
+
+CRASH_PRONE = textwrap.dedent(r"""
+    import gc, sys
+    import numpy as np
+    import augpy, augpy.math as am
+
+    def expect_error(fn):
+        try:
+            fn()
+        except (ValueError, TypeError, IndexError, OverflowError, MemoryError, RuntimeError):
+            return
+        raise SystemExit("no error from %r" % (fn,))
+
+    t = augpy.zeros((2, 3))
+    huge = [(2 ** 40, 2 ** 40), (2 ** 62,), (2 ** 31,) * 4, (-1,), (1,) * 9, (2 ** 63 - 1, 2)]
+    for shape in huge:
+        expect_error(lambda: augpy.zeros(shape))
+        expect_error(lambda: augpy.full(shape, 1.5))
+        expect_error(lambda: augpy.ones(shape, augpy.float64))
+    expect_error(lambda: augpy.zeros(10 ** 30))
+    expect_error(lambda: augpy.zeros("abc"))
+    expect_error(lambda: augpy.zeros(None))
+    for bad in (None, object(), "x", b"x", 2 ** 80, -2 ** 80, float("nan"), [[1], [2, 3]], {}):
+        for fn in (augpy.add, augpy.sub, augpy.div, augpy.rdiv, augpy.lt, augpy.eq):
+            try:
+                fn(t, bad)
+            except (TypeError, OverflowError, ValueError):
+                pass
+        for fn in (am.sqrt, am.abs, am.exp):
+            expect_error(lambda: fn(bad))
+        expect_error(lambda: augpy.fma(1.0, t, bad))
+        expect_error(lambda: augpy.sum(bad))
+        expect_error(lambda: augpy.cast(t, bad))
+        try:
+            t + bad
+        except (TypeError, OverflowError, ValueError):
+            pass
+    e = augpy.zeros((0, 4), augpy.float32)
+    _ = e + 1, e.sum(), e.sum(0), e.any(), am.sqrt(e), augpy.mean(e)
+    expect_error(lambda: e.min())
+    z = augpy.zeros(())
+    _ = z + z, z.sum(), am.sqrt(z), -z, ~z
+    x = augpy.zeros((3, 4), augpy.float64)
+    expect_error(lambda: augpy.gemm(x, x))
+    expect_error(lambda: augpy.gemm(x, x, x))
+    expect_error(lambda: augpy.sum(x, (0, 1, 2, 3, 4, 5, 6, 7, 8)))
+    expect_error(lambda: augpy.sum(x, -10 ** 20))
+    expect_error(lambda: x.fill(np.zeros((5, 5))))
+    expect_error(lambda: augpy.copy(np.zeros((2, 2)), x))
+    v = x[::2, ::-1]
+    v += 1
+    expect_error(lambda: augpy.Constant(1, None) + object())
+    for i in range(200):
+        try:
+            x + augpy.zeros((i % 5,))
+        except ValueError:
+            pass
+    gc.collect()
+    print("survived")
+""")
+
+
+def test_interpreter_survives_crash_prone_inputs():
+    r = subprocess.run([sys.executable, "-c", CRASH_PRONE], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "survived" in r.stdout
