@@ -354,87 +354,90 @@ _Static_assert(0 CT_LIST_A(COUNT_ONE) == AUG__NUM_CTYPES, "ctype list out of ste
 _Static_assert(AUG_BOOL == 0 && AUG_INT64 == 4 && AUG_UINT64 == 8 && AUG_FLOAT64 == 12 && AUG__I128 == 13,
                "ctype list order must match the dtype enum");
 
-/* ---- SSE2: float32 -> 8/16/32-bit integers --------------------------------------
- * Clamp in float (NaN -> 0), then _mm_cvtps_epi32 rounds half to even under the
- * default MXCSR, and the packs are exact because the values are in range. Returns
- * how many leading elements were converted (a multiple of 16). */
+/* ---- SSE2: float32/float64 -> 8/16/32-bit integers -------------------------------
+ * NaN -> 0 and clamping in float, then cvtps2dq/cvtpd2dq round half to even under
+ * the default MXCSR, and the packs are exact because the values are in range.
+ * sse_to_int returns how many leading elements it converted; the portable loop
+ * does the rest (and is what the tests compare these paths against). */
 #ifdef __SSE2__
-static int64_t sse_f32_to_int(const char *src, char *dst, int dst_t, int64_t n) {
-    const __m128 zero = _mm_setzero_ps();
+/* Four float32 / float64 at p as int32: NaN -> 0, clamped to [lo, hi], rounded. */
+static inline __m128i sse_load4_f32(const char *p, double lo, double hi) {
+    __m128 v = _mm_loadu_ps((const float *)(const void *)p);
+    v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
+    v = _mm_min_ps(_mm_max_ps(v, _mm_set1_ps((float)lo)), _mm_set1_ps((float)hi)); /* bounds exact */
+    return _mm_cvtps_epi32(v);
+}
+static inline __m128i sse_load4_f64(const char *p, double lo, double hi) {
+    const __m128d l = _mm_set1_pd(lo), h = _mm_set1_pd(hi);
+    __m128d a = _mm_loadu_pd((const double *)(const void *)p);
+    __m128d b = _mm_loadu_pd((const double *)(const void *)(p + 16));
+    a = _mm_min_pd(_mm_max_pd(_mm_and_pd(a, _mm_cmpord_pd(a, a)), l), h);
+    b = _mm_min_pd(_mm_max_pd(_mm_and_pd(b, _mm_cmpord_pd(b, b)), l), h);
+    return _mm_unpacklo_epi64(_mm_cvtpd_epi32(a), _mm_cvtpd_epi32(b));
+}
+
+#define SSE_TO_INT_LOOPS(LOAD4, ES)                                                                 \
+    switch (dst_t) {                                                                                \
+    case AUG_UINT8:                                                                                 \
+    case AUG_INT8: {                                                                                \
+        const double lo = dst_t == AUG_UINT8 ? 0.0 : -128.0, hi = dst_t == AUG_UINT8 ? 255.0 : 127.0; \
+        for (; i + 16 <= n; i += 16) {                                                              \
+            __m128i a = _mm_packs_epi32(LOAD4(src + ES * i, lo, hi), LOAD4(src + ES * (i + 4), lo, hi)); \
+            __m128i b = _mm_packs_epi32(LOAD4(src + ES * (i + 8), lo, hi),                          \
+                                        LOAD4(src + ES * (i + 12), lo, hi));                        \
+            __m128i p = dst_t == AUG_UINT8 ? _mm_packus_epi16(a, b) : _mm_packs_epi16(a, b);        \
+            _mm_storeu_si128((__m128i *)(void *)(dst + i), p);                                      \
+        }                                                                                           \
+        break;                                                                                      \
+    }                                                                                               \
+    case AUG_UINT16: {                                                                              \
+        const double lo = 0.0, hi = 65535.0;                                                        \
+        for (; i + 8 <= n; i += 8) {                                                                \
+            /* no unsigned 32->16 pack in SSE2: sign-extend the low halves, then packs is exact */ \
+            __m128i a = LOAD4(src + ES * i, lo, hi), b = LOAD4(src + ES * (i + 4), lo, hi);         \
+            a = _mm_srai_epi32(_mm_slli_epi32(a, 16), 16);                                          \
+            b = _mm_srai_epi32(_mm_slli_epi32(b, 16), 16);                                          \
+            _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm_packs_epi32(a, b));              \
+        }                                                                                           \
+        break;                                                                                      \
+    }                                                                                               \
+    case AUG_INT16: {                                                                               \
+        const double lo = -32768.0, hi = 32767.0;                                                   \
+        for (; i + 8 <= n; i += 8) {                                                                \
+            __m128i a = LOAD4(src + ES * i, lo, hi), b = LOAD4(src + ES * (i + 4), lo, hi);         \
+            _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm_packs_epi32(a, b));              \
+        }                                                                                           \
+        break;                                                                                      \
+    }                                                                                               \
+    default:                                                                                        \
+        break;                                                                                      \
+    }
+
+static int64_t sse_to_int(const char *src, int src_t, char *dst, int dst_t, int64_t n) {
     int64_t i = 0;
-    switch (dst_t) {
-    case AUG_UINT8: {
-        const __m128 hi = _mm_set1_ps(255.0f);
-        for (; i + 16 <= n; i += 16) {
-            __m128i r[4];
-            for (int k = 0; k < 4; k++) {
-                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * (i + 4 * k)));
-                v = _mm_min_ps(_mm_max_ps(v, zero), hi); /* maxps(NaN, 0) = 0 */
-                r[k] = _mm_cvtps_epi32(v);
-            }
-            __m128i p = _mm_packus_epi16(_mm_packs_epi32(r[0], r[1]), _mm_packs_epi32(r[2], r[3]));
-            _mm_storeu_si128((__m128i *)(void *)(dst + i), p);
-        }
-        break;
-    }
-    case AUG_INT8: {
-        const __m128 lo = _mm_set1_ps(-128.0f), hi = _mm_set1_ps(127.0f);
-        for (; i + 16 <= n; i += 16) {
-            __m128i r[4];
-            for (int k = 0; k < 4; k++) {
-                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * (i + 4 * k)));
-                v = _mm_and_ps(v, _mm_cmpord_ps(v, v)); /* NaN -> +0 */
-                v = _mm_min_ps(_mm_max_ps(v, lo), hi);
-                r[k] = _mm_cvtps_epi32(v);
-            }
-            __m128i p = _mm_packs_epi16(_mm_packs_epi32(r[0], r[1]), _mm_packs_epi32(r[2], r[3]));
-            _mm_storeu_si128((__m128i *)(void *)(dst + i), p);
-        }
-        break;
-    }
-    case AUG_UINT16: {
-        const __m128 hi = _mm_set1_ps(65535.0f);
-        for (; i + 8 <= n; i += 8) {
-            __m128i r[2];
-            for (int k = 0; k < 2; k++) {
-                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * (i + 4 * k)));
-                v = _mm_min_ps(_mm_max_ps(v, zero), hi);
-                /* no unsigned 32->16 pack in SSE2: sign-extend the low half, then packs is exact */
-                r[k] = _mm_srai_epi32(_mm_slli_epi32(_mm_cvtps_epi32(v), 16), 16);
-            }
-            _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm_packs_epi32(r[0], r[1]));
-        }
-        break;
-    }
-    case AUG_INT16: {
-        const __m128 lo = _mm_set1_ps(-32768.0f), hi = _mm_set1_ps(32767.0f);
-        for (; i + 8 <= n; i += 8) {
-            __m128i r[2];
-            for (int k = 0; k < 2; k++) {
-                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * (i + 4 * k)));
+    if (src_t == AUG_FLOAT32) {
+        if (dst_t == AUG_INT32) {
+            /* 2^31 - 1 is not a float: out of range converts to 0x80000000, right for
+             * <= -2^31; flipping the bits where v >= 2^31 gives INT32_MAX */
+            const __m128 two31 = _mm_set1_ps(0x1p31f);
+            for (; i + 4 <= n; i += 4) {
+                __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * i));
                 v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
-                v = _mm_min_ps(_mm_max_ps(v, lo), hi);
-                r[k] = _mm_cvtps_epi32(v);
+                __m128i r = _mm_xor_si128(_mm_cvtps_epi32(v), _mm_castps_si128(_mm_cmpge_ps(v, two31)));
+                _mm_storeu_si128((__m128i *)(void *)(dst + 4 * i), r);
             }
-            _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm_packs_epi32(r[0], r[1]));
+            return i;
         }
-        break;
-    }
-    case AUG_INT32: {
-        const __m128 two31 = _mm_set1_ps(0x1p31f);
-        for (; i + 4 <= n; i += 4) {
-            __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * i));
-            v = _mm_and_ps(v, _mm_cmpord_ps(v, v));
-            /* out of range converts to 0x80000000: right for <= -2^31; flip the
-             * bits for >= 2^31 to get INT32_MAX */
-            __m128i r = _mm_cvtps_epi32(v);
-            r = _mm_xor_si128(r, _mm_castps_si128(_mm_cmpge_ps(v, two31)));
-            _mm_storeu_si128((__m128i *)(void *)(dst + 4 * i), r);
+        SSE_TO_INT_LOOPS(sse_load4_f32, 4)
+    } else if (src_t == AUG_FLOAT64) {
+        if (dst_t == AUG_INT32) {
+            for (; i + 4 <= n; i += 4) {
+                __m128i r = sse_load4_f64(src + 8 * i, -0x1p31, 0x1p31 - 1); /* both exact in double */
+                _mm_storeu_si128((__m128i *)(void *)(dst + 4 * i), r);
+            }
+            return i;
         }
-        break;
-    }
-    default:
-        break;
+        SSE_TO_INT_LOOPS(sse_load4_f64, 8)
     }
     return i;
 }
@@ -475,8 +478,9 @@ void aug__convert(const char *src, int64_t src_stride, int src_t, char *dst, int
         return;
     }
 #ifdef __SSE2__
-    if (src_t == AUG_FLOAT32 && src_stride == 4 && dst_stride == aug__ctype_size(dst_t)) {
-        int64_t done = sse_f32_to_int(src, dst, dst_t, n);
+    if ((src_t == AUG_FLOAT32 || src_t == AUG_FLOAT64) && src_stride == aug__ctype_size(src_t) &&
+        dst_stride == aug__ctype_size(dst_t)) {
+        int64_t done = sse_to_int(src, src_t, dst, dst_t, n);
         src += done * src_stride;
         dst += done * dst_stride;
         n -= done;

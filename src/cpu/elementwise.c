@@ -3,8 +3,9 @@
  * Looks up the 1-D kernel for the plan's op and ctypes in the kernel families of
  * cpu/kernels.h and runs it through the one iteration engine (core/iter.h), which
  * broadcasts, converts operands into the ctypes and saturates the result into the
- * output's dtype. A one-input COPY needs no kernel: the engine's conversion is the
- * whole operation. */
+ * output's dtype. A one-input COPY through no narrower ctype needs no kernel: the
+ * engine's conversion is the whole operation; otherwise COPY is the arith family's
+ * identity on the ctype (so a compute override saturates on the way). */
 #include <stdio.h>
 #include <string.h>
 #include "cpu.h"
@@ -38,11 +39,20 @@ static aug__kernel find_kernel(const aug__ew_plan *p) {
     }
 }
 
+/* A one-input COPY whose ctypes add no intermediate saturation: the engine's
+ * direct conversion from the input's dtype to the output's is the whole job. */
+static int plain_copy(const aug__ew_plan *p) {
+    if (p->op != AUG_OP_COPY || p->nin != 1) return 0;
+    int in_t = (int)p->in[0]->dtype;
+    return p->in_ctype[0] == in_t && (p->out_ctype == in_t || p->out_ctype == (int)p->out->dtype);
+}
+
 aug_status aug__cpu_elementwise(const aug__ew_plan *plan) {
-    if (!plan || !plan->out || plan->nin < 1 || plan->nin > AUG__MAX_INPUTS)
-        return aug__error(AUG_ERR_VALUE, plan ? plan->func : NULL, "invalid elementwise plan");
+    int valid = plan && plan->out && plan->nin >= 1 && plan->nin <= AUG__MAX_INPUTS;
+    for (int i = 0; valid && i < plan->nin; i++) valid = plan->in[i] != NULL;
+    if (!valid) return aug__error(AUG_ERR_VALUE, plan ? plan->func : NULL, "invalid elementwise plan");
     aug__kernel k = NULL;
-    if (!(plan->op == AUG_OP_COPY && plan->nin == 1)) {
+    if (!plain_copy(plan)) {
         k = find_kernel(plan);
         if (!k) {
             char types[64];

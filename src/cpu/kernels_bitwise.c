@@ -38,11 +38,14 @@
         if (k >= (BITS)) return x < 0 ? (T)-1 : (T)0;                                            \
         return (T)(x >> k);                                                                      \
     }                                                                                            \
+    static inline int neg_##S(T k) { return k < 0; }                                             \
     static inline uint64_t mag_##S(T k) { return k < 0 ? (uint64_t)0 - (uint64_t)k : (uint64_t)k; } \
     static inline T shl_##S(T x, T k) { return k >= 0 ? shl_mag_##S(x, mag_##S(k)) : shr_mag_##S(x, mag_##S(k)); } \
     static inline T shr_##S(T x, T k) { return k >= 0 ? shr_mag_##S(x, mag_##S(k)) : shl_mag_##S(x, mag_##S(k)); }
 
 #define DEF_SHIFT_UNSIGNED(S, T, TMAX, BITS)                                                     \
+    static inline int neg_##S(T k) { (void)k; return 0; }                                        \
+    static inline uint64_t mag_##S(T k) { return (uint64_t)k; }                                  \
     static inline T shl_##S(T x, T k) {                                                          \
         if (x == 0) return 0;                                                                    \
         if (k >= (BITS) || x > (T)((TMAX) >> k)) return (T)(TMAX);                               \
@@ -97,42 +100,127 @@ static inline uint8_t inv_b(uint8_t x) { return (uint8_t)(x == 0); }
         }                                                                                        \
     }
 
+#define BINARY_BODY(T, FN)                                                                       \
+    const char *pa = data[0], *pb = data[1];                                                 \
+    char *po = data[2];                                                                      \
+    const int64_t es = (int64_t)sizeof(T), sa = strides[0], sb = strides[1], so = strides[2]; \
+    T x, y, r;                                                                               \
+    if (so == es && sa == es && sb == es) {                                                  \
+        for (int64_t i = 0; i < n; i++) {                                                    \
+            LOAD(x, pa + i * es);                                                            \
+            LOAD(y, pb + i * es);                                                            \
+            r = FN(x, y);                                                                    \
+            STORE(po + i * es, r);                                                           \
+        }                                                                                    \
+    } else if (so == es && sa == es && sb == 0) {                                            \
+        LOAD(y, pb);                                                                         \
+        for (int64_t i = 0; i < n; i++) {                                                    \
+            LOAD(x, pa + i * es);                                                            \
+            r = FN(x, y);                                                                    \
+            STORE(po + i * es, r);                                                           \
+        }                                                                                    \
+    } else if (so == es && sa == 0 && sb == es) {                                            \
+        LOAD(x, pa);                                                                         \
+        for (int64_t i = 0; i < n; i++) {                                                    \
+            LOAD(y, pb + i * es);                                                            \
+            r = FN(x, y);                                                                    \
+            STORE(po + i * es, r);                                                           \
+        }                                                                                    \
+    } else {                                                                                 \
+        for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, po += so) {                      \
+            LOAD(x, pa);                                                                     \
+            LOAD(y, pb);                                                                     \
+            r = FN(x, y);                                                                    \
+            STORE(po, r);                                                                    \
+        }                                                                                    \
+    }
+
 #define DEF_BINARY_KERNEL(NAME, T, FN)                                                           \
     static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
         (void)ctx;                                                                               \
-        const char *pa = data[0], *pb = data[1];                                                 \
-        char *po = data[2];                                                                      \
-        const int64_t es = (int64_t)sizeof(T), sa = strides[0], sb = strides[1], so = strides[2]; \
-        T x, y, r;                                                                               \
-        if (so == es && sa == es && sb == es) {                                                  \
+        BINARY_BODY(T, FN)                                                                       \
+    }
+
+/* Runs with one broadcast count (the usual `x << 2`): the direction, the limits and
+ * the shift are loop-invariant, so the loops are a uniform shift and selects, which
+ * vectorise. Same results as shl_/shr_ element by element. */
+#define DEF_SHIFT_RUNS_SIGNED(S, T, U, TMIN, TMAX, BITS)                                         \
+    static void shl_run_##S(const char *pa, char *po, int64_t n, uint64_t m) {                   \
+        const int64_t es = (int64_t)sizeof(T);                                                   \
+        T x, r;                                                                                  \
+        if (m >= (BITS)) {                                                                       \
             for (int64_t i = 0; i < n; i++) {                                                    \
                 LOAD(x, pa + i * es);                                                            \
-                LOAD(y, pb + i * es);                                                            \
-                r = FN(x, y);                                                                    \
+                r = x > 0 ? (T)(TMAX) : (x < 0 ? (T)(TMIN) : (T)0);                              \
                 STORE(po + i * es, r);                                                           \
             }                                                                                    \
-        } else if (so == es && sa == es && sb == 0) {                                            \
-            LOAD(y, pb);                                                                         \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(x, pa + i * es);                                                            \
-                r = FN(x, y);                                                                    \
-                STORE(po + i * es, r);                                                           \
-            }                                                                                    \
-        } else if (so == es && sa == 0 && sb == es) {                                            \
-            LOAD(x, pa);                                                                         \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(y, pb + i * es);                                                            \
-                r = FN(x, y);                                                                    \
-                STORE(po + i * es, r);                                                           \
-            }                                                                                    \
-        } else {                                                                                 \
-            for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, po += so) {                      \
-                LOAD(x, pa);                                                                     \
-                LOAD(y, pb);                                                                     \
-                r = FN(x, y);                                                                    \
-                STORE(po, r);                                                                    \
-            }                                                                                    \
+            return;                                                                              \
         }                                                                                        \
+        const int sh = (int)m;                                                                   \
+        const T hi = (T)((TMAX) >> sh), lo = (T)((TMIN) >> sh);                                  \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            LOAD(x, pa + i * es);                                                                \
+            r = (T)((U)x << sh);                                                                 \
+            r = x > hi ? (T)(TMAX) : r;                                                          \
+            r = x < lo ? (T)(TMIN) : r;                                                          \
+            STORE(po + i * es, r);                                                               \
+        }                                                                                        \
+    }                                                                                            \
+    static void shr_run_##S(const char *pa, char *po, int64_t n, uint64_t m) {                   \
+        const int64_t es = (int64_t)sizeof(T);                                                   \
+        const int sh = m >= (BITS) ? (BITS) - 1 : (int)m; /* floor: -1 or 0 beyond the width */  \
+        T x, r;                                                                                  \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            LOAD(x, pa + i * es);                                                                \
+            r = (T)(x >> sh);                                                                    \
+            STORE(po + i * es, r);                                                               \
+        }                                                                                        \
+    }
+
+#define DEF_SHIFT_RUNS_UNSIGNED(S, T, TMAX, BITS)                                                \
+    static void shl_run_##S(const char *pa, char *po, int64_t n, uint64_t m) {                   \
+        const int64_t es = (int64_t)sizeof(T);                                                   \
+        const int sh = m >= (BITS) ? 0 : (int)m;                                                 \
+        const T hi = m >= (BITS) ? (T)0 : (T)((TMAX) >> sh);                                     \
+        T x, r;                                                                                  \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            LOAD(x, pa + i * es);                                                                \
+            r = (T)(x << sh);                                                                    \
+            r = x > hi ? (T)(TMAX) : r;                                                          \
+            STORE(po + i * es, r);                                                               \
+        }                                                                                        \
+    }                                                                                            \
+    static void shr_run_##S(const char *pa, char *po, int64_t n, uint64_t m) {                   \
+        const int64_t es = (int64_t)sizeof(T);                                                   \
+        T x, r;                                                                                  \
+        if (m >= (BITS)) {                                                                       \
+            r = 0;                                                                               \
+            for (int64_t i = 0; i < n; i++) STORE(po + i * es, r);                               \
+            return;                                                                              \
+        }                                                                                        \
+        const int sh = (int)m;                                                                   \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            LOAD(x, pa + i * es);                                                                \
+            r = (T)(x >> sh);                                                                    \
+            STORE(po + i * es, r);                                                               \
+        }                                                                                        \
+    }
+
+/* A shift kernel: LEFT 1 for <<, 0 for >>; a negative count reverses it. */
+#define DEF_SHIFT_KERNEL(NAME, S, T, LEFT, FN)                                                   \
+    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
+        (void)ctx;                                                                               \
+        const int64_t es0 = (int64_t)sizeof(T);                                                  \
+        if (strides[1] == 0 && strides[0] == es0 && strides[2] == es0) {                         \
+            T k;                                                                                 \
+            LOAD(k, data[1]);                                                                    \
+            if ((LEFT) != neg_##S(k))                                                            \
+                shl_run_##S(data[0], data[2], n, mag_##S(k));                                    \
+            else                                                                                 \
+                shr_run_##S(data[0], data[2], n, mag_##S(k));                                    \
+            return;                                                                              \
+        }                                                                                        \
+        BINARY_BODY(T, FN)                                                                       \
     }
 
 #define DEF_LOGIC_KERNELS(S, T)                                                                  \
@@ -142,8 +230,17 @@ static inline uint8_t inv_b(uint8_t x) { return (uint8_t)(x == 0); }
     DEF_UNARY_KERNEL(k_inv_##S, T, inv_##S)
 #define DEF_INT_KERNELS(S, T)                                                                    \
     DEF_LOGIC_KERNELS(S, T)                                                                      \
-    DEF_BINARY_KERNEL(k_shl_##S, T, shl_##S)                                                     \
-    DEF_BINARY_KERNEL(k_shr_##S, T, shr_##S)
+    DEF_SHIFT_KERNEL(k_shl_##S, S, T, 1, shl_##S)                                                \
+    DEF_SHIFT_KERNEL(k_shr_##S, S, T, 0, shr_##S)
+
+DEF_SHIFT_RUNS_SIGNED(i8, int8_t, uint8_t, INT8_MIN, INT8_MAX, 8)
+DEF_SHIFT_RUNS_SIGNED(i16, int16_t, uint16_t, INT16_MIN, INT16_MAX, 16)
+DEF_SHIFT_RUNS_SIGNED(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX, 32)
+DEF_SHIFT_RUNS_SIGNED(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX, 64)
+DEF_SHIFT_RUNS_UNSIGNED(u8, uint8_t, UINT8_MAX, 8)
+DEF_SHIFT_RUNS_UNSIGNED(u16, uint16_t, UINT16_MAX, 16)
+DEF_SHIFT_RUNS_UNSIGNED(u32, uint32_t, UINT32_MAX, 32)
+DEF_SHIFT_RUNS_UNSIGNED(u64, uint64_t, UINT64_MAX, 64)
 
 DEF_LOGIC_KERNELS(b, uint8_t)
 DEF_INT_KERNELS(i8, int8_t)

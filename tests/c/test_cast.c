@@ -468,39 +468,53 @@ static void test_narrow_sweep(void **state) {
     }
 }
 
-/* The SSE2 float32 -> int paths (contiguous) against the portable ones (strided). */
+/* The SSE2 float32/float64 -> int paths (contiguous runs) against the portable ones
+ * (strided runs), over every run length up to 70 and misaligned destinations. */
 static void test_simd_matches_portable(void **state) {
     (void)state;
-    static float src[4200], spread[4200 * 2];
-    static unsigned char a[4200 * 4 + 16], b[4200 * 4];
-    static const float specials[] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 254.5f, 255.5f, -128.5f, 127.5f,
-                                     32767.5f, -32768.5f, 65535.5f, 2147483520.0f, 2147483648.0f,
-                                     -2147483648.0f, -2147483904.0f, INFINITY, -INFINITY, NAN, -NAN};
+    enum { N = 4200 };
+    static double src64[N], spread64[N * 2];
+    static float src32[N], spread32[N * 2];
+    static unsigned char a[N * 4 + 16], b[N * 4];
+    static const double specials[] = {0.5, 1.5, 2.5, -0.5, -1.5, 254.5, 255.5, -128.5, 127.5, 32767.5,
+                                      -32768.5, 65535.5, 2147483520.0, 2147483647.5, 2147483648.0,
+                                      -2147483648.0, -2147483648.5, -2147483904.0, 0x1p40, 1e300,
+                                      INFINITY, -INFINITY, NAN, -NAN, 0x1p-1074, -0.0};
     rng_state = 99;
-    for (int i = 0; i < 4200; i++) {
+    for (int i = 0; i < N; i++) {
         uint64_t r = rnd();
-        if (i % 3 == 0) src[i] = specials[r % (sizeof specials / sizeof specials[0])];
-        else if (i % 3 == 1) src[i] = (float)((int64_t)(r % 200000) - 100000) * 0.5f;
-        else memcpy(&src[i], &r, 4);
-        spread[2 * i] = src[i];
+        if (i % 3 == 0) src64[i] = specials[r % (sizeof specials / sizeof specials[0])];
+        else if (i % 3 == 1) src64[i] = (double)((int64_t)(r % 200000) - 100000) * 0.5;
+        else memcpy(&src64[i], &r, 8);
+        src32[i] = i % 3 == 2 ? (float)(int32_t)r * 0x1p-15f : (float)src64[i];
+        if (i % 3 == 2 && (r & 0x100)) memcpy(&src32[i], &r, 4); /* any bits, NaNs included */
+        spread64[2 * i] = src64[i];
+        spread32[2 * i] = src32[i];
     }
     static const int dts[] = {AUG_UINT8, AUG_INT8, AUG_UINT16, AUG_INT16, AUG_INT32};
-    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
-        int ds = aug__ctype_size(dts[k]);
-        for (int n = 0; n < 4200; n = n < 70 ? n + 1 : n * 3) {
-            for (int off = 0; off < 3; off++) { /* misaligned destinations */
-                aug__convert((char *)src, 4, AUG_FLOAT32, (char *)a + off, ds, dts[k], n);
-                aug__convert((char *)spread, 8, AUG_FLOAT32, (char *)b, ds, dts[k], n);
-                if (n > 0) assert_memory_equal(a + off, b, (size_t)(n * ds));
+    for (int f64 = 0; f64 < 2; f64++) {
+        const char *s = f64 ? (const char *)src64 : (const char *)src32;
+        const char *sp = f64 ? (const char *)spread64 : (const char *)spread32;
+        int st = f64 ? AUG_FLOAT64 : AUG_FLOAT32, ss = f64 ? 8 : 4;
+        for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+            int ds = aug__ctype_size(dts[k]);
+            for (int n = 1; n < N; n = n < 70 ? n + 1 : n * 3) {
+                for (int off = 0; off < 3; off++) {
+                    aug__convert(s, ss, st, (char *)a + off, ds, dts[k], n);
+                    aug__convert(sp, 2 * ss, st, (char *)b, ds, dts[k], n);
+                    assert_memory_equal(a + off, b, (size_t)(n * ds));
+                }
+            }
+            /* in place where the element sizes allow it */
+            if (ds == ss) {
+                static unsigned char inplace[N * 8];
+                memcpy(inplace, s, (size_t)(N * ss));
+                aug__convert((char *)inplace, ss, st, (char *)inplace, ds, dts[k], N);
+                aug__convert(sp, 2 * ss, st, (char *)b, ds, dts[k], N);
+                assert_memory_equal(inplace, b, (size_t)(N * ds));
             }
         }
     }
-    /* in place, same element size */
-    static float inplace[4200];
-    memcpy(inplace, src, sizeof inplace);
-    aug__convert((char *)inplace, 4, AUG_FLOAT32, (char *)inplace, 4, AUG_INT32, 4200);
-    aug__convert((char *)spread, 8, AUG_FLOAT32, (char *)b, 4, AUG_INT32, 4200);
-    assert_memory_equal(inplace, b, sizeof inplace);
 }
 
 static void test_load_wide(void **state) {

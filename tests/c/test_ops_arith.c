@@ -84,10 +84,6 @@ static th_num ref_arith(aug_op op, int nin, const th_num *x, const aug_dtype *d,
     return th_sat(th_i(v), r);
 }
 
-/* Float compute in float for results up to float32 gives exact products and sums
- * of float32 values only after one rounding: the reference above rounds once per op
- * in the compute precision, which is what IEEE float arithmetic does. */
-
 static int check_value(const char *what, th_num want, th_num got, int64_t k) {
     if (th_num_eq(want, got)) return 1;
     char a[64], b[64];
@@ -95,78 +91,21 @@ static int check_value(const char *what, th_num want, th_num got, int64_t k) {
     return 0;
 }
 
-/* ---- every dtype pair ----------------------------------------------------------------- */
+/* ---- every dtype pair (broadcast, contiguous, reversed, strided: th_check_pairs) ---- */
 
 #define NV 19
+
+static th_num ref_pair(aug_op op, th_num a, th_num b, aug_dtype da, aug_dtype db, aug_dtype r) {
+    th_num x[2] = {a, b};
+    aug_dtype d[2] = {da, db};
+    return ref_arith(op, 2, x, d, r);
+}
 
 static void check_pair(aug_op op, aug_dtype da, aug_dtype db, uint64_t *seed) {
     th_num va[NV], vb[NV];
     th_values(da, va, NV, seed);
     th_values(db, vb, NV, seed);
-    aug_dtype r = th_promote(da, db);
-    aug_dtype d[2] = {da, db};
-    char what[96];
-    snprintf(what, sizeof what, "%s %s %s", aug_dtype_name(da), aug_op_name(op), aug_dtype_name(db));
-
-    /* (NV, 1) op (1, NV): every pair of values, broadcast */
-    int64_t sa[2] = {NV, 1}, sb[2] = {1, NV};
-    aug_tensor *a = th_tensor(2, sa, da, va), *b = th_tensor(2, sb, db, vb), *out = NULL;
-    assert_int_equal(aug_binary(op, a, b, &out), AUG_OK);
-    assert_int_equal(out->dtype, r);
-    assert_int_equal(out->ndim, 2);
-    int ok = 1;
-    for (int i = 0; i < NV && ok; i++)
-        for (int j = 0; j < NV && ok; j++) {
-            th_num x[2] = {va[i], vb[j]};
-            ok = check_value(what, ref_arith(op, 2, x, d, r), th_get_flat(out, i * NV + j), i * NV + j);
-        }
-    assert_true(ok);
-    aug_tensor_free(out);
-
-    /* the same pairs as contiguous 1-D tensors, then both reversed */
-    int64_t n = NV * NV;
-    th_num fa[NV * NV], fb[NV * NV];
-    for (int i = 0; i < NV; i++)
-        for (int j = 0; j < NV; j++) {
-            fa[i * NV + j] = va[i];
-            fb[i * NV + j] = vb[j];
-        }
-    aug_tensor *ca = th_tensor(1, &n, da, fa), *cb = th_tensor(1, &n, db, fb);
-    out = NULL;
-    assert_int_equal(aug_binary(op, ca, cb, &out), AUG_OK);
-    for (int64_t k = 0; k < n && ok; k++) {
-        th_num x[2] = {fa[k], fb[k]};
-        ok = check_value(what, ref_arith(op, 2, x, d, r), th_get_flat(out, k), k);
-    }
-    assert_true(ok);
-    aug_tensor_free(out);
-    aug_tensor *ra = th_reversed(ca), *rb = th_reversed(cb);
-    out = NULL;
-    assert_int_equal(aug_binary(op, ra, rb, &out), AUG_OK);
-    for (int64_t k = 0; k < n && ok; k++) {
-        th_num x[2] = {fa[n - 1 - k], fb[n - 1 - k]};
-        ok = check_value(what, ref_arith(op, 2, x, d, r), th_get_flat(out, k), k);
-    }
-    assert_true(ok);
-    aug_tensor_free(out);
-    /* a strided (step 3) against a reversed slice */
-    aug_tensor *sa3 = th_slice1(ca, 1, 3), *rb3 = th_slice1(rb, 1, 3);
-    out = NULL;
-    assert_int_equal(aug_binary(op, sa3, rb3, &out), AUG_OK);
-    for (int64_t k = 0; k < out->shape[0] && ok; k++) {
-        th_num x[2] = {fa[1 + 3 * k], fb[n - 2 - 3 * k]};
-        ok = check_value(what, ref_arith(op, 2, x, d, r), th_get_flat(out, k), k);
-    }
-    assert_true(ok);
-    aug_tensor_free(out);
-    aug_tensor_free(sa3);
-    aug_tensor_free(rb3);
-    aug_tensor_free(ra);
-    aug_tensor_free(rb);
-    aug_tensor_free(ca);
-    aug_tensor_free(cb);
-    aug_tensor_free(a);
-    aug_tensor_free(b);
+    assert_true(th_check_pairs(op, da, va, db, vb, NV, th_promote(da, db), ref_pair));
 }
 
 static void test_binary_all_pairs(void **state) {
@@ -510,6 +449,21 @@ static void test_out_argument(void **state) {
     assert_int_equal(aug_elementwise(NULL, AUG_OP_SUB, 2, in2, AUG_FLOAT16, AUG_FLOAT32, &out), AUG_OK);
     assert_true(th_get_flat(out, 0).f == 65504.0 - 1.0);
     aug_tensor_free(out);
+    /* COPY with a compute override saturates through it */
+    th_num cv[3] = {th_i(-5), th_i(300), th_i(7)};
+    int64_t n3 = 3;
+    aug_tensor *c16 = th_tensor(1, &n3, AUG_INT16, cv);
+    aug_operand inc[1] = {aug_operand_tensor(c16)};
+    out = NULL;
+    assert_int_equal(aug_elementwise(NULL, AUG_OP_COPY, 1, inc, AUG_UINT8, AUG_DTYPE_AUTO, &out), AUG_OK);
+    assert_int_equal(out->dtype, AUG_INT16);
+    assert_true(th_get_flat(out, 0).i == 0 && th_get_flat(out, 1).i == 255 && th_get_flat(out, 2).i == 7);
+    aug_tensor_free(out);
+    out = NULL;
+    assert_int_equal(aug_elementwise(NULL, AUG_OP_COPY, 1, inc, AUG_DTYPE_AUTO, AUG_INT8, &out), AUG_OK);
+    assert_true(th_get_flat(out, 0).i == -5 && th_get_flat(out, 1).i == 127 && th_get_flat(out, 2).i == 7);
+    aug_tensor_free(out);
+    aug_tensor_free(c16);
     aug_tensor_free(bi);
     aug_tensor_free(bf);
     aug_tensor_free(u);

@@ -482,15 +482,14 @@ def ref_fma(s, x, d1, y, d2, out_dtype=None):
     sc = to_compute(s, t)
 
     def f(u, v):
-        a, b = to_compute(u, t), to_compute(v, t)
-        if all(math.isfinite(float(z)) for z in (sc, a, b)):
-            exact = Fraction(float(sc)) * Fraction(float(a)) + Fraction(float(b))
-            r = round_f32(exact) if t == "float32" else sat_cast(exact, "float64")
-            if t == "float64" and abs(exact) > Fraction(FMAX["float64"]):
-                r = float(np.float64(float(sc)) * np.float64(float(a)) + np.float64(float(b)))
+        fs, fa, fb = float(sc), float(to_compute(u, t)), float(to_compute(v, t))
+        if math.isfinite(fs) and math.isfinite(fa):
+            if math.isfinite(fb):  # one rounding of the exact s*a + b (IEEE: overflow -> inf)
+                r = round_exact(Fraction(fs) * Fraction(fa) + Fraction(fb), t, saturate=False)
+            else:
+                r = fb  # a finite product plus inf / nan
         else:
-            with np.errstate(all="ignore"):
-                r = sc * a + b
+            r = fs * fa + fb
         return sat_cast(float(r), out_dtype or d2)
     return _apply(f, x, y), out_dtype or d2
 

@@ -167,7 +167,7 @@ def test_clamp(dv, dl, dh, seed):
     xv, xl, xh = (R.pyvals(R.read(t)) for t in (tv, tl, th))
     r = R.promote(R.promote(dv, dl), dh)
     if R.kind(r) in "iu":
-        f = lambda v, lo, hi: min(max(int(v), int(lo)), int(hi))  # noqa: E731
+        f = lambda v, lo, hi: R.sat_cast(min(max(int(v), int(lo)), int(hi)), r)  # noqa: E731
     else:
         c = R.compute_type(r)
 

@@ -459,8 +459,9 @@ static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     PyObject *empty = PyTuple_New(0);
     PyObject *cap = (kw && empty) ? PyObject_Call(method, empty, kw) : NULL;
-    if (cap == NULL && copy == Py_None && device == Py_None && PyErr_ExceptionMatches(PyExc_TypeError)) {
-        /* A producer that predates max_version: ask for a legacy capsule. */
+    if (cap == NULL && copy != Py_True && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        /* A producer that predates max_version/copy/dl_device: ask for a legacy capsule
+         * (a device it cannot serve is rejected on import; only "cpu" is requestable). */
         PyErr_Clear();
         cap = PyObject_CallNoArgs(method);
     }
