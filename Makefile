@@ -10,7 +10,7 @@ VPY := $(VENV)/bin/python
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 APT_PACKAGES := build-essential cmake pkg-config libcmocka-dev libopenblas-dev python3-dev python3-venv
 PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow
-PY_BUILD_DEPS := scikit-build-core>=0.10 pip
+PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
 .PHONY: all deps build build-asan ctest ctest-asan venv pytest test demo bench clean
 

@@ -55,7 +55,7 @@ typedef struct plan {
     int any_convert;
     int64_t nbands;               /* > 0: tiled walk with this many row bands per outer index */
     aug__kernel kernel;
-    void *ctx;
+    aug__kernel_ctx kctx;         /* what every kernel call receives as ctx */
     atomic_int failed;            /* a task could not allocate its buffers */
 } plan;
 
@@ -87,7 +87,7 @@ static void run_converted(const plan *p, char **ptr, int64_t n, const int64_t *s
         char *dst = ptr[out] + off * st[out];
         data[out] = p->convert[out] ? buf[out] : dst;
         kst[out] = p->convert[out] ? p->csize[out] : st[out];
-        p->kernel(data, m, kst, p->ctx);
+        p->kernel(data, m, kst, (void *)&p->kctx);
         if (p->convert[out]) aug__convert(buf[out], p->csize[out], p->ctype[out], dst, st[out], p->dtype[out], m);
     }
 }
@@ -124,7 +124,7 @@ static void run_one(const plan *p, char **ptr, int64_t n, const int64_t *st, cha
         if (p->any_convert)
             run_converted(p, ptr, n, st, buf);
         else
-            p->kernel(ptr, n, st, p->ctx);
+            p->kernel(ptr, n, st, (void *)&p->kctx);
     } else if (st[0] == 0 && n > 1) { /* a fill: convert the value once */
         _Alignas(16) char v[16];
         aug__convert(ptr[0], 0, p->dtype[0], v, 0, p->dtype[1], 1);
@@ -398,7 +398,7 @@ aug_status aug__iter_run(const aug__iter *it) {
     p->nops = it->nin + 1;
     p->size = size;
     p->kernel = it->kernel;
-    p->ctx = it->ctx;
+    p->kctx.op = it->ctx;
     st = broadcast_strides(func, out, out, bst[p->nin]);
     char *out_base = out->data + out->byte_offset;
     uintptr_t out_lo, out_hi;
@@ -432,6 +432,8 @@ aug_status aug__iter_run(const aug__iter *it) {
             p->any_convert |= p->convert[i];
         }
         simplify(p, out, bst);
+        p->kctx.stream_out = !p->convert[p->nin] && aug_tensor_is_contiguous(out) &&
+                             size * aug__dtype_size(out->dtype) >= AUG__STREAM_MIN_BYTES;
         atomic_init(&p->failed, 0);
         int64_t ntasks = (size + TASK_ELEMS - 1) / TASK_ELEMS;
         if (choose_tiles(p)) {

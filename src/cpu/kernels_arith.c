@@ -267,10 +267,22 @@ static inline uint8_t clamp_b(uint8_t v, uint8_t lo, uint8_t hi) { return min_b(
 #ifdef __SSE2__
 /* SSE2 saturating add/sub: 16 bytes per instruction for contiguous or broadcast
  * operands; VFN is the vector op, SET1 broadcasts a scalar. Identical results to
- * the portable FN, which does the tail and the strided case. */
+ * the portable FN, which does the tail and the strided case. When the engine says
+ * the output is large (aug__kernel_ctx.stream_out) and the run is 16-byte aligned,
+ * the stores are non-temporal. */
+#define SSE2_RUN(STORE, EXPR)                                                                    \
+    for (; i + lanes <= n; i += lanes) STORE((__m128i *)(void *)(qo + i * es0), EXPR)
+#define SSE2_LOADA _mm_loadu_si128((const __m128i *)(const void *)(qa + i * es0))
+#define SSE2_LOADB _mm_loadu_si128((const __m128i *)(const void *)(qb + i * es0))
+#define SSE2_RUNS(STORE, VFN)                                                                    \
+    do {                                                                                         \
+        if (s0 && s1) SSE2_RUN(STORE, VFN(SSE2_LOADA, SSE2_LOADB));                              \
+        else if (s0) SSE2_RUN(STORE, VFN(SSE2_LOADA, bb));                                       \
+        else if (s1) SSE2_RUN(STORE, VFN(ba, SSE2_LOADB));                                       \
+        else SSE2_RUN(STORE, VFN(ba, bb));                                                       \
+    } while (0)
 #define DEF_SSE2_KERNEL(NAME, T, FN, VFN, SET1)                                                  \
     static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
-        (void)ctx;                                                                               \
         const int64_t es0 = (int64_t)sizeof(T), lanes = 16 / es0;                                \
         const int64_t s0 = strides[0], s1 = strides[1];                                          \
         if (strides[2] == es0 && (s0 == es0 || s0 == 0) && (s1 == es0 || s1 == 0) && n >= lanes) { \
@@ -281,22 +293,12 @@ static inline uint8_t clamp_b(uint8_t v, uint8_t lo, uint8_t hi) { return min_b(
             LOAD(xb, qb);                                                                        \
             const __m128i ba = SET1(xa), bb = SET1(xb);                                          \
             int64_t i = 0;                                                                       \
-            if (s0 && s1) {                                                                      \
-                for (; i + lanes <= n; i += lanes)                                               \
-                    _mm_storeu_si128((__m128i *)(void *)(qo + i * es0),                          \
-                                     VFN(_mm_loadu_si128((const __m128i *)(const void *)(qa + i * es0)), \
-                                         _mm_loadu_si128((const __m128i *)(const void *)(qb + i * es0)))); \
-            } else if (s0) {                                                                     \
-                for (; i + lanes <= n; i += lanes)                                               \
-                    _mm_storeu_si128((__m128i *)(void *)(qo + i * es0),                          \
-                                     VFN(_mm_loadu_si128((const __m128i *)(const void *)(qa + i * es0)), bb)); \
-            } else if (s1) {                                                                     \
-                for (; i + lanes <= n; i += lanes)                                               \
-                    _mm_storeu_si128((__m128i *)(void *)(qo + i * es0),                          \
-                                     VFN(ba, _mm_loadu_si128((const __m128i *)(const void *)(qb + i * es0)))); \
+            const aug__kernel_ctx *kc = ctx;                                                     \
+            if (kc && kc->stream_out && ((uintptr_t)qo & 15) == 0) {                             \
+                SSE2_RUNS(_mm_stream_si128, VFN);                                                \
+                _mm_sfence();                                                                    \
             } else {                                                                             \
-                const __m128i v = VFN(ba, bb);                                                   \
-                for (; i + lanes <= n; i += lanes) _mm_storeu_si128((__m128i *)(void *)(qo + i * es0), v); \
+                SSE2_RUNS(_mm_storeu_si128, VFN);                                                \
             }                                                                                    \
             for (; i < n; i++) {                                                                 \
                 T x, y, r;                                                                       \

@@ -404,7 +404,7 @@ typedef struct seen {
     int64_t want_stride;
 } seen;
 static void add_u8_record(char **d, int64_t n, const int64_t *s, void *ctx) {
-    seen *r = ctx;
+    seen *r = ((aug__kernel_ctx *)ctx)->op;
     long long m = atomic_load(&r->max_n);
     while (n > m && !atomic_compare_exchange_weak(&r->max_n, &m, n)) {}
     for (int k = 0; k < 3; k++)

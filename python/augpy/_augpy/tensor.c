@@ -600,6 +600,10 @@ int augpy_init_tensor(PyObject *module, augpy_state *st) {
     st->TensorType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &spec, NULL);
     PyMem_Free(slots);
     if (st->TensorType == NULL) return -1;
+    /* NumPy defers `ndarray op tensor` to our reflected operators (saturating, a
+     * tensor result) only when the class opts out of ufuncs this way. */
+    if (PyDict_SetItemString(st->TensorType->tp_dict, "__array_ufunc__", Py_None) < 0) return -1;
+    PyType_Modified(st->TensorType);
     if (PyModule_AddObjectRef(module, "CudaTensor", (PyObject *)st->TensorType) < 0) return -1;
     return augpy_init_tensor_io(module, st);
 }
