@@ -10,12 +10,6 @@
  * that cannot fail for a pair are compile-time constants and fold away, so the
  * loops vectorise. float32 -> 8/16/32-bit integers also has an SSE2 path, checked
  * against the portable one by the tests. */
-/* GCC keeps float compare-and-select chains as branches (so loops do not vectorise)
- * while it must preserve floating-point traps; nothing here relies on them, and the
- * option changes no value (clang's default). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-trapping-math")
-#endif
 #include <float.h>
 #include <string.h>
 #ifdef __SSE2__
