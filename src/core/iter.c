@@ -388,8 +388,11 @@ aug_status aug__iter_run(const aug__iter *it) {
                               "the output has a zero stride on axis %d, so several elements share one memory "
                               "location; write to a contiguous tensor instead", d);
 
-    plan *p = calloc(1, sizeof *p);
-    if (!p) return AUG__NOMEM(func);
+    /* On the stack: aug__parallel_for returns only when every task has finished, and
+     * small ops are dominated by allocator calls otherwise. */
+    plan pl;
+    memset(&pl, 0, sizeof pl);
+    plan *p = &pl;
     const aug_tensor *in[AUG__MAX_INPUTS];
     char *tmp_mem[AUG__MAX_INPUTS] = {0};
     aug_tensor tmp[AUG__MAX_INPUTS];
@@ -444,6 +447,5 @@ aug_status aug__iter_run(const aug__iter *it) {
         if (atomic_load(&p->failed)) st = AUG__NOMEM(func);
     }
     for (int i = 0; i < it->nin; i++) free(tmp_mem[i]);
-    free(p);
     return st;
 }
