@@ -18,7 +18,8 @@
  *  math    FABS FLOOR CEIL FPOW SQRT RSQRT CBRT EXP LOG LOG2 LOG10 SIN COS TAN ASIN
  *          ACOS ATAN ATAN2 SINH COSH TANH ASINH ACOSH ATANH FMA: FLOAT32, FLOAT64.
  *
- * float16/bfloat16 never reach a kernel: the core computes them in FLOAT32. */
+ * float16/bfloat16 never reach a kernel: the core computes them in FLOAT32.
+ * The families write their kernels and lookup tables with cpu/loops.h. */
 #ifndef AUG_CPU_KERNELS_H
 #define AUG_CPU_KERNELS_H
 

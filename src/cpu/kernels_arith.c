@@ -12,11 +12,10 @@
  * one broadcast input with stride 0) written as plain indexed loops GCC vectorises.
  * Saturating add/sub of the 8/16-bit types, the uint8 hot path of image pipelines,
  * use the SSE2 saturating instructions directly; the portable loop handles tails
- * and non-SSE2 builds. Elements are moved with memcpy, which compiles to plain
- * loads and stores and needs no alignment. */
+ * and non-SSE2 builds. The loops themselves are cpu/loops.h's. */
 #include <math.h>
-#include <string.h>
 #include "cpu/kernels.h"
+#include "cpu/loops.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -159,110 +158,7 @@ static inline uint8_t min_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) & 
 static inline uint8_t max_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) | (y != 0)); }
 static inline uint8_t clamp_b(uint8_t v, uint8_t lo, uint8_t hi) { return min_b(max_b(v, lo), hi); }
 
-/* ---- 1-D loops ---------------------------------------------------------------------- */
-
-#define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
-#define STORE(p, v) memcpy((p), &(v), sizeof(v))
-
-#define DEF_UNARY_KERNEL(NAME, T, FN)                                                            \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
-        (void)ctx;                                                                               \
-        const char *pa = data[0];                                                                \
-        char *po = data[1];                                                                      \
-        const int64_t es = (int64_t)sizeof(T), sa = strides[0], so = strides[1];                 \
-        T x, r;                                                                                  \
-        if (sa == es && so == es) {                                                              \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(x, pa + i * es);                                                            \
-                r = FN(x);                                                                       \
-                STORE(po + i * es, r);                                                           \
-            }                                                                                    \
-        } else {                                                                                 \
-            for (int64_t i = 0; i < n; i++, pa += sa, po += so) {                                \
-                LOAD(x, pa);                                                                     \
-                r = FN(x);                                                                       \
-                STORE(po, r);                                                                    \
-            }                                                                                    \
-        }                                                                                        \
-    }
-
-/* The portable body of a binary kernel: fast paths for contiguous operands and
- * for either operand broadcast (stride 0), then the strided loop. */
-#define BINARY_BODY(T, FN)                                                                       \
-    const char *pa = data[0], *pb = data[1];                                                     \
-    char *po = data[2];                                                                          \
-    const int64_t es = (int64_t)sizeof(T), sa = strides[0], sb = strides[1], so = strides[2];    \
-    T x, y, r;                                                                                   \
-    if (so == es && sa == es && sb == es) {                                                      \
-        for (int64_t i = 0; i < n; i++) {                                                        \
-            LOAD(x, pa + i * es);                                                                \
-            LOAD(y, pb + i * es);                                                                \
-            r = FN(x, y);                                                                        \
-            STORE(po + i * es, r);                                                               \
-        }                                                                                        \
-    } else if (so == es && sa == es && sb == 0) {                                                \
-        LOAD(y, pb);                                                                             \
-        for (int64_t i = 0; i < n; i++) {                                                        \
-            LOAD(x, pa + i * es);                                                                \
-            r = FN(x, y);                                                                        \
-            STORE(po + i * es, r);                                                               \
-        }                                                                                        \
-    } else if (so == es && sa == 0 && sb == es) {                                                \
-        LOAD(x, pa);                                                                             \
-        for (int64_t i = 0; i < n; i++) {                                                        \
-            LOAD(y, pb + i * es);                                                                \
-            r = FN(x, y);                                                                        \
-            STORE(po + i * es, r);                                                               \
-        }                                                                                        \
-    } else {                                                                                     \
-        for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, po += so) {                          \
-            LOAD(x, pa);                                                                         \
-            LOAD(y, pb);                                                                         \
-            r = FN(x, y);                                                                        \
-            STORE(po, r);                                                                        \
-        }                                                                                        \
-    }
-
-#define DEF_BINARY_KERNEL(NAME, T, FN)                                                           \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
-        (void)ctx;                                                                               \
-        BINARY_BODY(T, FN)                                                                       \
-    }
-
-#define DEF_TERNARY_KERNEL(NAME, T, FN)                                                          \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
-        (void)ctx;                                                                               \
-        const char *pa = data[0], *pb = data[1], *pc = data[2];                                  \
-        char *po = data[3];                                                                      \
-        const int64_t es = (int64_t)sizeof(T);                                                   \
-        const int64_t sa = strides[0], sb = strides[1], sc = strides[2], so = strides[3];        \
-        T x, y, z, r;                                                                            \
-        if (so == es && sa == es && sb == 0 && sc == 0) {                                        \
-            LOAD(y, pb);                                                                         \
-            LOAD(z, pc);                                                                         \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(x, pa + i * es);                                                            \
-                r = FN(x, y, z);                                                                 \
-                STORE(po + i * es, r);                                                           \
-            }                                                                                    \
-        } else if (so == es && sa == es && sb == es && sc == es) {                               \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(x, pa + i * es);                                                            \
-                LOAD(y, pb + i * es);                                                            \
-                LOAD(z, pc + i * es);                                                            \
-                r = FN(x, y, z);                                                                 \
-                STORE(po + i * es, r);                                                           \
-            }                                                                                    \
-        } else {                                                                                 \
-            for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, pc += sc, po += so) {            \
-                LOAD(x, pa);                                                                     \
-                LOAD(y, pb);                                                                     \
-                LOAD(z, pc);                                                                     \
-                r = FN(x, y, z);                                                                 \
-                STORE(po, r);                                                                    \
-            }                                                                                    \
-        }                                                                                        \
-    }
+/* ---- 1-D loops (the generic ones are cpu/loops.h's) --------------------------------- */
 
 #ifdef __SSE2__
 /* SSE2 saturating add/sub: 16 bytes per instruction for contiguous or broadcast
@@ -309,7 +205,7 @@ static inline uint8_t clamp_b(uint8_t v, uint8_t lo, uint8_t hi) { return min_b(
             }                                                                                    \
             return;                                                                              \
         }                                                                                        \
-        BINARY_BODY(T, FN)                                                                       \
+        BINARY_BODY(T, T, T, FN)                                                                 \
     }
 #define SET1_8(v) _mm_set1_epi8((char)(v))
 #define SET1_16(v) _mm_set1_epi16((short)(v))
@@ -379,30 +275,17 @@ typedef struct arith_kernels {
                          k_min_##S, k_max_##S, k_clamp_##S }
 
 aug__kernel aug__cpu_arith_kernel(aug_op op, int ctype) {
-    static const arith_kernels i8 = ARITH_ENTRY(i8), i16 = ARITH_ENTRY(i16), i32 = ARITH_ENTRY(i32),
-                               i64 = ARITH_ENTRY(i64), i128 = ARITH_ENTRY(i128), u8 = ARITH_ENTRY(u8),
-                               u16 = ARITH_ENTRY(u16), u32 = ARITH_ENTRY(u32), u64 = ARITH_ENTRY(u64),
-                               f32 = ARITH_ENTRY(f32), f64 = ARITH_ENTRY(f64);
-    /* bool: MUL and MIN are both logical and; no NEG/ADD/SUB/ABS (SPEC 7). */
-    static const arith_kernels b = { k_pos_b, NULL, NULL, NULL, k_min_b, NULL, k_min_b, k_max_b, k_clamp_b };
-    const arith_kernels *k;
-    switch (ctype) {
-    case AUG_BOOL: k = &b; break;
-    case AUG_INT8: k = &i8; break;
-    case AUG_INT16: k = &i16; break;
-    case AUG_INT32: k = &i32; break;
-    case AUG_INT64: k = &i64; break;
-    case AUG_UINT8: k = &u8; break;
-    case AUG_UINT16: k = &u16; break;
-    case AUG_UINT32: k = &u32; break;
-    case AUG_UINT64: k = &u64; break;
-    case AUG_FLOAT32: k = &f32; break;
-    case AUG_FLOAT64: k = &f64; break;
-    default:
-        if (ctype != AUG__I128) return NULL;
-        k = &i128;
-        break;
-    }
+    static const arith_kernels table[KSLOT_COUNT] = {
+        /* bool: MUL and MIN are both logical and; no NEG/ADD/SUB/ABS (SPEC 7). */
+        [KSLOT_B] = { k_pos_b, NULL, NULL, NULL, k_min_b, NULL, k_min_b, k_max_b, k_clamp_b },
+        [KSLOT_I8] = ARITH_ENTRY(i8),   [KSLOT_I16] = ARITH_ENTRY(i16), [KSLOT_I32] = ARITH_ENTRY(i32),
+        [KSLOT_I64] = ARITH_ENTRY(i64), [KSLOT_I128] = ARITH_ENTRY(i128),
+        [KSLOT_U8] = ARITH_ENTRY(u8),   [KSLOT_U16] = ARITH_ENTRY(u16), [KSLOT_U32] = ARITH_ENTRY(u32),
+        [KSLOT_U64] = ARITH_ENTRY(u64), [KSLOT_F32] = ARITH_ENTRY(f32), [KSLOT_F64] = ARITH_ENTRY(f64),
+    };
+    const int slot = ctype_slot(ctype);
+    if (slot < 0) return NULL;
+    const arith_kernels *k = &table[slot];
     switch (op) {
     case AUG_OP_POS:
     case AUG_OP_COPY: return k->pos;

@@ -11,11 +11,8 @@
  *   a negative count shifts the other way: x << -k == x >> k and x >> -k == x << k
  *             (NumPy leaves this undefined; the mathematical reading x * 2^k holds
  *             for every integer k this way). */
-#include <string.h>
 #include "cpu/kernels.h"
-
-#define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
-#define STORE(p, v) memcpy((p), &(v), sizeof(v))
+#include "cpu/loops.h"
 
 /* ---- scalar ops --------------------------------------------------------------------- */
 
@@ -76,70 +73,7 @@ static inline uint8_t or_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) | (
 static inline uint8_t xor_b(uint8_t x, uint8_t y) { return (uint8_t)((x != 0) ^ (y != 0)); }
 static inline uint8_t inv_b(uint8_t x) { return (uint8_t)(x == 0); }
 
-/* ---- 1-D loops ---------------------------------------------------------------------- */
-
-#define DEF_UNARY_KERNEL(NAME, T, FN)                                                            \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
-        (void)ctx;                                                                               \
-        const char *pa = data[0];                                                                \
-        char *po = data[1];                                                                      \
-        const int64_t es = (int64_t)sizeof(T), sa = strides[0], so = strides[1];                 \
-        T x, r;                                                                                  \
-        if (sa == es && so == es) {                                                              \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(x, pa + i * es);                                                            \
-                r = FN(x);                                                                       \
-                STORE(po + i * es, r);                                                           \
-            }                                                                                    \
-        } else {                                                                                 \
-            for (int64_t i = 0; i < n; i++, pa += sa, po += so) {                                \
-                LOAD(x, pa);                                                                     \
-                r = FN(x);                                                                       \
-                STORE(po, r);                                                                    \
-            }                                                                                    \
-        }                                                                                        \
-    }
-
-#define BINARY_BODY(T, FN)                                                                       \
-    const char *pa = data[0], *pb = data[1];                                                 \
-    char *po = data[2];                                                                      \
-    const int64_t es = (int64_t)sizeof(T), sa = strides[0], sb = strides[1], so = strides[2]; \
-    T x, y, r;                                                                               \
-    if (so == es && sa == es && sb == es) {                                                  \
-        for (int64_t i = 0; i < n; i++) {                                                    \
-            LOAD(x, pa + i * es);                                                            \
-            LOAD(y, pb + i * es);                                                            \
-            r = FN(x, y);                                                                    \
-            STORE(po + i * es, r);                                                           \
-        }                                                                                    \
-    } else if (so == es && sa == es && sb == 0) {                                            \
-        LOAD(y, pb);                                                                         \
-        for (int64_t i = 0; i < n; i++) {                                                    \
-            LOAD(x, pa + i * es);                                                            \
-            r = FN(x, y);                                                                    \
-            STORE(po + i * es, r);                                                           \
-        }                                                                                    \
-    } else if (so == es && sa == 0 && sb == es) {                                            \
-        LOAD(x, pa);                                                                         \
-        for (int64_t i = 0; i < n; i++) {                                                    \
-            LOAD(y, pb + i * es);                                                            \
-            r = FN(x, y);                                                                    \
-            STORE(po + i * es, r);                                                           \
-        }                                                                                    \
-    } else {                                                                                 \
-        for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, po += so) {                      \
-            LOAD(x, pa);                                                                     \
-            LOAD(y, pb);                                                                     \
-            r = FN(x, y);                                                                    \
-            STORE(po, r);                                                                    \
-        }                                                                                    \
-    }
-
-#define DEF_BINARY_KERNEL(NAME, T, FN)                                                           \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
-        (void)ctx;                                                                               \
-        BINARY_BODY(T, FN)                                                                       \
-    }
+/* ---- 1-D loops (the generic ones are cpu/loops.h's) --------------------------------- */
 
 /* Runs with one broadcast count (the usual `x << 2`): the direction, the limits and
  * the shift are loop-invariant, so the loops are a uniform shift and selects, which
@@ -220,7 +154,7 @@ static inline uint8_t inv_b(uint8_t x) { return (uint8_t)(x == 0); }
                 shr_run_##S(data[0], data[2], n, mag_##S(k));                                    \
             return;                                                                              \
         }                                                                                        \
-        BINARY_BODY(T, FN)                                                                       \
+        BINARY_BODY(T, T, T, FN)                                                                 \
     }
 
 #define DEF_LOGIC_KERNELS(S, T)                                                                  \
@@ -261,23 +195,16 @@ typedef struct bitwise_kernels {
 #define BITWISE_ENTRY(S) { k_and_##S, k_or_##S, k_xor_##S, k_inv_##S, k_shl_##S, k_shr_##S }
 
 aug__kernel aug__cpu_bitwise_kernel(aug_op op, int ctype) {
-    static const bitwise_kernels b = { k_and_b, k_or_b, k_xor_b, k_inv_b, NULL, NULL },
-                                 i8 = BITWISE_ENTRY(i8), i16 = BITWISE_ENTRY(i16), i32 = BITWISE_ENTRY(i32),
-                                 i64 = BITWISE_ENTRY(i64), u8 = BITWISE_ENTRY(u8), u16 = BITWISE_ENTRY(u16),
-                                 u32 = BITWISE_ENTRY(u32), u64 = BITWISE_ENTRY(u64);
-    const bitwise_kernels *k;
-    switch (ctype) {
-    case AUG_BOOL: k = &b; break;
-    case AUG_INT8: k = &i8; break;
-    case AUG_INT16: k = &i16; break;
-    case AUG_INT32: k = &i32; break;
-    case AUG_INT64: k = &i64; break;
-    case AUG_UINT8: k = &u8; break;
-    case AUG_UINT16: k = &u16; break;
-    case AUG_UINT32: k = &u32; break;
-    case AUG_UINT64: k = &u64; break;
-    default: return NULL;
-    }
+    static const bitwise_kernels table[KSLOT_COUNT] = {
+        [KSLOT_B] = { k_and_b, k_or_b, k_xor_b, k_inv_b, NULL, NULL },
+        [KSLOT_I8] = BITWISE_ENTRY(i8),   [KSLOT_I16] = BITWISE_ENTRY(i16),
+        [KSLOT_I32] = BITWISE_ENTRY(i32), [KSLOT_I64] = BITWISE_ENTRY(i64),
+        [KSLOT_U8] = BITWISE_ENTRY(u8),   [KSLOT_U16] = BITWISE_ENTRY(u16),
+        [KSLOT_U32] = BITWISE_ENTRY(u32), [KSLOT_U64] = BITWISE_ENTRY(u64),
+    };
+    const int slot = ctype_slot(ctype);
+    if (slot < 0) return NULL;
+    const bitwise_kernels *k = &table[slot];
     switch (op) {
     case AUG_OP_AND: return k->and_;
     case AUG_OP_OR: return k->or_;

@@ -6,49 +6,10 @@
  * compare an integer with a double exactly through aug__cmp_i128_f64 (no rounding
  * of either value), which is how the core compares int64 with float64 or a weak
  * scalar with a tensor (SPEC 7: exact mathematical comparison). */
-#include <string.h>
 #include "cpu/kernels.h"
+#include "cpu/loops.h"
 
-#define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
-
-/* A comparison kernel of input types TA, TB; REL(x, y) yields 0 or 1. */
-#define DEF_CMP_KERNEL(NAME, TA, TB, REL)                                                        \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {                \
-        (void)ctx;                                                                               \
-        const char *pa = data[0], *pb = data[1];                                                 \
-        uint8_t *po = (uint8_t *)data[2];                                                        \
-        const int64_t ea = (int64_t)sizeof(TA), eb = (int64_t)sizeof(TB);                        \
-        const int64_t sa = strides[0], sb = strides[1], so = strides[2];                         \
-        TA x;                                                                                    \
-        TB y;                                                                                    \
-        if (so == 1 && sa == ea && sb == eb) {                                                   \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(x, pa + i * ea);                                                            \
-                LOAD(y, pb + i * eb);                                                            \
-                po[i] = (uint8_t)(REL(x, y));                                                    \
-            }                                                                                    \
-        } else if (so == 1 && sa == ea && sb == 0) {                                             \
-            LOAD(y, pb);                                                                         \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(x, pa + i * ea);                                                            \
-                po[i] = (uint8_t)(REL(x, y));                                                    \
-            }                                                                                    \
-        } else if (so == 1 && sa == 0 && sb == eb) {                                             \
-            LOAD(x, pa);                                                                         \
-            for (int64_t i = 0; i < n; i++) {                                                    \
-                LOAD(y, pb + i * eb);                                                            \
-                po[i] = (uint8_t)(REL(x, y));                                                    \
-            }                                                                                    \
-        } else {                                                                                 \
-            char *q = data[2];                                                                   \
-            for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, q += so) {                       \
-                LOAD(x, pa);                                                                     \
-                LOAD(y, pb);                                                                     \
-                *(uint8_t *)q = (uint8_t)(REL(x, y));                                            \
-            }                                                                                    \
-        }                                                                                        \
-    }
-
+/* The relations, as DEF_CMP_KERNEL (cpu/loops.h) takes them: REL(x, y) is 0 or 1. */
 #define REL_EQ(x, y) ((x) == (y))
 #define REL_NE(x, y) ((x) != (y))
 #define REL_LT(x, y) ((x) < (y))
@@ -139,11 +100,13 @@ typedef struct cmp_kernels {
 #define CMP_ENTRY(S) {{ k_eq_##S, k_ne_##S, k_lt_##S, k_le_##S, k_gt_##S, k_ge_##S }}
 
 aug__kernel aug__cpu_cmp_kernel(aug_op op, int ctype_a, int ctype_b) {
-    static const cmp_kernels b = CMP_ENTRY(b), i8 = CMP_ENTRY(i8), i16 = CMP_ENTRY(i16), i32 = CMP_ENTRY(i32),
-                             i64 = CMP_ENTRY(i64), i128 = CMP_ENTRY(i128), u8 = CMP_ENTRY(u8),
-                             u16 = CMP_ENTRY(u16), u32 = CMP_ENTRY(u32), u64 = CMP_ENTRY(u64),
-                             f32 = CMP_ENTRY(f32), f64 = CMP_ENTRY(f64), mif = CMP_ENTRY(if),
-                             mfi = CMP_ENTRY(fi);
+    static const cmp_kernels table[KSLOT_COUNT] = {
+        [KSLOT_B] = CMP_ENTRY(b),       [KSLOT_I8] = CMP_ENTRY(i8),   [KSLOT_I16] = CMP_ENTRY(i16),
+        [KSLOT_I32] = CMP_ENTRY(i32),   [KSLOT_I64] = CMP_ENTRY(i64), [KSLOT_I128] = CMP_ENTRY(i128),
+        [KSLOT_U8] = CMP_ENTRY(u8),     [KSLOT_U16] = CMP_ENTRY(u16), [KSLOT_U32] = CMP_ENTRY(u32),
+        [KSLOT_U64] = CMP_ENTRY(u64),   [KSLOT_F32] = CMP_ENTRY(f32), [KSLOT_F64] = CMP_ENTRY(f64),
+    };
+    static const cmp_kernels mif = CMP_ENTRY(if), mfi = CMP_ENTRY(fi);
     int idx;
     switch (op) {
     case AUG_OP_EQ: idx = 0; break;
@@ -154,26 +117,9 @@ aug__kernel aug__cpu_cmp_kernel(aug_op op, int ctype_a, int ctype_b) {
     case AUG_OP_GE: idx = 5; break;
     default: return NULL;
     }
-    const cmp_kernels *k = NULL;
     if (ctype_a == AUG__I128 && ctype_b == (int)AUG_FLOAT64) return mif.k[idx];
     if (ctype_a == (int)AUG_FLOAT64 && ctype_b == AUG__I128) return mfi.k[idx];
     if (ctype_a != ctype_b) return NULL;
-    switch (ctype_a) {
-    case AUG_BOOL: k = &b; break;
-    case AUG_INT8: k = &i8; break;
-    case AUG_INT16: k = &i16; break;
-    case AUG_INT32: k = &i32; break;
-    case AUG_INT64: k = &i64; break;
-    case AUG_UINT8: k = &u8; break;
-    case AUG_UINT16: k = &u16; break;
-    case AUG_UINT32: k = &u32; break;
-    case AUG_UINT64: k = &u64; break;
-    case AUG_FLOAT32: k = &f32; break;
-    case AUG_FLOAT64: k = &f64; break;
-    default:
-        if (ctype_a != AUG__I128) return NULL;
-        k = &i128;
-        break;
-    }
-    return k->k[idx];
+    const int slot = ctype_slot(ctype_a);
+    return slot < 0 ? NULL : table[slot].k[idx];
 }

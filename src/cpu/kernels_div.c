@@ -14,8 +14,8 @@
  * Floats: TRUEDIV and DIV_RNE are IEEE a / b, FLOORDIV floor(a / b), MOD NumPy's
  * `remainder`, POW pow(). */
 #include <math.h>
-#include <string.h>
 #include "cpu/kernels.h"
+#include "cpu/loops.h"
 
 /* ---- signed integer scalar ops ---------------------------------------------- */
 
@@ -136,48 +136,14 @@ static inline double mod_f64(double a, double b) {
     return m;
 }
 
-/* ---- 1-D loops ---------------------------------------------------------------- */
-
-/* Elements are moved with memcpy: compute buffers and tensors need not be aligned
- * to the ctype (i128 in particular), and the compiler turns it into plain loads. */
-#define AUG__DEF_BINARY_KERNEL(NAME, T, FN)                                           \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {     \
-        (void)ctx;                                                                    \
-        const char *pa = data[0], *pb = data[1];                                      \
-        char *po = data[2];                                                           \
-        const int64_t sa = strides[0], sb = strides[1], so = strides[2];              \
-        const int64_t es = (int64_t)sizeof(T);                                        \
-        T x, y, r;                                                                    \
-        if (sa == es && sb == es && so == es) {                                       \
-            for (int64_t i = 0; i < n; i++) {                                         \
-                memcpy(&x, pa + i * es, sizeof x);                                    \
-                memcpy(&y, pb + i * es, sizeof y);                                    \
-                r = FN(x, y);                                                         \
-                memcpy(po + i * es, &r, sizeof r);                                    \
-            }                                                                         \
-        } else if (sa == es && sb == 0 && so == es) {                                 \
-            memcpy(&y, pb, sizeof y);                                                 \
-            for (int64_t i = 0; i < n; i++) {                                         \
-                memcpy(&x, pa + i * es, sizeof x);                                    \
-                r = FN(x, y);                                                         \
-                memcpy(po + i * es, &r, sizeof r);                                    \
-            }                                                                         \
-        } else {                                                                      \
-            for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, po += so) {           \
-                memcpy(&x, pa, sizeof x);                                             \
-                memcpy(&y, pb, sizeof y);                                             \
-                r = FN(x, y);                                                         \
-                memcpy(po, &r, sizeof r);                                             \
-            }                                                                         \
-        }                                                                             \
-    }
+/* ---- kernels (cpu/loops.h) -------------------------------------------------- */
 
 /* The four integer ops of one ctype. */
 #define AUG__DEF_INT_KERNELS(S, T)                                                    \
-    AUG__DEF_BINARY_KERNEL(k_floordiv_##S, T, floordiv_##S)                           \
-    AUG__DEF_BINARY_KERNEL(k_mod_##S, T, mod_##S)                                     \
-    AUG__DEF_BINARY_KERNEL(k_divrne_##S, T, divrne_##S)                               \
-    AUG__DEF_BINARY_KERNEL(k_pow_##S, T, pow_##S)
+    DEF_BINARY_KERNEL(k_floordiv_##S, T, floordiv_##S)                                \
+    DEF_BINARY_KERNEL(k_mod_##S, T, mod_##S)                                          \
+    DEF_BINARY_KERNEL(k_divrne_##S, T, divrne_##S)                                    \
+    DEF_BINARY_KERNEL(k_pow_##S, T, pow_##S)
 
 AUG__DEF_INT_KERNELS(i8, int8_t)
 AUG__DEF_INT_KERNELS(i16, int16_t)
@@ -189,57 +155,40 @@ AUG__DEF_INT_KERNELS(u16, uint16_t)
 AUG__DEF_INT_KERNELS(u32, uint32_t)
 AUG__DEF_INT_KERNELS(u64, uint64_t)
 
-AUG__DEF_BINARY_KERNEL(k_truediv_f32, float, truediv_f32)
-AUG__DEF_BINARY_KERNEL(k_truediv_f64, double, truediv_f64)
-AUG__DEF_BINARY_KERNEL(k_floordiv_f32, float, floordiv_f32)
-AUG__DEF_BINARY_KERNEL(k_floordiv_f64, double, floordiv_f64)
-AUG__DEF_BINARY_KERNEL(k_mod_f32, float, mod_f32)
-AUG__DEF_BINARY_KERNEL(k_mod_f64, double, mod_f64)
-AUG__DEF_BINARY_KERNEL(k_pow_f32, float, pow_f32)
-AUG__DEF_BINARY_KERNEL(k_pow_f64, double, pow_f64)
+DEF_BINARY_KERNEL(k_truediv_f32, float, truediv_f32)
+DEF_BINARY_KERNEL(k_truediv_f64, double, truediv_f64)
+DEF_BINARY_KERNEL(k_floordiv_f32, float, floordiv_f32)
+DEF_BINARY_KERNEL(k_floordiv_f64, double, floordiv_f64)
+DEF_BINARY_KERNEL(k_mod_f32, float, mod_f32)
+DEF_BINARY_KERNEL(k_mod_f64, double, mod_f64)
+DEF_BINARY_KERNEL(k_pow_f32, float, pow_f32)
+DEF_BINARY_KERNEL(k_pow_f64, double, pow_f64)
 
 /* ---- lookup ------------------------------------------------------------------- */
 
 typedef struct div_kernels {
-    aug__kernel floordiv, mod, divrne, pow;
+    aug__kernel truediv, floordiv, mod, divrne, pow;
 } div_kernels;
 
-#define AUG__INT_ENTRY(S) { k_floordiv_##S, k_mod_##S, k_divrne_##S, k_pow_##S }
+/* True division of integers is evaluated in float32/float64 by the core. */
+#define AUG__INT_ENTRY(S) { NULL, k_floordiv_##S, k_mod_##S, k_divrne_##S, k_pow_##S }
 
 aug__kernel aug__cpu_div_kernel(aug_op op, int ctype) {
-    const div_kernels *k;
-    static const div_kernels i8 = AUG__INT_ENTRY(i8), i16 = AUG__INT_ENTRY(i16),
-                             i32 = AUG__INT_ENTRY(i32), i64 = AUG__INT_ENTRY(i64),
-                             i128 = AUG__INT_ENTRY(i128), u8 = AUG__INT_ENTRY(u8),
-                             u16 = AUG__INT_ENTRY(u16), u32 = AUG__INT_ENTRY(u32),
-                             u64 = AUG__INT_ENTRY(u64);
-    /* Float DIV_RNE is plain IEEE division (augpy div on floats). */
-    static const div_kernels f32 = { k_floordiv_f32, k_mod_f32, k_truediv_f32, k_pow_f32 },
-                             f64 = { k_floordiv_f64, k_mod_f64, k_truediv_f64, k_pow_f64 };
-    switch (ctype) {
-    case AUG_INT8: k = &i8; break;
-    case AUG_INT16: k = &i16; break;
-    case AUG_INT32: k = &i32; break;
-    case AUG_INT64: k = &i64; break;
-    case AUG_UINT8: k = &u8; break;
-    case AUG_UINT16: k = &u16; break;
-    case AUG_UINT32: k = &u32; break;
-    case AUG_UINT64: k = &u64; break;
-    case AUG_FLOAT32: k = &f32; break;
-    case AUG_FLOAT64: k = &f64; break;
-    default:
-        if (ctype == AUG__I128) {
-            k = &i128;
-            break;
-        }
-        return NULL;
-    }
+    static const div_kernels table[KSLOT_COUNT] = {
+        [KSLOT_I8] = AUG__INT_ENTRY(i8),   [KSLOT_I16] = AUG__INT_ENTRY(i16),
+        [KSLOT_I32] = AUG__INT_ENTRY(i32), [KSLOT_I64] = AUG__INT_ENTRY(i64),
+        [KSLOT_I128] = AUG__INT_ENTRY(i128),
+        [KSLOT_U8] = AUG__INT_ENTRY(u8),   [KSLOT_U16] = AUG__INT_ENTRY(u16),
+        [KSLOT_U32] = AUG__INT_ENTRY(u32), [KSLOT_U64] = AUG__INT_ENTRY(u64),
+        /* Float DIV_RNE is plain IEEE division (augpy div on floats). */
+        [KSLOT_F32] = { k_truediv_f32, k_floordiv_f32, k_mod_f32, k_truediv_f32, k_pow_f32 },
+        [KSLOT_F64] = { k_truediv_f64, k_floordiv_f64, k_mod_f64, k_truediv_f64, k_pow_f64 },
+    };
+    const int slot = ctype_slot(ctype);
+    if (slot < 0) return NULL;
+    const div_kernels *k = &table[slot];
     switch (op) {
-    case AUG_OP_TRUEDIV:
-        /* True division of integers is evaluated in float32/float64 by the core. */
-        if (ctype == AUG_FLOAT32) return k_truediv_f32;
-        if (ctype == AUG_FLOAT64) return k_truediv_f64;
-        return NULL;
+    case AUG_OP_TRUEDIV: return k->truediv;
     case AUG_OP_FLOORDIV: return k->floordiv;
     case AUG_OP_MOD: return k->mod;
     case AUG_OP_DIV_RNE: return k->divrne;

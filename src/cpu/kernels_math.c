@@ -15,8 +15,8 @@
  * to libms with worse float versions). glibc's double cbrt reaches 3 ulp; one
  * Newton step in long double brings it to <= 1. */
 #include <math.h>
-#include <string.h>
 #include "cpu/kernels.h"
+#include "cpu/loops.h"
 
 static inline float rsqrt_f32(float x) { return 1.0f / sqrtf(x); }
 static inline double rsqrt_f64(double x) { return 1.0 / sqrt(x); }
@@ -43,72 +43,7 @@ static inline double cbrt_f64(double x) {
     return (double)y;
 }
 
-/* ---- 1-D loops ---------------------------------------------------------------- */
-
-/* memcpy moves elements so neither compute buffers nor tensors need alignment;
- * the compiler emits plain loads and stores. */
-#define AUG__DEF_UNARY(NAME, T, FN)                                                   \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {     \
-        (void)ctx;                                                                    \
-        const char *pa = data[0];                                                     \
-        char *po = data[1];                                                           \
-        const int64_t sa = strides[0], so = strides[1], es = (int64_t)sizeof(T);      \
-        T x, r;                                                                       \
-        if (sa == es && so == es) {                                                   \
-            for (int64_t i = 0; i < n; i++) {                                         \
-                memcpy(&x, pa + i * es, sizeof x);                                    \
-                r = FN(x);                                                            \
-                memcpy(po + i * es, &r, sizeof r);                                    \
-            }                                                                         \
-        } else {                                                                      \
-            for (int64_t i = 0; i < n; i++, pa += sa, po += so) {                     \
-                memcpy(&x, pa, sizeof x);                                             \
-                r = FN(x);                                                            \
-                memcpy(po, &r, sizeof r);                                             \
-            }                                                                         \
-        }                                                                             \
-    }
-
-#define AUG__DEF_BINARY(NAME, T, FN)                                                  \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {     \
-        (void)ctx;                                                                    \
-        const char *pa = data[0], *pb = data[1];                                      \
-        char *po = data[2];                                                           \
-        const int64_t sa = strides[0], sb = strides[1], so = strides[2];              \
-        const int64_t es = (int64_t)sizeof(T);                                        \
-        T x, y, r;                                                                    \
-        if (sa == es && sb == es && so == es) {                                       \
-            for (int64_t i = 0; i < n; i++) {                                         \
-                memcpy(&x, pa + i * es, sizeof x);                                    \
-                memcpy(&y, pb + i * es, sizeof y);                                    \
-                r = FN(x, y);                                                         \
-                memcpy(po + i * es, &r, sizeof r);                                    \
-            }                                                                         \
-        } else {                                                                      \
-            for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, po += so) {           \
-                memcpy(&x, pa, sizeof x);                                             \
-                memcpy(&y, pb, sizeof y);                                             \
-                r = FN(x, y);                                                         \
-                memcpy(po, &r, sizeof r);                                             \
-            }                                                                         \
-        }                                                                             \
-    }
-
-#define AUG__DEF_TERNARY(NAME, T, FN)                                                 \
-    static void NAME(char **data, int64_t n, const int64_t *strides, void *ctx) {     \
-        (void)ctx;                                                                    \
-        const char *pa = data[0], *pb = data[1], *pc = data[2];                       \
-        char *po = data[3];                                                           \
-        const int64_t sa = strides[0], sb = strides[1], sc = strides[2], so = strides[3]; \
-        T x, y, z, r;                                                                 \
-        for (int64_t i = 0; i < n; i++, pa += sa, pb += sb, pc += sc, po += so) {     \
-            memcpy(&x, pa, sizeof x);                                                 \
-            memcpy(&y, pb, sizeof y);                                                 \
-            memcpy(&z, pc, sizeof z);                                                 \
-            r = FN(x, y, z);                                                          \
-            memcpy(po, &r, sizeof r);                                                 \
-        }                                                                             \
-    }
+/* ---- kernels (cpu/loops.h) -------------------------------------------------- */
 
 /* X(OP, float32 function, float64 function) */
 #define AUG__MATH_UNARY_LIST(X)         \
@@ -139,17 +74,17 @@ static inline double cbrt_f64(double x) {
     X(FPOW, powf, pow)                  \
     X(ATAN2, atan2f, atan2)
 
-#define AUG__X_UNARY(OP, F32, F64)                  \
-    AUG__DEF_UNARY(k_##OP##_f32, float, F32)        \
-    AUG__DEF_UNARY(k_##OP##_f64, double, F64)
-#define AUG__X_BINARY(OP, F32, F64)                 \
-    AUG__DEF_BINARY(k_##OP##_f32, float, F32)       \
-    AUG__DEF_BINARY(k_##OP##_f64, double, F64)
+#define AUG__X_UNARY(OP, F32, F64)                 \
+    DEF_UNARY_KERNEL(k_##OP##_f32, float, F32)     \
+    DEF_UNARY_KERNEL(k_##OP##_f64, double, F64)
+#define AUG__X_BINARY(OP, F32, F64)                \
+    DEF_BINARY_KERNEL(k_##OP##_f32, float, F32)    \
+    DEF_BINARY_KERNEL(k_##OP##_f64, double, F64)
 
 AUG__MATH_UNARY_LIST(AUG__X_UNARY)
 AUG__MATH_BINARY_LIST(AUG__X_BINARY)
-AUG__DEF_TERNARY(k_FMA_f32, float, fmaf)
-AUG__DEF_TERNARY(k_FMA_f64, double, fma)
+DEF_TERNARY_KERNEL(k_FMA_f32, float, fmaf)
+DEF_TERNARY_KERNEL(k_FMA_f64, double, fma)
 
 /* ---- lookup ------------------------------------------------------------------- */
 

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu/kernels.h"
+#include "helpers/th_float.h"
+#include "helpers/th_ops.h"
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -63,12 +65,7 @@ static i128 get_int(const ictype *t, const void *p) {
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
+static uint64_t rnd(void) { return th_rand(&rng_state); }
 
 /* A random value of the type: full-width bits, or a small magnitude. */
 static i128 rnd_int(const ictype *t) {
@@ -372,27 +369,6 @@ static void test_int_named_cases(void **state) {
 
 /* ---- floats ------------------------------------------------------------------ */
 
-static int64_t ord32(float f) {
-    int32_t i;
-    memcpy(&i, &f, 4);
-    return i < 0 ? (int64_t)INT32_MIN - i : i;
-}
-static int64_t ord64(double d) {
-    int64_t i;
-    memcpy(&i, &d, 8);
-    return i < 0 ? (int64_t)((uint64_t)INT64_MIN - (uint64_t)i) : i;
-}
-/* ulp distance; NaN matches only NaN. */
-static uint64_t ulp32(float a, float b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b) ? 0 : UINT64_MAX;
-    int64_t d = ord32(a) - ord32(b);
-    return (uint64_t)(d < 0 ? -d : d);
-}
-static uint64_t ulp64(double a, double b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b) ? 0 : UINT64_MAX;
-    int64_t x = ord64(a), y = ord64(b);
-    return x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
-}
 /* Bit-identical, or both NaN. */
 static int same32(float a, float b) { return isnan(a) ? isnan(b) : memcmp(&a, &b, 4) == 0; }
 static int same64(double a, double b) { return isnan(a) ? isnan(b) : memcmp(&a, &b, 8) == 0; }
@@ -468,7 +444,7 @@ static void test_float32_ops(void **state) {
     run_f32(AUG_OP_POW, a, b, o, NF);
     for (int i = 0; i < NF && bad < 10; i++) {
         float want = (float)powl(a[i], b[i]);
-        if (ulp32(o[i], want) > 2) FAIL("f32 pow %g %g = %g want %g\n", a[i], b[i], o[i], want);
+        if (th_ulp32(o[i], want) > 2) FAIL("f32 pow %g %g = %g want %g\n", a[i], b[i], o[i], want);
     }
     assert_int_equal(bad, 0);
 }
@@ -501,7 +477,7 @@ static void test_float64_ops(void **state) {
     run_f64(AUG_OP_POW, a, b, o, NF);
     for (int i = 0; i < NF && bad < 10; i++) {
         double want = (double)powl(a[i], b[i]);
-        if (ulp64(o[i], want) > 4) FAIL("f64 pow %g %g = %g want %g\n", a[i], b[i], o[i], want);
+        if (th_ulp64(o[i], want) > 4) FAIL("f64 pow %g %g = %g want %g\n", a[i], b[i], o[i], want);
     }
     assert_int_equal(bad, 0);
 }

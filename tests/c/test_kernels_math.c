@@ -12,39 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "cpu/kernels.h"
+#include "helpers/th_float.h"
+#include "helpers/th_ops.h"
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
+static uint64_t rnd(void) { return th_rand(&rng_state); }
 static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; } /* [0, 1) */
-
-/* ---- ulp distance --------------------------------------------------------------- */
-
-static int64_t ord32(float f) {
-    int32_t i;
-    memcpy(&i, &f, 4);
-    return i < 0 ? (int64_t)INT32_MIN - i : i;
-}
-static int64_t ord64(double d) {
-    int64_t i;
-    memcpy(&i, &d, 8);
-    return i < 0 ? (int64_t)((uint64_t)INT64_MIN - (uint64_t)i) : i;
-}
-/* Distance in representable values; NaN matches only NaN. */
-static uint64_t ulp32(float a, float b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b) ? 0 : UINT64_MAX;
-    int64_t d = ord32(a) - ord32(b);
-    return (uint64_t)(d < 0 ? -d : d);
-}
-static uint64_t ulp64(double a, double b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b) ? 0 : UINT64_MAX;
-    int64_t x = ord64(a), y = ord64(b);
-    return x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
-}
 
 /* ---- the functions and their references ------------------------------------------ */
 
@@ -129,7 +102,7 @@ static void test_unary_float32(void **state) {
         run1(UNARY[f].op, AUG_FLOAT32, x, 4, y, 4, NS);
         for (int i = 0; i < NS; i++) {
             float want = (float)UNARY[f].ref(x[i]);
-            uint64_t d = ulp32(y[i], want);
+            uint64_t d = th_ulp32(y[i], want);
             if (d > 2 && bad++ < 10)
                 print_error("float32 %s(%a) = %a, want %a (%llu ulp)\n", UNARY[f].name, x[i], y[i], want,
                             (unsigned long long)d);
@@ -147,7 +120,7 @@ static void test_unary_float64(void **state) {
         run1(UNARY[f].op, AUG_FLOAT64, x, 8, y, 8, NS);
         for (int i = 0; i < NS; i++) {
             double want = (double)UNARY[f].ref(x[i]);
-            uint64_t d = ulp64(y[i], want);
+            uint64_t d = th_ulp64(y[i], want);
             if (d > 4 && bad++ < 10)
                 print_error("float64 %s(%a) = %a, want %a (%llu ulp)\n", UNARY[f].name, x[i], y[i], want,
                             (unsigned long long)d);
@@ -247,9 +220,9 @@ static void test_binary(void **state) {
         for (int i = 0; i < N; i++) {
             float wf = (float)refs[k](af[i], bf[i]);
             double wd = (double)refs[k](ad[i], bd[i]);
-            if (ulp32(of[i], wf) > 2 && bad++ < 10)
+            if (th_ulp32(of[i], wf) > 2 && bad++ < 10)
                 print_error("float32 %s(%a, %a) = %a want %a\n", names[k], af[i], bf[i], of[i], wf);
-            if (ulp64(od[i], wd) > 4 && bad++ < 10)
+            if (th_ulp64(od[i], wd) > 4 && bad++ < 10)
                 print_error("float64 %s(%a, %a) = %a want %a\n", names[k], ad[i], bd[i], od[i], wd);
         }
     }
@@ -329,10 +302,10 @@ static void test_layouts(void **state) {
     for (int f = 0; f < NUM_UNARY; f++) {
         run1(UNARY[f].op, AUG_FLOAT64, x, 8, y, 8, N);
         run1(UNARY[f].op, AUG_FLOAT64, x + N - 1, -8, ys, 24, N);
-        for (int i = 0; i < N; i++) assert_true(ulp64(ys[3 * i], y[N - 1 - i]) == 0);
+        for (int i = 0; i < N; i++) assert_true(th_ulp64(ys[3 * i], y[N - 1 - i]) == 0);
         run1(UNARY[f].op, AUG_FLOAT32, xf, 4, yc, 4, N);
         run1(UNARY[f].op, AUG_FLOAT32, xf + 7, 0, yf, 8, N);
-        for (int i = 0; i < N; i++) assert_true(ulp32(yf[2 * i], yc[7]) == 0);
+        for (int i = 0; i < N; i++) assert_true(th_ulp32(yf[2 * i], yc[7]) == 0);
     }
     double b = 0.5, o1[N], o2[2 * N];
     run2(AUG_OP_ATAN2, AUG_FLOAT64, x, 8, &b, 0, o1, 8, N);
@@ -345,7 +318,7 @@ static void test_layouts(void **state) {
     double z[N];
     memcpy(z, x, sizeof z);
     run1(AUG_OP_SQRT, AUG_FLOAT64, z, 8, z, 8, N);
-    for (int i = 0; i < N; i++) assert_true(ulp64(z[i], sqrt(x[i])) == 0);
+    for (int i = 0; i < N; i++) assert_true(th_ulp64(z[i], sqrt(x[i])) == 0);
 }
 
 int main(void) {

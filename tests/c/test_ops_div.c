@@ -15,17 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aug/aug.h"
+#include "helpers/th_float.h"
+#include "helpers/th_ops.h"
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;
 
 static uint64_t rng_state = 0xD1B54A32D192ED03ull;
-static uint64_t rnd(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
+static uint64_t rnd(void) { return th_rand(&rng_state); }
 
 /* ---- integer dtypes ------------------------------------------------------------- */
 
@@ -33,40 +30,8 @@ static const aug_dtype INTS[] = { AUG_INT8, AUG_INT16, AUG_INT32, AUG_INT64,
                                   AUG_UINT8, AUG_UINT16, AUG_UINT32, AUG_UINT64 };
 #define NUM_INTS 8
 
-static int is_signed(aug_dtype t) { return t == AUG_INT8 || t == AUG_INT16 || t == AUG_INT32 || t == AUG_INT64; }
-static int size_of(aug_dtype t) {
-    switch (t) {
-    case AUG_BOOL: case AUG_INT8: case AUG_UINT8: return 1;
-    case AUG_INT16: case AUG_UINT16: case AUG_FLOAT16: case AUG_BFLOAT16: return 2;
-    case AUG_INT32: case AUG_UINT32: case AUG_FLOAT32: return 4;
-    default: return 8;
-    }
-}
-static i128 lo_of(aug_dtype t) {
-    switch (t) {
-    case AUG_INT8: return INT8_MIN;
-    case AUG_INT16: return INT16_MIN;
-    case AUG_INT32: return INT32_MIN;
-    case AUG_INT64: return INT64_MIN;
-    default: return 0;
-    }
-}
-static i128 hi_of(aug_dtype t) {
-    switch (t) {
-    case AUG_INT8: return INT8_MAX;
-    case AUG_INT16: return INT16_MAX;
-    case AUG_INT32: return INT32_MAX;
-    case AUG_INT64: return INT64_MAX;
-    case AUG_UINT8: return UINT8_MAX;
-    case AUG_UINT16: return UINT16_MAX;
-    case AUG_UINT32: return UINT32_MAX;
-    case AUG_UINT64: return UINT64_MAX;
-    default: return 1;
-    }
-}
-
 static void put_int(aug_dtype t, void *p, i128 v) {
-    switch (size_of(t)) {
+    switch (th_size(t)) {
     case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
     case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
     case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
@@ -74,8 +39,8 @@ static void put_int(aug_dtype t, void *p, i128 v) {
     }
 }
 static i128 get_int(aug_dtype t, const void *p) {
-    int s = is_signed(t);
-    switch (size_of(t)) {
+    int s = th_is_signed(t);
+    switch (th_size(t)) {
     case 1: { uint8_t x; memcpy(&x, p, 1); return s ? (i128)(int8_t)x : (i128)x; }
     case 2: { uint16_t x; memcpy(&x, p, 2); return s ? (i128)(int16_t)x : (i128)x; }
     case 4: { uint32_t x; memcpy(&x, p, 4); return s ? (i128)(int32_t)x : (i128)x; }
@@ -91,11 +56,11 @@ static aug_tensor *mk(aug_dtype dt, int ndim, const int64_t *shape) {
 static aug_tensor *mk_ints(aug_dtype dt, int ndim, const int64_t *shape, const i128 *v, int64_t n) {
     aug_tensor *t = mk(dt, ndim, shape);
     char *p = aug_tensor_ptr(t);
-    for (int64_t i = 0; i < n; i++) put_int(dt, p + i * size_of(dt), v[i]);
+    for (int64_t i = 0; i < n; i++) put_int(dt, p + i * th_size(dt), v[i]);
     return t;
 }
 static i128 at_int(const aug_tensor *t, int64_t i) {
-    return get_int(t->dtype, (const char *)aug_tensor_ptr(t) + i * size_of(t->dtype));
+    return get_int(t->dtype, (const char *)aug_tensor_ptr(t) + i * th_size(t->dtype));
 }
 
 /* ---- references (exact, then clamped to [lo, hi]) ---------------------------------- */
@@ -143,7 +108,7 @@ static i128 ref_pow(i128 a, i128 b, i128 lo, i128 hi) {
 typedef i128 (*ref_fn)(i128, i128, i128, i128);
 
 static i128 rnd_int(aug_dtype t) {
-    i128 lo = lo_of(t), hi = hi_of(t);
+    i128 lo = th_imin(t), hi = th_imax(t);
     u128 span = (u128)(hi - lo) + 1;
     u128 r = ((u128)rnd() << 64) | rnd();
     if (rnd() % 3 == 0) { /* small magnitudes: interesting quotients and powers */
@@ -154,7 +119,7 @@ static i128 rnd_int(aug_dtype t) {
 }
 
 static int int_values(aug_dtype t, i128 *v, int nrand) {
-    const i128 lo = lo_of(t), hi = hi_of(t);
+    const i128 lo = th_imin(t), hi = th_imax(t);
     const i128 cand[] = { lo, lo + 1, -3, -2, -1, 0, 1, 2, 3, 7, hi / 2, hi - 1, hi };
     int n = 0;
     for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
@@ -185,7 +150,7 @@ static void check_int_grid(aug_op op, int functional, aug_dtype ta, aug_dtype tb
     int bad = 0;
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++) {
-            i128 got = at_int(o, i * nb + j), want = ref(va[i], vb[j], lo_of(want_t), hi_of(want_t));
+            i128 got = at_int(o, i * nb + j), want = ref(va[i], vb[j], th_imin(want_t), th_imax(want_t));
             if (got != want && bad++ < 5)
                 print_error("%s %s(%lld) %s(%lld) -> %s: got %lld want %lld\n", aug_op_name(op), aug_dtype_name(ta),
                             (long long)va[i], aug_dtype_name(tb), (long long)vb[j], aug_dtype_name(want_t),
@@ -283,7 +248,7 @@ static void test_truediv(void **state) {
     const i128 va[N] = { -100, -1, 0, 0, 1, 7, 100 }, vb[N] = { 3, 0, 0, 5, 0, -2, 7 };
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
         for (size_t j = 0; j < sizeof ts / sizeof ts[0]; j++) {
-            int sa = is_signed(ts[i]), sb = is_signed(ts[j]);
+            int sa = th_is_signed(ts[i]), sb = th_is_signed(ts[j]);
             const int64_t shape[1] = { N };
             i128 a2[N], b2[N];
             for (int k = 0; k < N; k++) {
@@ -487,50 +452,6 @@ static void test_layouts(void **state) {
 
 /* ---- floats, float16, bfloat16 -------------------------------------------------------- */
 
-static float f32_of_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t bits_of_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-
-/* IEEE half -> float (exact). */
-static float half_to_float(uint16_t h) {
-    int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-    float v;
-    if (e == 31) v = m ? NAN : INFINITY;
-    else if (e == 0) v = ldexpf((float)m, -24);
-    else v = ldexpf((float)(m + 1024), e - 25);
-    return s ? -v : v;
-}
-/* float -> half, round half to even; finite beyond the range -> +-65504 (SPEC 2). */
-static uint16_t float_to_half(float f) {
-    uint16_t s = signbit(f) ? 0x8000 : 0;
-    float a = fabsf(f);
-    if (isnan(f)) return 0x7e00;
-    if (isinf(a)) return s | 0x7c00;
-    /* Scale so that the half's last place is 1, then round to an integer (RNE). */
-    int e;
-    frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    int q = e - 11 < -24 ? -24 : e - 11; /* exponent of the last place */
-    double n = nearbyint(ldexp(a, -q));  /* exact: a has 24 bits */
-    double v = ldexp(n, q);
-    if (v > 65504.0) return s | 0x7bff;
-    /* Re-encode v (a half value). */
-    if (v == 0) return s;
-    int ve;
-    frexp(v, &ve);
-    if (ve - 1 < -14) return s | (uint16_t)(n); /* subnormal: n < 1024 units of 2^-24 */
-    uint16_t mant = (uint16_t)((int)ldexp(v, 11 - ve) - 1024);
-    return s | (uint16_t)((ve - 1 + 15) << 10) | mant;
-}
-static float bf16_to_float(uint16_t h) { return f32_of_bits((uint32_t)h << 16); }
-/* float -> bfloat16, round half to even; finite overflow -> max finite. */
-static uint16_t float_to_bf16(float f) {
-    if (isnan(f)) return 0x7fc0;
-    uint32_t u = bits_of_f32(f);
-    uint32_t r = u + 0x7fff + ((u >> 16) & 1);
-    uint16_t h = (uint16_t)(r >> 16);
-    if (!isinf(f) && (h & 0x7fff) == 0x7f80) h = (uint16_t)((h & 0x8000) | 0x7f7f);
-    return h;
-}
-
 static float np_remainder(float a, float b) { /* NumPy remainder, first principles in long double */
     if (b == 0 || isinf(a) || isnan(a) || isnan(b)) return NAN;
     long double m = fmodl(a, b);
@@ -548,18 +469,7 @@ static float ref_f32_op(aug_op op, float a, float b) {
     }
 }
 
-static int64_t ord32(float f) {
-    int32_t i;
-    memcpy(&i, &f, 4);
-    return i < 0 ? (int64_t)INT32_MIN - i : i;
-}
-static int64_t ulp32(float a, float b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b) ? 0 : INT64_MAX;
-    int64_t d = ord32(a) - ord32(b);
-    return d < 0 ? -d : d;
-}
-
-static int same_or_nan(float a, float b) { return (isnan(a) && isnan(b)) || bits_of_f32(a) == bits_of_f32(b); }
+static int same_or_nan(float a, float b) { return (isnan(a) && isnan(b)) || th_bits_of_f32(a) == th_bits_of_f32(b); }
 
 static void test_float16_bfloat16(void **state) {
     (void)state;
@@ -575,8 +485,8 @@ static void test_float16_bfloat16(void **state) {
             float y = (float)((double)(rnd() % 2001) / 200.0 - 5.0);
             if (i < 8) { const float sx[8] = { 1, -1, 0, 7, -7, INFINITY, NAN, 3 }; x = sx[i]; }
             if (i < 8) { const float sy[8] = { 0, 0, 0, 2, 2, 3, 1, -2 }; y = sy[i]; }
-            pa[i] = half ? float_to_half(x) : float_to_bf16(x);
-            pb[i] = half ? float_to_half(y) : float_to_bf16(y);
+            pa[i] = half ? th_float_to_half(x) : th_float_to_bf16(x);
+            pb[i] = half ? th_float_to_half(y) : th_float_to_bf16(y);
         }
         for (int k = 0; k < 4; k++) {
             aug_tensor *o = NULL;
@@ -585,12 +495,12 @@ static void test_float16_bfloat16(void **state) {
             const uint16_t *po = aug_tensor_ptr(o);
             int bad = 0;
             for (int i = 0; i < N; i++) {
-                float x = half ? half_to_float(pa[i]) : bf16_to_float(pa[i]);
-                float y = half ? half_to_float(pb[i]) : bf16_to_float(pb[i]);
+                float x = half ? th_half_to_float(pa[i]) : th_bf16_to_float(pa[i]);
+                float y = half ? th_half_to_float(pb[i]) : th_bf16_to_float(pb[i]);
                 float r = ref_f32_op(ops[k], x, y);
-                uint16_t want = half ? float_to_half(r) : float_to_bf16(r);
-                float got = half ? half_to_float(po[i]) : bf16_to_float(po[i]);
-                float wantf = half ? half_to_float(want) : bf16_to_float(want);
+                uint16_t want = half ? th_float_to_half(r) : th_float_to_bf16(r);
+                float got = half ? th_half_to_float(po[i]) : th_bf16_to_float(po[i]);
+                float wantf = half ? th_half_to_float(want) : th_bf16_to_float(want);
                 /* pow: the float32 pow may differ by an ulp before the 16-bit rounding. */
                 int ok = same_or_nan(got, wantf) ||
                          (ops[k] == AUG_OP_POW && abs((int)po[i] - (int)want) <= 1);
@@ -606,8 +516,8 @@ static void test_float16_bfloat16(void **state) {
     /* Mixed float16 / bfloat16 -> float32 (SPEC 6). */
     const int64_t one[1] = { 1 };
     aug_tensor *h = mk(AUG_FLOAT16, 1, one), *bf = mk(AUG_BFLOAT16, 1, one), *o = NULL;
-    *(uint16_t *)aug_tensor_ptr(h) = float_to_half(1.0f);
-    *(uint16_t *)aug_tensor_ptr(bf) = float_to_bf16(3.0f);
+    *(uint16_t *)aug_tensor_ptr(h) = th_float_to_half(1.0f);
+    *(uint16_t *)aug_tensor_ptr(bf) = th_float_to_bf16(3.0f);
     assert_int_equal(aug_binary(AUG_OP_TRUEDIV, h, bf, &o), AUG_OK);
     assert_int_equal(o->dtype, AUG_FLOAT32);
     assert_true(*(float *)aug_tensor_ptr(o) == 1.0f / 3.0f);
@@ -641,7 +551,7 @@ static void test_float32_float64(void **state) {
         for (int i = 0; i < N; i++) {
             float want = ref_f32_op(ops[k], pa[i], pb[i]);
             if (ops[k] == AUG_OP_POW) {
-                assert_true(ulp32(po[i], want) <= 2);
+                assert_true(th_ulp32(po[i], want) <= 2);
             } else {
                 assert_true(same_or_nan(po[i], want));
             }

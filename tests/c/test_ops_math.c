@@ -15,14 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aug/aug.h"
+#include "helpers/th_float.h"
+#include "helpers/th_ops.h"
 
 static uint64_t rng_state = 0x8CB92BA72F3D8DD7ull;
-static uint64_t rnd(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
+static uint64_t rnd(void) { return th_rand(&rng_state); }
 static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 
 static aug_tensor *mk(aug_dtype dt, int ndim, const int64_t *shape) {
@@ -31,65 +28,16 @@ static aug_tensor *mk(aug_dtype dt, int ndim, const int64_t *shape) {
     return t;
 }
 
-/* ---- float formats (16-bit conversions written here, SPEC 2 rounding) --------------- */
-
-static float f32_of_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t bits_of_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-
-static float half_to_float(uint16_t h) {
-    int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-    float v;
-    if (e == 31) v = m ? NAN : INFINITY;
-    else if (e == 0) v = ldexpf((float)m, -24);
-    else v = ldexpf((float)(m + 1024), e - 25);
-    return s ? -v : v;
-}
-/* Round half to even; finite values beyond the range saturate to +-65504. */
-static uint16_t float_to_half(float f) {
-    uint16_t s = signbit(f) ? 0x8000 : 0;
-    float a = fabsf(f);
-    if (isnan(f)) return 0x7e00;
-    if (isinf(a)) return s | 0x7c00;
-    int e;
-    frexpf(a, &e);
-    int q = e - 11 < -24 ? -24 : e - 11; /* exponent of the half's last place */
-    double n = nearbyint(ldexp(a, -q));
-    double v = ldexp(n, q);
-    if (v > 65504.0) return s | 0x7bff;
-    if (v == 0) return s;
-    int ve;
-    frexp(v, &ve);
-    if (ve - 1 < -14) return s | (uint16_t)n;
-    return s | (uint16_t)((ve - 1 + 15) << 10) | (uint16_t)((int)ldexp(v, 11 - ve) - 1024);
-}
-static float bf16_to_float(uint16_t h) { return f32_of_bits((uint32_t)h << 16); }
-static uint16_t float_to_bf16(float f) {
-    if (isnan(f)) return 0x7fc0;
-    uint32_t u = bits_of_f32(f);
-    uint16_t h = (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-    if (!isinf(f) && (h & 0x7fff) == 0x7f80) h = (uint16_t)((h & 0x8000) | 0x7f7f);
-    return h;
-}
-
-/* Ordered integers for ulp distances (sign-magnitude formats). */
+/* Ordered integers for ulp distances of the 16-bit formats (sign-magnitude bits;
+ * th_ulp32 / th_ulp64 measure float32 and float64). */
 static int64_t ord_bits(uint64_t bits, int nbits) {
     uint64_t sign = (uint64_t)1 << (nbits - 1), mag = bits & (sign - 1);
     return (bits & sign) ? -(int64_t)mag : (int64_t)mag;
 }
 static uint64_t dist(int64_t a, int64_t b) { return a > b ? (uint64_t)(a - b) : (uint64_t)(b - a); }
-static uint64_t ulp32(float a, float b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b) ? 0 : UINT64_MAX;
-    return dist(ord_bits(bits_of_f32(a), 32), ord_bits(bits_of_f32(b), 32));
-}
-static uint64_t ulp64(double a, double b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b) ? 0 : UINT64_MAX;
-    uint64_t x, y;
-    memcpy(&x, &a, 8);
-    memcpy(&y, &b, 8);
-    return dist(ord_bits(x, 64), ord_bits(y, 64));
-}
 static uint64_t ulp16(uint16_t a, uint16_t b, int half) {
-    float fa = half ? half_to_float(a) : bf16_to_float(a), fb = half ? half_to_float(b) : bf16_to_float(b);
+    float fa = half ? th_half_to_float(a) : th_bf16_to_float(a);
+    float fb = half ? th_half_to_float(b) : th_bf16_to_float(b);
     if (isnan(fa) || isnan(fb)) return isnan(fa) && isnan(fb) ? 0 : UINT64_MAX;
     return dist(ord_bits(a, 16), ord_bits(b, 16));
 }
@@ -137,12 +85,12 @@ static void test_unary_floats(void **state) {
                 case AUG_FLOAT32: ((float *)px)[i] = (float)v; vals[i] = (float)v; break;
                 case AUG_FLOAT64: ((double *)px)[i] = v; vals[i] = v; break;
                 case AUG_FLOAT16:
-                    ((uint16_t *)px)[i] = float_to_half((float)v);
-                    vals[i] = half_to_float(((uint16_t *)px)[i]);
+                    ((uint16_t *)px)[i] = th_float_to_half((float)v);
+                    vals[i] = th_half_to_float(((uint16_t *)px)[i]);
                     break;
                 default:
-                    ((uint16_t *)px)[i] = float_to_bf16((float)v);
-                    vals[i] = bf16_to_float(((uint16_t *)px)[i]);
+                    ((uint16_t *)px)[i] = th_float_to_bf16((float)v);
+                    vals[i] = th_bf16_to_float(((uint16_t *)px)[i]);
                     break;
                 }
             }
@@ -154,10 +102,10 @@ static void test_unary_floats(void **state) {
                 long double r = UNARY[f].ref(vals[i]);
                 uint64_t e, lim;
                 switch (dts[d]) {
-                case AUG_FLOAT32: e = ulp32(((const float *)py)[i], (float)r); lim = 2; break;
-                case AUG_FLOAT64: e = ulp64(((const double *)py)[i], (double)r); lim = 4; break;
-                case AUG_FLOAT16: e = ulp16(((const uint16_t *)py)[i], float_to_half((float)r), 1); lim = 1; break;
-                default: e = ulp16(((const uint16_t *)py)[i], float_to_bf16((float)r), 0); lim = 1; break;
+                case AUG_FLOAT32: e = th_ulp32(((const float *)py)[i], (float)r); lim = 2; break;
+                case AUG_FLOAT64: e = th_ulp64(((const double *)py)[i], (double)r); lim = 4; break;
+                case AUG_FLOAT16: e = ulp16(((const uint16_t *)py)[i], th_float_to_half((float)r), 1); lim = 1; break;
+                default: e = ulp16(((const uint16_t *)py)[i], th_float_to_bf16((float)r), 0); lim = 1; break;
                 }
                 if (e > lim && bad++ < 10)
                     print_error("%s %s(%a): %llu steps off\n", aug_dtype_name(dts[d]), aug_op_name(UNARY[f].op),
@@ -200,7 +148,7 @@ static void test_unary_integral(void **state) {
             const float *py = aug_tensor_ptr(y);
             for (int i = 0; i < N; i++) {
                 float want = (float)UNARY[f].ref((long double)v[i]);
-                if (ulp32(py[i], want) > 2 && bad++ < 10)
+                if (th_ulp32(py[i], want) > 2 && bad++ < 10)
                     print_error("%s %s(%lld) = %a want %a\n", aug_dtype_name(dts[d]), aug_op_name(UNARY[f].op),
                                 (long long)v[i], py[i], want);
             }
@@ -270,14 +218,14 @@ static void test_unary_layouts(void **state) {
     assert_int_equal(aug_unary(AUG_OP_SIN, v, &y), AUG_OK);
     const double *py = aug_tensor_ptr(y);
     for (int i = 0; i < R; i++)
-        for (int j = 0; j < 3; j++) assert_true(ulp64(py[i * 3 + j], (double)sinl(px[(R - 1 - i) * C + 2 * j])) <= 4);
+        for (int j = 0; j < 3; j++) assert_true(th_ulp64(py[i * 3 + j], (double)sinl(px[(R - 1 - i) * C + 2 * j])) <= 4);
     aug_tensor_free(y); y = NULL;
     const int perm[2] = { 1, 0 };
     aug_tensor *t = aug_tensor_permute(x, perm);
     assert_int_equal(aug_unary(AUG_OP_EXP, t, &y), AUG_OK);
     py = aug_tensor_ptr(y);
     for (int j = 0; j < C; j++)
-        for (int i = 0; i < R; i++) assert_true(ulp64(py[j * R + i], (double)expl(px[i * C + j])) <= 4);
+        for (int i = 0; i < R; i++) assert_true(th_ulp64(py[j * R + i], (double)expl(px[i * C + j])) <= 4);
     aug_tensor_free(y); y = NULL;
     const int64_t big[3] = { 3, R, C };
     aug_tensor *bv = aug_tensor_broadcast_to(x, 3, big);
@@ -285,7 +233,7 @@ static void test_unary_layouts(void **state) {
     assert_int_equal(aug_unary(AUG_OP_CBRT, bv, &y), AUG_OK);
     py = aug_tensor_ptr(y);
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < R * C; i++) assert_true(ulp64(py[k * R * C + i], (double)cbrtl(px[i])) <= 4);
+        for (int i = 0; i < R * C; i++) assert_true(th_ulp64(py[k * R * C + i], (double)cbrtl(px[i])) <= 4);
     aug_tensor_free(y);
     aug_tensor_free(bv); aug_tensor_free(t); aug_tensor_free(v); aug_tensor_free(x);
 }
@@ -317,9 +265,9 @@ static void test_binary(void **state) {
         for (int i = 0; i < R; i++)
             for (int j = 0; j < C; j++) {
                 long double r = refs[k](pa[i], pb[j]);
-                if (ulp64(po[i * C + j], (double)r) > 4 && bad++ < 5)
+                if (th_ulp64(po[i * C + j], (double)r) > 4 && bad++ < 5)
                     print_error("f64 %s(%g, %g)\n", aug_op_name(ops[k]), pa[i], pb[j]);
-                if (ulp32(po32[i * C + j], (float)r) > 2 && bad++ < 5)
+                if (th_ulp32(po32[i * C + j], (float)r) > 2 && bad++ < 5)
                     print_error("f32 %s(%g, %g)\n", aug_op_name(ops[k]), pa[i], pb[j]);
             }
         aug_tensor_free(o); aug_tensor_free(o32);
@@ -339,18 +287,18 @@ static void test_binary(void **state) {
     aug_tensor_free(o); o = NULL;
     assert_int_equal(aug_binary(AUG_OP_ATAN2, x, e, &o), AUG_OK);
     assert_int_equal(o->dtype, AUG_FLOAT32);
-    for (int i = 0; i < 4; i++) assert_true(ulp32(((float *)aug_tensor_ptr(o))[i], (float)atan2l(xv[i], ev[i])) <= 2);
+    for (int i = 0; i < 4; i++) assert_true(th_ulp32(((float *)aug_tensor_ptr(o))[i], (float)atan2l(xv[i], ev[i])) <= 2);
     aug_tensor_free(o); o = NULL;
     /* float16 ** float16 stays float16: 1.5 ** 2 = 2.25 exactly. */
     aug_tensor *h = mk(AUG_FLOAT16, 1, s4), *h2 = mk(AUG_FLOAT16, 1, s4);
     for (int i = 0; i < 4; i++) {
-        ((uint16_t *)aug_tensor_ptr(h))[i] = float_to_half(1.5f);
-        ((uint16_t *)aug_tensor_ptr(h2))[i] = float_to_half((float)i);
+        ((uint16_t *)aug_tensor_ptr(h))[i] = th_float_to_half(1.5f);
+        ((uint16_t *)aug_tensor_ptr(h2))[i] = th_float_to_half((float)i);
     }
     assert_int_equal(aug_binary(AUG_OP_FPOW, h, h2, &o), AUG_OK);
     assert_int_equal(o->dtype, AUG_FLOAT16);
     const float wh[4] = { 1.0f, 1.5f, 2.25f, 3.375f };
-    for (int i = 0; i < 4; i++) assert_true(half_to_float(((uint16_t *)aug_tensor_ptr(o))[i]) == wh[i]);
+    for (int i = 0; i < 4; i++) assert_true(th_half_to_float(((uint16_t *)aug_tensor_ptr(o))[i]) == wh[i]);
     aug_tensor_free(o);
     aug_tensor_free(h); aug_tensor_free(h2); aug_tensor_free(x); aug_tensor_free(e);
 }
@@ -439,15 +387,15 @@ static void test_fma(void **state) {
     aug_tensor *h1 = mk(AUG_FLOAT16, 1, sn), *h2 = mk(AUG_FLOAT16, 1, sn);
     uint16_t *ph1 = aug_tensor_ptr(h1), *ph2 = aug_tensor_ptr(h2);
     for (int i = 0; i < N; i++) {
-        ph1[i] = float_to_half((float)(rnd_unit() * 200 - 100));
-        ph2[i] = float_to_half((float)(rnd_unit() * 2 - 1));
+        ph1[i] = th_float_to_half((float)(rnd_unit() * 200 - 100));
+        ph2[i] = th_float_to_half((float)(rnd_unit() * 2 - 1));
     }
     assert_int_equal(aug_fma(3.0, h1, h2, &o), AUG_OK);
     assert_int_equal(o->dtype, AUG_FLOAT16);
     for (int i = 0; i < N; i++) {
         /* 3a + b is exact in long double for half inputs; rounded to float, then half. */
-        float r32 = (float)(3.0L * half_to_float(ph1[i]) + half_to_float(ph2[i]));
-        assert_int_equal(((uint16_t *)aug_tensor_ptr(o))[i], float_to_half(r32));
+        float r32 = (float)(3.0L * th_half_to_float(ph1[i]) + th_half_to_float(ph2[i]));
+        assert_int_equal(((uint16_t *)aug_tensor_ptr(o))[i], th_float_to_half(r32));
     }
     aug_tensor_free(o); o = NULL;
 

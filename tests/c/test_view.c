@@ -219,6 +219,10 @@ static void test_index_errors(void **state) {
              "aug_tensor_index: too many indices for tensor: tensor is 2-dimensional, but 3 were indexed");
     aug_index d[1] = {S(0, 0, 0, 0, 0)};
     NULL_ERR(aug_tensor_index(t, 1, d), AUG_ERR_VALUE, "aug_tensor_index: slice step cannot be zero");
+    aug_index d2[2] = {I(3), S(0, 0, 0, 0, 0)}; /* faults reported in index order (NumPy) */
+    NULL_ERR(aug_tensor_index(t, 2, d2), AUG_ERR_INDEX, "aug_tensor_index: index 3 is out of bounds for axis 0 with size 3");
+    aug_index d3[2] = {S(0, 0, 0, 0, 0), I(4)};
+    NULL_ERR(aug_tensor_index(t, 2, d3), AUG_ERR_VALUE, "aug_tensor_index: slice step cannot be zero");
     aug_index e[2] = {ELL, ELL};
     NULL_ERR(aug_tensor_index(t, 2, e), AUG_ERR_VALUE, "aug_tensor_index: an index can only have a single ellipsis ('...')");
     aug_index f[1] = {{.kind = (aug_index_kind)9}};

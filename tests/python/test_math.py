@@ -125,7 +125,7 @@ def minmax_ref(name, x, dx, y, dy):
         f = (lambda u, v: R.int_op(name, u, v, r)) if r != "bool" else \
             (lambda u, v: bool(min(u, v) if name == "min" else max(u, v)))
         return np.vectorize(f, otypes=[object])(np.asarray(x, dtype=object), np.asarray(y, dtype=object)), r
-    c = R.compute_type(r)
+    c = R.float_compute_type(r, dx, dy)
     return np.vectorize(lambda u, v: R.narrow(R.float_op(name, R.to_compute(u, c), R.to_compute(v, c)), r),
                         otypes=[object])(np.asarray(x, dtype=object), np.asarray(y, dtype=object)), r
 
@@ -169,7 +169,7 @@ def test_clamp(dv, dl, dh, seed):
     if R.kind(r) in "iu":
         f = lambda v, lo, hi: R.sat_cast(min(max(int(v), int(lo)), int(hi)), r)  # noqa: E731
     else:
-        c = R.compute_type(r)
+        c = R.float_compute_type(r, dv, dl, dh)  # an int32/int64 bound is not rounded to float32 first
 
         def f(v, lo, hi):
             m = R.float_op("max", R.to_compute(v, c), R.to_compute(lo, c))
@@ -189,6 +189,18 @@ def test_clamp_scalars_and_inverted_bounds():
     assert R.read(am.max(300, t)).tolist() == [255] * 4
     f = R.make(np.array([np.nan, 1.0], np.float32), "float32")
     assert np.isnan(R.read(am.min(f, 0.0))[0]) and np.isnan(R.read(am.max(0.0, f))[0])
+
+
+def test_clamp_rounds_a_wide_integer_once():
+    """int32 2**30 + 2**22 + 1 into bfloat16 (SPEC 2): one rounding gives 2**30 + 2**23;
+    through float32 it would first become the tie 2**30 + 2**22 and then 2**30."""
+    v = R.make(np.array([2 ** 30 + 2 ** 22 + 1, 2 ** 30 + 2 ** 22 + 1], np.int32), "int32")
+    lo = R.make(np.array([-1e30, 2 ** 31], np.float32), "bfloat16")
+    hi = R.make(np.array([1e30, 1e30], np.float32), "bfloat16")
+    res = am.clamp(v, lo, hi)
+    assert res.dtype == augpy.bfloat16
+    assert R.read(res).tolist() == [2 ** 30 + 2 ** 23, 2 ** 31]
+    assert R.read(am.max(lo, v)).tolist() == [2 ** 30 + 2 ** 23, 2 ** 31]
 
 
 def test_scalar_operands_and_keywords():

@@ -183,6 +183,8 @@ def test_getitem_scalar_result_is_0d():
     ((5,), IndexError, r"CudaTensor.__getitem__: index 5 is out of bounds for axis 0 with size 2"),
     ((0, 0, 0, 0), IndexError, r"CudaTensor.__getitem__: too many indices"),
     ((slice(None, None, 0),), ValueError, r"CudaTensor.__getitem__: slice step cannot be zero"),
+    ((5, slice(None, None, 0)), IndexError, r"CudaTensor.__getitem__: index 5 is out of bounds for axis 0"),
+    ((slice(None, None, 0), 5), ValueError, r"CudaTensor.__getitem__: slice step cannot be zero"),
     ((Ellipsis, Ellipsis), IndexError, r"CudaTensor.__getitem__: an index can only have a single ellipsis"),
     (([0, 1],), IndexError, r"CudaTensor.__getitem__: only integers, slices .* got list"),
     ((1.0,), IndexError, r"CudaTensor.__getitem__: only integers, slices .* got float"),

@@ -1,7 +1,8 @@
 /* th_ops.h: test helpers for the elementwise operator tests (test_ops_*.c,
  * test_promote.c): exact numbers, a reference saturate_cast written from SPEC 2
  * (independent of aug's cast code), the SPEC 6 promotion table, tensors built
- * from and read back into exact numbers, and test values per dtype. */
+ * from and read back into exact numbers, and test values per dtype. The kernel
+ * tests (test_kernels_*.c) use its random generator (th_rand). */
 #ifndef TH_OPS_H
 #define TH_OPS_H
 
