@@ -17,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/ctype.h"
+#include "core/simd.h"
+
+/* From core/cast.c (hidden): a contiguous float -> integer run at one SIMD level. */
+AUG__HIDDEN void aug__convert_contig(const char *src, int src_t, char *dst, int dst_t, int64_t n, int level);
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;
@@ -468,18 +472,22 @@ static void test_narrow_sweep(void **state) {
     }
 }
 
-/* The SSE2 float32/float64 -> int paths (contiguous runs) against the portable ones
- * (strided runs), over every run length up to 70 and misaligned destinations. */
+/* The float32/float64 -> int paths for contiguous runs at every SIMD level this CPU
+ * runs (portable, SSE2, AVX2), and aug__convert's own choice, against the portable
+ * strided loop: every run length up to 100 (all splits of the 32-, 16-, 8- and
+ * 4-element vector loops and the scalar tail), longer runs, misaligned destinations
+ * and in place. The specials are rounding ties and the edges of each range. */
 static void test_simd_matches_portable(void **state) {
     (void)state;
     enum { N = 4200 };
     static double src64[N], spread64[N * 2];
     static float src32[N], spread32[N * 2];
     static unsigned char a[N * 4 + 16], b[N * 4];
-    static const double specials[] = {0.5, 1.5, 2.5, -0.5, -1.5, 254.5, 255.5, -128.5, 127.5, 32767.5,
-                                      -32768.5, 65535.5, 2147483520.0, 2147483647.5, 2147483648.0,
-                                      -2147483648.0, -2147483648.5, -2147483904.0, 0x1p40, 1e300,
-                                      INFINITY, -INFINITY, NAN, -NAN, 0x1p-1074, -0.0};
+    static const double specials[] = {
+        0.5, 1.5, 2.5, 3.5, -0.5, -1.5, -2.5, 0.49999997, -0.49999997, 126.5, 127.5, 128.0, -127.5, -128.5,
+        -129.0, 253.5, 254.5, 255.5, 256.0, -1.0, 32767.5, -32768.5, 65534.5, 65535.5, 65536.0, 8388607.5,
+        2147483520.0, 2147483647.5, 2147483648.0, -2147483648.0, -2147483648.5, -2147483904.0, 0x1p40,
+        FLT_MAX, -FLT_MAX, 1e300, -1e300, INFINITY, -INFINITY, NAN, -NAN, 0x1p-1074, -0.0, 0.0};
     rng_state = 99;
     for (int i = 0; i < N; i++) {
         uint64_t r = rnd();
@@ -492,26 +500,37 @@ static void test_simd_matches_portable(void **state) {
         spread32[2 * i] = src32[i];
     }
     static const int dts[] = {AUG_UINT8, AUG_INT8, AUG_UINT16, AUG_INT16, AUG_INT32};
+    const int top = aug__simd_cpu_level();
     for (int f64 = 0; f64 < 2; f64++) {
         const char *s = f64 ? (const char *)src64 : (const char *)src32;
         const char *sp = f64 ? (const char *)spread64 : (const char *)spread32;
         int st = f64 ? AUG_FLOAT64 : AUG_FLOAT32, ss = f64 ? 8 : 4;
         for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
             int ds = aug__ctype_size(dts[k]);
-            for (int n = 1; n < N; n = n < 70 ? n + 1 : n * 3) {
+            for (int n = 1; n < N; n = n < 100 ? n + 1 : n * 3) {
+                aug__convert(sp, 2 * ss, st, (char *)b, ds, dts[k], n); /* portable: strided */
                 for (int off = 0; off < 3; off++) {
-                    aug__convert(s, ss, st, (char *)a + off, ds, dts[k], n);
-                    aug__convert(sp, 2 * ss, st, (char *)b, ds, dts[k], n);
-                    assert_memory_equal(a + off, b, (size_t)(n * ds));
+                    /* level top + 1: aug__convert's own choice */
+                    for (int level = AUG__SIMD_NONE; level <= top + 1; level++) {
+                        memset(a, 0xa5, sizeof a);
+                        if (level > top) aug__convert(s, ss, st, (char *)a + off, ds, dts[k], n);
+                        else aug__convert_contig(s, st, (char *)a + off, dts[k], n, level);
+                        if (memcmp(a + off, b, (size_t)(n * ds)) != 0)
+                            fail_msg("from %s to dtype %d, n %d, off %d, level %d", f64 ? "f64" : "f32", dts[k],
+                                     n, off, level);
+                        assert_int_equal(a[off + n * ds], 0xa5); /* nothing written past the run */
+                    }
                 }
             }
             /* in place where the element sizes allow it */
             if (ds == ss) {
                 static unsigned char inplace[N * 8];
-                memcpy(inplace, s, (size_t)(N * ss));
-                aug__convert((char *)inplace, ss, st, (char *)inplace, ds, dts[k], N);
                 aug__convert(sp, 2 * ss, st, (char *)b, ds, dts[k], N);
-                assert_memory_equal(inplace, b, (size_t)(N * ds));
+                for (int level = AUG__SIMD_NONE; level <= top; level++) {
+                    memcpy(inplace, s, (size_t)(N * ss));
+                    aug__convert_contig((char *)inplace, st, (char *)inplace, dts[k], N, level);
+                    assert_memory_equal(inplace, b, (size_t)(N * ds));
+                }
             }
         }
     }

@@ -4,7 +4,7 @@
  * dtype, axis set, keepdim and upcast, on contiguous, strided (negative steps,
  * permutations) and broadcast inputs; plus saturation edges, empty and 0-d
  * tensors, NaN propagation, thread-count independence, error messages, and the
- * SSE2 8-bit sum against its portable twin. */
+ * SSE2 and AVX2 8-bit sums against their portable twin. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,9 +16,10 @@
 #include <string.h>
 #include "aug/aug.h"
 #include "core/error.h"
+#include "core/simd.h"
 
 /* From cpu/reduce.c (hidden; reachable through the static library). */
-AUG__HIDDEN int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int portable);
+AUG__HIDDEN int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int level);
 
 typedef __int128 i128;
 
@@ -797,26 +798,41 @@ static void test_signed_zero_and_traversal_order(void **state) {
     }
 }
 
-/* The SSE2 8-bit sums (when built) against the portable loop and a naive sum. */
+/* One 8-bit sum at every level this CPU runs against a naive sum. */
+static void check_sum8(const uint8_t *p, int64_t len, aug_dtype dt, int off, int fill) {
+    int64_t want = 0;
+    for (int64_t k = 0; k < len; k++) want += dt == AUG_BOOL ? p[k] != 0 : dt == AUG_INT8 ? (int8_t)p[k] : p[k];
+    for (int level = AUG__SIMD_NONE; level <= aug__simd_cpu_level(); level++) {
+        int64_t got = aug__cpu_sum8(p, len, dt, level);
+        if (got != want)
+            fail_msg("sum8 dtype %d level %d len %lld off %d fill %d: %lld != %lld", (int)dt, level,
+                     (long long)len, off, fill, (long long)got, (long long)want);
+    }
+}
+
+/* Every 8-bit sum path this CPU runs (portable, SSE2, AVX2) against a naive sum:
+ * every length 0..300 (all vector/tail splits of the 16-, 32-, 64- and 128-byte
+ * loops) from 32 start offsets, plus long runs, over random bytes (with zeros) and
+ * constant runs of the extremes. */
 static void test_sum8_paths(void **state) {
     (void)state;
-    enum { MAXN = 200000 };
-    uint8_t *buf = malloc(MAXN + 64);
+    enum { MAXN = 200000, PAD = 32 };
+    uint8_t *buf = malloc(MAXN + PAD);
     assert_non_null(buf);
-    for (int k = 0; k < MAXN + 64; k++) buf[k] = (uint8_t)rnd();
-    for (int k = 0; k < 64; k += 7) buf[k] = 0; /* some zeros for the bool count */
     const aug_dtype dts[3] = {AUG_BOOL, AUG_INT8, AUG_UINT8};
-    const int64_t lens[] = {0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 300, 4095, 65536, 65537, MAXN};
-    for (int d = 0; d < 3; d++)
-        for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++)
-            for (int off = 0; off < 16; off += 5) {
-                const uint8_t *p = buf + off;
-                int64_t want = 0;
-                for (int64_t k = 0; k < lens[l]; k++)
-                    want += dts[d] == AUG_BOOL ? p[k] != 0 : dts[d] == AUG_INT8 ? (int8_t)p[k] : p[k];
-                assert_int_equal(aug__cpu_sum8(p, lens[l], dts[d], 1), want);
-                assert_int_equal(aug__cpu_sum8(p, lens[l], dts[d], 0), want);
-            }
+    const int fills[] = {-1, 0x00, 0x01, 0x7f, 0x80, 0xff}; /* -1: random */
+    const int64_t longs[] = {4095, 65536, 65537, MAXN};
+    for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+        for (int k = 0; k < MAXN + PAD; k++) buf[k] = fills[f] < 0 ? (uint8_t)rnd() : (uint8_t)fills[f];
+        if (fills[f] < 0)
+            for (int k = 0; k < 400; k += 7) buf[k] = 0; /* zeros for the bool count */
+        for (int d = 0; d < 3; d++) {
+            for (int64_t len = 0; len <= 300; len++)
+                for (int off = 0; off < PAD; off++) check_sum8(buf + off, len, dts[d], off, fills[f]);
+            for (size_t l = 0; l < sizeof longs / sizeof longs[0]; l++)
+                for (int off = 0; off < PAD; off += 9) check_sum8(buf + off, longs[l], dts[d], off, fills[f]);
+        }
+    }
     free(buf);
 }
 
