@@ -5,4 +5,7 @@
 #include "dtype.h"
 #include "tensor.h"
 #include "ops.h"
+#include "random.h"
+#include "reshape.h"
+#include "image.h"
 #endif

@@ -11,4 +11,4 @@ from ._augpy import CudaTensor, NvJpegError, __version__  # noqa: F401
 Tensor = CudaTensor
 JpegError = NvJpegError
 
-from . import math, numeric_limits  # noqa: E402,F401
+from . import image, math, numeric_limits  # noqa: E402,F401

@@ -32,6 +32,13 @@ typedef struct aug__reduce_plan {
     aug_tensor *out;
 } aug__reduce_plan;
 
+/* Plans of the other op families, each defined in its family's private core
+ * header (random.h, warp.h, lighting.h, blur.h in src/core). */
+typedef struct aug__random_plan aug__random_plan;
+typedef struct aug__warp_plan aug__warp_plan;
+typedef struct aug__lighting_plan aug__lighting_plan;
+typedef struct aug__blur_plan aug__blur_plan;
+
 typedef struct aug__backend {
     const char *name;                 /* "cpu" */
     aug_device_type type;
@@ -45,6 +52,10 @@ typedef struct aug__backend {
     /* C = alpha * op(A) @ op(B) + beta * C, shapes and dtypes already checked. */
     aug_status (*gemm)(const char *func, const aug_tensor *A, const aug_tensor *B, aug_tensor *C,
                        double alpha, double beta);
+    aug_status (*random)(const aug__random_plan *plan);       /* uniform / gaussian fills */
+    aug_status (*warp_affine)(const aug__warp_plan *plan);    /* affine warp HWC -> CHW, batched */
+    aug_status (*lighting)(const aug__lighting_plan *plan);   /* contrast + gamma, NCHW */
+    aug_status (*blur)(const aug__blur_plan *plan);           /* box / gaussian, NCHW */
 } aug__backend;
 
 /* The backend serving a device; NULL with an error naming func if unavailable. */

@@ -43,4 +43,8 @@ const aug__backend aug__cpu_backend = {
     .elementwise = aug__cpu_elementwise,
     .reduce = aug__cpu_reduce,
     .gemm = aug__cpu_gemm,
+    .random = aug__cpu_random,
+    .warp_affine = aug__cpu_warp_affine,
+    .lighting = aug__cpu_lighting,
+    .blur = aug__cpu_blur,
 };

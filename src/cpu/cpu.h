@@ -16,4 +16,11 @@ AUG__HIDDEN aug_status aug__cpu_reduce(const aug__reduce_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_gemm(const char *func, const aug_tensor *A, const aug_tensor *B, aug_tensor *C,
                                      double alpha, double beta);
 
+/* The other families: src/cpu/random.c, warp.c, lighting.c, blur.c. Plans in
+ * the matching src/core headers. */
+AUG__HIDDEN aug_status aug__cpu_random(const aug__random_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_warp_affine(const aug__warp_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_lighting(const aug__lighting_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_blur(const aug__blur_plan *plan);
+
 #endif

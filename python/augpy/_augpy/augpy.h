@@ -61,6 +61,9 @@ typedef struct {
     PyTypeObject *StreamType;       /* CudaStream */
     PyTypeObject *EventType;        /* CudaEvent */
     PyTypeObject *DevicePropType;   /* CudaDeviceProp */
+    PyTypeObject *RandomType;       /* RandomNumberGenerator (random.c) */
+    PyTypeObject *DecoderType;      /* Decoder (jpeg.c) */
+    PyTypeObject *WarpScaleModeType;/* WarpScaleMode (warp.c) */
     PyObject *dtypes[AUG_NUM_DTYPES]; /* DLDataType singletons, indexed by aug_dtype */
     PyObject *CudaError, *CuRandError, *CuBlasError, *MemoryError, *NvJpegError;
     PyObject *numpy;                /* the numpy module, imported lazily (NULL until then) */
@@ -150,6 +153,12 @@ int augpy_init_device(PyObject *module, augpy_state *st);   /* device.c */
 int augpy_init_ops(PyObject *module, augpy_state *st);      /* ops.c: functional API, fma, gemm, ... */
 int augpy_init_math(PyObject *module, augpy_state *st);     /* mathfuncs.c: DALI math names */
 int augpy_init_reduce(PyObject *module, augpy_state *st);   /* reduce.c */
+int augpy_init_random(PyObject *module, augpy_state *st);   /* random.c: RandomNumberGenerator */
+int augpy_init_reshape(PyObject *module, augpy_state *st);  /* reshape.c: DALI reshape */
+int augpy_init_jpeg(PyObject *module, augpy_state *st);     /* jpeg.c: Decoder */
+int augpy_init_warp(PyObject *module, augpy_state *st);     /* warp.c: make_affine_matrix, warp_affine */
+int augpy_init_lighting(PyObject *module, augpy_state *st); /* lighting.c */
+int augpy_init_blur(PyObject *module, augpy_state *st);     /* blur.c */
 
 /* Number protocol and tensor methods implemented in ops.c / reduce.c and installed
  * on the Tensor type by tensor.c. */

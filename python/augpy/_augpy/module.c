@@ -87,6 +87,12 @@ static int augpy_exec(PyObject *module) {
     if (augpy_init_ops(module, st) < 0) return -1;
     if (augpy_init_math(module, st) < 0) return -1;
     if (augpy_init_reduce(module, st) < 0) return -1;
+    if (augpy_init_random(module, st) < 0) return -1;
+    if (augpy_init_reshape(module, st) < 0) return -1;
+    if (augpy_init_jpeg(module, st) < 0) return -1;
+    if (augpy_init_warp(module, st) < 0) return -1;
+    if (augpy_init_lighting(module, st) < 0) return -1;
+    if (augpy_init_blur(module, st) < 0) return -1;
     return 0;
 }
 
@@ -101,6 +107,9 @@ static int augpy_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->StreamType);
     Py_VISIT(st->EventType);
     Py_VISIT(st->DevicePropType);
+    Py_VISIT(st->RandomType);
+    Py_VISIT(st->DecoderType);
+    Py_VISIT(st->WarpScaleModeType);
     for (int i = 0; i < AUG_NUM_DTYPES; i++) Py_VISIT(st->dtypes[i]);
     Py_VISIT(st->CudaError);
     Py_VISIT(st->CuRandError);
@@ -122,6 +131,9 @@ static int augpy_clear(PyObject *module) {
     Py_CLEAR(st->StreamType);
     Py_CLEAR(st->EventType);
     Py_CLEAR(st->DevicePropType);
+    Py_CLEAR(st->RandomType);
+    Py_CLEAR(st->DecoderType);
+    Py_CLEAR(st->WarpScaleModeType);
     for (int i = 0; i < AUG_NUM_DTYPES; i++) Py_CLEAR(st->dtypes[i]);
     Py_CLEAR(st->CudaError);
     Py_CLEAR(st->CuRandError);

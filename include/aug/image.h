@@ -1,0 +1,114 @@
+/* aug/image.h: image functions. SPEC section 13 (augpy manual 3.1.4).
+ *
+ * Layouts: decoded images are (H, W, C) "HWC"; warp output, lighting and blur
+ * work on (C, H, W) "CHW" images or (N, C, H, W) "NCHW" batches. Every function
+ * takes every dtype and any channel count, and stores with saturate_cast.
+ *
+ * Output convention (as in ops.h): `aug_tensor **out`; *out == NULL allocates a
+ * new tensor of the input's shape and dtype (caller frees), otherwise the result
+ * is written into *out (same shape and dtype as required; may be the input for
+ * lighting). Parameter tensors (background, gammas, contrasts, sigmas) live on
+ * the image's device. Errors: aug_status with "aug_<function>: ..." messages. */
+#ifndef AUG_IMAGE_H
+#define AUG_IMAGE_H
+
+#include "tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- affine transforms ---------------------------------------------------- */
+
+typedef enum aug_warp_scale_mode {
+    AUG_WARP_SCALE_SHORTEST = 0, /* scale relative to the shortest side: fill the canvas, crop */
+    AUG_WARP_SCALE_LONGEST = 1   /* relative to the longest side: the whole image fits */
+} aug_warp_scale_mode;
+
+/* Parameters of aug_make_affine_matrix (manual 3.1.4.2). */
+typedef struct aug_affine_params {
+    double angle;      /* clockwise, degrees, about the image centre */
+    double scale;      /* != 0 */
+    double aspect;     /* != 0; > 1 widens */
+    double shifty, shiftx; /* -1 .. 1: fraction of the free space */
+    double sheary, shearx;
+    int hmirror, vmirror;
+    aug_warp_scale_mode scale_mode;
+    int max_supersampling; /* >= 1 */
+} aug_affine_params;
+
+/* The defaults: angle 0, scale 1, aspect 1, no shift/shear/mirror, SHORTEST,
+ * max_supersampling 3. */
+AUG_API aug_affine_params aug_affine_params_default(void);
+
+/* Writes the 2x3 inverse map (output pixel -> source pixel, OpenCV's
+ * WARP_INVERSE_MAP), row-major float32, into out[6], computed in double by the
+ * SPEC 13 formula; *supersampling (may be NULL) receives
+ * max(1, min(max_supersampling, ceil(r))). Sizes > 0. */
+AUG_API aug_status aug_make_affine_matrix(float out[6], int64_t source_height, int64_t source_width,
+                                          int64_t target_height, int64_t target_width,
+                                          const aug_affine_params *params, int *supersampling);
+
+/* ---- warp ------------------------------------------------------------------ */
+
+/* One image: src (H, W, C) -> dst (C, Ht, Wt), both any dtype; matrix as from
+ * aug_make_affine_matrix; background: NULL (zeros) or a tensor of C values;
+ * supersampling >= 1. dst must be contiguous. */
+AUG_API aug_status aug_warp_affine(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
+                                   const aug_tensor *background, int supersampling);
+
+/* A batch: n images src[i] (H_i, W_i, C) -> dst (n, C, Ht, Wt); matrices[6n];
+ * supersampling[n]. The images may have different sizes. */
+AUG_API aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src, aug_tensor *dst,
+                                         const float *matrices, const aug_tensor *background,
+                                         const int *supersampling);
+
+/* ---- lighting ---------------------------------------------------------------- */
+
+/* im (N, C, H, W) contiguous; gammagrays float32 [N]; gammacolors float32 [N*C]
+ * (or (N, C)); contrasts float32 [N] in [-1, 1]; vmin < vmax. SPEC 13 formula
+ * (corrected f_pos). *out may be im. */
+AUG_API aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, const aug_tensor *gammacolors,
+                                const aug_tensor *contrasts, double vmin, double vmax, aug_tensor **out);
+
+/* ---- blur -------------------------------------------------------------------- */
+
+/* in (C, H, W) contiguous; ksize >= 1; window at offsets -k/2 .. -k/2+k-1;
+ * edges replicated. *out must not be in. */
+AUG_API aug_status aug_box_blur_single(const aug_tensor *in, int ksize, aug_tensor **out);
+/* in (C, H, W); ksize = max(3, int(sigma*6.6 - 2.3) | 1); sigma <= 0 copies. */
+AUG_API aug_status aug_gaussian_blur_single(const aug_tensor *in, double sigma, aug_tensor **out);
+/* in (N, C, H, W); sigmas float32 [N]; per image ksize = min(max_ksize, ...),
+ * weights renormalised over the clipped window. max_ksize >= 1. */
+AUG_API aug_status aug_gaussian_blur(const aug_tensor *in, const aug_tensor *sigmas, int max_ksize,
+                                     aug_tensor **out);
+/* The kernel size the functions above use for sigma (max_ksize <= 0: no limit). */
+AUG_API int aug_gaussian_ksize(double sigma, int max_ksize);
+
+/* ---- JPEG decoding ----------------------------------------------------------- */
+
+/* A decoder (libjpeg-turbo on the CPU). Not thread-safe: one per thread. */
+typedef struct aug_decoder aug_decoder;
+
+/* New decoder for device (the CPU backend decodes on the host). The paddings
+ * are the manual's memory hints (bytes added to buffers it grows); gpu_huffman
+ * is accepted for the CUDA backend. New; free with aug_decoder_free. */
+AUG_API aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t host_padding,
+                                     int gpu_huffman);
+AUG_API void aug_decoder_free(aug_decoder *d); /* NULL is fine */
+
+/* Image size of a JPEG without decoding it. */
+AUG_API aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height, int64_t *width);
+
+/* Decode to (H, W, 3) uint8 RGB with layout "HWC" into a NEW tensor *out
+ * (caller frees). buffer: NULL allocates fresh memory; otherwise a contiguous
+ * uint8 tensor with at least H*W*3 elements on the decoder's device, and *out
+ * is a view of its memory. On error (AUG_ERR_JPEG with libjpeg-turbo's message)
+ * *out is untouched, and nothing half-decoded is returned. */
+AUG_API aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
+                                      aug_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,5 @@
+/* aug/random.h: random fills (issue 5). */
+#ifndef AUG_RANDOM_H
+#define AUG_RANDOM_H
+#include "tensor.h"
+#endif

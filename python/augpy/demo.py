@@ -1,0 +1,1 @@
+"""augpy.demo: the batch augmentation demo. SCAFFOLD."""

@@ -1,0 +1,1 @@
+"""augpy.image: batch pipelines (DecodeWarp, Lighting). SCAFFOLD."""
