@@ -1,5 +1,5 @@
 # aug / augpy: the two set-up commands of the README, and their parts.
-#   make demo  - install what is needed, build, run the demo (CPU by default; GPU when present)
+#   make demo  - install what is needed, build, run the batch augmentation demo (CPU by default; GPU when present)
 #   make test  - install what is needed, build, run the C suite (plain and ASan+UBSan) and pytest
 # Everything installs itself on a fresh Debian 12 machine as root.
 
@@ -54,12 +54,14 @@ pytest: venv
 
 test: ctest ctest-asan pytest
 
+# The main job: augment JPEG batches (augpy's sample set) and write out/contact_sheet.png.
 demo: build venv
 	./build/aug_example
 	$(VPY) examples/demo.py
+	$(VENV)/bin/augpy-demo --output out
 
 bench: build venv
-	$(VPY) bench/bench_core.py
+	for b in bench/bench_*.py; do echo "== $$b"; $(VPY) $$b || exit 1; done
 
 clean:
 	rm -rf build build-asan _skbuild dist *.egg-info

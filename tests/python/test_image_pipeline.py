@@ -1,0 +1,189 @@
+"""augpy.image.DecodeWarp / Lighting and the augpy-demo job.
+
+The classes are checked against the functions they compose, called by hand
+(Decoder.decode + make_transform + warp_affine, lighting), which have their own
+reference tests against Pillow/OpenCV/NumPy. The demo is checked for
+reproducibility (same seed -> same bytes, any thread count) and its errors.
+"""
+import io
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import augpy
+from augpy.image import DecodeWarp, Lighting, Lightning
+
+SAMPLES = pathlib.Path(augpy.__file__).resolve().parent / "samples"
+
+
+def jpeg(h, w, seed):
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:h, 0:w]
+    img = np.stack([x * 255 // max(w - 1, 1), y * 255 // max(h - 1, 1), (x + y) % 256], -1)
+    img = np.clip(img + rng.normal(0, 8, img.shape), 0, 255).astype(np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="JPEG", quality=90)
+    return buf.getvalue()
+
+
+IMAGES = [jpeg(48, 64, 1), jpeg(60, 40, 2), jpeg(33, 57, 3)]
+PARAMS = [{"angle": 10.0, "scale": 1.2, "hmirror": True},
+          {"shift": (0.5, -0.5), "shear": (0.1, 0.0), "aspect": 1.3, "unrelated": "ignored"},
+          {}]
+BG = (124, 116, 104)
+
+
+def by_hand(data, params, shape, background, dtype=augpy.uint8):
+    img = augpy.Decoder().decode(data)
+    keys = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode", "max_supersampling")
+    m, s = augpy.make_transform(img.shape[:2], shape[1:], **{k: v for k, v in params.items() if k in keys})
+    dst = augpy.CudaTensor(shape, dtype=dtype)
+    augpy.warp_affine(img, dst, m, augpy.array_to_tensor(np.array(background, np.float64)), s)
+    return dst.numpy()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_decode_warp_matches_manual_calls(threads):
+    dw = DecodeWarp(4, (3, 20, 24), background=BG, cpu_threads=threads)
+    out = dw({"image": IMAGES, "augmentation": PARAMS})
+    batch = out["image"]
+    assert batch.shape == (3, 3, 20, 24) and batch.dtype == augpy.uint8
+    got = batch.numpy()
+    for i in range(3):
+        np.testing.assert_array_equal(got[i], by_hand(IMAGES[i], PARAMS[i], (3, 20, 24), BG))
+    dw.close()
+
+
+def test_decode_warp_dtype_buffers_and_decode_buffer():
+    dw = DecodeWarp(2, (3, 16, 16), background=BG, dtype=augpy.float32, num_buffers=2, decode_buffer_size=64 * 64 * 3)
+    a = dw({"image": IMAGES[:2], "augmentation": PARAMS[:2]})["image"]
+    assert a.dtype == augpy.float32 and a.shape == (2, 3, 16, 16)
+    first = a.numpy().copy()
+    b = dw({"image": IMAGES[:2], "augmentation": PARAMS[:2]})["image"]
+    # Two buffers in turn: the first result is not overwritten by the second call.
+    np.testing.assert_array_equal(a.numpy(), first)
+    np.testing.assert_array_equal(b.numpy(), first)
+    np.testing.assert_array_equal(first[0], by_hand(IMAGES[0], PARAMS[0], (3, 16, 16), BG, augpy.float32))
+
+
+def test_decode_warp_default_background_and_missing_augmentation():
+    dw = DecodeWarp(1, (3, 30, 30))
+    # scale 0.25 leaves most of the canvas empty: the default background is 0.
+    got = dw({"image": IMAGES[:1], "augmentation": [{"scale": 0.25}]})["image"].numpy()
+    assert got[0, :, 0, 0].tolist() == [0, 0, 0]
+    got2 = dw({"image": IMAGES[:1]})["image"].numpy()
+    np.testing.assert_array_equal(got2[0], by_hand(IMAGES[0], {}, (3, 30, 30), (0, 0, 0)))
+
+
+def test_explicit_zero_is_kept():
+    # augpy replaced falsy values by defaults; here an explicit 0 is used as given.
+    dw = DecodeWarp(1, (3, 8, 8))
+    with pytest.raises(ValueError):
+        dw({"image": IMAGES[:1], "augmentation": [{"scale": 0}]})
+    light = Lighting(1)
+    t = augpy.array_to_tensor(np.full((1, 3, 2, 2), 100, np.uint8))
+    light({"image": t, "augmentation": [{"gamma_gray": 0}]})
+    assert t.numpy().tolist() == np.full((1, 3, 2, 2), 255).tolist()  # v ** 0 == 1 -> max
+
+
+def test_lighting_matches_function():
+    rng = np.random.default_rng(5)
+    arr = rng.integers(0, 256, (2, 3, 5, 7), dtype=np.uint8)
+    params = [{"gamma_gray": 1.3, "gamma_color": [0.9, 1.0, 1.1], "contrast": 0.4},
+              {"gamma_gray": 0.8, "contrast": -0.3}]
+    t = augpy.array_to_tensor(arr)
+    out = Lightning(4, channels=3)({"image": t, "augmentation": params})
+    assert out["image"] is t
+    expect = augpy.lighting(augpy.array_to_tensor(arr),
+                            augpy.array_to_tensor(np.array([1.3, 0.8], np.float32)),
+                            augpy.array_to_tensor(np.array([0.9, 1.0, 1.1, 1, 1, 1], np.float32)),
+                            augpy.array_to_tensor(np.array([0.4, -0.3], np.float32)), 0, 255)
+    np.testing.assert_array_equal(t.numpy(), expect.numpy())
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"batch_size": 0, "shape": (3, 4, 4)}, "batch_size"),
+    ({"batch_size": 2, "shape": (4, 4)}, "shape"),
+    ({"batch_size": 2, "shape": (3, 4, 4), "background": (1, 2)}, "background"),
+    ({"batch_size": 2, "shape": (3, 4, 4), "cpu_threads": 0}, "cpu_threads"),
+    ({"batch_size": 2, "shape": (3, 4, 4), "num_buffers": -1}, "num_buffers"),
+])
+def test_decode_warp_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        DecodeWarp(**kwargs)
+
+
+def test_decode_warp_bad_batches():
+    dw = DecodeWarp(2, (3, 8, 8))
+    with pytest.raises(ValueError, match="3 images for a batch size of 2"):
+        dw({"image": IMAGES, "augmentation": PARAMS})
+    with pytest.raises(ValueError, match="augmentation dicts"):
+        dw({"image": IMAGES[:2], "augmentation": PARAMS[:1]})
+    with pytest.raises(TypeError, match="'image' key"):
+        dw([IMAGES[0]])
+    with pytest.raises(augpy.NvJpegError):
+        dw({"image": [IMAGES[0][:200]]})
+
+
+def test_lighting_bad_arguments():
+    light = Lighting(2, channels=3)
+    with pytest.raises(ValueError, match="channels"):
+        light({"image": augpy.CudaTensor((1, 4, 2, 2)), "augmentation": [{}]})
+    with pytest.raises(ValueError, match="gamma_color"):
+        light({"image": augpy.zeros((1, 3, 2, 2)), "augmentation": [{"gamma_color": [1, 2]}]})
+    with pytest.raises(ValueError, match="min_value"):
+        Lighting(2, min_value=5, max_value=5)
+
+
+# ---- the demo ---------------------------------------------------------------------
+
+def run_demo(tmp_path, *args):
+    cmd = [sys.executable, "-m", "augpy.demo", "--images", "6", "--batch-size", "4", "--size", "48", "64",
+           "--output", str(tmp_path), "--no-progress", *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return proc
+
+
+def test_demo_is_reproducible(tmp_path):
+    a, b, c, d = (tmp_path / x for x in "abcd")
+    runs = [run_demo(a, "--seed", "3", "--threads", "1"), run_demo(b, "--seed", "3", "--threads", "2"),
+            run_demo(c, "--seed", "4")]
+    for p in runs:
+        assert p.returncode == 0, p.stderr
+        assert "images/s" in p.stdout and "contact sheet" in p.stdout
+    sheet = (a / "contact_sheet.png").read_bytes()
+    assert sheet == (b / "contact_sheet.png").read_bytes()
+    assert sheet != (c / "contact_sheet.png").read_bytes()
+    img = np.asarray(Image.open(io.BytesIO(sheet)))
+    # 6 pairs, 4 per row: 2 rows of 48 px, 4 columns of two 64 px images (4 px gaps).
+    assert img.shape == (2 * 52 + 4, 4 * (128 + 12) + 4, 3)
+    # A folder of the user's own JPEGs works too.
+    d.mkdir()
+    (d / "x.jpg").write_bytes(IMAGES[0])
+    p = run_demo(tmp_path / "e", str(d))
+    assert p.returncode == 0, p.stderr
+
+
+def test_demo_errors(tmp_path):
+    p = run_demo(tmp_path, str(tmp_path / "missing"))
+    assert p.returncode != 0 and "does not exist" in p.stderr
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "broken.jpg").write_bytes(IMAGES[0][:300])
+    p = run_demo(tmp_path, str(tmp_path / "bad"))
+    assert p.returncode == 1 and "broken.jpg" in p.stderr
+    p = run_demo(tmp_path, "--batch-size", "0")
+    assert p.returncode == 2 and "--batch-size" in p.stderr
+
+
+def test_samples_are_small_and_decode():
+    files = sorted(SAMPLES.glob("*.jpg"))
+    assert len(files) >= 8
+    assert sum(f.stat().st_size for f in files) < 400 * 1024
+    for f in files:
+        data = f.read_bytes()
+        img = augpy.Decoder().decode(data)
+        np.testing.assert_array_equal(img.numpy(), np.asarray(Image.open(f).convert("RGB")))
