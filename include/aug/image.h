@@ -7,7 +7,7 @@
  * Output convention (as in ops.h): `aug_tensor **out`; *out == NULL allocates a
  * new tensor of the input's shape and dtype (caller frees), otherwise the result
  * is written into *out (same shape and dtype as required; may be the input for
- * lighting). Parameter tensors (background, gammas, contrasts, sigmas) live on
+ * lighting and blur). Parameter tensors (background, gammas, contrasts, sigmas) live on
  * the image's device. Errors: aug_status with "aug_<function>: ..." messages. */
 #ifndef AUG_IMAGE_H
 #define AUG_IMAGE_H
@@ -65,24 +65,45 @@ AUG_API aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src
 
 /* ---- lighting ---------------------------------------------------------------- */
 
-/* im (N, C, H, W) contiguous; gammagrays float32 [N]; gammacolors float32 [N*C]
- * (or (N, C)); contrasts float32 [N] in [-1, 1]; vmin < vmax. SPEC 13 formula
- * (corrected f_pos). *out may be im. */
+/* Contrast and gamma per image and channel (SPEC 13, manual 3.1.4.3). im is
+ * (N, C, H, W), or (C, H, W) taken as N = 1, contiguous, any dtype. Parameters
+ * are float32 tensors on im's device: gammagrays [N], gammacolors [N*C] or
+ * (N, C) (C order: image-major), contrasts [N]. Per value x of image n, channel
+ * c: v = clip((x - vmin) / (vmax - vmin), 0, 1); v = (1 - |k|) v + |k| f(v) with
+ * k = contrasts[n], f = f_pos (k >= 0) or f_neg (k < 0); v = v^(gammagrays[n] *
+ * gammacolors[n, c]); result saturate_cast(v (vmax - vmin) + vmin), computed in
+ * double. Errors (AUG_ERR_VALUE unless noted): vmin, vmax not finite or vmin >=
+ * vmax; a gamma that is NaN, infinite or <= 0; a contrast outside [-1, 1] or NaN;
+ * parameter shapes; parameters not float32 (AUG_ERR_TYPE). *out: NULL -> new
+ * tensor (caller frees), else same shape and dtype, contiguous; it may be im
+ * itself (in place) but must not overlap it otherwise. The result's layout is
+ * set to "NCHW" ("CHW" for a 3-D image). */
 AUG_API aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, const aug_tensor *gammacolors,
                                 const aug_tensor *contrasts, double vmin, double vmax, aug_tensor **out);
 
 /* ---- blur -------------------------------------------------------------------- */
 
-/* in (C, H, W) contiguous; ksize >= 1; window at offsets -k/2 .. -k/2+k-1;
- * edges replicated. *out must not be in. */
+/* Blurs (SPEC 13, manual 3.1.4.4). Inputs contiguous, any dtype and channel
+ * count; edges replicated; one rounding at the end (saturate_cast). A kernel of
+ * size k covers offsets -k/2 .. -k/2 + k - 1 (k/2 rounded down): an even k shifts
+ * the result up/left by half a pixel. *out: NULL -> new tensor (caller frees),
+ * else same shape and dtype, contiguous; *out may be (or overlap) the input, which
+ * is then read from a temporary copy. The result's layout is set to "CHW" /
+ * "NCHW". */
+
+/* in (C, H, W); mean over the ksize x ksize window; ksize >= 1. */
 AUG_API aug_status aug_box_blur_single(const aug_tensor *in, int ksize, aug_tensor **out);
-/* in (C, H, W); ksize = max(3, int(sigma*6.6 - 2.3) | 1); sigma <= 0 copies. */
+/* in (C, H, W); sigma finite; ksize = aug_gaussian_ksize(sigma, 0); weights
+ * exp(-i^2 / (2 sigma^2)) normalised to sum 1; sigma <= 0 copies. */
 AUG_API aug_status aug_gaussian_blur_single(const aug_tensor *in, double sigma, aug_tensor **out);
-/* in (N, C, H, W); sigmas float32 [N]; per image ksize = min(max_ksize, ...),
- * weights renormalised over the clipped window. max_ksize >= 1. */
+/* in (N, C, H, W); sigmas float32 [N] on in's device (finite; <= 0 copies that
+ * image); per image ksize = aug_gaussian_ksize(sigmas[n], max_ksize), weights
+ * renormalised over the clipped window. max_ksize >= 1. */
 AUG_API aug_status aug_gaussian_blur(const aug_tensor *in, const aug_tensor *sigmas, int max_ksize,
                                      aug_tensor **out);
-/* The kernel size the functions above use for sigma (max_ksize <= 0: no limit). */
+/* The kernel size the Gaussian blurs use: 1 (a copy) for sigma <= 0, else
+ * max(3, int(sigma * 6.6 - 2.3) | 1), then min(max_ksize) if max_ksize > 0;
+ * INT_MAX if larger. NaN: 0 with an AUG_ERR_VALUE error set. */
 AUG_API int aug_gaussian_ksize(double sigma, int max_ksize);
 
 /* ---- JPEG decoding ----------------------------------------------------------- */

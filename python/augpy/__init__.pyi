@@ -347,6 +347,29 @@ def get_num_threads() -> int:
 def set_num_threads(n: int) -> None:
     """Set the CPU worker count; n <= 0 restores the default."""
 
+# ---- image: lighting and blur (SPEC 13) -------------------------------------------------------
+
+_ParamLike = Union[CudaTensor, Sequence[float], Any]  # float32 tensor, numpy array or sequence
+
+
+def lighting(imtensor: CudaTensor, gammagrays: _ParamLike, gammacolors: _ParamLike, contrasts: _ParamLike,
+             vmin: float, vmax: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Contrast and gamma per image/channel of an (N, C, H, W) (or (C, H, W)) batch; out may be imtensor."""
+
+
+def box_blur_single(input: CudaTensor, ksize: int, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Mean over the ksize x ksize window of a (C, H, W) image, edges replicated."""
+
+
+def gaussian_blur_single(input: CudaTensor, sigma: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Gaussian blur of a (C, H, W) image; ksize = max(3, int(sigma*6.6 - 2.3) | 1); sigma <= 0 copies."""
+
+
+def gaussian_blur(input: CudaTensor, sigmas: _ParamLike, max_ksize: int,
+                  out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Gaussian blur of an (N, C, H, W) batch, one sigma per image, ksize clipped at max_ksize."""
+
+
 # ---- exceptions -----------------------------------------------------------------------------------
 
 

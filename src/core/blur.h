@@ -1,8 +1,49 @@
-/* core/blur.h: the blur plan handed to the backends (private). */
+/* core/blur.h: the blur plan handed to the backends, and the 1-D filter taps
+ * every backend uses (private).
+ *
+ * A blur is separable: a vertical pass over H and a horizontal pass over W, each
+ * out[x] = sum_i w[i] * in[clamp(x + i, 0, L - 1)] (edges replicated). Offsets
+ * that can only ever read the first or last element (|i| >= L) are folded into
+ * two tail weights, so the tap list never exceeds 2L - 1 entries however large
+ * the kernel (no upper limit on sigma). */
 #ifndef AUG_CORE_BLUR_H
 #define AUG_CORE_BLUR_H
+
 #include "backend.h"
+
+typedef enum aug__blur_kind {
+    AUG__BLUR_BOX = 0,      /* ksize x ksize mean */
+    AUG__BLUR_GAUSSIAN = 1  /* per-image sigma, optional max_ksize */
+} aug__blur_kind;
+
 struct aug__blur_plan {
     const char *func;
+    aug__blur_kind kind;
+    const aug_tensor *in;    /* (N, C, H, W) view, contiguous; never shares memory with out */
+    aug_tensor *out;         /* (N, C, H, W) view, contiguous, same dtype */
+    int64_t n, c, h, w;
+    int64_t ksize;           /* BOX: >= 1 */
+    const aug_tensor *sigmas;/* GAUSSIAN: float32 [N] on the image's device, or NULL: `sigma` for all */
+    double sigma;            /* GAUSSIAN without sigmas: finite */
+    int64_t max_ksize;       /* GAUSSIAN: >= 1, or 0 = no limit */
 };
+
+/* Taps of one 1-D pass over an axis of length L >= 1. */
+typedef struct aug__taps {
+    int64_t lo, hi;          /* offsets lo..hi, within [-(L-1), L-1]; w has hi - lo + 1 entries */
+    double *w;               /* weights (box: 1 per offset, the sum is divided by ksize^2 at the end) */
+    double tail_lo, tail_hi; /* summed weight of offsets < lo (they read element 0) and > hi (element L-1) */
+} aug__taps;
+
+/* The Gaussian kernel size (int64; SPEC 13): 1 for sigma <= 0 (a copy),
+ * max(3, int(sigma*6.6 - 2.3) | 1) capped at 2^62 - 1, then min(max_ksize)
+ * when max_ksize > 0. sigma must not be NaN. */
+AUG__HIDDEN int64_t aug__gaussian_ksize64(double sigma, int64_t max_ksize);
+
+/* Fills *t for a kernel of size k (window -k/2 .. -k/2 + k - 1) over an axis of
+ * length L: box weights (1 each) when sigma is 0, else exp(-i^2 / (2 sigma^2))
+ * normalised over the window. t->w is malloc'd (caller frees); NULL with an
+ * error naming func on allocation failure. */
+AUG__HIDDEN aug_status aug__blur_taps(const char *func, int64_t k, double sigma, int64_t L, aug__taps *t);
+
 #endif

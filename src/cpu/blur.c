@@ -1,7 +1,435 @@
-/* cpu/blur.c: SCAFFOLD, replaced by the blur family. */
+/* cpu/blur.c: the CPU box and Gaussian blurs (SPEC 13, manual 3.1.4.4).
+ *
+ * Both are separable passes with replicated edges over the taps of core/blur.h.
+ * A task is a block of rows of one (image, channel) plane: the input rows the
+ * block reads are converted once into an accumulation type T, then for each
+ * output row the vertical pass sums tap-weighted rows into a row buffer, the
+ * buffer is edge-padded, and the horizontal pass sums tap-weighted shifts of it.
+ * Only the final value is rounded (saturate_cast into the output dtype).
+ *
+ * T is float32 where that keeps integer results within +-1 of the float64
+ * definition (8/16-bit inputs, 16-bit floats, float32) and float64 otherwise.
+ * The box blur adds weights of 1 (exact integer sums: float32 holds every sum of
+ * up to 2^24 / 255 uint8 values, hence the ksize limits in pick_acc) and divides
+ * the sum by ksize^2 once, in double, so a uint8 box blur is the exact mean
+ * rounded half to even. The row loops take 4 taps per pass over the row (fewer
+ * loads and stores of the accumulator) and are compiled twice, portable and AVX2
+ * (taken when the CPU has it); -ffp-contract=off keeps both bit-identical. Every
+ * output row is computed the same way whatever the task split, so results do not
+ * depend on the thread count. */
+#include <stdlib.h>
+#include <string.h>
 #include "cpu.h"
 #include "core/blur.h"
+#include "core/ctype.h"
+#include "core/pool.h"
+#include "core/simd.h"
 #include "core/error.h"
+#include "core/tensor_impl.h"
+
+/* Rows per task: enough that the ksize - 1 extra rows a block converts stay a
+ * small overhead, few enough that one 480-row plane feeds several threads. */
+#define BLUR_ROWS 32
+
+typedef struct {
+    const aug__blur_plan *plan;
+    int dtype, acc;          /* input/output dtype; AUG_FLOAT32 or AUG_FLOAT64 */
+    int64_t esize;
+    const aug__taps *tv, *th;/* per image (nt entries) */
+    const int64_t *ks;       /* kernel size per image (1: copy) */
+    int nt;                  /* 1: the same taps for every image; else n */
+    double box_div;          /* box: ksize^2; gaussian: 0 */
+    int64_t rows, blocks;    /* rows per task, blocks per plane */
+    int failed;
+} blur_ctx;
+
+#define AUG__ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* Row kernels for T = float (f) and double (d). acc = (first ? 0 : acc) + sum of
+ * w[j] * p[j][x] over 4 taps; hconv4 does the same over shifts of one row. */
+#define BLUR_KERNELS(T, S)                                                                                   \
+    AUG__ALWAYS_INLINE void vsum4_##S(T *restrict acc, const T *restrict p0, const T *restrict p1,           \
+                                      const T *restrict p2, const T *restrict p3, T w0, T w1, T w2, T w3,    \
+                                      int64_t n, int first) {                                                \
+        if (first)                                                                                           \
+            for (int64_t x = 0; x < n; x++) acc[x] = w0 * p0[x] + w1 * p1[x] + w2 * p2[x] + w3 * p3[x];     \
+        else                                                                                                 \
+            for (int64_t x = 0; x < n; x++) acc[x] += w0 * p0[x] + w1 * p1[x] + w2 * p2[x] + w3 * p3[x];    \
+    }                                                                                                        \
+    AUG__ALWAYS_INLINE void vsum1_##S(T *restrict acc, const T *restrict p0, T w0, int64_t n, int first) {   \
+        if (first)                                                                                           \
+            for (int64_t x = 0; x < n; x++) acc[x] = w0 * p0[x];                                             \
+        else                                                                                                 \
+            for (int64_t x = 0; x < n; x++) acc[x] += w0 * p0[x];                                            \
+    }                                                                                                        \
+    /* One output row: vertical taps from `rows` (row r at rows + (r - r0) * W), tails from first/last,   \
+     * padding into hb, horizontal taps into out. */                                                          \
+    AUG__ALWAYS_INLINE void row_##S(const T *rows, int64_t r0, const T *first_row, const T *last_row,        \
+                                    int64_t y, int64_t H, int64_t W, const T *wv, const aug__taps *tv,       \
+                                    const T *wh, const aug__taps *th, T *vrow, T *hb, T *out) {              \
+        int64_t nv = tv->hi - tv->lo + 1, nh = th->hi - th->lo + 1, j = 0;                                   \
+        const T *p[4];                                                                                       \
+        for (; j + 4 <= nv; j += 4) {                                                                        \
+            for (int q = 0; q < 4; q++) {                                                                    \
+                int64_t r = y + tv->lo + j + q;                                                              \
+                r = r < 0 ? 0 : (r >= H ? H - 1 : r);                                                       \
+                p[q] = rows + (r - r0) * W;                                                                  \
+            }                                                                                                \
+            vsum4_##S(vrow, p[0], p[1], p[2], p[3], wv[j], wv[j + 1], wv[j + 2], wv[j + 3], W, j == 0);      \
+        }                                                                                                    \
+        for (; j < nv; j++) {                                                                                \
+            int64_t r = y + tv->lo + j;                                                                      \
+            r = r < 0 ? 0 : (r >= H ? H - 1 : r);                                                            \
+            vsum1_##S(vrow, rows + (r - r0) * W, wv[j], W, j == 0);                                          \
+        }                                                                                                    \
+        if (tv->tail_lo != 0.0) vsum1_##S(vrow, first_row, (T)tv->tail_lo, W, 0);                            \
+        if (tv->tail_hi != 0.0) vsum1_##S(vrow, last_row, (T)tv->tail_hi, W, 0);                             \
+        int64_t left = -th->lo;                                                                              \
+        for (int64_t x = 0; x < left; x++) hb[x] = vrow[0];                                                  \
+        memcpy(hb + left, vrow, (size_t)W * sizeof(T));                                                      \
+        for (int64_t x = left + W; x < W + nh - 1; x++) hb[x] = vrow[W - 1];                                 \
+        j = 0;                                                                                               \
+        for (; j + 4 <= nh; j += 4)                                                                          \
+            vsum4_##S(out, hb + j, hb + j + 1, hb + j + 2, hb + j + 3, wh[j], wh[j + 1], wh[j + 2], wh[j + 3],\
+                      W, j == 0);                                                                            \
+        for (; j < nh; j++) vsum1_##S(out, hb + j, wh[j], W, j == 0);                                        \
+        T c = (T)th->tail_lo * vrow[0] + (T)th->tail_hi * vrow[W - 1];                                       \
+        if (th->tail_lo != 0.0 || th->tail_hi != 0.0)                                                        \
+            for (int64_t x = 0; x < W; x++) out[x] += c;                                                     \
+    }                                                                                                        \
+    static void rows_##S##_portable(const T *rows, int64_t r0, const T *f, const T *l, int64_t y, int64_t H,  \
+                                    int64_t W, const T *wv, const aug__taps *tv, const T *wh,                \
+                                    const aug__taps *th, T *vrow, T *hb, T *out) {                           \
+        row_##S(rows, r0, f, l, y, H, W, wv, tv, wh, th, vrow, hb, out);                                     \
+    }                                                                                                        \
+    BLUR_AVX2_CLONE(T, S)
+
+#if AUG__X86
+#define BLUR_AVX2_CLONE(T, S)                                                                                \
+    __attribute__((target("avx2"))) static void rows_##S##_avx2(                                            \
+        const T *rows, int64_t r0, const T *f, const T *l, int64_t y, int64_t H, int64_t W, const T *wv,     \
+        const aug__taps *tv, const T *wh, const aug__taps *th, T *vrow, T *hb, T *out) {                     \
+        row_##S(rows, r0, f, l, y, H, W, wv, tv, wh, th, vrow, hb, out);                                     \
+    }
+#else
+#define BLUR_AVX2_CLONE(T, S)
+#endif
+
+BLUR_KERNELS(float, f)
+BLUR_KERNELS(double, d)
+
+/* One block of output rows [y0, y1) of one plane, accumulating in T. Returns 0,
+ * or -1 when scratch memory runs out. */
+#define BLUR_BLOCK(T, S, CT)                                                                                  \
+    static int block_##S(const blur_ctx *k, const aug__taps *tv, const aug__taps *th, const char *src,        \
+                         char *dst, int64_t y0, int64_t y1) {                                                 \
+        int64_t H = k->plan->h, W = k->plan->w, es = k->esize;                                               \
+        int64_t r0 = y0 + tv->lo < 0 ? 0 : y0 + tv->lo, r1 = y1 - 1 + tv->hi >= H ? H - 1 : y1 - 1 + tv->hi;  \
+        int64_t nr = r1 - r0 + 1, nv = tv->hi - tv->lo + 1, nh = th->hi - th->lo + 1;                        \
+        int tails = tv->tail_lo != 0.0 || tv->tail_hi != 0.0;                                                \
+        size_t count = (size_t)((nr + (tails ? 2 : 0) + 2) * W + (W + nh - 1) + nv + nh);                    \
+        T *buf = malloc(count * sizeof(T));                                                                  \
+        double *q = k->box_div != 0.0 ? malloc((size_t)W * sizeof(double)) : NULL;                           \
+        if (!buf || (k->box_div != 0.0 && !q)) {                                                             \
+            free(buf);                                                                                       \
+            free(q);                                                                                         \
+            return -1;                                                                                       \
+        }                                                                                                    \
+        T *rows = buf, *extra = rows + nr * W, *vrow = extra + (tails ? 2 * W : 0), *orow = vrow + W;        \
+        T *hb = orow + W, *wv = hb + W + nh - 1, *wh = wv + nv;                                              \
+        for (int64_t j = 0; j < nv; j++) wv[j] = (T)tv->w[j];                                                \
+        for (int64_t j = 0; j < nh; j++) wh[j] = (T)th->w[j];                                                \
+        aug__convert(src + r0 * W * es, es, k->dtype, (char *)rows, sizeof(T), CT, nr * W);                   \
+        if (tails) {                                                                                         \
+            aug__convert(src, es, k->dtype, (char *)extra, sizeof(T), CT, W);                                \
+            aug__convert(src + (H - 1) * W * es, es, k->dtype, (char *)(extra + W), sizeof(T), CT, W);        \
+        }                                                                                                    \
+        int avx2 = aug__simd_level() >= AUG__SIMD_AVX2;                                                      \
+        for (int64_t y = y0; y < y1; y++) {                                                                  \
+            if (avx2) BLUR_CALL_AVX2(S, rows, r0, extra, extra + W, y, H, W, wv, tv, wh, th, vrow, hb, orow); \
+            else rows_##S##_portable(rows, r0, extra, extra + W, y, H, W, wv, tv, wh, th, vrow, hb, orow);   \
+            char *o = dst + y * W * es;                                                                      \
+            if (q) {                                                                                         \
+                for (int64_t x = 0; x < W; x++) q[x] = (double)orow[x] / k->box_div;                         \
+                aug__convert((const char *)q, sizeof(double), AUG_FLOAT64, o, es, k->dtype, W);              \
+            } else {                                                                                         \
+                aug__convert((const char *)orow, sizeof(T), CT, o, es, k->dtype, W);                         \
+            }                                                                                                \
+        }                                                                                                    \
+        free(q);                                                                                             \
+        free(buf);                                                                                           \
+        return 0;                                                                                            \
+    }
+
+#if AUG__X86
+#define BLUR_CALL_AVX2(S, ...) rows_##S##_avx2(__VA_ARGS__)
+#else
+#define BLUR_CALL_AVX2(S, ...) rows_##S##_portable(__VA_ARGS__)
+#endif
+
+BLUR_BLOCK(float, f, AUG_FLOAT32)
+BLUR_BLOCK(double, d, AUG_FLOAT64)
+
+/* ---- uint8 fast paths ----------------------------------------------------------
+ * Gaussian: block_f's float passes with inline (vectorised) uint8 <-> float
+ * conversions in place of the generic aug__convert; the values are the same. Box with ksize <= 16: every window sum is at most
+ * 16^2 * 255 = 65280, so column sums slide down the block in uint16 (add the row
+ * entering, subtract the row leaving; wrap-around cancels) and the horizontal
+ * sums are ksize uint16 adds; the mean is rounded half to even exactly (below). */
+
+#define BOX_U8_MAX 16
+
+AUG__ALWAYS_INLINE void u8_to_f32(const uint8_t *restrict src, float *restrict dst, int64_t n) {
+    for (int64_t x = 0; x < n; x++) dst[x] = (float)src[x];
+}
+
+/* float -> uint8 saturate_cast: clamp, then round half to even (0 <= v < 2^23). */
+AUG__ALWAYS_INLINE void f32_to_u8(const float *restrict src, uint8_t *restrict o, int64_t n) {
+    for (int64_t x = 0; x < n; x++) {
+        float v = src[x];
+        v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
+        v = (v + 0x1p23f) - 0x1p23f;
+        o[x] = (uint8_t)(int32_t)v;
+    }
+}
+
+/* Box: the next column sums, horizontal sums and the rounded mean of one row.
+ * The mean q = s / kk rounded half to even: r = s * (1/kk) in float is within
+ * 2^-14 of s / kk while a non-tie lies >= 1/(2 kk) >= 2^-9 from a half, so
+ * floor(r + 0.5) is right except at exact ties, which d = 2s - 2q kk = +-kk
+ * identifies exactly in integers; those go to the even neighbour. */
+AUG__ALWAYS_INLINE void add_u16(uint16_t *restrict s, const uint16_t *restrict h, int64_t n) {
+    for (int64_t x = 0; x < n; x++) s[x] = (uint16_t)(s[x] + h[x]);
+}
+
+AUG__ALWAYS_INLINE void box_row_u8(uint16_t *restrict col, const uint8_t *restrict add, const uint8_t *restrict sub,
+                                   int slide, int64_t k, int64_t lo, int64_t W, uint16_t *restrict hb,
+                                   uint16_t *restrict sum, uint8_t *restrict o, uint8_t flip) {
+    if (slide)
+        for (int64_t x = 0; x < W; x++) col[x] = (uint16_t)(col[x] + add[x] - sub[x]);
+    int64_t left = -lo;
+    for (int64_t x = 0; x < left; x++) hb[x] = col[0];
+    memcpy(hb + left, col, (size_t)W * sizeof(uint16_t));
+    for (int64_t x = left + W; x < W + k - 1; x++) hb[x] = col[W - 1];
+    for (int64_t x = 0; x < W; x++) sum[x] = hb[x];
+    for (int64_t i = 1; i < k; i++) add_u16(sum, hb + i, W);
+    int32_t kk = (int32_t)(k * k);
+    float inv = 1.0f / (float)kk;
+    for (int64_t x = 0; x < W; x++) {
+        int32_t s = sum[x];
+        int32_t q = (int32_t)((float)s * inv + 0.5f);
+        int32_t d = 2 * s - 2 * q * kk;
+        q += (d == kk) & q;
+        q -= (d == -kk) & q;
+        o[x] = (uint8_t)((uint8_t)q ^ flip);
+    }
+}
+
+static void u8_to_f32_portable(const uint8_t *src, float *dst, int64_t n) { u8_to_f32(src, dst, n); }
+static void f32_to_u8_portable(const float *src, uint8_t *o, int64_t n) { f32_to_u8(src, o, n); }
+static void box_rows_u8_portable(uint16_t *col, const uint8_t *add, const uint8_t *sub, int slide, int64_t k,
+                                 int64_t lo, int64_t W, uint16_t *hb, uint16_t *sum, uint8_t *o, uint8_t flip) {
+    box_row_u8(col, add, sub, slide, k, lo, W, hb, sum, o, flip);
+}
+#if AUG__X86
+__attribute__((target("avx2"))) static void u8_to_f32_avx2(const uint8_t *src, float *dst, int64_t n) {
+    u8_to_f32(src, dst, n);
+}
+__attribute__((target("avx2"))) static void f32_to_u8_avx2(const float *src, uint8_t *o, int64_t n) {
+    f32_to_u8(src, o, n);
+}
+__attribute__((target("avx2"))) static void box_rows_u8_avx2(uint16_t *col, const uint8_t *add, const uint8_t *sub,
+                                                              int slide, int64_t k, int64_t lo, int64_t W,
+                                                              uint16_t *hb, uint16_t *sum, uint8_t *o, uint8_t flip) {
+    box_row_u8(col, add, sub, slide, k, lo, W, hb, sum, o, flip);
+}
+#else
+#define u8_to_f32_avx2 u8_to_f32_portable
+#define f32_to_u8_avx2 f32_to_u8_portable
+#define box_rows_u8_avx2 box_rows_u8_portable
+#endif
+
+static int block_gauss_u8(const blur_ctx *k, const aug__taps *tv, const aug__taps *th, const uint8_t *src,
+                          uint8_t *dst, int64_t y0, int64_t y1) {
+    int64_t H = k->plan->h, W = k->plan->w;
+    int64_t r0 = y0 + tv->lo < 0 ? 0 : y0 + tv->lo, r1 = y1 - 1 + tv->hi >= H ? H - 1 : y1 - 1 + tv->hi;
+    int64_t nr = r1 - r0 + 1, nv = tv->hi - tv->lo + 1, nh = th->hi - th->lo + 1;
+    int tails = tv->tail_lo != 0.0 || tv->tail_hi != 0.0;
+    float *buf = malloc((size_t)((nr + (tails ? 2 : 0) + 2) * W + (W + nh - 1) + nv + nh) * sizeof(float));
+    if (!buf) return -1;
+    float *rows = buf, *extra = rows + nr * W, *vrow = extra + (tails ? 2 * W : 0), *orow = vrow + W;
+    float *hb = orow + W, *wv = hb + W + nh - 1, *wh = wv + nv;
+    for (int64_t j = 0; j < nv; j++) wv[j] = (float)tv->w[j];
+    for (int64_t j = 0; j < nh; j++) wh[j] = (float)th->w[j];
+    int avx2 = aug__simd_level() >= AUG__SIMD_AVX2;
+    void (*to_f32)(const uint8_t *, float *, int64_t) = avx2 ? u8_to_f32_avx2 : u8_to_f32_portable;
+    void (*to_u8)(const float *, uint8_t *, int64_t) = avx2 ? f32_to_u8_avx2 : f32_to_u8_portable;
+    to_f32(src + r0 * W, rows, nr * W);
+    if (tails) {
+        to_f32(src, extra, W);
+        to_f32(src + (H - 1) * W, extra + W, W);
+    }
+    for (int64_t y = y0; y < y1; y++) {
+        if (avx2) BLUR_CALL_AVX2(f, rows, r0, extra, extra + W, y, H, W, wv, tv, wh, th, vrow, hb, orow);
+        else rows_f_portable(rows, r0, extra, extra + W, y, H, W, wv, tv, wh, th, vrow, hb, orow);
+        to_u8(orow, dst + y * W, W);
+    }
+    free(buf);
+    return 0;
+}
+
+/* uint8 and int8 (values offset by 128 with the sign bit: the mean of x + 128 is
+ * the mean of x plus 128, an even number, so the rounding is the same). */
+static int block_box_u8(const blur_ctx *k, const aug__taps *tv, const uint8_t *src, uint8_t *dst, int64_t y0,
+                        int64_t y1) {
+    int64_t H = k->plan->h, W = k->plan->w, ks = k->plan->ksize, lo = tv->lo - 0;
+    int64_t a = -(ks / 2); /* the unclipped window: rows y + a .. y + a + ks - 1 */
+    uint8_t flip = k->dtype == AUG_INT8 ? 0x80 : 0;
+    uint16_t *buf = malloc((size_t)(W + (W + ks - 1) + W) * sizeof(uint16_t));
+    uint8_t *rows = flip ? malloc((size_t)(ks + 1) * (size_t)W) : NULL; /* ring of flipped rows (int8) */
+    if (!buf || (flip && !rows)) {
+        free(buf);
+        free(rows);
+        return -1;
+    }
+    (void)lo;
+    uint16_t *col = buf, *hb = col + W, *sum = hb + W + ks - 1;
+    int avx2 = aug__simd_level() >= AUG__SIMD_AVX2;
+#define ROW_(r) (src + ((r) < 0 ? 0 : ((r) >= H ? H - 1 : (r))) * W)
+    /* int8 rows are read through a flipped copy kept in a ring of ks + 1 rows */
+    const uint8_t *add = NULL, *sub = NULL;
+    for (int64_t x = 0; x < W; x++) col[x] = 0;
+    for (int64_t j = 0; j < ks; j++) {
+        const uint8_t *r = ROW_(y0 + a + j);
+        for (int64_t x = 0; x < W; x++) col[x] = (uint16_t)(col[x] + (uint8_t)(r[x] ^ flip));
+    }
+    for (int64_t y = y0; y < y1; y++) {
+        int slide = y > y0;
+        if (slide) {
+            add = ROW_(y + a + ks - 1);
+            sub = ROW_(y - 1 + a);
+            if (flip) {
+                uint8_t *fa = rows, *fs = rows + W;
+                for (int64_t x = 0; x < W; x++) fa[x] = add[x] ^ 0x80, fs[x] = sub[x] ^ 0x80;
+                add = fa, sub = fs;
+            }
+        }
+        (avx2 ? box_rows_u8_avx2 : box_rows_u8_portable)(col, add, sub, slide, ks, a, W, hb, sum, dst + y * W, flip);
+    }
+#undef ROW_
+    free(rows);
+    free(buf);
+    return 0;
+}
+
+static void blur_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    blur_ctx *k = ctx;
+    const aug__blur_plan *p = k->plan;
+    int64_t plane = task / k->blocks, blk = task % k->blocks, img = plane / p->c;
+    int64_t y0 = blk * k->rows, y1 = y0 + k->rows < p->h ? y0 + k->rows : p->h;
+    int64_t pbytes = p->h * p->w * k->esize;
+    const char *src = (const char *)aug_tensor_ptr(p->in) + plane * pbytes;
+    char *dst = (char *)aug_tensor_ptr(p->out) + plane * pbytes;
+    int t = k->nt == 1 ? 0 : (int)img;
+    if (k->ks[t] == 1) { /* sigma <= 0 or max_ksize 1: an exact copy */
+        int64_t rb = p->w * k->esize;
+        memcpy(dst + y0 * rb, src + y0 * rb, (size_t)((y1 - y0) * rb));
+        return;
+    }
+    int r;
+    if (k->dtype == AUG_UINT8 && k->box_div == 0.0)
+        r = block_gauss_u8(k, &k->tv[t], &k->th[t], (const uint8_t *)src, (uint8_t *)dst, y0, y1);
+    else if ((k->dtype == AUG_UINT8 || k->dtype == AUG_INT8) && k->box_div != 0.0 && p->ksize <= BOX_U8_MAX)
+        r = block_box_u8(k, &k->tv[t], (const uint8_t *)src, (uint8_t *)dst, y0, y1);
+    else
+        r = k->acc == AUG_FLOAT32 ? block_f(k, &k->tv[t], &k->th[t], src, dst, y0, y1)
+                                  : block_d(k, &k->tv[t], &k->th[t], src, dst, y0, y1);
+    if (r) __atomic_store_n(&k->failed, 1, __ATOMIC_RELAXED);
+}
+
+/* The accumulation type (see the file comment). */
+static int pick_acc(int dtype, int box, int64_t ksize) {
+    switch (dtype) {
+    case AUG_UINT8: case AUG_INT8: case AUG_BOOL:
+        return !box || ksize <= 256 ? AUG_FLOAT32 : AUG_FLOAT64; /* 256^2 * 255 < 2^24 */
+    case AUG_UINT16: case AUG_INT16:
+        return !box || ksize <= 16 ? AUG_FLOAT32 : AUG_FLOAT64; /* 16^2 * 65535 < 2^24 */
+    case AUG_FLOAT16: case AUG_BFLOAT16: case AUG_FLOAT32:
+        return AUG_FLOAT32;
+    default:
+        return AUG_FLOAT64;
+    }
+}
+
 aug_status aug__cpu_blur(const aug__blur_plan *plan) {
-    return aug__error(AUG_ERR_RUNTIME, plan->func, "scaffold");
+    const char *func = plan->func;
+    int64_t n = plan->n, nt = 1;
+    double *sig = NULL;
+    if (plan->kind == AUG__BLUR_GAUSSIAN && plan->sigmas) {
+        nt = n;
+        sig = malloc((size_t)(n + 1) * sizeof(double));
+        if (!sig) return AUG__NOMEM(func);
+        const float *s = aug_tensor_ptr(plan->sigmas);
+        for (int64_t i = 0; i < n; i++) {
+            sig[i] = s[i * plan->sigmas->strides[0]];
+            if (!isfinite(sig[i])) {
+                double bad = sig[i];
+                free(sig);
+                return aug__error(AUG_ERR_VALUE, func, "sigmas[%lld] = %g must be finite", (long long)i, bad);
+            }
+        }
+    }
+    aug_status st = AUG_OK;
+    if (n == 0 || plan->c == 0 || plan->h == 0 || plan->w == 0) {
+        free(sig);
+        return st;
+    }
+    aug__taps *taps = calloc((size_t)(2 * nt), sizeof(aug__taps));
+    int64_t *ks = malloc((size_t)nt * sizeof(int64_t));
+    if (!taps || !ks) st = AUG__NOMEM(func);
+    int64_t kmax = 1;
+    for (int64_t i = 0; !st && i < nt; i++) {
+        double sigma = 0.0;
+        if (plan->kind == AUG__BLUR_BOX) {
+            ks[i] = plan->ksize;
+        } else {
+            sigma = sig ? sig[i] : plan->sigma;
+            ks[i] = aug__gaussian_ksize64(sigma, plan->max_ksize);
+        }
+        if (ks[i] > kmax) kmax = ks[i];
+        if (ks[i] == 1) continue;
+        st = aug__blur_taps(func, ks[i], sigma, plan->h, &taps[2 * i]);
+        if (!st) st = aug__blur_taps(func, ks[i], sigma, plan->w, &taps[2 * i + 1]);
+    }
+    if (!st) {
+        int box = plan->kind == AUG__BLUR_BOX;
+        blur_ctx k = {plan, (int)plan->in->dtype, pick_acc((int)plan->in->dtype, box, kmax),
+                      aug__dtype_size(plan->in->dtype), NULL, NULL, ks, (int)nt,
+                      box ? (double)plan->ksize * (double)plan->ksize : 0.0, BLUR_ROWS, 0, 0};
+        /* tv/th are interleaved in one array: stride 2 */
+        aug__taps *tv = malloc((size_t)(2 * nt) * sizeof(aug__taps));
+        if (!tv) {
+            st = AUG__NOMEM(func);
+        } else {
+            for (int64_t i = 0; i < nt; i++) tv[i] = taps[2 * i], tv[nt + i] = taps[2 * i + 1];
+            k.tv = tv;
+            k.th = tv + nt;
+            /* enough tasks for the pool: shrink the blocks for few, small planes */
+            int64_t planes = n * plan->c, want = 8 * (int64_t)aug_get_num_threads();
+            if (planes * ((plan->h + k.rows - 1) / k.rows) < want) {
+                k.rows = planes * plan->h / want;
+                if (k.rows < 4) k.rows = 4;
+            }
+            k.blocks = (plan->h + k.rows - 1) / k.rows;
+            aug__parallel_for(planes * k.blocks, blur_task, &k);
+            if (k.failed) st = AUG__NOMEM(func);
+            free(tv);
+        }
+    }
+    for (int64_t i = 0; taps && i < 2 * nt; i++) free(taps[i].w);
+    free(taps);
+    free(ks);
+    free(sig);
+    return st;
 }

@@ -1,0 +1,190 @@
+/* core/blur.c: aug_box_blur_single, aug_gaussian_blur_single, aug_gaussian_blur
+ * and aug_gaussian_ksize (SPEC 13, manual 3.1.4.4), the backend-neutral half:
+ * argument checks, output allocation, and the 1-D taps the backends apply.
+ *
+ * Kernel window: k taps at offsets -k/2 .. -k/2 + k - 1 (k/2 rounded down), so an
+ * even k reads one more pixel up/left than down/right (the manual's half-pixel
+ * shift). Gaussian weights exp(-i^2 / (2 sigma^2)) are normalised over that
+ * window, whether it is the natural size or clipped by max_ksize. Images and
+ * outputs are contiguous (the manual's rule); an output that overlaps the input
+ * (in place) is computed from a temporary copy of the input. */
+#include <math.h>
+#include <stdlib.h>
+#include <limits.h>
+#include "blur.h"
+#include "tensor_impl.h"
+
+/* Largest kernel size used internally: kernels wider than this behave exactly
+ * like a flat average for any image that fits in memory, and the bound keeps
+ * every offset sum inside int64. */
+#define KSIZE_CAP (((int64_t)1 << 62) - 1)
+/* Gaussian sums over ranges longer than this use the Euler-Maclaurin formula;
+ * only kernels with sigma > ~1e4 reach it, where its error is far below double
+ * rounding, and it keeps huge sigmas from costing O(ksize). */
+#define DIRECT_SUM_MAX ((int64_t)1 << 16)
+
+int64_t aug__gaussian_ksize64(double sigma, int64_t max_ksize) {
+    if (!(sigma > 0.0)) return 1;
+    double t = sigma * 6.6 - 2.3; /* SPEC 13: k0 = int(sigma * 6.6 - 2.3), truncated toward zero */
+    int64_t k0 = t < (double)KSIZE_CAP ? (int64_t)t : KSIZE_CAP;
+    int64_t k = k0 | 1;
+    if (k < 3) k = 3;
+    if (max_ksize > 0 && k > max_ksize) k = max_ksize;
+    return k;
+}
+
+int aug_gaussian_ksize(double sigma, int max_ksize) {
+    if (isnan(sigma)) return aug__error(AUG_ERR_VALUE, "aug_gaussian_ksize", "sigma is NaN"), 0;
+    int64_t k = aug__gaussian_ksize64(sigma, max_ksize > 0 ? max_ksize : 0);
+    return k > INT_MAX ? INT_MAX : (int)k;
+}
+
+static double gauss(double i, double s2) { return exp(-(i * i) / s2); }
+
+/* sum of exp(-i^2 / (2 sigma^2)) for integers 0 <= a <= i <= b. */
+static double gauss_sum_pos(int64_t a, int64_t b, double sigma) {
+    double s2 = 2.0 * sigma * sigma, sum = 0.0;
+    if (b - a <= DIRECT_SUM_MAX) {
+        for (int64_t i = b; i >= a; i--) sum += gauss((double)i, s2); /* small terms first */
+        return sum;
+    }
+    /* Euler-Maclaurin: integral + (f(a) + f(b))/2 + (f'(b) - f'(a))/12 - (f'''(b) - f'''(a))/720 */
+    double x = (double)a, y = (double)b, fa = gauss(x, s2), fb = gauss(y, s2), s_2 = sigma * sigma;
+    double integral = sigma * sqrt(M_PI / 2.0) * (erfc(x / (sigma * M_SQRT2)) - erfc(y / (sigma * M_SQRT2)));
+    double d1a = -x / s_2 * fa, d1b = -y / s_2 * fb;
+    double d3a = (3.0 * x / (s_2 * s_2) - x * x * x / (s_2 * s_2 * s_2)) * fa;
+    double d3b = (3.0 * y / (s_2 * s_2) - y * y * y / (s_2 * s_2 * s_2)) * fb;
+    return integral + 0.5 * (fa + fb) + (d1b - d1a) / 12.0 - (d3b - d3a) / 720.0;
+}
+
+/* The same over any a <= b (the function is even). */
+static double gauss_sum(int64_t a, int64_t b, double sigma) {
+    if (a > b) return 0.0;
+    if (a >= 0) return gauss_sum_pos(a, b, sigma);
+    if (b < 0) return gauss_sum_pos(-b, -a, sigma);
+    return gauss_sum_pos(0, -a, sigma) + gauss_sum_pos(0, b, sigma) - 1.0; /* i = 0 counted twice */
+}
+
+aug_status aug__blur_taps(const char *func, int64_t k, double sigma, int64_t L, aug__taps *t) {
+    int64_t a = -(k / 2), b = a + k - 1;
+    t->lo = a > -(L - 1) ? a : -(L - 1);
+    t->hi = b < L - 1 ? b : L - 1;
+    if (t->lo > t->hi) t->lo = t->hi = 0; /* cannot happen for k >= 1, L >= 1: a <= 0 <= b */
+    t->w = malloc((size_t)(t->hi - t->lo + 1) * sizeof(double));
+    if (!t->w) return AUG__NOMEM(func);
+    if (sigma == 0.0) {
+        for (int64_t i = t->lo; i <= t->hi; i++) t->w[i - t->lo] = 1.0;
+        t->tail_lo = (double)(t->lo - a);
+        t->tail_hi = (double)(b - t->hi);
+        return AUG_OK;
+    }
+    double s2 = 2.0 * sigma * sigma;
+    double total = gauss_sum(a, b, sigma);
+    for (int64_t i = t->lo; i <= t->hi; i++) t->w[i - t->lo] = gauss((double)i, s2) / total;
+    t->tail_lo = gauss_sum(a, t->lo - 1, sigma) / total;
+    t->tail_hi = gauss_sum(t->hi + 1, b, sigma) / total;
+    return AUG_OK;
+}
+
+/* Checks `in` (ndim 3 or 4, contiguous) and the output, allocates it if needed,
+ * makes a temporary copy of the input when they overlap, and runs the plan
+ * (plan->func, kind and kernel fields set by the caller). */
+static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim, aug_tensor **out, int copy_only) {
+    const char *func = plan->func;
+    char sa[96], sb[96], da[32], db[32];
+    aug_status st = aug__tensor_check(func, in);
+    if (st) return st;
+    if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
+    if (in->ndim != ndim)
+        return aug__error(AUG_ERR_VALUE, func, "input must be %s, got shape %s", ndim == 3 ? "(C, H, W)" : "(N, C, H, W)",
+                          aug_shape_str(in->ndim, in->shape, sa, sizeof sa));
+    if (!aug_tensor_is_contiguous(in)) return aug__error(AUG_ERR_VALUE, func, "input must be contiguous");
+    if (plan->sigmas) {
+        const aug_tensor *s = plan->sigmas;
+        if ((st = aug__tensor_check(func, s))) return st;
+        if (s->dtype != AUG_FLOAT32)
+            return aug__error(AUG_ERR_TYPE, func, "sigmas must be float32, not %s", aug_dtype_name(s->dtype));
+        if (!aug__device_eq(s->device, in->device))
+            return aug__error(AUG_ERR_VALUE, func, "sigmas is on device %s but the input is on %s",
+                              aug__device_str(s->device, da, sizeof da), aug__device_str(in->device, db, sizeof db));
+        if (s->ndim != 1 || s->shape[0] != in->shape[0])
+            return aug__error(AUG_ERR_VALUE, func, "sigmas has shape %s but (%lld,) is needed",
+                              aug_shape_str(s->ndim, s->shape, sa, sizeof sa), (long long)in->shape[0]);
+    }
+    const aug__backend *be = aug__backend_for(func, in->device);
+    if (!be) return aug_last_status();
+    if (!be->blur) return aug__error(AUG_ERR_VALUE, func, "blur is not supported on backend %s", be->name);
+
+    aug_tensor *res = *out;
+    if (res) {
+        if ((st = aug__tensor_check(func, res))) return st;
+        if (!aug__device_eq(res->device, in->device))
+            return aug__error(AUG_ERR_VALUE, func, "out is on device %s but the input is on %s",
+                              aug__device_str(res->device, da, sizeof da), aug__device_str(in->device, db, sizeof db));
+        int same = res->ndim == in->ndim;
+        for (int d = 0; same && d < in->ndim; d++) same = res->shape[d] == in->shape[d];
+        if (!same)
+            return aug__error(AUG_ERR_VALUE, func, "out has shape %s but the input has shape %s",
+                              aug_shape_str(res->ndim, res->shape, sa, sizeof sa),
+                              aug_shape_str(in->ndim, in->shape, sb, sizeof sb));
+        if (res->dtype != in->dtype)
+            return aug__error(AUG_ERR_TYPE, func, "out has dtype %s but the input has dtype %s",
+                              aug_dtype_name(res->dtype), aug_dtype_name(in->dtype));
+        if (!aug_tensor_is_contiguous(res)) return aug__error(AUG_ERR_VALUE, func, "out must be contiguous");
+    } else {
+        res = aug__tensor_empty(func, in->ndim, in->shape, in->dtype, in->device);
+        if (!res) return AUG_ERR_MEMORY;
+    }
+    aug_tensor_set_layout(res, ndim == 3 ? "CHW" : "NCHW");
+
+    int off = ndim - 3;
+    plan->n = off ? in->shape[0] : 1;
+    plan->c = in->shape[off];
+    plan->h = in->shape[off + 1];
+    plan->w = in->shape[off + 2];
+    plan->out = res;
+    plan->in = in;
+    aug_tensor *tmp = NULL;
+    int64_t bytes = aug_tensor_size(in) * aug__dtype_size(in->dtype);
+    const char *pa = aug_tensor_ptr(in), *pb = aug_tensor_ptr(res);
+    int overlap = res->storage && res->storage == in->storage && bytes > 0 && pa < pb + bytes && pb < pa + bytes;
+    if (copy_only) {
+        st = pa == pb ? AUG_OK : aug__copy(func, in, res); /* aug__copy handles overlap like memmove */
+    } else {
+        if (overlap) {
+            tmp = aug__tensor_empty(func, in->ndim, in->shape, in->dtype, in->device);
+            st = tmp ? aug__copy(func, in, tmp) : AUG_ERR_MEMORY;
+            plan->in = tmp;
+        }
+        if (!st) st = be->blur(plan);
+    }
+    aug_tensor_free(tmp);
+    if (st) {
+        if (!*out) aug_tensor_free(res);
+        return st;
+    }
+    *out = res;
+    return AUG_OK;
+}
+
+aug_status aug_box_blur_single(const aug_tensor *in, int ksize, aug_tensor **out) {
+    const char *func = "aug_box_blur_single";
+    if (ksize < 1) return aug__error(AUG_ERR_VALUE, func, "ksize = %d must be >= 1", ksize);
+    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_BOX, .ksize = ksize};
+    return blur_run(&plan, in, 3, out, ksize == 1);
+}
+
+aug_status aug_gaussian_blur_single(const aug_tensor *in, double sigma, aug_tensor **out) {
+    const char *func = "aug_gaussian_blur_single";
+    if (!isfinite(sigma)) return aug__error(AUG_ERR_VALUE, func, "sigma = %g must be finite", sigma);
+    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_GAUSSIAN, .sigma = sigma};
+    return blur_run(&plan, in, 3, out, sigma <= 0.0);
+}
+
+aug_status aug_gaussian_blur(const aug_tensor *in, const aug_tensor *sigmas, int max_ksize, aug_tensor **out) {
+    const char *func = "aug_gaussian_blur";
+    if (max_ksize < 1) return aug__error(AUG_ERR_VALUE, func, "max_ksize = %d must be >= 1", max_ksize);
+    if (!sigmas) return aug__error(AUG_ERR_VALUE, func, "sigmas is NULL");
+    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_GAUSSIAN, .sigmas = sigmas, .max_ksize = max_ksize};
+    return blur_run(&plan, in, 4, out, 0);
+}

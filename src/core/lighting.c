@@ -1,0 +1,117 @@
+/* core/lighting.c: aug_lighting (SPEC 13, manual 3.1.4.3), the backend-neutral
+ * half: argument checks, output allocation, the plan for the backend.
+ *
+ * The image is (N, C, H, W), or (C, H, W) taken as one image; both it and the
+ * output must be contiguous (the manual's rule). Parameters are float32 tensors
+ * on the image's device: gammagrays [N], gammacolors [N*C] or (N, C), contrasts
+ * [N]. Their values are checked by the backend that reads them. */
+#include <math.h>
+#include "lighting.h"
+#include "tensor_impl.h"
+
+#define FUNC "aug_lighting"
+
+aug_status aug__lighting_check_params(const char *func, int64_t n, int64_t c, const double *gammagrays,
+                                      const double *gammacolors, const double *contrasts) {
+    for (int64_t i = 0; i < n; i++) {
+        double g = gammagrays[i], k = contrasts[i];
+        if (!(isfinite(g) && g > 0.0))
+            return aug__error(AUG_ERR_VALUE, func, "gammagrays[%lld] = %g must be finite and > 0", (long long)i, g);
+        if (!(k >= -1.0 && k <= 1.0))
+            return aug__error(AUG_ERR_VALUE, func, "contrasts[%lld] = %g must be in [-1, 1]", (long long)i, k);
+    }
+    for (int64_t i = 0; i < n * c; i++) {
+        double g = gammacolors[i];
+        if (!(isfinite(g) && g > 0.0))
+            return aug__error(AUG_ERR_VALUE, func, "gammacolors[%lld] = %g must be finite and > 0", (long long)i, g);
+    }
+    return AUG_OK;
+}
+
+/* A parameter tensor: float32 on dev with `count` values, 1-D, or (n, c) when c2 > 0. */
+static aug_status check_param(const aug_tensor *p, const char *name, int64_t count, int64_t n, int64_t c2,
+                              aug_device dev) {
+    char sa[96], da[32], db[32];
+    if (!p) return aug__error(AUG_ERR_VALUE, FUNC, "%s is NULL", name);
+    aug_status st = aug__tensor_check(FUNC, p);
+    if (st) return st;
+    if (p->dtype != AUG_FLOAT32)
+        return aug__error(AUG_ERR_TYPE, FUNC, "%s must be float32, not %s", name, aug_dtype_name(p->dtype));
+    if (!aug__device_eq(p->device, dev))
+        return aug__error(AUG_ERR_VALUE, FUNC, "%s is on device %s but the image is on %s", name,
+                          aug__device_str(p->device, da, sizeof da), aug__device_str(dev, db, sizeof db));
+    int ok = (p->ndim == 1 && p->shape[0] == count) ||
+             (c2 > 0 && p->ndim == 2 && p->shape[0] == n && p->shape[1] == c2);
+    if (!ok) {
+        if (c2 > 0)
+            return aug__error(AUG_ERR_VALUE, FUNC, "%s has shape %s but (%lld,) or (%lld, %lld) is needed", name,
+                              aug_shape_str(p->ndim, p->shape, sa, sizeof sa), (long long)count, (long long)n,
+                              (long long)c2);
+        return aug__error(AUG_ERR_VALUE, FUNC, "%s has shape %s but (%lld,) is needed", name,
+                          aug_shape_str(p->ndim, p->shape, sa, sizeof sa), (long long)count);
+    }
+    return AUG_OK;
+}
+
+aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, const aug_tensor *gammacolors,
+                        const aug_tensor *contrasts, double vmin, double vmax, aug_tensor **out) {
+    char sa[96], sb[96], da[32], db[32];
+    aug_status st = aug__tensor_check(FUNC, im);
+    if (st) return st;
+    if (!out) return aug__error(AUG_ERR_VALUE, FUNC, "out is NULL");
+    if (im->ndim != 4 && im->ndim != 3)
+        return aug__error(AUG_ERR_VALUE, FUNC, "image must be (N, C, H, W) or (C, H, W), got shape %s",
+                          aug_shape_str(im->ndim, im->shape, sa, sizeof sa));
+    if (!aug_tensor_is_contiguous(im)) return aug__error(AUG_ERR_VALUE, FUNC, "image must be contiguous");
+    if (!(isfinite(vmin) && isfinite(vmax) && vmin < vmax))
+        return aug__error(AUG_ERR_VALUE, FUNC, "vmin = %g and vmax = %g must be finite with vmin < vmax", vmin,
+                          vmax);
+    int off = im->ndim - 3;
+    int64_t n = off ? im->shape[0] : 1, c = im->shape[off], hw = im->shape[off + 1] * im->shape[off + 2];
+    if ((st = check_param(gammagrays, "gammagrays", n, n, 0, im->device)) ||
+        (st = check_param(gammacolors, "gammacolors", n * c, n, c, im->device)) ||
+        (st = check_param(contrasts, "contrasts", n, n, 0, im->device)))
+        return st;
+    const aug__backend *be = aug__backend_for(FUNC, im->device);
+    if (!be) return aug_last_status();
+    if (!be->lighting) return aug__error(AUG_ERR_VALUE, FUNC, "lighting is not supported on backend %s", be->name);
+
+    aug_tensor *res = *out;
+    if (res) {
+        if ((st = aug__tensor_check(FUNC, res))) return st;
+        if (!aug__device_eq(res->device, im->device))
+            return aug__error(AUG_ERR_VALUE, FUNC, "out is on device %s but the image is on %s",
+                              aug__device_str(res->device, da, sizeof da), aug__device_str(im->device, db, sizeof db));
+        int same = res->ndim == im->ndim;
+        for (int d = 0; same && d < im->ndim; d++) same = res->shape[d] == im->shape[d];
+        if (!same)
+            return aug__error(AUG_ERR_VALUE, FUNC, "out has shape %s but the image has shape %s",
+                              aug_shape_str(res->ndim, res->shape, sa, sizeof sa),
+                              aug_shape_str(im->ndim, im->shape, sb, sizeof sb));
+        if (res->dtype != im->dtype)
+            return aug__error(AUG_ERR_TYPE, FUNC, "out has dtype %s but the image has dtype %s",
+                              aug_dtype_name(res->dtype), aug_dtype_name(im->dtype));
+        if (!aug_tensor_is_contiguous(res)) return aug__error(AUG_ERR_VALUE, FUNC, "out must be contiguous");
+        /* Values are read and written at the same index, so out == im is fine;
+         * any other overlap would read values already written. */
+        if (res->storage && res->storage == im->storage && aug_tensor_ptr(res) != aug_tensor_ptr(im)) {
+            int64_t bytes = aug_tensor_size(im) * aug__dtype_size(im->dtype);
+            const char *a = aug_tensor_ptr(im), *b = aug_tensor_ptr(res);
+            if (a < b + bytes && b < a + bytes)
+                return aug__error(AUG_ERR_VALUE, FUNC, "out partially overlaps the image (only out == image is allowed)");
+        }
+    } else {
+        res = aug__tensor_empty(FUNC, im->ndim, im->shape, im->dtype, im->device);
+        if (!res) return AUG_ERR_MEMORY;
+    }
+    aug_tensor_set_layout(res, off ? "NCHW" : "CHW");
+
+    aug__lighting_plan plan = {FUNC, im, res, gammagrays, gammacolors, contrasts, n, c, hw, vmin, vmax};
+    st = be->lighting(&plan);
+    if (st) {
+        if (!*out) aug_tensor_free(res);
+        return st;
+    }
+    *out = res;
+    return AUG_OK;
+}
