@@ -5,8 +5,9 @@ One 480x640 image (gradients + noise, quality 90, 4:2:0), generated with Pillow,
 decoded with augpy.Decoder, with Pillow (Image.open().convert('RGB') + np.asarray,
 and Image.open().load()), and with `tjbench FILE -quiet -rgb -nowrite` (decode only:
 a JPEG input makes tjbench decompress, RGB output as augpy). Prints images/s and
-the ratios (augpy and tjbench are measured alternately, twice, best kept). Then N images decoded from 1 and 2 (or more) Python threads, one
-Decoder per thread (the GIL is released while decoding).
+the ratios (augpy and tjbench are measured alternately, twice, best kept). Then N
+images decoded from 1 and 2 (or more) Python threads, one Decoder per thread (the
+GIL is released while decoding).
 
     PYTHONPATH=build/pkg python bench/bench_decode.py [--seconds 2] [--threads 1,2]
 """
