@@ -108,24 +108,36 @@ AUG_API int aug_gaussian_ksize(double sigma, int max_ksize);
 
 /* ---- JPEG decoding ----------------------------------------------------------- */
 
-/* A decoder (libjpeg-turbo on the CPU). Not thread-safe: one per thread. */
+/* A decoder (CPU: libjpeg-turbo's TurboJPEG API; CUDA later: nvJPEG). It keeps
+ * its decompressor and scratch memory between calls. Not thread-safe: use one
+ * per thread. */
 typedef struct aug_decoder aug_decoder;
 
 /* New decoder for device (the CPU backend decodes on the host). The paddings
- * are the manual's memory hints (bytes added to buffers it grows); gpu_huffman
- * is accepted for the CUDA backend. New; free with aug_decoder_free. */
+ * are the manual's memory hints (bytes added to scratch buffers when they
+ * grow; the CPU backend needs scratch memory only for CMYK/YCCK files);
+ * gpu_huffman is accepted for the CUDA backend. NULL with an error if the
+ * device is unavailable. New; free with aug_decoder_free. */
 AUG_API aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t host_padding,
                                      int gpu_huffman);
 AUG_API void aug_decoder_free(aug_decoder *d); /* NULL is fine */
 
-/* Image size of a JPEG without decoding it. */
+/* Image size of a JPEG from its header, without decoding it. AUG_ERR_JPEG with
+ * libjpeg-turbo's message if the header cannot be read. */
 AUG_API aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height, int64_t *width);
 
 /* Decode to (H, W, 3) uint8 RGB with layout "HWC" into a NEW tensor *out
- * (caller frees). buffer: NULL allocates fresh memory; otherwise a contiguous
- * uint8 tensor with at least H*W*3 elements on the decoder's device, and *out
- * is a view of its memory. On error (AUG_ERR_JPEG with libjpeg-turbo's message)
- * *out is untouched, and nothing half-decoded is returned. */
+ * (caller frees). Baseline, progressive, restart markers, grayscale (R=G=B)
+ * and CMYK/YCCK (converted as Pillow's convert('RGB') does, Adobe polarity)
+ * are supported; the output is pixel-identical to Pillow's
+ * Image.open(f).convert('RGB') (accurate IDCT, fancy upsampling).
+ * buffer: NULL allocates fresh memory; otherwise a contiguous uint8 tensor on
+ * the decoder's device with at least H*W*3 elements (else AUG_ERR_VALUE /
+ * AUG_ERR_TYPE), and *out is a view of its first H*W*3 elements (sharing its
+ * memory). Errors: a corrupt or truncated file, libjpeg-turbo warnings
+ * included ("Premature end of JPEG file"), and images over 2^31 pixels give
+ * AUG_ERR_JPEG with libjpeg-turbo's message. On any error *out is untouched
+ * and nothing half-decoded is returned (the buffer's bytes are then unspecified). */
 AUG_API aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                                       aug_tensor **out);
 

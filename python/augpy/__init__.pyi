@@ -382,6 +382,31 @@ class NvJpegError(RuntimeError): ...
 
 JpegError = NvJpegError
 
+# ---- JPEG decoding (jpeg) -------------------------------------------------------------------------
+
+_Bytes = Union[bytes, bytearray, memoryview, numpy.ndarray]
+
+
+class Decoder:
+    """JPEG decoder on the current device (CPU: libjpeg-turbo). One per thread for parallel decoding."""
+
+    device_padding: int
+    host_padding: int
+    gpu_huffman: bool
+
+    def __init__(self, device_padding: int = 16777216, host_padding: int = 8388608,
+                 gpu_huffman: bool = False) -> None: ...
+
+    def decode(self, data: _Bytes, buffer: Optional[CudaTensor] = None) -> CudaTensor:
+        """Decode to an (H, W, 3) uint8 RGB tensor with layout 'HWC' (pixels equal Pillow's
+        convert('RGB')). buffer: contiguous uint8 tensor of >= H*W*3 elements; the result shares it.
+        Raises NvJpegError on corrupt data, ValueError/TypeError on a bad buffer."""
+
+
+def jpeg_info(data: _Bytes) -> Tuple[int, int]:
+    """(height, width) of a JPEG from its header."""
+
+
 
 def __getattr__(name: str) -> Any:
     """Functional API, reductions, Constant, creation helpers (typed loosely)."""

@@ -1,3 +1,203 @@
-/* _augpy/jpeg.c: SCAFFOLD, replaced by the jpeg binding. */
+/* _augpy/jpeg.c: augpy.Decoder and augpy.jpeg_info (SPEC 13, manual 3.1.4.1)
+ * over aug_decoder_* / aug_jpeg_info.
+ *
+ * data: any C-contiguous buffer-protocol object (bytes, bytearray, memoryview,
+ * numpy uint8 array), read as raw bytes without a copy. The GIL is released
+ * while decoding so several Python threads decode in parallel (DecodeWarp);
+ * each Decoder has a lock, so one Decoder shared by threads is safe (the calls
+ * then run one at a time); one Decoder per thread runs them concurrently.
+ * Errors: NvJpegError (corrupt data, libjpeg-turbo's message), ValueError /
+ * TypeError (buffer rules, argument types). */
 #include "augpy.h"
-int augpy_init_jpeg(PyObject *module, augpy_state *st) { return 0; }
+#include "pythread.h"
+#include "structmember.h"
+
+typedef struct {
+    PyObject_HEAD
+    aug_decoder *dec;
+    PyThread_type_lock lock;   /* serialises decode calls on this decoder */
+    aug_device device;
+    Py_ssize_t device_padding, host_padding;
+    char gpu_huffman;         /* T_BOOL member */
+} DecoderObject;
+
+static int parse_size(PyObject *obj, Py_ssize_t def, Py_ssize_t *out, const char *name) {
+    if (obj == NULL || obj == Py_None) {
+        *out = def;
+        return 0;
+    }
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "Decoder: %s must be an int, not %.100s", name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    Py_ssize_t v = PyLong_AsSsize_t(obj);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0) {
+        PyErr_Format(PyExc_ValueError, "Decoder: %s must be >= 0, got %zd", name, v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"device_padding", "host_padding", "gpu_huffman", NULL};
+    PyObject *dpad = NULL, *hpad = NULL, *huff = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:Decoder", kwlist, &dpad, &hpad, &huff)) return NULL;
+    Py_ssize_t dp, hp;
+    /* The manual's defaults: 16 MiB device and 8 MiB host padding. */
+    if (parse_size(dpad, 16777216, &dp, "device_padding") < 0 || parse_size(hpad, 8388608, &hp, "host_padding") < 0)
+        return NULL;
+    int gh = huff ? PyObject_IsTrue(huff) : 0;
+    if (gh < 0) return NULL;
+    augpy_state *st = augpy_state_from_type(type);
+    if (st == NULL) return NULL;
+    aug_device dev = aug_default_device();
+    aug_clear_error();
+    DecoderObject *self = (DecoderObject *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    self->device = dev;
+    self->device_padding = dp;
+    self->host_padding = hp;
+    self->gpu_huffman = (char)gh;
+    self->lock = PyThread_allocate_lock();
+    if (self->lock == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    self->dec = aug_decoder_new(dev, (size_t)dp, (size_t)hp, gh);
+    if (self->dec == NULL) {
+        Py_DECREF(self);
+        return augpy_raise_named(st, aug_last_status(), "Decoder");
+    }
+    return (PyObject *)self;
+}
+
+static void decoder_dealloc(PyObject *self) {
+    DecoderObject *d = (DecoderObject *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    aug_decoder_free(d->dec);
+    if (d->lock) PyThread_free_lock(d->lock);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* A read-only contiguous byte view of data. 0 ok, -1 with TypeError naming func. */
+static int get_data(PyObject *obj, Py_buffer *view, const char *func) {
+    if (PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: data must be bytes-like (bytes, bytearray, memoryview, numpy uint8 array), not str", func);
+        return -1;
+    }
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) == 0) return 0;
+    if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_BufferError) ||
+        PyErr_ExceptionMatches(PyExc_ValueError)) {
+        int had_buffer = PyObject_CheckBuffer(obj);
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: data must be %s, not %.100s", func,
+                     had_buffer ? "a C-contiguous bytes-like object" : "bytes-like (bytes, bytearray, memoryview, "
+                                                                       "numpy uint8 array)",
+                     Py_TYPE(obj)->tp_name);
+    }
+    return -1;
+}
+
+static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char func[] = "Decoder.decode";
+    static const char *const names[] = {"data", "buffer"};
+    PyObject *slots[2] = {NULL, NULL};
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, slots) < 0) return NULL;
+    DecoderObject *d = (DecoderObject *)self;
+    augpy_state *st = augpy_state_from_obj(self);
+    if (st == NULL) return NULL;
+    const aug_tensor *buffer = NULL;
+    if (slots[1] != NULL && slots[1] != Py_None) {
+        buffer = augpy_tensor_arg(st, slots[1], func, "buffer");
+        if (buffer == NULL) return NULL;
+    }
+    Py_buffer view;
+    if (get_data(slots[0], &view, func) < 0) return NULL;
+    aug_tensor *out = NULL;
+    aug_status status;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(d->lock, WAIT_LOCK);
+    status = aug_decoder_decode(d->dec, view.buf, (size_t)view.len, buffer, &out);
+    PyThread_release_lock(d->lock);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (status != AUG_OK) return augpy_raise_named(st, status, func);
+    return augpy_wrap(st, out);
+}
+
+static PyObject *decoder_repr(PyObject *self) {
+    DecoderObject *d = (DecoderObject *)self;
+    PyObject *dev = augpy_device_str(d->device);
+    if (dev == NULL) return NULL;
+    PyObject *r = PyUnicode_FromFormat("<Decoder device=%U, device_padding=%zd, host_padding=%zd, gpu_huffman=%s>",
+                                       dev, d->device_padding, d->host_padding, d->gpu_huffman ? "True" : "False");
+    Py_DECREF(dev);
+    return r;
+}
+
+static PyMethodDef decoder_methods[] = {
+    {"decode", (PyCFunction)(void (*)(void))decoder_decode, METH_FASTCALL | METH_KEYWORDS,
+     "decode(data, buffer=None) -> CudaTensor\n--\n\n"
+     "Decode a JPEG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)\n"
+     "to an (H, W, 3) uint8 RGB tensor with layout 'HWC' on the decoder's device. Grayscale and CMYK/YCCK\n"
+     "files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's\n"
+     "Image.open(f).convert('RGB'). buffer: None, or a contiguous uint8 tensor of at least H*W*3 elements\n"
+     "on the decoder's device; the result then shares its memory. A corrupt or truncated file raises\n"
+     "NvJpegError with libjpeg-turbo's message (the buffer's contents are then unspecified). The GIL is\n"
+     "released while decoding."},
+    {NULL, NULL, 0, NULL}};
+
+static PyMemberDef decoder_members[] = {
+    {"device_padding", T_PYSSIZET, offsetof(DecoderObject, device_padding), READONLY, "Device memory padding."},
+    {"host_padding", T_PYSSIZET, offsetof(DecoderObject, host_padding), READONLY, "Host memory padding."},
+    {"gpu_huffman", T_BOOL, offsetof(DecoderObject, gpu_huffman), READONLY,
+     "Huffman decoding on the GPU requested (CUDA backend)."},
+    {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot decoder_slots[] = {
+    {Py_tp_doc, "Decoder(device_padding: int = 16777216, host_padding: int = 8388608, gpu_huffman: bool = False)\n"
+                "--\n\n"
+                "JPEG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG).\n"
+                "The paddings are memory hints: bytes added to scratch buffers when they grow.\n"
+                "gpu_huffman is used by the CUDA backend only. Use one Decoder per thread for parallel\n"
+                "decoding (a shared one serialises the calls)."},
+    {Py_tp_new, decoder_new},
+    {Py_tp_dealloc, decoder_dealloc},
+    {Py_tp_repr, decoder_repr},
+    {Py_tp_methods, decoder_methods},
+    {Py_tp_members, decoder_members},
+    {0, NULL}};
+
+static PyType_Spec decoder_spec = {"augpy._augpy.Decoder", sizeof(DecoderObject), 0,
+                                   Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, decoder_slots};
+
+static PyObject *jpeg_info(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char func[] = "jpeg_info";
+    static const char *const names[] = {"data"};
+    PyObject *slots[1] = {NULL};
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, slots) < 0) return NULL;
+    Py_buffer view;
+    if (get_data(slots[0], &view, func) < 0) return NULL;
+    int64_t h = 0, w = 0;
+    aug_status status = aug_jpeg_info(view.buf, (size_t)view.len, &h, &w);
+    PyBuffer_Release(&view);
+    if (status != AUG_OK) return augpy_raise_named(augpy_state_from_module(module), status, func);
+    return Py_BuildValue("(LL)", (long long)h, (long long)w);
+}
+
+static PyMethodDef jpeg_functions[] = {
+    {"jpeg_info", (PyCFunction)(void (*)(void))jpeg_info, METH_FASTCALL | METH_KEYWORDS,
+     "jpeg_info(data) -> (height, width)\n--\n\n"
+     "Image size of a JPEG file from its header, without decoding. NvJpegError if the header is corrupt."},
+    {NULL, NULL, 0, NULL}};
+
+int augpy_init_jpeg(PyObject *module, augpy_state *st) {
+    st->DecoderType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &decoder_spec, NULL);
+    if (st->DecoderType == NULL) return -1;
+    if (PyModule_AddObjectRef(module, "Decoder", (PyObject *)st->DecoderType) < 0) return -1;
+    return PyModule_AddFunctions(module, jpeg_functions);
+}

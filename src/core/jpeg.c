@@ -1,0 +1,126 @@
+/* core/jpeg.c: the public JPEG decoder (aug_decoder_*, aug_jpeg_info; SPEC 13).
+ *
+ * Backend-neutral front: argument and device checks, the image size limit,
+ * output allocation and the `buffer` rules; the pixels come from the backend's
+ * decoder (core/jpeg.h; CPU: src/cpu/jpeg.c). Output: (H, W, 3) uint8 RGB with
+ * layout "HWC". With a buffer the decode goes straight into the buffer's memory
+ * (no copy); on error the buffer's bytes are unspecified and nothing is returned. */
+#include <stdlib.h>
+
+#include "aug/image.h"
+#include "backend.h"
+#include "jpeg.h"
+#include "tensor_impl.h"
+
+struct aug_decoder {
+    aug_device device;
+    size_t device_padding, host_padding;
+    int gpu_huffman;
+    aug__cpu_jpeg *cpu; /* the CPU backend's decompressor */
+};
+
+aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t host_padding, int gpu_huffman) {
+    static const char func[] = "aug_decoder_new";
+    if (aug__backend_for(func, device) == NULL) return NULL;
+    aug_decoder *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        AUG__NOMEM(func);
+        return NULL;
+    }
+    d->device = device;
+    d->device_padding = device_padding;
+    d->host_padding = host_padding;
+    d->gpu_huffman = gpu_huffman != 0;
+    d->cpu = aug__cpu_jpeg_new(func, host_padding);
+    if (d->cpu == NULL) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void aug_decoder_free(aug_decoder *d) {
+    if (d == NULL) return;
+    aug__cpu_jpeg_free(d->cpu);
+    free(d);
+}
+
+static aug_status check_data(const char *func, const void *data, size_t size) {
+    if (data == NULL && size > 0) return aug__error(AUG_ERR_VALUE, func, "data is NULL (size %zu)", size);
+    if (size == 0) return aug__error(AUG_ERR_JPEG, func, "empty data (0 bytes) is not a JPEG file");
+    return AUG_OK;
+}
+
+static aug_status check_limit(const char *func, const aug__jpeg_header *h) {
+    if (h->height * h->width > AUG__JPEG_MAX_PIXELS)
+        return aug__error(AUG_ERR_JPEG, func, "image of %lld x %lld pixels is larger than the limit of 2^31 pixels",
+                          (long long)h->height, (long long)h->width);
+    return AUG_OK;
+}
+
+aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height, int64_t *width) {
+    static const char func[] = "aug_jpeg_info";
+    if (height == NULL || width == NULL) return aug__error(AUG_ERR_VALUE, func, "height or width pointer is NULL");
+    aug_status st = check_data(func, data, size);
+    if (st != AUG_OK) return st;
+    aug__jpeg_header h;
+    st = aug__cpu_jpeg_header(func, NULL, data, size, &h);
+    if (st != AUG_OK) return st;
+    *height = h.height;
+    *width = h.width;
+    return AUG_OK;
+}
+
+/* The (H, W, 3) view of buffer's memory after checking the buffer rules. */
+static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_tensor *buffer,
+                              const int64_t shape[3], aug_tensor **view) {
+    aug_status st = aug__tensor_check(func, buffer);
+    if (st != AUG_OK) return st;
+    char want[32], got[32];
+    if (!aug__device_eq(buffer->device, d->device))
+        return aug__error(AUG_ERR_VALUE, func, "buffer is on %s, the decoder on %s",
+                          aug__device_str(buffer->device, got, sizeof got),
+                          aug__device_str(d->device, want, sizeof want));
+    if (buffer->dtype != AUG_UINT8)
+        return aug__error(AUG_ERR_TYPE, func, "buffer must be uint8, not %s", aug_dtype_name(buffer->dtype));
+    if (buffer->storage == NULL || !aug_tensor_is_contiguous(buffer))
+        return aug__error(AUG_ERR_VALUE, func, "buffer must be a contiguous tensor");
+    int64_t need = shape[0] * shape[1] * shape[2], have = aug_tensor_size(buffer);
+    if (have < need)
+        return aug__error(AUG_ERR_VALUE, func,
+                          "buffer of %lld elements is too small for the %lld x %lld x 3 image (%lld elements)",
+                          (long long)have, (long long)shape[0], (long long)shape[1], (long long)need);
+    int64_t strides[3] = {shape[1] * 3, 3, 1};
+    aug_tensor *v = aug_tensor_from_storage(buffer->storage, buffer->byte_offset, 3, shape, strides, AUG_UINT8);
+    if (v == NULL) return aug_last_status() != AUG_OK ? aug_last_status() : AUG__NOMEM(func);
+    *view = v;
+    return AUG_OK;
+}
+
+aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
+                              aug_tensor **out) {
+    static const char func[] = "aug_decoder_decode";
+    if (d == NULL) return aug__error(AUG_ERR_VALUE, func, "decoder is NULL");
+    if (out == NULL) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
+    aug_status st = check_data(func, data, size);
+    if (st != AUG_OK) return st;
+    aug__jpeg_header h;
+    st = aug__cpu_jpeg_header(func, d->cpu, data, size, &h);
+    if (st == AUG_OK) st = check_limit(func, &h);
+    if (st != AUG_OK) return st;
+    int64_t shape[3] = {h.height, h.width, 3};
+    aug_tensor *t = NULL;
+    if (buffer != NULL)
+        st = buffer_view(func, d, buffer, shape, &t);
+    else if ((t = aug__tensor_empty(func, 3, shape, AUG_UINT8, d->device)) == NULL)
+        st = aug_last_status();
+    if (st != AUG_OK) return st;
+    st = aug__cpu_jpeg_decode(func, d->cpu, data, size, &h, (uint8_t *)aug_tensor_ptr(t));
+    if (st == AUG_OK) st = aug_tensor_set_layout(t, "HWC");
+    if (st != AUG_OK) {
+        aug_tensor_free(t);
+        return st;
+    }
+    *out = t;
+    return AUG_OK;
+}

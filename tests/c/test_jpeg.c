@@ -1,0 +1,265 @@
+/* test_jpeg.c: aug_decoder_* and aug_jpeg_info. JPEGs are encoded in the test
+ * with TurboJPEG's tjCompress2 from synthetic images; decoded pixels are
+ * compared with TurboJPEG's own tjDecompress2 (default flags: accurate IDCT,
+ * fancy upsampling) and, for flat images, with exact colours; CMYK against the
+ * closed form of Pillow's conversion; truncation, buffer rules, NULL args. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <turbojpeg.h>
+
+#include "aug/aug.h"
+
+#define CPU aug_cpu_device()
+
+typedef struct {
+    unsigned char *buf;
+    unsigned long size;
+} jpeg;
+
+/* A w x h image of pf (3 or 4 channels, or 1 for gray) with gradients plus
+ * deterministic noise, encoded with tjCompress2. */
+static jpeg encode(int w, int h, int pf, int subsamp, int quality, int flags) {
+    int nc = tjPixelSize[pf];
+    unsigned char *img = malloc((size_t)w * h * nc);
+    assert_non_null(img);
+    uint32_t x = 12345;
+    for (int y = 0; y < h; y++)
+        for (int i = 0; i < w; i++)
+            for (int c = 0; c < nc; c++) {
+                x = x * 1103515245u + 12345u; /* LCG noise */
+                int v = (i * 255 / w + y * 255 / h * (c + 1) / 2 + (int)((x >> 16) % 41) - 20) & 255;
+                img[((size_t)y * w + i) * nc + c] = (unsigned char)v;
+            }
+    tjhandle tj = tjInitCompress();
+    assert_non_null(tj);
+    jpeg j = {NULL, 0};
+    assert_int_equal(tjCompress2(tj, img, w, 0, h, pf, &j.buf, &j.size, subsamp, quality, flags), 0);
+    tjDestroy(tj);
+    free(img);
+    return j;
+}
+
+static jpeg encode_flat(int w, int h, int pf, const unsigned char *px, int subsamp) {
+    int nc = tjPixelSize[pf];
+    unsigned char *img = malloc((size_t)w * h * nc);
+    assert_non_null(img);
+    for (int i = 0; i < w * h; i++) memcpy(img + (size_t)i * nc, px, nc);
+    tjhandle tj = tjInitCompress();
+    jpeg j = {NULL, 0};
+    assert_int_equal(tjCompress2(tj, img, w, 0, h, pf, &j.buf, &j.size, subsamp, 100, 0), 0);
+    tjDestroy(tj);
+    free(img);
+    return j;
+}
+
+/* TurboJPEG's own decode with default flags (the reference). */
+static unsigned char *reference(const jpeg *j, int pf, int *w, int *h) {
+    tjhandle tj = tjInitDecompress();
+    int ss, cs;
+    assert_int_equal(tjDecompressHeader3(tj, j->buf, j->size, w, h, &ss, &cs), 0);
+    unsigned char *out = malloc((size_t)*w * *h * tjPixelSize[pf]);
+    assert_int_equal(tjDecompress2(tj, j->buf, j->size, out, *w, 0, *h, pf, 0), 0);
+    tjDestroy(tj);
+    return out;
+}
+
+static aug_tensor *decode_ok(aug_decoder *d, const jpeg *j, const aug_tensor *buffer) {
+    aug_tensor *t = NULL;
+    aug_status st = aug_decoder_decode(d, j->buf, j->size, buffer, &t);
+    if (st != AUG_OK) fail_msg("decode failed: %s", aug_last_error());
+    assert_non_null(t);
+    assert_int_equal(t->ndim, 3);
+    assert_int_equal(t->dtype, AUG_UINT8);
+    assert_int_equal(t->shape[2], 3);
+    assert_string_equal(t->layout, "HWC");
+    assert_true(aug_tensor_is_contiguous(t));
+    return t;
+}
+
+static void test_matches_turbojpeg(void **state) {
+    static const int samps[] = {TJSAMP_444, TJSAMP_422, TJSAMP_420, TJSAMP_440, TJSAMP_411, TJSAMP_GRAY};
+    static const int sizes[][2] = {{53, 37}, {64, 48}, {17, 1}, {1, 9}};
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    assert_non_null(d);
+    for (size_t s = 0; s < sizeof samps / sizeof *samps; s++)
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+            for (int prog = 0; prog < 2; prog++) {
+                jpeg j = encode(sizes[z][0], sizes[z][1], TJPF_RGB, samps[s], 90, prog ? TJFLAG_PROGRESSIVE : 0);
+                int w, h;
+                unsigned char *ref = reference(&j, TJPF_RGB, &w, &h);
+                int64_t ih, iw;
+                assert_int_equal(aug_jpeg_info(j.buf, j.size, &ih, &iw), AUG_OK);
+                assert_int_equal(ih, h);
+                assert_int_equal(iw, w);
+                aug_tensor *t = decode_ok(d, &j, NULL);
+                assert_int_equal(t->shape[0], h);
+                assert_int_equal(t->shape[1], w);
+                assert_memory_equal(aug_tensor_ptr(t), ref, (size_t)w * h * 3);
+                aug_tensor_free(t);
+                free(ref);
+                tjFree(j.buf);
+            }
+    aug_decoder_free(d);
+}
+
+static void test_flat_exact(void **state) {
+    /* Flat gray at quality 100: DC only, quantiser 1, so the value is exact. */
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    const unsigned char g = 200;
+    jpeg j = encode_flat(19, 11, TJPF_GRAY, &g, TJSAMP_GRAY);
+    aug_tensor *t = decode_ok(d, &j, NULL);
+    assert_int_equal(t->shape[0], 11);
+    assert_int_equal(t->shape[1], 19);
+    const unsigned char *p = aug_tensor_ptr(t);
+    for (int i = 0; i < 11 * 19 * 3; i++) assert_int_equal(p[i], g);
+    aug_tensor_free(t);
+    tjFree(j.buf);
+    aug_decoder_free(d);
+}
+
+static void test_cmyk(void **state) {
+    /* tjCompress2 writes TJPF_CMYK as a YCCK JPEG. RGB = round(s_c * s_k / 255)
+     * of the stored samples (Pillow's inverted-CMYK conversion in closed form). */
+    aug_decoder *d = aug_decoder_new(CPU, 0, 1000, 0);
+    for (int flat = 0; flat < 2; flat++) {
+        static const unsigned char px[4] = {30, 140, 250, 180};
+        jpeg j = flat ? encode_flat(13, 7, TJPF_CMYK, px, TJSAMP_444) : encode(45, 29, TJPF_CMYK, TJSAMP_420, 85, 0);
+        int w, h;
+        unsigned char *cmyk = reference(&j, TJPF_CMYK, &w, &h);
+        aug_tensor *t = decode_ok(d, &j, NULL);
+        const unsigned char *p = aug_tensor_ptr(t);
+        for (int i = 0; i < w * h; i++)
+            for (int c = 0; c < 3; c++) {
+                unsigned sc = cmyk[4 * i + c], sk = cmyk[4 * i + 3];
+                assert_int_equal(p[3 * i + c], (sc * sk * 2 + 255) / 510);
+            }
+        aug_tensor_free(t);
+        free(cmyk);
+        tjFree(j.buf);
+    }
+    aug_decoder_free(d);
+}
+
+static void expect_jpeg_error(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer) {
+    aug_tensor *sentinel = (aug_tensor *)(uintptr_t)0x1234, *t = sentinel;
+    aug_clear_error();
+    assert_int_equal(aug_decoder_decode(d, data, size, buffer, &t), AUG_ERR_JPEG);
+    assert_ptr_equal(t, sentinel);
+    assert_int_equal(strncmp(aug_last_error(), "aug_decoder_decode: ", 20), 0);
+    assert_true(strlen(aug_last_error()) > 20);
+}
+
+static void test_truncated_and_garbage(void **state) {
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    int64_t shape[1] = {64 * 48 * 3};
+    aug_tensor *buf = aug_tensor_zeros(1, shape, AUG_UINT8, CPU);
+    for (int prog = 0; prog < 2; prog++) {
+        jpeg j = encode(64, 48, TJPF_RGB, TJSAMP_420, 90, prog ? TJFLAG_PROGRESSIVE : 0);
+        for (unsigned long n = 1; n < j.size - 1; n += j.size / 23 + 1) {
+            expect_jpeg_error(d, j.buf, n, NULL);
+            expect_jpeg_error(d, j.buf, n, buf);
+        }
+        for (unsigned long n = j.size - 4; n < j.size - 1; n++) expect_jpeg_error(d, j.buf, n, NULL);
+        /* The decoder is still usable after errors. */
+        aug_tensor *t = decode_ok(d, &j, NULL);
+        aug_tensor_free(t);
+        tjFree(j.buf);
+    }
+    static const char text[] = "this is not a JPEG file at all";
+    expect_jpeg_error(d, text, sizeof text, NULL);
+    assert_non_null(strstr(aug_last_error(), "Not a JPEG file"));
+    int64_t h, w;
+    assert_int_equal(aug_jpeg_info(text, sizeof text, &h, &w), AUG_ERR_JPEG);
+    assert_int_equal(strncmp(aug_last_error(), "aug_jpeg_info: ", 15), 0);
+    aug_tensor_free(buf);
+    aug_decoder_free(d);
+}
+
+static void test_buffer(void **state) {
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    jpeg j = encode(21, 10, TJPF_RGB, TJSAMP_422, 90, 0);
+    int w, h;
+    unsigned char *ref = reference(&j, TJPF_RGB, &w, &h);
+    int64_t exact[1] = {21 * 10 * 3}, bigger[2] = {7, 200}, small[1] = {21 * 10 * 3 - 1};
+    aug_tensor *b1 = aug_tensor_empty(1, exact, AUG_UINT8, CPU), *b2 = aug_tensor_empty(2, bigger, AUG_UINT8, CPU);
+    aug_tensor *t = decode_ok(d, &j, b1);
+    assert_ptr_equal(aug_tensor_ptr(t), aug_tensor_ptr(b1));
+    assert_memory_equal(aug_tensor_ptr(t), ref, (size_t)w * h * 3);
+    aug_tensor_free(t);
+    t = decode_ok(d, &j, b2);
+    assert_ptr_equal(aug_tensor_ptr(t), aug_tensor_ptr(b2));
+    assert_int_equal(t->shape[0], 10);
+    assert_memory_equal(aug_tensor_ptr(t), ref, (size_t)w * h * 3);
+    aug_tensor_free(b2); /* the view keeps the storage alive */
+    assert_memory_equal(aug_tensor_ptr(t), ref, (size_t)w * h * 3);
+    aug_tensor_free(t);
+
+    aug_tensor *out = NULL;
+    aug_tensor *bs = aug_tensor_empty(1, small, AUG_UINT8, CPU);
+    assert_int_equal(aug_decoder_decode(d, j.buf, j.size, bs, &out), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(),
+                        "aug_decoder_decode: buffer of 629 elements is too small for the 10 x 21 x 3 image "
+                        "(630 elements)");
+    assert_null(out);
+    aug_tensor *bf = aug_tensor_empty(1, exact, AUG_FLOAT32, CPU);
+    assert_int_equal(aug_decoder_decode(d, j.buf, j.size, bf, &out), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: buffer must be uint8, not float32");
+    int64_t two[2] = {630, 2};
+    aug_tensor *b2d = aug_tensor_empty(2, two, AUG_UINT8, CPU);
+    aug_index idx[2] = {{.kind = AUG_INDEX_SLICE, .start = 0, .stop = 630, .step = 1},
+                        {.kind = AUG_INDEX_INT, .start = 0}};
+    aug_tensor *col = aug_tensor_index(b2d, 2, idx);
+    assert_non_null(col);
+    assert_int_equal(aug_decoder_decode(d, j.buf, j.size, col, &out), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: buffer must be a contiguous tensor");
+    assert_null(out);
+    aug_tensor_free(col);
+    aug_tensor_free(b2d);
+    aug_tensor_free(bs);
+    aug_tensor_free(bf);
+    aug_tensor_free(b1);
+    free(ref);
+    tjFree(j.buf);
+    aug_decoder_free(d);
+}
+
+static void test_null_args(void **state) {
+    aug_decoder *d = aug_decoder_new(CPU, 16777216, 8388608, 1);
+    assert_non_null(d);
+    jpeg j = encode(8, 8, TJPF_RGB, TJSAMP_444, 90, 0);
+    aug_tensor *out = NULL;
+    assert_int_equal(aug_decoder_decode(NULL, j.buf, j.size, NULL, &out), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: decoder is NULL");
+    assert_int_equal(aug_decoder_decode(d, j.buf, j.size, NULL, NULL), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: out is NULL");
+    assert_int_equal(aug_decoder_decode(d, NULL, 10, NULL, &out), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: data is NULL (size 10)");
+    assert_int_equal(aug_decoder_decode(d, NULL, 0, NULL, &out), AUG_ERR_JPEG);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: empty data (0 bytes) is not a JPEG file");
+    assert_null(out);
+    int64_t h, w;
+    assert_int_equal(aug_jpeg_info(j.buf, j.size, NULL, &w), AUG_ERR_VALUE);
+    assert_int_equal(aug_jpeg_info(j.buf, 0, &h, &w), AUG_ERR_JPEG);
+    aug_decoder_free(NULL);
+    aug_decoder_free(d);
+    tjFree(j.buf);
+
+    assert_null(aug_decoder_new((aug_device){AUG_DEVICE_CPU, 1}, 0, 0, 0));
+    assert_int_equal(aug_last_status(), AUG_ERR_VALUE);
+    assert_null(aug_decoder_new((aug_device){AUG_DEVICE_CUDA, 0}, 0, 0, 0));
+    assert_int_equal(aug_last_status(), AUG_ERR_CUDA);
+    assert_int_equal(strncmp(aug_last_error(), "aug_decoder_new: ", 17), 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matches_turbojpeg), cmocka_unit_test(test_flat_exact),
+        cmocka_unit_test(test_cmyk),              cmocka_unit_test(test_truncated_and_garbage),
+        cmocka_unit_test(test_buffer),            cmocka_unit_test(test_null_args),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

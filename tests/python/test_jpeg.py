@@ -1,0 +1,326 @@
+"""augpy.Decoder and augpy.jpeg_info (SPEC 13): every JPEG is generated in the test
+(Pillow, OpenCV) and the decoded pixels must equal Pillow's
+np.asarray(Image.open(f).convert('RGB')) exactly: baseline 4:4:4 / 4:2:2 / 4:2:0
+(and OpenCV's 4:4:0 / 4:1:1), progressive, restart markers, grayscale, CMYK.
+Corrupt data (truncation at many offsets, seeded byte flips, non-JPEG bytes) raises
+NvJpegError or decodes to a valid tensor, never crashes; the buffer rules; no leak."""
+import gc
+import io
+import os
+import threading
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import augpy
+
+cv2 = pytest.importorskip("cv2")
+
+SIZES = [(37, 53), (480, 640), (1, 1), (8, 8), (17, 9)]
+
+
+def image(h, w, seed=0, channels=3):
+    """Smooth gradients plus noise: exercises both DC and AC coefficients."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:h, 0:w]
+    base = [(x * 255 // max(w - 1, 1)), (y * 255 // max(h - 1, 1)), ((x + y) * 127 // max(h + w - 2, 1)),
+            (255 - x * 200 // max(w - 1, 1))]
+    img = np.stack(base[:channels], -1) + rng.integers(-25, 26, (h, w, channels))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def pil_jpeg(arr, mode=None, **kw):
+    b = io.BytesIO()
+    im = Image.fromarray(arr if arr.ndim == 3 and arr.shape[2] != 1 else arr.reshape(arr.shape[:2]))
+    if mode:
+        im = Image.fromarray(arr, mode) if mode == "CMYK" else im.convert(mode)
+    im.save(b, "JPEG", **kw)
+    return b.getvalue()
+
+
+def pillow_rgb(data):
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+@pytest.fixture(scope="module")
+def dec():
+    return augpy.Decoder()
+
+
+def check(dec, data):
+    t = dec.decode(data)
+    ref = pillow_rgb(data)
+    assert t.shape == ref.shape and t.dtype == augpy.uint8
+    assert t.layout == "HWC"
+    got = t.numpy()
+    assert np.array_equal(got, ref), f"{np.count_nonzero(got != ref)} values differ from Pillow"
+    assert augpy.jpeg_info(data) == ref.shape[:2]
+    return t
+
+
+@pytest.mark.parametrize("h,w", SIZES)
+@pytest.mark.parametrize("subsampling", [0, 1, 2])
+@pytest.mark.parametrize("progressive", [False, True])
+def test_pillow_baseline_progressive(dec, h, w, subsampling, progressive):
+    data = pil_jpeg(image(h, w, seed=h * w + subsampling), quality=90, subsampling=subsampling,
+                    progressive=progressive)
+    assert (data[2:4] != b"\xff\xc2") or progressive
+    check(dec, data)
+
+
+@pytest.mark.parametrize("quality", [5, 50, 100])
+def test_quality(dec, quality):
+    check(dec, pil_jpeg(image(64, 80, seed=quality), quality=quality, subsampling=2))
+
+
+@pytest.mark.parametrize("factor", ["411", "420", "422", "440", "444"])
+@pytest.mark.parametrize("h,w", [(37, 53), (480, 640)])
+def test_opencv_sampling_factors(dec, factor, h, w):
+    f = getattr(cv2, "IMWRITE_JPEG_SAMPLING_FACTOR_" + factor)
+    ok, enc = cv2.imencode(".jpg", image(h, w, seed=3), [cv2.IMWRITE_JPEG_QUALITY, 90,
+                                                         cv2.IMWRITE_JPEG_SAMPLING_FACTOR, f])
+    assert ok
+    check(dec, enc.tobytes())
+
+
+@pytest.mark.parametrize("interval", [1, 2, 7])
+@pytest.mark.parametrize("progressive", [0, 1])
+def test_restart_markers_opencv(dec, interval, progressive):
+    ok, enc = cv2.imencode(".jpg", image(37, 53, seed=interval), [cv2.IMWRITE_JPEG_RST_INTERVAL, interval,
+                                                                  cv2.IMWRITE_JPEG_PROGRESSIVE, progressive])
+    data = enc.tobytes()
+    assert b"\xff\xdd" in data and b"\xff\xd0" in data  # DRI segment and an RST0 marker
+    check(dec, data)
+
+
+@pytest.mark.parametrize("kw", [{"restart_marker_blocks": 3}, {"restart_marker_rows": 1}])
+def test_restart_markers_pillow(dec, kw):
+    data = pil_jpeg(image(480, 640, seed=9), quality=90, **kw)
+    assert b"\xff\xdd" in data
+    check(dec, data)
+
+
+@pytest.mark.parametrize("h,w", [(37, 53), (480, 640)])
+@pytest.mark.parametrize("progressive", [False, True])
+def test_grayscale(dec, h, w, progressive):
+    data = pil_jpeg(image(h, w, seed=5), mode="L", quality=90, progressive=progressive)
+    assert Image.open(io.BytesIO(data)).mode == "L"
+    t = check(dec, data)
+    g = t.numpy()
+    assert np.array_equal(g[..., 0], g[..., 1]) and np.array_equal(g[..., 0], g[..., 2])
+
+
+@pytest.mark.parametrize("h,w", [(37, 53), (480, 640)])
+@pytest.mark.parametrize("progressive", [False, True])
+def test_cmyk(dec, h, w, progressive):
+    data = pil_jpeg(image(h, w, seed=6, channels=4), mode="CMYK", quality=90, progressive=progressive)
+    assert Image.open(io.BytesIO(data)).mode == "CMYK"
+    check(dec, data)
+
+
+def test_cmyk_extremes(dec):
+    """Flat patches at quality 100 with C, K at 0 and 255 (the inversion convention)."""
+    vals = [0, 1, 128, 254, 255]
+    arr = np.array([[(c, m, 255 - c, k) for c in vals for m in (0, 255)] for k in vals], np.uint8)
+    arr = np.repeat(np.repeat(arr, 8, 0), 8, 1)
+    check(dec, pil_jpeg(arr, mode="CMYK", quality=100, subsampling=0))
+
+
+def test_rgb_colorspace_adobe(dec):
+    """A JPEG stored in RGB (no YCbCr transform): Pillow's keep_rgb option."""
+    data = pil_jpeg(image(37, 53, seed=7), quality=90, subsampling=0, keep_rgb=True)
+    check(dec, data)
+
+
+def test_data_types(dec):
+    data = pil_jpeg(image(37, 53), quality=90)
+    ref = pillow_rgb(data)
+    for obj in [data, bytearray(data), memoryview(data), np.frombuffer(data, np.uint8),
+                np.frombuffer(data, np.uint8).copy(), memoryview(b"xx" + data)[2:]]:
+        assert np.array_equal(dec.decode(obj).numpy(), ref)
+        assert dec.decode(data=obj).shape == ref.shape
+    assert augpy.jpeg_info(bytearray(data)) == (37, 53)
+
+
+def test_wrong_types(dec):
+    data = pil_jpeg(image(8, 8), quality=90)
+    for bad in ["abc", 5, None, [1, 2], np.frombuffer(data * 2, np.uint8)[::2]]:
+        with pytest.raises(TypeError, match="Decoder.decode: data must be"):
+            dec.decode(bad)
+    with pytest.raises(TypeError, match="jpeg_info: data must be"):
+        augpy.jpeg_info("abc")
+    with pytest.raises(TypeError, match="Decoder.decode"):
+        dec.decode()
+    with pytest.raises(TypeError, match="Decoder.decode"):
+        dec.decode(data, bogus=1)
+    with pytest.raises(TypeError, match="buffer"):
+        dec.decode(data, np.zeros(1000, np.uint8))
+    with pytest.raises(TypeError):
+        augpy.Decoder(device_padding="x")
+    with pytest.raises(ValueError, match="host_padding must be >= 0"):
+        augpy.Decoder(host_padding=-1)
+
+
+def test_decoder_args():
+    d = augpy.Decoder(0, 0, True)
+    assert d.gpu_huffman is True and d.device_padding == 0
+    d = augpy.Decoder()
+    assert (d.device_padding, d.host_padding, d.gpu_huffman) == (16777216, 8388608, False)
+    assert "Decoder" in repr(d)
+
+
+def test_not_jpeg(dec):
+    with pytest.raises(augpy.NvJpegError, match="Decoder.decode: Not a JPEG file"):
+        dec.decode(b"GIF89a not a jpeg at all")
+    with pytest.raises(augpy.JpegError, match="Decoder.decode: empty data"):
+        dec.decode(b"")
+    with pytest.raises(augpy.NvJpegError, match="jpeg_info"):
+        augpy.jpeg_info(b"\x00\x01")
+    png = io.BytesIO()
+    Image.fromarray(image(8, 8)).save(png, "PNG")
+    with pytest.raises(augpy.NvJpegError):
+        dec.decode(png.getvalue())
+    assert issubclass(augpy.NvJpegError, RuntimeError)
+
+
+def truncations(n):
+    return sorted(set([n * k // 40 for k in range(1, 40)] + list(range(n - 6, n - 1)) + [1, 2, 3]))
+
+
+@pytest.mark.parametrize("kind", ["baseline", "progressive", "gray", "cmyk", "restart"])
+def test_truncated(dec, kind):
+    arr = image(48, 64, seed=11, channels=4 if kind == "cmyk" else 3)
+    if kind == "restart":
+        data = pil_jpeg(arr, quality=90, restart_marker_blocks=2)
+    else:
+        data = pil_jpeg(arr, mode={"gray": "L", "cmyk": "CMYK"}.get(kind), quality=90,
+                        progressive=kind == "progressive")
+    buf = augpy.zeros((64 * 48 * 3,), augpy.uint8)
+    for n in truncations(len(data)):
+        for b in (None, buf):
+            with pytest.raises(augpy.NvJpegError, match="Decoder.decode: "):
+                dec.decode(data[:n], b)
+    # The decoder still works after all those errors.
+    check(dec, data)
+
+
+def test_byte_flips(dec):
+    """Seeded random corruption: either an NvJpegError or a valid tensor."""
+    rng = np.random.default_rng(1234)
+    sources = [pil_jpeg(image(37, 53, seed=1), quality=90),
+               pil_jpeg(image(37, 53, seed=2), quality=90, progressive=True),
+               pil_jpeg(image(37, 53, seed=3, channels=4), mode="CMYK", quality=90)]
+    outcomes = {"error": 0, "ok": 0}
+    for i in range(300):
+        data = bytearray(sources[i % len(sources)])
+        for _ in range(rng.integers(1, 4)):
+            data[rng.integers(0, len(data))] = rng.integers(0, 256)
+        try:
+            t = dec.decode(bytes(data))
+        except augpy.NvJpegError as e:
+            assert str(e).startswith("Decoder.decode: ")
+            outcomes["error"] += 1
+        else:
+            assert t.ndim == 3 and t.shape[2] == 3 and t.dtype == augpy.uint8
+            t.numpy()
+            outcomes["ok"] += 1
+    assert outcomes["error"] > 0 and outcomes["ok"] > 0
+    check(dec, sources[0])
+
+
+def test_huge_header_refused(dec):
+    """A header claiming 65000 x 65000 pixels is refused before allocating 12 GiB."""
+    data = bytearray(pil_jpeg(image(16, 16), quality=90))
+    sof = data.index(b"\xff\xc0")
+    data[sof + 5:sof + 9] = (65000).to_bytes(2, "big") * 2
+    with pytest.raises(augpy.NvJpegError, match="larger than the limit of 2\\^31 pixels"):
+        dec.decode(bytes(data))
+    assert augpy.jpeg_info(bytes(data)) == (65000, 65000)
+
+
+def test_buffer(dec):
+    data = pil_jpeg(image(37, 53, seed=4), quality=90)
+    ref = pillow_rgb(data)
+    exact = augpy.zeros((37 * 53 * 3,), augpy.uint8)
+    t = dec.decode(data, exact)
+    assert t.ptr == exact.ptr and t.shape == (37, 53, 3) and t.layout == "HWC"
+    assert np.array_equal(t.numpy(), ref)
+    assert np.array_equal(exact.numpy().reshape(37, 53, 3), ref)
+    big = augpy.zeros((100, 100, 3), augpy.uint8)
+    t = dec.decode(data, buffer=big)
+    assert t.ptr == big.ptr and np.array_equal(t.numpy(), ref)
+    del big
+    gc.collect()
+    assert np.array_equal(t.numpy(), ref)  # the result keeps the memory alive
+
+    with pytest.raises(ValueError, match="5882 elements is too small for the 37 x 53 x 3 image \\(5883"):
+        dec.decode(data, augpy.zeros((37 * 53 * 3 - 1,), augpy.uint8))
+    with pytest.raises(TypeError, match="buffer must be uint8, not float32"):
+        dec.decode(data, augpy.zeros((37 * 53 * 3,), augpy.float32))
+    strided = augpy.zeros((37 * 53 * 3, 2), augpy.uint8)[:, 0]
+    with pytest.raises(ValueError, match="contiguous"):
+        dec.decode(data, strided)
+
+
+def test_buffer_corrupt_returns_nothing(dec):
+    data = pil_jpeg(image(37, 53), quality=90)
+    buf = augpy.zeros((37 * 53 * 3,), augpy.uint8)
+    result = None
+    with pytest.raises(augpy.NvJpegError):
+        result = dec.decode(data[: len(data) // 2], buf)
+    assert result is None
+
+
+def test_threads():
+    """Decoders in several threads (GIL released) and one decoder shared by threads."""
+    datas = [pil_jpeg(image(96, 128, seed=s), quality=90, subsampling=s % 3) for s in range(6)]
+    refs = [pillow_rgb(d) for d in datas]
+    shared = augpy.Decoder()
+    errors = []
+
+    def work(own):
+        d = augpy.Decoder() if own else shared
+        try:
+            for _ in range(15):
+                for data, ref in zip(datas, refs):
+                    assert np.array_equal(d.decode(data).numpy(), ref)
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i % 2 == 0,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_no_leak():
+    good = pil_jpeg(image(64, 64), quality=90)
+    cmyk = pil_jpeg(image(64, 64, channels=4), mode="CMYK", quality=90)
+    bad = good[: len(good) // 2]
+    buf = augpy.zeros((64 * 64 * 3,), augpy.uint8)
+
+    def run(n):
+        for _ in range(n):
+            d = augpy.Decoder()
+            d.decode(good)
+            d.decode(cmyk, buf)
+            try:
+                d.decode(bad, buf)
+            except augpy.NvJpegError:
+                pass
+            augpy.jpeg_info(good)
+
+    run(300)
+    gc.collect()
+    before = rss()
+    run(3000)
+    gc.collect()
+    assert rss() - before < 4 << 20
