@@ -80,8 +80,9 @@ static int from_tensor(augpy_state *st, const aug_tensor *t, matrix *m, const ch
     const aug_dtype_traits *tr = aug_dtype_info(t->dtype);
     int ok = tr && (tr->kind == AUG_KIND_INT || tr->kind == AUG_KIND_UINT || (want_float && tr->kind == AUG_KIND_FLOAT));
     if (!ok) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must have %s type; got: %s", FUNC,
-                     strcmp(argname, "shape_input") == 0 ? "Shape input" : argname,
+        int si = strcmp(argname, "shape_input") == 0;
+        PyErr_Format(PyExc_TypeError, "%s: %s%s%s must have %s type; got: %s", FUNC, si ? "" : "`",
+                     si ? "Shape input" : argname, si ? "" : "`",
                      want_float ? "a numeric (non-bool)" : "integral", aug_dtype_name(t->dtype));
         return -1;
     }
@@ -170,6 +171,10 @@ static int parse_matrix(augpy_state *st, PyObject *obj, const char *argname, int
     for (Py_ssize_t r = 0; r < n; r++) {
         matrix row;
         PyObject *item = PySequence_Fast_GET_ITEM(obj, r);
+        if (PyUnicode_Check(item) || PyBytes_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "%s: `%s` must contain numbers, got %R", FUNC, argname, item);
+            return -1;
+        }
         if (is_number(st, item)) {
             PyErr_Format(PyExc_TypeError, "%s: `%s` mixes numbers and per-sample rows: %R", FUNC, argname, obj);
             return -1;
@@ -299,6 +304,15 @@ static PyObject *fn_reshape(PyObject *module, PyObject *const *args, Py_ssize_t 
     Py_ssize_t nargs_c = 1;
     for (int k = 0; k < 3; k++)
         if (ms[k].given && ms[k].is2d) nargs_c = ms[k].rows;
+    int ngiven = (ms[0].given != 0) + (ms[1].given != 0) + (ms[2].given != 0);
+    /* A 2-D argument has one row per sample: a single row is not shared (DALI). With
+     * several shape sources the C call reports the mutual exclusion first. */
+    for (int k = 0; k < 3; k++)
+        if (ngiven == 1 && ms[k].given && ms[k].is2d && ms[k].rows != n) {
+            PyErr_Format(PyExc_ValueError, "%s: The new shape must have same number of samples. Got %zd, expected %zd",
+                         FUNC, ms[k].rows, n);
+            goto done;
+        }
     if (nargs_c > INT_MAX) {
         PyErr_Format(PyExc_ValueError, "%s: too many rows in the shape argument", FUNC);
         goto done;
