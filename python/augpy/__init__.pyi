@@ -8,7 +8,7 @@ the class so that arithmetic on tensors type-checks.
 import builtins
 import enum
 from types import TracebackType
-from typing import Any, Iterator, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Iterator, List, Optional, Sequence, Tuple, Type, Union, overload
 
 import numpy
 
@@ -369,6 +369,26 @@ def gaussian_blur(input: CudaTensor, sigmas: _ParamLike, max_ksize: int,
                   out: Optional[CudaTensor] = None) -> CudaTensor:
     """Gaussian blur of an (N, C, H, W) batch, one sigma per image, ksize clipped at max_ksize."""
 
+# ---- reshape (DALI fn.reshape, reshape.c) -----------------------------------------------------------
+
+_ShapeArg = Union[int, Sequence[int], Sequence[Sequence[int]], "CudaTensor", numpy.ndarray]
+_RelShapeArg = Union[float, Sequence[float], Sequence[Sequence[float]], "CudaTensor", numpy.ndarray]
+
+
+@overload
+def reshape(data: CudaTensor, shape_input: Optional[_ShapeArg] = None, *, shape: Optional[_ShapeArg] = None,
+            rel_shape: Optional[_RelShapeArg] = None, src_dims: Optional[Union[int, Sequence[int]]] = None,
+            layout: Optional[str] = None, dtype: Optional[_DTypeLike] = None) -> CudaTensor: ...
+@overload
+def reshape(data: Sequence[CudaTensor], shape_input: Optional[_ShapeArg] = None, *,
+            shape: Optional[_ShapeArg] = None, rel_shape: Optional[_RelShapeArg] = None,
+            src_dims: Optional[Union[int, Sequence[int]]] = None, layout: Optional[str] = None,
+            dtype: Optional[_DTypeLike] = None) -> List[CudaTensor]: ...
+def reshape(data: Any, shape_input: Any = None, *, shape: Any = None, rel_shape: Any = None,
+            src_dims: Any = None, layout: Optional[str] = None, dtype: Optional[_DTypeLike] = None) -> Any:
+    """DALI's fn.reshape: a view (no copy) of a contiguous tensor, or of each tensor of a
+    list, with a new shape (one negative extent inferred), relative shape, src_dims mapping,
+    layout and/or reinterpreted dtype. A 2-D shape argument gives one row per sample."""
 
 # ---- exceptions -----------------------------------------------------------------------------------
 
