@@ -38,7 +38,11 @@
 #include "core/ctype.h"
 #include "core/error.h"
 #include "core/pool.h"
+#include "core/simd.h"
 #include "core/warp.h"
+#if AUG__X86
+#include <immintrin.h>
+#endif
 
 /* Output pixels per inner block: the coordinate and accumulator buffers stay on
  * the stack and in L1. */
@@ -59,6 +63,7 @@ typedef struct warp_ctx {
     char *dst;                    /* element [0, 0, 0, 0] */
     int64_t dst_item;
     aug_dtype dst_dtype;
+    int simd;                     /* AUG__SIMD_* level of this call */
     const uint8_t *bg_u8;         /* the background as bytes when every value is an integer in
                                    * [0, 255] (else NULL: no fixed-point kernel) */
 } warp_ctx;
@@ -160,8 +165,9 @@ static void coords_f64(const warp_img *im, int64_t y, int j, int64_t x0, int i, 
     double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
     double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
     double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;
+    int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver); exact in double either way */
     for (int k = 0; k < cw; k++) {
-        double X = (double)(x0 + k) + di;
+        double X = (double)(xs + k) + di;
         sx[k] = clampd(m[0] * X + bx, -2.0, hx);
         sy[k] = clampd(m[3] * X + by, -2.0, hy);
     }
@@ -205,8 +211,9 @@ static void coords_fixed(const warp_img *im, int64_t y, int j, int64_t x0, int i
     double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
     double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
     double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;
+    int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver); exact in double either way */
     for (int k = 0; k < cw; k++) {
-        double X = (double)(x0 + k) + di;
+        double X = (double)(xs + k) + di;
         double sx = clampd(m[0] * X + bx, -2.0, hx), sy = clampd(m[3] * X + by, -2.0, hy);
         qx[k] = (int32_t)((sx + FP_OFFSET) * FP_ONE + 0.5);
         qy[k] = (int32_t)((sy + FP_OFFSET) * FP_ONE + 0.5);
@@ -239,29 +246,30 @@ static inline void border_u8(const warp_img *im, const uint8_t *bg, int64_t ix, 
     }
 }
 
+/* One s = 1 output pixel k from its fixed-point position: all cn channels. */
+static inline void pixel_s1_u8(const warp_img *im, const uint8_t *bg, int32_t qxk, int32_t qyk, int cn,
+                               uint8_t *out, int64_t plane, int k) {
+    int64_t ix = (qxk >> FP_BITS) - FP_OFFSET, iy = (qyk >> FP_BITS) - FP_OFFSET;
+    uint32_t fx = (uint32_t)qxk & (FP_ONE - 1), fy = (uint32_t)qyk & (FP_ONE - 1);
+    if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
+        const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw, *p1 = p0 + im->sh;
+        for (int c = 0; c < cn; c++)
+            out[c * plane + k] = (uint8_t)((bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy) + (1u << 21)) >> 22);
+    }
+    else {
+        uint32_t r[CGROUP];
+        border_u8(im, bg, ix, iy, fx, fy, 0, cn, r);
+        for (int c = 0; c < cn; c++) out[c * plane + k] = (uint8_t)((r[c] + (1u << 21)) >> 22);
+    }
+}
+
 /* s = 1, all channels in one pass: writes bytes straight into the output planes.
- * NC > 0 fixes the channel count at compile time (1, 3, 4); 0 reads cn. */
-#define DEF_ROW_S1(NAME, NC)                                                                                  \
-    static void NAME(const warp_img *im, const uint8_t *bg, const int32_t *qx, const int32_t *qy, int cw,    \
-                     int cn_rt, uint8_t *out, int64_t plane) {                                               \
-        const int cn = NC > 0 ? NC : cn_rt;                                                                   \
-        const int64_t sw = im->sw, sh = im->sh;                                                              \
-        const uint32_t wlim = (uint32_t)(im->W - 1), hlim = (uint32_t)(im->H - 1);                          \
-        const uint8_t *base = (const uint8_t *)im->base;                                                     \
-        for (int k = 0; k < cw; k++) {                                                                        \
-            int64_t ix = (qx[k] >> FP_BITS) - FP_OFFSET, iy = (qy[k] >> FP_BITS) - FP_OFFSET;                \
-            uint32_t fx = (uint32_t)qx[k] & (FP_ONE - 1), fy = (uint32_t)qy[k] & (FP_ONE - 1);               \
-            if ((uint32_t)ix < wlim && (uint32_t)iy < hlim) {                                                \
-                const uint8_t *p0 = base + iy * sh + ix * sw, *p1 = p0 + sh;                                 \
-                for (int c = 0; c < cn; c++)                                                                  \
-                    out[c * plane + k] = (uint8_t)((bilerp_u8(p0 + c, p1 + c, sw, fx, fy) + (1u << 21)) >> 22); \
-            }                                                                                                 \
-            else {                                                                                            \
-                uint32_t r[CGROUP];                                                                           \
-                border_u8(im, bg, ix, iy, fx, fy, 0, cn, r);                                                 \
-                for (int c = 0; c < cn; c++) out[c * plane + k] = (uint8_t)((r[c] + (1u << 21)) >> 22);      \
-            }                                                                                                 \
-        }                                                                                                     \
+ * NC > 0 fixes the channel count at compile time (1, 3, 4); 0 reads cn_rt. */
+#define DEF_ROW_S1(NAME, NC)                                                                             \
+    static void NAME(const warp_img *im, const uint8_t *bg, const int32_t *qx, const int32_t *qy, int cw, \
+                     int cn_rt, uint8_t *out, int64_t plane) {                                          \
+        const int cn = NC > 0 ? NC : cn_rt;                                                              \
+        for (int k = 0; k < cw; k++) pixel_s1_u8(im, bg, qx[k], qy[k], cn, out, plane, k);              \
     }
 DEF_ROW_S1(row_s1_c1, 1)
 DEF_ROW_S1(row_s1_c3, 3)
@@ -287,6 +295,103 @@ static void accumulate_u8(const warp_img *im, const uint8_t *bg, const int32_t *
     }
 }
 
+#if AUG__X86
+/* The s = 1 fixed-point kernel for 1 to 4 packed channels, 8 output pixels per
+ * step with AVX2: the same double expressions as coords_fixed (mul, add, max, min,
+ * truncation; no FMA) and the same integer steps as bilerp_u8, so its bytes equal
+ * the portable kernel's (tests/c/test_warp.c checks). Each neighbour is one
+ * 32-bit gather holding the pixel's channels (plus bytes of the next pixel, never
+ * past the image's last byte: such steps, and steps with a border pixel, go
+ * through pixel_s1_u8). Steps entirely outside the source store the background. */
+__attribute__((target("avx2"))) static void row_s1_avx2(const warp_img *im, const uint8_t *bg, int64_t y,
+                                                         int64_t x0, int cw, int cn, uint8_t *out, int64_t plane) {
+    const double *m = im->m;
+    double Y = (double)y; /* s = 1: d[0] = 0 */
+    double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
+    const __m256d vm0 = _mm256_set1_pd(m[0]), vm3 = _mm256_set1_pd(m[3]);
+    const __m256d vbx = _mm256_set1_pd(bx), vby = _mm256_set1_pd(by), lo = _mm256_set1_pd(-2.0);
+    const __m256d hx = _mm256_set1_pd((double)im->W + 1.0), hy = _mm256_set1_pd((double)im->H + 1.0);
+    const __m256d off = _mm256_set1_pd(FP_OFFSET), scale = _mm256_set1_pd(FP_ONE), half = _mm256_set1_pd(0.5);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), fmask = _mm256_set1_epi32(FP_ONE - 1);
+    const __m256i ione = _mm256_set1_epi32(FP_ONE), ioff = _mm256_set1_epi32(FP_OFFSET);
+    const __m256i minus1 = _mm256_set1_epi32(-1), wl = _mm256_set1_epi32((int32_t)(im->W - 1));
+    const __m256i hl = _mm256_set1_epi32((int32_t)(im->H - 1)), vsh = _mm256_set1_epi32((int32_t)im->sh);
+    const __m256i vsw = _mm256_set1_epi32((int32_t)im->sw), ff = _mm256_set1_epi32(0xff);
+    const __m256i rnd = _mm256_set1_epi32(1 << 21);
+    /* a 4-byte load at o11 must end at the image's last byte or before: o11 < last - 2 */
+    const __m256i lastm2 = _mm256_set1_epi32((int32_t)((im->H - 1) * im->sh + (im->W - 1) * im->sw + cn - 1 - 2));
+    const int sw = (int)im->sw;
+    const uint8_t *base = (const uint8_t *)im->base;
+    int32_t qx[8], qy[8];
+    int k = 0;
+    for (; k + 8 <= cw; k += 8) {
+        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
+        __m256d X0 = _mm256_cvtepi32_pd(_mm256_castsi256_si128(xi));
+        __m256d X1 = _mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1));
+#define WARP_Q(M, B, HI, X)                                                                                    \
+    _mm256_cvttpd_epi32(_mm256_add_pd(                                                                      \
+        _mm256_mul_pd(_mm256_add_pd(_mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_mul_pd(M, X), B), lo), HI), \
+                                    off),                                                                   \
+                      scale),                                                                               \
+        half))
+        __m256i vqx = _mm256_setr_m128i(WARP_Q(vm0, vbx, hx, X0), WARP_Q(vm0, vbx, hx, X1));
+        __m256i vqy = _mm256_setr_m128i(WARP_Q(vm3, vby, hy, X0), WARP_Q(vm3, vby, hy, X1));
+#undef WARP_Q
+        __m256i ix = _mm256_sub_epi32(_mm256_srai_epi32(vqx, FP_BITS), ioff);
+        __m256i iy = _mm256_sub_epi32(_mm256_srai_epi32(vqy, FP_BITS), ioff);
+        /* every neighbour outside: x0 < -1 or x0 > W - 1 (same in y) */
+        __m256i outside = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpgt_epi32(minus1, ix), _mm256_cmpgt_epi32(ix, wl)),
+            _mm256_or_si256(_mm256_cmpgt_epi32(minus1, iy), _mm256_cmpgt_epi32(iy, hl)));
+        if (_mm256_movemask_epi8(outside) == -1) {
+            for (int c = 0; c < cn; c++) memset(out + c * plane + k, bg[c], 8);
+            continue;
+        }
+        __m256i o00 = _mm256_add_epi32(_mm256_mullo_epi32(iy, vsh), _mm256_mullo_epi32(ix, vsw));
+        __m256i o11 = _mm256_add_epi32(o00, _mm256_add_epi32(vsh, vsw));
+        /* interior: 0 <= x0 < W - 1 and 0 <= y0 < H - 1, and the loads stay inside */
+        __m256i inside = _mm256_and_si256(
+            _mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(wl, ix)),
+            _mm256_and_si256(_mm256_cmpgt_epi32(iy, minus1), _mm256_cmpgt_epi32(hl, iy)));
+        inside = _mm256_and_si256(inside, _mm256_cmpgt_epi32(lastm2, o11));
+        if (_mm256_movemask_epi8(inside) != -1) {
+            _mm256_storeu_si256((__m256i *)qx, vqx);
+            _mm256_storeu_si256((__m256i *)qy, vqy);
+            for (int l = 0; l < 8; l++) pixel_s1_u8(im, bg, qx[l], qy[l], cn, out, plane, k + l);
+            continue;
+        }
+        __m256i fx = _mm256_and_si256(vqx, fmask), fy = _mm256_and_si256(vqy, fmask);
+        __m256i wx = _mm256_or_si256(_mm256_sub_epi32(ione, fx), _mm256_slli_epi32(fx, 16)); /* (gx, fx) pairs */
+        __m256i gy = _mm256_sub_epi32(ione, fy);
+        __m256i A = _mm256_i32gather_epi32((const int *)base, o00, 1);
+        __m256i B = _mm256_i32gather_epi32((const int *)(base + sw), o00, 1);
+        __m256i Cv = _mm256_i32gather_epi32((const int *)(base + im->sh), o00, 1);
+        __m256i D = _mm256_i32gather_epi32((const int *)(base + im->sh + sw), o00, 1);
+        for (int c = 0; c < cn; c++) {
+            __m128i sh = _mm_cvtsi32_si128(8 * c);
+            __m256i top = _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(A, sh), ff),
+                                          _mm256_slli_epi32(_mm256_and_si256(_mm256_srl_epi32(B, sh), ff), 16));
+            __m256i bot = _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(Cv, sh), ff),
+                                          _mm256_slli_epi32(_mm256_and_si256(_mm256_srl_epi32(D, sh), ff), 16));
+            __m256i t = _mm256_madd_epi16(top, wx), b = _mm256_madd_epi16(bot, wx);
+            __m256i r = _mm256_add_epi32(_mm256_mullo_epi32(t, gy), _mm256_mullo_epi32(b, fy));
+            r = _mm256_srli_epi32(_mm256_add_epi32(r, rnd), 22);
+            __m256i p16 = _mm256_packus_epi32(r, r);    /* per 128-bit half: r0..3 r0..3 | r4..7 r4..7 */
+            __m256i p8 = _mm256_packus_epi16(p16, p16);
+            __m128i v = _mm_unpacklo_epi32(_mm256_castsi256_si128(p8), _mm256_extracti128_si256(p8, 1));
+            _mm_storel_epi64((__m128i *)(out + c * plane + k), v);
+        }
+    }
+    if (k < cw) {
+        int32_t tx[8], ty[8];
+        coords_fixed(im, y, 0, x0 + k, 0, cw - k, tx, ty);
+        for (int l = 0; l < cw - k; l++) pixel_s1_u8(im, bg, tx[l], ty[l], cn, out, plane, k + l);
+    }
+}
+#endif
+
+static int x0_fits(int64_t Wt) { return Wt < INT32_MAX - 8; }
+
 static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg, int64_t n, int64_t y0,
                        int64_t y1) {
     const aug__warp_plan *pl = cx->plan;
@@ -296,12 +401,22 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
     uint8_t *dst = (uint8_t *)cx->dst;
     int s = im->s;
     uint64_t ss = (uint64_t)s * (uint64_t)s, den = ss << 22, half = ss << 21;
+    /* the AVX2 step needs 1-4 channels, positive strides and byte offsets in int32 */
+    int avx2 = cx->simd >= AUG__SIMD_AVX2 && C <= 4 && im->sw > 0 && im->sh > 0 &&
+               (im->H - 1) * im->sh + (im->W - 1) * im->sw + 8 < INT32_MAX && x0_fits(Wt);
+    (void)avx2;
     for (int64_t y = y0; y < y1; y++) {
         for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
             int cw = (int)(Wt - x0 < CHUNK ? Wt - x0 : CHUNK);
             if (s == 1 && C <= CGROUP) {
-                coords_fixed(im, y, 0, x0, 0, cw, qx, qy);
                 uint8_t *out = dst + (n * C * Ht + y) * Wt + x0;
+#if AUG__X86
+                if (avx2) {
+                    row_s1_avx2(im, bg, y, x0, cw, (int)C, out, plane);
+                    continue;
+                }
+#endif
+                coords_fixed(im, y, 0, x0, 0, cw, qx, qy);
                 switch (C) {
                 case 1: row_s1_c1(im, bg, qx, qy, cw, 1, out, plane); break;
                 case 3: row_s1_c3(im, bg, qx, qy, cw, 3, out, plane); break;
@@ -363,10 +478,18 @@ static void warp_task(void *ctx, int64_t task, int worker) {
     else rows_exact(cx, &im, n, y0, y1);
 }
 
+/* With an explicit SIMD level, so the tests can compare the paths. */
+AUG__HIDDEN aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level);
+
 aug_status aug__cpu_warp_affine(const aug__warp_plan *plan) {
+    return aug__cpu_warp_affine_level(plan, aug__simd_level());
+}
+
+aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
     warp_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.plan = plan;
+    cx.simd = level;
     cx.dst = aug_tensor_ptr(plan->dst);
     cx.dst_dtype = plan->dst->dtype;
     cx.dst_item = aug_dtype_info(cx.dst_dtype)->size;

@@ -17,6 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aug/aug.h"
+#include "core/simd.h"
+#include "core/warp.h"
+
+/* From cpu/warp.c (hidden; reachable through the static library). */
+AUG__HIDDEN aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level);
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 static uint64_t rnd(void) { /* splitmix64 */
@@ -417,6 +422,36 @@ static void test_empty(void **state) {
     aug_tensor_free(bg);
 }
 
+/* The AVX2 uint8 kernel writes the same bytes as the portable one. */
+static void test_simd_paths_agree(void **state) {
+    (void)state;
+    if (aug__simd_cpu_level() < AUG__SIMD_AVX2) skip();
+    for (int it = 0; it < 60; it++) {
+        int64_t C = 1 + it % 4, H = 2 + (int64_t)(rnd() % 80), W = 2 + (int64_t)(rnd() % 80);
+        int64_t Ht = 1 + (int64_t)(rnd() % 50), Wt = 1 + (int64_t)(rnd() % 90), dshape[4] = {1, C, Ht, Wt};
+        aug_tensor *src = mk_u8_image(H, W, C), *a = mk(AUG_UINT8, 4, dshape), *b = mk(AUG_UINT8, 4, dshape);
+        aug_affine_params p = aug_affine_params_default();
+        p.angle = urand(-180, 180), p.scale = urand(0.3, 3), p.shearx = urand(-0.3, 0.3);
+        p.hmirror = (int)(rnd() & 1), p.vmirror = (int)(rnd() & 1), p.shifty = urand(-1, 1);
+        float m[6];
+        assert_int_equal(aug_make_affine_matrix(m, H, W, Ht, Wt, &p, NULL), AUG_OK);
+        if (it % 10 == 0) m[0] = 1, m[1] = 0, m[2] = 0, m[3] = 0, m[4] = 1, m[5] = 0; /* identity: edges exact */
+        double bg[4] = {(double)(rnd() & 0xff), 3, 250, 0};
+        const aug_tensor *srcs[1] = {src};
+        int ss = 1;
+        aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = a, .channels = C, .height = Ht,
+                               .width = Wt, .matrices = m, .supersampling = &ss, .background = bg};
+        assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_NONE), AUG_OK);
+        plan.dst = b;
+        assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_AVX2), AUG_OK);
+        if (memcmp(aug_tensor_ptr(a), aug_tensor_ptr(b), (size_t)aug_tensor_size(a)) != 0)
+            fail_msg("iteration %d: AVX2 and portable kernels differ", it);
+        aug_tensor_free(src);
+        aug_tensor_free(a);
+        aug_tensor_free(b);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matrix_seed),
@@ -430,6 +465,7 @@ int main(void) {
         cmocka_unit_test(test_batch),
         cmocka_unit_test(test_warp_errors),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_simd_paths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
