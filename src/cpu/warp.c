@@ -14,17 +14,18 @@
  *      v = (1-fy)*((1-fx)*v00 + fx*v01) + fy*((1-fx)*v10 + fx*v11),
  *    mean = sum / s^2 (no division for s = 1), stored with saturate_cast. This is
  *    the float64 evaluation of the definition.
- *  - fixed point (uint8 -> uint8, channels packed, background integers in
- *    [0, 255], source sides <= 2^20): positions are rounded to 1/2048 px,
+ *  - fixed point (uint8 -> uint8, channel stride 1, background integers in
+ *    [0, 255], source sides <= 2^20, s <= 16): positions are rounded to 1/2048 px,
  *      q = trunc((sx + 16) * 2048 + 0.5),  x0 = (q >> 11) - 16,  fx = q & 2047
  *    (sx + 16 >= 14 after the clamp, so trunc is floor), then in 32-bit integers
  *      t = v00*(2048-fx) + v01*fx,  b = v10*(2048-fx) + v11*fx,
  *      r = t*(2048-fy) + b*fy                        (<= 255 * 2^22 < 2^31)
- *    and the output is (r + 2^21) >> 22 for s = 1, or
- *    (sum_r + s^2 * 2^21) / (s^2 * 2^22) (64-bit) for s > 1: round half up. The
+ *    and the output is (r + 2^21) >> 22 for s = 1; for 1 < s <= 16 each sample adds
+ *    (r + 32) >> 6 to a 32-bit sum A and the output is
+ *    floor(floor((A + s^2 * 2^15) / 2^16) / s^2), the mean rounded half up. The
  *    position error is at most 2^-12 px per axis, so the value before rounding is
- *    within 255 * 2 * 2^-12 < 0.125 of the exact one and the result within +-1 of
- *    saturate_cast of the exact value. A CUDA backend reproduces this bit for bit
+ *    within 255 * 2 * 2^-12 < 0.125 (+ 2^-16 per sample) of the exact one and the
+ *    result within +-1 of saturate_cast of the exact value. A CUDA backend reproduces this bit for bit
  *    with the same integer steps and the double expressions above evaluated
  *    without FMA contraction (__dmul_rn / __dadd_rn).
  *
@@ -276,38 +277,51 @@ DEF_ROW_S1(row_s1_c3, 3)
 DEF_ROW_S1(row_s1_c4, 4)
 DEF_ROW_S1(row_s1_cn, 0)
 
-/* Any s and channel group: acc[c * CHUNK + k] += r. */
-static void accumulate_u8(const warp_img *im, const uint8_t *bg, const int32_t *qx, const int32_t *qy, int cw,
-                          int64_t c0, int cn, uint64_t *acc) {
-    const uint32_t wlim = (uint32_t)(im->W - 1), hlim = (uint32_t)(im->H - 1);
-    for (int k = 0; k < cw; k++) {
-        int64_t ix = (qx[k] >> FP_BITS) - FP_OFFSET, iy = (qy[k] >> FP_BITS) - FP_OFFSET;
-        uint32_t fx = (uint32_t)qx[k] & (FP_ONE - 1), fy = (uint32_t)qy[k] & (FP_ONE - 1);
-        if ((uint32_t)ix < wlim && (uint32_t)iy < hlim) {
-            const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw + c0, *p1 = p0 + im->sh;
-            for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy);
-        }
-        else {
-            uint32_t r[CGROUP];
-            border_u8(im, bg, ix, iy, fx, fy, c0, cn, r);
-            for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += r[c];
-        }
+/* s > 1: each sample adds (r + 32) >> 6 (<= 255 * 2^16) to a 32-bit sum, so up to
+ * 256 samples (s <= 16) cannot overflow it. */
+#define FP_ACC_SHIFT 6
+#define FP_MAX_S 16
+
+static inline void pixel_acc_u8(const warp_img *im, const uint8_t *bg, int32_t qxk, int32_t qyk, int64_t c0, int cn,
+                                uint32_t *acc, int k) {
+    int64_t ix = (qxk >> FP_BITS) - FP_OFFSET, iy = (qyk >> FP_BITS) - FP_OFFSET;
+    uint32_t fx = (uint32_t)qxk & (FP_ONE - 1), fy = (uint32_t)qyk & (FP_ONE - 1);
+    const uint32_t rnd = 1u << (FP_ACC_SHIFT - 1);
+    if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
+        const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw + c0, *p1 = p0 + im->sh;
+        for (int c = 0; c < cn; c++)
+            acc[c * CHUNK + k] += (bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy) + rnd) >> FP_ACC_SHIFT;
+    }
+    else {
+        uint32_t r[CGROUP];
+        border_u8(im, bg, ix, iy, fx, fy, c0, cn, r);
+        for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += (r[c] + rnd) >> FP_ACC_SHIFT;
     }
 }
 
+/* The mean of s*s sums, rounded half up: floor((acc + s^2 * 2^15) / (s^2 * 2^16)),
+ * computed as floor(floor((acc + s^2 * 2^15) / 2^16) / s^2) (equal for positive integers). */
+static void finish_acc_u8(const uint32_t *acc, int cw, int s, uint8_t *out) {
+    uint32_t ss = (uint32_t)(s * s), half = ss << (21 - FP_ACC_SHIFT);
+    for (int k = 0; k < cw; k++) out[k] = (uint8_t)(((acc[k] + half) >> (22 - FP_ACC_SHIFT)) / ss);
+}
+
 #if AUG__X86
-/* The s = 1 fixed-point kernel for 1 to 4 packed channels, 8 output pixels per
- * step with AVX2: the same double expressions as coords_fixed (mul, add, max, min,
+/* The fixed-point kernel for 1 to 4 packed channels, 8 output pixels per step
+ * with AVX2, for sample (i, j) of row y: stores bytes (acc == NULL, s = 1) or adds
+ * to the 32-bit sums acc[c * CHUNK + k] (s > 1). It uses the same double expressions as coords_fixed (mul, add, max, min,
  * truncation; no FMA) and the same integer steps as bilerp_u8, so its bytes equal
  * the portable kernel's (tests/c/test_warp.c checks). Each neighbour is one
  * 32-bit gather holding the pixel's channels (plus bytes of the next pixel, never
  * past the image's last byte: such steps, and steps with a border pixel, go
  * through pixel_s1_u8). Steps entirely outside the source store the background. */
-__attribute__((target("avx2"))) static void row_s1_avx2(const warp_img *im, const uint8_t *bg, int64_t y,
-                                                         int64_t x0, int cw, int cn, uint8_t *out, int64_t plane) {
+__attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const uint8_t *bg, int64_t y, int j,
+                                                      int64_t x0, int i, int cw, int cn, uint8_t *out, int64_t plane,
+                                                      uint32_t *acc) {
     const double *m = im->m;
-    double Y = (double)y; /* s = 1: d[0] = 0 */
+    double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
     double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
+    const __m256d vdi = _mm256_set1_pd(di);
     const __m256d vm0 = _mm256_set1_pd(m[0]), vm3 = _mm256_set1_pd(m[3]);
     const __m256d vbx = _mm256_set1_pd(bx), vby = _mm256_set1_pd(by), lo = _mm256_set1_pd(-2.0);
     const __m256d hx = _mm256_set1_pd((double)im->W + 1.0), hy = _mm256_set1_pd((double)im->H + 1.0);
@@ -317,7 +331,7 @@ __attribute__((target("avx2"))) static void row_s1_avx2(const warp_img *im, cons
     const __m256i minus1 = _mm256_set1_epi32(-1), wl = _mm256_set1_epi32((int32_t)(im->W - 1));
     const __m256i hl = _mm256_set1_epi32((int32_t)(im->H - 1)), vsh = _mm256_set1_epi32((int32_t)im->sh);
     const __m256i vsw = _mm256_set1_epi32((int32_t)im->sw), ff = _mm256_set1_epi32(0xff);
-    const __m256i rnd = _mm256_set1_epi32(1 << 21);
+    const __m256i rnd = _mm256_set1_epi32(1 << 21), arnd = _mm256_set1_epi32(1 << (FP_ACC_SHIFT - 1));
     /* a 4-byte load at o11 must end at the image's last byte or before: o11 < last - 2 */
     const __m256i lastm2 = _mm256_set1_epi32((int32_t)((im->H - 1) * im->sh + (im->W - 1) * im->sw + cn - 1 - 2));
     const int sw = (int)im->sw;
@@ -326,8 +340,8 @@ __attribute__((target("avx2"))) static void row_s1_avx2(const warp_img *im, cons
     int k = 0;
     for (; k + 8 <= cw; k += 8) {
         __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
-        __m256d X0 = _mm256_cvtepi32_pd(_mm256_castsi256_si128(xi));
-        __m256d X1 = _mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1));
+        __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
+        __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
 #define WARP_Q(M, B, HI, X)                                                                                    \
     _mm256_cvttpd_epi32(_mm256_add_pd(                                                                      \
         _mm256_mul_pd(_mm256_add_pd(_mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_mul_pd(M, X), B), lo), HI), \
@@ -344,7 +358,11 @@ __attribute__((target("avx2"))) static void row_s1_avx2(const warp_img *im, cons
             _mm256_or_si256(_mm256_cmpgt_epi32(minus1, ix), _mm256_cmpgt_epi32(ix, wl)),
             _mm256_or_si256(_mm256_cmpgt_epi32(minus1, iy), _mm256_cmpgt_epi32(iy, hl)));
         if (_mm256_movemask_epi8(outside) == -1) {
-            for (int c = 0; c < cn; c++) memset(out + c * plane + k, bg[c], 8);
+            if (!acc)
+                for (int c = 0; c < cn; c++) memset(out + c * plane + k, bg[c], 8);
+            else /* (bg * 2^22 + 32) >> 6 = bg * 2^16 */
+                for (int c = 0; c < cn; c++)
+                    for (int l = 0; l < 8; l++) acc[c * CHUNK + k + l] += (uint32_t)bg[c] << (22 - FP_ACC_SHIFT);
             continue;
         }
         __m256i o00 = _mm256_add_epi32(_mm256_mullo_epi32(iy, vsh), _mm256_mullo_epi32(ix, vsw));
@@ -357,7 +375,10 @@ __attribute__((target("avx2"))) static void row_s1_avx2(const warp_img *im, cons
         if (_mm256_movemask_epi8(inside) != -1) {
             _mm256_storeu_si256((__m256i *)qx, vqx);
             _mm256_storeu_si256((__m256i *)qy, vqy);
-            for (int l = 0; l < 8; l++) pixel_s1_u8(im, bg, qx[l], qy[l], cn, out, plane, k + l);
+            for (int l = 0; l < 8; l++) {
+                if (acc) pixel_acc_u8(im, bg, qx[l], qy[l], 0, cn, acc, k + l);
+                else pixel_s1_u8(im, bg, qx[l], qy[l], cn, out, plane, k + l);
+            }
             continue;
         }
         __m256i fx = _mm256_and_si256(vqx, fmask), fy = _mm256_and_si256(vqy, fmask);
@@ -375,6 +396,12 @@ __attribute__((target("avx2"))) static void row_s1_avx2(const warp_img *im, cons
                                           _mm256_slli_epi32(_mm256_and_si256(_mm256_srl_epi32(D, sh), ff), 16));
             __m256i t = _mm256_madd_epi16(top, wx), b = _mm256_madd_epi16(bot, wx);
             __m256i r = _mm256_add_epi32(_mm256_mullo_epi32(t, gy), _mm256_mullo_epi32(b, fy));
+            if (acc) {
+                __m256i *pa = (__m256i *)(acc + c * CHUNK + k);
+                r = _mm256_srli_epi32(_mm256_add_epi32(r, arnd), FP_ACC_SHIFT);
+                _mm256_storeu_si256(pa, _mm256_add_epi32(_mm256_loadu_si256(pa), r));
+                continue;
+            }
             r = _mm256_srli_epi32(_mm256_add_epi32(r, rnd), 22);
             __m256i p16 = _mm256_packus_epi32(r, r);    /* per 128-bit half: r0..3 r0..3 | r4..7 r4..7 */
             __m256i p8 = _mm256_packus_epi16(p16, p16);
@@ -384,26 +411,26 @@ __attribute__((target("avx2"))) static void row_s1_avx2(const warp_img *im, cons
     }
     if (k < cw) {
         int32_t tx[8], ty[8];
-        coords_fixed(im, y, 0, x0 + k, 0, cw - k, tx, ty);
-        for (int l = 0; l < cw - k; l++) pixel_s1_u8(im, bg, tx[l], ty[l], cn, out, plane, k + l);
+        coords_fixed(im, y, j, x0 + k, i, cw - k, tx, ty);
+        for (int l = 0; l < cw - k; l++) {
+            if (acc) pixel_acc_u8(im, bg, tx[l], ty[l], 0, cn, acc, k + l);
+            else pixel_s1_u8(im, bg, tx[l], ty[l], cn, out, plane, k + l);
+        }
     }
 }
 #endif
-
-static int x0_fits(int64_t Wt) { return Wt < INT32_MAX - 8; }
 
 static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg, int64_t n, int64_t y0,
                        int64_t y1) {
     const aug__warp_plan *pl = cx->plan;
     int64_t C = pl->channels, Ht = pl->height, Wt = pl->width, plane = Ht * Wt;
     int32_t qx[CHUNK], qy[CHUNK];
-    uint64_t acc[CGROUP * CHUNK];
+    uint32_t acc[CGROUP * CHUNK];
     uint8_t *dst = (uint8_t *)cx->dst;
     int s = im->s;
-    uint64_t ss = (uint64_t)s * (uint64_t)s, den = ss << 22, half = ss << 21;
     /* the AVX2 step needs 1-4 channels, positive strides and byte offsets in int32 */
     int avx2 = cx->simd >= AUG__SIMD_AVX2 && C <= 4 && im->sw > 0 && im->sh > 0 &&
-               (im->H - 1) * im->sh + (im->W - 1) * im->sw + 8 < INT32_MAX && x0_fits(Wt);
+               (im->H - 1) * im->sh + (im->W - 1) * im->sw + 8 < INT32_MAX && Wt < INT32_MAX - 8;
     (void)avx2;
     for (int64_t y = y0; y < y1; y++) {
         for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
@@ -412,7 +439,7 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
                 uint8_t *out = dst + (n * C * Ht + y) * Wt + x0;
 #if AUG__X86
                 if (avx2) {
-                    row_s1_avx2(im, bg, y, x0, cw, (int)C, out, plane);
+                    row_avx2(im, bg, y, 0, x0, 0, cw, (int)C, out, plane, NULL);
                     continue;
                 }
 #endif
@@ -427,16 +454,20 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
             }
             for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {
                 int cn = (int)(C - c0 < CGROUP ? C - c0 : CGROUP);
-                memset(acc, 0, sizeof(uint64_t) * (size_t)(cn * CHUNK));
+                memset(acc, 0, sizeof(uint32_t) * (size_t)(cn * CHUNK));
                 for (int j = 0; j < s; j++)
                     for (int i = 0; i < s; i++) {
+#if AUG__X86
+                        if (avx2) {
+                            row_avx2(im, bg, y, j, x0, i, cw, cn, NULL, 0, acc);
+                            continue;
+                        }
+#endif
                         coords_fixed(im, y, j, x0, i, cw, qx, qy);
-                        accumulate_u8(im, bg, qx, qy, cw, c0, cn, acc);
+                        for (int k = 0; k < cw; k++) pixel_acc_u8(im, bg, qx[k], qy[k], c0, cn, acc, k);
                     }
-                for (int c = 0; c < cn; c++) {
-                    uint8_t *out = dst + ((n * C + c0 + c) * Ht + y) * Wt + x0;
-                    for (int k = 0; k < cw; k++) out[k] = (uint8_t)((acc[c * CHUNK + k] + half) / den);
-                }
+                for (int c = 0; c < cn; c++)
+                    finish_acc_u8(acc + c * CHUNK, cw, s, dst + ((n * C + c0 + c) * Ht + y) * Wt + x0);
             }
         }
     }
@@ -463,7 +494,7 @@ static void image_setup(const warp_ctx *cx, int64_t n, warp_img *im) {
 
 static int use_fixed(const warp_ctx *cx, const warp_img *im) {
     return im->dtype == AUG_UINT8 && cx->dst_dtype == AUG_UINT8 && cx->bg_u8 && im->sc == 1 && im->H >= 1 &&
-           im->W >= 1 && im->H <= FP_MAX_SIDE && im->W <= FP_MAX_SIDE;
+           im->W >= 1 && im->H <= FP_MAX_SIDE && im->W <= FP_MAX_SIDE && im->s <= FP_MAX_S;
 }
 
 static void warp_task(void *ctx, int64_t task, int worker) {
