@@ -444,3 +444,45 @@ def test_bfloat16_roundtrip_if_ml_dtypes():
     img = np.arange(5 * 6 * 2, dtype=np.float32).reshape(5, 6, 2).astype(ml_dtypes.bfloat16)
     out = warp(img, (5, 6), [[1, 0, 0], [0, 1, 0]]).numpy()
     np.testing.assert_array_equal(out.astype(np.float32), img.astype(np.float32).transpose(2, 0, 1))
+
+
+def test_no_leaks():
+    """Repeated successful and failing calls do not grow Python allocations or the RSS."""
+    import gc
+    import tracemalloc
+
+    img = augpy.array_to_tensor(np.zeros((20, 20, 3), np.uint8))
+    dst = augpy.CudaTensor((3, 8, 8), dtype=augpy.uint8)
+    dst2 = augpy.CudaTensor((2, 3, 8, 8), dtype=augpy.uint8)
+    out = np.zeros((2, 3), np.float32)
+    eye = np.eye(2, 3, dtype=np.float32)
+    eyes = np.stack([eye, eye])
+
+    def calls():
+        augpy.make_transform((20, 20), (8, 8), angle=5, unknown=1)
+        augpy.make_affine_matrix(out, 20, 20, 8, 8, 5.0)
+        augpy.warp_affine(img, dst, eye, [1, 2, 3], 2)
+        augpy.warp_affine([img, img], dst2, eyes, None, [1, 2])
+        augpy.warp_affine(augpy.array_to_tensor(np.zeros((2, 20, 20, 3), np.uint8)), dst2, eyes)
+        for bad in (lambda: augpy.warp_affine(img, dst, eye, [1, 2]),
+                    lambda: augpy.warp_affine([img, 5], dst2, eyes),
+                    lambda: augpy.warp_affine(img, dst, [[1, 0, float("nan")], [0, 1, 0]]),
+                    lambda: augpy.make_transform((20, 20), (8, 8), scale=0),
+                    lambda: augpy.make_affine_matrix(np.zeros((3, 2), np.float32), 20, 20, 8, 8)):
+            try:
+                bad()
+            except (ValueError, TypeError):
+                pass
+
+    for _ in range(200):
+        calls()
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for _ in range(2000):
+        calls()
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename") if s.size_diff > 0)
+    assert grown < 64 * 1024, grown
