@@ -25,11 +25,11 @@ typedef enum aug_warp_scale_mode {
     AUG_WARP_SCALE_LONGEST = 1   /* relative to the longest side: the whole image fits */
 } aug_warp_scale_mode;
 
-/* Parameters of aug_make_affine_matrix (manual 3.1.4.2). */
+/* Parameters of aug_make_affine_matrix (manual 3.1.4.2). All must be finite. */
 typedef struct aug_affine_params {
     double angle;      /* clockwise, degrees, about the image centre */
     double scale;      /* != 0 */
-    double aspect;     /* != 0; > 1 widens */
+    double aspect;     /* != 0 */
     double shifty, shiftx; /* -1 .. 1: fraction of the free space */
     double sheary, shearx;
     int hmirror, vmirror;
@@ -44,21 +44,30 @@ AUG_API aug_affine_params aug_affine_params_default(void);
 /* Writes the 2x3 inverse map (output pixel -> source pixel, OpenCV's
  * WARP_INVERSE_MAP), row-major float32, into out[6], computed in double by the
  * SPEC 13 formula; *supersampling (may be NULL) receives
- * max(1, min(max_supersampling, ceil(r))). Sizes > 0. */
+ * max(1, min(max_supersampling, ceil(r))). Sizes > 0; AUG_ERR_VALUE for a zero
+ * scale or aspect, a non-finite parameter, max_supersampling < 1, or a matrix
+ * that does not fit float32. out is written only on success. */
 AUG_API aug_status aug_make_affine_matrix(float out[6], int64_t source_height, int64_t source_width,
                                           int64_t target_height, int64_t target_width,
                                           const aug_affine_params *params, int *supersampling);
 
 /* ---- warp ------------------------------------------------------------------ */
 
-/* One image: src (H, W, C) -> dst (C, Ht, Wt), both any dtype; matrix as from
- * aug_make_affine_matrix; background: NULL (zeros) or a tensor of C values;
- * supersampling >= 1. dst must be contiguous. */
+/* One image: src (H, W, C) with any strides -> dst (C, Ht, Wt) C-contiguous; any
+ * dtypes in and out. Output pixel (x, y) is the mean of s*s samples at
+ * (x - o + i/s, y - o + j/s), o = (s-1)/(2s), each mapped through the matrix
+ * (sx = m00*X + m01*Y + m02, sy = m10*X + m11*Y + m12) and sampled bilinearly;
+ * neighbours outside the source take the background value; stored with
+ * saturate_cast (SPEC 13; docs/warp.md gives the arithmetic). matrix: 6 finite
+ * floats as from aug_make_affine_matrix (host memory). background: NULL (zeros)
+ * or a tensor of any shape and dtype holding exactly C values, on src's device.
+ * supersampling >= 1. dst must not overlap src; its layout is set to "CHW". */
 AUG_API aug_status aug_warp_affine(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
                                    const aug_tensor *background, int supersampling);
 
-/* A batch: n images src[i] (H_i, W_i, C) -> dst (n, C, Ht, Wt); matrices[6n];
- * supersampling[n]. The images may have different sizes. */
+/* A batch: n images src[i] (H_i, W_i, C) -> dst (n, C, Ht, Wt) (layout set to
+ * "NCHW"); matrices[6n] and supersampling[n] in host memory. The images may have
+ * different sizes; everything else as aug_warp_affine. */
 AUG_API aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src, aug_tensor *dst,
                                          const float *matrices, const aug_tensor *background,
                                          const int *supersampling);

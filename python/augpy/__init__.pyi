@@ -428,5 +428,54 @@ def jpeg_info(data: _Bytes) -> Tuple[int, int]:
 
 
 
+# ---- affine warp (warp.c) -------------------------------------------------------------------------
+
+
+class WarpScaleMode:
+    """Enum whether to scale relative to the shortest or longest side of the image.
+
+    ``WarpScaleMode(0)`` is ``WARP_SCALE_SHORTEST``, ``WarpScaleMode(1)`` is ``WARP_SCALE_LONGEST``.
+    """
+
+    WARP_SCALE_SHORTEST: "WarpScaleMode"
+    WARP_SCALE_LONGEST: "WarpScaleMode"
+    __members__: Any
+
+    def __new__(cls, value: int) -> "WarpScaleMode": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    def __int__(self) -> int: ...
+    def __index__(self) -> int: ...
+
+
+WARP_SCALE_SHORTEST: WarpScaleMode
+WARP_SCALE_LONGEST: WarpScaleMode
+
+_ScaleModeLike = Union[str, int, WarpScaleMode]
+
+
+def make_affine_matrix(out: Any, source_height: int, source_width: int, target_height: int, target_width: int,
+                       angle: float = 0.0, scale: float = 1.0, aspect: float = 1.0, shifty: float = 0.0,
+                       shiftx: float = 0.0, sheary: float = 0.0, shearx: float = 0.0, hmirror: bool = False,
+                       vmirror: bool = False, scale_mode: _ScaleModeLike = ...,
+                       max_supersampling: int = 3) -> int:
+    """Write the 2x3 inverse map into the writable float32 (2, 3) buffer `out`; returns the recommended supersampling."""
+
+
+def make_transform(source_size: Sequence[int], target_size: Sequence[int], angle: float = 0, scale: float = 1,
+                   aspect: float = 1, shift: Optional[Sequence[float]] = None, shear: Optional[Sequence[float]] = None,
+                   hmirror: bool = False, vmirror: bool = False, scale_mode: _ScaleModeLike = "shortest",
+                   max_supersampling: int = 3, out: Optional[numpy.ndarray] = None,
+                   **_: Any) -> Tuple[numpy.ndarray, int]:
+    """(matrix, supersampling) for make_affine_matrix's parameters; unknown keyword arguments are ignored."""
+
+
+def warp_affine(src: Union[CudaTensor, Sequence[CudaTensor]], dst: CudaTensor, matrix: Any,
+                background: Any = None, supersampling: Union[int, Sequence[int]] = 1) -> None:
+    """Affine warp of (H, W, C) image(s) into (C, Ht, Wt) / (N, C, Ht, Wt) with bilinear supersampling."""
+
+
 def __getattr__(name: str) -> Any:
     """Functional API, reductions, Constant, creation helpers (typed loosely)."""

@@ -1,7 +1,568 @@
-/* cpu/warp.c: SCAFFOLD, replaced by the warp family. */
+/* cpu/warp.c: the CPU affine warp (SPEC 13), HWC images -> an NCHW batch.
+ *
+ * Output pixel (x, y) of image n is the mean of s*s samples; sample (i, j) sits at
+ *   X = x + d[i], Y = y + d[j],  d[k] = (2k + 1 - s) / (2s)   (= k/s - (s-1)/(2s))
+ * and maps to the source through the inverse matrix, evaluated in double as
+ *   sx = m00*X + (m01*Y + m02),  sy = m10*X + (m11*Y + m12)
+ * (the matrix is float32, widened exactly). Bilinear: x0 = floor(sx), fx = sx - x0
+ * (same in y); a neighbour outside [0, W) x [0, H) takes the background value.
+ * Coordinates are first clamped to [-2, W+1] x [-2, H+1]: beyond that every
+ * neighbour of a sample lies outside in that direction, so nothing changes.
+ *
+ * Two kernels, chosen per image:
+ *  - exact (any dtypes): everything in double,
+ *      v = (1-fy)*((1-fx)*v00 + fx*v01) + fy*((1-fx)*v10 + fx*v11),
+ *    mean = sum / s^2 (no division for s = 1), stored with saturate_cast. This is
+ *    the float64 evaluation of the definition.
+ *  - fixed point (uint8 -> uint8, channel stride 1, background integers in
+ *    [0, 255], source sides <= 2^20, s <= 16): positions are rounded to 1/2048 px,
+ *      q = trunc((sx + 16) * 2048 + 0.5),  x0 = (q >> 11) - 16,  fx = q & 2047
+ *    (sx + 16 >= 14 after the clamp, so trunc is floor), then in 32-bit integers
+ *      t = v00*(2048-fx) + v01*fx,  b = v10*(2048-fx) + v11*fx,
+ *      r = t*(2048-fy) + b*fy                        (<= 255 * 2^22 < 2^31)
+ *    and the output is (r + 2^21) >> 22 for s = 1; for 1 < s <= 16 each sample adds
+ *    (r + 32) >> 6 to a 32-bit sum A and the output is
+ *    floor(floor((A + s^2 * 2^15) / 2^16) / s^2), the mean rounded half up. The
+ *    position error is at most 2^-12 px per axis, so the value before rounding is
+ *    within 255 * 2 * 2^-12 < 0.125 (+ 2^-16 per sample) of the exact one and the
+ *    result within +-1 of saturate_cast of the exact value. A CUDA backend reproduces this bit for bit
+ *    with the same integer steps and the double expressions above evaluated
+ *    without FMA contraction (__dmul_rn / __dadd_rn).
+ *
+ * Work is split into tasks of whole output rows (a fixed number per task, from
+ * the shapes only), so the result does not depend on the thread count. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cpu.h"
-#include "core/warp.h"
+#include "core/ctype.h"
 #include "core/error.h"
+#include "core/pool.h"
+#include "core/simd.h"
+#include "core/warp.h"
+#if AUG__X86
+#include <immintrin.h>
+#endif
+
+/* Output pixels per inner block: the coordinate and accumulator buffers stay on
+ * the stack and in L1. */
+#define CHUNK 64
+/* Channels per pass of the accumulating loops (their buffers are CGROUP x CHUNK). */
+#define CGROUP 16
+/* Fixed-point position: 11 fraction bits keep r = t*(2048-fy) + b*fy below 2^31. */
+#define FP_BITS 11
+#define FP_ONE (1 << FP_BITS)
+/* Offset added before truncating so that the clamped coordinate is positive. */
+#define FP_OFFSET 16
+/* Largest source side of the fixed-point kernel: (side + 1 + FP_OFFSET) * 2048 < 2^31. */
+#define FP_MAX_SIDE (1 << 20)
+
+typedef struct warp_ctx {
+    const aug__warp_plan *plan;
+    int64_t rows_per_task, tasks_per_image;
+    char *dst;                    /* element [0, 0, 0, 0] */
+    int64_t dst_item;
+    aug_dtype dst_dtype;
+    int simd;                     /* AUG__SIMD_* level of this call */
+    const uint8_t *bg_u8;         /* the background as bytes when every value is an integer in
+                                   * [0, 255] (else NULL: no fixed-point kernel) */
+} warp_ctx;
+
+/* One image's geometry, shared by both kernels. */
+typedef struct warp_img {
+    const char *base;             /* element [0, 0, 0] */
+    int64_t H, W, C;
+    int64_t sh, sw, sc;           /* strides in bytes */
+    aug_dtype dtype;
+    double m[6];
+    int s;
+    double d[64];                 /* sample offsets d[k] for k < min(s, 64); larger s computes them */
+} warp_img;
+
+static inline double sample_offset(const warp_img *im, int k) {
+    return k < 64 ? im->d[k] : (double)(2 * k + 1 - im->s) / (double)(2 * im->s);
+}
+
+/* floor of a clamped coordinate (it fits int64) without a libm call (baseline x86-64
+ * has no rounding instruction): truncate, then step down where that rounded up. */
+static inline double floor_small(double v) {
+    double t = (double)(int64_t)v;
+    return t > v ? t - 1.0 : t;
+}
+
+static inline double clampd(double v, double lo, double hi) {
+    v = v > lo ? v : lo;
+    return v < hi ? v : hi;
+}
+
+/* ---- exact kernel: double, any dtypes -------------------------------------------- */
+
+/* Loads of one source element as double, per dtype. */
+#define LOAD_BOOL(p) (double)(*(const uint8_t *)(p) != 0)
+#define LOAD_INT8(p) (double)*(const int8_t *)(p)
+#define LOAD_INT16(p) (double)*(const int16_t *)(p)
+#define LOAD_INT32(p) (double)*(const int32_t *)(p)
+#define LOAD_INT64(p) (double)*(const int64_t *)(p)
+#define LOAD_UINT8(p) (double)*(const uint8_t *)(p)
+#define LOAD_UINT16(p) (double)*(const uint16_t *)(p)
+#define LOAD_UINT32(p) (double)*(const uint32_t *)(p)
+#define LOAD_UINT64(p) (double)*(const uint64_t *)(p)
+#define LOAD_FLOAT16(p) (double)aug__f16_to_f32(*(const uint16_t *)(p))
+#define LOAD_BFLOAT16(p) (double)aug__bf16_to_f32(*(const uint16_t *)(p))
+#define LOAD_FLOAT32(p) (double)*(const float *)(p)
+#define LOAD_FLOAT64(p) *(const double *)(p)
+
+/* acc[c * CHUNK + k] += bilinear sample at (sx[k], sy[k]) for channels c0 .. c0+cn-1. */
+#define DEF_SAMPLER(E)                                                                                    \
+    static void sample_##E(const warp_img *im, const double *sx, const double *sy, int cw, int64_t c0,   \
+                           int cn, const double *bg, double *acc) {                                      \
+        for (int k = 0; k < cw; k++) {                                                                    \
+            double fx0 = floor_small(sx[k]), fy0 = floor_small(sy[k]);                                    \
+            double fx = sx[k] - fx0, fy = sy[k] - fy0;                                                    \
+            int64_t ix = (int64_t)fx0, iy = (int64_t)fy0;                                                 \
+            int vx0 = ix >= 0 && ix < im->W, vx1 = ix + 1 >= 0 && ix + 1 < im->W;                         \
+            int vy0 = iy >= 0 && iy < im->H, vy1 = iy + 1 >= 0 && iy + 1 < im->H;                         \
+            if (!(vx0 | vx1) || !(vy0 | vy1)) {                                                           \
+                for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += bg[c0 + c];                           \
+                continue;                                                                                 \
+            }                                                                                             \
+            /* byte offsets; a pointer is formed only for a neighbour inside */                           \
+            int64_t o00 = iy * im->sh + ix * im->sw + c0 * im->sc;                                        \
+            int64_t o01 = o00 + im->sw, o10 = o00 + im->sh, o11 = o10 + im->sw;                           \
+            double wx0 = 1.0 - fx, wy0 = 1.0 - fy;                                                        \
+            if (vx0 & vx1 & vy0 & vy1) { /* interior: no selects */                                       \
+                const char *q00 = im->base + o00, *q01 = im->base + o01;                                  \
+                const char *q10 = im->base + o10, *q11 = im->base + o11;                                  \
+                for (int c = 0; c < cn; c++) {                                                            \
+                    int64_t o = c * im->sc;                                                               \
+                    acc[c * CHUNK + k] += wy0 * (wx0 * LOAD_##E(q00 + o) + fx * LOAD_##E(q01 + o)) +      \
+                                          fy * (wx0 * LOAD_##E(q10 + o) + fx * LOAD_##E(q11 + o));        \
+                }                                                                                         \
+                continue;                                                                                 \
+            }                                                                                             \
+            int v00 = vy0 & vx0, v01 = vy0 & vx1, v10 = vy1 & vx0, v11 = vy1 & vx1;                       \
+            for (int c = 0; c < cn; c++) {                                                                \
+                int64_t o = c * im->sc;                                                                   \
+                double b = bg[c0 + c];                                                                    \
+                double a00 = v00 ? LOAD_##E(im->base + (o00 + o)) : b;                                    \
+                double a01 = v01 ? LOAD_##E(im->base + (o01 + o)) : b;                                    \
+                double a10 = v10 ? LOAD_##E(im->base + (o10 + o)) : b;                                    \
+                double a11 = v11 ? LOAD_##E(im->base + (o11 + o)) : b;                                    \
+                acc[c * CHUNK + k] += wy0 * (wx0 * a00 + fx * a01) + fy * (wx0 * a10 + fx * a11);         \
+            }                                                                                             \
+        }                                                                                                 \
+    }
+DEF_SAMPLER(BOOL)
+DEF_SAMPLER(INT8)
+DEF_SAMPLER(INT16)
+DEF_SAMPLER(INT32)
+DEF_SAMPLER(INT64)
+DEF_SAMPLER(UINT8)
+DEF_SAMPLER(UINT16)
+DEF_SAMPLER(UINT32)
+DEF_SAMPLER(UINT64)
+DEF_SAMPLER(FLOAT16)
+DEF_SAMPLER(BFLOAT16)
+DEF_SAMPLER(FLOAT32)
+DEF_SAMPLER(FLOAT64)
+
+typedef void (*sampler_fn)(const warp_img *, const double *, const double *, int, int64_t, int, const double *,
+                           double *);
+static const sampler_fn SAMPLERS[AUG_NUM_DTYPES] = {
+    [AUG_BOOL] = sample_BOOL,         [AUG_INT8] = sample_INT8,       [AUG_INT16] = sample_INT16,
+    [AUG_INT32] = sample_INT32,       [AUG_INT64] = sample_INT64,     [AUG_UINT8] = sample_UINT8,
+    [AUG_UINT16] = sample_UINT16,     [AUG_UINT32] = sample_UINT32,   [AUG_UINT64] = sample_UINT64,
+    [AUG_FLOAT16] = sample_FLOAT16,   [AUG_BFLOAT16] = sample_BFLOAT16, [AUG_FLOAT32] = sample_FLOAT32,
+    [AUG_FLOAT64] = sample_FLOAT64,
+};
+
+/* Source coordinates of sample (i, j) for output pixels x0 .. x0+cw-1 of row y, clamped. */
+static void coords_f64(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, double *sx, double *sy) {
+    const double *m = im->m;
+    double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
+    double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
+    double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;
+    int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver); exact in double either way */
+    for (int k = 0; k < cw; k++) {
+        double X = (double)(xs + k) + di;
+        sx[k] = clampd(m[0] * X + bx, -2.0, hx);
+        sy[k] = clampd(m[3] * X + by, -2.0, hy);
+    }
+}
+
+static void rows_exact(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1) {
+    const aug__warp_plan *pl = cx->plan;
+    int64_t C = pl->channels, Ht = pl->height, Wt = pl->width;
+    sampler_fn sample = SAMPLERS[im->dtype];
+    double sx[CHUNK], sy[CHUNK], acc[CGROUP * CHUNK];
+    double ss = (double)im->s * (double)im->s;
+    /* column blocks outside, rows inside: a tile of the output reads a compact
+     * region of the source, which stays in cache */
+    for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
+        int cw = (int)(Wt - x0 < CHUNK ? Wt - x0 : CHUNK);
+        for (int64_t y = y0; y < y1; y++) {
+            for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {
+                int cn = (int)(C - c0 < CGROUP ? C - c0 : CGROUP);
+                memset(acc, 0, sizeof(double) * (size_t)(cn * CHUNK));
+                for (int j = 0; j < im->s; j++)
+                    for (int i = 0; i < im->s; i++) {
+                        coords_f64(im, y, j, x0, i, cw, sx, sy);
+                        sample(im, sx, sy, cw, c0, cn, pl->background, acc);
+                    }
+                for (int c = 0; c < cn; c++) {
+                    double *a = acc + c * CHUNK;
+                    if (im->s > 1)
+                        for (int k = 0; k < cw; k++) a[k] /= ss;
+                    char *out = cx->dst + (((n * C + c0 + c) * Ht + y) * Wt + x0) * cx->dst_item;
+                    aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, out, cx->dst_item, cx->dst_dtype,
+                                 cw);
+                }
+            }
+        }
+    }
+}
+
+/* ---- fixed-point kernel: uint8 -> uint8 -------------------------------------------- */
+
+static void coords_fixed(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int32_t *qx,
+                         int32_t *qy) {
+    const double *m = im->m;
+    double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
+    double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
+    double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;
+    int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver); exact in double either way */
+    for (int k = 0; k < cw; k++) {
+        double X = (double)(xs + k) + di;
+        double sx = clampd(m[0] * X + bx, -2.0, hx), sy = clampd(m[3] * X + by, -2.0, hy);
+        qx[k] = (int32_t)((sx + FP_OFFSET) * FP_ONE + 0.5);
+        qy[k] = (int32_t)((sy + FP_OFFSET) * FP_ONE + 0.5);
+    }
+}
+
+/* The 2^22-scaled bilinear value of channel c of a sample whose four neighbours
+ * are inside; p0 the top-left neighbour's first channel, p1 the one below. */
+static inline uint32_t bilerp_u8(const uint8_t *p0, const uint8_t *p1, int64_t sw, uint32_t fx, uint32_t fy) {
+    uint32_t gx = FP_ONE - fx, gy = FP_ONE - fy;
+    uint32_t t = p0[0] * gx + p0[sw] * fx, b = p1[0] * gx + p1[sw] * fx;
+    return t * gy + b * fy;
+}
+
+/* Border sample: any neighbour may be outside and take the background byte. */
+static inline void border_u8(const warp_img *im, const uint8_t *bg, int64_t ix, int64_t iy, uint32_t fx,
+                             uint32_t fy, int64_t c0, int cn, uint32_t *r) {
+    int vx0 = ix >= 0 && ix < im->W, vx1 = ix + 1 >= 0 && ix + 1 < im->W;
+    int vy0 = iy >= 0 && iy < im->H, vy1 = iy + 1 >= 0 && iy + 1 < im->H;
+    /* byte offsets; a pointer is formed only for a neighbour inside */
+    const uint8_t *base = (const uint8_t *)im->base;
+    int64_t o00 = iy * im->sh + ix * im->sw + c0, o01 = o00 + im->sw, o10 = o00 + im->sh, o11 = o10 + im->sw;
+    int v00 = vy0 & vx0, v01 = vy0 & vx1, v10 = vy1 & vx0, v11 = vy1 & vx1;
+    uint32_t gx = FP_ONE - fx, gy = FP_ONE - fy;
+    for (int c = 0; c < cn; c++) {
+        uint32_t b = bg[c0 + c];
+        uint32_t a00 = v00 ? base[o00 + c] : b, a01 = v01 ? base[o01 + c] : b;
+        uint32_t a10 = v10 ? base[o10 + c] : b, a11 = v11 ? base[o11 + c] : b;
+        r[c] = (a00 * gx + a01 * fx) * gy + (a10 * gx + a11 * fx) * fy;
+    }
+}
+
+/* One s = 1 output pixel k from its fixed-point position: all cn channels. */
+static inline void pixel_s1_u8(const warp_img *im, const uint8_t *bg, int32_t qxk, int32_t qyk, int cn,
+                               uint8_t *out, int64_t plane, int k) {
+    int64_t ix = (qxk >> FP_BITS) - FP_OFFSET, iy = (qyk >> FP_BITS) - FP_OFFSET;
+    uint32_t fx = (uint32_t)qxk & (FP_ONE - 1), fy = (uint32_t)qyk & (FP_ONE - 1);
+    if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
+        const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw, *p1 = p0 + im->sh;
+        for (int c = 0; c < cn; c++)
+            out[c * plane + k] = (uint8_t)((bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy) + (1u << 21)) >> 22);
+    }
+    else {
+        uint32_t r[CGROUP];
+        border_u8(im, bg, ix, iy, fx, fy, 0, cn, r);
+        for (int c = 0; c < cn; c++) out[c * plane + k] = (uint8_t)((r[c] + (1u << 21)) >> 22);
+    }
+}
+
+/* s = 1, all channels in one pass: writes bytes straight into the output planes.
+ * NC > 0 fixes the channel count at compile time (1, 3, 4); 0 reads cn_rt. */
+#define DEF_ROW_S1(NAME, NC)                                                                             \
+    static void NAME(const warp_img *im, const uint8_t *bg, const int32_t *qx, const int32_t *qy, int cw, \
+                     int cn_rt, uint8_t *out, int64_t plane) {                                          \
+        const int cn = NC > 0 ? NC : cn_rt;                                                              \
+        for (int k = 0; k < cw; k++) pixel_s1_u8(im, bg, qx[k], qy[k], cn, out, plane, k);              \
+    }
+DEF_ROW_S1(row_s1_c1, 1)
+DEF_ROW_S1(row_s1_c3, 3)
+DEF_ROW_S1(row_s1_c4, 4)
+DEF_ROW_S1(row_s1_cn, 0)
+
+/* s > 1: each sample adds (r + 32) >> 6 (<= 255 * 2^16) to a 32-bit sum, so up to
+ * 256 samples (s <= 16) cannot overflow it. */
+#define FP_ACC_SHIFT 6
+#define FP_MAX_S 16
+
+static inline void pixel_acc_u8(const warp_img *im, const uint8_t *bg, int32_t qxk, int32_t qyk, int64_t c0, int cn,
+                                uint32_t *acc, int k) {
+    int64_t ix = (qxk >> FP_BITS) - FP_OFFSET, iy = (qyk >> FP_BITS) - FP_OFFSET;
+    uint32_t fx = (uint32_t)qxk & (FP_ONE - 1), fy = (uint32_t)qyk & (FP_ONE - 1);
+    const uint32_t rnd = 1u << (FP_ACC_SHIFT - 1);
+    if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
+        const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw + c0, *p1 = p0 + im->sh;
+        for (int c = 0; c < cn; c++)
+            acc[c * CHUNK + k] += (bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy) + rnd) >> FP_ACC_SHIFT;
+    }
+    else {
+        uint32_t r[CGROUP];
+        border_u8(im, bg, ix, iy, fx, fy, c0, cn, r);
+        for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += (r[c] + rnd) >> FP_ACC_SHIFT;
+    }
+}
+
+/* The mean of s*s sums, rounded half up: floor((acc + s^2 * 2^15) / (s^2 * 2^16)),
+ * computed as floor(floor((acc + s^2 * 2^15) / 2^16) / s^2) (equal for positive integers). */
+static void finish_acc_u8(const uint32_t *acc, int cw, int s, uint8_t *out) {
+    uint32_t ss = (uint32_t)(s * s), half = ss << (21 - FP_ACC_SHIFT);
+    for (int k = 0; k < cw; k++) out[k] = (uint8_t)(((acc[k] + half) >> (22 - FP_ACC_SHIFT)) / ss);
+}
+
+#if AUG__X86
+/* The fixed-point kernel for 1 to 4 packed channels, 8 output pixels per step
+ * with AVX2, for sample (i, j) of row y: stores bytes (acc == NULL, s = 1) or adds
+ * to the 32-bit sums acc[c * CHUNK + k] (s > 1). It uses the same double expressions as coords_fixed (mul, add, max, min,
+ * truncation; no FMA) and the same integer steps as bilerp_u8, so its bytes equal
+ * the portable kernel's (tests/c/test_warp.c checks). Each neighbour is one
+ * 32-bit gather holding the pixel's channels (plus bytes of the next pixel, never
+ * past the image's last byte: such steps, and steps with a border pixel, go
+ * through pixel_s1_u8). Steps entirely outside the source store the background. */
+__attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const uint8_t *bg, int64_t y, int j,
+                                                      int64_t x0, int i, int cw, int cn, uint8_t *out, int64_t plane,
+                                                      uint32_t *acc) {
+    const double *m = im->m;
+    double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
+    double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
+    const __m256d vdi = _mm256_set1_pd(di);
+    const __m256d vm0 = _mm256_set1_pd(m[0]), vm3 = _mm256_set1_pd(m[3]);
+    const __m256d vbx = _mm256_set1_pd(bx), vby = _mm256_set1_pd(by), lo = _mm256_set1_pd(-2.0);
+    const __m256d hx = _mm256_set1_pd((double)im->W + 1.0), hy = _mm256_set1_pd((double)im->H + 1.0);
+    const __m256d off = _mm256_set1_pd(FP_OFFSET), scale = _mm256_set1_pd(FP_ONE), half = _mm256_set1_pd(0.5);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), fmask = _mm256_set1_epi32(FP_ONE - 1);
+    const __m256i ione = _mm256_set1_epi32(FP_ONE), ioff = _mm256_set1_epi32(FP_OFFSET);
+    const __m256i minus1 = _mm256_set1_epi32(-1), wl = _mm256_set1_epi32((int32_t)(im->W - 1));
+    const __m256i hl = _mm256_set1_epi32((int32_t)(im->H - 1)), vsh = _mm256_set1_epi32((int32_t)im->sh);
+    const __m256i vsw = _mm256_set1_epi32((int32_t)im->sw), ff = _mm256_set1_epi32(0xff);
+    const __m256i rnd = _mm256_set1_epi32(1 << 21), arnd = _mm256_set1_epi32(1 << (FP_ACC_SHIFT - 1));
+    /* a 4-byte load at o11 must end at the image's last byte or before: o11 < last - 2 */
+    const __m256i lastm2 = _mm256_set1_epi32((int32_t)((im->H - 1) * im->sh + (im->W - 1) * im->sw + cn - 1 - 2));
+    const int sw = (int)im->sw;
+    const uint8_t *base = (const uint8_t *)im->base;
+    int32_t qx[8], qy[8];
+    int k = 0;
+    for (; k + 8 <= cw; k += 8) {
+        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
+        __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
+        __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
+#define WARP_Q(M, B, HI, X)                                                                                    \
+    _mm256_cvttpd_epi32(_mm256_add_pd(                                                                      \
+        _mm256_mul_pd(_mm256_add_pd(_mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_mul_pd(M, X), B), lo), HI), \
+                                    off),                                                                   \
+                      scale),                                                                               \
+        half))
+        __m256i vqx = _mm256_setr_m128i(WARP_Q(vm0, vbx, hx, X0), WARP_Q(vm0, vbx, hx, X1));
+        __m256i vqy = _mm256_setr_m128i(WARP_Q(vm3, vby, hy, X0), WARP_Q(vm3, vby, hy, X1));
+#undef WARP_Q
+        __m256i ix = _mm256_sub_epi32(_mm256_srai_epi32(vqx, FP_BITS), ioff);
+        __m256i iy = _mm256_sub_epi32(_mm256_srai_epi32(vqy, FP_BITS), ioff);
+        /* every neighbour outside: x0 < -1 or x0 > W - 1 (same in y) */
+        __m256i outside = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpgt_epi32(minus1, ix), _mm256_cmpgt_epi32(ix, wl)),
+            _mm256_or_si256(_mm256_cmpgt_epi32(minus1, iy), _mm256_cmpgt_epi32(iy, hl)));
+        if (_mm256_movemask_epi8(outside) == -1) {
+            if (!acc)
+                for (int c = 0; c < cn; c++) memset(out + c * plane + k, bg[c], 8);
+            else /* (bg * 2^22 + 32) >> 6 = bg * 2^16 */
+                for (int c = 0; c < cn; c++)
+                    for (int l = 0; l < 8; l++) acc[c * CHUNK + k + l] += (uint32_t)bg[c] << (22 - FP_ACC_SHIFT);
+            continue;
+        }
+        __m256i o00 = _mm256_add_epi32(_mm256_mullo_epi32(iy, vsh), _mm256_mullo_epi32(ix, vsw));
+        __m256i o11 = _mm256_add_epi32(o00, _mm256_add_epi32(vsh, vsw));
+        /* interior: 0 <= x0 < W - 1 and 0 <= y0 < H - 1, and the loads stay inside */
+        __m256i inside = _mm256_and_si256(
+            _mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(wl, ix)),
+            _mm256_and_si256(_mm256_cmpgt_epi32(iy, minus1), _mm256_cmpgt_epi32(hl, iy)));
+        inside = _mm256_and_si256(inside, _mm256_cmpgt_epi32(lastm2, o11));
+        if (_mm256_movemask_epi8(inside) != -1) {
+            _mm256_storeu_si256((__m256i *)qx, vqx);
+            _mm256_storeu_si256((__m256i *)qy, vqy);
+            for (int l = 0; l < 8; l++) {
+                if (acc) pixel_acc_u8(im, bg, qx[l], qy[l], 0, cn, acc, k + l);
+                else pixel_s1_u8(im, bg, qx[l], qy[l], cn, out, plane, k + l);
+            }
+            continue;
+        }
+        __m256i fx = _mm256_and_si256(vqx, fmask), fy = _mm256_and_si256(vqy, fmask);
+        __m256i wx = _mm256_or_si256(_mm256_sub_epi32(ione, fx), _mm256_slli_epi32(fx, 16)); /* (gx, fx) pairs */
+        __m256i gy = _mm256_sub_epi32(ione, fy);
+        __m256i A = _mm256_i32gather_epi32((const int *)base, o00, 1);
+        __m256i B = _mm256_i32gather_epi32((const int *)(base + sw), o00, 1);
+        __m256i Cv = _mm256_i32gather_epi32((const int *)(base + im->sh), o00, 1);
+        __m256i D = _mm256_i32gather_epi32((const int *)(base + im->sh + sw), o00, 1);
+        for (int c = 0; c < cn; c++) {
+            __m128i sh = _mm_cvtsi32_si128(8 * c);
+            __m256i top = _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(A, sh), ff),
+                                          _mm256_slli_epi32(_mm256_and_si256(_mm256_srl_epi32(B, sh), ff), 16));
+            __m256i bot = _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(Cv, sh), ff),
+                                          _mm256_slli_epi32(_mm256_and_si256(_mm256_srl_epi32(D, sh), ff), 16));
+            __m256i t = _mm256_madd_epi16(top, wx), b = _mm256_madd_epi16(bot, wx);
+            __m256i r = _mm256_add_epi32(_mm256_mullo_epi32(t, gy), _mm256_mullo_epi32(b, fy));
+            if (acc) {
+                __m256i *pa = (__m256i *)(acc + c * CHUNK + k);
+                r = _mm256_srli_epi32(_mm256_add_epi32(r, arnd), FP_ACC_SHIFT);
+                _mm256_storeu_si256(pa, _mm256_add_epi32(_mm256_loadu_si256(pa), r));
+                continue;
+            }
+            r = _mm256_srli_epi32(_mm256_add_epi32(r, rnd), 22);
+            __m256i p16 = _mm256_packus_epi32(r, r);    /* per 128-bit half: r0..3 r0..3 | r4..7 r4..7 */
+            __m256i p8 = _mm256_packus_epi16(p16, p16);
+            __m128i v = _mm_unpacklo_epi32(_mm256_castsi256_si128(p8), _mm256_extracti128_si256(p8, 1));
+            _mm_storel_epi64((__m128i *)(out + c * plane + k), v);
+        }
+    }
+    if (k < cw) {
+        int32_t tx[8], ty[8];
+        coords_fixed(im, y, j, x0 + k, i, cw - k, tx, ty);
+        for (int l = 0; l < cw - k; l++) {
+            if (acc) pixel_acc_u8(im, bg, tx[l], ty[l], 0, cn, acc, k + l);
+            else pixel_s1_u8(im, bg, tx[l], ty[l], cn, out, plane, k + l);
+        }
+    }
+}
+#endif
+
+static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg, int64_t n, int64_t y0,
+                       int64_t y1) {
+    const aug__warp_plan *pl = cx->plan;
+    int64_t C = pl->channels, Ht = pl->height, Wt = pl->width, plane = Ht * Wt;
+    int32_t qx[CHUNK], qy[CHUNK];
+    uint32_t acc[CGROUP * CHUNK];
+    uint8_t *dst = (uint8_t *)cx->dst;
+    int s = im->s;
+    /* the AVX2 step needs 1-4 channels, positive strides and byte offsets in int32 */
+    int avx2 = cx->simd >= AUG__SIMD_AVX2 && C <= 4 && im->sw > 0 && im->sh > 0 &&
+               (im->H - 1) * im->sh + (im->W - 1) * im->sw + 8 < INT32_MAX && Wt < INT32_MAX - 8;
+    (void)avx2;
+    /* column blocks outside, rows inside: a tile of the output reads a compact
+     * region of the source, which stays in cache */
+    for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
+        int cw = (int)(Wt - x0 < CHUNK ? Wt - x0 : CHUNK);
+        for (int64_t y = y0; y < y1; y++) {
+            if (s == 1 && C <= CGROUP) {
+                uint8_t *out = dst + (n * C * Ht + y) * Wt + x0;
+#if AUG__X86
+                if (avx2) {
+                    row_avx2(im, bg, y, 0, x0, 0, cw, (int)C, out, plane, NULL);
+                    continue;
+                }
+#endif
+                coords_fixed(im, y, 0, x0, 0, cw, qx, qy);
+                switch (C) {
+                case 1: row_s1_c1(im, bg, qx, qy, cw, 1, out, plane); break;
+                case 3: row_s1_c3(im, bg, qx, qy, cw, 3, out, plane); break;
+                case 4: row_s1_c4(im, bg, qx, qy, cw, 4, out, plane); break;
+                default: row_s1_cn(im, bg, qx, qy, cw, (int)C, out, plane); break;
+                }
+                continue;
+            }
+            for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {
+                int cn = (int)(C - c0 < CGROUP ? C - c0 : CGROUP);
+                memset(acc, 0, sizeof(uint32_t) * (size_t)(cn * CHUNK));
+                for (int j = 0; j < s; j++)
+                    for (int i = 0; i < s; i++) {
+#if AUG__X86
+                        if (avx2) {
+                            row_avx2(im, bg, y, j, x0, i, cw, cn, NULL, 0, acc);
+                            continue;
+                        }
+#endif
+                        coords_fixed(im, y, j, x0, i, cw, qx, qy);
+                        for (int k = 0; k < cw; k++) pixel_acc_u8(im, bg, qx[k], qy[k], c0, cn, acc, k);
+                    }
+                for (int c = 0; c < cn; c++)
+                    finish_acc_u8(acc + c * CHUNK, cw, s, dst + ((n * C + c0 + c) * Ht + y) * Wt + x0);
+            }
+        }
+    }
+}
+
+/* ---- driver -------------------------------------------------------------------------- */
+
+static void image_setup(const warp_ctx *cx, int64_t n, warp_img *im) {
+    const aug__warp_plan *pl = cx->plan;
+    const aug_tensor *t = pl->src[n];
+    int64_t item = aug_dtype_info(t->dtype)->size;
+    im->base = aug_tensor_ptr(t);
+    im->H = t->shape[0];
+    im->W = t->shape[1];
+    im->C = t->shape[2];
+    im->sh = t->strides[0] * item;
+    im->sw = t->strides[1] * item;
+    im->sc = t->strides[2] * item;
+    im->dtype = t->dtype;
+    for (int k = 0; k < 6; k++) im->m[k] = (double)pl->matrices[6 * n + k];
+    im->s = pl->supersampling[n];
+    for (int k = 0; k < im->s && k < 64; k++) im->d[k] = (double)(2 * k + 1 - im->s) / (double)(2 * im->s);
+}
+
+static int use_fixed(const warp_ctx *cx, const warp_img *im) {
+    return im->dtype == AUG_UINT8 && cx->dst_dtype == AUG_UINT8 && cx->bg_u8 && im->sc == 1 && im->H >= 1 &&
+           im->W >= 1 && im->H <= FP_MAX_SIDE && im->W <= FP_MAX_SIDE && im->s <= FP_MAX_S;
+}
+
+static void warp_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    const warp_ctx *cx = ctx;
+    int64_t n = task / cx->tasks_per_image, blk = task % cx->tasks_per_image;
+    int64_t y0 = blk * cx->rows_per_task, y1 = y0 + cx->rows_per_task;
+    if (y1 > cx->plan->height) y1 = cx->plan->height;
+    warp_img im;
+    image_setup(cx, n, &im);
+    if (use_fixed(cx, &im)) rows_fixed(cx, &im, cx->bg_u8, n, y0, y1);
+    else rows_exact(cx, &im, n, y0, y1);
+}
+
+/* With an explicit SIMD level, so the tests can compare the paths. */
+AUG__HIDDEN aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level);
+
 aug_status aug__cpu_warp_affine(const aug__warp_plan *plan) {
-    return aug__error(AUG_ERR_RUNTIME, plan->func, "scaffold");
+    return aug__cpu_warp_affine_level(plan, aug__simd_level());
+}
+
+aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
+    warp_ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.plan = plan;
+    cx.simd = level;
+    cx.dst = aug_tensor_ptr(plan->dst);
+    cx.dst_dtype = plan->dst->dtype;
+    cx.dst_item = aug_dtype_info(cx.dst_dtype)->size;
+    if (plan->height == 0 || plan->width == 0 || plan->channels == 0) return AUG_OK;
+    /* the background as bytes for the fixed-point kernel, if it is representable */
+    uint8_t bg_stack[CGROUP], *bg = plan->channels <= CGROUP ? bg_stack : malloc((size_t)plan->channels);
+    if (!bg) return AUG__NOMEM(plan->func);
+    int bg_ok = 1;
+    for (int64_t c = 0; c < plan->channels; c++) {
+        double b = plan->background[c];
+        if (!(b >= 0.0 && b <= 255.0 && b == floor(b))) bg_ok = 0;
+        else bg[c] = (uint8_t)b;
+    }
+    cx.bg_u8 = bg_ok ? bg : NULL;
+    /* About 4096 output pixels per task: enough work to hide the task hand-out and
+     * to make CHUNK-wide tiles tall enough for cache reuse, small enough to balance
+     * a 224x224 image over a dozen cores. */
+    int64_t rows = 4096 / plan->width;
+    cx.rows_per_task = rows < 1 ? 1 : rows;
+    cx.tasks_per_image = (plan->height + cx.rows_per_task - 1) / cx.rows_per_task;
+    aug__parallel_for(plan->n * cx.tasks_per_image, warp_task, &cx);
+    if (bg != bg_stack) free(bg);
+    return AUG_OK;
 }

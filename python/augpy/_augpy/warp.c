@@ -1,3 +1,607 @@
-/* _augpy/warp.c: SCAFFOLD, replaced by the warp binding. */
+/* _augpy/warp.c: affine warps (SPEC 13, manual 3.1.4.2) over aug_make_affine_matrix
+ * and aug_warp_affine(_batch).
+ *
+ *   WarpScaleMode(0|1)   the enum, members also exported as module attributes
+ *   make_affine_matrix(out, source_height, source_width, target_height, target_width,
+ *                      angle=0.0, scale=1.0, aspect=1.0, shifty=0.0, shiftx=0.0, sheary=0.0,
+ *                      shearx=0.0, hmirror=False, vmirror=False,
+ *                      scale_mode=WARP_SCALE_SHORTEST, max_supersampling=3) -> int
+ *   make_transform(source_size, target_size, angle=0, scale=1, aspect=1, shift=None, shear=None,
+ *                  hmirror=False, vmirror=False, scale_mode='shortest', max_supersampling=3,
+ *                  out=None, **ignored) -> (numpy float32 (2, 3), int)
+ *   warp_affine(src, dst, matrix, background=None, supersampling=1) -> None
+ *
+ * warp_affine takes one (H, W, C) tensor and a (C, Ht, Wt) dst, or a batch: a
+ * list/tuple of (H_i, W_i, C) tensors or an (N, H, W, C) tensor with an
+ * (N, C, Ht, Wt) dst, an (N, 2, 3) matrix and one or N supersampling factors.
+ * The GIL is released around large warps. */
 #include "augpy.h"
-int augpy_init_warp(PyObject *module, augpy_state *st) { return 0; }
+
+#include <string.h>
+#include <strings.h>
+
+/* ---- WarpScaleMode ------------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    int value;
+} ScaleModeObject;
+
+#define NUM_MODES 2
+static const char *const MODE_NAMES[NUM_MODES] = {"WARP_SCALE_SHORTEST", "WARP_SCALE_LONGEST"};
+
+static PyObject *mode_member(PyTypeObject *type, int value) { /* new ref */
+    return PyObject_GetAttrString((PyObject *)type, MODE_NAMES[value]);
+}
+
+static PyObject *mode_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"value", NULL};
+    PyObject *obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:WarpScaleMode", kwlist, &obj)) return NULL;
+    if (Py_TYPE(obj) == type) return Py_NewRef(obj);
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "WarpScaleMode: expected an int, got '%.100s'", Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (overflow || v < 0 || v >= NUM_MODES) {
+        PyErr_Format(PyExc_ValueError, "WarpScaleMode: %R is not a valid value (0 or 1)", obj);
+        return NULL;
+    }
+    return mode_member(type, (int)v);
+}
+
+static PyObject *mode_repr(PyObject *self) {
+    int v = ((ScaleModeObject *)self)->value;
+    return PyUnicode_FromFormat("<WarpScaleMode.%s: %d>", MODE_NAMES[v], v);
+}
+
+static PyObject *mode_str(PyObject *self) {
+    return PyUnicode_FromFormat("WarpScaleMode.%s", MODE_NAMES[((ScaleModeObject *)self)->value]);
+}
+
+static PyObject *mode_int(PyObject *self) { return PyLong_FromLong(((ScaleModeObject *)self)->value); }
+
+static Py_hash_t mode_hash(PyObject *self) { return (Py_hash_t)((ScaleModeObject *)self)->value; }
+
+/* Equal to a member of the same value, or to the int value. */
+static PyObject *mode_richcompare(PyObject *a, PyObject *b, int op) {
+    if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+    long bv;
+    if (Py_TYPE(b) == Py_TYPE(a)) bv = ((ScaleModeObject *)b)->value;
+    else if (PyLong_Check(b) && !PyBool_Check(b)) {
+        int overflow;
+        bv = PyLong_AsLongAndOverflow(b, &overflow);
+        if (bv == -1 && PyErr_Occurred()) return NULL;
+        if (overflow) bv = -1;
+    }
+    else Py_RETURN_NOTIMPLEMENTED;
+    int eq = bv == ((ScaleModeObject *)a)->value;
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static PyObject *mode_get_name(PyObject *self, void *closure) {
+    return PyUnicode_FromString(MODE_NAMES[((ScaleModeObject *)self)->value]);
+}
+
+static PyObject *mode_get_value(PyObject *self, void *closure) { return mode_int(self); }
+
+static PyObject *mode_reduce(PyObject *self, PyObject *unused) {
+    return Py_BuildValue("(O(i))", (PyObject *)Py_TYPE(self), ((ScaleModeObject *)self)->value);
+}
+
+static PyGetSetDef mode_getset[] = {
+    {"name", mode_get_name, NULL, "The member's name.", NULL},
+    {"value", mode_get_value, NULL, "The member's int value.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef mode_methods[] = {{"__reduce__", mode_reduce, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};
+
+static PyType_Slot mode_slots[] = {
+    {Py_tp_doc, "WarpScaleMode(value: int)\n--\n\nEnum whether to scale relative to the shortest or longest side of "
+                "the image.\n\nMembers:\n\n  WARP_SCALE_SHORTEST : Scaling is relative to the shortest side of the "
+                "image.\n\n  WARP_SCALE_LONGEST : Scaling is relative to the longest side of the image."},
+    {Py_tp_new, mode_new},
+    {Py_tp_repr, mode_repr},
+    {Py_tp_str, mode_str},
+    {Py_tp_hash, mode_hash},
+    {Py_tp_richcompare, mode_richcompare},
+    {Py_tp_getset, mode_getset},
+    {Py_tp_methods, mode_methods},
+    {Py_nb_int, mode_int},
+    {Py_nb_index, mode_int},
+    {0, NULL}};
+
+static PyType_Spec mode_spec = {"augpy._augpy.WarpScaleMode", sizeof(ScaleModeObject), 0,
+                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, mode_slots};
+
+/* ---- argument conversion ------------------------------------------------------------------ */
+
+static int parse_i64(PyObject *obj, int64_t *out, const char *func, const char *name) {
+    if (PyFloat_Check(obj) || PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(obj);
+    if (!i) return -1;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) {
+        PyErr_Format(PyExc_ValueError, "%s: %s %R is out of range", func, name, obj);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_int(PyObject *obj, int *out, const char *func, const char *name) {
+    int64_t v;
+    if (parse_i64(obj, &v, func, name) < 0) return -1;
+    if (v < INT32_MIN || v > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: %s %R is out of range", func, name, obj);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_double(PyObject *obj, double *out, const char *func, const char *name) {
+    if (!PyFloat_Check(obj) && !PyIndex_Check(obj) && !PyObject_HasAttrString(obj, "__float__")) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    double v = PyFloat_AsDouble(obj);
+    if (v == -1.0 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+/* WarpScaleMode, 0 / 1, or 'shortest' / 'longest' (any case, also the member names). */
+static int parse_scale_mode(augpy_state *st, PyObject *obj, aug_warp_scale_mode *out, const char *func) {
+    if (Py_TYPE(obj) == st->WarpScaleModeType) {
+        *out = (aug_warp_scale_mode)((ScaleModeObject *)obj)->value;
+        return 0;
+    }
+    if (PyUnicode_Check(obj)) {
+        const char *s = PyUnicode_AsUTF8(obj);
+        if (!s) return -1;
+        static const char *const short_names[NUM_MODES] = {"shortest", "longest"};
+        for (int v = 0; v < NUM_MODES; v++)
+            if (strcasecmp(s, short_names[v]) == 0 || strcmp(s, MODE_NAMES[v]) == 0) {
+                *out = (aug_warp_scale_mode)v;
+                return 0;
+            }
+        PyErr_Format(PyExc_ValueError, "%s: scale_mode must be 'shortest' or 'longest', got %R", func, obj);
+        return -1;
+    }
+    if (PyLong_Check(obj) && !PyBool_Check(obj)) {
+        int v;
+        if (parse_int(obj, &v, func, "scale_mode") < 0) return -1;
+        if (v < 0 || v >= NUM_MODES) {
+            PyErr_Format(PyExc_ValueError, "%s: scale_mode must be 0 or 1, got %d", func, v);
+            return -1;
+        }
+        *out = (aug_warp_scale_mode)v;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "%s: scale_mode must be a WarpScaleMode or 'shortest' / 'longest', not '%.100s'",
+                 func, Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+/* A sequence of exactly two numbers (ints if `ints`). None -> 0, 0 when allow_none. */
+static int parse_pair(PyObject *obj, int ints, int allow_none, double *d, int64_t *i, const char *func,
+                      const char *name) {
+    if (obj == Py_None && allow_none) {
+        d[0] = d[1] = 0.0;
+        return 0;
+    }
+    PyObject *seq = PySequence_Check(obj) && !PyUnicode_Check(obj) ? PySequence_Fast(obj, "") : NULL;
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a sequence of two %s, not '%.100s'", func, name,
+                     ints ? "ints" : "numbers", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int rc = 0;
+    if (PySequence_Fast_GET_SIZE(seq) != 2) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must have two values (height, width), got %R", func, name, obj);
+        rc = -1;
+    }
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
+        rc = ints ? parse_i64(item, &i[k], func, name) : parse_double(item, &d[k], func, name);
+    }
+    Py_DECREF(seq);
+    return rc;
+}
+
+/* Writes the six values into a writable (2, 3) float32 buffer. */
+static int store_matrix(augpy_state *st, PyObject *out, const float *m, const char *func) {
+    augpy_bufview v;
+    if (augpy_bufview_get(st, out, 1, &v, func) < 0) return -1;
+    const aug_tensor *t = v.t;
+    int rc = 0;
+    char sbuf[96];
+    if (t->dtype != AUG_FLOAT32) {
+        PyErr_Format(PyExc_TypeError, "%s: out must be a float32 buffer, got %s", func, aug_dtype_name(t->dtype));
+        rc = -1;
+    }
+    else if (t->ndim != 2 || t->shape[0] != 2 || t->shape[1] != 3) {
+        PyErr_Format(PyExc_ValueError, "%s: out must have shape (2, 3), got %s", func,
+                     aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf));
+        rc = -1;
+    }
+    else {
+        float *p = aug_tensor_ptr(t);
+        for (int r = 0; r < 2; r++)
+            for (int c = 0; c < 3; c++) p[r * t->strides[0] + c * t->strides[1]] = m[3 * r + c];
+    }
+    augpy_bufview_release(&v);
+    return rc;
+}
+
+/* ---- make_affine_matrix / make_transform ------------------------------------------------- */
+
+static PyObject *make_affine_matrix(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"out", "source_height", "source_width", "target_height", "target_width",
+                                        "angle", "scale", "aspect", "shifty", "shiftx", "sheary", "shearx",
+                                        "hmirror", "vmirror", "scale_mode", "max_supersampling"};
+    enum { OUT, SH, SW, TH, TW, ANGLE, SCALE, ASPECT, SHY, SHX, SHEARY, SHEARX, HM, VM, MODE, MAXSS, NSLOTS };
+    const char *func = "augpy.make_affine_matrix";
+    augpy_state *st = augpy_state_from_module(module);
+    PyObject *a[NSLOTS];
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 5, a) < 0) return NULL;
+    int64_t size[4];
+    for (int k = 0; k < 4; k++)
+        if (parse_i64(a[SH + k], &size[k], func, names[SH + k]) < 0) return NULL;
+    aug_affine_params p = aug_affine_params_default();
+    double *dv[7] = {&p.angle, &p.scale, &p.aspect, &p.shifty, &p.shiftx, &p.sheary, &p.shearx};
+    for (int k = 0; k < 7; k++)
+        if (a[ANGLE + k] && parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) return NULL;
+    if (a[HM] && (p.hmirror = PyObject_IsTrue(a[HM])) < 0) return NULL;
+    if (a[VM] && (p.vmirror = PyObject_IsTrue(a[VM])) < 0) return NULL;
+    if (a[MODE] && parse_scale_mode(st, a[MODE], &p.scale_mode, func) < 0) return NULL;
+    if (a[MAXSS] && parse_int(a[MAXSS], &p.max_supersampling, func, "max_supersampling") < 0) return NULL;
+    float m[6];
+    int ss;
+    aug_status s = aug_make_affine_matrix(m, size[0], size[1], size[2], size[3], &p, &ss);
+    if (s != AUG_OK) return augpy_raise_named(st, s, func);
+    if (store_matrix(st, a[OUT], m, func) < 0) return NULL;
+    return PyLong_FromLong(ss);
+}
+
+static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"source_size", "target_size", "angle", "scale", "aspect", "shift", "shear",
+                                        "hmirror", "vmirror", "scale_mode", "max_supersampling", "out"};
+    enum { SRC, DST, ANGLE, SCALE, ASPECT, SHIFT, SHEAR, HM, VM, MODE, MAXSS, OUT, NSLOTS };
+    const char *func = "augpy.make_transform";
+    augpy_state *st = augpy_state_from_module(module);
+    if (!st) return NULL;
+    /* **_: keyword arguments this function does not know are ignored, so a dict of
+     * augmentation parameters can be passed whole. */
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *kept_names = NULL, *argv_stack[NSLOTS + 16], **argv = argv_stack;
+    if (nkw > 0) {
+        if (nargs + nkw > (Py_ssize_t)(sizeof argv_stack / sizeof *argv_stack)) {
+            argv = PyMem_Malloc(sizeof(PyObject *) * (size_t)(nargs + nkw));
+            if (!argv) return PyErr_NoMemory();
+        }
+        kept_names = PyList_New(0);
+        if (!kept_names) goto fail;
+        for (Py_ssize_t i = 0; i < nargs; i++) argv[i] = args[i];
+        Py_ssize_t nk = 0;
+        for (Py_ssize_t k = 0; k < nkw; k++) {
+            PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+            const char *ks = PyUnicode_AsUTF8(key);
+            if (!ks) goto fail;
+            for (int i = 0; i < NSLOTS; i++)
+                if (strcmp(ks, names[i]) == 0) {
+                    if (PyList_Append(kept_names, key) < 0) goto fail;
+                    argv[nargs + nk++] = args[nargs + k];
+                    break;
+                }
+        }
+        PyObject *tup = PyList_AsTuple(kept_names);
+        Py_DECREF(kept_names);
+        kept_names = tup;
+        if (!kept_names) goto fail;
+        args = argv;
+        kwnames = nk > 0 ? kept_names : NULL;
+    }
+    PyObject *a[NSLOTS];
+    if (augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) goto fail;
+    double dummy[2], shift[2], shear[2];
+    int64_t src[2], dst[2];
+    if (parse_pair(a[SRC], 1, 0, dummy, src, func, "source_size") < 0 ||
+        parse_pair(a[DST], 1, 0, dummy, dst, func, "target_size") < 0 ||
+        parse_pair(a[SHIFT] ? a[SHIFT] : Py_None, 0, 1, shift, NULL, func, "shift") < 0 ||
+        parse_pair(a[SHEAR] ? a[SHEAR] : Py_None, 0, 1, shear, NULL, func, "shear") < 0)
+        goto fail;
+    aug_affine_params p = aug_affine_params_default();
+    p.shifty = shift[0], p.shiftx = shift[1], p.sheary = shear[0], p.shearx = shear[1];
+    double *dv[3] = {&p.angle, &p.scale, &p.aspect};
+    for (int k = 0; k < 3; k++)
+        if (a[ANGLE + k] && parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) goto fail;
+    if (a[HM] && (p.hmirror = PyObject_IsTrue(a[HM])) < 0) goto fail;
+    if (a[VM] && (p.vmirror = PyObject_IsTrue(a[VM])) < 0) goto fail;
+    if (a[MODE] && parse_scale_mode(st, a[MODE], &p.scale_mode, func) < 0) goto fail;
+    if (a[MAXSS] && parse_int(a[MAXSS], &p.max_supersampling, func, "max_supersampling") < 0) goto fail;
+    float m[6];
+    int ss;
+    aug_status s = aug_make_affine_matrix(m, src[0], src[1], dst[0], dst[1], &p, &ss);
+    if (s != AUG_OK) {
+        augpy_raise_named(st, s, func);
+        goto fail;
+    }
+    PyObject *out;
+    if (a[OUT] && a[OUT] != Py_None) {
+        out = Py_NewRef(a[OUT]);
+    }
+    else {
+        PyObject *np = augpy_get_numpy(st);
+        out = np ? PyObject_CallMethod(np, "empty", "((ii)s)", 2, 3, "float32") : NULL;
+        if (!out) goto fail;
+    }
+    if (store_matrix(st, out, m, func) < 0) {
+        Py_DECREF(out);
+        goto fail;
+    }
+    Py_XDECREF(kept_names);
+    if (argv != argv_stack) PyMem_Free(argv);
+    return Py_BuildValue("(Ni)", out, ss);
+fail:
+    Py_XDECREF(kept_names);
+    if (argv != argv_stack) PyMem_Free(argv);
+    return NULL;
+}
+
+/* ---- warp_affine ----------------------------------------------------------------------------- */
+
+/* The matrices as float32, shape (2, 3) for one image or (n, 2, 3) for a batch. New. */
+static aug_tensor *parse_matrices(augpy_state *st, PyObject *obj, int batch, int64_t n, const char *func) {
+    augpy_bufview v;
+    if (augpy_bufview_get(st, obj, 0, &v, func) < 0) return NULL;
+    const aug_tensor *t = v.t;
+    char sbuf[96];
+    int ok = batch ? (t->ndim == 3 && t->shape[0] == n && t->shape[1] == 2 && t->shape[2] == 3)
+                   : (t->ndim == 2 && t->shape[0] == 2 && t->shape[1] == 3);
+    aug_tensor *m = NULL;
+    if (!ok) {
+        if (batch)
+            PyErr_Format(PyExc_ValueError, "%s: matrix must have shape (%lld, 2, 3) for %lld images, got %s", func,
+                         (long long)n, (long long)n, aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf));
+        else
+            PyErr_Format(PyExc_ValueError, "%s: matrix must have shape (2, 3), got %s", func,
+                         aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf));
+    }
+    else if (aug_dtype_info(t->dtype)->kind == AUG_KIND_BOOL) {
+        PyErr_Format(PyExc_TypeError, "%s: matrix must hold numbers, got bool", func);
+    }
+    else {
+        m = aug_tensor_empty(t->ndim, t->shape, AUG_FLOAT32, aug_cpu_device());
+        if (!m) augpy_raise_as(st, aug_last_status(), func);
+        else if (augpy_copy_into(st, t, m, func) < 0) {
+            aug_tensor_free(m);
+            m = NULL;
+        }
+    }
+    augpy_bufview_release(&v);
+    return m;
+}
+
+/* background: None -> *bg = NULL; a Tensor (borrowed); a number (all channels) or an
+ * array-like of C values (a new tensor in *tmp). */
+static int parse_background(augpy_state *st, PyObject *obj, int64_t C, const aug_tensor **bg, aug_tensor **tmp,
+                            const char *func) {
+    *bg = NULL;
+    *tmp = NULL;
+    if (!obj || obj == Py_None) return 0;
+    if (augpy_is_tensor(st, obj)) {
+        *bg = augpy_tensor_arg(st, obj, func, "background");
+        return *bg ? 0 : -1;
+    }
+    if (PyFloat_Check(obj) || PyLong_Check(obj)) {
+        double v;
+        if (parse_double(obj, &v, func, "background") < 0) return -1;
+        aug_scalar sv = aug_scalar_float(v);
+        *tmp = aug_tensor_full(1, &C, AUG_FLOAT64, aug_cpu_device(), &sv);
+        if (!*tmp) {
+            augpy_raise_as(st, aug_last_status(), func);
+            return -1;
+        }
+        *bg = *tmp;
+        return 0;
+    }
+    *tmp = augpy_tensor_from_buffer(st, obj, func);
+    if (!*tmp) return -1;
+    *bg = *tmp;
+    return 0;
+}
+
+static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"src", "dst", "matrix", "background", "supersampling"};
+    enum { SRC, DST, MAT, BG, SS, NSLOTS };
+    const char *func = "augpy.warp_affine";
+    augpy_state *st = augpy_state_from_module(module);
+    PyObject *a[NSLOTS];
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 3, a) < 0) return NULL;
+    aug_tensor *dst = augpy_tensor_arg(st, a[DST], func, "dst");
+    if (!dst) return NULL;
+
+    PyObject *seq = NULL;             /* a tuple holding the list's tensors during the call */
+    aug_tensor *src_tensor = NULL;    /* single image, or an NHWC batch */
+    int64_t n = 1;
+    int batch = 0;
+    if (PyList_Check(a[SRC]) || PyTuple_Check(a[SRC])) {
+        seq = PySequence_Tuple(a[SRC]);
+        if (!seq) return NULL;
+        n = PyTuple_GET_SIZE(seq);
+        batch = 1;
+        if (n == 0) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "%s: src is an empty list", func);
+            return NULL;
+        }
+    }
+    else {
+        src_tensor = augpy_tensor_arg(st, a[SRC], func, "src");
+        if (!src_tensor) return NULL;
+        if (src_tensor->ndim == 4) {
+            batch = 1;
+            n = src_tensor->shape[0];
+        }
+    }
+    const aug_tensor **srcs = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *srcs);
+    aug_tensor **views = NULL;        /* views of an NHWC batch (owned) */
+    int *ss = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *ss);
+    aug_tensor *mat = NULL, *bgtmp = NULL;
+    const aug_tensor *bg = NULL;
+    PyObject *result = NULL;
+    if (!srcs || !ss) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (seq) {
+        for (int64_t i = 0; i < n; i++) {
+            char argname[48];
+            snprintf(argname, sizeof argname, "src[%lld]", (long long)i);
+            if (!(srcs[i] = augpy_tensor_arg(st, PyTuple_GET_ITEM(seq, i), func, argname))) goto done;
+        }
+    }
+    else if (batch) {
+        views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
+        if (!views) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            aug_index idx = {.kind = AUG_INDEX_INT, .i = i};
+            if (!(views[i] = aug_tensor_index(src_tensor, 1, &idx))) {
+                augpy_raise_as(st, aug_last_status(), func);
+                goto done;
+            }
+            srcs[i] = views[i];
+        }
+    }
+    else {
+        srcs[0] = src_tensor;
+    }
+    if (batch && n == 0) {
+        PyErr_Format(PyExc_ValueError, "%s: src holds no images", func);
+        goto done;
+    }
+    /* supersampling: an int, or for a batch also a sequence of n ints */
+    if (!a[SS]) {
+        for (int64_t i = 0; i < n; i++) ss[i] = 1;
+    }
+    else if (batch && !PyIndex_Check(a[SS])) {
+        PyObject *sq = PySequence_Check(a[SS]) ? PySequence_Fast(a[SS], "") : NULL;
+        if (!sq) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: supersampling must be an int or a sequence of ints, not '%.100s'", func,
+                         Py_TYPE(a[SS])->tp_name);
+            goto done;
+        }
+        if (PySequence_Fast_GET_SIZE(sq) != n) {
+            PyErr_Format(PyExc_ValueError, "%s: supersampling has %zd values for %lld images", func,
+                         PySequence_Fast_GET_SIZE(sq), (long long)n);
+            Py_DECREF(sq);
+            goto done;
+        }
+        for (int64_t i = 0; i < n; i++)
+            if (parse_int(PySequence_Fast_GET_ITEM(sq, i), &ss[i], func, "supersampling") < 0) {
+                Py_DECREF(sq);
+                goto done;
+            }
+        Py_DECREF(sq);
+    }
+    else {
+        if (parse_int(a[SS], &ss[0], func, "supersampling") < 0) goto done;
+        for (int64_t i = 1; i < n; i++) ss[i] = ss[0];
+    }
+    if (!(mat = parse_matrices(st, a[MAT], batch, n, func))) goto done;
+    int64_t C = dst->ndim >= 3 ? dst->shape[dst->ndim - 3] : 0;
+    if (parse_background(st, a[BG], C, &bg, &bgtmp, func) < 0) goto done;
+
+    int64_t work = aug_tensor_size(dst) * (ss[0] > 0 ? ss[0] : 1); /* decides the GIL release only */
+    aug_status s;
+    const float *m = aug_tensor_ptr(mat);
+    if (batch) AUGPY_CALL(s, work, aug_warp_affine_batch(n, srcs, dst, m, bg, ss));
+    else AUGPY_CALL(s, work, aug_warp_affine(srcs[0], dst, m, bg, ss[0]));
+    if (s != AUG_OK) augpy_raise_named(st, s, func);
+    else result = Py_NewRef(Py_None);
+done:
+    if (views)
+        for (int64_t i = 0; i < n; i++) aug_tensor_free(views[i]);
+    PyMem_Free(views);
+    PyMem_Free(srcs);
+    PyMem_Free(ss);
+    aug_tensor_free(mat);
+    aug_tensor_free(bgtmp);
+    Py_XDECREF(seq);
+    return result;
+}
+
+/* ---- registration --------------------------------------------------------------------------- */
+
+static PyMethodDef warp_functions[] = {
+    {"make_affine_matrix", (PyCFunction)(void (*)(void))make_affine_matrix, METH_FASTCALL | METH_KEYWORDS,
+     "make_affine_matrix(out, source_height, source_width, target_height, target_width, angle=0.0, scale=1.0, "
+     "aspect=1.0, shifty=0.0, shiftx=0.0, sheary=0.0, shearx=0.0, hmirror=False, vmirror=False, "
+     "scale_mode=WarpScaleMode.WARP_SCALE_SHORTEST, max_supersampling=3)\n--\n\n"
+     "Write the 2x3 inverse affine map (OpenCV warpAffine with WARP_INVERSE_MAP) into the writable float32 (2, 3) "
+     "buffer `out`; transforms apply in the order shear, scale & aspect, mirror, rotation (clockwise degrees), "
+     "shift. Returns the recommended supersampling factor."},
+    {"make_transform", (PyCFunction)(void (*)(void))make_transform, METH_FASTCALL | METH_KEYWORDS,
+     "make_transform(source_size, target_size, angle=0, scale=1, aspect=1, shift=None, shear=None, hmirror=False, "
+     "vmirror=False, scale_mode='shortest', max_supersampling=3, out=None, **_)\n--\n\n"
+     "Convenience form of make_affine_matrix: sizes as (height, width), shift and shear as (y, x) pairs, "
+     "scale_mode a WarpScaleMode or 'shortest'/'longest'. Other keyword arguments are ignored. Returns "
+     "(matrix, supersampling) with matrix a float32 (2, 3) numpy array (or `out`)."},
+    {"warp_affine", (PyCFunction)(void (*)(void))warp_affine, METH_FASTCALL | METH_KEYWORDS,
+     "warp_affine(src, dst, matrix, background=None, supersampling=1)\n--\n\n"
+     "Affine warp of an (H, W, C) image into a (C, Ht, Wt) tensor with bilinear interpolation and s x s "
+     "supersampling; pixels outside the source take `background` (None: zeros; a tensor, number or sequence of "
+     "C values). Batch form: src a list of (H_i, W_i, C) tensors or an (N, H, W, C) tensor, dst (N, C, Ht, Wt), "
+     "matrix (N, 2, 3), supersampling an int or N ints. Any dtypes; results saturate."},
+    {NULL, NULL, 0, NULL},
+};
+
+int augpy_init_warp(PyObject *module, augpy_state *st) {
+    PyTypeObject *tp = (PyTypeObject *)PyType_FromModuleAndSpec(module, &mode_spec, NULL);
+    if (!tp) return -1;
+    st->WarpScaleModeType = tp;
+    PyObject *members = PyDict_New();
+    if (!members) return -1;
+    for (int v = 0; v < NUM_MODES; v++) {
+        ScaleModeObject *obj = (ScaleModeObject *)tp->tp_alloc(tp, 0);
+        if (!obj) {
+            Py_DECREF(members);
+            return -1;
+        }
+        obj->value = v;
+        int rc = PyDict_SetItemString(tp->tp_dict, MODE_NAMES[v], (PyObject *)obj) < 0 ||
+                 PyDict_SetItemString(members, MODE_NAMES[v], (PyObject *)obj) < 0 ||
+                 PyModule_AddObjectRef(module, MODE_NAMES[v], (PyObject *)obj) < 0;
+        Py_DECREF(obj);
+        if (rc) {
+            Py_DECREF(members);
+            return -1;
+        }
+    }
+    PyObject *proxy = PyDictProxy_New(members);
+    Py_DECREF(members);
+    if (!proxy || PyDict_SetItemString(tp->tp_dict, "__members__", proxy) < 0) {
+        Py_XDECREF(proxy);
+        return -1;
+    }
+    Py_DECREF(proxy);
+    PyType_Modified(tp);
+    if (PyModule_AddObjectRef(module, "WarpScaleMode", (PyObject *)tp) < 0) return -1;
+    return PyModule_AddFunctions(module, warp_functions);
+}
