@@ -86,8 +86,10 @@ def test_explicit_zero_is_kept():
         dw({"image": IMAGES[:1], "augmentation": [{"scale": 0}]})
     light = Lighting(1)
     t = augpy.array_to_tensor(np.full((1, 3, 2, 2), 100, np.uint8))
-    light({"image": t, "augmentation": [{"gamma_gray": 0}]})
-    assert t.numpy().tolist() == np.full((1, 3, 2, 2), 255).tolist()  # v ** 0 == 1 -> max
+    with pytest.raises(ValueError, match="gammagrays"):  # gamma 0 reaches lighting, which refuses it
+        light({"image": t, "augmentation": [{"gamma_gray": 0}]})
+    light({"image": t, "augmentation": [{"gamma_gray": 2, "contrast": 0}]})
+    assert t.numpy().tolist() == np.full((1, 3, 2, 2), 39).tolist()  # 255 * (100/255) ** 2 = 39.2
 
 
 def test_lighting_matches_function():
