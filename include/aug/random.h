@@ -26,10 +26,12 @@
  *   u = asdouble(0x3ff0000000000000 | a >> 12) - 1.0        (52 random bits, [0, 1))
  *   v = m * (o + u * d) in double, with (m, o, d) = (1, vmin, vmax - vmin), or
  *       (2, vmin / 2, vmax / 2 - vmin / 2) when vmax - vmin overflows;
- *   v is clamped to [lo_T, hi_T], the smallest value of the dtype T >= vmin and the
- *   largest < vmax (so vmax never occurs, also after rounding), then rounded to T:
- *   float64 as is, float32 by one rounding, float16/bfloat16 through float32
- *   (round half to even each time). No value of T in [vmin, vmax) is an error.
+ *   (rounded to nearest in double), clamped to [lo_T, hi_T], the smallest value of
+ *   the dtype T >= vmin and the largest < vmax, then, for float32, float16 and
+ *   bfloat16, rounded toward -inf to float32 and from there toward -inf to the
+ *   16-bit format: every value x of T in the range gets the share of [x, next(x)),
+ *   vmin (if representable) occurs and vmax never does. float64 takes v as is.
+ *   No value of T in [vmin, vmax) is an error.
  * gaussian(mean, std), Box-Muller with the first output of the pair:
  *   float64 and the 32/64-bit integer dtypes, in double with libm:
  *     u1 = ((a >> 11) + 1) * 2^-53 in (0, 1],  u2 = (b >> 11) * 2^-53 in [0, 1)

@@ -101,6 +101,36 @@ static inline __attribute__((always_inline)) double uniform_f(const aug__random_
     return v > p->fhi ? p->fhi : v;
 }
 
+/* v rounded toward -inf to float32 (v is within the finite float range). Round to
+ * nearest would give the lowest value of a range half its share and the highest
+ * one and a half; rounding down gives every value x the share of [x, next(x)). */
+static inline __attribute__((always_inline)) float floor_f32(double v) {
+    float f = (float)v;
+    uint32_t b = bits_of(f);
+    uint32_t down = f > 0.0f ? b - 1u : (f == 0.0f ? 0x80000001u : b + 1u);
+    return (double)f > v ? f32_of(down) : f;
+}
+
+/* The 16-bit float below h when h's value exceeds f (the same rounding down). */
+static inline __attribute__((always_inline)) uint16_t floor16(uint16_t h, float hv, float f) {
+    uint16_t down = (h & 0x7fffu) == 0 ? (uint16_t)0x8001u : (h & 0x8000u) ? (uint16_t)(h + 1u) : (uint16_t)(h - 1u);
+    return hv > f ? down : h;
+}
+
+static inline __attribute__((always_inline)) uint16_t uniform_f16(const aug__random_plan *p, uint32_t lo,
+                                                                  uint32_t hi) {
+    float f = floor_f32(uniform_f(p, lo, hi));
+    uint16_t h = aug__f32_to_f16(f);
+    return floor16(h, aug__f16_to_f32(h), f);
+}
+
+static inline __attribute__((always_inline)) uint16_t uniform_bf16(const aug__random_plan *p, uint32_t lo,
+                                                                   uint32_t hi) {
+    float f = floor_f32(uniform_f(p, lo, hi));
+    uint16_t h = aug__f32_to_bf16(f);
+    return floor16(h, aug__bf16_to_f32(h), f);
+}
+
 /* Gaussian value in double, saturated to +-FLT_MAX for the float32-based stores. */
 static inline __attribute__((always_inline)) float gauss_to_f32(const aug__random_plan *p, float z) {
     double v = p->mean + p->std * (double)z;
@@ -128,9 +158,9 @@ static inline __attribute__((always_inline)) void uniform_block(const aug__rando
     const uint64_t lo = (uint64_t)p->ilo;
     switch (p->target->dtype) {
     case AUG_FLOAT64: LOOP(double, uniform_f(p, x0[j], x1[j])); break;
-    case AUG_FLOAT32: LOOP(float, uniform_f(p, x0[j], x1[j])); break;
-    case AUG_FLOAT16: LOOP(uint16_t, aug__f32_to_f16((float)uniform_f(p, x0[j], x1[j]))); break;
-    case AUG_BFLOAT16: LOOP(uint16_t, aug__f32_to_bf16((float)uniform_f(p, x0[j], x1[j]))); break;
+    case AUG_FLOAT32: LOOP(float, floor_f32(uniform_f(p, x0[j], x1[j]))); break;
+    case AUG_FLOAT16: LOOP(uint16_t, uniform_f16(p, x0[j], x1[j])); break;
+    case AUG_BFLOAT16: LOOP(uint16_t, uniform_bf16(p, x0[j], x1[j])); break;
 #define NARROW_(T) LOOP(T, lo + (uint64_t)(((aug__u128)draw64(x0[j], x1[j]) * cnt) >> 64))
     case AUG_BOOL: case AUG_UINT8: NARROW_(uint8_t); break;
     case AUG_INT8: NARROW_(int8_t); break;
