@@ -4,7 +4,8 @@
  * reference). The vector paths run the same rounds on 8 (AVX2) or 16 (AVX-512)
  * counters at once, in structure-of-arrays form: a 32x32->64 multiply exists
  * only on even lanes (vpmuludq), so each Philox multiply is done twice (even
- * lanes, and odd lanes shifted down) and the high/low halves are blended back.
+ * lanes, and odd lanes swapped down with vpshufd) and the high/low halves are
+ * swapped and blended back (shuffles run beside the multiplies, not on their port).
  * Two vectors are in flight per iteration because one round's multiply-blend-xor
  * chain is longer than its throughput cost. The tests compare every path with
  * the portable one and Random123's known answers. */
@@ -41,12 +42,12 @@ static void philox_portable(const uint32_t key[2], uint64_t call, uint64_t i0, i
  * _philox4x32round: hi1^c1^k0, lo1, hi0^c3^k1, lo0). */
 #define AVX2_ROUND(v, k0, k1)                                                                    \
     do {                                                                                         \
-        __m256i pe0 = _mm256_mul_epu32(v[0], m0), po0 = _mm256_mul_epu32(_mm256_srli_epi64(v[0], 32), m0); \
-        __m256i pe1 = _mm256_mul_epu32(v[2], m1), po1 = _mm256_mul_epu32(_mm256_srli_epi64(v[2], 32), m1); \
-        __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(pe0, 32), po0, 0xaa);                \
-        __m256i lo0 = _mm256_blend_epi32(pe0, _mm256_slli_epi64(po0, 32), 0xaa);                \
-        __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(pe1, 32), po1, 0xaa);                \
-        __m256i lo1 = _mm256_blend_epi32(pe1, _mm256_slli_epi64(po1, 32), 0xaa);                \
+        __m256i pe0 = _mm256_mul_epu32(v[0], m0), po0 = _mm256_mul_epu32(_mm256_shuffle_epi32(v[0], 0xb1), m0); \
+        __m256i pe1 = _mm256_mul_epu32(v[2], m1), po1 = _mm256_mul_epu32(_mm256_shuffle_epi32(v[2], 0xb1), m1); \
+        __m256i hi0 = _mm256_blend_epi32(_mm256_shuffle_epi32(pe0, 0xb1), po0, 0xaa);           \
+        __m256i lo0 = _mm256_blend_epi32(pe0, _mm256_shuffle_epi32(po0, 0xb1), 0xaa);           \
+        __m256i hi1 = _mm256_blend_epi32(_mm256_shuffle_epi32(pe1, 0xb1), po1, 0xaa);           \
+        __m256i lo1 = _mm256_blend_epi32(pe1, _mm256_shuffle_epi32(po1, 0xb1), 0xaa);           \
         v[0] = _mm256_xor_si256(_mm256_xor_si256(hi1, v[1]), k0);                              \
         v[1] = lo1;                                                                              \
         v[2] = _mm256_xor_si256(_mm256_xor_si256(hi0, v[3]), k1);                              \
@@ -93,14 +94,18 @@ __attribute__((target("avx2"))) static void philox_avx2(const uint32_t key[2], u
     if (j < n) philox_portable(key, call, i0 + (uint64_t)j, n - j, x0 + j, x1 + j, x2 + j, x3 + j);
 }
 
+/* As AVX2_ROUND; a masked vpshufd (0xb1 swaps the 32-bit halves of each 64-bit
+ * lane) both moves and blends, so the shift port only does the multiplies. */
 #define AVX512_ROUND(v, k0, k1)                                                                  \
     do {                                                                                         \
-        __m512i pe0 = _mm512_mul_epu32(v[0], m0), po0 = _mm512_mul_epu32(_mm512_srli_epi64(v[0], 32), m0); \
-        __m512i pe1 = _mm512_mul_epu32(v[2], m1), po1 = _mm512_mul_epu32(_mm512_srli_epi64(v[2], 32), m1); \
-        __m512i hi0 = _mm512_mask_blend_epi32(0xaaaa, _mm512_srli_epi64(pe0, 32), po0);        \
-        __m512i lo0 = _mm512_mask_blend_epi32(0xaaaa, pe0, _mm512_slli_epi64(po0, 32));        \
-        __m512i hi1 = _mm512_mask_blend_epi32(0xaaaa, _mm512_srli_epi64(pe1, 32), po1);        \
-        __m512i lo1 = _mm512_mask_blend_epi32(0xaaaa, pe1, _mm512_slli_epi64(po1, 32));        \
+        __m512i pe0 = _mm512_mul_epu32(v[0], m0);                                                \
+        __m512i po0 = _mm512_mul_epu32(_mm512_shuffle_epi32(v[0], (_MM_PERM_ENUM)0xb1), m0);     \
+        __m512i pe1 = _mm512_mul_epu32(v[2], m1);                                                \
+        __m512i po1 = _mm512_mul_epu32(_mm512_shuffle_epi32(v[2], (_MM_PERM_ENUM)0xb1), m1);     \
+        __m512i hi0 = _mm512_mask_shuffle_epi32(po0, 0x5555, pe0, (_MM_PERM_ENUM)0xb1);        \
+        __m512i lo0 = _mm512_mask_shuffle_epi32(pe0, 0xaaaa, po0, (_MM_PERM_ENUM)0xb1);        \
+        __m512i hi1 = _mm512_mask_shuffle_epi32(po1, 0x5555, pe1, (_MM_PERM_ENUM)0xb1);        \
+        __m512i lo1 = _mm512_mask_shuffle_epi32(pe1, 0xaaaa, po1, (_MM_PERM_ENUM)0xb1);        \
         v[0] = _mm512_ternarylogic_epi32(hi1, v[1], k0, 0x96); /* a ^ b ^ c */                 \
         v[1] = lo1;                                                                              \
         v[2] = _mm512_ternarylogic_epi32(hi0, v[3], k1, 0x96);                                  \
