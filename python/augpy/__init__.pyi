@@ -347,6 +347,29 @@ def get_num_threads() -> int:
 def set_num_threads(n: int) -> None:
     """Set the CPU worker count; n <= 0 restores the default."""
 
+# ---- random numbers (random.c) --------------------------------------------------------------
+
+
+class RandomNumberGenerator:
+    """Counter-based Philox-4x32-10 generator (SPEC 11): element i of the n-th fill draws
+    from counter (i, n) under key seed, so results never depend on threads, strides or backend."""
+    def __init__(self, device_id: Optional[int] = None, seed: Optional[int] = None) -> None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def device_id(self) -> int: ...
+    def uniform(self, target: Union["CudaTensor", numpy.ndarray], vmin: float, vmax: float,
+                blocks_per_sm: int = 8, threads: int = 0) -> None:
+        """Fill target with values uniform in [vmin, vmax) (integers: every integer equally likely)."""
+    def gaussian(self, target: Union["CudaTensor", numpy.ndarray], mean: float = 0.0, std: float = 1.0,
+                 blocks_per_sm: int = 8, threads: int = 0) -> None:
+        """Fill target with normal values (Box-Muller); integers round half to even and saturate."""
+    def get_state(self) -> Tuple[int, int]:
+        """(seed, calls): set_state of it replays the following fills."""
+    def set_state(self, state: Tuple[int, int]) -> None: ...
+    def __reduce__(self) -> Any: ...
+    def __setstate__(self, state: Tuple[int, int]) -> None: ...
+
 # ---- exceptions -----------------------------------------------------------------------------------
 
 
