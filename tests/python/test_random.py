@@ -339,3 +339,40 @@ def test_bad_types_and_arguments():
     g.uniform(target=t, vmin=0, vmax=1, blocks_per_sm=8, threads=0)
     g.gaussian(t)
     assert g.get_state() == (1, 2)
+
+
+# ---- leaks -------------------------------------------------------------------------------
+
+def test_no_leaks():
+    import gc
+    import os
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    t = augpy.CudaTensor((3, 3), dtype=augpy.uint8)
+    arr = np.zeros(5)
+
+    def calls():
+        g = RNG(seed=3)
+        g.uniform(t, 0, 10)
+        g.gaussian(arr, 0, 1)
+        g.set_state(g.get_state())
+        pickle.loads(pickle.dumps(g))
+        repr(g)
+        for bad in (lambda: g.uniform(t, 1, 0), lambda: g.uniform(t, "x", 1), lambda: RNG(seed=-1),
+                    lambda: g.set_state((1, -1)), lambda: g.uniform(t, 0.2, 0.9)):
+            try:
+                bad()
+            except (ValueError, TypeError):
+                pass
+
+    for _ in range(2000):
+        calls()
+    gc.collect()
+    before = rss()
+    for _ in range(20000):
+        calls()
+    gc.collect()
+    assert rss() - before < 4 << 20
