@@ -24,6 +24,8 @@
  *   64-bit:               value = lo + floor(w * count / 2^128), w = a | b << 64 (bias <= 2^-64)
  * uniform(vmin, vmax), float dtypes:
  *   u = asdouble(0x3ff0000000000000 | a >> 12) - 1.0        (52 random bits, [0, 1))
+ *   (float32/float16/bfloat16 first clip vmin to >= -max and vmax to <= next(max),
+ *   2^128 or 2^16 for float16, so the range is clipped to the dtype as for integers)
  *   v = m * (o + u * d) in double, with (m, o, d) = (1, vmin, vmax - vmin), or
  *       (2, vmin / 2, vmax / 2 - vmin / 2) when vmax - vmin overflows;
  *   (rounded to nearest in double), clamped to [lo_T, hi_T], the smallest value of

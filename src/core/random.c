@@ -139,6 +139,13 @@ static aug_status uniform_params(aug__random_plan *plan, double vmin, double vma
             return aug__error(AUG_ERR_VALUE, func, "no %s value in [%.17g, %.17g)", tr->name, vmin, vmax);
         plan->flo = lo;
         plan->fhi = hi;
+        /* Clip the range to the dtype's finite values, as for integers: [-max, max]
+         * is [-max, next(max)) with next(max) = 2^16 (float16) or 2^128. */
+        if (t != AUG_FLOAT64) {
+            double top = t == AUG_FLOAT16 ? 0x1p16 : 0x1p128;
+            vmin = fmax(vmin, -tr->fmax);
+            vmax = fmin(vmax, top);
+        }
         plan->m = 1.0;
         plan->o = vmin;
         plan->d = vmax - vmin;

@@ -266,6 +266,11 @@ def test_large_parameters_saturate():
     assert np.isfinite(g).all() and np.abs(g).max() == np.finfo(np.float16).max
     u = filled("uniform", (1000,), "float32", -1e308, 1e308)
     assert np.isfinite(u).all()
+    # uniform ranges are clipped to the dtype: uniform over [-65504, 65504], no pile-up at the ends
+    h = filled("uniform", (20000,), "float16", -1e6, 1e6).astype(np.float64)
+    assert h.min() >= -65504 and h.max() <= 65504
+    assert (np.abs(h) == 65504).sum() < 20
+    assert ks_statistic(h, lambda x: (x + 65504) / 131008) < ks_critical(h.size) + 1e-3
     u = filled("uniform", (1000,), "float64", -1.7e308, 1.7e308)
     assert np.isfinite(u).all() and (u > 0).any() and (u < 0).any()
 
