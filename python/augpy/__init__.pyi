@@ -389,6 +389,28 @@ def reshape(data: Any, shape_input: Any = None, *, shape: Any = None, rel_shape:
     """DALI's fn.reshape: a view (no copy) of a contiguous tensor, or of each tensor of a
     list, with a new shape (one negative extent inferred), relative shape, src_dims mapping,
     layout and/or reinterpreted dtype. A 2-D shape argument gives one row per sample."""
+# ---- random numbers (random.c) --------------------------------------------------------------
+
+
+class RandomNumberGenerator:
+    """Counter-based Philox-4x32-10 generator (SPEC 11): element i of the n-th fill draws
+    from counter (i, n) under key seed, so results never depend on threads, strides or backend."""
+    def __init__(self, device_id: Optional[int] = None, seed: Optional[int] = None) -> None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def device_id(self) -> int: ...
+    def uniform(self, target: Union["CudaTensor", numpy.ndarray], vmin: float, vmax: float,
+                blocks_per_sm: int = 8, threads: int = 0) -> None:
+        """Fill target with values uniform in [vmin, vmax) (integers: every integer equally likely)."""
+    def gaussian(self, target: Union["CudaTensor", numpy.ndarray], mean: float = 0.0, std: float = 1.0,
+                 blocks_per_sm: int = 8, threads: int = 0) -> None:
+        """Fill target with normal values (Box-Muller); integers round half to even and saturate."""
+    def get_state(self) -> Tuple[int, int]:
+        """(seed, calls): set_state of it replays the following fills."""
+    def set_state(self, state: Tuple[int, int]) -> None: ...
+    def __reduce__(self) -> Any: ...
+    def __setstate__(self, state: Tuple[int, int]) -> None: ...
 
 # ---- exceptions -----------------------------------------------------------------------------------
 

@@ -1,3 +1,275 @@
-/* _augpy/random.c: SCAFFOLD, replaced by the random binding. */
+/* _augpy/random.c: augpy.RandomNumberGenerator (SPEC 11, manual 3.1.3) over the
+ * aug_rng C API: uniform / gaussian fills of any tensor (or writable buffer such
+ * as a numpy array), get_state / set_state, pickling.
+ *
+ * Fills of more than AUGPY_GIL_THRESHOLD elements run with the GIL released;
+ * a per-generator lock keeps two threads from using one generator at once
+ * (the second waits), so the call counter stays consistent. */
 #include "augpy.h"
-int augpy_init_random(PyObject *module, augpy_state *st) { return 0; }
+#include <pythread.h>
+
+typedef struct {
+    PyObject_HEAD
+    aug_rng *rng;
+    PyThread_type_lock lock;
+    int device_id;
+} RngObject;
+
+static const char TYPE_NAME[] = "RandomNumberGenerator";
+
+static int parse_seed(PyObject *obj, uint64_t *out, const char *func) {
+    if (PyBool_Check(obj) || !PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: seed must be an int or None, not '%.100s'", func, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: seed must be in [0, 2**64), got %R", func, obj);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static PyObject *rng_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"device_id", "seed", NULL};
+    PyObject *dev_obj = Py_None, *seed_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:RandomNumberGenerator", kwlist, &dev_obj, &seed_obj))
+        return NULL;
+    augpy_state *st = augpy_state_from_type(type);
+    if (st == NULL) return NULL;
+    aug_device dev = aug_default_device();
+    if (dev_obj != Py_None) {
+        if (PyBool_Check(dev_obj) || !PyLong_Check(dev_obj)) {
+            PyErr_Format(PyExc_TypeError, "%s: device_id must be an int or None, not '%.100s'", TYPE_NAME,
+                         Py_TYPE(dev_obj)->tp_name);
+            return NULL;
+        }
+        int overflow = 0;
+        long id = PyLong_AsLongAndOverflow(dev_obj, &overflow);
+        if (id == -1 && PyErr_Occurred()) return NULL;
+        if (overflow || id < 0 || id > 1 << 20) {
+            PyErr_Format(PyExc_ValueError, "%s: invalid device_id %R", TYPE_NAME, dev_obj);
+            return NULL;
+        }
+        if (augpy_device_from_id((int)id, &dev, TYPE_NAME) < 0) return NULL;
+    }
+    uint64_t seed = 0;
+    if (seed_obj != Py_None && parse_seed(seed_obj, &seed, TYPE_NAME) < 0) return NULL;
+    RngObject *self = (RngObject *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    self->device_id = dev.id;
+    self->lock = PyThread_allocate_lock();
+    if (self->lock == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    self->rng = aug_rng_new(dev, seed_obj == Py_None ? NULL : &seed);
+    if (self->rng == NULL) {
+        Py_DECREF(self);
+        return augpy_raise_as(st, aug_last_status(), TYPE_NAME);
+    }
+    return (PyObject *)self;
+}
+
+static void rng_dealloc(PyObject *obj) {
+    RngObject *self = (RngObject *)obj;
+    PyTypeObject *tp = Py_TYPE(obj);
+    aug_rng_free(self->rng);
+    if (self->lock) PyThread_free_lock(self->lock);
+    tp->tp_free(obj);
+    Py_DECREF(tp);
+}
+
+static void lock_rng(RngObject *self) {
+    if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(self->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+}
+
+static int parse_double(PyObject *obj, double *out, const char *func, const char *name) {
+    if (!PyFloat_Check(obj) && !PyLong_Check(obj) && !PyIndex_Check(obj) && !PyNumber_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    double v = PyFloat_AsDouble(obj);
+    if (v == -1.0 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s: %s must be finite, got %R", func, name, obj);
+        }
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* uniform / gaussian: (target, p0, p1, blocks_per_sm, threads). */
+static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const u_names[] = {"target", "vmin", "vmax", "blocks_per_sm", "threads"};
+    static const char *const g_names[] = {"target", "mean", "std", "blocks_per_sm", "threads"};
+    const char *func = gaussian ? "RandomNumberGenerator.gaussian" : "RandomNumberGenerator.uniform";
+    RngObject *self = (RngObject *)obj;
+    augpy_state *st = augpy_state_from_obj(obj);
+    if (st == NULL) return NULL;
+    PyObject *a[5];
+    if (augpy_parse_args(func, args, nargs, kwnames, gaussian ? g_names : u_names, 5, gaussian ? 1 : 3, a) < 0 ||
+        augpy_check_launch(func, a[3], a[4]) < 0)
+        return NULL;
+    double p0 = 0.0, p1 = 1.0;
+    if (a[1] && parse_double(a[1], &p0, func, gaussian ? "mean" : "vmin") < 0) return NULL;
+    if (a[2] && parse_double(a[2], &p1, func, gaussian ? "std" : "vmax") < 0) return NULL;
+    aug_tensor *t = NULL;
+    augpy_bufview view = {0};
+    int have_view = 0;
+    if (augpy_is_tensor(st, a[0])) {
+        t = augpy_tensor_arg(st, a[0], func, "target");
+    } else if (PyObject_CheckBuffer(a[0])) {
+        if (augpy_bufview_get(st, a[0], 1, &view, func) < 0) return NULL;
+        t = view.t;
+        have_view = 1;
+    } else {
+        PyErr_Format(PyExc_TypeError, "%s: target must be a Tensor or a writable array, not '%.100s'", func,
+                     Py_TYPE(a[0])->tp_name);
+        return NULL;
+    }
+    if (t == NULL) return NULL;
+    aug_status status;
+    lock_rng(self);
+    if (gaussian)
+        AUGPY_CALL(status, aug_tensor_size(t), aug_rng_gaussian(self->rng, t, p0, p1));
+    else
+        AUGPY_CALL(status, aug_tensor_size(t), aug_rng_uniform(self->rng, t, p0, p1));
+    PyThread_release_lock(self->lock);
+    if (have_view) augpy_bufview_release(&view);
+    if (status != AUG_OK) return augpy_raise_as(st, status, func);
+    Py_RETURN_NONE;
+}
+
+static PyObject *rng_uniform(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return fill(self, 0, args, nargs, kwnames);
+}
+
+static PyObject *rng_gaussian(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return fill(self, 1, args, nargs, kwnames);
+}
+
+static PyObject *rng_get_state(PyObject *obj, PyObject *Py_UNUSED(unused)) {
+    RngObject *self = (RngObject *)obj;
+    aug_rng_state s;
+    lock_rng(self);
+    aug_rng_get_state(self->rng, &s);
+    PyThread_release_lock(self->lock);
+    return Py_BuildValue("(KK)", (unsigned long long)s.seed, (unsigned long long)s.calls);
+}
+
+static PyObject *rng_set_state(PyObject *obj, PyObject *state) {
+    static const char func[] = "RandomNumberGenerator.set_state";
+    RngObject *self = (RngObject *)obj;
+    if (!PyTuple_Check(state) && !PyList_Check(state)) {
+        PyErr_Format(PyExc_TypeError, "%s: state must be a (seed, calls) tuple from get_state(), not '%.100s'",
+                     func, Py_TYPE(state)->tp_name);
+        return NULL;
+    }
+    if (PySequence_Size(state) != 2) {
+        PyErr_Format(PyExc_ValueError, "%s: state must be a (seed, calls) pair, got %R", func, state);
+        return NULL;
+    }
+    aug_rng_state s;
+    PyObject *seed = PySequence_GetItem(state, 0), *calls = PySequence_GetItem(state, 1);
+    int r = seed && calls ? 0 : -1;
+    if (r == 0) r = parse_seed(seed, &s.seed, func);
+    if (r == 0 && parse_seed(calls, &s.calls, func) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s: calls must be in [0, 2**64), got %R", func, calls);
+        }
+        r = -1;
+    }
+    Py_XDECREF(seed);
+    Py_XDECREF(calls);
+    if (r < 0) return NULL;
+    lock_rng(self);
+    aug_rng_set_state(self->rng, &s);
+    PyThread_release_lock(self->lock);
+    Py_RETURN_NONE;
+}
+
+/* Pickling: RandomNumberGenerator(device_id, seed) then set_state(state). */
+static PyObject *rng_reduce(PyObject *obj, PyObject *Py_UNUSED(unused)) {
+    RngObject *self = (RngObject *)obj;
+    PyObject *state = rng_get_state(obj, NULL);
+    if (state == NULL) return NULL;
+    PyObject *r = Py_BuildValue("(O(iO)N)", (PyObject *)Py_TYPE(obj), self->device_id, PyTuple_GET_ITEM(state, 0),
+                                state);
+    return r;
+}
+
+static PyObject *rng_setstate(PyObject *obj, PyObject *state) { return rng_set_state(obj, state); }
+
+static PyObject *rng_repr(PyObject *obj) {
+    RngObject *self = (RngObject *)obj;
+    aug_rng_state s;
+    aug_rng_get_state(self->rng, &s);
+    PyObject *dev = augpy_device_str(aug_rng_device(self->rng));
+    if (dev == NULL) return NULL;
+    PyObject *r = PyUnicode_FromFormat("<RandomNumberGenerator device=%U seed=%llu calls=%llu (Philox-4x32-10)>",
+                                       dev, (unsigned long long)s.seed, (unsigned long long)s.calls);
+    Py_DECREF(dev);
+    return r;
+}
+
+static PyObject *rng_get_seed(PyObject *obj, void *Py_UNUSED(closure)) {
+    aug_rng_state s;
+    aug_rng_get_state(((RngObject *)obj)->rng, &s);
+    return PyLong_FromUnsignedLongLong((unsigned long long)s.seed);
+}
+
+static PyObject *rng_get_device_id(PyObject *obj, void *Py_UNUSED(closure)) {
+    return PyLong_FromLong(((RngObject *)obj)->device_id);
+}
+
+static PyGetSetDef rng_getset[] = {
+    {"seed", rng_get_seed, NULL, "The 64-bit seed (the Philox key).", NULL},
+    {"device_id", rng_get_device_id, NULL, "The generator's device.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef rng_methods[] = {
+    {"uniform", (PyCFunction)(void (*)(void))rng_uniform, METH_FASTCALL | METH_KEYWORDS,
+     "uniform(target, vmin, vmax, blocks_per_sm=8, threads=0) -> None\n--\n\n"
+     "Fill target with values uniform in [vmin, vmax); vmin can occur, vmax never. Integer\n"
+     "targets get every integer of the dtype in [ceil(vmin), vmax) with equal probability.\n"
+     "Reproducible: element i (C order) of the n-th call draws from Philox counter (i, n)."},
+    {"gaussian", (PyCFunction)(void (*)(void))rng_gaussian, METH_FASTCALL | METH_KEYWORDS,
+     "gaussian(target, mean=0.0, std=1.0, blocks_per_sm=8, threads=0) -> None\n--\n\n"
+     "Fill target with normal values (Box-Muller). Integer targets get the value rounded half\n"
+     "to even and saturated to the dtype; bool targets get round(value) != 0."},
+    {"get_state", rng_get_state, METH_NOARGS,
+     "get_state() -> tuple\n--\n\nThe state (seed, calls): set_state(state) replays the fills from here."},
+    {"set_state", rng_set_state, METH_O, "set_state(state) -> None\n--\n\nRestore a state from get_state()."},
+    {"__reduce__", rng_reduce, METH_NOARGS, NULL},
+    {"__setstate__", rng_setstate, METH_O, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static PyType_Slot rng_slots[] = {
+    {Py_tp_doc, "RandomNumberGenerator(device_id=None, seed=None)\n--\n\n"
+                "Counter-based Philox-4x32-10 generator filling tensors of every dtype. device_id=None\n"
+                "uses the default device; seed=None reads the OS entropy source. The same seed gives\n"
+                "the same values for any thread count, strides or backend (SPEC 11)."},
+    {Py_tp_new, rng_new},
+    {Py_tp_dealloc, rng_dealloc},
+    {Py_tp_repr, rng_repr},
+    {Py_tp_methods, rng_methods},
+    {Py_tp_getset, rng_getset},
+    {0, NULL}};
+
+static PyType_Spec rng_spec = {"augpy._augpy.RandomNumberGenerator", sizeof(RngObject), 0,
+                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, rng_slots};
+
+int augpy_init_random(PyObject *module, augpy_state *st) {
+    st->RandomType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &rng_spec, NULL);
+    if (st->RandomType == NULL) return -1;
+    return PyModule_AddObjectRef(module, "RandomNumberGenerator", (PyObject *)st->RandomType);
+}

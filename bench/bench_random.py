@@ -1,0 +1,57 @@
+"""bench/bench_random.py: random fills (SPEC 11) called from Python through augpy,
+against NumPy's Philox bit generator in the same run.
+
+  - float32 uniform [0, 1), 64 MiB     vs Generator(Philox(seed)).random(out=, dtype=float32)
+  - float32 gaussian (0, 1), 64 MiB    vs Generator(Philox(seed)).standard_normal(out=, dtype=float32)
+
+augpy runs one Philox-4x32-10 block per element (what makes its numbers
+independent of threads and strides); NumPy's Philox-4x64 fills a stream and has
+no threads. First on one core (augpy.set_num_threads(1)), then on all cores (NumPy
+stays on one). Best of REPS runs with time.perf_counter; ratio = peer time /
+augpy time (> 1: augpy faster; the target is >= 1.0 per core).
+
+    python bench/bench_random.py
+"""
+import os
+import time
+
+import numpy as np
+
+import augpy
+
+REPS = 10
+N = 16 << 20  # 64 MiB of float32
+
+
+def best_ms(fn):
+    fn()  # warm up (page faults, thread pool start)
+    best = float("inf")
+    for _ in range(REPS):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, (time.perf_counter() - t0) * 1e3)
+    return best
+
+
+def main():
+    out = np.empty(N, np.float32)
+    t = augpy.zeros((N,), augpy.float32)
+    g = augpy.RandomNumberGenerator(seed=1)
+    peer = np.random.Generator(np.random.Philox(1))
+    t_np_u = best_ms(lambda: peer.random(out=out, dtype=np.float32))
+    t_np_g = best_ms(lambda: peer.standard_normal(out=out, dtype=np.float32))
+    cores = len(os.sched_getaffinity(0))
+    print(f"{'case':34s} {'threads':>7s} {'augpy ms':>9s} {'peer':>34s} {'peer ms':>8s} {'ratio':>6s}")
+    for threads in (1, cores):
+        augpy.set_num_threads(threads)
+        rows = [("float32 uniform [0,1) 64 MiB", best_ms(lambda: g.uniform(t, 0.0, 1.0)),
+                 "numpy Philox .random(float32)", t_np_u),
+                ("float32 gaussian (0,1) 64 MiB", best_ms(lambda: g.gaussian(t, 0.0, 1.0)),
+                 "numpy Philox .standard_normal(f32)", t_np_g)]
+        for name, ours, pname, theirs in rows:
+            print(f"{name:34s} {threads:7d} {ours:9.2f} {pname:>34s} {theirs:8.2f} {theirs / ours:6.2f}")
+    augpy.set_num_threads(0)
+
+
+if __name__ == "__main__":
+    main()
