@@ -57,6 +57,7 @@ test: ctest ctest-asan pytest
 # The main job: augment JPEG batches (augpy's sample set) and write out/contact_sheet.png.
 demo: build venv
 	./build/aug_example
+	mkdir -p out && ./build/aug_augment_jpeg python/augpy/samples/sample_00.jpg out/augmented.ppm
 	$(VPY) examples/demo.py
 	$(VENV)/bin/augpy-demo --output out
 

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <limits.h>
+#include "aug/image.h"
 #include "blur.h"
 #include "tensor_impl.h"
 

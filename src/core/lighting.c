@@ -6,6 +6,7 @@
  * on the image's device: gammagrays [N], gammacolors [N*C] or (N, C), contrasts
  * [N]. Their values are checked by the backend that reads them. */
 #include <math.h>
+#include "aug/image.h"
 #include "lighting.h"
 #include "tensor_impl.h"
 

@@ -4,6 +4,7 @@
  * dispatch to the backend's warp_affine entry (src/cpu/warp.c on the CPU). */
 #include <math.h>
 #include <stdlib.h>
+#include "aug/image.h"
 #include "backend.h"
 #include "tensor_impl.h"
 #include "warp.h"

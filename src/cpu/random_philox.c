@@ -10,6 +10,7 @@
  * chain is longer than its throughput cost. The tests compare every path with
  * the portable one and Random123's known answers. */
 #include <Random123/philox.h>
+#include "aug/random.h"
 #include "core/random.h"
 #include "core/simd.h"
 #if AUG__X86
