@@ -15,6 +15,8 @@ cores. Best of REPS runs with time.perf_counter; ratio = OpenCV time / augpy tim
 (> 1: augpy faster). Outputs are preallocated for both.
 
     python bench/bench_filters.py
+
+The machine may be shared: run it a few times and take the best figures.
 """
 import os
 import time

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "cpu.h"
 #include "core/blur.h"
+#include "blur_uint8.h"
 #include "core/ctype.h"
 #include "core/pool.h"
 #include "core/simd.h"
@@ -40,6 +41,7 @@ typedef struct {
     int nt;                  /* 1: the same taps for every image; else n */
     double box_div;          /* box: ksize^2; gaussian: 0 */
     int64_t rows, blocks;    /* rows per task, blocks per plane */
+    int u8;                  /* uint8 / int8 taking cpu/blur_uint8.c (box: ksize <= AUG__BOX8_MAX) */
     int failed;
 } blur_ctx;
 
@@ -170,158 +172,6 @@ BLUR_KERNELS(double, d)
 BLUR_BLOCK(float, f, AUG_FLOAT32)
 BLUR_BLOCK(double, d, AUG_FLOAT64)
 
-/* ---- uint8 fast paths ----------------------------------------------------------
- * Gaussian: block_f's float passes with inline (vectorised) uint8 <-> float
- * conversions in place of the generic aug__convert; the values are the same. Box with ksize <= 16: every window sum is at most
- * 16^2 * 255 = 65280, so column sums slide down the block in uint16 (add the row
- * entering, subtract the row leaving; wrap-around cancels) and the horizontal
- * sums are ksize uint16 adds; the mean is rounded half to even exactly (below). */
-
-#define BOX_U8_MAX 16
-
-AUG__ALWAYS_INLINE void u8_to_f32(const uint8_t *restrict src, float *restrict dst, int64_t n) {
-    for (int64_t x = 0; x < n; x++) dst[x] = (float)src[x];
-}
-
-/* float -> uint8 saturate_cast: clamp, then round half to even (0 <= v < 2^23). */
-AUG__ALWAYS_INLINE void f32_to_u8(const float *restrict src, uint8_t *restrict o, int64_t n) {
-    for (int64_t x = 0; x < n; x++) {
-        float v = src[x];
-        v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
-        v = (v + 0x1p23f) - 0x1p23f;
-        o[x] = (uint8_t)(int32_t)v;
-    }
-}
-
-/* Box: the next column sums, horizontal sums and the rounded mean of one row.
- * The mean q = s / kk rounded half to even: r = s * (1/kk) in float is within
- * 2^-14 of s / kk while a non-tie lies >= 1/(2 kk) >= 2^-9 from a half, so
- * floor(r + 0.5) is right except at exact ties, which d = 2s - 2q kk = +-kk
- * identifies exactly in integers; those go to the even neighbour. */
-AUG__ALWAYS_INLINE void add_u16(uint16_t *restrict s, const uint16_t *restrict h, int64_t n) {
-    for (int64_t x = 0; x < n; x++) s[x] = (uint16_t)(s[x] + h[x]);
-}
-
-AUG__ALWAYS_INLINE void box_row_u8(uint16_t *restrict col, const uint8_t *restrict add, const uint8_t *restrict sub,
-                                   int slide, int64_t k, int64_t lo, int64_t W, uint16_t *restrict hb,
-                                   uint16_t *restrict sum, uint8_t *restrict o, uint8_t flip) {
-    if (slide)
-        for (int64_t x = 0; x < W; x++) col[x] = (uint16_t)(col[x] + add[x] - sub[x]);
-    int64_t left = -lo;
-    for (int64_t x = 0; x < left; x++) hb[x] = col[0];
-    memcpy(hb + left, col, (size_t)W * sizeof(uint16_t));
-    for (int64_t x = left + W; x < W + k - 1; x++) hb[x] = col[W - 1];
-    for (int64_t x = 0; x < W; x++) sum[x] = hb[x];
-    for (int64_t i = 1; i < k; i++) add_u16(sum, hb + i, W);
-    int32_t kk = (int32_t)(k * k);
-    float inv = 1.0f / (float)kk;
-    for (int64_t x = 0; x < W; x++) {
-        int32_t s = sum[x];
-        int32_t q = (int32_t)((float)s * inv + 0.5f);
-        int32_t d = 2 * s - 2 * q * kk;
-        q += (d == kk) & q;
-        q -= (d == -kk) & q;
-        o[x] = (uint8_t)((uint8_t)q ^ flip);
-    }
-}
-
-static void u8_to_f32_portable(const uint8_t *src, float *dst, int64_t n) { u8_to_f32(src, dst, n); }
-static void f32_to_u8_portable(const float *src, uint8_t *o, int64_t n) { f32_to_u8(src, o, n); }
-static void box_rows_u8_portable(uint16_t *col, const uint8_t *add, const uint8_t *sub, int slide, int64_t k,
-                                 int64_t lo, int64_t W, uint16_t *hb, uint16_t *sum, uint8_t *o, uint8_t flip) {
-    box_row_u8(col, add, sub, slide, k, lo, W, hb, sum, o, flip);
-}
-#if AUG__X86
-__attribute__((target("avx2"))) static void u8_to_f32_avx2(const uint8_t *src, float *dst, int64_t n) {
-    u8_to_f32(src, dst, n);
-}
-__attribute__((target("avx2"))) static void f32_to_u8_avx2(const float *src, uint8_t *o, int64_t n) {
-    f32_to_u8(src, o, n);
-}
-__attribute__((target("avx2"))) static void box_rows_u8_avx2(uint16_t *col, const uint8_t *add, const uint8_t *sub,
-                                                              int slide, int64_t k, int64_t lo, int64_t W,
-                                                              uint16_t *hb, uint16_t *sum, uint8_t *o, uint8_t flip) {
-    box_row_u8(col, add, sub, slide, k, lo, W, hb, sum, o, flip);
-}
-#else
-#define u8_to_f32_avx2 u8_to_f32_portable
-#define f32_to_u8_avx2 f32_to_u8_portable
-#define box_rows_u8_avx2 box_rows_u8_portable
-#endif
-
-static int block_gauss_u8(const blur_ctx *k, const aug__taps *tv, const aug__taps *th, const uint8_t *src,
-                          uint8_t *dst, int64_t y0, int64_t y1) {
-    int64_t H = k->plan->h, W = k->plan->w;
-    int64_t r0 = y0 + tv->lo < 0 ? 0 : y0 + tv->lo, r1 = y1 - 1 + tv->hi >= H ? H - 1 : y1 - 1 + tv->hi;
-    int64_t nr = r1 - r0 + 1, nv = tv->hi - tv->lo + 1, nh = th->hi - th->lo + 1;
-    int tails = tv->tail_lo != 0.0 || tv->tail_hi != 0.0;
-    float *buf = malloc((size_t)((nr + (tails ? 2 : 0) + 2) * W + (W + nh - 1) + nv + nh) * sizeof(float));
-    if (!buf) return -1;
-    float *rows = buf, *extra = rows + nr * W, *vrow = extra + (tails ? 2 * W : 0), *orow = vrow + W;
-    float *hb = orow + W, *wv = hb + W + nh - 1, *wh = wv + nv;
-    for (int64_t j = 0; j < nv; j++) wv[j] = (float)tv->w[j];
-    for (int64_t j = 0; j < nh; j++) wh[j] = (float)th->w[j];
-    int avx2 = aug__simd_level() >= AUG__SIMD_AVX2;
-    void (*to_f32)(const uint8_t *, float *, int64_t) = avx2 ? u8_to_f32_avx2 : u8_to_f32_portable;
-    void (*to_u8)(const float *, uint8_t *, int64_t) = avx2 ? f32_to_u8_avx2 : f32_to_u8_portable;
-    to_f32(src + r0 * W, rows, nr * W);
-    if (tails) {
-        to_f32(src, extra, W);
-        to_f32(src + (H - 1) * W, extra + W, W);
-    }
-    for (int64_t y = y0; y < y1; y++) {
-        if (avx2) BLUR_CALL_AVX2(f, rows, r0, extra, extra + W, y, H, W, wv, tv, wh, th, vrow, hb, orow);
-        else rows_f_portable(rows, r0, extra, extra + W, y, H, W, wv, tv, wh, th, vrow, hb, orow);
-        to_u8(orow, dst + y * W, W);
-    }
-    free(buf);
-    return 0;
-}
-
-/* uint8 and int8 (values offset by 128 with the sign bit: the mean of x + 128 is
- * the mean of x plus 128, an even number, so the rounding is the same). */
-static int block_box_u8(const blur_ctx *k, const aug__taps *tv, const uint8_t *src, uint8_t *dst, int64_t y0,
-                        int64_t y1) {
-    int64_t H = k->plan->h, W = k->plan->w, ks = k->plan->ksize, lo = tv->lo - 0;
-    int64_t a = -(ks / 2); /* the unclipped window: rows y + a .. y + a + ks - 1 */
-    uint8_t flip = k->dtype == AUG_INT8 ? 0x80 : 0;
-    uint16_t *buf = malloc((size_t)(W + (W + ks - 1) + W) * sizeof(uint16_t));
-    uint8_t *rows = flip ? malloc((size_t)(ks + 1) * (size_t)W) : NULL; /* ring of flipped rows (int8) */
-    if (!buf || (flip && !rows)) {
-        free(buf);
-        free(rows);
-        return -1;
-    }
-    (void)lo;
-    uint16_t *col = buf, *hb = col + W, *sum = hb + W + ks - 1;
-    int avx2 = aug__simd_level() >= AUG__SIMD_AVX2;
-#define ROW_(r) (src + ((r) < 0 ? 0 : ((r) >= H ? H - 1 : (r))) * W)
-    /* int8 rows are read through a flipped copy kept in a ring of ks + 1 rows */
-    const uint8_t *add = NULL, *sub = NULL;
-    for (int64_t x = 0; x < W; x++) col[x] = 0;
-    for (int64_t j = 0; j < ks; j++) {
-        const uint8_t *r = ROW_(y0 + a + j);
-        for (int64_t x = 0; x < W; x++) col[x] = (uint16_t)(col[x] + (uint8_t)(r[x] ^ flip));
-    }
-    for (int64_t y = y0; y < y1; y++) {
-        int slide = y > y0;
-        if (slide) {
-            add = ROW_(y + a + ks - 1);
-            sub = ROW_(y - 1 + a);
-            if (flip) {
-                uint8_t *fa = rows, *fs = rows + W;
-                for (int64_t x = 0; x < W; x++) fa[x] = add[x] ^ 0x80, fs[x] = sub[x] ^ 0x80;
-                add = fa, sub = fs;
-            }
-        }
-        (avx2 ? box_rows_u8_avx2 : box_rows_u8_portable)(col, add, sub, slide, ks, a, W, hb, sum, dst + y * W, flip);
-    }
-#undef ROW_
-    free(rows);
-    free(buf);
-    return 0;
-}
-
 static void blur_task(void *ctx, int64_t task, int worker) {
     (void)worker;
     blur_ctx *k = ctx;
@@ -337,11 +187,13 @@ static void blur_task(void *ctx, int64_t task, int worker) {
         memcpy(dst + y0 * rb, src + y0 * rb, (size_t)((y1 - y0) * rb));
         return;
     }
-    int r;
-    if (k->dtype == AUG_UINT8 && k->box_div == 0.0)
-        r = block_gauss_u8(k, &k->tv[t], &k->th[t], (const uint8_t *)src, (uint8_t *)dst, y0, y1);
-    else if ((k->dtype == AUG_UINT8 || k->dtype == AUG_INT8) && k->box_div != 0.0 && p->ksize <= BOX_U8_MAX)
-        r = block_box_u8(k, &k->tv[t], (const uint8_t *)src, (uint8_t *)dst, y0, y1);
+    int r, level = aug__simd_level();
+    uint8_t flip = k->dtype == AUG_INT8 ? 0x80 : 0;
+    if (k->u8 && k->box_div == 0.0)
+        r = aug__blur_gauss8_rows(&k->tv[t], &k->th[t], (const uint8_t *)src, (uint8_t *)dst, p->h, p->w, y0, y1, flip,
+                                  level);
+    else if (k->u8)
+        r = aug__blur_box8_rows(p->ksize, (const uint8_t *)src, (uint8_t *)dst, p->h, p->w, y0, y1, flip, level);
     else
         r = k->acc == AUG_FLOAT32 ? block_f(k, &k->tv[t], &k->th[t], src, dst, y0, y1)
                                   : block_d(k, &k->tv[t], &k->th[t], src, dst, y0, y1);
@@ -406,7 +258,7 @@ aug_status aug__cpu_blur(const aug__blur_plan *plan) {
         int box = plan->kind == AUG__BLUR_BOX;
         blur_ctx k = {plan, (int)plan->in->dtype, pick_acc((int)plan->in->dtype, box, kmax),
                       aug__dtype_size(plan->in->dtype), NULL, NULL, ks, (int)nt,
-                      box ? (double)plan->ksize * (double)plan->ksize : 0.0, BLUR_ROWS, 0, 0};
+                      box ? (double)plan->ksize * (double)plan->ksize : 0.0, BLUR_ROWS, 0, 0, 0};
         /* tv/th are interleaved in one array: stride 2 */
         aug__taps *tv = malloc((size_t)(2 * nt) * sizeof(aug__taps));
         if (!tv) {
@@ -415,10 +267,18 @@ aug_status aug__cpu_blur(const aug__blur_plan *plan) {
             for (int64_t i = 0; i < nt; i++) tv[i] = taps[2 * i], tv[nt + i] = taps[2 * i + 1];
             k.tv = tv;
             k.th = tv + nt;
-            /* enough tasks for the pool: shrink the blocks for few, small planes */
-            int64_t planes = n * plan->c, want = 8 * (int64_t)aug_get_num_threads();
-            if (planes * ((plan->h + k.rows - 1) / k.rows) < want) {
-                k.rows = planes * plan->h / want;
+            int64_t planes = n * plan->c, threads = aug_get_num_threads();
+            k.u8 = (k.dtype == AUG_UINT8 || k.dtype == AUG_INT8) && (!box || plan->ksize <= AUG__BOX8_MAX);
+            if (k.u8) {
+                /* the 8-bit kernels read the input rows directly (no per-block
+                 * conversion to amortise): one band per plane on one thread, else
+                 * about 4 bands per thread for balance, at least BLUR_ROWS / 2 rows */
+                int64_t want = threads > 1 ? 4 * threads : 1, bands = (want + planes - 1) / planes;
+                k.rows = (plan->h + bands - 1) / bands;
+                if (k.rows < BLUR_ROWS / 2) k.rows = BLUR_ROWS / 2;
+            } else if (planes * ((plan->h + k.rows - 1) / k.rows) < 8 * threads) {
+                /* enough tasks for the pool: shrink the blocks for few, small planes */
+                k.rows = planes * plan->h / (8 * threads);
                 if (k.rows < 4) k.rows = 4;
             }
             k.blocks = (plan->h + k.rows - 1) / k.rows;

@@ -1,16 +1,21 @@
 /* test_filters.c: aug_lighting, aug_box_blur_single, aug_gaussian_blur_single,
  * aug_gaussian_blur and aug_gaussian_ksize (SPEC 13) through the C API: small
  * cases worked out by hand (exact values, rounding of ties), the SPEC formula
- * written out here for lighting, and the error paths with their
- * messages. */
+ * written out here for lighting, the error paths with their messages, and the
+ * 8-bit blur kernels: the box division checked for every sum, and the SIMD
+ * paths equal to the portable ones. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "aug/aug.h"
+#include "core/blur.h"
+#include "core/simd.h"
+#include "cpu/blur_uint8.h"
 
 static aug_tensor *make_u8(int ndim, const int64_t *shape, const uint8_t *vals) {
     aug_tensor *t = aug_tensor_empty(ndim, shape, AUG_UINT8, aug_cpu_device());
@@ -208,11 +213,80 @@ static void test_blur_errors(void **state) {
     aug_tensor_free(wrong);
 }
 
+/* The box mean's reciprocal division: round half to even of sum / k^2, for every
+ * sum 0 .. 255 k^2 and every k the 8-bit kernel takes. */
+static void test_box8_division_exhaustive(void **state) {
+    (void)state;
+    for (int64_t k = 1; k <= AUG__BOX8_MAX; k++) {
+        uint32_t kk = (uint32_t)(k * k);
+        aug__box8_div dv = aug__box8_div_for(k);
+        for (uint32_t sum = 0; sum <= 255 * kk; sum++) {
+            uint32_t t = sum + kk / 2, q = t >> dv.shift;
+            if (dv.mul) q = ((q * dv.mul) >> 16) >> dv.post;
+            if (!(kk & 1) && q * kk == t) q &= ~1u;
+            uint32_t want = sum / kk, rem = sum % kk; /* exact: to nearest, ties to even */
+            if (2 * rem > kk || (2 * rem == kk && (want & 1))) want++;
+            if (q != want) fail_msg("k=%d sum=%u: %u != %u", (int)k, sum, q, want);
+        }
+    }
+}
+
+static uint32_t lcg(uint32_t *s) { return *s = *s * 1664525u + 1013904223u; }
+
+/* The AVX2 kernels give the same bytes as the portable loops (tails included:
+ * widths that are not multiples of the vector sizes), uint8 and int8. */
+static void test_blur8_simd_equals_portable(void **state) {
+    (void)state;
+    int level = aug__simd_cpu_level();
+    if (level < AUG__SIMD_AVX2) skip();
+    const int64_t dims[][2] = {{37, 61}, {64, 80}, {5, 3}, {20, 33}};
+    uint32_t seed = 1;
+    for (size_t d = 0; d < sizeof dims / sizeof *dims; d++) {
+        int64_t H = dims[d][0], W = dims[d][1], n = H * W;
+        uint8_t *src = malloc((size_t)n), *a = malloc((size_t)n), *b = malloc((size_t)n);
+        assert_non_null(src);
+        assert_non_null(a);
+        assert_non_null(b);
+        for (int64_t i = 0; i < n; i++) src[i] = (uint8_t)(lcg(&seed) >> 24);
+        for (int flip = 0; flip <= 0x80; flip += 0x80) {
+            for (int64_t k = 1; k <= AUG__BOX8_MAX; k++) {
+                assert_int_equal(aug__blur_box8_rows(k, src, a, H, W, 0, H, (uint8_t)flip, AUG__SIMD_NONE), 0);
+                assert_int_equal(aug__blur_box8_rows(k, src, b, H, W, 0, H, (uint8_t)flip, level), 0);
+                assert_memory_equal(a, b, (size_t)n);
+                /* bands give the same rows as the whole plane */
+                assert_int_equal(aug__blur_box8_rows(k, src, b, H, W, 0, H / 3, (uint8_t)flip, level), 0);
+                assert_int_equal(aug__blur_box8_rows(k, src, b, H, W, H / 3, H, (uint8_t)flip, level), 0);
+                assert_memory_equal(a, b, (size_t)n);
+            }
+            const double sigmas[] = {0.5, 1.0, 2.0, 3.5, 40.0};
+            for (size_t si = 0; si < sizeof sigmas / sizeof *sigmas; si++)
+                for (int64_t clip = 0; clip <= 1; clip++) { /* clip: an even, asymmetric window */
+                    int64_t k = aug__gaussian_ksize64(sigmas[si], clip ? 6 : 0);
+                    aug__taps tv, th;
+                    assert_int_equal(aug__blur_taps("t", k, sigmas[si], H, &tv), AUG_OK);
+                    assert_int_equal(aug__blur_taps("t", k, sigmas[si], W, &th), AUG_OK);
+                    assert_int_equal(aug__blur_gauss8_rows(&tv, &th, src, a, H, W, 0, H, (uint8_t)flip, AUG__SIMD_NONE), 0);
+                    assert_int_equal(aug__blur_gauss8_rows(&tv, &th, src, b, H, W, 0, H, (uint8_t)flip, level), 0);
+                    assert_memory_equal(a, b, (size_t)n);
+                    assert_int_equal(aug__blur_gauss8_rows(&tv, &th, src, b, H, W, 0, H / 2, (uint8_t)flip, level), 0);
+                    assert_int_equal(aug__blur_gauss8_rows(&tv, &th, src, b, H, W, H / 2, H, (uint8_t)flip, level), 0);
+                    assert_memory_equal(a, b, (size_t)n);
+                    free(tv.w);
+                    free(th.w);
+                }
+        }
+        free(src);
+        free(a);
+        free(b);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ksize),          cmocka_unit_test(test_lighting_values),
         cmocka_unit_test(test_lighting_errors), cmocka_unit_test(test_box_blur_small),
         cmocka_unit_test(test_gaussian_small), cmocka_unit_test(test_blur_errors),
+        cmocka_unit_test(test_box8_division_exhaustive), cmocka_unit_test(test_blur8_simd_equals_portable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -245,3 +245,40 @@ def test_blur_bad_inputs(rng):
         augpy.gaussian_blur(x, [1.0, 2.0, 3.0], 9)
     with pytest.raises(TypeError, match=r"augpy.gaussian_blur.*sigmas"):
         augpy.gaussian_blur(b, None, 9)
+
+
+
+# ---- 8-bit kernels on large images (the SIMD paths and row bands) ---------------------
+
+def _large_images(rng):
+    y, x = np.mgrid[0:203, 0:317]
+    smooth = 127.5 + 100 * np.sin(x / 23.0) * np.cos(y / 17.0) + (x + y) * 0.05
+    smooth = np.clip(smooth, 0, 255).astype(np.uint8)
+    return {"random": rng.integers(0, 256, (3, 203, 317), dtype=np.uint8),
+            "smooth": np.stack([smooth, smooth[::-1], 255 - smooth])}
+
+
+@pytest.mark.parametrize("sigma", [0.6, 1.0, 2.0, 3.3, 6.0])
+@pytest.mark.parametrize("kind", ["random", "smooth"])
+@pytest.mark.parametrize("d", ["uint8", "int8"])
+def test_gaussian_8bit_large_vs_float64(rng, sigma, kind, d):
+    x = _large_images(rng)[kind]
+    if d == "int8":
+        x = (x.astype(np.int16) - 128).astype(np.int8)
+    got = augpy.gaussian_blur_single(augpy.array_to_tensor(x), sigma).numpy().astype(np.int64)
+    w = R.gaussian_weights(sigma, R.gaussian_ksize(sigma))
+    want = R.saturate(R.sep_filter(x.astype(np.float64), w), d).astype(np.int64)
+    diff = np.abs(got - want)
+    assert diff.max() <= 1
+    assert (diff == 0).mean() >= 0.999
+
+
+@pytest.mark.parametrize("k", list(range(1, 18)))
+@pytest.mark.parametrize("d", ["uint8", "int8"])
+def test_box_8bit_large_exact(rng, k, d):
+    x = _large_images(rng)["random"][:, :61, :]
+    if d == "int8":
+        x = (x.astype(np.int16) - 128).astype(np.int8)
+    got = augpy.box_blur_single(augpy.array_to_tensor(x), k).numpy()
+    want = R.saturate(R.box_sum(x.astype(np.int64), k) / float(k * k), d)
+    np.testing.assert_array_equal(got, want)

@@ -1,0 +1,32 @@
+/* cpu/blur_uint8.h: the 8-bit box and Gaussian blur row-band kernels (private;
+ * cpu/blur.c calls them, tests/c/test_filters.c checks SIMD against portable). */
+#ifndef AUG_CPU_BLUR_UINT8_H
+#define AUG_CPU_BLUR_UINT8_H
+
+#include <stdint.h>
+#include "core/blur.h"
+
+/* Largest box ksize the 8-bit box kernel takes: window sums of up to
+ * 16^2 * 255 = 65280 (plus the rounding bias) fit uint16 lanes. */
+#define AUG__BOX8_MAX 16
+
+/* The exact division of the box kernel: for t = sum + kk/2 with 0 <= sum <=
+ * 255 * kk (kk = ksize^2), floor(t / kk) = mulhi16(t >> shift, mul) >> post
+ * (mul 0: t >> shift alone). */
+typedef struct aug__box8_div {
+    int shift, post;
+    uint16_t mul;
+} aug__box8_div;
+
+AUG__HIDDEN aug__box8_div aug__box8_div_for(int64_t ksize);
+
+/* Output rows [y0, y1) of one H x W plane. flip = 0x80 for int8 (values biased
+ * by 128 through the sign bit), 0 for uint8. level: AUG__SIMD_* to use (the
+ * portable path for anything below AVX2). Return 0, or -1 when scratch memory
+ * runs out. */
+AUG__HIDDEN int aug__blur_box8_rows(int64_t ksize, const uint8_t *src, uint8_t *dst, int64_t H, int64_t W,
+                                    int64_t y0, int64_t y1, uint8_t flip, int level);
+AUG__HIDDEN int aug__blur_gauss8_rows(const aug__taps *tv, const aug__taps *th, const uint8_t *src, uint8_t *dst,
+                                      int64_t H, int64_t W, int64_t y0, int64_t y1, uint8_t flip, int level);
+
+#endif
