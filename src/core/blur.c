@@ -92,7 +92,7 @@ aug_status aug__blur_taps(const char *func, int64_t k, double sigma, int64_t L, 
  * (plan->func, kind and kernel fields set by the caller). */
 static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim, aug_tensor **out, int copy_only) {
     const char *func = plan->func;
-    char sa[96], sb[96], da[32], db[32];
+    char sa[96], da[32], db[32];
     aug_status st = aug__tensor_check(func, in);
     if (st) return st;
     if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
@@ -116,26 +116,8 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
     if (!be) return aug_last_status();
     if (!be->blur) return aug__error(AUG_ERR_VALUE, func, "blur is not supported on backend %s", be->name);
 
-    aug_tensor *res = *out;
-    if (res) {
-        if ((st = aug__tensor_check(func, res))) return st;
-        if (!aug__device_eq(res->device, in->device))
-            return aug__error(AUG_ERR_VALUE, func, "out is on device %s but the input is on %s",
-                              aug__device_str(res->device, da, sizeof da), aug__device_str(in->device, db, sizeof db));
-        int same = res->ndim == in->ndim;
-        for (int d = 0; same && d < in->ndim; d++) same = res->shape[d] == in->shape[d];
-        if (!same)
-            return aug__error(AUG_ERR_VALUE, func, "out has shape %s but the input has shape %s",
-                              aug_shape_str(res->ndim, res->shape, sa, sizeof sa),
-                              aug_shape_str(in->ndim, in->shape, sb, sizeof sb));
-        if (res->dtype != in->dtype)
-            return aug__error(AUG_ERR_TYPE, func, "out has dtype %s but the input has dtype %s",
-                              aug_dtype_name(res->dtype), aug_dtype_name(in->dtype));
-        if (!aug_tensor_is_contiguous(res)) return aug__error(AUG_ERR_VALUE, func, "out must be contiguous");
-    } else {
-        res = aug__tensor_empty(func, in->ndim, in->shape, in->dtype, in->device);
-        if (!res) return AUG_ERR_MEMORY;
-    }
+    aug_tensor *res = NULL;
+    if ((st = aug__out_like(func, out, in, "the input", &res))) return st;
     aug_tensor_set_layout(res, ndim == 3 ? "CHW" : "NCHW");
 
     int off = ndim - 3;

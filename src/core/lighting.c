@@ -56,7 +56,7 @@ static aug_status check_param(const aug_tensor *p, const char *name, int64_t cou
 
 aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, const aug_tensor *gammacolors,
                         const aug_tensor *contrasts, double vmin, double vmax, aug_tensor **out) {
-    char sa[96], sb[96], da[32], db[32];
+    char sa[96];
     aug_status st = aug__tensor_check(FUNC, im);
     if (st) return st;
     if (!out) return aug__error(AUG_ERR_VALUE, FUNC, "out is NULL");
@@ -77,33 +77,15 @@ aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, cons
     if (!be) return aug_last_status();
     if (!be->lighting) return aug__error(AUG_ERR_VALUE, FUNC, "lighting is not supported on backend %s", be->name);
 
-    aug_tensor *res = *out;
-    if (res) {
-        if ((st = aug__tensor_check(FUNC, res))) return st;
-        if (!aug__device_eq(res->device, im->device))
-            return aug__error(AUG_ERR_VALUE, FUNC, "out is on device %s but the image is on %s",
-                              aug__device_str(res->device, da, sizeof da), aug__device_str(im->device, db, sizeof db));
-        int same = res->ndim == im->ndim;
-        for (int d = 0; same && d < im->ndim; d++) same = res->shape[d] == im->shape[d];
-        if (!same)
-            return aug__error(AUG_ERR_VALUE, FUNC, "out has shape %s but the image has shape %s",
-                              aug_shape_str(res->ndim, res->shape, sa, sizeof sa),
-                              aug_shape_str(im->ndim, im->shape, sb, sizeof sb));
-        if (res->dtype != im->dtype)
-            return aug__error(AUG_ERR_TYPE, FUNC, "out has dtype %s but the image has dtype %s",
-                              aug_dtype_name(res->dtype), aug_dtype_name(im->dtype));
-        if (!aug_tensor_is_contiguous(res)) return aug__error(AUG_ERR_VALUE, FUNC, "out must be contiguous");
-        /* Values are read and written at the same index, so out == im is fine;
-         * any other overlap would read values already written. */
-        if (res->storage && res->storage == im->storage && aug_tensor_ptr(res) != aug_tensor_ptr(im)) {
-            int64_t bytes = aug_tensor_size(im) * aug__dtype_size(im->dtype);
-            const char *a = aug_tensor_ptr(im), *b = aug_tensor_ptr(res);
-            if (a < b + bytes && b < a + bytes)
-                return aug__error(AUG_ERR_VALUE, FUNC, "out partially overlaps the image (only out == image is allowed)");
-        }
-    } else {
-        res = aug__tensor_empty(FUNC, im->ndim, im->shape, im->dtype, im->device);
-        if (!res) return AUG_ERR_MEMORY;
+    aug_tensor *res = NULL;
+    if ((st = aug__out_like(FUNC, out, im, "the image", &res))) return st;
+    /* Values are read and written at the same index, so out == im is fine;
+     * any other overlap would read values already written. */
+    if (res->storage && res->storage == im->storage && aug_tensor_ptr(res) != aug_tensor_ptr(im)) {
+        int64_t bytes = aug_tensor_size(im) * aug__dtype_size(im->dtype);
+        const char *a = aug_tensor_ptr(im), *b = aug_tensor_ptr(res);
+        if (a < b + bytes && b < a + bytes)
+            return aug__error(AUG_ERR_VALUE, FUNC, "out partially overlaps the image (only out == image is allowed)");
     }
     aug_tensor_set_layout(res, off ? "NCHW" : "CHW");
 

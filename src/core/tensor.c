@@ -334,3 +334,29 @@ aug_status aug_tensor_get_item(const aug_tensor *t, const int64_t *index, aug_sc
     }
     return AUG_OK;
 }
+
+aug_status aug__out_like(const char *func, aug_tensor *const *out, const aug_tensor *ref, const char *what,
+                         aug_tensor **res) {
+    aug_tensor *t = *out;
+    if (!t) {
+        *res = aug__tensor_empty(func, ref->ndim, ref->shape, ref->dtype, ref->device);
+        return *res ? AUG_OK : aug_last_status();
+    }
+    aug_status st = aug__tensor_check(func, t);
+    if (st) return st;
+    char a[160], b[160];
+    if (!aug__device_eq(t->device, ref->device))
+        return aug__error(AUG_ERR_VALUE, func, "out is on device %s but %s is on %s", aug__device_str(t->device, a, sizeof a),
+                          what, aug__device_str(ref->device, b, sizeof b));
+    int same = t->ndim == ref->ndim;
+    for (int d = 0; same && d < ref->ndim; d++) same = t->shape[d] == ref->shape[d];
+    if (!same)
+        return aug__error(AUG_ERR_VALUE, func, "out has shape %s but %s has shape %s", aug_shape_str(t->ndim, t->shape, a, sizeof a),
+                          what, aug_shape_str(ref->ndim, ref->shape, b, sizeof b));
+    if (t->dtype != ref->dtype)
+        return aug__error(AUG_ERR_TYPE, func, "out has dtype %s but %s has dtype %s", aug_dtype_name(t->dtype), what,
+                          aug_dtype_name(ref->dtype));
+    if (!aug_tensor_is_contiguous(t)) return aug__error(AUG_ERR_VALUE, func, "out must be contiguous");
+    *res = t;
+    return AUG_OK;
+}

@@ -56,6 +56,13 @@ static inline int64_t aug__dtype_size(aug_dtype t) {
 
 static inline int aug__dtype_ok(aug_dtype t) { return (int)t >= 0 && (int)t < (int)AUG_NUM_DTYPES; }
 
+/* The output of an image op that keeps its input's shape and dtype: *out ==
+ * NULL allocates one (stored in *res, caller frees on error); otherwise *out
+ * must match `ref` in device, shape and dtype and be contiguous, and *res =
+ * *out. `what` names ref in messages ("the input", "the image"). */
+AUG__HIDDEN aug_status aug__out_like(const char *func, aug_tensor *const *out, const aug_tensor *ref,
+                                     const char *what, aug_tensor **res);
+
 /* 1 if the two devices are the same. */
 static inline int aug__device_eq(aug_device a, aug_device b) { return a.type == b.type && a.id == b.id; }
 
