@@ -6,24 +6,19 @@ all cores. A ratio > 1 means aug is faster.
 
     .venv/bin/python bench/bench_core.py [path/to/bench_core]
 """
+import functools
 import os
 import subprocess
 import sys
-import time
 
 import cv2
 import numpy as np
 
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
+
 REPS = 15
+best_ms = functools.partial(benchutil.best_ms, reps=REPS, warmup=False)
 
-
-def best_ms(fn):
-    best = float("inf")
-    for _ in range(REPS):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, (time.perf_counter() - t0) * 1e3)
-    return best
 
 
 def run_aug(binary, threads):

@@ -18,25 +18,19 @@ cores. Best of REPS runs with time.perf_counter; ratio = OpenCV time / augpy tim
 
 The machine may be shared: run it a few times and take the best figures.
 """
+import functools
 import os
-import time
 
 import cv2
 import numpy as np
 
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
+
 import augpy
 
 REPS = 30
+best_ms = functools.partial(benchutil.best_ms, reps=REPS)
 
-
-def best_ms(fn):
-    fn()  # warm up (page faults, thread pool start)
-    best = float("inf")
-    for _ in range(REPS):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, (time.perf_counter() - t0) * 1e3)
-    return best
 
 
 def f_pos(v):

@@ -10,11 +10,12 @@ timed in the same run. Prints images/s and ratios.
 import argparse
 import io
 import os
-import time
 
 import cv2
 import numpy as np
 from PIL import Image
+
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
 
 import augpy
 from augpy.image import DecodeWarp
@@ -34,15 +35,6 @@ def make_jpegs(n, seed=0):
         out.append(buf.getvalue())
     return out
 
-
-def best(fn, repeat):
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main():
@@ -64,7 +56,7 @@ def main():
             cv2.warpAffine(img, m, (224, 224), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                            borderMode=cv2.BORDER_CONSTANT)
 
-    t_cv = best(opencv, args.repeat)
+    t_cv = benchutil.best_ms(opencv, args.repeat) / 1e3
     print(f"{'case':<52}{'images/s':>10}{'vs cv2 1T':>11}")
     print(f"{'cv2.imdecode + cv2.warpAffine, 1 thread':<52}{BATCH / t_cv:10.1f}{1.0:10.2f}x")
     for threads in (1, 2):
@@ -72,13 +64,13 @@ def main():
             continue
         augpy.set_num_threads(threads)
         dw = DecodeWarp(BATCH, (3, 224, 224), cpu_threads=threads)
-        t = best(lambda: dw(batch()), args.repeat)
+        t = benchutil.best_ms(lambda: dw(batch()), args.repeat) / 1e3
         print(f"{f'DecodeWarp, cpu_threads={threads} (s from make_transform)':<52}{BATCH / t:10.1f}{t_cv / t:10.2f}x")
         dw.close()
         for p in params:
             p["max_supersampling"] = 1
         dw = DecodeWarp(BATCH, (3, 224, 224), cpu_threads=threads)
-        t = best(lambda: dw(batch()), args.repeat)
+        t = benchutil.best_ms(lambda: dw(batch()), args.repeat) / 1e3
         print(f"{f'DecodeWarp, cpu_threads={threads}, s=1':<52}{BATCH / t:10.1f}{t_cv / t:10.2f}x")
         dw.close()
         for p in params:

@@ -13,26 +13,20 @@ ratio = peer time / augpy time (> 1: augpy faster).
 
     python bench/bench_python_elementwise.py
 """
+import functools
 import os
-import time
 
 import cv2
 import numpy as np
 
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
+
 import augpy
 
 REPS = 15
+best_ms = functools.partial(benchutil.best_ms, reps=REPS)
 MIB = 1 << 20
 
-
-def best_ms(fn):
-    fn()  # warm up (page faults, thread pool start)
-    best = float("inf")
-    for _ in range(REPS):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, (time.perf_counter() - t0) * 1e3)
-    return best
 
 
 def data():

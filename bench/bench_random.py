@@ -12,25 +12,19 @@ augpy time (> 1: augpy faster; the target is >= 1.0 per core).
 
     python bench/bench_random.py
 """
+import functools
 import os
-import time
 
 import numpy as np
+
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
 
 import augpy
 
 REPS = 10
+best_ms = functools.partial(benchutil.best_ms, reps=REPS)
 N = 16 << 20  # 64 MiB of float32
 
-
-def best_ms(fn):
-    fn()  # warm up (page faults, thread pool start)
-    best = float("inf")
-    for _ in range(REPS):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, (time.perf_counter() - t0) * 1e3)
-    return best
 
 
 def main():
