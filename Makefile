@@ -8,7 +8,7 @@ PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-APT_PACKAGES := build-essential cmake pkg-config libcmocka-dev libopenblas-dev libturbojpeg0-dev \
+APT_PACKAGES := build-essential cmake pkg-config libcmocka-dev libopenblas-dev libturbojpeg0-dev libjpeg62-turbo-dev \
                 librandom123-dev libjpeg-turbo-progs python3-dev python3-venv
 PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip

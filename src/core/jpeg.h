@@ -15,6 +15,7 @@
 typedef struct aug__jpeg_header {
     int64_t height, width;
     int components;   /* 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK */
+    int libjpeg;      /* CPU: decode with the libjpeg-API fallback (TurboJPEG refused the header) */
 } aug__jpeg_header;
 
 /* Largest image decoded, in pixels: 2^31 keeps every row pitch and pixel
@@ -39,5 +40,16 @@ AUG__HIDDEN aug_status aug__cpu_jpeg_header(const char *func, aug__cpu_jpeg *j, 
  * file) are errors. On error dst holds unspecified bytes. */
 AUG__HIDDEN aug_status aug__cpu_jpeg_decode(const char *func, aug__cpu_jpeg *j, const void *data, size_t size,
                                             const aug__jpeg_header *h, uint8_t *dst);
+
+/* The CPU fallback for files TurboJPEG 2.1 refuses but libjpeg decodes
+ * (sampling factors TurboJPEG cannot name; src/cpu/jpeg_libjpeg.c), with the
+ * same output and error policy. The header read sets h->libjpeg. */
+AUG__HIDDEN aug_status aug__libjpeg_header(const char *func, const void *data, size_t size, aug__jpeg_header *h);
+AUG__HIDDEN aug_status aug__libjpeg_decode(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
+                                           uint8_t *dst);
+
+/* Stored (Adobe-inverted) CMYK samples -> packed RGB as Pillow's "CMYK;I" +
+ * convert('RGB'); npixels pixels. */
+AUG__HIDDEN void aug__cpu_cmyk_to_rgb(const uint8_t *src, uint8_t *dst, size_t npixels);
 
 #endif

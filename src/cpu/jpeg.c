@@ -15,9 +15,14 @@
  * - Warnings (e.g. "Premature end of JPEG file" on a truncated file) stop the
  *   decode and are errors (TJFLAG_STOPONWARNING): a truncated file never comes
  *   back as a half-grey image. TJFLAG_LIMITSCANS refuses progressive files with
- *   more than 500 scans (a known denial-of-service pattern; real files have ~10). */
+ *   more than 500 scans (a known denial-of-service pattern; real files have ~10).
+ * - Files whose header TurboJPEG 2.1 refuses but libjpeg accepts (sampling
+ *   factors TurboJPEG cannot name, e.g. Y 1x4 / C 1x1) go to the libjpeg-API
+ *   fallback in cpu/jpeg_libjpeg.c, which keeps all of the above. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jpeglib.h> /* JMSG_LENGTH_MAX */
 #include <turbojpeg.h>
 
 #include "core/jpeg.h"
@@ -82,11 +87,21 @@ static aug_status check_size(const char *func, size_t size) {
     return AUG_OK;
 }
 
+/* When TurboJPEG refuses a header, libjpeg gets a second look: if its header
+ * reader accepts the file (TurboJPEG 2.1's "Could not determine subsampling
+ * type" for sampling factors it cannot name), the file is decoded with the
+ * libjpeg fallback; otherwise TurboJPEG's message is reported. */
 static aug_status read_header(const char *func, tjhandle tj, const void *data, size_t size, aug__jpeg_header *h) {
     int w = 0, hh = 0, subsamp = 0, cs = 0;
-    if (tjDecompressHeader3(tj, (const unsigned char *)data, (unsigned long)size, &w, &hh, &subsamp, &cs) != 0)
-        return aug__error(AUG_ERR_JPEG, func, "%s", tjGetErrorStr2(tj));
+    int rc = tjDecompressHeader3(tj, (const unsigned char *)data, (unsigned long)size, &w, &hh, &subsamp, &cs);
+    if (rc != 0 || subsamp < 0) { /* subsamp < 0 (TJSAMP_UNKNOWN): TurboJPEG 3's report of the same case */
+        char msg[JMSG_LENGTH_MAX];
+        snprintf(msg, sizeof msg, "%s", rc != 0 ? tjGetErrorStr2(tj) : "Could not determine subsampling type");
+        if (aug__libjpeg_header(func, data, size, h) == AUG_OK) return AUG_OK;
+        return aug__error(AUG_ERR_JPEG, func, "%s", msg);
+    }
     if (w <= 0 || hh <= 0) return aug__error(AUG_ERR_JPEG, func, "invalid image size %dx%d", w, hh);
+    h->libjpeg = 0;
     h->width = w;
     h->height = hh;
     switch (cs) {
@@ -104,7 +119,8 @@ aug_status aug__cpu_jpeg_header(const char *func, aug__cpu_jpeg *j, const void *
     if (st != AUG_OK) return st;
     if (j != NULL) {
         if ((st = handle_ok(func, j)) != AUG_OK) return st;
-        if ((st = read_header(func, j->tj, data, size, h)) != AUG_OK) reset_handle(j);
+        /* A fallback header means TurboJPEG failed on it: replace it too. */
+        if ((st = read_header(func, j->tj, data, size, h)) != AUG_OK || h->libjpeg) reset_handle(j);
         return st;
     }
     tjhandle tj = tjInitDecompress();
@@ -122,7 +138,7 @@ static inline unsigned muldiv255(unsigned a, unsigned b) {
 }
 
 /* Stored (Adobe-inverted) CMYK samples -> RGB as Pillow's "CMYK;I" + convert('RGB'). */
-static void cmyk_to_rgb(const uint8_t *src, uint8_t *dst, size_t npixels) {
+void aug__cpu_cmyk_to_rgb(const uint8_t *src, uint8_t *dst, size_t npixels) {
     for (size_t i = 0; i < npixels; i++, src += 4, dst += 3) {
         unsigned sk = src[3];
         dst[0] = (uint8_t)(sk - muldiv255(255u - src[0], sk));
@@ -140,8 +156,9 @@ static aug_status decode_failed(const char *func, aug__cpu_jpeg *j) {
 aug_status aug__cpu_jpeg_decode(const char *func, aug__cpu_jpeg *j, const void *data, size_t size,
                                 const aug__jpeg_header *h, uint8_t *dst) {
     aug_status st = check_size(func, size);
-    if (st == AUG_OK) st = handle_ok(func, j);
     if (st != AUG_OK) return st;
+    if (h->libjpeg) return aug__libjpeg_decode(func, data, size, h, dst);
+    if ((st = handle_ok(func, j)) != AUG_OK) return st;
     int w = (int)h->width, hh = (int)h->height; /* < 2^16 each (JPEG), checked by the front */
     size_t npix = (size_t)h->width * (size_t)h->height;
     const unsigned char *buf = (const unsigned char *)data;
@@ -164,6 +181,6 @@ aug_status aug__cpu_jpeg_decode(const char *func, aug__cpu_jpeg *j, const void *
     }
     if (tjDecompress2(j->tj, buf, (unsigned long)size, j->scratch, w, w * 4, hh, TJPF_CMYK, AUG__TJ_FLAGS) != 0)
         return decode_failed(func, j);
-    cmyk_to_rgb(j->scratch, dst, npix);
+    aug__cpu_cmyk_to_rgb(j->scratch, dst, npix);
     return AUG_OK;
 }

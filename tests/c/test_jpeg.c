@@ -2,13 +2,18 @@
  * with TurboJPEG's tjCompress2 from synthetic images; decoded pixels are
  * compared with TurboJPEG's own tjDecompress2 (default flags: accurate IDCT,
  * fancy upsampling) and, for flat images, with exact colours; CMYK against the
- * closed form of Pillow's conversion; truncation, buffer rules, NULL args. */
+ * closed form of Pillow's conversion; truncation, buffer rules, NULL args.
+ * Files with sampling factors TurboJPEG 2.1 cannot name (the libjpeg fallback)
+ * are encoded with libjpeg's compressor and compared with libjpeg's own decode
+ * (JDCT_ISLOW, fancy upsampling, JCS_RGB / JCS_CMYK: Pillow's settings). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <cmocka.h>
+#include <jpeglib.h>
 #include <turbojpeg.h>
 
 #include "aug/aug.h"
@@ -255,11 +260,248 @@ static void test_null_args(void **state) {
     assert_int_equal(strncmp(aug_last_error(), "aug_decoder_new: ", 17), 0);
 }
 
+/* ---- libjpeg-API files: sampling factors of our choice ---- */
+
+typedef struct {
+    int nc;            /* components: 1, 3 or 4 */
+    J_COLOR_SPACE in, jcs; /* input pixels, colour space in the file */
+    int f[4][2];       /* h, v sampling factor per component */
+} lj_kind;
+
+/* libjpeg's default error_exit prints and exit()s: a failing encode ends the
+ * test run loudly, which is what a broken fixture should do. */
+static jpeg lj_encode(int w, int h, const lj_kind *k, int progressive, int restart_rows,
+                      const jpeg_scan_info *script, int nscans) {
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr err;
+    c.err = jpeg_std_error(&err);
+    jpeg_create_compress(&c);
+    jpeg mem = {NULL, 0};
+    jpeg_mem_dest(&c, &mem.buf, &mem.size);
+    c.image_width = (JDIMENSION)w;
+    c.image_height = (JDIMENSION)h;
+    c.input_components = k->nc;
+    c.in_color_space = k->in;
+    jpeg_set_defaults(&c);
+    jpeg_set_colorspace(&c, k->jcs);
+    jpeg_set_quality(&c, 90, TRUE);
+    for (int i = 0; i < k->nc; i++) {
+        c.comp_info[i].h_samp_factor = k->f[i][0];
+        c.comp_info[i].v_samp_factor = k->f[i][1];
+    }
+    if (progressive) jpeg_simple_progression(&c);
+    if (script != NULL) {
+        c.scan_info = script;
+        c.num_scans = nscans;
+    }
+    c.restart_in_rows = restart_rows;
+    jpeg_start_compress(&c, TRUE);
+    unsigned char *row = malloc((size_t)w * k->nc);
+    assert_non_null(row);
+    uint32_t x = 777;
+    while (c.next_scanline < c.image_height) {
+        int y = (int)c.next_scanline;
+        for (int i = 0; i < w * k->nc; i++) {
+            x = x * 1103515245u + 12345u; /* LCG noise on gradients */
+            row[i] = (unsigned char)((i / k->nc * 255 / w + y * 255 / h * (i % k->nc + 1) / 2 +
+                                      (int)((x >> 16) % 41) - 20) & 255);
+        }
+        JSAMPROW r = row;
+        jpeg_write_scanlines(&c, &r, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    free(row);
+    return mem;
+}
+
+/* libjpeg's own decode with Pillow's settings: the reference. */
+static unsigned char *lj_reference(const jpeg *j, J_COLOR_SPACE out, int *w, int *h) {
+    struct jpeg_decompress_struct c;
+    struct jpeg_error_mgr err;
+    c.err = jpeg_std_error(&err);
+    jpeg_create_decompress(&c);
+    jpeg_mem_src(&c, j->buf, j->size);
+    assert_int_equal(jpeg_read_header(&c, TRUE), JPEG_HEADER_OK);
+    c.dct_method = JDCT_ISLOW;
+    c.do_fancy_upsampling = TRUE;
+    c.out_color_space = out;
+    jpeg_start_decompress(&c);
+    *w = (int)c.output_width;
+    *h = (int)c.output_height;
+    size_t pitch = (size_t)c.output_width * c.output_components;
+    unsigned char *px = malloc(pitch * c.output_height);
+    assert_non_null(px);
+    while (c.output_scanline < c.output_height) {
+        JSAMPROW r = px + pitch * c.output_scanline;
+        assert_int_equal(jpeg_read_scanlines(&c, &r, 1), 1);
+    }
+    assert_int_equal(err.num_warnings, 0);
+    jpeg_finish_decompress(&c);
+    jpeg_destroy_decompress(&c);
+    return px;
+}
+
+static int turbojpeg_refuses(const jpeg *j) {
+    tjhandle tj = tjInitDecompress();
+    int w, h, ss, cs;
+    int r = tjDecompressHeader3(tj, j->buf, j->size, &w, &h, &ss, &cs) != 0 || ss < 0;
+    tjDestroy(tj);
+    return r;
+}
+
+#define YCC(a, b, c, d, e, f) {3, JCS_RGB, JCS_YCbCr, {{a, b}, {c, d}, {e, f}}}
+/* The first 8 kinds are refused by TurboJPEG 2.1 (the libjpeg fallback), the
+ * rest are forms it accepts (the TurboJPEG path, compared the same way). */
+static const lj_kind odd_kinds[] = {
+    YCC(1, 4, 1, 1, 1, 1), /* 4:4:1 (h1v4) */
+    YCC(4, 2, 1, 1, 1, 1), /* 4:1:0 */
+    YCC(2, 1, 1, 1, 2, 1), /* Cb subsampled, Cr not */
+    YCC(2, 2, 1, 1, 2, 2), /* Cb 4:2:0, Cr full */
+    YCC(4, 1, 2, 1, 1, 1), /* Cb 2:1, Cr 4:1 */
+    YCC(3, 1, 1, 1, 1, 1), /* 3:1 horizontally (integral, box upsampling) */
+    YCC(3, 2, 1, 1, 1, 1),
+    {3, JCS_RGB, JCS_RGB, {{2, 2}, {1, 1}, {2, 1}}}, /* RGB file, G 2x2 and B 1x2 subsampled */
+    YCC(2, 2, 2, 1, 2, 1), /* 4:4:0 written with a 2x2 luma (TurboJPEG names it) */
+    YCC(2, 2, 1, 2, 1, 2), /* 4:2:2 written with a 2x2 luma */
+    YCC(1, 2, 1, 1, 1, 1), /* 4:4:0 */
+    YCC(2, 1, 2, 1, 2, 1), /* 4:4:4 with 2x1 factors everywhere */
+    YCC(4, 1, 1, 1, 1, 1), /* 4:1:1 */
+    {1, JCS_GRAYSCALE, JCS_GRAYSCALE, {{2, 2}}},    /* gray with factors > 1 (ignored) */
+};
+
+static void test_odd_sampling_factors(void **state) {
+    static const int sizes[][2] = {{53, 37}, {64, 64}, {17, 1}, {1, 9}, {33, 70}};
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    int64_t bshape[1] = {70 * 70 * 3};
+    aug_tensor *buf = aug_tensor_empty(1, bshape, AUG_UINT8, CPU);
+    for (size_t k = 0; k < sizeof odd_kinds / sizeof *odd_kinds; k++)
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+            for (int mode = 0; mode < 3; mode++) { /* baseline, progressive, restart markers */
+                jpeg j = lj_encode(sizes[z][0], sizes[z][1], &odd_kinds[k], mode == 1, mode == 2, NULL, 0);
+                if (turbojpeg_refuses(&j) != (k < 8)) fail_msg("kind %zu: TurboJPEG refusal is not %d", k, k < 8);
+                int w, h;
+                unsigned char *ref = lj_reference(&j, JCS_RGB, &w, &h);
+                int64_t ih, iw;
+                assert_int_equal(aug_jpeg_info(j.buf, j.size, &ih, &iw), AUG_OK);
+                assert_int_equal(ih, h);
+                assert_int_equal(iw, w);
+                aug_tensor *t = decode_ok(d, &j, mode == 2 ? buf : NULL);
+                if (mode == 2) assert_ptr_equal(aug_tensor_ptr(t), aug_tensor_ptr(buf));
+                assert_int_equal(t->shape[0], h);
+                assert_int_equal(t->shape[1], w);
+                if (memcmp(aug_tensor_ptr(t), ref, (size_t)w * h * 3) != 0)
+                    fail_msg("kind %zu size %dx%d mode %d differs from libjpeg", k, w, h, mode);
+                aug_tensor_free(t);
+                free(ref);
+                free(j.buf);
+            }
+    aug_tensor_free(buf);
+    aug_decoder_free(d);
+}
+
+static void test_odd_sampling_cmyk(void **state) {
+    static const lj_kind kinds[] = {
+        {4, JCS_CMYK, JCS_YCCK, {{1, 4}, {1, 1}, {1, 1}, {1, 4}}},
+        {4, JCS_CMYK, JCS_YCCK, {{2, 2}, {2, 1}, {1, 2}, {1, 1}}},
+        {4, JCS_CMYK, JCS_CMYK, {{2, 1}, {1, 1}, {1, 2}, {2, 2}}},
+    };
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        for (int prog = 0; prog < 2; prog++) {
+            jpeg j = lj_encode(45, 29, &kinds[k], prog, 0, NULL, 0);
+            assert_true(turbojpeg_refuses(&j));
+            int w, h;
+            unsigned char *cmyk = lj_reference(&j, JCS_CMYK, &w, &h);
+            aug_tensor *t = decode_ok(d, &j, NULL);
+            const unsigned char *p = aug_tensor_ptr(t);
+            for (int i = 0; i < w * h; i++)
+                for (int c = 0; c < 3; c++) {
+                    unsigned sc = cmyk[4 * i + c], sk = cmyk[4 * i + 3];
+                    assert_int_equal(p[3 * i + c], (sc * sk * 2 + 255) / 510);
+                }
+            aug_tensor_free(t);
+            free(cmyk);
+            free(j.buf);
+        }
+    aug_decoder_free(d);
+}
+
+static void test_odd_sampling_corrupt(void **state) {
+    /* Truncations at many offsets raise (never a crash, never an image);
+     * seeded byte flips raise or decode; the decoder stays usable. */
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    int64_t shape[1] = {48 * 40 * 3};
+    aug_tensor *buf = aug_tensor_zeros(1, shape, AUG_UINT8, CPU);
+    uint32_t x = 99;
+    int flips_ok = 0, flips_err = 0;
+    for (size_t k = 0; k < 8; k++)
+        for (int prog = 0; prog < 2; prog++) {
+            jpeg j = lj_encode(48, 40, &odd_kinds[k], prog, 0, NULL, 0);
+            for (unsigned long n = 1; n < j.size - 1; n += j.size / 29 + 1) {
+                expect_jpeg_error(d, j.buf, n, NULL);
+                expect_jpeg_error(d, j.buf, n, buf);
+            }
+            for (unsigned long n = j.size - 4; n < j.size - 1; n++) expect_jpeg_error(d, j.buf, n, NULL);
+            unsigned char *copy = malloc(j.size);
+            for (int r = 0; r < 40; r++) {
+                memcpy(copy, j.buf, j.size);
+                for (int m = 0; m < 3; m++) {
+                    x = x * 1103515245u + 12345u;
+                    copy[(x >> 8) % j.size] = (unsigned char)(x >> 24);
+                }
+                aug_tensor *t = NULL;
+                if (aug_decoder_decode(d, copy, j.size, r % 2 ? buf : NULL, &t) == AUG_OK) {
+                    assert_int_equal(t->shape[2], 3);
+                    aug_tensor_free(t);
+                    flips_ok++;
+                } else {
+                    assert_null(t);
+                    assert_int_equal(strncmp(aug_last_error(), "aug_decoder_decode: ", 20), 0);
+                    flips_err++;
+                }
+            }
+            free(copy);
+            int w, h;
+            unsigned char *ref = lj_reference(&j, JCS_RGB, &w, &h);
+            aug_tensor *t = decode_ok(d, &j, NULL);
+            assert_memory_equal(aug_tensor_ptr(t), ref, (size_t)w * h * 3);
+            aug_tensor_free(t);
+            free(ref);
+            free(j.buf);
+        }
+    assert_true(flips_err > 0);
+    aug_tensor_free(buf);
+    aug_decoder_free(d);
+}
+
+static void test_odd_sampling_scan_limit(void **state) {
+    /* A progressive file with 1 + 3 * 63 * 3 = 568 scans (each AC coefficient
+     * of each component alone, in three successive-approximation passes) is
+     * refused like TurboJPEG's LIMITSCANS does; 501 is the first refused count. */
+    static jpeg_scan_info script[1 + 3 * 63 * 3];
+    int n = 0;
+    script[n++] = (jpeg_scan_info){3, {0, 1, 2}, 0, 0, 0, 0};
+    for (int pass = 0; pass < 3; pass++)
+        for (int c = 0; c < 3; c++)
+            for (int k = 1; k <= 63; k++)
+                script[n++] = (jpeg_scan_info){1, {c}, k, k, pass == 0 ? 0 : 3 - pass, 2 - pass};
+    jpeg j = lj_encode(24, 24, &odd_kinds[0], 0, 0, script, n);
+    assert_true(turbojpeg_refuses(&j));
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    expect_jpeg_error(d, j.buf, j.size, NULL);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: Progressive JPEG image has more than 500 scans");
+    free(j.buf);
+    aug_decoder_free(d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_turbojpeg), cmocka_unit_test(test_flat_exact),
         cmocka_unit_test(test_cmyk),              cmocka_unit_test(test_truncated_and_garbage),
         cmocka_unit_test(test_buffer),            cmocka_unit_test(test_null_args),
+        cmocka_unit_test(test_odd_sampling_factors), cmocka_unit_test(test_odd_sampling_cmyk),
+        cmocka_unit_test(test_odd_sampling_corrupt), cmocka_unit_test(test_odd_sampling_scan_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

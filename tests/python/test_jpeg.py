@@ -3,7 +3,10 @@
 np.asarray(Image.open(f).convert('RGB')) exactly: baseline 4:4:4 / 4:2:2 / 4:2:0
 (and OpenCV's 4:4:0 / 4:1:1), progressive, restart markers, grayscale, CMYK.
 Corrupt data (truncation at many offsets, seeded byte flips, non-JPEG bytes) raises
-NvJpegError or decodes to a valid tensor, never crashes; the buffer rules; no leak."""
+NvJpegError or decodes to a valid tensor, never crashes; the buffer rules; no leak.
+Sampling factors TurboJPEG 2.1 cannot name (the libjpeg fallback) come from
+rewriting the SOF factors of a Pillow/OpenCV file so the entropy data still fits
+(same blocks per MCU and MCU count); more such factors are in tests/c/test_jpeg.c."""
 import gc
 import io
 import os
@@ -82,6 +85,74 @@ def test_opencv_sampling_factors(dec, factor, h, w):
                                                          cv2.IMWRITE_JPEG_SAMPLING_FACTOR, f])
     assert ok
     check(dec, enc.tobytes())
+
+
+def sof_patch(data, factors):
+    """Rewrites the (h, v) sampling factor of every component in the SOF segment."""
+    data = bytearray(data)
+    i = 2
+    while True:
+        assert data[i] == 0xFF
+        marker, length = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            assert data[i + 9] == len(factors)
+            for k, (h, v) in enumerate(factors):
+                data[i + 11 + 3 * k] = h << 4 | v
+            return bytes(data)
+        i += 2 + length
+
+
+def opencv_jpeg(arr, factor, **params):
+    flags = [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_SAMPLING_FACTOR,
+             getattr(cv2, "IMWRITE_JPEG_SAMPLING_FACTOR_" + factor)]
+    for k, v in params.items():
+        flags += [getattr(cv2, "IMWRITE_JPEG_" + k.upper()), v]
+    ok, enc = cv2.imencode(".jpg", arr, flags)
+    assert ok
+    return enc.tobytes()
+
+
+@pytest.mark.parametrize("h,w", [(64, 96), (32, 32), (480, 640)])
+@pytest.mark.parametrize("kind", ["baseline", "progressive", "restart", "opencv411", "opencv420_progressive"])
+def test_luma_1x4(dec, h, w, kind):
+    """Y 1x4, Cb/Cr 1x1 (4:4:1): TurboJPEG 2.1 cannot name it ("Could not determine
+    subsampling type"); libjpeg and Pillow decode it. Made from a 4:2:0 or 4:1:1 file
+    (4 luma blocks per MCU; H a multiple of 32 and W of 32 keep the MCU count)."""
+    arr = image(h, w, seed=h + w)
+    if kind.startswith("opencv"):
+        data = opencv_jpeg(arr, kind[6:9], progressive=int(kind.endswith("progressive")))
+    else:
+        data = pil_jpeg(arr, quality=90, subsampling=2, progressive=kind == "progressive",
+                        **({"restart_marker_blocks": 3} if kind == "restart" else {}))
+    data = sof_patch(data, [(1, 4), (1, 1), (1, 1)])
+    t = check(dec, data)
+    assert t.shape == (h, w, 3)
+    # Truncations of the fallback's files raise too, and the decoder recovers.
+    for n in truncations(len(data))[::4]:
+        with pytest.raises(augpy.NvJpegError, match="Decoder.decode: "):
+            dec.decode(data[:n])
+    check(dec, data)
+
+
+def test_warning_policy(dec):
+    """libjpeg warnings are errors (SPEC 13: corrupt data raises). Pillow ignores
+    warnings: it decodes a file with stray bytes before a marker to the clean image
+    and raises only on truncation (its own 'image file is truncated' check)."""
+    data = pil_jpeg(image(48, 64, seed=10), quality=90)
+    ref = pillow_rgb(data)
+    sos = data.index(b"\xff\xda")
+    for bad, marker in [(data[:-2] + b"\x55" * 16 + data[-2:], "0xd9"),
+                        (data[:sos] + b"\x00\x01" + data[sos:], "0xda")]:
+        assert np.array_equal(pillow_rgb(bad), ref)
+        with pytest.raises(augpy.NvJpegError, match=f"extraneous bytes before marker {marker}"):
+            dec.decode(bad)
+    for cut in (data[:-2], data[: len(data) // 2]):  # no EOI / half the data: both raise
+        with pytest.raises(OSError, match="truncated"):
+            pillow_rgb(cut)
+        with pytest.raises(augpy.NvJpegError, match="Premature end of JPEG file"):
+            dec.decode(cut)
+    # Bytes after the EOI marker are not read by either.
+    assert np.array_equal(dec.decode(data + b"trailing").numpy(), ref)
 
 
 @pytest.mark.parametrize("interval", [1, 2, 7])

@@ -1,0 +1,151 @@
+/* cpu/jpeg_libjpeg.c: the libjpeg-API fallback of the CPU JPEG decoder
+ * (SPEC 13 "Decoder"; the TurboJPEG path and the dispatch are in cpu/jpeg.c).
+ *
+ * TurboJPEG 2.1 refuses files whose chroma sampling factors are not one of its
+ * named subsampling modes ("Could not determine subsampling type for JPEG
+ * image": e.g. Y 1x4 / C 1x1, Y 2x2 with Cb 2x1, Cb and Cr factors that differ)
+ * although libjpeg itself decodes them; Pillow does. Such files are decoded here
+ * through libjpeg's own API with the settings Pillow uses (the library defaults):
+ * accurate integer IDCT (JDCT_ISLOW), fancy upsampling, no block smoothing
+ * effects on complete files, output JCS_RGB (gray and YCbCr/RGB) or JCS_CMYK
+ * (CMYK/YCCK, converted to RGB as the TurboJPEG path does).
+ *
+ * Policy identical to the TurboJPEG path: warnings are errors (the error
+ * manager turns both into a longjmp carrying libjpeg's formatted message), and
+ * progressive files with more than 500 scans are refused (TurboJPEG's
+ * LIMITSCANS, same limit and message). Every allocation after setjmp comes
+ * from libjpeg's pools, which jpeg_destroy_decompress frees on both paths, so
+ * the longjmp path cannot leak. */
+#include <setjmp.h>
+#include <stdio.h> /* jpeglib.h needs FILE and size_t */
+#include <string.h>
+#include <jpeglib.h>
+
+#include "core/jpeg.h"
+
+/* TurboJPEG's LIMITSCANS threshold (turbojpeg.c), kept equal so both paths
+ * refuse the same files. */
+#define AUG__MAX_SCANS 500
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    struct jpeg_progress_mgr progress;
+    jmp_buf env;
+    char msg[JMSG_LENGTH_MAX];
+} aug__jerr;
+
+static void on_error(j_common_ptr c) {
+    aug__jerr *e = (aug__jerr *)c->err;
+    (*c->err->format_message)(c, e->msg);
+    longjmp(e->env, 1);
+}
+
+/* msg_level < 0 is a warning (corrupt data libjpeg would patch over): an
+ * error here. Levels >= 0 are trace messages: ignored. */
+static void on_message(j_common_ptr c, int msg_level) {
+    if (msg_level < 0) on_error(c);
+}
+
+static void on_progress(j_common_ptr c) {
+    if (!c->is_decompressor || ((j_decompress_ptr)c)->input_scan_number <= AUG__MAX_SCANS) return;
+    aug__jerr *e = (aug__jerr *)c->err;
+    snprintf(e->msg, sizeof e->msg, "Progressive JPEG image has more than %d scans", AUG__MAX_SCANS);
+    longjmp(e->env, 1);
+}
+
+static void setup(struct jpeg_decompress_struct *c, aug__jerr *e) {
+    c->err = jpeg_std_error(&e->pub);
+    e->pub.error_exit = on_error;
+    e->pub.emit_message = on_message;
+    e->msg[0] = '\0';
+    memset(&e->progress, 0, sizeof e->progress);
+    e->progress.progress_monitor = on_progress;
+}
+
+/* Components of the colour spaces we convert to RGB; 0 for the others
+ * (JCS_UNKNOWN: 2 or 5+ components, which Pillow does not read either). */
+static int components_of(J_COLOR_SPACE cs) {
+    switch (cs) {
+    case JCS_GRAYSCALE: return 1;
+    case JCS_YCbCr:
+    case JCS_RGB: return 3;
+    case JCS_CMYK:
+    case JCS_YCCK: return 4;
+    default: return 0;
+    }
+}
+
+aug_status aug__libjpeg_header(const char *func, const void *data, size_t size, aug__jpeg_header *h) {
+    struct jpeg_decompress_struct c;
+    aug__jerr e;
+    setup(&c, &e);
+    if (setjmp(e.env)) {
+        jpeg_destroy_decompress(&c);
+        return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
+    }
+    jpeg_create_decompress(&c);
+    jpeg_mem_src(&c, (const unsigned char *)data, (unsigned long)size);
+    jpeg_read_header(&c, TRUE);
+    int nc = components_of(c.jpeg_color_space), ncomp = c.num_components;
+    int64_t w = c.image_width, hh = c.image_height;
+    jpeg_destroy_decompress(&c);
+    if (nc == 0) return aug__error(AUG_ERR_JPEG, func, "unsupported JPEG colour space (%d components)", ncomp);
+    if (w <= 0 || hh <= 0) return aug__error(AUG_ERR_JPEG, func, "invalid image size %lldx%lld", (long long)w, (long long)hh);
+    h->width = w;
+    h->height = hh;
+    h->components = nc;
+    h->libjpeg = 1;
+    return AUG_OK;
+}
+
+/* Rows per jpeg_read_scanlines call when decoding straight into dst: libjpeg
+ * returns at most rec_outbuf_height (<= 4 with fancy upsampling) at a time. */
+#define AUG__ROWS 16
+
+aug_status aug__libjpeg_decode(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
+                               uint8_t *dst) {
+    struct jpeg_decompress_struct c;
+    aug__jerr e;
+    setup(&c, &e);
+    if (setjmp(e.env)) {
+        jpeg_destroy_decompress(&c);
+        return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
+    }
+    jpeg_create_decompress(&c);
+    c.progress = &e.progress;
+    jpeg_mem_src(&c, (const unsigned char *)data, (unsigned long)size);
+    jpeg_read_header(&c, TRUE);
+    int cmyk = h->components == 4;
+    if ((int64_t)c.image_width != h->width || (int64_t)c.image_height != h->height ||
+        components_of(c.jpeg_color_space) != h->components) {
+        jpeg_destroy_decompress(&c);
+        return aug__error(AUG_ERR_JPEG, func, "the JPEG header changed between the header read and the decode");
+    }
+    c.dct_method = JDCT_ISLOW;
+    c.do_fancy_upsampling = TRUE;
+    c.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    jpeg_start_decompress(&c);
+    size_t w = c.output_width, pitch = w * 3;
+    if (!cmyk) {
+        while (c.output_scanline < c.output_height) {
+            JSAMPROW rows[AUG__ROWS];
+            JDIMENSION y = c.output_scanline, n = c.output_height - y;
+            if (n > AUG__ROWS) n = AUG__ROWS;
+            for (JDIMENSION i = 0; i < n; i++) rows[i] = dst + (size_t)(y + i) * pitch;
+            if (jpeg_read_scanlines(&c, rows, n) == 0) break; /* cannot happen with a memory source */
+        }
+    } else {
+        /* One CMYK row from libjpeg's image pool (freed by destroy on any path). */
+        JSAMPARRAY row = (*c.mem->alloc_sarray)((j_common_ptr)&c, JPOOL_IMAGE, (JDIMENSION)(w * 4), 1);
+        while (c.output_scanline < c.output_height) {
+            JDIMENSION y = c.output_scanline;
+            if (jpeg_read_scanlines(&c, row, 1) == 0) break;
+            aug__cpu_cmyk_to_rgb(row[0], dst + (size_t)y * pitch, w);
+        }
+    }
+    int complete = c.output_scanline == c.output_height;
+    if (complete) jpeg_finish_decompress(&c); /* reads to EOI: trailing corruption warns, i.e. fails */
+    jpeg_destroy_decompress(&c);
+    if (!complete) return aug__error(AUG_ERR_JPEG, func, "libjpeg returned no rows (incomplete data)");
+    return AUG_OK;
+}
