@@ -9,7 +9,8 @@
  * Coordinates are first clamped to [-2, W+1] x [-2, H+1]: beyond that every
  * neighbour of a sample lies outside in that direction, so nothing changes.
  *
- * Two kernels, chosen per image:
+ * Three kernels, chosen per image (the third, float32, is in cpu/warp_float.c and
+ * takes 8/16-bit and float32 sources that the fixed-point kernel does not):
  *  - exact (any dtypes): everything in double,
  *      v = (1-fy)*((1-fx)*v00 + fx*v01) + fy*((1-fx)*v10 + fx*v11),
  *    mean = sum / s^2 (no division for s = 1), stored with saturate_cast. This is
