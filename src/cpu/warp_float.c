@@ -98,11 +98,12 @@
         const double *m = im->m;                                                                               \
         double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;                                             \
         int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver) */                                     \
+        double sx[CHUNK], sy[CHUNK]; /* a separate (vectorisable) coordinate pass */                           \
         for (int k = k0; k < cw; k++) {                                                                        \
             double X = (double)(xs + k) + di;                                                                  \
-            double sx = warp_clampd(m[0] * X + bx, -2.0, hx), sy = warp_clampd(m[3] * X + by, -2.0, hy);       \
-            pixel_##E(im, bg, sx, sy, c0, cn, out + k, ostride);                                               \
+            sx[k] = warp_clampd(m[0] * X + bx, -2.0, hx), sy[k] = warp_clampd(m[3] * X + by, -2.0, hy);        \
         }                                                                                                      \
+        for (int k = k0; k < cw; k++) pixel_##E(im, bg, sx[k], sy[k], c0, cn, out + k, ostride);               \
     }
 DEF_ROW(BOOL)
 DEF_ROW(INT8)
