@@ -5,7 +5,8 @@ A 480x640x3 uint8 image is warped to 224x224 with the manual's example transform
 both are given preallocated outputs. Single-threaded figures first
 (cv2.setNumThreads(1), augpy.set_num_threads(1)), then all cores. s = 2 and 3
 are augpy-only timings (OpenCV has no supersampling) with the s = 1 cv2 time as
-the reference. Also a float32 image (cv2 on float32 too).
+the reference. Also a float32 image (cv2 on float32 too): augpy's float32
+kernel (float32 interpolation, double coordinates) against cv2's float path.
 
     PYTHONPATH=build/pkg python bench/bench_warp.py [--repeat N]
 """
@@ -54,7 +55,8 @@ def run(threads, repeat, number):
             t_aug = best_of(lambda: augpy.warp_affine(src, dst, m, bgt, s), repeat, number)
             rows.append((np.dtype(dtype).name, s, t_aug, t_cv))
     label = "1 thread" if threads == 1 else f"{threads} threads"
-    print(f"--- {label} (480x640x3 -> 224x224, recommended supersampling {s_rec})")
+    simd = os.environ.get("AUG_SIMD", "auto")
+    print(f"--- {label} (480x640x3 -> 224x224, recommended supersampling {s_rec}, AUG_SIMD={simd})")
     for name, s, t_aug, t_cv in rows:
         print(f"{name:8s} s={s}  augpy {t_aug:8.1f} us   cv2.warpAffine(s=1) {t_cv:8.1f} us   "
               f"ratio cv2/augpy {t_cv / t_aug:5.2f}x")
@@ -69,7 +71,8 @@ def main():
     ncpu = len(os.sched_getaffinity(0))
     if ncpu > 1:
         run(ncpu, args.repeat, args.number)
-    print("target (SPEC 18): uint8 s=1 ratio >= 1.0x")
+    print("target (SPEC 18): uint8 s=1 ratio >= 1.0x; float32 s=1 ratio >= 1.0x (float32 kernel, AVX2 gathers)")
+    print("AUG_SIMD=sse2 in the environment times the portable C kernels instead")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@
  * Coordinates are first clamped to [-2, W+1] x [-2, H+1]: beyond that every
  * neighbour of a sample lies outside in that direction, so nothing changes.
  *
- * Two kernels, chosen per image:
+ * Three kernels, chosen per image (the third, float32, is in cpu/warp_float.c and
+ * takes 8/16-bit and float32 sources that the fixed-point kernel does not):
  *  - exact (any dtypes): everything in double,
  *      v = (1-fy)*((1-fx)*v00 + fx*v01) + fy*((1-fx)*v10 + fx*v11),
  *    mean = sum / s^2 (no division for s = 1), stored with saturate_cast. This is
@@ -41,15 +42,11 @@
 #include "core/pool.h"
 #include "core/simd.h"
 #include "core/warp.h"
+#include "warp_impl.h"
 #if AUG__X86
 #include <immintrin.h>
 #endif
 
-/* Output pixels per inner block: the coordinate and accumulator buffers stay on
- * the stack and in L1. */
-#define CHUNK 64
-/* Channels per pass of the accumulating loops (their buffers are CGROUP x CHUNK). */
-#define CGROUP 16
 /* Fixed-point position: 11 fraction bits keep r = t*(2048-fy) + b*fy below 2^31. */
 #define FP_BITS 11
 #define FP_ONE (1 << FP_BITS)
@@ -58,43 +55,9 @@
 /* Largest source side of the fixed-point kernel: (side + 1 + FP_OFFSET) * 2048 < 2^31. */
 #define FP_MAX_SIDE (1 << 20)
 
-typedef struct warp_ctx {
-    const aug__warp_plan *plan;
-    int64_t rows_per_task, tasks_per_image;
-    char *dst;                    /* element [0, 0, 0, 0] */
-    int64_t dst_item;
-    aug_dtype dst_dtype;
-    int simd;                     /* AUG__SIMD_* level of this call */
-    const uint8_t *bg_u8;         /* the background as bytes when every value is an integer in
-                                   * [0, 255] (else NULL: no fixed-point kernel) */
-} warp_ctx;
-
-/* One image's geometry, shared by both kernels. */
-typedef struct warp_img {
-    const char *base;             /* element [0, 0, 0] */
-    int64_t H, W, C;
-    int64_t sh, sw, sc;           /* strides in bytes */
-    aug_dtype dtype;
-    double m[6];
-    int s;
-    double d[64];                 /* sample offsets d[k] for k < min(s, 64); larger s computes them */
-} warp_img;
-
-static inline double sample_offset(const warp_img *im, int k) {
-    return k < 64 ? im->d[k] : (double)(2 * k + 1 - im->s) / (double)(2 * im->s);
-}
-
-/* floor of a clamped coordinate (it fits int64) without a libm call (baseline x86-64
- * has no rounding instruction): truncate, then step down where that rounded up. */
-static inline double floor_small(double v) {
-    double t = (double)(int64_t)v;
-    return t > v ? t - 1.0 : t;
-}
-
-static inline double clampd(double v, double lo, double hi) {
-    v = v > lo ? v : lo;
-    return v < hi ? v : hi;
-}
+#define sample_offset warp_sample_offset
+#define floor_small warp_floor_small
+#define clampd warp_clampd
 
 /* ---- exact kernel: double, any dtypes -------------------------------------------- */
 
@@ -527,6 +490,7 @@ static void warp_task(void *ctx, int64_t task, int worker) {
     warp_img im;
     image_setup(cx, n, &im);
     if (use_fixed(cx, &im)) rows_fixed(cx, &im, cx->bg_u8, n, y0, y1);
+    else if (aug__warp_float_takes(cx, &im)) aug__warp_rows_float(cx, &im, n, y0, y1);
     else rows_exact(cx, &im, n, y0, y1);
 }
 
@@ -547,15 +511,25 @@ aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
     cx.dst_item = aug_dtype_info(cx.dst_dtype)->size;
     if (plan->height == 0 || plan->width == 0 || plan->channels == 0) return AUG_OK;
     /* the background as bytes for the fixed-point kernel, if it is representable */
+    /* and rounded to float32 for the float32 kernel, if finite there */
     uint8_t bg_stack[CGROUP], *bg = plan->channels <= CGROUP ? bg_stack : malloc((size_t)plan->channels);
-    if (!bg) return AUG__NOMEM(plan->func);
-    int bg_ok = 1;
+    float bgf_stack[CGROUP], *bgf = plan->channels <= CGROUP ? bgf_stack : malloc(sizeof(float) * (size_t)plan->channels);
+    if (!bg || !bgf) {
+        if (bg != bg_stack) free(bg);
+        if (bgf != bgf_stack) free(bgf);
+        return AUG__NOMEM(plan->func);
+    }
+    int bg_ok = 1, bgf_ok = 1;
     for (int64_t c = 0; c < plan->channels; c++) {
         double b = plan->background[c];
         if (!(b >= 0.0 && b <= 255.0 && b == floor(b))) bg_ok = 0;
         else bg[c] = (uint8_t)b;
+        /* |b| <= FLT_MAX: rounds to a finite float32 (fabs keeps NaN out) */
+        if (!(fabs(b) <= 3.4028234663852886e38)) bgf_ok = 0;
+        else bgf[c] = (float)b;
     }
     cx.bg_u8 = bg_ok ? bg : NULL;
+    cx.bg_f32 = bgf_ok ? bgf : NULL;
     /* About 4096 output pixels per task: enough work to hide the task hand-out and
      * to make CHUNK-wide tiles tall enough for cache reuse, small enough to balance
      * a 224x224 image over a dozen cores. */
@@ -564,5 +538,6 @@ aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
     cx.tasks_per_image = (plan->height + cx.rows_per_task - 1) / cx.rows_per_task;
     aug__parallel_for(plan->n * cx.tasks_per_image, warp_task, &cx);
     if (bg != bg_stack) free(bg);
+    if (bgf != bgf_stack) free(bgf);
     return AUG_OK;
 }

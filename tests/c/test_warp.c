@@ -6,7 +6,8 @@
  * the image and fills the background; a half-pixel shift averages neighbours
  * exactly; the uint8 fixed-point kernel against a long-double evaluation of the
  * definition (+-1) with and without supersampling; results independent of the
- * thread count; strided sources; the batch form; and every error path. */
+ * thread count; strided sources; the batch form; every error path; and the
+ * float32 kernel (AVX2 == portable bytes, accuracy against long double). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -452,6 +453,87 @@ static void test_simd_paths_agree(void **state) {
     }
 }
 
+/* The AVX2 float32 kernel writes the same bytes as the portable one (s = 1, 2, 3;
+ * 1 to 5 channels; float32 and int16 destinations; a column-strided source), and
+ * both stay within 1e-5 of the value range of a long-double evaluation. */
+static void test_simd_float_paths_agree(void **state) {
+    (void)state;
+    int have_avx2 = aug__simd_cpu_level() >= AUG__SIMD_AVX2;
+    for (int it = 0; it < 60; it++) {
+        int64_t C = 1 + it % 5, H = 2 + (int64_t)(rnd() % 80), W = 2 + (int64_t)(rnd() % 80);
+        int64_t Ht = 1 + (int64_t)(rnd() % 50), Wt = 1 + (int64_t)(rnd() % 90), dshape[4] = {1, C, Ht, Wt};
+        int strided = it % 7 == 3;
+        int64_t full[3] = {H, strided ? 2 * W : W, C};
+        aug_tensor *buf = mk(AUG_FLOAT32, 3, full);
+        float *fp = aug_tensor_ptr(buf);
+        for (int64_t k = 0; k < aug_tensor_size(buf); k++) fp[k] = (float)urand(-100, 100);
+        aug_tensor *src = buf;
+        if (strided) {
+            int64_t shp[3] = {H, W, C}, str[3] = {2 * W * C, 2 * C, 1};
+            src = aug_tensor_from_storage(buf->storage, 0, 3, shp, str, AUG_FLOAT32);
+            assert_non_null(src);
+        }
+        aug_dtype dt = it % 4 == 1 ? AUG_INT16 : AUG_FLOAT32;
+        aug_tensor *a = mk(dt, 4, dshape), *b = mk(dt, 4, dshape);
+        aug_affine_params p = aug_affine_params_default();
+        p.angle = urand(-180, 180), p.scale = urand(0.3, 3), p.shearx = urand(-0.3, 0.3);
+        p.hmirror = (int)(rnd() & 1), p.vmirror = (int)(rnd() & 1), p.shifty = urand(-1, 1);
+        float m[6];
+        assert_int_equal(aug_make_affine_matrix(m, H, W, Ht, Wt, &p, NULL), AUG_OK);
+        if (it % 10 == 0) m[0] = 1, m[1] = 0, m[2] = 0, m[3] = 0, m[4] = 1, m[5] = 0; /* identity: edges exact */
+        double bg[5] = {urand(-50, 50), 3, 250.5, 0, -7};
+        const aug_tensor *srcs[1] = {src};
+        int ss = 1 + it % 3;
+        aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = a, .channels = C, .height = Ht,
+                               .width = Wt, .matrices = m, .supersampling = &ss, .background = bg};
+        assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_NONE), AUG_OK);
+        if (have_avx2) {
+            plan.dst = b;
+            assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_AVX2), AUG_OK);
+            if (memcmp(aug_tensor_ptr(a), aug_tensor_ptr(b), (size_t)(aug_tensor_size(a) * (dt == AUG_INT16 ? 2 : 4))))
+                fail_msg("iteration %d: AVX2 and portable float32 kernels differ", it);
+        }
+        /* accuracy of the portable result against long double */
+        const float *sp = aug_tensor_ptr(src);
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t y = 0; y < Ht; y++)
+                for (int64_t x = 0; x < Wt; x++) {
+                    long double sum = 0, o = (long double)(ss - 1) / (2.0L * ss);
+                    for (int j = 0; j < ss; j++)
+                        for (int i = 0; i < ss; i++) {
+                            long double X = x - o + (long double)i / ss, Y = y - o + (long double)j / ss;
+                            long double sx = m[0] * X + m[1] * Y + m[2], sy = m[3] * X + m[4] * Y + m[5];
+                            long double x0 = floorl(sx), y0 = floorl(sy), fx = sx - x0, fy = sy - y0, v[2][2];
+                            for (int dy = 0; dy < 2; dy++)
+                                for (int dx = 0; dx < 2; dx++) {
+                                    long double xx = x0 + dx, yy = y0 + dy;
+                                    v[dy][dx] = (xx >= 0 && xx < W && yy >= 0 && yy < H)
+                                                    ? sp[(int64_t)yy * src->strides[0] + (int64_t)xx * src->strides[1] + c]
+                                                    : bg[c];
+                                }
+                            sum += (1 - fy) * ((1 - fx) * v[0][0] + fx * v[0][1]) +
+                                   fy * ((1 - fx) * v[1][0] + fx * v[1][1]);
+                        }
+                    long double want = sum / (ss * ss);
+                    int64_t idx = (c * Ht + y) * Wt + x;
+                    if (dt == AUG_FLOAT32) {
+                        float got = ((const float *)aug_tensor_ptr(a))[idx];
+                        if (fabsl(got - want) > 250.5L * 1e-5L)
+                            fail_msg("it %d (%d,%d,%d): %.9g vs %.9Lg", it, (int)c, (int)y, (int)x, got, want);
+                    }
+                    else {
+                        int got = ((const int16_t *)aug_tensor_ptr(a))[idx];
+                        if (fabsl(got - nearbyintl(want)) > 1)
+                            fail_msg("it %d (%d,%d,%d): %d vs %.9Lg", it, (int)c, (int)y, (int)x, got, want);
+                    }
+                }
+        if (src != buf) aug_tensor_free(src);
+        aug_tensor_free(buf);
+        aug_tensor_free(a);
+        aug_tensor_free(b);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matrix_seed),
@@ -466,6 +548,7 @@ int main(void) {
         cmocka_unit_test(test_warp_errors),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_simd_paths_agree),
+        cmocka_unit_test(test_simd_float_paths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -321,6 +321,52 @@ def test_warp_every_dtype(name, s):
         assert np.abs(got - want.astype(np.float64)).max() <= 1
 
 
+@pytest.mark.parametrize("s", [1, 2, 3])
+@pytest.mark.parametrize("channels", [1, 3, 5])
+def test_warp_float32_noise(s, channels):
+    """The float32 kernel on noise (steepest gradients) against the float64 definition."""
+    rng = np.random.default_rng(100 + s * 10 + channels)
+    img = rng.uniform(-1000, 1000, (61, 83, channels)).astype(np.float32)
+    shape = (37, 45)
+    bg = list(rng.uniform(-500, 500, channels))
+    m, _ = augpy.make_transform(img.shape[:2], shape, angle=-41, shear=(0.05, 0.1), vmirror=True, scale=0.85)
+    got = warp(img, shape, m, bg, s).numpy()
+    exact = ref_warp(img, m, shape, bg, s)
+    np.testing.assert_allclose(got, exact, rtol=1e-5, atol=1e-4)
+    # other destinations go through the same float32 values
+    for name in ("int16", "uint8"):
+        g = warp(img, shape, m, bg, s, augpy_dtype(name)).numpy().astype(np.float64)
+        assert np.abs(g - saturate(exact, name)).max() <= 1
+
+
+@pytest.mark.parametrize("name", ["float32", "int16", "uint16", "float16"])
+def test_warp_float_kernel_portable_equals_simd(name, tmp_path):
+    """AUG_SIMD=sse2 (portable C) gives the same bytes as the default (AVX2 where the CPU has it)."""
+    import subprocess
+    import sys
+    code = f"""
+import numpy as np, augpy
+rng = np.random.default_rng(9)
+img = rng.uniform(0, 1000, (70, 90, 3)).astype('{name}')
+m, _ = augpy.make_transform(img.shape[:2], (50, 60), angle=23, scale=0.9)
+for s in (1, 2):
+    dst = augpy.CudaTensor((3, 50, 60), dtype=augpy.float32)
+    augpy.warp_affine(augpy.array_to_tensor(img), dst, m, [1.5, -2, 300], s)
+    np.save(r'{tmp_path}/out%d_' % s + __import__('os').environ.get('AUG_SIMD', 'auto') + '.npy', dst.numpy())
+"""
+    import os
+    for simd in ("sse2", "auto"):
+        env = dict(os.environ)
+        env.pop("AUG_SIMD", None)
+        if simd == "sse2":
+            env["AUG_SIMD"] = "sse2"
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    for s in (1, 2):
+        a = np.load(tmp_path / f"out{s}_sse2.npy")
+        b = np.load(tmp_path / f"out{s}_auto.npy")
+        np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))
+
+
 def test_warp_mixed_dtypes():
     rng = np.random.default_rng(4)
     img = smooth_image(rng, 40, 50, 3)

@@ -1,0 +1,255 @@
+/* cpu/warp_float.c: the float32 kernel of the CPU affine warp (SPEC 13).
+ *
+ * Taken (cpu/warp.c decides, aug__warp_float_takes) for sources of dtype float32,
+ * float16, bfloat16, uint8, int8, uint16, int16 or bool (non-empty) and a
+ * destination of any dtype but float64 (which keeps the double kernel), when every background
+ * value is finite as a float32 and the uint8 fixed-point kernel does not apply.
+ * Wider sources (32/64-bit integers, float64) keep the double kernel: float32
+ * cannot hold their values.
+ *
+ * Arithmetic, per output pixel (x, y) and sample (i, j) (a CUDA backend
+ * reproduces it bit for bit with __dmul_rn/__dadd_rn, __fmul_rn/__fadd_rn and
+ * round-to-nearest conversions, no FMA):
+ *   X = (double)x + d[i], Y = (double)y + d[j],  d[k] = (2k + 1 - s) / (2s)
+ *   sx = clamp(m00*X + (m01*Y + m02), -2, W+1),  sy = clamp(m10*X + (m11*Y + m12), -2, H+1)   (double)
+ *   x0 = floor(sx), y0 = floor(sy)                                                            (double, exact)
+ *   fx = (float)(sx - x0), fy = (float)(sy - y0)    (the difference is exact; one rounding to float32)
+ *   gx = 1.0f - fx, gy = 1.0f - fy                                                             (float32)
+ *   v = gy*(gx*v00 + fx*v01) + fy*(gx*v10 + fx*v11)                       (float32, left to right)
+ * where vab is the source value converted to float32 (exact for every dtype taken)
+ * or, outside the source, the background rounded to float32. A sample whose four
+ * neighbours are all outside is the background exactly (the definition's value:
+ * the weights sum to 1). s = 1: v is stored with saturate_cast (straight into a
+ * float32 destination). s > 1: the s*s float32 values are summed in double
+ * (j outer, i inner), divided by s*s in double and stored with saturate_cast.
+ * Accuracy: the position error is below 2^-25 px per axis (fx rounded to float32) and
+ * the interpolation is within about 3 float32 ulps of max|v|, well inside the
+ * 1e-5 relative tolerance tests/python/test_warp.py applies against float64.
+ *
+ * The AVX2 version (float32 sources, positive strides, int32 element offsets)
+ * does 8 output pixels per step: coordinates as 2 x 4 doubles with the same
+ * operations (mul, add, max, min, floor, one conversion), each neighbour of
+ * each channel one 8-lane gather, the interpolation as 8-lane float32 mul/add.
+ * Steps with a pixel on the border go through the portable per-pixel code, steps
+ * entirely outside store the background; so its bytes equal the portable
+ * kernel's (tests/c/test_warp.c checks). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "cpu.h"
+#include "core/ctype.h"
+#include "core/simd.h"
+#include "warp_impl.h"
+#if AUG__X86
+#include <immintrin.h>
+#endif
+
+/* Loads of one source element as float32 (exact for each of these dtypes). */
+#define FL_BOOL(p) (float)(*(const uint8_t *)(p) != 0)
+#define FL_INT8(p) (float)*(const int8_t *)(p)
+#define FL_INT16(p) (float)*(const int16_t *)(p)
+#define FL_UINT8(p) (float)*(const uint8_t *)(p)
+#define FL_UINT16(p) (float)*(const uint16_t *)(p)
+#define FL_FLOAT16(p) aug__f16_to_f32(*(const uint16_t *)(p))
+#define FL_BFLOAT16(p) aug__bf16_to_f32(*(const uint16_t *)(p))
+#define FL_FLOAT32(p) (*(const float *)(p))
+
+/* One sample at (sx, sy) (clamped) for channels c0 .. c0+cn-1: o[c * ostride]. */
+#define DEF_PIXEL(E)                                                                                           \
+    static inline void pixel_##E(const warp_img *im, const float *bg, double sx, double sy, int64_t c0, int cn,  \
+                                 float *o, int64_t ostride) {                                                   \
+        double flx = warp_floor_small(sx), fly = warp_floor_small(sy);                                         \
+        int64_t ix = (int64_t)flx, iy = (int64_t)fly;                                                          \
+        float fx = (float)(sx - flx), fy = (float)(sy - fly);                                                  \
+        float gx = 1.0f - fx, gy = 1.0f - fy;                                                                  \
+        const int64_t sw = im->sw, sc = im->sc;                                                                \
+        if (ix >= 0 && ix < im->W - 1 && iy >= 0 && iy < im->H - 1) {                                          \
+            const char *p0 = im->base + iy * im->sh + ix * sw + c0 * sc, *p1 = p0 + im->sh;                    \
+            for (int c = 0; c < cn; c++, p0 += sc, p1 += sc)                                                   \
+                o[c * ostride] = gy * (gx * FL_##E(p0) + fx * FL_##E(p0 + sw)) +                               \
+                                 fy * (gx * FL_##E(p1) + fx * FL_##E(p1 + sw));                                \
+            return;                                                                                            \
+        }                                                                                                      \
+        int vx0 = ix >= 0 && ix < im->W, vx1 = ix + 1 >= 0 && ix + 1 < im->W;                                  \
+        int vy0 = iy >= 0 && iy < im->H, vy1 = iy + 1 >= 0 && iy + 1 < im->H;                                  \
+        if (!(vx0 | vx1) || !(vy0 | vy1)) {                                                                    \
+            for (int c = 0; c < cn; c++) o[c * ostride] = bg[c0 + c];                                          \
+            return;                                                                                            \
+        }                                                                                                      \
+        /* byte offsets; a pointer is formed only for a neighbour inside */                                    \
+        int64_t o00 = iy * im->sh + ix * sw + c0 * sc;                                                         \
+        int64_t o01 = o00 + sw, o10 = o00 + im->sh, o11 = o10 + sw;                                            \
+        int v00 = vy0 & vx0, v01 = vy0 & vx1, v10 = vy1 & vx0, v11 = vy1 & vx1;                                \
+        for (int c = 0; c < cn; c++) {                                                                         \
+            int64_t oc = c * sc;                                                                               \
+            float b = bg[c0 + c];                                                                              \
+            float a00 = v00 ? FL_##E(im->base + (o00 + oc)) : b, a01 = v01 ? FL_##E(im->base + (o01 + oc)) : b; \
+            float a10 = v10 ? FL_##E(im->base + (o10 + oc)) : b, a11 = v11 ? FL_##E(im->base + (o11 + oc)) : b; \
+            o[c * ostride] = gy * (gx * a00 + fx * a01) + fy * (gx * a10 + fx * a11);                          \
+        }                                                                                                      \
+    }
+
+/* Sample (i, j) of output pixels x0+k0 .. x0+cw-1 of one row; bx = m01*Y + m02,
+ * by = m11*Y + m12, di = d[i]. Writes out[c * ostride + k]. */
+#define DEF_ROW(E)                                                                                             \
+    DEF_PIXEL(E)                                                                                               \
+    static void row_##E(const warp_img *im, const float *bg, double bx, double by, double di, int64_t x0,       \
+                        int k0, int cw, int64_t c0, int cn, float *out, int64_t ostride) {                     \
+        const double *m = im->m;                                                                               \
+        double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;                                             \
+        int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver) */                                     \
+        double sx[CHUNK], sy[CHUNK]; /* a separate (vectorisable) coordinate pass */                           \
+        for (int k = k0; k < cw; k++) {                                                                        \
+            double X = (double)(xs + k) + di;                                                                  \
+            sx[k] = warp_clampd(m[0] * X + bx, -2.0, hx), sy[k] = warp_clampd(m[3] * X + by, -2.0, hy);        \
+        }                                                                                                      \
+        for (int k = k0; k < cw; k++) pixel_##E(im, bg, sx[k], sy[k], c0, cn, out + k, ostride);               \
+    }
+DEF_ROW(BOOL)
+DEF_ROW(INT8)
+DEF_ROW(INT16)
+DEF_ROW(UINT8)
+DEF_ROW(UINT16)
+DEF_ROW(FLOAT16)
+DEF_ROW(BFLOAT16)
+DEF_ROW(FLOAT32)
+
+typedef void (*row_fn)(const warp_img *, const float *, double, double, double, int64_t, int, int, int64_t, int,
+                       float *, int64_t);
+static const row_fn ROWS[AUG_NUM_DTYPES] = {
+    [AUG_BOOL] = row_BOOL,       [AUG_INT8] = row_INT8,         [AUG_INT16] = row_INT16,
+    [AUG_UINT8] = row_UINT8,     [AUG_UINT16] = row_UINT16,     [AUG_FLOAT16] = row_FLOAT16,
+    [AUG_BFLOAT16] = row_BFLOAT16, [AUG_FLOAT32] = row_FLOAT32,
+};
+
+int aug__warp_float_takes(const warp_ctx *cx, const warp_img *im) {
+    return cx->bg_f32 && cx->dst_dtype != AUG_FLOAT64 && im->H >= 1 && im->W >= 1 && ROWS[im->dtype] != NULL;
+}
+
+#if AUG__X86
+/* Sample (i, j) of output pixels x0 .. x0+cw-1 of one row, 8 per step, float32
+ * source; returns how many pixels it did (a multiple of 8; row_FLOAT32 does the rest). */
+__attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, const float *bg, double bx, double by,
+                                                         double di, int64_t x0, int cw, int64_t c0, int cn,
+                                                         float *out, int64_t ostride) {
+    const double *m = im->m;
+    const __m256d vdi = _mm256_set1_pd(di), vm0 = _mm256_set1_pd(m[0]), vm3 = _mm256_set1_pd(m[3]);
+    const __m256d vbx = _mm256_set1_pd(bx), vby = _mm256_set1_pd(by), lo = _mm256_set1_pd(-2.0);
+    const __m256d hx = _mm256_set1_pd((double)im->W + 1.0), hy = _mm256_set1_pd((double)im->H + 1.0);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), minus1 = _mm256_set1_epi32(-1);
+    const __m256i wl = _mm256_set1_epi32((int32_t)(im->W - 1)), hl = _mm256_set1_epi32((int32_t)(im->H - 1));
+    const int32_t esh = (int32_t)(im->sh / 4), esw = (int32_t)(im->sw / 4);
+    const __m256i vsh = _mm256_set1_epi32(esh), vsw = _mm256_set1_epi32(esw);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const float *base = (const float *)im->base + c0 * (im->sc / 4);
+    const int64_t esc = im->sc / 4;
+    int k = 0;
+    for (; k + 8 <= cw; k += 8) {
+        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
+        __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
+        __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
+#define WARP_C(M, B, HI, X) _mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_mul_pd(M, X), B), lo), HI)
+        __m256d sx0 = WARP_C(vm0, vbx, hx, X0), sx1 = WARP_C(vm0, vbx, hx, X1);
+        __m256d sy0 = WARP_C(vm3, vby, hy, X0), sy1 = WARP_C(vm3, vby, hy, X1);
+#undef WARP_C
+        __m256d fx0 = _mm256_floor_pd(sx0), fx1 = _mm256_floor_pd(sx1);
+        __m256d fy0 = _mm256_floor_pd(sy0), fy1 = _mm256_floor_pd(sy1);
+        __m256i ix = _mm256_setr_m128i(_mm256_cvttpd_epi32(fx0), _mm256_cvttpd_epi32(fx1));
+        __m256i iy = _mm256_setr_m128i(_mm256_cvttpd_epi32(fy0), _mm256_cvttpd_epi32(fy1));
+        /* every neighbour outside: x0 < -1 or x0 > W - 1 (same in y) */
+        __m256i outside = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpgt_epi32(minus1, ix), _mm256_cmpgt_epi32(ix, wl)),
+            _mm256_or_si256(_mm256_cmpgt_epi32(minus1, iy), _mm256_cmpgt_epi32(iy, hl)));
+        if (_mm256_movemask_epi8(outside) == -1) {
+            for (int c = 0; c < cn; c++) _mm256_storeu_ps(out + c * ostride + k, _mm256_set1_ps(bg[c0 + c]));
+            continue;
+        }
+        /* interior: 0 <= x0 < W - 1 and 0 <= y0 < H - 1 */
+        __m256i inside = _mm256_and_si256(
+            _mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(wl, ix)),
+            _mm256_and_si256(_mm256_cmpgt_epi32(iy, minus1), _mm256_cmpgt_epi32(hl, iy)));
+        if (_mm256_movemask_epi8(inside) != -1) {
+            double sx[8], sy[8];
+            _mm256_storeu_pd(sx, sx0), _mm256_storeu_pd(sx + 4, sx1);
+            _mm256_storeu_pd(sy, sy0), _mm256_storeu_pd(sy + 4, sy1);
+            for (int l = 0; l < 8; l++) pixel_FLOAT32(im, bg, sx[l], sy[l], c0, cn, out + k + l, ostride);
+            continue;
+        }
+        __m256 fx = _mm256_setr_m128(_mm256_cvtpd_ps(_mm256_sub_pd(sx0, fx0)), _mm256_cvtpd_ps(_mm256_sub_pd(sx1, fx1)));
+        __m256 fy = _mm256_setr_m128(_mm256_cvtpd_ps(_mm256_sub_pd(sy0, fy0)), _mm256_cvtpd_ps(_mm256_sub_pd(sy1, fy1)));
+        __m256 gx = _mm256_sub_ps(one, fx), gy = _mm256_sub_ps(one, fy);
+        __m256i o00 = _mm256_add_epi32(_mm256_mullo_epi32(iy, vsh), _mm256_mullo_epi32(ix, vsw));
+        const float *p = base;
+        for (int c = 0; c < cn; c++, p += esc) {
+            __m256 v00 = _mm256_i32gather_ps(p, o00, 4), v01 = _mm256_i32gather_ps(p + esw, o00, 4);
+            __m256 v10 = _mm256_i32gather_ps(p + esh, o00, 4), v11 = _mm256_i32gather_ps(p + esh + esw, o00, 4);
+            __m256 t = _mm256_add_ps(_mm256_mul_ps(gx, v00), _mm256_mul_ps(fx, v01));
+            __m256 b = _mm256_add_ps(_mm256_mul_ps(gx, v10), _mm256_mul_ps(fx, v11));
+            _mm256_storeu_ps(out + c * ostride + k, _mm256_add_ps(_mm256_mul_ps(gy, t), _mm256_mul_ps(fy, b)));
+        }
+    }
+    return k;
+}
+#endif
+
+void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1) {
+    const aug__warp_plan *pl = cx->plan;
+    int64_t C = pl->channels, Ht = pl->height, Wt = pl->width, plane = Ht * Wt;
+    const float *bg = cx->bg_f32;
+    row_fn row = ROWS[im->dtype];
+    int s = im->s;
+    double ss = (double)s * (double)s;
+    float fbuf[CGROUP * CHUNK];
+    double acc[CGROUP * CHUNK];
+    /* s = 1 into a float32 destination: straight into the output planes */
+    int direct = s == 1 && cx->dst_dtype == AUG_FLOAT32;
+    int avx2 = 0;
+#if AUG__X86
+    /* gathers take int32 element offsets: positive row/column strides and the
+     * farthest element (plus the channel span) below 2^31 */
+    int64_t asc = im->sc < 0 ? -im->sc : im->sc;
+    avx2 = cx->simd >= AUG__SIMD_AVX2 && im->dtype == AUG_FLOAT32 && im->sh > 0 && im->sw > 0 &&
+           ((im->H + 2) * im->sh + (im->W + 2) * im->sw + im->C * asc) / 4 < INT32_MAX && Wt < INT32_MAX - 8;
+#endif
+    /* column blocks outside, rows inside: a tile of the output reads a compact
+     * region of the source, which stays in cache */
+    for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
+        int cw = (int)(Wt - x0 < CHUNK ? Wt - x0 : CHUNK);
+        for (int64_t y = y0; y < y1; y++) {
+            for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {
+                int cn = (int)(C - c0 < CGROUP ? C - c0 : CGROUP);
+                float *out = fbuf;
+                int64_t ostride = CHUNK;
+                if (direct) out = (float *)cx->dst + ((n * C + c0) * Ht + y) * Wt + x0, ostride = plane;
+                if (s > 1) memset(acc, 0, sizeof(double) * (size_t)(cn * CHUNK));
+                for (int j = 0; j < s; j++) {
+                    double Y = (double)y + warp_sample_offset(im, j);
+                    double bx = im->m[1] * Y + im->m[2], by = im->m[4] * Y + im->m[5];
+                    for (int i = 0; i < s; i++) {
+                        double di = warp_sample_offset(im, i);
+                        int k = 0;
+#if AUG__X86
+                        if (avx2) k = row_f32_avx2(im, bg, bx, by, di, x0, cw, c0, cn, out, ostride);
+#endif
+                        row(im, bg, bx, by, di, x0, k, cw, c0, cn, out, ostride);
+                        if (s > 1)
+                            for (int c = 0; c < cn; c++)
+                                for (int q = c * CHUNK; q < c * CHUNK + cw; q++) acc[q] += (double)fbuf[q];
+                    }
+                }
+                if (direct) continue;
+                for (int c = 0; c < cn; c++) {
+                    char *dst = cx->dst + (((n * C + c0 + c) * Ht + y) * Wt + x0) * cx->dst_item;
+                    if (s == 1) {
+                        aug__convert((const char *)(fbuf + c * CHUNK), sizeof(float), AUG_FLOAT32, dst, cx->dst_item,
+                                     cx->dst_dtype, cw);
+                        continue;
+                    }
+                    double *a = acc + c * CHUNK;
+                    for (int k = 0; k < cw; k++) a[k] /= ss;
+                    aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, dst, cx->dst_item, cx->dst_dtype, cw);
+                }
+            }
+        }
+    }
+}

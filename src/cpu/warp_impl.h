@@ -1,0 +1,58 @@
+/* cpu/warp_impl.h: what cpu/warp.c (driver, double and uint8 kernels) and
+ * cpu/warp_float.c (float32 kernel) share (private). */
+#ifndef AUG_CPU_WARP_IMPL_H
+#define AUG_CPU_WARP_IMPL_H
+#include <stdint.h>
+#include "core/warp.h"
+
+/* Output pixels per inner block: the coordinate and accumulator buffers stay on
+ * the stack and in L1. */
+#define CHUNK 64
+/* Channels per pass of the accumulating loops (their buffers are CGROUP x CHUNK). */
+#define CGROUP 16
+
+typedef struct warp_ctx {
+    const aug__warp_plan *plan;
+    int64_t rows_per_task, tasks_per_image;
+    char *dst;                    /* element [0, 0, 0, 0] */
+    int64_t dst_item;
+    aug_dtype dst_dtype;
+    int simd;                     /* AUG__SIMD_* level of this call */
+    const uint8_t *bg_u8;         /* the background as bytes when every value is an integer in
+                                   * [0, 255] (else NULL: no fixed-point kernel) */
+    const float *bg_f32;          /* the background rounded to float32 when every value is finite
+                                   * there (else NULL: no float32 kernel) */
+} warp_ctx;
+
+/* One image's geometry, shared by all kernels. */
+typedef struct warp_img {
+    const char *base;             /* element [0, 0, 0] */
+    int64_t H, W, C;
+    int64_t sh, sw, sc;           /* strides in bytes */
+    aug_dtype dtype;
+    double m[6];
+    int s;
+    double d[64];                 /* sample offsets d[k] for k < min(s, 64); larger s computes them */
+} warp_img;
+
+static inline double warp_sample_offset(const warp_img *im, int k) {
+    return k < 64 ? im->d[k] : (double)(2 * k + 1 - im->s) / (double)(2 * im->s);
+}
+
+/* floor of a clamped coordinate (it fits int64) without a libm call (baseline x86-64
+ * has no rounding instruction): truncate, then step down where that rounded up. */
+static inline double warp_floor_small(double v) {
+    double t = (double)(int64_t)v;
+    return t > v ? t - 1.0 : t;
+}
+
+static inline double warp_clampd(double v, double lo, double hi) {
+    v = v > lo ? v : lo;
+    return v < hi ? v : hi;
+}
+
+/* The float32 kernel (cpu/warp_float.c): whether it takes this image, and its rows. */
+AUG__HIDDEN int aug__warp_float_takes(const warp_ctx *cx, const warp_img *im);
+AUG__HIDDEN void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
+
+#endif
