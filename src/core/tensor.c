@@ -74,10 +74,13 @@ aug_status aug__tensor_check(const char *func, const aug_tensor *t) {
 }
 
 void aug__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides) {
+    /* Only a zero-size tensor can have extents whose product overflows (the 0
+     * keeps its size representable); its strides never step, so the running
+     * product saturates there instead of overflowing. */
     int64_t s = 1;
     for (int d = ndim - 1; d >= 0; d--) {
         strides[d] = s;
-        s *= shape[d] > 0 ? shape[d] : 1;
+        if (__builtin_mul_overflow(s, shape[d] > 0 ? shape[d] : 1, &s)) s = INT64_MAX;
     }
 }
 
@@ -307,6 +310,11 @@ aug_status aug_tensor_get_item(const aug_tensor *t, const int64_t *index, aug_sc
         if (i < 0 || i >= t->shape[d])
             return aug__error(AUG_ERR_INDEX, func, "index %lld is out of bounds for axis %d with size %lld",
                               (long long)index[d], d, (long long)t->shape[d]);
+    }
+    /* All indices are in range, so the tensor is not empty and its strides are
+     * validated (a zero-size tensor's are not: multiplying them could overflow). */
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t i = index[d] < 0 ? index[d] + t->shape[d] : index[d];
         off += i * t->strides[d] * item;
     }
     _Alignas(16) char elem[16];

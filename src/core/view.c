@@ -103,6 +103,7 @@ aug_tensor *aug_tensor_index(const aug_tensor *t, int n, const aug_index *idx) {
     char layout[AUG_MAX_DIMS + 1] = {0};
     int keep_layout = t->layout[0] != '\0' && newaxes == 0;
     int64_t offset = 0; /* in elements */
+    int offset_overflow = 0;
     int d = 0, o = 0;   /* next input / output dimension */
     for (int k = 0; k <= n; k++) {
         /* Past the last index, the remaining dimensions are taken whole (an implicit Ellipsis). */
@@ -117,7 +118,11 @@ aug_tensor *aug_tensor_index(const aug_tensor *t, int n, const aug_index *idx) {
                            (long long)idx[k].i, d, (long long)size);
                 return NULL;
             }
-            offset += i * t->strides[d];
+            /* A zero-size base's strides are unchecked: its products may overflow.
+             * The offset is then unused (the view is empty too), see below. */
+            int64_t step_off;
+            if (__builtin_mul_overflow(i, t->strides[d], &step_off) || __builtin_add_overflow(offset, step_off, &offset))
+                offset_overflow = 1;
             d++;
             break;
         }
@@ -127,7 +132,10 @@ aug_tensor *aug_tensor_index(const aug_tensor *t, int n, const aug_index *idx) {
                 return NULL;
             }
             int64_t start, len = slice_indices(&idx[k], t->shape[d], &start), st;
-            if (len > 0) offset += start * t->strides[d];
+            int64_t step_off;
+            if (len > 0 && (__builtin_mul_overflow(start, t->strides[d], &step_off) ||
+                            __builtin_add_overflow(offset, step_off, &offset)))
+                offset_overflow = 1;
             /* With len <= 1 the stride is never used to step; keep it representable. */
             if (__builtin_mul_overflow(t->strides[d], idx[k].step, &st)) st = t->strides[d];
             shape[o] = len;
@@ -158,7 +166,8 @@ aug_tensor *aug_tensor_index(const aug_tensor *t, int n, const aug_index *idx) {
         v->shape[j] = shape[j];
         v->strides[j] = strides[j];
     }
-    if (aug__shape_size(out_ndim, shape) != 0) v->byte_offset += offset * aug__dtype_size(t->dtype);
+    /* A non-empty view of a non-empty base: element `offset` is inside the storage. */
+    if (aug__shape_size(out_ndim, shape) != 0 && !offset_overflow) v->byte_offset += offset * aug__dtype_size(t->dtype);
     memset(v->layout, 0, sizeof v->layout);
     if (keep_layout) memcpy(v->layout, layout, (size_t)out_ndim);
     return v;
@@ -271,6 +280,15 @@ aug_tensor *aug_tensor_broadcast_to(const aug_tensor *t, int ndim, const int64_t
             return NULL;
         }
     if (aug__check_broadcast_to(func, t->ndim, t->shape, ndim, shape) != AUG_OK) return NULL;
+    /* NumPy's rule (as aug_tensor_empty): the non-zero extents times the item size
+     * must not overflow, so the view's size and byte size stay representable. */
+    int64_t nbytes = aug__dtype_size(t->dtype);
+    for (int d = 0; d < ndim; d++)
+        if (__builtin_mul_overflow(nbytes, shape[d] ? shape[d] : 1, &nbytes)) {
+            char sb[256];
+            aug__error(AUG_ERR_OVERFLOW, func, "shape %s is too large", aug_shape_str(ndim, shape, sb, sizeof sb));
+            return NULL;
+        }
     aug_tensor *v = aug__tensor_new_view(func, t);
     if (!v) return NULL;
     int lead = ndim - t->ndim;

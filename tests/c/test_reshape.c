@@ -418,13 +418,34 @@ static void test_errors(void **state) {
     aug_tensor_free(q);
 }
 
+/* Found by tests/fuzz/fuzz_reshape.c: a rel_shape can give a zero-size output
+ * whose other extents multiply past int64 (0 * 8e18 * 12 bytes is fine; the
+ * strides' running product 12 * 8e18 is not). It is a valid empty view; its
+ * strides must be computed without a signed overflow (UBSan). */
+static void test_zero_size_huge_extents(void **state) {
+    aug_tensor *t = make(3, (int64_t[]){0, 2, 3}, AUG_UINT8);
+    float rel[3] = {1.0f, 4e18f, 4.0f};
+    aug_reshape_args a = aug_reshape_args_init();
+    a.has_rel_shape = 1, a.rel_ndim = 3, a.rel_shape = rel;
+    aug_tensor *v = ok(t, &a);
+    assert_int_equal(v->ndim, 3);
+    assert_int_equal(v->shape[0], 0);
+    assert_int_equal(v->shape[1], (int64_t)roundf(4e18f * 2.0f));
+    assert_int_equal(v->shape[2], 12);
+    assert_int_equal(v->strides[2], 1);
+    assert_int_equal(v->strides[1], 12);
+    assert_int_equal(aug_tensor_size(v), 0);
+    aug_tensor_free(v);
+    aug_tensor_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_examples), cmocka_unit_test(test_dali_src_dims_table),
         cmocka_unit_test(test_rounding_float32), cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_dtype),
         cmocka_unit_test(test_writes_through), cmocka_unit_test(test_batch),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_zero_size_huge_extents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

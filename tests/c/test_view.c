@@ -444,12 +444,59 @@ static void test_contiguous(void **state) {
     NULL_ERR(aug_tensor_view(NULL), AUG_ERR_VALUE, "aug_tensor_view: tensor is NULL");
 }
 
+/* Found by tests/fuzz/fuzz_view.c. A zero-size tensor over foreign storage may
+ * have any strides (none is ever used to step): indexing it must not multiply
+ * them into a signed overflow (UBSan). broadcast_to follows NumPy's size rule. */
+static void free_ctx(void *p) { free(p); }
+
+static void test_fuzz_regressions(void **state) {
+    void *mem = malloc(16);
+    assert_non_null(mem);
+    aug_storage *s = aug_storage_wrap(mem, 16, CPU, free_ctx, mem);
+    aug_tensor *t = aug_tensor_from_storage(s, 0, 2, (int64_t[]){3, 0}, (int64_t[]){INT64_MAX, 1}, AUG_UINT8);
+    aug_storage_release(s);
+    assert_non_null(t);
+    aug_scalar v;
+    aug_clear_error();
+    assert_int_equal(aug_tensor_get_item(t, (int64_t[]){2, 0}, &v), AUG_ERR_INDEX);
+    assert_string_equal(aug_last_error(), "aug_tensor_get_item: index 0 is out of bounds for axis 1 with size 0");
+    aug_index i2 = {.kind = AUG_INDEX_INT, .i = 2};
+    aug_tensor *r = aug_tensor_index(t, 1, &i2);
+    assert_non_null(r);
+    assert_int_equal(r->ndim, 1);
+    assert_int_equal(r->shape[0], 0);
+    assert_int_equal(r->byte_offset, 0);
+    aug_tensor_free(r);
+    aug_index sl = {.kind = AUG_INDEX_SLICE, .start = 2, .stop = 3, .step = 1, .has_start = 1, .has_stop = 1};
+    r = aug_tensor_index(t, 1, &sl);
+    assert_non_null(r);
+    assert_int_equal(r->shape[0], 1);
+    assert_int_equal(r->shape[1], 0);
+    assert_int_equal(r->byte_offset, 0);
+    aug_tensor_free(r);
+    aug_tensor_free(t);
+
+    aug_tensor *one = aug_tensor_zeros(1, (int64_t[]){1}, AUG_INT8, CPU);
+    NULL_ERR(aug_tensor_broadcast_to(one, 2, (int64_t[]){INT64_MAX, 2}), AUG_ERR_OVERFLOW,
+             "aug_tensor_broadcast_to: shape (9223372036854775807, 2) is too large");
+    aug_tensor *f8 = aug_tensor_zeros(1, (int64_t[]){1}, AUG_FLOAT64, CPU);
+    /* 2^61 float64 values are 2^64 bytes even though one extent is 0 (NumPy's rule). */
+    NULL_ERR(aug_tensor_broadcast_to(f8, 2, (int64_t[]){(int64_t)1 << 61, 0}), AUG_ERR_OVERFLOW,
+             "aug_tensor_broadcast_to: shape (2305843009213693952, 0) is too large");
+    r = aug_tensor_broadcast_to(one, 3, (int64_t[]){(int64_t)1 << 61, 3, 1});
+    assert_non_null(r);
+    assert_int_equal(aug_tensor_size(r), (int64_t)3 << 61);
+    aug_tensor_free(r);
+    aug_tensor_free(f8);
+    aug_tensor_free(one);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slices_against_python), cmocka_unit_test(test_index_multi),
         cmocka_unit_test(test_index_errors),          cmocka_unit_test(test_index_layout),
         cmocka_unit_test(test_permute),               cmocka_unit_test(test_reshape),
-        cmocka_unit_test(test_broadcast_to),          cmocka_unit_test(test_contiguous),
+        cmocka_unit_test(test_broadcast_to), cmocka_unit_test(test_fuzz_regressions),          cmocka_unit_test(test_contiguous),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -395,3 +395,81 @@ def test_old_producer_gets_legacy_call():
     a = np.arange(5, dtype=np.int32)
     t = augpy.from_dlpack(OldProducer(a))
     assert t.ptr == a.ctypes.data
+
+
+# ---- hostile capsules (STYLE 11; the fields tests/fuzz cannot reach from C) ----------------------
+
+def _dl(p):
+    """The DLTensor inside a Producer's managed struct (edited in place: the capsule points at it)."""
+    return p.managed.dl_tensor
+
+
+def _set_shape(p, shape, strides=None):
+    p.shape = (ctypes.c_int64 * len(shape))(*shape)
+    _dl(p).shape = p.shape
+    _dl(p).ndim = len(shape)
+    if strides is not None:
+        p.strides = (ctypes.c_int64 * len(strides))(*strides)
+        _dl(p).strides = p.strides
+
+
+I64_MAX = 2**63 - 1
+
+
+@pytest.mark.parametrize("versioned", [False, True])
+@pytest.mark.parametrize("edit, msg", [
+    (lambda p: _set_shape(p, [2, -3]), r"DLPack tensor has a negative extent -3"),
+    (lambda p: _set_shape(p, [2**40, 2**40]), r"DLPack tensor size overflows"),
+    (lambda p: _set_shape(p, [3, 2], [I64_MAX, 1]), r"DLPack tensor size overflows"),
+    (lambda p: _set_shape(p, [3, 2], [-(2**62), 1]), r"DLPack tensor size overflows"),
+    (lambda p: setattr(_dl(p), "shape", None), r"DLPack tensor has no shape"),
+    (lambda p: setattr(_dl(p), "data", None), r"DLPack tensor has a NULL data pointer"),
+    (lambda p: setattr(_dl(p), "ndim", 9), r"DLPack tensor has 9 dimensions"),
+    (lambda p: setattr(_dl(p).dtype, "lanes", 4), r"unsupported DLPack dtype \(code=2, bits=64, lanes=4\)"),
+    (lambda p: setattr(_dl(p).dtype, "lanes", 0), r"unsupported DLPack dtype \(code=2, bits=64, lanes=0\)"),
+    (lambda p: setattr(_dl(p).dtype, "bits", 0), r"unsupported DLPack dtype \(code=2, bits=0, lanes=1\)"),
+    # byte_offset that wraps the address space (any data pointer + 2^64 - 8)
+    (lambda p: setattr(_dl(p), "byte_offset", 2**64 - 8), r"DLPack tensor.s memory \(data .*\) does not fit in the address space"),
+    # strides reaching below address 0: a small fake pointer walked backwards
+    (lambda p: (setattr(_dl(p), "data", 64), _set_shape(p, [4], [-(2**40)])), r"DLPack tensor.s memory \(data .*\) does not fit in the address space"),
+    # reaching past the top of the address space
+    (lambda p: (setattr(_dl(p), "data", 2**64 - 4096), _set_shape(p, [4], [2**20])),
+     r"DLPack tensor.s memory \(data .*\) does not fit in the address space"),
+    # a byte count over 2^63 without any single overflow
+    (lambda p: (setattr(_dl(p), "data", 2**62), _set_shape(p, [2, 2], [2**59, -(2**59)])),
+     r"DLPack tensor.s memory \(data .*\) does not fit in the address space"),
+])
+def test_hostile_capsules_rejected(versioned, edit, msg):
+    p = Producer(np.zeros((2, 2), np.float64), versioned=versioned)
+    edit(p)
+    with pytest.raises(BufferError, match=r"import_dltensor: " + msg):
+        augpy.import_dltensor(p.capsule, "dltensor_versioned" if versioned else "dltensor")
+    assert capsule_name(p.capsule) == ("dltensor_versioned" if versioned else "dltensor")  # not taken
+    assert p.calls == 0
+
+
+def test_empty_capsule_with_null_data_and_any_offset():
+    """An empty tensor reaches no byte: NULL data, a wild byte_offset or strides are fine."""
+    p = Producer(np.zeros((2, 2), np.float64))
+    _set_shape(p, [3, 0], [I64_MAX, -(2**62)])
+    _dl(p).data = None
+    _dl(p).byte_offset = 2**64 - 1
+    t = augpy.import_dltensor(p.capsule)
+    assert t.shape == (3, 0) and t.numpy().shape == (3, 0)
+    assert t[2].shape == (0,) and t[1:3].shape == (2, 0)
+    del t
+    gc.collect()
+    assert p.calls == 1
+
+
+def test_capsule_with_byte_offset_and_negative_strides():
+    """A valid capsule using byte_offset and a negative stride: the view sees the right bytes."""
+    a = np.arange(10, dtype=np.int32)
+    p = Producer(a)
+    _dl(p).byte_offset = 9 * 4  # element [0] is a[9]
+    _set_shape(p, [5], [-2])
+    t = augpy.import_dltensor(p.capsule)
+    assert t.numpy().tolist() == [9, 7, 5, 3, 1]
+    del t
+    gc.collect()
+    assert p.calls == 1

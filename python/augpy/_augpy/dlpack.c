@@ -382,10 +382,26 @@ static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *
         PyErr_Format(PyExc_BufferError, "%s: DLPack tensor size overflows", func);
         return NULL;
     }
-    char *first = (char *)dl->data + dl->byte_offset;
     if (size > 0 && dl->data == NULL) {
         PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has a NULL data pointer", func);
         return NULL;
+    }
+    /* The bytes reached, [data + byte_offset + lo, data + byte_offset + hi + itemsize),
+     * must not wrap around the address space (a hostile byte_offset or strides), and
+     * their count must fit int64 (aug's storage sizes). In integers: pointer arithmetic
+     * past the object is undefined, and an empty tensor's data may be NULL. */
+    uintptr_t first = 0, start = 0, end = 0;
+    if (size > 0) {
+        uintptr_t below = (uintptr_t)0 - (uintptr_t)lo; /* -lo, lo <= 0 */
+        if (__builtin_add_overflow((uintptr_t)dl->data, dl->byte_offset, &first) ||
+            __builtin_sub_overflow(first, below, &start) || __builtin_add_overflow(first, (uintptr_t)hi, &end) ||
+            __builtin_add_overflow(end, (uintptr_t)itemsize, &end) || end - start > (uintptr_t)INT64_MAX) {
+            PyErr_Format(PyExc_BufferError,
+                         "%s: DLPack tensor's memory (data %p, byte_offset %llu, shape and strides) does not fit "
+                         "in the address space",
+                         func, dl->data, (unsigned long long)dl->byte_offset);
+            return NULL;
+        }
     }
     int readonly = (flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
 
@@ -398,8 +414,8 @@ static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *
         free(ctx);
         return NULL;
     }
-    aug_storage *storage = aug_storage_wrap(size > 0 ? first + lo : NULL, size > 0 ? (size_t)(hi - lo + itemsize) : 0,
-                                            dev, import_deleter, ctx);
+    aug_storage *storage = aug_storage_wrap(size > 0 ? (void *)start : NULL, size > 0 ? (size_t)(end - start) : 0, dev,
+                                            import_deleter, ctx);
     if (storage == NULL) {
         import_deleter(ctx); /* not called by a failed wrap */
         return augpy_raise_as(st, AUG_OK, func);

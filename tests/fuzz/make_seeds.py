@@ -1,0 +1,47 @@
+"""tests/fuzz/make_seeds.py: writes the small JPEG seeds of fuzz_jpeg into
+tests/fuzz/seeds/fuzz_jpeg/ (each well under 5 KiB): the JPEG variants the decoder
+handles (gray, 4:2:0 / 4:2:2 / 4:4:4, progressive, restart markers, CMYK, odd
+sizes) plus a truncated file, so the fuzzer starts from every code path.
+Run with the project's venv: python tests/fuzz/make_seeds.py (needs Pillow, NumPy)."""
+import io
+import os
+
+import numpy as np
+from PIL import Image
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seeds", "fuzz_jpeg")
+
+
+def jpeg(img, **kw):
+    b = io.BytesIO()
+    img.save(b, "JPEG", **kw)
+    return b.getvalue()
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    rng = np.random.default_rng(11)  # fixed: the seeds are committed and must not churn
+    rgb = Image.fromarray(rng.integers(0, 256, (13, 17, 3), dtype=np.uint8), "RGB")
+    seeds = {
+        "gray_1x1.jpg": jpeg(Image.new("L", (1, 1), 77)),
+        "rgb_420.jpg": jpeg(rgb, quality=80, subsampling=2),
+        "rgb_422.jpg": jpeg(rgb, quality=60, subsampling=1),
+        "rgb_444.jpg": jpeg(rgb, quality=95, subsampling=0),
+        "progressive.jpg": jpeg(rgb, quality=75, progressive=True),
+        "restart.jpg": jpeg(rgb.resize((40, 24)), quality=50, restart_marker_blocks=1),
+        "cmyk.jpg": jpeg(rgb.convert("CMYK"), quality=70),
+        "gray_9x31.jpg": jpeg(rgb.resize((9, 31)).convert("L"), quality=40),
+    }
+    seeds["truncated.jpg"] = seeds["rgb_420.jpg"][: len(seeds["rgb_420.jpg"]) * 2 // 3]
+    for name, data in seeds.items():
+        assert len(data) < 5120, (name, len(data))
+        with open(os.path.join(OUT, name), "wb") as f:
+            f.write(data)
+    # The C array embedded in fuzz_jpeg.c (a valid file decoded after every failure).
+    good = jpeg(Image.new("RGB", (3, 2), (200, 30, 90)), quality=90)
+    print("/* %d bytes: Pillow, 3x2 RGB (200, 30, 90), quality 90 */" % len(good))
+    print(",".join(str(b) for b in good))
+
+
+if __name__ == "__main__":
+    main()
