@@ -10,16 +10,18 @@ VPY := $(VENV)/bin/python
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 APT_PACKAGES := build-essential cmake pkg-config libcmocka-dev libopenblas-dev libturbojpeg0-dev libjpeg62-turbo-dev \
                 librandom123-dev libjpeg-turbo-progs python3-dev python3-venv
+# The libFuzzer targets (tests/fuzz) build with clang.
+FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
-.PHONY: all deps build build-asan ctest ctest-asan venv pytest test demo bench clean
+.PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke venv pytest test demo bench clean
 
 all: build
 
 # Debian packages; apt runs only when one is missing.
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(APT_PACKAGES) $(FUZZ_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
@@ -52,7 +54,11 @@ venv: deps
 pytest: venv
 	cd tests/python && ../../$(VPY) -m pytest -q -p no:cacheprovider .
 
-test: ctest ctest-asan pytest
+# Each fuzz target once over its seed corpus (crash regressions) under ASan+UBSan.
+fuzz-smoke: deps
+	tests/fuzz/run.sh --smoke
+
+test: ctest ctest-asan fuzz-smoke pytest
 
 # The main job: augment JPEG batches (augpy's sample set) and write out/contact_sheet.png.
 demo: build venv

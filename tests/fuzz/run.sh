@@ -33,8 +33,8 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 CFLAGS="-std=gnu11 -g -O1 -ffp-contract=off -fno-math-errno -fno-trapping-math $SAN -D_GNU_SOURCE"
 CFLAGS="$CFLAGS -DAUG_VERSION_STRING=\"fuzz\" -I$ROOT/include -I$ROOT/src"
 CBLAS_INC=$(dirname "$(ls /usr/include/*/openblas-pthread/cblas.h /usr/include/openblas/cblas.h /usr/include/cblas.h 2>/dev/null | head -n1)")
-CFLAGS="$CFLAGS -I$CBLAS_INC $(pkg-config --cflags libturbojpeg)"
-LIBS="$(pkg-config --libs libturbojpeg) -lopenblas -lpthread -lm"
+CFLAGS="$CFLAGS -I$CBLAS_INC $(pkg-config --cflags libturbojpeg libjpeg)"
+LIBS="$(pkg-config --libs libturbojpeg libjpeg) -lopenblas -lpthread -lm"
 
 mkdir -p "$BUILD/obj" "$BUILD/artifacts"
 # Library objects (rebuilt when the source is newer).
