@@ -190,16 +190,11 @@ static void rows_exact(const warp_ctx *cx, const warp_img *im, int64_t n, int64_
 
 static void coords_fixed(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int32_t *qx,
                          int32_t *qy) {
-    const double *m = im->m;
-    double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
-    double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
-    double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;
-    int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver); exact in double either way */
+    double sx[CHUNK], sy[CHUNK];
+    coords_f64(im, y, j, x0, i, cw, sx, sy);
     for (int k = 0; k < cw; k++) {
-        double X = (double)(xs + k) + di;
-        double sx = clampd(m[0] * X + bx, -2.0, hx), sy = clampd(m[3] * X + by, -2.0, hy);
-        qx[k] = (int32_t)((sx + FP_OFFSET) * FP_ONE + 0.5);
-        qy[k] = (int32_t)((sy + FP_OFFSET) * FP_ONE + 0.5);
+        qx[k] = (int32_t)((sx[k] + FP_OFFSET) * FP_ONE + 0.5);
+        qy[k] = (int32_t)((sy[k] + FP_OFFSET) * FP_ONE + 0.5);
     }
 }
 

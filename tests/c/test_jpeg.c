@@ -126,6 +126,17 @@ static void test_flat_exact(void **state) {
     aug_decoder_free(d);
 }
 
+/* RGB = round(s_c * s_k / 255) of the stored CMYK samples: Pillow's
+ * inverted-CMYK conversion in closed form. */
+static void assert_cmyk_rgb(const aug_tensor *t, const unsigned char *cmyk, int npix) {
+    const unsigned char *p = aug_tensor_ptr(t);
+    for (int i = 0; i < npix; i++)
+        for (int c = 0; c < 3; c++) {
+            unsigned sc = cmyk[4 * i + c], sk = cmyk[4 * i + 3];
+            assert_int_equal(p[3 * i + c], (sc * sk * 2 + 255) / 510);
+        }
+}
+
 static void test_cmyk(void **state) {
     /* tjCompress2 writes TJPF_CMYK as a YCCK JPEG. RGB = round(s_c * s_k / 255)
      * of the stored samples (Pillow's inverted-CMYK conversion in closed form). */
@@ -136,12 +147,7 @@ static void test_cmyk(void **state) {
         int w, h;
         unsigned char *cmyk = reference(&j, TJPF_CMYK, &w, &h);
         aug_tensor *t = decode_ok(d, &j, NULL);
-        const unsigned char *p = aug_tensor_ptr(t);
-        for (int i = 0; i < w * h; i++)
-            for (int c = 0; c < 3; c++) {
-                unsigned sc = cmyk[4 * i + c], sk = cmyk[4 * i + 3];
-                assert_int_equal(p[3 * i + c], (sc * sk * 2 + 255) / 510);
-            }
+        assert_cmyk_rgb(t, cmyk, w * h);
         aug_tensor_free(t);
         free(cmyk);
         tjFree(j.buf);
@@ -414,12 +420,7 @@ static void test_odd_sampling_cmyk(void **state) {
             int w, h;
             unsigned char *cmyk = lj_reference(&j, JCS_CMYK, &w, &h);
             aug_tensor *t = decode_ok(d, &j, NULL);
-            const unsigned char *p = aug_tensor_ptr(t);
-            for (int i = 0; i < w * h; i++)
-                for (int c = 0; c < 3; c++) {
-                    unsigned sc = cmyk[4 * i + c], sk = cmyk[4 * i + 3];
-                    assert_int_equal(p[3 * i + c], (sc * sk * 2 + 255) / 510);
-                }
+            assert_cmyk_rgb(t, cmyk, w * h);
             aug_tensor_free(t);
             free(cmyk);
             free(j.buf);
