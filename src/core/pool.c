@@ -1,8 +1,15 @@
 /* core/pool.c: the CPU worker pool behind aug__parallel_for.
  *
  * One process-wide pool of pthreads, created lazily. The calling thread is worker
- * 0 and takes part; workers 1 ... n-1 sleep on a condition variable between jobs
- * (no spinning), and take tasks from a shared atomic counter while a job runs.
+ * 0 and takes part; workers 1 ... n-1 take tasks from atomic counters (one per
+ * contiguous range of tasks, see pool_range) while a job runs. Between jobs a
+ * worker polls for the next job for a short, bounded time (POOL_SPIN_NS) and then
+ * sleeps on a condition variable: waking a sleeping thread costs tens of
+ * microseconds (more in a VM), as much as a whole small image job, and
+ * back-to-back calls are the common case. The caller spins
+ * the same bounded time for its helpers before sleeping. A helper joins a job only
+ * while it is open; the caller closes it once every task has been handed out, so
+ * a helper that wakes late is never waited for.
  * The pool serves one job at a time: a caller that finds it busy (another thread's
  * job, or a nested call from inside a task) runs its own tasks serially on its own
  * thread, so nesting never deadlocks. One-task jobs run inline without waking
@@ -17,37 +24,103 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include "pool.h"
 
+/* How long an idle worker (or a caller waiting for its helpers) polls before
+ * sleeping: longer than a condition-variable wake-up (~10-50 us) and than the
+ * gap between back-to-back calls from Python, short enough that an idle process
+ * burns at most this much CPU per worker after each job. */
+#define POOL_SPIN_NS 50000
+
 typedef struct pool {
     pthread_mutex_t lock;
-    pthread_cond_t wake;      /* workers wait here for a new job */
+    pthread_cond_t wake;      /* sleeping workers wait here for a new job */
     pthread_cond_t done;      /* the job's caller waits here for its helpers */
     int busy;                 /* a job owns the pool */
     int nspawned;             /* worker threads alive: indices 1 ... nspawned */
-    uint64_t generation;      /* bumped for every job */
-    int nhelpers;             /* workers 1 ... nhelpers take part in the current job */
-    int active;               /* helpers of the current job that have not finished */
+    int nsleeping;            /* workers waiting on `wake` */
+    atomic_ullong generation; /* bumped (under the lock) for every job; polled without it */
+    int nhelpers;             /* workers 1 ... nhelpers may take part in the current job */
+    int open;                 /* helpers may still join the current job */
+    atomic_int active;        /* helpers that joined the current job and have not finished */
     aug__task_fn fn;
     void *ctx;
-    int64_t ntasks;
-    atomic_llong next;        /* next task index to hand out */
+    int nranges;              /* task ranges of the current job (one per taking part) */
 } pool;
+
+/* The tasks of a job are cut into one contiguous range per thread taking part;
+ * a thread hands out the tasks of its own range first and then takes from the
+ * others'. Contiguous tasks touch neighbouring data (image rows), so a core
+ * tends to get the same part of an image from call to call and find it in its
+ * own cache (measured: ~5% off a 2-thread 224x224 warp). Every task is still handed out exactly once (one counter per
+ * range), and which thread runs it never changes the result. */
+typedef struct pool_range {
+    _Alignas(64) atomic_llong next; /* next task of the range to hand out */
+    int64_t end;
+} pool_range;
 
 static pool g_pool = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .wake = PTHREAD_COND_INITIALIZER,
     .done = PTHREAD_COND_INITIALIZER,
 };
+static pool_range g_ranges[AUG__MAX_WORKERS];
 static atomic_int g_num_threads; /* 0 until first use */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
-static void run_tasks(pool *p, aug__task_fn fn, void *ctx, int64_t ntasks, int worker) {
-    for (;;) {
-        int64_t t = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
-        if (t >= ntasks) break;
-        fn(ctx, t, worker);
+static void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Polls until the generation differs from `seen` (returns 1) or POOL_SPIN_NS
+ * have passed (returns 0). */
+static int spin_for_generation(pool *p, uint64_t seen) {
+    int64_t t0 = 0;
+    for (unsigned i = 0;; i++) {
+        if (atomic_load_explicit(&p->generation, memory_order_acquire) != seen) return 1;
+        cpu_relax();
+        if ((i & 63) == 0) { /* the clock every 64 polls: a few microseconds */
+            int64_t t = now_ns();
+            if (i == 0) t0 = t;
+            else if (t - t0 > POOL_SPIN_NS) return 0;
+        }
+    }
+}
+
+/* Polls until no helper is active (returns 1) or POOL_SPIN_NS have passed. */
+static int spin_for_helpers(pool *p) {
+    int64_t t0 = 0;
+    for (unsigned i = 0;; i++) {
+        if (atomic_load_explicit(&p->active, memory_order_acquire) == 0) return 1;
+        cpu_relax();
+        if ((i & 63) == 0) {
+            int64_t t = now_ns();
+            if (i == 0) t0 = t;
+            else if (t - t0 > POOL_SPIN_NS) return 0;
+        }
+    }
+}
+
+static void run_tasks(int nranges, aug__task_fn fn, void *ctx, int worker) {
+    for (int i = 0; i < nranges; i++) {
+        pool_range *r = &g_ranges[(worker + i) % nranges];
+        for (;;) {
+            int64_t t = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
+            if (t >= r->end) break;
+            fn(ctx, t, worker);
+        }
     }
 }
 
@@ -57,18 +130,31 @@ static void *worker_main(void *arg) {
     /* Spawned just before the generation bump of the job that needs it: treat
      * whatever generation it finds as new, so it joins that job. */
     uint64_t seen = UINT64_MAX;
-    pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (p->generation == seen) pthread_cond_wait(&p->wake, &p->lock);
-        seen = p->generation;
-        if (index > p->nhelpers) continue; /* not part of this job */
+        spin_for_generation(p, seen);
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load_explicit(&p->generation, memory_order_relaxed) == seen) {
+            p->nsleeping++;
+            pthread_cond_wait(&p->wake, &p->lock);
+            p->nsleeping--;
+        }
+        seen = atomic_load_explicit(&p->generation, memory_order_relaxed);
+        if (index > p->nhelpers || !p->open) { /* not part of this job, or it is closed */
+            pthread_mutex_unlock(&p->lock);
+            continue;
+        }
+        atomic_fetch_add_explicit(&p->active, 1, memory_order_relaxed);
         aug__task_fn fn = p->fn;
         void *ctx = p->ctx;
-        int64_t ntasks = p->ntasks;
+        int nranges = p->nranges;
         pthread_mutex_unlock(&p->lock);
-        run_tasks(p, fn, ctx, ntasks, index);
-        pthread_mutex_lock(&p->lock);
-        if (--p->active == 0) pthread_cond_signal(&p->done);
+        run_tasks(nranges, fn, ctx, index);
+        /* release: the caller may return (and free ctx) once it reads 0 */
+        if (atomic_fetch_sub_explicit(&p->active, 1, memory_order_acq_rel) == 1) {
+            pthread_mutex_lock(&p->lock);
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->lock);
+        }
     }
     return NULL;
 }
@@ -84,8 +170,10 @@ static void atfork_child(void) {
     pthread_cond_init(&p->done, NULL);
     p->busy = 0;
     p->nspawned = 0;
+    p->nsleeping = 0;
     p->nhelpers = 0;
-    p->active = 0;
+    p->open = 0;
+    atomic_store(&p->active, 0);
 }
 
 static int parse_positive(const char *s) {
@@ -164,18 +252,35 @@ void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx) {
     p->busy = 1;
     p->fn = fn;
     p->ctx = ctx;
-    p->ntasks = ntasks;
-    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+    /* range r: q or q + 1 tasks, the longer ones first (no overflow for any ntasks) */
+    p->nranges = want + 1;
+    int64_t q = ntasks / p->nranges, rem = ntasks % p->nranges, start = 0;
+    for (int r = 0; r < p->nranges; r++) {
+        atomic_store_explicit(&g_ranges[r].next, start, memory_order_relaxed);
+        start += q + (r < rem);
+        g_ranges[r].end = start;
+    }
     p->nhelpers = want;
-    p->active = want;
-    p->generation++;
-    if (want > 0) pthread_cond_broadcast(&p->wake);
+    p->open = want > 0;
+    atomic_store_explicit(&p->active, 0, memory_order_relaxed);
+    /* release: a polling worker that sees the new generation then takes the lock */
+    atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
+    if (want > 0 && p->nsleeping > 0) pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
 
-    run_tasks(p, fn, ctx, ntasks, 0);
+    run_tasks(p->nranges, fn, ctx, 0);
 
+    /* Every task is handed out: close the job, so late helpers skip it, and wait
+     * for the ones that joined. */
     pthread_mutex_lock(&p->lock);
-    while (p->active > 0) pthread_cond_wait(&p->done, &p->lock);
+    p->open = 0;
+    pthread_mutex_unlock(&p->lock);
+    if (!spin_for_helpers(p)) {
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load_explicit(&p->active, memory_order_acquire) > 0) pthread_cond_wait(&p->done, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+    }
+    pthread_mutex_lock(&p->lock);
     p->busy = 0;
     pthread_mutex_unlock(&p->lock);
 }

@@ -1,7 +1,7 @@
 /* test_pool.c: the CPU worker pool (aug__parallel_for): every task runs exactly
  * once, worker indices are in range and never shared by two threads at once,
- * concurrent callers, nested calls from inside a task, thread-count settings and
- * use after fork(). */
+ * concurrent callers, nested calls from inside a task, workers that sleep between
+ * jobs and are woken, thread-count settings and use after fork(). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,6 +68,29 @@ static void test_many_tasks(void **state) {
         counts *c = counts_new(1 + rep % 9);
         aug__parallel_for(c->n, count_task, c);
         counts_check(c);
+        counts_free(c);
+    }
+    aug_set_num_threads(0);
+}
+
+static void slow_task(void *ctx, int64_t task, int worker) {
+    if (task % 3 == 0) usleep(200); /* longer than the pool's spin: the caller sleeps on its condvar */
+    count_task(ctx, task, worker);
+}
+
+/* Jobs after idle gaps longer than the workers' bounded spin (they sleep and are
+ * woken), jobs whose helpers outlast the caller's spin, and thread counts that
+ * leave some spawned workers out of a job. */
+static void test_sleep_and_wake(void **state) {
+    (void)state;
+    int nt[5] = {4, 2, 3, 1, 4};
+    for (int rep = 0; rep < 40; rep++) {
+        assert_int_equal(aug_set_num_threads(nt[rep % 5]), AUG_OK);
+        if (rep % 2) usleep(2000);
+        counts *c = counts_new(1 + rep * 7 % 50);
+        aug__parallel_for(c->n, rep % 4 == 3 ? slow_task : count_task, c);
+        counts_check(c);
+        assert_true(atomic_load(&c->max_worker) < nt[rep % 5]);
         counts_free(c);
     }
     aug_set_num_threads(0);
@@ -186,7 +209,8 @@ static void test_fork(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_many_tasks),  cmocka_unit_test(test_edge_sizes),  cmocka_unit_test(test_concurrent_callers),
-        cmocka_unit_test(test_nested),      cmocka_unit_test(test_num_threads), cmocka_unit_test(test_fork),
+        cmocka_unit_test(test_nested),      cmocka_unit_test(test_sleep_and_wake),
+        cmocka_unit_test(test_num_threads), cmocka_unit_test(test_fork),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
