@@ -28,6 +28,12 @@
 /* Planes whose tables are built and applied together: bounds table memory to
  * 64 * 256 B for 8-bit and 16 * 128 KiB for 16-bit images. */
 #define LIGHT_GROUP8 64
+/* The shift that brings byte b (in memory order) of a 64-bit load to the bottom. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define LIGHT_BYTE_SHIFT(b) (56 - 8 * (b))
+#else
+#define LIGHT_BYTE_SHIFT(b) (8 * (b))
+#endif
 #define LIGHT_GROUP16 16
 
 typedef struct {
@@ -89,7 +95,15 @@ static void apply_table_task(void *ctx, int64_t task, int worker) {
         uint8_t *dst = (uint8_t *)aug_tensor_ptr(p->out) + off;
         /* int8 indexes with the sign bit flipped: x + 128 */
         uint8_t flip = k->dtype == AUG_INT8 ? 0x80 : 0;
-        for (int64_t i = 0; i < n; i++) dst[i] = t[src[i] ^ flip];
+        int64_t i = 0;
+        /* 8 values per step from one 64-bit load: fewer loads and loop branches than
+         * a byte loop, and its speed does not hinge on the loop's code alignment */
+        for (; i + 8 <= n; i += 8) {
+            uint64_t v;
+            memcpy(&v, src + i, 8);
+            for (int b = 0; b < 8; b++) dst[i + b] = t[(uint8_t)(v >> LIGHT_BYTE_SHIFT(b)) ^ flip];
+        }
+        for (; i < n; i++) dst[i] = t[src[i] ^ flip];
     } else {
         const uint16_t *t = (const uint16_t *)k->tables + local * 65536;
         const uint16_t *src = (const uint16_t *)aug_tensor_ptr(p->im) + off;
