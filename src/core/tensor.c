@@ -48,7 +48,7 @@ int64_t aug__shape_size(int ndim, const int64_t *shape) {
     return overflow ? -1 : n;
 }
 
-static aug_status check_shape(const char *func, int ndim, const int64_t *shape) {
+aug_status aug__check_shape(const char *func, int ndim, const int64_t *shape) {
     if (ndim < 0 || ndim > AUG_MAX_DIMS)
         return aug__error(AUG_ERR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, AUG_MAX_DIMS);
     if (ndim > 0 && !shape) return aug__error(AUG_ERR_VALUE, func, "shape is NULL");
@@ -61,6 +61,18 @@ static aug_status check_shape(const char *func, int ndim, const int64_t *shape) 
     return AUG_OK;
 }
 
+aug_status aug__check_nbytes(const char *func, int ndim, const int64_t *shape, aug_dtype dtype, int64_t *nbytes) {
+    /* NumPy's rule: the non-zero extents times the item size must not overflow. */
+    int64_t n = aug__dtype_size(dtype);
+    for (int d = 0; d < ndim; d++)
+        if (__builtin_mul_overflow(n, shape[d] ? shape[d] : 1, &n)) {
+            char b[256];
+            return aug__error(AUG_ERR_OVERFLOW, func, "shape %s is too large", aug_shape_str(ndim, shape, b, sizeof b));
+        }
+    if (nbytes) *nbytes = n;
+    return AUG_OK;
+}
+
 static aug_status check_dtype(const char *func, aug_dtype dtype) {
     if (!aug__dtype_ok(dtype)) return aug__error(AUG_ERR_TYPE, func, "invalid dtype %d", (int)dtype);
     return AUG_OK;
@@ -68,7 +80,7 @@ static aug_status check_dtype(const char *func, aug_dtype dtype) {
 
 aug_status aug__tensor_check(const char *func, const aug_tensor *t) {
     if (!t) return aug__error(AUG_ERR_VALUE, func, "tensor is NULL");
-    aug_status st = check_shape(func, t->ndim, t->shape);
+    aug_status st = aug__check_shape(func, t->ndim, t->shape);
     if (st == AUG_OK) st = check_dtype(func, t->dtype);
     return st;
 }
@@ -110,16 +122,10 @@ void aug__tensor_0d(aug_tensor *t, void *elem, aug_dtype dtype) {
 
 aug_tensor *aug__tensor_empty(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
                                aug_device device) {
-    if (check_shape(func, ndim, shape) != AUG_OK || check_dtype(func, dtype) != AUG_OK) return NULL;
-    /* NumPy's rule: the non-zero extents times the item size must not overflow. */
-    int64_t nbytes = aug__dtype_size(dtype);
-    for (int d = 0; d < ndim; d++) {
-        if (__builtin_mul_overflow(nbytes, shape[d] ? shape[d] : 1, &nbytes)) {
-            char b[256];
-            aug__error(AUG_ERR_OVERFLOW, func, "shape %s is too large", aug_shape_str(ndim, shape, b, sizeof b));
-            return NULL;
-        }
-    }
+    int64_t nbytes;
+    if (aug__check_shape(func, ndim, shape) != AUG_OK || check_dtype(func, dtype) != AUG_OK ||
+        aug__check_nbytes(func, ndim, shape, dtype, &nbytes) != AUG_OK)
+        return NULL;
     if (aug__shape_size(ndim, shape) == 0) nbytes = 0;
     aug_tensor *t = calloc(1, sizeof *t);
     if (!t) {
@@ -192,7 +198,7 @@ aug_tensor *aug_tensor_from_storage(aug_storage *s, int64_t byte_offset, int ndi
         aug__error(AUG_ERR_VALUE, func, "storage is NULL");
         return NULL;
     }
-    if (check_shape(func, ndim, shape) != AUG_OK || check_dtype(func, dtype) != AUG_OK) return NULL;
+    if (aug__check_shape(func, ndim, shape) != AUG_OK || check_dtype(func, dtype) != AUG_OK) return NULL;
     int64_t st[AUG_MAX_DIMS];
     if (strides)
         memcpy(st, strides, (size_t)ndim * sizeof *st);

@@ -263,32 +263,10 @@ aug_tensor *aug_tensor_reshape(const aug_tensor *t, int ndim, const int64_t *sha
 
 aug_tensor *aug_tensor_broadcast_to(const aug_tensor *t, int ndim, const int64_t *shape) {
     static const char *func = "aug_tensor_broadcast_to";
-    if (aug__tensor_check(func, t) != AUG_OK) return NULL;
-    if (ndim < 0 || ndim > AUG_MAX_DIMS) {
-        aug__error(AUG_ERR_VALUE, func, "ndim %d is out of range (0 to %d)", ndim, AUG_MAX_DIMS);
+    if (aug__tensor_check(func, t) != AUG_OK || aug__check_shape(func, ndim, shape) != AUG_OK ||
+        aug__check_broadcast_to(func, t->ndim, t->shape, ndim, shape) != AUG_OK ||
+        aug__check_nbytes(func, ndim, shape, t->dtype, NULL) != AUG_OK)
         return NULL;
-    }
-    if (ndim > 0 && !shape) {
-        aug__error(AUG_ERR_VALUE, func, "shape is NULL");
-        return NULL;
-    }
-    for (int d = 0; d < ndim; d++)
-        if (shape[d] < 0) {
-            char sb[256];
-            aug__error(AUG_ERR_VALUE, func, "negative extent %lld in shape %s", (long long)shape[d],
-                       aug_shape_str(ndim, shape, sb, sizeof sb));
-            return NULL;
-        }
-    if (aug__check_broadcast_to(func, t->ndim, t->shape, ndim, shape) != AUG_OK) return NULL;
-    /* NumPy's rule (as aug_tensor_empty): the non-zero extents times the item size
-     * must not overflow, so the view's size and byte size stay representable. */
-    int64_t nbytes = aug__dtype_size(t->dtype);
-    for (int d = 0; d < ndim; d++)
-        if (__builtin_mul_overflow(nbytes, shape[d] ? shape[d] : 1, &nbytes)) {
-            char sb[256];
-            aug__error(AUG_ERR_OVERFLOW, func, "shape %s is too large", aug_shape_str(ndim, shape, sb, sizeof sb));
-            return NULL;
-        }
     aug_tensor *v = aug__tensor_new_view(func, t);
     if (!v) return NULL;
     int lead = ndim - t->ndim;
