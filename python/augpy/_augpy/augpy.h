@@ -129,6 +129,16 @@ aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, const char 
  * stored in *tmp which the caller frees with aug_tensor_free). 0 ok, -1 error,
  * 1 = not a supported operand (caller returns NotImplemented for dunders). */
 int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_tensor **tmp, const char *func);
+/* Number arguments: ints (bool and float refused, TypeError; beyond int64 or
+ * int, ValueError "func: name = ... is out of range") and reals (anything with
+ * __float__/__index__; TypeError otherwise, ValueError "must be finite" for
+ * ints beyond the double range). 0 or -1. */
+int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name);
+int augpy_parse_int(PyObject *obj, int *out, const char *func, const char *name);
+int augpy_parse_double(PyObject *obj, double *out, const char *func, const char *name);
+/* A parameter tensor: an augpy tensor (borrowed) or an array-like converted to a
+ * new float32 CPU tensor stored in *tmp (caller frees). NULL with TypeError. */
+aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp);
 /* `out=` keyword: None -> *out = NULL; else must be a Tensor (borrowed). */
 int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func);
 /* A CPU tensor viewing the memory of a buffer-protocol object without copying

@@ -2,56 +2,7 @@
  * (SPEC 13, manual 3.1.4.4), a thin layer over the aug blur functions. sigmas
  * may also be a numpy array or a sequence of numbers (converted to a float32
  * CPU tensor). */
-#include <limits.h>
 #include "augpy.h"
-
-static aug_tensor *sigmas_arg(augpy_state *st, PyObject *obj, const char *func, aug_tensor **tmp)
-{
-    if (augpy_is_tensor(st, obj))
-        return ((AugTensorObject *)obj)->t;
-    if (obj == Py_None || PyUnicode_Check(obj) || PyBytes_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: sigmas must be a tensor or a sequence of numbers, not '%.100s'", func,
-                     Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    PyObject *np = augpy_get_numpy(st);
-    if (!np)
-        return NULL;
-    PyObject *arr = PyObject_CallMethod(np, "asarray", "Os", obj, "float32");
-    if (!arr) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: sigmas must be a tensor or a sequence of numbers, not '%.100s'", func,
-                     Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    *tmp = augpy_tensor_from_buffer(st, arr, func);
-    Py_DECREF(arr);
-    return *tmp;
-}
-
-/* An int argument (bool and float rejected) in [INT_MIN, INT_MAX]; the C API
- * checks the lower bound with its own message. */
-static int parse_int(PyObject *obj, int *out, const char *func, const char *name)
-{
-    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(obj);
-    if (!i)
-        return -1;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow || v > INT_MAX || v < INT_MIN) {
-        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
 
 static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *out_obj, const char *func)
 {
@@ -73,7 +24,7 @@ static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize
         return NULL;
     aug_tensor *in = augpy_tensor_arg(st, a[0], func, "input");
     aug_tensor *out = NULL;
-    if (!in || parse_int(a[1], &ksize, func, "ksize") < 0 ||
+    if (!in || augpy_parse_int(a[1], &ksize, func, "ksize") < 0 ||
         augpy_parse_out(st, a[2] ? a[2] : Py_None, &out, func) < 0)
         return NULL;
     aug_tensor *res = out;
@@ -120,10 +71,10 @@ static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t
         return NULL;
     aug_tensor *in = augpy_tensor_arg(st, a[0], func, "input");
     aug_tensor *out = NULL, *tmp = NULL;
-    if (!in || parse_int(a[2], &max_ksize, func, "max_ksize") < 0 ||
+    if (!in || augpy_parse_int(a[2], &max_ksize, func, "max_ksize") < 0 ||
         augpy_parse_out(st, a[3] ? a[3] : Py_None, &out, func) < 0)
         return NULL;
-    aug_tensor *sig = sigmas_arg(st, a[1], func, &tmp);
+    aug_tensor *sig = augpy_float32_arg(st, a[1], func, "sigmas", &tmp);
     if (!sig)
         return NULL;
     aug_tensor *res = out;

@@ -554,3 +554,73 @@ int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char
     *out = ((AugTensorObject *)obj)->t;
     return 0;
 }
+
+/* ---- number and parameter arguments of the image and random functions ------- */
+
+int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name) {
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(obj);
+    if (!i) return -1;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) {
+        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int augpy_parse_int(PyObject *obj, int *out, const char *func, const char *name) {
+    int64_t v;
+    if (augpy_parse_int64(obj, &v, func, name) < 0) return -1;
+    if (v < INT32_MIN || v > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int augpy_parse_double(PyObject *obj, double *out, const char *func, const char *name) {
+    if (PyNumber_Check(obj)) {
+        double v = PyFloat_AsDouble(obj);
+        if (!(v == -1.0 && PyErr_Occurred())) {
+            *out = v;
+            return 0;
+        }
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) { /* an int beyond the double range */
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s: %s must be finite, got %R", func, name, obj);
+            return -1;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+        PyErr_Clear();
+    }
+    PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp) {
+    if (augpy_is_tensor(st, obj)) return ((AugTensorObject *)obj)->t;
+    PyObject *arr = NULL, *np = NULL;
+    if (obj != Py_None && !PyUnicode_Check(obj) && !PyBytes_Check(obj)) {
+        np = augpy_get_numpy(st);
+        if (!np) return NULL;
+        arr = PyObject_CallMethod(np, "asarray", "Os", obj, "float32");
+    }
+    if (!arr) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a tensor or a sequence of numbers, not '%.100s'", func, name,
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    *tmp = augpy_tensor_from_buffer(st, arr, func);
+    Py_DECREF(arr);
+    return *tmp;
+}

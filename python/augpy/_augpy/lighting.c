@@ -3,47 +3,6 @@
  * of numbers; those are converted to float32 CPU tensors first. */
 #include "augpy.h"
 
-/* A float32 parameter: a Tensor as it is (borrowed; the C API checks its dtype),
- * or anything numpy.asarray(obj, float32) accepts, converted into *tmp. */
-static aug_tensor *param_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp)
-{
-    if (augpy_is_tensor(st, obj))
-        return ((AugTensorObject *)obj)->t;
-    if (obj == Py_None || PyUnicode_Check(obj) || PyBytes_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a tensor or a sequence of numbers, not '%.100s'", func, name,
-                     Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    PyObject *np = augpy_get_numpy(st);
-    if (!np)
-        return NULL;
-    PyObject *arr = PyObject_CallMethod(np, "asarray", "Os", obj, "float32");
-    if (!arr) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a tensor or a sequence of numbers, not '%.100s'", func, name,
-                     Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    *tmp = augpy_tensor_from_buffer(st, arr, func);
-    Py_DECREF(arr);
-    return *tmp;
-}
-
-static int parse_real(PyObject *obj, double *out, const char *func, const char *name)
-{
-    if (!PyFloat_Check(obj) && !PyLong_Check(obj) && !PyNumber_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    *out = PyFloat_AsDouble(obj);
-    if (*out == -1.0 && PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    return 0;
-}
-
 static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"imtensor|tensor", "gammagrays", "gammacolors", "contrasts",
@@ -57,13 +16,13 @@ static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t narg
         return NULL;
     aug_tensor *im = augpy_tensor_arg(st, a[IM], func, "imtensor");
     aug_tensor *out = NULL;
-    if (!im || parse_real(a[VMIN], &vmin, func, "vmin") < 0 || parse_real(a[VMAX], &vmax, func, "vmax") < 0 ||
+    if (!im || augpy_parse_double(a[VMIN], &vmin, func, "vmin") < 0 || augpy_parse_double(a[VMAX], &vmax, func, "vmax") < 0 ||
         augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
         return NULL;
     aug_tensor *tmp[3] = {NULL, NULL, NULL};
-    aug_tensor *gg = param_arg(st, a[GG], func, "gammagrays", &tmp[0]);
-    aug_tensor *gc = gg ? param_arg(st, a[GC], func, "gammacolors", &tmp[1]) : NULL;
-    aug_tensor *ct = gc ? param_arg(st, a[CT], func, "contrasts", &tmp[2]) : NULL;
+    aug_tensor *gg = augpy_float32_arg(st, a[GG], func, "gammagrays", &tmp[0]);
+    aug_tensor *gc = gg ? augpy_float32_arg(st, a[GC], func, "gammacolors", &tmp[1]) : NULL;
+    aug_tensor *ct = gc ? augpy_float32_arg(st, a[CT], func, "contrasts", &tmp[2]) : NULL;
     PyObject *ret = NULL;
     if (ct) {
         aug_tensor *res = out;

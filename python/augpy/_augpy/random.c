@@ -89,23 +89,6 @@ static void lock_rng(RngObject *self) {
     }
 }
 
-static int parse_double(PyObject *obj, double *out, const char *func, const char *name) {
-    if (!PyFloat_Check(obj) && !PyLong_Check(obj) && !PyIndex_Check(obj) && !PyNumber_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    double v = PyFloat_AsDouble(obj);
-    if (v == -1.0 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "%s: %s must be finite, got %R", func, name, obj);
-        }
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* uniform / gaussian: (target, p0, p1, blocks_per_sm, threads). */
 static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const u_names[] = {"target", "vmin", "vmax", "blocks_per_sm", "threads"};
@@ -119,8 +102,8 @@ static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssi
         augpy_check_launch(func, a[3], a[4]) < 0)
         return NULL;
     double p0 = 0.0, p1 = 1.0;
-    if (a[1] && parse_double(a[1], &p0, func, gaussian ? "mean" : "vmin") < 0) return NULL;
-    if (a[2] && parse_double(a[2], &p1, func, gaussian ? "std" : "vmax") < 0) return NULL;
+    if (a[1] && augpy_parse_double(a[1], &p0, func, gaussian ? "mean" : "vmin") < 0) return NULL;
+    if (a[2] && augpy_parse_double(a[2], &p1, func, gaussian ? "std" : "vmax") < 0) return NULL;
     aug_tensor *t = NULL;
     augpy_bufview view = {0};
     int have_view = 0;

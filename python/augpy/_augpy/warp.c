@@ -119,47 +119,6 @@ static PyType_Spec mode_spec = {"augpy._augpy.WarpScaleMode", sizeof(ScaleModeOb
 
 /* ---- argument conversion ------------------------------------------------------------------ */
 
-static int parse_i64(PyObject *obj, int64_t *out, const char *func, const char *name) {
-    if (PyFloat_Check(obj) || PyBool_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(obj);
-    if (!i) return -1;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) {
-        PyErr_Format(PyExc_ValueError, "%s: %s %R is out of range", func, name, obj);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_int(PyObject *obj, int *out, const char *func, const char *name) {
-    int64_t v;
-    if (parse_i64(obj, &v, func, name) < 0) return -1;
-    if (v < INT32_MIN || v > INT32_MAX) {
-        PyErr_Format(PyExc_ValueError, "%s: %s %R is out of range", func, name, obj);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_double(PyObject *obj, double *out, const char *func, const char *name) {
-    if (!PyFloat_Check(obj) && !PyIndex_Check(obj) && !PyObject_HasAttrString(obj, "__float__")) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    double v = PyFloat_AsDouble(obj);
-    if (v == -1.0 && PyErr_Occurred()) return -1;
-    *out = v;
-    return 0;
-}
-
 /* WarpScaleMode, 0 / 1, or 'shortest' / 'longest' (any case, also the member names). */
 static int parse_scale_mode(augpy_state *st, PyObject *obj, aug_warp_scale_mode *out, const char *func) {
     if (Py_TYPE(obj) == st->WarpScaleModeType) {
@@ -180,7 +139,7 @@ static int parse_scale_mode(augpy_state *st, PyObject *obj, aug_warp_scale_mode 
     }
     if (PyLong_Check(obj) && !PyBool_Check(obj)) {
         int v;
-        if (parse_int(obj, &v, func, "scale_mode") < 0) return -1;
+        if (augpy_parse_int(obj, &v, func, "scale_mode") < 0) return -1;
         if (v < 0 || v >= NUM_MODES) {
             PyErr_Format(PyExc_ValueError, "%s: scale_mode must be 0 or 1, got %d", func, v);
             return -1;
@@ -214,7 +173,7 @@ static int parse_pair(PyObject *obj, int ints, int allow_none, double *d, int64_
     }
     for (int k = 0; k < 2 && rc == 0; k++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
-        rc = ints ? parse_i64(item, &i[k], func, name) : parse_double(item, &d[k], func, name);
+        rc = ints ? augpy_parse_int64(item, &i[k], func, name) : augpy_parse_double(item, &d[k], func, name);
     }
     Py_DECREF(seq);
     return rc;
@@ -258,15 +217,15 @@ static PyObject *make_affine_matrix(PyObject *module, PyObject *const *args, Py_
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 5, a) < 0) return NULL;
     int64_t size[4];
     for (int k = 0; k < 4; k++)
-        if (parse_i64(a[SH + k], &size[k], func, names[SH + k]) < 0) return NULL;
+        if (augpy_parse_int64(a[SH + k], &size[k], func, names[SH + k]) < 0) return NULL;
     aug_affine_params p = aug_affine_params_default();
     double *dv[7] = {&p.angle, &p.scale, &p.aspect, &p.shifty, &p.shiftx, &p.sheary, &p.shearx};
     for (int k = 0; k < 7; k++)
-        if (a[ANGLE + k] && parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) return NULL;
+        if (a[ANGLE + k] && augpy_parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) return NULL;
     if (a[HM] && (p.hmirror = PyObject_IsTrue(a[HM])) < 0) return NULL;
     if (a[VM] && (p.vmirror = PyObject_IsTrue(a[VM])) < 0) return NULL;
     if (a[MODE] && parse_scale_mode(st, a[MODE], &p.scale_mode, func) < 0) return NULL;
-    if (a[MAXSS] && parse_int(a[MAXSS], &p.max_supersampling, func, "max_supersampling") < 0) return NULL;
+    if (a[MAXSS] && augpy_parse_int(a[MAXSS], &p.max_supersampling, func, "max_supersampling") < 0) return NULL;
     float m[6];
     int ss;
     aug_status s = aug_make_affine_matrix(m, size[0], size[1], size[2], size[3], &p, &ss);
@@ -326,11 +285,11 @@ static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssiz
     p.shifty = shift[0], p.shiftx = shift[1], p.sheary = shear[0], p.shearx = shear[1];
     double *dv[3] = {&p.angle, &p.scale, &p.aspect};
     for (int k = 0; k < 3; k++)
-        if (a[ANGLE + k] && parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) goto fail;
+        if (a[ANGLE + k] && augpy_parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) goto fail;
     if (a[HM] && (p.hmirror = PyObject_IsTrue(a[HM])) < 0) goto fail;
     if (a[VM] && (p.vmirror = PyObject_IsTrue(a[VM])) < 0) goto fail;
     if (a[MODE] && parse_scale_mode(st, a[MODE], &p.scale_mode, func) < 0) goto fail;
-    if (a[MAXSS] && parse_int(a[MAXSS], &p.max_supersampling, func, "max_supersampling") < 0) goto fail;
+    if (a[MAXSS] && augpy_parse_int(a[MAXSS], &p.max_supersampling, func, "max_supersampling") < 0) goto fail;
     float m[6];
     int ss;
     aug_status s = aug_make_affine_matrix(m, src[0], src[1], dst[0], dst[1], &p, &ss);
@@ -407,7 +366,7 @@ static int parse_background(augpy_state *st, PyObject *obj, int64_t C, const aug
     }
     if (PyFloat_Check(obj) || PyLong_Check(obj)) {
         double v;
-        if (parse_double(obj, &v, func, "background") < 0) return -1;
+        if (augpy_parse_double(obj, &v, func, "background") < 0) return -1;
         aug_scalar sv = aug_scalar_float(v);
         *tmp = aug_tensor_full(1, &C, AUG_FLOAT64, aug_cpu_device(), &sv);
         if (!*tmp) {
@@ -514,14 +473,14 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
             goto done;
         }
         for (int64_t i = 0; i < n; i++)
-            if (parse_int(PySequence_Fast_GET_ITEM(sq, i), &ss[i], func, "supersampling") < 0) {
+            if (augpy_parse_int(PySequence_Fast_GET_ITEM(sq, i), &ss[i], func, "supersampling") < 0) {
                 Py_DECREF(sq);
                 goto done;
             }
         Py_DECREF(sq);
     }
     else {
-        if (parse_int(a[SS], &ss[0], func, "supersampling") < 0) goto done;
+        if (augpy_parse_int(a[SS], &ss[0], func, "supersampling") < 0) goto done;
         for (int64_t i = 1; i < n; i++) ss[i] = ss[0];
     }
     if (!(mat = parse_matrices(st, a[MAT], batch, n, func))) goto done;
