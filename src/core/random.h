@@ -30,7 +30,6 @@ struct aug__random_plan {
  * of the CPU (src/cpu/random_philox.c); level picks one for tests:
  * AUG__SIMD_NONE (portable, Random123 itself), AUG__SIMD_AVX2, AUG__SIMD_AVX512
  * (each falls back to the next lower one the CPU has), or -1 = best. */
-#define AUG__SIMD_AVX512 3
 AUG__HIDDEN void aug__philox_run(int level, const uint32_t key[2], uint64_t call, uint64_t i0, int64_t n,
                                  uint32_t *x0, uint32_t *x1, uint32_t *x2, uint32_t *x3);
 

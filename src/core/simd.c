@@ -14,6 +14,9 @@ int aug__simd_cpu_level(void) {
      * (OSXSAVE and XCR0), so this also covers kernels without AVX support. */
     __builtin_cpu_init();
     if (level == AUG__SIMD_SSE2 && __builtin_cpu_supports("avx2")) level = AUG__SIMD_AVX2;
+    if (level == AUG__SIMD_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
+        level = AUG__SIMD_AVX512;
 #endif
     return level;
 }

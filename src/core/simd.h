@@ -19,6 +19,7 @@
 #define AUG__SIMD_NONE 0 /* portable C */
 #define AUG__SIMD_SSE2 1
 #define AUG__SIMD_AVX2 2
+#define AUG__SIMD_AVX512 3 /* AVX-512 F, DQ, VL and BW (kernels that have no such path use their AVX2 one) */
 
 /* The highest level this build and CPU support (what the tests compare). */
 AUG__HIDDEN int aug__simd_cpu_level(void);

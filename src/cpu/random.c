@@ -310,28 +310,11 @@ static void fill_task(void *ctx, int64_t task, int worker) {
     }
 }
 
-/* The vector level the kernels run at: `want` (-1 = the best), capped by what the
- * CPU has. AVX-512 (F, DQ, VL, BW for the transforms) is this family's own level
- * above simd.h's AVX2, used when AUG_SIMD does not cap the level below AVX2. */
+/* The vector path of a fill: the requested one (tests), capped at what the CPU
+ * has, or the default level (core/simd.h) when want < 0. */
 static int resolve_level(int want) {
-#if AUG__X86
-    static int avx512 = -1;
-    int has512 = __atomic_load_n(&avx512, __ATOMIC_RELAXED);
-    if (has512 < 0) {
-        __builtin_cpu_init();
-        has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                 __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
-        __atomic_store_n(&avx512, has512, __ATOMIC_RELAXED);
-    }
-    int best = aug__simd_level() >= AUG__SIMD_AVX2 && has512 ? AUG__SIMD_AVX512 : aug__simd_level();
-    int level = want < 0 ? best : want;
-    if (level >= AUG__SIMD_AVX512 && !has512) level = AUG__SIMD_AVX2;
-    if (level >= AUG__SIMD_AVX2 && aug__simd_cpu_level() < AUG__SIMD_AVX2) level = AUG__SIMD_NONE;
-    return level;
-#else
-    (void)want;
-    return AUG__SIMD_NONE;
-#endif
+    int cpu = aug__simd_cpu_level();
+    return want < 0 ? aug__simd_level() : want < cpu ? want : cpu;
 }
 
 aug_status aug__cpu_random(const aug__random_plan *plan) {

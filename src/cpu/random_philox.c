@@ -152,29 +152,18 @@ __attribute__((target("avx512f"))) static void philox_avx512(const uint32_t key[
     if (j < n) philox_avx2(key, call, i0 + (uint64_t)j, n - j, x0 + j, x1 + j, x2 + j, x3 + j);
 }
 
-/* AVX-512 is used when the CPU and OS have it and AUG_SIMD does not cap the
- * level below AVX2 (simd.h has no AVX-512 level; this family adds its own). */
-static int avx512_ok(void) {
-    static int cached = -1;
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx512f") ? 1 : 0;
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
 #endif
 
 void aug__philox_run(int level, const uint32_t key[2], uint64_t call, uint64_t i0, int64_t n, uint32_t *x0,
                      uint32_t *x1, uint32_t *x2, uint32_t *x3) {
 #if AUG__X86
-    if (level < 0) level = aug__simd_level() >= AUG__SIMD_AVX2 && avx512_ok() ? AUG__SIMD_AVX512 : aug__simd_level();
-    if (level == AUG__SIMD_AVX512 && aug__simd_cpu_level() >= AUG__SIMD_AVX2 && avx512_ok()) {
+    int cpu = aug__simd_cpu_level();
+    if (level < 0) level = aug__simd_level();
+    if (level >= AUG__SIMD_AVX512 && cpu >= AUG__SIMD_AVX512) {
         philox_avx512(key, call, i0, n, x0, x1, x2, x3);
         return;
     }
-    if (level >= AUG__SIMD_AVX2 && aug__simd_cpu_level() >= AUG__SIMD_AVX2) {
+    if (level >= AUG__SIMD_AVX2 && cpu >= AUG__SIMD_AVX2) {
         philox_avx2(key, call, i0, n, x0, x1, x2, x3);
         return;
     }
