@@ -4,6 +4,7 @@
 #include "common.h"
 #include "dtype.h"
 #include "tensor.h"
+#include "device.h"
 #include "ops.h"
 #include "random.h"
 #include "reshape.h"

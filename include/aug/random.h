@@ -88,8 +88,8 @@ AUG_API aug_status aug_rng_uniform(aug_rng *rng, aug_tensor *target, double vmin
 /* Fill target with normal values of the given mean and standard deviation (std >= 0). */
 AUG_API aug_status aug_rng_gaussian(aug_rng *rng, aug_tensor *target, double mean, double std);
 
-/* Random123's Philox-4x32-10 block function: out = philox4x32_R(10, ctr, key)
- * (for known-answer tests and other backends). */
+/* The Philox-4x32-10 block function, Random123's philox4x32_R(10, ctr, key)
+ * (for known-answer tests and other implementations). */
 AUG_API void aug_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
 #ifdef __cplusplus

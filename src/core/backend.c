@@ -1,7 +1,8 @@
-/* core/backend.c: choosing the backend that serves a device.
+/* core/backend.c: choosing the backend that serves a device, and the one
+ * "not supported" error.
  *
- * The CPU backend serves the one host device, cpu (id 0). This build has no CUDA
- * backend, so every cuda:N device is reported as unavailable. */
+ * The CPU backend serves the one host device, cpu (id 0); the CUDA backend, when
+ * its module is loaded, serves cuda:0 ... cuda:N-1. */
 #include <stdio.h>
 #include "backend.h"
 #include "tensor_impl.h"
@@ -27,11 +28,57 @@ const aug__backend *aug__backend_for(const char *func, aug_device dev) {
         aug__error(AUG_ERR_VALUE, func, "device %s is not available (the host is cpu:0)",
                    aug__device_str(dev, name, sizeof name));
         return NULL;
-    case AUG_DEVICE_CUDA:
-        aug__error(AUG_ERR_CUDA, func, "device %s is not available (aug was built without CUDA)",
-                   aug__device_str(dev, name, sizeof name));
-        return NULL;
+    case AUG_DEVICE_CUDA: {
+        const aug__backend *be = aug__cuda_backend();
+        if (!be) {
+            aug__error(AUG_ERR_CUDA, func, "device %s is not available (%s)", aug__device_str(dev, name, sizeof name),
+                       aug_cuda_status());
+            return NULL;
+        }
+        int n = be->device_count();
+        if (dev.id < 0 || dev.id >= n) {
+            aug__error(AUG_ERR_CUDA, func, "device %s is not available (%d CUDA device%s)",
+                       aug__device_str(dev, name, sizeof name), n, n == 1 ? "" : "s");
+            return NULL;
+        }
+        return be;
+    }
     }
     aug__error(AUG_ERR_VALUE, func, "invalid device type %d", (int)dev.type);
+    return NULL;
+}
+
+static const char *family_name(aug__family f) {
+    static const char *const names[AUG__NUM_FAMILIES] = {"elementwise operations", "reductions", "gemm",
+                                                         "random fills", "warp_affine", "lighting", "blurs",
+                                                         "JPEG decoding"};
+    return (int)f >= 0 && f < AUG__NUM_FAMILIES ? names[f] : "this operation";
+}
+
+static int has_entry(const aug__backend *be, aug__family f) {
+    switch (f) {
+    case AUG__FAMILY_ELEMENTWISE: return be->elementwise != NULL;
+    case AUG__FAMILY_REDUCE: return be->reduce != NULL;
+    case AUG__FAMILY_GEMM: return be->gemm != NULL;
+    case AUG__FAMILY_RANDOM: return be->random != NULL;
+    case AUG__FAMILY_WARP: return be->warp_affine != NULL;
+    case AUG__FAMILY_LIGHTING: return be->lighting != NULL;
+    case AUG__FAMILY_BLUR: return be->blur != NULL;
+    case AUG__FAMILY_JPEG: return be->jpeg_decode != NULL;
+    default: return 0;
+    }
+}
+
+const aug__backend *aug__backend_supporting(const char *func, aug_device dev, const aug__need *need) {
+    const aug__backend *be = aug__backend_for(func, dev);
+    if (!be) return NULL;
+    if (has_entry(be, need->family) && (!be->supports || be->supports(need))) return be;
+    char name[48];
+    const char *what = need->family == AUG__FAMILY_ELEMENTWISE ? aug_op_name((aug_op)need->op) : family_name(need->family);
+    if (need->dtype != AUG_DTYPE_AUTO)
+        aug__error(AUG_ERR_TYPE, func, "%s is not supported on %s for dtype %s", what,
+                   aug__device_str(dev, name, sizeof name), aug_dtype_name(need->dtype));
+    else
+        aug__error(AUG_ERR_TYPE, func, "%s is not supported on %s", what, aug__device_str(dev, name, sizeof name));
     return NULL;
 }

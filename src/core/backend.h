@@ -1,36 +1,23 @@
 /* core/backend.h: the backend interface (private).
  *
  * The C core is backend-neutral: it validates arguments, decides result and
- * compute types, allocates outputs and then hands a plan to the backend of the
- * output's device. The CPU backend (src/cpu) implements every entry; the CUDA
- * backend (src/cuda, later) implements the same table. The core never includes
- * CUDA headers. */
+ * compute types, allocates outputs and hands a plan (core/plan.h and the family
+ * headers) to the backend of the output's device. The CPU backend (src/cpu)
+ * implements every entry; the CUDA backend (src/cuda, a module loaded at run
+ * time) implements the same table. The core never includes CUDA headers, and no
+ * core file includes a cpu/ header: the only link is aug__cpu_backend below.
+ *
+ * Every plan carries an aug__exec (device, stream, launch settings). Work may
+ * complete asynchronously on its stream; memory freed with `free` is reused only
+ * once the work queued before the free on that stream has finished (the
+ * backend's pool takes care of it). Errors are reported with aug__error (for a
+ * module, through the host API it was given) and returned as aug_status. */
 #ifndef AUG_CORE_BACKEND_H
 #define AUG_CORE_BACKEND_H
 
-#include "aug/ops.h"
-#include "iter.h"
-
-/* An elementwise job: the core has already chosen every ctype and allocated out. */
-typedef struct aug__ew_plan {
-    const char *func;
-    aug_op op;                               /* AUG_OP_COPY with nin = 1: saturating copy */
-    int nin;
-    const aug_tensor *in[AUG__MAX_INPUTS];   /* tensors or storage-less 0-d scalars */
-    int in_ctype[AUG__MAX_INPUTS];
-    aug_tensor *out;
-    int out_ctype;
-} aug__ew_plan;
-
-/* A reduction job. `out` has in's ndim with extent 1 on every reduced axis
- * (axis_mask bit d set), and the dtype the core chose. */
-typedef struct aug__reduce_plan {
-    const char *func;
-    aug_reduce_op op;
-    const aug_tensor *in;
-    uint32_t axis_mask;
-    aug_tensor *out;
-} aug__reduce_plan;
+#include <stdarg.h>
+#include "aug/image.h"
+#include "plan.h"
 
 /* Plans of the other op families, each defined in its family's private core
  * header (random.h, warp.h, lighting.h, blur.h in src/core). */
@@ -39,28 +26,140 @@ typedef struct aug__warp_plan aug__warp_plan;
 typedef struct aug__lighting_plan aug__lighting_plan;
 typedef struct aug__blur_plan aug__blur_plan;
 
+/* The families a backend may implement, for supports() and messages. */
+typedef enum aug__family {
+    AUG__FAMILY_ELEMENTWISE,
+    AUG__FAMILY_REDUCE,
+    AUG__FAMILY_GEMM,
+    AUG__FAMILY_RANDOM,
+    AUG__FAMILY_WARP,
+    AUG__FAMILY_LIGHTING,
+    AUG__FAMILY_BLUR,
+    AUG__FAMILY_JPEG,
+    AUG__NUM_FAMILIES
+} aug__family;
+
+/* What a plan needs, as supports() is asked: the family, the op within it
+ * (aug_op for elementwise, aug_reduce_op for reductions, else 0) and the dtypes
+ * involved (AUG_DTYPE_AUTO where none). */
+typedef struct aug__need {
+    aug__family family;
+    int op;
+    aug_dtype dtype;      /* the main dtype (input of a reduction, output of the rest) */
+    aug_dtype dtype2;     /* a second one (the output of a reduction, the source of a warp) */
+} aug__need;
+
+/* A JPEG header as far as the decoder front needs it. */
+typedef struct aug__jpeg_header {
+    int64_t height, width;
+    int components;   /* 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK */
+    int libjpeg;      /* CPU: decode with the libjpeg-API fallback (TurboJPEG refused the header) */
+} aug__jpeg_header;
+
 typedef struct aug__backend {
-    const char *name;                 /* "cpu" */
+    const char *name;                 /* "cpu", "cuda" */
     aug_device_type type;
-    /* Raw memory; alloc returns NULL on failure without setting an error. */
-    void *(*alloc)(int device_id, size_t nbytes);
-    void (*free)(int device_id, void *ptr);
-    /* Byte copy between this backend's device and the host or itself. */
-    aug_status (*memcpy)(void *dst, aug_device dst_dev, const void *src, aug_device src_dev, size_t n);
+
+    /* ---- devices ---- */
+    int (*device_count)(void);
+    aug_status (*device_props)(int device_id, aug_device_props *out);
+
+    /* ---- memory ---- */
+    /* Raw device memory usable by work queued on `stream` from now on; NULL on
+     * failure without setting an error (the core reports it). */
+    void *(*alloc)(int device_id, size_t nbytes, void *stream);
+    /* Returns memory; work already queued on `stream` (the freeing thread's
+     * current stream) may still use it. */
+    void (*free)(int device_id, void *ptr, void *stream);
+    /* Byte copy between this backend's device and the host or itself, queued on
+     * `stream`; blocking waits for it (host destinations are then readable). */
+    aug_status (*memcpy)(void *dst, aug_device dst_dev, const void *src, aug_device src_dev, size_t n,
+                         void *stream, int blocking);
+    aug_status (*meminfo)(int device_id, size_t *used, size_t *free, size_t *total);
+    aug_status (*release)(int device_id);
+    /* Page-locked host memory for asynchronous copies (NULL: plain malloc'd
+     * memory serves). */
+    void *(*host_alloc)(size_t nbytes);
+    void (*host_free)(void *ptr);
+
+    /* ---- streams and events (handles are the backend's; NULL is valid) ---- */
+    aug_status (*stream_new)(int device_id, int priority, void **handle);
+    void (*stream_free)(int device_id, void *handle);
+    aug_status (*stream_sync)(void *handle);
+    int (*stream_query)(void *handle);             /* 1 done, 0 pending, -1 error */
+    aug_status (*stream_wait)(void *stream, void *event);
+    aug_status (*event_new)(int device_id, void **handle);
+    void (*event_free)(void *handle);
+    aug_status (*event_record)(void *event, void *stream);
+    int (*event_query)(void *event);               /* 1 done, 0 pending, -1 error */
+    aug_status (*event_sync)(void *event);
+    aug_status (*event_elapsed)(void *start, void *end, float *ms);
+    aug_status (*synchronize)(int device_id);
+    void (*priority_range)(int device_id, int *least, int *greatest);
+
+    /* ---- capability ---- */
+    /* 1 if the backend runs such a plan; otherwise the core reports
+     * "aug_x: not supported on cuda:0 for dtype Y". NULL: everything. */
+    int (*supports)(const aug__need *need);
+
+    /* ---- compute ---- */
     aug_status (*elementwise)(const aug__ew_plan *plan);
     aug_status (*reduce)(const aug__reduce_plan *plan);
-    /* C = alpha * op(A) @ op(B) + beta * C, shapes and dtypes already checked. */
-    aug_status (*gemm)(const char *func, const aug_tensor *A, const aug_tensor *B, aug_tensor *C,
-                       double alpha, double beta);
+    aug_status (*gemm)(const aug__gemm_plan *plan);
     aug_status (*random)(const aug__random_plan *plan);       /* uniform / gaussian fills */
     aug_status (*warp_affine)(const aug__warp_plan *plan);    /* affine warp HWC -> CHW, batched */
     aug_status (*lighting)(const aug__lighting_plan *plan);   /* contrast + gamma, NCHW */
     aug_status (*blur)(const aug__blur_plan *plan);           /* box / gaussian, NCHW */
+
+    /* ---- JPEG decoding ---- */
+    /* A decoder for device_id (host_padding / device_padding / gpu_huffman as in
+     * aug_decoder_new). Not thread-safe: one per thread. */
+    aug_status (*jpeg_new)(const char *func, int device_id, size_t device_padding, size_t host_padding,
+                           int gpu_huffman, void **decoder);
+    void (*jpeg_free)(void *decoder);
+    /* Reads the header (decoder may be NULL). AUG_ERR_JPEG on bad data. */
+    aug_status (*jpeg_header)(const char *func, void *decoder, const void *data, size_t size,
+                              aug__jpeg_header *h);
+    /* Decodes to packed RGB (height * width * 3 bytes at dst, memory of the
+     * decoder's device), h from jpeg_header on the same data. On error dst
+     * holds unspecified bytes. */
+    aug_status (*jpeg_decode)(const char *func, void *decoder, const void *data, size_t size,
+                              const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
 } aug__backend;
 
 /* The backend serving a device; NULL with an error naming func if unavailable. */
 AUG__HIDDEN const aug__backend *aug__backend_for(const char *func, aug_device dev);
 
+/* The backend serving dev if it implements `need` (and its entry exists);
+ * otherwise NULL with the one uniform error "func: <what> is not supported on
+ * cuda:0 for dtype float16". */
+AUG__HIDDEN const aug__backend *aug__backend_supporting(const char *func, aug_device dev, const aug__need *need);
+
+/* Plans `ops` (core/plan.c) and runs the plan on the output's device: the one
+ * path of every elementwise op, cast, copy and fill. */
+AUG__HIDDEN aug_status aug__run_elementwise(const char *func, aug_op op, const aug__ew_operands *ops);
+
 AUG__HIDDEN extern const aug__backend aug__cpu_backend;
+
+/* The CUDA backend, loaded on first use (core/cuda_module.c); NULL when there is
+ * none (aug_cuda_status() says why). */
+AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
+
+/* ---- the CUDA module's interface ----------------------------------------------------
+ * The CUDA backend is a shared object of its own (libaug_cuda.so, or the emulated
+ * libaug_cuda_emu.so), so libaug loads and runs without any CUDA library. It
+ * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
+ * in the host library and returns its table, or NULL with *why set ("no CUDA
+ * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
+#define AUG__BACKEND_ABI 1
+#define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
+
+typedef struct aug__host_api {
+    int abi;
+    /* Records "func: <message>" as the calling thread's error; returns st. */
+    aug_status (*verror)(aug_status st, const char *func, const char *fmt, va_list ap);
+} aug__host_api;
+
+typedef const aug__backend *(*aug__cuda_module_init_fn)(const aug__host_api *host, const char **why);
 
 #endif

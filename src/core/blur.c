@@ -112,9 +112,10 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
             return aug__error(AUG_ERR_VALUE, func, "sigmas has shape %s but (%lld,) is needed",
                               aug_shape_str(s->ndim, s->shape, sa, sizeof sa), (long long)in->shape[0]);
     }
-    const aug__backend *be = aug__backend_for(func, in->device);
+    aug__need need = {AUG__FAMILY_BLUR, (int)plan->kind, in->dtype, AUG_DTYPE_AUTO};
+    const aug__backend *be = aug__backend_supporting(func, in->device, &need);
     if (!be) return aug_last_status();
-    if (!be->blur) return aug__error(AUG_ERR_VALUE, func, "blur is not supported on backend %s", be->name);
+    plan->exec = aug__exec_for(in->device);
 
     aug_tensor *res = NULL;
     if ((st = aug__out_like(func, out, in, "the input", &res))) return st;

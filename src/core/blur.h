@@ -26,6 +26,7 @@ struct aug__blur_plan {
     const aug_tensor *sigmas;/* GAUSSIAN: float32 [N] on the image's device, or NULL: `sigma` for all */
     double sigma;            /* GAUSSIAN without sigmas: finite */
     int64_t max_ksize;       /* GAUSSIAN: >= 1, or 0 = no limit */
+    aug__exec exec;
 };
 
 /* Taps of one 1-D pass over an axis of length L >= 1. */

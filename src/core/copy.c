@@ -5,7 +5,7 @@
  * the scalar exactly: a weak int as int64 (uint64 above INT64_MAX), a weak float as
  * float64, a typed scalar as its own dtype. The engine then saturate-casts it into
  * every element of the destination. Any overlap between src and dst is handled by
- * the engine (core/iter.c). */
+ * the planner (core/plan.c). */
 #include <string.h>
 #include "backend.h"
 #include "tensor_impl.h"
@@ -23,18 +23,14 @@ aug_status aug__copy(const char *func, const aug_tensor *src, aug_tensor *dst) {
     }
     st = aug__check_broadcast_to(func, src->ndim, src->shape, dst->ndim, dst->shape);
     if (st != AUG_OK) return st;
-    const aug__backend *be = aug__backend_for(func, dst->device);
-    if (!be) return aug_last_status();
-    aug__ew_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.func = func;
-    plan.op = AUG_OP_COPY;
-    plan.nin = 1;
-    plan.in[0] = src;
-    plan.in_ctype[0] = (int)src->dtype;
-    plan.out = dst;
-    plan.out_ctype = (int)dst->dtype;
-    return be->elementwise(&plan);
+    aug__ew_operands ops;
+    memset(&ops, 0, sizeof ops);
+    ops.nin = 1;
+    ops.in[0] = src;
+    ops.in_ctype[0] = (int)src->dtype;
+    ops.out = dst;
+    ops.out_ctype = (int)dst->dtype;
+    return aug__run_elementwise(func, AUG_OP_COPY, &ops);
 }
 
 aug_status aug_copy(const aug_tensor *src, aug_tensor *dst) { return aug__copy("aug_copy", src, dst); }
@@ -64,7 +60,7 @@ aug_status aug__fill(const char *func, aug_tensor *dst, const aug_scalar *value)
         memcpy(elem.bytes, src, 8);
     } else {
         elem_t = value->dtype; /* typed: already representable in its dtype */
-        aug__convert(src, 0, (int)wide, elem.bytes, 0, (int)elem_t, 1);
+        aug__convert_one(src, (int)wide, elem.bytes, (int)elem_t);
     }
     aug_tensor scalar;
     aug__tensor_0d(&scalar, elem.bytes, elem_t);

@@ -1,36 +1,24 @@
 /* core/dtype.c: dtype traits, DLPack codes, type promotion and scalars (SPEC 1, 6).
  *
  * The traits table is generated from AUG_DTYPE_LIST; promotion is a 13x13 data
- * table copied from SPEC 6. Typed scalar constants are saturate-cast through
- * aug__convert (core/cast.c), so a constant holds exactly what a tensor of its
+ * table copied from semantics §6. Typed scalar constants are saturate-cast through
+ * aug__convert_one (core/cast.c), so a constant holds exactly what a tensor of its
  * dtype would hold. */
 #include <float.h>
 #include "ctype.h"
 
-/* Value ranges per dtype: imin, umax, fmin, fmax (aug_dtype_traits). For integers
- * fmin/fmax are the range's ends rounded inward to double (exact up to 32 bits), so
- * a double clamped to [fmin, fmax] always converts to the type without overflow. */
-#define LIM_BOOL 0, 1, 0.0, 1.0
-#define LIM_INT8 INT8_MIN, INT8_MAX, (double)INT8_MIN, (double)INT8_MAX
-#define LIM_INT16 INT16_MIN, INT16_MAX, (double)INT16_MIN, (double)INT16_MAX
-#define LIM_INT32 INT32_MIN, INT32_MAX, (double)INT32_MIN, (double)INT32_MAX
-#define LIM_INT64 INT64_MIN, INT64_MAX, -0x1p63, 0x1.fffffffffffffp62 /* 2^63 - 1024 */
-#define LIM_UINT8 0, UINT8_MAX, 0.0, (double)UINT8_MAX
-#define LIM_UINT16 0, UINT16_MAX, 0.0, (double)UINT16_MAX
-#define LIM_UINT32 0, UINT32_MAX, 0.0, (double)UINT32_MAX
-#define LIM_UINT64 0, UINT64_MAX, 0.0, 0x1.fffffffffffffp63 /* 2^64 - 2048 */
-/* Floats: imin/umax unused (0); fmin/fmax the lowest/highest finite values. */
-#define LIM_FLOAT16 0, 0, -65504.0, 65504.0
-#define LIM_BFLOAT16 0, 0, -0x1.fep127, 0x1.fep127
-#define LIM_FLOAT32 0, 0, -(double)FLT_MAX, (double)FLT_MAX
-#define LIM_FLOAT64 0, 0, -DBL_MAX, DBL_MAX
-
+/* Value ranges per dtype (imin, umax, fmin, fmax of aug_dtype_traits) from the
+ * ctype rows of scalar/cast.h: integers exactly in imin/umax, floats' lowest and
+ * highest finite values in fmin/fmax; for integers fmin/fmax are the range's
+ * ends rounded inward to double, so a double clamped to them always converts
+ * without overflow. */
+#define LIM_(N) (int64_t)(AUG__CT_MN(N)), (uint64_t)(AUG__CT_MX(N)), AUG__CT_FMIN(N), AUG__CT_FMAX(N)
 #define TRAITS_(name_, kind_, size_, code_, temp_, imin_, umax_, fmin_, fmax_)                             \
     {.name = name_, .kind = kind_, .size = size_, .dl_code = code_, .dl_bits = 8 * (size_), .temp = temp_, \
      .imin = imin_, .umax = umax_, .fmin = fmin_, .fmax = fmax_}
 #define TRAITS(...) TRAITS_(__VA_ARGS__)
 #define TRAITS_ENTRY(e, name, kind, size, code, temp) \
-    [AUG_##e] = TRAITS(name, kind, size, code, AUG_##temp, LIM_##e),
+    [AUG_##e] = TRAITS(name, kind, size, code, AUG_##temp, LIM_(e)),
 
 static const aug_dtype_traits traits[] = {AUG_DTYPE_LIST(TRAITS_ENTRY)};
 
@@ -48,11 +36,6 @@ const aug_dtype_traits *aug_dtype_info(aug_dtype t) {
 }
 
 const char *aug_dtype_name(aug_dtype t) { return aug_dtype_is_valid(t) ? traits[t].name : "invalid"; }
-
-int aug__ctype_size(int ctype) {
-    if (ctype == AUG__I128) return (int)sizeof(aug__i128);
-    return aug_dtype_is_valid((aug_dtype)ctype) ? traits[ctype].size : 0;
-}
 
 const char *aug__ctype_name(int ctype) {
     return ctype == AUG__I128 ? "int128" : aug_dtype_name((aug_dtype)ctype);
@@ -157,17 +140,17 @@ static aug_status scalar_typed(const char *fn, const void *p, int src_t, aug_dty
     if (!aug_dtype_is_valid(dtype)) return aug__error(AUG_ERR_TYPE, fn, "invalid dtype %d", (int)dtype);
     if (!out) return aug__error(AUG_ERR_VALUE, fn, "out is NULL");
     unsigned char elem[16];
-    aug__convert(p, 0, src_t, (char *)elem, 0, (int)dtype, 1);
+    aug__convert_one(p, src_t, elem, (int)dtype);
     aug_scalar s = {.dtype = dtype, .weak = 0};
     switch (traits[dtype].kind) {
     case AUG_KIND_UINT:
-        aug__convert((const char *)elem, 0, (int)dtype, (char *)&s.v.u, 0, AUG_UINT64, 1);
+        aug__convert_one(elem, (int)dtype, &s.v.u, AUG_UINT64);
         break;
     case AUG_KIND_FLOAT:
-        aug__convert((const char *)elem, 0, (int)dtype, (char *)&s.v.f, 0, AUG_FLOAT64, 1);
+        aug__convert_one(elem, (int)dtype, &s.v.f, AUG_FLOAT64);
         break;
     default:
-        aug__convert((const char *)elem, 0, (int)dtype, (char *)&s.v.i, 0, AUG_INT64, 1);
+        aug__convert_one(elem, (int)dtype, &s.v.i, AUG_INT64);
         break;
     }
     *out = s;

@@ -1,8 +1,9 @@
-/* core/elementwise.c: the elementwise entry points of aug/ops.h (SPEC 5-9).
+/* core/elementwise.c: the elementwise entry points of aug/ops.h (semantics §5-9).
  *
  * Validates the operands, asks core/promote.c for the result and compute types,
- * broadcasts shapes and layouts, allocates or checks the output and hands an
- * aug__ew_plan to the backend of the output's device. Scalars enter the engine as
+ * broadcasts shapes and layouts, allocates or checks the output, plans the loop
+ * (core/plan.c) and hands the plan to the backend of the output's device.
+ * Scalars enter the planner as
  * storage-less 0-d tensors over a local element holding the value the decision
  * chose (exact, or already rounded / saturated where the SPEC says so).
  *
@@ -134,6 +135,26 @@ static aug_status result_layout(const char *func, int nin, const aug_operand *in
     return AUG_OK;
 }
 
+/* ---- running a plan ------------------------------------------------------------------ */
+
+aug_status aug__run_elementwise(const char *func, aug_op op, const aug__ew_operands *ops) {
+    aug__ew_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.func = func;
+    plan.op = op;
+    plan.exec = aug__exec_for(ops->out ? ops->out->device : aug_cpu_device());
+    aug__need need = {AUG__FAMILY_ELEMENTWISE, (int)op, ops->out ? ops->out->dtype : AUG_DTYPE_AUTO,
+                      AUG_DTYPE_AUTO};
+    const aug__backend *be = aug__backend_supporting(func, plan.exec.device, &need);
+    if (!be) return aug_last_status();
+    int noop;
+    aug__plan_temps temps;
+    aug_status st = aug__plan_elementwise(&plan, ops, &noop, &temps);
+    if (st == AUG_OK && !noop) st = be->elementwise(&plan);
+    aug__plan_release(&temps);
+    return st;
+}
+
 /* ---- the entry point ----------------------------------------------------------------- */
 
 aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype compute,
@@ -185,37 +206,32 @@ aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_opera
         dst = fresh;
     }
 
-    /* Operands as the engine sees them: tensors (cast first where decided) and
-     * 0-d scalars over local elements. */
+    /* Operands as the planner sees them: tensors (cast first where decided) and
+     * storage-less 0-d scalars over local elements. */
     _Alignas(16) unsigned char elems[AUG__MAX_INPUTS][16];
     aug_tensor scalars[AUG__MAX_INPUTS];
     aug_tensor *casts[AUG__MAX_INPUTS] = {NULL, NULL, NULL};
-    aug__ew_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.func = func;
-    plan.op = d.op;
-    plan.nin = nin;
-    plan.out = dst;
-    plan.out_ctype = d.out_ctype;
+    aug__ew_operands ops;
+    memset(&ops, 0, sizeof ops);
+    ops.nin = nin;
+    ops.out = dst;
+    ops.out_ctype = d.out_ctype;
     for (int i = 0; i < nin && st == AUG_OK; i++) {
-        plan.in_ctype[i] = d.in_ctype[i];
+        ops.in_ctype[i] = d.in_ctype[i];
         if (in[i].tensor) {
-            plan.in[i] = in[i].tensor;
+            ops.in[i] = in[i].tensor;
             if (d.precast[i] != AUG_DTYPE_AUTO) {
                 st = aug_cast(in[i].tensor, d.precast[i], &casts[i]);
-                plan.in[i] = casts[i];
+                ops.in[i] = casts[i];
             }
         } else {
             memset(elems[i], 0, sizeof elems[i]);
             st = aug_scalar_store(&d.value[i], d.elem[i], elems[i]);
             aug__tensor_0d(&scalars[i], elems[i], d.elem[i]);
-            plan.in[i] = &scalars[i];
+            ops.in[i] = &scalars[i];
         }
     }
-    if (st == AUG_OK && aug__shape_size(ndim, shape) > 0) {
-        const aug__backend *be = aug__backend_for(func, dev);
-        st = be ? be->elementwise(&plan) : aug_last_status();
-    }
+    if (st == AUG_OK) st = aug__run_elementwise(func, d.op, &ops);
     for (int i = 0; i < nin; i++) aug_tensor_free(casts[i]);
     if (st != AUG_OK) {
         aug_tensor_free(fresh);

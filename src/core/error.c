@@ -6,14 +6,19 @@
 static _Thread_local char tls_message[1024];
 static _Thread_local aug_status tls_status = AUG_OK;
 
-aug_status aug__error(aug_status st, const char *func, const char *fmt, ...) {
+aug_status aug__verror(aug_status st, const char *func, const char *fmt, va_list ap) {
     int n = snprintf(tls_message, sizeof tls_message, "%s: ", func ? func : "aug");
     if (n < 0 || (size_t)n >= sizeof tls_message) n = 0;
+    vsnprintf(tls_message + n, sizeof tls_message - (size_t)n, fmt, ap);
+    tls_status = st;
+    return st;
+}
+
+aug_status aug__error(aug_status st, const char *func, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tls_message + n, sizeof tls_message - (size_t)n, fmt, ap);
+    aug__verror(st, func, fmt, ap);
     va_end(ap);
-    tls_status = st;
     return st;
 }
 

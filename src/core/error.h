@@ -2,6 +2,7 @@
 #ifndef AUG_CORE_ERROR_H
 #define AUG_CORE_ERROR_H
 
+#include <stdarg.h>
 #include "aug/common.h"
 
 #define AUG__HIDDEN __attribute__((visibility("hidden")))
@@ -9,6 +10,8 @@
 /* Records "func: <formatted message>" as this thread's error and returns st. */
 AUG__HIDDEN aug_status aug__error(aug_status st, const char *func, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+AUG__HIDDEN aug_status aug__verror(aug_status st, const char *func, const char *fmt, va_list ap);
 
 /* Shorthand for the common allocation failure. */
 #define AUG__NOMEM(func) aug__error(AUG_ERR_MEMORY, (func), "out of memory")

@@ -1,4 +1,4 @@
-/* core/gemm.c: aug_gemm (SPEC 9), C = alpha * (A @ B) + beta * C.
+/* core/gemm.c: aug_gemm (semantics §9), C = alpha * (A @ B) + beta * C.
  *
  * Checks ranks, dtypes (float32/float64, all equal), devices and shapes, then hands
  * the backend operands in a layout BLAS takes directly: each of A and B row-major
@@ -7,8 +7,11 @@
  * sub-matrix views of either. Anything else (negative or zero strides, ...) is
  * first packed with aug_tensor_contiguous. C must be row-major in that sense; a
  * column-major C is handled as C^T = B^T @ A^T. Operands sharing storage with C
- * are packed into fresh copies, since BLAS reads them while writing C. */
+ * are packed into fresh copies, since BLAS reads them while writing C. The
+ * backend gets an aug__gemm_plan in row-major BLAS terms (core/plan.h). */
+#include <limits.h>
 #include "backend.h"
+#include <string.h>
 #include "tensor_impl.h"
 
 #define GEMM_FUNC "aug_gemm"
@@ -61,6 +64,53 @@ static aug_status gemm_check(const aug_tensor *t, const char *name) {
     return AUG_OK;
 }
 
+/* Transpose flag and leading dimension of t for a row-major BLAS call; 0 if the
+ * layout is not one BLAS takes. */
+static int blas_operand(const aug_tensor *t, int *trans, int64_t *ld) {
+    int64_t rows = t->shape[0], cols = t->shape[1];
+    int64_t mincols = cols > 1 ? cols : 1, minrows = rows > 1 ? rows : 1;
+    if ((cols <= 1 || t->strides[1] == 1) && (rows <= 1 || t->strides[0] >= mincols)) {
+        *trans = 0;
+        *ld = rows <= 1 ? mincols : t->strides[0];
+        return 1;
+    }
+    if ((rows <= 1 || t->strides[0] == 1) && (cols <= 1 || t->strides[1] >= minrows)) {
+        *trans = 1;
+        *ld = cols <= 1 ? minrows : t->strides[1];
+        return 1;
+    }
+    return 0;
+}
+
+static const char *elem0(const aug_tensor *t) { return t->data + t->byte_offset; }
+
+/* Runs C = alpha * A @ B + beta * C on the backend, operands BLAS-usable. */
+static aug_status run_gemm(const aug__backend *be, const aug_tensor *A, const aug_tensor *B, aug_tensor *C,
+                           double alpha, double beta) {
+    aug__gemm_plan p;
+    memset(&p, 0, sizeof p);
+    p.func = GEMM_FUNC;
+    p.dtype = C->dtype;
+    p.m = C->shape[0];
+    p.n = C->shape[1];
+    p.k = A->shape[1];
+    if (p.m == 0 || p.n == 0) return AUG_OK;
+    int tc;
+    if (!blas_operand(C, &tc, &p.ldc) || tc)
+        return aug__error(AUG_ERR_VALUE, GEMM_FUNC, "C strides are not BLAS-compatible");
+    if (p.k > 0 && (!blas_operand(A, &p.trans_a, &p.lda) || !blas_operand(B, &p.trans_b, &p.ldb)))
+        return aug__error(AUG_ERR_VALUE, GEMM_FUNC, "operand strides are not BLAS-compatible");
+    if (p.m > INT_MAX || p.n > INT_MAX || p.k > INT_MAX || p.lda > INT_MAX || p.ldb > INT_MAX || p.ldc > INT_MAX)
+        return aug__error(AUG_ERR_VALUE, GEMM_FUNC, "matrix dimensions exceed the BLAS limit of %d", INT_MAX);
+    p.a = elem0(A);
+    p.b = elem0(B);
+    p.c = C->data + C->byte_offset;
+    p.alpha = alpha;
+    p.beta = beta;
+    p.exec = aug__exec_for(C->device);
+    return be->gemm(&p);
+}
+
 aug_status aug_gemm(const aug_tensor *A, const aug_tensor *B, aug_tensor **C, double alpha, double beta) {
     aug_status st;
     if (!C) return aug__error(AUG_ERR_VALUE, GEMM_FUNC, "C is NULL");
@@ -91,9 +141,9 @@ aug_status aug_gemm(const aug_tensor *A, const aug_tensor *B, aug_tensor **C, do
             return aug__error(AUG_ERR_VALUE, GEMM_FUNC, "C must be contiguous (or a transposed contiguous matrix)");
         ccol = 1;
     }
-    const aug__backend *be = aug__backend_for(GEMM_FUNC, A->device);
+    aug__need need = {AUG__FAMILY_GEMM, 0, A->dtype, AUG_DTYPE_AUTO};
+    const aug__backend *be = aug__backend_supporting(GEMM_FUNC, A->device, &need);
     if (!be) return aug_last_status();
-    if (!be->gemm) return aug__error(AUG_ERR_VALUE, GEMM_FUNC, "gemm is not supported on backend %s", be->name);
 
     aug_tensor *res = *C, *newc = NULL, *pa = NULL, *pb = NULL;
     if (!res) {
@@ -120,9 +170,9 @@ aug_status aug_gemm(const aug_tensor *A, const aug_tensor *B, aug_tensor **C, do
     if (!st) {
         if (ccol) {
             aug_tensor at = transposed(a), bt = transposed(b), ct = transposed(res);
-            st = be->gemm(GEMM_FUNC, &bt, &at, &ct, alpha, beta);
+            st = run_gemm(be, &bt, &at, &ct, alpha, beta);
         } else {
-            st = be->gemm(GEMM_FUNC, a, b, res, alpha, beta);
+            st = run_gemm(be, a, b, res, alpha, beta);
         }
     }
     aug_tensor_free(pa);

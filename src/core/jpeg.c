@@ -1,38 +1,42 @@
-/* core/jpeg.c: the public JPEG decoder (aug_decoder_*, aug_jpeg_info; SPEC 13).
+/* core/jpeg.c: the public JPEG decoder (aug_decoder_*, aug_jpeg_info; semantics §13).
  *
  * Backend-neutral front: argument and device checks, the image size limit,
- * output allocation and the `buffer` rules; the pixels come from the backend's
- * decoder (core/jpeg.h; CPU: src/cpu/jpeg.c). Output: (H, W, 3) uint8 RGB with
+ * output allocation and the `buffer` rules; the pixels come from the decoder of
+ * the device's backend (the jpeg_* entries of core/backend.h; CPU:
+ * src/cpu/jpeg.c). Headers are always read on the host, with the CPU backend's
+ * reader. Output: (H, W, 3) uint8 RGB with
  * layout "HWC". With a buffer the decode goes straight into the buffer's memory
  * (no copy); on error the buffer's bytes are unspecified and nothing is returned. */
 #include <stdlib.h>
 
 #include "aug/image.h"
 #include "backend.h"
-#include "jpeg.h"
 #include "tensor_impl.h"
+
+/* Largest image decoded, in pixels: 2^31 keeps every row pitch and pixel
+ * count inside TurboJPEG's int arithmetic with room to spare and bounds the
+ * memory a hostile header can make us allocate (6 GiB of RGB). */
+#define MAX_PIXELS ((int64_t)1 << 31)
 
 struct aug_decoder {
     aug_device device;
-    size_t device_padding, host_padding;
-    int gpu_huffman;
-    aug__cpu_jpeg *cpu; /* the CPU backend's decompressor */
+    const aug__backend *backend;
+    void *impl; /* the backend's decoder */
 };
 
 aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t host_padding, int gpu_huffman) {
     static const char func[] = "aug_decoder_new";
-    if (aug__backend_for(func, device) == NULL) return NULL;
+    aug__need need = {AUG__FAMILY_JPEG, 0, AUG_UINT8, AUG_DTYPE_AUTO};
+    const aug__backend *be = aug__backend_supporting(func, device, &need);
+    if (be == NULL) return NULL;
     aug_decoder *d = calloc(1, sizeof *d);
     if (d == NULL) {
         AUG__NOMEM(func);
         return NULL;
     }
     d->device = device;
-    d->device_padding = device_padding;
-    d->host_padding = host_padding;
-    d->gpu_huffman = gpu_huffman != 0;
-    d->cpu = aug__cpu_jpeg_new(func, host_padding);
-    if (d->cpu == NULL) {
+    d->backend = be;
+    if (be->jpeg_new(func, device.id, device_padding, host_padding, gpu_huffman != 0, &d->impl) != AUG_OK) {
         free(d);
         return NULL;
     }
@@ -41,7 +45,7 @@ aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t ho
 
 void aug_decoder_free(aug_decoder *d) {
     if (d == NULL) return;
-    aug__cpu_jpeg_free(d->cpu);
+    d->backend->jpeg_free(d->impl);
     free(d);
 }
 
@@ -52,7 +56,7 @@ static aug_status check_data(const char *func, const void *data, size_t size) {
 }
 
 static aug_status check_limit(const char *func, const aug__jpeg_header *h) {
-    if (h->height * h->width > AUG__JPEG_MAX_PIXELS)
+    if (h->height * h->width > MAX_PIXELS)
         return aug__error(AUG_ERR_JPEG, func, "image of %lld x %lld pixels is larger than the limit of 2^31 pixels",
                           (long long)h->height, (long long)h->width);
     return AUG_OK;
@@ -64,7 +68,7 @@ aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height, int64_t
     aug_status st = check_data(func, data, size);
     if (st != AUG_OK) return st;
     aug__jpeg_header h;
-    st = aug__cpu_jpeg_header(func, NULL, data, size, &h);
+    st = aug__cpu_backend.jpeg_header(func, NULL, data, size, &h);
     if (st != AUG_OK) return st;
     *height = h.height;
     *width = h.width;
@@ -105,7 +109,7 @@ aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, con
     aug_status st = check_data(func, data, size);
     if (st != AUG_OK) return st;
     aug__jpeg_header h;
-    st = aug__cpu_jpeg_header(func, d->cpu, data, size, &h);
+    st = d->backend->jpeg_header(func, d->impl, data, size, &h);
     if (st == AUG_OK) st = check_limit(func, &h);
     if (st != AUG_OK) return st;
     int64_t shape[3] = {h.height, h.width, 3};
@@ -115,7 +119,8 @@ aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, con
     else if ((t = aug__tensor_empty(func, 3, shape, AUG_UINT8, d->device)) == NULL)
         st = aug_last_status();
     if (st != AUG_OK) return st;
-    st = aug__cpu_jpeg_decode(func, d->cpu, data, size, &h, (uint8_t *)aug_tensor_ptr(t));
+    aug__exec exec = aug__exec_for(d->device);
+    st = d->backend->jpeg_decode(func, d->impl, data, size, &h, (uint8_t *)aug_tensor_ptr(t), &exec);
     if (st == AUG_OK) st = aug_tensor_set_layout(t, "HWC");
     if (st != AUG_OK) {
         aug_tensor_free(t);

@@ -73,9 +73,9 @@ aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, cons
         (st = check_param(gammacolors, "gammacolors", n * c, n, c, im->device)) ||
         (st = check_param(contrasts, "contrasts", n, n, 0, im->device)))
         return st;
-    const aug__backend *be = aug__backend_for(FUNC, im->device);
+    aug__need need = {AUG__FAMILY_LIGHTING, 0, im->dtype, AUG_DTYPE_AUTO};
+    const aug__backend *be = aug__backend_supporting(FUNC, im->device, &need);
     if (!be) return aug_last_status();
-    if (!be->lighting) return aug__error(AUG_ERR_VALUE, FUNC, "lighting is not supported on backend %s", be->name);
 
     aug_tensor *res = NULL;
     if ((st = aug__out_like(FUNC, out, im, "the image", &res))) return st;
@@ -89,7 +89,8 @@ aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, cons
     }
     aug_tensor_set_layout(res, off ? "NCHW" : "CHW");
 
-    aug__lighting_plan plan = {FUNC, im, res, gammagrays, gammacolors, contrasts, n, c, hw, vmin, vmax};
+    aug__lighting_plan plan = {FUNC, im, res, gammagrays, gammacolors, contrasts, n, c, hw, vmin, vmax,
+                               aug__exec_for(im->device)};
     st = be->lighting(&plan);
     if (st) {
         if (!*out) aug_tensor_free(res);

@@ -19,6 +19,7 @@ struct aug__lighting_plan {
     const aug_tensor *contrasts;   /* float32, N values */
     int64_t n, c, hw;              /* images, channels, values per channel plane */
     double vmin, vmax;             /* finite, vmin < vmax */
+    aug__exec exec;
 };
 
 /* Checks parameter values read by a backend: gammas finite and > 0, contrasts

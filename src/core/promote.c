@@ -151,7 +151,7 @@ static int scalar_fits(const aug_scalar *s, aug_dtype d) {
     double sf, lf;
     int sisf, lisf;
     scalar_exact(s, &si, &sf, &sisf);
-    aug__load_wide(buf, (int)d, &li, &lf, &lisf);
+    lisf = aug__load_wide(buf, (int)d, &li, &lf);
     if (!sisf && !lisf) return si == li;
     if (sisf && lisf) return sf == lf || (isnan(sf) && isnan(lf));
     return sisf ? aug__cmp_i128_f64(li, sf) == 0 : aug__cmp_i128_f64(si, lf) == 0;

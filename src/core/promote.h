@@ -8,7 +8,7 @@
 #define AUG_CORE_PROMOTE_H
 
 #include "aug/ops.h"
-#include "iter.h"
+#include "plan.h"
 
 /* How an op's result dtype follows from its operands. */
 typedef enum aug__op_class {

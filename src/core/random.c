@@ -1,5 +1,5 @@
 /* core/random.c: the random generator object and the validation of random fills
- * (SPEC 11; the value mapping is documented in include/aug/random.h).
+ * (semantics §11; the value mapping is documented in include/aug/random.h).
  *
  * A generator holds a seed, the call counter and its device. uniform/gaussian
  * check the target and parameters, derive the per-dtype constants of the plan
@@ -9,6 +9,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 #include "aug/random.h"
 #include "random.h"
@@ -58,6 +59,10 @@ aug_rng *aug_rng_new(aug_device device, const uint64_t *seed) {
 }
 
 void aug_rng_free(aug_rng *rng) { free(rng); }
+
+void aug_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
+    aug__philox4x32_10(ctr, key, out);
+}
 
 aug_device aug_rng_device(const aug_rng *rng) {
     return rng ? rng->device : aug_cpu_device();
@@ -130,6 +135,7 @@ static aug_status check_finite(const char *func, const char *name, double v) {
 static aug_status uniform_params(aug__random_plan *plan, double vmin, double vmax) {
     const char *func = plan->func;
     aug_dtype t = plan->target->dtype;
+    aug__rand_params *p = &plan->p;
     const aug_dtype_traits *tr = aug_dtype_info(t);
     if (tr->kind == AUG_KIND_FLOAT) {
         double lo = round_to(t, vmin), hi = round_to(t, vmax);
@@ -137,8 +143,8 @@ static aug_status uniform_params(aug__random_plan *plan, double vmin, double vma
         if (hi >= vmax) hi = step_value(t, hi, 0);
         if (!(lo <= hi) || isinf(lo) || isinf(hi))
             return aug__error(AUG_ERR_VALUE, func, "no %s value in [%.17g, %.17g)", tr->name, vmin, vmax);
-        plan->flo = lo;
-        plan->fhi = hi;
+        p->flo = lo;
+        p->fhi = hi;
         /* Clip the range to the dtype's finite values, as for integers: [-max, max]
          * is [-max, next(max)) with next(max) = 2^16 (float16) or 2^128. */
         if (t != AUG_FLOAT64) {
@@ -146,13 +152,13 @@ static aug_status uniform_params(aug__random_plan *plan, double vmin, double vma
             vmin = fmax(vmin, -tr->fmax);
             vmax = fmin(vmax, top);
         }
-        plan->m = 1.0;
-        plan->o = vmin;
-        plan->d = vmax - vmin;
-        if (isinf(plan->d)) { /* |vmin|, |vmax| near DBL_MAX: halve everything (exact) */
-            plan->m = 2.0;
-            plan->o = vmin * 0.5;
-            plan->d = vmax * 0.5 - vmin * 0.5;
+        p->m = 1.0;
+        p->o = vmin;
+        p->d = vmax - vmin;
+        if (isinf(p->d)) { /* |vmin|, |vmax| near DBL_MAX: halve everything (exact) */
+            p->m = 2.0;
+            p->o = vmin * 0.5;
+            p->d = vmax * 0.5 - vmin * 0.5;
         }
         return AUG_OK;
     }
@@ -166,19 +172,25 @@ static aug_status uniform_params(aug__random_plan *plan, double vmin, double vma
     if (hi > dmax) hi = dmax;
     if (lo > hi)
         return aug__error(AUG_ERR_VALUE, func, "no %s value in [%.17g, %.17g)", tr->name, vmin, vmax);
-    plan->ilo = (int64_t)lo;
-    plan->count_m1 = (uint64_t)(hi - lo);
+    p->ilo = (int64_t)lo;
+    p->count_m1 = (uint64_t)(hi - lo);
     return AUG_OK;
 }
 
 static aug_status run(aug_rng *rng, aug__random_plan *plan) {
-    int64_t n = aug_tensor_size(plan->target);
-    if (n > 0) {
-        const aug__backend *be = aug__backend_for(plan->func, plan->target->device);
+    aug_tensor *t = plan->target;
+    plan->n = aug_tensor_size(t);
+    if (plan->n > 0) {
+        aug__need need = {AUG__FAMILY_RANDOM, plan->p.kind, t->dtype, AUG_DTYPE_AUTO};
+        const aug__backend *be = aug__backend_supporting(plan->func, t->device, &need);
         if (be == NULL) return aug_last_status();
-        plan->key[0] = (uint32_t)rng->seed;
-        plan->key[1] = (uint32_t)(rng->seed >> 32);
-        plan->call = rng->calls;
+        plan->p.dtype = (int)t->dtype;
+        plan->p.key[0] = (uint32_t)rng->seed;
+        plan->p.key[1] = (uint32_t)(rng->seed >> 32);
+        plan->p.call = rng->calls;
+        plan->base = (char *)aug_tensor_ptr(t);
+        plan->aliased = aug__coalesce(t, &plan->nd, plan->shape, plan->bstride);
+        plan->exec = aug__exec_for(t->device);
         aug_status st = be->random(plan);
         if (st != AUG_OK) return st;
     }
@@ -194,7 +206,11 @@ aug_status aug_rng_uniform(aug_rng *rng, aug_tensor *target, double vmin, double
     if (st != AUG_OK) return st;
     if (!(vmin < vmax))
         return aug__error(AUG_ERR_VALUE, func, "vmin must be < vmax, got vmin=%.17g, vmax=%.17g", vmin, vmax);
-    aug__random_plan plan = {.func = func, .kind = AUG__RANDOM_UNIFORM, .target = target};
+    aug__random_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.func = func;
+    plan.p.kind = AUG__RANDOM_UNIFORM;
+    plan.target = target;
     st = uniform_params(&plan, vmin, vmax);
     return st != AUG_OK ? st : run(rng, &plan);
 }
@@ -206,6 +222,12 @@ aug_status aug_rng_gaussian(aug_rng *rng, aug_tensor *target, double mean, doubl
     if (st == AUG_OK) st = check_finite(func, "std", std);
     if (st != AUG_OK) return st;
     if (std < 0) return aug__error(AUG_ERR_VALUE, func, "std must be >= 0, got %.17g", std);
-    aug__random_plan plan = {.func = func, .kind = AUG__RANDOM_GAUSSIAN, .target = target, .mean = mean, .std = std};
+    aug__random_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.func = func;
+    plan.p.kind = AUG__RANDOM_GAUSSIAN;
+    plan.p.mean = mean;
+    plan.p.std = std;
+    plan.target = target;
     return run(rng, &plan);
 }

@@ -1,10 +1,11 @@
-/* core/reduce.c: aug_reduce (SPEC 10), the backend-neutral half of the reductions.
+/* core/reduce.c: aug_reduce (semantics §10), the backend-neutral half of the reductions.
  *
  * Validates the axes (NumPy's wording), chooses the result dtype, allocates or
- * checks the output, and hands the backend a plan whose `out` is a view of the
- * output with the input's ndim (extent 1, stride 0 on every reduced axis). A given
+ * checks the output, and hands the backend a plan (core/plan.h) built over a view
+ * of the output with the input's ndim (extent 1, stride 0 on every reduced axis). A given
  * output of another dtype receives saturate_cast of the exact result (one rounding).
  * An output that shares storage with the input is written through a temporary. */
+#include <string.h>
 #include "backend.h"
 #include "tensor_impl.h"
 
@@ -82,9 +83,9 @@ aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const in
         return aug__error(AUG_ERR_VALUE, func, "zero-size tensor to reduction operation %s which has no identity",
                           op == AUG_REDUCE_MIN ? "min" : "max");
 
-    const aug__backend *be = aug__backend_for(func, t->device);
+    aug__need need = {AUG__FAMILY_REDUCE, (int)op, t->dtype, *out ? (*out)->dtype : reduce_dtype(op, t->dtype, upcast)};
+    const aug__backend *be = aug__backend_supporting(func, t->device, &need);
     if (!be) return aug_last_status();
-    if (!be->reduce) return aug__error(AUG_ERR_VALUE, func, "reductions are not supported on backend %s", be->name);
 
     aug_tensor *res = *out, *tmp = NULL;
     if (res) {
@@ -130,8 +131,13 @@ aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const in
             view.strides[d] = dst->strides[j++];
         }
     }
-    aug__reduce_plan plan = {func, op, t, mask, &view};
-    st = be->reduce(&plan);
+    aug__reduce_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.func = func;
+    plan.op = op;
+    plan.exec = aug__exec_for(t->device);
+    aug__plan_reduce(&plan, t, mask, &view);
+    st = plan.O == 0 ? AUG_OK : be->reduce(&plan);
     if (st == AUG_OK && res && tmp) st = aug__copy(func, tmp, res);
     if (st) {
         aug_tensor_free(tmp);

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "iter.h"
 #include "tensor_impl.h"
 #include "aug/reshape.h"
 

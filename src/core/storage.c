@@ -3,7 +3,9 @@
  * A storage is either allocated by a backend (freed through that backend when the
  * last reference goes) or wraps foreign memory with a deleter called exactly once.
  * The reference count is atomic, so tensors sharing a storage may be freed from
- * different threads. If aug_storage_wrap itself fails (out of memory) the deleter
+ * different threads. Backend memory is returned to the backend's pool together
+ * with the freeing thread's current stream: work queued there may still use it
+ * (core/backend.h). If aug_storage_wrap itself fails (out of memory) the deleter
  * is NOT called: the caller still owns the memory. */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -67,7 +69,7 @@ aug_storage *aug__storage_alloc(const char *func, aug_device dev, size_t nbytes)
         AUG__NOMEM(func);
         return NULL;
     }
-    s->ptr = be->alloc(dev.id, nbytes);
+    s->ptr = be->alloc(dev.id, nbytes, aug_stream_handle(aug_current_stream(dev)));
     if (!s->ptr) {
         free(s);
         aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on %s)", nbytes,
@@ -92,7 +94,7 @@ void aug_storage_release(aug_storage *s) {
     /* acq_rel: every write made through other references happens-before the free. */
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
     if (s->backend)
-        s->backend->free(s->device.id, s->ptr);
+        s->backend->free(s->device.id, s->ptr, aug_stream_handle(aug_current_stream(s->device)));
     else if (s->deleter)
         s->deleter(s->ctx);
     free(s);

@@ -6,16 +6,17 @@
  * non-zero extents times the item size must fit in int64 even when another extent
  * is 0, so every stride and byte offset of the tensor is representable.
  *
- * AUG_DEVICE selects the default device. This build has no CUDA backend, so
- * AUG_DEVICE=cuda cannot be honoured: aug_default_device returns cpu and records
- * the reason in aug_last_error() (a status of AUG_ERR_CUDA) so the fallback is
- * visible; explicitly requesting a cuda device anywhere fails. */
+ * The default device is cuda:0 when a CUDA device is present, else cpu;
+ * AUG_DEVICE=cpu|cuda|cuda:N overrides (semantics §4). A request that cannot be
+ * honoured falls back to cpu and records the reason in aug_last_error() (a status
+ * of AUG_ERR_CUDA) so the fallback is visible; explicitly requesting an absent
+ * cuda device anywhere fails. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "backend.h"
 #include "ctype.h"
-#include "iter.h"
 #include "tensor_impl.h"
 
 /* ---- devices ------------------------------------------------------------------ */
@@ -23,13 +24,35 @@
 aug_device aug_cpu_device(void) { return (aug_device){AUG_DEVICE_CPU, 0}; }
 
 aug_device aug_default_device(void) {
+    static const char func[] = "aug_default_device";
     const char *env = getenv("AUG_DEVICE");
-    if (!env || !*env || strcasecmp(env, "cpu") == 0) return aug_cpu_device();
-    if (strncasecmp(env, "cuda", 4) == 0)
-        aug__error(AUG_ERR_CUDA, "aug_default_device",
-                   "AUG_DEVICE=%s requests cuda, but aug was built without CUDA; using cpu", env);
-    else
-        aug__error(AUG_ERR_VALUE, "aug_default_device", "AUG_DEVICE=%s is not one of cpu, cuda; using cpu", env);
+    if (!env || !*env) return aug_device_count(AUG_DEVICE_CUDA) > 0 ? (aug_device){AUG_DEVICE_CUDA, 0} : aug_cpu_device();
+    if (strcasecmp(env, "cpu") == 0) return aug_cpu_device();
+    if (strncasecmp(env, "cuda", 4) == 0) {
+        const char *rest = env + 4;
+        char *end = NULL;
+        long id = 0;
+        if (*rest == ':') {
+            id = strtol(rest + 1, &end, 10);
+            if (end == rest + 1 || *end || id < 0 || id > INT_MAX) {
+                aug__error(AUG_ERR_VALUE, func, "AUG_DEVICE=%s is not one of cpu, cuda, cuda:N; using cpu", env);
+                return aug_cpu_device();
+            }
+        } else if (*rest) {
+            aug__error(AUG_ERR_VALUE, func, "AUG_DEVICE=%s is not one of cpu, cuda, cuda:N; using cpu", env);
+            return aug_cpu_device();
+        }
+        int n = aug_device_count(AUG_DEVICE_CUDA);
+        if (n == 0)
+            aug__error(AUG_ERR_CUDA, func, "AUG_DEVICE=%s requests cuda, but %s; using cpu", env, aug_cuda_status());
+        else if (id >= n)
+            aug__error(AUG_ERR_CUDA, func, "AUG_DEVICE=%s requests cuda:%ld, but there %s %d CUDA device%s; using cpu",
+                       env, id, n == 1 ? "is" : "are", n, n == 1 ? "" : "s");
+        else
+            return (aug_device){AUG_DEVICE_CUDA, (int)id};
+        return aug_cpu_device();
+    }
+    aug__error(AUG_ERR_VALUE, func, "AUG_DEVICE=%s is not one of cpu, cuda, cuda:N; using cpu", env);
     return aug_cpu_device();
 }
 
@@ -329,7 +352,8 @@ aug_status aug_tensor_get_item(const aug_tensor *t, const int64_t *index, aug_sc
     } else {
         const aug__backend *be = aug__backend_for(func, t->device);
         if (!be) return aug_last_status();
-        st = be->memcpy(elem, aug_cpu_device(), t->data + off, t->device, (size_t)item);
+        st = be->memcpy(elem, aug_cpu_device(), t->data + off, t->device, (size_t)item,
+                        aug_stream_handle(aug_current_stream(t->device)), 1);
         if (st != AUG_OK) return st;
     }
     const aug_dtype_traits *tr = aug_dtype_info(t->dtype);
@@ -337,13 +361,13 @@ aug_status aug_tensor_get_item(const aug_tensor *t, const int64_t *index, aug_sc
     out->weak = 0;
     switch (tr->kind) {
     case AUG_KIND_UINT:
-        aug__convert(elem, 0, t->dtype, (char *)&out->v.u, 0, AUG_UINT64, 1);
+        aug__convert_one(elem, (int)t->dtype, &out->v.u, AUG_UINT64);
         break;
     case AUG_KIND_FLOAT:
-        aug__convert(elem, 0, t->dtype, (char *)&out->v.f, 0, AUG_FLOAT64, 1);
+        aug__convert_one(elem, (int)t->dtype, &out->v.f, AUG_FLOAT64);
         break;
     default:
-        aug__convert(elem, 0, t->dtype, (char *)&out->v.i, 0, AUG_INT64, 1);
+        aug__convert_one(elem, (int)t->dtype, &out->v.i, AUG_INT64);
         break;
     }
     return AUG_OK;

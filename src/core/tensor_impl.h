@@ -70,6 +70,13 @@ AUG__HIDDEN aug_status aug__check_nbytes(const char *func, int ndim, const int64
 AUG__HIDDEN aug_status aug__out_like(const char *func, aug_tensor *const *out, const aug_tensor *ref,
                                      const char *what, aug_tensor **res);
 
+/* A 0-d tensor over `elem` (which must stay alive during use), no storage: how
+ * the core hands a host scalar to the planner. */
+AUG__HIDDEN void aug__tensor_0d(aug_tensor *t, void *elem, aug_dtype dtype);
+
+/* Number of elements with overflow check; -1 if the product exceeds INT64_MAX. */
+AUG__HIDDEN int64_t aug__shape_size(int ndim, const int64_t *shape);
+
 /* 1 if the two devices are the same. */
 static inline int aug__device_eq(aug_device a, aug_device b) { return a.type == b.type && a.id == b.id; }
 

@@ -14,7 +14,6 @@
  * DALI's reshape does when no layout is given). */
 #include <stdlib.h>
 #include <string.h>
-#include "iter.h"
 #include "tensor_impl.h"
 
 /* Python slice.indices(size) for step != 0: sets *start and returns the length. */

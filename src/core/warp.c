@@ -113,7 +113,8 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
     double *bg = C <= 16 ? bg_stack : malloc((size_t)C * sizeof(double));
     if (!bg) return AUG__NOMEM(func);
     st = read_background(func, background, dst->device, C, bg);
-    const aug__backend *be = st ? NULL : aug__backend_for(func, dst->device);
+    aug__need need = {AUG__FAMILY_WARP, 0, dst->dtype, n > 0 ? src[0]->dtype : AUG_DTYPE_AUTO};
+    const aug__backend *be = st ? NULL : aug__backend_supporting(func, dst->device, &need);
     if (!st && !be) st = aug_last_status();
     if (!st) st = aug_tensor_set_layout(dst, batch ? "NCHW" : "CHW");
     if (!st && aug_tensor_size(dst) > 0) {
@@ -128,9 +129,8 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
         }
         aug__warp_plan plan = {.func = func, .n = n, .src = src, .dst = &view, .channels = C, .height = Ht,
                                .width = Wt, .matrices = matrices, .supersampling = supersampling,
-                               .background = bg};
-        if (!be->warp_affine) st = aug__error(AUG_ERR_RUNTIME, func, "the %s backend has no warp_affine", be->name);
-        else st = be->warp_affine(&plan);
+                               .background = bg, .exec = aug__exec_for(dst->device)};
+        st = be->warp_affine(&plan);
     }
     if (bg != bg_stack) free(bg);
     return st;

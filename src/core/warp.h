@@ -18,6 +18,7 @@ struct aug__warp_plan {
     const float *matrices;            /* 6n values, host memory, finite */
     const int *supersampling;         /* n values >= 1, host memory */
     const double *background;         /* C values, host memory (zeros when none was given) */
+    aug__exec exec;
 };
 
 #endif

@@ -22,9 +22,9 @@
 #include "cpu.h"
 #include "core/blur.h"
 #include "blur_uint8.h"
-#include "core/ctype.h"
-#include "core/pool.h"
-#include "core/simd.h"
+#include "cpu/convert.h"
+#include "cpu/pool.h"
+#include "cpu/simd.h"
 #include "core/error.h"
 #include "core/tensor_impl.h"
 

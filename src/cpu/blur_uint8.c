@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blur_uint8.h"
-#include "core/simd.h"
+#include "cpu/simd.h"
 #if AUG__X86
 #include <immintrin.h>
 #endif

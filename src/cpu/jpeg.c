@@ -1,5 +1,5 @@
 /* cpu/jpeg.c: JPEG decoding on the CPU with libjpeg-turbo's TurboJPEG API
- * (SPEC 13 "Decoder"; the front is core/jpeg.c, the interface core/jpeg.h).
+ * (semantics §13 "Decoder"; the front is core/jpeg.c, the interface cpu/jpeg.h).
  *
  * Output is packed RGB, pixel-identical to Pillow's Image.open(...).convert('RGB')
  * (Pillow uses libjpeg-turbo too): the accurate integer IDCT (ISLOW) and fancy
@@ -25,7 +25,7 @@
 #include <jpeglib.h> /* JMSG_LENGTH_MAX */
 #include <turbojpeg.h>
 
-#include "core/jpeg.h"
+#include "cpu/jpeg.h"
 
 struct aug__cpu_jpeg {
     tjhandle tj;
@@ -183,4 +183,26 @@ aug_status aug__cpu_jpeg_decode(const char *func, aug__cpu_jpeg *j, const void *
         return decode_failed(func, j);
     aug__cpu_cmyk_to_rgb(j->scratch, dst, npix);
     return AUG_OK;
+}
+
+/* ---- backend-table entries --------------------------------------------------------- */
+
+aug_status aug__cpu_jpeg_open(const char *func, int device_id, size_t device_padding, size_t host_padding,
+                              int gpu_huffman, void **decoder) {
+    (void)device_id, (void)device_padding, (void)gpu_huffman; /* one host; no GPU Huffman decoding */
+    *decoder = aug__cpu_jpeg_new(func, host_padding);
+    return *decoder ? AUG_OK : aug_last_status();
+}
+
+void aug__cpu_jpeg_close(void *decoder) { aug__cpu_jpeg_free(decoder); }
+
+aug_status aug__cpu_jpeg_header_entry(const char *func, void *decoder, const void *data, size_t size,
+                                      aug__jpeg_header *h) {
+    return aug__cpu_jpeg_header(func, decoder, data, size, h);
+}
+
+aug_status aug__cpu_jpeg_decode_entry(const char *func, void *decoder, const void *data, size_t size,
+                                      const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec) {
+    (void)exec; /* decodes synchronously on the calling thread */
+    return aug__cpu_jpeg_decode(func, decoder, data, size, h, dst);
 }

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <jpeglib.h>
 
-#include "core/jpeg.h"
+#include "cpu/jpeg.h"
 
 /* TurboJPEG's LIMITSCANS threshold (turbojpeg.c), kept equal so both paths
  * refuse the same files. */

@@ -1,6 +1,6 @@
 /* cpu/kernels.h: the CPU kernel families (private).
  *
- * Each family file returns the 1-D kernel (core/iter.h signature) for an op and
+ * Each family file returns the 1-D kernel (cpu/iter.h signature) for an op and
  * compute type (ctype), or NULL when it has none. The core (core/elementwise.c)
  * chooses ctypes; these conventions are the contract between the two:
  *
@@ -23,7 +23,7 @@
 #ifndef AUG_CPU_KERNELS_H
 #define AUG_CPU_KERNELS_H
 
-#include "core/iter.h"
+#include "cpu/iter.h"
 #include "aug/ops.h"
 
 AUG__HIDDEN aug__kernel aug__cpu_arith_kernel(aug_op op, int ctype);

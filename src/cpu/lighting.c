@@ -14,8 +14,8 @@
 #include <string.h>
 #include "cpu.h"
 #include "core/lighting.h"
-#include "core/ctype.h"
-#include "core/pool.h"
+#include "cpu/convert.h"
+#include "cpu/pool.h"
 #include "core/error.h"
 #include "core/tensor_impl.h"
 

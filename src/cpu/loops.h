@@ -2,7 +2,7 @@
  * (private; included by the kernels_*.c files only).
  *
  * A family supplies scalar functions (add_u8, floordiv_i32, sinf, ...); the macros
- * here turn each into a kernel of the core/iter.h signature. Writing every kernel
+ * here turn each into a kernel of the cpu/iter.h signature. Writing every kernel
  * through one set of loops keeps their fast paths alike: a run whose operands are
  * all contiguous, or whose only other operand is broadcast (stride 0), is a plain
  * indexed loop GCC vectorises; anything else takes the strided loop. Every path
@@ -11,12 +11,15 @@
  * STORE): neither compute buffers nor tensors need be aligned to the ctype (i128
  * in particular), and the compiler emits plain loads and stores.
  *
- * The families' lookup functions index per-ctype tables by KSLOT (ctype_slot). */
+ * The families' lookup functions index per-ctype tables by ctype (the order of
+ * scalar/cast.h's AUG__CTYPE_LIST); rows of ctypes a family does not serve
+ * (float16, bfloat16 never reach a kernel) stay NULL. */
 #ifndef AUG_CPU_LOOPS_H
 #define AUG_CPU_LOOPS_H
 
 #include <string.h>
-#include "core/iter.h"
+#include "cpu/iter.h"
+#include "scalar/cast.h"
 
 #define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
 #define STORE(p, v) memcpy((p), &(v), sizeof(v))
@@ -142,31 +145,5 @@
             }                                                                                    \
         }                                                                                        \
     }
-
-/* ---- lookup ------------------------------------------------------------------------- */
-
-/* Rows of a family's per-ctype kernel table, one per ctype a kernel may compute
- * in. A family leaves the rows of ctypes it does not serve zero (every kernel
- * NULL). */
-enum { KSLOT_B, KSLOT_I8, KSLOT_I16, KSLOT_I32, KSLOT_I64, KSLOT_I128,
-       KSLOT_U8, KSLOT_U16, KSLOT_U32, KSLOT_U64, KSLOT_F32, KSLOT_F64, KSLOT_COUNT };
-
-/* The row of ctype, or -1 for a ctype no kernel computes in (float16, bfloat16). */
-static inline int ctype_slot(int ctype) {
-    switch (ctype) {
-    case AUG_BOOL: return KSLOT_B;
-    case AUG_INT8: return KSLOT_I8;
-    case AUG_INT16: return KSLOT_I16;
-    case AUG_INT32: return KSLOT_I32;
-    case AUG_INT64: return KSLOT_I64;
-    case AUG_UINT8: return KSLOT_U8;
-    case AUG_UINT16: return KSLOT_U16;
-    case AUG_UINT32: return KSLOT_U32;
-    case AUG_UINT64: return KSLOT_U64;
-    case AUG_FLOAT32: return KSLOT_F32;
-    case AUG_FLOAT64: return KSLOT_F64;
-    default: return ctype == AUG__I128 ? KSLOT_I128 : -1;
-    }
-}
 
 #endif

@@ -1,40 +1,29 @@
 /* cpu/random_philox.c: Philox-4x32-10 over runs of consecutive counters (SPEC 11).
  *
- * The portable path is Random123's own philox4x32_R(10, ...) per counter (the
- * reference). The vector paths run the same rounds on 8 (AVX2) or 16 (AVX-512)
+ * The portable path is the shared scalar function (scalar/philox.h, the one
+ * rule every backend uses). The vector paths run the same rounds on 8 (AVX2) or 16 (AVX-512)
  * counters at once, in structure-of-arrays form: a 32x32->64 multiply exists
  * only on even lanes (vpmuludq), so each Philox multiply is done twice (even
  * lanes, and odd lanes swapped down with vpshufd) and the high/low halves are
  * swapped and blended back (shuffles run beside the multiplies, not on their port).
  * Two vectors are in flight per iteration because one round's multiply-blend-xor
  * chain is longer than its throughput cost. The tests compare every path with
- * the portable one and Random123's known answers. */
-#include <Random123/philox.h>
-#include "aug/random.h"
-#include "core/random.h"
-#include "core/simd.h"
+ * the portable one, Random123's known answers and Random123 itself. */
+#include "cpu/random.h"
+#include "cpu/simd.h"
 #if AUG__X86
 #include <immintrin.h>
 #endif
 
-void aug_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
-    philox4x32_ctr_t c = {{ctr[0], ctr[1], ctr[2], ctr[3]}};
-    philox4x32_key_t k = {{key[0], key[1]}};
-    c = philox4x32_R(10, c, k);
-    for (int w = 0; w < 4; w++) out[w] = c.v[w];
-}
-
 static void philox_portable(const uint32_t key[2], uint64_t call, uint64_t i0, int64_t n, uint32_t *x0,
                             uint32_t *x1, uint32_t *x2, uint32_t *x3) {
-    philox4x32_key_t k = {{key[0], key[1]}};
     for (int64_t j = 0; j < n; j++) {
-        uint64_t i = i0 + (uint64_t)j;
-        philox4x32_ctr_t c = {{(uint32_t)i, (uint32_t)(i >> 32), (uint32_t)call, (uint32_t)(call >> 32)}};
-        c = philox4x32_R(10, c, k);
-        x0[j] = c.v[0];
-        x1[j] = c.v[1];
-        x2[j] = c.v[2];
-        x3[j] = c.v[3];
+        uint32_t c[4];
+        aug__philox_element(key, call, i0 + (uint64_t)j, c);
+        x0[j] = c[0];
+        x1[j] = c[1];
+        x2[j] = c[2];
+        x3[j] = c[3];
     }
 }
 
@@ -58,7 +47,7 @@ static void philox_portable(const uint32_t key[2], uint64_t call, uint64_t i0, i
 __attribute__((target("avx2"))) static void philox_avx2(const uint32_t key[2], uint64_t call, uint64_t i0,
                                                         int64_t n, uint32_t *x0, uint32_t *x1, uint32_t *x2,
                                                         uint32_t *x3) {
-    const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M4x32_0), m1 = _mm256_set1_epi32((int)PHILOX_M4x32_1);
+    const __m256i m0 = _mm256_set1_epi32((int)AUG__PHILOX_M0), m1 = _mm256_set1_epi32((int)AUG__PHILOX_M1);
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i bias = _mm256_set1_epi32(INT32_MIN);
     int64_t j = 0;
@@ -79,8 +68,8 @@ __attribute__((target("avx2"))) static void philox_avx2(const uint32_t key[2], u
         uint32_t k0 = key[0], k1 = key[1];
         for (int r = 0; r < 10; r++) {
             if (r > 0) { /* Random123's key schedule: bump before rounds 2..10 */
-                k0 += PHILOX_W32_0;
-                k1 += PHILOX_W32_1;
+                k0 += AUG__PHILOX_W0;
+                k1 += AUG__PHILOX_W1;
             }
             __m256i vk0 = _mm256_set1_epi32((int)k0), vk1 = _mm256_set1_epi32((int)k1);
             AVX2_ROUND(a, vk0, vk1);
@@ -116,7 +105,7 @@ __attribute__((target("avx2"))) static void philox_avx2(const uint32_t key[2], u
 __attribute__((target("avx512f"))) static void philox_avx512(const uint32_t key[2], uint64_t call, uint64_t i0,
                                                              int64_t n, uint32_t *x0, uint32_t *x1,
                                                              uint32_t *x2, uint32_t *x3) {
-    const __m512i m0 = _mm512_set1_epi32((int)PHILOX_M4x32_0), m1 = _mm512_set1_epi32((int)PHILOX_M4x32_1);
+    const __m512i m0 = _mm512_set1_epi32((int)AUG__PHILOX_M0), m1 = _mm512_set1_epi32((int)AUG__PHILOX_M1);
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     int64_t j = 0;
     for (; j + 32 <= n; j += 32) {
@@ -136,8 +125,8 @@ __attribute__((target("avx512f"))) static void philox_avx512(const uint32_t key[
         uint32_t k0 = key[0], k1 = key[1];
         for (int r = 0; r < 10; r++) {
             if (r > 0) {
-                k0 += PHILOX_W32_0;
-                k1 += PHILOX_W32_1;
+                k0 += AUG__PHILOX_W0;
+                k1 += AUG__PHILOX_W1;
             }
             __m512i vk0 = _mm512_set1_epi32((int)k0), vk1 = _mm512_set1_epi32((int)k1);
             AVX512_ROUND(a, vk0, vk1);

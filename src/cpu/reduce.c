@@ -21,8 +21,8 @@
 #include <math.h>
 #include "core/backend.h"
 #include "core/ctype.h"
-#include "core/pool.h"
-#include "core/simd.h"
+#include "cpu/pool.h"
+#include "cpu/simd.h"
 #include "cpu/cpu.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -566,9 +566,9 @@ typedef struct red_ctx {
     int column;                           /* walk tiles row by row (see red_tile) */
     const char *in0;
     char *out0;
-    int nr;                               /* reduced dims (coalesced, C order) */
+    int nr;                               /* reduced dims (coalesced, C order; the plan's) */
     int64_t rext[AUG_MAX_DIMS], rst[AUG_MAX_DIMS];
-    int no;                               /* kept dims (coalesced) */
+    int no;                               /* kept dims (coalesced; the plan's) */
     int64_t oext[AUG_MAX_DIMS], ost_in[AUG_MAX_DIMS], ost_out[AUG_MAX_DIMS];
     int64_t R, O, nchunks;
     int64_t ninner, so_in, so_out;        /* innermost kept dim: extent, byte strides */
@@ -743,42 +743,19 @@ static red_partial combine(const red_ctx *c, const red_partial *p, int64_t n) {
     return r;
 }
 
-/* Splits the input's dims into reduced and kept lists, drops extent-1 dims and
- * merges neighbours whose strides chain (C order is preserved). */
+/* The plan's geometry (core/plan.c), plus the innermost kept dim. */
 static void red_geometry(red_ctx *c, const aug__reduce_plan *plan) {
-    const aug_tensor *in = plan->in, *out = plan->out;
-    int64_t isz = aug__ctype_size((int)in->dtype), osz = aug__ctype_size((int)out->dtype);
-    c->nr = c->no = 0;
-    c->R = c->O = 1;
-    for (int d = 0; d < in->ndim; d++) {
-        int64_t e = in->shape[d];
-        if (plan->axis_mask & (1u << d)) {
-            c->R *= e;
-            if (e == 1) continue;
-            int64_t st = in->strides[d] * isz;
-            if (c->nr > 0 && c->rst[c->nr - 1] == st * e) {
-                c->rext[c->nr - 1] *= e;
-                c->rst[c->nr - 1] = st;
-            } else {
-                c->rext[c->nr] = e;
-                c->rst[c->nr++] = st;
-            }
-        } else {
-            c->O *= e;
-            if (e == 1) continue;
-            int64_t si = in->strides[d] * isz, so = out->strides[d] * osz;
-            int k = c->no - 1;
-            if (k >= 0 && c->ost_in[k] == si * e && c->ost_out[k] == so * e) {
-                c->oext[k] *= e;
-                c->ost_in[k] = si;
-                c->ost_out[k] = so;
-            } else {
-                c->oext[c->no] = e;
-                c->ost_in[c->no] = si;
-                c->ost_out[c->no++] = so;
-            }
-        }
-    }
+    c->in0 = plan->in0;
+    c->out0 = plan->out0;
+    c->nr = plan->nr;
+    c->no = plan->no;
+    memcpy(c->rext, plan->rext, sizeof c->rext);
+    memcpy(c->rst, plan->rst, sizeof c->rst);
+    memcpy(c->oext, plan->oext, sizeof c->oext);
+    memcpy(c->ost_in, plan->ost_in, sizeof c->ost_in);
+    memcpy(c->ost_out, plan->ost_out, sizeof c->ost_out);
+    c->R = plan->R;
+    c->O = plan->O;
     c->ninner = c->no ? c->oext[c->no - 1] : 1;
     c->so_in = c->no ? c->ost_in[c->no - 1] : 0;
     c->so_out = c->no ? c->ost_out[c->no - 1] : 0;
@@ -788,19 +765,16 @@ static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
 aug_status aug__cpu_reduce(const aug__reduce_plan *plan) {
     const char *func = plan->func;
-    const aug_tensor *in = plan->in;
     red_ctx c;
     memset(&c, 0, sizeof c);
     c.op = plan->op;
-    if (!pick_kernels(plan->op, in->dtype, &c.run, &c.col) || !aug_dtype_is_valid(plan->out->dtype) ||
-        plan->out->ndim != in->ndim)
+    if (!pick_kernels(plan->op, (aug_dtype)plan->in_dtype, &c.run, &c.col) ||
+        !aug_dtype_is_valid((aug_dtype)plan->out_dtype))
         return aug__error(AUG_ERR_VALUE, func, "invalid reduction plan");
-    c.is_float = aug_dtype_info(in->dtype)->kind == AUG_KIND_FLOAT;
+    c.is_float = aug_dtype_info((aug_dtype)plan->in_dtype)->kind == AUG_KIND_FLOAT;
     c.float_sum = c.is_float && (c.op == AUG_REDUCE_SUM || c.op == AUG_REDUCE_MEAN);
-    c.in_t = in->dtype;
-    c.out_t = (int)plan->out->dtype;
-    c.in0 = in->data + in->byte_offset;
-    c.out0 = plan->out->data + plan->out->byte_offset;
+    c.in_t = (aug_dtype)plan->in_dtype;
+    c.out_t = plan->out_dtype;
     red_geometry(&c, plan);
     if (c.O == 0) return AUG_OK;
     if (c.R == 0 && (c.op == AUG_REDUCE_MIN || c.op == AUG_REDUCE_MAX))

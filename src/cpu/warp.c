@@ -37,10 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
-#include "core/ctype.h"
+#include "cpu/convert.h"
 #include "core/error.h"
-#include "core/pool.h"
-#include "core/simd.h"
+#include "cpu/pool.h"
+#include "cpu/simd.h"
 #include "core/warp.h"
 #include "warp_impl.h"
 #if AUG__X86

@@ -37,8 +37,8 @@
 #include <stdint.h>
 #include <string.h>
 #include "cpu.h"
-#include "core/ctype.h"
-#include "core/simd.h"
+#include "cpu/convert.h"
+#include "cpu/simd.h"
 #include "warp_impl.h"
 #if AUG__X86
 #include <immintrin.h>

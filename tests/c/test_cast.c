@@ -17,10 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/ctype.h"
-#include "core/simd.h"
-
-/* From core/cast.c (hidden): a contiguous float -> integer run at one SIMD level. */
-AUG__HIDDEN void aug__convert_contig(const char *src, int src_t, char *dst, int dst_t, int64_t n, int level);
+#include "cpu/convert.h"
+#include "cpu/simd.h"
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;
@@ -543,8 +541,7 @@ static void test_load_wide(void **state) {
         for (int j = 0; j < n; j++) {
             i128 q = 12345;
             double f = 0.25;
-            int is_float = -1;
-            aug__load_wide(src_e[j].b, s, &q, &f, &is_float);
+            int is_float = aug__load_wide(src_e[j].b, s, &q, &f);
             assert_int_equal(is_float, info[s].kind == K_FLOAT);
             if (is_float) assert_true(isnan(src_v[j].x) ? isnan(f) : (long double)f == src_v[j].x);
             else assert_true(q == src_v[j].q);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include "aug/aug.h"
 #include "core/blur.h"
-#include "core/simd.h"
+#include "cpu/simd.h"
 #include "cpu/blur_uint8.h"
 
 static aug_tensor *make_u8(int ndim, const int64_t *shape, const uint8_t *vals) {

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "aug/aug.h"
-#include "core/iter.h"
+#include "cpu/iter.h"
 
 #define CPU aug_cpu_device()
 #define ERR_IS(st_expr, code, text)                                    \

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "aug/aug.h"
-#include "core/pool.h"
+#include "cpu/pool.h"
 
 typedef struct counts {
     int64_t n;

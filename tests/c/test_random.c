@@ -16,12 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <Random123/philox.h>
 #include "aug/aug.h"
 #include "core/error.h"
-#include "core/random.h"
-#include "core/simd.h"
-
-AUG__HIDDEN extern int aug__random_level; /* cpu/random.c */
+#include "cpu/random.h"
+#include "cpu/simd.h"
 
 typedef unsigned __int128 u128;
 
@@ -42,11 +41,36 @@ static aug_rng *new_rng(uint64_t seed) {
     return r;
 }
 
-/* Philox words of element i, call n, via Random123's scalar function. */
+/* Philox words of element i, call n, via Random123's scalar function itself
+ * (the library's own implementation, scalar/philox.h, is checked against it). */
 static void words(uint64_t seed, uint64_t n, uint64_t i, uint32_t x[4]) {
-    uint32_t ctr[4] = {(uint32_t)i, (uint32_t)(i >> 32), (uint32_t)n, (uint32_t)(n >> 32)};
-    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    aug_philox4x32_10(ctr, key, x);
+    philox4x32_ctr_t c = {{(uint32_t)i, (uint32_t)(i >> 32), (uint32_t)n, (uint32_t)(n >> 32)}};
+    philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    c = philox4x32_R(10, c, k);
+    for (int w = 0; w < 4; w++) x[w] = c.v[w];
+}
+
+/* aug_philox4x32_10 (scalar/philox.h) equals Random123's philox4x32_R(10, ...)
+ * on counters and keys spread over the whole 128/64-bit ranges. */
+static void test_philox_vs_random123(void **state) {
+    (void)state;
+    uint64_t z = 0x9e3779b97f4a7c15ull;
+    for (int t = 0; t < 100000; t++) {
+        uint32_t ctr[4], key[2], got[4], want[4];
+        for (int w = 0; w < 6; w++) {
+            z += 0x9e3779b97f4a7c15ull; /* splitmix64 */
+            uint64_t r = z;
+            r = (r ^ (r >> 30)) * 0xbf58476d1ce4e5b9ull;
+            r = (r ^ (r >> 27)) * 0x94d049bb133111ebull;
+            r ^= r >> 31;
+            if (w < 4) ctr[w] = (uint32_t)r;
+            else key[w - 4] = (uint32_t)r;
+        }
+        aug_philox4x32_10(ctr, key, got);
+        words(key[0] | (uint64_t)key[1] << 32, ctr[2] | (uint64_t)ctr[3] << 32, ctr[0] | (uint64_t)ctr[1] << 32,
+              want);
+        assert_memory_equal(got, want, sizeof got);
+    }
 }
 
 /* ---- Philox ------------------------------------------------------------------------- */
@@ -440,7 +464,8 @@ static void test_state(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_known_answers),   cmocka_unit_test(test_philox_paths),
+        cmocka_unit_test(test_known_answers),
+        cmocka_unit_test(test_philox_vs_random123),   cmocka_unit_test(test_philox_paths),
         cmocka_unit_test(test_uniform_mapping), cmocka_unit_test(test_gaussian_mapping),
         cmocka_unit_test(test_threads_and_paths), cmocka_unit_test(test_strided),
         cmocka_unit_test(test_endpoints),       cmocka_unit_test(test_errors),

@@ -4,12 +4,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "aug/aug.h"
-#include "core/iter.h"
+#include "core/tensor_impl.h"
 
 /* Lets the allocation-failure test see NULL from malloc instead of an ASan report. */
 __attribute__((visibility("default"), used)) const char *__asan_default_options(void);
@@ -130,12 +131,19 @@ static void test_shape_size(void **state) {
 static void test_devices(void **state) {
     (void)state;
     int64_t s[1] = {4};
-    aug_device cuda = {AUG_DEVICE_CUDA, 0};
-    NULL_ERR(aug_tensor_empty(1, s, AUG_UINT8, cuda), AUG_ERR_CUDA,
-             "aug_tensor_empty: device cuda:0 is not available (aug was built without CUDA)");
-    aug_device cuda1 = {AUG_DEVICE_CUDA, 1};
-    NULL_ERR(aug_tensor_zeros(1, s, AUG_UINT8, cuda1), AUG_ERR_CUDA,
-             "aug_tensor_zeros: device cuda:1 is not available (aug was built without CUDA)");
+    char want[1024];
+    const int ncuda = aug_device_count(AUG_DEVICE_CUDA);
+    aug_device cuda = {AUG_DEVICE_CUDA, ncuda}; /* one past the last CUDA device */
+    if (ncuda == 0)
+        snprintf(want, sizeof want, "aug_tensor_empty: device cuda:0 is not available (%s)", aug_cuda_status());
+    else
+        snprintf(want, sizeof want, "aug_tensor_empty: device cuda:%d is not available (%d CUDA device%s)", ncuda,
+                 ncuda, ncuda == 1 ? "" : "s");
+    NULL_ERR(aug_tensor_empty(1, s, AUG_UINT8, cuda), AUG_ERR_CUDA, want);
+    aug_device cuda_neg = {AUG_DEVICE_CUDA, -1};
+    aug_clear_error();
+    assert_null(aug_tensor_zeros(1, s, AUG_UINT8, cuda_neg));
+    assert_int_not_equal(aug_last_status(), AUG_OK);
     aug_device bad = {(aug_device_type)7, 0};
     NULL_ERR(aug_tensor_empty(1, s, AUG_UINT8, bad), AUG_ERR_VALUE, "aug_tensor_empty: invalid device type 7");
 
@@ -143,8 +151,9 @@ static void test_devices(void **state) {
     assert_int_equal(d.type, AUG_DEVICE_CPU);
     assert_int_equal(d.id, 0);
     unsetenv("AUG_DEVICE");
-    d = aug_default_device();
-    assert_int_equal(d.type, AUG_DEVICE_CPU);
+    d = aug_default_device(); /* cuda:0 when there is a CUDA device */
+    assert_int_equal(d.type, ncuda ? AUG_DEVICE_CUDA : AUG_DEVICE_CPU);
+    assert_int_equal(d.id, 0);
     setenv("AUG_DEVICE", "cpu", 1);
     aug_clear_error();
     d = aug_default_device();
@@ -152,15 +161,26 @@ static void test_devices(void **state) {
     assert_int_equal(aug_last_status(), AUG_OK);
     setenv("AUG_DEVICE", "cuda", 1);
     aug_clear_error();
-    d = aug_default_device(); /* not available in this build: cpu, with the reason recorded */
+    d = aug_default_device();
+    if (ncuda) {
+        assert_int_equal(d.type, AUG_DEVICE_CUDA);
+        assert_int_equal(aug_last_status(), AUG_OK);
+    } else { /* not available: cpu, with the reason recorded */
+        assert_int_equal(d.type, AUG_DEVICE_CPU);
+        assert_int_equal(aug_last_status(), AUG_ERR_CUDA);
+        snprintf(want, sizeof want, "aug_default_device: AUG_DEVICE=cuda requests cuda, but %s; using cpu",
+                 aug_cuda_status());
+        assert_string_equal(aug_last_error(), want);
+    }
+    setenv("AUG_DEVICE", "cuda:99", 1);
+    aug_clear_error();
+    d = aug_default_device();
     assert_int_equal(d.type, AUG_DEVICE_CPU);
     assert_int_equal(aug_last_status(), AUG_ERR_CUDA);
-    assert_string_equal(aug_last_error(),
-                        "aug_default_device: AUG_DEVICE=cuda requests cuda, but aug was built without CUDA; using cpu");
     setenv("AUG_DEVICE", "tpu", 1);
     d = aug_default_device();
     assert_int_equal(d.type, AUG_DEVICE_CPU);
-    assert_string_equal(aug_last_error(), "aug_default_device: AUG_DEVICE=tpu is not one of cpu, cuda; using cpu");
+    assert_string_equal(aug_last_error(), "aug_default_device: AUG_DEVICE=tpu is not one of cpu, cuda, cuda:N; using cpu");
     unsetenv("AUG_DEVICE");
 }
 

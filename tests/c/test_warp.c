@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aug/aug.h"
-#include "core/simd.h"
+#include "cpu/simd.h"
 #include "core/warp.h"
 
 /* From cpu/warp.c (hidden; reachable through the static library). */

@@ -1,4 +1,4 @@
-/* core/pool.c: the CPU worker pool behind aug__parallel_for.
+/* cpu/pool.c: the CPU worker pool behind aug__parallel_for.
  *
  * One process-wide pool of pthreads, created lazily. The calling thread is worker
  * 0 and takes part; workers 1 ... n-1 take tasks from atomic counters (one per
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-#include "pool.h"
+#include "cpu/pool.h"
 
 /* How long an idle worker (or a caller waiting for its helpers) polls before
  * sleeping: longer than a condition-variable wake-up (~10-50 us) and than the

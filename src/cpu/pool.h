@@ -1,14 +1,14 @@
-/* core/pool.h: the CPU worker pool (private).
+/* cpu/pool.h: the CPU worker pool (private).
  *
  * aug__parallel_for runs fn(ctx, task, worker) for task in [0, ntasks) on up to
  * aug_get_num_threads() threads (the caller is worker 0). Tasks must not depend on
  * which worker runs them. Safe to call from several threads at once (a caller that
  * finds the pool busy runs its tasks itself) and after fork(). */
-#ifndef AUG_CORE_POOL_H
-#define AUG_CORE_POOL_H
+#ifndef AUG_CPU_POOL_H
+#define AUG_CPU_POOL_H
 
 #include <stdint.h>
-#include "error.h"
+#include "core/error.h"
 
 typedef void (*aug__task_fn)(void *ctx, int64_t task, int worker);
 

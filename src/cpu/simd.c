@@ -1,8 +1,8 @@
-/* core/simd.c: run-time choice of the vector paths (core/simd.h). */
+/* cpu/simd.c: run-time choice of the vector paths (cpu/simd.h). */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "simd.h"
+#include "cpu/simd.h"
 
 int aug__simd_cpu_level(void) {
     int level = AUG__SIMD_NONE;

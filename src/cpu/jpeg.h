@@ -1,27 +1,15 @@
-/* core/jpeg.h: the JPEG decoder's backend interface (private).
+/* cpu/jpeg.h: the CPU's JPEG decoder (private).
  *
- * core/jpeg.c holds the public, backend-neutral front (aug_decoder_*,
- * aug_jpeg_info: argument and device checks, output allocation, the `buffer`
- * rules); a backend supplies the stateful decoder below. The CPU backend is
- * libjpeg-turbo's TurboJPEG API (src/cpu/jpeg.c); the CUDA backend will add
- * nvJPEG beside it. A decoder is not thread-safe: one per thread. */
-#ifndef AUG_CORE_JPEG_H
-#define AUG_CORE_JPEG_H
+ * libjpeg-turbo's TurboJPEG API (src/cpu/jpeg.c), with a libjpeg-API fallback
+ * for sampling factors TurboJPEG 2.1 cannot name (src/cpu/jpeg_libjpeg.c). The
+ * backend table's jpeg_* entries (core/backend.h) are these functions; the
+ * front (argument checks, size limit, output allocation) is core/jpeg.c. A
+ * decoder is not thread-safe: one per thread. */
+#ifndef AUG_CPU_JPEG_H
+#define AUG_CPU_JPEG_H
 
 #include <stdint.h>
-#include "error.h"
-
-/* What a JPEG header says, as far as the front needs it. */
-typedef struct aug__jpeg_header {
-    int64_t height, width;
-    int components;   /* 1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK */
-    int libjpeg;      /* CPU: decode with the libjpeg-API fallback (TurboJPEG refused the header) */
-} aug__jpeg_header;
-
-/* Largest image decoded, in pixels: 2^31 keeps every row pitch and pixel
- * count inside TurboJPEG's int arithmetic with room to spare and bounds the
- * memory a hostile header can make us allocate (6 GiB of RGB). */
-#define AUG__JPEG_MAX_PIXELS ((int64_t)1 << 31)
+#include "core/backend.h"
 
 typedef struct aug__cpu_jpeg aug__cpu_jpeg;
 
@@ -29,6 +17,15 @@ typedef struct aug__cpu_jpeg aug__cpu_jpeg;
  * whenever the scratch buffer grows. NULL with an error naming func. */
 AUG__HIDDEN aug__cpu_jpeg *aug__cpu_jpeg_new(const char *func, size_t host_padding);
 AUG__HIDDEN void aug__cpu_jpeg_free(aug__cpu_jpeg *j);
+
+/* The backend-table entries (core/backend.h) over the functions of this header. */
+AUG__HIDDEN aug_status aug__cpu_jpeg_open(const char *func, int device_id, size_t device_padding,
+                                          size_t host_padding, int gpu_huffman, void **decoder);
+AUG__HIDDEN void aug__cpu_jpeg_close(void *decoder);
+AUG__HIDDEN aug_status aug__cpu_jpeg_header_entry(const char *func, void *decoder, const void *data, size_t size,
+                                                  aug__jpeg_header *h);
+AUG__HIDDEN aug_status aug__cpu_jpeg_decode_entry(const char *func, void *decoder, const void *data, size_t size,
+                                                  const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
 
 /* Reads the header (j may be NULL: a temporary decompressor is used).
  * AUG_ERR_JPEG "func: <libjpeg-turbo's message>" on bad data. */

@@ -1,14 +1,14 @@
-/* core/simd.h: which x86 vector paths the kernels take (private).
+/* cpu/simd.h: which x86 vector paths the kernels take (private).
  *
  * The build baseline is x86-64 (SSE2), so the SSE2 paths are compiled in whenever
  * __SSE2__ is defined. AVX2 kernels are compiled function by function with
  * __attribute__((target("avx2"))) and taken only when the CPU (and OS) support
  * them, so the library still runs on SSE2-only machines. Portable C is the
  * reference every vector path is tested against (STYLE 7). */
-#ifndef AUG_CORE_SIMD_H
-#define AUG_CORE_SIMD_H
+#ifndef AUG_CPU_SIMD_H
+#define AUG_CPU_SIMD_H
 
-#include "error.h"
+#include "core/error.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define AUG__X86 1

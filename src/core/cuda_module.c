@@ -1,0 +1,125 @@
+/* core/cuda_module.c: finding and loading the CUDA backend module at run time.
+ *
+ * libaug never links a CUDA library: the CUDA backend is a module of its own,
+ * loaded with dlopen on first use, so libaug and augpy load and run on any
+ * machine. Which module: AUG_CUDA_BACKEND selects "cuda" (the default,
+ * libaug_cuda.so), "emu" (libaug_cuda_emu.so, the host emulation the tests run
+ * on, see tests/cuda_emu) or "off" (none). Where: $AUG_CUDA_MODULE when set (a
+ * full path); else beside the object that holds libaug (libaug.so, or augpy's
+ * extension, which links it statically); else the build tree this library was
+ * built from; else the dynamic loader's search path.
+ *
+ * A module that loads but sees no GPU (no driver, no device) reports why, and
+ * the library stays on the CPU: aug_cuda_status() returns that reason. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "backend.h"
+
+#ifndef AUG_CUDA_MODULE_BUILD_DIR
+#define AUG_CUDA_MODULE_BUILD_DIR ""
+#endif
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static const aug__backend *loaded;
+static char status[512] = "not loaded";
+
+static const aug__host_api host_api = {AUG__BACKEND_ABI, aug__verror};
+
+/* dlopen of dir/name when that file exists, or of plain `name` through the
+ * loader's search path (dir NULL). A file that exists but fails to load keeps
+ * the loader's message in err (the first such one). */
+static void *try_open(const char *dir, const char *name, char *err, size_t errlen) {
+    char path[4096];
+    if (dir) {
+        snprintf(path, sizeof path, "%s%s%s", dir, dir[0] ? "/" : "", name);
+        if (access(path, F_OK) != 0) return NULL;
+    } else {
+        snprintf(path, sizeof path, "%s", name);
+    }
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h && err[0] == '\0' && (dir || strchr(name, '/'))) {
+        const char *e = dlerror();
+        snprintf(err, errlen, "cannot load the CUDA module: %s", e ? e : "unknown error");
+    }
+    return h;
+}
+
+/* The directory of the object this function lives in ("" if unknown). */
+static void self_dir(char *dir, size_t len) {
+    Dl_info info;
+    dir[0] = '\0';
+    if (dladdr((void *)self_dir, &info) && info.dli_fname) {
+        snprintf(dir, len, "%s", info.dli_fname);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            dir[0] = '\0';
+    }
+}
+
+static void load(void) {
+    const char *mode = getenv("AUG_CUDA_BACKEND");
+    const char *name = "libaug_cuda.so";
+    if (mode && *mode) {
+        if (strcasecmp(mode, "off") == 0 || strcasecmp(mode, "none") == 0 || strcasecmp(mode, "cpu") == 0) {
+            snprintf(status, sizeof status, "CUDA disabled by AUG_CUDA_BACKEND=%s", mode);
+            return;
+        }
+        if (strcasecmp(mode, "emu") == 0)
+            name = "libaug_cuda_emu.so";
+        else if (strcasecmp(mode, "cuda") != 0) {
+            snprintf(status, sizeof status, "AUG_CUDA_BACKEND=%s is not one of cuda, emu, off", mode);
+            return;
+        }
+    }
+    char err[1024] = "";
+    void *h = NULL;
+    const char *explicit_path = getenv("AUG_CUDA_MODULE");
+    if (explicit_path && *explicit_path) {
+        h = try_open("", explicit_path, err, sizeof err);
+        if (!h && !err[0]) snprintf(err, sizeof err, "AUG_CUDA_MODULE=%s does not exist", explicit_path);
+    } else {
+        char dir[4096];
+        self_dir(dir, sizeof dir);
+        if (dir[0]) h = try_open(dir, name, err, sizeof err);
+        if (!h && AUG_CUDA_MODULE_BUILD_DIR[0]) h = try_open(AUG_CUDA_MODULE_BUILD_DIR, name, err, sizeof err);
+        if (!h && !err[0]) h = try_open(NULL, name, err, sizeof err);
+    }
+    if (!h) {
+        if (err[0])
+            snprintf(status, sizeof status, "%s", err);
+        else
+            snprintf(status, sizeof status, "no CUDA module (%s was not found)", name);
+        return;
+    }
+    aug__cuda_module_init_fn init = (aug__cuda_module_init_fn)(void (*)(void))dlsym(h, AUG__CUDA_MODULE_INIT);
+    if (!init) {
+        snprintf(status, sizeof status, "%s has no %s", name, AUG__CUDA_MODULE_INIT);
+        dlclose(h);
+        return;
+    }
+    const char *why = NULL;
+    const aug__backend *be = init(&host_api, &why);
+    if (!be) {
+        snprintf(status, sizeof status, "%s", why ? why : "the CUDA module refused to start");
+        return; /* keep the module loaded: its runtime may hold state */
+    }
+    loaded = be;
+    status[0] = '\0';
+}
+
+const aug__backend *aug__cuda_backend(void) {
+    pthread_once(&load_once, load);
+    return loaded;
+}
+
+const char *aug_cuda_status(void) {
+    pthread_once(&load_once, load);
+    return status;
+}
