@@ -15,24 +15,10 @@
 #include "blur.h"
 #include "tensor_impl.h"
 
-/* Largest kernel size used internally: kernels wider than this behave exactly
- * like a flat average for any image that fits in memory, and the bound keeps
- * every offset sum inside int64. */
-#define KSIZE_CAP (((int64_t)1 << 62) - 1)
 /* Gaussian sums over ranges longer than this use the Euler-Maclaurin formula;
  * only kernels with sigma > ~1e4 reach it, where its error is far below double
  * rounding, and it keeps huge sigmas from costing O(ksize). */
 #define DIRECT_SUM_MAX ((int64_t)1 << 16)
-
-int64_t aug__gaussian_ksize64(double sigma, int64_t max_ksize) {
-    if (!(sigma > 0.0)) return 1;
-    double t = sigma * 6.6 - 2.3; /* SPEC 13: k0 = int(sigma * 6.6 - 2.3), truncated toward zero */
-    int64_t k0 = t < (double)KSIZE_CAP ? (int64_t)t : KSIZE_CAP;
-    int64_t k = k0 | 1;
-    if (k < 3) k = 3;
-    if (max_ksize > 0 && k > max_ksize) k = max_ksize;
-    return k;
-}
 
 int aug_gaussian_ksize(double sigma, int max_ksize) {
     if (isnan(sigma)) return aug__error(AUG_ERR_VALUE, "aug_gaussian_ksize", "sigma is NaN"), 0;
@@ -40,7 +26,7 @@ int aug_gaussian_ksize(double sigma, int max_ksize) {
     return k > INT_MAX ? INT_MAX : (int)k;
 }
 
-static double gauss(double i, double s2) { return exp(-(i * i) / s2); }
+#define gauss aug__gaussian_weight
 
 /* sum of exp(-i^2 / (2 sigma^2)) for integers 0 <= a <= i <= b. */
 static double gauss_sum_pos(int64_t a, int64_t b, double sigma) {

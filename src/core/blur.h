@@ -10,6 +10,7 @@
 #define AUG_CORE_BLUR_H
 
 #include "backend.h"
+#include "scalar/blur.h"
 
 typedef enum aug__blur_kind {
     AUG__BLUR_BOX = 0,      /* ksize x ksize mean */
@@ -36,10 +37,6 @@ typedef struct aug__taps {
     double tail_lo, tail_hi; /* summed weight of offsets < lo (they read element 0) and > hi (element L-1) */
 } aug__taps;
 
-/* The Gaussian kernel size (int64; SPEC 13): 1 for sigma <= 0 (a copy),
- * max(3, int(sigma*6.6 - 2.3) | 1) capped at 2^62 - 1, then min(max_ksize)
- * when max_ksize > 0. sigma must not be NaN. */
-AUG__HIDDEN int64_t aug__gaussian_ksize64(double sigma, int64_t max_ksize);
 
 /* Fills *t for a kernel of size k (window -k/2 .. -k/2 + k - 1) over an axis of
  * length L: box weights (1 each) when sigma is 0, else exp(-i^2 / (2 sigma^2))

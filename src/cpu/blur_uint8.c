@@ -46,27 +46,7 @@
 
 /* ---- box ---------------------------------------------------------------------- */
 
-aug__box8_div aug__box8_div_for(int64_t ksize) {
-    uint32_t d = (uint32_t)(ksize * ksize);
-    aug__box8_div r = {0, 0, 0};
-    while (!(d & 1)) d >>= 1, r.shift++;
-    if (d == 1) return r; /* a power of two: the shift alone */
-    /* the largest s with ceil(2^s / d) < 2^16; for the odd parts of k^2, k <= 16,
-     * floor(t * mul / 2^s) == floor(t / d) for every t <= (255 kk + kk/2) >> shift
-     * (tests/c/test_filters.c checks each one exhaustively) */
-    int s = 16;
-    while ((((uint64_t)1 << (s + 1)) + d - 1) / d < 65536) s++;
-    r.mul = (uint16_t)((((uint64_t)1 << s) + d - 1) / d);
-    r.post = s - 16;
-    return r;
-}
-
-static inline uint8_t box_mean(uint32_t sum, uint32_t kk, aug__box8_div dv) {
-    uint32_t t = sum + kk / 2, q = t >> dv.shift;
-    if (dv.mul) q = ((q * dv.mul) >> 16) >> dv.post;
-    if (!(kk & 1) && q * kk == t) q &= ~1u; /* an exact .5: to even */
-    return (uint8_t)q;
-}
+#define box_mean aug__box8_mean
 
 static void col_add_portable(uint16_t *col, const uint8_t *add, const uint8_t *sub, int64_t from, int64_t W,
                              uint8_t flip) {

@@ -5,20 +5,8 @@
 
 #include <stdint.h>
 #include "core/blur.h"
+#include "scalar/blur.h"
 
-/* Largest box ksize the 8-bit box kernel takes: window sums of up to
- * 16^2 * 255 = 65280 (plus the rounding bias) fit uint16 lanes. */
-#define AUG__BOX8_MAX 16
-
-/* The exact division of the box kernel: for t = sum + kk/2 with 0 <= sum <=
- * 255 * kk (kk = ksize^2), floor(t / kk) = mulhi16(t >> shift, mul) >> post
- * (mul 0: t >> shift alone). */
-typedef struct aug__box8_div {
-    int shift, post;
-    uint16_t mul;
-} aug__box8_div;
-
-AUG__HIDDEN aug__box8_div aug__box8_div_for(int64_t ksize);
 
 /* Output rows [y0, y1) of one H x W plane. flip = 0x80 for int8 (values biased
  * by 128 through the sign bit), 0 for uint8. level: AUG__SIMD_* to use (the

@@ -1,4 +1,6 @@
-/* cpu/reduce.c: the CPU reductions (sum, mean, min, max, all, any), SPEC 10.
+/* cpu/reduce.c: the CPU reductions (sum, mean, min, max, all, any), semantics §10.
+ * The order and the per-output rules are scalar/reduce.h's (shared with the
+ * CUDA backend); this file walks the input and schedules the work.
  *
  * The core (core/reduce.c) has chosen the result dtype and hands over a plan whose
  * `out` has the input's ndim with extent 1 on the reduced axes. Here:
@@ -21,6 +23,7 @@
 #include <math.h>
 #include "core/backend.h"
 #include "core/ctype.h"
+#include "scalar/reduce.h"
 #include "cpu/pool.h"
 #include "cpu/simd.h"
 #include "cpu/cpu.h"
@@ -31,13 +34,10 @@
 #include <immintrin.h>
 #endif
 
-/* Elements per chunk: large enough to amortise a task (~64 KiB of uint8), small
- * enough that a 2-core or 64-core pool has work for every thread on a few MiB.
- * Also bounds every run a kernel sees, so 8..32-bit sums fit in int64/uint32. */
-#define RED_CHUNK ((int64_t)1 << 16)
-/* Float block: 16 rows of 8 lanes, summed in order (RED_CHUNK is a multiple). */
-#define RED_BLOCK 128
-#define RED_LANES 8
+#define RED_CHUNK AUG__RED_CHUNK
+#define RED_BLOCK AUG__RED_BLOCK
+#define RED_LANES AUG__RED_LANES
+#define RED_PW_SMALL AUG__RED_PW_SMALL
 
 /* Contiguous 8-bit sums, exposed (hidden) so the tests can check the vector paths
  * against the portable one. dt is AUG_BOOL (counts non-zero bytes), AUG_INT8 or
@@ -45,31 +45,8 @@
  * picks the path, falling back to the best one built below it. */
 AUG__HIDDEN int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int level);
 
-/* ---- pairwise stack ----------------------------------------------------------- */
-
-/* Push one value at level 0; equal levels merge (a binary counter), so every sum
- * is a balanced tree over the pushed values. The stack holds one entry per set bit
- * of the number of values pushed. */
-static void pw_push(double *v, int8_t *level, int *n, double x) {
-    int8_t l = 0;
-    while (*n > 0 && level[*n - 1] == l) {
-        x = v[--*n] + x;
-        l++;
-    }
-    v[*n] = x;
-    level[(*n)++] = l;
-}
-
-/* Total of the stack (0.0 when empty), folded from the smallest entry down. */
-static double pw_total(const double *v, int n) {
-    if (n == 0) return 0.0;
-    double t = v[n - 1];
-    for (int i = n - 2; i >= 0; i--) t = v[i] + t;
-    return t;
-}
-
-/* Within a chunk at most RED_CHUNK / RED_BLOCK = 512 blocks: 10 entries. */
-#define RED_PW_SMALL 12
+#define pw_push aug__red_pw_push
+#define pw_total aug__red_pw_total
 _Static_assert(RED_CHUNK / RED_BLOCK < (1 << RED_PW_SMALL), "chunk stack too small");
 _Static_assert(RED_CHUNK % RED_BLOCK == 0 && RED_BLOCK % RED_LANES == 0, "blocks must tile chunks");
 
@@ -101,9 +78,7 @@ static void lanes_reset(double *lane) {
     for (int k = 0; k < RED_LANES; k++) lane[k] = -0.0;
 }
 
-static double lanes_fold(const double *l) {
-    return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
-}
+#define lanes_fold aug__red_lanes_fold
 
 static void state_init(red_state *s, aug_reduce_op op) {
     s->i = 0;
@@ -393,7 +368,7 @@ RED_FLOAT_KERNELS(f64, double, LD_F64)
  * never depends on the visiting order, not even in the sign of a zero; a NaN sets
  * the flag instead (its key is ignored). all/any test the magnitude bits (NaN is
  * non-zero). Integer compares vectorise where double compares do not. */
-#define RED_FKEY(U, S, MAG, u) ((S)((u) ^ (((U)0 - ((u) >> (sizeof(U) * 8 - 1))) & (U)(MAG))))
+#define RED_FKEY AUG__RED_FKEY
 #define RED_FKEY_KERNELS(N, U, S, MAG, INF)                                           \
     static void min_##N(const char *p, int64_t n, int64_t st, red_state *s) {        \
         S m = RED_FKEY(U, S, MAG, *(const U *)p);                                     \
@@ -486,34 +461,6 @@ RED_FKEY_KERNELS(f16, uint16_t, int16_t, 0x7fffu, 0x7c00u)
 RED_FKEY_KERNELS(bf16, uint16_t, int16_t, 0x7fffu, 0x7f80u)
 RED_FKEY_KERNELS(f32, uint32_t, int32_t, 0x7fffffffu, 0x7f800000u)
 RED_FKEY_KERNELS(f64, uint64_t, int64_t, 0x7fffffffffffffffull, 0x7ff0000000000000ull)
-
-/* The float value of a min/max key (RED_FKEY inverted: the flip is an involution). */
-static double fkey_value(aug_dtype t, aug__i128 key) {
-    switch (t) {
-    case AUG_FLOAT16: {
-        int16_t k = (int16_t)key;
-        return aug__f16_to_f32((uint16_t)(k < 0 ? k ^ 0x7fff : k));
-    }
-    case AUG_BFLOAT16: {
-        int16_t k = (int16_t)key;
-        return aug__bf16_to_f32((uint16_t)(k < 0 ? k ^ 0x7fff : k));
-    }
-    case AUG_FLOAT32: {
-        int32_t k = (int32_t)key;
-        uint32_t u = (uint32_t)(k < 0 ? k ^ 0x7fffffff : k);
-        float f;
-        memcpy(&f, &u, sizeof f);
-        return f;
-    }
-    default: {
-        int64_t k = (int64_t)key;
-        uint64_t u = (uint64_t)(k < 0 ? k ^ INT64_MAX : k);
-        double d;
-        memcpy(&d, &u, sizeof d);
-        return d;
-    }
-    }
-}
 
 typedef void (*col_fn)(const char *p, int64_t cnt, int64_t so, red_state *s);
 
@@ -660,25 +607,7 @@ static void tile_start(const red_ctx *c, int64_t tile, int64_t *o0, int64_t *cnt
 }
 
 static void red_store(const red_ctx *c, const red_partial *r, char *dst) {
-    switch (c->op) {
-    case AUG_REDUCE_SUM:
-        if (c->is_float) aug__store_f64(r->f, c->out_t, dst);
-        else aug__store_i128(r->i, c->out_t, dst);
-        break;
-    case AUG_REDUCE_MEAN:
-        if (c->R == 0) aug__store_f64(NAN, c->out_t, dst);
-        else aug__store_f64((c->is_float ? r->f : (double)r->i) / (double)c->R, c->out_t, dst);
-        break;
-    case AUG_REDUCE_MIN:
-    case AUG_REDUCE_MAX:
-        if (c->is_float) aug__store_f64(r->flag ? NAN : fkey_value(c->in_t, r->i), c->out_t, dst);
-        else aug__store_i128(r->i, c->out_t, dst);
-        break;
-    case AUG_REDUCE_ALL:
-    case AUG_REDUCE_ANY:
-        aug__store_i128(r->flag != 0, c->out_t, dst);
-        break;
-    }
+    aug__red_store(c->op, c->is_float, (int)c->in_t, c->out_t, r->i, r->f, r->flag, c->R, dst);
 }
 
 /* One task: with one chunk, whole outputs of tiles_per_task tiles, stored at

@@ -47,13 +47,10 @@
 #include <immintrin.h>
 #endif
 
-/* Fixed-point position: 11 fraction bits keep r = t*(2048-fy) + b*fy below 2^31. */
-#define FP_BITS 11
-#define FP_ONE (1 << FP_BITS)
-/* Offset added before truncating so that the clamped coordinate is positive. */
-#define FP_OFFSET 16
-/* Largest source side of the fixed-point kernel: (side + 1 + FP_OFFSET) * 2048 < 2^31. */
-#define FP_MAX_SIDE (1 << 20)
+#define FP_BITS AUG__WARP_FP_BITS
+#define FP_ONE AUG__WARP_FP_ONE
+#define FP_OFFSET AUG__WARP_FP_OFFSET
+#define FP_MAX_SIDE AUG__WARP_FP_MAX_SIDE
 
 #define sample_offset warp_sample_offset
 #define floor_small warp_floor_small
@@ -93,14 +90,13 @@
             /* byte offsets; a pointer is formed only for a neighbour inside */                           \
             int64_t o00 = iy * im->sh + ix * im->sw + c0 * im->sc;                                        \
             int64_t o01 = o00 + im->sw, o10 = o00 + im->sh, o11 = o10 + im->sw;                           \
-            double wx0 = 1.0 - fx, wy0 = 1.0 - fy;                                                        \
             if (vx0 & vx1 & vy0 & vy1) { /* interior: no selects */                                       \
                 const char *q00 = im->base + o00, *q01 = im->base + o01;                                  \
                 const char *q10 = im->base + o10, *q11 = im->base + o11;                                  \
                 for (int c = 0; c < cn; c++) {                                                            \
                     int64_t o = c * im->sc;                                                               \
-                    acc[c * CHUNK + k] += wy0 * (wx0 * LOAD_##E(q00 + o) + fx * LOAD_##E(q01 + o)) +      \
-                                          fy * (wx0 * LOAD_##E(q10 + o) + fx * LOAD_##E(q11 + o));        \
+                    acc[c * CHUNK + k] += aug__warp_bilinear_f64(LOAD_##E(q00 + o), LOAD_##E(q01 + o),    \
+                                                                 LOAD_##E(q10 + o), LOAD_##E(q11 + o), fx, fy); \
                 }                                                                                         \
                 continue;                                                                                 \
             }                                                                                             \
@@ -112,7 +108,7 @@
                 double a01 = v01 ? LOAD_##E(im->base + (o01 + o)) : b;                                    \
                 double a10 = v10 ? LOAD_##E(im->base + (o10 + o)) : b;                                    \
                 double a11 = v11 ? LOAD_##E(im->base + (o11 + o)) : b;                                    \
-                acc[c * CHUNK + k] += wy0 * (wx0 * a00 + fx * a01) + fy * (wx0 * a10 + fx * a11);         \
+                acc[c * CHUNK + k] += aug__warp_bilinear_f64(a00, a01, a10, a11, fx, fy);                 \
             }                                                                                             \
         }                                                                                                 \
     }
@@ -144,13 +140,13 @@ static const sampler_fn SAMPLERS[AUG_NUM_DTYPES] = {
 static void coords_f64(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, double *sx, double *sy) {
     const double *m = im->m;
     double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
-    double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
-    double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;
+    double bx = aug__warp_rowterm(m[1], Y, m[2]), by = aug__warp_rowterm(m[4], Y, m[5]);
+    double w = (double)im->W, h = (double)im->H;
     int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver); exact in double either way */
     for (int k = 0; k < cw; k++) {
         double X = (double)(xs + k) + di;
-        sx[k] = clampd(m[0] * X + bx, -2.0, hx);
-        sy[k] = clampd(m[3] * X + by, -2.0, hy);
+        sx[k] = aug__warp_coord(m[0], X, bx, w);
+        sy[k] = aug__warp_coord(m[3], X, by, h);
     }
 }
 
@@ -193,17 +189,15 @@ static void coords_fixed(const warp_img *im, int64_t y, int j, int64_t x0, int i
     double sx[CHUNK], sy[CHUNK];
     coords_f64(im, y, j, x0, i, cw, sx, sy);
     for (int k = 0; k < cw; k++) {
-        qx[k] = (int32_t)((sx[k] + FP_OFFSET) * FP_ONE + 0.5);
-        qy[k] = (int32_t)((sy[k] + FP_OFFSET) * FP_ONE + 0.5);
+        qx[k] = aug__warp_fixed_pos(sx[k]);
+        qy[k] = aug__warp_fixed_pos(sy[k]);
     }
 }
 
 /* The 2^22-scaled bilinear value of channel c of a sample whose four neighbours
  * are inside; p0 the top-left neighbour's first channel, p1 the one below. */
 static inline uint32_t bilerp_u8(const uint8_t *p0, const uint8_t *p1, int64_t sw, uint32_t fx, uint32_t fy) {
-    uint32_t gx = FP_ONE - fx, gy = FP_ONE - fy;
-    uint32_t t = p0[0] * gx + p0[sw] * fx, b = p1[0] * gx + p1[sw] * fx;
-    return t * gy + b * fy;
+    return aug__warp_bilerp_u8(p0[0], p0[sw], p1[0], p1[sw], fx, fy);
 }
 
 /* Border sample: any neighbour may be outside and take the background byte. */
@@ -215,29 +209,27 @@ static inline void border_u8(const warp_img *im, const uint8_t *bg, int64_t ix, 
     const uint8_t *base = (const uint8_t *)im->base;
     int64_t o00 = iy * im->sh + ix * im->sw + c0, o01 = o00 + im->sw, o10 = o00 + im->sh, o11 = o10 + im->sw;
     int v00 = vy0 & vx0, v01 = vy0 & vx1, v10 = vy1 & vx0, v11 = vy1 & vx1;
-    uint32_t gx = FP_ONE - fx, gy = FP_ONE - fy;
     for (int c = 0; c < cn; c++) {
         uint32_t b = bg[c0 + c];
         uint32_t a00 = v00 ? base[o00 + c] : b, a01 = v01 ? base[o01 + c] : b;
         uint32_t a10 = v10 ? base[o10 + c] : b, a11 = v11 ? base[o11 + c] : b;
-        r[c] = (a00 * gx + a01 * fx) * gy + (a10 * gx + a11 * fx) * fy;
+        r[c] = aug__warp_bilerp_u8(a00, a01, a10, a11, fx, fy);
     }
 }
 
 /* One s = 1 output pixel k from its fixed-point position: all cn channels. */
 static inline void pixel_s1_u8(const warp_img *im, const uint8_t *bg, int32_t qxk, int32_t qyk, int cn,
                                uint8_t *out, int64_t plane, int k) {
-    int64_t ix = (qxk >> FP_BITS) - FP_OFFSET, iy = (qyk >> FP_BITS) - FP_OFFSET;
-    uint32_t fx = (uint32_t)qxk & (FP_ONE - 1), fy = (uint32_t)qyk & (FP_ONE - 1);
+    int64_t ix = aug__warp_fixed_cell(qxk), iy = aug__warp_fixed_cell(qyk);
+    uint32_t fx = aug__warp_fixed_frac(qxk), fy = aug__warp_fixed_frac(qyk);
     if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
         const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw, *p1 = p0 + im->sh;
-        for (int c = 0; c < cn; c++)
-            out[c * plane + k] = (uint8_t)((bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy) + (1u << 21)) >> 22);
+        for (int c = 0; c < cn; c++) out[c * plane + k] = aug__warp_fixed_s1(bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy));
     }
     else {
         uint32_t r[CGROUP];
         border_u8(im, bg, ix, iy, fx, fy, 0, cn, r);
-        for (int c = 0; c < cn; c++) out[c * plane + k] = (uint8_t)((r[c] + (1u << 21)) >> 22);
+        for (int c = 0; c < cn; c++) out[c * plane + k] = aug__warp_fixed_s1(r[c]);
     }
 }
 
@@ -254,33 +246,28 @@ DEF_ROW_S1(row_s1_c3, 3)
 DEF_ROW_S1(row_s1_c4, 4)
 DEF_ROW_S1(row_s1_cn, 0)
 
-/* s > 1: each sample adds (r + 32) >> 6 (<= 255 * 2^16) to a 32-bit sum, so up to
- * 256 samples (s <= 16) cannot overflow it. */
-#define FP_ACC_SHIFT 6
-#define FP_MAX_S 16
+#define FP_ACC_SHIFT AUG__WARP_FP_ACC_SHIFT
+#define FP_MAX_S AUG__WARP_FP_MAX_S
 
 static inline void pixel_acc_u8(const warp_img *im, const uint8_t *bg, int32_t qxk, int32_t qyk, int64_t c0, int cn,
                                 uint32_t *acc, int k) {
-    int64_t ix = (qxk >> FP_BITS) - FP_OFFSET, iy = (qyk >> FP_BITS) - FP_OFFSET;
-    uint32_t fx = (uint32_t)qxk & (FP_ONE - 1), fy = (uint32_t)qyk & (FP_ONE - 1);
-    const uint32_t rnd = 1u << (FP_ACC_SHIFT - 1);
+    int64_t ix = aug__warp_fixed_cell(qxk), iy = aug__warp_fixed_cell(qyk);
+    uint32_t fx = aug__warp_fixed_frac(qxk), fy = aug__warp_fixed_frac(qyk);
     if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
         const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw + c0, *p1 = p0 + im->sh;
-        for (int c = 0; c < cn; c++)
-            acc[c * CHUNK + k] += (bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy) + rnd) >> FP_ACC_SHIFT;
+        for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += aug__warp_fixed_acc(bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy));
     }
     else {
         uint32_t r[CGROUP];
         border_u8(im, bg, ix, iy, fx, fy, c0, cn, r);
-        for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += (r[c] + rnd) >> FP_ACC_SHIFT;
+        for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += aug__warp_fixed_acc(r[c]);
     }
 }
 
 /* The mean of s*s sums, rounded half up: floor((acc + s^2 * 2^15) / (s^2 * 2^16)),
  * computed as floor(floor((acc + s^2 * 2^15) / 2^16) / s^2) (equal for positive integers). */
 static void finish_acc_u8(const uint32_t *acc, int cw, int s, uint8_t *out) {
-    uint32_t ss = (uint32_t)(s * s), half = ss << (21 - FP_ACC_SHIFT);
-    for (int k = 0; k < cw; k++) out[k] = (uint8_t)(((acc[k] + half) >> (22 - FP_ACC_SHIFT)) / ss);
+    for (int k = 0; k < cw; k++) out[k] = aug__warp_fixed_mean(acc[k], s);
 }
 
 #if AUG__X86
@@ -468,7 +455,7 @@ static void image_setup(const warp_ctx *cx, int64_t n, warp_img *im) {
     im->dtype = t->dtype;
     for (int k = 0; k < 6; k++) im->m[k] = (double)pl->matrices[6 * n + k];
     im->s = pl->supersampling[n];
-    for (int k = 0; k < im->s && k < 64; k++) im->d[k] = (double)(2 * k + 1 - im->s) / (double)(2 * im->s);
+    for (int k = 0; k < im->s && k < 64; k++) im->d[k] = aug__warp_offset(k, im->s);
 }
 
 static int use_fixed(const warp_ctx *cx, const warp_img *im) {

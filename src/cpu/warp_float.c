@@ -61,13 +61,12 @@
         double flx = warp_floor_small(sx), fly = warp_floor_small(sy);                                         \
         int64_t ix = (int64_t)flx, iy = (int64_t)fly;                                                          \
         float fx = (float)(sx - flx), fy = (float)(sy - fly);                                                  \
-        float gx = 1.0f - fx, gy = 1.0f - fy;                                                                  \
         const int64_t sw = im->sw, sc = im->sc;                                                                \
         if (ix >= 0 && ix < im->W - 1 && iy >= 0 && iy < im->H - 1) {                                          \
             const char *p0 = im->base + iy * im->sh + ix * sw + c0 * sc, *p1 = p0 + im->sh;                    \
             for (int c = 0; c < cn; c++, p0 += sc, p1 += sc)                                                   \
-                o[c * ostride] = gy * (gx * FL_##E(p0) + fx * FL_##E(p0 + sw)) +                               \
-                                 fy * (gx * FL_##E(p1) + fx * FL_##E(p1 + sw));                                \
+                o[c * ostride] = aug__warp_bilinear_f32(FL_##E(p0), FL_##E(p0 + sw), FL_##E(p1), FL_##E(p1 + sw), \
+                                                        fx, fy);                                               \
             return;                                                                                            \
         }                                                                                                      \
         int vx0 = ix >= 0 && ix < im->W, vx1 = ix + 1 >= 0 && ix + 1 < im->W;                                  \
@@ -85,7 +84,7 @@
             float b = bg[c0 + c];                                                                              \
             float a00 = v00 ? FL_##E(im->base + (o00 + oc)) : b, a01 = v01 ? FL_##E(im->base + (o01 + oc)) : b; \
             float a10 = v10 ? FL_##E(im->base + (o10 + oc)) : b, a11 = v11 ? FL_##E(im->base + (o11 + oc)) : b; \
-            o[c * ostride] = gy * (gx * a00 + fx * a01) + fy * (gx * a10 + fx * a11);                          \
+            o[c * ostride] = aug__warp_bilinear_f32(a00, a01, a10, a11, fx, fy);                               \
         }                                                                                                      \
     }
 
@@ -96,12 +95,12 @@
     static void row_##E(const warp_img *im, const float *bg, double bx, double by, double di, int64_t x0,       \
                         int k0, int cw, int64_t c0, int cn, float *out, int64_t ostride) {                     \
         const double *m = im->m;                                                                               \
-        double hx = (double)im->W + 1.0, hy = (double)im->H + 1.0;                                             \
+        double w = (double)im->W, h = (double)im->H;                                                           \
         int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver) */                                     \
         double sx[CHUNK], sy[CHUNK]; /* a separate (vectorisable) coordinate pass */                           \
         for (int k = k0; k < cw; k++) {                                                                        \
             double X = (double)(xs + k) + di;                                                                  \
-            sx[k] = warp_clampd(m[0] * X + bx, -2.0, hx), sy[k] = warp_clampd(m[3] * X + by, -2.0, hy);        \
+            sx[k] = aug__warp_coord(m[0], X, bx, w), sy[k] = aug__warp_coord(m[3], X, by, h);                  \
         }                                                                                                      \
         for (int k = k0; k < cw; k++) pixel_##E(im, bg, sx[k], sy[k], c0, cn, out + k, ostride);               \
     }
@@ -224,7 +223,7 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
                 if (s > 1) memset(acc, 0, sizeof(double) * (size_t)(cn * CHUNK));
                 for (int j = 0; j < s; j++) {
                     double Y = (double)y + warp_sample_offset(im, j);
-                    double bx = im->m[1] * Y + im->m[2], by = im->m[4] * Y + im->m[5];
+                    double bx = aug__warp_rowterm(im->m[1], Y, im->m[2]), by = aug__warp_rowterm(im->m[4], Y, im->m[5]);
                     for (int i = 0; i < s; i++) {
                         double di = warp_sample_offset(im, i);
                         int k = 0;

@@ -1,9 +1,11 @@
 /* cpu/warp_impl.h: what cpu/warp.c (driver, double and uint8 kernels) and
- * cpu/warp_float.c (float32 kernel) share (private). */
+ * cpu/warp_float.c (float32 kernel) share (private). The arithmetic of a sample
+ * is scalar/warp.h's, shared with the CUDA backend. */
 #ifndef AUG_CPU_WARP_IMPL_H
 #define AUG_CPU_WARP_IMPL_H
 #include <stdint.h>
 #include "core/warp.h"
+#include "scalar/warp.h"
 
 /* Output pixels per inner block: the coordinate and accumulator buffers stay on
  * the stack and in L1. */
@@ -36,20 +38,11 @@ typedef struct warp_img {
 } warp_img;
 
 static inline double warp_sample_offset(const warp_img *im, int k) {
-    return k < 64 ? im->d[k] : (double)(2 * k + 1 - im->s) / (double)(2 * im->s);
+    return k < 64 ? im->d[k] : aug__warp_offset(k, im->s);
 }
 
-/* floor of a clamped coordinate (it fits int64) without a libm call (baseline x86-64
- * has no rounding instruction): truncate, then step down where that rounded up. */
-static inline double warp_floor_small(double v) {
-    double t = (double)(int64_t)v;
-    return t > v ? t - 1.0 : t;
-}
-
-static inline double warp_clampd(double v, double lo, double hi) {
-    v = v > lo ? v : lo;
-    return v < hi ? v : hi;
-}
+#define warp_floor_small aug__warp_floor
+#define warp_clampd aug__warp_clamp
 
 /* The float32 kernel (cpu/warp_float.c): whether it takes this image, and its rows. */
 AUG__HIDDEN int aug__warp_float_takes(const warp_ctx *cx, const warp_img *im);

@@ -14,6 +14,7 @@
 
 #include "aug/aug.h"
 #include "cpu/iter.h"
+#include "core/tensor_impl.h"
 
 #define CPU aug_cpu_device()
 #define ERR_IS(st_expr, code, text)                                    \

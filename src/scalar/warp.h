@@ -1,0 +1,100 @@
+/* scalar/warp.h: the arithmetic of one affine-warp sample (semantics §13,
+ * docs/warp.md; private, shared by every backend).
+ *
+ * Output pixel (x, y) is the mean of s*s samples; sample (i, j) sits at
+ *   X = x + d[i], Y = y + d[j],  d[k] = (2k + 1 - s) / (2s)
+ * and maps to the source through the inverse matrix (float32, widened exactly),
+ * evaluated in double without contraction as
+ *   sx = clamp(m00*X + (m01*Y + m02), -2, W+1),  sy = clamp(m10*X + (m11*Y + m12), -2, H+1)
+ * (beyond the clamp every neighbour lies outside in that direction, so nothing
+ * changes). Three interpolations, chosen per image by the backend:
+ *  - exact (any dtypes), double: x0 = floor(sx), fx = sx - x0 (same in y),
+ *      v = (1-fy)*((1-fx)*v00 + fx*v01) + fy*((1-fx)*v10 + fx*v11);
+ *  - fixed point (uint8 -> uint8): positions rounded to 1/2048 px,
+ *      q = trunc((sx + 16) * 2048 + 0.5), x0 = (q >> 11) - 16, fx = q & 2047,
+ *      r = (v00*(2048-fx) + v01*fx)*(2048-fy) + (v10*(2048-fx) + v11*fx)*fy   (< 2^31)
+ *    stored as (r + 2^21) >> 22 for s = 1; for s > 1 each sample adds
+ *    (r + 32) >> 6 to a 32-bit sum A and the output is
+ *    floor(floor((A + s^2 * 2^15) / 2^16) / s^2);
+ *  - float32 (8/16-bit and float32 sources): fx = (float)(sx - x0),
+ *      v = gy*(gx*v00 + fx*v01) + fy*(gx*v10 + fx*v11) in float32, gx = 1 - fx.
+ * A neighbour outside [0, W) x [0, H) takes the background value. */
+#ifndef AUG_SCALAR_WARP_H
+#define AUG_SCALAR_WARP_H
+
+#include "hd.h"
+
+/* The fixed-point kernel's constants: 11 fraction bits keep r below 2^31; the
+ * offset makes the clamped coordinate positive before truncation; the largest
+ * source side keeps (side + 1 + offset) * 2048 < 2^31; each sample of s <= 16
+ * adds at most 255 * 2^16 to the 32-bit sum. */
+#define AUG__WARP_FP_BITS 11
+#define AUG__WARP_FP_ONE (1 << AUG__WARP_FP_BITS)
+#define AUG__WARP_FP_OFFSET 16
+#define AUG__WARP_FP_MAX_SIDE (1 << 20)
+#define AUG__WARP_FP_ACC_SHIFT 6
+#define AUG__WARP_FP_MAX_S 16
+
+/* d[k] = (2k + 1 - s) / (2s), exact in double. */
+AUG_HD double aug__warp_offset(int k, int s) { return (double)(2 * k + 1 - s) / (double)(2 * s); }
+
+/* floor of a clamped coordinate (it fits int64) without a libm call (baseline
+ * x86-64 has no rounding instruction): truncate, then step down where that
+ * rounded up. */
+AUG_HD double aug__warp_floor(double v) {
+    double t = (double)(int64_t)v;
+    return t > v ? t - 1.0 : t;
+}
+
+AUG_HD double aug__warp_clamp(double v, double lo, double hi) {
+    v = v > lo ? v : lo;
+    return v < hi ? v : hi;
+}
+
+/* m_y * Y + m_c, the part of a coordinate shared by a row. */
+AUG_HD double aug__warp_rowterm(double m_y, double Y, double m_c) { return m_y * Y + m_c; }
+
+/* One clamped coordinate: clamp(m_x * X + rowterm, -2, side + 1). */
+AUG_HD double aug__warp_coord(double m_x, double X, double rowterm, double side) {
+    return aug__warp_clamp(m_x * X + rowterm, -2.0, side + 1.0);
+}
+
+/* The double interpolation. */
+AUG_HD double aug__warp_bilinear_f64(double a00, double a01, double a10, double a11, double fx, double fy) {
+    double wx0 = 1.0 - fx, wy0 = 1.0 - fy;
+    return wy0 * (wx0 * a00 + fx * a01) + fy * (wx0 * a10 + fx * a11);
+}
+
+/* The float32 interpolation (fx, fy already rounded to float32). */
+AUG_HD float aug__warp_bilinear_f32(float a00, float a01, float a10, float a11, float fx, float fy) {
+    float gx = 1.0f - fx, gy = 1.0f - fy;
+    return gy * (gx * a00 + fx * a01) + fy * (gx * a10 + fx * a11);
+}
+
+/* A clamped coordinate as a fixed-point position (sx + 16 >= 14: trunc is floor). */
+AUG_HD int32_t aug__warp_fixed_pos(double sv) {
+    return (int32_t)((sv + AUG__WARP_FP_OFFSET) * AUG__WARP_FP_ONE + 0.5);
+}
+AUG_HD int64_t aug__warp_fixed_cell(int32_t q) { return (int64_t)(q >> AUG__WARP_FP_BITS) - AUG__WARP_FP_OFFSET; }
+AUG_HD uint32_t aug__warp_fixed_frac(int32_t q) { return (uint32_t)q & (AUG__WARP_FP_ONE - 1); }
+
+/* The 2^22-scaled bilinear value from the four neighbours' bytes. */
+AUG_HD uint32_t aug__warp_bilerp_u8(uint32_t a00, uint32_t a01, uint32_t a10, uint32_t a11, uint32_t fx,
+                                    uint32_t fy) {
+    uint32_t gx = AUG__WARP_FP_ONE - fx, gy = AUG__WARP_FP_ONE - fy;
+    return (a00 * gx + a01 * fx) * gy + (a10 * gx + a11 * fx) * fy;
+}
+
+/* s = 1: the byte of r. s > 1: what one sample adds to the sum, and the mean of
+ * s*s sums rounded half up, floor((A + s^2 2^15) / (s^2 2^16)) computed as
+ * floor(floor((A + s^2 2^15) / 2^16) / s^2) (equal for positive integers). */
+AUG_HD uint8_t aug__warp_fixed_s1(uint32_t r) { return (uint8_t)((r + (1u << 21)) >> 22); }
+AUG_HD uint32_t aug__warp_fixed_acc(uint32_t r) {
+    return (r + (1u << (AUG__WARP_FP_ACC_SHIFT - 1))) >> AUG__WARP_FP_ACC_SHIFT;
+}
+AUG_HD uint8_t aug__warp_fixed_mean(uint32_t acc, int s) {
+    uint32_t ss = (uint32_t)(s * s), half = ss << (21 - AUG__WARP_FP_ACC_SHIFT);
+    return (uint8_t)(((acc + half) >> (22 - AUG__WARP_FP_ACC_SHIFT)) / ss);
+}
+
+#endif
