@@ -40,6 +40,11 @@ typedef enum aug_status {
  * valid until the next failing aug call on the same thread. */
 AUG_API const char *aug_last_error(void);
 
+/* The two parts of that message: the function ("aug_add") and the detail after
+ * "func: " ("cannot broadcast ..."). Borrowed, valid as aug_last_error(). */
+AUG_API const char *aug_last_error_function(void);
+AUG_API const char *aug_last_error_detail(void);
+
 /* The status of the last failed call on this thread (AUG_OK if none). */
 AUG_API aug_status aug_last_status(void);
 

@@ -1,5 +1,5 @@
 /* aug/ops.h: elementwise operators and math functions, fma, gemm, reductions.
- * SPEC sections 6-10.
+ * semantics §6-10.
  *
  * Output convention: functions take `aug_tensor **out`. If *out is NULL a new
  * tensor of the op's result dtype and the broadcast shape is allocated and stored
@@ -15,63 +15,77 @@
 extern "C" {
 #endif
 
-/* X(ENUM, name, arity) -- name is the DALI / Python spelling used in messages. */
-#define AUG_OP_LIST(X)            \
-    X(POS, "+", 1)                \
-    X(NEG, "-", 1)                \
-    X(ADD, "+", 2)                \
-    X(SUB, "-", 2)                \
-    X(MUL, "*", 2)                \
-    X(TRUEDIV, "/", 2)            \
-    X(FLOORDIV, "//", 2)          \
-    X(MOD, "%", 2)                \
-    X(POW, "**", 2)               \
-    X(DIV_RNE, "div", 2)          \
-    X(EQ, "==", 2)                \
-    X(NE, "!=", 2)                \
-    X(LT, "<", 2)                 \
-    X(LE, "<=", 2)                \
-    X(GT, ">", 2)                 \
-    X(GE, ">=", 2)                \
-    X(AND, "&", 2)                \
-    X(OR, "|", 2)                 \
-    X(XOR, "^", 2)                \
-    X(INVERT, "~", 1)             \
-    X(LSHIFT, "<<", 2)            \
-    X(RSHIFT, ">>", 2)            \
-    X(ABS, "abs", 1)              \
-    X(FABS, "fabs", 1)            \
-    X(FLOOR, "floor", 1)          \
-    X(CEIL, "ceil", 1)            \
-    X(FPOW, "fpow", 2)            \
-    X(MIN, "min", 2)              \
-    X(MAX, "max", 2)              \
-    X(CLAMP, "clamp", 3)          \
-    X(SQRT, "sqrt", 1)            \
-    X(RSQRT, "rsqrt", 1)          \
-    X(CBRT, "cbrt", 1)            \
-    X(EXP, "exp", 1)              \
-    X(LOG, "log", 1)              \
-    X(LOG2, "log2", 1)            \
-    X(LOG10, "log10", 1)          \
-    X(SIN, "sin", 1)              \
-    X(COS, "cos", 1)              \
-    X(TAN, "tan", 1)              \
-    X(ASIN, "asin", 1)            \
-    X(ACOS, "acos", 1)            \
-    X(ATAN, "atan", 1)            \
-    X(ATAN2, "atan2", 2)          \
-    X(SINH, "sinh", 1)            \
-    X(COSH, "cosh", 1)            \
-    X(TANH, "tanh", 1)            \
-    X(ASINH, "asinh", 1)          \
-    X(ACOSH, "acosh", 1)          \
-    X(ATANH, "atanh", 1)          \
-    X(FMA, "fma", 3)              \
-    X(COPY, "copy", 1)
+/* The one list of elementwise ops: every per-op table of the library (names,
+ * arities, function names, result-dtype classes, kernel families, the bool rule,
+ * the augpy math functions and Tensor methods) is generated from it.
+ *   X(ENUM, symbol, arity, name, CLASS, FAMILY, BOOL, PY)
+ *   symbol  the DALI / Python spelling used in messages ("+", "floor");
+ *   name    the function name: "aug_<name>" prefixes errors of the operator
+ *           conveniences, augpy.math.<name> is the Python function (PY);
+ *   CLASS   how the result dtype follows from the operands (semantics §6-8):
+ *           UNARY (the operand's), ARITH, DIV, BITWISE, SHIFT (promoted),
+ *           TRUEDIV, MATH (float32 for integral operands, else promoted), CMP
+ *           (bool), FMA (the third operand's), COPY (the operand's);
+ *   FAMILY  the kernel family that computes it: ARITH, DIV, CMP, BITWISE, MATH;
+ *   BOOL    1 if the op is allowed on all-bool operands (DALI's rule, §7);
+ *   PY      NONE, MATH (an augpy.math function) or METHOD (also a Tensor method,
+ *           where NumPy has one). */
+#define AUG_OP_LIST(X) \
+    X(POS     , "+", 1, pos, UNARY, ARITH, 0, NONE) \
+    X(NEG     , "-", 1, neg, UNARY, ARITH, 0, NONE) \
+    X(ADD     , "+", 2, add, ARITH, ARITH, 0, NONE) \
+    X(SUB     , "-", 2, sub, ARITH, ARITH, 0, NONE) \
+    X(MUL     , "*", 2, mul, ARITH, ARITH, 1, NONE) \
+    X(TRUEDIV , "/", 2, truediv, TRUEDIV, DIV, 0, NONE) \
+    X(FLOORDIV, "//", 2, floordiv, DIV, DIV, 0, NONE) \
+    X(MOD     , "%", 2, mod, DIV, DIV, 0, NONE) \
+    X(POW     , "**", 2, pow, DIV, DIV, 0, METHOD) \
+    X(DIV_RNE , "div", 2, div, DIV, DIV, 0, NONE) \
+    X(EQ      , "==", 2, eq, CMP, CMP, 1, NONE) \
+    X(NE      , "!=", 2, ne, CMP, CMP, 1, NONE) \
+    X(LT      , "<", 2, lt, CMP, CMP, 1, NONE) \
+    X(LE      , "<=", 2, le, CMP, CMP, 1, NONE) \
+    X(GT      , ">", 2, gt, CMP, CMP, 1, NONE) \
+    X(GE      , ">=", 2, ge, CMP, CMP, 1, NONE) \
+    X(AND     , "&", 2, and, BITWISE, BITWISE, 1, NONE) \
+    X(OR      , "|", 2, or, BITWISE, BITWISE, 1, NONE) \
+    X(XOR     , "^", 2, xor, BITWISE, BITWISE, 1, NONE) \
+    X(INVERT  , "~", 1, invert, UNARY, BITWISE, 1, NONE) \
+    X(LSHIFT  , "<<", 2, lshift, SHIFT, BITWISE, 0, NONE) \
+    X(RSHIFT  , ">>", 2, rshift, SHIFT, BITWISE, 0, NONE) \
+    X(ABS     , "abs", 1, abs, UNARY, ARITH, 0, METHOD) \
+    X(FABS    , "fabs", 1, fabs, MATH, MATH, 0, METHOD) \
+    X(FLOOR   , "floor", 1, floor, MATH, MATH, 0, METHOD) \
+    X(CEIL    , "ceil", 1, ceil, MATH, MATH, 0, METHOD) \
+    X(FPOW    , "fpow", 2, fpow, MATH, MATH, 0, MATH) \
+    X(MIN     , "min", 2, min, ARITH, ARITH, 1, MATH) \
+    X(MAX     , "max", 2, max, ARITH, ARITH, 1, MATH) \
+    X(CLAMP   , "clamp", 3, clamp, ARITH, ARITH, 1, MATH) \
+    X(SQRT    , "sqrt", 1, sqrt, MATH, MATH, 0, METHOD) \
+    X(RSQRT   , "rsqrt", 1, rsqrt, MATH, MATH, 0, MATH) \
+    X(CBRT    , "cbrt", 1, cbrt, MATH, MATH, 0, METHOD) \
+    X(EXP     , "exp", 1, exp, MATH, MATH, 0, METHOD) \
+    X(LOG     , "log", 1, log, MATH, MATH, 0, METHOD) \
+    X(LOG2    , "log2", 1, log2, MATH, MATH, 0, METHOD) \
+    X(LOG10   , "log10", 1, log10, MATH, MATH, 0, METHOD) \
+    X(SIN     , "sin", 1, sin, MATH, MATH, 0, METHOD) \
+    X(COS     , "cos", 1, cos, MATH, MATH, 0, METHOD) \
+    X(TAN     , "tan", 1, tan, MATH, MATH, 0, METHOD) \
+    X(ASIN    , "asin", 1, asin, MATH, MATH, 0, METHOD) \
+    X(ACOS    , "acos", 1, acos, MATH, MATH, 0, METHOD) \
+    X(ATAN    , "atan", 1, atan, MATH, MATH, 0, METHOD) \
+    X(ATAN2   , "atan2", 2, atan2, MATH, MATH, 0, METHOD) \
+    X(SINH    , "sinh", 1, sinh, MATH, MATH, 0, METHOD) \
+    X(COSH    , "cosh", 1, cosh, MATH, MATH, 0, METHOD) \
+    X(TANH    , "tanh", 1, tanh, MATH, MATH, 0, METHOD) \
+    X(ASINH   , "asinh", 1, asinh, MATH, MATH, 0, METHOD) \
+    X(ACOSH   , "acosh", 1, acosh, MATH, MATH, 0, METHOD) \
+    X(ATANH   , "atanh", 1, atanh, MATH, MATH, 0, METHOD) \
+    X(FMA     , "fma", 3, fma, FMA, MATH, 0, NONE) \
+    X(COPY    , "copy", 1, copy, COPY, ARITH, 1, NONE)
 
 typedef enum aug_op {
-#define AUG_X_(e, name, arity) AUG_OP_##e,
+#define AUG_X_(e, sym, arity, name, cls, fam, b, py) AUG_OP_##e,
     AUG_OP_LIST(AUG_X_)
 #undef AUG_X_
     AUG_NUM_OPS

@@ -19,12 +19,12 @@
 /* ---- op names --------------------------------------------------------------------- */
 
 static const char *const op_names[AUG_NUM_OPS] = {
-#define AUG_X_(e, name, arity) name,
+#define AUG_X_(e, sym, arity, name, cls, fam, b, py) sym,
     AUG_OP_LIST(AUG_X_)
 #undef AUG_X_
 };
 static const int op_arities[AUG_NUM_OPS] = {
-#define AUG_X_(e, name, arity) arity,
+#define AUG_X_(e, sym, arity, name, cls, fam, b, py) arity,
     AUG_OP_LIST(AUG_X_)
 #undef AUG_X_
 };

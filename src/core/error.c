@@ -1,14 +1,22 @@
-/* core/error.c: the thread-local error message and status (SPEC 15). */
+/* core/error.c: the thread-local error message and status (semantics §15).
+ *
+ * The message is kept as "func: detail" (aug_last_error) with the split point
+ * remembered, so a binding can put its own function name in front of the
+ * detail (aug_last_error_function / aug_last_error_detail). */
 #include <stdarg.h>
 #include <stdio.h>
 #include "error.h"
 
 static _Thread_local char tls_message[1024];
+static _Thread_local char tls_function[128];
+static _Thread_local size_t tls_detail; /* offset of the detail in tls_message */
 static _Thread_local aug_status tls_status = AUG_OK;
 
 aug_status aug__verror(aug_status st, const char *func, const char *fmt, va_list ap) {
-    int n = snprintf(tls_message, sizeof tls_message, "%s: ", func ? func : "aug");
+    snprintf(tls_function, sizeof tls_function, "%s", func ? func : "aug");
+    int n = snprintf(tls_message, sizeof tls_message, "%s: ", tls_function);
     if (n < 0 || (size_t)n >= sizeof tls_message) n = 0;
+    tls_detail = (size_t)n;
     vsnprintf(tls_message + n, sizeof tls_message - (size_t)n, fmt, ap);
     tls_status = st;
     return st;
@@ -23,10 +31,14 @@ aug_status aug__error(aug_status st, const char *func, const char *fmt, ...) {
 }
 
 const char *aug_last_error(void) { return tls_message; }
+const char *aug_last_error_function(void) { return tls_function; }
+const char *aug_last_error_detail(void) { return tls_message + tls_detail; }
 aug_status aug_last_status(void) { return tls_status; }
 
 void aug_clear_error(void) {
     tls_message[0] = '\0';
+    tls_function[0] = '\0';
+    tls_detail = 0;
     tls_status = AUG_OK;
 }
 

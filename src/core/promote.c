@@ -32,66 +32,33 @@
 /* ---- op tables ---------------------------------------------------------------- */
 
 static const char *const op_funcs[AUG_NUM_OPS] = {
-    [AUG_OP_POS] = "aug_pos",       [AUG_OP_NEG] = "aug_neg",           [AUG_OP_ADD] = "aug_add",
-    [AUG_OP_SUB] = "aug_sub",       [AUG_OP_MUL] = "aug_mul",           [AUG_OP_TRUEDIV] = "aug_truediv",
-    [AUG_OP_FLOORDIV] = "aug_floordiv", [AUG_OP_MOD] = "aug_mod",       [AUG_OP_POW] = "aug_pow",
-    [AUG_OP_DIV_RNE] = "aug_div",   [AUG_OP_EQ] = "aug_eq",             [AUG_OP_NE] = "aug_ne",
-    [AUG_OP_LT] = "aug_lt",         [AUG_OP_LE] = "aug_le",             [AUG_OP_GT] = "aug_gt",
-    [AUG_OP_GE] = "aug_ge",         [AUG_OP_AND] = "aug_and",           [AUG_OP_OR] = "aug_or",
-    [AUG_OP_XOR] = "aug_xor",       [AUG_OP_INVERT] = "aug_invert",     [AUG_OP_LSHIFT] = "aug_lshift",
-    [AUG_OP_RSHIFT] = "aug_rshift", [AUG_OP_ABS] = "aug_abs",           [AUG_OP_FABS] = "aug_fabs",
-    [AUG_OP_FLOOR] = "aug_floor",   [AUG_OP_CEIL] = "aug_ceil",         [AUG_OP_FPOW] = "aug_fpow",
-    [AUG_OP_MIN] = "aug_min",       [AUG_OP_MAX] = "aug_max",           [AUG_OP_CLAMP] = "aug_clamp",
-    [AUG_OP_SQRT] = "aug_sqrt",     [AUG_OP_RSQRT] = "aug_rsqrt",       [AUG_OP_CBRT] = "aug_cbrt",
-    [AUG_OP_EXP] = "aug_exp",       [AUG_OP_LOG] = "aug_log",           [AUG_OP_LOG2] = "aug_log2",
-    [AUG_OP_LOG10] = "aug_log10",   [AUG_OP_SIN] = "aug_sin",           [AUG_OP_COS] = "aug_cos",
-    [AUG_OP_TAN] = "aug_tan",       [AUG_OP_ASIN] = "aug_asin",         [AUG_OP_ACOS] = "aug_acos",
-    [AUG_OP_ATAN] = "aug_atan",     [AUG_OP_ATAN2] = "aug_atan2",       [AUG_OP_SINH] = "aug_sinh",
-    [AUG_OP_COSH] = "aug_cosh",     [AUG_OP_TANH] = "aug_tanh",         [AUG_OP_ASINH] = "aug_asinh",
-    [AUG_OP_ACOSH] = "aug_acosh",   [AUG_OP_ATANH] = "aug_atanh",       [AUG_OP_FMA] = "aug_fma",
-    [AUG_OP_COPY] = "aug_copy",
+#define X_(e, sym, arity, name, cls, fam, b, py) "aug_" #name,
+    AUG_OP_LIST(X_)
+#undef X_
 };
 
 const char *aug__op_func(aug_op op) {
-    if ((int)op < 0 || op >= AUG_NUM_OPS || !op_funcs[op]) return "aug_elementwise";
+    if ((int)op < 0 || op >= AUG_NUM_OPS) return "aug_elementwise";
     return op_funcs[op];
 }
 
 aug__op_class aug__op_class_of(aug_op op) {
-    switch (op) {
-    case AUG_OP_POS: case AUG_OP_NEG: case AUG_OP_ABS: case AUG_OP_INVERT:
-        return AUG__CLASS_UNARY;
-    case AUG_OP_ADD: case AUG_OP_SUB: case AUG_OP_MUL: case AUG_OP_MIN: case AUG_OP_MAX: case AUG_OP_CLAMP:
-        return AUG__CLASS_ARITH;
-    case AUG_OP_FLOORDIV: case AUG_OP_MOD: case AUG_OP_POW: case AUG_OP_DIV_RNE:
-        return AUG__CLASS_DIV;
-    case AUG_OP_TRUEDIV:
-        return AUG__CLASS_TRUEDIV;
-    case AUG_OP_EQ: case AUG_OP_NE: case AUG_OP_LT: case AUG_OP_LE: case AUG_OP_GT: case AUG_OP_GE:
-        return AUG__CLASS_CMP;
-    case AUG_OP_AND: case AUG_OP_OR: case AUG_OP_XOR:
-        return AUG__CLASS_BITWISE;
-    case AUG_OP_LSHIFT: case AUG_OP_RSHIFT:
-        return AUG__CLASS_SHIFT;
-    case AUG_OP_FMA:
-        return AUG__CLASS_FMA;
-    case AUG_OP_COPY:
-        return AUG__CLASS_COPY;
-    default:
-        return AUG__CLASS_MATH;
-    }
+    static const aug__op_class classes[AUG_NUM_OPS] = {
+#define X_(e, sym, arity, name, cls, fam, b, py) AUG__CLASS_##cls,
+        AUG_OP_LIST(X_)
+#undef X_
+    };
+    return (int)op >= 0 && op < AUG_NUM_OPS ? classes[op] : AUG__CLASS_MATH;
 }
 
-/* The ops DALI allows on all-bool operands (SPEC 7). */
+/* The ops DALI allows on all-bool operands (semantics §7). */
 static int bool_allowed(aug_op op) {
-    switch (op) {
-    case AUG_OP_MUL: case AUG_OP_AND: case AUG_OP_OR: case AUG_OP_XOR: case AUG_OP_INVERT:
-    case AUG_OP_EQ: case AUG_OP_NE: case AUG_OP_LT: case AUG_OP_LE: case AUG_OP_GT: case AUG_OP_GE:
-    case AUG_OP_MIN: case AUG_OP_MAX: case AUG_OP_CLAMP: case AUG_OP_COPY:
-        return 1;
-    default:
-        return 0;
-    }
+    static const unsigned char allowed[AUG_NUM_OPS] = {
+#define X_(e, sym, arity, name, cls, fam, b, py) b,
+        AUG_OP_LIST(X_)
+#undef X_
+    };
+    return (int)op >= 0 && op < AUG_NUM_OPS && allowed[op];
 }
 
 /* ---- dtype facts ---------------------------------------------------------------- */

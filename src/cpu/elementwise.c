@@ -11,29 +11,25 @@
 #include "cpu.h"
 #include "cpu/kernels.h"
 
+/* The kernel of op on the plan's ctypes, from the op's family (AUG_OP_LIST). */
 static aug__kernel find_kernel(aug_op op, int nin, const int *ctype) {
+    enum { ARITH, DIV, CMP, BITWISE, MATH };
+    static const unsigned char family[AUG_NUM_OPS] = {
+#define X_(e, sym, arity, name, cls, fam, b, py) fam,
+        AUG_OP_LIST(X_)
+#undef X_
+    };
+    if ((int)op < 0 || op >= AUG_NUM_OPS) return NULL;
     const int c = ctype[0];
-    switch (op) {
-    case AUG_OP_EQ: case AUG_OP_NE: case AUG_OP_LT: case AUG_OP_LE: case AUG_OP_GT: case AUG_OP_GE:
-        if (nin != 2 || ctype[2] != AUG__CT_BOOL) return NULL;
-        return aug__cpu_cmp_kernel(op, c, ctype[1]);
-    default:
-        break;
-    }
+    if (family[op] == CMP) return ctype[nin] == AUG__CT_BOOL ? aug__cpu_cmp_kernel(op, c, ctype[1]) : NULL;
     /* Every other family reads and writes one ctype. */
     for (int i = 1; i <= nin; i++)
         if (ctype[i] != c) return NULL;
-    switch (op) {
-    case AUG_OP_POS: case AUG_OP_NEG: case AUG_OP_ADD: case AUG_OP_SUB: case AUG_OP_MUL: case AUG_OP_ABS:
-    case AUG_OP_MIN: case AUG_OP_MAX: case AUG_OP_CLAMP: case AUG_OP_COPY:
-        return aug__cpu_arith_kernel(op, c);
-    case AUG_OP_TRUEDIV: case AUG_OP_FLOORDIV: case AUG_OP_MOD: case AUG_OP_DIV_RNE: case AUG_OP_POW:
-        return aug__cpu_div_kernel(op, c);
-    case AUG_OP_AND: case AUG_OP_OR: case AUG_OP_XOR: case AUG_OP_INVERT: case AUG_OP_LSHIFT:
-    case AUG_OP_RSHIFT:
-        return aug__cpu_bitwise_kernel(op, c);
-    default:
-        return aug__cpu_math_kernel(op, c);
+    switch (family[op]) {
+    case ARITH: return aug__cpu_arith_kernel(op, c);
+    case DIV: return aug__cpu_div_kernel(op, c);
+    case BITWISE: return aug__cpu_bitwise_kernel(op, c);
+    default: return aug__cpu_math_kernel(op, c);
     }
 }
 
