@@ -121,6 +121,18 @@ AUG_API aug_status aug_device_meminfo(aug_device dev, size_t *used, size_t *free
 /* Returns the device memory cached for reuse to the device (CUDA). */
 AUG_API aug_status aug_device_release(aug_device dev);
 
+/* Host memory for asynchronous copies from and to dev: page-locked on a CUDA
+ * device (plain aligned memory for the CPU). NULL with an error when out of
+ * memory. Free with aug_host_free(dev, ptr). */
+AUG_API void *aug_host_alloc(aug_device dev, size_t nbytes);
+AUG_API void aug_host_free(aug_device dev, void *ptr);
+
+/* Makes work queued on a foreign stream of dev (a raw cudaStream_t handle, as
+ * DLPack's __dlpack__(stream=...) passes: 1 is the legacy default stream, 2 the
+ * per-thread one) wait for the work queued so far on dev's current stream.
+ * A no-op on the CPU. */
+AUG_API aug_status aug_stream_sync_handle(aug_device dev, void *handle);
+
 /* ---- launch settings ----------------------------------------------------------------- */
 
 /* The calling thread's launch settings for the CUDA kernels it starts:

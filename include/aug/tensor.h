@@ -122,13 +122,31 @@ AUG_API char *aug_shape_str(int ndim, const int64_t *shape, char *buf, size_t le
 
 /* ---- copies ----------------------------------------------------------------- */
 
-/* dst[...] = src broadcast to dst's shape, with saturate_cast. dst may overlap src. */
+/* dst[...] = src broadcast to dst's shape, with saturate_cast. dst may overlap src.
+ * src and dst may be on different devices (src is first moved to dst's). */
 AUG_API aug_status aug_copy(const aug_tensor *src, aug_tensor *dst);
 /* Fill every element of dst with the scalar (saturate_cast). */
 AUG_API aug_status aug_fill(aug_tensor *dst, const aug_scalar *value);
 /* New tensor of dtype with t's values (saturate_cast). With *out given it writes
  * there (shape must broadcast). */
 AUG_API aug_status aug_cast(const aug_tensor *t, aug_dtype dtype, aug_tensor **out);
+
+/* ---- moving data between devices and the host ------------------------------- */
+
+/* A new C-contiguous tensor on `device` with t's dtype, values and layout (a
+ * copy also when the device is t's own). Any pair of devices. New. */
+AUG_API aug_tensor *aug_tensor_to(const aug_tensor *t, aug_device device);
+
+/* Copies t's elements in C order into host memory dst of nbytes (which must be
+ * t's size times its item size). blocking = 0 on a CUDA device only queues the
+ * copy on the current stream (dst should be page-locked, aug_host_alloc, and
+ * must not be read before the stream is synchronised); otherwise it returns
+ * once dst holds the data. */
+AUG_API aug_status aug_tensor_read(const aug_tensor *t, void *dst, size_t nbytes, int blocking);
+
+/* Copies nbytes of C-ordered host elements of t's dtype into t (any strides);
+ * returns once src may be reused. */
+AUG_API aug_status aug_tensor_write(aug_tensor *t, const void *src, size_t nbytes);
 
 /* Read one element (index of t.ndim ints, negative allowed) as a scalar of t's dtype. */
 AUG_API aug_status aug_tensor_get_item(const aug_tensor *t, const int64_t *index, aug_scalar *out);

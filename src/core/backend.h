@@ -68,9 +68,9 @@ typedef struct aug__backend {
     /* Raw device memory usable by work queued on `stream` from now on; NULL on
      * failure without setting an error (the core reports it). */
     void *(*alloc)(int device_id, size_t nbytes, void *stream);
-    /* Returns memory; work already queued on `stream` (the freeing thread's
-     * current stream) may still use it. */
-    void (*free)(int device_id, void *ptr, void *stream);
+    /* Returns memory of nbytes (as allocated); work already queued on `stream`
+     * (the freeing thread's current stream) may still use it. */
+    void (*free)(int device_id, void *ptr, size_t nbytes, void *stream);
     /* Byte copy between this backend's device and the host or itself, queued on
      * `stream`; blocking waits for it (host destinations are then readable). */
     aug_status (*memcpy)(void *dst, aug_device dst_dev, const void *src, aug_device src_dev, size_t n,
@@ -158,6 +158,8 @@ typedef struct aug__host_api {
     int abi;
     /* Records "func: <message>" as the calling thread's error; returns st. */
     aug_status (*verror)(aug_status st, const char *func, const char *fmt, va_list ap);
+    /* aug__convert_one (core/ctype.h): one element between any two ctypes. */
+    void (*convert_one)(const void *src, int src_t, void *dst, int dst_t);
 } aug__host_api;
 
 typedef const aug__backend *(*aug__cuda_module_init_fn)(const aug__host_api *host, const char **why);

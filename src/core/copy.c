@@ -5,7 +5,8 @@
  * the scalar exactly: a weak int as int64 (uint64 above INT64_MAX), a weak float as
  * float64, a typed scalar as its own dtype. The engine then saturate-casts it into
  * every element of the destination. Any overlap between src and dst is handled by
- * the planner (core/plan.c). */
+ * the planner (core/plan.c); a source on another device is moved first
+ * (core/transfer.c). */
 #include <string.h>
 #include "backend.h"
 #include "tensor_impl.h"
@@ -14,15 +15,18 @@ aug_status aug__copy(const char *func, const aug_tensor *src, aug_tensor *dst) {
     aug_status st = aug__tensor_check(func, src);
     if (st == AUG_OK) st = aug__tensor_check(func, dst);
     if (st != AUG_OK) return st;
-    /* A storage-less 0-d source is a host scalar that any backend can read. */
-    int host_scalar = src->storage == NULL && src->ndim == 0;
-    if (!host_scalar && !aug__device_eq(src->device, dst->device)) {
-        char a[48], b[48];
-        return aug__error(AUG_ERR_VALUE, func, "src is on %s but dst is on %s",
-                          aug__device_str(src->device, a, sizeof a), aug__device_str(dst->device, b, sizeof b));
-    }
     st = aug__check_broadcast_to(func, src->ndim, src->shape, dst->ndim, dst->shape);
     if (st != AUG_OK) return st;
+    /* A storage-less 0-d source is a host scalar that any backend can read; a
+     * tensor on another device is moved to dst's first. */
+    int host_scalar = src->storage == NULL && src->ndim == 0;
+    if (!host_scalar && !aug__device_eq(src->device, dst->device)) {
+        aug_tensor *moved = aug_tensor_to(src, dst->device);
+        if (!moved) return aug_last_status();
+        st = aug__copy(func, moved, dst);
+        aug_tensor_free(moved);
+        return st;
+    }
     aug__ew_operands ops;
     memset(&ops, 0, sizeof ops);
     ops.nin = 1;

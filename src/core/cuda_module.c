@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "backend.h"
+#include "ctype.h"
 
 #ifndef AUG_CUDA_MODULE_BUILD_DIR
 #define AUG_CUDA_MODULE_BUILD_DIR ""
@@ -28,7 +29,7 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const aug__backend *loaded;
 static char status[512] = "not loaded";
 
-static const aug__host_api host_api = {AUG__BACKEND_ABI, aug__verror};
+static const aug__host_api host_api = {AUG__BACKEND_ABI, aug__verror, aug__convert_one};
 
 /* dlopen of dir/name when that file exists, or of plain `name` through the
  * loader's search path (dir NULL). A file that exists but fails to load keeps

@@ -52,7 +52,7 @@ typedef struct aug__loop {
     int ctype[AUG__MAX_OPS];                     /* type the op reads (inputs) and writes (output) */
     int out_contiguous;                          /* the output tensor is C-contiguous */
     /* the value of each scalar input, one element of its dtype (host memory) */
-    _Alignas(16) unsigned char scalar[AUG__MAX_INPUTS][16];
+    AUG__ALIGN16 unsigned char scalar[AUG__MAX_INPUTS][16];
 } aug__loop;
 
 /* An elementwise job (arithmetic, math, casts, copies, fills): out = op(in...)

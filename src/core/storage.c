@@ -94,7 +94,7 @@ void aug_storage_release(aug_storage *s) {
     /* acq_rel: every write made through other references happens-before the free. */
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
     if (s->backend)
-        s->backend->free(s->device.id, s->ptr, aug_stream_handle(aug_current_stream(s->device)));
+        s->backend->free(s->device.id, s->ptr, s->nbytes, aug_stream_handle(aug_current_stream(s->device)));
     else if (s->deleter)
         s->deleter(s->ctx);
     free(s);

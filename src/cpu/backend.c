@@ -34,8 +34,8 @@ static void *cpu_alloc(int device_id, size_t nbytes, void *stream) {
     return aligned_alloc(CPU_ALIGN, rounded);
 }
 
-static void cpu_free(int device_id, void *ptr, void *stream) {
-    (void)device_id, (void)stream;
+static void cpu_free(int device_id, void *ptr, size_t nbytes, void *stream) {
+    (void)device_id, (void)nbytes, (void)stream;
     free(ptr);
 }
 

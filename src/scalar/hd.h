@@ -34,6 +34,13 @@
 #define AUG_HD_ALWAYS static inline __attribute__((always_inline))
 #endif
 
+/* 16-byte alignment of a member, in C and in C++. */
+#if defined(__cplusplus)
+#define AUG__ALIGN16 alignas(16)
+#else
+#define AUG__ALIGN16 _Alignas(16)
+#endif
+
 /* The exact integer compute type (every integer and bool value fits, and the
  * sum or difference of two of them cannot overflow it). nvcc supports it in
  * device code (multiplication, division and conversions included). */
