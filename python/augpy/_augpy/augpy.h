@@ -107,6 +107,33 @@ PyObject *augpy_device_str(aug_device dev);
  * shape and dtype). Returns the numpy array. */
 PyObject *augpy_tensor_to_numpy(augpy_state *st, const aug_tensor *t, PyObject *array, const char *func);
 
+/* ---- argument parsing (args.c) ---------------------------------------------- */
+/* Parse METH_FASTCALL|METH_KEYWORDS arguments into slots[0..nnames) (borrowed;
+ * NULL where absent). names[i] may list aliases separated by '|' ("tensor|tensor1");
+ * the first nrequired are required. 0 ok, -1 with TypeError naming func. */
+int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                     const char *const *names, int nnames, int nrequired, PyObject **slots);
+/* Number arguments: ints (bool and float refused, TypeError; beyond int64 or
+ * int, ValueError "func: name = ... is out of range") and reals (anything with
+ * __float__/__index__; TypeError otherwise, ValueError "must be finite" for
+ * ints beyond the double range). 0 or -1. */
+int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name);
+int augpy_parse_int(PyObject *obj, int *out, const char *func, const char *name);
+int augpy_parse_double(PyObject *obj, double *out, const char *func, const char *name);
+/* A scalar operand (Python or numpy number, augpy.Constant) as a double (fma's
+ * scalar, gemm's alpha and beta); TypeError "func: name must be a number". */
+int augpy_parse_number(augpy_state *st, PyObject *obj, double *out, const char *func, const char *name);
+/* A shape from a sequence of ints (or a single int). Returns ndim or -1. */
+int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func);
+/* `out=` keyword: None -> *out = NULL; else must be a Tensor (borrowed). */
+int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func);
+/* A parameter tensor: an augpy tensor (borrowed) or an array-like converted to a
+ * new float32 CPU tensor stored in *tmp (caller frees). NULL with TypeError. */
+aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp);
+/* blocks_per_sm / threads (either may be NULL = not given): ints >= 0.
+ * The CUDA backend honours them, the CPU backend ignores them. 0 ok, -1 error. */
+int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads);
+
 /* ---- conversions (convert.c) ------------------------------------------------ */
 /* dtype from an augpy DLDataType, a numpy dtype/type object or a name string. */
 int augpy_parse_dtype(augpy_state *st, PyObject *obj, aug_dtype *out, const char *func);
@@ -120,8 +147,6 @@ PyObject *augpy_numpy_type(augpy_state *st, aug_dtype dtype, const char *func);
 int augpy_parse_scalar(augpy_state *st, PyObject *obj, aug_scalar *out);
 /* aug_scalar -> Python bool/int/float. */
 PyObject *augpy_scalar_to_py(const aug_scalar *s);
-/* A shape from a sequence of ints (or a single int). Returns ndim or -1. */
-int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func);
 /* Any object exporting the buffer protocol / __array_interface__ (numpy arrays)
  * -> NEW CPU tensor with a copy of its data (any strides). */
 aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, const char *func);
@@ -129,18 +154,6 @@ aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, const char 
  * stored in *tmp which the caller frees with aug_tensor_free). 0 ok, -1 error,
  * 1 = not a supported operand (caller returns NotImplemented for dunders). */
 int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_tensor **tmp, const char *func);
-/* Number arguments: ints (bool and float refused, TypeError; beyond int64 or
- * int, ValueError "func: name = ... is out of range") and reals (anything with
- * __float__/__index__; TypeError otherwise, ValueError "must be finite" for
- * ints beyond the double range). 0 or -1. */
-int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name);
-int augpy_parse_int(PyObject *obj, int *out, const char *func, const char *name);
-int augpy_parse_double(PyObject *obj, double *out, const char *func, const char *name);
-/* A parameter tensor: an augpy tensor (borrowed) or an array-like converted to a
- * new float32 CPU tensor stored in *tmp (caller frees). NULL with TypeError. */
-aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp);
-/* `out=` keyword: None -> *out = NULL; else must be a Tensor (borrowed). */
-int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func);
 /* A CPU tensor viewing the memory of a buffer-protocol object without copying
  * (any strides; objects without the buffer protocol go through numpy.asarray).
  * `t` is valid until augpy_bufview_release, which releases the buffer. */
@@ -192,14 +205,6 @@ PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *unused);
 #define AUGPY_GIL_THRESHOLD 65536
 
 /* ---- helpers shared by ops.c, mathfuncs.c and reduce.c (defined in ops.c) ---- */
-/* Parse METH_FASTCALL|METH_KEYWORDS arguments into slots[0..nnames) (borrowed;
- * NULL where absent). names[i] may list aliases separated by '|' ("tensor|tensor1");
- * the first nrequired are required. 0 ok, -1 with TypeError naming func. */
-int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                     const char *const *names, int nnames, int nrequired, PyObject **slots);
-/* blocks_per_sm / threads (either may be NULL = not given): ints >= 0.
- * The CUDA backend honours them, the CPU backend ignores them. 0 ok, -1 error. */
-int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads);
 /* augpy_raise_as, except that a message already prefixed with "func: " (from a C
  * call that was given func) is kept as it is. Returns NULL. */
 PyObject *augpy_raise_named(augpy_state *st, aug_status status, const char *func);

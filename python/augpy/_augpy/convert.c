@@ -1,11 +1,12 @@
 /* _augpy/convert.c: conversions between Python objects and the aug C API's types.
  *
  * dtypes (augpy DLDataType, numpy dtypes/types, names), scalars (Python and
- * numpy numbers, augpy.Constant), shapes, and buffers: any object exporting the
+ * numpy numbers, augpy.Constant), operands and buffers: any object exporting the
  * buffer protocol is viewed as a CPU aug_tensor without copying (byte strides
  * become element strides), so copies in and out of numpy arrays are one aug_copy.
  * Objects without the buffer protocol (lists, __array_interface__ providers,
- * ml_dtypes bfloat16 arrays) go through numpy.asarray first. */
+ * ml_dtypes bfloat16 arrays) go through numpy.asarray first. The argument
+ * parsers (ints, reals, shapes, out=, launch settings) are in args.c. */
 #include <string.h>
 #include "augpy.h"
 
@@ -213,54 +214,6 @@ PyObject *augpy_scalar_to_py(const aug_scalar *s) {
     case AUG_KIND_UINT: return PyLong_FromUnsignedLongLong((unsigned long long)s->v.u);
     default: return PyFloat_FromDouble(s->v.f);
     }
-}
-
-/* ---- shapes ---------------------------------------------------------------------- */
-
-static int parse_extent(PyObject *item, int64_t *out, const char *func) {
-    if (PyBool_Check(item) || !PyIndex_Check(item)) {
-        PyErr_Format(PyExc_TypeError, "%s: shape entries must be integers, got %.100s", func,
-                     Py_TYPE(item)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(item);
-    if (i == NULL) return -1;
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) {
-        PyErr_Format(PyExc_ValueError, "%s: shape entry %R is too large", func, item);
-        return -1;
-    }
-    *out = (int64_t)v;
-    return 0;
-}
-
-int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func) {
-    if (PyIndex_Check(obj) && !PySequence_Check(obj)) return parse_extent(obj, &shape[0], func) < 0 ? -1 : 1;
-    if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj) || !PySequence_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: shape must be an int or a sequence of ints, got %.100s", func,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *seq = PySequence_Fast(obj, "shape must be a sequence");
-    if (seq == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > AUG_MAX_DIMS) {
-        PyErr_Format(PyExc_ValueError, "%s: too many dimensions in shape: %zd (at most %d are supported)", func,
-                     n, AUG_MAX_DIMS);
-        Py_DECREF(seq);
-        return -1;
-    }
-    for (Py_ssize_t d = 0; d < n; d++) {
-        if (parse_extent(PySequence_Fast_GET_ITEM(seq, d), &shape[d], func) < 0) {
-            Py_DECREF(seq);
-            return -1;
-        }
-    }
-    Py_DECREF(seq);
-    return (int)n;
 }
 
 /* ---- buffers --------------------------------------------------------------------- */
@@ -539,88 +492,4 @@ int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_ten
     if (*tmp == NULL) return -1;
     *op = aug_operand_tensor(*tmp);
     return 0;
-}
-
-int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func) {
-    if (obj == NULL || obj == Py_None) {
-        *out = NULL;
-        return 0;
-    }
-    if (!augpy_is_tensor(st, obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: out must be a CudaTensor or None, got %.100s", func,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    *out = ((AugTensorObject *)obj)->t;
-    return 0;
-}
-
-/* ---- number and parameter arguments of the image and random functions ------- */
-
-int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name) {
-    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(obj);
-    if (!i) return -1;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) {
-        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-int augpy_parse_int(PyObject *obj, int *out, const char *func, const char *name) {
-    int64_t v;
-    if (augpy_parse_int64(obj, &v, func, name) < 0) return -1;
-    if (v < INT32_MIN || v > INT32_MAX) {
-        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-int augpy_parse_double(PyObject *obj, double *out, const char *func, const char *name) {
-    if (PyNumber_Check(obj)) {
-        double v = PyFloat_AsDouble(obj);
-        if (!(v == -1.0 && PyErr_Occurred())) {
-            *out = v;
-            return 0;
-        }
-        if (PyErr_ExceptionMatches(PyExc_OverflowError)) { /* an int beyond the double range */
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "%s: %s must be finite, got %R", func, name, obj);
-            return -1;
-        }
-        if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
-        PyErr_Clear();
-    }
-    PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-    return -1;
-}
-
-aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp) {
-    if (augpy_is_tensor(st, obj)) return ((AugTensorObject *)obj)->t;
-    PyObject *arr = NULL, *np = NULL;
-    if (obj != Py_None && !PyUnicode_Check(obj) && !PyBytes_Check(obj)) {
-        np = augpy_get_numpy(st);
-        if (!np) return NULL;
-        arr = PyObject_CallMethod(np, "asarray", "Os", obj, "float32");
-    }
-    if (!arr) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a tensor or a sequence of numbers, not '%.100s'", func, name,
-                     Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    *tmp = augpy_tensor_from_buffer(st, arr, func);
-    Py_DECREF(arr);
-    return *tmp;
 }

@@ -1,7 +1,7 @@
 /* _augpy/ops.c: Tensor operators (number protocol, rich comparison), Tensor.fill,
- * the augpy functional API (add ... ne, fma, gemm, fill, copy, cast) and the
- * argument helpers shared with mathfuncs.c and reduce.c. augpy.Constant and
- * zeros / ones / full live in create.c.
+ * the augpy functional API (add ... ne, fma, gemm, fill, copy, cast) and
+ * augpy_raise_named, shared with mathfuncs.c and reduce.c. augpy.Constant and
+ * zeros / ones / full live in create.c; the argument parsers in args.c.
  *
  * Everything is a call into the aug C API (ops.h, tensor.h): operands are parsed
  * with augpy_parse_operand (weak Python scalars, Constants, tensors, arrays),
@@ -10,101 +10,7 @@
 
 #include <string.h>
 
-/* ---- argument helpers ---------------------------------------------------------- */
-
-static int name_matches(const char *names, const char *s, Py_ssize_t len)
-{
-    const char *p = names;
-    for (;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        if ((Py_ssize_t)n == len && memcmp(p, s, n) == 0)
-            return 1;
-        if (!bar)
-            return 0;
-        p = bar + 1;
-    }
-}
-
-static const char *first_name(const char *names, char *buf, size_t len)
-{
-    size_t n = strcspn(names, "|");
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, names, n);
-    buf[n] = '\0';
-    return buf;
-}
-
-int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                     const char *const *names, int nnames, int nrequired, PyObject **slots)
-{
-    char buf[64];
-    for (int i = 0; i < nnames; i++)
-        slots[i] = NULL;
-    if (nargs > nnames) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)",
-                     func, nnames, nargs);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++)
-        slots[i] = args[i];
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        Py_ssize_t len;
-        const char *key = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(kwnames, k), &len);
-        if (!key)
-            return -1;
-        int found = -1;
-        for (int i = 0; i < nnames && found < 0; i++)
-            if (name_matches(names[i], key, len))
-                found = i;
-        if (found < 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", func, key);
-            return -1;
-        }
-        if (slots[found]) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", func, key);
-            return -1;
-        }
-        slots[found] = args[nargs + k];
-    }
-    for (int i = 0; i < nrequired; i++) {
-        if (!slots[i]) {
-            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", func,
-                         first_name(names[i], buf, sizeof buf), i + 1);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int check_launch_arg(const char *func, const char *name, PyObject *obj)
-{
-    if (!obj)
-        return 0;
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow || v < 0 || v > INT32_MAX) {
-        PyErr_Format(PyExc_ValueError, "%s: %s must be an int in [0, 2147483647], got %R", func, name, obj);
-        return -1;
-    }
-    return 0;
-}
-
-int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads)
-{
-    if (check_launch_arg(func, "blocks_per_sm", blocks_per_sm) < 0)
-        return -1;
-    return check_launch_arg(func, "threads", threads);
-}
+/* ---- helpers ------------------------------------------------------------------- */
 
 PyObject *augpy_raise_named(augpy_state *st, aug_status status, const char *func)
 {
@@ -451,24 +357,6 @@ FUNCTIONAL(ne, NE, 0)
 
 /* ---- fma, gemm, fill, copy, cast ---------------------------------------------- */
 
-/* A Python number or Constant as a double (fma's scalar, gemm's alpha/beta). */
-static int parse_double(augpy_state *st, PyObject *obj, double *out, const char *func, const char *name)
-{
-    aug_scalar s;
-    int r = augpy_parse_scalar(st, obj, &s);
-    if (r < 0)
-        return -1;
-    if (r == 0) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    const aug_dtype_traits *tr = aug_dtype_info(s.dtype);
-    if (!tr)
-        return (void)augpy_raise_as(st, AUG_OK, func), -1;
-    *out = tr->kind == AUG_KIND_FLOAT ? s.v.f : tr->kind == AUG_KIND_UINT ? (double)s.v.u : (double)s.v.i;
-    return 0;
-}
-
 static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"scalar", "tensor1", "tensor2", "out", "blocks_per_sm", "threads"};
@@ -477,7 +365,7 @@ static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     augpy_state *st = augpy_state_from_module(m);
     double scalar;
     if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 3, a) < 0 ||
-        augpy_check_launch(func, a[4], a[5]) < 0 || parse_double(st, a[0], &scalar, func, "scalar") < 0)
+        augpy_check_launch(func, a[4], a[5]) < 0 || augpy_parse_number(st, a[0], &scalar, func, "scalar") < 0)
         return NULL;
     aug_tensor *t1 = augpy_tensor_arg(st, a[1], func, "tensor1");
     aug_tensor *t2 = t1 ? augpy_tensor_arg(st, a[2], func, "tensor2") : NULL;
@@ -499,8 +387,8 @@ static PyObject *fn_gemm(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     augpy_state *st = augpy_state_from_module(m);
     double alpha = 1.0, beta = 0.0;
     if (augpy_parse_args(func, args, nargs, kwnames, names, 5, 2, a) < 0 ||
-        (a[3] && parse_double(st, a[3], &alpha, func, "alpha") < 0) ||
-        (a[4] && parse_double(st, a[4], &beta, func, "beta") < 0))
+        (a[3] && augpy_parse_number(st, a[3], &alpha, func, "alpha") < 0) ||
+        (a[4] && augpy_parse_number(st, a[4], &beta, func, "beta") < 0))
         return NULL;
     aug_tensor *A = augpy_tensor_arg(st, a[0], func, "A");
     aug_tensor *B = A ? augpy_tensor_arg(st, a[1], func, "B") : NULL;

@@ -1,0 +1,240 @@
+/* _augpy/args.c: the generic argument parsers of the extension.
+ *
+ * augpy_parse_args binds METH_FASTCALL | METH_KEYWORDS arguments to named slots
+ * (with '|'-separated keyword aliases); the other parsers turn one argument
+ * into a C value with the extension's messages, each naming the Python
+ * function and the argument: ints, reals, numbers (scalars and Constants),
+ * shapes, `out=`, float32 parameter tensors and the launch settings
+ * blocks_per_sm / threads. Conversions of tensors, arrays, dtypes and scalars
+ * themselves are in convert.c. */
+#include <string.h>
+#include "augpy.h"
+
+/* ---- positional and keyword arguments ------------------------------------------- */
+
+static int name_matches(const char *names, const char *s, Py_ssize_t len) {
+    const char *p = names;
+    for (;;) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if ((Py_ssize_t)n == len && memcmp(p, s, n) == 0) return 1;
+        if (!bar) return 0;
+        p = bar + 1;
+    }
+}
+
+static const char *first_name(const char *names, char *buf, size_t len) {
+    size_t n = strcspn(names, "|");
+    if (n >= len) n = len - 1;
+    memcpy(buf, names, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                     const char *const *names, int nnames, int nrequired, PyObject **slots) {
+    char buf[64];
+    for (int i = 0; i < nnames; i++) slots[i] = NULL;
+    if (nargs > nnames) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", func, nnames, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) slots[i] = args[i];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        Py_ssize_t len;
+        const char *key = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(kwnames, k), &len);
+        if (!key) return -1;
+        int found = -1;
+        for (int i = 0; i < nnames && found < 0; i++)
+            if (name_matches(names[i], key, len)) found = i;
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", func, key);
+            return -1;
+        }
+        if (slots[found]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", func, key);
+            return -1;
+        }
+        slots[found] = args[nargs + k];
+    }
+    for (int i = 0; i < nrequired; i++) {
+        if (!slots[i]) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", func,
+                         first_name(names[i], buf, sizeof buf), i + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- numbers --------------------------------------------------------------------- */
+
+int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name) {
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(obj);
+    if (!i) return -1;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) {
+        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int augpy_parse_int(PyObject *obj, int *out, const char *func, const char *name) {
+    int64_t v;
+    if (augpy_parse_int64(obj, &v, func, name) < 0) return -1;
+    if (v < INT32_MIN || v > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int augpy_parse_double(PyObject *obj, double *out, const char *func, const char *name) {
+    if (PyNumber_Check(obj)) {
+        double v = PyFloat_AsDouble(obj);
+        if (!(v == -1.0 && PyErr_Occurred())) {
+            *out = v;
+            return 0;
+        }
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) { /* an int beyond the double range */
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s: %s must be finite, got %R", func, name, obj);
+            return -1;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+        PyErr_Clear();
+    }
+    PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+int augpy_parse_number(augpy_state *st, PyObject *obj, double *out, const char *func, const char *name) {
+    aug_scalar s;
+    int r = augpy_parse_scalar(st, obj, &s);
+    if (r < 0) return -1;
+    if (r == 0) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const aug_dtype_traits *tr = aug_dtype_info(s.dtype);
+    if (!tr) return (void)augpy_raise_as(st, AUG_OK, func), -1;
+    *out = tr->kind == AUG_KIND_FLOAT ? s.v.f : tr->kind == AUG_KIND_UINT ? (double)s.v.u : (double)s.v.i;
+    return 0;
+}
+
+/* ---- shapes ---------------------------------------------------------------------- */
+
+static int parse_extent(PyObject *item, int64_t *out, const char *func) {
+    if (PyBool_Check(item) || !PyIndex_Check(item)) {
+        PyErr_Format(PyExc_TypeError, "%s: shape entries must be integers, got %.100s", func,
+                     Py_TYPE(item)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(item);
+    if (i == NULL) return -1;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) {
+        PyErr_Format(PyExc_ValueError, "%s: shape entry %R is too large", func, item);
+        return -1;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
+int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func) {
+    if (PyIndex_Check(obj) && !PySequence_Check(obj)) return parse_extent(obj, &shape[0], func) < 0 ? -1 : 1;
+    if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj) || !PySequence_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: shape must be an int or a sequence of ints, got %.100s", func,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(obj, "shape must be a sequence");
+    if (seq == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > AUG_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "%s: too many dimensions in shape: %zd (at most %d are supported)", func,
+                     n, AUG_MAX_DIMS);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t d = 0; d < n; d++) {
+        if (parse_extent(PySequence_Fast_GET_ITEM(seq, d), &shape[d], func) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+/* ---- tensor arguments -------------------------------------------------------------- */
+
+int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func) {
+    if (obj == NULL || obj == Py_None) {
+        *out = NULL;
+        return 0;
+    }
+    if (!augpy_is_tensor(st, obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: out must be a CudaTensor or None, got %.100s", func,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *out = ((AugTensorObject *)obj)->t;
+    return 0;
+}
+
+aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp) {
+    if (augpy_is_tensor(st, obj)) return ((AugTensorObject *)obj)->t;
+    PyObject *arr = NULL, *np = NULL;
+    if (obj != Py_None && !PyUnicode_Check(obj) && !PyBytes_Check(obj)) {
+        np = augpy_get_numpy(st);
+        if (!np) return NULL;
+        arr = PyObject_CallMethod(np, "asarray", "Os", obj, "float32");
+    }
+    if (!arr) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a tensor or a sequence of numbers, not '%.100s'", func, name,
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    *tmp = augpy_tensor_from_buffer(st, arr, func);
+    Py_DECREF(arr);
+    return *tmp;
+}
+
+/* ---- launch settings ------------------------------------------------------------------ */
+
+static int check_launch_arg(const char *func, const char *name, PyObject *obj) {
+    if (!obj) return 0;
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < 0 || v > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must be an int in [0, 2147483647], got %R", func, name, obj);
+        return -1;
+    }
+    return 0;
+}
+
+int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads) {
+    if (check_launch_arg(func, "blocks_per_sm", blocks_per_sm) < 0) return -1;
+    return check_launch_arg(func, "threads", threads);
+}
