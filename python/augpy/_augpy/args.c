@@ -128,7 +128,7 @@ int augpy_parse_number(augpy_state *st, PyObject *obj, double *out, const char *
         return -1;
     }
     const aug_dtype_traits *tr = aug_dtype_info(s.dtype);
-    if (!tr) return (void)augpy_raise_as(st, AUG_OK, func), -1;
+    if (!tr) return (void)augpy_raise(st, AUG_OK, func), -1;
     *out = tr->kind == AUG_KIND_FLOAT ? s.v.f : tr->kind == AUG_KIND_UINT ? (double)s.v.u : (double)s.v.i;
     return 0;
 }

@@ -76,15 +76,15 @@ augpy_state *augpy_state_from_obj(PyObject *obj);       /* Py_TYPE(obj) */
 extern PyModuleDef augpy_module_def;
 
 /* ---- errors (errors.c) ------------------------------------------------------ */
-/* Raise the Python exception for st with aug_last_error()'s message; returns NULL.
+/* Raise the Python exception for status with the message "func: detail", the
+ * detail being aug_last_error_detail() (the C message without its function
+ * name); func NULL keeps the C function's name. status AUG_OK (a C call that
+ * returned NULL) takes aug_last_status(). Returns NULL.
  * VALUE->ValueError, TYPE->TypeError, INDEX->IndexError, MEMORY->augpy.MemoryError,
  * OVERFLOW->OverflowError, CUDA->CudaError, CURAND->CuRandError, CUBLAS->CuBlasError,
  * JPEG->NvJpegError, RUNTIME->RuntimeError. */
-PyObject *augpy_raise(augpy_state *st, aug_status status);
+PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func);
 int augpy_init_errors(PyObject *module, augpy_state *st);
-/* As augpy_raise, but the message names the Python-level function: a leading
- * "aug_xxx: " of aug_last_error() is replaced by "func: ". Returns NULL. */
-PyObject *augpy_raise_as(augpy_state *st, aug_status status, const char *func);
 
 /* The numpy module (imported on first use, cached in the state). Borrowed; NULL
  * with ImportError set when numpy is not installed. (module.c) */
@@ -205,9 +205,6 @@ PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *unused);
 #define AUGPY_GIL_THRESHOLD 65536
 
 /* ---- helpers shared by ops.c, mathfuncs.c and reduce.c (defined in ops.c) ---- */
-/* augpy_raise_as, except that a message already prefixed with "func: " (from a C
- * call that was given func) is kept as it is. Returns NULL. */
-PyObject *augpy_raise_named(augpy_state *st, aug_status status, const char *func);
 /* augpy.Constant and zeros / ones / full / *_like (create.c); called by augpy_init_ops. */
 int augpy_init_create(PyObject *module, augpy_state *st);
 

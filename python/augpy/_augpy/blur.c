@@ -7,7 +7,7 @@
 static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *out_obj, const char *func)
 {
     if (s != AUG_OK)
-        return augpy_raise_named(st, s, func);
+        return augpy_raise(st, s, func);
     if (out_obj)
         return Py_NewRef(out_obj);
     return augpy_wrap(st, res);

@@ -333,13 +333,13 @@ static int bufview_make_tensor(augpy_state *st, augpy_bufview *view, aug_dtype d
     void *base = empty ? NULL : (char *)b->buf + lo;
     aug_storage *s = aug_storage_wrap(base, nbytes, aug_cpu_device(), NULL, NULL);
     if (s == NULL) {
-        augpy_raise_as(st, AUG_OK, func);
+        augpy_raise(st, AUG_OK, func);
         return -1;
     }
     view->t = aug_tensor_from_storage(s, empty ? 0 : -lo, ndim, shape, strides, dt);
     aug_storage_release(s);
     if (view->t == NULL) {
-        augpy_raise_as(st, AUG_OK, func);
+        augpy_raise(st, AUG_OK, func);
         return -1;
     }
     return 0;
@@ -442,7 +442,7 @@ int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, con
         status = aug_copy(src, dst);
     }
     if (status != AUG_OK) {
-        augpy_raise_as(st, status, func);
+        augpy_raise(st, status, func);
         return -1;
     }
     return 0;
@@ -453,7 +453,7 @@ aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, const char 
     if (augpy_bufview_get(st, obj, 0, &view, func) < 0) return NULL;
     aug_tensor *t = aug_tensor_empty(view.t->ndim, view.t->shape, view.t->dtype, aug_cpu_device());
     if (t == NULL) {
-        augpy_raise_as(st, AUG_OK, func);
+        augpy_raise(st, AUG_OK, func);
     }
     else if (augpy_copy_into(st, view.t, t, func) < 0) {
         aug_tensor_free(t);

@@ -68,7 +68,7 @@ static PyObject *create(augpy_state *st, PyObject *shapeobj, PyObject *value, Py
     t = value ? aug_tensor_full(ndim, shape, dtype, dev, &v) : aug_tensor_zeros(ndim, shape, dtype, dev);
     Py_END_ALLOW_THREADS
     if (!t)
-        return augpy_raise_named(st, AUG_OK, func);
+        return augpy_raise(st, AUG_OK, func);
     return augpy_wrap(st, t);
 }
 
@@ -202,7 +202,7 @@ static PyObject *constant_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
     const aug_dtype_traits *tr = aug_dtype_info(big ? AUG_INT64 : s.dtype);
     const aug_dtype_traits *to = aug_dtype_info(dtype);
     if (!tr || !to)
-        return augpy_raise_named(st, AUG_OK, func);
+        return augpy_raise(st, AUG_OK, func);
     if (big) {
         PyObject *zero = PyLong_FromLong(0);
         int neg = zero ? PyObject_RichCompareBool(value, zero, Py_LT) : -1;
@@ -228,7 +228,7 @@ static PyObject *constant_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
         status = aug_scalar_typed_int(s.v.i, dtype, &typed);
     }
     if (status != AUG_OK)
-        return augpy_raise_named(st, status, func);
+        return augpy_raise(st, status, func);
     AugConstantObject *self = (AugConstantObject *)tp->tp_alloc(tp, 0);
     if (!self)
         return NULL;

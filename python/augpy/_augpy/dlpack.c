@@ -84,7 +84,7 @@ static void capsule_destructor_name_only(PyObject *capsule) { capsule_destructor
 static PyObject *make_capsule(augpy_state *st, const aug_tensor *src, int versioned, int copied,
                               const char *name, int destruct, const char *func) {
     aug_tensor *view = aug_tensor_view(src);
-    if (view == NULL) return augpy_raise_as(st, AUG_OK, func);
+    if (view == NULL) return augpy_raise(st, AUG_OK, func);
     export_block *block = calloc(1, sizeof *block);
     if (block == NULL) {
         aug_tensor_free(view);
@@ -224,7 +224,7 @@ PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     if (!copy) return make_capsule(st, t, major >= 1, 0, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
     aug_tensor *packed = aug_tensor_empty_like(t, AUG_DTYPE_AUTO);
-    if (packed == NULL) return augpy_raise_as(st, AUG_OK, func);
+    if (packed == NULL) return augpy_raise(st, AUG_OK, func);
     PyObject *res = NULL;
     if (augpy_copy_into(st, t, packed, func) == 0)
         res = make_capsule(st, packed, major >= 1, 1, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
@@ -418,16 +418,16 @@ static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *
                                             import_deleter, ctx);
     if (storage == NULL) {
         import_deleter(ctx); /* not called by a failed wrap */
-        return augpy_raise_as(st, AUG_OK, func);
+        return augpy_raise(st, AUG_OK, func);
     }
     aug_tensor *t = aug_tensor_from_storage(storage, size > 0 ? -lo : 0, ndim, shape, strides, dtype);
     aug_storage_release(storage); /* t holds the reference now (or, on failure, this calls the deleter) */
-    if (t == NULL) return augpy_raise_as(st, AUG_OK, func);
+    if (t == NULL) return augpy_raise(st, AUG_OK, func);
     if (readonly) {
         aug_tensor *copy = aug_tensor_empty_like(t, AUG_DTYPE_AUTO);
         if (copy == NULL) {
             aug_tensor_free(t);
-            return augpy_raise_as(st, AUG_OK, func);
+            return augpy_raise(st, AUG_OK, func);
         }
         int r = augpy_copy_into(st, t, copy, func);
         aug_tensor_free(t);

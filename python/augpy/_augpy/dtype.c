@@ -190,7 +190,7 @@ static PyObject *cast_limits(PyObject *module, PyObject *args) {
     int has_min = 0, has_max = 0;
     aug_scalar vmin, vmax;
     aug_status status = aug_cast_limits(from, to, &has_min, &vmin, &has_max, &vmax);
-    if (status != AUG_OK) return augpy_raise_as(st, status, "CAST_LIMITS");
+    if (status != AUG_OK) return augpy_raise(st, status, "CAST_LIMITS");
     PyObject *lo = has_min ? augpy_scalar_to_py(&vmin) : Py_NewRef(Py_None);
     PyObject *hi = has_max ? augpy_scalar_to_py(&vmax) : Py_NewRef(Py_None);
     if (lo == NULL || hi == NULL) {

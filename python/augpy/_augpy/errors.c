@@ -3,7 +3,10 @@
  *
  * CudaError, CuRandError, CuBlasError and NvJpegError derive from RuntimeError;
  * augpy.MemoryError derives from the builtin MemoryError (SPEC 16), so
- * `except MemoryError` catches an out-of-memory tensor allocation too. */
+ * `except MemoryError` catches an out-of-memory tensor allocation too.
+ *
+ * Messages name the Python function: aug_last_error_detail() (the C message
+ * without its "aug_xxx: " part) after the Python name given by the caller. */
 #include <string.h>
 #include "augpy.h"
 
@@ -29,31 +32,16 @@ static aug_status effective_status(aug_status status) {
     return status != AUG_OK ? status : AUG_ERR_RUNTIME;
 }
 
-PyObject *augpy_raise(augpy_state *st, aug_status status) {
+PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func) {
     status = effective_status(status);
-    const char *msg = aug_last_error();
-    if (msg == NULL || msg[0] == '\0') {
-        PyErr_Format(exception_for(st, status), "aug: operation failed (status %d)", (int)status);
-        return NULL;
-    }
-    PyErr_SetString(exception_for(st, status), msg);
-    return NULL;
-}
-
-PyObject *augpy_raise_as(augpy_state *st, aug_status status, const char *func) {
-    status = effective_status(status);
-    const char *msg = aug_last_error();
-    if (msg == NULL || msg[0] == '\0') {
+    if (func == NULL) func = aug_last_error_function();
+    if (func == NULL || func[0] == '\0') func = "augpy";
+    const char *detail = aug_last_error_detail();
+    if (detail == NULL || detail[0] == '\0') {
         PyErr_Format(exception_for(st, status), "%s: operation failed (status %d)", func, (int)status);
         return NULL;
     }
-    /* Drop the C function's "aug_xxx: " prefix: the Python name replaces it. */
-    if (strncmp(msg, "aug_", 4) == 0) {
-        const char *colon = strstr(msg, ": ");
-        const char *space = strchr(msg, ' ');
-        if (colon != NULL && (space == NULL || space > colon)) msg = colon + 2;
-    }
-    PyErr_Format(exception_for(st, status), "%s: %s", func, msg);
+    PyErr_Format(exception_for(st, status), "%s: %s", func, detail);
     return NULL;
 }
 

@@ -68,7 +68,7 @@ static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     self->dec = aug_decoder_new(dev, (size_t)dp, (size_t)hp, gh);
     if (self->dec == NULL) {
         Py_DECREF(self);
-        return augpy_raise_named(st, aug_last_status(), "Decoder");
+        return augpy_raise(st, aug_last_status(), "Decoder");
     }
     return (PyObject *)self;
 }
@@ -125,7 +125,7 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     PyThread_release_lock(d->lock);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
-    if (status != AUG_OK) return augpy_raise_named(st, status, func);
+    if (status != AUG_OK) return augpy_raise(st, status, func);
     return augpy_wrap(st, out);
 }
 
@@ -185,7 +185,7 @@ static PyObject *jpeg_info(PyObject *module, PyObject *const *args, Py_ssize_t n
     int64_t h = 0, w = 0;
     aug_status status = aug_jpeg_info(view.buf, (size_t)view.len, &h, &w);
     PyBuffer_Release(&view);
-    if (status != AUG_OK) return augpy_raise_named(augpy_state_from_module(module), status, func);
+    if (status != AUG_OK) return augpy_raise(augpy_state_from_module(module), status, func);
     return Py_BuildValue("(LL)", (long long)h, (long long)w);
 }
 

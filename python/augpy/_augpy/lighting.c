@@ -29,7 +29,7 @@ static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t narg
         aug_status s;
         AUGPY_CALL(s, aug_tensor_size(im), aug_lighting(im, gg, gc, ct, vmin, vmax, &res));
         if (s != AUG_OK)
-            ret = augpy_raise_named(st, s, func);
+            ret = augpy_raise(st, s, func);
         else if (out)
             ret = Py_NewRef(a[OUT]);
         else

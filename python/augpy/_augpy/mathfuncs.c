@@ -66,7 +66,7 @@ static PyObject *math_call(augpy_state *st, PyObject *self, aug_op op, const cha
     aug_status s;
     AUGPY_CALL(s, volume, aug_elementwise(func, op, arity, in, AUG_DTYPE_AUTO, AUG_DTYPE_AUTO, &result));
     if (s != AUG_OK) {
-        augpy_raise_named(st, s, func);
+        augpy_raise(st, s, func);
     } else if (out) {
         Py_INCREF(outobj);
         res = outobj;

@@ -61,7 +61,7 @@ static PyObject *set_num_threads(PyObject *module, PyObject *arg) {
         return NULL;
     }
     aug_status status = aug_set_num_threads((int)n);
-    if (status != AUG_OK) return augpy_raise_as(augpy_state_from_module(module), status, "set_num_threads");
+    if (status != AUG_OK) return augpy_raise(augpy_state_from_module(module), status, "set_num_threads");
     Py_RETURN_NONE;
 }
 

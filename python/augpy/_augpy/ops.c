@@ -1,25 +1,14 @@
-/* _augpy/ops.c: Tensor operators (number protocol, rich comparison), Tensor.fill,
- * the augpy functional API (add ... ne, fma, gemm, fill, copy, cast) and
- * augpy_raise_named, shared with mathfuncs.c and reduce.c. augpy.Constant and
- * zeros / ones / full live in create.c; the argument parsers in args.c.
+/* _augpy/ops.c: Tensor operators (number protocol, rich comparison), Tensor.fill
+ * and the augpy functional API (add ... ne, fma, gemm, fill, copy, cast).
+ * augpy.Constant and zeros / ones / full live in create.c, the argument parsers
+ * in args.c.
  *
  * Everything is a call into the aug C API (ops.h, tensor.h): operands are parsed
  * with augpy_parse_operand (weak Python scalars, Constants, tensors, arrays),
  * results and errors come from the library. SPEC sections 6, 7 and 9. */
 #include "augpy.h"
 
-#include <string.h>
-
 /* ---- helpers ------------------------------------------------------------------- */
-
-PyObject *augpy_raise_named(augpy_state *st, aug_status status, const char *func)
-{
-    const char *msg = aug_last_error();
-    size_t n = strlen(func);
-    if (msg && strncmp(msg, func, n) == 0 && msg[n] == ':')
-        return augpy_raise(st, status);
-    return augpy_raise_as(st, status, func);
-}
 
 /* Number of elements an elementwise call touches (the broadcast volume of its
  * operands, or out's size): decides whether the GIL is released. */
@@ -58,7 +47,7 @@ static int64_t ew_volume(int nin, const aug_operand *in, const aug_tensor *out)
 static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *outobj, const char *func)
 {
     if (s != AUG_OK)
-        return augpy_raise_named(st, s, func);
+        return augpy_raise(st, s, func);
     if (outobj) {
         Py_INCREF(outobj);
         return outobj;

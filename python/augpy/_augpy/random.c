@@ -68,7 +68,7 @@ static PyObject *rng_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     self->rng = aug_rng_new(dev, seed_obj == Py_None ? NULL : &seed);
     if (self->rng == NULL) {
         Py_DECREF(self);
-        return augpy_raise_as(st, aug_last_status(), TYPE_NAME);
+        return augpy_raise(st, aug_last_status(), TYPE_NAME);
     }
     return (PyObject *)self;
 }
@@ -127,7 +127,7 @@ static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssi
         AUGPY_CALL(status, aug_tensor_size(t), aug_rng_uniform(self->rng, t, p0, p1));
     PyThread_release_lock(self->lock);
     if (have_view) augpy_bufview_release(&view);
-    if (status != AUG_OK) return augpy_raise_as(st, status, func);
+    if (status != AUG_OK) return augpy_raise(st, status, func);
     Py_RETURN_NONE;
 }
 

@@ -105,7 +105,7 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(t), aug_reduce(op, t, naxes, axes, keepdim, upcast, &res));
     if (s != AUG_OK)
-        return augpy_raise_named(st, s, func);
+        return augpy_raise(st, s, func);
     if (out) {
         Py_INCREF(a[OUT]);
         return a[OUT];

@@ -104,7 +104,7 @@ static int from_tensor(augpy_state *st, const aug_tensor *t, matrix *m, const ch
             aug_scalar s;
             aug_status status = aug_tensor_get_item(t, idx, &s);
             if (status != AUG_OK) {
-                augpy_raise_as(st, status, FUNC);
+                augpy_raise(st, status, FUNC);
                 return -1;
             }
             Py_ssize_t k = r * cols + c;
@@ -352,7 +352,7 @@ static PyObject *fn_reshape(PyObject *module, PyObject *const *args, Py_ssize_t 
 
     aug_status status = aug_reshape_batch((int)n, ins, per, (int)nargs_c, outs);
     if (status != AUG_OK) {
-        augpy_raise_as(st, status, FUNC);
+        augpy_raise(st, status, FUNC);
         goto done;
     }
     if (!batch) {

@@ -95,7 +95,7 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     aug_device dev;
     if (augpy_device_from_id(device_id, &dev, "CudaTensor") < 0) return NULL;
     aug_tensor *t = aug_tensor_empty(ndim, shape, dt, dev);
-    if (t == NULL) return augpy_raise_as(st, AUG_OK, "CudaTensor");
+    if (t == NULL) return augpy_raise(st, AUG_OK, "CudaTensor");
     AugTensorObject *obj = (AugTensorObject *)type->tp_alloc(type, 0);
     if (obj == NULL) {
         aug_tensor_free(t);
@@ -183,7 +183,7 @@ static int set_layout(PyObject *self, PyObject *value, void *Py_UNUSED(c)) {
     aug_status status = aug_tensor_set_layout(T(self), layout);
     if (status != AUG_OK) {
         augpy_state *st = augpy_state_from_obj(self);
-        augpy_raise_as(st, status, "CudaTensor.layout");
+        augpy_raise(st, status, "CudaTensor.layout");
         return -1;
     }
     return 0;
@@ -285,7 +285,7 @@ static aug_tensor *index_view(PyObject *self, PyObject *key, const char *func) {
         return NULL;
     }
     aug_tensor *view = aug_tensor_index(T(self), n, idx);
-    if (view == NULL) augpy_raise_as(augpy_state_from_obj(self), AUG_OK, func);
+    if (view == NULL) augpy_raise(augpy_state_from_obj(self), AUG_OK, func);
     return view;
 }
 
@@ -312,7 +312,7 @@ static int assign(augpy_state *st, aug_tensor *dst, PyObject *value, const char 
             status = aug_fill(dst, &s);
         }
         if (status != AUG_OK) {
-            augpy_raise_as(st, status, func);
+            augpy_raise(st, status, func);
             return -1;
         }
         return 0;
@@ -367,7 +367,7 @@ static PyObject *tensor_item(PyObject *self, Py_ssize_t i) {
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     aug_tensor *view = aug_tensor_index(T(self), 1, &ix);
-    if (view == NULL) return augpy_raise_as(st, AUG_OK, "CudaTensor.__iter__");
+    if (view == NULL) return augpy_raise(st, AUG_OK, "CudaTensor.__iter__");
     return augpy_wrap(st, view);
 }
 
@@ -402,7 +402,7 @@ static PyObject *single_value(PyObject *self, const char *what) {
     int64_t zeros[AUG_MAX_DIMS] = {0};
     aug_scalar s;
     aug_status status = aug_tensor_get_item(t, zeros, &s);
-    if (status != AUG_OK) return augpy_raise_as(augpy_state_from_obj(self), status, "CudaTensor");
+    if (status != AUG_OK) return augpy_raise(augpy_state_from_obj(self), status, "CudaTensor");
     return augpy_scalar_to_py(&s);
 }
 
@@ -453,7 +453,7 @@ static PyObject *tensor_reshape(PyObject *self, PyObject *args) {
     int ndim = augpy_parse_shape(shape_obj, shape, func);
     if (ndim < 0) return NULL;
     aug_tensor *view = aug_tensor_reshape(T(self), ndim, shape);
-    if (view == NULL) return augpy_raise_as(st, AUG_OK, func);
+    if (view == NULL) return augpy_raise(st, AUG_OK, func);
     return augpy_wrap(st, view);
 }
 
@@ -470,7 +470,7 @@ static PyObject *tensor_contiguous(PyObject *self, PyObject *Py_UNUSED(unused)) 
     else {
         packed = aug_tensor_contiguous(T(self));
     }
-    if (packed == NULL) return augpy_raise_as(st, AUG_OK, "CudaTensor.contiguous");
+    if (packed == NULL) return augpy_raise(st, AUG_OK, "CudaTensor.contiguous");
     return augpy_wrap(st, packed);
 }
 

@@ -272,7 +272,7 @@ static PyObject *array_to_tensor(PyObject *module, PyObject *args, PyObject *kwa
     aug_tensor *t = aug_tensor_empty(host->ndim, host->shape, host->dtype, dev);
     if (t == NULL) {
         aug_tensor_free(host);
-        return augpy_raise_as(st, AUG_OK, func);
+        return augpy_raise(st, AUG_OK, func);
     }
     int r = augpy_copy_into(st, host, t, func);
     aug_tensor_free(host);
@@ -303,7 +303,7 @@ static PyObject *empty_like(PyObject *module, PyObject *args, PyObject *kwargs) 
     aug_dtype dt = AUG_DTYPE_AUTO;
     if (dtype_obj != Py_None && augpy_parse_dtype(st, dtype_obj, &dt, "empty_like") < 0) return NULL;
     aug_tensor *res = aug_tensor_empty_like(t, dt);
-    if (res == NULL) return augpy_raise_as(st, AUG_OK, "empty_like");
+    if (res == NULL) return augpy_raise(st, AUG_OK, "empty_like");
     return augpy_wrap(st, res);
 }
 

@@ -229,7 +229,7 @@ static PyObject *make_affine_matrix(PyObject *module, PyObject *const *args, Py_
     float m[6];
     int ss;
     aug_status s = aug_make_affine_matrix(m, size[0], size[1], size[2], size[3], &p, &ss);
-    if (s != AUG_OK) return augpy_raise_named(st, s, func);
+    if (s != AUG_OK) return augpy_raise(st, s, func);
     if (store_matrix(st, a[OUT], m, func) < 0) return NULL;
     return PyLong_FromLong(ss);
 }
@@ -294,7 +294,7 @@ static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssiz
     int ss;
     aug_status s = aug_make_affine_matrix(m, src[0], src[1], dst[0], dst[1], &p, &ss);
     if (s != AUG_OK) {
-        augpy_raise_named(st, s, func);
+        augpy_raise(st, s, func);
         goto fail;
     }
     PyObject *out;
@@ -343,7 +343,7 @@ static aug_tensor *parse_matrices(augpy_state *st, PyObject *obj, int batch, int
     }
     else {
         m = aug_tensor_empty(t->ndim, t->shape, AUG_FLOAT32, aug_cpu_device());
-        if (!m) augpy_raise_as(st, aug_last_status(), func);
+        if (!m) augpy_raise(st, aug_last_status(), func);
         else if (augpy_copy_into(st, t, m, func) < 0) {
             aug_tensor_free(m);
             m = NULL;
@@ -370,7 +370,7 @@ static int parse_background(augpy_state *st, PyObject *obj, int64_t C, const aug
         aug_scalar sv = aug_scalar_float(v);
         *tmp = aug_tensor_full(1, &C, AUG_FLOAT64, aug_cpu_device(), &sv);
         if (!*tmp) {
-            augpy_raise_as(st, aug_last_status(), func);
+            augpy_raise(st, aug_last_status(), func);
             return -1;
         }
         *bg = *tmp;
@@ -441,7 +441,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
         for (int64_t i = 0; i < n; i++) {
             aug_index idx = {.kind = AUG_INDEX_INT, .i = i};
             if (!(views[i] = aug_tensor_index(src_tensor, 1, &idx))) {
-                augpy_raise_as(st, aug_last_status(), func);
+                augpy_raise(st, aug_last_status(), func);
                 goto done;
             }
             srcs[i] = views[i];
@@ -492,7 +492,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     const float *m = aug_tensor_ptr(mat);
     if (batch) AUGPY_CALL(s, work, aug_warp_affine_batch(n, srcs, dst, m, bg, ss));
     else AUGPY_CALL(s, work, aug_warp_affine(srcs[0], dst, m, bg, ss[0]));
-    if (s != AUG_OK) augpy_raise_named(st, s, func);
+    if (s != AUG_OK) augpy_raise(st, s, func);
     else result = Py_NewRef(Py_None);
 done:
     if (views)
