@@ -168,11 +168,13 @@ void augpy_bufview_release(augpy_bufview *view);
  * large tensors; errors name func. 0 or -1. */
 int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, const char *func);
 
-/* ---- registration of each file's functions and types ------------------------ */
+/* ---- registration of each file's functions and types (called by module.c) --- */
 int augpy_init_dtypes(PyObject *module, augpy_state *st);   /* dtype.c */
 int augpy_init_tensor(PyObject *module, augpy_state *st);   /* tensor.c */
+int augpy_init_tensor_io(PyObject *module, augpy_state *st); /* tensor_io.c: array_to_tensor, ... */
 int augpy_init_dlpack(PyObject *module, augpy_state *st);   /* dlpack.c */
 int augpy_init_device(PyObject *module, augpy_state *st);   /* device.c */
+int augpy_init_create(PyObject *module, augpy_state *st);   /* create.c: Constant, zeros, ones, full, *_like */
 int augpy_init_ops(PyObject *module, augpy_state *st);      /* ops.c: functional API, fma, gemm, ... */
 int augpy_init_math(PyObject *module, augpy_state *st);     /* mathfuncs.c: DALI math names */
 int augpy_init_reduce(PyObject *module, augpy_state *st);   /* reduce.c */
@@ -195,7 +197,6 @@ int augpy_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags);
 void augpy_tensor_releasebuffer(PyObject *self, Py_buffer *view);
 PyObject *augpy_tensor_numpy_method(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *augpy_tensor_array_method(PyObject *self, PyObject *args, PyObject *kwargs);
-int augpy_init_tensor_io(PyObject *module, augpy_state *st);
 
 /* DLPack protocol methods of the Tensor type (dlpack.c), installed by tensor.c. */
 PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
@@ -204,9 +205,7 @@ PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *unused);
 /* Release the GIL around a C call on tensors larger than this many elements. */
 #define AUGPY_GIL_THRESHOLD 65536
 
-/* ---- helpers shared by ops.c, mathfuncs.c and reduce.c (defined in ops.c) ---- */
-/* augpy.Constant and zeros / ones / full / *_like (create.c); called by augpy_init_ops. */
-int augpy_init_create(PyObject *module, augpy_state *st);
+/* ---- calls into the C library ------------------------------------------------ */
 
 /* status = call, with the GIL released when nelem > AUGPY_GIL_THRESHOLD. */
 #define AUGPY_CALL(status, nelem, call)                                       \

@@ -1,8 +1,9 @@
 /* _augpy/module.c: the augpy._augpy extension module.
  *
  * Multi-phase initialisation (PEP 489) with per-module state (augpy_state): the
- * exec slot calls every file's augpy_init_* in dependency order (errors and dtypes
- * first, then the Tensor type, then the functions that use them). Also the small
+ * exec slot calls every file's augpy_init_* from one table (`families`), in
+ * dependency order (errors and dtypes first, then the Tensor type, then the
+ * functions that use them). Also the small
  * module-level helpers that belong to no other file (version, thread count). */
 #include "augpy.h"
 
@@ -75,24 +76,36 @@ static PyMethodDef module_methods[] = {
 
 /* ---- lifecycle ----------------------------------------------------------------- */
 
+/* Every family's registration, in dependency order: the exception classes and
+ * dtypes first (everything raises or names dtypes), then the Tensor type, then
+ * the families that take tensors. Each file's augpy_init_* registers only its
+ * own functions and types. */
+static int (*const families[])(PyObject *module, augpy_state *st) = {
+    augpy_init_errors,      /* errors.c: CudaError ... NvJpegError */
+    augpy_init_dtypes,      /* dtype.c: DLDataType, DLDataTypeCode, the dtype objects */
+    augpy_init_tensor,      /* tensor.c: CudaTensor */
+    augpy_init_tensor_io,   /* tensor_io.c: array_to_tensor, tensor_to_array, empty_like */
+    augpy_init_dlpack,      /* dlpack.c: export_dltensor, import_dltensor, from_dlpack */
+    augpy_init_device,      /* device.c: CudaDevice, CudaStream, CudaEvent, ... */
+    augpy_init_create,      /* create.c: Constant, zeros, ones, full, *_like */
+    augpy_init_ops,         /* ops.c: add ... ne, fma, gemm, fill, copy, cast */
+    augpy_init_math,        /* mathfuncs.c: _math_<name> (augpy.math) */
+    augpy_init_reduce,      /* reduce.c: sum, min, max, mean, all, any */
+    augpy_init_random,      /* random.c: RandomNumberGenerator */
+    augpy_init_reshape,     /* reshape.c: reshape (DALI) */
+    augpy_init_jpeg,        /* jpeg.c: Decoder, jpeg_info */
+    augpy_init_warp,        /* warp.c: WarpScaleMode, make_affine_matrix, make_transform, warp_affine */
+    augpy_init_lighting,    /* lighting.c: lighting */
+    augpy_init_blur,        /* blur.c: box_blur_single, gaussian_blur_single, gaussian_blur */
+};
+
 static int augpy_exec(PyObject *module) {
     augpy_state *st = augpy_state_from_module(module);
     if (PyModule_AddStringConstant(module, "__version__", aug_version()) < 0) return -1;
     if (PyModule_AddFunctions(module, module_methods) < 0) return -1;
-    if (augpy_init_errors(module, st) < 0) return -1;
-    if (augpy_init_dtypes(module, st) < 0) return -1;
-    if (augpy_init_tensor(module, st) < 0) return -1;
-    if (augpy_init_dlpack(module, st) < 0) return -1;
-    if (augpy_init_device(module, st) < 0) return -1;
-    if (augpy_init_ops(module, st) < 0) return -1;
-    if (augpy_init_math(module, st) < 0) return -1;
-    if (augpy_init_reduce(module, st) < 0) return -1;
-    if (augpy_init_random(module, st) < 0) return -1;
-    if (augpy_init_reshape(module, st) < 0) return -1;
-    if (augpy_init_jpeg(module, st) < 0) return -1;
-    if (augpy_init_warp(module, st) < 0) return -1;
-    if (augpy_init_lighting(module, st) < 0) return -1;
-    if (augpy_init_blur(module, st) < 0) return -1;
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        if (families[i](module, st) < 0) return -1;
+    }
     return 0;
 }
 

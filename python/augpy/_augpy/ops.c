@@ -494,7 +494,6 @@ static PyMethodDef ops_functions[] = {
 
 int augpy_init_ops(PyObject *module, augpy_state *st)
 {
-    if (PyModule_AddFunctions(module, ops_functions) < 0)
-        return -1;
-    return augpy_init_create(module, st);
+    (void)st;
+    return PyModule_AddFunctions(module, ops_functions);
 }

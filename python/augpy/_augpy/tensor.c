@@ -612,6 +612,5 @@ int augpy_init_tensor(PyObject *module, augpy_state *st) {
      * tensor result) only when the class opts out of ufuncs this way. */
     if (PyDict_SetItemString(st->TensorType->tp_dict, "__array_ufunc__", Py_None) < 0) return -1;
     PyType_Modified(st->TensorType);
-    if (PyModule_AddObjectRef(module, "CudaTensor", (PyObject *)st->TensorType) < 0) return -1;
-    return augpy_init_tensor_io(module, st);
+    return PyModule_AddObjectRef(module, "CudaTensor", (PyObject *)st->TensorType);
 }
