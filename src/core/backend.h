@@ -160,6 +160,8 @@ typedef struct aug__host_api {
     aug_status (*verror)(aug_status st, const char *func, const char *fmt, va_list ap);
     /* aug__convert_one (core/ctype.h): one element between any two ctypes. */
     void (*convert_one)(const void *src, int src_t, void *dst, int dst_t);
+    /* aug_op_name, for messages. */
+    const char *(*op_name)(aug_op op);
 } aug__host_api;
 
 typedef const aug__backend *(*aug__cuda_module_init_fn)(const aug__host_api *host, const char **why);

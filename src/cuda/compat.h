@@ -1,0 +1,73 @@
+/* cuda/compat.h: the only CUDA include of the CUDA backend's .cu files (private).
+ *
+ * nvcc: the real <cuda_runtime.h> and <cublas_v2.h>, and the macros below expand
+ * to plain CUDA. The emulation build (AUG_CUDA_EMU, g++ compiling the same .cu
+ * files as C++; see tests/cuda_emu and /work/shared/CUDA.md): the host emulation
+ * of the CUDA execution model, with the same macros.
+ *
+ *   AUG_GLOBAL                 __global__ (a kernel)
+ *   AUG_DEV                    __device__ __forceinline__ (a device helper)
+ *   AUG_LAUNCH(k, grid, block, shmem_bytes, stream, args...)
+ *                              launch kernel k (a template instantiation goes in
+ *                              parentheses: AUG_LAUNCH((k_add<float>), ...)). It
+ *                              returns nothing: errors surface through
+ *                              cudaGetLastError()/cudaPeekAtLastError(), so check
+ *                              after every launch, as with <<<>>>.
+ *   AUG_SHARED(T, name, count) inside a kernel or device function: a block-shared
+ *                              array of count (a compile-time constant) T, used as
+ *                              `T *name` / name[i]. At most 48 KiB per array.
+ *   AUG_SHARED_DYN(T, name)    `T *name` pointing at the launch's dynamic shared
+ *                              memory (the shmem_bytes of AUG_LAUNCH; 16-byte aligned).
+ *
+ * Raw __shared__ does not compile in the emulation build: use the macros. */
+#ifndef AUG_CUDA_COMPAT_H
+#define AUG_CUDA_COMPAT_H
+
+#if defined(AUG_CUDA_EMU)
+#include "cuda_emu.h" /* tests/cuda_emu is on the include path of the emulation build */
+#else
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#endif
+
+#define AUG_GLOBAL __global__
+#define AUG_DEV __device__ __forceinline__
+
+#if defined(AUG_CUDA_EMU)
+
+#define AUG_LAUNCH(kernel, grid, block, shmem_bytes, stream, ...) \
+    ::aug_emu::launch((kernel), #kernel, (grid), (block), (shmem_bytes), (stream), ##__VA_ARGS__)
+
+/* A function-local static names the declaration site: every thread of a block
+ * calling it gets the same block-shared buffer (filled with 0xFF before each block). */
+#define AUG_SHARED(T, name, count)                                                                   \
+    static_assert((count) > 0 && sizeof(T) * (count) <= 48u * 1024u,                                 \
+                  "AUG_SHARED: count must be a positive constant and the array at most 48 KiB");    \
+    static_assert(std::is_trivially_default_constructible<T>::value,                               \
+                  "AUG_SHARED: shared arrays hold trivially constructible types");                 \
+    static const ::aug_emu::SharedSite name##_aug_site = {sizeof(T) * (count), alignof(T), #name, __FILE__, \
+                                                          __LINE__};                                 \
+    T *const name = static_cast<T *>(::aug_emu::shared_static(&name##_aug_site))
+
+#define AUG_SHARED_DYN(T, name) T *const name = static_cast<T *>(::aug_emu::shared_dynamic())
+
+#else /* nvcc */
+
+#define AUG_LAUNCH(kernel, grid, block, shmem_bytes, stream, ...) \
+    kernel<<<(grid), (block), (shmem_bytes), (stream)>>>(__VA_ARGS__)
+
+#define AUG_SHARED(T, name, count)                                                                   \
+    static_assert((count) > 0 && sizeof(T) * (count) <= 48u * 1024u,                                 \
+                  "AUG_SHARED: count must be a positive constant and the array at most 48 KiB");    \
+    __shared__ T name##_aug_storage[(count)];                                                        \
+    T *const name = name##_aug_storage
+
+/* One extern array for every use (same name and type everywhere, so declarations in
+ * different kernels of a file agree), 16-byte aligned. */
+#define AUG_SHARED_DYN(T, name)                                       \
+    extern __shared__ __align__(16) unsigned char aug_dyn_smem_[];    \
+    T *const name = reinterpret_cast<T *>(aug_dyn_smem_)
+
+#endif
+
+#endif /* AUG_CUDA_COMPAT_H */

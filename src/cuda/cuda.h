@@ -1,0 +1,85 @@
+/* cuda/cuda.h: what the files of the CUDA backend module share (private).
+ *
+ * The module (libaug_cuda.so, or libaug_cuda_emu.so from the same sources) is
+ * loaded by core/cuda_module.c and talks to libaug only through the host API it
+ * receives (core/backend.h): errors go through aug__error, defined here over
+ * host->verror. Every CUDA runtime call goes through AUG_CUDA (records file,
+ * line and cudaGetErrorString, returns AUG_ERR_CUDA), every launch through
+ * AUG_LAUNCH (cuda/compat.h) followed by aug__cuda_launched. */
+#ifndef AUG_CUDA_CUDA_H
+#define AUG_CUDA_CUDA_H
+
+#include "cuda/compat.h"
+#include "core/backend.h"
+
+extern const aug__host_api *aug__cuda_host;
+
+/* Records the failure of `call` (a cudaError_t) for func: "func: CUDA error
+ * cudaErrorX (text) in what (file:line)". Returns AUG_ERR_CUDA, or
+ * AUG_ERR_MEMORY for cudaErrorMemoryAllocation. */
+aug_status aug__cuda_fail(const char *func, cudaError_t err, const char *what, const char *file, int line);
+
+/* Evaluates a CUDA runtime call; on failure records it and returns from the
+ * calling function with the status. */
+#define AUG_CUDA(func, call)                                                               \
+    do {                                                                                   \
+        cudaError_t aug_cuda_err_ = (call);                                                \
+        if (aug_cuda_err_ != cudaSuccess)                                                  \
+            return aug__cuda_fail((func), aug_cuda_err_, #call, __FILE__, __LINE__);       \
+    } while (0)
+
+/* After every AUG_LAUNCH: the launch's configuration error, if any
+ * (cudaGetLastError), as "func: the GPU refused the launch of <kernel> with
+ * <blocks> blocks of <threads> threads: <reason>". */
+aug_status aug__cuda_launched(const char *func, const char *kernel, unsigned blocks, unsigned threads);
+
+/* Makes dev the calling thread's CUDA device. */
+aug_status aug__cuda_use(const char *func, int device_id);
+
+/* What launches need to know of a device (cached at module start). */
+typedef struct aug__cuda_dev {
+    int sms;                  /* multiprocessors */
+    int max_threads;          /* per block */
+    int max_grid_x;
+    int major, minor;
+    size_t shared_per_block;
+} aug__cuda_dev;
+const aug__cuda_dev *aug__cuda_device(int device_id);
+
+/* A launch shape for a grid-stride loop over n items: threads per block from
+ * the plan's launch settings (0: `dflt`), blocks = blocks_per_sm * SMs (0:
+ * enough for n, at most 8 per SM). Out-of-range settings are passed on and
+ * refused by the launch itself. */
+typedef struct aug__cuda_grid {
+    unsigned blocks, threads;
+} aug__cuda_grid;
+aug__cuda_grid aug__cuda_grid_for(const aug__exec *e, int64_t n, unsigned dflt);
+
+/* The stream of a plan. */
+static inline cudaStream_t aug__cuda_stream(const aug__exec *e) { return (cudaStream_t)e->stream_handle; }
+
+/* Device memory from the module's stream-ordered pool (cuda/memory.cu), for
+ * temporaries of one plan: usable by work queued on `stream` from now on;
+ * freeing it with work still queued on `stream` is safe. */
+void *aug__cuda_tmp_alloc(const char *func, int device_id, size_t nbytes, cudaStream_t stream);
+void aug__cuda_tmp_free(int device_id, void *ptr, size_t nbytes, cudaStream_t stream);
+
+/* The table entries of the family files. */
+aug_status aug__cuda_elementwise(const aug__ew_plan *plan);
+aug_status aug__cuda_reduce(const aug__reduce_plan *plan);
+aug_status aug__cuda_gemm(const aug__gemm_plan *plan);
+aug_status aug__cuda_random(const aug__random_plan *plan);
+int aug__cuda_supports(const aug__need *need);
+
+/* cuda/memory.cu: the memory entries and module start/stop of the pool. */
+void *aug__cuda_alloc(int device_id, size_t nbytes, void *stream);
+void aug__cuda_free(int device_id, void *ptr, size_t nbytes, void *stream);
+aug_status aug__cuda_memcpy(void *dst, aug_device dst_dev, const void *src, aug_device src_dev, size_t n,
+                            void *stream, int blocking);
+aug_status aug__cuda_meminfo(int device_id, size_t *used, size_t *free_bytes, size_t *total);
+aug_status aug__cuda_release(int device_id);
+void *aug__cuda_host_alloc(size_t nbytes);
+void aug__cuda_host_free(void *ptr);
+int aug__cuda_pool_init(int ndevices);
+
+#endif

@@ -1,0 +1,134 @@
+/* cuda/ew.cuh: the elementwise kernels' loop and launchers (private; included
+ * by cuda/elementwise.cu and the cuda/ew_*.cu family files).
+ *
+ * An op kernel reads operands already in their compute types (ctypes) and
+ * writes the output's ctype: cuda/elementwise.cu first converts an operand whose
+ * dtype differs (or whose address is not aligned to its ctype) into a contiguous
+ * temporary, and converts a buffered result into the output, so kernels exist
+ * per (op, ctype), the same families as the CPU's, with the per-element rule
+ * taken from the shared scalar headers (src/scalar). Each kernel is a
+ * grid-stride loop over the plan's coalesced iteration space: thread t of the
+ * grid computes elements t, t + G, t + 2G, ... (G the number of threads in the
+ * grid); an element's offsets come from its C-order index, so any launch shape
+ * computes the same values. */
+#ifndef AUG_CUDA_EW_CUH
+#define AUG_CUDA_EW_CUH
+
+#include "cuda/cuda.h"
+
+/* A plan's loop as a kernel argument: device pointers and byte strides over the
+ * coalesced shape; scalar inputs (base NULL) carry their value, in the ctype. */
+typedef struct aug__ew_args {
+    int ndim;
+    int64_t shape[AUG_MAX_DIMS];
+    int64_t size;
+    char *base[AUG__MAX_OPS];
+    int64_t stride[AUG__MAX_OPS][AUG_MAX_DIMS];
+    AUG__ALIGN16 unsigned char sval[AUG__MAX_INPUTS][16];
+} aug__ew_args;
+
+/* Byte offsets of element i for the first nops operands. */
+AUG_DEV void aug__ew_offsets(const aug__ew_args &a, int64_t i, int nops, int64_t *off) {
+    for (int k = 0; k < nops; k++) off[k] = 0;
+    if (a.ndim == 1) {
+        for (int k = 0; k < nops; k++) off[k] = i * a.stride[k][0];
+        return;
+    }
+    for (int d = a.ndim - 1; d >= 0; d--) {
+        int64_t e = a.shape[d], q = i / e, idx = i - q * e;
+        i = q;
+        for (int k = 0; k < nops; k++) off[k] += idx * a.stride[k][d];
+    }
+}
+
+/* Operand k of ctype T at element offset off. */
+template <class T>
+AUG_DEV T aug__ew_load(const aug__ew_args &a, int k, int64_t off) {
+    if (!a.base[k]) {
+        T v;
+        memcpy(&v, a.sval[k], sizeof v);
+        return v;
+    }
+    return *(const T *)(const void *)(a.base[k] + off);
+}
+
+#define AUG__EW_LOOP(NOPS)                                                                     \
+    const int64_t step_ = (int64_t)gridDim.x * blockDim.x;                                     \
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.size; i += step_) { \
+        int64_t off[NOPS];                                                                     \
+        aug__ew_offsets(a, i, NOPS, off);
+
+template <class TA, class TO, class F>
+AUG_GLOBAL void aug__k_unary(aug__ew_args a, F f) {
+    AUG__EW_LOOP(2)
+        TO r = f(aug__ew_load<TA>(a, 0, off[0]));
+        *(TO *)(void *)(a.base[1] + off[1]) = r;
+    }
+}
+
+template <class TA, class TB, class TO, class F>
+AUG_GLOBAL void aug__k_binary(aug__ew_args a, F f) {
+    AUG__EW_LOOP(3)
+        TO r = f(aug__ew_load<TA>(a, 0, off[0]), aug__ew_load<TB>(a, 1, off[1]));
+        *(TO *)(void *)(a.base[2] + off[2]) = r;
+    }
+}
+
+template <class T, class F>
+AUG_GLOBAL void aug__k_ternary(aug__ew_args a, F f) {
+    AUG__EW_LOOP(4)
+        T r = f(aug__ew_load<T>(a, 0, off[0]), aug__ew_load<T>(a, 1, off[1]), aug__ew_load<T>(a, 2, off[2]));
+        *(T *)(void *)(a.base[3] + off[3]) = r;
+    }
+}
+
+/* Runs an op kernel for a plan: the launch shape from the plan's settings. */
+typedef aug_status (*aug__ew_launcher)(const char *func, const aug__ew_args *a, const aug__exec *e);
+
+/* Functors over the shared scalar rules, and their launchers:
+ * AUG__EW_DEF{1,2,3}(NAME, types..., FN) defines functor f_NAME and launcher
+ * l_NAME. */
+#define AUG__EW_LAUNCH_BODY(KERNEL)                                                            \
+    aug__cuda_grid g = aug__cuda_grid_for(e, a->size, 256);                                    \
+    AUG_LAUNCH(KERNEL, g.blocks, g.threads, 0, aug__cuda_stream(e), *a, f);                    \
+    return aug__cuda_launched(func, #KERNEL, g.blocks, g.threads);
+
+#define AUG__EW_DEF1(NAME, TA, TO, FN)                                                         \
+    struct f_##NAME {                                                                          \
+        AUG_DEV TO operator()(TA x) const { return (TO)FN(x); }                                \
+    };                                                                                         \
+    static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
+        f_##NAME f;                                                                            \
+        AUG__EW_LAUNCH_BODY((aug__k_unary<TA, TO, f_##NAME>))                                  \
+    }
+#define AUG__EW_DEF2(NAME, TA, TB, TO, FN)                                                     \
+    struct f_##NAME {                                                                          \
+        AUG_DEV TO operator()(TA x, TB y) const { return (TO)FN(x, y); }                       \
+    };                                                                                         \
+    static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
+        f_##NAME f;                                                                            \
+        AUG__EW_LAUNCH_BODY((aug__k_binary<TA, TB, TO, f_##NAME>))                             \
+    }
+#define AUG__EW_DEF3(NAME, T, FN)                                                              \
+    struct f_##NAME {                                                                          \
+        AUG_DEV T operator()(T x, T y, T z) const { return FN(x, y, z); }                      \
+    };                                                                                         \
+    static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
+        f_##NAME f;                                                                            \
+        AUG__EW_LAUNCH_BODY((aug__k_ternary<T, f_##NAME>))                                     \
+    }
+
+/* The family tables are positional (C++ has no array designators): one row per
+ * ctype in the order of scalar/cast.h's list. */
+static_assert(AUG__NUM_CTYPES == 14 && AUG__CT_FLOAT16 == 9 && AUG__CT_I128 == 13,
+              "the positional tables of src/cuda/ew_*.cu follow scalar/cast.h's ctype list");
+
+/* The family lookups (cuda/ew_<family>.cu): the launcher of op on ctype(s), or
+ * NULL. Same ctype contract as the CPU families (cpu/kernels.h). */
+aug__ew_launcher aug__cuda_arith_launcher(aug_op op, int ctype);
+aug__ew_launcher aug__cuda_div_launcher(aug_op op, int ctype);
+aug__ew_launcher aug__cuda_cmp_launcher(aug_op op, int ctype_a, int ctype_b);
+aug__ew_launcher aug__cuda_bitwise_launcher(aug_op op, int ctype);
+aug__ew_launcher aug__cuda_math_launcher(aug_op op, int ctype);
+
+#endif

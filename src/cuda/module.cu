@@ -1,0 +1,303 @@
+/* cuda/module.cu: the CUDA backend module: its entry point, devices, streams,
+ * events, launch shapes, errors, and the backend table (core/backend.h).
+ *
+ * aug_cuda_module_init is the one exported symbol. It refuses to start (and
+ * says why) when the runtime sees no device: no driver, a driver too old for
+ * this runtime, or no GPU; libaug then stays on the CPU. Device facts needed
+ * by every launch (SM count, limits) are read once here. Streams and events
+ * are the runtime's own objects; the default stream is the legacy stream
+ * (handle NULL), as PyTorch and CuPy use by default. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuda/cuda.h"
+
+const aug__host_api *aug__cuda_host;
+
+#define MAX_DEVICES 64
+static int ndev;
+static aug__cuda_dev devs[MAX_DEVICES];
+
+/* ---- errors --------------------------------------------------------------------------- */
+
+/* The module's aug__error (core/error.h): the host records it. */
+aug_status aug__error(aug_status st, const char *func, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    aug__cuda_host->verror(st, func, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+aug_status aug__cuda_fail(const char *func, cudaError_t err, const char *what, const char *file, int line) {
+    const char *base = strrchr(file, '/');
+    aug_status st = err == cudaErrorMemoryAllocation ? AUG_ERR_MEMORY : AUG_ERR_CUDA;
+    return aug__error(st, func, "CUDA error %s (%s) in %s (%s:%d)", cudaGetErrorName(err), cudaGetErrorString(err),
+                      what, base ? base + 1 : file, line);
+}
+
+aug_status aug__cuda_launched(const char *func, const char *kernel, unsigned blocks, unsigned threads) {
+    cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess) return AUG_OK;
+    return aug__error(AUG_ERR_CUDA, func, "the GPU refused the launch of %s with %u blocks of %u threads: %s (%s)",
+                      kernel, blocks, threads, cudaGetErrorName(err), cudaGetErrorString(err));
+}
+
+aug_status aug__cuda_use(const char *func, int device_id) {
+    int cur = -1;
+    if (cudaGetDevice(&cur) == cudaSuccess && cur == device_id) return AUG_OK;
+    AUG_CUDA(func, cudaSetDevice(device_id));
+    return AUG_OK;
+}
+
+/* ---- devices ----------------------------------------------------------------------------- */
+
+const aug__cuda_dev *aug__cuda_device(int device_id) { return &devs[device_id]; }
+
+static int cuda_device_count(void) { return ndev; }
+
+/* CUDA cores per multiprocessor by compute capability (the CUDA programming
+ * guide's throughput tables): 64 FP32 lanes on Volta, Turing and GA100, 128 on
+ * every later architecture up to Blackwell (sm_100, sm_120). */
+static int cores_per_sm(int major, int minor) {
+    if (major <= 5) return 128;
+    if (major == 6) return minor == 0 ? 64 : 128;
+    if (major == 7) return 64;
+    if (major == 8) return minor == 0 ? 64 : 128;
+    return 128;
+}
+
+static aug_status cuda_device_props(int device_id, aug_device_props *out) {
+    static const char func[] = "aug_device_properties";
+    struct cudaDeviceProp p;
+    AUG_CUDA(func, cudaGetDeviceProperties(&p, device_id));
+    snprintf(out->name, sizeof out->name, "%s", p.name);
+    out->major = p.major;
+    out->minor = p.minor;
+    out->multiProcessorCount = p.multiProcessorCount;
+    out->coresPerMultiprocessor = cores_per_sm(p.major, p.minor);
+    out->numCudaCores = p.multiProcessorCount * out->coresPerMultiprocessor;
+    out->totalGlobalMem = p.totalGlobalMem;
+    out->totalConstMem = p.totalConstMem;
+    out->sharedMemPerBlock = p.sharedMemPerBlock;
+    out->sharedMemPerMultiprocessor = p.sharedMemPerMultiprocessor;
+    out->regsPerBlock = p.regsPerBlock;
+    out->regsPerMultiprocessor = p.regsPerMultiprocessor;
+    out->warpSize = p.warpSize;
+    out->maxThreadsPerBlock = p.maxThreadsPerBlock;
+    out->maxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+    for (int i = 0; i < 3; i++) {
+        out->maxThreadsDim[i] = p.maxThreadsDim[i];
+        out->maxGridSize[i] = p.maxGridSize[i];
+    }
+    out->l2CacheSize = p.l2CacheSize;
+    out->streamPrioritiesSupported = p.streamPrioritiesSupported;
+    int least = 0, greatest = 0;
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    AUG_CUDA(func, cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    out->leastStreamPriority = least;
+    out->greatestStreamPriority = greatest;
+    return AUG_OK;
+}
+
+static void cuda_priority_range(int device_id, int *least, int *greatest) {
+    *least = *greatest = 0;
+    if (aug__cuda_use("aug_stream_new", device_id) == AUG_OK) cudaDeviceGetStreamPriorityRange(least, greatest);
+}
+
+aug__cuda_grid aug__cuda_grid_for(const aug__exec *e, int64_t n, unsigned dflt) {
+    const aug__cuda_dev *d = &devs[e->device.id];
+    aug__cuda_grid g;
+    g.threads = e->launch.threads > 0 ? (unsigned)e->launch.threads : dflt;
+    int64_t want;
+    if (e->launch.blocks_per_sm > 0) {
+        want = (int64_t)e->launch.blocks_per_sm * d->sms;
+    } else {
+        int64_t per = g.threads ? (int64_t)g.threads : 1;
+        want = (n + per - 1) / per;
+        if (want > (int64_t)8 * d->sms) want = (int64_t)8 * d->sms;
+    }
+    if (want < 1) want = 1;
+    if (want > d->max_grid_x) want = d->max_grid_x;
+    g.blocks = (unsigned)want;
+    return g;
+}
+
+/* ---- streams and events ------------------------------------------------------------------ */
+
+static aug_status cuda_stream_new(int device_id, int priority, void **handle) {
+    static const char func[] = "aug_stream_new";
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    cudaStream_t s;
+    /* a blocking stream: ordered after the legacy default stream's work, as
+     * users of the default stream expect */
+    AUG_CUDA(func, cudaStreamCreateWithPriority(&s, cudaStreamDefault, priority));
+    *handle = s;
+    return AUG_OK;
+}
+
+static void cuda_stream_free(int device_id, void *handle) {
+    if (aug__cuda_use("aug_stream_free", device_id) != AUG_OK) return;
+    cudaStreamSynchronize((cudaStream_t)handle);
+    cudaStreamDestroy((cudaStream_t)handle);
+}
+
+static aug_status cuda_stream_sync(void *handle) {
+    AUG_CUDA("aug_stream_synchronize", cudaStreamSynchronize((cudaStream_t)handle));
+    return AUG_OK;
+}
+
+static int cuda_stream_query(void *handle) {
+    cudaError_t e = cudaStreamQuery((cudaStream_t)handle);
+    if (e == cudaSuccess) return 1;
+    if (e == cudaErrorNotReady) return 0;
+    aug__cuda_fail("aug_stream_query", e, "cudaStreamQuery", __FILE__, __LINE__);
+    return -1;
+}
+
+static aug_status cuda_stream_wait(void *stream, void *event) {
+    AUG_CUDA("aug_stream_wait_event", cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)event, 0));
+    return AUG_OK;
+}
+
+static aug_status cuda_event_new(int device_id, void **handle) {
+    static const char func[] = "aug_event_new";
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    cudaEvent_t e;
+    AUG_CUDA(func, cudaEventCreate(&e));
+    *handle = e;
+    return AUG_OK;
+}
+
+static void cuda_event_free(void *handle) { cudaEventDestroy((cudaEvent_t)handle); }
+
+static aug_status cuda_event_record(void *event, void *stream) {
+    AUG_CUDA("aug_event_record", cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream));
+    return AUG_OK;
+}
+
+static int cuda_event_query(void *event) {
+    cudaError_t e = cudaEventQuery((cudaEvent_t)event);
+    if (e == cudaSuccess) return 1;
+    if (e == cudaErrorNotReady) return 0;
+    aug__cuda_fail("aug_event_query", e, "cudaEventQuery", __FILE__, __LINE__);
+    return -1;
+}
+
+static aug_status cuda_event_sync(void *event) {
+    AUG_CUDA("aug_event_synchronize", cudaEventSynchronize((cudaEvent_t)event));
+    return AUG_OK;
+}
+
+static aug_status cuda_event_elapsed(void *start, void *end, float *ms) {
+    AUG_CUDA("aug_event_elapsed_ms", cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end));
+    return AUG_OK;
+}
+
+static aug_status cuda_synchronize(int device_id) {
+    static const char func[] = "aug_synchronize";
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    AUG_CUDA(func, cudaDeviceSynchronize());
+    return AUG_OK;
+}
+
+/* Every plan of a family this backend has entries for runs here (elementwise
+ * plans of any dtype through the conversion kernels). */
+int aug__cuda_supports(const aug__need *need) {
+    (void)need;
+    return 1;
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
+
+static const aug__backend cuda_backend = {
+    /* .name = */ "cuda",
+    /* .type = */ AUG_DEVICE_CUDA,
+    /* .device_count = */ cuda_device_count,
+    /* .device_props = */ cuda_device_props,
+    /* .alloc = */ aug__cuda_alloc,
+    /* .free = */ aug__cuda_free,
+    /* .memcpy = */ aug__cuda_memcpy,
+    /* .meminfo = */ aug__cuda_meminfo,
+    /* .release = */ aug__cuda_release,
+    /* .host_alloc = */ aug__cuda_host_alloc,
+    /* .host_free = */ aug__cuda_host_free,
+    /* .stream_new = */ cuda_stream_new,
+    /* .stream_free = */ cuda_stream_free,
+    /* .stream_sync = */ cuda_stream_sync,
+    /* .stream_query = */ cuda_stream_query,
+    /* .stream_wait = */ cuda_stream_wait,
+    /* .event_new = */ cuda_event_new,
+    /* .event_free = */ cuda_event_free,
+    /* .event_record = */ cuda_event_record,
+    /* .event_query = */ cuda_event_query,
+    /* .event_sync = */ cuda_event_sync,
+    /* .event_elapsed = */ cuda_event_elapsed,
+    /* .synchronize = */ cuda_synchronize,
+    /* .priority_range = */ cuda_priority_range,
+    /* .supports = */ aug__cuda_supports,
+    /* .elementwise = */ aug__cuda_elementwise,
+    /* .reduce = */ aug__cuda_reduce,
+    /* .gemm = */ aug__cuda_gemm,
+    /* .random = */ aug__cuda_random,
+    /* .warp_affine = */ NULL,
+    /* .lighting = */ NULL,
+    /* .blur = */ NULL,
+    /* .jpeg_new = */ NULL,
+    /* .jpeg_free = */ NULL,
+    /* .jpeg_header = */ NULL,
+    /* .jpeg_decode = */ NULL,
+};
+
+/* ---- start ------------------------------------------------------------------------------ */
+
+static char why_buf[512];
+
+extern "C" __attribute__((visibility("default"))) const aug__backend *aug_cuda_module_init(const aug__host_api *host,
+                                                                                           const char **why) {
+    if (!host || host->abi != AUG__BACKEND_ABI) {
+        snprintf(why_buf, sizeof why_buf, "the CUDA module was built for another libaug (ABI %d, libaug has %d)",
+                 AUG__BACKEND_ABI, host ? host->abi : -1);
+        *why = why_buf;
+        return NULL;
+    }
+    aug__cuda_host = host;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n <= 0) {
+        if (e == cudaSuccess || e == cudaErrorNoDevice)
+            snprintf(why_buf, sizeof why_buf, "no CUDA device");
+        else
+            snprintf(why_buf, sizeof why_buf, "no CUDA device (%s: %s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        *why = why_buf;
+        return NULL;
+    }
+    if (n > MAX_DEVICES) n = MAX_DEVICES;
+    for (int i = 0; i < n; i++) {
+        struct cudaDeviceProp p;
+        e = cudaGetDeviceProperties(&p, i);
+        if (e != cudaSuccess) {
+            snprintf(why_buf, sizeof why_buf, "cannot read the properties of cuda:%d (%s)", i, cudaGetErrorString(e));
+            *why = why_buf;
+            return NULL;
+        }
+        devs[i].sms = p.multiProcessorCount > 0 ? p.multiProcessorCount : 1;
+        devs[i].max_threads = p.maxThreadsPerBlock;
+        devs[i].max_grid_x = p.maxGridSize[0] > 0 ? p.maxGridSize[0] : 65535;
+        devs[i].major = p.major;
+        devs[i].minor = p.minor;
+        devs[i].shared_per_block = p.sharedMemPerBlock;
+    }
+    if (!aug__cuda_pool_init(n)) {
+        snprintf(why_buf, sizeof why_buf, "out of memory starting the CUDA memory pool");
+        *why = why_buf;
+        return NULL;
+    }
+    ndev = n;
+    return &cuda_backend;
+}
