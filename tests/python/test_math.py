@@ -2,7 +2,10 @@
 float64 evaluated on the inputs converted to the compute type, within the SPEC's ulp
 bounds (float32 2 ulp, float64 4 ulp, float16/bfloat16 1 ulp after rounding), and
 the exact integer functions (abs, pow, min, max, clamp) against exact Python ints."""
+import inspect
 import math
+import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -63,6 +66,46 @@ def test_all_names_exist():
         assert getattr(am, n).__name__ == n
     for n in METHODS:
         assert callable(getattr(augpy.CudaTensor, n)), n
+
+
+OPS_H = pathlib.Path(__file__).resolve().parents[2] / "include" / "aug" / "ops.h"
+
+
+def op_list():
+    """(name, arity, PY) of every entry of the C op list AUG_OP_LIST (aug/ops.h)."""
+    text = OPS_H.read_text()
+    body = text[text.index("#define AUG_OP_LIST(X)"):]
+    body = body[:body.index("\n\n")]
+    rows = re.findall(r"X\(\s*(\w+)\s*,\s*\"[^\"]*\"\s*,\s*(\d)\s*,\s*(\w+)\s*,\s*\w+\s*,\s*\w+\s*,"
+                      r"\s*[01]\s*,\s*(\w+)\s*\)", body)
+    assert len(rows) == body.count("X("), "an AUG_OP_LIST row did not parse"
+    return [(name, int(arity), py) for _, arity, name, py in rows]
+
+
+def test_math_exposure_follows_the_c_op_list():
+    """augpy.math holds exactly the ops whose PY column is MATH or METHOD, with
+    the op's arity and a docstring with a signature; the METHOD ones are Tensor
+    methods with the tensor as first operand."""
+    ops = op_list()
+    exposed = {name: arity for name, arity, py in ops if py in ("MATH", "METHOD")}
+    assert set(am.__all__) == set(exposed) == set(ALL_NAMES)
+    assert {name for name, _, py in ops if py == "METHOD"} == set(METHODS)
+    assert {py for _, _, py in ops} <= {"NONE", "MATH", "METHOD"}
+    t = augpy.array_to_tensor(np.array([0.25, 0.5], np.float32))
+    for name, arity in exposed.items():
+        fn = getattr(am, name)
+        assert fn is getattr(augpy._augpy, "_math_" + name)
+        params = list(inspect.signature(fn).parameters)
+        assert params[-1] == "out" and len(params) == arity + 1, (name, params)
+        assert fn.__doc__ and fn.__doc__.strip(), name
+        args = [t] * arity
+        if name in METHODS:
+            method = getattr(augpy.CudaTensor, name)
+            assert list(inspect.signature(method).parameters) == ["self"] + params[1:], name
+            assert method.__doc__ == fn.__doc__, name
+            np.testing.assert_array_equal(getattr(t, name)(*args[1:]).numpy(), fn(*args).numpy())
+        else:
+            assert not hasattr(augpy.CudaTensor, name) or name in ("min", "max"), name  # min/max: reductions
 
 
 @pytest.mark.parametrize("d", R.DTYPES)

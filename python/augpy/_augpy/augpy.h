@@ -185,11 +185,9 @@ int augpy_init_warp(PyObject *module, augpy_state *st);     /* warp.c: make_affi
 int augpy_init_lighting(PyObject *module, augpy_state *st); /* lighting.c */
 int augpy_init_blur(PyObject *module, augpy_state *st);     /* blur.c */
 
-/* Number protocol and tensor methods implemented in ops.c / reduce.c and installed
- * on the Tensor type by tensor.c. */
+/* Number protocol implemented in ops.c and installed on the Tensor type by tensor.c. */
 PyObject *augpy_tensor_richcompare(PyObject *a, PyObject *b, int op);     /* ops.c */
 extern PyType_Slot augpy_tensor_number_slots[];                           /* ops.c, {0, NULL}-terminated */
-extern PyMethodDef augpy_tensor_op_methods[];                             /* ops.c + reduce.c methods: sum, fill, ..., sentinel-terminated */
 
 /* Buffer protocol, numpy conversion methods and the creation/conversion
  * functions array_to_tensor, tensor_to_array, empty_like (tensor_io.c). */
@@ -217,20 +215,23 @@ PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *unused);
         }                                                                     \
     } while (0)
 
-/* Tensor methods defined in mathfuncs.c (the SPEC 8 names NumPy also has) and
- * reduce.c, collected into augpy_tensor_op_methods by ops.c. All are
- * METH_FASTCALL | METH_KEYWORDS. */
-#define AUGPY_TENSOR_MATH_METHODS(X)                                              \
-    X(abs, ABS) X(fabs, FABS) X(floor, FLOOR) X(ceil, CEIL) X(pow, POW)           \
-    X(sqrt, SQRT) X(cbrt, CBRT) X(exp, EXP) X(log, LOG) X(log2, LOG2)             \
-    X(log10, LOG10) X(sin, SIN) X(cos, COS) X(tan, TAN) X(asin, ASIN)             \
-    X(acos, ACOS) X(atan, ATAN) X(atan2, ATAN2) X(sinh, SINH) X(cosh, COSH)       \
-    X(tanh, TANH) X(asinh, ASINH) X(acosh, ACOSH) X(atanh, ATANH)
-#define AUGPY_METHOD_DECL_(name, OP) \
-    PyObject *augpy_method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
-AUGPY_TENSOR_MATH_METHODS(AUGPY_METHOD_DECL_)
-#define AUGPY_TENSOR_REDUCE_METHODS(X) \
-    X(sum, SUM) X(min, MIN) X(max, MAX) X(mean, MEAN) X(all, ALL) X(any, ANY)
-AUGPY_TENSOR_REDUCE_METHODS(AUGPY_METHOD_DECL_)
+/* The augpy.math functions and Tensor math methods, generated from the PY
+ * column of the C op list (aug/ops.h AUG_OP_LIST): AUGPY_MATH_OPS expands
+ * AUGPY_MATH_FUNCTION(name, OP) for every op whose PY is MATH or METHOD, and
+ * AUGPY_MATH_METHOD(name, OP) for every op whose PY is METHOD; a file defines
+ * both before expanding it. So a math op added to the C list is exposed as
+ * augpy.math.<name> (and Tensor.<name>) once mathfuncs.c has its docstring
+ * DOC_<name> (a compile error until then). */
+#define AUGPY_MATH_PY_NONE(name, OP)
+#define AUGPY_MATH_PY_MATH(name, OP) AUGPY_MATH_FUNCTION(name, OP)
+#define AUGPY_MATH_PY_METHOD(name, OP) AUGPY_MATH_FUNCTION(name, OP) AUGPY_MATH_METHOD(name, OP)
+#define AUGPY_MATH_SELECT_(e, sym, arity, name, cls, fam, b, py) AUGPY_MATH_PY_##py(name, e)
+#define AUGPY_MATH_OPS AUG_OP_LIST(AUGPY_MATH_SELECT_)
+
+/* Tensor methods of the files beside tensor.c, {NULL}-terminated; tensor.c
+ * installs them on the Tensor type. */
+extern PyMethodDef augpy_tensor_op_methods[];     /* ops.c: fill */
+extern PyMethodDef augpy_tensor_reduce_methods[]; /* reduce.c: sum, min, max, mean, all, any */
+extern PyMethodDef augpy_tensor_math_methods[];   /* mathfuncs.c: the math ops whose PY is METHOD */
 
 #endif

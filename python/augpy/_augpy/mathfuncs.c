@@ -1,19 +1,14 @@
 /* _augpy/mathfuncs.c: the DALI math functions of SPEC 8 (abs ... atanh) as module
  * functions _math_<name> (re-exported by augpy/math.py as augpy.math.<name>) and,
  * where NumPy has a function of that name, as Tensor methods (t.sqrt(), t.pow(2)).
+ * Which ops are exposed, and how, comes from the PY column of the C op list
+ * (aug/ops.h AUG_OP_LIST, through augpy.h's AUGPY_MATH_OPS); this file adds the
+ * docstrings.
  *
  * Each takes tensors, scalars (weak Python numbers or augpy.Constant) or arrays,
  * at least one of them a tensor, and out=None; the computation, promotion and
  * errors are aug_elementwise's. */
 #include "augpy.h"
-
-/* X(name, OP): every function of SPEC 8. */
-#define MATH_LIST(X)                                                                            \
-    X(abs, ABS) X(fabs, FABS) X(floor, FLOOR) X(ceil, CEIL) X(pow, POW) X(fpow, FPOW)           \
-    X(min, MIN) X(max, MAX) X(clamp, CLAMP) X(sqrt, SQRT) X(rsqrt, RSQRT) X(cbrt, CBRT)         \
-    X(exp, EXP) X(log, LOG) X(log2, LOG2) X(log10, LOG10) X(sin, SIN) X(cos, COS) X(tan, TAN)   \
-    X(asin, ASIN) X(acos, ACOS) X(atan, ATAN) X(atan2, ATAN2) X(sinh, SINH) X(cosh, COSH)       \
-    X(tanh, TANH) X(asinh, ASINH) X(acosh, ACOSH) X(atanh, ATANH)
 
 /* Argument names by arity (DALI's): unary (input), binary (left, right), clamp. */
 static const char *const names1[] = {"input|x", "out"};
@@ -79,66 +74,86 @@ done:
     return res;
 }
 
-#define MATH_FUNCTION_(name, OP)                                                                          \
+/* Docstrings: DOC_<name> is the first operand's name, the other operands (each
+ * after ", "), and the description. A function's signature is
+ * "name(first, others, out=None)", a method's "name($self, /, others, out=None)"
+ * (the tensor is the first operand). Every op exposed by the op list needs one:
+ * a missing DOC_<name> is a compile error in the tables below. */
+#define DOC_abs "input", "", "Absolute value; same dtype, saturating (abs(int8 -128) = 127)."
+#define DOC_fabs "input", "", "Absolute value as a float (integers -> float32)."
+#define DOC_floor "input", "", "Round down; integers -> float32."
+#define DOC_ceil "input", "", "Round up; integers -> float32."
+#define DOC_pow "base", ", exponent", "base ** exponent (promoted type; integers exact, saturated)."
+#define DOC_fpow "base", ", exponent", "base ** exponent in floating point (integers -> float32)."
+#define DOC_min "left", ", right", "Elementwise minimum (promoted type; NaN propagates)."
+#define DOC_max "left", ", right", "Elementwise maximum (promoted type; NaN propagates)."
+#define DOC_clamp "value", ", lo, hi", "min(max(value, lo), hi) in the type promoted over all three."
+#define DOC_sqrt "input", "", "Square root; integers -> float32."
+#define DOC_rsqrt "input", "", "1 / sqrt(x); integers -> float32."
+#define DOC_cbrt "input", "", "Cube root; integers -> float32."
+#define DOC_exp "input", "", "e ** x; integers -> float32."
+#define DOC_log "input", "", "Natural logarithm; integers -> float32."
+#define DOC_log2 "input", "", "Base-2 logarithm; integers -> float32."
+#define DOC_log10 "input", "", "Base-10 logarithm; integers -> float32."
+#define DOC_sin "input", "", "Sine (radians); integers -> float32."
+#define DOC_cos "input", "", "Cosine (radians); integers -> float32."
+#define DOC_tan "input", "", "Tangent (radians); integers -> float32."
+#define DOC_asin "input", "", "Arc sine; integers -> float32."
+#define DOC_acos "input", "", "Arc cosine; integers -> float32."
+#define DOC_atan "input", "", "Arc tangent; integers -> float32."
+#define DOC_atan2 "left", ", right", \
+    "Arc tangent of left / right using both signs (C atan2(left, right)); integers -> float32."
+#define DOC_sinh "input", "", "Hyperbolic sine; integers -> float32."
+#define DOC_cosh "input", "", "Hyperbolic cosine; integers -> float32."
+#define DOC_tanh "input", "", "Hyperbolic tangent; integers -> float32."
+#define DOC_asinh "input", "", "Inverse hyperbolic sine; integers -> float32."
+#define DOC_acosh "input", "", "Inverse hyperbolic cosine; integers -> float32."
+#define DOC_atanh "input", "", "Inverse hyperbolic tangent; integers -> float32."
+
+#define FUNCTION_DOC_(name, first, others, what) name "(" first others ", out=None)\n--\n\n" what
+#define METHOD_DOC_(name, first, others, what) name "($self, /" others ", out=None)\n--\n\n" what
+#define APPLY_(macro, ...) macro(__VA_ARGS__)
+#define FUNCTION_DOC(name) APPLY_(FUNCTION_DOC_, #name, DOC_##name)
+#define METHOD_DOC(name) APPLY_(METHOD_DOC_, #name, DOC_##name)
+
+/* ---- the functions and methods of the op list's PY column (augpy.h AUGPY_MATH_OPS) ---- */
+
+#define AUGPY_MATH_FUNCTION(name, OP)                                                                      \
     static PyObject *math_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
     {                                                                                                     \
         return math_call(augpy_state_from_module(m), NULL, AUG_OP_##OP, "augpy.math." #name, args, nargs, \
                          kwnames);                                                                        \
     }
-MATH_LIST(MATH_FUNCTION_)
-
-#define MATH_METHOD_(name, OP)                                                                           \
-    PyObject *augpy_method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
-    {                                                                                                    \
-        return math_call(augpy_state_from_obj(self), self, AUG_OP_##OP, "Tensor." #name, args, nargs,    \
-                         kwnames);                                                                       \
+#define AUGPY_MATH_METHOD(name, OP)                                                                          \
+    static PyObject *method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
+    {                                                                                                        \
+        return math_call(augpy_state_from_obj(self), self, AUG_OP_##OP, "Tensor." #name, args, nargs,       \
+                         kwnames);                                                                          \
     }
-AUGPY_TENSOR_MATH_METHODS(MATH_METHOD_)
-
-/* Docstrings: the DALI description of each function. */
-#define DOC1(name, what) name "(input, out=None)\n--\n\n" what
-#define DOC2(name, what) name "(left, right, out=None)\n--\n\n" what
-static const char doc_abs[] = DOC1("abs", "Absolute value; same dtype, saturating (abs(int8 -128) = 127).");
-static const char doc_fabs[] = DOC1("fabs", "Absolute value as a float (integers -> float32).");
-static const char doc_floor[] = DOC1("floor", "Round down; integers -> float32.");
-static const char doc_ceil[] = DOC1("ceil", "Round up; integers -> float32.");
-static const char doc_pow[] = "pow(base, exponent, out=None)\n--\n\nbase ** exponent (promoted type; integers exact, "
-                              "saturated).";
-static const char doc_fpow[] = "fpow(base, exponent, out=None)\n--\n\nbase ** exponent in floating point "
-                               "(integers -> float32).";
-static const char doc_min[] = DOC2("min", "Elementwise minimum (promoted type; NaN propagates).");
-static const char doc_max[] = DOC2("max", "Elementwise maximum (promoted type; NaN propagates).");
-static const char doc_clamp[] = "clamp(value, lo, hi, out=None)\n--\n\nmin(max(value, lo), hi) in the type "
-                                "promoted over all three.";
-static const char doc_sqrt[] = DOC1("sqrt", "Square root; integers -> float32.");
-static const char doc_rsqrt[] = DOC1("rsqrt", "1 / sqrt(x); integers -> float32.");
-static const char doc_cbrt[] = DOC1("cbrt", "Cube root; integers -> float32.");
-static const char doc_exp[] = DOC1("exp", "e ** x; integers -> float32.");
-static const char doc_log[] = DOC1("log", "Natural logarithm; integers -> float32.");
-static const char doc_log2[] = DOC1("log2", "Base-2 logarithm; integers -> float32.");
-static const char doc_log10[] = DOC1("log10", "Base-10 logarithm; integers -> float32.");
-static const char doc_sin[] = DOC1("sin", "Sine (radians); integers -> float32.");
-static const char doc_cos[] = DOC1("cos", "Cosine (radians); integers -> float32.");
-static const char doc_tan[] = DOC1("tan", "Tangent (radians); integers -> float32.");
-static const char doc_asin[] = DOC1("asin", "Arc sine; integers -> float32.");
-static const char doc_acos[] = DOC1("acos", "Arc cosine; integers -> float32.");
-static const char doc_atan[] = DOC1("atan", "Arc tangent; integers -> float32.");
-static const char doc_atan2[] = DOC2("atan2", "Arc tangent of left / right using both signs (C atan2(left, right)); "
-                                              "integers -> float32.");
-static const char doc_sinh[] = DOC1("sinh", "Hyperbolic sine; integers -> float32.");
-static const char doc_cosh[] = DOC1("cosh", "Hyperbolic cosine; integers -> float32.");
-static const char doc_tanh[] = DOC1("tanh", "Hyperbolic tangent; integers -> float32.");
-static const char doc_asinh[] = DOC1("asinh", "Inverse hyperbolic sine; integers -> float32.");
-static const char doc_acosh[] = DOC1("acosh", "Inverse hyperbolic cosine; integers -> float32.");
-static const char doc_atanh[] = DOC1("atanh", "Inverse hyperbolic tangent; integers -> float32.");
+AUGPY_MATH_OPS
+#undef AUGPY_MATH_FUNCTION
+#undef AUGPY_MATH_METHOD
 
 /* Registered as _augpy._math_<name> with __name__ <name>. */
-#define MATH_ENTRY_(name, OP) \
-    {#name, (PyCFunction)(void (*)(void))math_##name, METH_FASTCALL | METH_KEYWORDS, doc_##name},
+#define AUGPY_MATH_FUNCTION(name, OP) \
+    {#name, (PyCFunction)(void (*)(void))math_##name, METH_FASTCALL | METH_KEYWORDS, FUNCTION_DOC(name)},
+#define AUGPY_MATH_METHOD(name, OP)
 static PyMethodDef math_functions[] = {
-    MATH_LIST(MATH_ENTRY_)
+    AUGPY_MATH_OPS
     {NULL, NULL, 0, NULL},
 };
+#undef AUGPY_MATH_FUNCTION
+#undef AUGPY_MATH_METHOD
+
+#define AUGPY_MATH_FUNCTION(name, OP)
+#define AUGPY_MATH_METHOD(name, OP) \
+    {#name, (PyCFunction)(void (*)(void))method_##name, METH_FASTCALL | METH_KEYWORDS, METHOD_DOC(name)},
+PyMethodDef augpy_tensor_math_methods[] = {
+    AUGPY_MATH_OPS
+    {NULL, NULL, 0, NULL},
+};
+#undef AUGPY_MATH_FUNCTION
+#undef AUGPY_MATH_METHOD
 
 int augpy_init_math(PyObject *module, augpy_state *st)
 {

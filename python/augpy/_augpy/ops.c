@@ -276,14 +276,10 @@ static PyObject *tensor_fill(PyObject *self, PyObject *const *args, Py_ssize_t n
     return fill_into(st, self, a[0], "Tensor.fill");
 }
 
-#define METHOD_ENTRY_(name, OP) \
-    {#name, (PyCFunction)(void (*)(void))augpy_method_##name, METH_FASTCALL | METH_KEYWORDS, NULL},
 PyMethodDef augpy_tensor_op_methods[] = {
     {"fill", (PyCFunction)(void (*)(void))tensor_fill, METH_FASTCALL | METH_KEYWORDS,
-     "fill(value, blocks_per_sm=8, threads=0)\n--\n\nFill with a scalar, or copy a tensor / array "
+     "fill($self, /, value, blocks_per_sm=8, threads=0)\n--\n\nFill with a scalar, or copy a tensor / array "
      "(broadcast) into this tensor, with saturate_cast. Returns this tensor."},
-    AUGPY_TENSOR_REDUCE_METHODS(METHOD_ENTRY_)
-    AUGPY_TENSOR_MATH_METHODS(METHOD_ENTRY_)
     {NULL, NULL, 0, NULL},
 };
 

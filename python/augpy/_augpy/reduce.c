@@ -119,33 +119,55 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
         return reduce_call(augpy_state_from_module(m), NULL, AUG_REDUCE_##OP, "augpy." #name, args, nargs,   \
                            kwnames);                                                                         \
     }                                                                                                        \
-    PyObject *augpy_method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
-    {                                                                                                        \
+    static PyObject *method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
+    {                                                                                                         \
         return reduce_call(augpy_state_from_obj(self), self, AUG_REDUCE_##OP, "Tensor." #name, args, nargs,  \
                            kwnames);                                                                         \
     }
-AUGPY_TENSOR_REDUCE_METHODS(REDUCE_FUNCTIONS_)
+REDUCE_FUNCTIONS_(sum, SUM)
+REDUCE_FUNCTIONS_(min, MIN)
+REDUCE_FUNCTIONS_(max, MAX)
+REDUCE_FUNCTIONS_(mean, MEAN)
+REDUCE_FUNCTIONS_(all, ALL)
+REDUCE_FUNCTIONS_(any, ANY)
 
-#define REDUCE_DOC(name, what)                                                                             \
-    name "(tensor, axis=None, keepdim=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n" what            \
-         " over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed)."
+/* The signature after the tensor, and the description. */
+#define SUM_ARGS "axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
+#define REDUCE_ARGS "axis=None, keepdim=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
+#define SUM_DOC                                                                                               \
+    "Sum over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints). Integers accumulate " \
+    "exactly and saturate to the input dtype, or with upcast=True are returned as int64 / uint64 / float64. "  \
+    "sum(tensor, upcast) with a bool second argument is the seed's form."
+#define REDUCE_DOC(what) \
+    what " over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed)."
+#define MIN_DOC REDUCE_DOC("Minimum (NaN propagates; an empty reduction raises ValueError)")
+#define MAX_DOC REDUCE_DOC("Maximum (NaN propagates; an empty reduction raises ValueError)")
+#define MEAN_DOC REDUCE_DOC("Mean (float inputs keep their dtype, integers give float64)")
+#define ALL_DOC REDUCE_DOC("True where every element is nonzero, as a bool tensor,")
+#define ANY_DOC REDUCE_DOC("True where some element is nonzero, as a bool tensor,")
+
+#define FUNCTION_(name, ARGS, DOC) \
+    {#name, (PyCFunction)(void (*)(void))fn_##name, METH_FASTCALL | METH_KEYWORDS, #name "(tensor, " ARGS DOC}
+#define METHOD_(name, ARGS, DOC) \
+    {#name, (PyCFunction)(void (*)(void))method_##name, METH_FASTCALL | METH_KEYWORDS, #name "($self, /, " ARGS DOC}
 
 static PyMethodDef reduce_functions[] = {
-    {"sum", (PyCFunction)(void (*)(void))fn_sum, METH_FASTCALL | METH_KEYWORDS,
-     "sum(tensor, axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
-     "Sum over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints). Integers accumulate "
-     "exactly and saturate to the input dtype, or with upcast=True are returned as int64 / uint64 / float64. "
-     "sum(tensor, upcast) with a bool second argument is the seed's form."},
-    {"min", (PyCFunction)(void (*)(void))fn_min, METH_FASTCALL | METH_KEYWORDS,
-     REDUCE_DOC("min", "Minimum (NaN propagates; an empty reduction raises ValueError)")},
-    {"max", (PyCFunction)(void (*)(void))fn_max, METH_FASTCALL | METH_KEYWORDS,
-     REDUCE_DOC("max", "Maximum (NaN propagates; an empty reduction raises ValueError)")},
-    {"mean", (PyCFunction)(void (*)(void))fn_mean, METH_FASTCALL | METH_KEYWORDS,
-     REDUCE_DOC("mean", "Mean (float inputs keep their dtype, integers give float64)")},
-    {"all", (PyCFunction)(void (*)(void))fn_all, METH_FASTCALL | METH_KEYWORDS,
-     REDUCE_DOC("all", "True where every element is nonzero, as a bool tensor,")},
-    {"any", (PyCFunction)(void (*)(void))fn_any, METH_FASTCALL | METH_KEYWORDS,
-     REDUCE_DOC("any", "True where some element is nonzero, as a bool tensor,")},
+    FUNCTION_(sum, SUM_ARGS, SUM_DOC),
+    FUNCTION_(min, REDUCE_ARGS, MIN_DOC),
+    FUNCTION_(max, REDUCE_ARGS, MAX_DOC),
+    FUNCTION_(mean, REDUCE_ARGS, MEAN_DOC),
+    FUNCTION_(all, REDUCE_ARGS, ALL_DOC),
+    FUNCTION_(any, REDUCE_ARGS, ANY_DOC),
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef augpy_tensor_reduce_methods[] = {
+    METHOD_(sum, SUM_ARGS, SUM_DOC),
+    METHOD_(min, REDUCE_ARGS, MIN_DOC),
+    METHOD_(max, REDUCE_ARGS, MAX_DOC),
+    METHOD_(mean, REDUCE_ARGS, MEAN_DOC),
+    METHOD_(all, REDUCE_ARGS, ALL_DOC),
+    METHOD_(any, REDUCE_ARGS, ANY_DOC),
     {NULL, NULL, 0, NULL},
 };
 

@@ -556,26 +556,35 @@ static PyType_Slot tensor_own_slots[] = {
     {Py_tp_richcompare, augpy_tensor_richcompare},
     {0, NULL}};
 
-/* Our methods followed by ops.c's; built once, lives as long as the process
- * (types keep pointers into it). */
+/* Our methods followed by those of ops.c, reduce.c and mathfuncs.c; built once,
+ * lives as long as the process (types keep pointers into it). A name defined
+ * twice is an error (SystemError at import), not a silent override. */
 static PyMethodDef *all_methods = NULL;
 
 static int build_methods(void) {
     if (all_methods != NULL) return 0;
-    size_t n_own = 0, n_ops = 0;
-    while (tensor_own_methods[n_own].ml_name) n_own++;
-    while (augpy_tensor_op_methods[n_ops].ml_name) n_ops++;
-    PyMethodDef *m = PyMem_RawCalloc(n_own + n_ops + 1, sizeof *m);
+    PyMethodDef *const tables[] = {tensor_own_methods, augpy_tensor_op_methods, augpy_tensor_reduce_methods,
+                                   augpy_tensor_math_methods};
+    size_t ntables = sizeof tables / sizeof tables[0], total = 0;
+    for (size_t t = 0; t < ntables; t++)
+        for (const PyMethodDef *d = tables[t]; d->ml_name; d++) total++;
+    PyMethodDef *m = PyMem_RawCalloc(total + 1, sizeof *m);
     if (m == NULL) {
         PyErr_NoMemory();
         return -1;
     }
     size_t k = 0;
-    for (size_t i = 0; i < n_own; i++) m[k++] = tensor_own_methods[i];
-    for (size_t i = 0; i < n_ops; i++) {
-        int dup = 0;
-        for (size_t j = 0; j < n_own; j++) dup |= strcmp(augpy_tensor_op_methods[i].ml_name, m[j].ml_name) == 0;
-        if (!dup) m[k++] = augpy_tensor_op_methods[i];
+    for (size_t t = 0; t < ntables; t++) {
+        for (const PyMethodDef *d = tables[t]; d->ml_name; d++) {
+            for (size_t j = 0; j < k; j++) {
+                if (strcmp(d->ml_name, m[j].ml_name) == 0) {
+                    PyErr_Format(PyExc_SystemError, "augpy: Tensor method '%s' is defined twice", d->ml_name);
+                    PyMem_RawFree(m);
+                    return -1;
+                }
+            }
+            m[k++] = *d;
+        }
     }
     all_methods = m;
     return 0;
