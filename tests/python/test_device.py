@@ -1,8 +1,12 @@
-"""Devices, streams, events, device properties and memory info on the CPU backend
-(SPEC 4): the seed's CUDA API exists and works as no-ops where meaningful."""
+"""Devices, streams, events, device properties, memory info and launch settings on
+the CPU backend (SPEC 4): the seed's CUDA API, bound to the C device API, exists and
+works; streams and events are complete as soon as a call returns."""
+import math
 import os
 import threading
+import time
 
+import numpy as np
 import pytest
 
 import augpy
@@ -55,14 +59,24 @@ def test_meminfo():
     assert augpy.meminfo(0)[2] == total
 
 
-@pytest.mark.parametrize("func", [augpy.get_device_properties, augpy.meminfo, augpy.CudaDevice,
-                                  augpy.CudaStream])
-def test_invalid_device_ids(func):
-    with pytest.raises(ValueError, match=r"invalid device_id 1"):
+@pytest.mark.parametrize("func, name", [
+    (augpy.get_device_properties, "get_device_properties"), (augpy.meminfo, "meminfo"),
+    (augpy.CudaDevice, "CudaDevice"), (augpy.CudaStream, "CudaStream"), (augpy.synchronize, "synchronize"),
+    (lambda i: augpy.CudaTensor(2, augpy.uint8, i), "CudaTensor"),
+    (lambda i: augpy.zeros(2, device_id=i), "augpy.zeros"),
+    (lambda i: augpy.array_to_tensor(np.zeros(2), i), "array_to_tensor"),
+    (lambda i: augpy.RandomNumberGenerator(i), "RandomNumberGenerator")])
+def test_invalid_device_ids(func, name):
+    """device_id indexes the default backend's devices: only 0 on the CPU."""
+    with pytest.raises(ValueError, match=rf"^{name}: invalid device_id 1 \(the cpu backend has device 0 only\)"):
         func(1)
-    with pytest.raises(TypeError, match=r"device_id must be an int, got str"):
+    with pytest.raises(ValueError, match=rf"^{name}: invalid device_id -2 "):
+        func(-2)
+    with pytest.raises(TypeError, match=rf"^{name}: device_id must be an int( or None)?, got str"):
         func("0")
-    with pytest.raises(ValueError, match=r"invalid device_id"):
+    with pytest.raises(TypeError, match=rf"^{name}: device_id must be an int"):
+        func(True)
+    with pytest.raises(ValueError, match=rf"^{name}: invalid device_id 1099511627776 "):
         func(2 ** 40)
 
 
@@ -85,7 +99,7 @@ def test_streams():
     assert augpy.CudaStream(-1, -1) is augpy.default_stream
     s = augpy.CudaStream()
     assert s is not default and s.priority == 0 and s.device_id == 0
-    assert augpy.CudaStream(priority=-5).priority == 0  # clipped to the CPU's range
+    assert augpy.CudaStream(priority=0).priority == 0
     s.activate()
     assert augpy.get_current_stream() is s
     s2 = augpy.CudaStream(0, 0)
@@ -99,6 +113,62 @@ def test_streams():
     assert s.synchronize() is None and s.synchronize(0) is None and s.synchronize(microseconds=50) is None
     assert s.query() is True
     assert repr(augpy.default_stream) == "<CudaStream default>"
+    assert repr(s) == "<CudaStream device_id=0, priority=0>"
+    assert s.handle == 0 and augpy.default_stream.handle == 0  # no backend handle on the CPU
+
+
+def test_stream_priorities_outside_the_range():
+    """The CPU's range is [0, 0] (greatestStreamPriority .. leastStreamPriority)."""
+    p = augpy.get_device_properties()
+    assert (p.greatestStreamPriority, p.leastStreamPriority) == (0, 0)
+    for prio in (-5, -1, 1, 7):
+        with pytest.raises(ValueError, match=rf"^CudaStream: priority {prio} is outside the range of cpu"):
+            augpy.CudaStream(0, prio)
+    with pytest.raises(ValueError, match=r"^CudaStream: priority = 1099511627776 is out of range"):
+        augpy.CudaStream(priority=2 ** 40)
+    with pytest.raises(TypeError, match=r"^CudaStream: priority must be an int"):
+        augpy.CudaStream(priority=0.5)
+    assert augpy.CudaStream(-1, -1) is augpy.default_stream  # the seed's spelling, not a priority
+
+
+def test_streams_and_events_are_complete_on_the_cpu():
+    s = augpy.CudaStream()
+    t = augpy.zeros((64, 64), augpy.float32)
+    with s:
+        t += 1
+        assert s.query() is True
+        for us in (100, 1, 0, -1):
+            assert s.synchronize(us) is None
+        e = augpy.CudaEvent()
+        assert e.query() is True  # nothing recorded yet
+        assert e.record() is None
+        assert e.query() is True and e.synchronize() is None and e.synchronize(microseconds=0) is None
+    for stream in (s, augpy.default_stream, None):
+        e = augpy.CudaEvent()
+        assert e.record(stream) is None and e.record(stream=stream) is None and e.query() is True
+    assert augpy.default_stream.query() is True and augpy.default_stream.synchronize() is None
+    with pytest.raises(TypeError, match=r"^CudaEvent.record: stream must be a CudaStream or None, got int"):
+        augpy.CudaEvent().record(0)
+    with pytest.raises(TypeError, match=r"^CudaStream.synchronize: microseconds must be an int"):
+        s.synchronize("1")
+    with pytest.raises(TypeError):
+        s.synchronize(1, 2)
+
+
+def test_event_elapsed_time():
+    start, end = augpy.CudaEvent(), augpy.CudaEvent()
+    start.record()
+    time.sleep(0.02)
+    end.record()
+    end.synchronize()
+    ms = start.elapsed_time(end)
+    assert isinstance(ms, float) and math.isfinite(ms)
+    assert 15.0 <= ms < 10000.0  # the sleep, measured
+    assert start.elapsed_time(start) == 0.0
+    with pytest.raises(ValueError, match=r"^CudaEvent.elapsed_time: both events must have been recorded"):
+        start.elapsed_time(augpy.CudaEvent())
+    with pytest.raises(TypeError, match=r"^CudaEvent.elapsed_time: end_event must be a CudaEvent, got str"):
+        start.elapsed_time("x")
 
 
 def test_streams_are_thread_local():
@@ -119,6 +189,55 @@ def test_streams_are_thread_local():
     assert seen == [augpy.default_stream, True]
 
 
+def test_current_stream_per_thread_concurrently():
+    """Each thread activates its own streams at the same time; each sees its own
+    objects, nested, and the main thread's stream is untouched."""
+    n = 8
+    barrier = threading.Barrier(n)
+    errors = []
+    main = augpy.CudaStream()
+
+    def worker(i):
+        try:
+            outer, inner = augpy.CudaStream(), augpy.CudaStream()
+            assert augpy.get_current_stream() is augpy.default_stream
+            with outer:
+                barrier.wait()
+                for _ in range(50):
+                    assert augpy.get_current_stream() is outer
+                    with inner:
+                        assert augpy.get_current_stream() is inner
+                        augpy.zeros(16).fill(i)
+                    assert augpy.get_current_stream() is outer
+                barrier.wait()
+            assert augpy.get_current_stream() is augpy.default_stream
+        except Exception as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(exc)
+
+    with main:
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert augpy.get_current_stream() is main
+    assert errors == []
+    assert augpy.get_current_stream() is augpy.default_stream
+
+
+def test_active_stream_is_kept_alive():
+    s = augpy.CudaStream()
+    s.activate()
+    ident = id(s)
+    del s
+    cur = augpy.get_current_stream()
+    assert id(cur) == ident and cur is not augpy.default_stream
+    cur.deactivate()
+    assert augpy.get_current_stream() is augpy.default_stream
+    with augpy.default_stream:
+        assert augpy.get_current_stream() is augpy.default_stream
+
+
 def test_events():
     e = augpy.CudaEvent()
     assert e.record() is None
@@ -132,6 +251,7 @@ def test_release_and_synchronize():
     t = augpy.CudaTensor(3)
     assert augpy.release() is None
     assert augpy.synchronize() is None and augpy.synchronize(0) is None
+    assert augpy.synchronize(None) is None and augpy.synchronize(device_id=0) is None
     t[:] = 1  # tensors stay valid on the CPU
     assert t.numpy().tolist() == [1, 1, 1]
 
@@ -155,3 +275,72 @@ def test_num_threads():
     assert augpy.get_num_threads() == n
     with pytest.raises(TypeError, match=r"set_num_threads: expected an int"):
         augpy.set_num_threads("2")
+
+
+# ---- launch settings --------------------------------------------------------------------------
+
+def launch_calls():
+    """Every function taking blocks_per_sm / threads: (name, call(t, fail, **launch)),
+    where fail=True makes the C call itself fail (shapes, axes, parameter values)."""
+    rng = augpy.RandomNumberGenerator(seed=1)
+    bad = augpy.zeros((3, 7), augpy.uint8)
+
+    def other(t, fail):
+        return bad if fail else t
+    return [
+        ("add", lambda t, f, **k: augpy.add(t, other(t, f), **k)),
+        ("rsub", lambda t, f, **k: augpy.rsub(t, other(t, f), **k)),
+        ("div", lambda t, f, **k: augpy.div(t, other(t, f), **k)),
+        ("lt", lambda t, f, **k: augpy.lt(t, other(t, f), **k)),
+        ("fma", lambda t, f, **k: augpy.fma(2.0, t, other(t, f), **k)),
+        ("fill", lambda t, f, **k: augpy.fill(other(t, f), t, **k)),
+        ("Tensor.fill", lambda t, f, **k: t.fill(other(t, f), **k)),
+        ("copy", lambda t, f, **k: augpy.copy(other(t, f), t, **k)),
+        ("cast", lambda t, f, **k: augpy.cast(t, other(t, f), **k)),
+        ("sum", lambda t, f, **k: augpy.sum(t, 5 if f else 0, **k)),
+        ("Tensor.max", lambda t, f, **k: (t[:0] if f else t).max(**k)),
+        ("uniform", lambda t, f, **k: rng.uniform(t, 10 if f else 0, 1, **k)),
+        ("gaussian", lambda t, f, **k: rng.gaussian(t, 0, -1 if f else 1, **k)),
+    ]
+
+
+@pytest.mark.parametrize("name, call", launch_calls(), ids=[n for n, _ in launch_calls()])
+def test_launch_settings_restored_after_a_call(name, call):
+    """blocks_per_sm / threads are the thread's launch settings for the C call
+    only (aug_set_launch); the previous ones come back afterwards, also when the
+    call fails."""
+    t = augpy.zeros((4, 5), augpy.float32)
+    get, set_ = augpy._augpy._get_launch, augpy._augpy._set_launch
+    before = get()
+    try:
+        set_(3, 96)
+        call(t, False, blocks_per_sm=2, threads=128)
+        assert get() == (3, 96)
+        call(t, False)  # the signature's defaults, then back
+        assert get() == (3, 96)
+        call(t, False, blocks_per_sm=0, threads=0)  # 0 = automatic
+        assert get() == (3, 96)
+        with pytest.raises(ValueError):
+            call(t, True, blocks_per_sm=1, threads=32)
+        assert get() == (3, 96)
+        with pytest.raises(ValueError, match=r"threads must be an int in \[0, 2147483647\], got -1"):
+            call(t, False, threads=-1)
+        with pytest.raises(TypeError, match=r"blocks_per_sm must be an int"):
+            call(t, False, blocks_per_sm=1.0)
+        assert get() == (3, 96)
+    finally:
+        set_(*before)
+
+
+def test_launch_settings_are_per_thread():
+    seen = []
+    augpy._augpy._set_launch(5, 64)  # the launch settings of this thread only
+    try:
+        th = threading.Thread(target=lambda: seen.append(augpy._augpy._get_launch()))
+        th.start()
+        th.join()
+        assert seen == [(0, 0)] and augpy._augpy._get_launch() == (5, 64)
+        with pytest.raises(ValueError, match=r"^_set_launch: threads must be >= 0"):
+            augpy._augpy._set_launch(1, -1)
+    finally:
+        augpy._augpy._set_launch(0, 0)

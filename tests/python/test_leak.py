@@ -1,4 +1,4 @@
-"""No leaks in the operator / functional / math / reduction bindings: 10^5 small
+"""No leaks in the operator / functional / math / reduction / device bindings: 10^5 small
 calls (successful and failing) do not grow the resident set by more than a few MiB,
 and tracemalloc sees no growth of Python allocations."""
 import gc
@@ -42,7 +42,20 @@ def make_calls():
         t += a
         t *= 0.5
 
+    def streams():
+        s = augpy.CudaStream()
+        with s:
+            start, end = augpy.CudaEvent(), augpy.CudaEvent()
+            start.record()
+            end.record(s)
+            end.synchronize(0)
+            start.elapsed_time(end)
+            augpy.get_current_stream()
+        s.synchronize()
+
     return [
+        streams, lambda: augpy.get_device_properties(0).name, lambda: augpy.meminfo(),
+        failing(lambda: augpy.CudaStream(0, 3)), failing(lambda: augpy.CudaEvent().elapsed_time(augpy.CudaEvent())),
         lambda: a + b, lambda: augpy.add(a, b, out=o), lambda: a + 1, lambda: 5 - a, lambda: a < b,
         lambda: a * c, lambda: a + arr, lambda: am.sqrt(f), lambda: am.clamp(a, 2, 5), lambda: augpy.sum(a),
         lambda: a.sum(0, keepdim=True), lambda: augpy.mean(f, (0, 1)), lambda: augpy.fma(0.5, a, b),

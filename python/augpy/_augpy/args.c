@@ -4,8 +4,8 @@
  * (with '|'-separated keyword aliases); the other parsers turn one argument
  * into a C value with the extension's messages, each naming the Python
  * function and the argument: ints, reals, numbers (scalars and Constants),
- * shapes, `out=`, float32 parameter tensors and the launch settings
- * blocks_per_sm / threads. Conversions of tensors, arrays, dtypes and scalars
+ * shapes, `out=`, float32 parameter tensors, device ids and the launch
+ * settings blocks_per_sm / threads. Conversions of tensors, arrays, dtypes and scalars
  * themselves are in convert.c. */
 #include <string.h>
 #include "augpy.h"
@@ -216,9 +216,55 @@ aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, 
     return *tmp;
 }
 
+/* ---- devices ----------------------------------------------------------------------- */
+
+/* "(the cpu backend has device 0 only)", "(the cuda backend has devices 0 to 3)". */
+static const char *backend_devices(aug_device dev, char *buf, size_t len) {
+    int n = aug_device_count(dev.type);
+    const char *name = dev.type == AUG_DEVICE_CPU ? "cpu" : "cuda";
+    if (n <= 1) PyOS_snprintf(buf, len, "the %s backend has device 0 only", name);
+    else PyOS_snprintf(buf, len, "the %s backend has devices 0 to %d", name, n - 1);
+    return buf;
+}
+
+int augpy_device_from_id(int device_id, aug_device *out, const char *func) {
+    aug_device dev = aug_default_device();
+    if (device_id < 0 || device_id >= aug_device_count(dev.type)) {
+        char buf[64];
+        PyErr_Format(PyExc_ValueError, "%s: invalid device_id %d (%s)", func, device_id,
+                     backend_devices(dev, buf, sizeof buf));
+        return -1;
+    }
+    dev.id = device_id;
+    *out = dev;
+    return 0;
+}
+
+int augpy_parse_device_id(PyObject *obj, int allow_none, aug_device *out, const char *func) {
+    if (allow_none && (obj == NULL || obj == Py_None)) {
+        *out = aug_default_device();
+        return 0;
+    }
+    if (obj == NULL || PyBool_Check(obj) || !PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: device_id must be an int%s, got %.100s", func,
+                     allow_none ? " or None" : "", obj ? Py_TYPE(obj)->tp_name : "nothing");
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < INT32_MIN || v > INT32_MAX) {
+        char buf[64];
+        PyErr_Format(PyExc_ValueError, "%s: invalid device_id %R (%s)", func, obj,
+                     backend_devices(aug_default_device(), buf, sizeof buf));
+        return -1;
+    }
+    return augpy_device_from_id((int)v, out, func);
+}
+
 /* ---- launch settings ------------------------------------------------------------------ */
 
-static int check_launch_arg(const char *func, const char *name, PyObject *obj) {
+static int parse_launch_arg(const char *func, const char *name, PyObject *obj, int *out) {
     if (!obj) return 0;
     if (!PyLong_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
@@ -231,10 +277,25 @@ static int check_launch_arg(const char *func, const char *name, PyObject *obj) {
         PyErr_Format(PyExc_ValueError, "%s: %s must be an int in [0, 2147483647], got %R", func, name, obj);
         return -1;
     }
+    *out = (int)v;
     return 0;
 }
 
-int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads) {
-    if (check_launch_arg(func, "blocks_per_sm", blocks_per_sm) < 0) return -1;
-    return check_launch_arg(func, "threads", threads);
+int augpy_parse_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads, int default_threads,
+                       augpy_launch *launch) {
+    launch->blocks_per_sm = AUGPY_BLOCKS_PER_SM;
+    launch->threads = default_threads;
+    launch->saved_blocks_per_sm = launch->saved_threads = 0;
+    if (parse_launch_arg(func, "blocks_per_sm", blocks_per_sm, &launch->blocks_per_sm) < 0) return -1;
+    return parse_launch_arg(func, "threads", threads, &launch->threads);
+}
+
+void augpy_launch_begin(augpy_launch *launch) {
+    aug_get_launch(&launch->saved_blocks_per_sm, &launch->saved_threads);
+    /* Cannot fail: augpy_parse_launch admits only values >= 0. */
+    (void)aug_set_launch(launch->blocks_per_sm, launch->threads);
+}
+
+void augpy_launch_end(const augpy_launch *launch) {
+    (void)aug_set_launch(launch->saved_blocks_per_sm, launch->saved_threads);
 }

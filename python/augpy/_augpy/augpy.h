@@ -65,6 +65,7 @@ typedef struct {
     PyTypeObject *DecoderType;      /* Decoder (jpeg.c) */
     PyTypeObject *WarpScaleModeType;/* WarpScaleMode (warp.c) */
     PyObject *dtypes[AUG_NUM_DTYPES]; /* DLDataType singletons, indexed by aug_dtype */
+    PyObject *default_stream;       /* augpy.default_stream (device.c) */
     PyObject *CudaError, *CuRandError, *CuBlasError, *MemoryError, *NvJpegError;
     PyObject *numpy;                /* the numpy module, imported lazily (NULL until then) */
 } augpy_state;
@@ -96,9 +97,6 @@ PyObject *augpy_wrap(augpy_state *st, aug_tensor *t);
 int augpy_is_tensor(augpy_state *st, PyObject *obj);
 /* Borrowed aug_tensor of a Tensor object, or NULL with TypeError naming func/argname. */
 aug_tensor *augpy_tensor_arg(augpy_state *st, PyObject *obj, const char *func, const char *argname);
-/* The device a `device_id` argument names on the default backend (SPEC 4):
- * ValueError naming func for ids that do not exist. 0 or -1. */
-int augpy_device_from_id(int device_id, aug_device *out, const char *func);
 /* "cpu" / "cuda:N" as a new str. */
 PyObject *augpy_device_str(aug_device dev);
 /* A new numpy array with a copy of t's values (array == NULL), or t's values
@@ -130,9 +128,31 @@ int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char
 /* A parameter tensor: an augpy tensor (borrowed) or an array-like converted to a
  * new float32 CPU tensor stored in *tmp (caller frees). NULL with TypeError. */
 aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp);
-/* blocks_per_sm / threads (either may be NULL = not given): ints >= 0.
- * The CUDA backend honours them, the CPU backend ignores them. 0 ok, -1 error. */
-int augpy_check_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads);
+/* The device a `device_id` names: an index into the default backend's devices
+ * (SPEC 4). ValueError "func: invalid device_id N (the cpu backend has device 0
+ * only)" for ids that do not exist. 0 or -1. */
+int augpy_device_from_id(int device_id, aug_device *out, const char *func);
+/* A device_id argument: an int (bool refused), or with allow_none None / NULL
+ * for the default device. TypeError "func: device_id must be an int[ or None],
+ * got T", ValueError as augpy_device_from_id. 0 or -1. */
+int augpy_parse_device_id(PyObject *obj, int allow_none, aug_device *out, const char *func);
+/* Launch settings of one call (aug_set_launch): blocks_per_sm / threads as
+ * given (NULL: not given, the signature's default: AUGPY_BLOCKS_PER_SM and
+ * default_threads, 512 for the functional API, else 0 = automatic); ints in
+ * [0, 2^31). The CUDA backend honours them, the CPU backend ignores them.
+ * augpy_launch_begin makes them the thread's settings right before the C call,
+ * augpy_launch_end restores the previous ones right after it, whatever it
+ * returned (AUGPY_CALL_LAUNCH does both). */
+#define AUGPY_BLOCKS_PER_SM 8
+#define AUGPY_THREADS_FUNCTIONAL 512
+typedef struct {
+    int blocks_per_sm, threads;
+    int saved_blocks_per_sm, saved_threads;
+} augpy_launch;
+int augpy_parse_launch(const char *func, PyObject *blocks_per_sm, PyObject *threads, int default_threads,
+                       augpy_launch *launch);
+void augpy_launch_begin(augpy_launch *launch);
+void augpy_launch_end(const augpy_launch *launch);
 
 /* ---- conversions (convert.c) ------------------------------------------------ */
 /* dtype from an augpy DLDataType, a numpy dtype/type object or a name string. */
@@ -213,6 +233,14 @@ PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *unused);
         } else {                                                              \
             (status) = (call);                                                \
         }                                                                     \
+    } while (0)
+
+/* AUGPY_CALL between augpy_launch_begin and augpy_launch_end. */
+#define AUGPY_CALL_LAUNCH(status, launch, nelem, call)  \
+    do {                                                \
+        augpy_launch_begin(&(launch));                  \
+        AUGPY_CALL(status, nelem, call);                \
+        augpy_launch_end(&(launch));                    \
     } while (0)
 
 /* The augpy.math functions and Tensor math methods, generated from the PY

@@ -11,29 +11,6 @@
 
 /* ---- creation: zeros, ones, full, zeros_like, ones_like, full_like ------------------ */
 
-/* device_id None -> the default device; else that index of the default backend. */
-static int parse_device(PyObject *obj, aug_device *dev, const char *func)
-{
-    *dev = aug_default_device();
-    if (!obj || obj == Py_None)
-        return 0;
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: device_id must be an int or None, not '%.100s'", func,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    long id = PyLong_AsLong(obj);
-    if (id == -1 && PyErr_Occurred())
-        return -1;
-    if (id < 0 || id > INT32_MAX || (dev->type == AUG_DEVICE_CPU && id != 0)) {
-        PyErr_Format(PyExc_ValueError, "%s: invalid device_id %R for the %s device", func, obj,
-                     dev->type == AUG_DEVICE_CPU ? "cpu" : "cuda");
-        return -1;
-    }
-    dev->id = (int)id;
-    return 0;
-}
-
 /* value: NULL = zeros. dtype None: with a value, the weak-scalar rule against the
  * default uint8 (int -> uint8, float -> float32, bool -> bool, Constant -> its dtype). */
 static PyObject *create(augpy_state *st, PyObject *shapeobj, PyObject *value, PyObject *dtypeobj,
@@ -46,7 +23,7 @@ static PyObject *create(augpy_state *st, PyObject *shapeobj, PyObject *value, Py
         ndim = like->ndim;
         memcpy(shape, like->shape, sizeof shape);
         dev = like->device;
-    } else if ((ndim = augpy_parse_shape(shapeobj, shape, func)) < 0 || parse_device(devobj, &dev, func) < 0) {
+    } else if ((ndim = augpy_parse_shape(shapeobj, shape, func)) < 0 || augpy_parse_device_id(devobj, 1, &dev, func) < 0) {
         return NULL;
     }
     aug_scalar v = aug_scalar_int(0);

@@ -124,6 +124,7 @@ static int augpy_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->DecoderType);
     Py_VISIT(st->WarpScaleModeType);
     for (int i = 0; i < AUG_NUM_DTYPES; i++) Py_VISIT(st->dtypes[i]);
+    Py_VISIT(st->default_stream);
     Py_VISIT(st->CudaError);
     Py_VISIT(st->CuRandError);
     Py_VISIT(st->CuBlasError);
@@ -148,6 +149,7 @@ static int augpy_clear(PyObject *module) {
     Py_CLEAR(st->DecoderType);
     Py_CLEAR(st->WarpScaleModeType);
     for (int i = 0; i < AUG_NUM_DTYPES; i++) Py_CLEAR(st->dtypes[i]);
+    Py_CLEAR(st->default_stream);
     Py_CLEAR(st->CudaError);
     Py_CLEAR(st->CuRandError);
     Py_CLEAR(st->CuBlasError);

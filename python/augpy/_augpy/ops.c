@@ -241,7 +241,8 @@ PyObject *augpy_tensor_richcompare(PyObject *a, PyObject *b, int op)
 /* ---- shared bodies of fill / copy ------------------------------------------------ */
 
 /* dst = value (a scalar: aug_fill; a tensor or array: aug_copy with broadcasting). */
-static PyObject *fill_into(augpy_state *st, PyObject *dstobj, PyObject *value, const char *func)
+static PyObject *fill_into(augpy_state *st, PyObject *dstobj, PyObject *value, augpy_launch *launch,
+                           const char *func)
 {
     aug_tensor *dst = augpy_tensor_arg(st, dstobj, func, "dst");
     if (!dst)
@@ -258,9 +259,9 @@ static PyObject *fill_into(augpy_state *st, PyObject *dstobj, PyObject *value, c
     }
     aug_status s;
     if (src.tensor)
-        AUGPY_CALL(s, aug_tensor_size(dst), aug_copy(src.tensor, dst));
+        AUGPY_CALL_LAUNCH(s, *launch, aug_tensor_size(dst), aug_copy(src.tensor, dst));
     else
-        AUGPY_CALL(s, aug_tensor_size(dst), aug_fill(dst, &src.scalar));
+        AUGPY_CALL_LAUNCH(s, *launch, aug_tensor_size(dst), aug_fill(dst, &src.scalar));
     aug_tensor_free(tmp);
     return finish(st, s, NULL, dstobj, func);
 }
@@ -269,11 +270,12 @@ static PyObject *tensor_fill(PyObject *self, PyObject *const *args, Py_ssize_t n
 {
     static const char *const names[] = {"value|scalar|other", "blocks_per_sm", "threads"};
     PyObject *a[3];
+    augpy_launch launch;
     augpy_state *st = augpy_state_from_obj(self);
     if (!st || augpy_parse_args("Tensor.fill", args, nargs, kwnames, names, 3, 1, a) < 0 ||
-        augpy_check_launch("Tensor.fill", a[1], a[2]) < 0)
+        augpy_parse_launch("Tensor.fill", a[1], a[2], 0, &launch) < 0)
         return NULL;
-    return fill_into(st, self, a[0], "Tensor.fill");
+    return fill_into(st, self, a[0], &launch, "Tensor.fill");
 }
 
 PyMethodDef augpy_tensor_op_methods[] = {
@@ -291,9 +293,10 @@ static PyObject *functional(PyObject *module, aug_op op, int reflected, const ch
     static const char *const names[] = {"tensor|tensor1", "scalar|tensor2|other", "out", "blocks_per_sm",
                                         "threads"};
     PyObject *a[5];
+    augpy_launch launch;
     augpy_state *st = augpy_state_from_module(module);
     if (augpy_parse_args(func, args, nargs, kwnames, names, 5, 2, a) < 0 ||
-        augpy_check_launch(func, a[3], a[4]) < 0)
+        augpy_parse_launch(func, a[3], a[4], AUGPY_THREADS_FUNCTIONAL, &launch) < 0)
         return NULL;
     aug_tensor *t = augpy_tensor_arg(st, a[0], func, "tensor");
     aug_tensor *out = NULL;
@@ -312,12 +315,13 @@ static PyObject *functional(PyObject *module, aug_op op, int reflected, const ch
     aug_operand in[2] = {aug_operand_tensor(t), other};
     aug_tensor *res = out;
     aug_status s;
+    int64_t volume = ew_volume(2, in, out);
     if (!other.tensor)
-        AUGPY_CALL(s, ew_volume(2, in, out), aug_functional_scalar(func, op, t, other.scalar, reflected, &res));
+        AUGPY_CALL_LAUNCH(s, launch, volume, aug_functional_scalar(func, op, t, other.scalar, reflected, &res));
     else if (reflected)
-        AUGPY_CALL(s, ew_volume(2, in, out), aug_functional_tensor(func, op, other.tensor, t, &res));
+        AUGPY_CALL_LAUNCH(s, launch, volume, aug_functional_tensor(func, op, other.tensor, t, &res));
     else
-        AUGPY_CALL(s, ew_volume(2, in, out), aug_functional_tensor(func, op, t, other.tensor, &res));
+        AUGPY_CALL_LAUNCH(s, launch, volume, aug_functional_tensor(func, op, t, other.tensor, &res));
     aug_tensor_free(tmp);
     return finish(st, s, res, out ? a[2] : NULL, func);
 }
@@ -347,10 +351,12 @@ static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     static const char *const names[] = {"scalar", "tensor1", "tensor2", "out", "blocks_per_sm", "threads"};
     const char *func = "augpy.fma";
     PyObject *a[6];
+    augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
     double scalar;
     if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 3, a) < 0 ||
-        augpy_check_launch(func, a[4], a[5]) < 0 || augpy_parse_number(st, a[0], &scalar, func, "scalar") < 0)
+        augpy_parse_launch(func, a[4], a[5], AUGPY_THREADS_FUNCTIONAL, &launch) < 0 ||
+        augpy_parse_number(st, a[0], &scalar, func, "scalar") < 0)
         return NULL;
     aug_tensor *t1 = augpy_tensor_arg(st, a[1], func, "tensor1");
     aug_tensor *t2 = t1 ? augpy_tensor_arg(st, a[2], func, "tensor2") : NULL;
@@ -360,7 +366,7 @@ static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     aug_operand in[2] = {aug_operand_tensor(t1), aug_operand_tensor(t2)};
     aug_tensor *res = out;
     aug_status s;
-    AUGPY_CALL(s, ew_volume(2, in, out), aug_fma(scalar, t1, t2, &res));
+    AUGPY_CALL_LAUNCH(s, launch, ew_volume(2, in, out), aug_fma(scalar, t1, t2, &res));
     return finish(st, s, res, out ? a[3] : NULL, func);
 }
 
@@ -390,11 +396,12 @@ static PyObject *fn_fill(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
 {
     static const char *const names[] = {"scalar", "dst", "blocks_per_sm", "threads"};
     PyObject *a[4];
+    augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
     if (augpy_parse_args("augpy.fill", args, nargs, kwnames, names, 4, 2, a) < 0 ||
-        augpy_check_launch("augpy.fill", a[2], a[3]) < 0)
+        augpy_parse_launch("augpy.fill", a[2], a[3], 0, &launch) < 0)
         return NULL;
-    return fill_into(st, a[1], a[0], "augpy.fill");
+    return fill_into(st, a[1], a[0], &launch, "augpy.fill");
 }
 
 static PyObject *fn_copy(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -402,21 +409,22 @@ static PyObject *fn_copy(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     static const char *const names[] = {"src", "dst", "blocks_per_sm", "threads"};
     const char *func = "augpy.copy";
     PyObject *a[4];
+    augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
     if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 2, a) < 0 ||
-        augpy_check_launch(func, a[2], a[3]) < 0)
+        augpy_parse_launch(func, a[2], a[3], 0, &launch) < 0)
         return NULL;
     aug_tensor *dst = augpy_tensor_arg(st, a[1], func, "dst");
     if (!dst)
         return NULL;
     aug_status s;
     if (augpy_is_tensor(st, a[0])) {
-        AUGPY_CALL(s, aug_tensor_size(dst), aug_copy(((AugTensorObject *)a[0])->t, dst));
+        AUGPY_CALL_LAUNCH(s, launch, aug_tensor_size(dst), aug_copy(((AugTensorObject *)a[0])->t, dst));
     } else {
         augpy_bufview view; /* arrays and buffers, read in place; TypeError otherwise */
         if (augpy_bufview_get(st, a[0], 0, &view, func) < 0)
             return NULL;
-        AUGPY_CALL(s, aug_tensor_size(dst), aug_copy(view.t, dst));
+        AUGPY_CALL_LAUNCH(s, launch, aug_tensor_size(dst), aug_copy(view.t, dst));
         augpy_bufview_release(&view);
     }
     return finish(st, s, NULL, a[1], func);
@@ -427,9 +435,10 @@ static PyObject *fn_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     static const char *const names[] = {"tensor", "dtype|out", "blocks_per_sm", "threads"};
     const char *func = "augpy.cast";
     PyObject *a[4];
+    augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
     if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 2, a) < 0 ||
-        augpy_check_launch(func, a[2], a[3]) < 0)
+        augpy_parse_launch(func, a[2], a[3], 0, &launch) < 0)
         return NULL;
     aug_tensor *t = augpy_tensor_arg(st, a[0], func, "tensor");
     if (!t)
@@ -444,7 +453,7 @@ static PyObject *fn_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     }
     aug_tensor *res = out;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(t), aug_cast(t, dtype, &res));
+    AUGPY_CALL_LAUNCH(s, launch, aug_tensor_size(t), aug_cast(t, dtype, &res));
     return finish(st, s, res, out ? a[1] : NULL, func);
 }
 

@@ -39,22 +39,8 @@ static PyObject *rng_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
         return NULL;
     augpy_state *st = augpy_state_from_type(type);
     if (st == NULL) return NULL;
-    aug_device dev = aug_default_device();
-    if (dev_obj != Py_None) {
-        if (PyBool_Check(dev_obj) || !PyLong_Check(dev_obj)) {
-            PyErr_Format(PyExc_TypeError, "%s: device_id must be an int or None, not '%.100s'", TYPE_NAME,
-                         Py_TYPE(dev_obj)->tp_name);
-            return NULL;
-        }
-        int overflow = 0;
-        long id = PyLong_AsLongAndOverflow(dev_obj, &overflow);
-        if (id == -1 && PyErr_Occurred()) return NULL;
-        if (overflow || id < 0 || id > 1 << 20) {
-            PyErr_Format(PyExc_ValueError, "%s: invalid device_id %R", TYPE_NAME, dev_obj);
-            return NULL;
-        }
-        if (augpy_device_from_id((int)id, &dev, TYPE_NAME) < 0) return NULL;
-    }
+    aug_device dev;
+    if (augpy_parse_device_id(dev_obj, 1, &dev, TYPE_NAME) < 0) return NULL;
     uint64_t seed = 0;
     if (seed_obj != Py_None && parse_seed(seed_obj, &seed, TYPE_NAME) < 0) return NULL;
     RngObject *self = (RngObject *)type->tp_alloc(type, 0);
@@ -98,8 +84,9 @@ static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssi
     augpy_state *st = augpy_state_from_obj(obj);
     if (st == NULL) return NULL;
     PyObject *a[5];
+    augpy_launch launch;
     if (augpy_parse_args(func, args, nargs, kwnames, gaussian ? g_names : u_names, 5, gaussian ? 1 : 3, a) < 0 ||
-        augpy_check_launch(func, a[3], a[4]) < 0)
+        augpy_parse_launch(func, a[3], a[4], 0, &launch) < 0)
         return NULL;
     double p0 = 0.0, p1 = 1.0;
     if (a[1] && augpy_parse_double(a[1], &p0, func, gaussian ? "mean" : "vmin") < 0) return NULL;
@@ -122,9 +109,9 @@ static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssi
     aug_status status;
     lock_rng(self);
     if (gaussian)
-        AUGPY_CALL(status, aug_tensor_size(t), aug_rng_gaussian(self->rng, t, p0, p1));
+        AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_gaussian(self->rng, t, p0, p1));
     else
-        AUGPY_CALL(status, aug_tensor_size(t), aug_rng_uniform(self->rng, t, p0, p1));
+        AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_uniform(self->rng, t, p0, p1));
     PyThread_release_lock(self->lock);
     if (have_view) augpy_bufview_release(&view);
     if (status != AUG_OK) return augpy_raise(st, status, func);

@@ -91,7 +91,8 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
         a[UPCAST] = a[AXIS];
         a[AXIS] = NULL;
     }
-    if (augpy_check_launch(func, a[BPS], a[THREADS]) < 0)
+    augpy_launch launch;
+    if (augpy_parse_launch(func, a[BPS], a[THREADS], 0, &launch) < 0)
         return NULL;
     aug_tensor *t = augpy_tensor_arg(st, a[T], func, "tensor");
     aug_tensor *out = NULL;
@@ -103,7 +104,7 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
         return NULL;
     aug_tensor *res = out;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(t), aug_reduce(op, t, naxes, axes, keepdim, upcast, &res));
+    AUGPY_CALL_LAUNCH(s, launch, aug_tensor_size(t), aug_reduce(op, t, naxes, axes, keepdim, upcast, &res));
     if (s != AUG_OK)
         return augpy_raise(st, s, func);
     if (out) {

@@ -41,19 +41,6 @@ PyObject *augpy_wrap(augpy_state *st, aug_tensor *t) {
     return (PyObject *)obj;
 }
 
-int augpy_device_from_id(int device_id, aug_device *out, const char *func) {
-    aug_device dev = aug_default_device();
-    if (device_id < 0 || (dev.type == AUG_DEVICE_CPU && device_id != 0)) {
-        PyErr_Format(PyExc_ValueError, "%s: invalid device_id %d (the %s backend has device%s 0%s)", func,
-                     device_id, dev.type == AUG_DEVICE_CPU ? "cpu" : "cuda",
-                     dev.type == AUG_DEVICE_CPU ? "" : "s", dev.type == AUG_DEVICE_CPU ? " only" : " and up");
-        return -1;
-    }
-    dev.id = device_id;
-    *out = dev;
-    return 0;
-}
-
 PyObject *augpy_device_str(aug_device dev) {
     if (dev.type == AUG_DEVICE_CPU) return PyUnicode_FromString("cpu");
     return PyUnicode_FromFormat("cuda:%d", dev.id);
@@ -75,9 +62,8 @@ static PyObject *shape_str(const aug_tensor *t) {
 
 static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"shape", "dtype", "device_id", NULL};
-    PyObject *shape_obj, *dtype_obj = Py_None;
-    int device_id = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Oi:CudaTensor", kwlist, &shape_obj, &dtype_obj, &device_id))
+    PyObject *shape_obj, *dtype_obj = Py_None, *device_obj = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:CudaTensor", kwlist, &shape_obj, &dtype_obj, &device_obj))
         return NULL;
     augpy_state *st = augpy_state_from_type(type);
     if (st == NULL) return NULL;
@@ -92,8 +78,8 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     }
     aug_dtype dt = AUG_UINT8;
     if (dtype_obj != Py_None && augpy_parse_dtype(st, dtype_obj, &dt, "CudaTensor") < 0) return NULL;
-    aug_device dev;
-    if (augpy_device_from_id(device_id, &dev, "CudaTensor") < 0) return NULL;
+    aug_device dev = aug_default_device();
+    if (device_obj && augpy_parse_device_id(device_obj, 0, &dev, "CudaTensor") < 0) return NULL;
     aug_tensor *t = aug_tensor_empty(ndim, shape, dt, dev);
     if (t == NULL) return augpy_raise(st, AUG_OK, "CudaTensor");
     AugTensorObject *obj = (AugTensorObject *)type->tp_alloc(type, 0);

@@ -253,19 +253,8 @@ static PyObject *array_to_tensor(PyObject *module, PyObject *args, PyObject *kwa
         augpy_bufview_release(&view);
         return r < 0 ? NULL : Py_NewRef(tensor);
     }
-    int device_id = 0;
-    if (second != Py_None) {
-        if (PyBool_Check(second) || !PyLong_Check(second)) {
-            PyErr_Format(PyExc_TypeError, "%s: device_id must be an int, got %.100s", func, Py_TYPE(second)->tp_name);
-            return NULL;
-        }
-        int overflow = 0;
-        long v = PyLong_AsLongAndOverflow(second, &overflow);
-        if (v == -1 && PyErr_Occurred()) return NULL;
-        device_id = (overflow || v > 1 << 20 || v < -1) ? -1 : (int)v;
-    }
-    aug_device dev;
-    if (augpy_device_from_id(device_id, &dev, func) < 0) return NULL;
+    aug_device dev = aug_default_device();
+    if (second != Py_None && augpy_parse_device_id(second, 0, &dev, func) < 0) return NULL;
     aug_tensor *host = augpy_tensor_from_buffer(st, array, func);
     if (host == NULL) return NULL;
     if (dev.type == AUG_DEVICE_CPU) return augpy_wrap(st, host);
