@@ -1,7 +1,10 @@
 # aug / augpy: the two set-up commands of the README, and their parts.
 #   make demo  - install what is needed, build, run the batch augmentation demo (CPU by default; GPU when present)
-#   make test  - install what is needed, build, run the C suite (plain and ASan+UBSan) and pytest
-# Everything installs itself on a fresh Debian 12 machine as root.
+#   make test  - install what is needed, build, run the C suite (plain and ASan+UBSan), the CUDA backend's
+#                build and checks (nvcc, fatbinary, the emulated devices) and pytest (CPU and emulated CUDA)
+# Everything installs itself on a fresh Debian 12 machine as root. The CUDA toolchain (nvcc, cuBLAS
+# headers, cuobjdump, nvJPEG) comes from /usr/local/cuda when it is there, else from pinned PyPI wheels
+# in .venv (scripts/cuda_toolchain.sh); no machine needs a GPU for `make test`.
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -15,7 +18,8 @@ FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
-.PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke venv pytest test demo bench clean
+.PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke venv venv-base pytest pytest-cpu pytest-emu \
+        cuda cuda-emu cuda-check test demo bench bench-gpu-smoke clean
 
 all: build
 
@@ -32,36 +36,87 @@ build: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 	cmake --build build -j$(JOBS)
 
-build-asan: deps
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DAUG_SANITIZE=address,undefined -DAUG_BUILD_BENCH=OFF
+# The CUDA toolchain's paths (scripts/cuda_toolchain.sh: system toolkit or PyPI wheels in .venv).
+CUDA_ENV := build/cuda.env
+$(CUDA_ENV): scripts/cuda_toolchain.sh | venv-base
+	mkdir -p build && scripts/cuda_toolchain.sh $(VENV) > $@.tmp && mv $@.tmp $@
+# cmake -D arguments for the emulated CUDA module (CMake lists: ; separated).
+CUDA_EMU_FLAGS = -DAUG_CUDA_EMU=ON -DAUG_CUDA_INCLUDE_DIR="$$(echo $$AUG_CUDA_INCLUDE:$$AUG_CUBLAS_INCLUDE | tr : ';')"
+
+# build/ with the CUDA host emulation: libaug_cuda_emu.so, its tests and the CUDA parity test.
+cuda-emu: deps $(CUDA_ENV)
+	set -a; . ./$(CUDA_ENV); set +a; cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CUDA_EMU_FLAGS)
+	cmake --build build -j$(JOBS)
+
+# The real module, built by nvcc (build-nvcc/libaug_cuda.so), and its static checks.
+cuda: deps $(CUDA_ENV)
+	set -a; . ./$(CUDA_ENV); set +a; cmake -S . -B build-nvcc -DCMAKE_BUILD_TYPE=Release -DAUG_BUILD_TESTS=OFF \
+	  -DAUG_BUILD_BENCH=OFF -DAUG_NVCC="$$AUG_NVCC" -DAUG_CUDA_LIBDIR="$$AUG_CUDA_LIBDIR:$$AUG_CUBLAS_LIBDIR"
+	cmake --build build-nvcc -j$(JOBS) --target aug_cuda
+
+# The fatbinary checks (each SASS target and the PTX present; no local memory, stack or FMA where
+# the project forbids them: scripts/check_fatbin.py), and the nvcc-built module on this machine:
+# it must load, report why there is no device, and leave the CPU working.
+cuda-check: cuda venv
+	set -a; . ./$(CUDA_ENV); set +a; $(VPY) scripts/check_fatbin.py --cuobjdump "$$AUG_CUOBJDUMP" \
+	  --nvdisasm "$$AUG_NVDISASM" --fma-allowed "$(CUDA_FMA_ALLOWED)" --stack-allowed "$(CUDA_STACK_ALLOWED)" \
+	  build-nvcc/libaug_cuda.so
+	AUG_CUDA_MODULE=$(CURDIR)/build-nvcc/libaug_cuda.so $(VPY) tests/python/cuda_module_check.py
+
+build-asan: deps $(CUDA_ENV)
+	set -a; . ./$(CUDA_ENV); set +a; cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug \
+	  -DAUG_SANITIZE=address,undefined -DAUG_BUILD_BENCH=OFF $(CUDA_EMU_FLAGS)
 	cmake --build build-asan -j$(JOBS)
 
-ctest: build
+ctest: cuda-emu
 	cd build && ctest --output-on-failure -j$(JOBS)
 
-# The suite once more under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The suite once more under AddressSanitizer + UndefinedBehaviorSanitizer (the emulated CUDA
+# module too), and the CUDA parity test with the threads of each block in shuffled order.
 ctest-asan: build-asan
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  AUG_EMU_ORDER=shuffle AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ./test_cuda_parity
 
-# .venv with augpy installed and the test dependencies.
-venv: deps
+# .venv with the test dependencies, then augpy installed into it.
+venv-base: deps
 	@[ -x $(VPY) ] || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade $(PY_BUILD_DEPS)
 	$(VPY) -m pip install -q $(PY_TEST_DEPS)
+
+venv: venv-base
 	$(VPY) -m pip install -q --no-build-isolation .
 
-pytest: venv
+# pytest on the CPU, then the whole suite again with the emulated CUDA devices present (cuda:0 is
+# then the default device, so every test runs there; multi-device tests use cuda:1).
+pytest: pytest-cpu pytest-emu
+
+pytest-cpu: venv
 	cd tests/python && ../../$(VPY) -m pytest -q -p no:cacheprovider .
+
+pytest-emu: venv cuda-emu
+	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ../../$(VPY) -m pytest -q -p no:cacheprovider .
 
 # Each fuzz target once over its seed corpus (crash regressions) under ASan+UBSan.
 fuzz-smoke: deps
 	tests/fuzz/run.sh --smoke
 
-test: ctest ctest-asan fuzz-smoke pytest
+# Kernels whose bits may come from CUDA's math library (fused multiply-adds inside libdevice's
+# transcendentals, pow and fmod; the explicit fma) and the ones that keep a run-time indexed
+# array (the math library's large-argument sin/cos/tan reduction, also in the Gaussian fill).
+CUDA_FMA_ALLOWED := f_(FMA|FPOW|SQRT|RSQRT|CBRT|EXP|LOG|LOG2|LOG10|SIN|COS|TAN|ASIN|ACOS|ATAN|ATAN2|SINH|COSH|TANH|ASINH|ACOSH|ATANH)_f(32|64)|f_(pow|mod)_f(32|64)|k_random
+CUDA_STACK_ALLOWED := f_(SIN|COS|TAN)_f(32|64)|k_random
+
+test: ctest ctest-asan fuzz-smoke cuda-check pytest bench-gpu-smoke
 
 # The main job: augment JPEG batches (augpy's sample set) and write out/contact_sheet.png.
+# On a machine with an NVIDIA GPU the CUDA module is built too and installed beside augpy's
+# extension, so the demo runs on cuda:0; elsewhere it runs on the CPU and needs no CUDA toolchain.
 demo: build venv
+	@if [ -e /dev/nvidia0 ] || nvidia-smi -L >/dev/null 2>&1; then \
+	  $(MAKE) cuda && cp build-nvcc/libaug_cuda.so "$$($(VPY) -c 'import augpy, os; print(os.path.dirname(augpy.__file__))')/"; \
+	fi
 	./build/aug_example
 	mkdir -p out && ./build/aug_augment_jpeg python/augpy/samples/sample_00.jpg out/augmented.ppm
 	$(VPY) examples/demo.py
@@ -70,5 +125,9 @@ demo: build venv
 bench: build venv
 	for b in bench/bench_*.py; do echo "== $$b"; $(VPY) $$b || exit 1; done
 
+# The GPU benchmarks (bench/gpu/) at a tiny size on the emulated device, so they cannot rot.
+bench-gpu-smoke: venv cuda-emu
+	for b in bench/gpu/bench_*.py; do echo "== $$b"; AUG_CUDA_BACKEND=emu $(VPY) $$b --smoke || exit 1; done
+
 clean:
-	rm -rf build build-asan _skbuild dist *.egg-info
+	rm -rf build build-asan build-nvcc build-fuzz _skbuild dist *.egg-info

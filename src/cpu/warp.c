@@ -225,8 +225,7 @@ static inline void pixel_s1_u8(const warp_img *im, const uint8_t *bg, int32_t qx
     if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
         const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw, *p1 = p0 + im->sh;
         for (int c = 0; c < cn; c++) out[c * plane + k] = aug__warp_fixed_s1(bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy));
-    }
-    else {
+    } else {
         uint32_t r[CGROUP];
         border_u8(im, bg, ix, iy, fx, fy, 0, cn, r);
         for (int c = 0; c < cn; c++) out[c * plane + k] = aug__warp_fixed_s1(r[c]);
@@ -256,8 +255,7 @@ static inline void pixel_acc_u8(const warp_img *im, const uint8_t *bg, int32_t q
     if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
         const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw + c0, *p1 = p0 + im->sh;
         for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += aug__warp_fixed_acc(bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy));
-    }
-    else {
+    } else {
         uint32_t r[CGROUP];
         border_u8(im, bg, ix, iy, fx, fy, c0, cn, r);
         for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += aug__warp_fixed_acc(r[c]);

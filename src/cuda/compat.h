@@ -18,6 +18,7 @@
  *                              `T *name` / name[i]. At most 48 KiB per array.
  *   AUG_SHARED_DYN(T, name)    `T *name` pointing at the launch's dynamic shared
  *                              memory (the shmem_bytes of AUG_LAUNCH; 16-byte aligned).
+ *   AUG_UNROLL                 before a loop with a constant trip count: unroll it.
  *
  * Raw __shared__ does not compile in the emulation build: use the macros. */
 #ifndef AUG_CUDA_COMPAT_H
@@ -32,6 +33,14 @@
 
 #define AUG_GLOBAL __global__
 #define AUG_DEV __device__ __forceinline__
+
+/* Unroll the next loop fully (its trip count is a constant), so arrays it indexes
+ * stay in registers. */
+#if defined(AUG_CUDA_EMU)
+#define AUG_UNROLL _Pragma("GCC unroll 16")
+#else
+#define AUG_UNROLL _Pragma("unroll")
+#endif
 
 #if defined(AUG_CUDA_EMU)
 

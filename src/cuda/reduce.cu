@@ -4,15 +4,16 @@
  * The plan (core/plan.h) lists the reduced and the kept dimensions. The reduced
  * range of each output is cut into chunks of AUG__RED_CHUNK elements and each
  * chunk into blocks of AUG__RED_BLOCK, as on the CPU:
- *  - small reductions (one chunk, or many outputs): one GPU thread per output
- *    runs the whole sequence itself (k_red_thread);
+ *  - short reductions (one block of AUG__RED_BLOCK elements at most): one GPU
+ *    thread per output runs the whole sequence itself (k_red_thread);
  *  - otherwise one GPU block per (output, chunk) (k_red_block): thread t sums
  *    the float blocks t, t + T, ... in their lanes and keeps the block values in
- *    shared memory, then thread 0 combines them in block order with the
- *    pairwise stack; integer sums, min/max keys and flags are exact or order
- *    free and are combined across threads in any order. With several chunks the
- *    chunk partials go to a temporary and k_red_combine folds them per output
- *    in chunk order, again with the pairwise stack.
+ *    shared memory, then the block combines them in block order in the
+ *    pairwise tree (pw_tree: the binary counter's tree, in place, no stack);
+ *    integer sums, min/max keys and flags are exact or order free and are
+ *    combined across threads in any order. With several chunks the chunk
+ *    partials go to a temporary and k_red_combine folds them per output in
+ *    chunk order, again in the pairwise tree.
  * So every floating-point addition happens in the same order as on the CPU,
  * whatever the launch shape. */
 #include <string.h>
@@ -170,37 +171,75 @@ AUG_DEV void part_merge(red_part *p, const red_part *q, int op) {
     p->n += q->n;
 }
 
-/* The lanes value of float block [r0, r1) of an output (scalar/reduce.h). */
+/* The lanes value of float block [r0, r1) of an output (scalar/reduce.h): element
+ * j of the block into lane j % 8, each lane in order. The lanes are indexed by
+ * constants only, so they stay in registers. */
 template <class T>
 AUG_DEV double block_value(const red_args &a, const char *base, int64_t r0, int64_t r1) {
     double lane[AUG__RED_LANES];
+AUG_UNROLL
     for (int k = 0; k < AUG__RED_LANES; k++) lane[k] = -0.0;
-    for (int64_t r = r0; r < r1; r++) {
-        T x;
-        memcpy(&x, elem(a, base, r), sizeof x);
-        lane[(r - r0) % AUG__RED_LANES] += red_traits<T>::fval(x);
+    int64_t r = r0;
+    for (; r + AUG__RED_LANES <= r1; r += AUG__RED_LANES) {
+AUG_UNROLL
+        for (int k = 0; k < AUG__RED_LANES; k++) {
+            T x;
+            memcpy(&x, elem(a, base, r + k), sizeof x);
+            lane[k] += red_traits<T>::fval(x);
+        }
     }
+AUG_UNROLL
+    for (int k = 0; k < AUG__RED_LANES; k++)
+        if (r + k < r1) {
+            T x;
+            memcpy(&x, elem(a, base, r + k), sizeof x);
+            lane[k] += red_traits<T>::fval(x);
+        }
     return aug__red_lanes_fold(lane);
 }
 
-/* Chunk c of output (in base) by one thread: its partial. */
+/* The pairwise (binary counter) total of v[0 .. n-1] of a block's shared or
+ * global array, computed in place without a stack: each power-of-two run of
+ * the counter (n's set bits, highest first) is a perfect tree, left + right
+ * level by level (threads of the block share the levels); the runs are then
+ * folded from the smallest up, as aug__red_pw_total does. Every thread of the
+ * block must call it; thread 0 gets the total. */
+AUG_DEV double pw_tree(double *v, int64_t n) {
+    for (int64_t step = 1; step < n; step *= 2) {
+        for (int64_t i = (int64_t)threadIdx.x * 2 * step; i + step < n; i += (int64_t)blockDim.x * 2 * step) {
+            /* i + 2 step stays inside i's run: runs start at multiples of their size */
+            int64_t run_end = (i | (2 * step - 1)) + 1;
+            if (run_end <= n) v[i] = v[i] + v[i + step];
+        }
+        __syncthreads();
+    }
+    double t = 0.0;
+    if (threadIdx.x == 0) {
+        int first = 1;
+        for (int bit = 0; bit < 63; bit++) {
+            int64_t size = (int64_t)1 << bit;
+            if (!(n & size)) continue;
+            int64_t start = n & ~((size << 1) - 1);
+            t = first ? v[start] : v[start] + t;
+            first = 0;
+        }
+    }
+    __syncthreads();
+    return t;
+}
+
+/* The whole reduction of one output (R <= AUG__RED_BLOCK: one chunk, one block)
+ * by one thread. */
 template <class T>
-AUG_DEV red_part chunk_serial(const red_args &a, const char *base, int64_t c) {
+AUG_DEV red_part short_serial(const red_args &a, const char *base) {
     red_part p;
     part_init(&p, a.op);
-    int64_t r0 = c * AUG__RED_CHUNK, r1 = r0 + AUG__RED_CHUNK < a.R ? r0 + AUG__RED_CHUNK : a.R;
-    const int float_sum = red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN);
-    if (float_sum) {
-        double pw[AUG__RED_PW_SMALL];
-        int8_t lv[AUG__RED_PW_SMALL];
-        int npw = 0;
-        for (int64_t b = r0; b < r1; b += AUG__RED_BLOCK)
-            aug__red_pw_push(pw, lv, &npw, block_value<T>(a, base, b, b + AUG__RED_BLOCK < r1 ? b + AUG__RED_BLOCK : r1));
-        p.f = r1 > r0 ? aug__red_pw_total(pw, npw) : 0.0;
-        p.n = r1 - r0;
+    if (red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN)) {
+        p.f = a.R > 0 ? block_value<T>(a, base, 0, a.R) : 0.0;
+        p.n = a.R;
         return p;
     }
-    for (int64_t r = r0; r < r1; r++) {
+    for (int64_t r = 0; r < a.R; r++) {
         T x;
         memcpy(&x, elem(a, base, r), sizeof x);
         part_add<T>(&p, a.op, x);
@@ -208,23 +247,7 @@ AUG_DEV red_part chunk_serial(const red_args &a, const char *base, int64_t c) {
     return p;
 }
 
-/* Folds chunk partials in chunk order (the CPU's combine) and stores. */
-AUG_DEV void finish(const red_args &a, const red_part *parts, int64_t n, int stride, int is_float, char *out) {
-    red_part r = parts[0];
-    double pw[64];
-    int8_t lv[64];
-    int npw = 0;
-    aug__red_pw_push(pw, lv, &npw, parts[0].f);
-    for (int64_t k = 1; k < n; k++) {
-        const red_part *q = &parts[k * stride];
-        part_merge(&r, q, a.op);
-        if (is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN)) aug__red_pw_push(pw, lv, &npw, q->f);
-    }
-    if (n > 1 && is_float) r.f = aug__red_pw_total(pw, npw);
-    aug__red_store((aug_reduce_op)a.op, is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, out);
-}
-
-/* One thread per output, the whole reduced range (every chunk, in order). */
+/* One thread per output, R <= AUG__RED_BLOCK: a single block, no stack. */
 template <class T>
 AUG_GLOBAL void k_red_thread(red_args a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
@@ -232,25 +255,7 @@ AUG_GLOBAL void k_red_thread(red_args a) {
         const char *base;
         char *out;
         out_ptrs(a, o, &base, &out);
-        red_part parts[1];
-        if (a.nchunks <= 1) {
-            parts[0] = chunk_serial<T>(a, base, 0);
-            aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, parts[0].i, parts[0].f,
-                           parts[0].flag, a.R, out);
-            continue;
-        }
-        /* several chunks: the partials one after another, as finish() folds them */
-        red_part r = chunk_serial<T>(a, base, 0);
-        double pw[64];
-        int8_t lv[64];
-        int npw = 0;
-        aug__red_pw_push(pw, lv, &npw, r.f);
-        for (int64_t c = 1; c < a.nchunks; c++) {
-            red_part q = chunk_serial<T>(a, base, c);
-            part_merge(&r, &q, a.op);
-            aug__red_pw_push(pw, lv, &npw, q.f);
-        }
-        if (red_traits<T>::is_float) r.f = aug__red_pw_total(pw, npw);
+        red_part r = short_serial<T>(a, base);
         aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, out);
     }
 }
@@ -291,15 +296,12 @@ AUG_GLOBAL void k_red_block(red_args a, red_part *parts) {
         tpart[threadIdx.x].n = p.n;
         tpart[threadIdx.x].flag = p.flag;
         __syncthreads();
+        double total = float_sum ? pw_tree(bval, nb) : 0.0;
         if (threadIdx.x == 0) {
             red_part r;
             part_init(&r, a.op);
             if (float_sum) {
-                double pw[AUG__RED_PW_SMALL];
-                int8_t lv[AUG__RED_PW_SMALL];
-                int npw = 0;
-                for (int64_t b = 0; b < nb; b++) aug__red_pw_push(pw, lv, &npw, bval[b]);
-                r.f = aug__red_pw_total(pw, npw);
+                r.f = total;
                 r.n = r1 - r0;
             } else {
                 for (unsigned t = 0; t < blockDim.x; t++) {
@@ -321,14 +323,26 @@ AUG_GLOBAL void k_red_block(red_args a, red_part *parts) {
     }
 }
 
-/* One thread per output: fold its chunk partials. */
-AUG_GLOBAL void k_red_combine(red_args a, const red_part *parts, int is_float) {
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.O; o += step) {
-        const char *base;
-        char *out;
-        out_ptrs(a, o, &base, &out);
-        finish(a, parts + o * a.nchunks, a.nchunks, 1, is_float, out);
+/* One block per output: fold its chunk partials in chunk order (the CPU's
+ * combine: the same pairwise tree over the chunk sums, exact merges of the
+ * rest). The float sums are combined in place in fsum ([O][nchunks]). */
+AUG_GLOBAL void k_red_combine(red_args a, const red_part *parts, double *fsum, int is_float) {
+    for (int64_t o = blockIdx.x; o < a.O; o += gridDim.x) {
+        const red_part *p = parts + o * a.nchunks;
+        double *f = fsum + o * a.nchunks;
+        for (int64_t c = threadIdx.x; c < a.nchunks; c += blockDim.x) f[c] = p[c].f;
+        __syncthreads();
+        double total = pw_tree(f, a.nchunks);
+        if (threadIdx.x == 0) {
+            red_part r = p[0];
+            for (int64_t c = 1; c < a.nchunks; c++) part_merge(&r, &p[c], a.op);
+            if (is_float) r.f = total;
+            const char *base;
+            char *out;
+            out_ptrs(a, o, &base, &out);
+            aug__red_store((aug_reduce_op)a.op, is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, out);
+        }
+        __syncthreads();
     }
 }
 
@@ -341,8 +355,8 @@ template <class T>
 static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
     const int dev = e->device.id;
     const cudaStream_t stream = aug__cuda_stream(e);
-    /* Many outputs or short ranges: a thread per output keeps every GPU thread busy. */
-    if (a->R <= 4 * AUG__RED_BLOCK || a->O >= (int64_t)aug__cuda_device(dev)->sms * 2048) {
+    /* Short ranges: a thread per output keeps every GPU thread busy. */
+    if (a->R <= AUG__RED_BLOCK) {
         aug__cuda_grid g = aug__cuda_grid_for(e, a->O, 128);
         AUG_LAUNCH((k_red_thread<T>), g.blocks, g.threads, 0, stream, *a);
         return aug__cuda_launched(func, "k_red_thread", g.blocks, g.threads);
@@ -359,14 +373,16 @@ static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
         AUG_LAUNCH((k_red_block<T>), g.blocks, g.threads, 0, stream, *a, (red_part *)NULL);
         return aug__cuda_launched(func, "k_red_block", g.blocks, g.threads);
     }
-    size_t bytes = (size_t)(a->O * a->nchunks) * sizeof(red_part);
+    size_t bytes = (size_t)(a->O * a->nchunks) * (sizeof(red_part) + sizeof(double));
     red_part *parts = (red_part *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
     if (!parts) return AUG_ERR_MEMORY;
+    double *fsum = (double *)(void *)(parts + a->O * a->nchunks);
     AUG_LAUNCH((k_red_block<T>), g.blocks, g.threads, 0, stream, *a, parts);
     aug_status st = aug__cuda_launched(func, "k_red_block", g.blocks, g.threads);
     if (st == AUG_OK) {
-        aug__cuda_grid g2 = aug__cuda_grid_for(e, a->O, 128);
-        AUG_LAUNCH(k_red_combine, g2.blocks, g2.threads, 0, stream, *a, (const red_part *)parts,
+        aug__cuda_grid g2 = aug__cuda_grid_for(e, a->O * 128, 128);
+        if (e->launch.blocks_per_sm <= 0) g2.blocks = (unsigned)(a->O < g.blocks ? a->O : g.blocks);
+        AUG_LAUNCH(k_red_combine, g2.blocks, g2.threads, 0, stream, *a, (const red_part *)parts, fsum,
                    (int)red_traits<T>::is_float);
         st = aug__cuda_launched(func, "k_red_combine", g2.blocks, g2.threads);
     }

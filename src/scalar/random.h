@@ -172,9 +172,12 @@ AUG_HD void aug__random_element(const aug__rand_params *p, uint64_t i, void *out
         case AUG__CT_INT64:
         case AUG__CT_UINT64: { uint64_t v = aug__uniform_wide(p, x[0], x[1], x[2], x[3]); memcpy(out, &v, 8); return; }
         default: {
-            uint64_t v = aug__uniform_narrow(p, x[0], x[1]); /* little-endian: the low bytes are the value */
-            memcpy(out, &v, (size_t)aug__ctype_size(p->dtype));
-            return;
+            uint64_t v = aug__uniform_narrow(p, x[0], x[1]); /* in the target's range: a plain narrowing */
+            switch (aug__ctype_size(p->dtype)) {
+            case 1: { uint8_t b = (uint8_t)v; memcpy(out, &b, 1); return; }
+            case 2: { uint16_t h = (uint16_t)v; memcpy(out, &h, 2); return; }
+            default: { uint32_t w = (uint32_t)v; memcpy(out, &w, 4); return; }
+            }
         }
         }
     }

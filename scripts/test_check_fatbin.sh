@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# scripts/test_check_fatbin.sh: self-test of scripts/check_fatbin.py.
+#
+# What: builds two tiny shared objects with nvcc for the project's targets (sm_75, sm_80, sm_90, sm_100
+# SASS + compute_100 PTX) in a temp dir and asserts what the checker says about them:
+#   clean.so (--fmad=false): integer, division/sqrt (FFMA/DFMA refinement steps that must be accepted),
+#     __hmul_rn/__hadd_rn, an explicit fmaf() in a kernel named *fma*, 16 KiB static shared -> exit 0;
+#   bad.so (default --fmad=true): a*b+c (contracted to FFMA in every target and fma.rn.f32 in the PTX),
+#     a large per-thread array indexed at run time (stack frame / local memory), __hmul+__hadd (mul.f16 /
+#     add.f16 without .rn in the PTX, fusable by the driver's JIT), a*b+c in a __noinline__ function
+#     (reported on its calling kernel), and one clean kernel -> exit 1 with
+#     one FAIL per offending kernel and none for the clean one;
+#   plus: a missing target, --fma-allowed / --stack-allowed, a host-only .so (exit 2).
+# Why: the checker is the only guard of bit-exactness and resource rules on GPU-less machines; its
+#   parsing of cuobjdump output must be proven against real nvcc output, both ways.
+# How: nvcc and cuobjdump come from $AUG_NVCC / $AUG_CUOBJDUMP when set, else from
+#   scripts/cuda_toolchain.sh ${AUG_VENV:-.venv} (which installs the cuobjdump/nvdisasm wheels if missing).
+#   The two builds run in parallel; ~15 s on 2 cores. Ends with "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+t_start=$SECONDS
+
+if [ -z "${AUG_NVCC:-}" ] || [ -z "${AUG_CUOBJDUMP:-}" ]; then
+  eval "$(scripts/cuda_toolchain.sh "${AUG_VENV:-.venv}")"
+fi
+NVCC=$AUG_NVCC
+CUOBJDUMP=$AUG_CUOBJDUMP
+LIBDIR=${AUG_CUDA_LIBDIR%%:*}
+PY=${PYTHON:-python3}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_check_fatbin.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+cat > "$tmp/clean.cu" <<'EOF'
+#include <cuda_fp16.h>
+#include <stdint.h>
+extern "C" __global__ void k_add_sat(const uint8_t *a, const uint8_t *b, uint8_t *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { int s = a[i] + b[i]; c[i] = (uint8_t)(s > 255 ? 255 : s); }
+}
+extern "C" __global__ void k_div(const float *a, const float *b, float *c, const double *d, double *e, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { c[i] = a[i] / b[i] + sqrtf(a[i]); e[i] = sqrt(d[i]) / d[i + 1]; }
+}
+extern "C" __global__ void k_half_rn(const __half *a, const __half *b, __half *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = __hadd_rn(__hmul_rn(a[i], b[i]), c[i]);
+}
+extern "C" __global__ void k_fma_explicit(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = fmaf(a[i], b[i], c[i]);
+}
+extern "C" __global__ void k_shared(const float *a, float *c) {
+  __shared__ float s[4096];  /* 16 KiB */
+  for (int j = threadIdx.x; j < 4096; j += blockDim.x) s[j] = a[j];
+  __syncthreads();
+  c[threadIdx.x] = __fadd_rn(__fmul_rn(s[4095 - threadIdx.x], 2.0f), s[threadIdx.x]);
+}
+EOF
+cat > "$tmp/bad.cu" <<'EOF'
+#include <cuda_fp16.h>
+extern "C" __global__ void k_mad(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] * b[i] + c[i];
+}
+extern "C" __global__ void k_local(const int *idx, const int *a, int *out) {
+  int buf[1024];
+  for (int j = 0; j < 1024; j++) buf[j] = a[j] ^ j;
+  out[threadIdx.x] = buf[idx[threadIdx.x] & 1023];
+}
+extern "C" __global__ void k_half(const __half *a, const __half *b, __half *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = __hadd(__hmul(a[i], b[i]), c[i]);
+}
+__device__ __noinline__ float mad_helper(float a, float b, float c) { return a * b + c; }
+extern "C" __global__ void k_via_call(const float *a, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = mad_helper(a[i], a[i + 1], c[i]);
+}
+extern "C" __global__ void k_plain(const int *a, int *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] * 3 + 1;
+}
+EOF
+printf 'int host_only(int x) { return x + 1; }\n' > "$tmp/host.c"
+
+GENCODE=(-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
+         -gencode arch=compute_90,code=sm_90 -gencode arch=compute_100,code=sm_100
+         -gencode arch=compute_100,code=compute_100)
+build() {  # build NAME [nvcc flags...]
+  local n=$1; shift
+  "$NVCC" "${GENCODE[@]}" "$@" -Xcompiler -fPIC -shared -L"$LIBDIR" "$tmp/$n.cu" -o "$tmp/$n.so" \
+    > "$tmp/$n.log" 2>&1 || { cat "$tmp/$n.log" >&2; return 1; }
+}
+t0=$SECONDS
+build clean --fmad=false & p1=$!
+build bad & p2=$!
+cc -fPIC -shared "$tmp/host.c" -o "$tmp/host.so"
+wait $p1 && wait $p2 || { echo "test_check_fatbin: nvcc build failed" >&2; exit 1; }
+echo "built clean.so and bad.so in $((SECONDS - t0)) s"
+
+passed=0 failed=0
+check() {  # check NAME EXPECTED_RC [checker args...]; output in $out
+  local name=$1 want=$2 rc=0; shift 2
+  out=$("$PY" scripts/check_fatbin.py --cuobjdump "$CUOBJDUMP" "$@" 2>&1) || rc=$?
+  if [ "$rc" = "$want" ]; then ok=1; else ok=0; echo "--- $name: exit $rc, expected $want"; fi
+}
+expect() {  # expect NAME: pass/fail the current case by $ok and the greps already applied
+  if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $1"
+  else failed=$((failed + 1)); echo "FAIL $1"; echo "$out" | sed 's/^/    | /'; fi
+}
+has() { grep -Eq -- "$1" <<<"$out" || { echo "--- missing: $1"; ok=0; }; }
+hasnt() { ! grep -Eq -- "$1" <<<"$out" || { echo "--- unexpected: $1"; ok=0; }; }
+
+t0=$SECONDS
+check clean 0 "$tmp/clean.so"
+has '^sm_75 +5 ' ; has '^sm_80 +5 '; has '^sm_90 +5 '; has '^sm_100 +5 '; has '^compute_100 +5 PTX'
+has 'check_fatbin: OK'; has "FMA allowed by --fma-allowed 'fma' in: k_fma_explicit"
+has '^sm_80 +5 +[0-9]+ +16384 +0 +0 +1 +[1-9][0-9]* +0$'   # shared 16 KiB, 1 allowed FMA, div/sqrt FMAs accepted
+hasnt FAIL
+expect "clean.so passes (division/sqrt refinement FMAs, explicit fma kernel, 16 KiB shared)"
+t_clean=$((SECONDS - t0))
+
+check bad 1 "$tmp/bad.so"
+has '^FAIL fma +k_mad: SASS sm_75, sm_80, sm_90, sm_100: FFMA x1 each'
+has '^FAIL fma +k_mad: .*PTX: fused fma\.rn\.f32 x1'
+has '^FAIL stack +k_local: stack frame STACK bytes: sm_75 [0-9]+, sm_80 [0-9]+, sm_90 [0-9]+, sm_100 [0-9]+ \([0-9]+ LDL/STL'
+has '^FAIL fma +k_half: SASS sm_75, sm_80, sm_90, sm_100: HFMA2 x1 each .*PTX: contractible add\.f16 x1, contractible mul\.f16 x1'
+has '^FAIL fma +k_via_call: SASS .*PTX: fused fma\.rn\.f32 \(in _Z10mad_helperfff\) x1'
+hasnt 'k_plain'; hasnt '^FAIL target'
+has 'check_fatbin: 4 violation\(s\)'
+expect "bad.so: contracted a*b+c (4 SASS targets + PTX, also in a called function), stack/local array, non-.rn half ops; clean kernel not blamed"
+
+check missing-target 1 "$tmp/clean.so" --sass-targets sm_75,sm_86,sm_100 --ptx-targets compute_100,compute_120
+has '^FAIL target sm_86: no SASS for sm_86 embedded \(SASS: sm_75, sm_80, sm_90, sm_100; PTX: compute_100\)'
+has '^FAIL target compute_120: no PTX for compute_120'
+has '^sm_90\* '
+has 'check_fatbin: 2 violation\(s\)'
+expect "missing SASS / PTX targets are reported"
+
+check allowed-wide 1 "$tmp/bad.so" --fma-allowed 'k_mad|k_half' --stack-allowed 'k_loc'
+hasnt '^FAIL (stack|local)'; hasnt '^FAIL fma +k_(mad|half)'; has '^FAIL fma +k_via_call'
+has "FMA allowed .* in: k_half, k_mad$"; has "stack allowed by --stack-allowed 'k_loc' in: k_local$"
+expect "--fma-allowed / --stack-allowed exempt matching kernels, the others stay"
+
+check fma-allowed-narrow 1 "$tmp/clean.so" --fma-allowed '^nothing$'
+has '^FAIL fma +k_fma_explicit: SASS sm_75, sm_80, sm_90, sm_100: FFMA x1 each'
+hasnt 'k_div'
+expect "an explicit fma kernel not matching --fma-allowed is reported; div/sqrt kernel still accepted"
+
+check host-only 2 "$tmp/host.so"
+has 'check_fatbin: .*(does not contain device code|holds no fatbinary)'
+expect "a .so without device code is a tool error (exit 2)"
+
+echo "checker: clean.so in ${t_clean} s; whole self-test $((SECONDS - t_start)) s"
+echo "test_check_fatbin: $passed passed, $failed failed"
+[ "$failed" = 0 ]
