@@ -273,7 +273,7 @@ static PyGetSetDef constant_getset[] = {
 };
 
 static PyMethodDef constant_methods[] = {
-    {"item", constant_item, METH_NOARGS, "The value after saturate_cast to dtype, as a Python number."},
+    {"item", constant_item, METH_NOARGS, "item($self, /)\n--\n\nThe value after saturate_cast to dtype, as a Python number."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -166,7 +166,7 @@ static PyMethodDef device_methods[] = {
     {"synchronize", device_synchronize, METH_NOARGS,
      "synchronize($self, /)\n--\n\nBlock until all work on this device has finished (CPU: returns at once)."},
     {"__enter__", device_enter, METH_NOARGS, "__enter__($self, /)\n--\n\nactivate(); returns self."},
-    {"__exit__", device_exit, METH_VARARGS, "__exit__($self, *exc_info, /)\n--\n\ndeactivate()."},
+    {"__exit__", device_exit, METH_VARARGS, "__exit__($self, /, *exc_info)\n--\n\ndeactivate()."},
     {NULL, NULL, 0, NULL}};
 
 static PyType_Slot device_slots[] = {
@@ -417,7 +417,7 @@ static PyMethodDef stream_methods[] = {
     {"query", stream_query, METH_NOARGS,
      "query($self, /)\n--\n\nTrue if all work queued on this stream has finished (CPU: always)."},
     {"__enter__", stream_enter, METH_NOARGS, "__enter__($self, /)\n--\n\nactivate(); returns self."},
-    {"__exit__", stream_exit, METH_VARARGS, "__exit__($self, *exc_info, /)\n--\n\ndeactivate()."},
+    {"__exit__", stream_exit, METH_VARARGS, "__exit__($self, /, *exc_info)\n--\n\ndeactivate()."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef stream_getset[] = {

@@ -492,19 +492,19 @@ static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs)
 
 static PyMethodDef dlpack_functions[] = {
     {"export_dltensor", (PyCFunction)(void (*)(void))export_dltensor, METH_VARARGS | METH_KEYWORDS,
-     "export_dltensor(tensor, name='dltensor', destruct=True) -> capsule\n--\n\n"
+     "export_dltensor(tensor, name='dltensor', destruct=True)\n--\n\n"
      "Export a tensor as a DLPack capsule (zero copy) stored under `name`; 'dltensor_versioned'\n"
      "gives a DLPack 1.x DLManagedTensorVersioned, any other name the legacy DLManagedTensor.\n"
      "With destruct=True an unconsumed capsule releases the tensor when it is deleted; with\n"
      "destruct=False only a consumer calling the deleter does."},
     {"import_dltensor", (PyCFunction)(void (*)(void))import_dltensor, METH_VARARGS | METH_KEYWORDS,
-     "import_dltensor(tensor_capsule, name='dltensor') -> CudaTensor\n--\n\n"
+     "import_dltensor(tensor_capsule, name='dltensor')\n--\n\n"
      "Wrap the tensor in a DLPack capsule (zero copy). The capsule is renamed to 'used_dltensor'\n"
      "('used_dltensor_versioned') and cannot be imported twice; the producer's deleter runs once,\n"
      "when the last augpy view of the memory goes. The default name also accepts versioned\n"
      "capsules. Read-only versioned capsules are imported as a copy."},
     {"from_dlpack", (PyCFunction)(void (*)(void))from_dlpack, METH_VARARGS | METH_KEYWORDS,
-     "from_dlpack(x, /, *, device=None, copy=None) -> CudaTensor\n--\n\n"
+     "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
      "Zero-copy tensor over the memory of any object implementing __dlpack__ (numpy arrays,\n"
      "torch tensors, ...) or over a DLPack capsule."},
     {NULL, NULL, 0, NULL}};

@@ -90,11 +90,11 @@ static PyGetSetDef dtype_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef dtype_methods[] = {
-    {"__reduce__", dtype_reduce, METH_NOARGS, NULL},
+    {"__reduce__", dtype_reduce, METH_NOARGS, "__reduce__($self, /)\n--\n\nPickle as DLDataType(code, bits, 1)."},
     {NULL, NULL, 0, NULL}};
 
 static PyType_Slot dtype_slots[] = {
-    {Py_tp_doc, "DLDataType(code: int, bits: int, lanes: int = 1)\n--\n\n"
+    {Py_tp_doc, "DLDataType(code, bits, lanes=1)\n--\n\n"
                 "DLPack data type of tensors. One object exists per supported type (augpy.uint8, ...);\n"
                 "the constructor returns it. lanes must be 1."},
     {Py_tp_new, dtype_new},
@@ -206,26 +206,26 @@ static PyObject *cast_limits(PyObject *module, PyObject *args) {
 
 static PyMethodDef dtype_functions[] = {
     {"to_augpy_dtype", to_augpy_dtype, METH_O,
-     "to_augpy_dtype(numpy_dtype) -> DLDataType\n--\n\n"
+     "to_augpy_dtype($module, numpy_dtype, /)\n--\n\n"
      "Translate a numpy dtype (or type, or name) to the augpy data type:\n"
      "``to_augpy_dtype(numpy.uint8) == augpy.uint8``."},
     {"to_numpy_dtype", to_numpy_dtype, METH_O,
-     "to_numpy_dtype(augpy_dtype) -> type\n--\n\n"
+     "to_numpy_dtype($module, augpy_dtype, /)\n--\n\n"
      "Translate an augpy data type to the numpy scalar type:\n"
      "``to_numpy_dtype(augpy.uint8) == numpy.uint8``. bfloat16 needs the ml_dtypes package\n"
      "(TypeError otherwise)."},
     {"swap_dtype", swap_dtype, METH_O,
-     "swap_dtype(dtype) -> DLDataType | type\n--\n\n"
+     "swap_dtype($module, dtype, /)\n--\n\n"
      "Translate augpy -> numpy and numpy -> augpy data types:\n"
      "``swap_dtype(augpy.uint8) == numpy.uint8``, ``swap_dtype(numpy.uint8) == augpy.uint8``."},
     {"to_temp_dtype", to_temp_dtype, METH_O,
-     "to_temp_dtype(dtype) -> DLDataType | type\n--\n\n"
+     "to_temp_dtype($module, dtype, /)\n--\n\n"
      "The temp type augpy computes in for the given augpy or numpy dtype (float32 for types\n"
      "of up to 16 bits, float64 for 32- and 64-bit types and float64 itself); the result is\n"
      "of the same kind (augpy or numpy) as the argument."},
     {"_cast_limits", cast_limits, METH_VARARGS,
-     "_cast_limits(from, to) -> (vmin, vmax)\n--\n\n"
-     "Lowest and highest values a saturating cast from -> to can produce; None where every\n"
+     "_cast_limits($module, src, dst, /)\n--\n\n"
+     "(vmin, vmax): the lowest and highest values a saturating cast src -> dst can produce; None where every\n"
      "source value is representable. See augpy.numeric_limits.CAST_LIMITS."},
     {NULL, NULL, 0, NULL}};
 

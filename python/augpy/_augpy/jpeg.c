@@ -141,7 +141,7 @@ static PyObject *decoder_repr(PyObject *self) {
 
 static PyMethodDef decoder_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))decoder_decode, METH_FASTCALL | METH_KEYWORDS,
-     "decode(data, buffer=None) -> CudaTensor\n--\n\n"
+     "decode($self, /, data, buffer=None)\n--\n\n"
      "Decode a JPEG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)\n"
      "to an (H, W, 3) uint8 RGB tensor with layout 'HWC' on the decoder's device. Grayscale and CMYK/YCCK\n"
      "files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's\n"
@@ -159,7 +159,7 @@ static PyMemberDef decoder_members[] = {
     {NULL, 0, 0, 0, NULL}};
 
 static PyType_Slot decoder_slots[] = {
-    {Py_tp_doc, "Decoder(device_padding: int = 16777216, host_padding: int = 8388608, gpu_huffman: bool = False)\n"
+    {Py_tp_doc, "Decoder(device_padding=16777216, host_padding=8388608, gpu_huffman=False)\n"
                 "--\n\n"
                 "JPEG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG).\n"
                 "The paddings are memory hints: bytes added to scratch buffers when they grow.\n"
@@ -191,8 +191,8 @@ static PyObject *jpeg_info(PyObject *module, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef jpeg_functions[] = {
     {"jpeg_info", (PyCFunction)(void (*)(void))jpeg_info, METH_FASTCALL | METH_KEYWORDS,
-     "jpeg_info(data) -> (height, width)\n--\n\n"
-     "Image size of a JPEG file from its header, without decoding. NvJpegError if the header is corrupt."},
+     "jpeg_info(data)\n--\n\n"
+     "Image size (height, width) of a JPEG file from its header, without decoding. NvJpegError if the header is corrupt."},
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_jpeg(PyObject *module, augpy_state *st) {

@@ -68,9 +68,9 @@ static PyObject *set_num_threads(PyObject *module, PyObject *arg) {
 
 static PyMethodDef module_methods[] = {
     {"get_num_threads", get_num_threads, METH_NOARGS,
-     "get_num_threads() -> int\n--\n\nNumber of worker threads of the CPU backend."},
+     "get_num_threads($module, /)\n--\n\nNumber of worker threads of the CPU backend."},
     {"set_num_threads", set_num_threads, METH_O,
-     "set_num_threads(n: int) -> None\n--\n\nSet the CPU backend's worker count; n <= 0 restores the default "
+     "set_num_threads($module, n, /)\n--\n\nSet the CPU backend's worker count; n <= 0 restores the default "
      "(AUG_NUM_THREADS or the number of available cores). Results never depend on it."},
     {NULL, NULL, 0, NULL}};
 

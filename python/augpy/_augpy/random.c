@@ -208,19 +208,19 @@ static PyGetSetDef rng_getset[] = {
 
 static PyMethodDef rng_methods[] = {
     {"uniform", (PyCFunction)(void (*)(void))rng_uniform, METH_FASTCALL | METH_KEYWORDS,
-     "uniform(target, vmin, vmax, blocks_per_sm=8, threads=0) -> None\n--\n\n"
+     "uniform($self, /, target, vmin, vmax, blocks_per_sm=8, threads=0)\n--\n\n"
      "Fill target with values uniform in [vmin, vmax); vmin can occur, vmax never. Integer\n"
      "targets get every integer of the dtype in [ceil(vmin), vmax) with equal probability.\n"
      "Reproducible: element i (C order) of the n-th call draws from Philox counter (i, n)."},
     {"gaussian", (PyCFunction)(void (*)(void))rng_gaussian, METH_FASTCALL | METH_KEYWORDS,
-     "gaussian(target, mean=0.0, std=1.0, blocks_per_sm=8, threads=0) -> None\n--\n\n"
+     "gaussian($self, /, target, mean=0.0, std=1.0, blocks_per_sm=8, threads=0)\n--\n\n"
      "Fill target with normal values (Box-Muller). Integer targets get the value rounded half\n"
      "to even and saturated to the dtype; bool targets get round(value) != 0."},
     {"get_state", rng_get_state, METH_NOARGS,
-     "get_state() -> tuple\n--\n\nThe state (seed, calls): set_state(state) replays the fills from here."},
-    {"set_state", rng_set_state, METH_O, "set_state(state) -> None\n--\n\nRestore a state from get_state()."},
-    {"__reduce__", rng_reduce, METH_NOARGS, NULL},
-    {"__setstate__", rng_setstate, METH_O, NULL},
+     "get_state($self, /)\n--\n\nThe state, a tuple (seed, calls): set_state(state) replays the fills from here."},
+    {"set_state", rng_set_state, METH_O, "set_state($self, state, /)\n--\n\nRestore a state from get_state()."},
+    {"__reduce__", rng_reduce, METH_NOARGS, "__reduce__($self, /)\n--\n\nPickle with the state."},
+    {"__setstate__", rng_setstate, METH_O, "__setstate__($self, state, /)\n--\n\nset_state(state)."},
     {NULL, NULL, 0, NULL}};
 
 static PyType_Slot rng_slots[] = {

@@ -462,26 +462,26 @@ static PyObject *tensor_contiguous(PyObject *self, PyObject *Py_UNUSED(unused)) 
 
 static PyMethodDef tensor_own_methods[] = {
     {"reshape", tensor_reshape, METH_VARARGS,
-     "reshape(shape) -> CudaTensor\n--\n\n"
+     "reshape($self, /, *shape)\n--\n\n"
      "A view with the same memory and a different shape with the same number of elements;\n"
      "one extent may be -1 (inferred). Only contiguous tensors can be reshaped (ValueError\n"
      "naming contiguous() otherwise). Also accepts the extents as separate arguments."},
     {"contiguous", tensor_contiguous, METH_NOARGS,
-     "contiguous() -> CudaTensor\n--\n\n"
+     "contiguous($self, /)\n--\n\n"
      "This tensor if it is C-contiguous, else a packed copy."},
     {"numpy", (PyCFunction)(void (*)(void))augpy_tensor_numpy_method, METH_VARARGS | METH_KEYWORDS,
-     "numpy(array=None, blocking=True) -> numpy.ndarray\n--\n\n"
+     "numpy($self, /, array=None, blocking=True)\n--\n\n"
      "Copy the tensor into a new numpy array, or into `array` (any writable buffer) and return\n"
      "it as a numpy array. Returns once the data is there; `blocking=False` is accepted for the\n"
      "seed's asynchronous form (on the CPU every copy is synchronous)."},
     {"__array__", (PyCFunction)(void (*)(void))augpy_tensor_array_method, METH_VARARGS | METH_KEYWORDS,
-     "__array__(dtype=None, copy=None) -> numpy.ndarray\n--\n\nnumpy array protocol: a copy of the values."},
+     "__array__($self, /, dtype=None, copy=None)\n--\n\nnumpy array protocol: a numpy.ndarray with a copy of the values."},
     {"__dlpack__", (PyCFunction)(void (*)(void))augpy_tensor_dlpack, METH_FASTCALL | METH_KEYWORDS,
-     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None) -> capsule\n--\n\n"
+     "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
      "Export the tensor as a DLPack capsule (zero copy): 'dltensor_versioned' when max_version\n"
      ">= (1, 0), else the legacy 'dltensor'."},
     {"__dlpack_device__", augpy_tensor_dlpack_device, METH_NOARGS,
-     "__dlpack_device__() -> tuple\n--\n\n(device_type, device_id) as DLPack codes: (1, 0) for the CPU."},
+     "__dlpack_device__($self, /)\n--\n\n(device_type, device_id) as DLPack codes: (1, 0) for the CPU."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef tensor_getset[] = {
@@ -514,9 +514,10 @@ static PyMemberDef tensor_members[] = {
     {NULL, 0, 0, 0, NULL}};
 
 static const char tensor_doc[] =
-    "CudaTensor(shape, dtype=augpy.uint8, device_id=0)\n--\n\n"
+    "CudaTensor(shape, dtype=None, device_id=0)\n--\n\n"
     "augpy's tensor: a DLPack-compatible strided view over reference-counted memory on the\n"
     "default device (cuda:0 when available, else the CPU). The memory is not initialised.\n"
+    "dtype None is uint8.\n"
     "NumPy basic indexing, broadcasting saturating math, the buffer protocol (CPU) and\n"
     "DLPack are supported. augpy.Tensor is the same class.";
 

@@ -298,17 +298,17 @@ static PyObject *empty_like(PyObject *module, PyObject *args, PyObject *kwargs) 
 
 static PyMethodDef io_functions[] = {
     {"array_to_tensor", (PyCFunction)(void (*)(void))array_to_tensor, METH_VARARGS | METH_KEYWORDS,
-     "array_to_tensor(array, device_id=0) -> CudaTensor\n"
-     "array_to_tensor(array, tensor) -> CudaTensor\n--\n\n"
+     "array_to_tensor(array, device_id=0, tensor=None)\n--\n\n"
      "Copy a buffer-protocol object or array-like (any strides, any supported dtype) into a new\n"
-     "tensor on the given device, or into `tensor` (broadcast, saturate_cast), which is returned."},
+     "tensor on the given device, or into `tensor` (broadcast, saturate_cast), which is returned.\n"
+     "The seed's form array_to_tensor(array, tensor) also works."},
     {"tensor_to_array", (PyCFunction)(void (*)(void))tensor_to_array, METH_VARARGS | METH_KEYWORDS,
-     "tensor_to_array(tensor, array=None) -> numpy.ndarray\n--\n\n"
+     "tensor_to_array(tensor, array=None)\n--\n\n"
      "Copy a tensor into a new numpy array, or into the writable buffer `array`: one of the\n"
      "tensor's shape (values saturate-cast to its dtype), or a packed byte buffer / buffer of the\n"
      "tensor's dtype with enough room (viewed with the tensor's shape and dtype). Returns the array."},
     {"empty_like", (PyCFunction)(void (*)(void))empty_like, METH_VARARGS | METH_KEYWORDS,
-     "empty_like(tensor, dtype=None) -> CudaTensor\n--\n\n"
+     "empty_like(tensor, dtype=None)\n--\n\n"
      "A new uninitialised C-contiguous tensor with the shape, device and (unless given) dtype\n"
      "of `tensor`."},
     {NULL, NULL, 0, NULL}};

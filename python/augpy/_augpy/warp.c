@@ -97,10 +97,10 @@ static PyGetSetDef mode_getset[] = {
     {"value", mode_get_value, NULL, "The member's int value.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyMethodDef mode_methods[] = {{"__reduce__", mode_reduce, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};
+static PyMethodDef mode_methods[] = {{"__reduce__", mode_reduce, METH_NOARGS, "__reduce__($self, /)\n--\n\nPickle as the member."}, {NULL, NULL, 0, NULL}};
 
 static PyType_Slot mode_slots[] = {
-    {Py_tp_doc, "WarpScaleMode(value: int)\n--\n\nEnum whether to scale relative to the shortest or longest side of "
+    {Py_tp_doc, "WarpScaleMode(value)\n--\n\nEnum whether to scale relative to the shortest or longest side of "
                 "the image.\n\nMembers:\n\n  WARP_SCALE_SHORTEST : Scaling is relative to the shortest side of the "
                 "image.\n\n  WARP_SCALE_LONGEST : Scaling is relative to the longest side of the image."},
     {Py_tp_new, mode_new},
@@ -512,7 +512,7 @@ static PyMethodDef warp_functions[] = {
     {"make_affine_matrix", (PyCFunction)(void (*)(void))make_affine_matrix, METH_FASTCALL | METH_KEYWORDS,
      "make_affine_matrix(out, source_height, source_width, target_height, target_width, angle=0.0, scale=1.0, "
      "aspect=1.0, shifty=0.0, shiftx=0.0, sheary=0.0, shearx=0.0, hmirror=False, vmirror=False, "
-     "scale_mode=WarpScaleMode.WARP_SCALE_SHORTEST, max_supersampling=3)\n--\n\n"
+     "scale_mode='shortest', max_supersampling=3)\n--\n\n"
      "Write the 2x3 inverse affine map (OpenCV warpAffine with WARP_INVERSE_MAP) into the writable float32 (2, 3) "
      "buffer `out`; transforms apply in the order shear, scale & aspect, mirror, rotation (clockwise degrees), "
      "shift. Returns the recommended supersampling factor."},

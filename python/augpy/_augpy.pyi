@@ -1,0 +1,818 @@
+"""Type stubs for augpy's C extension (augpy._augpy), re-exported by augpy.
+
+Checked against the runtime by ``python -m mypy.stubtest augpy``
+(tests/python/test_stubs.py); the docstrings of the extension carry the runtime
+signatures (``__text_signature__``) that stubtest compares with these.
+"""
+import builtins
+import enum
+import sys
+from types import TracebackType
+from typing import Any, ClassVar, Iterator, List, Optional, Sequence, SupportsIndex, Tuple, Type, Union, final, overload
+
+import numpy
+import numpy.typing
+from typing_extensions import CapsuleType
+
+__version__: str
+
+_NDArray = numpy.ndarray[Any, Any]
+_Shape = Union[SupportsIndex, Sequence[SupportsIndex]]
+_DTypeLike = Union["DLDataType", type, numpy.dtype[Any], str]
+_Number = Union[bool, int, float, numpy.bool_, numpy.number[Any], "Constant"]
+# A tensor, a Python / numpy number (a weak scalar), an augpy.Constant, or an
+# array-like (buffer-protocol object, numpy array, nested sequence), copied.
+_Operand = Union["CudaTensor", _Number, numpy.typing.ArrayLike]
+_Buffer = Union[bytes, bytearray, memoryview, _NDArray]
+_Axis = Union[None, int, Sequence[int]]
+
+# ---- data types -------------------------------------------------------------------------
+
+
+class DLDataTypeCode(enum.IntEnum):
+    """DLPack type code enum."""
+
+    kDLInt = 0
+    kDLUInt = 1
+    kDLFloat = 2
+    kDLOpaqueHandle = 3
+    kDLBfloat = 4
+    kDLComplex = 5
+    kDLBool = 6
+
+
+@final
+class DLDataType:
+    """DLPack data type of tensors; one object per supported type (``augpy.uint8``, ...).
+
+    ``DLDataType(code, bits, lanes=1)`` returns that object; unsupported combinations
+    raise TypeError. Equal objects are identical; hashable and picklable.
+    """
+
+    def __new__(cls, code: int, bits: int, lanes: int = 1) -> "DLDataType": ...
+    def __reduce__(self) -> Tuple[Type["DLDataType"], Tuple[int, int, int]]: ...
+    def __lt__(self, other: object, /) -> bool: ...
+    def __le__(self, other: object, /) -> bool: ...
+    def __gt__(self, other: object, /) -> bool: ...
+    def __ge__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    @property
+    def code(self) -> DLDataTypeCode:
+        """DLPack type code."""
+    @property
+    def bits(self) -> int:
+        """Number of bits."""
+    @property
+    def lanes(self) -> int:
+        """Number of elements for vector types; always 1."""
+    @property
+    def itemsize(self) -> int:
+        """Number of bytes per element."""
+    @property
+    def name(self) -> str:
+        """Name of the type, e.g. ``'uint8'``."""
+
+
+bool_: DLDataType
+int8: DLDataType
+int16: DLDataType
+int32: DLDataType
+int64: DLDataType
+uint8: DLDataType
+uint16: DLDataType
+uint32: DLDataType
+uint64: DLDataType
+float16: DLDataType
+bfloat16: DLDataType
+float32: DLDataType
+float64: DLDataType
+
+
+def to_augpy_dtype(numpy_dtype: _DTypeLike, /) -> DLDataType:
+    """Translate a numpy dtype, numpy type or name to the augpy data type."""
+
+
+def to_numpy_dtype(augpy_dtype: _DTypeLike, /) -> type:
+    """Translate an augpy data type to the numpy scalar type (bfloat16 needs ml_dtypes)."""
+
+
+def swap_dtype(dtype: _DTypeLike, /) -> Union[DLDataType, type]:
+    """augpy -> numpy, numpy -> augpy."""
+
+
+def to_temp_dtype(dtype: _DTypeLike, /) -> Union[DLDataType, type]:
+    """The temp type augpy computes in, of the same kind (augpy or numpy) as the argument."""
+
+
+def _cast_limits(src: _DTypeLike, dst: _DTypeLike, /) -> Tuple[Optional[Union[int, float]], Optional[Union[int, float]]]:
+    """Raw CAST_LIMITS entry; see augpy.numeric_limits."""
+
+# ---- tensors ------------------------------------------------------------------------------
+
+
+@final
+class CudaTensor:
+    """augpy's tensor: a DLPack-compatible strided view over reference-counted memory.
+
+    ``CudaTensor(shape, dtype=uint8, device_id=0)`` allocates uninitialised memory on the
+    default device (cuda:0 when available, else the CPU). NumPy basic indexing,
+    saturating broadcasting math, the buffer protocol (CPU tensors) and DLPack.
+    """
+
+    __array_ufunc__: ClassVar[None]  # numpy defers `ndarray op tensor` to the reflected operators
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+    def __new__(cls, shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: int = 0) -> "CudaTensor": ...
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        """Tensor shape."""
+    @property
+    def strides(self) -> Tuple[int, ...]:
+        """Strides in elements (may be 0 or negative)."""
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+    @property
+    def nbytes(self) -> int:
+        """size * itemsize."""
+    @property
+    def dtype(self) -> DLDataType:
+        """Tensor data type."""
+    @property
+    def ptr(self) -> int:
+        """Address of the first element (already includes byte_offset)."""
+    @property
+    def byte_offset(self) -> int:
+        """Offset of the first element from the start of the memory block."""
+    @property
+    def is_contiguous(self) -> bool:
+        """True if the elements are packed in C order."""
+    @property
+    def device(self) -> str:
+        """'cpu' or 'cuda:N'."""
+    @property
+    def device_id(self) -> int:
+        """Device index."""
+    @property
+    def layout(self) -> str:
+        """DALI layout string ('HWC', ...) or ''; settable."""
+    @layout.setter
+    def layout(self, value: str) -> None: ...
+
+    def reshape(self, *shape: _Shape) -> "CudaTensor":
+        """View with a new shape (one -1 inferred); contiguous tensors only."""
+    def contiguous(self) -> "CudaTensor":
+        """self if C-contiguous, else a packed copy."""
+    def numpy(self, array: Any = None, blocking: bool = True) -> _NDArray:
+        """Copy into a new numpy array, or into the writable buffer ``array``."""
+    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> _NDArray: ...
+    def __dlpack__(self, *, stream: Optional[int] = None, max_version: Optional[Tuple[int, int]] = None,
+                   dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> CapsuleType:
+        """DLPack capsule (versioned when max_version >= (1, 0))."""
+    def __dlpack_device__(self) -> Tuple[int, int]: ...
+    def __getitem__(self, key: Any, /) -> "CudaTensor": ...
+    def __setitem__(self, key: Any, value: _Operand, /) -> None: ...
+    def __delitem__(self, key: Any, /) -> None:
+        """Not supported (TypeError): tensors have a fixed shape."""
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator["CudaTensor"]: ...
+    def __bool__(self) -> bool: ...
+    def __int__(self) -> int: ...
+    def __float__(self) -> float: ...
+    def __index__(self) -> int: ...
+    if sys.version_info >= (3, 12):
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+        def __release_buffer__(self, buffer: memoryview, /) -> None: ...
+
+    # ---- op methods (ops.c, reduce.c, mathfuncs.c) ----
+    def fill(self, value: _Operand, blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor":
+        """Fill with a scalar, or copy a tensor / array (broadcast) into this tensor; returns self."""
+    def sum(self, axis: _Axis = None, keepdim: bool = False, upcast: bool = False, out: Optional["CudaTensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
+    def min(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
+    def max(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
+    def mean(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
+             blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
+    def all(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
+    def any(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
+    def abs(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def fabs(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def floor(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def ceil(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def pow(self, exponent: _Operand, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def sqrt(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def cbrt(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def exp(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def log(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def log2(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def log10(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def sin(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def cos(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def tan(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def asin(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def acos(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def atan(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def atan2(self, right: _Operand, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def sinh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def cosh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def tanh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def asinh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def acosh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def atanh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+
+    # ---- operators (SPEC 7): elementwise, broadcasting, saturating ----
+    def __add__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __radd__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __sub__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rsub__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __mul__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rmul__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __truediv__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rtruediv__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __floordiv__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rfloordiv__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __mod__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rmod__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __divmod__(self, other: _Operand, /) -> Tuple["CudaTensor", "CudaTensor"]: ...
+    def __rdivmod__(self, other: _Operand, /) -> Tuple["CudaTensor", "CudaTensor"]: ...
+    def __pow__(self, other: _Operand, mod: None = None, /) -> "CudaTensor": ...
+    def __rpow__(self, other: _Operand, mod: None = None, /) -> "CudaTensor": ...
+    def __and__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rand__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __or__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __ror__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __xor__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rxor__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __lshift__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rlshift__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rshift__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __rrshift__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __matmul__(self, other: "CudaTensor", /) -> "CudaTensor": ...
+    def __rmatmul__(self, other: "CudaTensor", /) -> "CudaTensor": ...
+    def __iadd__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __isub__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __imul__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __itruediv__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __ifloordiv__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __imod__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __ipow__(self, other: _Operand, mod: None = None, /) -> "CudaTensor": ...  # see tests/python/stubtest_allowlist.txt
+    def __iand__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __ior__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __ixor__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __ilshift__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __irshift__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __neg__(self) -> "CudaTensor": ...
+    def __pos__(self) -> "CudaTensor": ...
+    def __abs__(self) -> "CudaTensor": ...
+    def __invert__(self) -> "CudaTensor": ...
+    def __eq__(self, other: object, /) -> "CudaTensor": ...  # type: ignore[override]
+    def __ne__(self, other: object, /) -> "CudaTensor": ...  # type: ignore[override]
+    def __lt__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __le__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __gt__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __ge__(self, other: _Operand, /) -> "CudaTensor": ...
+
+
+def array_to_tensor(array: Any, device_id: Union[int, CudaTensor] = 0, tensor: Optional[CudaTensor] = None) -> CudaTensor:
+    """Copy a buffer / array-like into a new tensor on ``device_id``, or into ``tensor``
+    (also given in place of device_id, the seed's form)."""
+
+
+def tensor_to_array(tensor: CudaTensor, array: Any = None) -> _NDArray:
+    """Copy a tensor into a new numpy array, or into the writable buffer ``array``."""
+
+
+def empty_like(tensor: CudaTensor, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+    """New uninitialised tensor with the shape, device and (unless given) dtype of ``tensor``."""
+
+# ---- creation and Constant (create.c) --------------------------------------------------------
+
+
+@final
+class Constant:
+    """A typed (non-weak) scalar operand, like DALI's ``types.Constant``: it promotes like a
+    0-d tensor of ``dtype``. dtype None: bool -> bool, int -> int32 (int64 / uint64 when
+    needed), float -> float32, a numpy scalar -> its dtype."""
+
+    def __new__(cls, value: Union[_Number, numpy.generic], dtype: Optional[_DTypeLike] = None) -> "Constant": ...
+    @property
+    def dtype(self) -> DLDataType:
+        """The constant's dtype."""
+    @property
+    def value(self) -> Any:
+        """The value as given."""
+    def item(self) -> Union[bool, int, float]:
+        """The value after saturate_cast to dtype, as a Python number."""
+
+
+def zeros(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+    """A new tensor of zeros (dtype None: uint8)."""
+
+
+def ones(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+    """A new tensor of ones (dtype None: uint8)."""
+
+
+def full(shape: _Shape, value: _Number, dtype: Optional[_DTypeLike] = None,
+         device_id: Optional[int] = None) -> CudaTensor:
+    """A new tensor filled with value (dtype None: uint8 for an int, float32 for a float, ...)."""
+
+
+def zeros_like(tensor: CudaTensor, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+    """Zeros with tensor's shape, device and (default) dtype."""
+
+
+def ones_like(tensor: CudaTensor, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+    """Ones with tensor's shape, device and (default) dtype."""
+
+
+def full_like(tensor: CudaTensor, value: _Number, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+    """value with tensor's shape, device and (default) dtype."""
+
+# ---- functional API (ops.c, SPEC 9) ---------------------------------------------------------------
+# `other` is a scalar (the result has the tensor's dtype) or a tensor (broadcast); with
+# `out` the result is stored there with saturate_cast and `out` is returned.
+
+
+def add(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> CudaTensor:
+    """tensor + other."""
+
+
+def sub(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> CudaTensor:
+    """tensor - other."""
+
+
+def rsub(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+         threads: int = 512) -> CudaTensor:
+    """other - tensor."""
+
+
+def mul(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> CudaTensor:
+    """tensor * other."""
+
+
+def div(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> CudaTensor:
+    """tensor / other, integers rounded half to even."""
+
+
+def rdiv(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+         threads: int = 512) -> CudaTensor:
+    """other / tensor, integers rounded half to even."""
+
+
+def lt(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> CudaTensor:
+    """tensor < other as a bool tensor."""
+
+
+def le(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> CudaTensor:
+    """tensor <= other as a bool tensor."""
+
+
+def gt(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> CudaTensor:
+    """tensor > other as a bool tensor."""
+
+
+def ge(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> CudaTensor:
+    """tensor >= other as a bool tensor."""
+
+
+def eq(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> CudaTensor:
+    """tensor == other as a bool tensor."""
+
+
+def ne(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> CudaTensor:
+    """tensor != other as a bool tensor."""
+
+
+def fma(scalar: _Number, tensor1: CudaTensor, tensor2: CudaTensor, out: Optional[CudaTensor] = None,
+        blocks_per_sm: int = 8, threads: int = 512) -> CudaTensor:
+    """scalar * tensor1 + tensor2 in the temp type with one rounding; new results have tensor2's dtype."""
+
+
+def gemm(A: CudaTensor, B: CudaTensor, C: Optional[CudaTensor] = None, alpha: _Number = 1.0,
+         beta: _Number = 0.0) -> CudaTensor:
+    """C = alpha * (A @ B) + beta * C for 2-D float32/float64 tensors; returns C."""
+
+
+def fill(scalar: _Operand, dst: CudaTensor, blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """Fill dst with scalar (or copy a tensor / array into it, broadcast), saturate_cast; returns dst."""
+
+
+def copy(src: Union[CudaTensor, numpy.typing.ArrayLike], dst: CudaTensor, blocks_per_sm: int = 8,
+         threads: int = 0) -> CudaTensor:
+    """Copy src into dst, broadcasting, with saturate_cast; returns dst."""
+
+
+def cast(tensor: CudaTensor, dtype: Union[_DTypeLike, CudaTensor], blocks_per_sm: int = 8,
+         threads: int = 0) -> CudaTensor:
+    """Saturating cast to a dtype (new tensor), or into an output tensor given in place of dtype."""
+
+# ---- reductions (reduce.c, SPEC 10) ------------------------------------------------------------------
+
+
+def sum(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, upcast: bool = False,
+        out: Optional[CudaTensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """Sum over axis (None: all, a 0-d result); upcast=True gives int64 / uint64 / float64.
+    ``sum(tensor, upcast)`` with a bool second argument is the seed's form."""
+
+
+def min(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
+        blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """Minimum over axis (NaN propagates)."""
+
+
+def max(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
+        blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """Maximum over axis (NaN propagates)."""
+
+
+def mean(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
+         blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """Mean over axis (integers give float64)."""
+
+
+def all(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
+        blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """True where every element is nonzero (bool tensor)."""
+
+
+def any(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
+        blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """True where some element is nonzero (bool tensor)."""
+
+# ---- math functions (mathfuncs.c; re-exported by augpy.math under their DALI names) ---------
+
+
+def _math_abs(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_fabs(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_floor(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_ceil(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_pow(base: _Operand, exponent: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_fpow(base: _Operand, exponent: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_min(left: _Operand, right: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_max(left: _Operand, right: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_clamp(value: _Operand, lo: _Operand, hi: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_sqrt(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_rsqrt(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_cbrt(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_exp(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_log(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_log2(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_log10(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_sin(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_cos(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_tan(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_asin(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_acos(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_atan(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_atan2(left: _Operand, right: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_sinh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_cosh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_tanh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_asinh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_acosh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_atanh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+
+# ---- DLPack -------------------------------------------------------------------------------------
+
+
+def export_dltensor(tensor: CudaTensor, name: str = "dltensor", destruct: bool = True) -> CapsuleType:
+    """Export as a DLPack capsule stored under ``name`` (zero copy)."""
+
+
+def import_dltensor(tensor_capsule: CapsuleType, name: str = "dltensor") -> CudaTensor:
+    """Wrap the tensor in a DLPack capsule (zero copy); the capsule is renamed 'used_...'."""
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> CudaTensor:
+    """Zero-copy tensor over any ``__dlpack__`` producer or DLPack capsule."""
+
+# ---- devices, streams, events (device.c, SPEC 4) ---------------------------------------------------
+
+
+@final
+class CudaDevice:
+    """A device of the default backend (cuda:N on a GPU, else the CPU, where only 0
+    exists); activate() / deactivate() switch this thread's current device; a context manager."""
+
+    def __new__(cls, device_id: int = 0) -> "CudaDevice": ...
+    def activate(self) -> None: ...
+    def deactivate(self) -> None: ...
+    def get_device(self) -> int: ...
+    def get_properties(self) -> "CudaDeviceProp": ...
+    def synchronize(self) -> None: ...
+    def __enter__(self) -> "CudaDevice": ...
+    def __exit__(self, *exc_info: Union[Optional[Type[BaseException]], Optional[BaseException],
+                                        Optional[TracebackType]]) -> None: ...
+
+
+@final
+class CudaStream:
+    """A stream on a device of the default backend; lower priorities are more urgent and a
+    priority outside [greatestStreamPriority, leastStreamPriority] raises ValueError (the CPU
+    has only 0). ``CudaStream(-1, -1)`` is ``default_stream``. activate() / deactivate()
+    switch this thread's current stream of the stream's device; a context manager."""
+
+    def __new__(cls, device_id: int = 0, priority: int = 0) -> "CudaStream": ...
+    @property
+    def device_id(self) -> int:
+        """The stream's device (default_stream: the current device)."""
+    @property
+    def priority(self) -> int:
+        """The stream's priority."""
+    @property
+    def handle(self) -> int:
+        """The backend's stream handle (a cudaStream_t as an int; 0 on the CPU and for default streams)."""
+    def activate(self) -> None: ...
+    def deactivate(self) -> None: ...
+    def synchronize(self, microseconds: int = 100) -> None:
+        """Wait for the stream's work, polling every ``microseconds`` with the GIL released (<= 0: block)."""
+    def query(self) -> bool: ...
+    def __enter__(self) -> "CudaStream": ...
+    def __exit__(self, *exc_info: Union[Optional[Type[BaseException]], Optional[BaseException],
+                                        Optional[TracebackType]]) -> None: ...
+
+
+@final
+class CudaEvent:
+    """An event on this thread's current device (on the CPU a recorded point is always reached)."""
+
+    def __new__(cls) -> "CudaEvent": ...
+    def record(self, stream: Optional[CudaStream] = None) -> None:
+        """Record the point reached by ``stream`` (None: the current stream of the event's device)."""
+    def query(self) -> bool: ...
+    def synchronize(self, microseconds: int = 100) -> None:
+        """Wait until the recorded point is reached, polling every ``microseconds`` (<= 0: block)."""
+    def elapsed_time(self, end_event: "CudaEvent", /) -> float:
+        """Milliseconds from this event's recorded point to end_event's (PyTorch's
+        ``Event.elapsed_time``); both recorded on one device and completed."""
+
+
+@final
+class CudaDeviceProp:
+    """cudaDeviceProp fields plus stream priorities, cores per SM and maxGridSize.
+
+    ``CudaDeviceProp()`` describes the current device. On the CPU: the host's model name,
+    multiProcessorCount = numCudaCores = usable cores, totalGlobalMem = host memory,
+    warp/thread sizes 1, CUDA's grid limits, the rest 0.
+    """
+
+    def __new__(cls) -> "CudaDeviceProp": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def totalGlobalMem(self) -> int: ...
+    @property
+    def sharedMemPerBlock(self) -> int: ...
+    @property
+    def sharedMemPerMultiprocessor(self) -> int: ...
+    @property
+    def totalConstMem(self) -> int: ...
+    @property
+    def l2CacheSize(self) -> int: ...
+    @property
+    def major(self) -> int: ...
+    @property
+    def minor(self) -> int: ...
+    @property
+    def multiProcessorCount(self) -> int: ...
+    @property
+    def coresPerMultiprocessor(self) -> int: ...
+    @property
+    def coresPerSM(self) -> int: ...
+    @property
+    def numCudaCores(self) -> int: ...
+    @property
+    def warpSize(self) -> int: ...
+    @property
+    def maxThreadsPerBlock(self) -> int: ...
+    @property
+    def maxThreadsPerMultiProcessor(self) -> int: ...
+    @property
+    def maxThreadsDim(self) -> Tuple[int, int, int]: ...
+    @property
+    def maxGridSize(self) -> Tuple[int, int, int]: ...
+    @property
+    def regsPerBlock(self) -> int: ...
+    @property
+    def regsPerMultiprocessor(self) -> int: ...
+    @property
+    def leastStreamPriority(self) -> int: ...
+    @property
+    def greatestStreamPriority(self) -> int: ...
+    @property
+    def streamPrioritiesSupported(self) -> bool: ...
+
+
+default_stream: CudaStream
+
+
+def get_current_device() -> int:
+    """The current device ID of this thread."""
+
+
+def get_current_stream() -> CudaStream:
+    """The current stream of this thread on its current device."""
+
+
+def get_device_properties(device_id: Optional[int] = None) -> CudaDeviceProp:
+    """Properties of a device (None: the current one)."""
+
+
+def meminfo(device_id: int = 0) -> Tuple[int, int, int]:
+    """(used, free, total) memory of the device in bytes (CPU: host memory)."""
+
+
+def release() -> None:
+    """Return the device memory cached for reuse to every device (no-op on the CPU)."""
+
+
+def synchronize(device_id: Optional[int] = None) -> None:
+    """Wait for all work on the device (None: the current one)."""
+
+
+def _get_launch() -> Tuple[int, int]:
+    """This thread's launch settings (blocks_per_sm, threads)."""
+
+
+def _set_launch(blocks_per_sm: int, threads: int, /) -> None:
+    """Set this thread's launch settings."""
+
+
+def get_num_threads() -> int:
+    """Worker threads of the CPU backend."""
+
+
+def set_num_threads(n: int, /) -> None:
+    """Set the CPU worker count; n <= 0 restores the default."""
+
+# ---- random numbers (random.c, SPEC 11) ------------------------------------------------------------
+
+
+@final
+class RandomNumberGenerator:
+    """Counter-based Philox-4x32-10 generator (SPEC 11): element i of the n-th fill draws
+    from counter (i, n) under key seed, so results never depend on threads, strides or backend."""
+
+    def __new__(cls, device_id: Optional[int] = None, seed: Optional[int] = None) -> "RandomNumberGenerator": ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def device_id(self) -> int: ...
+    def uniform(self, target: Union[CudaTensor, _NDArray], vmin: float, vmax: float,
+                blocks_per_sm: int = 8, threads: int = 0) -> None:
+        """Fill target with values uniform in [vmin, vmax) (integers: every integer equally likely)."""
+    def gaussian(self, target: Union[CudaTensor, _NDArray], mean: float = 0.0, std: float = 1.0,
+                 blocks_per_sm: int = 8, threads: int = 0) -> None:
+        """Fill target with normal values (Box-Muller); integers round half to even and saturate."""
+    def get_state(self) -> Tuple[int, int]:
+        """(seed, calls): set_state of it replays the following fills."""
+    def set_state(self, state: Tuple[int, int], /) -> None: ...
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+    def __setstate__(self, state: Tuple[int, int], /) -> None: ...
+
+# ---- reshape (DALI fn.reshape, reshape.c) -----------------------------------------------------------
+
+_ShapeArg = Union[int, Sequence[int], Sequence[Sequence[int]], CudaTensor, _NDArray]
+_RelShapeArg = Union[float, Sequence[float], Sequence[Sequence[float]], CudaTensor, _NDArray]
+
+
+@overload
+def reshape(data: CudaTensor, shape_input: Optional[_ShapeArg] = None, *, shape: Optional[_ShapeArg] = None,
+            rel_shape: Optional[_RelShapeArg] = None, src_dims: Optional[Union[int, Sequence[int]]] = None,
+            layout: Optional[str] = None, dtype: Optional[_DTypeLike] = None) -> CudaTensor: ...
+@overload
+def reshape(data: Sequence[CudaTensor], shape_input: Optional[_ShapeArg] = None, *,
+            shape: Optional[_ShapeArg] = None, rel_shape: Optional[_RelShapeArg] = None,
+            src_dims: Optional[Union[int, Sequence[int]]] = None, layout: Optional[str] = None,
+            dtype: Optional[_DTypeLike] = None) -> List[CudaTensor]: ...
+
+# ---- image: lighting and blur (SPEC 13) -------------------------------------------------------
+
+_ParamLike = Union[CudaTensor, Sequence[float], _NDArray]  # float32 tensor, numpy array or sequence
+
+
+def lighting(imtensor: CudaTensor, gammagrays: _ParamLike, gammacolors: _ParamLike, contrasts: _ParamLike,
+             vmin: float, vmax: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Contrast and gamma per image/channel of an (N, C, H, W) (or (C, H, W)) batch; out may be imtensor."""
+
+
+def box_blur_single(input: CudaTensor, ksize: int, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Mean over the ksize x ksize window of a (C, H, W) image, edges replicated."""
+
+
+def gaussian_blur_single(input: CudaTensor, sigma: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Gaussian blur of a (C, H, W) image; ksize = max(3, int(sigma*6.6 - 2.3) | 1); sigma <= 0 copies."""
+
+
+def gaussian_blur(input: CudaTensor, sigmas: _ParamLike, max_ksize: int,
+                  out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Gaussian blur of an (N, C, H, W) batch, one sigma per image, ksize clipped at max_ksize."""
+
+# ---- exceptions -----------------------------------------------------------------------------------
+
+
+class CudaError(RuntimeError): ...
+class CuRandError(RuntimeError): ...
+class CuBlasError(RuntimeError): ...
+class MemoryError(builtins.MemoryError): ...
+class NvJpegError(RuntimeError): ...
+
+# ---- JPEG decoding (jpeg.c) ---------------------------------------------------------------------------
+
+
+@final
+class Decoder:
+    """JPEG decoder on the current device (CPU: libjpeg-turbo). One per thread for parallel decoding."""
+
+    def __new__(cls, device_padding: int = 16777216, host_padding: int = 8388608,
+                gpu_huffman: bool = False) -> "Decoder": ...
+    @property
+    def device_padding(self) -> int: ...
+    @property
+    def host_padding(self) -> int: ...
+    @property
+    def gpu_huffman(self) -> bool: ...
+    def decode(self, data: _Buffer, buffer: Optional[CudaTensor] = None) -> CudaTensor:
+        """Decode to an (H, W, 3) uint8 RGB tensor with layout 'HWC' (pixels equal Pillow's
+        convert('RGB')). buffer: contiguous uint8 tensor of >= H*W*3 elements; the result shares it.
+        Raises NvJpegError on corrupt data, ValueError/TypeError on a bad buffer."""
+
+
+def jpeg_info(data: _Buffer) -> Tuple[int, int]:
+    """(height, width) of a JPEG from its header."""
+
+# ---- affine warp (warp.c) -------------------------------------------------------------------------
+
+
+@final
+class WarpScaleMode:
+    """Enum whether to scale relative to the shortest or longest side of the image.
+
+    ``WarpScaleMode(0)`` is ``WARP_SCALE_SHORTEST``, ``WarpScaleMode(1)`` is ``WARP_SCALE_LONGEST``.
+    """
+
+    WARP_SCALE_SHORTEST: ClassVar["WarpScaleMode"]
+    WARP_SCALE_LONGEST: ClassVar["WarpScaleMode"]
+    __members__: ClassVar[Any]
+
+    def __new__(cls, value: Union[int, str, "WarpScaleMode"]) -> "WarpScaleMode": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    def __int__(self) -> int: ...
+    def __index__(self) -> int: ...
+    def __hash__(self) -> int: ...
+    def __lt__(self, other: object, /) -> bool: ...
+    def __le__(self, other: object, /) -> bool: ...
+    def __gt__(self, other: object, /) -> bool: ...
+    def __ge__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> Tuple[Type["WarpScaleMode"], Tuple[int]]: ...
+
+
+WARP_SCALE_SHORTEST: WarpScaleMode
+WARP_SCALE_LONGEST: WarpScaleMode
+
+_ScaleModeLike = Union[str, int, WarpScaleMode]
+
+
+def make_affine_matrix(out: Any, source_height: int, source_width: int, target_height: int, target_width: int,
+                       angle: float = 0.0, scale: float = 1.0, aspect: float = 1.0, shifty: float = 0.0,
+                       shiftx: float = 0.0, sheary: float = 0.0, shearx: float = 0.0, hmirror: bool = False,
+                       vmirror: bool = False, scale_mode: _ScaleModeLike = "shortest",
+                       max_supersampling: int = 3) -> int:
+    """Write the 2x3 inverse map into the writable float32 (2, 3) buffer `out`; returns the recommended supersampling."""
+
+
+def make_transform(source_size: Sequence[int], target_size: Sequence[int], angle: float = 0, scale: float = 1,
+                   aspect: float = 1, shift: Optional[Sequence[float]] = None, shear: Optional[Sequence[float]] = None,
+                   hmirror: bool = False, vmirror: bool = False, scale_mode: _ScaleModeLike = "shortest",
+                   max_supersampling: int = 3, out: Optional[_NDArray] = None,
+                   **_: Any) -> Tuple[_NDArray, int]:
+    """(matrix, supersampling) for make_affine_matrix's parameters; unknown keyword arguments are ignored."""
+
+
+def warp_affine(src: Union[CudaTensor, Sequence[CudaTensor]], dst: CudaTensor, matrix: Any,
+                background: Any = None, supersampling: Union[int, Sequence[int]] = 1) -> None:
+    """Affine warp of (H, W, C) image(s) into (C, Ht, Wt) / (N, C, Ht, Wt) with bilinear supersampling."""
