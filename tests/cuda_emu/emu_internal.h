@@ -1,0 +1,184 @@
+/* emu_internal.h: state shared by the emulation library's sources (internal).
+ *
+ *   emu_runtime.cpp  configuration, devices, errors, memory registry, device and
+ *                    memory API, error strings, exit and fork handling
+ *   emu_stream.cpp   streams (one host thread each), events, launches, async copies
+ *   emu_block.cpp    the block scheduler: fibers, barriers, warp ops, shared memory
+ *   emu_fiber.cpp    context switch and stacks
+ *   emu_cublas.cpp   the cuBLAS stand-in */
+#ifndef AUG_EMU_INTERNAL_H
+#define AUG_EMU_INTERNAL_H
+
+#include "cuda_emu.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace aug_emu {
+
+struct Executor;
+
+/* ---- configuration (environment, read once) ------------------------------------- */
+enum Order { ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE };
+struct Config {
+    int ndev;           /* AUG_EMU_DEVICES, 0..8, default 2 */
+    size_t mem_bytes;   /* AUG_EMU_MEMORY_MB per device, default 81920 */
+    size_t stack_bytes; /* AUG_EMU_STACK_KB per fiber, default 64 (256 under ASan) */
+    uint64_t seed;      /* AUG_EMU_SEED for the shuffled order */
+    bool verbose;       /* AUG_EMU_VERBOSE=1: notes on refused API calls */
+};
+const Config &config();
+extern std::atomic<int> g_order; /* AUG_EMU_ORDER / aug_emu_set_order */
+
+/* Emulated hardware limits (an H100 SXM). */
+constexpr size_t kSharedPerBlock = 48 * 1024;       /* static limit, default dynamic limit */
+constexpr size_t kSharedPerBlockOptin = 227 * 1024; /* cudaFuncAttributeMaxDynamicSharedMemorySize cap */
+constexpr int kMaxThreadsPerBlock = 1024;
+
+/* ---- kernels --------------------------------------------------------------------- */
+struct KernelAttr {
+    int max_dyn = (int)kSharedPerBlock; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    bool max_dyn_set = false;           /* opted in: static + dynamic may reach 227 KiB */
+    int carveout = -1;
+    long static_bytes = -1; /* AUG_SHARED bytes, learned at the first launch; -1 unknown */
+};
+/* Copy of a kernel's attributes (default ones if never set). */
+KernelAttr kernel_attr(const void *kfn);
+void kernel_set_static_bytes(const void *kfn, size_t bytes);
+
+/* One launch, queued on a stream and executed by its thread. */
+struct LaunchRec {
+    std::string name;
+    const void *kfn = nullptr;
+    dim3 grid, block;
+    size_t dyn = 0;         /* dynamic shared bytes */
+    size_t shmem_limit = 0; /* static + dynamic allowed (48 KiB or the opt-in) */
+    void (*run)(void *) = nullptr;
+    void *call = nullptr;
+    void (*destroy)(void *) = nullptr;
+    int device = 0;
+    std::shared_ptr<std::atomic<int>> err_slot; /* the launching thread's last error */
+    ~LaunchRec() {
+        if (destroy) destroy(call);
+    }
+};
+
+Executor *executor_create();
+void executor_destroy(Executor *ex);
+/* Runs every block of the launch on this (stream) thread; on a failure records it
+ * (sticky on the device, or the launching thread's error for a configuration
+ * problem found while running) and prints the diagnostic. */
+void execute_launch(Executor &ex, LaunchRec &L);
+
+/* ---- devices, memory ------------------------------------------------------------ */
+struct StreamImpl;
+struct Device {
+    int id = 0;
+    std::atomic<int> sticky{0}; /* cudaErrorLaunchFailure after a kernel fault */
+    size_t used = 0;            /* device bytes allocated (under State::mu) */
+    StreamImpl *legacy = nullptr;
+    cudaDeviceProp prop;
+};
+
+enum AllocKind { ALLOC_NONE, ALLOC_DEVICE, ALLOC_PINNED, ALLOC_REGISTERED };
+struct Alloc {
+    size_t size;
+    int device;
+    AllocKind kind;
+};
+struct PtrInfo {
+    AllocKind kind = ALLOC_NONE;
+    int device = -1;
+    const char *base = nullptr;
+    size_t size = 0;
+};
+/* The registered allocation containing p, if any. */
+PtrInfo lookup_ptr(const void *p);
+/* Does [p, p + n) lie inside the allocation? */
+inline bool in_range(const PtrInfo &i, const void *p, size_t n) {
+    return (const char *)p >= i.base && (size_t)((const char *)p - i.base) <= i.size &&
+           n <= i.size - (size_t)((const char *)p - i.base);
+}
+
+struct State {
+    std::mutex mu; /* everything below */
+    std::vector<Device *> devs;
+    std::map<uintptr_t, Alloc> allocs;
+    std::set<StreamImpl *> streams; /* all live streams, legacy ones included */
+    std::set<void *> events;
+    std::map<const void *, KernelAttr> kattr;
+};
+State &state(); /* created at the first API call, never destroyed */
+
+extern std::atomic<bool> g_forked;   /* set in a fork() child: every call fails */
+extern std::atomic<bool> g_shutdown; /* set at process exit */
+
+/* ---- per host thread --------------------------------------------------------------- */
+int &cur_device();
+std::shared_ptr<std::atomic<int>> &thread_err_slot();
+/* Records e as the thread's last error (unless success) and returns it. */
+cudaError_t rec(cudaError_t e);
+/* The check every API call starts with: fork child, unloading, initialisation. */
+cudaError_t api_enter();
+/* api_enter plus a valid current device without a sticky fault. */
+cudaError_t enter_dev();
+cudaError_t check_dev(int dev);
+/* The sticky error of a device (cudaSuccess if healthy). */
+cudaError_t device_sticky(int dev);
+/* Marks the device faulted and prints the one-line diagnostic. */
+void device_fault(int dev, const std::string &msg);
+/* A note on stderr when AUG_EMU_VERBOSE=1. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Checks a copy's direction against the registry (inferring cudaMemcpyDefault) and
+ * that [dst, +dn) and [src, +sn) stay inside their allocations. */
+cudaError_t check_copy(void *dst, size_t dn, const void *src, size_t sn, cudaMemcpyKind *kind, const char *api);
+/* Checks that [p, +n) is device memory (of `device` unless it is -1). */
+cudaError_t check_device_range(const void *p, size_t n, const char *api, const char *what, int device);
+
+/* ---- streams (emu_stream.cpp) ------------------------------------------------------- */
+struct StreamImpl {
+    uint32_t magic = 0x53545245u;
+    int device = 0;
+    unsigned flags = 0;
+    int priority = 0;
+    bool legacy = false;
+    std::mutex m;
+    std::condition_variable cv_work, cv_done;
+    struct Op {
+        std::function<void(Executor &)> fn;
+        bool always; /* runs even when the device has faulted (event records) */
+    };
+    std::deque<Op> q;
+    /* Queued / completed operations: changed under m, also read without it (spinning). */
+    std::atomic<uint64_t> enq{0}, done{0};
+    bool stop = false, exited = false;
+    std::thread th;
+    Executor *ex = nullptr; /* the thread's executor (kept reachable: a fork child's LSan) */
+};
+
+/* Maps a handle (0, cudaStreamLegacy, cudaStreamPerThread: the current device's
+ * legacy stream) to a live stream, or nullptr with *err set. */
+StreamImpl *resolve_stream(cudaStream_t s, cudaError_t *err);
+/* Queues an operation; returns its sequence number. */
+uint64_t enqueue(StreamImpl *s, std::function<void(Executor &)> fn, bool always = false);
+/* Waits until the stream has completed operation seq (all queued ones if 0). */
+void stream_wait(StreamImpl *s, uint64_t seq = 0);
+/* Waits for every stream of the device. */
+void device_wait_idle(int dev);
+StreamImpl *stream_new(int dev, unsigned flags, int priority, bool legacy);
+/* Stops the stream threads at exit (bounded wait). */
+void streams_shutdown();
+
+} /* namespace aug_emu */
+
+#endif
