@@ -1,6 +1,8 @@
-"""Devices, streams, events, device properties, memory info and launch settings on
-the CPU backend (SPEC 4): the seed's CUDA API, bound to the C device API, exists and
-works; streams and events are complete as soon as a call returns."""
+"""Devices, streams, events, device properties, memory info and launch settings
+(SPEC 4): the seed's CUDA API over the C device API. The suite runs on the default
+device: on the CPU (where streams and events are complete as soon as a call
+returns, and only device 0 exists) and, in `make pytest-emu`, on the emulated CUDA
+devices (cuda:0 and cuda:1)."""
 import math
 import os
 import threading
@@ -11,6 +13,22 @@ import pytest
 
 import augpy
 
+ON_CPU = augpy.CudaTensor(1).device == "cpu"
+BACKEND = "cpu" if ON_CPU else "cuda"
+DEVICE0 = "cpu" if ON_CPU else "cuda:0"
+
+
+def device_count():
+    n = 0
+    while True:
+        try:
+            augpy.CudaDevice(n)
+        except ValueError:
+            return n
+        n += 1
+
+
+NDEV = device_count()
 FIELDS = {  # every CudaDeviceProp field the manual lists, with its type
     "coresPerMultiprocessor": int, "coresPerSM": int, "greatestStreamPriority": int, "l2CacheSize": int,
     "leastStreamPriority": int, "major": int, "maxGridSize": tuple, "maxThreadsDim": tuple,
@@ -35,28 +53,41 @@ def test_device_properties():
     for name, typ in FIELDS.items():
         assert isinstance(getattr(p, name), typ), name
     assert p.name
-    assert p.multiProcessorCount == len(os.sched_getaffinity(0))
     assert p.numCudaCores == p.multiProcessorCount * p.coresPerMultiprocessor
-    assert p.coresPerSM == p.coresPerMultiprocessor == 1
-    assert p.totalGlobalMem == proc_meminfo("MemTotal")
-    assert len(p.maxThreadsDim) == 3 and len(p.maxGridSize) == 3
+    assert p.coresPerSM == p.coresPerMultiprocessor
+    assert len(p.maxThreadsDim) == 3 and p.maxGridSize == (2147483647, 65535, 65535)
     assert p.warpSize >= 1 and p.maxThreadsPerBlock >= 1
-    assert p.leastStreamPriority == p.greatestStreamPriority == 0
-    assert not p.streamPrioritiesSupported
+    assert p.greatestStreamPriority <= 0 <= p.leastStreamPriority
+    assert p.streamPrioritiesSupported == (p.greatestStreamPriority < p.leastStreamPriority)
+    if ON_CPU:  # the host: one "multiprocessor" with one "core" per usable core, host memory
+        assert p.multiProcessorCount == len(os.sched_getaffinity(0))
+        assert p.coresPerSM == 1
+        assert p.totalGlobalMem == proc_meminfo("MemTotal")
+        assert (p.major, p.minor, p.warpSize, p.maxThreadsPerBlock) == (0, 0, 1, 1)
+        assert p.leastStreamPriority == p.greatestStreamPriority == 0
+    else:
+        assert p.major >= 3 and p.warpSize == 32 and p.maxThreadsPerBlock == 1024 and p.totalGlobalMem > 0
     assert "CudaDeviceProp" in repr(p)
     with pytest.raises(AttributeError):
         p.major = 3
     assert augpy.CudaDevice(0).get_properties().name == p.name
     assert augpy.get_device_properties().totalGlobalMem == p.totalGlobalMem
+    assert augpy.get_device_properties(None).name == p.name
     assert augpy.CudaDeviceProp().multiProcessorCount == p.multiProcessorCount
 
 
 def test_meminfo():
     used, free, total = augpy.meminfo()
-    assert used + free == total
     assert total == augpy.get_device_properties(0).totalGlobalMem
-    assert 0 < free <= total
+    assert 0 < free <= total and 0 <= used <= total
+    if ON_CPU:
+        assert used + free == total
     assert augpy.meminfo(0)[2] == total
+
+
+def invalid_id_message(name, device_id):
+    devices = "device 0 only" if NDEV == 1 else f"devices 0 to {NDEV - 1}"
+    return rf"^{name}: invalid device_id {device_id} \(the {BACKEND} backend has {devices}\)$"
 
 
 @pytest.mark.parametrize("func, name", [
@@ -67,16 +98,16 @@ def test_meminfo():
     (lambda i: augpy.array_to_tensor(np.zeros(2), i), "array_to_tensor"),
     (lambda i: augpy.RandomNumberGenerator(i), "RandomNumberGenerator")])
 def test_invalid_device_ids(func, name):
-    """device_id indexes the default backend's devices: only 0 on the CPU."""
-    with pytest.raises(ValueError, match=rf"^{name}: invalid device_id 1 \(the cpu backend has device 0 only\)"):
-        func(1)
-    with pytest.raises(ValueError, match=rf"^{name}: invalid device_id -2 "):
+    """device_id indexes the default backend's devices (only 0 on the CPU)."""
+    with pytest.raises(ValueError, match=invalid_id_message(name, NDEV)):
+        func(NDEV)
+    with pytest.raises(ValueError, match=invalid_id_message(name, -2)):
         func(-2)
     with pytest.raises(TypeError, match=rf"^{name}: device_id must be an int( or None)?, got str"):
         func("0")
     with pytest.raises(TypeError, match=rf"^{name}: device_id must be an int"):
         func(True)
-    with pytest.raises(ValueError, match=rf"^{name}: invalid device_id 1099511627776 "):
+    with pytest.raises(ValueError, match=invalid_id_message(name, 2 ** 40)):
         func(2 ** 40)
 
 
@@ -114,15 +145,18 @@ def test_streams():
     assert s.query() is True
     assert repr(augpy.default_stream) == "<CudaStream default>"
     assert repr(s) == "<CudaStream device_id=0, priority=0>"
-    assert s.handle == 0 and augpy.default_stream.handle == 0  # no backend handle on the CPU
+    assert augpy.default_stream.handle == 0  # the legacy default stream, NULL
+    assert (s.handle == 0) == ON_CPU  # a cudaStream_t on CUDA, none on the CPU
 
 
-def test_stream_priorities_outside_the_range():
-    """The CPU's range is [0, 0] (greatestStreamPriority .. leastStreamPriority)."""
+def test_stream_priorities():
+    """Priorities within [greatestStreamPriority, leastStreamPriority] (lower is more
+    urgent; the CPU's range is [0, 0]); outside it a ValueError names the value."""
     p = augpy.get_device_properties()
-    assert (p.greatestStreamPriority, p.leastStreamPriority) == (0, 0)
-    for prio in (-5, -1, 1, 7):
-        with pytest.raises(ValueError, match=rf"^CudaStream: priority {prio} is outside the range of cpu"):
+    for prio in range(p.greatestStreamPriority, p.leastStreamPriority + 1):
+        assert augpy.CudaStream(0, prio).priority == prio
+    for prio in (p.greatestStreamPriority - 1, p.greatestStreamPriority - 7, p.leastStreamPriority + 1, 2 ** 31 - 1):
+        with pytest.raises(ValueError, match=rf"^CudaStream: priority {prio} is outside the range of {DEVICE0}: "):
             augpy.CudaStream(0, prio)
     with pytest.raises(ValueError, match=r"^CudaStream: priority = 1099511627776 is out of range"):
         augpy.CudaStream(priority=2 ** 40)
@@ -131,22 +165,31 @@ def test_stream_priorities_outside_the_range():
     assert augpy.CudaStream(-1, -1) is augpy.default_stream  # the seed's spelling, not a priority
 
 
-def test_streams_and_events_are_complete_on_the_cpu():
+def test_streams_and_events_complete():
+    """Waiting works on every backend; on the CPU everything is complete at once."""
     s = augpy.CudaStream()
     t = augpy.zeros((64, 64), augpy.float32)
     with s:
         t += 1
-        assert s.query() is True
+        if ON_CPU:
+            assert s.query() is True
         for us in (100, 1, 0, -1):
             assert s.synchronize(us) is None
+            assert s.query() is True
         e = augpy.CudaEvent()
         assert e.query() is True  # nothing recorded yet
+        t += 1
         assert e.record() is None
-        assert e.query() is True and e.synchronize() is None and e.synchronize(microseconds=0) is None
+        if ON_CPU:
+            assert e.query() is True
+        assert e.synchronize() is None and e.query() is True and e.synchronize(microseconds=0) is None
     for stream in (s, augpy.default_stream, None):
         e = augpy.CudaEvent()
-        assert e.record(stream) is None and e.record(stream=stream) is None and e.query() is True
-    assert augpy.default_stream.query() is True and augpy.default_stream.synchronize() is None
+        assert e.record(stream) is None and e.record(stream=stream) is None
+        e.synchronize(1)
+        assert e.query() is True
+    assert augpy.default_stream.synchronize() is None and augpy.default_stream.query() is True
+    assert t.numpy()[0, 0] == 2
     with pytest.raises(TypeError, match=r"^CudaEvent.record: stream must be a CudaStream or None, got int"):
         augpy.CudaEvent().record(0)
     with pytest.raises(TypeError, match=r"^CudaStream.synchronize: microseconds must be an int"):
@@ -165,10 +208,11 @@ def test_event_elapsed_time():
     assert isinstance(ms, float) and math.isfinite(ms)
     assert 15.0 <= ms < 10000.0  # the sleep, measured
     assert start.elapsed_time(start) == 0.0
-    with pytest.raises(ValueError, match=r"^CudaEvent.elapsed_time: both events must have been recorded"):
-        start.elapsed_time(augpy.CudaEvent())
     with pytest.raises(TypeError, match=r"^CudaEvent.elapsed_time: end_event must be a CudaEvent, got str"):
         start.elapsed_time("x")
+    # An event never recorded: the CPU says so; CUDA's cudaEventElapsedTime fails.
+    with pytest.raises(ValueError if ON_CPU else augpy.CudaError, match=r"^CudaEvent.elapsed_time: "):
+        start.elapsed_time(augpy.CudaEvent())
 
 
 def test_streams_are_thread_local():
@@ -241,8 +285,8 @@ def test_active_stream_is_kept_alive():
 def test_events():
     e = augpy.CudaEvent()
     assert e.record() is None
-    assert e.query() is True
     assert e.synchronize() is None and e.synchronize(10) is None
+    assert e.query() is True
     with pytest.raises(TypeError):
         augpy.CudaEvent(1)
 
@@ -252,8 +296,36 @@ def test_release_and_synchronize():
     assert augpy.release() is None
     assert augpy.synchronize() is None and augpy.synchronize(0) is None
     assert augpy.synchronize(None) is None and augpy.synchronize(device_id=0) is None
-    t[:] = 1  # tensors stay valid on the CPU
+    t[:] = 1  # live tensors stay valid: only cached memory is released
     assert t.numpy().tolist() == [1, 1, 1]
+
+
+@pytest.mark.skipif(NDEV < 2, reason="needs two devices (make pytest-emu)")
+def test_second_device():
+    """The current device and each device's current stream are separate per device."""
+    s0, s1 = augpy.CudaStream(0), augpy.CudaStream(1)
+    assert (s0.device_id, s1.device_id) == (0, 1)
+    with s1:  # current on cuda:1; cuda:0 (the current device) keeps its stream
+        assert augpy.get_current_stream() is augpy.default_stream
+        with augpy.CudaDevice(1) as d:
+            assert augpy.get_current_device() == 1 and d.get_device() == 1
+            assert augpy.get_current_stream() is s1
+            assert augpy.default_stream.device_id == 1
+            e = augpy.CudaEvent()  # on cuda:1
+            e.record()
+            e.record(s1)
+            with pytest.raises(ValueError, match=r"^CudaEvent.record: the stream is on cuda:0 but the event on cuda:1"):
+                e.record(s0)
+            t = augpy.zeros(4, device_id=1)
+            t += 1
+            augpy.synchronize()
+            assert t.device == "cuda:1" and t.numpy().tolist() == [1, 1, 1, 1]
+        assert augpy.get_current_device() == 0
+        with s0:
+            assert augpy.get_current_stream() is s0
+        assert augpy.get_current_stream() is augpy.default_stream
+    assert augpy.get_device_properties(1).name and augpy.meminfo(1)[2] > 0
+    augpy.synchronize(1)
 
 
 def test_exceptions():

@@ -55,7 +55,7 @@ def make_calls():
 
     return [
         streams, lambda: augpy.get_device_properties(0).name, lambda: augpy.meminfo(),
-        failing(lambda: augpy.CudaStream(0, 3)), failing(lambda: augpy.CudaEvent().elapsed_time(augpy.CudaEvent())),
+        failing(lambda: augpy.CudaStream(0, 3)), failing(lambda: augpy.CudaEvent().elapsed_time("x")),
         lambda: a + b, lambda: augpy.add(a, b, out=o), lambda: a + 1, lambda: 5 - a, lambda: a < b,
         lambda: a * c, lambda: a + arr, lambda: am.sqrt(f), lambda: am.clamp(a, 2, 5), lambda: augpy.sum(a),
         lambda: a.sum(0, keepdim=True), lambda: augpy.mean(f, (0, 1)), lambda: augpy.fma(0.5, a, b),
