@@ -356,19 +356,20 @@ def launch_calls():
     where fail=True makes the C call itself fail (shapes, axes, parameter values)."""
     rng = augpy.RandomNumberGenerator(seed=1)
     bad = augpy.zeros((3, 7), augpy.uint8)
+    u8, f64 = augpy.zeros((4, 5), augpy.uint8), augpy.zeros((4, 5), augpy.float64)  # conversions run kernels
 
-    def other(t, fail):
-        return bad if fail else t
+    def other(t, fail, value=None):
+        return bad if fail else t if value is None else value
     return [
         ("add", lambda t, f, **k: augpy.add(t, other(t, f), **k)),
         ("rsub", lambda t, f, **k: augpy.rsub(t, other(t, f), **k)),
         ("div", lambda t, f, **k: augpy.div(t, other(t, f), **k)),
         ("lt", lambda t, f, **k: augpy.lt(t, other(t, f), **k)),
         ("fma", lambda t, f, **k: augpy.fma(2.0, t, other(t, f), **k)),
-        ("fill", lambda t, f, **k: augpy.fill(other(t, f), t, **k)),
-        ("Tensor.fill", lambda t, f, **k: t.fill(other(t, f), **k)),
-        ("copy", lambda t, f, **k: augpy.copy(other(t, f), t, **k)),
-        ("cast", lambda t, f, **k: augpy.cast(t, other(t, f), **k)),
+        ("fill", lambda t, f, **k: augpy.fill(other(t, f, 3), t, **k)),
+        ("Tensor.fill", lambda t, f, **k: t.fill(other(t, f, 3), **k)),
+        ("copy", lambda t, f, **k: augpy.copy(other(t, f, u8), t, **k)),
+        ("cast", lambda t, f, **k: augpy.cast(t, other(t, f, f64), **k)),
         ("sum", lambda t, f, **k: augpy.sum(t, 5 if f else 0, **k)),
         ("Tensor.max", lambda t, f, **k: (t[:0] if f else t).max(**k)),
         ("uniform", lambda t, f, **k: rng.uniform(t, 10 if f else 0, 1, **k)),
@@ -402,6 +403,20 @@ def test_launch_settings_restored_after_a_call(name, call):
         assert get() == (3, 96)
     finally:
         set_(*before)
+
+
+@pytest.mark.skipif(ON_CPU, reason="the CPU backend ignores launch settings")
+@pytest.mark.parametrize("name, call", launch_calls(), ids=[n for n, _ in launch_calls()])
+def test_launch_settings_reach_the_gpu(name, call):
+    """threads=2048 is more than a GPU block holds: the launch itself fails, so the
+    call's settings were the ones in force; the next call runs with its own."""
+    t = augpy.zeros((4, 5), augpy.float32)
+    with pytest.raises(augpy.CudaError, match="2048"):
+        call(t, False, blocks_per_sm=1, threads=2048)
+    assert augpy._augpy._get_launch() == (0, 0)
+    call(t, False, blocks_per_sm=1, threads=64)
+    call(t, False)
+    augpy.synchronize()
 
 
 def test_launch_settings_are_per_thread():
