@@ -156,18 +156,15 @@ static int parse_device_tuple(PyObject *obj, int *type, int *id, const char *fun
         PyErr_Format(PyExc_TypeError, "%s: dl_device must be a (device_type, device_id) tuple, got %R", func, obj);
         return -1;
     }
-    *type = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
-    if (*type == -1 && PyErr_Occurred()) return -1;
-    *id = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
-    if (*id == -1 && PyErr_Occurred()) return -1;
-    return 0;
+    if (augpy_parse_int(PyTuple_GET_ITEM(obj, 0), type, func, "dl_device[0]") < 0) return -1;
+    return augpy_parse_int(PyTuple_GET_ITEM(obj, 1), id, func, "dl_device[1]");
 }
 
 PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *func = "CudaTensor.__dlpack__";
     static const char *const names[] = {"stream", "max_version", "dl_device", "copy"};
     PyObject *vals[4] = {Py_None, Py_None, Py_None, Py_None};
-    Py_ssize_t npos = PyVectorcall_NARGS(nargs);
+    Py_ssize_t npos = PyVectorcall_NARGS((size_t)nargs);
     if (npos > 1) {
         PyErr_Format(PyExc_TypeError, "%s: takes at most 1 positional argument (stream), got %zd", func, npos);
         return NULL;
