@@ -72,12 +72,12 @@ ctest: cuda-emu
 	cd build && ctest --output-on-failure -j$(JOBS)
 
 # The suite once more under AddressSanitizer + UndefinedBehaviorSanitizer (the emulated CUDA
-# module too), and the CUDA parity test with the threads of each block in shuffled order.
+# module too), and the CUDA parity tests with the threads of each block in shuffled order.
 ctest-asan: build-asan
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  AUG_EMU_ORDER=shuffle AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ./test_cuda_parity
+	  sh -c 'export AUG_EMU_ORDER=shuffle AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1; ./test_cuda_parity && ./test_cuda_image'
 
 # .venv with the test dependencies, then augpy installed into it.
 venv-base: deps

@@ -1,5 +1,5 @@
 /* core/blur.c: aug_box_blur_single, aug_gaussian_blur_single, aug_gaussian_blur
- * and aug_gaussian_ksize (SPEC 13, manual 3.1.4.4), the backend-neutral half:
+ * and aug_gaussian_ksize (semantics §13, manual 3.1.4.4), the backend-neutral half:
  * argument checks, output allocation, and the 1-D taps the backends apply.
  *
  * Kernel window: k taps at offsets -k/2 .. -k/2 + k - 1 (k/2 rounded down), so an
@@ -63,6 +63,7 @@ aug_status aug__blur_taps(const char *func, int64_t k, double sigma, int64_t L, 
         for (int64_t i = t->lo; i <= t->hi; i++) t->w[i - t->lo] = 1.0;
         t->tail_lo = (double)(t->lo - a);
         t->tail_hi = (double)(b - t->hi);
+        t->sym = t->lo == -t->hi;
         return AUG_OK;
     }
     double s2 = 2.0 * sigma * sigma;
@@ -70,13 +71,76 @@ aug_status aug__blur_taps(const char *func, int64_t k, double sigma, int64_t L, 
     for (int64_t i = t->lo; i <= t->hi; i++) t->w[i - t->lo] = gauss((double)i, s2) / total;
     t->tail_lo = gauss_sum(a, t->lo - 1, sigma) / total;
     t->tail_hi = gauss_sum(t->hi + 1, b, sigma) / total;
+    t->sym = t->lo == -t->hi;
+    for (int64_t j = 0, n = t->hi - t->lo + 1; t->sym && j < n / 2; j++)
+        t->sym = (float)t->w[j] == (float)t->w[n - 1 - j];
     return AUG_OK;
+}
+
+/* The accumulation type of the generic path: float32 where that keeps integer
+ * results within +-1 of the float64 definition (8/16-bit inputs, 16-bit floats,
+ * float32) and float64 otherwise. The box blur adds weights of 1, exact integer
+ * sums while they stay below 2^24: up to 256^2 * 255 for 8-bit values, 16^2 *
+ * 65535 for 16-bit ones. */
+static int blur_acc(aug_dtype dtype, int box, int64_t ksize) {
+    switch (dtype) {
+    case AUG_UINT8: case AUG_INT8: case AUG_BOOL:
+        return !box || ksize <= 256 ? AUG_FLOAT32 : AUG_FLOAT64;
+    case AUG_UINT16: case AUG_INT16:
+        return !box || ksize <= 16 ? AUG_FLOAT32 : AUG_FLOAT64;
+    case AUG_FLOAT16: case AUG_BFLOAT16: case AUG_FLOAT32:
+        return AUG_FLOAT32;
+    default:
+        return AUG_FLOAT64;
+    }
+}
+
+/* The kernels of a plan (see core/blur.h): sizes and taps of every image, from
+ * one sigma (sigmas NULL; box: sigma 0) or per-image sigmas read from their
+ * device. On success the caller frees with free_kernels. */
+static aug_status make_kernels(aug__blur_plan *plan, const aug_tensor *sigmas, double sigma, int64_t max_ksize) {
+    const char *func = plan->func;
+    int64_t nt = sigmas ? plan->n : 1;
+    double *sig = malloc((size_t)nt * sizeof(double));
+    float *f = sigmas ? malloc((size_t)nt * sizeof(float)) : NULL;
+    int64_t *ks = malloc((size_t)nt * sizeof(int64_t));
+    aug__taps *taps = calloc((size_t)(2 * nt), sizeof(aug__taps));
+    aug_status st = sig && ks && taps && (!sigmas || f) ? AUG_OK : AUG__NOMEM(func);
+    if (st == AUG_OK && sigmas) st = aug_tensor_read(sigmas, f, (size_t)nt * sizeof(float), 1);
+    plan->nt = nt;
+    plan->ks = ks;
+    plan->tv = taps;
+    plan->th = taps ? taps + nt : NULL;
+    plan->kmax = 1;
+    for (int64_t i = 0; st == AUG_OK && i < nt; i++) {
+        sig[i] = sigmas ? (double)f[i] : sigma;
+        if (!isfinite(sig[i])) {
+            st = aug__error(AUG_ERR_VALUE, func, "sigmas[%lld] = %g must be finite", (long long)i, sig[i]);
+            break;
+        }
+        ks[i] = plan->kind == AUG__BLUR_BOX ? plan->ksize : aug__gaussian_ksize64(sig[i], max_ksize);
+        if (ks[i] > plan->kmax) plan->kmax = ks[i];
+        if (ks[i] == 1) continue;
+        double s = plan->kind == AUG__BLUR_BOX ? 0.0 : sig[i];
+        st = aug__blur_taps(func, ks[i], s, plan->h, &taps[i]);
+        if (st == AUG_OK) st = aug__blur_taps(func, ks[i], s, plan->w, &taps[nt + i]);
+    }
+    free(sig);
+    free(f);
+    return st;
+}
+
+static void free_kernels(aug__blur_plan *plan) {
+    for (int64_t i = 0; plan->tv && i < 2 * plan->nt; i++) free(plan->tv[i].w);
+    free((void *)plan->tv);
+    free((void *)plan->ks);
 }
 
 /* Checks `in` (ndim 3 or 4, contiguous) and the output, allocates it if needed,
  * makes a temporary copy of the input when they overlap, and runs the plan
- * (plan->func, kind and kernel fields set by the caller). */
-static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim, aug_tensor **out, int copy_only) {
+ * (plan->func, kind and ksize set by the caller). */
+static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim, aug_tensor **out, int copy_only,
+                           const aug_tensor *sigmas, double sigma, int64_t max_ksize) {
     const char *func = plan->func;
     char sa[96], da[32], db[32];
     aug_status st = aug__tensor_check(func, in);
@@ -86,8 +150,8 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
         return aug__error(AUG_ERR_VALUE, func, "input must be %s, got shape %s", ndim == 3 ? "(C, H, W)" : "(N, C, H, W)",
                           aug_shape_str(in->ndim, in->shape, sa, sizeof sa));
     if (!aug_tensor_is_contiguous(in)) return aug__error(AUG_ERR_VALUE, func, "input must be contiguous");
-    if (plan->sigmas) {
-        const aug_tensor *s = plan->sigmas;
+    if (sigmas) {
+        const aug_tensor *s = sigmas;
         if ((st = aug__tensor_check(func, s))) return st;
         if (s->dtype != AUG_FLOAT32)
             return aug__error(AUG_ERR_TYPE, func, "sigmas must be float32, not %s", aug_dtype_name(s->dtype));
@@ -114,7 +178,14 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
     plan->w = in->shape[off + 2];
     plan->out = res;
     plan->in = in;
+    plan->src = aug_tensor_ptr(in);
+    plan->dst = aug_tensor_ptr(res);
     aug_tensor *tmp = NULL;
+    if (!copy_only && (st = make_kernels(plan, sigmas, sigma, max_ksize)) != AUG_OK) {
+        free_kernels(plan);
+        if (!*out) aug_tensor_free(res);
+        return st;
+    }
     int64_t bytes = aug_tensor_size(in) * aug__dtype_size(in->dtype);
     const char *pa = aug_tensor_ptr(in), *pb = aug_tensor_ptr(res);
     int overlap = res->storage && res->storage == in->storage && bytes > 0 && pa < pb + bytes && pb < pa + bytes;
@@ -125,8 +196,15 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
             tmp = aug__tensor_empty(func, in->ndim, in->shape, in->dtype, in->device);
             st = tmp ? aug__copy(func, in, tmp) : AUG_ERR_MEMORY;
             plan->in = tmp;
+            if (tmp) plan->src = aug_tensor_ptr(tmp);
         }
-        if (!st) st = be->blur(plan);
+        int box = plan->kind == AUG__BLUR_BOX, u8 = in->dtype == AUG_UINT8 || in->dtype == AUG_INT8;
+        plan->path = !u8 ? AUG__BLUR_GENERIC
+                     : !box ? AUG__BLUR_GAUSS8
+                     : plan->ksize <= AUG__BOX8_MAX ? AUG__BLUR_BOX8 : AUG__BLUR_GENERIC;
+        plan->acc = blur_acc(in->dtype, box, plan->kmax);
+        if (!st && plan->n * plan->c * plan->h * plan->w > 0) st = be->blur(plan);
+        free_kernels(plan);
     }
     aug_tensor_free(tmp);
     if (st) {
@@ -141,20 +219,20 @@ aug_status aug_box_blur_single(const aug_tensor *in, int ksize, aug_tensor **out
     const char *func = "aug_box_blur_single";
     if (ksize < 1) return aug__error(AUG_ERR_VALUE, func, "ksize = %d must be >= 1", ksize);
     aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_BOX, .ksize = ksize};
-    return blur_run(&plan, in, 3, out, ksize == 1);
+    return blur_run(&plan, in, 3, out, ksize == 1, NULL, 0.0, 0);
 }
 
 aug_status aug_gaussian_blur_single(const aug_tensor *in, double sigma, aug_tensor **out) {
     const char *func = "aug_gaussian_blur_single";
     if (!isfinite(sigma)) return aug__error(AUG_ERR_VALUE, func, "sigma = %g must be finite", sigma);
-    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_GAUSSIAN, .sigma = sigma};
-    return blur_run(&plan, in, 3, out, sigma <= 0.0);
+    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_GAUSSIAN};
+    return blur_run(&plan, in, 3, out, sigma <= 0.0, NULL, sigma, 0);
 }
 
 aug_status aug_gaussian_blur(const aug_tensor *in, const aug_tensor *sigmas, int max_ksize, aug_tensor **out) {
     const char *func = "aug_gaussian_blur";
     if (max_ksize < 1) return aug__error(AUG_ERR_VALUE, func, "max_ksize = %d must be >= 1", max_ksize);
     if (!sigmas) return aug__error(AUG_ERR_VALUE, func, "sigmas is NULL");
-    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_GAUSSIAN, .sigmas = sigmas, .max_ksize = max_ksize};
-    return blur_run(&plan, in, 4, out, 0);
+    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_GAUSSIAN};
+    return blur_run(&plan, in, 4, out, 0, sigmas, 0.0, max_ksize);
 }

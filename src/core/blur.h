@@ -17,26 +17,43 @@ typedef enum aug__blur_kind {
     AUG__BLUR_GAUSSIAN = 1  /* per-image sigma, optional max_ksize */
 } aug__blur_kind;
 
-struct aug__blur_plan {
-    const char *func;
-    aug__blur_kind kind;
-    const aug_tensor *in;    /* (N, C, H, W) view, contiguous; never shares memory with out */
-    aug_tensor *out;         /* (N, C, H, W) view, contiguous, same dtype */
-    int64_t n, c, h, w;
-    int64_t ksize;           /* BOX: >= 1 */
-    const aug_tensor *sigmas;/* GAUSSIAN: float32 [N] on the image's device, or NULL: `sigma` for all */
-    double sigma;            /* GAUSSIAN without sigmas: finite */
-    int64_t max_ksize;       /* GAUSSIAN: >= 1, or 0 = no limit */
-    aug__exec exec;
-};
-
 /* Taps of one 1-D pass over an axis of length L >= 1. */
 typedef struct aug__taps {
     int64_t lo, hi;          /* offsets lo..hi, within [-(L-1), L-1]; w has hi - lo + 1 entries */
     double *w;               /* weights (box: 1 per offset, the sum is divided by ksize^2 at the end) */
     double tail_lo, tail_hi; /* summed weight of offsets < lo (they read element 0) and > hi (element L-1) */
+    int sym;                 /* lo == -hi and the float32 weights mirror: the 8-bit Gaussian sums pairs */
 } aug__taps;
 
+/* How a plan's values are computed (every backend the same way, see
+ * scalar/blur.h): the exact 8-bit box mean, the 8-bit Gaussian's float32 order,
+ * or the generic separable sums in float32 or float64. */
+typedef enum aug__blur_path {
+    AUG__BLUR_GENERIC = 0,
+    AUG__BLUR_BOX8 = 1,      /* uint8 / int8 box, ksize <= AUG__BOX8_MAX */
+    AUG__BLUR_GAUSS8 = 2     /* uint8 / int8 Gaussian */
+} aug__blur_path;
+
+/* The core has read the sigmas (from the image's device), checked them, and
+ * computed every image's kernel size and taps on the host: nt is 1 (one kernel
+ * for every image) or n (per image); ks[i] == 1 means image i is copied. */
+struct aug__blur_plan {
+    const char *func;
+    aug__blur_kind kind;
+    const aug_tensor *in;    /* (N, C, H, W) view, contiguous; never shares memory with out */
+    aug_tensor *out;         /* (N, C, H, W) view, contiguous, same dtype */
+    const char *src;         /* in's first value (the backend's device memory) */
+    char *dst;               /* out's first value */
+    aug__blur_path path;
+    int acc;                 /* GENERIC: AUG_FLOAT32 or AUG_FLOAT64, the accumulation type */
+    int64_t n, c, h, w;
+    int64_t ksize;           /* BOX: >= 1 */
+    int64_t nt;              /* 1 or n */
+    const int64_t *ks;       /* nt kernel sizes */
+    const aug__taps *tv, *th;/* nt vertical (over H) and horizontal (over W) taps (unset where ks == 1) */
+    int64_t kmax;            /* the largest ks */
+    aug__exec exec;
+};
 
 /* Fills *t for a kernel of size k (window -k/2 .. -k/2 + k - 1) over an axis of
  * length L: box weights (1 each) when sigma is 0, else exp(-i^2 / (2 sigma^2))

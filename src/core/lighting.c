@@ -4,15 +4,17 @@
  * The image is (N, C, H, W), or (C, H, W) taken as one image; both it and the
  * output must be contiguous (the manual's rule). Parameters are float32 tensors
  * on the image's device: gammagrays [N], gammacolors [N*C] or (N, C), contrasts
- * [N]. Their values are checked by the backend that reads them. */
+ * [N]. Their values are read to the host and checked here. */
 #include <math.h>
+#include <stdlib.h>
 #include "aug/image.h"
 #include "lighting.h"
 #include "tensor_impl.h"
 
 #define FUNC "aug_lighting"
 
-aug_status aug__lighting_check_params(const char *func, int64_t n, int64_t c, const double *gammagrays,
+/* Gammas finite and > 0, contrasts in [-1, 1] (NaN is rejected everywhere). */
+static aug_status check_params(const char *func, int64_t n, int64_t c, const double *gammagrays,
                                       const double *gammacolors, const double *contrasts) {
     for (int64_t i = 0; i < n; i++) {
         double g = gammagrays[i], k = contrasts[i];
@@ -27,6 +29,17 @@ aug_status aug__lighting_check_params(const char *func, int64_t n, int64_t c, co
             return aug__error(AUG_ERR_VALUE, func, "gammacolors[%lld] = %g must be finite and > 0", (long long)i, g);
     }
     return AUG_OK;
+}
+
+/* A float32 parameter tensor's values in C order, as doubles (from any device). */
+static aug_status read_param(const aug_tensor *t, double *dst) {
+    int64_t n = aug_tensor_size(t);
+    float *f = malloc((size_t)(n + 1) * sizeof(float));
+    if (!f) return AUG__NOMEM(FUNC);
+    aug_status st = aug_tensor_read(t, f, (size_t)n * sizeof(float), 1);
+    for (int64_t i = 0; st == AUG_OK && i < n; i++) dst[i] = f[i];
+    free(f);
+    return st;
 }
 
 /* A parameter tensor: float32 on dev with `count` values, 1-D, or (n, c) when c2 > 0. */
@@ -76,22 +89,36 @@ aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, cons
     aug__need need = {AUG__FAMILY_LIGHTING, 0, im->dtype, AUG_DTYPE_AUTO};
     const aug__backend *be = aug__backend_supporting(FUNC, im->device, &need);
     if (!be) return aug_last_status();
+    /* the parameters' values, on the host, checked */
+    double *params = malloc((size_t)(2 * n + n * c + 1) * sizeof(double));
+    if (!params) return AUG__NOMEM(FUNC);
+    double *gg = params, *gc = params + n, *ct = params + n + n * c;
+    if ((st = read_param(gammagrays, gg)) || (st = read_param(gammacolors, gc)) || (st = read_param(contrasts, ct)) ||
+        (st = check_params(FUNC, n, c, gg, gc, ct))) {
+        free(params);
+        return st;
+    }
 
     aug_tensor *res = NULL;
-    if ((st = aug__out_like(FUNC, out, im, "the image", &res))) return st;
+    if ((st = aug__out_like(FUNC, out, im, "the image", &res))) {
+        free(params);
+        return st;
+    }
     /* Values are read and written at the same index, so out == im is fine;
      * any other overlap would read values already written. */
     if (res->storage && res->storage == im->storage && aug_tensor_ptr(res) != aug_tensor_ptr(im)) {
         int64_t bytes = aug_tensor_size(im) * aug__dtype_size(im->dtype);
         const char *a = aug_tensor_ptr(im), *b = aug_tensor_ptr(res);
-        if (a < b + bytes && b < a + bytes)
+        if (a < b + bytes && b < a + bytes) {
+            free(params);
             return aug__error(AUG_ERR_VALUE, FUNC, "out partially overlaps the image (only out == image is allowed)");
+        }
     }
     aug_tensor_set_layout(res, off ? "NCHW" : "CHW");
 
-    aug__lighting_plan plan = {FUNC, im, res, gammagrays, gammacolors, contrasts, n, c, hw, vmin, vmax,
-                               aug__exec_for(im->device)};
-    st = be->lighting(&plan);
+    aug__lighting_plan plan = {FUNC, im, res, (const char *)aug_tensor_ptr(im), (char *)aug_tensor_ptr(res), gg, gc, ct, n, c, hw, vmin, vmax, aug__exec_for(im->device)};
+    st = n * c * hw > 0 ? be->lighting(&plan) : AUG_OK;
+    free(params);
     if (st) {
         if (!*out) aug_tensor_free(res);
         return st;

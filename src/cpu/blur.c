@@ -1,4 +1,4 @@
-/* cpu/blur.c: the CPU box and Gaussian blurs (SPEC 13, manual 3.1.4.4).
+/* cpu/blur.c: the CPU box and Gaussian blurs (semantics §13, manual 3.1.4.4).
  *
  * Both are separable passes with replicated edges over the taps of core/blur.h.
  * A task is a block of rows of one (image, channel) plane: the input rows the
@@ -7,12 +7,9 @@
  * buffer is edge-padded, and the horizontal pass sums tap-weighted shifts of it.
  * Only the final value is rounded (saturate_cast into the output dtype).
  *
- * T is float32 where that keeps integer results within +-1 of the float64
- * definition (8/16-bit inputs, 16-bit floats, float32) and float64 otherwise.
- * The box blur adds weights of 1 (exact integer sums: float32 holds every sum of
- * up to 2^24 / 255 uint8 values, hence the ksize limits in pick_acc) and divides
- * the sum by ksize^2 once, in double, so a uint8 box blur is the exact mean
- * rounded half to even. The row loops take 4 taps per pass over the row (fewer
+ * T is the plan's accumulation type (core/blur.c picks it). The box blur adds
+ * weights of 1 (exact integer sums) and divides the sum by ksize^2 once, in
+ * double, so an integer box blur is the exact mean rounded half to even. The row loops take 4 taps per pass over the row (fewer
  * loads and stores of the accumulator) and are compiled twice, portable and AVX2
  * (taken when the CPU has it); -ffp-contract=off keeps both bit-identical. Every
  * output row is computed the same way whatever the task split, so results do not
@@ -41,7 +38,7 @@ typedef struct {
     int nt;                  /* 1: the same taps for every image; else n */
     double box_div;          /* box: ksize^2; gaussian: 0 */
     int64_t rows, blocks;    /* rows per task, blocks per plane */
-    int u8;                  /* uint8 / int8 taking cpu/blur_uint8.c (box: ksize <= AUG__BOX8_MAX) */
+    int u8;                  /* the plan takes cpu/blur_uint8.c (BOX8, GAUSS8) */
     int failed;
 } blur_ctx;
 
@@ -179,8 +176,8 @@ static void blur_task(void *ctx, int64_t task, int worker) {
     int64_t plane = task / k->blocks, blk = task % k->blocks, img = plane / p->c;
     int64_t y0 = blk * k->rows, y1 = y0 + k->rows < p->h ? y0 + k->rows : p->h;
     int64_t pbytes = p->h * p->w * k->esize;
-    const char *src = (const char *)aug_tensor_ptr(p->in) + plane * pbytes;
-    char *dst = (char *)aug_tensor_ptr(p->out) + plane * pbytes;
+    const char *src = p->src + plane * pbytes;
+    char *dst = p->dst + plane * pbytes;
     int t = k->nt == 1 ? 0 : (int)img;
     if (k->ks[t] == 1) { /* sigma <= 0 or max_ksize 1: an exact copy */
         int64_t rb = p->w * k->esize;
@@ -189,10 +186,10 @@ static void blur_task(void *ctx, int64_t task, int worker) {
     }
     int r, level = aug__simd_level();
     uint8_t flip = k->dtype == AUG_INT8 ? 0x80 : 0;
-    if (k->u8 && k->box_div == 0.0)
+    if (p->path == AUG__BLUR_GAUSS8)
         r = aug__blur_gauss8_rows(&k->tv[t], &k->th[t], (const uint8_t *)src, (uint8_t *)dst, p->h, p->w, y0, y1, flip,
                                   level);
-    else if (k->u8)
+    else if (p->path == AUG__BLUR_BOX8)
         r = aug__blur_box8_rows(p->ksize, (const uint8_t *)src, (uint8_t *)dst, p->h, p->w, y0, y1, flip, level);
     else
         r = k->acc == AUG_FLOAT32 ? block_f(k, &k->tv[t], &k->th[t], src, dst, y0, y1)
@@ -200,96 +197,28 @@ static void blur_task(void *ctx, int64_t task, int worker) {
     if (r) __atomic_store_n(&k->failed, 1, __ATOMIC_RELAXED);
 }
 
-/* The accumulation type (see the file comment). */
-static int pick_acc(int dtype, int box, int64_t ksize) {
-    switch (dtype) {
-    case AUG_UINT8: case AUG_INT8: case AUG_BOOL:
-        return !box || ksize <= 256 ? AUG_FLOAT32 : AUG_FLOAT64; /* 256^2 * 255 < 2^24 */
-    case AUG_UINT16: case AUG_INT16:
-        return !box || ksize <= 16 ? AUG_FLOAT32 : AUG_FLOAT64; /* 16^2 * 65535 < 2^24 */
-    case AUG_FLOAT16: case AUG_BFLOAT16: case AUG_FLOAT32:
-        return AUG_FLOAT32;
-    default:
-        return AUG_FLOAT64;
-    }
-}
-
 aug_status aug__cpu_blur(const aug__blur_plan *plan) {
     const char *func = plan->func;
-    int64_t n = plan->n, nt = 1;
-    double *sig = NULL;
-    if (plan->kind == AUG__BLUR_GAUSSIAN && plan->sigmas) {
-        nt = n;
-        sig = malloc((size_t)(n + 1) * sizeof(double));
-        if (!sig) return AUG__NOMEM(func);
-        const float *s = aug_tensor_ptr(plan->sigmas);
-        for (int64_t i = 0; i < n; i++) {
-            sig[i] = s[i * plan->sigmas->strides[0]];
-            if (!isfinite(sig[i])) {
-                double bad = sig[i];
-                free(sig);
-                return aug__error(AUG_ERR_VALUE, func, "sigmas[%lld] = %g must be finite", (long long)i, bad);
-            }
-        }
+    const int64_t n = plan->n;
+    const int box = plan->kind == AUG__BLUR_BOX;
+    blur_ctx k = {plan, (int)plan->in->dtype, plan->acc,
+                  aug__dtype_size(plan->in->dtype), plan->tv, plan->th, plan->ks, (int)plan->nt,
+                  box ? (double)plan->ksize * (double)plan->ksize : 0.0, BLUR_ROWS, 0, 0, 0};
+    int64_t planes = n * plan->c, threads = aug_get_num_threads();
+    k.u8 = plan->path != AUG__BLUR_GENERIC;
+    if (k.u8) {
+        /* the 8-bit kernels read the input rows directly (no per-block
+         * conversion to amortise): one band per plane on one thread, else
+         * about 4 bands per thread for balance, at least BLUR_ROWS / 2 rows */
+        int64_t want = threads > 1 ? 4 * threads : 1, bands = (want + planes - 1) / planes;
+        k.rows = (plan->h + bands - 1) / bands;
+        if (k.rows < BLUR_ROWS / 2) k.rows = BLUR_ROWS / 2;
+    } else if (planes * ((plan->h + k.rows - 1) / k.rows) < 8 * threads) {
+        /* enough tasks for the pool: shrink the blocks for few, small planes */
+        k.rows = planes * plan->h / (8 * threads);
+        if (k.rows < 4) k.rows = 4;
     }
-    aug_status st = AUG_OK;
-    if (n == 0 || plan->c == 0 || plan->h == 0 || plan->w == 0) {
-        free(sig);
-        return st;
-    }
-    aug__taps *taps = calloc((size_t)(2 * nt), sizeof(aug__taps));
-    int64_t *ks = malloc((size_t)nt * sizeof(int64_t));
-    if (!taps || !ks) st = AUG__NOMEM(func);
-    int64_t kmax = 1;
-    for (int64_t i = 0; !st && i < nt; i++) {
-        double sigma = 0.0;
-        if (plan->kind == AUG__BLUR_BOX) {
-            ks[i] = plan->ksize;
-        } else {
-            sigma = sig ? sig[i] : plan->sigma;
-            ks[i] = aug__gaussian_ksize64(sigma, plan->max_ksize);
-        }
-        if (ks[i] > kmax) kmax = ks[i];
-        if (ks[i] == 1) continue;
-        st = aug__blur_taps(func, ks[i], sigma, plan->h, &taps[2 * i]);
-        if (!st) st = aug__blur_taps(func, ks[i], sigma, plan->w, &taps[2 * i + 1]);
-    }
-    if (!st) {
-        int box = plan->kind == AUG__BLUR_BOX;
-        blur_ctx k = {plan, (int)plan->in->dtype, pick_acc((int)plan->in->dtype, box, kmax),
-                      aug__dtype_size(plan->in->dtype), NULL, NULL, ks, (int)nt,
-                      box ? (double)plan->ksize * (double)plan->ksize : 0.0, BLUR_ROWS, 0, 0, 0};
-        /* tv/th are interleaved in one array: stride 2 */
-        aug__taps *tv = malloc((size_t)(2 * nt) * sizeof(aug__taps));
-        if (!tv) {
-            st = AUG__NOMEM(func);
-        } else {
-            for (int64_t i = 0; i < nt; i++) tv[i] = taps[2 * i], tv[nt + i] = taps[2 * i + 1];
-            k.tv = tv;
-            k.th = tv + nt;
-            int64_t planes = n * plan->c, threads = aug_get_num_threads();
-            k.u8 = (k.dtype == AUG_UINT8 || k.dtype == AUG_INT8) && (!box || plan->ksize <= AUG__BOX8_MAX);
-            if (k.u8) {
-                /* the 8-bit kernels read the input rows directly (no per-block
-                 * conversion to amortise): one band per plane on one thread, else
-                 * about 4 bands per thread for balance, at least BLUR_ROWS / 2 rows */
-                int64_t want = threads > 1 ? 4 * threads : 1, bands = (want + planes - 1) / planes;
-                k.rows = (plan->h + bands - 1) / bands;
-                if (k.rows < BLUR_ROWS / 2) k.rows = BLUR_ROWS / 2;
-            } else if (planes * ((plan->h + k.rows - 1) / k.rows) < 8 * threads) {
-                /* enough tasks for the pool: shrink the blocks for few, small planes */
-                k.rows = planes * plan->h / (8 * threads);
-                if (k.rows < 4) k.rows = 4;
-            }
-            k.blocks = (plan->h + k.rows - 1) / k.rows;
-            aug__parallel_for(planes * k.blocks, blur_task, &k);
-            if (k.failed) st = AUG__NOMEM(func);
-            free(tv);
-        }
-    }
-    for (int64_t i = 0; taps && i < 2 * nt; i++) free(taps[i].w);
-    free(taps);
-    free(ks);
-    free(sig);
-    return st;
+    k.blocks = (plan->h + k.rows - 1) / k.rows;
+    aug__parallel_for(planes * k.blocks, blur_task, &k);
+    return k.failed ? AUG__NOMEM(func) : AUG_OK;
 }

@@ -1,4 +1,4 @@
-/* cpu/blur_uint8.c: the uint8 / int8 box and Gaussian blurs (SPEC 13), one band
+/* cpu/blur_uint8.c: the uint8 / int8 box and Gaussian blurs (semantics §13), one band
  * of output rows of one plane per call. int8 runs the same code on x ^ 0x80 =
  * x + 128 and flips the result back (both blurs commute with adding 128: the box
  * mean exactly, the Gaussian up to float rounding of a weight sum ~1).
@@ -16,15 +16,15 @@
  * give bit-identical results; the project builds with -ffp-contract=off, and a
  * CUDA kernel doing the same float32 operations in the same order matches too):
  *   vertical, per column: acc = 0; for each tap pair (offsets -i, +i with equal
- *     weights, i = 1 .. hi, when the taps are symmetric): acc = acc + w_i *
- *     (float)(x[-i] + x[+i]) (integer sum); then the single taps in order
- *     (the centre, or every tap when not symmetric), acc = acc + w * (float)x;
- *     then the tails, acc = acc + tail * (float)edge row value.
+ *     weights, i = 1 .. hi, when the taps are symmetric, aug__taps.sym): acc =
+ *     fma(w_i, (float)x[-i] + (float)x[+i], acc) (an exact sum); then the single
+ *     taps in order (the centre, or every tap when not symmetric), acc = fma(w,
+ *     (float)x, acc); then the nonzero tails, acc = fma(tail, (float)edge row
+ *     value, acc).
  *   horizontal, on the edge-padded float row v: the same with float pair sums
  *     (v[x - i] + v[x + i]), then acc = acc + (tail_lo * v[0]), acc + (tail_hi *
- *     v[W - 1]) for nonzero tails.
- *   store: round half to even (cvtps2dq in the default rounding mode), clamp to
- *     0 .. 255.
+ *     v[W - 1]) for nonzero products.
+ *   store: aug__blur8_round (clamp to 0 .. 255, round half to even).
  * Weights are the float32 roundings of core/blur.h's double taps. The result is
  * within float32 rounding (~1e-5) of the float64 definition, so it differs only
  * where that lies within ~1e-5 of a .5.
@@ -167,19 +167,11 @@ typedef struct {
     float *wp, *ws;
 } gtaps;
 
-static int symmetric(const aug__taps *t) {
-    if (t->lo != -t->hi) return 0;
-    int64_t n = t->hi - t->lo + 1;
-    for (int64_t j = 0; j < n / 2; j++)
-        if ((float)t->w[j] != (float)t->w[n - 1 - j]) return 0;
-    return 1;
-}
-
 /* Offsets relative to the output position (the tails are not included). */
 static void build(const aug__taps *t, gtaps *g) {
     int64_t n = t->hi - t->lo + 1;
     g->np = g->ns = 0;
-    if (symmetric(t)) {
+    if (t->sym) {
         for (int64_t i = 1; i <= t->hi; i++) {
             g->pa[g->np] = -i, g->pb[g->np] = i, g->wp[g->np] = (float)t->w[t->hi + i];
             g->np++;
@@ -190,12 +182,6 @@ static void build(const aug__taps *t, gtaps *g) {
         for (int64_t j = 0; j < n; j++) g->ps[j] = t->lo + j, g->ws[j] = (float)t->w[j];
         g->ns = n;
     }
-}
-
-static inline uint8_t f32_to_u8(float v) {
-    v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
-    v = (v + 0x1p23f) - 0x1p23f; /* round half to even: 0 <= v < 2^23 */
-    return (uint8_t)(int32_t)v;
 }
 
 /* Vertical pass of columns [from, W) over float rows (exact copies of the input
@@ -223,7 +209,7 @@ static void gh_portable(const float *hp, const gtaps *g, float c0, float c1, int
         for (int64_t j = 0; j < g->ns; j++) acc = fmaf(g->ws[j], hp[x + g->ps[j]], acc);
         if (c0 != 0.0f) acc = acc + c0;
         if (c1 != 0.0f) acc = acc + c1;
-        out[x] = (uint8_t)(f32_to_u8(acc) ^ flip);
+        out[x] = (uint8_t)(aug__blur8_round(acc) ^ flip);
     }
 }
 

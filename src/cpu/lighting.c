@@ -1,6 +1,6 @@
-/* cpu/lighting.c: the CPU lighting kernel (SPEC 13, manual 3.1.4.3).
+/* cpu/lighting.c: the CPU lighting kernel (semantics §13, manual 3.1.4.3).
  *
- * Every value goes through aug__lighting_value (core/lighting.h) in double and is
+ * Every value goes through aug__lighting_value (scalar/lighting.h) in double and is
  * stored with saturate_cast. For 8- and 16-bit integer images (and bool) the
  * result depends only on the input value, so a table of 256 / 65536 results is
  * built per (image, channel) with the same function and then applied; that is
@@ -91,8 +91,8 @@ static void apply_table_task(void *ctx, int64_t task, int worker) {
     int64_t off = plane * p->hw + start;
     if (k->bits == 8) {
         const uint8_t *t = (const uint8_t *)k->tables + local * 256;
-        const uint8_t *src = (const uint8_t *)aug_tensor_ptr(p->im) + off;
-        uint8_t *dst = (uint8_t *)aug_tensor_ptr(p->out) + off;
+        const uint8_t *src = (const uint8_t *)p->src + off;
+        uint8_t *dst = (uint8_t *)p->dst + off;
         /* int8 indexes with the sign bit flipped: x + 128 */
         uint8_t flip = k->dtype == AUG_INT8 ? 0x80 : 0;
         int64_t i = 0;
@@ -106,8 +106,8 @@ static void apply_table_task(void *ctx, int64_t task, int worker) {
         for (; i < n; i++) dst[i] = t[src[i] ^ flip];
     } else {
         const uint16_t *t = (const uint16_t *)k->tables + local * 65536;
-        const uint16_t *src = (const uint16_t *)aug_tensor_ptr(p->im) + off;
-        uint16_t *dst = (uint16_t *)aug_tensor_ptr(p->out) + off;
+        const uint16_t *src = (const uint16_t *)(const void *)p->src + off;
+        uint16_t *dst = (uint16_t *)(void *)p->dst + off;
         uint16_t flip = k->dtype == AUG_INT16 ? 0x8000 : 0;
         for (int64_t i = 0; i < n; i++) dst[i] = t[(uint16_t)(src[i] ^ flip)];
     }
@@ -120,8 +120,8 @@ static void direct_task(void *ctx, int64_t task, int worker) {
     int64_t plane = task / k->chunks, chunk = task % k->chunks, img = plane / p->c;
     int64_t start = chunk * LIGHT_CHUNK, n = p->hw - start < LIGHT_CHUNK ? p->hw - start : LIGHT_CHUNK;
     int64_t off = (plane * p->hw + start) * k->esize;
-    const char *src = (const char *)aug_tensor_ptr(p->im) + off;
-    char *dst = (char *)aug_tensor_ptr(p->out) + off;
+    const char *src = p->src + off;
+    char *dst = p->dst + off;
     double g = plane_gamma(k, plane), c = k->ct[img], buf[LIGHT_BLOCK];
     for (int64_t i = 0; i < n; i += LIGHT_BLOCK) {
         int64_t m = n - i < LIGHT_BLOCK ? n - i : LIGHT_BLOCK;
@@ -131,30 +131,11 @@ static void direct_task(void *ctx, int64_t task, int worker) {
     }
 }
 
-/* Reads a float32 parameter tensor (1-D or 2-D, any strides) into doubles, C order. */
-static void read_param(const aug_tensor *t, double *dst) {
-    const float *base = aug_tensor_ptr(t);
-    int64_t rows = t->ndim == 2 ? t->shape[0] : 1, cols = t->shape[t->ndim - 1];
-    int64_t rs = t->ndim == 2 ? t->strides[0] : 0, cs = t->strides[t->ndim - 1];
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t c = 0; c < cols; c++) dst[r * cols + c] = base[r * rs + c * cs];
-}
-
 aug_status aug__cpu_lighting(const aug__lighting_plan *plan) {
     const char *func = plan->func;
-    int64_t n = plan->n, c = plan->c, nplanes = n * c;
-    double *params = malloc((size_t)(2 * n + nplanes + 1) * sizeof(double));
-    if (!params) return AUG__NOMEM(func);
-    light_ctx k = {plan, params, params + n, params + n + nplanes, (int)plan->im->dtype,
-                   aug__dtype_size(plan->im->dtype), 0, 0, 0, NULL};
-    read_param(plan->gammagrays, (double *)k.gg);
-    read_param(plan->gammacolors, (double *)k.gc);
-    read_param(plan->contrasts, (double *)k.ct);
-    aug_status st = aug__lighting_check_params(func, n, c, k.gg, k.gc, k.ct);
-    if (st || plan->hw == 0 || nplanes == 0) {
-        free(params);
-        return st;
-    }
+    int64_t nplanes = plan->n * plan->c;
+    light_ctx k = {plan, plan->gg, plan->gc, plan->ct, (int)plan->im->dtype, aug__dtype_size(plan->im->dtype),
+                   0, 0, 0, NULL};
     k.chunks = (plan->hw + LIGHT_CHUNK - 1) / LIGHT_CHUNK;
     switch (k.dtype) {
     case AUG_UINT8: case AUG_INT8: case AUG_BOOL: k.bits = 8; break;
@@ -165,22 +146,17 @@ aug_status aug__cpu_lighting(const aug__lighting_plan *plan) {
     if (k.bits && plan->hw <= ((int64_t)1 << k.bits)) k.bits = 0;
     if (!k.bits) {
         aug__parallel_for(nplanes * k.chunks, direct_task, &k);
-        free(params);
         return AUG_OK;
     }
     int64_t group = k.bits == 8 ? LIGHT_GROUP8 : LIGHT_GROUP16;
     if (group > nplanes) group = nplanes;
     k.tables = malloc((size_t)(group << k.bits) * (size_t)k.esize);
-    if (!k.tables) {
-        free(params);
-        return AUG__NOMEM(func);
-    }
+    if (!k.tables) return AUG__NOMEM(func);
     for (k.plane0 = 0; k.plane0 < nplanes; k.plane0 += group) {
         int64_t m = nplanes - k.plane0 < group ? nplanes - k.plane0 : group;
         aug__parallel_for(m * (((int64_t)1 << k.bits) / LIGHT_TABLE_SEG), build_table_task, &k);
         aug__parallel_for(m * k.chunks, apply_table_task, &k);
     }
     free(k.tables);
-    free(params);
     return AUG_OK;
 }

@@ -64,4 +64,12 @@ AUG_HD uint8_t aug__box8_mean(uint32_t sum, uint32_t kk, aug__box8_div dv) {
     return (uint8_t)q;
 }
 
+/* The 8-bit Gaussian's store: clamp to 0 .. 255 and round half to even (v is
+ * never NaN: finite weights of 8-bit values). */
+AUG_HD uint8_t aug__blur8_round(float v) {
+    v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
+    v = (v + 0x1p23f) - 0x1p23f; /* round half to even: 0 <= v < 2^23 */
+    return (uint8_t)(int32_t)v;
+}
+
 #endif

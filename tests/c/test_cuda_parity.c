@@ -20,77 +20,13 @@
 
 #include "aug/aug.h"
 
-#define CPU aug_cpu_device()
-static aug_device CUDA0 = {AUG_DEVICE_CUDA, 0};
+#include "helpers/th_cuda.h"
+
+#define CUDA0 TH_CUDA0
 
 static const aug_dtype ALL[13] = {AUG_BOOL,   AUG_INT8,    AUG_INT16,   AUG_INT32,  AUG_INT64,
                                   AUG_UINT8,  AUG_UINT16,  AUG_UINT32,  AUG_UINT64, AUG_FLOAT16,
                                   AUG_BFLOAT16, AUG_FLOAT32, AUG_FLOAT64};
-
-static int have_cuda(void) {
-    if (aug_device_count(AUG_DEVICE_CUDA) > 0) return 1;
-    const char *req = getenv("AUG_REQUIRE_CUDA");
-    if (req && strcmp(req, "1") == 0) fail_msg("no CUDA device: %s", aug_cuda_status());
-    return 0;
-}
-#define NEED_CUDA()                  \
-    do {                             \
-        if (!have_cuda()) skip();    \
-    } while (0)
-
-/* ---- values ---------------------------------------------------------------------- */
-
-/* A deterministic pattern of n elements of dtype t with the edge values of the
- * type first (0, 1, -1, min, max, half-way values, NaN, +-inf for floats). */
-static void fill_pattern(aug_tensor *t, uint64_t seed) {
-    int64_t n = aug_tensor_size(t);
-    int64_t item = aug_tensor_itemsize(t);
-    double *vals = malloc(sizeof(double) * (size_t)(n ? n : 1));
-    const aug_dtype_traits *tr = aug_dtype_info(t->dtype);
-    static const double edges[] = {0, 1, -1, 2, -2, 0.5, -0.5, 1.5, 2.5, -2.5, 127, -128, 255, 256, 32767,
-                                   -32768, 65535, 1e6, -1e6, 3e9, -3e9, 1e19, -1e19, 0.1, 7, -7, 3, 100};
-    uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
-    for (int64_t i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        double v;
-        if (i < (int64_t)(sizeof edges / sizeof edges[0])) v = edges[i];
-        else if (tr->kind == AUG_KIND_FLOAT) v = ((double)(int64_t)(x >> 11) / 0x1p52 - 0.5) * 600.0;
-        else v = (double)(int64_t)(x % 601) - 300.0;
-        if (tr->kind == AUG_KIND_FLOAT && i == 28) v = NAN;
-        if (tr->kind == AUG_KIND_FLOAT && i == 29) v = INFINITY;
-        if (tr->kind == AUG_KIND_FLOAT && i == 30) v = -INFINITY;
-        vals[i] = v;
-    }
-    /* through a float64 tensor and a saturating cast: every dtype gets defined values */
-    int64_t one = n;
-    aug_tensor *d = aug_tensor_empty(1, &one, AUG_FLOAT64, CPU);
-    assert_non_null(d);
-    memcpy(aug_tensor_ptr(d), vals, (size_t)n * sizeof(double));
-    aug_tensor *flat = aug_tensor_reshape(t, 1, &one);
-    if (flat) {
-        assert_int_equal(aug_copy(d, flat), AUG_OK);
-        aug_tensor_free(flat);
-    } else { /* not contiguous: element by element is slow; reshape a contiguous one and copy */
-        aug_clear_error();
-        aug_tensor *c = aug_tensor_empty(t->ndim, t->shape, t->dtype, CPU);
-        aug_tensor *cf = aug_tensor_reshape(c, 1, &one);
-        assert_int_equal(aug_copy(d, cf), AUG_OK);
-        assert_int_equal(aug_copy(c, t), AUG_OK);
-        aug_tensor_free(cf);
-        aug_tensor_free(c);
-    }
-    (void)item;
-    aug_tensor_free(d);
-    free(vals);
-}
-
-/* Packed bytes of t (any device) in C order; caller frees. */
-static unsigned char *bytes_of(const aug_tensor *t, size_t *n) {
-    *n = (size_t)(aug_tensor_size(t) * aug_tensor_itemsize(t));
-    unsigned char *b = malloc(*n ? *n : 1);
-    assert_int_equal(aug_tensor_read(t, b, *n, 1), AUG_OK);
-    return b;
-}
 
 static int is_math(aug_op op) {
     switch (op) {
@@ -103,37 +39,6 @@ static int is_math(aug_op op) {
         AUG_OP_LIST(X_)
 #undef X_
     default: return 0;
-    }
-}
-
-/* Compares two results of dtype t; transcendentals of float results may differ
- * by a few ulps between libm and libdevice (semantics §8: 2 ulp float32, 4
- * float64; float16/bfloat16 round from float32: 1 ulp of theirs). */
-static void compare(const char *what, aug_dtype t, const unsigned char *a, const unsigned char *b, size_t n,
-                    int tolerant) {
-    if (memcmp(a, b, n) == 0) return;
-    int64_t item = aug_dtype_info(t)->size, cnt = (int64_t)n / item;
-    for (int64_t i = 0; i < cnt; i++) {
-        if (memcmp(a + i * item, b + i * item, (size_t)item) == 0) continue;
-        if (tolerant && aug_dtype_info(t)->kind == AUG_KIND_FLOAT) {
-            double x, y;
-            if (t == AUG_FLOAT64) memcpy(&x, a + i * 8, 8), memcpy(&y, b + i * 8, 8);
-            else if (t == AUG_FLOAT32) {
-                float fx, fy;
-                memcpy(&fx, a + i * 4, 4), memcpy(&fy, b + i * 4, 4);
-                x = fx, y = fy;
-            } else {
-                uint16_t hx, hy;
-                memcpy(&hx, a + i * 2, 2), memcpy(&hy, b + i * 2, 2);
-                x = t == AUG_FLOAT16 ? aug_f16_to_f64(hx) : aug_bf16_to_f64(hx);
-                y = t == AUG_FLOAT16 ? aug_f16_to_f64(hy) : aug_bf16_to_f64(hy);
-            }
-            if (isnan(x) && isnan(y)) continue;
-            double ulp = t == AUG_FLOAT64 ? 0x1p-52 : t == AUG_FLOAT32 ? 0x1p-23 : t == AUG_FLOAT16 ? 0x1p-10 : 0x1p-7;
-            double lim = (t == AUG_FLOAT64 ? 4 : t == AUG_FLOAT32 ? 2 : 1) * ulp * fmax(fabs(x), 0x1p-1022);
-            if (fabs(x - y) <= lim) continue;
-        }
-        fail_msg("%s: element %lld of %s differs between cpu and cuda", what, (long long)i, aug_dtype_name(t));
     }
 }
 
@@ -152,14 +57,14 @@ static aug_tensor *operand(aug_dtype t, int l, int k, aug_tensor **base) {
     switch (l) {
     case L_CONTIG: {
         aug_tensor *x = aug_tensor_empty(2, shape, t, CPU);
-        fill_pattern(x, (uint64_t)(k + 1));
+        th_fill_pattern(x, (uint64_t)(k + 1));
         return x;
     }
     case L_STRIDED:
     case L_NEGATIVE: {
         int64_t big[2] = {6, 10};
         *base = aug_tensor_empty(2, big, t, CPU);
-        fill_pattern(*base, (uint64_t)(k + 7));
+        th_fill_pattern(*base, (uint64_t)(k + 7));
         aug_index ix[2];
         memset(ix, 0, sizeof ix);
         ix[0].kind = ix[1].kind = AUG_INDEX_SLICE;
@@ -170,12 +75,12 @@ static aug_tensor *operand(aug_dtype t, int l, int k, aug_tensor **base) {
     case L_BROADCAST: {
         int64_t one[2] = {1, 5};
         aug_tensor *x = aug_tensor_empty(2, one, t, CPU);
-        fill_pattern(x, (uint64_t)(k + 3));
+        th_fill_pattern(x, (uint64_t)(k + 3));
         return x;
     }
     case L_ZERO_D: {
         aug_tensor *x = aug_tensor_empty(0, NULL, t, CPU);
-        fill_pattern(x, (uint64_t)(k + 5));
+        th_fill_pattern(x, (uint64_t)(k + 5));
         return x;
     }
     default: {
@@ -210,9 +115,9 @@ static void check_op(aug_op op, int nin, aug_tensor *const *cpu_in, aug_device d
         assert_int_equal(rc->ndim, rg->ndim);
         assert_true(rg->device.type == dev.type && rg->device.id == dev.id);
         size_t na, nb;
-        unsigned char *a = bytes_of(rc, &na), *b = bytes_of(rg, &nb);
+        unsigned char *a = th_bytes_of(rc, &na), *b = th_bytes_of(rg, &nb);
         assert_int_equal(na, nb);
-        compare(what, rc->dtype, a, b, na, is_math(op));
+        th_compare(what, rc->dtype, a, b, na, is_math(op));
         free(a);
         free(b);
     }
@@ -306,11 +211,11 @@ static void test_ops_scalars(void **state) {
                     assert_int_equal(a, b);
                     if (a == AUG_OK) {
                         size_t na, nb;
-                        unsigned char *x = bytes_of(rc, &na), *y = bytes_of(rg, &nb);
+                        unsigned char *x = th_bytes_of(rc, &na), *y = th_bytes_of(rg, &nb);
                         char what[128];
                         snprintf(what, sizeof what, "%s with scalar %d on %s", aug_op_name(ops[o]), k,
                                  aug_dtype_name(ALL[d]));
-                        compare(what, rc->dtype, x, y, na, is_math(ops[o]));
+                        th_compare(what, rc->dtype, x, y, na, is_math(ops[o]));
                         free(x);
                         free(y);
                     }
@@ -335,15 +240,15 @@ static void test_casts_fills(void **state) {
                 assert_int_equal(aug_cast(t, ALL[b], &rc), AUG_OK);
                 assert_int_equal(aug_cast(g, ALL[b], &rg), AUG_OK);
                 size_t na, nb;
-                unsigned char *x = bytes_of(rc, &na), *y = bytes_of(rg, &nb);
-                compare("cast", ALL[b], x, y, na, 0);
+                unsigned char *x = th_bytes_of(rc, &na), *y = th_bytes_of(rg, &nb);
+                th_compare("cast", ALL[b], x, y, na, 0);
                 free(x);
                 free(y);
                 aug_scalar v = aug_scalar_float(-1234.5);
                 assert_int_equal(aug_fill(rc, &v), AUG_OK);
                 assert_int_equal(aug_fill(rg, &v), AUG_OK);
-                x = bytes_of(rc, &na), y = bytes_of(rg, &nb);
-                compare("fill", ALL[b], x, y, na, 0);
+                x = th_bytes_of(rc, &na), y = th_bytes_of(rg, &nb);
+                th_compare("fill", ALL[b], x, y, na, 0);
                 free(x);
                 free(y);
                 aug_tensor_free(rc);
@@ -355,7 +260,7 @@ static void test_casts_fills(void **state) {
     /* an overlapping copy t[1:] = t[:-1] reads the old values on both */
     int64_t n = 1000;
     aug_tensor *c = aug_tensor_empty(1, &n, AUG_INT32, CPU);
-    fill_pattern(c, 11);
+    th_fill_pattern(c, 11);
     aug_tensor *g = aug_tensor_to(c, CUDA0);
     aug_index lo = {AUG_INDEX_SLICE, 0, 0, -1, 1, 0, 1}, hi = {AUG_INDEX_SLICE, 0, 1, 0, 1, 1, 0};
     aug_tensor *cs = aug_tensor_index(c, 1, &lo), *cd = aug_tensor_index(c, 1, &hi);
@@ -363,7 +268,7 @@ static void test_casts_fills(void **state) {
     assert_int_equal(aug_copy(cs, cd), AUG_OK);
     assert_int_equal(aug_copy(gs, gd), AUG_OK);
     size_t na, nb;
-    unsigned char *x = bytes_of(c, &na), *y = bytes_of(g, &nb);
+    unsigned char *x = th_bytes_of(c, &na), *y = th_bytes_of(g, &nb);
     assert_memory_equal(x, y, na);
     free(x);
     free(y);
@@ -383,11 +288,11 @@ static void check_reduce(aug_tensor *t, int naxes, const int *axes, int keepdim,
         if (a != b) fail_msg("%s op %d: cpu %d cuda %d (%s)", what, op, a, b, aug_last_error());
         if (a == AUG_OK) {
             size_t na, nb;
-            unsigned char *x = bytes_of(rc, &na), *y = bytes_of(rg, &nb);
+            unsigned char *x = th_bytes_of(rc, &na), *y = th_bytes_of(rg, &nb);
             assert_int_equal(na, nb);
             char w[200];
             snprintf(w, sizeof w, "%s reduce op %d", what, op);
-            compare(w, rc->dtype, x, y, na, 0); /* the same summation order: identical */
+            th_compare(w, rc->dtype, x, y, na, 0); /* the same summation order: identical */
             free(x);
             free(y);
         }
@@ -404,7 +309,7 @@ static void test_reductions(void **state) {
     for (int d = 0; d < 13; d++) {
         int64_t shape[3] = {3, 41, 7};
         aug_tensor *t = aug_tensor_empty(3, shape, ALL[d], CPU);
-        fill_pattern(t, (uint64_t)d + 100);
+        th_fill_pattern(t, (uint64_t)d + 100);
         char what[64];
         snprintf(what, sizeof what, "%s (3, 41, 7)", aug_dtype_name(ALL[d]));
         check_reduce(t, -1, NULL, 0, 0, what);
@@ -419,7 +324,7 @@ static void test_reductions(void **state) {
     for (size_t k = 0; k < sizeof long_dt / sizeof long_dt[0]; k++) {
         int64_t shape[2] = {2, 150001};
         aug_tensor *t = aug_tensor_empty(2, shape, long_dt[k], CPU);
-        fill_pattern(t, 77);
+        th_fill_pattern(t, 77);
         int ax1 = 1;
         check_reduce(t, -1, NULL, 0, 0, "long, all axes");
         check_reduce(t, 1, &ax1, 0, 1, "long, axis 1");
@@ -460,9 +365,9 @@ static void test_random(void **state) {
                     assert_int_equal(aug_rng_gaussian(rg, tg, 3, 40), AUG_OK);
                 }
                 size_t na, nb;
-                unsigned char *x = bytes_of(tc, &na), *y = bytes_of(tg, &nb);
+                unsigned char *x = th_bytes_of(tc, &na), *y = th_bytes_of(tg, &nb);
                 /* uniform: identical; float64-based Gaussians use the platform's log/cos */
-                compare(kind ? "gaussian" : "uniform", ALL[d], x, y, na, kind);
+                th_compare(kind ? "gaussian" : "uniform", ALL[d], x, y, na, kind);
                 free(x);
                 free(y);
             }
@@ -520,18 +425,18 @@ static void test_launch_settings(void **state) {
     NEED_CUDA();
     int64_t n = 100003;
     aug_tensor *t = aug_tensor_empty(1, &n, AUG_UINT8, CPU);
-    fill_pattern(t, 3);
+    th_fill_pattern(t, 3);
     aug_tensor *g = aug_tensor_to(t, CUDA0), *ref = NULL;
     assert_int_equal(aug_binary_scalar(AUG_OP_ADD, t, aug_scalar_int(77), &ref), AUG_OK);
     size_t nr;
-    unsigned char *want = bytes_of(ref, &nr);
+    unsigned char *want = th_bytes_of(ref, &nr);
     static const int cfg[][2] = {{0, 0}, {1, 1}, {1, 32}, {8, 512}, {3, 1024}, {100, 64}};
     for (size_t k = 0; k < sizeof cfg / sizeof cfg[0]; k++) {
         assert_int_equal(aug_set_launch(cfg[k][0], cfg[k][1]), AUG_OK);
         aug_tensor *r = NULL;
         assert_int_equal(aug_binary_scalar(AUG_OP_ADD, g, aug_scalar_int(77), &r), AUG_OK);
         size_t nb;
-        unsigned char *got = bytes_of(r, &nb);
+        unsigned char *got = th_bytes_of(r, &nb);
         assert_memory_equal(want, got, nr);
         free(got);
         aug_tensor_free(r);
@@ -640,7 +545,7 @@ static void test_devices_and_copies(void **state) {
     assert_true(p.maxThreadsPerBlock >= 1024);
     int64_t shape[2] = {4, 6};
     aug_tensor *c = aug_tensor_empty(2, shape, AUG_INT16, CPU);
-    fill_pattern(c, 5);
+    th_fill_pattern(c, 5);
     int ndev = aug_device_count(AUG_DEVICE_CUDA);
     aug_device last = {AUG_DEVICE_CUDA, ndev - 1};
     aug_tensor *g0 = aug_tensor_to(c, CUDA0), *g1 = aug_tensor_to(g0, last), *back = aug_tensor_to(g1, CPU);

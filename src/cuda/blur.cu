@@ -1,0 +1,345 @@
+/* cuda/blur.cu: the box and Gaussian blurs on the GPU (semantics §13, manual
+ * 3.1.4.4), in the CPU backend's exact order of operations, so results are
+ * the CPU's bit for bit (the taps are core/blur.c's, computed on the host; the
+ * module is built with --fmad=false and uses fmaf only where the CPU does).
+ *
+ * Each plan path (core/blur.h) has its kernels, one thread per output value:
+ *  - GENERIC, T = float or double (the plan's acc): a vertical pass writes
+ *    sum_j (T)w[j] * x[clamp(y + lo + j)] into a T buffer, taking the taps four
+ *    at a time as ((w0 x0 + w1 x1) + w2 x2) + w3 x3 added to the running sum
+ *    (the CPU's row loops), then the rest one by one, then the nonzero tails;
+ *    a horizontal pass does the same over the buffer's row with edges
+ *    replicated, adds tail_lo * v[0] + tail_hi * v[W - 1] when a tail is
+ *    nonzero, and stores (T to the dtype; the box divides by ksize^2 in double
+ *    first);
+ *  - BOX8: the exact integer window sum and scalar/blur.h's rounded mean;
+ *  - GAUSS8: cpu/blur_uint8.c's float32 order (pairs of mirrored taps, singles,
+ *    tails, fmaf) and aug__blur8_round.
+ * Images whose kernel size is 1 are copied. Planes go through the T buffer in
+ * groups that keep it at most 64 MiB, queued one after the other on the
+ * plan's stream. */
+#include <string.h>
+#include <stdlib.h>
+#include "cuda/cuda.h"
+#include "core/blur.h"
+
+#define GROUP_BYTES ((int64_t)64 << 20)
+
+/* One 1-D pass of one image (core/blur.h's aug__taps, its weights at w). */
+typedef struct pass_d {
+    int64_t lo, hi, w;
+    double tail_lo, tail_hi;
+    int sym;
+} pass_d;
+typedef struct image_d {
+    pass_d v, h;
+    int copy;
+} image_d;
+
+typedef struct blur_args {
+    const char *src;
+    char *dst;
+    void *buf;              /* the group's T values (GENERIC, GAUSS8) */
+    const image_d *img;     /* nt entries */
+    const double *w;        /* every pass's weights */
+    int64_t nt, c, H, W, plane0, n; /* the group: planes plane0 .., n values */
+    int64_t ksize;          /* BOX8 */
+    double box_div;         /* GENERIC box: ksize^2; Gaussian: 0 */
+    int dtype;
+    unsigned flip;          /* BOX8, GAUSS8: 0x80 for int8 */
+} blur_args;
+
+/* Where value i of the group lies, and its image's kernels. */
+typedef struct pos_d {
+    int64_t plane, y, x;
+    const image_d *im;
+} pos_d;
+
+AUG_DEV pos_d blur_pos(const blur_args &a, int64_t i) {
+    pos_d p;
+    const int64_t hw = a.H * a.W, q = i / hw, r = i - q * hw;
+    p.plane = a.plane0 + q;
+    p.y = r / a.W;
+    p.x = r - p.y * a.W;
+    p.im = a.img + (a.nt == 1 ? 0 : p.plane / a.c);
+    return p;
+}
+
+AUG_DEV int64_t clampi(int64_t v, int64_t n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
+
+/* ---- conversions ------------------------------------------------------------------ */
+
+/* A value of ctype t at p as float / double (scalar/cast.h's rule). */
+#define LOAD_CASE_(D, S) /* (the fixed name, the list's) */                          \
+    case AUG__CT_##S: {                           \
+        AUG__CT_T(S) x;                           \
+        memcpy(&x, p, sizeof x);                  \
+        return AUG__CV(S, D, x);                  \
+    }
+AUG_DEV float load_as(const char *p, int t, float) {
+    switch (t) {
+        AUG__CTYPE_LIST_WITH(LOAD_CASE_, FLOAT32)
+    default: return 0.0f;
+    }
+}
+AUG_DEV double load_as(const char *p, int t, double) {
+    switch (t) {
+        AUG__CTYPE_LIST_WITH(LOAD_CASE_, FLOAT64)
+    default: return 0.0;
+    }
+}
+#undef LOAD_CASE_
+
+#define STORE_CASE_(S, D)                         \
+    case AUG__CT_##D: {                           \
+        AUG__CT_T(D) y = AUG__CV(S, D, v);        \
+        memcpy(p, &y, sizeof y);                  \
+        break;                                    \
+    }
+AUG_DEV void store_as(float v, int t, char *p) {
+    switch (t) {
+        AUG__CTYPE_LIST_WITH(STORE_CASE_, FLOAT32)
+    default: break;
+    }
+}
+AUG_DEV void store_as(double v, int t, char *p) { aug__store_f64(v, t, p); }
+#undef STORE_CASE_
+
+/* ---- GENERIC ---------------------------------------------------------------------- */
+
+/* sum_j (T)w[j] * val(base + j * step) over n taps in the CPU's order: groups of
+ * four, then singles (val(k): the k-th value along the pass, clamped). */
+template <typename T, typename V>
+AUG_DEV T tap_sum(const double *w, int64_t n, int64_t first, const V &val) {
+    T acc = (T)0;
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        T s = (T)w[j] * val(first + j) + (T)w[j + 1] * val(first + j + 1) + (T)w[j + 2] * val(first + j + 2) +
+              (T)w[j + 3] * val(first + j + 3);
+        acc = j == 0 ? s : acc + s;
+    }
+    for (; j < n; j++) {
+        T s = (T)w[j] * val(first + j);
+        acc = j == 0 ? s : acc + s;
+    }
+    return acc;
+}
+
+template <typename T> struct col_val {
+    const char *col; /* the plane's column x */
+    int64_t H, rstride;
+    int dtype;
+    AUG_DEV T operator()(int64_t r) const { return load_as(col + clampi(r, H) * rstride, dtype, (T)0); }
+};
+
+template <typename T> struct row_val {
+    const T *row;
+    int64_t W;
+    AUG_DEV T operator()(int64_t x) const { return row[clampi(x, W)]; }
+};
+
+template <typename T> AUG_GLOBAL void aug__k_blur_v(blur_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x, es = aug__ctype_size(a.dtype);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+        pos_d p = blur_pos(a, i);
+        if (p.im->copy) continue;
+        const pass_d &t = p.im->v;
+        col_val<T> val = {a.src + (p.plane * a.H * a.W + p.x) * es, a.H, a.W * es, a.dtype};
+        T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, p.y + t.lo, val);
+        if (t.tail_lo != 0.0) acc = acc + (T)t.tail_lo * val(0);
+        if (t.tail_hi != 0.0) acc = acc + (T)t.tail_hi * val(a.H - 1);
+        ((T *)a.buf)[i] = acc;
+    }
+}
+
+template <typename T> AUG_GLOBAL void aug__k_blur_h(blur_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x, es = aug__ctype_size(a.dtype);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+        pos_d p = blur_pos(a, i);
+        const int64_t at = (a.plane0 * a.H * a.W + i) * es;
+        if (p.im->copy) {
+            memcpy(a.dst + at, a.src + at, (size_t)es);
+            continue;
+        }
+        const pass_d &t = p.im->h;
+        row_val<T> val = {(const T *)a.buf + (i - p.x), a.W};
+        T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, p.x + t.lo, val);
+        if (t.tail_lo != 0.0 || t.tail_hi != 0.0) acc = acc + ((T)t.tail_lo * val(0) + (T)t.tail_hi * val(a.W - 1));
+        if (a.box_div != 0.0) aug__store_f64((double)acc / a.box_div, a.dtype, a.dst + at);
+        else store_as(acc, a.dtype, a.dst + at);
+    }
+}
+
+/* ---- BOX8 ------------------------------------------------------------------------- */
+
+AUG_GLOBAL void aug__k_blur_box8(blur_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x, k = a.ksize, o = -(k / 2);
+    const uint32_t kk = (uint32_t)(k * k);
+    const aug__box8_div dv = aug__box8_div_for(k);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+        pos_d p = blur_pos(a, i);
+        const uint8_t *plane = (const uint8_t *)a.src + p.plane * a.H * a.W;
+        uint32_t s = 0;
+        for (int64_t r = 0; r < k; r++) {
+            const uint8_t *row = plane + clampi(p.y + o + r, a.H) * a.W;
+            for (int64_t c = 0; c < k; c++) s += (uint8_t)(row[clampi(p.x + o + c, a.W)] ^ a.flip);
+        }
+        ((uint8_t *)a.dst)[a.plane0 * a.H * a.W + i] = (uint8_t)(aug__box8_mean(s, kk, dv) ^ a.flip);
+    }
+}
+
+/* ---- GAUSS8 ----------------------------------------------------------------------- */
+
+/* fmaf over the taps in cpu/blur_uint8.c's order: mirrored pairs then the
+ * centre when symmetric, else every tap in order. */
+template <typename V> AUG_DEV float gauss8_sum(const pass_d &t, const double *w, int64_t at, const V &val) {
+    float acc = 0.0f;
+    if (t.sym) {
+        for (int64_t i = 1; i <= t.hi; i++) acc = fmaf((float)w[t.hi + i], val(at - i) + val(at + i), acc);
+        return fmaf((float)w[t.hi], val(at), acc);
+    }
+    for (int64_t j = 0; j <= t.hi - t.lo; j++) acc = fmaf((float)w[j], val(at + t.lo + j), acc);
+    return acc;
+}
+
+struct col8_val {
+    const uint8_t *col;
+    int64_t H, W;
+    unsigned flip;
+    AUG_DEV float operator()(int64_t r) const { return (float)(uint8_t)(col[clampi(r, H) * W] ^ flip); }
+};
+
+AUG_GLOBAL void aug__k_blur_gauss8_v(blur_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+        pos_d p = blur_pos(a, i);
+        if (p.im->copy) continue;
+        const pass_d &t = p.im->v;
+        col8_val val = {(const uint8_t *)a.src + p.plane * a.H * a.W + p.x, a.H, a.W, a.flip};
+        float acc = gauss8_sum(t, a.w + t.w, p.y, val);
+        const float tl = (float)t.tail_lo, tr = (float)t.tail_hi;
+        if (tl != 0.0f) acc = fmaf(tl, val(0), acc);
+        if (tr != 0.0f) acc = fmaf(tr, val(a.H - 1), acc);
+        ((float *)a.buf)[i] = acc;
+    }
+}
+
+AUG_GLOBAL void aug__k_blur_gauss8_h(blur_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+        pos_d p = blur_pos(a, i);
+        const int64_t at = a.plane0 * a.H * a.W + i;
+        if (p.im->copy) {
+            ((uint8_t *)a.dst)[at] = ((const uint8_t *)a.src)[at];
+            continue;
+        }
+        const pass_d &t = p.im->h;
+        row_val<float> val = {(const float *)a.buf + (i - p.x), a.W};
+        float acc = gauss8_sum(t, a.w + t.w, p.x, val);
+        const float c0 = (float)t.tail_lo * val(0), c1 = (float)t.tail_hi * val(a.W - 1);
+        if (c0 != 0.0f) acc = acc + c0;
+        if (c1 != 0.0f) acc = acc + c1;
+        ((uint8_t *)a.dst)[at] = (uint8_t)(aug__blur8_round(acc) ^ a.flip);
+    }
+}
+
+/* ---- the entry -------------------------------------------------------------------- */
+
+/* The plan's taps as image_d entries followed by every weight, in one host
+ * buffer (freed by the caller). */
+static void *pack_taps(const aug__blur_plan *p, size_t *bytes) {
+    size_t head = (size_t)p->nt * sizeof(image_d), nw = 0;
+    for (int64_t i = 0; i < p->nt; i++)
+        if (p->ks[i] != 1) nw += (size_t)(p->tv[i].hi - p->tv[i].lo + 1 + p->th[i].hi - p->th[i].lo + 1);
+    *bytes = head + nw * sizeof(double);
+    char *mem = (char *)calloc(1, *bytes);
+    if (!mem) return NULL;
+    image_d *img = (image_d *)(void *)mem;
+    double *w = (double *)(void *)(mem + head);
+    int64_t at = 0;
+    for (int64_t i = 0; i < p->nt; i++) {
+        img[i].copy = p->ks[i] == 1;
+        if (img[i].copy) continue;
+        const aug__taps *src[2] = {&p->tv[i], &p->th[i]};
+        pass_d *dst[2] = {&img[i].v, &img[i].h};
+        for (int k = 0; k < 2; k++) {
+            int64_t n = src[k]->hi - src[k]->lo + 1;
+            *dst[k] = pass_d{src[k]->lo, src[k]->hi, at, src[k]->tail_lo, src[k]->tail_hi, src[k]->sym};
+            memcpy(w + at, src[k]->w, (size_t)n * sizeof(double));
+            at += n;
+        }
+    }
+    return mem;
+}
+
+typedef void (*blur_kernel)(blur_args);
+
+static aug_status launch(const char *func, const aug__exec *e, blur_kernel k, const char *name, const blur_args &a) {
+    aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+    AUG_LAUNCH(k, g.blocks, g.threads, 0, aug__cuda_stream(e), a);
+    return aug__cuda_launched(func, name, g.blocks, g.threads);
+}
+
+aug_status aug__cuda_blur(const aug__blur_plan *p) {
+    const char *func = p->func;
+    const aug__exec *e = &p->exec;
+    const int dev = e->device.id;
+    const cudaStream_t stream = aug__cuda_stream(e);
+    aug_status st = aug__cuda_use(func, dev);
+    if (st) return st;
+    size_t tbytes = 0;
+    void *taps = pack_taps(p, &tbytes);
+    void *dtaps = taps ? aug__cuda_tmp_alloc(func, dev, tbytes, stream) : NULL;
+    if (!dtaps) {
+        free(taps);
+        return taps ? AUG_ERR_MEMORY : AUG__NOMEM(func); /* tmp_alloc recorded its error */
+    }
+    cudaError_t err = cudaMemcpyAsync(dtaps, taps, tbytes, cudaMemcpyHostToDevice, stream);
+    if (err == cudaSuccess) err = cudaStreamSynchronize(stream); /* taps is freed below */
+    free(taps);
+    if (err != cudaSuccess) {
+        aug__cuda_tmp_free(dev, dtaps, tbytes, stream);
+        return aug__cuda_fail(func, err, "uploading the blur taps", __FILE__, __LINE__);
+    }
+
+    const int64_t hw = p->h * p->w, planes = p->n * p->c;
+    const int64_t tsize = p->path == AUG__BLUR_BOX8 ? 0 : p->path == AUG__BLUR_GAUSS8 || p->acc == AUG_FLOAT32 ? 4 : 8;
+    int64_t group = tsize ? GROUP_BYTES / (hw * tsize) : planes;
+    if (group < 1) group = 1;
+    if (group > planes) group = planes;
+    size_t bbytes = (size_t)(group * hw * tsize);
+    void *buf = bbytes ? aug__cuda_tmp_alloc(func, dev, bbytes, stream) : NULL;
+    if (bbytes && !buf) st = AUG_ERR_MEMORY;
+    blur_args a;
+    memset(&a, 0, sizeof a);
+    a.src = p->src, a.dst = p->dst, a.buf = buf;
+    a.img = (const image_d *)dtaps;
+    a.w = (const double *)(const void *)((const char *)dtaps + (size_t)p->nt * sizeof(image_d));
+    a.nt = p->nt, a.c = p->c, a.H = p->h, a.W = p->w, a.ksize = p->ksize, a.dtype = (int)p->in->dtype;
+    a.box_div = p->kind == AUG__BLUR_BOX ? (double)p->ksize * (double)p->ksize : 0.0;
+    a.flip = p->in->dtype == AUG_INT8 ? 0x80u : 0u;
+    for (int64_t q0 = 0; st == AUG_OK && q0 < planes; q0 += group) {
+        a.plane0 = q0;
+        a.n = (planes - q0 < group ? planes - q0 : group) * hw;
+        switch (p->path) {
+        case AUG__BLUR_BOX8:
+            st = launch(func, e, aug__k_blur_box8, "aug__k_blur_box8", a);
+            break;
+        case AUG__BLUR_GAUSS8:
+            st = launch(func, e, aug__k_blur_gauss8_v, "aug__k_blur_gauss8_v", a);
+            if (!st) st = launch(func, e, aug__k_blur_gauss8_h, "aug__k_blur_gauss8_h", a);
+            break;
+        default:
+            if (p->acc == AUG_FLOAT32) {
+                st = launch(func, e, aug__k_blur_v<float>, "aug__k_blur_v<float>", a);
+                if (!st) st = launch(func, e, aug__k_blur_h<float>, "aug__k_blur_h<float>", a);
+            } else {
+                st = launch(func, e, aug__k_blur_v<double>, "aug__k_blur_v<double>", a);
+                if (!st) st = launch(func, e, aug__k_blur_h<double>, "aug__k_blur_h<double>", a);
+            }
+        }
+    }
+    if (buf) aug__cuda_tmp_free(dev, buf, bbytes, stream);
+    aug__cuda_tmp_free(dev, dtaps, tbytes, stream);
+    return st;
+}

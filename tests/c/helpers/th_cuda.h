@@ -1,0 +1,33 @@
+/* th_cuda.h: what the CUDA parity tests share (test_cuda_parity.c,
+ * test_cuda_image.c): the device check, value patterns with every dtype's edge
+ * values, packed bytes of a tensor on any device, and the CPU/CUDA comparison
+ * with the ulp bounds of semantics §8 for transcendentals. */
+#ifndef TH_CUDA_H
+#define TH_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "aug/aug.h"
+
+#define CPU aug_cpu_device()
+extern const aug_device TH_CUDA0;
+
+/* 1 when a CUDA device (real or emulated) is present; without one fails the
+ * test when AUG_REQUIRE_CUDA=1, else returns 0. */
+int th_have_cuda(void);
+#define NEED_CUDA()                   \
+    do {                              \
+        if (!th_have_cuda()) skip();  \
+    } while (0)
+
+/* A deterministic pattern with the edge values of the dtype first. */
+void th_fill_pattern(aug_tensor *t, uint64_t seed);
+/* Packed bytes of t (any device) in C order; caller frees. */
+unsigned char *th_bytes_of(const aug_tensor *t, size_t *n);
+/* Fails unless a (cpu) and b (cuda) match byte for byte, except that any two
+ * NaNs match; with tolerant, float elements may differ by the ulp bounds of
+ * semantics §8. */
+void th_compare(const char *what, aug_dtype t, const unsigned char *a, const unsigned char *b, size_t n,
+                int tolerant);
+
+#endif
