@@ -1,4 +1,4 @@
-/* cpu/warp.c: the CPU affine warp (SPEC 13), HWC images -> an NCHW batch.
+/* cpu/warp.c: the CPU affine warp (semantics §13), HWC images -> an NCHW batch.
  *
  * Output pixel (x, y) of image n is the mean of s*s samples; sample (i, j) sits at
  *   X = x + d[i], Y = y + d[j],  d[k] = (2k + 1 - s) / (2s)   (= k/s - (s-1)/(2s))
@@ -9,8 +9,8 @@
  * Coordinates are first clamped to [-2, W+1] x [-2, H+1]: beyond that every
  * neighbour of a sample lies outside in that direction, so nothing changes.
  *
- * Three kernels, chosen per image (the third, float32, is in cpu/warp_float.c and
- * takes 8/16-bit and float32 sources that the fixed-point kernel does not):
+ * Three kernels, chosen per image by aug__warp_kind (scalar/warp.h; the third,
+ * float32, is in cpu/warp_float.c):
  *  - exact (any dtypes): everything in double,
  *      v = (1-fy)*((1-fx)*v00 + fx*v01) + fy*((1-fx)*v10 + fx*v11),
  *    mean = sum / s^2 (no division for s = 1), stored with saturate_cast. This is
@@ -456,11 +456,6 @@ static void image_setup(const warp_ctx *cx, int64_t n, warp_img *im) {
     for (int k = 0; k < im->s && k < 64; k++) im->d[k] = aug__warp_offset(k, im->s);
 }
 
-static int use_fixed(const warp_ctx *cx, const warp_img *im) {
-    return im->dtype == AUG_UINT8 && cx->dst_dtype == AUG_UINT8 && cx->bg_u8 && im->sc == 1 && im->H >= 1 &&
-           im->W >= 1 && im->H <= FP_MAX_SIDE && im->W <= FP_MAX_SIDE && im->s <= FP_MAX_S;
-}
-
 static void warp_task(void *ctx, int64_t task, int worker) {
     (void)worker;
     const warp_ctx *cx = ctx;
@@ -469,9 +464,11 @@ static void warp_task(void *ctx, int64_t task, int worker) {
     if (y1 > cx->plan->height) y1 = cx->plan->height;
     warp_img im;
     image_setup(cx, n, &im);
-    if (use_fixed(cx, &im)) rows_fixed(cx, &im, cx->bg_u8, n, y0, y1);
-    else if (aug__warp_float_takes(cx, &im)) aug__warp_rows_float(cx, &im, n, y0, y1);
-    else rows_exact(cx, &im, n, y0, y1);
+    switch (aug__warp_kind(im.dtype, cx->dst_dtype, im.sc, im.H, im.W, im.s, cx->bg_u8 != NULL, cx->bg_f32 != NULL)) {
+    case AUG__WARP_FIXED: rows_fixed(cx, &im, cx->bg_u8, n, y0, y1); break;
+    case AUG__WARP_FLOAT: aug__warp_rows_float(cx, &im, n, y0, y1); break;
+    default: rows_exact(cx, &im, n, y0, y1);
+    }
 }
 
 /* With an explicit SIMD level, so the tests can compare the paths. */
@@ -501,12 +498,8 @@ aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
     }
     int bg_ok = 1, bgf_ok = 1;
     for (int64_t c = 0; c < plan->channels; c++) {
-        double b = plan->background[c];
-        if (!(b >= 0.0 && b <= 255.0 && b == floor(b))) bg_ok = 0;
-        else bg[c] = (uint8_t)b;
-        /* |b| <= FLT_MAX: rounds to a finite float32 (fabs keeps NaN out) */
-        if (!(fabs(b) <= 3.4028234663852886e38)) bgf_ok = 0;
-        else bgf[c] = (float)b;
+        bg_ok &= aug__warp_bg_byte(plan->background[c], &bg[c]);
+        bgf_ok &= aug__warp_bg_float(plan->background[c], &bgf[c]);
     }
     cx.bg_u8 = bg_ok ? bg : NULL;
     cx.bg_f32 = bgf_ok ? bgf : NULL;

@@ -1,8 +1,8 @@
-/* cpu/warp_float.c: the float32 kernel of the CPU affine warp (SPEC 13).
+/* cpu/warp_float.c: the float32 kernel of the CPU affine warp (semantics §13).
  *
- * Taken (cpu/warp.c decides, aug__warp_float_takes) for sources of dtype float32,
- * float16, bfloat16, uint8, int8, uint16, int16 or bool (non-empty) and a
- * destination of any dtype but float64 (which keeps the double kernel), when every background
+ * Taken (aug__warp_kind, scalar/warp.h) for sources of dtype float32, float16,
+ * bfloat16, uint8, int8, uint16, int16 or bool (non-empty) and a destination of
+ * any dtype but float64 (which keeps the double kernel), when every background
  * value is finite as a float32 and the uint8 fixed-point kernel does not apply.
  * Wider sources (32/64-bit integers, float64) keep the double kernel: float32
  * cannot hold their values.
@@ -120,10 +120,6 @@ static const row_fn ROWS[AUG_NUM_DTYPES] = {
     [AUG_UINT8] = row_UINT8,     [AUG_UINT16] = row_UINT16,     [AUG_FLOAT16] = row_FLOAT16,
     [AUG_BFLOAT16] = row_BFLOAT16, [AUG_FLOAT32] = row_FLOAT32,
 };
-
-int aug__warp_float_takes(const warp_ctx *cx, const warp_img *im) {
-    return cx->bg_f32 && cx->dst_dtype != AUG_FLOAT64 && im->H >= 1 && im->W >= 1 && ROWS[im->dtype] != NULL;
-}
 
 #if AUG__X86
 /* Sample (i, j) of output pixels x0 .. x0+cw-1 of one row, 8 per step, float32

@@ -44,8 +44,7 @@ static inline double warp_sample_offset(const warp_img *im, int k) {
 #define warp_floor_small aug__warp_floor
 #define warp_clampd aug__warp_clamp
 
-/* The float32 kernel (cpu/warp_float.c): whether it takes this image, and its rows. */
-AUG__HIDDEN int aug__warp_float_takes(const warp_ctx *cx, const warp_img *im);
+/* The float32 kernel's rows (cpu/warp_float.c). */
 AUG__HIDDEN void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
 
 #endif

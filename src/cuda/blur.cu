@@ -20,7 +20,7 @@
  * plan's stream. */
 #include <string.h>
 #include <stdlib.h>
-#include "cuda/cuda.h"
+#include "cuda/values.cuh"
 #include "core/blur.h"
 
 #define GROUP_BYTES ((int64_t)64 << 20)
@@ -67,44 +67,6 @@ AUG_DEV pos_d blur_pos(const blur_args &a, int64_t i) {
 
 AUG_DEV int64_t clampi(int64_t v, int64_t n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
 
-/* ---- conversions ------------------------------------------------------------------ */
-
-/* A value of ctype t at p as float / double (scalar/cast.h's rule). */
-#define LOAD_CASE_(D, S) /* (the fixed name, the list's) */                          \
-    case AUG__CT_##S: {                           \
-        AUG__CT_T(S) x;                           \
-        memcpy(&x, p, sizeof x);                  \
-        return AUG__CV(S, D, x);                  \
-    }
-AUG_DEV float load_as(const char *p, int t, float) {
-    switch (t) {
-        AUG__CTYPE_LIST_WITH(LOAD_CASE_, FLOAT32)
-    default: return 0.0f;
-    }
-}
-AUG_DEV double load_as(const char *p, int t, double) {
-    switch (t) {
-        AUG__CTYPE_LIST_WITH(LOAD_CASE_, FLOAT64)
-    default: return 0.0;
-    }
-}
-#undef LOAD_CASE_
-
-#define STORE_CASE_(S, D)                         \
-    case AUG__CT_##D: {                           \
-        AUG__CT_T(D) y = AUG__CV(S, D, v);        \
-        memcpy(p, &y, sizeof y);                  \
-        break;                                    \
-    }
-AUG_DEV void store_as(float v, int t, char *p) {
-    switch (t) {
-        AUG__CTYPE_LIST_WITH(STORE_CASE_, FLOAT32)
-    default: break;
-    }
-}
-AUG_DEV void store_as(double v, int t, char *p) { aug__store_f64(v, t, p); }
-#undef STORE_CASE_
-
 /* ---- GENERIC ---------------------------------------------------------------------- */
 
 /* sum_j (T)w[j] * val(base + j * step) over n taps in the CPU's order: groups of
@@ -129,7 +91,7 @@ template <typename T> struct col_val {
     const char *col; /* the plane's column x */
     int64_t H, rstride;
     int dtype;
-    AUG_DEV T operator()(int64_t r) const { return load_as(col + clampi(r, H) * rstride, dtype, (T)0); }
+    AUG_DEV T operator()(int64_t r) const { return aug__load_as(col + clampi(r, H) * rstride, dtype, (T)0); }
 };
 
 template <typename T> struct row_val {
@@ -166,7 +128,7 @@ template <typename T> AUG_GLOBAL void aug__k_blur_h(blur_args a) {
         T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, p.x + t.lo, val);
         if (t.tail_lo != 0.0 || t.tail_hi != 0.0) acc = acc + ((T)t.tail_lo * val(0) + (T)t.tail_hi * val(a.W - 1));
         if (a.box_div != 0.0) aug__store_f64((double)acc / a.box_div, a.dtype, a.dst + at);
-        else store_as(acc, a.dtype, a.dst + at);
+        else aug__store_as(acc, a.dtype, a.dst + at);
     }
 }
 

@@ -71,6 +71,7 @@ aug_status aug__cuda_gemm(const aug__gemm_plan *plan);
 aug_status aug__cuda_random(const aug__random_plan *plan);
 aug_status aug__cuda_lighting(const aug__lighting_plan *plan);
 aug_status aug__cuda_blur(const aug__blur_plan *plan);
+aug_status aug__cuda_warp_affine(const aug__warp_plan *plan);
 int aug__cuda_supports(const aug__need *need);
 
 /* cuda/memory.cu: the memory entries and module start/stop of the pool. */

@@ -97,4 +97,41 @@ AUG_HD uint8_t aug__warp_fixed_mean(uint32_t acc, int s) {
     return (uint8_t)(((acc + half) >> (22 - AUG__WARP_FP_ACC_SHIFT)) / ss);
 }
 
+/* ---- which interpolation an image takes ---------------------------------------- */
+
+enum { AUG__WARP_EXACT = 0, AUG__WARP_FIXED = 1, AUG__WARP_FLOAT = 2 };
+
+/* Whether float32 holds every value of a source dtype (the float32 kernel's sources). */
+AUG_HD int aug__warp_float_source(int dtype) {
+    return dtype == AUG_BOOL || dtype == AUG_INT8 || dtype == AUG_INT16 || dtype == AUG_UINT8 ||
+           dtype == AUG_UINT16 || dtype == AUG_FLOAT16 || dtype == AUG_BFLOAT16 || dtype == AUG_FLOAT32;
+}
+
+/* A background value as the fixed-point kernel's byte (an integer in [0, 255])
+ * and as the float32 kernel's float (finite there); 0 when it is not one. */
+AUG_HD int aug__warp_bg_byte(double b, uint8_t *out) {
+    if (!(b >= 0.0 && b <= 255.0 && b == aug__warp_floor(b))) return 0;
+    *out = (uint8_t)b;
+    return 1;
+}
+AUG_HD int aug__warp_bg_float(double b, float *out) {
+    if (!(fabs(b) <= 3.4028234663852886e38)) return 0; /* rounds to a finite float32; NaN fails */
+    *out = (float)b;
+    return 1;
+}
+
+/* The kernel of one image: fixed point for uint8 -> uint8 with a packed channel
+ * (byte stride 1), byte backgrounds, sides <= 2^20 and s <= 16; float32 for the
+ * float32 sources into anything but float64 with float backgrounds; exact
+ * (double) otherwise. bytes_ok / floats_ok: every background value converts. */
+AUG_HD int aug__warp_kind(int src_dtype, int dst_dtype, int64_t channel_bytes, int64_t H, int64_t W, int s,
+                          int bytes_ok, int floats_ok) {
+    if (H < 1 || W < 1) return AUG__WARP_EXACT;
+    if (src_dtype == AUG_UINT8 && dst_dtype == AUG_UINT8 && bytes_ok && channel_bytes == 1 &&
+        H <= AUG__WARP_FP_MAX_SIDE && W <= AUG__WARP_FP_MAX_SIDE && s <= AUG__WARP_FP_MAX_S)
+        return AUG__WARP_FIXED;
+    if (floats_ok && dst_dtype != AUG_FLOAT64 && aug__warp_float_source(src_dtype)) return AUG__WARP_FLOAT;
+    return AUG__WARP_EXACT;
+}
+
 #endif

@@ -228,6 +228,118 @@ static void test_blur_errors(void **state) {
     aug_tensor_free(im), aug_tensor_free(s), aug_tensor_free(scpu);
 }
 
+/* ---- warp ------------------------------------------------------------------- */
+
+/* A warp of n images on both backends: sources (H_i, W_i, C) of dtype st, the
+ * same views on each device (neg: rows reversed; perm: channels strided, not
+ * packed), into (n, C, Ht, Wt) of dtype dt. */
+static void check_warp(int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
+                       int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed) {
+    char what[160];
+    snprintf(what, sizeof what, "warp %s -> %s, %lld images, C %lld, s %d, layout %d, background %s",
+             aug_dtype_name(st), aug_dtype_name(dt), (long long)n, (long long)C, s, layout,
+             bgv ? aug_dtype_name(bgt) : "none");
+    aug_tensor *hs[4], *gs[4], *hv[4], *gv[4];
+    float m[24];
+    int ss[4];
+    for (int64_t i = 0; i < n; i++) {
+        int64_t H = hw[i][0], W = hw[i][1];
+        int64_t shape[3] = {H, W, C}, cshape[3] = {C, H, W};
+        image_pair(3, layout == 2 ? cshape : shape, st, seed + (uint64_t)i, &hs[i], &gs[i]);
+        aug_tensor *base[2] = {hs[i], gs[i]}, **view[2] = {&hv[i], &gv[i]};
+        for (int d = 0; d < 2; d++) {
+            aug_tensor *t = base[d];
+            if (layout == 1) { /* rows reversed: a negative stride */
+                int64_t str[3] = {-t->strides[0], t->strides[1], t->strides[2]};
+                int64_t off = t->byte_offset + (H - 1) * t->strides[0] * aug_tensor_itemsize(t);
+                *view[d] = aug_tensor_from_storage(t->storage, off, 3, shape, str, st);
+            } else if (layout == 2) { /* CHW memory seen as HWC */
+                int perm[3] = {1, 2, 0};
+                *view[d] = aug_tensor_permute(t, perm);
+            } else {
+                *view[d] = aug_tensor_view(t);
+            }
+            assert_non_null(*view[d]);
+        }
+        aug_affine_params p = aug_affine_params_default();
+        p.angle = 17.0 + 41.0 * (double)i, p.scale = 0.7 + 0.3 * (double)i, p.shearx = 0.1, p.shifty = 0.3;
+        p.hmirror = (int)(i & 1);
+        assert_int_equal(aug_make_affine_matrix(m + 6 * i, H, W, Ht, Wt, &p, NULL), AUG_OK);
+        ss[i] = s + (int)(i % 2);
+    }
+    aug_tensor *hb = NULL, *gb = NULL;
+    if (bgv) {
+        hb = aug_tensor_empty(1, &C, AUG_FLOAT64, CPU);
+        memcpy(aug_tensor_ptr(hb), bgv, (size_t)C * sizeof(double));
+        aug_tensor *cast = NULL;
+        assert_int_equal(aug_cast(hb, bgt, &cast), AUG_OK);
+        aug_tensor_free(hb);
+        hb = cast;
+        gb = aug_tensor_to(hb, TH_CUDA0);
+    }
+    int64_t dshape[4] = {n, C, Ht, Wt};
+    aug_tensor *hd = aug_tensor_empty(4, dshape, dt, CPU), *gd = aug_tensor_empty(4, dshape, dt, TH_CUDA0);
+    assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)hv, hd, m, hb, ss), AUG_OK);
+    assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)gv, gd, m, gb, ss), AUG_OK);
+    same_result(what, hd, gd, 0);
+    for (int64_t i = 0; i < n; i++)
+        aug_tensor_free(hs[i]), aug_tensor_free(gs[i]), aug_tensor_free(hv[i]), aug_tensor_free(gv[i]);
+    aug_tensor_free(hb), aug_tensor_free(gb), aug_tensor_free(hd), aug_tensor_free(gd);
+}
+
+static void test_warp_dtypes(void **state) {
+    (void)state;
+    NEED_CUDA();
+    const int64_t one[1][2] = {{9, 13}};
+    const double bg[3] = {7, 200.5, -3};
+    for (int a = 0; a < 13; a++)
+        for (int b = 0; b < 13; b++) check_warp(1, one, 3, ALL[a], ALL[b], 6, 8, bg, AUG_FLOAT32, 1, 0, 5);
+    for (int a = 0; a < 13; a++) check_warp(1, one, 3, ALL[a], ALL[a], 7, 5, NULL, AUG_UINT8, 2, 0, 9);
+}
+
+static void test_warp_kernels(void **state) {
+    (void)state;
+    NEED_CUDA();
+    const int64_t sizes[3][2] = {{17, 11}, {5, 23}, {1, 1}};
+    const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9}, huge[4] = {1e300, 0, 1, 2};
+    for (int s = 1; s <= 3; s++)
+        for (int layout = 0; layout < 3; layout++) {
+            /* fixed point (packed uint8, byte background), and its neighbours */
+            check_warp(3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, bytes, AUG_UINT8, s, layout, 1);
+            check_warp(3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, floats, AUG_FLOAT64, s, layout, 2);
+            /* float32 kernel, and the exact one for wide types / float64 / a huge background */
+            check_warp(2, sizes, 3, AUG_FLOAT32, AUG_INT16, 9, 10, floats, AUG_FLOAT32, s, layout, 3);
+            check_warp(2, sizes, 3, AUG_UINT16, AUG_FLOAT32, 9, 10, bytes, AUG_UINT8, s, layout, 4);
+            check_warp(2, sizes, 3, AUG_INT32, AUG_UINT8, 9, 10, floats, AUG_FLOAT64, s, layout, 5);
+            check_warp(2, sizes, 3, AUG_FLOAT32, AUG_FLOAT64, 9, 10, NULL, AUG_UINT8, s, layout, 6);
+            check_warp(2, sizes, 3, AUG_FLOAT32, AUG_FLOAT32, 9, 10, huge, AUG_FLOAT64, s, layout, 7);
+        }
+    /* many channels (more than the CPU's channel group) and supersampling 16 / 17 */
+    const double many[20] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+    check_warp(1, sizes, 20, AUG_UINT8, AUG_UINT8, 4, 5, many, AUG_UINT8, 1, 0, 8);
+    check_warp(1, sizes, 2, AUG_UINT8, AUG_UINT8, 3, 4, NULL, AUG_UINT8, 16, 0, 9);
+    check_warp(1, sizes, 2, AUG_UINT8, AUG_UINT8, 3, 4, NULL, AUG_UINT8, 17, 0, 9);
+}
+
+static void test_warp_errors(void **state) {
+    (void)state;
+    NEED_CUDA();
+    const int64_t s[3] = {4, 4, 3}, d[3] = {3, 2, 2};
+    aug_tensor *src = aug_tensor_zeros(3, s, AUG_UINT8, TH_CUDA0), *dst = aug_tensor_empty(3, d, AUG_UINT8, TH_CUDA0);
+    aug_tensor *bgc = aug_tensor_zeros(1, &d[0], AUG_UINT8, CPU), *csrc = aug_tensor_zeros(3, s, AUG_UINT8, CPU);
+    const float m[6] = {1, 0, 0, 0, 1, 0};
+    assert_int_equal(aug_warp_affine(src, dst, m, bgc, 1), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_warp_affine: background is on cpu but the images are on cuda:0");
+    assert_int_equal(aug_warp_affine(csrc, dst, m, NULL, 1), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_warp_affine: src is on cpu but dst is on cuda:0");
+    /* dst overlapping the source on the device */
+    int64_t shape[3] = {3, 2, 2}, str[3] = {4, 2, 1};
+    aug_tensor *over = aug_tensor_from_storage(src->storage, 0, 3, shape, str, AUG_UINT8);
+    assert_int_equal(aug_warp_affine(src, over, m, NULL, 1), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_warp_affine: dst overlaps src image 0");
+    aug_tensor_free(over), aug_tensor_free(src), aug_tensor_free(dst), aug_tensor_free(bgc), aug_tensor_free(csrc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lighting),
@@ -235,6 +347,9 @@ int main(void) {
         cmocka_unit_test(test_blur_box),
         cmocka_unit_test(test_blur_gaussian),
         cmocka_unit_test(test_blur_errors),
+        cmocka_unit_test(test_warp_dtypes),
+        cmocka_unit_test(test_warp_kernels),
+        cmocka_unit_test(test_warp_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

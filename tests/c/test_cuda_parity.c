@@ -570,21 +570,6 @@ static void test_devices_and_copies(void **state) {
     aug_tensor_free(back), aug_tensor_free(g1), aug_tensor_free(g0), aug_tensor_free(c);
 }
 
-/* The one "not supported" error of a family the CUDA backend lacks. */
-static void test_not_supported(void **state) {
-    (void)state;
-    NEED_CUDA();
-    int64_t s[3] = {8, 8, 3}, d[3] = {3, 4, 4};
-    aug_tensor *src = aug_tensor_zeros(3, s, AUG_UINT8, CUDA0), *dst = aug_tensor_empty(3, d, AUG_UINT8, CUDA0);
-    float m[6] = {1, 0, 0, 0, 1, 0};
-    aug_status st = aug_warp_affine(src, dst, m, NULL, 1);
-    if (st != AUG_OK) {
-        assert_int_equal(st, AUG_ERR_TYPE);
-        assert_string_equal(aug_last_error(), "aug_warp_affine: warp_affine is not supported on cuda:0 for dtype uint8");
-    }
-    aug_tensor_free(src), aug_tensor_free(dst);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_dtypes),      cmocka_unit_test(test_ops_layouts),
@@ -592,7 +577,7 @@ int main(void) {
         cmocka_unit_test(test_reductions),      cmocka_unit_test(test_random),
         cmocka_unit_test(test_gemm),            cmocka_unit_test(test_launch_settings),
         cmocka_unit_test(test_streams_events),  cmocka_unit_test(test_allocator_reuse),
-        cmocka_unit_test(test_devices_and_copies), cmocka_unit_test(test_not_supported),
+        cmocka_unit_test(test_devices_and_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

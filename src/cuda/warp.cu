@@ -1,0 +1,190 @@
+/* cuda/warp.cu: the affine warp on the GPU (semantics §13, docs/warp.md), HWC
+ * images of any strides and dtypes -> an NCHW batch, one thread per output
+ * value.
+ *
+ * Each image takes the kernel aug__warp_kind picks (scalar/warp.h), as on the
+ * CPU, and every step is scalar/warp.h's: coordinates in double without
+ * contraction (the module is built with --fmad=false), then
+ *  - exact: the double bilinear value, summed over the s*s samples (j outer,
+ *    i inner), divided by s^2 when s > 1, stored with saturate_cast;
+ *  - fixed point (uint8 -> uint8): 2^22-scaled integers, the byte of r for
+ *    s = 1, else the rounded mean of the 32-bit sum;
+ *  - float32: the float32 bilinear value, stored as is for s = 1, else summed
+ *    in double and divided by s^2.
+ * A neighbour outside the source takes the background (as a byte / float for
+ * the fixed / float32 kernels). So the results are the CPU's bit for bit. */
+#include <stdlib.h>
+#include <string.h>
+#include "cuda/values.cuh"
+#include "core/warp.h"
+#include "scalar/warp.h"
+
+/* One source image. */
+typedef struct wimg {
+    const char *base;      /* element [0, 0, 0] */
+    int64_t H, W;
+    int64_t sh, sw, sc;    /* strides in bytes */
+    double m[6];
+    int dtype, s, kind;
+} wimg;
+
+typedef struct warp_args {
+    const wimg *img;
+    const double *bg;      /* C values */
+    const float *bgf;      /* C values (float32 kernel) */
+    const uint8_t *bgb;    /* C values (fixed-point kernel) */
+    char *dst;
+    int64_t C, Ht, Wt, n;  /* n: values of the batch */
+    int dst_dtype;
+} warp_args;
+
+/* Which of the four neighbours of cell (ix, iy) lie inside. */
+typedef struct cell {
+    int64_t ix, iy;
+    int v00, v01, v10, v11;
+} cell;
+
+AUG_DEV cell cell_at(const wimg &im, double fx0, double fy0) {
+    cell k;
+    k.ix = (int64_t)fx0, k.iy = (int64_t)fy0;
+    int vx0 = k.ix >= 0 && k.ix < im.W, vx1 = k.ix + 1 >= 0 && k.ix + 1 < im.W;
+    int vy0 = k.iy >= 0 && k.iy < im.H, vy1 = k.iy + 1 >= 0 && k.iy + 1 < im.H;
+    k.v00 = vy0 & vx0, k.v01 = vy0 & vx1, k.v10 = vy1 & vx0, k.v11 = vy1 & vx1;
+    return k;
+}
+
+/* Byte offset of neighbour (dx, dy) of the cell, channel c (formed only for a neighbour inside). */
+AUG_DEV int64_t at(const wimg &im, const cell &k, int dx, int dy, int64_t c) {
+    return (k.iy + dy) * im.sh + (k.ix + dx) * im.sw + c * im.sc;
+}
+
+/* The exact (double) sample of channel c at (sx, sy). */
+AUG_DEV double sample_f64(const wimg &im, double sx, double sy, int64_t c, double b) {
+    double fx0 = aug__warp_floor(sx), fy0 = aug__warp_floor(sy);
+    cell k = cell_at(im, fx0, fy0);
+    if (!(k.v00 | k.v01 | k.v10 | k.v11)) return b;
+    double a00 = k.v00 ? aug__load_f64(im.base + at(im, k, 0, 0, c), im.dtype) : b;
+    double a01 = k.v01 ? aug__load_f64(im.base + at(im, k, 1, 0, c), im.dtype) : b;
+    double a10 = k.v10 ? aug__load_f64(im.base + at(im, k, 0, 1, c), im.dtype) : b;
+    double a11 = k.v11 ? aug__load_f64(im.base + at(im, k, 1, 1, c), im.dtype) : b;
+    return aug__warp_bilinear_f64(a00, a01, a10, a11, sx - fx0, sy - fy0);
+}
+
+/* The float32 sample. */
+AUG_DEV float sample_f32(const wimg &im, double sx, double sy, int64_t c, float b) {
+    double fx0 = aug__warp_floor(sx), fy0 = aug__warp_floor(sy);
+    cell k = cell_at(im, fx0, fy0);
+    if (!(k.v00 | k.v01 | k.v10 | k.v11)) return b;
+    float a00 = k.v00 ? aug__load_f32(im.base + at(im, k, 0, 0, c), im.dtype) : b;
+    float a01 = k.v01 ? aug__load_f32(im.base + at(im, k, 1, 0, c), im.dtype) : b;
+    float a10 = k.v10 ? aug__load_f32(im.base + at(im, k, 0, 1, c), im.dtype) : b;
+    float a11 = k.v11 ? aug__load_f32(im.base + at(im, k, 1, 1, c), im.dtype) : b;
+    return aug__warp_bilinear_f32(a00, a01, a10, a11, (float)(sx - fx0), (float)(sy - fy0));
+}
+
+/* The fixed-point sample: the 2^22-scaled bilinear value. */
+AUG_DEV uint32_t sample_u8(const wimg &im, double sx, double sy, int64_t c, uint32_t b) {
+    int32_t qx = aug__warp_fixed_pos(sx), qy = aug__warp_fixed_pos(sy);
+    cell k = cell_at(im, (double)aug__warp_fixed_cell(qx), (double)aug__warp_fixed_cell(qy));
+    const uint8_t *p = (const uint8_t *)im.base;
+    uint32_t a00 = k.v00 ? p[at(im, k, 0, 0, c)] : b, a01 = k.v01 ? p[at(im, k, 1, 0, c)] : b;
+    uint32_t a10 = k.v10 ? p[at(im, k, 0, 1, c)] : b, a11 = k.v11 ? p[at(im, k, 1, 1, c)] : b;
+    return aug__warp_bilerp_u8(a00, a01, a10, a11, aug__warp_fixed_frac(qx), aug__warp_fixed_frac(qy));
+}
+
+AUG_GLOBAL void aug__k_warp(warp_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+        const int64_t x = i % a.Wt, r = i / a.Wt, y = r % a.Ht, q = r / a.Ht, c = q % a.C, n = q / a.C;
+        const wimg &im = a.img[n];
+        const int s = im.s;
+        const double w = (double)im.W, h = (double)im.H;
+        char *out = a.dst + i * aug__ctype_size(a.dst_dtype);
+        double acc = 0.0;
+        uint32_t acc8 = 0;
+        float v1 = 0.0f;
+        for (int j = 0; j < s; j++) {
+            const double Y = (double)y + aug__warp_offset(j, s);
+            const double bx = aug__warp_rowterm(im.m[1], Y, im.m[2]), by = aug__warp_rowterm(im.m[4], Y, im.m[5]);
+            for (int k = 0; k < s; k++) {
+                const double X = (double)x + aug__warp_offset(k, s);
+                const double sx = aug__warp_coord(im.m[0], X, bx, w), sy = aug__warp_coord(im.m[3], X, by, h);
+                if (im.kind == AUG__WARP_FIXED) {
+                    uint32_t v = sample_u8(im, sx, sy, c, a.bgb[c]);
+                    if (s == 1) acc8 = aug__warp_fixed_s1(v);
+                    else acc8 += aug__warp_fixed_acc(v);
+                } else if (im.kind == AUG__WARP_FLOAT) {
+                    v1 = sample_f32(im, sx, sy, c, a.bgf[c]);
+                    acc += (double)v1;
+                } else {
+                    acc += sample_f64(im, sx, sy, c, a.bg[c]);
+                }
+            }
+        }
+        if (im.kind == AUG__WARP_FIXED) *(uint8_t *)out = s == 1 ? (uint8_t)acc8 : aug__warp_fixed_mean(acc8, s);
+        else if (im.kind == AUG__WARP_FLOAT && s == 1) aug__store_f32(v1, a.dst_dtype, out);
+        else aug__store_f64(s > 1 ? acc / ((double)s * (double)s) : acc, a.dst_dtype, out);
+    }
+}
+
+aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
+    const char *func = p->func;
+    const aug__exec *e = &p->exec;
+    const int dev = e->device.id;
+    const cudaStream_t stream = aug__cuda_stream(e);
+    aug_status st = aug__cuda_use(func, dev);
+    if (st) return st;
+    const int64_t C = p->channels;
+    /* the images, then the background as doubles, floats and bytes */
+    const size_t oimg = 0, obg = (size_t)p->n * sizeof(wimg), obgf = obg + (size_t)C * sizeof(double);
+    const size_t obgb = obgf + (size_t)C * sizeof(float), bytes = obgb + (size_t)C;
+    char *host = (char *)malloc(bytes);
+    if (!host) return AUG__NOMEM(func);
+    double *bg = (double *)(void *)(host + obg);
+    float *bgf = (float *)(void *)(host + obgf);
+    uint8_t *bgb = (uint8_t *)(host + obgb);
+    int bytes_ok = 1, floats_ok = 1;
+    for (int64_t c = 0; c < C; c++) {
+        bg[c] = p->background[c];
+        bytes_ok &= aug__warp_bg_byte(bg[c], &bgb[c]);
+        floats_ok &= aug__warp_bg_float(bg[c], &bgf[c]);
+    }
+    wimg *img = (wimg *)(void *)(host + oimg);
+    for (int64_t n = 0; n < p->n; n++) {
+        const aug_tensor *t = p->src[n];
+        const int64_t item = aug__ctype_size((int)t->dtype);
+        wimg *m = &img[n];
+        memset(m, 0, sizeof *m);
+        m->base = t->data + t->byte_offset;
+        m->H = t->shape[0], m->W = t->shape[1];
+        m->sh = t->strides[0] * item, m->sw = t->strides[1] * item, m->sc = t->strides[2] * item;
+        for (int k = 0; k < 6; k++) m->m[k] = (double)p->matrices[6 * n + k];
+        m->dtype = (int)t->dtype;
+        m->s = p->supersampling[n];
+        m->kind = aug__warp_kind(m->dtype, (int)p->dst->dtype, m->sc, m->H, m->W, m->s, bytes_ok, floats_ok);
+    }
+    char *dev_mem = (char *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
+    if (!dev_mem) {
+        free(host);
+        return AUG_ERR_MEMORY;
+    }
+    cudaError_t err = cudaMemcpyAsync(dev_mem, host, bytes, cudaMemcpyHostToDevice, stream);
+    if (err == cudaSuccess) err = cudaStreamSynchronize(stream); /* host is freed below */
+    free(host);
+    if (err != cudaSuccess) st = aug__cuda_fail(func, err, "uploading the warp parameters", __FILE__, __LINE__);
+    if (!st) {
+        warp_args a;
+        a.img = (const wimg *)(const void *)(dev_mem + oimg);
+        a.bg = (const double *)(const void *)(dev_mem + obg);
+        a.bgf = (const float *)(const void *)(dev_mem + obgf);
+        a.bgb = (const uint8_t *)(dev_mem + obgb);
+        a.dst = p->dst->data + p->dst->byte_offset;
+        a.C = C, a.Ht = p->height, a.Wt = p->width, a.n = p->n * C * p->height * p->width;
+        a.dst_dtype = (int)p->dst->dtype;
+        aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+        AUG_LAUNCH(aug__k_warp, g.blocks, g.threads, 0, stream, a);
+        st = aug__cuda_launched(func, "aug__k_warp", g.blocks, g.threads);
+    }
+    aug__cuda_tmp_free(dev, dev_mem, bytes, stream);
+    return st;
+}
