@@ -51,7 +51,8 @@ cuda-emu: deps $(CUDA_ENV)
 # The real module, built by nvcc (build-nvcc/libaug_cuda.so), and its static checks.
 cuda: deps $(CUDA_ENV)
 	set -a; . ./$(CUDA_ENV); set +a; cmake -S . -B build-nvcc -DCMAKE_BUILD_TYPE=Release -DAUG_BUILD_TESTS=OFF \
-	  -DAUG_BUILD_BENCH=OFF -DAUG_NVCC="$$AUG_NVCC" -DAUG_CUDA_LIBDIR="$$AUG_CUDA_LIBDIR:$$AUG_CUBLAS_LIBDIR"
+	  -DAUG_BUILD_BENCH=OFF -DAUG_NVCC="$$AUG_NVCC" -DAUG_CUDA_LIBDIR="$$AUG_CUDA_LIBDIR:$$AUG_CUBLAS_LIBDIR" \
+	  -DAUG_NVJPEG_INCLUDE="$$AUG_NVJPEG_INCLUDE" -DAUG_NVJPEG_LIBDIR="$$AUG_NVJPEG_LIBDIR"
 	cmake --build build-nvcc -j$(JOBS) --target aug_cuda
 
 # The fatbinary checks (each SASS target and the PTX present; no local memory, stack or FMA where
@@ -103,9 +104,11 @@ fuzz-smoke: deps
 	tests/fuzz/run.sh --smoke
 
 # Kernels whose bits may come from CUDA's math library (fused multiply-adds inside libdevice's
-# transcendentals, pow and fmod; the explicit fma) and the ones that keep a run-time indexed
-# array (the math library's large-argument sin/cos/tan reduction, also in the Gaussian fill).
-CUDA_FMA_ALLOWED := f_(FMA|FPOW|SQRT|RSQRT|CBRT|EXP|LOG|LOG2|LOG10|SIN|COS|TAN|ASIN|ACOS|ATAN|ATAN2|SINH|COSH|TANH|ASINH|ACOSH|ATANH)_f(32|64)|f_(pow|mod)_f(32|64)|k_random
+# transcendentals, pow and fmod, and lighting's exp/atanh/pow on non-table dtypes), the explicit
+# fma (the fma op; the 8-bit Gaussian blur's fmaf, the CPU's order) and the ones that keep a
+# run-time indexed array (the math library's large-argument sin/cos/tan reduction, also in the
+# Gaussian fill).
+CUDA_FMA_ALLOWED := f_(FMA|FPOW|SQRT|RSQRT|CBRT|EXP|LOG|LOG2|LOG10|SIN|COS|TAN|ASIN|ACOS|ATAN|ATAN2|SINH|COSH|TANH|ASINH|ACOSH|ATANH)_f(32|64)|f_(pow|mod)_f(32|64)|k_random|k_blur_gauss8_(v|h)|k_light_direct
 CUDA_STACK_ALLOWED := f_(SIN|COS|TAN)_f(32|64)|k_random
 
 test: ctest ctest-asan fuzz-smoke cuda-check pytest bench-gpu-smoke

@@ -117,19 +117,27 @@ AUG_API int aug_gaussian_ksize(double sigma, int max_ksize);
 
 /* ---- JPEG decoding ----------------------------------------------------------- */
 
-/* A decoder (CPU: libjpeg-turbo's TurboJPEG API; CUDA later: nvJPEG). It keeps
- * its decompressor and scratch memory between calls. Not thread-safe: use one
- * per thread. */
+/* A decoder (CPU: libjpeg-turbo's TurboJPEG API; CUDA: nvJPEG when it is
+ * installed, see aug_decoder_engine). It keeps its decompressor and scratch
+ * memory between calls. Not thread-safe: use one per thread. */
 typedef struct aug_decoder aug_decoder;
 
-/* New decoder for device (the CPU backend decodes on the host). The paddings
- * are the manual's memory hints (bytes added to scratch buffers when they
- * grow; the CPU backend needs scratch memory only for CMYK/YCCK files);
- * gpu_huffman is accepted for the CUDA backend. NULL with an error if the
- * device is unavailable. New; free with aug_decoder_free. */
+/* New decoder for device. The paddings are the manual's memory hints (bytes
+ * added to scratch buffers when they grow: host_padding to host buffers,
+ * device_padding to nvJPEG's device buffers); gpu_huffman asks nvJPEG to
+ * decode Huffman codes on the GPU (its GPU_HYBRID backend) instead of the CPU.
+ * A CUDA decoder's output lives on its device and is ready in stream order
+ * (the current stream of the calling thread). NULL with an error if the device
+ * is unavailable. New; free with aug_decoder_free. */
 AUG_API aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t host_padding,
                                      int gpu_huffman);
 AUG_API void aug_decoder_free(aug_decoder *d); /* NULL is fine */
+/* What decodes the pixels: "libjpeg-turbo" (a CPU decoder), "nvjpeg" (a CUDA
+ * decoder using nvJPEG's hybrid backend; files it refuses, e.g. CMYK, are
+ * decoded on the CPU and uploaded) or "libjpeg-turbo+upload" (a CUDA decoder
+ * without nvJPEG: every image is decoded on the CPU and copied to the device,
+ * queued on the current stream). NULL for NULL. */
+AUG_API const char *aug_decoder_engine(const aug_decoder *d);
 
 /* Image size of a JPEG from its header, without decoding it. AUG_ERR_JPEG with
  * libjpeg-turbo's message if the header cannot be read. */

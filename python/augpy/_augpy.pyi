@@ -647,6 +647,10 @@ def release() -> None:
     """Return the device memory cached for reuse to every device (no-op on the CPU)."""
 
 
+def cuda_status() -> str:
+    """'ok: N CUDA device(s)' when the CUDA backend runs, else why not."""
+
+
 def synchronize(device_id: Optional[int] = None) -> None:
     """Wait for all work on the device (None: the current one)."""
 
@@ -743,7 +747,8 @@ class NvJpegError(RuntimeError): ...
 
 @final
 class Decoder:
-    """JPEG decoder on the current device (CPU: libjpeg-turbo). One per thread for parallel decoding."""
+    """JPEG decoder on the current device (CPU: libjpeg-turbo; CUDA: nvJPEG). One per thread for parallel
+    decoding."""
 
     def __new__(cls, device_padding: int = 16777216, host_padding: int = 8388608,
                 gpu_huffman: bool = False) -> "Decoder": ...
@@ -753,6 +758,9 @@ class Decoder:
     def host_padding(self) -> int: ...
     @property
     def gpu_huffman(self) -> bool: ...
+    @property
+    def engine(self) -> str:
+        """'libjpeg-turbo', 'nvjpeg' or 'libjpeg-turbo+upload'."""
     def decode(self, data: _Buffer, buffer: Optional[CudaTensor] = None) -> CudaTensor:
         """Decode to an (H, W, 3) uint8 RGB tensor with layout 'HWC' (pixels equal Pillow's
         convert('RGB')). buffer: contiguous uint8 tensor of >= H*W*3 elements; the result shares it.

@@ -56,6 +56,9 @@ typedef struct aug__jpeg_header {
     int libjpeg;      /* CPU: decode with the libjpeg-API fallback (TurboJPEG refused the header) */
 } aug__jpeg_header;
 
+/* jpeg_decode's answer for a file the device's decoder does not take. */
+#define AUG__JPEG_REFUSED ((aug_status)-1)
+
 typedef struct aug__backend {
     const char *name;                 /* "cpu", "cuda" */
     aug_device_type type;
@@ -122,7 +125,9 @@ typedef struct aug__backend {
                               aug__jpeg_header *h);
     /* Decodes to packed RGB (height * width * 3 bytes at dst, memory of the
      * decoder's device), h from jpeg_header on the same data. On error dst
-     * holds unspecified bytes. */
+     * holds unspecified bytes. AUG__JPEG_REFUSED (no error recorded, dst
+     * untouched): this decoder cannot decode the file; the core decodes it on
+     * the CPU and uploads the pixels. */
     aug_status (*jpeg_decode)(const char *func, void *decoder, const void *data, size_t size,
                               const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
 } aug__backend;

@@ -26,6 +26,7 @@ struct aug_stream {
 struct aug_event {
     aug_device device;
     void *handle;
+    int recorded;  /* aug_event_record succeeded once (elapsed times need two such events) */
 };
 
 static _Thread_local int tls_has_device;
@@ -217,7 +218,10 @@ aug_status aug_event_record(aug_event *e, aug_stream *s) {
     aug_status st = check_same_device(func, s->device, e->device);
     if (st) return st;
     const aug__backend *be = aug__backend_for(func, e->device);
-    return be ? be->event_record(e->handle, s->handle) : aug_last_status();
+    if (!be) return aug_last_status();
+    st = be->event_record(e->handle, s->handle);
+    if (st == AUG_OK) e->recorded = 1;
+    return st;
 }
 
 int aug_event_query(aug_event *e) {
@@ -242,6 +246,8 @@ aug_status aug_event_elapsed_ms(aug_event *start, aug_event *end, float *ms) {
     if (!start || !end || !ms) return aug__error(AUG_ERR_VALUE, func, "an argument is NULL");
     if (!aug__device_eq(start->device, end->device))
         return aug__error(AUG_ERR_VALUE, func, "the events are on different devices");
+    if (!start->recorded || !end->recorded)
+        return aug__error(AUG_ERR_VALUE, func, "both events must have been recorded");
     const aug__backend *be = aug__backend_for(func, start->device);
     return be ? be->event_elapsed(start->handle, end->handle, ms) : aug_last_status();
 }

@@ -3,13 +3,21 @@
  * Backend-neutral front: argument and device checks, the image size limit,
  * output allocation and the `buffer` rules; the pixels come from the decoder of
  * the device's backend (the jpeg_* entries of core/backend.h; CPU:
- * src/cpu/jpeg.c). Headers are always read on the host, with the CPU backend's
- * reader. Output: (H, W, 3) uint8 RGB with
+ * src/cpu/jpeg.c, CUDA: nvJPEG in src/cuda/jpeg.cu). Headers are always read
+ * on the host, with the CPU backend's reader. Output: (H, W, 3) uint8 RGB with
  * layout "HWC". With a buffer the decode goes straight into the buffer's memory
- * (no copy); on error the buffer's bytes are unspecified and nothing is returned. */
+ * (no copy); on error the buffer's bytes are unspecified and nothing is returned.
+ *
+ * A decoder for a device whose backend has no JPEG entries (the emulated CUDA
+ * module, or nvJPEG not installed), or whose decoder refuses a file
+ * (AUG__JPEG_REFUSED: CMYK, sampling nvJPEG lacks), decodes on the CPU into a
+ * page-locked staging buffer and copies the pixels to the device, queued on the
+ * current stream; the staging buffer is reused once that copy has finished (an
+ * event). A failed CPU decode copies nothing, so the device memory is untouched. */
 #include <stdlib.h>
 
 #include "aug/image.h"
+#include "aug/device.h"
 #include "backend.h"
 #include "tensor_impl.h"
 
@@ -20,14 +28,18 @@
 
 struct aug_decoder {
     aug_device device;
-    const aug__backend *backend;
-    void *impl; /* the backend's decoder */
+    const aug__backend *backend; /* the device's */
+    void *impl;                  /* the backend's decoder; NULL: decode on the CPU and upload */
+    void *cpu;                   /* a non-CPU device: the CPU decoder of the fallback */
+    size_t host_padding;
+    uint8_t *staging;            /* the fallback's page-locked pixels */
+    size_t staging_size;
+    aug_event *copied;           /* recorded after the last upload from staging */
 };
 
 aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t host_padding, int gpu_huffman) {
     static const char func[] = "aug_decoder_new";
-    aug__need need = {AUG__FAMILY_JPEG, 0, AUG_UINT8, AUG_DTYPE_AUTO};
-    const aug__backend *be = aug__backend_supporting(func, device, &need);
+    const aug__backend *be = aug__backend_for(func, device);
     if (be == NULL) return NULL;
     aug_decoder *d = calloc(1, sizeof *d);
     if (d == NULL) {
@@ -36,8 +48,22 @@ aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t ho
     }
     d->device = device;
     d->backend = be;
-    if (be->jpeg_new(func, device.id, device_padding, host_padding, gpu_huffman != 0, &d->impl) != AUG_OK) {
-        free(d);
+    d->host_padding = host_padding;
+    aug_status st = AUG_OK;
+    if (device.type == AUG_DEVICE_CPU) {
+        st = be->jpeg_new(func, device.id, device_padding, host_padding, gpu_huffman != 0, &d->impl);
+    } else {
+        /* the device's own decoder when it has one; the CPU's for headers and the fallback */
+        if (be->jpeg_new && be->jpeg_decode &&
+            be->jpeg_new(func, device.id, device_padding, host_padding, gpu_huffman != 0, &d->impl) != AUG_OK) {
+            d->impl = NULL; /* e.g. nvJPEG is not installed: the fallback serves */
+            aug_clear_error();
+        }
+        st = aug__cpu_backend.jpeg_new(func, 0, 0, host_padding, 0, &d->cpu);
+        if (st == AUG_OK && (d->copied = aug_event_new(device)) == NULL) st = aug_last_status();
+    }
+    if (st != AUG_OK) {
+        aug_decoder_free(d);
         return NULL;
     }
     return d;
@@ -45,8 +71,18 @@ aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t ho
 
 void aug_decoder_free(aug_decoder *d) {
     if (d == NULL) return;
-    d->backend->jpeg_free(d->impl);
+    if (d->impl) d->backend->jpeg_free(d->impl);
+    if (d->cpu) aug__cpu_backend.jpeg_free(d->cpu);
+    if (d->copied) aug_event_synchronize(d->copied); /* the last upload still reads staging */
+    aug_event_free(d->copied);
+    if (d->staging) aug_host_free(d->device, d->staging);
     free(d);
+}
+
+const char *aug_decoder_engine(const aug_decoder *d) {
+    if (d == NULL) return NULL;
+    if (d->device.type == AUG_DEVICE_CPU) return "libjpeg-turbo";
+    return d->impl ? "nvjpeg" : "libjpeg-turbo+upload";
 }
 
 static aug_status check_data(const char *func, const void *data, size_t size) {
@@ -101,6 +137,25 @@ static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_
     return AUG_OK;
 }
 
+/* The fallback: decode on the CPU into staging, then queue the copy to dst. */
+static aug_status decode_upload(const char *func, aug_decoder *d, const void *data, size_t size,
+                                const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec) {
+    size_t n = (size_t)(h->height * h->width * 3);
+    aug_status st = aug_event_synchronize(d->copied); /* the previous upload has read staging */
+    if (st != AUG_OK) return st;
+    if (d->staging_size < n) {
+        aug_host_free(d->device, d->staging);
+        d->staging_size = 0;
+        size_t want = n + d->host_padding < n ? n : n + d->host_padding;
+        if ((d->staging = aug_host_alloc(d->device, want)) == NULL) return aug_last_status();
+        d->staging_size = want;
+    }
+    st = aug__cpu_backend.jpeg_decode(func, d->cpu, data, size, h, d->staging, exec);
+    if (st == AUG_OK) st = d->backend->memcpy(dst, d->device, d->staging, aug_cpu_device(), n, exec->stream_handle, 0);
+    if (st == AUG_OK) st = aug_event_record(d->copied, exec->stream);
+    return st;
+}
+
 aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                               aug_tensor **out) {
     static const char func[] = "aug_decoder_decode";
@@ -109,7 +164,7 @@ aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, con
     aug_status st = check_data(func, data, size);
     if (st != AUG_OK) return st;
     aug__jpeg_header h;
-    st = d->backend->jpeg_header(func, d->impl, data, size, &h);
+    st = aug__cpu_backend.jpeg_header(func, d->cpu ? d->cpu : d->impl, data, size, &h);
     if (st == AUG_OK) st = check_limit(func, &h);
     if (st != AUG_OK) return st;
     int64_t shape[3] = {h.height, h.width, 3};
@@ -120,7 +175,9 @@ aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, con
         st = aug_last_status();
     if (st != AUG_OK) return st;
     aug__exec exec = aug__exec_for(d->device);
-    st = d->backend->jpeg_decode(func, d->impl, data, size, &h, (uint8_t *)aug_tensor_ptr(t), &exec);
+    uint8_t *dst = (uint8_t *)aug_tensor_ptr(t);
+    st = d->impl ? d->backend->jpeg_decode(func, d->impl, data, size, &h, dst, &exec) : AUG__JPEG_REFUSED;
+    if (st == AUG__JPEG_REFUSED) st = decode_upload(func, d, data, size, &h, dst, &exec);
     if (st == AUG_OK) st = aug_tensor_set_layout(t, "HWC");
     if (st != AUG_OK) {
         aug_tensor_free(t);

@@ -72,6 +72,17 @@ aug_status aug__cuda_random(const aug__random_plan *plan);
 aug_status aug__cuda_lighting(const aug__lighting_plan *plan);
 aug_status aug__cuda_blur(const aug__blur_plan *plan);
 aug_status aug__cuda_warp_affine(const aug__warp_plan *plan);
+/* cuda/jpeg.cu (nvJPEG; not in the emulated module, which decodes on the CPU) */
+aug_status aug__cuda_jpeg_new(const char *func, int device_id, size_t device_padding, size_t host_padding,
+                              int gpu_huffman, void **decoder);
+void aug__cuda_jpeg_free(void *decoder);
+aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *data, size_t size,
+                                 const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
+#ifdef AUG_CUDA_EMU
+#define AUG__CUDA_JPEG(entry) NULL
+#else
+#define AUG__CUDA_JPEG(entry) entry
+#endif
 int aug__cuda_supports(const aug__need *need);
 
 /* cuda/memory.cu: the memory entries and module start/stop of the pool. */

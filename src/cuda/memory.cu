@@ -86,7 +86,10 @@ static block *take_block(pool *p, size_t size, cudaStream_t stream) {
         block *c = *b;
         if (c->size < size || c->size / 2 > size) continue;
         if (best && (*best)->size <= c->size) continue;
-        if (c->stream != stream && c->event && cudaEventQuery(c->event) != cudaSuccess) continue;
+        if (c->stream != stream && c->event && cudaEventQuery(c->event) != cudaSuccess) {
+            cudaGetLastError(); /* cudaErrorNotReady: still in use, and not an error to report */
+            continue;
+        }
         best = b;
         if (c->size == size) break;
     }

@@ -33,6 +33,7 @@ aug_status aug__error(aug_status st, const char *func, const char *fmt, ...) {
 aug_status aug__cuda_fail(const char *func, cudaError_t err, const char *what, const char *file, int line) {
     const char *base = strrchr(file, '/');
     aug_status st = err == cudaErrorMemoryAllocation ? AUG_ERR_MEMORY : AUG_ERR_CUDA;
+    cudaGetLastError(); /* reported here: the next launch check must not see it again */
     return aug__error(st, func, "CUDA error %s (%s) in %s (%s:%d)", cudaGetErrorName(err), cudaGetErrorString(err),
                       what, base ? base + 1 : file, line);
 }
@@ -153,7 +154,7 @@ static aug_status cuda_stream_sync(void *handle) {
 static int cuda_stream_query(void *handle) {
     cudaError_t e = cudaStreamQuery((cudaStream_t)handle);
     if (e == cudaSuccess) return 1;
-    if (e == cudaErrorNotReady) return 0;
+    if (e == cudaErrorNotReady) return cudaGetLastError(), 0; /* not an error: never left for a launch check */
     aug__cuda_fail("aug_stream_query", e, "cudaStreamQuery", __FILE__, __LINE__);
     return -1;
 }
@@ -183,7 +184,7 @@ static aug_status cuda_event_record(void *event, void *stream) {
 static int cuda_event_query(void *event) {
     cudaError_t e = cudaEventQuery((cudaEvent_t)event);
     if (e == cudaSuccess) return 1;
-    if (e == cudaErrorNotReady) return 0;
+    if (e == cudaErrorNotReady) return cudaGetLastError(), 0;
     aug__cuda_fail("aug_event_query", e, "cudaEventQuery", __FILE__, __LINE__);
     return -1;
 }
@@ -248,10 +249,10 @@ static const aug__backend cuda_backend = {
     /* .warp_affine = */ aug__cuda_warp_affine,
     /* .lighting = */ aug__cuda_lighting,
     /* .blur = */ aug__cuda_blur,
-    /* .jpeg_new = */ NULL,
-    /* .jpeg_free = */ NULL,
-    /* .jpeg_header = */ NULL,
-    /* .jpeg_decode = */ NULL,
+    /* .jpeg_new = */ AUG__CUDA_JPEG(aug__cuda_jpeg_new),
+    /* .jpeg_free = */ AUG__CUDA_JPEG(aug__cuda_jpeg_free),
+    /* .jpeg_header = */ NULL, /* headers are read on the host (core/jpeg.c) */
+    /* .jpeg_decode = */ AUG__CUDA_JPEG(aug__cuda_jpeg_decode),
 };
 
 /* ---- start ------------------------------------------------------------------------------ */

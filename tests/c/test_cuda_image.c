@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <turbojpeg.h>
 
 #include "aug/aug.h"
 #include "helpers/th_cuda.h"
@@ -340,6 +341,113 @@ static void test_warp_errors(void **state) {
     aug_tensor_free(over), aug_tensor_free(src), aug_tensor_free(dst), aug_tensor_free(bgc), aug_tensor_free(csrc);
 }
 
+/* ---- JPEG ------------------------------------------------------------------- */
+
+/* A w x h image of pf (RGB, gray or CMYK) with gradients and noise, as a JPEG. */
+static unsigned char *encode_jpeg(int w, int h, int pf, int subsamp, int flags, unsigned long *size) {
+    int nc = tjPixelSize[pf];
+    unsigned char *img = malloc((size_t)w * (size_t)h * (size_t)nc), *buf = NULL;
+    uint32_t x = 777;
+    for (int i = 0; i < w * h * nc; i++) {
+        x = x * 1103515245u + 12345u;
+        img[i] = (unsigned char)((i % (w * nc)) * 255 / (w * nc) + (int)((x >> 16) % 31));
+    }
+    tjhandle tj = tjInitCompress();
+    assert_int_equal(tjCompress2(tj, img, w, 0, h, pf, &buf, size, subsamp, 85, flags), 0);
+    tjDestroy(tj);
+    free(img);
+    return buf;
+}
+
+/* The CUDA decoder's pixels against the CPU decoder's: identical when the CPU
+ * decodes them (the fallback); nvJPEG's IDCT and upsampling differ slightly. */
+static void same_pixels(const char *what, const aug_tensor *cpu, const aug_tensor *gpu, int exact) {
+    size_t na, nb;
+    unsigned char *x = th_bytes_of(cpu, &na), *y = th_bytes_of(gpu, &nb);
+    assert_int_equal(na, nb);
+    if (exact) {
+        if (memcmp(x, y, na) != 0) fail_msg("%s: the CUDA decoder's pixels differ from the CPU's", what);
+    } else {
+        double sum = 0;
+        for (size_t i = 0; i < na; i++) sum += abs((int)x[i] - (int)y[i]);
+        if (sum / (double)na > 1.0) fail_msg("%s: mean difference %g from the CPU's pixels", what, sum / (double)na);
+    }
+    free(x), free(y);
+}
+
+static void test_jpeg_decode(void **state) {
+    (void)state;
+    NEED_CUDA();
+    aug_decoder *dc = aug_decoder_new(CPU, 0, 0, 0), *dg = aug_decoder_new(TH_CUDA0, 1024, 4096, 1);
+    assert_non_null(dc), assert_non_null(dg);
+    assert_string_equal(aug_decoder_engine(dc), "libjpeg-turbo");
+    const char *engine = aug_decoder_engine(dg);
+    assert_true(strcmp(engine, "nvjpeg") == 0 || strcmp(engine, "libjpeg-turbo+upload") == 0);
+    const int kinds[6][3] = {{TJPF_RGB, TJSAMP_420, 0}, {TJPF_RGB, TJSAMP_444, TJFLAG_PROGRESSIVE},
+                             {TJPF_GRAY, TJSAMP_GRAY, 0}, {TJPF_CMYK, TJSAMP_444, 0},
+                             {TJPF_RGB, TJSAMP_422, 0}, {TJPF_RGB, TJSAMP_411, 0}};
+    const int sizes[3][2] = {{64, 48}, {17, 5}, {301, 203}};
+    for (int k = 0; k < 6; k++)
+        for (int z = 0; z < 3; z++) {
+            char what[64];
+            snprintf(what, sizeof what, "kind %d, %dx%d", k, sizes[z][0], sizes[z][1]);
+            unsigned long size;
+            unsigned char *j = encode_jpeg(sizes[z][0], sizes[z][1], kinds[k][0], kinds[k][1], kinds[k][2], &size);
+            aug_tensor *a = NULL, *b = NULL;
+            assert_int_equal(aug_decoder_decode(dc, j, size, NULL, &a), AUG_OK);
+            assert_int_equal(aug_decoder_decode(dg, j, size, NULL, &b), AUG_OK);
+            assert_int_equal(b->device.type, AUG_DEVICE_CUDA);
+            assert_string_equal(b->layout, "HWC");
+            /* nvJPEG refuses CMYK: the fallback decodes those on the CPU */
+            same_pixels(what, a, b, strcmp(engine, "nvjpeg") != 0 || kinds[k][0] == TJPF_CMYK);
+            aug_tensor_free(a), aug_tensor_free(b);
+            tjFree(j);
+        }
+    aug_decoder_free(dc), aug_decoder_free(dg);
+}
+
+static void test_jpeg_buffer_and_errors(void **state) {
+    (void)state;
+    NEED_CUDA();
+    aug_decoder *dg = aug_decoder_new(TH_CUDA0, 0, 0, 0), *dc = aug_decoder_new(CPU, 0, 0, 0);
+    unsigned long size;
+    unsigned char *j = encode_jpeg(40, 30, TJPF_RGB, TJSAMP_420, 0, &size);
+    int64_t n = 40 * 30 * 3 + 100;
+    aug_tensor *buf = aug_tensor_zeros(1, &n, AUG_UINT8, TH_CUDA0), *cbuf = aug_tensor_zeros(1, &n, AUG_UINT8, CPU);
+    aug_tensor *ref = NULL, *t = NULL;
+    assert_int_equal(aug_decoder_decode(dc, j, size, NULL, &ref), AUG_OK);
+    assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK); /* the zeros are written before another stream uses buf */
+    /* into a device buffer: a view of its memory, on a stream of its own */
+    aug_stream *s = aug_stream_new(TH_CUDA0, 0), *prev = aug_current_stream(TH_CUDA0);
+    assert_int_equal(aug_set_current_stream(s), AUG_OK);
+    assert_int_equal(aug_decoder_decode(dg, j, size, buf, &t), AUG_OK);
+    assert_int_equal(aug_set_current_stream(prev), AUG_OK);
+    assert_ptr_equal(aug_tensor_ptr(t), aug_tensor_ptr(buf));
+    assert_int_equal(aug_stream_synchronize(s), AUG_OK);
+    same_pixels("buffer", ref, t, strcmp(aug_decoder_engine(dg), "nvjpeg") != 0);
+    aug_tensor_free(t);
+    t = NULL;
+    /* a buffer on another device, a truncated file: errors, nothing returned */
+    assert_int_equal(aug_decoder_decode(dg, j, size, cbuf, &t), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: buffer is on cpu, the decoder on cuda:0");
+    size_t before_n, after_n;
+    unsigned char *before = th_bytes_of(buf, &before_n);
+    assert_int_equal(aug_decoder_decode(dg, j, size / 2, buf, &t), AUG_ERR_JPEG);
+    assert_null(t);
+    if (strcmp(aug_decoder_engine(dg), "nvjpeg") != 0) { /* the fallback copies only a whole image */
+        unsigned char *after = th_bytes_of(buf, &after_n);
+        assert_memory_equal(before, after, before_n);
+        free(after);
+    }
+    free(before);
+    /* still usable */
+    assert_int_equal(aug_decoder_decode(dg, j, size, NULL, &t), AUG_OK);
+    aug_tensor_free(t), aug_tensor_free(ref), aug_tensor_free(buf), aug_tensor_free(cbuf);
+    aug_stream_free(s);
+    aug_decoder_free(dg), aug_decoder_free(dc);
+    tjFree(j);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lighting),
@@ -350,6 +458,8 @@ int main(void) {
         cmocka_unit_test(test_warp_dtypes),
         cmocka_unit_test(test_warp_kernels),
         cmocka_unit_test(test_warp_errors),
+        cmocka_unit_test(test_jpeg_decode),
+        cmocka_unit_test(test_jpeg_buffer_and_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

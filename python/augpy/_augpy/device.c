@@ -766,7 +766,16 @@ static PyObject *set_launch(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *cuda_status(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(u)) {
+    const char *why = aug_cuda_status();
+    if (why[0] == '\0') return PyUnicode_FromFormat("ok: %d CUDA device(s)", aug_device_count(AUG_DEVICE_CUDA));
+    return PyUnicode_FromString(why);
+}
+
 static PyMethodDef device_functions[] = {
+    {"cuda_status", cuda_status, METH_NOARGS,
+     "cuda_status()\n--\n\n'ok: N CUDA device(s)' when the CUDA backend runs, else why not (no CUDA\n"
+     "module, no device, disabled by AUG_CUDA_BACKEND=off, ...)."},
     {"get_current_device", get_current_device, METH_NOARGS,
      "get_current_device()\n--\n\nThe current device ID of this thread."},
     {"get_current_stream", get_current_stream, METH_NOARGS,

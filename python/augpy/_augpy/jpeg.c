@@ -1,4 +1,4 @@
-/* _augpy/jpeg.c: augpy.Decoder and augpy.jpeg_info (SPEC 13, manual 3.1.4.1)
+/* _augpy/jpeg.c: augpy.Decoder and augpy.jpeg_info (semantics §13, manual 3.1.4.1)
  * over aug_decoder_* / aug_jpeg_info.
  *
  * data: any C-contiguous buffer-protocol object (bytes, bytearray, memoryview,
@@ -52,7 +52,7 @@ static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     if (gh < 0) return NULL;
     augpy_state *st = augpy_state_from_type(type);
     if (st == NULL) return NULL;
-    aug_device dev = aug_default_device();
+    aug_device dev = aug_current_device();
     aug_clear_error();
     DecoderObject *self = (DecoderObject *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
@@ -158,10 +158,22 @@ static PyMemberDef decoder_members[] = {
      "Huffman decoding on the GPU requested (CUDA backend)."},
     {NULL, 0, 0, 0, NULL}};
 
+static PyObject *decoder_engine(PyObject *self, void *Py_UNUSED(c)) {
+    return PyUnicode_FromString(aug_decoder_engine(((DecoderObject *)self)->dec));
+}
+
+static PyGetSetDef decoder_getset[] = {
+    {"engine", decoder_engine, NULL,
+     "What decodes the pixels: 'libjpeg-turbo' (CPU), 'nvjpeg' (CUDA; files nvJPEG refuses, e.g. CMYK, are\n"
+     "decoded on the CPU and uploaded) or 'libjpeg-turbo+upload' (CUDA without nvJPEG installed).",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 static PyType_Slot decoder_slots[] = {
     {Py_tp_doc, "Decoder(device_padding=16777216, host_padding=8388608, gpu_huffman=False)\n"
                 "--\n\n"
-                "JPEG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG).\n"
+                "JPEG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG,\n"
+                "see engine).\n"
                 "The paddings are memory hints: bytes added to scratch buffers when they grow.\n"
                 "gpu_huffman is used by the CUDA backend only. Use one Decoder per thread for parallel\n"
                 "decoding (a shared one serialises the calls)."},
@@ -170,6 +182,7 @@ static PyType_Slot decoder_slots[] = {
     {Py_tp_repr, decoder_repr},
     {Py_tp_methods, decoder_methods},
     {Py_tp_members, decoder_members},
+    {Py_tp_getset, decoder_getset},
     {0, NULL}};
 
 static PyType_Spec decoder_spec = {"augpy._augpy.Decoder", sizeof(DecoderObject), 0,

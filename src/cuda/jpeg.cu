@@ -1,0 +1,202 @@
+/* cuda/jpeg.cu: JPEG decoding with nvJPEG (semantics §13 "Decoder"), the CUDA
+ * backend's jpeg_* entries (core/backend.h; the front, header reading and the
+ * CPU-decode-and-upload fallback are core/jpeg.c's).
+ *
+ * libnvjpeg.so.13 is loaded on first use, from AUG_NVJPEG_LIBRARY, the
+ * dynamic linker's path, or the nvidia-nvjpeg wheel's directory the build
+ * found (AUG_NVJPEG_LIBDIR); without it a CUDA decoder uses the fallback. A
+ * decoder holds one nvJPEG handle with nvJPEG's decoupled API: the hybrid
+ * decoder (Huffman on the CPU) and, with gpu_huffman, the GPU_HYBRID one
+ * (Huffman on the GPU) for the files it supports, each with its state, sharing
+ * one pinned and one device buffer (device_padding / host_padding are their
+ * growth paddings). Output: interleaved RGB straight into the destination,
+ * queued on the plan's stream.
+ *
+ * Files nvJPEG does not take (CMYK/YCCK, sampling it lacks, anything it
+ * answers JPEG_NOT_SUPPORTED) go back to the core as AUG__JPEG_REFUSED and are
+ * decoded on the CPU. A bad or truncated file is AUG_ERR_JPEG naming nvJPEG's
+ * status. Only a GPU runs this file: the emulated module has no jpeg entries
+ * (every image takes the fallback there), so it is compiled for nvcc only. */
+#ifndef AUG_CUDA_EMU
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuda/cuda.h"
+#include "cuda/nvjpeg_api.h"
+
+/* ---- loading ------------------------------------------------------------------------ */
+
+static struct {
+#define AUG__NVJPEG_PTR(name, params) nvjpegStatus_t(*name) params;
+    AUG__NVJPEG_API(AUG__NVJPEG_PTR)
+#undef AUG__NVJPEG_PTR
+} api;
+static pthread_once_t nv_once = PTHREAD_ONCE_INIT;
+static char nv_error[512]; /* empty: loaded */
+
+static void nv_load(void) {
+    const char *env = getenv("AUG_NVJPEG_LIBRARY");
+    const char *paths[3] = {env && *env ? env : NULL, "libnvjpeg.so.13",
+#ifdef AUG_NVJPEG_LIBDIR
+                            AUG_NVJPEG_LIBDIR "/libnvjpeg.so.13"
+#else
+                            NULL
+#endif
+    };
+    void *so = NULL;
+    const char *first_error = NULL;
+    char first[256] = "";
+    for (int i = 0; i < 3 && !so; i++) {
+        if (!paths[i]) continue;
+        so = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
+        if (!so && !first_error && (first_error = dlerror()) != NULL) snprintf(first, sizeof first, "%s", first_error);
+    }
+    if (!so) {
+        snprintf(nv_error, sizeof nv_error, "nvJPEG is not available (%s; set AUG_NVJPEG_LIBRARY to libnvjpeg.so.13)",
+                 first[0] ? first : "libnvjpeg.so.13 not found");
+        return;
+    }
+#define AUG__NVJPEG_SYM(name, params)                                                                   \
+    if (!(*(void **)&api.name = dlsym(so, #name))) {                                                    \
+        snprintf(nv_error, sizeof nv_error, "nvJPEG lacks %s (a libnvjpeg older than 13.0?)", #name);   \
+        return;                                                                                         \
+    }
+    AUG__NVJPEG_API(AUG__NVJPEG_SYM)
+#undef AUG__NVJPEG_SYM
+}
+
+static const char *status_name(nvjpegStatus_t s) {
+    switch (s) {
+    case NVJPEG_STATUS_SUCCESS: return "NVJPEG_STATUS_SUCCESS";
+    case NVJPEG_STATUS_NOT_INITIALIZED: return "NVJPEG_STATUS_NOT_INITIALIZED";
+    case NVJPEG_STATUS_INVALID_PARAMETER: return "NVJPEG_STATUS_INVALID_PARAMETER";
+    case NVJPEG_STATUS_BAD_JPEG: return "NVJPEG_STATUS_BAD_JPEG";
+    case NVJPEG_STATUS_JPEG_NOT_SUPPORTED: return "NVJPEG_STATUS_JPEG_NOT_SUPPORTED";
+    case NVJPEG_STATUS_ALLOCATOR_FAILURE: return "NVJPEG_STATUS_ALLOCATOR_FAILURE";
+    case NVJPEG_STATUS_EXECUTION_FAILED: return "NVJPEG_STATUS_EXECUTION_FAILED";
+    case NVJPEG_STATUS_ARCH_MISMATCH: return "NVJPEG_STATUS_ARCH_MISMATCH";
+    case NVJPEG_STATUS_INTERNAL_ERROR: return "NVJPEG_STATUS_INTERNAL_ERROR";
+    case NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED: return "NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED";
+    case NVJPEG_STATUS_INCOMPLETE_BITSTREAM: return "NVJPEG_STATUS_INCOMPLETE_BITSTREAM";
+    default: return "an unknown nvJPEG status";
+    }
+}
+
+/* "func: nvJPEG failed in <call>: NVJPEG_STATUS_X" (memory: AUG_ERR_MEMORY, else AUG_ERR_JPEG). */
+static aug_status nv_fail(const char *func, const char *call, nvjpegStatus_t s) {
+    aug_status st = s == NVJPEG_STATUS_ALLOCATOR_FAILURE ? AUG_ERR_MEMORY : AUG_ERR_JPEG;
+    return aug__error(st, func, "nvJPEG failed in %s: %s", call, status_name(s));
+}
+#define NV(func, call)                                                                                  \
+    do {                                                                                                \
+        nvjpegStatus_t nv_s_ = api.call;                                                                \
+        if (nv_s_ != NVJPEG_STATUS_SUCCESS) return nv_fail((func), #call, nv_s_);                       \
+    } while (0)
+
+/* ---- decoders ----------------------------------------------------------------------- */
+
+enum { HYBRID, GPU, KINDS };
+
+typedef struct nvj {
+    int device;
+    nvjpegHandle_t handle;
+    nvjpegJpegDecoder_t dec[KINDS]; /* GPU: NULL without gpu_huffman */
+    nvjpegJpegState_t state[KINDS];
+    nvjpegBufferPinned_t pinned;
+    nvjpegBufferDevice_t devbuf;
+    nvjpegJpegStream_t stream;
+    nvjpegDecodeParams_t params;
+} nvj;
+
+void aug__cuda_jpeg_free(void *decoder) {
+    nvj *j = (nvj *)decoder;
+    if (!j) return;
+    cudaSetDevice(j->device);
+    if (j->params) api.nvjpegDecodeParamsDestroy(j->params);
+    if (j->stream) api.nvjpegJpegStreamDestroy(j->stream);
+    for (int k = 0; k < KINDS; k++) {
+        if (j->state[k]) api.nvjpegJpegStateDestroy(j->state[k]);
+        if (j->dec[k]) api.nvjpegDecoderDestroy(j->dec[k]);
+    }
+    if (j->pinned) api.nvjpegBufferPinnedDestroy(j->pinned);
+    if (j->devbuf) api.nvjpegBufferDeviceDestroy(j->devbuf);
+    if (j->handle) api.nvjpegDestroy(j->handle);
+    free(j);
+}
+
+static aug_status setup(const char *func, nvj *j, size_t device_padding, size_t host_padding, int gpu_huffman) {
+    NV(func, nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, NULL, NULL, 0, &j->handle));
+    NV(func, nvjpegSetDeviceMemoryPadding(device_padding, j->handle));
+    NV(func, nvjpegSetPinnedMemoryPadding(host_padding, j->handle));
+    NV(func, nvjpegBufferPinnedCreate(j->handle, NULL, &j->pinned));
+    NV(func, nvjpegBufferDeviceCreate(j->handle, NULL, &j->devbuf));
+    const nvjpegBackend_t backend[KINDS] = {NVJPEG_BACKEND_HYBRID, NVJPEG_BACKEND_GPU_HYBRID};
+    for (int k = 0; k < (gpu_huffman ? KINDS : 1); k++) {
+        NV(func, nvjpegDecoderCreate(j->handle, backend[k], &j->dec[k]));
+        NV(func, nvjpegDecoderStateCreate(j->handle, j->dec[k], &j->state[k]));
+        NV(func, nvjpegStateAttachPinnedBuffer(j->state[k], j->pinned));
+        NV(func, nvjpegStateAttachDeviceBuffer(j->state[k], j->devbuf));
+    }
+    NV(func, nvjpegJpegStreamCreate(j->handle, &j->stream));
+    NV(func, nvjpegDecodeParamsCreate(j->handle, &j->params));
+    NV(func, nvjpegDecodeParamsSetOutputFormat(j->params, NVJPEG_OUTPUT_RGBI));
+    return AUG_OK;
+}
+
+aug_status aug__cuda_jpeg_new(const char *func, int device_id, size_t device_padding, size_t host_padding,
+                              int gpu_huffman, void **decoder) {
+    pthread_once(&nv_once, nv_load);
+    if (nv_error[0]) return aug__error(AUG_ERR_JPEG, func, "%s", nv_error);
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    nvj *j = (nvj *)calloc(1, sizeof *j);
+    if (!j) return AUG__NOMEM(func);
+    j->device = device_id;
+    st = setup(func, j, device_padding, host_padding, gpu_huffman);
+    if (st) {
+        aug__cuda_jpeg_free(j);
+        return st;
+    }
+    *decoder = j;
+    return AUG_OK;
+}
+
+/* Whether decoder k takes the parsed file (nvjpegDecoderJpegSupported answers 0 for yes). */
+static int supported(const nvj *j, int k) {
+    int answer = 1;
+    return j->dec[k] && api.nvjpegDecoderJpegSupported(j->dec[k], j->stream, j->params, &answer) ==
+                            NVJPEG_STATUS_SUCCESS && answer == 0;
+}
+
+/* A status meaning "not this file": the CPU decodes it instead. */
+static int refusal(nvjpegStatus_t s) {
+    return s == NVJPEG_STATUS_JPEG_NOT_SUPPORTED || s == NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED ||
+           s == NVJPEG_STATUS_ARCH_MISMATCH;
+}
+
+aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *data, size_t size,
+                                 const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec) {
+    nvj *j = (nvj *)decoder;
+    if (h->components == 4 || h->libjpeg) return AUG__JPEG_REFUSED; /* CMYK/YCCK, odd sampling */
+    aug_status st = aug__cuda_use(func, j->device);
+    if (st) return st;
+    const cudaStream_t stream = aug__cuda_stream(exec);
+    nvjpegStatus_t s = api.nvjpegJpegStreamParse(j->handle, (const unsigned char *)data, size, 0, 0, j->stream);
+    if (refusal(s)) return AUG__JPEG_REFUSED;
+    if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, "nvjpegJpegStreamParse", s);
+    const int k = supported(j, GPU) ? GPU : HYBRID;
+    if (k == HYBRID && !supported(j, HYBRID)) return AUG__JPEG_REFUSED;
+    nvjpegImage_t img;
+    memset(&img, 0, sizeof img);
+    img.channel[0] = dst;
+    img.pitch[0] = (size_t)h->width * 3;
+    s = api.nvjpegDecodeJpegHost(j->handle, j->dec[k], j->state[k], j->params, j->stream);
+    if (refusal(s)) return AUG__JPEG_REFUSED;
+    if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, "nvjpegDecodeJpegHost", s);
+    NV(func, nvjpegDecodeJpegTransferToDevice(j->handle, j->dec[k], j->state[k], j->stream, stream));
+    NV(func, nvjpegDecodeJpegDevice(j->handle, j->dec[k], j->state[k], &img, stream));
+    return AUG_OK;
+}
+#endif
