@@ -13,7 +13,18 @@
  * finishes or reaches a barrier or warp operation; the scheduler then checks
  * the rules a GPU relies on (all threads at one barrier, warp masks naming only
  * waiting lanes, ...) and resumes the threads in forward, reverse or shuffled
- * order (AUG_EMU_ORDER), so order-dependent kernels give different results. */
+ * order (AUG_EMU_ORDER), so order-dependent kernels give different results.
+ *
+ * Every stream runs its work in order on a host thread of its own
+ * (emu_stream.cpp), so ordinary streams really run concurrently and a missing
+ * event wait shows up as a wrong result. The legacy default stream (0,
+ * cudaStreamLegacy) is emulated: its work waits for the work queued before it on
+ * the device's blocking streams, and their later work waits for it; streams
+ * created with cudaStreamNonBlocking are exempt both ways. cudaMemcpy and
+ * cudaMemset are legacy-stream work; cudaStreamPerThread is a blocking stream of
+ * each host thread. Choices that differ from real CUDA: stream priorities are
+ * not scheduled; cudaStreamDestroy waits for the stream's work; cudaDeviceReset
+ * keeps streams and events; per-thread default stream builds are refused (below). */
 #ifndef AUG_CUDA_EMU_H
 #define AUG_CUDA_EMU_H
 

@@ -87,6 +87,10 @@ struct Device {
     std::atomic<int> sticky{0}; /* cudaErrorLaunchFailure after a kernel fault */
     size_t used = 0;            /* device bytes allocated (under State::mu) */
     StreamImpl *legacy = nullptr;
+    /* Held while an operation is queued on the legacy stream or a blocking stream,
+     * so each such pair is ordered one way or the other (emu_stream.cpp). */
+    std::mutex order_mu;
+    std::vector<StreamImpl *> blocking; /* live blocking streams (under order_mu) */
     cudaDeviceProp prop;
 };
 
@@ -146,34 +150,57 @@ cudaError_t check_copy(void *dst, size_t dn, const void *src, size_t sn, cudaMem
 cudaError_t check_device_range(const void *p, size_t n, const char *api, const char *what, int device);
 
 /* ---- streams (emu_stream.cpp) ------------------------------------------------------- */
+/* How far a stream has got; shared with the operations of other streams that wait
+ * for it (they may outlive the stream). */
+struct Progress {
+    std::mutex m;
+    std::condition_variable cv;
+    std::atomic<uint64_t> done{0};   /* completed operations: changed under m, read without it */
+    std::atomic<bool> exited{false}; /* the stream's thread has ended: set under m */
+};
+/* An operation of another stream that must complete first: its sequence number. */
+struct Dep {
+    std::shared_ptr<Progress> p;
+    uint64_t seq;
+};
+
 struct StreamImpl {
     uint32_t magic = 0x53545245u;
     int device = 0;
     unsigned flags = 0;
     int priority = 0;
-    bool legacy = false;
+    bool legacy = false;     /* the device's legacy default stream (handle 0) */
+    bool per_thread = false; /* a host thread's cudaStreamPerThread */
     std::mutex m;
-    std::condition_variable cv_work, cv_done;
+    std::condition_variable cv_work;
     struct Op {
         std::function<void(Executor &)> fn;
-        bool always; /* runs even when the device has faulted (event records) */
+        bool always;           /* runs even when the device has faulted (event records) */
+        std::vector<Dep> deps; /* the legacy stream's implicit synchronisation */
     };
     std::deque<Op> q;
-    /* Queued / completed operations: changed under m, also read without it (spinning). */
-    std::atomic<uint64_t> enq{0}, done{0};
-    bool stop = false, exited = false;
+    /* Queued operations: changed under m (and the device's order_mu unless the
+     * stream is non-blocking), also read without them. */
+    std::atomic<uint64_t> enq{0};
+    std::shared_ptr<Progress> prog = std::make_shared<Progress>();
+    bool stop = false;
     std::thread th;
     Executor *ex = nullptr; /* the thread's executor (kept reachable: a fork child's LSan) */
+    /* Ordered with the legacy stream (cudaStreamPerThread included)? */
+    bool blocking() const { return !legacy && !(flags & cudaStreamNonBlocking); }
 };
 
-/* Maps a handle (0, cudaStreamLegacy, cudaStreamPerThread: the current device's
- * legacy stream) to a live stream, or nullptr with *err set. */
+/* Maps a handle (0 and cudaStreamLegacy: the current device's legacy stream;
+ * cudaStreamPerThread: the calling thread's stream of the current device) to a live
+ * stream, or nullptr with *err set. */
 StreamImpl *resolve_stream(cudaStream_t s, cudaError_t *err);
-/* Queues an operation; returns its sequence number. */
+/* Queues an operation; returns its sequence number. On the legacy stream it waits
+ * for the work queued so far on the device's blocking streams; on a blocking stream,
+ * for the work queued so far on the legacy stream. */
 uint64_t enqueue(StreamImpl *s, std::function<void(Executor &)> fn, bool always = false);
 /* Waits until the stream has completed operation seq (all queued ones if 0). */
 void stream_wait(StreamImpl *s, uint64_t seq = 0);
-/* Waits for every stream of the device. */
+/* Waits for the work queued so far on every stream of the device. */
 void device_wait_idle(int dev);
 StreamImpl *stream_new(int dev, unsigned flags, int priority, bool legacy);
 /* Stops the stream threads at exit (bounded wait). */

@@ -3,26 +3,39 @@
  * Every stream, including each device's default stream, has a FIFO of operations
  * (kernel, copy, memset, event record, event wait, host function, cuBLAS call)
  * executed in order by the stream's own host thread (started at its first
- * operation), so a missing synchronisation shows up as a wrong result. The handles
- * 0, cudaStreamLegacy and cudaStreamPerThread all name one ordinary stream per
- * device: the legacy stream's implicit synchronisation with other blocking streams
- * is NOT emulated (code must not rely on it; it is the stricter choice).
+ * operation), so a missing synchronisation shows up as a wrong result.
  * Priorities are accepted and reported, not scheduled.
+ *
+ * The legacy default stream (handles 0 and cudaStreamLegacy, one per device) is
+ * synchronised with the device's blocking streams as in CUDA, by explicit
+ * dependencies rather than a lock held while work runs: an operation queued on the
+ * legacy stream first waits for the operations queued so far on every blocking
+ * stream of the device, and one queued on a blocking stream first waits for those
+ * queued so far on the legacy stream. Streams created with cudaStreamNonBlocking
+ * are exempt both ways, and blocking streams still run concurrently with each
+ * other. The queueing itself happens under the device's order_mu, so each legacy /
+ * blocking pair is ordered one way or the other even when host threads race.
+ * cudaStreamPerThread is a blocking stream of the calling host thread and current
+ * device, created at its first use and destroyed (after its work) when the thread
+ * exits.
  *
  * Semantics kept from CUDA: async copies happen when the stream reaches them (so
  * also from pageable memory: the host buffer must stay valid until then); a
- * synchronous cudaMemcpy/cudaMemset goes through the current device's default
- * stream and waits; cudaStreamWaitEvent waits for the event's most recent record
- * at the time of the call (a never-recorded event: no wait); event times come from
- * a steady clock when the record executes; a launch into a stream of another
- * device than the current one is cudaErrorInvalidResourceHandle; launch
- * configuration errors (block > 1024 threads or over (1024, 1024, 64), grid over
- * (2^31-1, 65535, 65535), a zero dimension: cudaErrorInvalidConfiguration; too much
- * shared memory: cudaErrorInvalidValue) are not sticky and the kernel does not run.
+ * synchronous cudaMemcpy/cudaMemset goes through the current device's legacy
+ * stream (so after the blocking streams' earlier work) and waits; cudaFree and
+ * cudaDeviceSynchronize wait for every stream of the device; cudaStreamWaitEvent
+ * waits for the event's most recent record at the time of the call (a
+ * never-recorded event: no wait); event times come from a steady clock when the
+ * record executes; a launch into a stream of another device than the current one
+ * is cudaErrorInvalidResourceHandle; launch configuration errors (block > 1024
+ * threads or over (1024, 1024, 64), grid over (2^31-1, 65535, 65535), a zero
+ * dimension: cudaErrorInvalidConfiguration; too much shared memory:
+ * cudaErrorInvalidValue) are not sticky and the kernel does not run.
  * Once a device has faulted its streams skip queued work (records still complete,
  * so nothing waits forever). */
 #include "emu_internal.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <pthread.h>
 
@@ -58,6 +71,13 @@ static bool spin_until(Pred p) {
     }
 }
 
+/* Waits until p has completed operation target (or its thread has ended). */
+static void progress_wait(Progress &p, uint64_t target) {
+    if (spin_until([&p, target] { return p.done.load() >= target; })) return;
+    std::unique_lock<std::mutex> lk(p.m);
+    while (p.done.load() < target && !p.exited.load() && !g_shutdown.load()) p.cv.wait_for(lk, kPoll);
+}
+
 static void wait_record(Record &r) {
     std::unique_lock<std::mutex> lk(r.m);
     while (!r.done && !g_shutdown.load()) r.cv.wait_for(lk, kPoll);
@@ -65,16 +85,17 @@ static void wait_record(Record &r) {
 
 static void stream_main(StreamImpl *s) {
     char name[16];
-    snprintf(name, sizeof name, "emu-d%d-%s", s->device, s->legacy ? "legacy" : "stream");
+    snprintf(name, sizeof name, "emu-d%d-%s", s->device, s->legacy ? "legacy" : s->per_thread ? "thread" : "stream");
     pthread_setname_np(pthread_self(), name);
     Executor *ex = executor_create();
     {
         std::lock_guard<std::mutex> lk(s->m);
         s->ex = ex;
     }
+    Progress &pr = *s->prog;
     for (;;) {
         StreamImpl::Op op;
-        spin_until([s] { return s->enq.load() != s->done.load() || g_shutdown.load(); });
+        spin_until([s, &pr] { return s->enq.load() != pr.done.load() || g_shutdown.load(); });
         {
             std::unique_lock<std::mutex> lk(s->m);
             s->cv_work.wait(lk, [s] { return s->stop || !s->q.empty() || g_shutdown.load(); });
@@ -82,13 +103,15 @@ static void stream_main(StreamImpl *s) {
             op = std::move(s->q.front());
             s->q.pop_front();
         }
-        if (op.always || device_sticky(s->device) == cudaSuccess) op.fn(*ex);
+        for (const Dep &d : op.deps) progress_wait(*d.p, d.seq); /* legacy-stream ordering */
+        op.deps.clear();
+        if (!g_shutdown.load() && (op.always || device_sticky(s->device) == cudaSuccess)) op.fn(*ex);
         op.fn = nullptr; /* release captures (launch records) before counting it done */
         {
-            std::lock_guard<std::mutex> lk(s->m);
-            s->done++;
+            std::lock_guard<std::mutex> lk(pr.m);
+            pr.done++;
         }
-        s->cv_done.notify_all();
+        pr.cv.notify_all();
     }
     {
         std::lock_guard<std::mutex> lk(s->m);
@@ -96,10 +119,10 @@ static void stream_main(StreamImpl *s) {
     }
     executor_destroy(ex);
     {
-        std::lock_guard<std::mutex> lk(s->m);
-        s->exited = true;
+        std::lock_guard<std::mutex> lk(pr.m);
+        pr.exited = true;
     }
-    s->cv_done.notify_all();
+    pr.cv.notify_all();
 }
 
 StreamImpl *stream_new(int dev, unsigned flags, int priority, bool legacy) {
@@ -109,29 +132,48 @@ StreamImpl *stream_new(int dev, unsigned flags, int priority, bool legacy) {
     s->priority = priority;
     s->legacy = legacy;
     State &st = state();
+    if (s->blocking()) {
+        Device &d = *st.devs[(size_t)dev];
+        std::lock_guard<std::mutex> lk(d.order_mu);
+        d.blocking.push_back(s);
+    }
     std::lock_guard<std::mutex> lk(st.mu);
     st.streams.insert(s);
     return s;
 }
 
+/* A dependency on the operations queued so far on t, unless they are all done.
+ * The caller holds t's device's order_mu, so t->enq does not move. */
+static void add_tail_dep(std::vector<Dep> &deps, StreamImpl *t) {
+    uint64_t tail = t->enq.load();
+    if (t->prog->done.load() < tail) deps.push_back(Dep{t->prog, tail});
+}
+
 uint64_t enqueue(StreamImpl *s, std::function<void(Executor &)> fn, bool always) {
+    StreamImpl::Op op{std::move(fn), always, {}};
+    std::unique_lock<std::mutex> order;
+    if (s->legacy || s->blocking()) {
+        Device &d = *state().devs[(size_t)s->device];
+        order = std::unique_lock<std::mutex>(d.order_mu);
+        if (s->legacy) {
+            for (StreamImpl *b : d.blocking) add_tail_dep(op.deps, b);
+        } else {
+            add_tail_dep(op.deps, d.legacy);
+        }
+    }
     uint64_t seq;
     {
         std::lock_guard<std::mutex> lk(s->m);
-        if (!s->th.joinable() && !s->exited) s->th = std::thread(stream_main, s);
-        s->q.push_back(StreamImpl::Op{std::move(fn), always});
+        if (!s->th.joinable() && !s->prog->exited.load()) s->th = std::thread(stream_main, s);
+        s->q.push_back(std::move(op));
         seq = ++s->enq;
     }
+    if (order.owns_lock()) order.unlock();
     s->cv_work.notify_one();
     return seq;
 }
 
-void stream_wait(StreamImpl *s, uint64_t seq) {
-    uint64_t target = seq ? seq : s->enq.load();
-    if (spin_until([s, target] { return s->done.load() >= target; })) return;
-    std::unique_lock<std::mutex> lk(s->m);
-    while (s->done < target && !s->exited && !g_shutdown.load()) s->cv_done.wait_for(lk, kPoll);
-}
+void stream_wait(StreamImpl *s, uint64_t seq) { progress_wait(*s->prog, seq ? seq : s->enq.load()); }
 
 static std::vector<StreamImpl *> device_streams(int dev) {
     State &st = state();
@@ -142,8 +184,35 @@ static std::vector<StreamImpl *> device_streams(int dev) {
     return v;
 }
 
+/* Through the streams' Progress: a stream destroyed meanwhile stays safe to wait for. */
 void device_wait_idle(int dev) {
-    for (StreamImpl *s : device_streams(dev)) stream_wait(s);
+    std::vector<Dep> tails;
+    {
+        State &st = state();
+        std::lock_guard<std::mutex> lk(st.mu);
+        for (StreamImpl *s : st.streams)
+            if (s->device == dev) tails.push_back(Dep{s->prog, s->enq.load()});
+    }
+    for (const Dep &d : tails) progress_wait(*d.p, d.seq);
+}
+
+/* Waits for the work of a stream already removed from State::streams, then stops
+ * its thread and frees it. */
+static void stream_release(StreamImpl *s) {
+    stream_wait(s);
+    if (s->blocking()) {
+        Device &d = *state().devs[(size_t)s->device];
+        std::lock_guard<std::mutex> lk(d.order_mu);
+        auto it = std::find(d.blocking.begin(), d.blocking.end(), s);
+        if (it != d.blocking.end()) d.blocking.erase(it);
+    }
+    {
+        std::lock_guard<std::mutex> lk(s->m);
+        s->stop = true;
+    }
+    s->cv_work.notify_all();
+    if (s->th.joinable()) s->th.join();
+    delete s;
 }
 
 void streams_shutdown() {
@@ -154,18 +223,47 @@ void streams_shutdown() {
             s->stop = true;
         }
         s->cv_work.notify_all();
-        s->cv_done.notify_all();
+        s->prog->cv.notify_all();
     }
     /* A thread stuck in a kernel that never ends (a spin-wait across blocks cannot
      * finish here) must not hang the exit: give each 2 s, then detach it. */
     for (StreamImpl *s : all) {
         if (!s->th.joinable()) continue;
-        std::unique_lock<std::mutex> lk(s->m);
-        bool ok = s->cv_done.wait_for(lk, std::chrono::seconds(2), [s] { return s->exited; });
+        Progress &pr = *s->prog;
+        std::unique_lock<std::mutex> lk(pr.m);
+        bool ok = pr.cv.wait_for(lk, std::chrono::seconds(2), [&pr] { return pr.exited.load(); });
         lk.unlock();
         if (ok) s->th.join();
         else s->th.detach();
     }
+}
+
+/* The calling thread's cudaStreamPerThread streams, one per device, released (after
+ * their work) when the thread exits. A thread ending after exit() has begun leaves
+ * them to streams_shutdown; a fork child leaves the parent's alone. */
+struct PerThreadStreams {
+    StreamImpl *s[8] = {}; /* AUG_EMU_DEVICES <= 8 */
+    ~PerThreadStreams() {
+        for (StreamImpl *p : s) {
+            if (!p || g_forked.load() || g_shutdown.load()) continue;
+            State &st = state();
+            {
+                std::lock_guard<std::mutex> lk(st.mu);
+                st.streams.erase(p);
+            }
+            stream_release(p);
+        }
+    }
+};
+
+static StreamImpl *per_thread_stream(int dev) {
+    static thread_local PerThreadStreams pts;
+    StreamImpl *&s = pts.s[dev];
+    if (!s) {
+        s = stream_new(dev, cudaStreamDefault, 0, false);
+        s->per_thread = true;
+    }
+    return s;
 }
 
 StreamImpl *resolve_stream(cudaStream_t h, cudaError_t *err) {
@@ -173,6 +271,7 @@ StreamImpl *resolve_stream(cudaStream_t h, cudaError_t *err) {
     if (h == nullptr || h == cudaStreamLegacy || h == cudaStreamPerThread) {
         int d = cur_device();
         if ((*err = check_dev(d)) != cudaSuccess) return nullptr;
+        if (h == cudaStreamPerThread) return per_thread_stream(d);
         return state().devs[(size_t)d]->legacy;
     }
     StreamImpl *s = reinterpret_cast<StreamImpl *>(h);
@@ -358,16 +457,10 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     State &st = state();
     {
         std::lock_guard<std::mutex> lk(st.mu);
-        if (!st.streams.erase(s)) return rec(cudaErrorInvalidResourceHandle);
+        if (!st.streams.count(s) || s->legacy || s->per_thread) return rec(cudaErrorInvalidResourceHandle);
+        st.streams.erase(s);
     }
-    stream_wait(s);
-    {
-        std::lock_guard<std::mutex> lk(s->m);
-        s->stop = true;
-    }
-    s->cv_work.notify_all();
-    if (s->th.joinable()) s->th.join();
-    delete s;
+    stream_release(s);
     return cudaSuccess;
 }
 
@@ -386,8 +479,8 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
     StreamImpl *s = resolve_stream(stream, &e);
     if (!s) return rec(e);
     if ((e = device_sticky(s->device)) != cudaSuccess) return rec(e);
-    std::lock_guard<std::mutex> lk(s->m);
-    return s->done == s->enq ? cudaSuccess : cudaErrorNotReady; /* not an error: not recorded */
+    uint64_t queued = s->enq.load();
+    return s->prog->done.load() >= queued ? cudaSuccess : cudaErrorNotReady; /* not an error: not recorded */
 }
 
 cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
@@ -492,10 +585,6 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     if (s->device != ev->device) return rec(cudaErrorInvalidResourceHandle);
     if ((e = device_sticky(s->device)) != cudaSuccess) return rec(e);
     std::shared_ptr<Record> r = std::make_shared<Record>();
-    {
-        std::lock_guard<std::mutex> lk(ev->m);
-        ev->cur = r;
-    }
     enqueue(s,
             [r](Executor &) {
                 {
@@ -506,6 +595,12 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
                 r->cv.notify_all();
             },
             true);
+    /* Published once queued: a cudaStreamWaitEvent racing with this call cannot make
+     * a blocking stream wait for a record that the legacy stream would wait for. */
+    {
+        std::lock_guard<std::mutex> lk(ev->m);
+        ev->cur = r;
+    }
     return cudaSuccess;
 }
 

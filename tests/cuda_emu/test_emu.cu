@@ -10,10 +10,12 @@
  *   test_cuda_emu --case NAME  one child case (exit status 0 = as expected) */
 #include "compat.h"
 
+#include <atomic>
 #include <cfloat>
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,6 +45,13 @@ AUG_GLOBAL void k_copy(const int *in, int *out, int n) {
 }
 
 AUG_GLOBAL void k_nothing() {}
+
+/* Waits until the host sets *flag (pinned memory), then fills. */
+AUG_GLOBAL void k_wait_fill(const volatile int *flag, int *p, int n, int v) {
+    while (*flag == 0) {
+    }
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) p[i] = v;
+}
 
 /* Block sum: warp shuffles, one shared slot per warp, a barrier, a final warp. */
 template <int BS>
@@ -396,6 +405,19 @@ static double now_s() {
 }
 
 static void sleep_host_fn(void *ms) { std::this_thread::sleep_for(std::chrono::milliseconds((long)(size_t)ms)); }
+
+/* A host-side gate: a host function waiting on it holds its stream until the test
+ * opens it (at most 10 s, so a wrong ordering fails the checks instead of hanging). */
+struct Gate {
+    std::atomic<int> open{0};
+    std::atomic<int> timed_out{0};
+};
+static void gate_host_fn(void *p) {
+    Gate *g = static_cast<Gate *>(p);
+    for (int i = 0; i < 10000 && !g->open.load(); i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!g->open.load()) g->timed_out = 1;
+}
+static void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
 /* ---- features -------------------------------------------------------------------------- */
 
@@ -940,6 +962,150 @@ static void test_streams_events() {
     CK(cudaFree(out));
 }
 
+/* The legacy default stream (handle 0) is ordered with blocking streams both ways
+ * and not with non-blocking ones; cudaMemcpy and cudaMemset are its work. Where a
+ * check says NotReady, the stream cannot have finished (a gate holds what it
+ * waits for), so the checks do not depend on timing. */
+static void test_legacy_stream() {
+    const int n = 4096;
+    const size_t bytes = n * sizeof(int);
+    int *buf = dev_alloc<int>(n), *out = dev_alloc<int>(n);
+    int *flag = nullptr;
+    CK(cudaMallocHost((void **)&flag, sizeof(int)));
+    cudaStream_t b, nb;
+    CK(cudaStreamCreateWithPriority(&b, cudaStreamDefault, 0)); /* as the library creates its streams */
+    CK(cudaStreamCreateWithFlags(&nb, cudaStreamNonBlocking));
+    cudaEvent_t e;
+    CK(cudaEventCreate(&e));
+    std::vector<int> r(n);
+
+    /* (1) a kernel on a blocking stream spins until the host sets a flag 100 ms later,
+     * then writes; a copy queued on stream 0 afterwards sees the write */
+    CK(cudaMemset(buf, 0, bytes));
+    *flag = 0;
+    AUG_LAUNCH(k_wait_fill, 8, 128, 0, b, flag, buf, n, 11);
+    std::thread setter([flag] {
+        sleep_ms(100);
+        __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+    });
+    CK(cudaMemcpyAsync(r.data(), buf, bytes, cudaMemcpyDeviceToHost, 0));
+    CK(cudaStreamSynchronize(0));
+    setter.join();
+    CHECK(r[0] == 11 && r[n - 1] == 11);
+    CK(cudaStreamQuery(b)); /* done: stream 0 waited for it */
+
+    /* (2) the reverse: stream 0's work is held, a blocking stream queued after it
+     * waits, then reads what stream 0 wrote */
+    Gate g1;
+    CK(cudaLaunchHostFunc(0, gate_host_fn, &g1));
+    AUG_LAUNCH(k_fill, 8, 128, 0, 0, buf, n, 12);
+    AUG_LAUNCH(k_copy, 8, 128, 0, b, buf, out, n);
+    CK(cudaMemcpyAsync(r.data(), out, bytes, cudaMemcpyDeviceToHost, b));
+    sleep_ms(20);
+    CHECK_ERR(cudaStreamQuery(b), cudaErrorNotReady);
+    g1.open = 1;
+    CK(cudaStreamSynchronize(b));
+    CHECK(r[0] == 12 && r[n - 1] == 12);
+    CHECK(!g1.timed_out);
+
+    /* an event recorded on stream 0 completes after the blocking streams' earlier
+     * work; a non-blocking stream waiting for it sees that work */
+    Gate g2;
+    CK(cudaLaunchHostFunc(b, gate_host_fn, &g2));
+    AUG_LAUNCH(k_fill, 8, 128, 0, b, buf, n, 13);
+    CK(cudaEventRecord(e, 0));
+    CK(cudaStreamWaitEvent(nb, e, 0));
+    AUG_LAUNCH(k_copy, 8, 128, 0, nb, buf, out, n);
+    sleep_ms(20);
+    CHECK_ERR(cudaEventQuery(e), cudaErrorNotReady);
+    CHECK_ERR(cudaStreamQuery(0), cudaErrorNotReady);
+    CHECK_ERR(cudaStreamQuery(nb), cudaErrorNotReady);
+    g2.open = 1;
+    CK(cudaStreamSynchronize(nb));
+    CK(cudaEventQuery(e));
+    CK(cudaMemcpy(r.data(), out, bytes, cudaMemcpyDeviceToHost));
+    CHECK(r[0] == 13 && r[n - 1] == 13);
+    CHECK(!g2.timed_out);
+
+    /* (3) a non-blocking stream is not ordered with stream 0: its work completes while
+     * stream 0 is held, and a blocking stream's work queued after stream 0's waits */
+    Gate g3;
+    CK(cudaLaunchHostFunc(0, gate_host_fn, &g3));
+    AUG_LAUNCH(k_fill, 8, 128, 0, nb, out, n, 14);
+    CK(cudaMemcpyAsync(r.data(), out, bytes, cudaMemcpyDeviceToHost, nb));
+    AUG_LAUNCH(k_fill, 8, 128, 0, b, buf, n, 15);
+    CK(cudaStreamSynchronize(nb));
+    CHECK(r[0] == 14 && r[n - 1] == 14);
+    CHECK_ERR(cudaStreamQuery(0), cudaErrorNotReady);
+    CHECK_ERR(cudaStreamQuery(b), cudaErrorNotReady);
+    g3.open = 1;
+    CK(cudaStreamSynchronize(b));
+    CHECK(!g3.timed_out);
+    /* ... nor the other way: stream 0 runs while the non-blocking stream is held */
+    Gate g4;
+    CK(cudaLaunchHostFunc(nb, gate_host_fn, &g4));
+    AUG_LAUNCH(k_fill, 8, 128, 0, 0, buf, n, 16);
+    CK(cudaMemcpyAsync(r.data(), buf, bytes, cudaMemcpyDeviceToHost, 0));
+    CK(cudaStreamSynchronize(0));
+    CHECK(r[0] == 16 && r[n - 1] == 16);
+    CHECK_ERR(cudaStreamQuery(nb), cudaErrorNotReady);
+    g4.open = 1;
+    CK(cudaStreamSynchronize(nb));
+    CHECK(!g4.timed_out);
+    CK(cudaGetLastError()); /* NotReady is not an error */
+
+    /* (4) synchronous cudaMemcpy and cudaMemset come after the blocking streams' work */
+    CK(cudaLaunchHostFunc(b, sleep_host_fn, (void *)(size_t)100));
+    AUG_LAUNCH(k_fill, 8, 128, 0, b, buf, n, 17);
+    CK(cudaMemcpy(r.data(), buf, bytes, cudaMemcpyDeviceToHost));
+    CHECK(r[0] == 17 && r[n - 1] == 17);
+    CK(cudaLaunchHostFunc(b, sleep_host_fn, (void *)(size_t)50));
+    AUG_LAUNCH(k_fill, 8, 128, 0, b, buf, n, 18);
+    CK(cudaMemset(buf, 0, bytes)); /* after the fill: the zeros stay */
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(r.data(), buf, bytes, cudaMemcpyDeviceToHost));
+    CHECK(r[0] == 0 && r[n - 1] == 0);
+
+    CK(cudaEventDestroy(e));
+    CK(cudaStreamDestroy(b));
+    CK(cudaStreamDestroy(nb));
+    CK(cudaFreeHost(flag));
+    CK(cudaFree(buf));
+    CK(cudaFree(out));
+}
+
+/* cudaStreamPerThread: a blocking stream of its own for each host thread. */
+static void test_per_thread_stream() {
+    const int n = 1024;
+    int *a = dev_alloc<int>(n), *c = dev_alloc<int>(n);
+    Gate g;
+    CK(cudaLaunchHostFunc(cudaStreamPerThread, gate_host_fn, &g));
+    AUG_LAUNCH(k_fill, 4, 128, 0, cudaStreamPerThread, a, n, 21);
+    /* another thread's per-thread stream runs while this thread's is held */
+    int got = 0;
+    cudaError_t err = cudaErrorUnknown;
+    std::thread t([&] {
+        AUG_LAUNCH(k_fill, 4, 128, 0, cudaStreamPerThread, c, n, 22);
+        err = cudaMemcpyAsync(&got, c + n - 1, sizeof got, cudaMemcpyDeviceToHost, cudaStreamPerThread);
+        if (err == cudaSuccess) err = cudaStreamSynchronize(cudaStreamPerThread);
+    });
+    t.join();
+    CHECK(err == cudaSuccess && got == 22);
+    CHECK_ERR(cudaStreamQuery(cudaStreamPerThread), cudaErrorNotReady);
+    /* stream 0 waits for it, as for any blocking stream */
+    AUG_LAUNCH(k_copy, 4, 128, 0, 0, a, c, n);
+    sleep_ms(20);
+    CHECK_ERR(cudaStreamQuery(0), cudaErrorNotReady);
+    g.open = 1;
+    CK(cudaMemcpy(&got, c + n - 1, sizeof got, cudaMemcpyDeviceToHost));
+    CHECK(got == 21);
+    CHECK(!g.timed_out);
+    CHECK_ERR(cudaStreamDestroy(cudaStreamPerThread), cudaErrorInvalidResourceHandle);
+    CHECK_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle);
+    CK(cudaFree(a));
+    CK(cudaFree(c));
+}
+
 template <class T>
 static void naive_gemm(bool ta, bool tb, int m, int n, int k, T alpha, const T *A, int lda, const T *B, int ldb,
                        T beta, T *C, int ldc) {
@@ -1149,7 +1315,10 @@ static void test_child_cases(const char *self) {
         close(pipefd[0]);
         int status = 0;
         if (rc == 0) waitpid(pid, &status, 0);
-        bool exit_ok = WIFEXITED(status) && (c.asan ? WEXITSTATUS(status) != 0 : WEXITSTATUS(status) == 0);
+        /* ASan ends the child with status 1, or SIGABRT under abort_on_error=1 (make ctest-asan) */
+        bool asan_ended = WIFEXITED(status) ? WEXITSTATUS(status) != 0
+                                            : WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+        bool exit_ok = c.asan ? asan_ended : WIFEXITED(status) && WEXITSTATUS(status) == 0;
         bool ok = rc == 0 && exit_ok && err.find(c.expect) != std::string::npos;
         printf("  child case %-16s %s\n", c.name, ok ? "ok" : "FAILED");
         if (!ok) {
@@ -1245,6 +1414,8 @@ int main(int argc, char **argv) {
         {"launch_config_errors", test_launch_config_errors},
         {"memory", test_memory},
         {"streams_events", test_streams_events},
+        {"legacy_stream", test_legacy_stream},
+        {"per_thread_stream", test_per_thread_stream},
         {"cublas", test_cublas},
         {"fork", test_fork},
     };
