@@ -167,10 +167,19 @@ class CudaTensor:
 
     def reshape(self, *shape: _Shape) -> "CudaTensor":
         """View with a new shape (one -1 inferred); contiguous tensors only."""
+    def transpose(self, *axes: Union[int, Sequence[int]]) -> "CudaTensor":
+        """A view with permuted dimensions, as numpy.transpose (none: reversed)."""
     def contiguous(self) -> "CudaTensor":
         """self if C-contiguous, else a packed copy."""
     def numpy(self, array: Any = None, blocking: bool = True) -> _NDArray:
-        """Copy into a new numpy array, or into the writable buffer ``array``."""
+        """Copy into a new numpy array, or into the writable buffer ``array``; blocking=False
+        queues a CUDA tensor's copy into page-locked memory (synchronise before reading)."""
+    def to(self, device: Union[str, int]) -> "CudaTensor":
+        """This tensor on 'cpu', 'cuda', 'cuda:N' or a device_id: itself or a packed copy."""
+    def cpu(self) -> "CudaTensor":
+        """This tensor on the cpu: itself or a copy."""
+    def cuda(self, device_id: Optional[int] = 0) -> "CudaTensor":
+        """This tensor on cuda:device_id: itself or a copy."""
     def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> _NDArray: ...
     def __dlpack__(self, *, stream: Optional[int] = None, max_version: Optional[Tuple[int, int]] = None,
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> CapsuleType:
@@ -548,6 +557,8 @@ class CudaStream:
     def synchronize(self, microseconds: int = 100) -> None:
         """Wait for the stream's work, polling every ``microseconds`` with the GIL released (<= 0: block)."""
     def query(self) -> bool: ...
+    def wait_event(self, event: "CudaEvent", /) -> None:
+        """Make later work on this stream wait for the event."""
     def __enter__(self) -> "CudaStream": ...
     def __exit__(self, *exc_info: Union[Optional[Type[BaseException]], Optional[BaseException],
                                         Optional[TracebackType]]) -> None: ...

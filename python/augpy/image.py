@@ -3,6 +3,12 @@
 ``DecodeWarp`` decodes a list of JPEGs (``cpu_threads`` decoders in parallel;
 the decoder and the warp release the GIL) and warps each image into one slot of
 an (N, C, H, W) batch tensor taken from a small ring of ``num_buffers`` buffers.
+On a CUDA device each decoder thread queues its uploads / nvJPEG work and warps
+on a stream of its own and the call returns without waiting for them: the
+caller's current stream is made to wait (events), so the next batch decodes
+while the GPU still warps this one, and a ring buffer is rewritten only after
+the work the caller queued before asking for it (which may still read it) has
+finished.
 ``Lighting`` applies ``augpy.lighting`` to such a batch in place. Both take a
 batch dict ``{'image': ..., 'augmentation': [dict, ...]}``; each augmentation
 dict holds keyword arguments of ``make_transform`` (DecodeWarp) or the keys
@@ -89,23 +95,32 @@ class DecodeWarp:
         for b in self.buffers:
             b.layout = "NCHW"
         self._next = 0
+        self._done = [[] for _ in range(self.num_buffers)]  # per buffer: events of its last fill
         self._local = threading.local()
         self._pool = ThreadPoolExecutor(self.cpu_threads) if self.cpu_threads > 1 else None
 
     def _decoder(self):
         local = self._local
         if not hasattr(local, "decoder"):
+            if self._pool is not None:  # a worker thread: a stream of its own
+                local.stream = _augpy.CudaStream()
+                local.stream.activate()
             local.decoder = _augpy.Decoder()
             local.buffer = (None if self.decode_buffer_size is None
                             else _augpy.CudaTensor((self.decode_buffer_size,), dtype=_augpy.uint8))
         return local.decoder, local.buffer
 
-    def _decode_warp(self, data, params, dst):
+    def _decode_warp(self, data, params, dst, handoff):
         decoder, buffer = self._decoder()
+        stream = _augpy.get_current_stream()
+        stream.wait_event(handoff)  # earlier readers of this ring buffer come first
         img = decoder.decode(data, buffer)
         kwargs = {k: params[k] for k in WARP_KEYS if k in params}
         matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
         _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
+        done = _augpy.CudaEvent()
+        done.record(stream)
+        return done
 
     def __call__(self, batch):
         """Decode ``batch['image']`` (a list of JPEG byte strings) and warp each
@@ -118,23 +133,31 @@ class DecodeWarp:
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
         augmentation = _augmentation_list(augmentation, n, func)
-        buffer = self.buffers[self._next]
+        index = self._next
+        buffer = self.buffers[index]
         self._next = (self._next + 1) % self.num_buffers
-        jobs = [(images[i], augmentation[i], buffer[i]) for i in range(n)]
+        handoff = _augpy.CudaEvent()
+        handoff.record()  # all the caller has queued so far, readers of this buffer included
+        jobs = [(images[i], augmentation[i], buffer[i], handoff) for i in range(n)]
         if self._pool is None:
-            for job in jobs:
-                self._decode_warp(*job)
+            self._done[index] = [self._decode_warp(*job) for job in jobs]
         else:
             # list() re-raises the first failure after all jobs ended.
-            list(self._pool.map(lambda job: self._decode_warp(*job), jobs))
+            self._done[index] = list(self._pool.map(lambda job: self._decode_warp(*job), jobs))
         batch["image"] = self.finalize_batch(buffer if n == self.batch_size else buffer[:n])
         return batch
 
     def finalize_batch(self, buffer):
-        """Make a batch buffer ready for use and return it: on the CPU the work
-        has ended when the calls return; on CUDA this waits for the queued
-        warps of this buffer."""
-        _augpy.synchronize()
+        """Make a batch buffer (or a view of one) ready for use on the caller's
+        current stream and return it: that stream waits for the decodes and
+        warps queued for it (on the CPU they have ended when the calls return).
+        Nothing blocks the host; numpy() or DLPack with the consumer's stream
+        see the final values."""
+        stream = _augpy.get_current_stream()
+        for index, b in enumerate(self.buffers):
+            if b.ptr <= buffer.ptr < b.ptr + max(b.nbytes, 1):
+                for done in self._done[index]:
+                    stream.wait_event(done)
         buffer.layout = "NCHW"
         return buffer
 

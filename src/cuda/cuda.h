@@ -47,8 +47,8 @@ typedef struct aug__cuda_dev {
 const aug__cuda_dev *aug__cuda_device(int device_id);
 
 /* A launch shape for a grid-stride loop over n items: threads per block from
- * the plan's launch settings (0: `dflt`), blocks = blocks_per_sm * SMs (0:
- * enough for n, at most 8 per SM). Out-of-range settings are passed on and
+ * the plan's launch settings (0: `dflt`), blocks enough for n but at most
+ * blocks_per_sm * SMs (0: 8 per SM). Out-of-range settings are passed on and
  * refused by the launch itself. */
 typedef struct aug__cuda_grid {
     unsigned blocks, threads;

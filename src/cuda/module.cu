@@ -112,14 +112,10 @@ aug__cuda_grid aug__cuda_grid_for(const aug__exec *e, int64_t n, unsigned dflt) 
     const aug__cuda_dev *d = &devs[e->device.id];
     aug__cuda_grid g;
     g.threads = e->launch.threads > 0 ? (unsigned)e->launch.threads : dflt;
-    int64_t want;
-    if (e->launch.blocks_per_sm > 0) {
-        want = (int64_t)e->launch.blocks_per_sm * d->sms;
-    } else {
-        int64_t per = g.threads ? (int64_t)g.threads : 1;
-        want = (n + per - 1) / per;
-        if (want > (int64_t)8 * d->sms) want = (int64_t)8 * d->sms;
-    }
+    /* never more blocks than items need: the extra ones would only exit */
+    const int64_t per = g.threads ? (int64_t)g.threads : 1, need = (n + per - 1) / per;
+    const int64_t cap = (int64_t)(e->launch.blocks_per_sm > 0 ? e->launch.blocks_per_sm : 8) * d->sms;
+    int64_t want = need < cap ? need : cap;
     if (want < 1) want = 1;
     if (want > d->max_grid_x) want = d->max_grid_x;
     g.blocks = (unsigned)want;

@@ -22,6 +22,18 @@ settings.load_profile("ci" if os.environ.get("CI") else "augpy")
 
 HAVE_ML_DTYPES = importlib.util.find_spec("ml_dtypes") is not None
 
+# The device the suite runs on: the default one, "cpu", or "cuda:0" when the CUDA
+# backend runs (`make pytest-emu` runs the whole suite again on the emulated
+# devices). Tests of host-only protocols (the buffer protocol, NumPy's DLPack)
+# use host_tensor, so they run in both sessions.
+DEVICE = augpy.CudaTensor((1,)).device
+ON_CUDA = DEVICE != "cpu"
+
+
+def host_tensor(array):
+    """A CPU tensor with a copy of `array`, whatever the default device."""
+    return augpy.array_to_tensor(array).cpu()
+
 # The 12 dtypes NumPy has natively (bfloat16 needs ml_dtypes).
 DTYPE_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                "float16", "float32", "float64"]

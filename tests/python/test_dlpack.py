@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import augpy
-from conftest import DTYPE_NAMES, HAVE_ML_DTYPES, augpy_dtype, random_array
+from conftest import DTYPE_NAMES, HAVE_ML_DTYPES, ON_CUDA, augpy_dtype, host_tensor, random_array
 
 # ---- the DLPack ABI in ctypes (independent of the extension's header) --------------------------
 
@@ -112,7 +112,7 @@ class Producer:
 @pytest.mark.parametrize("name", DTYPE_NAMES)
 def test_numpy_from_augpy_zero_copy(rng, name):
     a = random_array(rng, (4, 6), name)
-    t = augpy.array_to_tensor(a)
+    t = host_tensor(a)
     for view, ref in [(t, a), (t[::-1, 1::2], a[::-1, 1::2]), (t[2, 3], a[2, 3]), (t[:, 2], a[:, 2])]:
         arr = np.from_dlpack(view)
         assert arr.dtype == a.dtype and arr.shape == view.shape
@@ -122,7 +122,7 @@ def test_numpy_from_augpy_zero_copy(rng, name):
 
 
 def test_numpy_from_augpy_shares_writes_and_outlives():
-    t = augpy.array_to_tensor(np.zeros((2, 3), np.int32))
+    t = host_tensor(np.zeros((2, 3), np.int32))
     arr = np.from_dlpack(t)
     if NUMPY_VERSIONED:
         assert arr.flags.writeable
@@ -138,15 +138,16 @@ def test_numpy_from_augpy_shares_writes_and_outlives():
 
 
 def test_numpy_from_augpy_0d_and_empty():
-    t = augpy.array_to_tensor(np.array(2.5, np.float32))
+    t = host_tensor(np.array(2.5, np.float32))
     arr = np.from_dlpack(t)
     assert arr.shape == () and arr[()] == 2.5
-    e = np.from_dlpack(augpy.CudaTensor((0, 3), augpy.int16))
+    e = np.from_dlpack(augpy.CudaTensor((0, 3), augpy.int16).cpu())
     assert e.shape == (0, 3) and e.dtype == np.int16
 
 
 def test_dlpack_device():
-    assert augpy.CudaTensor(3).__dlpack_device__() == (1, 0)
+    assert augpy.CudaTensor(3).__dlpack_device__() == ((2, 0) if ON_CUDA else (1, 0))
+    assert augpy.CudaTensor(3).cpu().__dlpack_device__() == (1, 0)
 
 
 def test_legacy_and_versioned_capsules():
@@ -179,7 +180,7 @@ def test_dlpack_copy():
     np.testing.assert_array_equal(c.numpy(), t.numpy())
     if not NUMPY_VERSIONED:
         return
-    arr = np.from_dlpack(t, copy=True)
+    arr = np.from_dlpack(t, copy=True, device="cpu")
     assert arr.ctypes.data != t.ptr
     np.testing.assert_array_equal(arr, t.numpy())
 
@@ -187,7 +188,8 @@ def test_dlpack_copy():
 @pytest.mark.parametrize("kwargs, exc, msg", [
     ({"stream": "x"}, TypeError, r"CudaTensor.__dlpack__: stream must be None or an int"),
     ({"max_version": 1}, TypeError, r"CudaTensor.__dlpack__: max_version must be None or a \(major, minor\)"),
-    ({"dl_device": (2, 0)}, BufferError, r"CudaTensor.__dlpack__: unsupported device requested \(2, 0\)"),
+    ({"dl_device": (2, 9)}, BufferError, r"CudaTensor.__dlpack__: unsupported device requested \(2, 9\); the "),
+    ({"dl_device": (1, 1)}, BufferError, r"CudaTensor.__dlpack__: unsupported device requested \(1, 1\); the "),
     ({"dl_device": "cpu"}, TypeError, r"CudaTensor.__dlpack__: dl_device must be a"),
     ({"foo": 1}, TypeError, r"CudaTensor.__dlpack__: unexpected keyword argument 'foo'"),
 ])
@@ -197,7 +199,7 @@ def test_dlpack_argument_errors(kwargs, exc, msg):
 
 
 def test_dlpack_accepts_cpu_stream_and_device():
-    t = augpy.CudaTensor(3)
+    t = augpy.CudaTensor(3).cpu()
     assert capsule_name(t.__dlpack__(stream=None, dl_device=(1, 0), copy=False)) == "dltensor"
     assert capsule_name(t.__dlpack__(stream=0, max_version=(1, 2))) == "dltensor_versioned"
 
@@ -315,7 +317,7 @@ def test_foreign_without_strides_and_readonly():
     ({"code": 5, "bits": 64}, r"unsupported DLPack dtype \(code=5, bits=64, lanes=1\)"),
     ({"ndim": 9}, r"DLPack tensor has 9 dimensions"),
     ({"ndim": -1}, r"DLPack tensor has -1 dimensions"),
-    ({"device": (2, 0)}, r"DLPack device \(2, 0\) is not supported"),
+    ({"device": (2, 9)}, r"DLPack device \(2, 9\) is not supported"),
     ({"device": (7, 0)}, r"DLPack device \(7, 0\) is not supported"),
 ])
 def test_malformed_capsules_rejected(kwargs, msg):
@@ -354,7 +356,7 @@ def test_export_unconsumed_and_not_destructed():
 
 
 def test_manual_export_import_roundtrip():
-    t = augpy.array_to_tensor(np.arange(24, dtype=np.uint8).reshape(2, 3, 4))
+    t = host_tensor(np.arange(24, dtype=np.uint8).reshape(2, 3, 4))
     capsule = augpy.export_dltensor(t)
     arr = np.from_dlpack(type("Holder", (), {"__dlpack__": lambda self, **kw: capsule,
                                              "__dlpack_device__": lambda self: (1, 0)})())
@@ -473,3 +475,41 @@ def test_capsule_with_byte_offset_and_negative_strides():
     del t
     gc.collect()
     assert p.calls == 1
+
+
+# ---- CUDA tensors (the emulated devices of `make pytest-emu`, or a GPU) ---------------------------
+
+@pytest.mark.skipif(not ON_CUDA, reason="CUDA tensors")
+def test_cuda_export_import_zero_copy():
+    t = augpy.array_to_tensor(np.arange(12, dtype=np.int16).reshape(3, 4))[:, ::2]
+    cap = t.__dlpack__(max_version=(1, 0))
+    m = DLManagedTensorVersioned.from_address(api.PyCapsule_GetPointer(cap, b"dltensor_versioned"))
+    assert (m.dl_tensor.device.device_type, m.dl_tensor.device.device_id) == (2, 0)  # kDLCUDA
+    assert m.dl_tensor.data + m.dl_tensor.byte_offset == t.ptr
+    assert [m.dl_tensor.strides[i] for i in range(2)] == [4, 2]
+    back = augpy.from_dlpack(cap)
+    assert back.ptr == t.ptr and back.device == "cuda:0" and back.strides == (4, 2)
+    np.testing.assert_array_equal(back.numpy(), np.arange(12).reshape(3, 4)[:, ::2])
+    # NumPy takes host memory only: it asks for a copy on the cpu, or refuses device memory
+    np.testing.assert_array_equal(np.from_dlpack(t, device="cpu"), np.arange(12).reshape(3, 4)[:, ::2])
+    with pytest.raises((RuntimeError, BufferError)):
+        np.from_dlpack(t)
+    with pytest.raises(BufferError, match=r"unsupported device requested \(1, 0\) without a copy \(copy=False\)"):
+        t.__dlpack__(dl_device=(1, 0), copy=False)
+    assert augpy.from_dlpack(t.__dlpack__(dl_device=(1, 0))).device == "cpu"
+
+
+@pytest.mark.skipif(not ON_CUDA, reason="CUDA tensors")
+def test_cuda_consumer_stream_waits():
+    """__dlpack__(stream=s) makes the consumer's stream wait for the producer's queued work."""
+    t = augpy.zeros((1 << 18,), dtype=augpy.uint8)
+    for _ in range(5):
+        t += 3  # queued on the current (default) stream
+    s = augpy.CudaStream()
+    cap = t.__dlpack__(stream=s.handle)
+    with s:  # the consumer reads on s
+        assert np.all(augpy.from_dlpack(cap).numpy() == 15)
+    for stream in (None, 1, 2, -1):
+        augpy.from_dlpack(t.__dlpack__(stream=stream))
+    with pytest.raises(ValueError, match=r"^CudaTensor.__dlpack__: stream 0 is not a CUDA stream"):
+        t.__dlpack__(stream=0)

@@ -58,6 +58,53 @@ def test_decode_warp_matches_manual_calls(threads):
     dw.close()
 
 
+def on_cpu(data, params, shape, background):
+    """The CPU backend's result whatever the default device: Pillow's pixels (the CPU
+    decoder's, docs/jpeg.md) warped on CPU tensors."""
+    img = augpy.array_to_tensor(np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))).cpu()
+    keys = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode", "max_supersampling")
+    m, s = augpy.make_transform(img.shape[:2], shape[1:], **{k: v for k, v in params.items() if k in keys})
+    dst = augpy.CudaTensor(shape).cpu()
+    augpy.warp_affine(img, dst, m, augpy.array_to_tensor(np.array(background, np.float64)).cpu(), s)
+    return dst.numpy()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_decode_warp_sample_set_equals_cpu(threads):
+    """DecodeWarp on the default device (cuda:0 in the emulated session) gives the CPU's bytes."""
+    files = sorted(SAMPLES.glob("*.jpg"))
+    data = [f.read_bytes() for f in files]
+    rng = np.random.default_rng(7)
+    params = [{"angle": float(rng.uniform(-30, 30)), "scale": float(rng.uniform(0.7, 1.5)),
+               "shift": (float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))), "hmirror": bool(i % 2)}
+              for i in range(len(data))]
+    dw = DecodeWarp(len(data), (3, 64, 80), background=BG, cpu_threads=threads)
+    got = dw({"image": data, "augmentation": params})["image"].numpy()
+    for i in range(len(data)):
+        np.testing.assert_array_equal(got[i], on_cpu(data[i], params[i], (3, 64, 80), BG), err_msg=files[i].name)
+    dw.close()
+
+
+def test_decode_warp_ring_is_stream_safe():
+    """A ring buffer is rewritten only after the work queued on the caller's stream (which
+    still reads it) has run; batches are ready on the caller's stream without a host wait."""
+    dw = DecodeWarp(3, (3, 20, 24), background=BG, cpu_threads=2, num_buffers=2)
+    many = augpy.zeros((300, 1, 1, 1, 1), dtype=augpy.uint8)
+    augpy.synchronize()
+    with augpy.CudaStream():  # a stream of the caller's (no implicit order with the decoders')
+        first = dw({"image": IMAGES, "augmentation": PARAMS})["image"]
+        # long work queued on the caller's stream, reading buffer 0 (still running when the
+        # decoders of the next calls start)
+        readers = [first + many for _ in range(3)]
+        for k in range(3):  # buffer 1, buffer 0 again, buffer 1
+            order = IMAGES[k + 1:] + IMAGES[:k + 1]
+            dw({"image": order, "augmentation": PARAMS})
+        expect = np.stack([on_cpu(IMAGES[i], PARAMS[i], (3, 20, 24), BG) for i in range(3)])
+        for r in readers:
+            np.testing.assert_array_equal(r.numpy(), np.broadcast_to(expect, (300,) + expect.shape))
+    dw.close()
+
+
 def test_decode_warp_dtype_buffers_and_decode_buffer():
     dw = DecodeWarp(2, (3, 16, 16), background=BG, dtype=augpy.float32, num_buffers=2, decode_buffer_size=64 * 64 * 3)
     a = dw({"image": IMAGES[:2], "augmentation": PARAMS[:2]})["image"]

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import augpy
+from conftest import DEVICE
 
 
 def make(shape, layout="", dtype=np.uint8):
@@ -27,9 +28,9 @@ def test_property_set_get_clear():
     t.layout = "CHW"
     t.layout = None
     assert t.layout == ""
-    assert repr(t) == "<CudaTensor shape=(2, 3, 4), device=cpu, dtype=uint8>"
+    assert repr(t) == f"<CudaTensor shape=(2, 3, 4), device={DEVICE}, dtype=uint8>"
     t.layout = "HWC"
-    assert repr(t) == "<CudaTensor shape=(2, 3, 4), device=cpu, dtype=uint8>"
+    assert repr(t) == f"<CudaTensor shape=(2, 3, 4), device={DEVICE}, dtype=uint8>"
 
 
 @pytest.mark.parametrize("bad", ["HW", "HWCN", "ABCDEFGHI"])

@@ -17,6 +17,7 @@ from hypothesis.extra.numpy import mutually_broadcastable_shapes
 
 import augpy
 import opsref as R
+from conftest import ON_CUDA
 
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "&": operator.and_,
@@ -140,12 +141,17 @@ def test_binary_strided_broadcast(case):
 @pytest.mark.parametrize("da,db", [("uint8", "int8"), ("float32", "int16"), ("int64", "uint64"),
                                    ("float16", "float64"), ("bool", "uint8")])
 def test_transposed_views(da, db):
-    """Transposed (permuted) views, made zero-copy from NumPy through DLPack."""
+    """Transposed (permuted) views: made zero-copy from NumPy through DLPack on the CPU,
+    with transpose() and slicing of device tensors on CUDA."""
     rng = np.random.default_rng(3)
     a = R.gen(rng, da, (3, 4, 5))
     b = R.gen(rng, db, (5, 4, 3))
-    ta = augpy.from_dlpack(a.transpose(2, 1, 0))
-    tb = augpy.from_dlpack(b[::-1, :, ::2].transpose(1, 0, 2))
+    if ON_CUDA:
+        ta = R.make(a, da).transpose(2, 1, 0)
+        tb = R.make(b, db)[::-1, :, ::2].transpose((1, 0, 2))
+    else:
+        ta = augpy.from_dlpack(a.transpose(2, 1, 0))
+        tb = augpy.from_dlpack(b[::-1, :, ::2].transpose(1, 0, 2))
     assert tuple(ta.shape) == (5, 4, 3) and not ta.is_contiguous
     np.testing.assert_array_equal(R.read(ta), a.transpose(2, 1, 0))
     tc = R.make(R.gen(rng, da, (5, 1)), da)

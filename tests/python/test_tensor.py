@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import augpy
-from conftest import DTYPE_NAMES, HAVE_ML_DTYPES, augpy_dtype, random_array
+from conftest import DEVICE, DTYPE_NAMES, HAVE_ML_DTYPES, ON_CUDA, augpy_dtype, host_tensor, random_array
 
 
 def filled(a):
@@ -28,7 +28,7 @@ def test_create_default():
     assert t.dtype is augpy.uint8
     assert (t.ndim, t.size, t.itemsize, t.nbytes) == (3, 16, 1, 16)
     assert t.is_contiguous
-    assert t.device == "cpu" and t.device_id == 0
+    assert t.device == DEVICE and t.device_id == 0
     assert t.layout == ""
     assert t.byte_offset == 0
     assert isinstance(t.ptr, int) and t.ptr != 0
@@ -69,7 +69,7 @@ def test_create_shapes():
     (((2 ** 70,),), ValueError, r"CudaTensor: shape entry \d+ is too large"),
     (((2,), "foo"), TypeError, r"CudaTensor: cannot interpret 'foo' as a data type"),
     (((2,), np.complex64), TypeError, r"CudaTensor: unsupported data type"),
-    (((2,), augpy.uint8, 1), ValueError, r"CudaTensor: invalid device_id 1"),
+    (((2,), augpy.uint8, 99), ValueError, r"CudaTensor: invalid device_id 99"),
     (((2,), augpy.uint8, -1), ValueError, r"CudaTensor: invalid device_id -1"),
 ])
 def test_create_errors(args, exc, msg):
@@ -82,19 +82,19 @@ def test_create_too_large():
         augpy.CudaTensor((2 ** 40, 2 ** 40))
 
 
-# ---- repr (the manual's examples, on the CPU) -----------------------------------------------
+# ---- repr (the manual's examples; device=cuda:0 on a GPU) -----------------------------------------------
 
 def test_repr_manual_examples():
     t = augpy.CudaTensor((2, 2, 4), augpy.uint8)
-    assert repr(t) == "<CudaTensor shape=(2, 2, 4), device=cpu, dtype=uint8>"
-    assert repr(t[1, 1, 3]) == "<CudaTensor shape=(), device=cpu, dtype=uint8>"
-    assert repr(t[-1]) == "<CudaTensor shape=(2, 4), device=cpu, dtype=uint8>"
-    assert repr(t[:, 0]) == "<CudaTensor shape=(2, 4), device=cpu, dtype=uint8>"
-    assert repr(t[:, 1:, 1:-1]) == "<CudaTensor shape=(2, 1, 2), device=cpu, dtype=uint8>"
-    assert repr(t[:, :, ::2]) == "<CudaTensor shape=(2, 2, 2), device=cpu, dtype=uint8>"
+    assert repr(t) == f"<CudaTensor shape=(2, 2, 4), device={DEVICE}, dtype=uint8>"
+    assert repr(t[1, 1, 3]) == f"<CudaTensor shape=(), device={DEVICE}, dtype=uint8>"
+    assert repr(t[-1]) == f"<CudaTensor shape=(2, 4), device={DEVICE}, dtype=uint8>"
+    assert repr(t[:, 0]) == f"<CudaTensor shape=(2, 4), device={DEVICE}, dtype=uint8>"
+    assert repr(t[:, 1:, 1:-1]) == f"<CudaTensor shape=(2, 1, 2), device={DEVICE}, dtype=uint8>"
+    assert repr(t[:, :, ::2]) == f"<CudaTensor shape=(2, 2, 2), device={DEVICE}, dtype=uint8>"
     background = augpy.array_to_tensor(np.array([124, 116, 104], dtype=np.uint8))
-    assert str(background) == "<CudaTensor shape=(3), device=cpu, dtype=uint8>"
-    assert repr(augpy.CudaTensor((1,), augpy.float64)) == "<CudaTensor shape=(1), device=cpu, dtype=float64>"
+    assert str(background) == f"<CudaTensor shape=(3), device={DEVICE}, dtype=uint8>"
+    assert repr(augpy.CudaTensor((1,), augpy.float64)) == f"<CudaTensor shape=(1), device={DEVICE}, dtype=float64>"
 
 
 # ---- indexing against NumPy ----------------------------------------------------------------
@@ -355,7 +355,7 @@ def test_array_to_tensor_into_tensor():
     ((object(),), {}, TypeError, r"array_to_tensor: cannot convert object"),
     (("abc",), {}, TypeError, r"array_to_tensor: "),
     ((np.zeros(2, np.complex64),), {}, TypeError, r"array_to_tensor: "),
-    ((np.zeros(3), 1), {}, ValueError, r"array_to_tensor: invalid device_id 1"),
+    ((np.zeros(3), 99), {}, ValueError, r"array_to_tensor: invalid device_id 99"),
     ((np.zeros(3), "x"), {}, TypeError, r"array_to_tensor: device_id must be an int"),
     ((np.zeros(3),), {"tensor": 5}, TypeError, r"array_to_tensor: tensor must be a CudaTensor"),
     ((np.zeros(3),), {"tensor": augpy.CudaTensor(4)}, ValueError, r"array_to_tensor: .*broadcast"),
@@ -413,6 +413,11 @@ def test_array_protocol():
     a = t.__array__()
     assert a.dtype == np.int32 and a.tolist() == [[0, 1, 2], [3, 4, 5]]
     assert t.__array__(np.float64).dtype == np.float64
+    if ON_CUDA:  # device memory: numpy can only have a copy
+        with pytest.raises(ValueError, match=r"^CudaTensor.__array__: a copy is required for a int32 tensor on a "
+                                             r"cuda device \(copy=False given\)$"):
+            t.__array__(copy=False)
+        t = t.cpu()
     v = t.__array__(copy=False)
     v[0, 0] = 42
     assert int(t[0, 0]) == 42
@@ -446,7 +451,7 @@ def test_bfloat16_numpy():
                                        ("float16", "e"), ("float32", "f"), ("float64", "d")])
 def test_buffer_formats(rng, name, fmt):
     a = random_array(rng, (3, 4), name)
-    t = augpy.array_to_tensor(a)
+    t = host_tensor(a)
     m = memoryview(t)
     assert m.format == fmt and m.itemsize == a.itemsize
     assert m.shape == (3, 4) and m.strides == a.strides
@@ -455,7 +460,7 @@ def test_buffer_formats(rng, name, fmt):
 
 
 def test_buffer_strided_zero_copy():
-    t = augpy.array_to_tensor(np.arange(24, dtype=np.float32).reshape(4, 6))
+    t = host_tensor(np.arange(24, dtype=np.float32).reshape(4, 6))
     v = t[::-1, 1::2]
     m = memoryview(v)
     assert m.strides == (-24, 8)
@@ -472,19 +477,28 @@ def test_buffer_strided_zero_copy():
 
 
 def test_buffer_0d_and_broadcast():
-    t = augpy.array_to_tensor(np.array(3.5))
+    t = host_tensor(np.array(3.5))
     m = memoryview(t)
     assert m.ndim == 0 and m.shape == () and m.tobytes() == np.float64(3.5).tobytes()
 
 
 def test_buffer_bfloat16_rejected():
-    t = augpy.CudaTensor((2,), augpy.bfloat16)
+    t = augpy.CudaTensor((2,), augpy.bfloat16).cpu()
     with pytest.raises(BufferError, match=r"CudaTensor: bfloat16 tensors cannot be exported"):
         memoryview(t)
 
 
+@pytest.mark.skipif(not ON_CUDA, reason="a CUDA tensor")
+def test_buffer_refused_on_cuda():
+    t = augpy.array_to_tensor(np.arange(4, dtype=np.uint8))
+    with pytest.raises(BufferError, match=r"^CudaTensor: only CPU tensors support the buffer protocol, this one is "
+                                          r"on cuda:0; use numpy\(\) or DLPack$"):
+        memoryview(t)
+    np.testing.assert_array_equal(np.asarray(t), np.arange(4))  # numpy falls back to __array__ (a copy)
+
+
 def test_buffer_keeps_tensor_alive():
-    t = augpy.array_to_tensor(np.arange(5, dtype=np.int64))
+    t = host_tensor(np.arange(5, dtype=np.int64))
     m = memoryview(t)
     r = weakref.ref(t)
     del t

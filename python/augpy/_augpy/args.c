@@ -197,7 +197,8 @@ int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char
     return 0;
 }
 
-aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp) {
+aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, aug_device dev, const char *func, const char *name,
+                              aug_tensor **tmp) {
     if (augpy_is_tensor(st, obj)) return ((AugTensorObject *)obj)->t;
     PyObject *arr = NULL, *np = NULL;
     if (obj != Py_None && !PyUnicode_Check(obj) && !PyBytes_Check(obj)) {
@@ -211,7 +212,7 @@ aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, 
                      Py_TYPE(obj)->tp_name);
         return NULL;
     }
-    *tmp = augpy_tensor_from_buffer(st, arr, func);
+    *tmp = augpy_tensor_from_buffer(st, arr, dev, func);
     Py_DECREF(arr);
     return *tmp;
 }
@@ -260,6 +261,43 @@ int augpy_parse_device_id(PyObject *obj, int allow_none, aug_device *out, const 
         return -1;
     }
     return augpy_device_from_id((int)v, out, func);
+}
+
+int augpy_parse_device(PyObject *obj, aug_device *out, const char *func) {
+    if (PyLong_Check(obj) && !PyBool_Check(obj)) return augpy_parse_device_id(obj, 0, out, func);
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: device must be 'cpu', 'cuda', 'cuda:N' or a device_id int, got %.100s",
+                     func, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8(obj);
+    if (s == NULL) return -1;
+    aug_device dev = {AUG_DEVICE_CPU, 0};
+    char *end = NULL;
+    if (strcmp(s, "cpu") == 0) {
+        *out = dev;
+        return 0;
+    }
+    if (strcmp(s, "cuda") == 0) {
+        dev.type = AUG_DEVICE_CUDA;
+    } else if (strncmp(s, "cuda:", 5) == 0 && s[5] >= '0' && s[5] <= '9') {
+        long v = strtol(s + 5, &end, 10);
+        if (*end != '\0' || v > INT32_MAX) goto bad;
+        dev.type = AUG_DEVICE_CUDA;
+        dev.id = (int)v;
+    } else {
+        goto bad;
+    }
+    if (dev.id >= aug_device_count(AUG_DEVICE_CUDA)) {
+        PyErr_Format(PyExc_ValueError, "%s: device %R does not exist (%s)", func, obj, aug_cuda_status()[0]
+                         ? aug_cuda_status() : "there are fewer CUDA devices");
+        return -1;
+    }
+    *out = dev;
+    return 0;
+bad:
+    PyErr_Format(PyExc_ValueError, "%s: device must be 'cpu', 'cuda' or 'cuda:N', got %R", func, obj);
+    return -1;
 }
 
 /* ---- launch settings ------------------------------------------------------------------ */

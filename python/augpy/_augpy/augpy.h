@@ -64,6 +64,7 @@ typedef struct {
     PyTypeObject *RandomType;       /* RandomNumberGenerator (random.c) */
     PyTypeObject *DecoderType;      /* Decoder (jpeg.c) */
     PyTypeObject *WarpScaleModeType;/* WarpScaleMode (warp.c) */
+    PyTypeObject *HostBufferType;   /* page-locked memory behind numpy(blocking=False) (tensor_io.c) */
     PyObject *dtypes[AUG_NUM_DTYPES]; /* DLDataType singletons, indexed by aug_dtype */
     PyObject *default_stream;       /* augpy.default_stream (device.c) */
     PyObject *CudaError, *CuRandError, *CuBlasError, *MemoryError, *NvJpegError;
@@ -126,8 +127,13 @@ int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func);
 /* `out=` keyword: None -> *out = NULL; else must be a Tensor (borrowed). */
 int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func);
 /* A parameter tensor: an augpy tensor (borrowed) or an array-like converted to a
- * new float32 CPU tensor stored in *tmp (caller frees). NULL with TypeError. */
-aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, const char *func, const char *name, aug_tensor **tmp);
+ * new float32 tensor on dev (the image's device) stored in *tmp (caller frees).
+ * NULL with TypeError. */
+aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, aug_device dev, const char *func, const char *name,
+                              aug_tensor **tmp);
+/* A device: 'cpu', 'cuda' (cuda:0), 'cuda:N', or an int (a device_id of the
+ * default backend). TypeError / ValueError naming func. 0 or -1. */
+int augpy_parse_device(PyObject *obj, aug_device *out, const char *func);
 /* The device a `device_id` names: an index into the default backend's devices
  * (SPEC 4). ValueError "func: invalid device_id N (the cpu backend has device 0
  * only)" for ids that do not exist. 0 or -1. */
@@ -168,12 +174,19 @@ int augpy_parse_scalar(augpy_state *st, PyObject *obj, aug_scalar *out);
 /* aug_scalar -> Python bool/int/float. */
 PyObject *augpy_scalar_to_py(const aug_scalar *s);
 /* Any object exporting the buffer protocol / __array_interface__ (numpy arrays)
- * -> NEW CPU tensor with a copy of its data (any strides). */
-aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, const char *func);
+ * -> NEW tensor on dev with a copy of its data (any strides). */
+aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, aug_device dev, const char *func);
 /* Operand parsing for ops: Tensor, scalar, or array-like (copied into a tensor,
  * stored in *tmp which the caller frees with aug_tensor_free). 0 ok, -1 error,
  * 1 = not a supported operand (caller returns NotImplemented for dunders). */
 int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_tensor **tmp, const char *func);
+/* Host data given as an operand goes to the device of the op: the temporaries
+ * of augpy_parse_operand (tmp[i] != NULL) are copied to the device of `hint`
+ * (the out= tensor) or else of the first tensor operand, when that is a CUDA
+ * device; in[i] follows. Tensors themselves never move (mixing devices stays
+ * the core's error). 0 or -1 with the exception set. */
+int augpy_operands_to_device(augpy_state *st, aug_operand *in, aug_tensor **tmp, int n, const aug_tensor *hint,
+                             const char *func);
 /* A CPU tensor viewing the memory of a buffer-protocol object without copying
  * (any strides; objects without the buffer protocol go through numpy.asarray).
  * `t` is valid until augpy_bufview_release, which releases the buffer. */
@@ -215,6 +228,9 @@ int augpy_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags);
 void augpy_tensor_releasebuffer(PyObject *self, Py_buffer *view);
 PyObject *augpy_tensor_numpy_method(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *augpy_tensor_array_method(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *augpy_tensor_to_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *augpy_tensor_cpu_method(PyObject *self, PyObject *Py_UNUSED(u));
+PyObject *augpy_tensor_cuda_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 /* DLPack protocol methods of the Tensor type (dlpack.c), installed by tensor.c. */
 PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);

@@ -74,7 +74,7 @@ static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t
     if (!in || augpy_parse_int(a[2], &max_ksize, func, "max_ksize") < 0 ||
         augpy_parse_out(st, a[3] ? a[3] : Py_None, &out, func) < 0)
         return NULL;
-    aug_tensor *sig = augpy_float32_arg(st, a[1], func, "sigmas", &tmp);
+    aug_tensor *sig = augpy_float32_arg(st, a[1], in->device, func, "sigmas", &tmp);
     if (!sig)
         return NULL;
     aug_tensor *res = out;

@@ -253,7 +253,7 @@ static int dtype_from_format(const char *fmt, Py_ssize_t itemsize, aug_dtype *ou
 static PyObject *numpy_fallback(augpy_state *st, PyObject *obj, int *bf16) {
     PyObject *np = augpy_get_numpy(st);
     if (np == NULL) return NULL;
-    PyObject *arr = PyObject_CallMethod(np, "asarray", "O", obj);
+    PyObject *arr = PyObject_CallMethod(np, "asarray", "(O)", obj);
     if (arr == NULL) return NULL;
     PyObject *descr = PyObject_GetAttrString(arr, "dtype");
     if (descr == NULL) goto fail;
@@ -281,7 +281,7 @@ static PyObject *numpy_fallback(augpy_state *st, PyObject *obj, int *bf16) {
         PyObject *nd = PyObject_CallMethod(descr, "newbyteorder", "s", "=");
         Py_DECREF(descr);
         if (nd == NULL) goto fail;
-        PyObject *conv = PyObject_CallMethod(arr, "astype", "O", nd);
+        PyObject *conv = PyObject_CallMethod(arr, "astype", "(O)", nd);
         Py_DECREF(nd);
         Py_SETREF(arr, conv);
         if (arr == NULL) return NULL;
@@ -401,7 +401,7 @@ int augpy_bufview_get(augpy_state *st, PyObject *obj, int writable, augpy_bufvie
     PyObject *arr = NULL;
     if (r == 2) {
         PyObject *np = augpy_get_numpy(st);
-        arr = np ? PyObject_CallMethod(np, "ascontiguousarray", "O", obj) : NULL;
+        arr = np ? PyObject_CallMethod(np, "ascontiguousarray", "(O)", obj) : NULL;
     }
     else {
         arr = numpy_fallback(st, obj, &bf16);
@@ -448,10 +448,10 @@ int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, con
     return 0;
 }
 
-aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, const char *func) {
+aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, aug_device dev, const char *func) {
     augpy_bufview view;
     if (augpy_bufview_get(st, obj, 0, &view, func) < 0) return NULL;
-    aug_tensor *t = aug_tensor_empty(view.t->ndim, view.t->shape, view.t->dtype, aug_cpu_device());
+    aug_tensor *t = aug_tensor_empty(view.t->ndim, view.t->shape, view.t->dtype, dev);
     if (t == NULL) {
         augpy_raise(st, AUG_OK, func);
     }
@@ -488,8 +488,28 @@ int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_ten
         return 0;
     }
     if (!is_array_like(obj)) return 1;
-    *tmp = augpy_tensor_from_buffer(st, obj, func);
+    *tmp = augpy_tensor_from_buffer(st, obj, aug_cpu_device(), func);
     if (*tmp == NULL) return -1;
     *op = aug_operand_tensor(*tmp);
+    return 0;
+}
+
+int augpy_operands_to_device(augpy_state *st, aug_operand *in, aug_tensor **tmp, int n, const aug_tensor *hint,
+                             const char *func) {
+    const aug_tensor *ref = hint;
+    for (int i = 0; !ref && i < n; i++)
+        if (in[i].tensor && !tmp[i]) ref = in[i].tensor;
+    if (!ref || ref->device.type == AUG_DEVICE_CPU) return 0;
+    for (int i = 0; i < n; i++) {
+        if (!tmp[i]) continue;
+        aug_tensor *moved = aug_tensor_to(tmp[i], ref->device);
+        if (!moved) {
+            augpy_raise(st, aug_last_status(), func);
+            return -1;
+        }
+        aug_tensor_free(tmp[i]);
+        tmp[i] = moved;
+        in[i].tensor = moved;
+    }
     return 0;
 }

@@ -404,7 +404,12 @@ static PyObject *stream_repr(PyObject *self) {
                                 aug_stream_priority(s->s));
 }
 
+static PyObject *stream_wait_event(PyObject *self, PyObject *event); /* after CudaEvent */
+
 static PyMethodDef stream_methods[] = {
+    {"wait_event", stream_wait_event, METH_O,
+     "wait_event($self, event, /)\n--\n\nMake work queued on this stream from now on wait until `event` "
+     "(recorded on\nany stream of the same device) has completed; returns at once (CPU: a no-op)."},
     {"activate", stream_activate, METH_NOARGS,
      "activate($self, /)\n--\n\nMake this the current stream of its device in this thread and remember the "
      "previous one."},
@@ -499,6 +504,22 @@ static PyObject *event_record(PyObject *self, PyObject *const *args, Py_ssize_t 
         if (s == NULL) return augpy_raise(st, AUG_OK, func);
     }
     aug_status status = aug_event_record(e->e, s);
+    if (status != AUG_OK) return augpy_raise(st, status, func);
+    Py_RETURN_NONE;
+}
+
+static PyObject *stream_wait_event(PyObject *self, PyObject *event) {
+    const char *func = "CudaStream.wait_event";
+    augpy_state *st = augpy_state_from_obj(self);
+    if (st == NULL) return NULL;
+    if (!PyObject_TypeCheck(event, st->EventType)) {
+        PyErr_Format(PyExc_TypeError, "%s: event must be a CudaEvent, got %.100s", func, Py_TYPE(event)->tp_name);
+        return NULL;
+    }
+    EventObject *e = (EventObject *)event;
+    aug_stream *s = stream_on(self, e->dev);
+    if (s == NULL) return augpy_raise(st, AUG_OK, func);
+    aug_status status = aug_stream_wait_event(s, e->e);
     if (status != AUG_OK) return augpy_raise(st, status, func);
     Py_RETURN_NONE;
 }

@@ -151,6 +151,33 @@ static PyObject *make_capsule(augpy_state *st, const aug_tensor *src, int versio
     return capsule;
 }
 
+static int aug__device_same(aug_device a, aug_device b) { return a.type == b.type && a.id == b.id; }
+
+/* DLPack's stream argument for a CUDA tensor: the consumer will use the data on
+ * that stream, so it waits for the work queued so far on ours. None and 1 are
+ * the legacy default stream, 2 the per-thread default stream, -1 asks for no
+ * synchronisation, 0 is invalid (ambiguous, as the Array API says), anything
+ * else is a cudaStream_t. */
+static int sync_consumer(augpy_state *st, aug_device dev, PyObject *stream, const char *func) {
+    long long v = 1;
+    if (stream != Py_None) {
+        v = PyLong_AsLongLong(stream);
+        if (v == -1 && PyErr_Occurred()) return -1;
+    }
+    if (v == -1) return 0;
+    if (v == 0 || v < -1) {
+        PyErr_Format(PyExc_ValueError, "%s: stream %lld is not a CUDA stream (None, 1 legacy default, 2 per-thread "
+                     "default, -1 no synchronisation, or a cudaStream_t)", func, v);
+        return -1;
+    }
+    aug_status status = aug_stream_sync_handle(dev, (void *)(uintptr_t)v);
+    if (status != AUG_OK) {
+        augpy_raise(st, status, func);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_device_tuple(PyObject *obj, int *type, int *id, const char *func) {
     if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 2) {
         PyErr_Format(PyExc_TypeError, "%s: dl_device must be a (device_type, device_id) tuple, got %R", func, obj);
@@ -205,26 +232,37 @@ PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t 
         major = PyLong_AsLong(PyTuple_GET_ITEM(vals[1], 0));
         if (major == -1 && PyErr_Occurred()) return NULL;
     }
+    int copy = vals[3] == Py_None ? -1 : PyObject_IsTrue(vals[3]); /* -1: None, copy only if needed */
+    if (vals[3] != Py_None && copy < 0) return NULL;
+    aug_device want = t->device;
     if (vals[2] != Py_None) {
         int type, id;
         if (parse_device_tuple(vals[2], &type, &id, func) < 0) return NULL;
-        if (type != (int)t->device.type || id != t->device.id) {
-            PyErr_Format(PyExc_BufferError, "%s: unsupported device requested (%d, %d); the tensor is on (%d, %d)",
-                         func, type, id, (int)t->device.type, t->device.id);
+        int known = (type == kDLCPU && id == 0) ||
+                    (type == kDLCUDA && id >= 0 && id < aug_device_count(AUG_DEVICE_CUDA));
+        int other = type != (int)t->device.type || id != t->device.id;
+        if (!known || (other && copy == 0)) {
+            PyErr_Format(PyExc_BufferError, "%s: unsupported device requested (%d, %d)%s; the tensor is on (%d, %d)",
+                         func, type, id, known ? " without a copy (copy=False)" : "", (int)t->device.type,
+                         t->device.id);
             return NULL;
         }
+        want.type = (aug_device_type)type;
+        want.id = id;
     }
-    int copy = 0;
-    if (vals[3] != Py_None) {
-        copy = PyObject_IsTrue(vals[3]);
-        if (copy < 0) return NULL;
+    if (copy != 1 && aug__device_same(want, t->device)) {
+        if (want.type == AUG_DEVICE_CUDA && sync_consumer(st, want, vals[0], func) < 0) return NULL;
+        return make_capsule(st, t, major >= 1, 0, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
     }
-    if (!copy) return make_capsule(st, t, major >= 1, 0, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
-    aug_tensor *packed = aug_tensor_empty_like(t, AUG_DTYPE_AUTO);
-    if (packed == NULL) return augpy_raise(st, AUG_OK, func);
-    PyObject *res = NULL;
-    if (augpy_copy_into(st, t, packed, func) == 0)
-        res = make_capsule(st, packed, major >= 1, 1, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
+    /* a packed copy, on the requested device (a copy to the cpu is complete on return) */
+    aug_tensor *packed;
+    Py_BEGIN_ALLOW_THREADS
+    packed = aug_tensor_to(t, want);
+    Py_END_ALLOW_THREADS
+    if (packed == NULL) return augpy_raise(st, aug_last_status(), func);
+    PyObject *res = want.type == AUG_DEVICE_CUDA && sync_consumer(st, want, vals[0], func) < 0
+                        ? NULL
+                        : make_capsule(st, packed, major >= 1, 1, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
     aug_tensor_free(packed);
     return res;
 }
@@ -338,14 +376,18 @@ static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *
     }
     aug_device dev = aug_cpu_device();
     int dt = dl->device.device_type;
-    if (dt == kDLCUDA && aug_default_device().type == AUG_DEVICE_CUDA) {
+    if (dt == kDLCUDA && dl->device.device_id >= 0 && dl->device.device_id < aug_device_count(AUG_DEVICE_CUDA)) {
         dev.type = AUG_DEVICE_CUDA;
         dev.id = dl->device.device_id;
     }
     else if (dt != kDLCPU && dt != kDLCUDAHost && dt != kDLCUDAManaged) {
-        PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported by this build (devices: %s)",
-                     func, dt, (int)dl->device.device_id,
-                     aug_default_device().type == AUG_DEVICE_CUDA ? "cpu, cuda" : "cpu");
+        int ncuda = aug_device_count(AUG_DEVICE_CUDA);
+        if (ncuda > 0)
+            PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported (devices: cpu, cuda:0 to "
+                         "cuda:%d)", func, dt, (int)dl->device.device_id, ncuda - 1);
+        else
+            PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported (devices: cpu; %s)", func, dt,
+                         (int)dl->device.device_id, aug_cuda_status());
         return NULL;
     }
     int ndim = dl->ndim;

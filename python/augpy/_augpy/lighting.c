@@ -1,6 +1,6 @@
 /* _augpy/lighting.c: augpy.lighting (SPEC 13, manual 3.1.4.3), a thin layer over
  * aug_lighting. Parameter tensors may also be given as numpy arrays or sequences
- * of numbers; those are converted to float32 CPU tensors first. */
+ * of numbers; those are converted to float32 tensors on the image's device first. */
 #include "augpy.h"
 
 static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -20,9 +20,9 @@ static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t narg
         augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
         return NULL;
     aug_tensor *tmp[3] = {NULL, NULL, NULL};
-    aug_tensor *gg = augpy_float32_arg(st, a[GG], func, "gammagrays", &tmp[0]);
-    aug_tensor *gc = gg ? augpy_float32_arg(st, a[GC], func, "gammacolors", &tmp[1]) : NULL;
-    aug_tensor *ct = gc ? augpy_float32_arg(st, a[CT], func, "contrasts", &tmp[2]) : NULL;
+    aug_tensor *gg = augpy_float32_arg(st, a[GG], im->device, func, "gammagrays", &tmp[0]);
+    aug_tensor *gc = gg ? augpy_float32_arg(st, a[GC], im->device, func, "gammacolors", &tmp[1]) : NULL;
+    aug_tensor *ct = gc ? augpy_float32_arg(st, a[CT], im->device, func, "contrasts", &tmp[2]) : NULL;
     PyObject *ret = NULL;
     if (ct) {
         aug_tensor *res = out;

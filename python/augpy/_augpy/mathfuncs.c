@@ -57,6 +57,8 @@ static PyObject *math_call(augpy_state *st, PyObject *self, aug_op op, const cha
         PyErr_Format(PyExc_TypeError, "%s: at least one argument must be a Tensor", func);
         goto done;
     }
+    if (augpy_operands_to_device(st, in, tmp, arity, out, func) < 0)
+        goto done;
     aug_tensor *result = out;
     aug_status s;
     AUGPY_CALL(s, volume, aug_elementwise(func, op, arity, in, AUG_DTYPE_AUTO, AUG_DTYPE_AUTO, &result));

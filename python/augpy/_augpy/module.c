@@ -122,6 +122,7 @@ static int augpy_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->DevicePropType);
     Py_VISIT(st->RandomType);
     Py_VISIT(st->DecoderType);
+    Py_VISIT(st->HostBufferType);
     Py_VISIT(st->WarpScaleModeType);
     for (int i = 0; i < AUG_NUM_DTYPES; i++) Py_VISIT(st->dtypes[i]);
     Py_VISIT(st->default_stream);
@@ -146,6 +147,7 @@ static int augpy_clear(PyObject *module) {
     Py_CLEAR(st->EventType);
     Py_CLEAR(st->DevicePropType);
     Py_CLEAR(st->RandomType);
+    Py_CLEAR(st->HostBufferType);
     Py_CLEAR(st->DecoderType);
     Py_CLEAR(st->WarpScaleModeType);
     for (int i = 0; i < AUG_NUM_DTYPES; i++) Py_CLEAR(st->dtypes[i]);

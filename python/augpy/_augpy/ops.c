@@ -89,6 +89,8 @@ static PyObject *binop(PyObject *a, PyObject *b, aug_op op, const char *func, in
         r = augpy_parse_operand(st, b, &in[1], &tmp[1], func);
         if (r == 0 && !in[0].tensor && !in[1].tensor)
             r = 1;
+        if (r == 0 && augpy_operands_to_device(st, in, tmp, 2, inplace ? ((AugTensorObject *)a)->t : NULL, func) < 0)
+            r = -1;
     }
     if (r != 0) {
         free_tmps(tmp, 2);
@@ -250,6 +252,10 @@ static PyObject *fill_into(augpy_state *st, PyObject *dstobj, PyObject *value, a
     aug_operand src;
     aug_tensor *tmp = NULL;
     int r = augpy_parse_operand(st, value, &src, &tmp, func);
+    if (r == 0 && augpy_operands_to_device(st, &src, &tmp, 1, dst, func) < 0) {
+        aug_tensor_free(tmp);
+        return NULL;
+    }
     if (r < 0)
         return NULL;
     if (r > 0) {
@@ -305,6 +311,10 @@ static PyObject *functional(PyObject *module, aug_op op, int reflected, const ch
     aug_operand other;
     aug_tensor *tmp = NULL;
     int r = augpy_parse_operand(st, a[1], &other, &tmp, func);
+    if (r == 0 && augpy_operands_to_device(st, &other, &tmp, 1, t, func) < 0) {
+        aug_tensor_free(tmp);
+        return NULL;
+    }
     if (r < 0)
         return NULL;
     if (r > 0) {

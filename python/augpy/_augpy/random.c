@@ -106,13 +106,26 @@ static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssi
         return NULL;
     }
     if (t == NULL) return NULL;
+    /* an array target of a CUDA generator: drawn on the device, then copied into the array */
+    aug_tensor *dev_tmp = NULL;
+    aug_device gdev = aug_rng_device(self->rng);
+    if (have_view && gdev.type != AUG_DEVICE_CPU) {
+        dev_tmp = aug_tensor_empty(t->ndim, t->shape, t->dtype, gdev);
+        if (dev_tmp == NULL) {
+            augpy_bufview_release(&view);
+            return augpy_raise(st, aug_last_status(), func);
+        }
+    }
+    aug_tensor *fill_t = dev_tmp ? dev_tmp : t;
     aug_status status;
     lock_rng(self);
     if (gaussian)
-        AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_gaussian(self->rng, t, p0, p1));
+        AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_gaussian(self->rng, fill_t, p0, p1));
     else
-        AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_uniform(self->rng, t, p0, p1));
+        AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_uniform(self->rng, fill_t, p0, p1));
     PyThread_release_lock(self->lock);
+    if (status == AUG_OK && dev_tmp) AUGPY_CALL(status, aug_tensor_size(t), aug_copy(dev_tmp, t));
+    aug_tensor_free(dev_tmp);
     if (have_view) augpy_bufview_release(&view);
     if (status != AUG_OK) return augpy_raise(st, status, func);
     Py_RETURN_NONE;
@@ -211,7 +224,9 @@ static PyMethodDef rng_methods[] = {
      "uniform($self, /, target, vmin, vmax, blocks_per_sm=8, threads=0)\n--\n\n"
      "Fill target with values uniform in [vmin, vmax); vmin can occur, vmax never. Integer\n"
      "targets get every integer of the dtype in [ceil(vmin), vmax) with equal probability.\n"
-     "Reproducible: element i (C order) of the n-th call draws from Philox counter (i, n)."},
+     "Reproducible: element i (C order) of the n-th call draws from Philox counter (i, n).\n"
+     "target: a Tensor on the generator's device, or a writable array (a CUDA generator draws on\n"
+     "its device and copies the values into the array)."},
     {"gaussian", (PyCFunction)(void (*)(void))rng_gaussian, METH_FASTCALL | METH_KEYWORDS,
      "gaussian($self, /, target, mean=0.0, std=1.0, blocks_per_sm=8, threads=0)\n--\n\n"
      "Fill target with normal values (Box-Muller). Integer targets get the value rounded half\n"

@@ -443,6 +443,55 @@ static PyObject *tensor_reshape(PyObject *self, PyObject *args) {
     return augpy_wrap(st, view);
 }
 
+static PyObject *tensor_transpose(PyObject *self, PyObject *args) {
+    static const char *func = "CudaTensor.transpose";
+    augpy_state *st = augpy_state_from_obj(self);
+    if (st == NULL) return NULL;
+    const int ndim = T(self)->ndim;
+    int perm[AUG_MAX_DIMS];
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    PyObject *axes = args;
+    if (n == 1 && !PyLong_Check(PyTuple_GET_ITEM(args, 0))) {
+        axes = PyTuple_GET_ITEM(args, 0);
+        if (axes != Py_None && !PyTuple_Check(axes) && !PyList_Check(axes)) {
+            PyErr_Format(PyExc_TypeError, "%s: axes must be ints or one sequence of ints, got %.100s", func,
+                         Py_TYPE(axes)->tp_name);
+            return NULL;
+        }
+        n = axes == Py_None ? 0 : PySequence_Size(axes);
+    }
+    if (n == 0) {
+        for (int d = 0; d < ndim; d++) perm[d] = ndim - 1 - d; /* numpy's default: reversed */
+    } else if (n != ndim) {
+        PyErr_Format(PyExc_ValueError, "%s: axes don't match the tensor: %zd axes for %d dimensions", func, n, ndim);
+        return NULL;
+    } else {
+        int seen[AUG_MAX_DIMS] = {0};
+        for (Py_ssize_t d = 0; d < n; d++) {
+            PyObject *item = PySequence_GetItem(axes, d);
+            if (item == NULL) return NULL;
+            int ax;
+            int r = augpy_parse_int(item, &ax, func, "axis");
+            Py_DECREF(item);
+            if (r < 0) return NULL;
+            if (ax < -ndim || ax >= ndim) {
+                PyErr_Format(PyExc_ValueError, "%s: axis %d is out of bounds for a tensor of dimension %d", func, ax,
+                             ndim);
+                return NULL;
+            }
+            ax = ax < 0 ? ax + ndim : ax;
+            if (seen[ax]++) {
+                PyErr_Format(PyExc_ValueError, "%s: repeated axis %d in transpose", func, ax);
+                return NULL;
+            }
+            perm[d] = ax;
+        }
+    }
+    aug_tensor *view = aug_tensor_permute(T(self), perm);
+    if (view == NULL) return augpy_raise(st, AUG_OK, func);
+    return augpy_wrap(st, view);
+}
+
 static PyObject *tensor_contiguous(PyObject *self, PyObject *Py_UNUSED(unused)) {
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
@@ -466,20 +515,40 @@ static PyMethodDef tensor_own_methods[] = {
      "A view with the same memory and a different shape with the same number of elements;\n"
      "one extent may be -1 (inferred). Only contiguous tensors can be reshaped (ValueError\n"
      "naming contiguous() otherwise). Also accepts the extents as separate arguments."},
+    {"transpose", tensor_transpose, METH_VARARGS,
+     "transpose($self, /, *axes)\n--\n\n"
+     "A view with the dimensions permuted, as numpy.transpose: axes (separate ints or one sequence)\n"
+     "name the source dimension of each result dimension, negative ones counted from the end; none\n"
+     "reverses the order. A layout string is permuted with the dimensions (\"HWC\" -> \"CHW\")."},
     {"contiguous", tensor_contiguous, METH_NOARGS,
      "contiguous($self, /)\n--\n\n"
      "This tensor if it is C-contiguous, else a packed copy."},
     {"numpy", (PyCFunction)(void (*)(void))augpy_tensor_numpy_method, METH_VARARGS | METH_KEYWORDS,
      "numpy($self, /, array=None, blocking=True)\n--\n\n"
      "Copy the tensor into a new numpy array, or into `array` (any writable buffer) and return\n"
-     "it as a numpy array. Returns once the data is there; `blocking=False` is accepted for the\n"
-     "seed's asynchronous form (on the CPU every copy is synchronous)."},
+     "it as a numpy array. Returns once the data is there. With blocking=False and no array, a\n"
+     "CUDA tensor's copy is queued on the current stream into page-locked memory and the array\n"
+     "returned at once: synchronise the stream (or device) before reading it. On the CPU every\n"
+     "copy is synchronous."},
+    {"to", (PyCFunction)(void (*)(void))augpy_tensor_to_method, METH_FASTCALL | METH_KEYWORDS,
+     "to($self, /, device)\n--\n\n"
+     "This tensor on `device` ('cpu', 'cuda', 'cuda:N', or a device_id of the default backend):\n"
+     "itself when it is already there, else a packed copy (queued on the current stream; a copy to\n"
+     "the cpu returns once the data is there)."},
+    {"cpu", augpy_tensor_cpu_method, METH_NOARGS,
+     "cpu($self, /)\n--\n\nThis tensor on the cpu: itself, or a copy (returns once the data is there)."},
+    {"cuda", (PyCFunction)(void (*)(void))augpy_tensor_cuda_method, METH_FASTCALL | METH_KEYWORDS,
+     "cuda($self, /, device_id=0)\n--\n\nThis tensor on cuda:device_id: itself, or a copy. ValueError "
+     "without such a device."},
     {"__array__", (PyCFunction)(void (*)(void))augpy_tensor_array_method, METH_VARARGS | METH_KEYWORDS,
      "__array__($self, /, dtype=None, copy=None)\n--\n\nnumpy array protocol: a numpy.ndarray with a copy of the values."},
     {"__dlpack__", (PyCFunction)(void (*)(void))augpy_tensor_dlpack, METH_FASTCALL | METH_KEYWORDS,
      "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
      "Export the tensor as a DLPack capsule (zero copy): 'dltensor_versioned' when max_version\n"
-     ">= (1, 0), else the legacy 'dltensor'."},
+     ">= (1, 0), else the legacy 'dltensor'. A CUDA tensor's consumer stream (None or 1: the legacy\n"
+     "default stream, 2: per-thread, -1: no synchronisation, else a cudaStream_t) waits for the work\n"
+     "queued so far. dl_device may ask for another device (a packed copy, unless copy=False); copy=True\n"
+     "always copies."},
     {"__dlpack_device__", augpy_tensor_dlpack_device, METH_NOARGS,
      "__dlpack_device__($self, /)\n--\n\n(device_type, device_id) as DLPack codes: (1, 0) for the CPU."},
     {NULL, NULL, 0, NULL}};

@@ -3,8 +3,11 @@
  * The buffer protocol export of CPU tensors (any strides; bool as '?', float16
  * as 'e'; bfloat16 has no PEP 3118 format and raises BufferError), the numpy
  * conversions (CudaTensor.numpy, __array__, tensor_to_array) and the creation
- * functions array_to_tensor and empty_like. Every copy is one aug_copy between
- * the tensor and a zero-copy view of the other side's buffer (convert.c). */
+ * functions array_to_tensor and empty_like, and moving tensors between devices
+ * (to / cpu / cuda). Every copy is one aug_copy between the tensor and a
+ * zero-copy view of the other side's buffer (convert.c), across devices where
+ * they differ; numpy(blocking=False) of a CUDA tensor queues the copy into
+ * page-locked memory (a HostBuffer the array keeps alive) and returns at once. */
 #include <string.h>
 #include "augpy.h"
 
@@ -139,7 +142,7 @@ PyObject *augpy_tensor_to_numpy(augpy_state *st, const aug_tensor *t, PyObject *
     if (same_shape(view.t, t)) {
         int r = augpy_copy_into(st, t, view.t, func);
         augpy_bufview_release(&view);
-        if (r == 0) arr = PyObject_CallMethod(np, "asarray", "O", array);
+        if (r == 0) arr = PyObject_CallMethod(np, "asarray", "(O)", array);
         goto done;
     }
     /* A raw byte buffer, or a packed buffer of t's dtype, large enough: reinterpret. */
@@ -164,12 +167,80 @@ PyObject *augpy_tensor_to_numpy(augpy_state *st, const aug_tensor *t, PyObject *
     if (nptype == NULL || shape == NULL) goto done;
     PyObject *flat = PyObject_CallMethod(np, "frombuffer", "OOL", array, nptype, (long long)aug_tensor_size(t));
     if (flat == NULL) goto done;
-    arr = PyObject_CallMethod(flat, "reshape", "O", shape);
+    arr = PyObject_CallMethod(flat, "reshape", "(O)", shape);
     Py_DECREF(flat);
     if (arr && copy_to_buffer(st, t, arr, func) < 0) Py_CLEAR(arr);
 done:
     Py_XDECREF(nptype);
     Py_XDECREF(shape);
+    return arr;
+}
+
+/* ---- page-locked host buffers -------------------------------------------------------- */
+
+/* Page-locked host memory of a device (aug_host_alloc), exported through the
+ * buffer protocol as bytes; freed when the last array viewing it goes. */
+typedef struct {
+    PyObject_HEAD
+    aug_device device;
+    void *ptr;
+    Py_ssize_t len;
+} HostBufferObject;
+
+static int hostbuffer_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+    HostBufferObject *b = (HostBufferObject *)self;
+    return PyBuffer_FillInfo(view, self, b->ptr, b->len, 0, flags);
+}
+
+static void hostbuffer_dealloc(PyObject *self) {
+    HostBufferObject *b = (HostBufferObject *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    if (b->ptr) aug_host_free(b->device, b->ptr);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyType_Slot hostbuffer_slots[] = {
+    {Py_tp_doc, "Page-locked host memory filled by numpy(blocking=False); synchronise the stream before reading."},
+    {Py_tp_dealloc, hostbuffer_dealloc},
+    {Py_bf_getbuffer, hostbuffer_getbuffer},
+    {0, NULL}};
+
+static PyType_Spec hostbuffer_spec = {"augpy._augpy.HostBuffer", sizeof(HostBufferObject), 0,
+                                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+                                      hostbuffer_slots};
+
+/* numpy(blocking=False) of a CUDA tensor: a new array over page-locked memory the
+ * copy is queued into on the current stream. */
+static PyObject *numpy_async(augpy_state *st, const aug_tensor *t, const char *func) {
+    PyObject *np = augpy_get_numpy(st);
+    if (np == NULL) return NULL;
+    size_t nbytes = (size_t)(aug_tensor_size(t) * aug_tensor_itemsize(t));
+    HostBufferObject *b = PyObject_New(HostBufferObject, st->HostBufferType);
+    if (b == NULL) return NULL;
+    b->device = t->device;
+    b->len = (Py_ssize_t)nbytes;
+    b->ptr = aug_host_alloc(t->device, nbytes ? nbytes : 1);
+    PyObject *arr = NULL, *nptype = NULL, *shape = NULL, *flat = NULL;
+    if (b->ptr == NULL) {
+        augpy_raise(st, aug_last_status(), func);
+        goto done;
+    }
+    aug_status status = aug_tensor_read(t, b->ptr, nbytes, 0);
+    if (status != AUG_OK) {
+        augpy_raise(st, status, func);
+        goto done;
+    }
+    nptype = augpy_numpy_type(st, t->dtype, func);
+    shape = shape_tuple(t);
+    if (nptype && shape) flat = PyObject_CallMethod(np, "frombuffer", "OOL", (PyObject *)b, nptype,
+                                                    (long long)aug_tensor_size(t));
+    if (flat) arr = PyObject_CallMethod(flat, "reshape", "(O)", shape);
+done:
+    Py_XDECREF(flat);
+    Py_XDECREF(nptype);
+    Py_XDECREF(shape);
+    Py_DECREF(b);
     return arr;
 }
 
@@ -180,8 +251,61 @@ PyObject *augpy_tensor_numpy_method(PyObject *self, PyObject *args, PyObject *kw
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Op:numpy", kwlist, &array, &blocking)) return NULL;
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
-    /* CPU copies are synchronous, so blocking=False returns finished data as well. */
+    /* CPU copies are synchronous, so blocking=False returns finished data as well;
+     * into a caller's array the copy is synchronous too (its memory is pageable). */
+    if (!blocking && T(self)->device.type != AUG_DEVICE_CPU && array == Py_None)
+        return numpy_async(st, T(self), "CudaTensor.numpy");
     return augpy_tensor_to_numpy(st, T(self), array, "CudaTensor.numpy");
+}
+
+/* ---- devices ---------------------------------------------------------------------------- */
+
+/* t on dev: t itself when it is there, else a copy (aug_tensor_to). */
+static PyObject *move_to(PyObject *self, aug_device dev, const char *func) {
+    const aug_tensor *t = T(self);
+    if (t->device.type == dev.type && t->device.id == dev.id) return Py_NewRef(self);
+    augpy_state *st = augpy_state_from_obj(self);
+    if (st == NULL) return NULL;
+    aug_tensor *moved;
+    Py_BEGIN_ALLOW_THREADS
+    moved = aug_tensor_to(t, dev);
+    Py_END_ALLOW_THREADS
+    if (moved == NULL) return augpy_raise(st, aug_last_status(), func);
+    return augpy_wrap(st, moved);
+}
+
+PyObject *augpy_tensor_to_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char func[] = "CudaTensor.to";
+    static const char *const names[] = {"device"};
+    PyObject *a[1] = {NULL};
+    aug_device dev;
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, a) < 0 || augpy_parse_device(a[0], &dev, func) < 0)
+        return NULL;
+    return move_to(self, dev, func);
+}
+
+PyObject *augpy_tensor_cpu_method(PyObject *self, PyObject *Py_UNUSED(u)) {
+    return move_to(self, aug_cpu_device(), "CudaTensor.cpu");
+}
+
+PyObject *augpy_tensor_cuda_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char func[] = "CudaTensor.cuda";
+    static const char *const names[] = {"device_id"};
+    PyObject *a[1] = {NULL};
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 0, a) < 0) return NULL;
+    int id = 0;
+    if (a[0] && a[0] != Py_None && augpy_parse_int(a[0], &id, func, "device_id") < 0) return NULL;
+    aug_device dev = {AUG_DEVICE_CUDA, id};
+    if (id < 0 || id >= aug_device_count(AUG_DEVICE_CUDA)) {
+        const char *why = aug_cuda_status();
+        if (aug_device_count(AUG_DEVICE_CUDA) == 0)
+            PyErr_Format(PyExc_ValueError, "%s: no CUDA device (%s)", func, why[0] ? why : "none present");
+        else
+            PyErr_Format(PyExc_ValueError, "%s: invalid device_id %d (the cuda backend has devices 0 to %d)", func,
+                         id, aug_device_count(AUG_DEVICE_CUDA) - 1);
+        return NULL;
+    }
+    return move_to(self, dev, func);
 }
 
 PyObject *augpy_tensor_array_method(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -204,7 +328,7 @@ PyObject *augpy_tensor_array_method(PyObject *self, PyObject *args, PyObject *kw
                          T(self)->device.type == AUG_DEVICE_CPU ? "the cpu" : "a cuda device");
             return NULL;
         }
-        arr = PyObject_CallMethod(np, "asarray", "O", mv);
+        arr = PyObject_CallMethod(np, "asarray", "(O)", mv);
         Py_DECREF(mv);
     }
     else {
@@ -255,21 +379,8 @@ static PyObject *array_to_tensor(PyObject *module, PyObject *args, PyObject *kwa
     }
     aug_device dev = aug_default_device();
     if (second != Py_None && augpy_parse_device_id(second, 0, &dev, func) < 0) return NULL;
-    aug_tensor *host = augpy_tensor_from_buffer(st, array, func);
-    if (host == NULL) return NULL;
-    if (dev.type == AUG_DEVICE_CPU) return augpy_wrap(st, host);
-    aug_tensor *t = aug_tensor_empty(host->ndim, host->shape, host->dtype, dev);
-    if (t == NULL) {
-        aug_tensor_free(host);
-        return augpy_raise(st, AUG_OK, func);
-    }
-    int r = augpy_copy_into(st, host, t, func);
-    aug_tensor_free(host);
-    if (r < 0) {
-        aug_tensor_free(t);
-        return NULL;
-    }
-    return augpy_wrap(st, t);
+    aug_tensor *t = augpy_tensor_from_buffer(st, array, dev, func);
+    return t ? augpy_wrap(st, t) : NULL;
 }
 
 static PyObject *tensor_to_array(PyObject *module, PyObject *args, PyObject *kwargs) {
@@ -314,6 +425,7 @@ static PyMethodDef io_functions[] = {
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_tensor_io(PyObject *module, augpy_state *st) {
-    (void)st;
+    st->HostBufferType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &hostbuffer_spec, NULL);
+    if (st->HostBufferType == NULL) return -1;
     return PyModule_AddFunctions(module, io_functions);
 }

@@ -354,9 +354,9 @@ static aug_tensor *parse_matrices(augpy_state *st, PyObject *obj, int batch, int
 }
 
 /* background: None -> *bg = NULL; a Tensor (borrowed); a number (all channels) or an
- * array-like of C values (a new tensor in *tmp). */
-static int parse_background(augpy_state *st, PyObject *obj, int64_t C, const aug_tensor **bg, aug_tensor **tmp,
-                            const char *func) {
+ * array-like of C values (a new tensor on dev, the images' device, in *tmp). */
+static int parse_background(augpy_state *st, PyObject *obj, int64_t C, aug_device dev, const aug_tensor **bg,
+                            aug_tensor **tmp, const char *func) {
     *bg = NULL;
     *tmp = NULL;
     if (!obj || obj == Py_None) return 0;
@@ -368,7 +368,7 @@ static int parse_background(augpy_state *st, PyObject *obj, int64_t C, const aug
         double v;
         if (augpy_parse_double(obj, &v, func, "background") < 0) return -1;
         aug_scalar sv = aug_scalar_float(v);
-        *tmp = aug_tensor_full(1, &C, AUG_FLOAT64, aug_cpu_device(), &sv);
+        *tmp = aug_tensor_full(1, &C, AUG_FLOAT64, dev, &sv);
         if (!*tmp) {
             augpy_raise(st, aug_last_status(), func);
             return -1;
@@ -376,7 +376,7 @@ static int parse_background(augpy_state *st, PyObject *obj, int64_t C, const aug
         *bg = *tmp;
         return 0;
     }
-    *tmp = augpy_tensor_from_buffer(st, obj, func);
+    *tmp = augpy_tensor_from_buffer(st, obj, dev, func);
     if (!*tmp) return -1;
     *bg = *tmp;
     return 0;
@@ -485,7 +485,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     }
     if (!(mat = parse_matrices(st, a[MAT], batch, n, func))) goto done;
     int64_t C = dst->ndim >= 3 ? dst->shape[dst->ndim - 3] : 0;
-    if (parse_background(st, a[BG], C, &bg, &bgtmp, func) < 0) goto done;
+    if (parse_background(st, a[BG], C, dst->device, &bg, &bgtmp, func) < 0) goto done;
 
     int64_t work = aug_tensor_size(dst) * (ss[0] > 0 ? ss[0] : 1); /* decides the GIL release only */
     aug_status s;
