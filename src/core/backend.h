@@ -140,6 +140,10 @@ AUG__HIDDEN const aug__backend *aug__backend_for(const char *func, aug_device de
  * cuda:0 for dtype float16". */
 AUG__HIDDEN const aug__backend *aug__backend_supporting(const char *func, aug_device dev, const aug__need *need);
 
+/* Test hook (tests/c/test_backend.c): devices of `type` are served by `be`
+ * (NULL: by their own backend again). Not thread-safe; tests only. */
+AUG__HIDDEN void aug__backend_override(aug_device_type type, const aug__backend *be);
+
 /* Plans `ops` (core/plan.c) and runs the plan on the output's device: the one
  * path of every elementwise op, cast, copy and fill. */
 AUG__HIDDEN aug_status aug__run_elementwise(const char *func, aug_op op, const aug__ew_operands *ops);

@@ -39,12 +39,6 @@
 #define RED_LANES AUG__RED_LANES
 #define RED_PW_SMALL AUG__RED_PW_SMALL
 
-/* Contiguous 8-bit sums, exposed (hidden) so the tests can check the vector paths
- * against the portable one. dt is AUG_BOOL (counts non-zero bytes), AUG_INT8 or
- * AUG_UINT8; level (AUG__SIMD_*, core/simd.h, at most aug__simd_cpu_level())
- * picks the path, falling back to the best one built below it. */
-AUG__HIDDEN int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int level);
-
 #define pw_push aug__red_pw_push
 #define pw_total aug__red_pw_total
 _Static_assert(RED_CHUNK / RED_BLOCK < (1 << RED_PW_SMALL), "chunk stack too small");

@@ -471,9 +471,6 @@ static void warp_task(void *ctx, int64_t task, int worker) {
     }
 }
 
-/* With an explicit SIMD level, so the tests can compare the paths. */
-AUG__HIDDEN aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level);
-
 aug_status aug__cpu_warp_affine(const aug__warp_plan *plan) {
     return aug__cpu_warp_affine_level(plan, aug__simd_level());
 }

@@ -16,10 +16,8 @@
 #include <string.h>
 #include "aug/aug.h"
 #include "core/error.h"
+#include "cpu/cpu.h"
 #include "cpu/simd.h"
-
-/* From cpu/reduce.c (hidden; reachable through the static library). */
-AUG__HIDDEN int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int level);
 
 typedef __int128 i128;
 

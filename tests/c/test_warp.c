@@ -20,9 +20,7 @@
 #include "aug/aug.h"
 #include "cpu/simd.h"
 #include "core/warp.h"
-
-/* From cpu/warp.c (hidden; reachable through the static library). */
-AUG__HIDDEN aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level);
+#include "cpu/cpu.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 static uint64_t rnd(void) { /* splitmix64 */

@@ -1,0 +1,237 @@
+/* test_backend.c: every plan goes through the backend table, and the one
+ * "not supported" error.
+ *
+ * A recording copy of the CPU backend's table (each compute entry counts its
+ * calls and then runs the CPU's) serves the cpu device (aug__backend_override):
+ * every op of AUG_OP_LIST, casts, copies and fills, every reduction, gemm, the
+ * random fills, warp, lighting, the blurs and JPEG decoding must reach their
+ * entry, with the device and a stream in the plan, and give the CPU's results.
+ * Then tables that lack an entry, or whose supports() refuses a dtype, must
+ * give "aug_x: <what> is not supported on cpu for dtype <dtype>" (AUG_ERR_TYPE)
+ * for each family, without running anything. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <turbojpeg.h>
+
+#include "aug/aug.h"
+#include "core/backend.h"
+#include "core/blur.h"
+#include "core/lighting.h"
+#include "core/random.h"
+#include "core/warp.h"
+
+#define CPU aug_cpu_device()
+
+static int calls[AUG__NUM_FAMILIES];
+static int bad_exec;
+
+/* The plan's execution context must name the cpu and carry a stream. */
+static void check_exec(const aug__exec *e) {
+    if (e->device.type != AUG_DEVICE_CPU || e->device.id != 0 || e->stream == NULL) bad_exec++;
+}
+
+static aug_status rec_elementwise(const aug__ew_plan *p) {
+    calls[AUG__FAMILY_ELEMENTWISE]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.elementwise(p);
+}
+static aug_status rec_reduce(const aug__reduce_plan *p) {
+    calls[AUG__FAMILY_REDUCE]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.reduce(p);
+}
+static aug_status rec_gemm(const aug__gemm_plan *p) {
+    calls[AUG__FAMILY_GEMM]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.gemm(p);
+}
+static aug_status rec_random(const aug__random_plan *p) {
+    calls[AUG__FAMILY_RANDOM]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.random(p);
+}
+static aug_status rec_warp(const aug__warp_plan *p) {
+    calls[AUG__FAMILY_WARP]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.warp_affine(p);
+}
+static aug_status rec_lighting(const aug__lighting_plan *p) {
+    calls[AUG__FAMILY_LIGHTING]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.lighting(p);
+}
+static aug_status rec_blur(const aug__blur_plan *p) {
+    calls[AUG__FAMILY_BLUR]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.blur(p);
+}
+static aug_status rec_jpeg_decode(const char *func, void *dec, const void *data, size_t size,
+                                  const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec) {
+    calls[AUG__FAMILY_JPEG]++;
+    check_exec(exec);
+    return aug__cpu_backend.jpeg_decode(func, dec, data, size, h, dst, exec);
+}
+
+static aug__backend recording(void) {
+    aug__backend be = aug__cpu_backend;
+    be.elementwise = rec_elementwise, be.reduce = rec_reduce, be.gemm = rec_gemm, be.random = rec_random;
+    be.warp_affine = rec_warp, be.lighting = rec_lighting, be.blur = rec_blur, be.jpeg_decode = rec_jpeg_decode;
+    return be;
+}
+
+/* A tensor of v (or unset, where the table refuses the fill: test_supports_refuses). */
+static aug_tensor *filled(int ndim, const int64_t *shape, aug_dtype dt, double v) {
+    aug_scalar s = aug_scalar_float(v);
+    aug_tensor *t = aug_tensor_full(ndim, shape, dt, CPU, &s);
+    if (!t) t = aug_tensor_empty(ndim, shape, dt, CPU);
+    assert_non_null(t);
+    return t;
+}
+
+/* A w x h RGB JPEG. */
+static unsigned char *tiny_jpeg(unsigned long *size) {
+    unsigned char px[8 * 6 * 3], *buf = NULL;
+    for (int i = 0; i < (int)sizeof px; i++) px[i] = (unsigned char)(i * 7);
+    tjhandle tj = tjInitCompress();
+    assert_int_equal(tjCompress2(tj, px, 8, 0, 6, TJPF_RGB, &buf, size, TJSAMP_420, 90, 0), 0);
+    tjDestroy(tj);
+    return buf;
+}
+
+/* One call of each family (every op of the list); returns the last status seen
+ * that was not AUG_OK, or AUG_OK. With expect_ok each call must succeed. */
+static aug_status run_families(aug_dtype dt, int expect_ok) {
+    const int64_t s4[4] = {1, 3, 6, 8}, s3[3] = {6, 8, 3}, s2[2] = {4, 4}, one = 1;
+    aug_tensor *a = filled(2, s2, dt, 2), *b = filled(2, s2, dt, 3), *c = filled(2, s2, dt, 1), *out = NULL;
+    aug_status last = AUG_OK, st;
+#define CALL(expr)                                                                             \
+    do {                                                                                       \
+        st = (expr);                                                                           \
+        if (expect_ok && st != AUG_OK) fail_msg("%s failed: %s", #expr, aug_last_error());     \
+        if (st != AUG_OK) last = st;                                                           \
+    } while (0)
+    for (int op = 0; op < AUG_NUM_OPS; op++) {
+        int n = aug_op_arity((aug_op)op);
+        aug_operand in[3] = {aug_operand_tensor(a), aug_operand_tensor(b), aug_operand_tensor(c)};
+        if (op == AUG_OP_LSHIFT || op == AUG_OP_RSHIFT || op == AUG_OP_AND || op == AUG_OP_OR ||
+            op == AUG_OP_XOR || op == AUG_OP_INVERT) {
+            if (aug_dtype_info(dt)->kind == AUG_KIND_FLOAT) continue; /* integer-only operators */
+        }
+        out = NULL;
+        CALL(aug_elementwise("aug_test", (aug_op)op, n, in, AUG_DTYPE_AUTO, AUG_DTYPE_AUTO, &out));
+        aug_tensor_free(out);
+    }
+    out = NULL;
+    CALL(aug_cast(a, AUG_INT16, &out));
+    aug_tensor_free(out);
+    CALL(aug_copy(a, b));
+    aug_scalar v = aug_scalar_float(5);
+    CALL(aug_fill(b, &v));
+    for (int r = AUG_REDUCE_SUM; r <= AUG_REDUCE_ANY; r++) {
+        out = NULL;
+        CALL(aug_reduce((aug_reduce_op)r, a, -1, NULL, 0, 0, &out));
+        aug_tensor_free(out);
+    }
+    if (dt == AUG_FLOAT32) {
+        out = NULL;
+        CALL(aug_gemm(a, b, &out, 1.0, 0.0));
+        aug_tensor_free(out);
+    }
+    aug_rng *rng = aug_rng_new(CPU, NULL);
+    CALL(aug_rng_uniform(rng, a, 0, 10));
+    aug_rng_free(rng);
+    aug_tensor *src = filled(3, s3, dt, 9), *dst = aug_tensor_empty(3, (int64_t[]){3, 4, 4}, dt, CPU);
+    const float m[6] = {1, 0, 0, 0, 1, 0};
+    CALL(aug_warp_affine(src, dst, m, NULL, 1));
+    aug_tensor *im = filled(4, s4, dt, 50), *g = filled(1, &one, AUG_FLOAT32, 1);
+    aug_tensor *gc = filled(1, (int64_t[]){3}, AUG_FLOAT32, 1), *k = filled(1, &one, AUG_FLOAT32, 0);
+    out = NULL;
+    CALL(aug_lighting(im, g, gc, k, 0, 255, &out));
+    aug_tensor_free(out);
+    out = NULL;
+    CALL(aug_gaussian_blur(im, g, 5, &out));
+    aug_tensor_free(out);
+    aug_tensor_free(src), aug_tensor_free(dst), aug_tensor_free(im), aug_tensor_free(g), aug_tensor_free(gc);
+    aug_tensor_free(k), aug_tensor_free(a), aug_tensor_free(b), aug_tensor_free(c);
+#undef CALL
+    return last;
+}
+
+static void test_every_plan_goes_through_the_table(void **state) {
+    (void)state;
+    aug__backend be = recording();
+    memset(calls, 0, sizeof calls);
+    bad_exec = 0;
+    aug__backend_override(AUG_DEVICE_CPU, &be);
+    run_families(AUG_FLOAT32, 1);
+    run_families(AUG_UINT8, 1);
+    unsigned long size;
+    unsigned char *jpg = tiny_jpeg(&size);
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    aug_tensor *img = NULL;
+    assert_int_equal(aug_decoder_decode(d, jpg, size, NULL, &img), AUG_OK);
+    aug_tensor_free(img), aug_decoder_free(d), tjFree(jpg);
+    aug__backend_override(AUG_DEVICE_CPU, NULL);
+    assert_true(calls[AUG__FAMILY_ELEMENTWISE] >= 2 * AUG_NUM_OPS - 6);
+    for (int f = AUG__FAMILY_REDUCE; f < AUG__NUM_FAMILIES; f++)
+        if (calls[f] == 0) fail_msg("family %d never reached the backend table", f);
+    assert_int_equal(bad_exec, 0);
+}
+
+/* No entries at all: every family is "not supported", nothing runs. */
+static void test_missing_entries(void **state) {
+    (void)state;
+    aug__backend be = recording();
+    be.elementwise = NULL, be.reduce = NULL, be.gemm = NULL, be.random = NULL;
+    be.warp_affine = NULL, be.lighting = NULL, be.blur = NULL;
+    memset(calls, 0, sizeof calls);
+    aug__backend_override(AUG_DEVICE_CPU, &be);
+    aug_tensor *a = aug_tensor_empty(1, (int64_t[]){4}, AUG_FLOAT32, CPU), *b = NULL;
+    assert_non_null(a);
+    assert_int_equal(aug_binary(AUG_OP_ADD, a, a, &b), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(), "aug_add: + is not supported on cpu for dtype float32");
+    assert_int_equal(aug_reduce(AUG_REDUCE_SUM, a, -1, NULL, 0, 0, &b), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(), "aug_sum: reduction is not supported on cpu for dtype float32");
+    aug_rng *rng = aug_rng_new(CPU, NULL);
+    assert_int_equal(aug_rng_uniform(rng, a, 0, 1), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(), "aug_rng_uniform: random fill is not supported on cpu for dtype float32");
+    aug_rng_free(rng);
+    aug_tensor *im = aug_tensor_empty(3, (int64_t[]){1, 4, 4}, AUG_UINT8, CPU);
+    assert_int_equal(aug_box_blur_single(im, 3, &b), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(), "aug_box_blur_single: blur is not supported on cpu for dtype uint8");
+    assert_null(b);
+    aug__backend_override(AUG_DEVICE_CPU, NULL);
+    for (int f = 0; f < AUG__NUM_FAMILIES; f++) assert_int_equal(calls[f], 0);
+    aug_tensor_free(a), aug_tensor_free(im);
+}
+
+/* supports() refusing float16: the same error from every family, dtype named. */
+static int no_float16(const aug__need *need) { return need->dtype != AUG_FLOAT16 && need->dtype2 != AUG_FLOAT16; }
+
+static void test_supports_refuses(void **state) {
+    (void)state;
+    aug__backend be = recording();
+    be.supports = no_float16;
+    memset(calls, 0, sizeof calls);
+    aug__backend_override(AUG_DEVICE_CPU, &be);
+    assert_int_equal(run_families(AUG_FLOAT16, 0), AUG_ERR_TYPE);
+    assert_true(strstr(aug_last_error(), " is not supported on cpu for dtype float16") != NULL);
+    /* no float16 plan ran: only casts from the float32 parameters could have */
+    for (int f = AUG__FAMILY_REDUCE; f < AUG__NUM_FAMILIES; f++) assert_int_equal(calls[f], 0);
+    run_families(AUG_FLOAT32, 1); /* other dtypes still run */
+    aug__backend_override(AUG_DEVICE_CPU, NULL);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_plan_goes_through_the_table),
+        cmocka_unit_test(test_missing_entries),
+        cmocka_unit_test(test_supports_refuses),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
