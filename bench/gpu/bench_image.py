@@ -1,0 +1,92 @@
+"""GPU image functions on a batch of 256 images, 480x640 -> 224x224 (semantics §18:
+warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
+make_transform), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
+fn.warp_affine / fn.gaussian_blur and torchvision's functional affine /
+gaussian_blur on CUDA tensors where installed."""
+import numpy as np
+
+import augpy
+from gpubench import parse, peer, row, time_augpy, time_torch, time_wall, torch_cuda
+
+
+def main():
+    args = parse(__doc__, default_reps=5)
+    n, (h, w), (th, tw) = (2, (48, 64), (24, 24)) if args.smoke else (256, (480, 640), (224, 224))
+    rng = np.random.default_rng(0)
+    srcs = [augpy.array_to_tensor(rng.integers(0, 256, (h, w, 3), dtype=np.uint8)) for _ in range(n)]
+    dst = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
+    mats, ss = [], []
+    for i in range(n):
+        m, s = augpy.make_transform((h, w), (th, tw), angle=float(rng.uniform(-30, 30)),
+                                    scale=float(rng.uniform(0.8, 1.3)), max_supersampling=1)
+        mats.append(m)
+        ss.append(s)
+    bg = augpy.array_to_tensor(np.array([124, 116, 104], np.float64))
+
+    matrices = np.stack([np.asarray(m, np.float32) for m in mats])
+
+    def warp():  # one batched call: every image one launch
+        augpy.warp_affine(srcs, dst, matrices, bg, ss)
+
+    sigmas = augpy.array_to_tensor(rng.uniform(0.5, 3.0, n).astype(np.float32))
+    blurred = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
+    gg = augpy.array_to_tensor(rng.uniform(0.7, 1.4, n).astype(np.float32))
+    gc = augpy.array_to_tensor(rng.uniform(0.8, 1.2, 3 * n).astype(np.float32))
+    ct = augpy.array_to_tensor(rng.uniform(-0.5, 0.5, n).astype(np.float32))
+    lit = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
+    cases = {
+        "warp_affine (batch)": lambda: warp(),
+        "gaussian_blur (batch, max_ksize 21)": lambda: augpy.gaussian_blur(dst, sigmas, 21, out=blurred),
+        "lighting (batch)": lambda: augpy.lighting(dst, gg, gc, ct, 0, 255, out=lit),
+    }
+    peers = {name: [] for name in cases}
+    torch = torch_cuda()
+    tvf = peer("torchvision.transforms.v2.functional") if torch is not None else None
+    if tvf is not None:
+        timgs = torch.randint(0, 256, (n, 3, h, w), dtype=torch.uint8, device="cuda")
+        tbatch = torch.randint(0, 256, (n, 3, th, tw), dtype=torch.uint8, device="cuda")
+        peers["warp_affine (batch)"].append(("torchvision", time_torch(
+            torch, lambda: tvf.resize(tvf.affine(timgs, angle=10.0, translate=[0, 0], scale=1.1, shear=[0.0]),
+                                      [th, tw], antialias=False), args.reps, args.rounds), ""))
+        peers["gaussian_blur (batch, max_ksize 21)"].append(("torchvision", time_torch(
+            torch, lambda: tvf.gaussian_blur(tbatch, [21, 21], [1.75, 1.75]), args.reps, args.rounds), ""))
+    else:
+        for v in peers.values():
+            v.append(("torchvision", None, "not installed or no GPU"))
+    dali = peer("nvidia.dali")
+    if dali is not None and torch is not None and not args.smoke:
+        try:
+            from nvidia.dali import fn, pipeline_def, types
+
+            @pipeline_def(batch_size=n, num_threads=4, device_id=0)
+            def warp_pipe():
+                imgs = fn.external_source(source=lambda: [np.zeros((h, w, 3), np.uint8)] * n, device="gpu",
+                                          layout="HWC", batch=True)
+                return fn.warp_affine(imgs, matrix=[1.9, 0.3, 10.0, -0.3, 1.9, 5.0], size=[th, tw],
+                                      fill_value=0, inverse_map=True, interp_type=types.INTERP_LINEAR)
+
+            @pipeline_def(batch_size=n, num_threads=4, device_id=0)
+            def blur_pipe():
+                imgs = fn.external_source(source=lambda: [np.zeros((th, tw, 3), np.uint8)] * n, device="gpu",
+                                          layout="HWC", batch=True)
+                return fn.gaussian_blur(imgs, sigma=1.75, window_size=21)
+
+            for key, pipe in (("warp_affine (batch)", warp_pipe()), ("gaussian_blur (batch, max_ksize 21)",
+                                                                          blur_pipe())):
+                pipe.build()
+                peers[key].append(("DALI", time_wall(pipe.run, torch.cuda.synchronize, args.reps, args.rounds),
+                                   ""))
+        except Exception as e:  # a DALI build or API mismatch: say so, keep the rest
+            for v in peers.values():
+                v.append(("DALI", None, f"error: {e}"))
+    else:
+        for v in peers.values():
+            v.append(("DALI", None, "not installed, no GPU, or --smoke"))
+    for name, fn_ in cases.items():
+        ms, cpu_ms = time_augpy(fn_, args.reps, args.rounds)
+        row(name, ms, cpu_ms, peers[name])
+        print(f"  {'':<44} {n / ms * 1e3:.0f} images/s")
+
+
+if __name__ == "__main__":
+    main()
