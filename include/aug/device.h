@@ -28,12 +28,14 @@ extern "C" {
  * GPUs the CUDA module sees (0 without the module, a driver or a GPU). */
 AUG_API int aug_device_count(aug_device_type type);
 
-/* AUG_OK if dev exists; otherwise an error naming it ("cuda:3 is not available
- * (2 CUDA devices)") with AUG_ERR_CUDA for CUDA devices, AUG_ERR_VALUE else. */
+/* AUG_OK if dev exists; otherwise an error naming it ("device cuda:3 is not
+ * available (2 CUDA devices)") with AUG_ERR_CUDA for CUDA devices, AUG_ERR_VALUE
+ * else. */
 AUG_API aug_status aug_device_check(aug_device dev);
 
-/* Why CUDA is unavailable, or "" when it is: "no CUDA device",
- * "CUDA module not found", "CUDA driver too old" ... Borrowed, static. */
+/* Why CUDA is unavailable, or "" when it is: "no CUDA device (...)", "no CUDA
+ * module (libaug_cuda.so was not found)", "CUDA disabled by AUG_CUDA_BACKEND=off",
+ * the loader's message for a module that fails to load ... Borrowed, static. */
 AUG_API const char *aug_cuda_status(void);
 
 /* The cudaDeviceProp fields of augpy's CudaDeviceProp. For the CPU: the host's
@@ -115,17 +117,20 @@ AUG_API aug_status aug_synchronize(aug_device dev);
 
 /* ---- memory ------------------------------------------------------------------------ */
 
-/* Memory of dev in bytes: in use by aug's tensors (and cached for reuse),
- * free and total (the CPU reports host memory). */
+/* Memory of dev in bytes: used, free and total. CUDA: used is the device's
+ * total minus its free memory (aug's tensors, the memory cached for reuse, and
+ * every other user of the GPU). CPU: host memory, free is MemAvailable and used
+ * total minus that. */
 AUG_API aug_status aug_device_meminfo(aug_device dev, size_t *used, size_t *free, size_t *total);
-/* Returns the device memory cached for reuse to the device (CUDA). */
+/* Returns the device memory cached for reuse to the device (CUDA; AUG_OK and
+ * nothing to do on the CPU). */
 AUG_API aug_status aug_device_release(aug_device dev);
 
 /* Host memory for asynchronous copies from and to dev: page-locked on a CUDA
  * device (plain aligned memory for the CPU). NULL with an error when out of
  * memory. Free with aug_host_free(dev, ptr). */
 AUG_API void *aug_host_alloc(aug_device dev, size_t nbytes);
-AUG_API void aug_host_free(aug_device dev, void *ptr);
+AUG_API void aug_host_free(aug_device dev, void *ptr); /* NULL is fine */
 
 /* Makes work queued on a foreign stream of dev (a raw cudaStream_t handle, as
  * DLPack's __dlpack__(stream=...) passes: 1 is the legacy default stream, 2 the

@@ -1,5 +1,5 @@
 /* aug/tensor.h: tensors (DLPack-compatible strided views over reference-counted
- * storage), views, indexing, reshape, layouts. SPEC section 3.
+ * storage), views, indexing, reshape, layouts. semantics §3.
  *
  * Ownership: every function returning aug_tensor* returns a NEW tensor the caller
  * frees with aug_tensor_free(); views share (and keep alive) the storage of their
@@ -37,8 +37,10 @@ typedef struct aug_tensor {
 
 /* ---- storage ---------------------------------------------------------------- */
 
-/* Wrap foreign memory (e.g. an imported DLPack tensor). `deleter(ctx)` is called
- * exactly once when the last reference goes. New reference. */
+/* Wrap foreign memory (e.g. an imported DLPack tensor). `deleter(ctx)` (may be
+ * NULL) is called exactly once when the last reference goes. On failure (NULL:
+ * ptr NULL with nbytes > 0, an unavailable device, out of memory) the deleter
+ * is not called and the memory stays the caller's. New reference. */
 AUG_API aug_storage *aug_storage_wrap(void *ptr, size_t nbytes, aug_device device,
                                       void (*deleter)(void *ctx), void *ctx);
 AUG_API void aug_storage_retain(aug_storage *s);
@@ -62,8 +64,9 @@ AUG_API aug_tensor *aug_tensor_full(int ndim, const int64_t *shape, aug_dtype dt
                                     const aug_scalar *value);
 AUG_API aug_tensor *aug_tensor_empty_like(const aug_tensor *t, aug_dtype dtype /* AUTO = same */);
 
-/* A tensor over existing storage (retains it). Validates that every reachable
- * element lies inside the storage. New. */
+/* A tensor over existing storage (retains it). strides in elements, or NULL
+ * for C-contiguous ones. Validates that every reachable element lies inside
+ * the storage. New. */
 AUG_API aug_tensor *aug_tensor_from_storage(aug_storage *s, int64_t byte_offset, int ndim,
                                             const int64_t *shape, const int64_t *strides,
                                             aug_dtype dtype);
@@ -92,7 +95,7 @@ typedef enum aug_index_kind {
 typedef struct aug_index {
     aug_index_kind kind;
     int64_t i;                      /* INT */
-    int64_t start, stop, step;      /* SLICE; step != 0 */
+    int64_t start, stop, step;      /* SLICE; step must be set (!= 0; 1 for a plain start:stop) */
     int has_start, has_stop;        /* SLICE: 0 = omitted */
 } aug_index;
 
@@ -102,7 +105,12 @@ AUG_API aug_tensor *aug_tensor_index(const aug_tensor *t, int n, const aug_index
 
 /* Same view as t (new struct, shared storage). New. */
 AUG_API aug_tensor *aug_tensor_view(const aug_tensor *t);
-/* Permute dimensions (perm is a permutation of 0..ndim-1). New view. */
+/* Permute dimensions (perm is a permutation of 0..ndim-1): dimension d of the
+ * view is dimension perm[d] of t, and so is the layout letter ("HWC" with
+ * {2, 0, 1} becomes "CHW"). New view. Layouts follow views where each output
+ * dimension still is an input one (slices keep the letters, an int index drops
+ * its letter); None, broadcasting to more dimensions and reshape to another
+ * ndim clear the layout (semantics §12). */
 AUG_API aug_tensor *aug_tensor_permute(const aug_tensor *t, const int *perm);
 /* View with the same number of elements; one -1 is inferred. Requires a
  * contiguous tensor (ValueError naming contiguous() otherwise). New view. */
@@ -112,7 +120,7 @@ AUG_API aug_tensor *aug_tensor_broadcast_to(const aug_tensor *t, int ndim, const
 /* A packed C-contiguous copy, or a new view of t when it already is. New. */
 AUG_API aug_tensor *aug_tensor_contiguous(const aug_tensor *t);
 
-/* Broadcast shapes per NumPy (SPEC 5). out_shape has room for AUG_MAX_DIMS.
+/* Broadcast shapes per NumPy (semantics §5). out_shape has room for AUG_MAX_DIMS.
  * Error text: "cannot broadcast shapes (2, 3, 4) and (2, 3, 3)" prefixed by `func`. */
 AUG_API aug_status aug_broadcast_shapes(const char *func, int na, const int64_t *a, int nb, const int64_t *b,
                                         int *out_ndim, int64_t *out_shape);
