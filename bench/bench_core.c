@@ -2,7 +2,7 @@
  *
  * Prints one line per case, "name best_ms", best of several repetitions.
  * bench/bench_core.py runs this binary and the OpenCV/NumPy peers in the same
- * run and prints the ratios (SPEC 18); timings alone mean little. */
+ * run and prints the ratios (semantics §18); timings alone mean little. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-"""bench/bench_core.py: the core's targets (SPEC 18) as ratios against OpenCV and NumPy.
+"""bench/bench_core.py: the core's targets (semantics §18) as ratios against OpenCV and NumPy.
 
 Runs build/bench_core (the C library, no Python in the timed loop) and the peers in
 the same run, first on one core (AUG_NUM_THREADS=1, cv2.setNumThreads(1)), then on

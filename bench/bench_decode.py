@@ -1,4 +1,4 @@
-"""JPEG decode benchmark (SPEC 18: >= 0.95x libjpeg-turbo's own tjbench; batch
+"""JPEG decode benchmark (semantics §18: >= 0.95x libjpeg-turbo's own tjbench; batch
 decode scales with threads).
 
 One 480x640 image (gradients + noise, quality 90, 4:2:0), generated with Pillow,

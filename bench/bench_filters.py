@@ -1,4 +1,4 @@
-"""bench/bench_filters.py: the SPEC 18 blur and lighting targets, called from Python
+"""bench/bench_filters.py: the semantics §18 blur and lighting targets, called from Python
 through augpy (the binding is in the timed path), against OpenCV in the same run.
 
 One 480x640 RGB uint8 image: (3, 480, 640) "CHW" for augpy, (480, 640, 3) "HWC" for

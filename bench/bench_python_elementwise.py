@@ -1,4 +1,4 @@
-"""bench/bench_python_elementwise.py: the core elementwise targets of SPEC 18, called
+"""bench/bench_python_elementwise.py: the core elementwise targets of semantics §18, called
 from Python through augpy (so the binding is in the timed path), against OpenCV and
 NumPy in the same run.
 

@@ -1,4 +1,4 @@
-"""bench/bench_python_overhead.py: Python call overhead of a small augpy op (SPEC 18:
+"""bench/bench_python_overhead.py: Python call overhead of a small augpy op (semantics §18:
 "Python overhead of a small op <= NumPy's").
 
 Times a 3x3 uint8 add through the operator (t1 + t2) and through the functional API

@@ -1,4 +1,4 @@
-"""bench/bench_random.py: random fills (SPEC 11) called from Python through augpy,
+"""bench/bench_random.py: random fills (semantics §11) called from Python through augpy,
 against NumPy's Philox bit generator in the same run.
 
   - float32 uniform [0, 1), 64 MiB     vs Generator(Philox(seed)).random(out=, dtype=float32)

@@ -1,4 +1,4 @@
-"""bench_warp.py: augpy.warp_affine against cv2.warpAffine (SPEC 18: s = 1 >= 1.0x).
+"""bench_warp.py: augpy.warp_affine against cv2.warpAffine (semantics §18: s = 1 >= 1.0x).
 
 A 480x640x3 uint8 image is warped to 224x224 with the manual's example transform
 (angle 10 degrees, make_transform's default scale). cv2 writes HWC, augpy CHW;

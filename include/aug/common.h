@@ -19,7 +19,7 @@ extern "C" {
 #define AUG_API __attribute__((visibility("default")))
 #endif
 
-/* Maximum number of tensor dimensions (SPEC section 3). */
+/* Maximum number of tensor dimensions (semantics §3). */
 #define AUG_MAX_DIMS 8
 
 typedef enum aug_status {

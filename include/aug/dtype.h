@@ -1,7 +1,7 @@
 /* aug/dtype.h: the 13 element types, their traits, promotion and saturating casts.
  *
  * One X-macro list (AUG_DTYPE_LIST) generates the enum and the traits table, so a
- * dtype is added in one place. SPEC sections 1, 2 and 6. */
+ * dtype is added in one place. semantics §1, §2 and §6. */
 #ifndef AUG_DTYPE_H
 #define AUG_DTYPE_H
 
@@ -32,7 +32,7 @@ typedef enum aug_dtype {
     AUG_DTYPE_LIST(AUG_X_)
 #undef AUG_X_
     AUG_NUM_DTYPES,
-    AUG_DTYPE_AUTO = -1 /* "choose per SPEC" where an API takes an optional dtype */
+    AUG_DTYPE_AUTO = -1 /* "choose per semantics.md" where an API takes an optional dtype */
 } aug_dtype;
 
 typedef enum aug_kind { AUG_KIND_BOOL, AUG_KIND_INT, AUG_KIND_UINT, AUG_KIND_FLOAT } aug_kind;
@@ -59,10 +59,10 @@ AUG_API int aug_dtype_is_valid(aug_dtype t);
 /* DLPack (code, bits, lanes) -> dtype. AUG_ERR_TYPE for anything else. */
 AUG_API aug_status aug_dtype_from_dlpack(uint8_t code, uint8_t bits, uint16_t lanes, aug_dtype *out);
 
-/* Binary promotion of two typed (non-weak) operands, SPEC section 6 table. */
+/* Binary promotion of two typed (non-weak) operands, semantics §6 table. */
 AUG_API aug_dtype aug_promote(aug_dtype a, aug_dtype b);
 
-/* A scalar operand. Weak scalars are Python numbers (SPEC 6): they take the type of
+/* A scalar operand. Weak scalars are Python numbers (semantics §6): they take the type of
  * the tensor they meet. Typed constants (weak = 0) promote like a 0-d tensor.
  * The value lives in the member matching the dtype's kind: bool/int -> i,
  * uint -> u, float -> f (already rounded to the dtype for typed float16/32).
@@ -83,12 +83,12 @@ AUG_API aug_status aug_scalar_typed_int(int64_t value, aug_dtype dtype, aug_scal
 AUG_API aug_status aug_scalar_typed_uint(uint64_t value, aug_dtype dtype, aug_scalar *out);
 AUG_API aug_status aug_scalar_typed_float(double value, aug_dtype dtype, aug_scalar *out);
 
-/* The dtype a weak scalar takes next to an operand of dtype `other` (SPEC 6):
+/* The dtype a weak scalar takes next to an operand of dtype `other` (semantics §6):
  * int scalar with int/uint/float -> other, with bool -> int32; float scalar with
  * float -> other, else float32; non-weak -> its own dtype. */
 AUG_API aug_dtype aug_scalar_result_dtype(const aug_scalar *s, aug_dtype other);
 
-/* Saturating cast of a contiguous or strided run of n elements (SPEC 2).
+/* Saturating cast of a contiguous or strided run of n elements (semantics §2).
  * Strides are in bytes. src and dst must not partially overlap. */
 AUG_API aug_status aug_cast_run(const void *src, int64_t src_stride, aug_dtype src_t,
                                 void *dst, int64_t dst_stride, aug_dtype dst_t, int64_t n);
@@ -96,7 +96,7 @@ AUG_API aug_status aug_cast_run(const void *src, int64_t src_stride, aug_dtype s
 /* Saturating cast of one scalar into `dst` (which holds one element of dst_t). */
 AUG_API aug_status aug_scalar_store(const aug_scalar *s, aug_dtype dst_t, void *dst);
 
-/* CAST_LIMITS (SPEC 2): lowest and highest values a cast from -> to can produce.
+/* CAST_LIMITS (semantics §2): lowest and highest values a cast from -> to can produce.
  * *has_min / *has_max are 0 where every source value is representable on that side
  * (Python None). Values are given as scalars of dtype `to`. */
 AUG_API aug_status aug_cast_limits(aug_dtype from, aug_dtype to,

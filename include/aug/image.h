@@ -1,4 +1,4 @@
-/* aug/image.h: image functions. SPEC section 13 (augpy manual 3.1.4).
+/* aug/image.h: image functions. semantics §13 (augpy manual 3.1.4).
  *
  * Layouts: decoded images are (H, W, C) "HWC"; warp output, lighting and blur
  * work on (C, H, W) "CHW" images or (N, C, H, W) "NCHW" batches. Every function
@@ -43,7 +43,7 @@ AUG_API aug_affine_params aug_affine_params_default(void);
 
 /* Writes the 2x3 inverse map (output pixel -> source pixel, OpenCV's
  * WARP_INVERSE_MAP), row-major float32, into out[6], computed in double by the
- * SPEC 13 formula; *supersampling (may be NULL) receives
+ * semantics §13 formula; *supersampling (may be NULL) receives
  * max(1, min(max_supersampling, ceil(r))). Sizes > 0; AUG_ERR_VALUE for a zero
  * scale or aspect, a non-finite parameter, max_supersampling < 1, or a matrix
  * that does not fit float32. out is written only on success. */
@@ -58,7 +58,7 @@ AUG_API aug_status aug_make_affine_matrix(float out[6], int64_t source_height, i
  * (x - o + i/s, y - o + j/s), o = (s-1)/(2s), each mapped through the matrix
  * (sx = m00*X + m01*Y + m02, sy = m10*X + m11*Y + m12) and sampled bilinearly;
  * neighbours outside the source take the background value; stored with
- * saturate_cast (SPEC 13; docs/warp.md gives the arithmetic). matrix: 6 finite
+ * saturate_cast (semantics §13; docs/warp.md gives the arithmetic). matrix: 6 finite
  * floats as from aug_make_affine_matrix (host memory). background: NULL (zeros)
  * or a tensor of any shape and dtype holding exactly C values, on src's device.
  * supersampling >= 1. dst must not overlap src; its layout is set to "CHW". */
@@ -74,7 +74,7 @@ AUG_API aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src
 
 /* ---- lighting ---------------------------------------------------------------- */
 
-/* Contrast and gamma per image and channel (SPEC 13, manual 3.1.4.3). im is
+/* Contrast and gamma per image and channel (semantics §13, manual 3.1.4.3). im is
  * (N, C, H, W), or (C, H, W) taken as N = 1, contiguous, any dtype. Parameters
  * are float32 tensors on im's device: gammagrays [N], gammacolors [N*C] or
  * (N, C) (C order: image-major), contrasts [N]. Per value x of image n, channel
@@ -92,7 +92,7 @@ AUG_API aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagra
 
 /* ---- blur -------------------------------------------------------------------- */
 
-/* Blurs (SPEC 13, manual 3.1.4.4). Inputs contiguous, any dtype and channel
+/* Blurs (semantics §13, manual 3.1.4.4). Inputs contiguous, any dtype and channel
  * count; edges replicated; one rounding at the end (saturate_cast). A kernel of
  * size k covers offsets -k/2 .. -k/2 + k - 1 (k/2 rounded down): an even k shifts
  * the result up/left by half a pixel. *out: NULL -> new tensor (caller frees),

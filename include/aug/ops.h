@@ -103,28 +103,28 @@ typedef struct aug_operand {
 AUG_API aug_operand aug_operand_tensor(const aug_tensor *t);
 AUG_API aug_operand aug_operand_scalar(aug_scalar s);
 
-/* Result dtype of `op` on these operands per SPEC 6-8 (comparisons -> bool, true
+/* Result dtype of `op` on these operands per semantics §6-§8 (comparisons -> bool, true
  * division of integers -> float32, ...). Checks the bool and bitwise rules and
  * returns AUG_ERR_TYPE with DALI's message, prefixed by `func`. */
 AUG_API aug_status aug_op_result_dtype(const char *func, aug_op op, int nin, const aug_operand *in,
                                        aug_dtype *result);
 
 /* The one elementwise entry point. `compute` overrides the computation dtype
- * (AUG_DTYPE_AUTO: exact per SPEC 6-7); when given, every operand is first
+ * (AUG_DTYPE_AUTO: exact per semantics §6-§7); when given, every operand is first
  * saturate-cast to it and the op is evaluated in it (float16/bfloat16 in float32).
- * `result` overrides the dtype of a newly allocated *out (AUTO: per SPEC).
+ * `result` overrides the dtype of a newly allocated *out (AUTO: per semantics.md).
  * `func` prefixes error messages ("aug_add"). At least one operand must be a tensor. */
 AUG_API aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_operand *in,
                                    aug_dtype compute, aug_dtype result, aug_tensor **out);
 
-/* Operator conveniences (SPEC 7 semantics; tensor x tensor). */
+/* Operator conveniences (semantics §7; tensor x tensor). */
 AUG_API aug_status aug_unary(aug_op op, const aug_tensor *a, aug_tensor **out);
 AUG_API aug_status aug_binary(aug_op op, const aug_tensor *a, const aug_tensor *b, aug_tensor **out);
 /* tensor op scalar, and (reflected) scalar op tensor. */
 AUG_API aug_status aug_binary_scalar(aug_op op, const aug_tensor *a, aug_scalar b, aug_tensor **out);
 AUG_API aug_status aug_binary_rscalar(aug_op op, aug_scalar a, const aug_tensor *b, aug_tensor **out);
 
-/* augpy functional forms (SPEC 9). With a scalar: result has the tensor's dtype;
+/* augpy functional forms (semantics §9). With a scalar: result has the tensor's dtype;
  * integral scalar on an integer tensor is exact, otherwise computed in the
  * tensor dtype's temp type and saturated. `op` is one of ADD SUB MUL DIV_RNE
  * (augpy div) and the comparisons; `reflected` computes scalar op tensor. */
@@ -144,7 +144,7 @@ AUG_API aug_status aug_fma(double scalar, const aug_tensor *t1, const aug_tensor
 AUG_API aug_status aug_gemm(const aug_tensor *A, const aug_tensor *B, aug_tensor **C,
                             double alpha, double beta);
 
-/* ---- reductions (SPEC 10) --------------------------------------------------- */
+/* ---- reductions (semantics §10) --------------------------------------------------- */
 
 typedef enum aug_reduce_op {
     AUG_REDUCE_SUM, AUG_REDUCE_MIN, AUG_REDUCE_MAX, AUG_REDUCE_MEAN, AUG_REDUCE_ALL, AUG_REDUCE_ANY

@@ -1,4 +1,4 @@
-/* aug/random.h: reproducible random fills (SPEC 11), counter-based Philox-4x32-10.
+/* aug/random.h: reproducible random fills (semantics §11), counter-based Philox-4x32-10.
  *
  * A generator is a 64-bit seed and a 64-bit call counter n. Every successful
  * fill call uses the current n and then increments it (also for empty targets);
@@ -43,10 +43,10 @@
  *     u2 = (x2 >> 8) * 2^-24 in [0, 1)
  *     z = sqrt(-2 log u1) * cos(2 pi u2) with float32 polynomials (a few ulp);
  *     v = mean + std * (double)z in double
- *   Integer targets round v half to even, then saturate (SPEC 2); bool gets
+ *   Integer targets round v half to even, then saturate (semantics §2); bool gets
  *   round(v) != 0. Float targets round to nearest even (float16/bfloat16 through
  *   float32), finite values beyond the range saturating to +-max finite.
- *   Gaussian values agree across backends within the SPEC 8 ulp bounds (SPEC 17),
+ *   Gaussian values agree across backends within the semantics §8 ulp bounds (semantics §17),
  *   uniform values bit for bit.
  *
  * Errors (aug_status, message in aug_last_error()): AUG_ERR_VALUE for NaN/inf

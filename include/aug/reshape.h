@@ -1,4 +1,4 @@
-/* aug/reshape.h: DALI's reshape / reinterpret (`fn.reshape`, SPEC 12): a new view of
+/* aug/reshape.h: DALI's reshape / reinterpret (`fn.reshape`, semantics §12): a new view of
  * a contiguous tensor with another shape, layout and/or dtype. No data is copied.
  *
  * Ownership: aug_reshape and aug_reshape_batch return NEW views (free them with

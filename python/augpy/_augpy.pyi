@@ -239,7 +239,7 @@ class CudaTensor:
     def acosh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
     def atanh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
 
-    # ---- operators (SPEC 7): elementwise, broadcasting, saturating ----
+    # ---- operators (semantics §7): elementwise, broadcasting, saturating ----
     def __add__(self, other: _Operand, /) -> "CudaTensor": ...
     def __radd__(self, other: _Operand, /) -> "CudaTensor": ...
     def __sub__(self, other: _Operand, /) -> "CudaTensor": ...
@@ -348,7 +348,7 @@ def ones_like(tensor: CudaTensor, dtype: Optional[_DTypeLike] = None) -> CudaTen
 def full_like(tensor: CudaTensor, value: _Number, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
     """value with tensor's shape, device and (default) dtype."""
 
-# ---- functional API (ops.c, SPEC 9) ---------------------------------------------------------------
+# ---- functional API (ops.c, semantics §9) ---------------------------------------------------------------
 # `other` is a scalar (the result has the tensor's dtype) or a tensor (broadcast); with
 # `out` the result is stored there with saturate_cast and `out` is returned.
 
@@ -436,7 +436,7 @@ def cast(tensor: CudaTensor, dtype: Union[_DTypeLike, CudaTensor], blocks_per_sm
          threads: int = 0) -> CudaTensor:
     """Saturating cast to a dtype (new tensor), or into an output tensor given in place of dtype."""
 
-# ---- reductions (reduce.c, SPEC 10) ------------------------------------------------------------------
+# ---- reductions (reduce.c, semantics §10) ------------------------------------------------------------------
 
 
 def sum(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, upcast: bool = False,
@@ -516,7 +516,7 @@ def import_dltensor(tensor_capsule: CapsuleType, name: str = "dltensor") -> Cuda
 def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> CudaTensor:
     """Zero-copy tensor over any ``__dlpack__`` producer or DLPack capsule."""
 
-# ---- devices, streams, events (device.c, SPEC 4) ---------------------------------------------------
+# ---- devices, streams, events (device.c, semantics §4) ---------------------------------------------------
 
 
 @final
@@ -681,12 +681,12 @@ def get_num_threads() -> int:
 def set_num_threads(n: int, /) -> None:
     """Set the CPU worker count; n <= 0 restores the default."""
 
-# ---- random numbers (random.c, SPEC 11) ------------------------------------------------------------
+# ---- random numbers (random.c, semantics §11) ------------------------------------------------------------
 
 
 @final
 class RandomNumberGenerator:
-    """Counter-based Philox-4x32-10 generator (SPEC 11): element i of the n-th fill draws
+    """Counter-based Philox-4x32-10 generator (semantics §11): element i of the n-th fill draws
     from counter (i, n) under key seed, so results never depend on threads, strides or backend."""
 
     def __new__(cls, device_id: Optional[int] = None, seed: Optional[int] = None) -> "RandomNumberGenerator": ...
@@ -722,7 +722,7 @@ def reshape(data: Sequence[CudaTensor], shape_input: Optional[_ShapeArg] = None,
             src_dims: Optional[Union[int, Sequence[int]]] = None, layout: Optional[str] = None,
             dtype: Optional[_DTypeLike] = None) -> List[CudaTensor]: ...
 
-# ---- image: lighting and blur (SPEC 13) -------------------------------------------------------
+# ---- image: lighting and blur (semantics §13) -------------------------------------------------------
 
 _ParamLike = Union[CudaTensor, Sequence[float], _NDArray]  # float32 tensor, numpy array or sequence
 

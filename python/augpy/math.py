@@ -1,4 +1,4 @@
-"""augpy.math: the DALI math functions (SPEC section 8) on augpy tensors.
+"""augpy.math: the DALI math functions (semantics §8) on augpy tensors.
 
 Each takes tensors, Python numbers (weak scalars), ``augpy.Constant`` values or
 arrays -- at least one a tensor -- broadcasts them, and returns a new tensor, or

@@ -1,4 +1,4 @@
-"""Type stubs for augpy.math: the DALI math functions (SPEC 8). Each takes tensors,
+"""Type stubs for augpy.math: the DALI math functions (semantics §8). Each takes tensors,
 Python numbers (weak scalars), augpy.Constant values or arrays, at least one a
 tensor, and returns a new tensor or writes into ``out`` and returns it."""
 from typing import Optional

@@ -1,4 +1,4 @@
-"""augpy.numeric_limits: the limits of augpy's saturating casts (SPEC section 2).
+"""augpy.numeric_limits: the limits of augpy's saturating casts (semantics §2).
 
 ``CAST_LIMITS[(from, to)]`` is ``(vmin, vmax)``, the lowest and highest values a cast
 from ``from`` to ``to`` can produce, with ``None`` on a side where every value of

@@ -1,4 +1,4 @@
-/* core/broadcast.c: NumPy broadcasting of shapes (SPEC 5) and shape formatting.
+/* core/broadcast.c: NumPy broadcasting of shapes (semantics §5) and shape formatting.
  *
  * Shapes align at the trailing dimension; each pair of extents must be equal or
  * one of them 1; missing leading dimensions count as 1. Zero extents broadcast

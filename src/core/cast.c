@@ -37,7 +37,7 @@ uint16_t aug_f64_to_bf16(double x) { return aug__f64_to_bf16(x); }
 double aug_f16_to_f64(uint16_t h) { return (double)aug__f16_to_f32(h); }
 double aug_bf16_to_f64(uint16_t h) { return (double)aug__bf16_to_f32(h); }
 
-/* The ctype and address holding a scalar's value (SPEC: the member matching its kind). */
+/* The ctype and address holding a scalar's value (semantics.md: the member matching its kind). */
 static int scalar_source(const aug_scalar *s, const void **p) {
     switch (aug_dtype_info(s->dtype)->kind) {
     case AUG_KIND_UINT:
@@ -66,7 +66,7 @@ aug_status aug_scalar_store(const aug_scalar *s, aug_dtype dst_t, void *dst) {
     return AUG_OK;
 }
 
-/* CAST_LIMITS (SPEC 2), derived from the cast rules:
+/* CAST_LIMITS (semantics §2), derived from the cast rules:
  *  - to an integer type: from a float, both ends of the range (inf and -inf reach
  *    them); from an integer or bool, each end the source can exceed.
  *  - to bool: 0 where the source has negative values, 1 where it has values > 1.

@@ -1,4 +1,4 @@
-/* core/dtype.c: dtype traits, DLPack codes, type promotion and scalars (SPEC 1, 6).
+/* core/dtype.c: dtype traits, DLPack codes, type promotion and scalars (semantics §1, §6).
  *
  * The traits table is generated from AUG_DTYPE_LIST; promotion is a 13x13 data
  * table copied from semantics §6. Typed scalar constants are saturate-cast through
@@ -55,7 +55,7 @@ aug_status aug_dtype_from_dlpack(uint8_t code, uint8_t bits, uint16_t lanes, aug
                       (unsigned)bits);
 }
 
-/* SPEC 6, row by row (upper triangle as printed, the table is symmetric). */
+/* semantics §6, row by row (upper triangle as printed, the table is symmetric). */
 #define b_ AUG_BOOL
 #define i8 AUG_INT8
 #define i16 AUG_INT16

@@ -5,7 +5,7 @@
  * (core/plan.c) and hands the plan to the backend of the output's device.
  * Scalars enter the planner as
  * storage-less 0-d tensors over a local element holding the value the decision
- * chose (exact, or already rounded / saturated where the SPEC says so).
+ * chose (exact, or already rounded / saturated where semantics.md says so).
  *
  * Layouts (DALI): non-empty operand layouts must be equal or one a suffix of the
  * other; a new output takes the longest one when its length equals the output's
@@ -271,7 +271,7 @@ aug_status aug_binary_rscalar(aug_op op, aug_scalar a, const aug_tensor *b, aug_
     return aug_elementwise(func, op, 2, in, AUG_DTYPE_AUTO, AUG_DTYPE_AUTO, out);
 }
 
-/* ---- augpy functional forms (SPEC 9) ----------------------------------------------- */
+/* ---- augpy functional forms (semantics §9) ----------------------------------------------- */
 
 static int functional_op_ok(aug_op op) {
     switch (op) {
@@ -296,7 +296,7 @@ aug_status aug_functional_scalar(const char *func, aug_op op, const aug_tensor *
         in[0] = aug_operand_scalar(s);
         in[1] = aug_operand_tensor(t);
     }
-    /* Comparisons are exact, as the operators (SPEC 19). */
+    /* Comparisons are exact, as the operators (semantics §19). */
     if (aug__op_class_of(op) == AUG__CLASS_CMP)
         return aug_elementwise(func, op, 2, in, AUG_DTYPE_AUTO, AUG_DTYPE_AUTO, out);
     const aug_dtype_traits *tt = aug_dtype_info(t->dtype), *ts = aug_dtype_info(s.dtype);

@@ -1,4 +1,4 @@
-/* core/lighting.c: aug_lighting (SPEC 13, manual 3.1.4.3), the backend-neutral
+/* core/lighting.c: aug_lighting (semantics §13, manual 3.1.4.3), the backend-neutral
  * half: argument checks, output allocation, the plan for the backend.
  *
  * The image is (N, C, H, W), or (C, H, W) taken as one image; both it and the

@@ -1,5 +1,5 @@
 /* core/promote.c: result dtypes, type rules and compute types of elementwise ops
- * (SPEC 6-9; the ctype contract of cpu/kernels.h).
+ * (semantics §6-§9; the ctype contract of cpu/kernels.h).
  *
  * Result dtype: the promotion table folded left to right over the operands, weak
  * scalars (Python numbers) first resolved against the promotion of the typed

@@ -1,7 +1,7 @@
 /* core/promote.h: result dtypes and compute types of elementwise operations (private).
  *
  * core/promote.c decides, for an op and its operands, the dtype of a new result
- * (SPEC 6-8), enforces the bool and bitwise type rules, and chooses the ctype every
+ * (semantics §6-§8), enforces the bool and bitwise type rules, and chooses the ctype every
  * operand is read in and the kernel writes (the contract of cpu/kernels.h).
  * core/elementwise.c turns that decision into an aug__ew_plan. */
 #ifndef AUG_CORE_PROMOTE_H
@@ -41,7 +41,7 @@ typedef struct aug__ew_decision {
     int out_ctype;
 } aug__ew_decision;
 
-/* Result dtype per SPEC 6-8 with the type rules (bool, bitwise) checked; errors
+/* Result dtype per semantics §6-§8 with the type rules (bool, bitwise) checked; errors
  * are AUG_ERR_TYPE prefixed by func. Arguments must already be validated (op, nin
  * == arity, operands non-NULL with valid dtypes, at least one non-weak operand). */
 AUG__HIDDEN aug_status aug__ew_result_dtype(const char *func, aug_op op, int nin, const aug_operand *in,

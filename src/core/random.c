@@ -87,7 +87,7 @@ aug_status aug_rng_set_state(aug_rng *rng, const aug_rng_state *state) {
 /* ---- values of a float dtype ------------------------------------------------------------ */
 
 /* x (finite) rounded to the float dtype t, finite values beyond its range
- * saturating to +-max finite (SPEC 2). */
+ * saturating to +-max finite (semantics §2). */
 static double round_to(aug_dtype t, double x) {
     switch (t) {
     case AUG_FLOAT32: return (double)(float)fmin(fmax(x, -FLT_MAX), FLT_MAX);

@@ -21,7 +21,7 @@ static const char *reduce_func(aug_reduce_op op) {
     return NULL;
 }
 
-/* SPEC 10 / ops.h: the dtype of a newly allocated result. */
+/* semantics §10 / ops.h: the dtype of a newly allocated result. */
 static aug_dtype reduce_dtype(aug_reduce_op op, aug_dtype in, int upcast) {
     aug_kind kind = aug_dtype_info(in)->kind;
     switch (op) {

@@ -1,4 +1,4 @@
-/* core/reshape.c: DALI's reshape / reinterpret (aug/reshape.h, SPEC 12).
+/* core/reshape.c: DALI's reshape / reinterpret (aug/reshape.h, semantics §12).
  *
  * Computes one sample's output shape exactly as DALI's Reshape operator does
  * (dali/operators/generic/reshape.cc: argument checks in the constructor's order,

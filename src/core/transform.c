@@ -1,4 +1,4 @@
-/* core/transform.c: aug_make_affine_matrix (SPEC 13, manual 3.1.4.2).
+/* core/transform.c: aug_make_affine_matrix (semantics §13, manual 3.1.4.2).
  *
  * Builds the inverse map (output pixel -> source pixel, OpenCV's WARP_INVERSE_MAP)
  *   M = T(sw + wdelta*shiftx, sh + hdelta*shifty) . R(-angle) . diag(r*aspect*(+-1), r/aspect*(+-1))

@@ -1,4 +1,4 @@
-/* core/warp.c: aug_warp_affine / aug_warp_affine_batch (SPEC 13), the
+/* core/warp.c: aug_warp_affine / aug_warp_affine_batch (semantics §13), the
  * backend-neutral half: argument checks, the background read into host doubles,
  * the (N, C, Ht, Wt) view of the output, the "CHW"/"NCHW" layout, and the
  * dispatch to the backend's warp_affine entry (src/cpu/warp.c on the CPU). */

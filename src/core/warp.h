@@ -3,7 +3,7 @@
  * The core (core/warp.c) has validated everything: n >= 1 images src[i]
  * (H_i, W_i, C) on the plan's device, dst (n, C, Ht, Wt) C-contiguous on the same
  * device and not overlapping any source, finite matrices, supersampling >= 1,
- * and the background read into C host doubles. The backend runs SPEC 13's
+ * and the background read into C host doubles. The backend runs semantics §13's
  * definition (docs/warp.md states the arithmetic a backend must follow). */
 #ifndef AUG_CORE_WARP_H
 #define AUG_CORE_WARP_H

@@ -1,5 +1,5 @@
 /* cpu/jpeg_libjpeg.c: the libjpeg-API fallback of the CPU JPEG decoder
- * (SPEC 13 "Decoder"; the TurboJPEG path and the dispatch are in cpu/jpeg.c).
+ * (semantics §13 "Decoder"; the TurboJPEG path and the dispatch are in cpu/jpeg.c).
  *
  * TurboJPEG 2.1 refuses files whose chroma sampling factors are not one of its
  * named subsampling modes ("Could not determine subsampling type for JPEG

@@ -134,7 +134,7 @@ typedef struct arith_kernels {
 
 aug__kernel aug__cpu_arith_kernel(aug_op op, int ctype) {
     static const arith_kernels table[AUG__NUM_CTYPES] = {
-        /* bool: MUL and MIN are both logical and; no NEG/ADD/SUB/ABS (SPEC 7). */
+        /* bool: MUL and MIN are both logical and; no NEG/ADD/SUB/ABS (semantics §7). */
         [AUG__CT_BOOL] = { k_pos_b, NULL, NULL, NULL, k_min_b, NULL, k_min_b, k_max_b, k_clamp_b },
         [AUG__CT_INT8] = ARITH_ENTRY(i8),   [AUG__CT_INT16] = ARITH_ENTRY(i16), [AUG__CT_INT32] = ARITH_ENTRY(i32),
         [AUG__CT_INT64] = ARITH_ENTRY(i64), [AUG__CT_I128] = ARITH_ENTRY(i128),

@@ -1,4 +1,4 @@
-/* cpu/random_philox.c: Philox-4x32-10 over runs of consecutive counters (SPEC 11).
+/* cpu/random_philox.c: Philox-4x32-10 over runs of consecutive counters (semantics §11).
  *
  * The portable path is the shared scalar function (scalar/philox.h, the one
  * rule every backend uses). The vector paths run the same rounds on 8 (AVX2) or 16 (AVX-512)

@@ -2,7 +2,7 @@
  *
  * nvcc: the real <cuda_runtime.h> and <cublas_v2.h>, and the macros below expand
  * to plain CUDA. The emulation build (AUG_CUDA_EMU, g++ compiling the same .cu
- * files as C++; see tests/cuda_emu and /work/shared/CUDA.md): the host emulation
+ * files as C++; see tests/cuda_emu and docs/cuda.md): the host emulation
  * of the CUDA execution model, with the same macros.
  *
  *   AUG_GLOBAL                 __global__ (a kernel)

@@ -1,4 +1,4 @@
-/* tests/c/test_cast.c: aug__convert and the cast API (SPEC 2) against an
+/* tests/c/test_cast.c: aug__convert and the cast API (semantics §2) against an
  * independent reference.
  *
  * The reference works on exact values: long double (64-bit significand, so every
@@ -399,7 +399,7 @@ static void test_monotone(void **state) {
         int dummy;
         for (int j = 0; j < n; j++) ref_store(sorted[j], s, ein[j].b, &dummy);
         for (int d = 0; d < NCT; d++) {
-            /* x != 0 is not monotone over negative values: bool is exempt (SPEC 2's bool rule) */
+            /* x != 0 is not monotone over negative values: bool is exempt (semantics §2's bool rule) */
             if (d == AUG_BOOL) continue;
             int ss = info[s].size, ds = info[d].size;
             static unsigned char in[70000 * 16], out[70000 * 16];
@@ -606,7 +606,7 @@ static void check_limits(aug_dtype f, aug_dtype t, int hmin, long double vmin, i
 static void test_cast_limits(void **state) {
     (void)state;
     init_info();
-    /* SPEC 2 / seed examples */
+    /* semantics §2 / seed examples */
     check_limits(AUG_UINT16, AUG_UINT32, 0, 0, 0, 0);
     check_limits(AUG_UINT64, AUG_INT32, 0, 0, 1, 2147483647.0L);
     check_limits(AUG_FLOAT64, AUG_INT16, 1, -32768, 1, 32767);

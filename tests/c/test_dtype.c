@@ -1,5 +1,5 @@
 /* tests/c/test_dtype.c: dtype traits, DLPack codes, promotion and scalars
- * (SPEC 1, 6), checked against values written out here from the SPEC. */
+ * (semantics §1, §6), checked against values written out here from semantics.md. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,7 @@ static const char *names[AUG_NUM_DTYPES] = {"bool",   "int8",   "int16",   "int3
                                             "uint8",  "uint16", "uint32",  "uint64",   "float16",
                                             "bfloat16", "float32", "float64"};
 
-/* SPEC 1 table: (code, bits), size, temp type. */
+/* semantics §1 table: (code, bits), size, temp type. */
 static void test_traits(void **state) {
     (void)state;
     static const struct { int code, bits; aug_kind kind; aug_dtype temp; } t[AUG_NUM_DTYPES] = {
@@ -102,7 +102,7 @@ static void test_dlpack(void **state) {
     assert_string_equal(aug_last_error(), "aug_dtype_from_dlpack: out is NULL");
 }
 
-/* SPEC 6, the upper triangle exactly as printed. */
+/* semantics §6, the upper triangle exactly as printed. */
 static const char *spec_rows[AUG_NUM_DTYPES] = {
     "b i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64",
     "i8 i16 i32 i64 i16 i32 i64 i64 f16 bf16 f32 f64",
@@ -244,7 +244,7 @@ static void test_scalar_typed(void **state) {
     assert_string_equal(aug_last_error(), "aug_scalar_typed_float: out is NULL");
 }
 
-/* SPEC 6 weak-scalar rules. */
+/* semantics §6 weak-scalar rules. */
 static void test_scalar_result_dtype(void **state) {
     (void)state;
     aug_scalar wi = aug_scalar_int(5), wu = aug_scalar_uint(UINT64_MAX), wf = aug_scalar_float(0.5);

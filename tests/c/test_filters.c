@@ -1,6 +1,6 @@
 /* test_filters.c: aug_lighting, aug_box_blur_single, aug_gaussian_blur_single,
- * aug_gaussian_blur and aug_gaussian_ksize (SPEC 13) through the C API: small
- * cases worked out by hand (exact values, rounding of ties), the SPEC formula
+ * aug_gaussian_blur and aug_gaussian_ksize (semantics §13) through the C API: small
+ * cases worked out by hand (exact values, rounding of ties), the semantics §13 formula
  * written out here for lighting, the error paths with their messages, and the
  * 8-bit blur kernels: the box division checked for every sum, and the SIMD
  * paths equal to the portable ones. */
@@ -50,8 +50,8 @@ static void test_ksize(void **state) {
     assert_non_null(strstr(aug_last_error(), "aug_gaussian_ksize: sigma is NaN"));
 }
 
-/* Lighting with the SPEC formula written out here in double (the constants are
- * the SPEC's decimal ones; in long double f(0) would come out a hair below 0). */
+/* Lighting with the semantics §13 formula written out here in double (the constants are
+ * semantics §13's decimal ones; in long double f(0) would come out a hair below 0). */
 static long double ref_light(double x, double vmin, double vmax, double c, double g) {
     double v = (x - vmin) / (vmax - vmin);
     v = v < 0 ? 0 : (v > 1 ? 1 : v);

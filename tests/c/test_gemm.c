@@ -1,4 +1,4 @@
-/* test_gemm.c: aug_gemm (SPEC 9) against a naive long double triple loop, over
+/* test_gemm.c: aug_gemm (semantics §9) against a naive long double triple loop, over
  * float32/float64, contiguous, transposed, sub-matrix, negative-stride and
  * broadcast operands, given / transposed / strided / new C, alpha and beta,
  * empty dimensions (k == 0 included), C aliasing an operand, and the error

@@ -292,7 +292,7 @@ static void test_int8_exhaustive(void **state) {
     }
 }
 
-/* One kernel call on a single pair, for the named cases of the SPEC. */
+/* One kernel call on a single pair, for the named cases of semantics.md. */
 static i128 int1(aug_op op, int ti, i128 a, i128 b) {
     const ictype *t = &ICTYPES[ti];
     char x[16], y[16], r[16];
@@ -439,7 +439,7 @@ static void test_float32_ops(void **state) {
         float want = (float)ref_mod_q(a[i], b[i]);
         if (!same32(o[i], want)) FAIL("f32 %% %g %g = %g want %g\n", a[i], b[i], o[i], want);
     }
-    /* pow: within 2 ulp of the long double value rounded (SPEC 8). */
+    /* pow: within 2 ulp of the long double value rounded (semantics §8). */
     for (int i = 0; i < NF; i++) { a[i] = fabsf(a[i]); b[i] = (float)((int)(rnd() % 200) - 100) / 8.0f; }
     run_f32(AUG_OP_POW, a, b, o, NF);
     for (int i = 0; i < NF && bad < 10; i++) {

@@ -1,6 +1,6 @@
 /* test_kernels_math.c: the CPU "math" kernel family called directly. Every float32
  * result must lie within 2 ulp of the long double libm value rounded to float, every
- * float64 result within 4 ulp (SPEC 8); out-of-domain arguments give NaN; FMA is
+ * float64 result within 4 ulp (semantics §8); out-of-domain arguments give NaN; FMA is
  * checked bit for bit against an exact __float128 evaluation. */
 #include <stdarg.h>
 #include <stddef.h>

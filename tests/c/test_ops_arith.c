@@ -1,5 +1,5 @@
 /* test_ops_arith.c: + - * unary + - abs, min, max, clamp, the augpy functional
- * forms and fma through the public API (SPEC 5-9), against references computed
+ * forms and fma through the public API (semantics §5-§9), against references computed
  * here: exact __int128 arithmetic saturated by the helpers' reference
  * saturate_cast for integer results; for float results the op evaluated in C in
  * the compute precision (float for results up to float32 when every integral
@@ -153,7 +153,7 @@ static void test_unary(void **state) {
             aug_tensor_free(str);
             aug_tensor_free(t);
         }
-    /* the SPEC's examples */
+    /* the semantics page's examples */
     int64_t n = 2;
     th_num v[2] = {th_i(-128), th_i(5)};
     aug_tensor *t = th_tensor(1, &n, AUG_INT8, v), *out = NULL;
@@ -548,7 +548,7 @@ static void test_threads_identical(void **state) {
     }
 }
 
-/* ---- augpy functional forms and fma (SPEC 9) ------------------------------------------- */
+/* ---- augpy functional forms and fma (semantics §9) ------------------------------------------- */
 
 static aug_tensor *u8vec(int n, const int *v) {
     th_num t[16];

@@ -1,4 +1,4 @@
-/* test_ops_bitwise.c: & | ^ ~ << >> through the public API (SPEC 7): every
+/* test_ops_bitwise.c: & | ^ ~ << >> through the public API (semantics §7): every
  * integral dtype pair (bool logical), operands saturate-cast to the promoted type
  * first, shifts as values (x << k = x * 2^k saturated, x >> k = floor(x / 2^k),
  * counts >= the width, negative counts shifting the other way), weak scalar and
@@ -165,7 +165,7 @@ static void test_scalars(void **state) {
             }
         aug_tensor_free(t);
     }
-    /* the SPEC's examples: shifts saturate; >> of negatives floors */
+    /* the semantics page's examples: shifts saturate; >> of negatives floors */
     int64_t n = 4;
     th_num u[4] = {th_i(1), th_i(100), th_i(-100), th_i(-1)};
     aug_tensor *t = th_tensor(1, &n, AUG_INT8, u), *out = NULL;

@@ -1,4 +1,4 @@
-/* test_ops_cmp.c: == != < <= > >= through the public API (SPEC 7, 19): bool
+/* test_ops_cmp.c: == != < <= > >= through the public API (semantics §7, §19): bool
  * results, the exact mathematical comparison of any two dtypes (references compare
  * the exact values as long doubles, which hold every int64/uint64 and double), NaN
  * (false except !=), weak scalars compared with their exact value (a weak float

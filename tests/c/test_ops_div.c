@@ -1,6 +1,6 @@
 /* test_ops_div.c: true division, floor division, modulo, augpy div and pow through
- * the public API (aug_binary, aug_binary_scalar/rscalar, aug_functional_*), SPEC
- * 6, 7, 9: result dtypes, exact integer results saturated to the result dtype
+ * the public API (aug_binary, aug_binary_scalar/rscalar, aug_functional_*),
+ * semantics §6, §7, §9: result dtypes, exact integer results saturated to the result dtype
  * (references from first principles on __int128 sign/magnitude), division and
  * modulo by zero, negative exponents, mixed-dtype exactness, weak scalars,
  * broadcast / strided / reversed / in-place operands, float16 and bfloat16 computed
@@ -170,7 +170,7 @@ static void test_int_same_dtype(void **state) {
     }
 }
 
-/* Mixed dtypes: promoted per SPEC 6, computed exactly (no operand pre-saturated). */
+/* Mixed dtypes: promoted per semantics §6, computed exactly (no operand pre-saturated). */
 static void test_int_mixed_dtypes(void **state) {
     (void)state;
     const struct { aug_dtype a, b, r; } pairs[] = {
@@ -513,7 +513,7 @@ static void test_float16_bfloat16(void **state) {
         }
         aug_tensor_free(a); aug_tensor_free(b);
     }
-    /* Mixed float16 / bfloat16 -> float32 (SPEC 6). */
+    /* Mixed float16 / bfloat16 -> float32 (semantics §6). */
     const int64_t one[1] = { 1 };
     aug_tensor *h = mk(AUG_FLOAT16, 1, one), *bf = mk(AUG_BFLOAT16, 1, one), *o = NULL;
     *(uint16_t *)aug_tensor_ptr(h) = th_float_to_half(1.0f);

@@ -1,5 +1,5 @@
 /* test_ops_math.c: the math functions and fma through the public API (aug_unary,
- * aug_binary, aug_fma), SPEC 8 and 9: result dtypes (integral inputs -> float32,
+ * aug_binary, aug_fma), semantics §8 and §9: result dtypes (integral inputs -> float32,
  * floats keep theirs), accuracy against long double libm (float32 within 2 ulp,
  * float64 within 4 ulp, float16 / bfloat16 computed in float32 and rounded once,
  * so within one 16-bit step of the correctly rounded value), out-of-domain NaN,

@@ -1,4 +1,4 @@
-/* test_promote.c: result dtypes and type rules of the elementwise ops (SPEC 6-9)
+/* test_promote.c: result dtypes and type rules of the elementwise ops (semantics §6-§9)
  * through the public API: the 13x13 promotion table, per-op result dtypes, weak
  * scalars and typed constants, DALI's bool and bitwise errors with their text,
  * layouts, argument errors, and that every (op, dtype) combination the rules allow
@@ -39,7 +39,7 @@ static int bool_ok(aug_op op) {
            is_cmp(op) || op == AUG_OP_MIN || op == AUG_OP_MAX || op == AUG_OP_CLAMP || op == AUG_OP_COPY;
 }
 
-/* The SPEC's answer for tensor operands of dtypes d[]: 0 and *r, or 1 for a type error. */
+/* The semantics page's answer for tensor operands of dtypes d[]: 0 and *r, or 1 for a type error. */
 static int expected_result(aug_op op, int nin, const aug_dtype *d, aug_dtype *r) {
     aug_dtype p = d[0];
     int all_bool = d[0] == AUG_BOOL, any_float = th_is_float(d[0]);
@@ -79,7 +79,7 @@ static void test_op_names(void **state) {
     assert_string_equal(aug_op_name(AUG_NUM_OPS), "invalid");
 }
 
-/* SPEC 6 rows spelled out, and the table symmetric, for aug_op_result_dtype and a
+/* semantics §6 rows spelled out, and the table symmetric, for aug_op_result_dtype and a
  * real operation's output. */
 static void test_promotion_table(void **state) {
     (void)state;

@@ -1,4 +1,4 @@
-/* test_random.c: the random fills (SPEC 11, include/aug/random.h).
+/* test_random.c: the random fills (semantics §11, include/aug/random.h).
  *
  * Philox-4x32-10 against Random123's published known-answer vectors
  * (tests/kat_vectors of github.com/DEShawResearch/random123), the AVX2 and

@@ -1,4 +1,4 @@
-/* test_reduce.c: aug_reduce (sum, mean, min, max, all, any; SPEC 10) against
+/* test_reduce.c: aug_reduce (sum, mean, min, max, all, any; semantics §10) against
  * references computed here: __int128 for integers (exact, then saturated by hand),
  * long double for floats (with a tolerance for the output's rounding), over every
  * dtype, axis set, keepdim and upcast, on contiguous, strided (negative steps,
@@ -500,7 +500,7 @@ static void test_saturation(void **state) {
     aug_tensor_free(t);
     free(v);
 
-    /* float32: a finite float64 sum beyond the float32 range saturates (SPEC 2). */
+    /* float32: a finite float64 sum beyond the float32 range saturates (semantics §2). */
     int64_t two = 2;
     t = mk(AUG_FLOAT32, 1, &two);
     ((float *)aug_tensor_ptr(t))[0] = 3e38f;

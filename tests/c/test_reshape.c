@@ -1,4 +1,4 @@
-/* test_reshape.c: aug_reshape / aug_reshape_batch (DALI fn.reshape, SPEC 12): the
+/* test_reshape.c: aug_reshape / aug_reshape_batch (DALI fn.reshape, semantics §12): the
  * seed's examples, DALI's test cases (dali/test/python/operator_1/test_reshape.py),
  * layouts, dtype reinterpretation against the raw bytes, views sharing storage,
  * and every error message. */

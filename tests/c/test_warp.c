@@ -1,4 +1,4 @@
-/* test_warp.c: aug_make_affine_matrix and aug_warp_affine(_batch) (SPEC 13).
+/* test_warp.c: aug_make_affine_matrix and aug_warp_affine(_batch) (semantics §13).
  *
  * The seed's matrix to 7 significant digits and the matrix formula written out
  * independently (composing the five 3x3 matrices); the identity warp equals the
@@ -243,7 +243,7 @@ static void test_half_pixel(void **state) {
     aug_tensor_free(src);
 }
 
-/* Long-double evaluation of the SPEC 13 definition for one output value. */
+/* Long-double evaluation of the semantics §13 definition for one output value. */
 static long double ref_value(const uint8_t *src, int64_t H, int64_t W, int64_t C, const float *m, int s,
                              const double *bg, int64_t c, int64_t x, int64_t y) {
     long double sum = 0, o = (long double)(s - 1) / (2.0L * s);

@@ -1,7 +1,7 @@
-"""NumPy float64 references for the lighting and blur tests (SPEC 13).
+"""NumPy float64 references for the lighting and blur tests (semantics §13).
 
-Nothing here calls augpy's math: values are computed in float64 from the SPEC
-formulas, then stored with the SPEC 2 saturate_cast (round half to even, clip;
+Nothing here calls augpy's math: values are computed in float64 from the semantics §13
+formulas, then stored with the semantics §2 saturate_cast (round half to even, clip;
 NaN -> 0). bfloat16 tensors are written and read through float32 casts.
 """
 import numpy as np
@@ -41,7 +41,7 @@ def read(t):
 
 
 def saturate(v, d):
-    """float64 array -> values of dtype d per SPEC 2 (as float64 for floats, exact ints as object for 64-bit)."""
+    """float64 array -> values of dtype d per semantics §2 (as float64 for floats, exact ints as object for 64-bit)."""
     v = np.asarray(v, np.float64)
     if d == "bool":
         return (v != 0) | np.isnan(v)
@@ -93,7 +93,7 @@ def f_neg(v):
 
 
 def lighting(x, gammagrays, gammacolors, contrasts, vmin, vmax):
-    """SPEC 13 in float64 on an (N, C, H, W) array; returns float64 before saturate_cast."""
+    """semantics §13 in float64 on an (N, C, H, W) array; returns float64 before saturate_cast."""
     x = np.asarray(x, np.float64)
     n, c = x.shape[:2]
     gg = np.asarray(gammagrays, np.float32).astype(np.float64).reshape(n)

@@ -1,10 +1,10 @@
-"""Independent reference for the operator tests (SPEC sections 2, 6-10).
+"""Independent reference for the operator tests (semantics §2, §6-§10).
 
 Nothing here calls augpy's math: values are Python ints (exact) and floats, the
-promotion table and the weak-scalar rules are re-implemented from the SPEC text,
+promotion table and the weak-scalar rules are re-implemented from semantics.md,
 integer results are computed exactly and saturated, float results are computed
 with NumPy in the compute type (float32 for float16/bfloat16/float32, float64)
-and narrowed with the SPEC 2 rules. bfloat16 tensors are written and read
+and narrowed with the semantics §2 rules. bfloat16 tensors are written and read
 through float32 (augpy.cast), so ml_dtypes is not needed.
 """
 import math
@@ -125,7 +125,7 @@ MANT = {"float16": (10, -14), "bfloat16": (7, -126), "float32": (23, -126), "flo
 
 def round_exact(x, d, saturate):
     """Exact value (int / Fraction / finite float) -> nearest-even value of float dtype d,
-    as a Python float. Beyond the range: +-max with `saturate` (SPEC 2 casts), else
+    as a Python float. Beyond the range: +-max with `saturate` (semantics §2 casts), else
     IEEE (+-inf once past max + half an ulp)."""
     fx = Fraction(x)
     if fx == 0:
@@ -157,7 +157,7 @@ def round_f32(x):
 
 
 def narrow(v, d):
-    """A float value stored into float dtype d per SPEC 2 (finite overflow -> +-max)."""
+    """A float value stored into float dtype d per semantics §2 (finite overflow -> +-max)."""
     v = float(v)
     if d == "float64" or not math.isfinite(v):
         return v
@@ -165,7 +165,7 @@ def narrow(v, d):
 
 
 def sat_cast(v, d):
-    """SPEC 2 saturate_cast of one exact value (int, Fraction, float) to dtype d."""
+    """semantics §2 saturate_cast of one exact value (int, Fraction, float) to dtype d."""
     if d == "bool":
         return bool(v != 0) if not (isinstance(v, float) and math.isnan(v)) else True
     if kind(d) in "iu":
@@ -191,7 +191,7 @@ def expected_array(vals, d):
     return out
 
 
-# ---- promotion (SPEC 6) ------------------------------------------------------------
+# ---- promotion (semantics §6) ------------------------------------------------------------
 
 def promote(a, b):
     if a == b:
@@ -234,7 +234,7 @@ WIDE_INTS = ("int32", "uint32", "int64", "uint64")
 def float_compute_type(r, *operand_dtypes):
     """Compute type of an op with float result r: float64 when r is float64 or an
     integer operand does not fit float32 exactly (so the one rounding is the store),
-    else float32 (SPEC 1: float16/bfloat16 compute in float32)."""
+    else float32 (semantics §1: float16/bfloat16 compute in float32)."""
     return "float64" if r == "float64" or any(d in WIDE_INTS for d in operand_dtypes) else "float32"
 
 
@@ -247,7 +247,7 @@ def to_compute(v, c):
     return round_f32(v) if isinstance(v, int) else np.float32(v)
 
 
-# ---- operators (SPEC 7) and the functional API (SPEC 9) ---------------------------------
+# ---- operators (semantics §7) and the functional API (semantics §9) ---------------------------------
 
 ARITH = ["+", "-", "*", "/", "//", "%", "**"]
 BITWISE = ["&", "|", "^"]
@@ -344,7 +344,7 @@ def float_op(op, a, b):
 
 
 def binary_result_dtype(op, da, db):
-    """SPEC 7 result dtype, or TypeError for the bool / bitwise rules."""
+    """semantics §7 result dtype, or TypeError for the bool / bitwise rules."""
     p = promote(da, db)
     if op in CMP:
         return "bool"
@@ -437,7 +437,7 @@ FUNCTIONAL = {"add": "+", "sub": "-", "rsub": "-", "mul": "*", "div": "div", "rd
 
 
 def ref_functional_scalar(name, x, d, s):
-    """augpy.<name>(tensor, scalar) (SPEC 9): the tensor's dtype; bool for comparisons."""
+    """augpy.<name>(tensor, scalar) (semantics §9): the tensor's dtype; bool for comparisons."""
     op = FUNCTIONAL[name]
     refl = name in ("rsub", "rdiv")
     if op in CMP:
@@ -454,7 +454,7 @@ def ref_functional_scalar(name, x, d, s):
 
 
 def ref_functional_tensor(name, x, dx, y, dy, out_dtype=None):
-    """augpy.<name>(t1, t2[, out]) (SPEC 9). Returns (values, dtype)."""
+    """augpy.<name>(t1, t2[, out]) (semantics §9). Returns (values, dtype)."""
     op = FUNCTIONAL[name]
     if name in ("rsub", "rdiv"):
         x, dx, y, dy = y, dy, x, dx

@@ -1,6 +1,6 @@
-"""augpy box_blur_single / gaussian_blur_single / gaussian_blur (SPEC 13, manual
+"""augpy box_blur_single / gaussian_blur_single / gaussian_blur (semantics §13, manual
 3.1.4.4) against NumPy float64 references with edge padding (filterref.py) and
-against cv2.sepFilter2D with BORDER_REPLICATE, saturated per SPEC 2."""
+against cv2.sepFilter2D with BORDER_REPLICATE, saturated per semantics §2."""
 import cv2
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
 """Devices, streams, events, device properties, memory info and launch settings
-(SPEC 4): the seed's CUDA API over the C device API. The suite runs on the default
+(semantics §4): the seed's CUDA API over the C device API. The suite runs on the default
 device: on the CPU (where streams and events are complete as soon as a call
 returns, and only device 0 exists) and, in `make pytest-emu`, on the emulated CUDA
 devices (cuda:0 and cuda:1)."""

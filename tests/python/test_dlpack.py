@@ -1,4 +1,4 @@
-"""DLPack interop (SPEC 14): zero copy both ways with NumPy and with hand-built
+"""DLPack interop (semantics §14): zero copy both ways with NumPy and with hand-built
 capsules (ctypes), legacy and versioned capsules, renaming on import, producer
 deleters called exactly once, and malformed capsules rejected without crashing."""
 import ctypes

@@ -1,4 +1,4 @@
-"""augpy data types (SPEC 1): DLDataType objects, DLDataTypeCode and the numpy mappings."""
+"""augpy data types (semantics §1): DLDataType objects, DLDataTypeCode and the numpy mappings."""
 import pickle
 
 import numpy as np

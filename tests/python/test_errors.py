@@ -1,5 +1,5 @@
 """Bad input to the operators, functional API, math and reductions: the right
-exception type with a message naming the function and the value (SPEC 16); and a
+exception type with a message naming the function and the value (semantics §16); and a
 subprocess run of crash-prone calls checking that the interpreter survives."""
 import re
 import subprocess

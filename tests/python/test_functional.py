@@ -1,4 +1,4 @@
-"""The augpy functional API (SPEC 9): add sub rsub mul div rdiv lt le gt ge eq ne
+"""The augpy functional API (semantics §9): add sub rsub mul div rdiv lt le gt ge eq ne
 with scalars and tensors, out= (aliasing too), fma, gemm, fill, copy, cast and the
 creation helpers, against opsref."""
 import itertools

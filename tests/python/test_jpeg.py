@@ -1,4 +1,4 @@
-"""augpy.Decoder and augpy.jpeg_info (SPEC 13): every JPEG is generated in the test
+"""augpy.Decoder and augpy.jpeg_info (semantics §13): every JPEG is generated in the test
 (Pillow, OpenCV) and the decoded pixels must equal Pillow's
 np.asarray(Image.open(f).convert('RGB')) exactly: baseline 4:4:4 / 4:2:2 / 4:2:0
 (and OpenCV's 4:4:0 / 4:1:1), progressive, restart markers, grayscale, CMYK.
@@ -135,7 +135,7 @@ def test_luma_1x4(dec, h, w, kind):
 
 
 def test_warning_policy(dec):
-    """libjpeg warnings are errors (SPEC 13: corrupt data raises). Pillow ignores
+    """libjpeg warnings are errors (semantics §13: corrupt data raises). Pillow ignores
     warnings: it decodes a file with stray bytes before a marker to the clean image
     and raises only on truncation (its own 'image file is truncated' check)."""
     data = pil_jpeg(image(48, 64, seed=10), quality=90)

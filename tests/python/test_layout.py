@@ -1,4 +1,4 @@
-"""Layout strings (SPEC 3, 5, 12): the settable Tensor.layout property, how views keep
+"""Layout strings (semantics §3, §5, §12): the settable Tensor.layout property, how views keep
 letters (docs/decisions.md), and DALI's propagation through elementwise operators
 (equal or suffix layouts; the result takes the highest-ndim operand's layout; a
 mismatch is an error)."""
@@ -84,7 +84,7 @@ def test_views_keep_letters():
     assert t.layout == "HWC"
 
 
-# ---- elementwise propagation (SPEC 5) -----------------------------------------------------------
+# ---- elementwise propagation (semantics §5) -----------------------------------------------------------
 
 
 def test_equal_layouts():

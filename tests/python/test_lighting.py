@@ -1,5 +1,5 @@
-"""augpy.lighting (SPEC 13, manual 3.1.4.3) against a NumPy float64 implementation
-of the SPEC formula, saturated per SPEC 2 (filterref.py)."""
+"""augpy.lighting (semantics §13, manual 3.1.4.3) against a NumPy float64 implementation
+of the semantics §13 formula, saturated per semantics §2 (filterref.py)."""
 import numpy as np
 import pytest
 

@@ -1,7 +1,7 @@
 """The augpy manual's examples ("Examples" and "CudaTensor" sections of the seed)
 as literal tests, on the default device (the CPU where there is no GPU).
 
-Deviations the SPEC makes are applied: comparisons give bool tensors (SPEC 19),
+Deviations semantics.md makes are applied: comparisons give bool tensors (semantics §19),
 repr shows `device=cpu` and a one-tuple as `(3,)`, and since a new tensor is
 uninitialised (the manual's own note) the examples that print zeros fill first."""
 import numpy as np

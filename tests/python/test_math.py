@@ -1,5 +1,5 @@
-"""augpy.math (SPEC 8): every DALI math function over every dtype, against NumPy
-float64 evaluated on the inputs converted to the compute type, within the SPEC's ulp
+"""augpy.math (semantics §8): every DALI math function over every dtype, against NumPy
+float64 evaluated on the inputs converted to the compute type, within semantics §8's ulp
 bounds (float32 2 ulp, float64 4 ulp, float16/bfloat16 1 ulp after rounding), and
 the exact integer functions (abs, pow, min, max, clamp) against exact Python ints."""
 import inspect
@@ -235,7 +235,7 @@ def test_clamp_scalars_and_inverted_bounds():
 
 
 def test_clamp_rounds_a_wide_integer_once():
-    """int32 2**30 + 2**22 + 1 into bfloat16 (SPEC 2): one rounding gives 2**30 + 2**23;
+    """int32 2**30 + 2**22 + 1 into bfloat16 (semantics §2): one rounding gives 2**30 + 2**23;
     through float32 it would first become the tie 2**30 + 2**22 and then 2**30."""
     v = R.make(np.array([2 ** 30 + 2 ** 22 + 1, 2 ** 30 + 2 ** 22 + 1], np.int32), "int32")
     lo = R.make(np.array([-1e30, 2 ** 31], np.float32), "bfloat16")

@@ -1,4 +1,4 @@
-"""augpy.numeric_limits.CAST_LIMITS (SPEC 2): the seed's examples, the integer
+"""augpy.numeric_limits.CAST_LIMITS (semantics §2): the seed's examples, the integer
 pairs against numpy.iinfo, and agreement with what saturating casts produce."""
 import itertools
 

@@ -1,4 +1,4 @@
-"""Tensor (+) tensor operators (SPEC 5-7) over every dtype pair, against opsref.
+"""Tensor (+) tensor operators (semantics §5-§7) over every dtype pair, against opsref.
 
 Every binary operator is checked for all 13 x 13 dtype pairs on broadcasting
 shapes, and property-tested with hypothesis over shapes (0-d, empty, up to 8-d),
@@ -28,7 +28,7 @@ UNARY = {"-": operator.neg, "+": operator.pos, "~": operator.invert, "abs": abs}
 
 
 def tolerance(op, da, db, rd):
-    """ulps allowed: pow is a transcendental for floats (SPEC 8: 2 ulp f32, 4 ulp f64)."""
+    """ulps allowed: pow is a transcendental for floats (semantics §8: 2 ulp f32, 4 ulp f64)."""
     if op == "**" and R.kind(rd) == "f":
         return {"float64": 4, "float32": 2}.get(rd, 1)
     return 0

@@ -1,5 +1,5 @@
-"""Operators with Python scalars (weak, SPEC 6), augpy.Constant (typed), NumPy
-arrays, reflected forms (5 - t) and the in-place operators (SPEC 7), against opsref."""
+"""Operators with Python scalars (weak, semantics §6), augpy.Constant (typed), NumPy
+arrays, reflected forms (5 - t) and the in-place operators (semantics §7), against opsref."""
 import operator
 import re
 

@@ -1,4 +1,4 @@
-"""augpy.RandomNumberGenerator (SPEC 11): determinism, distribution tests against
+"""augpy.RandomNumberGenerator (semantics §11): determinism, distribution tests against
 closed-form references (chi-square, Kolmogorov-Smirnov with the normal CDF from
 math.erf, binomial tolerances from math.erfc), endpoints, every dtype, bad input.
 

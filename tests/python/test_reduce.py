@@ -1,4 +1,4 @@
-"""Reductions (SPEC 10): sum (with upcast), min, max, mean, all, any over axes
+"""Reductions (semantics §10): sum (with upcast), min, max, mean, all, any over axes
 (None, int, negative, tuples), keepdim, out=, strided inputs, every dtype, against
 exact Python references. Full reductions return 0-d tensors (the seed's "scalar tensor")."""
 import math
@@ -19,7 +19,7 @@ UPCAST = {"bool": "uint64", "int8": "int64", "int16": "int64", "int32": "int64",
 
 
 def values_for_sum(rng, d, shape):
-    """64-bit integers stay where no partial sum leaves the 64-bit range (SPEC 10
+    """64-bit integers stay where no partial sum leaves the 64-bit range (semantics §10
     accumulates in saturating 64-bit integers); all other dtypes use their full range."""
     if d in ("int64", "uint64"):
         lo, hi = R.limits(d)
@@ -54,7 +54,7 @@ def reduce_ref(op, x, d, axes, keepdim, upcast=False):
     for idx in np.ndindex(*out_shape):
         v = list(flat[idx]) if n else []
         if isf and op in ("sum", "mean") and n and all(math.isfinite(e) for e in v):
-            # pairwise float64 summation: |error| <= log2(n) eps sum|x| (SPEC 10: 1e-12 relative);
+            # pairwise float64 summation: |error| <= log2(n) eps sum|x| (semantics §10: 1e-12 relative);
             # beyond float64 (float64 inputs only) a partial sum may overflow, and the order
             # then decides between +-inf, NaN and the finite value: no bound (inf) is checked
             tol[idx] = 1e-13 * exact_sum([abs(e) for e in v]) / (n if op == "mean" else 1)

@@ -1,4 +1,4 @@
-"""augpy.reshape (SPEC 12, DALI fn.reshape / reinterpret): the seed's examples, DALI's own
+"""augpy.reshape (semantics §12, DALI fn.reshape / reinterpret): the seed's examples, DALI's own
 test cases, a table of argument combinations with hand-computed shapes (values checked
 against NumPy's reshape / .view of the same bytes), batches, per-sample 2-D shapes,
 layouts, views sharing memory, and every error with DALI's message."""
@@ -23,7 +23,7 @@ def ptr(t):
     return t.ptr
 
 
-# ---- the seed's examples (SPEC 12) --------------------------------------------------------------
+# ---- the seed's examples (semantics §12) --------------------------------------------------------------
 
 
 def test_seed_examples():
@@ -374,7 +374,7 @@ def test_data_types():
 
 
 def test_rel_shape_rounding_reference():
-    """Every rel in a grid against the SPEC formula evaluated independently in numpy float32."""
+    """Every rel in a grid against the semantics §12 formula evaluated independently in numpy float32."""
     for n in (3, 5, 7, 10, 99):
         for rel in np.float32([0.1, 0.25, 1 / 3, 0.5, 5 / 6, 1.5, 2.5]):
             prod = np.float32(rel) * np.float32(n)

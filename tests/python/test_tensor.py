@@ -1,4 +1,4 @@
-"""The Tensor type (SPEC 3): creation, properties, repr, NumPy basic indexing,
+"""The Tensor type (semantics §3): creation, properties, repr, NumPy basic indexing,
 assignment with broadcasting and saturation, numpy conversions, the buffer
 protocol and bad input. NumPy on the same shapes is the reference."""
 import gc

@@ -1,8 +1,8 @@
-"""augpy.make_affine_matrix / make_transform / warp_affine / WarpScaleMode (SPEC 13).
+"""augpy.make_affine_matrix / make_transform / warp_affine / WarpScaleMode (semantics §13).
 
 References are independent of augpy: the matrix formula written with NumPy
 (composing 3x3 matrices), cv2.warpAffine with WARP_INVERSE_MAP for s = 1, and a
-NumPy float64 implementation of the SPEC 13 definition (supersampling, bilinear,
+NumPy float64 implementation of the semantics §13 definition (supersampling, bilinear,
 background per neighbour) for every dtype and s > 1.
 """
 import math
@@ -40,7 +40,7 @@ def ref_matrix(src, dst, angle=0.0, scale=1.0, aspect=1.0, shift=(0.0, 0.0), she
 
 
 def ref_warp(src, m, shape, bg, s):
-    """float64 SPEC 13 definition: src (H, W, C) -> (C, Ht, Wt) float64 values (unrounded)."""
+    """float64 semantics §13 definition: src (H, W, C) -> (C, Ht, Wt) float64 values (unrounded)."""
     H, W, C = src.shape
     Ht, Wt = shape
     srcf = src.astype(np.float64)
@@ -252,7 +252,7 @@ def test_warp_uint8_vs_opencv(kw, channels):
     m, _ = augpy.make_transform(img.shape[:2], shape, **kw)
     got = warp(img, shape, m, bg).numpy().astype(int)
     d = np.abs(got - cv_warp(img, m, shape, bg).astype(int))
-    # OpenCV rounds positions to 1/32 px: +-1 on >= 99.99% of values, +-2 elsewhere (SPEC 13)
+    # OpenCV rounds positions to 1/32 px: +-1 on >= 99.99% of values, +-2 elsewhere (semantics §13)
     assert d.max() <= 2
     assert (d > 1).mean() <= 1e-4
     # and within +-1 of the exact float64 evaluation everywhere

@@ -135,7 +135,7 @@ aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, aug_device dev, co
  * default backend). TypeError / ValueError naming func. 0 or -1. */
 int augpy_parse_device(PyObject *obj, aug_device *out, const char *func);
 /* The device a `device_id` names: an index into the default backend's devices
- * (SPEC 4). ValueError "func: invalid device_id N (the cpu backend has device 0
+ * (semantics §4). ValueError "func: invalid device_id N (the cpu backend has device 0
  * only)" for ids that do not exist. 0 or -1. */
 int augpy_device_from_id(int device_id, aug_device *out, const char *func);
 /* A device_id argument: an int (bool refused), or with allow_none None / NULL

@@ -1,5 +1,5 @@
 /* _augpy/blur.c: augpy.box_blur_single, gaussian_blur_single and gaussian_blur
- * (SPEC 13, manual 3.1.4.4), a thin layer over the aug blur functions. sigmas
+ * (semantics §13, manual 3.1.4.4), a thin layer over the aug blur functions. sigmas
  * may also be a numpy array or a sequence of numbers (converted to a float32
  * CPU tensor). */
 #include "augpy.h"

@@ -1,7 +1,7 @@
 /* _augpy/create.c: augpy.Constant (DALI's typed, non-weak scalar) and the tensor
  * creation helpers zeros, ones, full, zeros_like, ones_like, full_like.
  * Calls aug_tensor_zeros / aug_tensor_full and the typed-scalar constructors of
- * aug/dtype.h; SPEC sections 6 and 9. */
+ * aug/dtype.h; semantics §6 and §9. */
 #include "augpy.h"
 
 #include <math.h>
@@ -124,7 +124,7 @@ static PyObject *fn_full_like(PyObject *m, PyObject *const *args, Py_ssize_t nar
 
 /* ---- augpy.Constant ------------------------------------------------------------ */
 
-/* Constant(value, dtype=None): value saturate-cast to dtype (exactly, SPEC 6).
+/* Constant(value, dtype=None): value saturate-cast to dtype (exactly, semantics §6).
  * dtype None: bool -> bool, int -> int32 (DALI), or int64 / uint64 when the value
  * needs it, float -> float32, a numpy scalar or Constant -> its own dtype. */
 static PyObject *constant_new(PyTypeObject *tp, PyObject *args, PyObject *kw)

@@ -1,4 +1,4 @@
-/* _augpy/device.c: the seed's device API over aug/device.h (SPEC 4): CudaDevice,
+/* _augpy/device.c: the seed's device API over aug/device.h (semantics §4): CudaDevice,
  * CudaStream, CudaEvent, CudaDeviceProp, default_stream, get_current_device,
  * get_current_stream, get_device_properties, meminfo, release, synchronize.
  *

@@ -1,4 +1,4 @@
-/* _augpy/dlpack.c: DLPack interop, zero copy in both directions (SPEC 14).
+/* _augpy/dlpack.c: DLPack interop, zero copy in both directions (semantics §14).
  *
  * Export (Tensor.__dlpack__, export_dltensor): the capsule holds a
  * DLManagedTensor(Versioned) whose manager_ctx is a new aug_tensor view of the

@@ -5,7 +5,7 @@
  * singleton. DLDataTypeCode is an enum.IntEnum built at init. The translation to
  * and from numpy (to_augpy_dtype, to_numpy_dtype, swap_dtype, to_temp_dtype) and
  * the raw CAST_LIMITS entries (_cast_limits, used by augpy/numeric_limits.py)
- * live here too. SPEC sections 1 and 2. */
+ * live here too. semantics §1 and §2. */
 #include <string.h>
 #include "augpy.h"
 
@@ -179,7 +179,7 @@ static PyObject *to_temp_dtype(PyObject *module, PyObject *arg) {
     return augpy_numpy_type(st, temp, "to_temp_dtype");
 }
 
-/* _cast_limits(from, to) -> (vmin or None, vmax or None); SPEC 2. */
+/* _cast_limits(from, to) -> (vmin or None, vmax or None); semantics §2. */
 static PyObject *cast_limits(PyObject *module, PyObject *args) {
     augpy_state *st = augpy_state_from_module(module);
     PyObject *from_obj, *to_obj;

@@ -2,7 +2,7 @@
  * to a Python exception.
  *
  * CudaError, CuRandError, CuBlasError and NvJpegError derive from RuntimeError;
- * augpy.MemoryError derives from the builtin MemoryError (SPEC 16), so
+ * augpy.MemoryError derives from the builtin MemoryError (semantics §16), so
  * `except MemoryError` catches an out-of-memory tensor allocation too.
  *
  * Messages name the Python function: aug_last_error_detail() (the C message

@@ -1,4 +1,4 @@
-/* _augpy/lighting.c: augpy.lighting (SPEC 13, manual 3.1.4.3), a thin layer over
+/* _augpy/lighting.c: augpy.lighting (semantics §13, manual 3.1.4.3), a thin layer over
  * aug_lighting. Parameter tensors may also be given as numpy arrays or sequences
  * of numbers; those are converted to float32 tensors on the image's device first. */
 #include "augpy.h"

@@ -1,4 +1,4 @@
-/* _augpy/mathfuncs.c: the DALI math functions of SPEC 8 (abs ... atanh) as module
+/* _augpy/mathfuncs.c: the DALI math functions of semantics §8 (abs ... atanh) as module
  * functions _math_<name> (re-exported by augpy/math.py as augpy.math.<name>) and,
  * where NumPy has a function of that name, as Tensor methods (t.sqrt(), t.pow(2)).
  * Which ops are exposed, and how, comes from the PY column of the C op list

@@ -5,7 +5,7 @@
  *
  * Everything is a call into the aug C API (ops.h, tensor.h): operands are parsed
  * with augpy_parse_operand (weak Python scalars, Constants, tensors, arrays),
- * results and errors come from the library. SPEC sections 6, 7 and 9. */
+ * results and errors come from the library. semantics §6, §7 and §9. */
 #include "augpy.h"
 
 /* ---- helpers ------------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* _augpy/random.c: augpy.RandomNumberGenerator (SPEC 11, manual 3.1.3) over the
+/* _augpy/random.c: augpy.RandomNumberGenerator (semantics §11, manual 3.1.3) over the
  * aug_rng C API: uniform / gaussian fills of any tensor (or writable buffer such
  * as a numpy array), get_state / set_state, pickling.
  *

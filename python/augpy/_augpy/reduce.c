@@ -1,4 +1,4 @@
-/* _augpy/reduce.c: reductions sum, min, max, mean, all, any (SPEC 10) as module
+/* _augpy/reduce.c: reductions sum, min, max, mean, all, any (semantics §10) as module
  * functions and Tensor methods, over aug_reduce.
  *
  *   sum(tensor, axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)

@@ -1,4 +1,4 @@
-/* _augpy/reshape.c: augpy.reshape, DALI's fn.reshape / reinterpret (SPEC 12), over
+/* _augpy/reshape.c: augpy.reshape, DALI's fn.reshape / reinterpret (semantics §12), over
  * aug_reshape_batch.
  *
  *   reshape(data, shape_input=None, *, shape=None, rel_shape=None, src_dims=None,
@@ -54,7 +54,7 @@ static int store_number(PyObject *item, matrix *m, Py_ssize_t k, const char *arg
         }
         double v = PyFloat_AsDouble(item);
         if (v == -1.0 && PyErr_Occurred()) return -1;
-        m->fv[k] = (float)v; /* SPEC 12: float32(rel[d]) */
+        m->fv[k] = (float)v; /* semantics §12: float32(rel[d]) */
         return 0;
     }
     if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item)) {

@@ -1,4 +1,4 @@
-/* _augpy/warp.c: affine warps (SPEC 13, manual 3.1.4.2) over aug_make_affine_matrix
+/* _augpy/warp.c: affine warps (semantics §13, manual 3.1.4.2) over aug_make_affine_matrix
  * and aug_warp_affine(_batch).
  *
  *   WarpScaleMode(0|1)   the enum, members also exported as module attributes

@@ -1,5 +1,5 @@
 /* th_ops.c: test helpers for the elementwise operator tests (see th_ops.h).
- * Everything here is written from the SPEC, not from aug's sources: the reference
+ * Everything here is written from semantics.md, not from aug's sources: the reference
  * saturate_cast, the promotion table and the 16-bit float formats. */
 #include <float.h>
 #include <math.h>
@@ -66,7 +66,7 @@ int th_value_bits(aug_dtype t) {
     return 8 * th_size(t) - (th_is_signed(t) ? 1 : 0);
 }
 
-/* ---- promotion (SPEC 6) ------------------------------------------------------------- */
+/* ---- promotion (semantics §6) ------------------------------------------------------------- */
 
 aug_dtype th_promote(aug_dtype a, aug_dtype b) {
     if (a == b) return a;
@@ -144,7 +144,7 @@ double th_f16_value(uint16_t h) { return decode16(h, 11, -14, 5); }
 uint16_t th_bf16_bits(double v) { return encode16(v, 8, -126, 127, 8); }
 double th_bf16_value(uint16_t h) { return decode16(h, 8, -126, 8); }
 
-/* ---- reference saturate_cast (SPEC 2) ------------------------------------------------ */
+/* ---- reference saturate_cast (semantics §2) ------------------------------------------------ */
 
 static th_num sat_float(long double v, aug_dtype t) {
     if (isnan(v)) return th_f(NAN);

@@ -1,6 +1,6 @@
 /* th_ops.h: test helpers for the elementwise operator tests (test_ops_*.c,
- * test_promote.c): exact numbers, a reference saturate_cast written from SPEC 2
- * (independent of aug's cast code), the SPEC 6 promotion table, tensors built
+ * test_promote.c): exact numbers, a reference saturate_cast written from semantics §2
+ * (independent of aug's cast code), the semantics §6 promotion table, tensors built
  * from and read back into exact numbers, and test values per dtype. The kernel
  * tests (test_kernels_*.c) use its random generator (th_rand). */
 #ifndef TH_OPS_H
@@ -34,7 +34,7 @@ th_i128 th_imax(aug_dtype t);    /* integral dtypes (bool: 1) */
 double th_fmax(aug_dtype t);     /* largest finite value of a float dtype */
 int th_value_bits(aug_dtype t);  /* integral: value bits (bool 1, int8 7, uint8 8, ...) */
 
-/* SPEC 6 table, written out independently of aug_promote. */
+/* semantics §6 table, written out independently of aug_promote. */
 aug_dtype th_promote(aug_dtype a, aug_dtype b);
 
 /* float16 / bfloat16 bits from a double (round half to even; finite values beyond
@@ -44,7 +44,7 @@ double th_f16_value(uint16_t h);
 uint16_t th_bf16_bits(double v);
 double th_bf16_value(uint16_t h);
 
-/* Reference saturate_cast (SPEC 2) of an exact value into dtype t; the result is
+/* Reference saturate_cast (semantics §2) of an exact value into dtype t; the result is
  * the value t then holds. */
 th_num th_sat(th_num v, aug_dtype t);
 
