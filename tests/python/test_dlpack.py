@@ -513,3 +513,23 @@ def test_cuda_consumer_stream_waits():
         augpy.from_dlpack(t.__dlpack__(stream=stream))
     with pytest.raises(ValueError, match=r"^CudaTensor.__dlpack__: stream 0 is not a CUDA stream"):
         t.__dlpack__(stream=0)
+
+
+@pytest.mark.skipif(not ON_CUDA, reason="CUDA tensors")
+def test_from_dlpack_gives_cuda_producers_our_stream():
+    t = augpy.zeros((4,), dtype=augpy.uint8)
+    seen = []
+
+    class Producer:
+        def __dlpack_device__(self):
+            return (2, 0)
+
+        def __dlpack__(self, **kw):
+            seen.append(kw.get("stream"))
+            return t.__dlpack__(**kw)
+
+    augpy.from_dlpack(Producer())
+    s = augpy.CudaStream()
+    with s:
+        augpy.from_dlpack(Producer())
+    assert seen == [augpy.default_stream.handle or 1, s.handle]

@@ -487,6 +487,31 @@ static PyObject *import_dltensor(PyObject *module, PyObject *args, PyObject *kwa
     return import_capsule(augpy_state_from_module(module), capsule, name, "import_dltensor");
 }
 
+/* The `stream` to hand a producer whose __dlpack_device__() is one of our CUDA
+ * devices: the handle of our current stream there (1 for the legacy default
+ * stream); NULL (no error) for anything else. */
+static PyObject *consumer_stream(PyObject *obj) {
+    PyObject *dev = PyObject_CallMethod(obj, "__dlpack_device__", NULL);
+    if (dev == NULL) {
+        PyErr_Clear(); /* an older producer: no stream to give */
+        return NULL;
+    }
+    int type = -1, id = -1;
+    int ok = PyTuple_Check(dev) && PyTuple_GET_SIZE(dev) == 2 && PyLong_Check(PyTuple_GET_ITEM(dev, 0)) &&
+             PyLong_Check(PyTuple_GET_ITEM(dev, 1));
+    if (ok) {
+        type = (int)PyLong_AsLong(PyTuple_GET_ITEM(dev, 0));
+        id = (int)PyLong_AsLong(PyTuple_GET_ITEM(dev, 1));
+    }
+    Py_DECREF(dev);
+    PyErr_Clear();
+    if (type != kDLCUDA || id < 0 || id >= aug_device_count(AUG_DEVICE_CUDA)) return NULL;
+    aug_device d = {AUG_DEVICE_CUDA, id};
+    void *h = aug_stream_handle(aug_current_stream(d));
+    aug_clear_error();
+    return PyLong_FromVoidPtr(h ? h : (void *)1);
+}
+
 static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs) {
     static const char *func = "from_dlpack";
     static char *kwlist[] = {"x", "device", "copy", NULL};
@@ -512,14 +537,22 @@ static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs)
         if (cpu == NULL || PyDict_SetItemString(kw, "dl_device", cpu) < 0) Py_CLEAR(kw);
         Py_XDECREF(cpu);
     }
+    /* data on one of our CUDA devices: the producer orders its work before our
+     * current stream there (DLPack's consumer stream; 1 = the legacy default) */
+    PyObject *stream = device == Py_None ? consumer_stream(obj) : NULL;
+    if (PyErr_Occurred()) Py_CLEAR(kw);
+    if (kw && stream && PyDict_SetItemString(kw, "stream", stream) < 0) Py_CLEAR(kw);
     PyObject *empty = PyTuple_New(0);
     PyObject *cap = (kw && empty) ? PyObject_Call(method, empty, kw) : NULL;
     if (cap == NULL && copy != Py_True && PyErr_ExceptionMatches(PyExc_TypeError)) {
         /* A producer that predates max_version/copy/dl_device: ask for a legacy capsule
          * (a device it cannot serve is rejected on import; only "cpu" is requestable). */
         PyErr_Clear();
-        cap = PyObject_CallNoArgs(method);
+        PyObject *skw = stream ? Py_BuildValue("{sO}", "stream", stream) : NULL;
+        cap = stream ? (skw && empty ? PyObject_Call(method, empty, skw) : NULL) : PyObject_CallNoArgs(method);
+        Py_XDECREF(skw);
     }
+    Py_XDECREF(stream);
     Py_XDECREF(kw);
     Py_XDECREF(empty);
     Py_DECREF(method);
