@@ -4,8 +4,7 @@
  * CPU tensor). */
 #include "augpy.h"
 
-static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *out_obj, const char *func)
-{
+static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *out_obj, const char *func) {
     if (s != AUG_OK)
         return augpy_raise(st, s, func);
     if (out_obj)
@@ -13,8 +12,7 @@ static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject
     return augpy_wrap(st, res);
 }
 
-static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"input|tensor", "ksize", "out"};
     const char *func = "augpy.box_blur_single";
     augpy_state *st = augpy_state_from_module(m);
@@ -33,8 +31,7 @@ static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize
     return finish(st, s, res, out ? a[2] : NULL, func);
 }
 
-static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"input|tensor", "sigma", "out"};
     const char *func = "augpy.gaussian_blur_single";
     augpy_state *st = augpy_state_from_module(m);
@@ -60,8 +57,7 @@ static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_
     return finish(st, s, res, out ? a[2] : NULL, func);
 }
 
-static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"input|tensor", "sigmas", "max_ksize", "out"};
     const char *func = "augpy.gaussian_blur";
     augpy_state *st = augpy_state_from_module(m);
@@ -104,8 +100,7 @@ static PyMethodDef blur_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int augpy_init_blur(PyObject *module, augpy_state *st)
-{
+int augpy_init_blur(PyObject *module, augpy_state *st) {
     (void)st;
     return PyModule_AddFunctions(module, blur_functions);
 }

@@ -274,8 +274,7 @@ static PyObject *numpy_fallback(augpy_state *st, PyObject *obj, int *bf16) {
         Py_SETREF(arr, view);
         if (arr == NULL) return NULL;
         *bf16 = 1;
-    }
-    else if (is_native == 0) {
+    } else if (is_native == 0) {
         descr = PyObject_GetAttrString(arr, "dtype");
         if (descr == NULL) goto fail;
         PyObject *nd = PyObject_CallMethod(descr, "newbyteorder", "s", "=");
@@ -318,8 +317,7 @@ static int bufview_make_tensor(augpy_state *st, augpy_bufview *view, aug_dtype d
         Py_ssize_t bs = itemsize; /* no strides given: C-contiguous */
         if (b->strides != NULL) {
             bs = b->strides[d];
-        }
-        else {
+        } else {
             for (int k = d + 1; b->shape && k < ndim; k++) bs *= b->shape[k];
         }
         strides[d] = 0;
@@ -402,8 +400,7 @@ int augpy_bufview_get(augpy_state *st, PyObject *obj, int writable, augpy_bufvie
     if (r == 2) {
         PyObject *np = augpy_get_numpy(st);
         arr = np ? PyObject_CallMethod(np, "ascontiguousarray", "(O)", obj) : NULL;
-    }
-    else {
+    } else {
         arr = numpy_fallback(st, obj, &bf16);
     }
     if (arr == NULL) {
@@ -437,8 +434,7 @@ int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, con
         Py_BEGIN_ALLOW_THREADS
         status = aug_copy(src, dst);
         Py_END_ALLOW_THREADS
-    }
-    else {
+    } else {
         status = aug_copy(src, dst);
     }
     if (status != AUG_OK) {
@@ -454,8 +450,7 @@ aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, aug_device 
     aug_tensor *t = aug_tensor_empty(view.t->ndim, view.t->shape, view.t->dtype, dev);
     if (t == NULL) {
         augpy_raise(st, AUG_OK, func);
-    }
-    else if (augpy_copy_into(st, view.t, t, func) < 0) {
+    } else if (augpy_copy_into(st, view.t, t, func) < 0) {
         aug_tensor_free(t);
         t = NULL;
     }

@@ -14,8 +14,7 @@
 /* value: NULL = zeros. dtype None: with a value, the weak-scalar rule against the
  * default uint8 (int -> uint8, float -> float32, bool -> bool, Constant -> its dtype). */
 static PyObject *create(augpy_state *st, PyObject *shapeobj, PyObject *value, PyObject *dtypeobj,
-                        PyObject *devobj, const aug_tensor *like, const char *func)
-{
+                        PyObject *devobj, const aug_tensor *like, const char *func) {
     int64_t shape[AUG_MAX_DIMS];
     int ndim;
     aug_device dev;
@@ -49,8 +48,7 @@ static PyObject *create(augpy_state *st, PyObject *shapeobj, PyObject *value, Py
     return augpy_wrap(st, t);
 }
 
-static PyObject *fn_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"shape", "dtype", "device_id"};
     PyObject *a[3];
     if (augpy_parse_args("augpy.zeros", args, nargs, kwnames, names, 3, 1, a) < 0)
@@ -58,8 +56,7 @@ static PyObject *fn_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
     return create(augpy_state_from_module(m), a[0], NULL, a[1], a[2], NULL, "augpy.zeros");
 }
 
-static PyObject *fn_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"shape", "dtype", "device_id"};
     PyObject *a[3];
     if (augpy_parse_args("augpy.ones", args, nargs, kwnames, names, 3, 1, a) < 0)
@@ -72,8 +69,7 @@ static PyObject *fn_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     return res;
 }
 
-static PyObject *fn_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"shape", "value|fill_value", "dtype", "device_id"};
     PyObject *a[4];
     if (augpy_parse_args("augpy.full", args, nargs, kwnames, names, 4, 2, a) < 0)
@@ -82,8 +78,7 @@ static PyObject *fn_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
 }
 
 static PyObject *like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, long fill,
-                      const char *func)
-{
+                      const char *func) {
     static const char *const names[] = {"tensor", "dtype"};
     PyObject *a[2];
     augpy_state *st = augpy_state_from_module(m);
@@ -100,18 +95,15 @@ static PyObject *like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyOb
     return res;
 }
 
-static PyObject *fn_zeros_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
-{
+static PyObject *fn_zeros_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
     return like(m, args, nargs, kw, 0, "augpy.zeros_like");
 }
 
-static PyObject *fn_ones_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
-{
+static PyObject *fn_ones_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
     return like(m, args, nargs, kw, 1, "augpy.ones_like");
 }
 
-static PyObject *fn_full_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_full_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"tensor", "value|fill_value", "dtype"};
     const char *func = "augpy.full_like";
     PyObject *a[3];
@@ -127,8 +119,7 @@ static PyObject *fn_full_like(PyObject *m, PyObject *const *args, Py_ssize_t nar
 /* Constant(value, dtype=None): value saturate-cast to dtype (exactly, semantics §6).
  * dtype None: bool -> bool, int -> int32 (DALI), or int64 / uint64 when the value
  * needs it, float -> float32, a numpy scalar or Constant -> its own dtype. */
-static PyObject *constant_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
-{
+static PyObject *constant_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"value", "dtype", NULL};
     const char *func = "augpy.Constant";
     PyObject *value, *dtobj = Py_None;
@@ -215,21 +206,18 @@ static PyObject *constant_new(PyTypeObject *tp, PyObject *args, PyObject *kw)
     return (PyObject *)self;
 }
 
-static int constant_traverse(PyObject *self, visitproc visit, void *arg)
-{
+static int constant_traverse(PyObject *self, visitproc visit, void *arg) {
     Py_VISIT(Py_TYPE(self));
     Py_VISIT(((AugConstantObject *)self)->value);
     return 0;
 }
 
-static int constant_clear(PyObject *self)
-{
+static int constant_clear(PyObject *self) {
     Py_CLEAR(((AugConstantObject *)self)->value);
     return 0;
 }
 
-static void constant_dealloc(PyObject *self)
-{
+static void constant_dealloc(PyObject *self) {
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     constant_clear(self);
@@ -237,8 +225,7 @@ static void constant_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-static PyObject *constant_repr(PyObject *self)
-{
+static PyObject *constant_repr(PyObject *self) {
     AugConstantObject *c = (AugConstantObject *)self;
     PyObject *v = augpy_scalar_to_py(&c->scalar);
     if (!v)
@@ -248,21 +235,18 @@ static PyObject *constant_repr(PyObject *self)
     return res;
 }
 
-static PyObject *constant_get_dtype(PyObject *self, void *Py_UNUSED(closure))
-{
+static PyObject *constant_get_dtype(PyObject *self, void *Py_UNUSED(closure)) {
     augpy_state *st = augpy_state_from_obj(self);
     return st ? augpy_dtype_object(st, ((AugConstantObject *)self)->scalar.dtype) : NULL;
 }
 
-static PyObject *constant_get_value(PyObject *self, void *Py_UNUSED(closure))
-{
+static PyObject *constant_get_value(PyObject *self, void *Py_UNUSED(closure)) {
     PyObject *v = ((AugConstantObject *)self)->value;
     Py_INCREF(v);
     return v;
 }
 
-static PyObject *constant_item(PyObject *self, PyObject *Py_UNUSED(unused))
-{
+static PyObject *constant_item(PyObject *self, PyObject *Py_UNUSED(unused)) {
     return augpy_scalar_to_py(&((AugConstantObject *)self)->scalar);
 }
 
@@ -313,8 +297,7 @@ static PyMethodDef create_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int augpy_init_create(PyObject *module, augpy_state *st)
-{
+int augpy_init_create(PyObject *module, augpy_state *st) {
     PyObject *tp = PyType_FromModuleAndSpec(module, &constant_spec, NULL);
     if (!tp)
         return -1;

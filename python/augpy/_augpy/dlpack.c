@@ -61,12 +61,10 @@ static void capsule_destructor_impl(PyObject *capsule, int versioned, int destru
         void *ptr = PyCapsule_GetPointer(capsule, name);
         if (ptr == NULL) {
             PyErr_WriteUnraisable(capsule);
-        }
-        else if (versioned) {
+        } else if (versioned) {
             DLManagedTensorVersioned *m = ptr;
             if (m->deleter) m->deleter(m);
-        }
-        else {
+        } else {
             DLManagedTensor *m = ptr;
             if (m->deleter) m->deleter(m);
         }
@@ -99,8 +97,7 @@ static PyObject *make_capsule(augpy_state *st, const aug_tensor *src, int versio
         m->deleter = export_deleter_versioned;
         m->flags = copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0;
         dl = &m->dl_tensor;
-    }
-    else {
+    } else {
         DLManagedTensor *m = &block->m.legacy;
         m->manager_ctx = view;
         m->deleter = export_deleter_legacy;
@@ -300,8 +297,7 @@ static void call_producer_deleter(import_ctx *c) {
     if (c->versioned) {
         DLManagedTensorVersioned *m = c->managed;
         if (m->deleter) m->deleter(m);
-    }
-    else {
+    } else {
         DLManagedTensor *m = c->managed;
         if (m->deleter) m->deleter(m);
     }
@@ -314,8 +310,7 @@ static void import_deleter(void *ctx) {
         PyGILState_STATE gil = PyGILState_Ensure();
         call_producer_deleter(c);
         PyGILState_Release(gil);
-    }
-    else {
+    } else {
         call_producer_deleter(c);
     }
     free(c);
@@ -357,8 +352,7 @@ static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *
         }
         flags = m->flags;
         dl = &m->dl_tensor;
-    }
-    else {
+    } else {
         dl = &((DLManagedTensor *)managed)->dl_tensor;
     }
 
@@ -379,8 +373,7 @@ static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *
     if (dt == kDLCUDA && dl->device.device_id >= 0 && dl->device.device_id < aug_device_count(AUG_DEVICE_CUDA)) {
         dev.type = AUG_DEVICE_CUDA;
         dev.id = dl->device.device_id;
-    }
-    else if (dt != kDLCPU && dt != kDLCUDAHost && dt != kDLCUDAManaged) {
+    } else if (dt != kDLCPU && dt != kDLCUDAHost && dt != kDLCUDAManaged) {
         int ncuda = aug_device_count(AUG_DEVICE_CUDA);
         if (ncuda > 0)
             PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported (devices: cpu, cuda:0 to "

@@ -3,8 +3,7 @@
  * of numbers; those are converted to float32 tensors on the image's device first. */
 #include "augpy.h"
 
-static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"imtensor|tensor", "gammagrays", "gammacolors", "contrasts",
                                         "vmin",           "vmax",       "out"};
     enum { IM, GG, GC, CT, VMIN, VMAX, OUT, NSLOTS };
@@ -52,8 +51,7 @@ static PyMethodDef lighting_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int augpy_init_lighting(PyObject *module, augpy_state *st)
-{
+int augpy_init_lighting(PyObject *module, augpy_state *st) {
     (void)st;
     return PyModule_AddFunctions(module, lighting_functions);
 }

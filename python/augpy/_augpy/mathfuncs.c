@@ -17,8 +17,7 @@ static const char *const names3[] = {"value|x", "lo", "hi", "out"};
 
 /* self == NULL: module function; else a Tensor method with self as the first operand. */
 static PyObject *math_call(augpy_state *st, PyObject *self, aug_op op, const char *func, PyObject *const *args,
-                           Py_ssize_t nargs, PyObject *kwnames)
-{
+                           Py_ssize_t nargs, PyObject *kwnames) {
     if (!st)
         return NULL;
     int arity = aug_op_arity(op);
@@ -121,14 +120,12 @@ done:
 /* ---- the functions and methods of the op list's PY column (augpy.h AUGPY_MATH_OPS) ---- */
 
 #define AUGPY_MATH_FUNCTION(name, OP)                                                                      \
-    static PyObject *math_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
-    {                                                                                                     \
+    static PyObject *math_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {\
         return math_call(augpy_state_from_module(m), NULL, AUG_OP_##OP, "augpy.math." #name, args, nargs, \
                          kwnames);                                                                        \
     }
 #define AUGPY_MATH_METHOD(name, OP)                                                                          \
-    static PyObject *method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
-    {                                                                                                        \
+    static PyObject *method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {\
         return math_call(augpy_state_from_obj(self), self, AUG_OP_##OP, "Tensor." #name, args, nargs,       \
                          kwnames);                                                                          \
     }
@@ -157,8 +154,7 @@ PyMethodDef augpy_tensor_math_methods[] = {
 #undef AUGPY_MATH_FUNCTION
 #undef AUGPY_MATH_METHOD
 
-int augpy_init_math(PyObject *module, augpy_state *st)
-{
+int augpy_init_math(PyObject *module, augpy_state *st) {
     (void)st;
     PyObject *modname = PyModule_GetNameObject(module);
     if (!modname)

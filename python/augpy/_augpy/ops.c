@@ -12,8 +12,7 @@
 
 /* Number of elements an elementwise call touches (the broadcast volume of its
  * operands, or out's size): decides whether the GIL is released. */
-static int64_t ew_volume(int nin, const aug_operand *in, const aug_tensor *out)
-{
+static int64_t ew_volume(int nin, const aug_operand *in, const aug_tensor *out) {
     int64_t ext[AUG_MAX_DIMS] = {0};
     int nd = 0;
     for (int i = 0; i < nin; i++) {
@@ -44,8 +43,7 @@ static int64_t ew_volume(int nin, const aug_operand *in, const aug_tensor *out)
 
 /* Result of an elementwise call: `outobj` (new reference) when given, else the
  * new tensor wrapped. */
-static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *outobj, const char *func)
-{
+static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *outobj, const char *func) {
     if (s != AUG_OK)
         return augpy_raise(st, s, func);
     if (outobj) {
@@ -55,8 +53,7 @@ static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject
     return augpy_wrap(st, res);
 }
 
-static void free_tmps(aug_tensor **tmp, int n)
-{
+static void free_tmps(aug_tensor **tmp, int n) {
     for (int i = 0; i < n; i++)
         aug_tensor_free(tmp[i]);
 }
@@ -64,8 +61,7 @@ static void free_tmps(aug_tensor **tmp, int n)
 /* ---- number protocol ------------------------------------------------------------- */
 
 /* The module state reachable from either operand of a binary slot. */
-static augpy_state *pair_state(PyObject *a, PyObject *b)
-{
+static augpy_state *pair_state(PyObject *a, PyObject *b) {
     augpy_state *st = augpy_state_from_obj(a);
     if (!st) {
         PyErr_Clear();
@@ -75,8 +71,7 @@ static augpy_state *pair_state(PyObject *a, PyObject *b)
 }
 
 /* a op b; with `inplace` the result is stored into a (saturate_cast) and a returned. */
-static PyObject *binop(PyObject *a, PyObject *b, aug_op op, const char *func, int inplace)
-{
+static PyObject *binop(PyObject *a, PyObject *b, aug_op op, const char *func, int inplace) {
     augpy_state *st = pair_state(a, b);
     if (!st)
         return NULL;
@@ -105,8 +100,7 @@ static PyObject *binop(PyObject *a, PyObject *b, aug_op op, const char *func, in
     return finish(st, s, res, inplace ? a : NULL, func);
 }
 
-static PyObject *unop(PyObject *a, aug_op op, const char *func)
-{
+static PyObject *unop(PyObject *a, aug_op op, const char *func) {
     augpy_state *st = augpy_state_from_obj(a);
     if (!st)
         return NULL;
@@ -121,12 +115,10 @@ static PyObject *unop(PyObject *a, aug_op op, const char *func)
 }
 
 #define BINARY_SLOTS(name, OP)                                                                  \
-    static PyObject *nb_##name(PyObject *a, PyObject *b)                                        \
-    {                                                                                           \
+    static PyObject *nb_##name(PyObject *a, PyObject *b) {                                      \
         return binop(a, b, AUG_OP_##OP, "Tensor.__" #name "__", 0);                             \
     }                                                                                           \
-    static PyObject *nb_inplace_##name(PyObject *a, PyObject *b)                                \
-    {                                                                                           \
+    static PyObject *nb_inplace_##name(PyObject *a, PyObject *b) {                              \
         return binop(a, b, AUG_OP_##OP, "Tensor.__i" #name "__", 1);                           \
     }
 BINARY_SLOTS(add, ADD)
@@ -141,8 +133,7 @@ BINARY_SLOTS(xor, XOR)
 BINARY_SLOTS(lshift, LSHIFT)
 BINARY_SLOTS(rshift, RSHIFT)
 
-static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod)
-{
+static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) {
         PyErr_SetString(PyExc_TypeError, "Tensor.__pow__: a modulus (3-argument pow) is not supported");
         return NULL;
@@ -150,8 +141,7 @@ static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod)
     return binop(a, b, AUG_OP_POW, "Tensor.__pow__", 0);
 }
 
-static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod)
-{
+static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) {
         PyErr_SetString(PyExc_TypeError, "Tensor.__ipow__: a modulus (3-argument pow) is not supported");
         return NULL;
@@ -159,8 +149,7 @@ static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod)
     return binop(a, b, AUG_OP_POW, "Tensor.__ipow__", 1);
 }
 
-static PyObject *nb_divmod(PyObject *a, PyObject *b)
-{
+static PyObject *nb_divmod(PyObject *a, PyObject *b) {
     PyObject *q = binop(a, b, AUG_OP_FLOORDIV, "Tensor.__divmod__", 0);
     if (!q || q == Py_NotImplemented)
         return q;
@@ -181,8 +170,7 @@ static PyObject *nb_abs(PyObject *a) { return unop(a, AUG_OP_ABS, "Tensor.__abs_
 static PyObject *nb_invert(PyObject *a) { return unop(a, AUG_OP_INVERT, "Tensor.__invert__"); }
 
 /* A @ B: aug_gemm (2-D float32/float64). */
-static PyObject *nb_matmul(PyObject *a, PyObject *b)
-{
+static PyObject *nb_matmul(PyObject *a, PyObject *b) {
     const char *func = "Tensor.__matmul__";
     augpy_state *st = pair_state(a, b);
     if (!st)
@@ -230,8 +218,7 @@ PyType_Slot augpy_tensor_number_slots[] = {
     {0, NULL},
 };
 
-PyObject *augpy_tensor_richcompare(PyObject *a, PyObject *b, int op)
-{
+PyObject *augpy_tensor_richcompare(PyObject *a, PyObject *b, int op) {
     static const aug_op ops[6] = {AUG_OP_LT, AUG_OP_LE, AUG_OP_EQ, AUG_OP_NE, AUG_OP_GT, AUG_OP_GE};
     static const char *const names[6] = {"Tensor.__lt__", "Tensor.__le__", "Tensor.__eq__",
                                          "Tensor.__ne__", "Tensor.__gt__", "Tensor.__ge__"};
@@ -244,8 +231,7 @@ PyObject *augpy_tensor_richcompare(PyObject *a, PyObject *b, int op)
 
 /* dst = value (a scalar: aug_fill; a tensor or array: aug_copy with broadcasting). */
 static PyObject *fill_into(augpy_state *st, PyObject *dstobj, PyObject *value, augpy_launch *launch,
-                           const char *func)
-{
+                           const char *func) {
     aug_tensor *dst = augpy_tensor_arg(st, dstobj, func, "dst");
     if (!dst)
         return NULL;
@@ -272,8 +258,7 @@ static PyObject *fill_into(augpy_state *st, PyObject *dstobj, PyObject *value, a
     return finish(st, s, NULL, dstobj, func);
 }
 
-static PyObject *tensor_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *tensor_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"value|scalar|other", "blocks_per_sm", "threads"};
     PyObject *a[3];
     augpy_launch launch;
@@ -294,8 +279,7 @@ PyMethodDef augpy_tensor_op_methods[] = {
 /* ---- functional API: add sub rsub mul div rdiv lt le gt ge eq ne ------------------- */
 
 static PyObject *functional(PyObject *module, aug_op op, int reflected, const char *func,
-                            PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+                            PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"tensor|tensor1", "scalar|tensor2|other", "out", "blocks_per_sm",
                                         "threads"};
     PyObject *a[5];
@@ -337,8 +321,7 @@ static PyObject *functional(PyObject *module, aug_op op, int reflected, const ch
 }
 
 #define FUNCTIONAL(name, OP, reflected)                                                                 \
-    static PyObject *fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
-    {                                                                                                   \
+    static PyObject *fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {\
         return functional(m, AUG_OP_##OP, reflected, "augpy." #name, args, nargs, kwnames);             \
     }
 FUNCTIONAL(add, ADD, 0)
@@ -356,8 +339,7 @@ FUNCTIONAL(ne, NE, 0)
 
 /* ---- fma, gemm, fill, copy, cast ---------------------------------------------- */
 
-static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"scalar", "tensor1", "tensor2", "out", "blocks_per_sm", "threads"};
     const char *func = "augpy.fma";
     PyObject *a[6];
@@ -380,8 +362,7 @@ static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     return finish(st, s, res, out ? a[3] : NULL, func);
 }
 
-static PyObject *fn_gemm(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_gemm(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"A", "B", "C", "alpha", "beta"};
     const char *func = "augpy.gemm";
     PyObject *a[5];
@@ -402,8 +383,7 @@ static PyObject *fn_gemm(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     return finish(st, s, res, C ? a[2] : NULL, func);
 }
 
-static PyObject *fn_fill(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_fill(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"scalar", "dst", "blocks_per_sm", "threads"};
     PyObject *a[4];
     augpy_launch launch;
@@ -414,8 +394,7 @@ static PyObject *fn_fill(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     return fill_into(st, a[1], a[0], &launch, "augpy.fill");
 }
 
-static PyObject *fn_copy(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_copy(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"src", "dst", "blocks_per_sm", "threads"};
     const char *func = "augpy.copy";
     PyObject *a[4];
@@ -440,8 +419,7 @@ static PyObject *fn_copy(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     return finish(st, s, NULL, a[1], func);
 }
 
-static PyObject *fn_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+static PyObject *fn_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"tensor", "dtype|out", "blocks_per_sm", "threads"};
     const char *func = "augpy.cast";
     PyObject *a[4];
@@ -507,8 +485,7 @@ static PyMethodDef ops_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int augpy_init_ops(PyObject *module, augpy_state *st)
-{
+int augpy_init_ops(PyObject *module, augpy_state *st) {
     (void)st;
     return PyModule_AddFunctions(module, ops_functions);
 }

@@ -14,8 +14,7 @@
 #include <limits.h>
 
 /* axis -> (naxes, axes); naxes -1 means every axis. 0 ok, -1 error. */
-static int parse_axes(PyObject *obj, int *naxes, int *axes, const char *func)
-{
+static int parse_axes(PyObject *obj, int *naxes, int *axes, const char *func) {
     if (!obj || obj == Py_None) {
         *naxes = -1;
         return 0;
@@ -57,8 +56,7 @@ static int parse_axes(PyObject *obj, int *naxes, int *axes, const char *func)
 }
 
 static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, const char *func,
-                             PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
+                             PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const sum_names[] = {"tensor", "axis", "keepdim|keepdims", "upcast", "out",
                                             "blocks_per_sm", "threads|num_threads"};
     static const char *const names[] = {"tensor", "axis", "keepdim|keepdims", "out", "blocks_per_sm",
@@ -115,13 +113,11 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
 }
 
 #define REDUCE_FUNCTIONS_(name, OP)                                                                          \
-    static PyObject *fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)      \
-    {                                                                                                        \
+    static PyObject *fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {    \
         return reduce_call(augpy_state_from_module(m), NULL, AUG_REDUCE_##OP, "augpy." #name, args, nargs,   \
                            kwnames);                                                                         \
     }                                                                                                        \
-    static PyObject *method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
-    {                                                                                                         \
+    static PyObject *method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {\
         return reduce_call(augpy_state_from_obj(self), self, AUG_REDUCE_##OP, "Tensor." #name, args, nargs,  \
                            kwnames);                                                                         \
     }
@@ -172,8 +168,7 @@ PyMethodDef augpy_tensor_reduce_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int augpy_init_reduce(PyObject *module, augpy_state *st)
-{
+int augpy_init_reduce(PyObject *module, augpy_state *st) {
     (void)st;
     return PyModule_AddFunctions(module, reduce_functions);
 }

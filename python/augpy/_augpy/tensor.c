@@ -260,8 +260,7 @@ static aug_tensor *index_view(PyObject *self, PyObject *key, const char *func) {
         }
         for (Py_ssize_t k = 0; k < len; k++)
             if (parse_index_item(PyTuple_GET_ITEM(key, k), &idx[n++], func) < 0) return NULL;
-    }
-    else {
+    } else {
         if (parse_index_item(key, &idx[n++], func) < 0) return NULL;
     }
     int ellipses = 0;
@@ -293,8 +292,7 @@ static int assign(augpy_state *st, aug_tensor *dst, PyObject *value, const char 
             Py_BEGIN_ALLOW_THREADS
             status = aug_fill(dst, &s);
             Py_END_ALLOW_THREADS
-        }
-        else {
+        } else {
             status = aug_fill(dst, &s);
         }
         if (status != AUG_OK) {
@@ -501,8 +499,7 @@ static PyObject *tensor_contiguous(PyObject *self, PyObject *Py_UNUSED(unused)) 
         Py_BEGIN_ALLOW_THREADS
         packed = aug_tensor_contiguous(T(self));
         Py_END_ALLOW_THREADS
-    }
-    else {
+    } else {
         packed = aug_tensor_contiguous(T(self));
     }
     if (packed == NULL) return augpy_raise(st, AUG_OK, "CudaTensor.contiguous");

@@ -330,8 +330,7 @@ PyObject *augpy_tensor_array_method(PyObject *self, PyObject *args, PyObject *kw
         }
         arr = PyObject_CallMethod(np, "asarray", "(O)", mv);
         Py_DECREF(mv);
-    }
-    else {
+    } else {
         arr = augpy_tensor_to_numpy(st, T(self), NULL, func);
     }
     if (arr == NULL || dtype == Py_None) return arr;

@@ -76,8 +76,7 @@ static PyObject *mode_richcompare(PyObject *a, PyObject *b, int op) {
         bv = PyLong_AsLongAndOverflow(b, &overflow);
         if (bv == -1 && PyErr_Occurred()) return NULL;
         if (overflow) bv = -1;
-    }
-    else Py_RETURN_NOTIMPLEMENTED;
+    } else Py_RETURN_NOTIMPLEMENTED;
     int eq = bv == ((ScaleModeObject *)a)->value;
     return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
@@ -189,13 +188,11 @@ static int store_matrix(augpy_state *st, PyObject *out, const float *m, const ch
     if (t->dtype != AUG_FLOAT32) {
         PyErr_Format(PyExc_TypeError, "%s: out must be a float32 buffer, got %s", func, aug_dtype_name(t->dtype));
         rc = -1;
-    }
-    else if (t->ndim != 2 || t->shape[0] != 2 || t->shape[1] != 3) {
+    } else if (t->ndim != 2 || t->shape[0] != 2 || t->shape[1] != 3) {
         PyErr_Format(PyExc_ValueError, "%s: out must have shape (2, 3), got %s", func,
                      aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf));
         rc = -1;
-    }
-    else {
+    } else {
         float *p = aug_tensor_ptr(t);
         for (int r = 0; r < 2; r++)
             for (int c = 0; c < 3; c++) p[r * t->strides[0] + c * t->strides[1]] = m[3 * r + c];
@@ -300,8 +297,7 @@ static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssiz
     PyObject *out;
     if (a[OUT] && a[OUT] != Py_None) {
         out = Py_NewRef(a[OUT]);
-    }
-    else {
+    } else {
         PyObject *np = augpy_get_numpy(st);
         out = np ? PyObject_CallMethod(np, "empty", "((ii)s)", 2, 3, "float32") : NULL;
         if (!out) goto fail;
@@ -337,11 +333,9 @@ static aug_tensor *parse_matrices(augpy_state *st, PyObject *obj, int batch, int
         else
             PyErr_Format(PyExc_ValueError, "%s: matrix must have shape (2, 3), got %s", func,
                          aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf));
-    }
-    else if (aug_dtype_info(t->dtype)->kind == AUG_KIND_BOOL) {
+    } else if (aug_dtype_info(t->dtype)->kind == AUG_KIND_BOOL) {
         PyErr_Format(PyExc_TypeError, "%s: matrix must hold numbers, got bool", func);
-    }
-    else {
+    } else {
         m = aug_tensor_empty(t->ndim, t->shape, AUG_FLOAT32, aug_cpu_device());
         if (!m) augpy_raise(st, aug_last_status(), func);
         else if (augpy_copy_into(st, t, m, func) < 0) {
@@ -406,8 +400,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
             PyErr_Format(PyExc_ValueError, "%s: src is an empty list", func);
             return NULL;
         }
-    }
-    else {
+    } else {
         src_tensor = augpy_tensor_arg(st, a[SRC], func, "src");
         if (!src_tensor) return NULL;
         if (src_tensor->ndim == 4) {
@@ -431,8 +424,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
             snprintf(argname, sizeof argname, "src[%lld]", (long long)i);
             if (!(srcs[i] = augpy_tensor_arg(st, PyTuple_GET_ITEM(seq, i), func, argname))) goto done;
         }
-    }
-    else if (batch) {
+    } else if (batch) {
         views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
         if (!views) {
             PyErr_NoMemory();
@@ -446,8 +438,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
             }
             srcs[i] = views[i];
         }
-    }
-    else {
+    } else {
         srcs[0] = src_tensor;
     }
     if (batch && n == 0) {
@@ -457,8 +448,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     /* supersampling: an int, or for a batch also a sequence of n ints */
     if (!a[SS]) {
         for (int64_t i = 0; i < n; i++) ss[i] = 1;
-    }
-    else if (batch && !PyIndex_Check(a[SS])) {
+    } else if (batch && !PyIndex_Check(a[SS])) {
         PyObject *sq = PySequence_Check(a[SS]) ? PySequence_Fast(a[SS], "") : NULL;
         if (!sq) {
             PyErr_Clear();
@@ -478,8 +468,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
                 goto done;
             }
         Py_DECREF(sq);
-    }
-    else {
+    } else {
         if (augpy_parse_int(a[SS], &ss[0], func, "supersampling") < 0) goto done;
         for (int64_t i = 1; i < n; i++) ss[i] = ss[0];
     }
