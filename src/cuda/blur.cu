@@ -17,7 +17,10 @@
  *    tails, fmaf) and aug__blur8_round.
  * Images whose kernel size is 1 are copied. Planes go through the T buffer in
  * groups that keep it at most 64 MiB, queued one after the other on the
- * plan's stream. */
+ * plan's stream. Both passes run as shared-memory tiles (every line value a
+ * tile's windows read is loaded and converted once) whenever the plan's widest
+ * window fits in 48 KiB; the plain kernels, one value per thread reading
+ * global memory, take the rest. Both compute each value the same way. */
 #include <string.h>
 #include <stdlib.h>
 #include "cuda/values.cuh"
@@ -87,6 +90,8 @@ AUG_DEV T tap_sum(const double *w, int64_t n, int64_t first, const V &val) {
     return acc;
 }
 
+/* Value x of a pass's line (clamped to the line) from global memory: a column
+ * of the source image converted to T, or a row of the T buffer. */
 template <typename T> struct col_val {
     const char *col; /* the plane's column x */
     int64_t H, rstride;
@@ -100,17 +105,43 @@ template <typename T> struct row_val {
     AUG_DEV T operator()(int64_t x) const { return row[clampi(x, W)]; }
 };
 
+/* The same from a shared-memory tile holding the line's values base .. base +
+ * span - 1 (clamped when loaded); values outside the tile (the tails' edge
+ * values) come from `line`. */
+template <typename T, typename L> struct tile_val {
+    const T *sh;
+    int64_t base, span, stride; /* sh[(x - base) * stride] */
+    L line;
+    AUG_DEV T operator()(int64_t x) const {
+        const int64_t k = x - base;
+        return k >= 0 && k < span ? sh[k * stride] : line(x);
+    }
+};
+
+/* Vertical value at row y (the CPU's order, then the nonzero tails). */
+template <typename T, typename V> AUG_DEV T v_generic(const blur_args &a, const pass_d &t, int64_t y, const V &val) {
+    T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, y + t.lo, val);
+    if (t.tail_lo != 0.0) acc = acc + (T)t.tail_lo * val(0);
+    if (t.tail_hi != 0.0) acc = acc + (T)t.tail_hi * val(a.H - 1);
+    return acc;
+}
+
+/* Horizontal value at column x, stored into the output at byte offset `at`. */
+template <typename T, typename V>
+AUG_DEV void h_generic(const blur_args &a, const pass_d &t, int64_t x, int64_t at, const V &val) {
+    T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, x + t.lo, val);
+    if (t.tail_lo != 0.0 || t.tail_hi != 0.0) acc = acc + ((T)t.tail_lo * val(0) + (T)t.tail_hi * val(a.W - 1));
+    if (a.box_div != 0.0) aug__store_f64((double)acc / a.box_div, a.dtype, a.dst + at);
+    else aug__store_as(acc, a.dtype, a.dst + at);
+}
+
 template <typename T> AUG_GLOBAL void aug__k_blur_v(blur_args a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x, es = aug__ctype_size(a.dtype);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
         pos_d p = blur_pos(a, i);
         if (p.im->copy) continue;
-        const pass_d &t = p.im->v;
         col_val<T> val = {a.src + (p.plane * a.H * a.W + p.x) * es, a.H, a.W * es, a.dtype};
-        T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, p.y + t.lo, val);
-        if (t.tail_lo != 0.0) acc = acc + (T)t.tail_lo * val(0);
-        if (t.tail_hi != 0.0) acc = acc + (T)t.tail_hi * val(a.H - 1);
-        ((T *)a.buf)[i] = acc;
+        ((T *)a.buf)[i] = v_generic<T>(a, p.im->v, p.y, val);
     }
 }
 
@@ -123,12 +154,7 @@ template <typename T> AUG_GLOBAL void aug__k_blur_h(blur_args a) {
             memcpy(a.dst + at, a.src + at, (size_t)es);
             continue;
         }
-        const pass_d &t = p.im->h;
-        row_val<T> val = {(const T *)a.buf + (i - p.x), a.W};
-        T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, p.x + t.lo, val);
-        if (t.tail_lo != 0.0 || t.tail_hi != 0.0) acc = acc + ((T)t.tail_lo * val(0) + (T)t.tail_hi * val(a.W - 1));
-        if (a.box_div != 0.0) aug__store_f64((double)acc / a.box_div, a.dtype, a.dst + at);
-        else aug__store_as(acc, a.dtype, a.dst + at);
+        h_generic<T>(a, p.im->h, p.x, at, row_val<T>{(const T *)a.buf + (i - p.x), a.W});
     }
 }
 
@@ -171,18 +197,29 @@ struct col8_val {
     AUG_DEV float operator()(int64_t r) const { return (float)(uint8_t)(col[clampi(r, H) * W] ^ flip); }
 };
 
+template <typename V> AUG_DEV float v_gauss8(const blur_args &a, const pass_d &t, int64_t y, const V &val) {
+    float acc = gauss8_sum(t, a.w + t.w, y, val);
+    const float tl = (float)t.tail_lo, tr = (float)t.tail_hi;
+    if (tl != 0.0f) acc = fmaf(tl, val(0), acc);
+    if (tr != 0.0f) acc = fmaf(tr, val(a.H - 1), acc);
+    return acc;
+}
+
+template <typename V> AUG_DEV void h_gauss8(const blur_args &a, const pass_d &t, int64_t x, int64_t at, const V &val) {
+    float acc = gauss8_sum(t, a.w + t.w, x, val);
+    const float c0 = (float)t.tail_lo * val(0), c1 = (float)t.tail_hi * val(a.W - 1);
+    if (c0 != 0.0f) acc = acc + c0;
+    if (c1 != 0.0f) acc = acc + c1;
+    ((uint8_t *)a.dst)[at] = (uint8_t)(aug__blur8_round(acc) ^ a.flip);
+}
+
 AUG_GLOBAL void aug__k_blur_gauss8_v(blur_args a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
         pos_d p = blur_pos(a, i);
         if (p.im->copy) continue;
-        const pass_d &t = p.im->v;
         col8_val val = {(const uint8_t *)a.src + p.plane * a.H * a.W + p.x, a.H, a.W, a.flip};
-        float acc = gauss8_sum(t, a.w + t.w, p.y, val);
-        const float tl = (float)t.tail_lo, tr = (float)t.tail_hi;
-        if (tl != 0.0f) acc = fmaf(tl, val(0), acc);
-        if (tr != 0.0f) acc = fmaf(tr, val(a.H - 1), acc);
-        ((float *)a.buf)[i] = acc;
+        ((float *)a.buf)[i] = v_gauss8(a, p.im->v, p.y, val);
     }
 }
 
@@ -195,13 +232,77 @@ AUG_GLOBAL void aug__k_blur_gauss8_h(blur_args a) {
             ((uint8_t *)a.dst)[at] = ((const uint8_t *)a.src)[at];
             continue;
         }
+        h_gauss8(a, p.im->h, p.x, at, row_val<float>{(const float *)a.buf + (i - p.x), a.W});
+    }
+}
+
+/* ---- shared-memory tiles ------------------------------------------------------------
+ * A block computes a tile of its plane: the horizontal pass blockDim.x
+ * consecutive values of one row, the vertical pass blockDim.x columns times
+ * TILE_ROWS rows. It first loads every line value the tile's taps read (each
+ * once, converted) into dynamic shared memory, then computes exactly as the
+ * plain kernels above from there. Tiles never straddle planes, so a block
+ * agrees on its image's taps and on copying. The launcher takes these when the
+ * widest tap window of the plan fits in shared memory. */
+
+#define TILE_ROWS 16
+
+/* T: the buffer / accumulation type; GAUSS8: the 8-bit Gaussian's rules. */
+template <typename T, int GAUSS8> AUG_GLOBAL void aug__k_blur_v_tiled(blur_args a) {
+    AUG_SHARED_DYN(T, sh);
+    const int64_t tw = blockDim.x, es = aug__ctype_size(a.dtype), hw = a.H * a.W;
+    const int64_t tx = (a.W + tw - 1) / tw, ty = (a.H + TILE_ROWS - 1) / TILE_ROWS, planes = a.n / hw;
+    for (int64_t tile = blockIdx.x; tile < planes * ty * tx; tile += gridDim.x) {
+        const int64_t q = tile / (ty * tx), rem = tile - q * ty * tx, y0 = rem / tx * TILE_ROWS, x0 = rem % tx * tw;
+        const int64_t x = x0 + threadIdx.x, xc = x < a.W ? x : a.W - 1;
+        pos_d p = blur_pos(a, q * hw);
+        if (p.im->copy) continue; /* the whole block skips: no barrier is left waiting */
+        const pass_d &t = p.im->v;
+        const int64_t base = y0 + t.lo, span = TILE_ROWS + t.hi - t.lo;
+        const char *col = a.src + ((p.plane * a.H) * a.W + xc) * es;
+        for (int64_t k = 0; k < span; k++) { /* each thread loads its column */
+            const char *e = col + clampi(base + k, a.H) * a.W * es;
+            sh[k * tw + threadIdx.x] = GAUSS8 ? (T)(uint8_t)(*(const uint8_t *)e ^ a.flip) : aug__load_as(e, a.dtype, (T)0);
+        }
+        __syncthreads();
+        for (int64_t y = y0; x < a.W && y < y0 + TILE_ROWS && y < a.H; y++) {
+            T *out = (T *)a.buf + q * hw + y * a.W + x;
+            if constexpr (GAUSS8) {
+                tile_val<T, col8_val> val = {sh + threadIdx.x, base, span, tw,
+                                             {(const uint8_t *)col, a.H, a.W, a.flip}};
+                *out = (T)v_gauss8(a, t, y, val);
+            } else {
+                tile_val<T, col_val<T>> val = {sh + threadIdx.x, base, span, tw, {col, a.H, a.W * es, a.dtype}};
+                *out = v_generic<T>(a, t, y, val);
+            }
+        }
+        __syncthreads();
+    }
+}
+
+template <typename T, int GAUSS8> AUG_GLOBAL void aug__k_blur_h_tiled(blur_args a) {
+    AUG_SHARED_DYN(T, sh);
+    const int64_t tw = blockDim.x, es = GAUSS8 ? 1 : aug__ctype_size(a.dtype), tx = (a.W + tw - 1) / tw;
+    const int64_t rows = a.n / a.W;
+    for (int64_t tile = blockIdx.x; tile < rows * tx; tile += gridDim.x) {
+        const int64_t r = tile / tx, x0 = (tile - r * tx) * tw, x = x0 + threadIdx.x;
+        const int64_t i = r * a.W + x, at = (a.plane0 * a.H * a.W + i) * es;
+        pos_d p = blur_pos(a, r * a.W);
+        if (p.im->copy) {
+            if (x < a.W) memcpy(a.dst + at, a.src + at, (size_t)es);
+            continue;
+        }
         const pass_d &t = p.im->h;
-        row_val<float> val = {(const float *)a.buf + (i - p.x), a.W};
-        float acc = gauss8_sum(t, a.w + t.w, p.x, val);
-        const float c0 = (float)t.tail_lo * val(0), c1 = (float)t.tail_hi * val(a.W - 1);
-        if (c0 != 0.0f) acc = acc + c0;
-        if (c1 != 0.0f) acc = acc + c1;
-        ((uint8_t *)a.dst)[at] = (uint8_t)(aug__blur8_round(acc) ^ a.flip);
+        const int64_t base = x0 + t.lo, span = tw + t.hi - t.lo;
+        const T *row = (const T *)a.buf + r * a.W;
+        for (int64_t k = threadIdx.x; k < span; k += tw) sh[k] = row[clampi(base + k, a.W)];
+        __syncthreads();
+        if (x < a.W) {
+            tile_val<T, row_val<T>> val = {sh, base, span, 1, {row, a.W}};
+            if constexpr (GAUSS8) h_gauss8(a, t, x, at, val);
+            else h_generic<T>(a, t, x, at, val);
+        }
+        __syncthreads();
     }
 }
 
@@ -242,6 +343,30 @@ static aug_status launch(const char *func, const aug__exec *e, blur_kernel k, co
     return aug__cuda_launched(func, name, g.blocks, g.threads);
 }
 
+/* One pass's kernels: plain (one value per thread, lines from global memory) and tiled. */
+typedef struct pass_kernels {
+    blur_kernel plain, tiled;
+    const char *plain_name, *tiled_name;
+} pass_kernels;
+
+/* A pass over the group: tiled when the tile of its widest window (span = the
+ * largest hi - lo of the plan's taps for this pass) fits in 48 KiB of shared
+ * memory, else plain. */
+static aug_status run_pass(const char *func, const aug__exec *e, const pass_kernels &k, const blur_args &a,
+                           int vertical, int64_t span, size_t tsize) {
+    const aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+    const int64_t tw = g.threads, planes = a.n / (a.H * a.W), tx = (a.W + tw - 1) / tw;
+    const int64_t lines = vertical ? TILE_ROWS + span : 1, width = vertical ? tw : tw + span;
+    const size_t shmem = (size_t)(lines * width) * tsize;
+    if (tw < 1 || tw > 1024 || shmem > ((size_t)48 << 10)) return launch(func, e, k.plain, k.plain_name, a);
+    const int64_t tiles = vertical ? planes * ((a.H + TILE_ROWS - 1) / TILE_ROWS) * tx : a.n / a.W * tx;
+    const aug__cuda_grid t = aug__cuda_grid_for(e, tiles * tw, 256);
+    AUG_LAUNCH(k.tiled, t.blocks, t.threads, shmem, aug__cuda_stream(e), a);
+    return aug__cuda_launched(func, k.tiled_name, t.blocks, t.threads);
+}
+
+#define PASS(plain, tiled) pass_kernels{plain, tiled, #plain, #tiled}
+
 aug_status aug__cuda_blur(const aug__blur_plan *p) {
     const char *func = p->func;
     const aug__exec *e = &p->exec;
@@ -265,6 +390,12 @@ aug_status aug__cuda_blur(const aug__blur_plan *p) {
     }
 
     const int64_t hw = p->h * p->w, planes = p->n * p->c;
+    int64_t vspan = 0, hspan = 0; /* the widest windows (hi - lo) of the images blurred */
+    for (int64_t i = 0; i < p->nt; i++) {
+        if (p->ks[i] == 1) continue;
+        if (p->tv[i].hi - p->tv[i].lo > vspan) vspan = p->tv[i].hi - p->tv[i].lo;
+        if (p->th[i].hi - p->th[i].lo > hspan) hspan = p->th[i].hi - p->th[i].lo;
+    }
     const int64_t tsize = p->path == AUG__BLUR_BOX8 ? 0 : p->path == AUG__BLUR_GAUSS8 || p->acc == AUG_FLOAT32 ? 4 : 8;
     int64_t group = tsize ? GROUP_BYTES / (hw * tsize) : planes;
     if (group < 1) group = 1;
@@ -288,16 +419,16 @@ aug_status aug__cuda_blur(const aug__blur_plan *p) {
             st = launch(func, e, aug__k_blur_box8, "aug__k_blur_box8", a);
             break;
         case AUG__BLUR_GAUSS8:
-            st = launch(func, e, aug__k_blur_gauss8_v, "aug__k_blur_gauss8_v", a);
-            if (!st) st = launch(func, e, aug__k_blur_gauss8_h, "aug__k_blur_gauss8_h", a);
+            st = run_pass(func, e, PASS(aug__k_blur_gauss8_v, (aug__k_blur_v_tiled<float, 1>)), a, 1, vspan, 4);
+            if (!st) st = run_pass(func, e, PASS(aug__k_blur_gauss8_h, (aug__k_blur_h_tiled<float, 1>)), a, 0, hspan, 4);
             break;
         default:
             if (p->acc == AUG_FLOAT32) {
-                st = launch(func, e, aug__k_blur_v<float>, "aug__k_blur_v<float>", a);
-                if (!st) st = launch(func, e, aug__k_blur_h<float>, "aug__k_blur_h<float>", a);
+                st = run_pass(func, e, PASS(aug__k_blur_v<float>, (aug__k_blur_v_tiled<float, 0>)), a, 1, vspan, 4);
+                if (!st) st = run_pass(func, e, PASS(aug__k_blur_h<float>, (aug__k_blur_h_tiled<float, 0>)), a, 0, hspan, 4);
             } else {
-                st = launch(func, e, aug__k_blur_v<double>, "aug__k_blur_v<double>", a);
-                if (!st) st = launch(func, e, aug__k_blur_h<double>, "aug__k_blur_h<double>", a);
+                st = run_pass(func, e, PASS(aug__k_blur_v<double>, (aug__k_blur_v_tiled<double, 0>)), a, 1, vspan, 8);
+                if (!st) st = run_pass(func, e, PASS(aug__k_blur_h<double>, (aug__k_blur_h_tiled<double, 0>)), a, 0, hspan, 8);
             }
         }
     }
