@@ -160,11 +160,13 @@ AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 1
+#define AUG__BACKEND_ABI 2
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {
     int abi;
+    int num_ops, num_dtypes; /* AUG_NUM_OPS, AUG_NUM_DTYPES of libaug (the module checks the
+                              * op names too: the op list's order is part of the ABI) */
     /* Records "func: <message>" as the calling thread's error; returns st. */
     aug_status (*verror)(aug_status st, const char *func, const char *fmt, va_list ap);
     /* aug__convert_one (core/ctype.h): one element between any two ctypes. */

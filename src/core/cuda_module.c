@@ -27,9 +27,10 @@
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const aug__backend *loaded;
-static char status[512] = "not loaded";
+static char status[1024] = "not loaded";
 
-static const aug__host_api host_api = {AUG__BACKEND_ABI, aug__verror, aug__convert_one, aug_op_name};
+static const aug__host_api host_api = {AUG__BACKEND_ABI, AUG_NUM_OPS, AUG_NUM_DTYPES, aug__verror, aug__convert_one,
+                                       aug_op_name};
 
 /* dlopen of dir/name when that file exists, or of plain `name` through the
  * loader's search path (dir NULL). A file that exists but fails to load keeps

@@ -263,6 +263,21 @@ extern "C" __attribute__((visibility("default"))) const aug__backend *aug_cuda_m
         *why = why_buf;
         return NULL;
     }
+    /* the op list and the dtype enum are compiled into both sides: they must agree */
+    static const char *const ops[] = {
+#define X_(e, sym, arity, name, cls, fam, b, py) sym,
+        AUG_OP_LIST(X_)
+#undef X_
+    };
+    int same = host->num_ops == AUG_NUM_OPS && host->num_dtypes == AUG_NUM_DTYPES;
+    for (int i = 0; same && i < AUG_NUM_OPS; i++) same = strcmp(host->op_name((aug_op)i), ops[i]) == 0;
+    if (!same) {
+        snprintf(why_buf, sizeof why_buf, "the CUDA module was built with another op list or dtype set than libaug "
+                 "(%d ops, %d dtypes; libaug has %d, %d): rebuild it", AUG_NUM_OPS, AUG_NUM_DTYPES, host->num_ops,
+                 host->num_dtypes);
+        *why = why_buf;
+        return NULL;
+    }
     aug__cuda_host = host;
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
