@@ -18,7 +18,7 @@ FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
-.PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke venv venv-base pytest pytest-cpu pytest-emu \
+.PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke venv venv-base pytest pytest-cpu pytest-emu pyasan pytest-asan \
         cuda cuda-emu cuda-check test demo bench bench-gpu-smoke clean
 
 all: build
@@ -90,14 +90,31 @@ venv: venv-base
 	$(VPY) -m pip install -q --no-build-isolation .
 
 # pytest on the CPU, then the whole suite again with the emulated CUDA devices present (cuda:0 is
-# then the default device, so every test runs there; multi-device tests use cuda:1).
-pytest: pytest-cpu pytest-emu
+# then the default device, so every test runs there; multi-device tests use cuda:1), then both
+# under ASan+UBSan.
+pytest: pytest-cpu pytest-emu pytest-asan
 
 pytest-cpu: venv
 	cd tests/python && ../../$(VPY) -m pytest -q -p no:cacheprovider .
 
 pytest-emu: venv cuda-emu
 	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ../../$(VPY) -m pytest -q -p no:cacheprovider .
+
+# augpy built with ASan+UBSan into build-pyasan/ (not installed; the interpreter preloads libasan),
+# and the suite under it twice: on the CPU, and on the ASan build of the emulated devices with the
+# threads of each block in shuffled order. test_stubs (mypy, stubtest) only reads the stubs.
+PYASAN_DIR := build-pyasan
+PYASAN_RUN = cd tests/python && PYTHONPATH=$(CURDIR)/$(PYASAN_DIR) LD_PRELOAD=$$(gcc -print-file-name=libasan.so) \
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+pyasan: venv build-asan
+	rm -rf $(PYASAN_DIR) && $(VPY) -m pip install -q --no-build-isolation --no-deps --target $(PYASAN_DIR) \
+	  -C cmake.define.AUG_SANITIZE=address,undefined -C cmake.build-type=Debug -C build-dir=$(PYASAN_DIR)-cmake .
+
+pytest-asan: pyasan
+	$(PYASAN_RUN) ../../$(VPY) -m pytest -q -p no:cacheprovider --ignore=test_stubs.py .
+	$(PYASAN_RUN) AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_CUDA_MODULE=$(CURDIR)/build-asan/libaug_cuda_emu.so \
+	  AUG_EMU_ORDER=shuffle ../../$(VPY) -m pytest -q -p no:cacheprovider --ignore=test_stubs.py .
 
 # Each fuzz target once over its seed corpus (crash regressions) under ASan+UBSan.
 fuzz-smoke: deps
@@ -133,4 +150,4 @@ bench-gpu-smoke: venv cuda-emu
 	for b in bench/gpu/bench_*.py; do echo "== $$b"; AUG_CUDA_BACKEND=emu $(VPY) $$b --smoke || exit 1; done
 
 clean:
-	rm -rf build build-asan build-nvcc build-fuzz _skbuild dist *.egg-info
+	rm -rf build build-asan build-nvcc build-fuzz build-pyasan build-pyasan-cmake _skbuild dist *.egg-info

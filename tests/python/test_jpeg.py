@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 
 import augpy
+from conftest import rss_bound
 
 cv2 = pytest.importorskip("cv2")
 
@@ -372,6 +373,7 @@ def rss():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+@rss_bound
 def test_no_leak():
     good = pil_jpeg(image(64, 64), quality=90)
     cmyk = pil_jpeg(image(64, 64, channels=4), mode="CMYK", quality=90)

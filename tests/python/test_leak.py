@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import augpy
+from conftest import rss_bound
 import augpy.math as am
 
 MIB = 1 << 20
@@ -73,6 +74,7 @@ def run(calls, n):
         calls[i % k]()
 
 
+@rss_bound
 def test_rss_does_not_grow():
     calls = make_calls()
     run(calls, 5000)
@@ -102,6 +104,7 @@ def test_tracemalloc_sees_no_growth():
     assert diff < 64 * 1024, f"Python allocations grew by {diff} bytes over 20000 calls"
 
 
+@rss_bound
 @pytest.mark.parametrize("shape", [(1 << 20,)])
 def test_large_results_are_freed(shape):
     a = augpy.zeros(shape, augpy.float64)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import augpy
-from conftest import ALL_DTYPE_NAMES, augpy_dtype
+from conftest import ALL_DTYPE_NAMES, augpy_dtype, rss_bound
 
 RNG = augpy.RandomNumberGenerator
 
@@ -348,6 +348,7 @@ def test_bad_types_and_arguments():
 
 # ---- leaks -------------------------------------------------------------------------------
 
+@rss_bound
 def test_no_leaks():
     import gc
     import os

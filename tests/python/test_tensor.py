@@ -299,7 +299,9 @@ def test_roundtrip_all_dtypes(rng, name, shape):
     assert t.dtype is augpy_dtype(name)
     assert t.shape == a.shape and t.is_contiguous
     assert t.ptr != a.ctypes.data or a.size == 0  # a copy
-    for out in (t.numpy(), augpy.tensor_to_array(t), np.array(t), t.numpy(blocking=False)):
+    outs = (t.numpy(), augpy.tensor_to_array(t), np.array(t), t.numpy(blocking=False))
+    augpy.synchronize()  # the non-blocking copy is queued (CUDA)
+    for out in outs:
         assert out.dtype == a.dtype and out.shape == a.shape
         np.testing.assert_array_equal(out, a)
 
