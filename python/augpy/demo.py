@@ -192,12 +192,17 @@ def run(args):
             names = ", ".join(sorted({files[i].name for i in index}))
             raise augpy.NvJpegError(f"cannot decode one of {names}: {e}") from e
         images = batch["image"]
+        # on a GPU the stages queue work and return: wait for each one so that the
+        # figures say where the time goes (a pipeline without the waits overlaps them)
+        augpy.synchronize()
         t1 = time.perf_counter()
         lighting(batch)
+        augpy.synchronize()
         t2 = time.perf_counter()
         out = blurred[:n]
         sigmas = augpy.array_to_tensor(np.array([p["sigma"] for p in params], np.float32))
         augpy.gaussian_blur(images, sigmas, MAX_KSIZE, out=out)
+        augpy.synchronize()
         t3 = time.perf_counter()
         gen.gaussian(noise[:n])
         for i, p in enumerate(params):
