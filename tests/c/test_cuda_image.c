@@ -315,6 +315,14 @@ static void test_warp_kernels(void **state) {
             check_warp(2, sizes, 3, AUG_FLOAT32, AUG_FLOAT64, 9, 10, NULL, AUG_UINT8, s, layout, 6);
             check_warp(2, sizes, 3, AUG_FLOAT32, AUG_FLOAT32, 9, 10, huge, AUG_FLOAT64, s, layout, 7);
         }
+    /* channel counts 1 and 5, supersampling 4 */
+    const double five[5] = {9, 0, 255, 128, 3};
+    for (int l = 0; l < 3; l++) {
+        check_warp(3, sizes, 1, AUG_UINT8, AUG_UINT8, 11, 13, five, AUG_UINT8, 4, l, 10);
+        check_warp(3, sizes, 5, AUG_UINT8, AUG_UINT8, 11, 13, five, AUG_UINT8, 4, l, 11);
+        check_warp(2, sizes, 1, AUG_FLOAT32, AUG_UINT8, 8, 9, five, AUG_FLOAT32, 4, l, 12);
+        check_warp(2, sizes, 5, AUG_INT16, AUG_FLOAT64, 8, 9, five, AUG_FLOAT64, 4, l, 13);
+    }
     /* many channels (more than the CPU's channel group) and supersampling 16 / 17 */
     const double many[20] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
     check_warp(1, sizes, 20, AUG_UINT8, AUG_UINT8, 4, 5, many, AUG_UINT8, 1, 0, 8);
