@@ -25,6 +25,7 @@
 
 #include "cpu/iter.h"
 #include "aug/ops.h"
+#include "core/kernel_slots.h"
 
 AUG__HIDDEN aug__kernel aug__cpu_arith_kernel(aug_op op, int ctype);
 AUG__HIDDEN aug__kernel aug__cpu_div_kernel(aug_op op, int ctype);

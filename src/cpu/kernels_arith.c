@@ -126,34 +126,21 @@ DEF_TERNARY_KERNEL(k_clamp_b, uint8_t, aug__clamp_b)
 /* ---- lookup ------------------------------------------------------------------------- */
 
 typedef struct arith_kernels {
-    aug__kernel pos, neg, add, sub, mul, abs, min, max, clamp;
+    aug__kernel k[AUG__ARITH_SLOTS]; /* core/kernel_slots.h order */
 } arith_kernels;
 
-#define ARITH_ENTRY(S) { k_pos_##S, k_neg_##S, k_add_##S, k_sub_##S, k_mul_##S, k_abs_##S,       \
-                         k_min_##S, k_max_##S, k_clamp_##S }
+#define ARITH_ENTRY(S) {{ k_pos_##S, k_neg_##S, k_add_##S, k_sub_##S, k_mul_##S, k_abs_##S,      \
+                          k_min_##S, k_max_##S, k_clamp_##S }}
 
 aug__kernel aug__cpu_arith_kernel(aug_op op, int ctype) {
     static const arith_kernels table[AUG__NUM_CTYPES] = {
         /* bool: MUL and MIN are both logical and; no NEG/ADD/SUB/ABS (semantics §7). */
-        [AUG__CT_BOOL] = { k_pos_b, NULL, NULL, NULL, k_min_b, NULL, k_min_b, k_max_b, k_clamp_b },
+        [AUG__CT_BOOL] = {{ k_pos_b, NULL, NULL, NULL, k_min_b, NULL, k_min_b, k_max_b, k_clamp_b }},
         [AUG__CT_INT8] = ARITH_ENTRY(i8),   [AUG__CT_INT16] = ARITH_ENTRY(i16), [AUG__CT_INT32] = ARITH_ENTRY(i32),
         [AUG__CT_INT64] = ARITH_ENTRY(i64), [AUG__CT_I128] = ARITH_ENTRY(i128),
         [AUG__CT_UINT8] = ARITH_ENTRY(u8),   [AUG__CT_UINT16] = ARITH_ENTRY(u16), [AUG__CT_UINT32] = ARITH_ENTRY(u32),
         [AUG__CT_UINT64] = ARITH_ENTRY(u64), [AUG__CT_FLOAT32] = ARITH_ENTRY(f32), [AUG__CT_FLOAT64] = ARITH_ENTRY(f64),
     };
-    if (ctype < 0 || ctype >= AUG__NUM_CTYPES) return NULL;
-    const arith_kernels *k = &table[ctype];
-    switch (op) {
-    case AUG_OP_POS:
-    case AUG_OP_COPY: return k->pos;
-    case AUG_OP_NEG: return k->neg;
-    case AUG_OP_ADD: return k->add;
-    case AUG_OP_SUB: return k->sub;
-    case AUG_OP_MUL: return k->mul;
-    case AUG_OP_ABS: return k->abs;
-    case AUG_OP_MIN: return k->min;
-    case AUG_OP_MAX: return k->max;
-    case AUG_OP_CLAMP: return k->clamp;
-    default: return NULL;
-    }
+    const int slot = aug__arith_slot(op);
+    return slot < 0 || ctype < 0 || ctype >= AUG__NUM_CTYPES ? NULL : table[ctype].k[slot];
 }

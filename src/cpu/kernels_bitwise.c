@@ -123,28 +123,19 @@ DEF_INT_KERNELS(u64, uint64_t)
 /* ---- lookup ------------------------------------------------------------------------- */
 
 typedef struct bitwise_kernels {
-    aug__kernel and_, or_, xor_, inv, shl, shr;
+    aug__kernel k[AUG__BIT_SLOTS]; /* core/kernel_slots.h order */
 } bitwise_kernels;
 
-#define BITWISE_ENTRY(S) { k_and_##S, k_or_##S, k_xor_##S, k_inv_##S, k_shl_##S, k_shr_##S }
+#define BITWISE_ENTRY(S) {{ k_and_##S, k_or_##S, k_xor_##S, k_inv_##S, k_shl_##S, k_shr_##S }}
 
 aug__kernel aug__cpu_bitwise_kernel(aug_op op, int ctype) {
     static const bitwise_kernels table[AUG__NUM_CTYPES] = {
-        [AUG__CT_BOOL] = { k_and_b, k_or_b, k_xor_b, k_inv_b, NULL, NULL },
+        [AUG__CT_BOOL] = {{ k_and_b, k_or_b, k_xor_b, k_inv_b, NULL, NULL }},
         [AUG__CT_INT8] = BITWISE_ENTRY(i8),   [AUG__CT_INT16] = BITWISE_ENTRY(i16),
         [AUG__CT_INT32] = BITWISE_ENTRY(i32), [AUG__CT_INT64] = BITWISE_ENTRY(i64),
         [AUG__CT_UINT8] = BITWISE_ENTRY(u8),   [AUG__CT_UINT16] = BITWISE_ENTRY(u16),
         [AUG__CT_UINT32] = BITWISE_ENTRY(u32), [AUG__CT_UINT64] = BITWISE_ENTRY(u64),
     };
-    if (ctype < 0 || ctype >= AUG__NUM_CTYPES) return NULL;
-    const bitwise_kernels *k = &table[ctype];
-    switch (op) {
-    case AUG_OP_AND: return k->and_;
-    case AUG_OP_OR: return k->or_;
-    case AUG_OP_XOR: return k->xor_;
-    case AUG_OP_INVERT: return k->inv;
-    case AUG_OP_LSHIFT: return k->shl;
-    case AUG_OP_RSHIFT: return k->shr;
-    default: return NULL;
-    }
+    const int slot = aug__bitwise_slot(op);
+    return slot < 0 || ctype < 0 || ctype >= AUG__NUM_CTYPES ? NULL : table[ctype].k[slot];
 }

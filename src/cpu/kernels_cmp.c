@@ -32,31 +32,19 @@ DEF_CMP_KERNELS(fi, double, aug__i128)
 /* ---- lookup ------------------------------------------------------------------------- */
 
 typedef struct cmp_kernels {
-    aug__kernel k[6]; /* EQ NE LT LE GT GE */
+    aug__kernel k[AUG__CMP_SLOTS]; /* core/kernel_slots.h order */
 } cmp_kernels;
 
 #define CMP_ENTRY(S) {{ k_eq_##S, k_ne_##S, k_lt_##S, k_le_##S, k_gt_##S, k_ge_##S }}
 
 aug__kernel aug__cpu_cmp_kernel(aug_op op, int ctype_a, int ctype_b) {
-    static const cmp_kernels table[AUG__NUM_CTYPES] = {
+    static const cmp_kernels table[AUG__CMP_ROWS] = {
         [AUG__CT_BOOL] = CMP_ENTRY(b),     [AUG__CT_INT8] = CMP_ENTRY(i8),   [AUG__CT_INT16] = CMP_ENTRY(i16),
         [AUG__CT_INT32] = CMP_ENTRY(i32),  [AUG__CT_INT64] = CMP_ENTRY(i64), [AUG__CT_I128] = CMP_ENTRY(i128),
         [AUG__CT_UINT8] = CMP_ENTRY(u8),   [AUG__CT_UINT16] = CMP_ENTRY(u16), [AUG__CT_UINT32] = CMP_ENTRY(u32),
         [AUG__CT_UINT64] = CMP_ENTRY(u64), [AUG__CT_FLOAT32] = CMP_ENTRY(f32), [AUG__CT_FLOAT64] = CMP_ENTRY(f64),
+        [AUG__CMP_ROW_IF] = CMP_ENTRY(if), [AUG__CMP_ROW_FI] = CMP_ENTRY(fi),
     };
-    static const cmp_kernels mif = CMP_ENTRY(if), mfi = CMP_ENTRY(fi);
-    int idx;
-    switch (op) {
-    case AUG_OP_EQ: idx = 0; break;
-    case AUG_OP_NE: idx = 1; break;
-    case AUG_OP_LT: idx = 2; break;
-    case AUG_OP_LE: idx = 3; break;
-    case AUG_OP_GT: idx = 4; break;
-    case AUG_OP_GE: idx = 5; break;
-    default: return NULL;
-    }
-    if (ctype_a == AUG__I128 && ctype_b == AUG__CT_FLOAT64) return mif.k[idx];
-    if (ctype_a == AUG__CT_FLOAT64 && ctype_b == AUG__I128) return mfi.k[idx];
-    if (ctype_a != ctype_b || ctype_a < 0 || ctype_a >= AUG__NUM_CTYPES) return NULL;
-    return table[ctype_a].k[idx];
+    const int slot = aug__cmp_slot(op), row = aug__cmp_row(ctype_a, ctype_b);
+    return slot < 0 || row < 0 ? NULL : table[row].k[slot];
 }

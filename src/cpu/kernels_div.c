@@ -38,11 +38,11 @@ DEF_BINARY_KERNEL(k_pow_f64, double, aug__pow_f64)
 /* ---- lookup ------------------------------------------------------------------- */
 
 typedef struct div_kernels {
-    aug__kernel truediv, floordiv, mod, divrne, pow;
+    aug__kernel k[AUG__DIV_SLOTS]; /* core/kernel_slots.h order */
 } div_kernels;
 
 /* True division of integers is evaluated in float32/float64 by the core. */
-#define AUG__INT_ENTRY(S) { NULL, k_floordiv_##S, k_mod_##S, k_divrne_##S, k_pow_##S }
+#define AUG__INT_ENTRY(S) {{ NULL, k_floordiv_##S, k_mod_##S, k_divrne_##S, k_pow_##S }}
 
 aug__kernel aug__cpu_div_kernel(aug_op op, int ctype) {
     static const div_kernels table[AUG__NUM_CTYPES] = {
@@ -52,17 +52,9 @@ aug__kernel aug__cpu_div_kernel(aug_op op, int ctype) {
         [AUG__CT_UINT8] = AUG__INT_ENTRY(u8),   [AUG__CT_UINT16] = AUG__INT_ENTRY(u16),
         [AUG__CT_UINT32] = AUG__INT_ENTRY(u32), [AUG__CT_UINT64] = AUG__INT_ENTRY(u64),
         /* Float DIV_RNE is plain IEEE division (augpy div on floats). */
-        [AUG__CT_FLOAT32] = { k_truediv_f32, k_floordiv_f32, k_mod_f32, k_truediv_f32, k_pow_f32 },
-        [AUG__CT_FLOAT64] = { k_truediv_f64, k_floordiv_f64, k_mod_f64, k_truediv_f64, k_pow_f64 },
+        [AUG__CT_FLOAT32] = {{ k_truediv_f32, k_floordiv_f32, k_mod_f32, k_truediv_f32, k_pow_f32 }},
+        [AUG__CT_FLOAT64] = {{ k_truediv_f64, k_floordiv_f64, k_mod_f64, k_truediv_f64, k_pow_f64 }},
     };
-    if (ctype < 0 || ctype >= AUG__NUM_CTYPES) return NULL;
-    const div_kernels *k = &table[ctype];
-    switch (op) {
-    case AUG_OP_TRUEDIV: return k->truediv;
-    case AUG_OP_FLOORDIV: return k->floordiv;
-    case AUG_OP_MOD: return k->mod;
-    case AUG_OP_DIV_RNE: return k->divrne;
-    case AUG_OP_POW: return k->pow;
-    default: return NULL;
-    }
+    const int slot = aug__div_slot(op);
+    return slot < 0 || ctype < 0 || ctype >= AUG__NUM_CTYPES ? NULL : table[ctype].k[slot];
 }

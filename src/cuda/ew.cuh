@@ -15,6 +15,7 @@
 #define AUG_CUDA_EW_CUH
 
 #include "cuda/cuda.h"
+#include "core/kernel_slots.h"
 
 /* A plan's loop as a kernel argument: device pointers and byte strides over the
  * coalesced shape; scalar inputs (base NULL) carry their value, in the ctype. */

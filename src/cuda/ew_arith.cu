@@ -32,32 +32,19 @@ AUG__EW_DEF2(max_b, uint8_t, uint8_t, uint8_t, aug__max_b)
 AUG__EW_DEF3(clamp_b, uint8_t, aug__clamp_b)
 
 typedef struct arith_launchers {
-    aug__ew_launcher pos, neg, add, sub, mul, abs, min, max, clamp;
+    aug__ew_launcher k[AUG__ARITH_SLOTS]; /* core/kernel_slots.h order */
 } arith_launchers;
 
-#define ENTRY(S) {l_pos_##S, l_neg_##S, l_add_##S, l_sub_##S, l_mul_##S, l_abs_##S, l_min_##S, l_max_##S, l_clamp_##S}
+#define ENTRY(S) {{l_pos_##S, l_neg_##S, l_add_##S, l_sub_##S, l_mul_##S, l_abs_##S, l_min_##S, l_max_##S, l_clamp_##S}}
 
 aug__ew_launcher aug__cuda_arith_launcher(aug_op op, int ctype) {
-    static const arith_launchers none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    static const arith_launchers none = {{NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}};
     /* bool: MUL and MIN are both logical and; no NEG/ADD/SUB/ABS (semantics §7) */
-    static const arith_launchers b = {l_pos_b, NULL, NULL, NULL, l_min_b, NULL, l_min_b, l_max_b, l_clamp_b};
+    static const arith_launchers b = {{l_pos_b, NULL, NULL, NULL, l_min_b, NULL, l_min_b, l_max_b, l_clamp_b}};
     static const arith_launchers table[AUG__NUM_CTYPES] = {
         b,         ENTRY(i8),  ENTRY(i16), ENTRY(i32), ENTRY(i64), ENTRY(u8),  ENTRY(u16),
         ENTRY(u32), ENTRY(u64), none,      none,       ENTRY(f32), ENTRY(f64), ENTRY(i128),
     };
-    if (ctype < 0 || ctype >= AUG__NUM_CTYPES) return NULL;
-    const arith_launchers *k = &table[ctype];
-    switch (op) {
-    case AUG_OP_POS:
-    case AUG_OP_COPY: return k->pos;
-    case AUG_OP_NEG: return k->neg;
-    case AUG_OP_ADD: return k->add;
-    case AUG_OP_SUB: return k->sub;
-    case AUG_OP_MUL: return k->mul;
-    case AUG_OP_ABS: return k->abs;
-    case AUG_OP_MIN: return k->min;
-    case AUG_OP_MAX: return k->max;
-    case AUG_OP_CLAMP: return k->clamp;
-    default: return NULL;
-    }
+    const int slot = aug__arith_slot(op);
+    return slot < 0 || ctype < 0 || ctype >= AUG__NUM_CTYPES ? NULL : table[ctype].k[slot];
 }

@@ -26,27 +26,18 @@ DEF_INT(u32, uint32_t)
 DEF_INT(u64, uint64_t)
 
 typedef struct bitwise_launchers {
-    aug__ew_launcher and_, or_, xor_, inv, shl, shr;
+    aug__ew_launcher k[AUG__BIT_SLOTS]; /* core/kernel_slots.h order */
 } bitwise_launchers;
 
-#define ENTRY(S) {l_and_##S, l_or_##S, l_xor_##S, l_inv_##S, l_shl_##S, l_shr_##S}
+#define ENTRY(S) {{l_and_##S, l_or_##S, l_xor_##S, l_inv_##S, l_shl_##S, l_shr_##S}}
 
 aug__ew_launcher aug__cuda_bitwise_launcher(aug_op op, int ctype) {
-    static const bitwise_launchers none = {NULL, NULL, NULL, NULL, NULL, NULL};
-    static const bitwise_launchers b = {l_and_b, l_or_b, l_xor_b, l_inv_b, NULL, NULL};
+    static const bitwise_launchers none = {{NULL, NULL, NULL, NULL, NULL, NULL}};
+    static const bitwise_launchers b = {{l_and_b, l_or_b, l_xor_b, l_inv_b, NULL, NULL}};
     static const bitwise_launchers table[AUG__NUM_CTYPES] = {
         b,          ENTRY(i8),  ENTRY(i16), ENTRY(i32), ENTRY(i64), ENTRY(u8), ENTRY(u16),
         ENTRY(u32), ENTRY(u64), none,       none,       none,       none,      none,
     };
-    if (ctype < 0 || ctype >= AUG__NUM_CTYPES) return NULL;
-    const bitwise_launchers *k = &table[ctype];
-    switch (op) {
-    case AUG_OP_AND: return k->and_;
-    case AUG_OP_OR: return k->or_;
-    case AUG_OP_XOR: return k->xor_;
-    case AUG_OP_INVERT: return k->inv;
-    case AUG_OP_LSHIFT: return k->shl;
-    case AUG_OP_RSHIFT: return k->shr;
-    default: return NULL;
-    }
+    const int slot = aug__bitwise_slot(op);
+    return slot < 0 || ctype < 0 || ctype >= AUG__NUM_CTYPES ? NULL : table[ctype].k[slot];
 }

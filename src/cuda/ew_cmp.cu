@@ -28,30 +28,18 @@ DEF_CMP(if, aug__i128, double)
 DEF_CMP(fi, double, aug__i128)
 
 typedef struct cmp_launchers {
-    aug__ew_launcher k[6]; /* EQ NE LT LE GT GE */
+    aug__ew_launcher k[AUG__CMP_SLOTS]; /* core/kernel_slots.h order */
 } cmp_launchers;
 
 #define ENTRY(S) {{l_eq_##S, l_ne_##S, l_lt_##S, l_le_##S, l_gt_##S, l_ge_##S}}
 
 aug__ew_launcher aug__cuda_cmp_launcher(aug_op op, int ctype_a, int ctype_b) {
     static const cmp_launchers none = {{NULL, NULL, NULL, NULL, NULL, NULL}};
-    static const cmp_launchers table[AUG__NUM_CTYPES] = {
+    static const cmp_launchers table[AUG__CMP_ROWS] = {
         ENTRY(b),   ENTRY(i8),  ENTRY(i16), ENTRY(i32), ENTRY(i64), ENTRY(u8),  ENTRY(u16),
         ENTRY(u32), ENTRY(u64), none,       none,       ENTRY(f32), ENTRY(f64), ENTRY(i128),
+        ENTRY(if),  ENTRY(fi), /* AUG__CMP_ROW_IF, AUG__CMP_ROW_FI */
     };
-    static const cmp_launchers mif = ENTRY(if), mfi = ENTRY(fi);
-    int idx;
-    switch (op) {
-    case AUG_OP_EQ: idx = 0; break;
-    case AUG_OP_NE: idx = 1; break;
-    case AUG_OP_LT: idx = 2; break;
-    case AUG_OP_LE: idx = 3; break;
-    case AUG_OP_GT: idx = 4; break;
-    case AUG_OP_GE: idx = 5; break;
-    default: return NULL;
-    }
-    if (ctype_a == AUG__I128 && ctype_b == AUG__CT_FLOAT64) return mif.k[idx];
-    if (ctype_a == AUG__CT_FLOAT64 && ctype_b == AUG__I128) return mfi.k[idx];
-    if (ctype_a != ctype_b || ctype_a < 0 || ctype_a >= AUG__NUM_CTYPES) return NULL;
-    return table[ctype_a].k[idx];
+    const int slot = aug__cmp_slot(op), row = aug__cmp_row(ctype_a, ctype_b);
+    return slot < 0 || row < 0 ? NULL : table[row].k[slot];
 }

@@ -27,28 +27,20 @@ DEF_FLOAT(f32, float)
 DEF_FLOAT(f64, double)
 
 typedef struct div_launchers {
-    aug__ew_launcher truediv, floordiv, mod, divrne, pow;
+    aug__ew_launcher k[AUG__DIV_SLOTS]; /* core/kernel_slots.h order */
 } div_launchers;
 
 /* True division of integers is evaluated in float32/float64 by the core; float
  * DIV_RNE is IEEE division (augpy div on floats). */
-#define INT(S) {NULL, l_floordiv_##S, l_mod_##S, l_divrne_##S, l_pow_##S}
-#define FLT(S) {l_truediv_##S, l_floordiv_##S, l_mod_##S, l_truediv_##S, l_pow_##S}
+#define INT(S) {{NULL, l_floordiv_##S, l_mod_##S, l_divrne_##S, l_pow_##S}}
+#define FLT(S) {{l_truediv_##S, l_floordiv_##S, l_mod_##S, l_truediv_##S, l_pow_##S}}
 
 aug__ew_launcher aug__cuda_div_launcher(aug_op op, int ctype) {
-    static const div_launchers none = {NULL, NULL, NULL, NULL, NULL};
+    static const div_launchers none = {{NULL, NULL, NULL, NULL, NULL}};
     static const div_launchers table[AUG__NUM_CTYPES] = {
         none,     INT(i8),  INT(i16), INT(i32), INT(i64), INT(u8),  INT(u16),
         INT(u32), INT(u64), none,     none,     FLT(f32), FLT(f64), INT(i128),
     };
-    if (ctype < 0 || ctype >= AUG__NUM_CTYPES) return NULL;
-    const div_launchers *k = &table[ctype];
-    switch (op) {
-    case AUG_OP_TRUEDIV: return k->truediv;
-    case AUG_OP_FLOORDIV: return k->floordiv;
-    case AUG_OP_MOD: return k->mod;
-    case AUG_OP_DIV_RNE: return k->divrne;
-    case AUG_OP_POW: return k->pow;
-    default: return NULL;
-    }
+    const int slot = aug__div_slot(op);
+    return slot < 0 || ctype < 0 || ctype >= AUG__NUM_CTYPES ? NULL : table[ctype].k[slot];
 }
