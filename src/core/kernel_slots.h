@@ -2,15 +2,33 @@
  * CUDA module's C++).
  *
  * Each backend keeps, per op family, a table of per-ctype records of kernels;
- * a record is an array indexed by the op's slot below. These functions map an
- * op to its slot (-1: not this family) and a comparison's ctype pair to its
- * table row, so the choice of kernel for (op, ctypes) is written once for
+ * a record is an array indexed by the op's slot below. These functions give a
+ * plan's family, an op's slot (-1: not this family) and a comparison's ctype
+ * pair's table row, so the choice of kernel for (op, ctypes) is written once for
  * every backend. */
 #ifndef AUG_CORE_KERNEL_SLOTS_H
 #define AUG_CORE_KERNEL_SLOTS_H
 
 #include "aug/ops.h"
 #include "scalar/cast.h"
+
+/* The kernel family of op (the FAMILY column of AUG_OP_LIST) when the plan's
+ * ctypes (ctype[0 .. nin-1] the inputs, ctype[nin] the result) fit one of its
+ * kernels: one ctype throughout, or for a comparison any two inputs and a bool
+ * result; -1 otherwise. */
+enum { AUG__KFAM_ARITH, AUG__KFAM_DIV, AUG__KFAM_CMP, AUG__KFAM_BITWISE, AUG__KFAM_MATH };
+static inline int aug__kernel_family(aug_op op, int nin, const int *ctype) {
+    static const unsigned char family[AUG_NUM_OPS] = {
+#define AUG__KFAM_(e, sym, arity, name, cls, fam, b, py) AUG__KFAM_##fam,
+        AUG_OP_LIST(AUG__KFAM_)
+#undef AUG__KFAM_
+    };
+    if ((int)op < 0 || op >= AUG_NUM_OPS) return -1;
+    if (family[op] == AUG__KFAM_CMP) return ctype[nin] == AUG__CT_BOOL ? AUG__KFAM_CMP : -1;
+    for (int i = 1; i <= nin; i++)
+        if (ctype[i] != ctype[0]) return -1;
+    return family[op];
+}
 
 enum {
     AUG__ARITH_POS, AUG__ARITH_NEG, AUG__ARITH_ADD, AUG__ARITH_SUB, AUG__ARITH_MUL, AUG__ARITH_ABS,

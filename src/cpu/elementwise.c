@@ -13,23 +13,13 @@
 
 /* The kernel of op on the plan's ctypes, from the op's family (AUG_OP_LIST). */
 static aug__kernel find_kernel(aug_op op, int nin, const int *ctype) {
-    enum { ARITH, DIV, CMP, BITWISE, MATH };
-    static const unsigned char family[AUG_NUM_OPS] = {
-#define X_(e, sym, arity, name, cls, fam, b, py) fam,
-        AUG_OP_LIST(X_)
-#undef X_
-    };
-    if ((int)op < 0 || op >= AUG_NUM_OPS) return NULL;
-    const int c = ctype[0];
-    if (family[op] == CMP) return ctype[nin] == AUG__CT_BOOL ? aug__cpu_cmp_kernel(op, c, ctype[1]) : NULL;
-    /* Every other family reads and writes one ctype. */
-    for (int i = 1; i <= nin; i++)
-        if (ctype[i] != c) return NULL;
-    switch (family[op]) {
-    case ARITH: return aug__cpu_arith_kernel(op, c);
-    case DIV: return aug__cpu_div_kernel(op, c);
-    case BITWISE: return aug__cpu_bitwise_kernel(op, c);
-    default: return aug__cpu_math_kernel(op, c);
+    switch (aug__kernel_family(op, nin, ctype)) {
+    case AUG__KFAM_ARITH: return aug__cpu_arith_kernel(op, ctype[0]);
+    case AUG__KFAM_DIV: return aug__cpu_div_kernel(op, ctype[0]);
+    case AUG__KFAM_CMP: return aug__cpu_cmp_kernel(op, ctype[0], ctype[1]);
+    case AUG__KFAM_BITWISE: return aug__cpu_bitwise_kernel(op, ctype[0]);
+    case AUG__KFAM_MATH: return aug__cpu_math_kernel(op, ctype[0]);
+    default: return NULL;
     }
 }
 

@@ -102,22 +102,13 @@ static aug_status convert(const char *func, const aug__exec *e, int ndim, const 
 
 /* The op kernel of the plan's op and ctypes, from the op's family. */
 static aug__ew_launcher find_launcher(aug_op op, int nin, const int *ctype) {
-    enum { ARITH, DIV, CMP, BITWISE, MATH };
-    static const unsigned char family[AUG_NUM_OPS] = {
-#define X_(e, sym, arity, name, cls, fam, b, py) fam,
-        AUG_OP_LIST(X_)
-#undef X_
-    };
-    if ((int)op < 0 || op >= AUG_NUM_OPS) return NULL;
-    const int c = ctype[0];
-    if (family[op] == CMP) return ctype[nin] == AUG__CT_BOOL ? aug__cuda_cmp_launcher(op, c, ctype[1]) : NULL;
-    for (int i = 1; i <= nin; i++)
-        if (ctype[i] != c) return NULL;
-    switch (family[op]) {
-    case ARITH: return aug__cuda_arith_launcher(op, c);
-    case DIV: return aug__cuda_div_launcher(op, c);
-    case BITWISE: return aug__cuda_bitwise_launcher(op, c);
-    default: return aug__cuda_math_launcher(op, c);
+    switch (aug__kernel_family(op, nin, ctype)) {
+    case AUG__KFAM_ARITH: return aug__cuda_arith_launcher(op, ctype[0]);
+    case AUG__KFAM_DIV: return aug__cuda_div_launcher(op, ctype[0]);
+    case AUG__KFAM_CMP: return aug__cuda_cmp_launcher(op, ctype[0], ctype[1]);
+    case AUG__KFAM_BITWISE: return aug__cuda_bitwise_launcher(op, ctype[0]);
+    case AUG__KFAM_MATH: return aug__cuda_math_launcher(op, ctype[0]);
+    default: return NULL;
     }
 }
 
