@@ -2,7 +2,7 @@
 # tests/c/check_docs_c.sh DOC LIBAUG INCLUDE_DIR [ARG...]
 #
 # Every ```c block of DOC (docs/c-api.md) is a complete program: compile each one
-# with $CC (default cc) -std=c11 -Wall -Wextra -Werror against INCLUDE_DIR, link it
+# with $CC (default cc) -std=c11 -Wall -Wextra -Werror $CFLAGS against INCLUDE_DIR, link it
 # to LIBAUG (the built shared library, found at run time through an rpath to its
 # directory) and run it with ARG... (the sample JPEG path). Stops at the first
 # block that fails to compile or exits non-zero, naming the block by the heading
@@ -43,7 +43,8 @@ count=$(wc -l < "$work/headings" | tr -d ' ')
 while IFS='	' read -r n heading; do
   src=$work/block_$n.c exe=$work/block_$n
   echo "== [$n/$count] $heading"
-  if ! "$cc" -std=c11 -Wall -Wextra -Werror -I"$inc" "$src" -o "$exe" "$lib" -Wl,-rpath,"$libdir" -lm; then
+  # shellcheck disable=SC2086 # CFLAGS holds several flags (e.g. the sanitizers of the build)
+  if ! "$cc" -std=c11 -Wall -Wextra -Werror ${CFLAGS:-} -I"$inc" "$src" -o "$exe" "$lib" -Wl,-rpath,"$libdir" -lm; then
     echo "check_docs_c: FAILED to compile the block under \"$heading\" in $doc" >&2
     exit 1
   fi
