@@ -88,6 +88,18 @@ def test_second_device():
         g + g1
 
 
+def test_numpy_waits_for_queued_writes():
+    """numpy() / cpu() / int() of a tensor still being written return its final values."""
+    t = augpy.zeros((1 << 16,), dtype=augpy.float32)
+    for _ in range(8):
+        t += 0.25  # queued on the current stream; nothing waits here
+    assert np.all(t.numpy() == 2.0)
+    t *= 2
+    assert np.all(t.cpu().numpy() == 4.0)
+    t += 1
+    assert float(t[-1]) == 5.0
+
+
 def test_numpy_nonblocking():
     t = augpy.zeros((1000,), dtype=augpy.float32)
     for _ in range(4):
