@@ -90,8 +90,8 @@ venv: venv-base
 	$(VPY) -m pip install -q --no-build-isolation .
 
 # pytest on the CPU, then the whole suite again with the emulated CUDA devices present (cuda:0 is
-# then the default device, so every test runs there; multi-device tests use cuda:1), then both
-# under ASan+UBSan.
+# then the default device, so every test runs there; multi-device tests use cuda:1), once more
+# with cuda:1 the default, then the CPU and cuda:0 sessions under ASan+UBSan.
 pytest: pytest-cpu pytest-emu pytest-asan
 
 pytest-cpu: venv
@@ -99,6 +99,7 @@ pytest-cpu: venv
 
 pytest-emu: venv cuda-emu
 	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ../../$(VPY) -m pytest -q -p no:cacheprovider .
+	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_DEVICE=cuda:1 ../../$(VPY) -m pytest -q -p no:cacheprovider .
 
 # augpy built with ASan+UBSan into build-pyasan/ (not installed; the interpreter preloads libasan),
 # and the suite under it twice: on the CPU, and on the ASan build of the emulated devices with the

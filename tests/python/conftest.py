@@ -27,6 +27,7 @@ HAVE_ML_DTYPES = importlib.util.find_spec("ml_dtypes") is not None
 # devices). Tests of host-only protocols (the buffer protocol, NumPy's DLPack)
 # use host_tensor, so they run in both sessions.
 DEVICE = augpy.CudaTensor((1,)).device
+DEVICE_ID = augpy.CudaTensor((1,)).device_id  # AUG_DEVICE=cuda:1 makes it 1
 ON_CUDA = DEVICE != "cpu"
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import augpy
-from conftest import DTYPE_NAMES, HAVE_ML_DTYPES, ON_CUDA, augpy_dtype, host_tensor, random_array
+from conftest import DEVICE, DEVICE_ID, DTYPE_NAMES, HAVE_ML_DTYPES, ON_CUDA, augpy_dtype, host_tensor, random_array
 
 # ---- the DLPack ABI in ctypes (independent of the extension's header) --------------------------
 
@@ -146,7 +146,7 @@ def test_numpy_from_augpy_0d_and_empty():
 
 
 def test_dlpack_device():
-    assert augpy.CudaTensor(3).__dlpack_device__() == ((2, 0) if ON_CUDA else (1, 0))
+    assert augpy.CudaTensor(3).__dlpack_device__() == ((2, DEVICE_ID) if ON_CUDA else (1, 0))
     assert augpy.CudaTensor(3).cpu().__dlpack_device__() == (1, 0)
 
 
@@ -484,11 +484,11 @@ def test_cuda_export_import_zero_copy():
     t = augpy.array_to_tensor(np.arange(12, dtype=np.int16).reshape(3, 4))[:, ::2]
     cap = t.__dlpack__(max_version=(1, 0))
     m = DLManagedTensorVersioned.from_address(api.PyCapsule_GetPointer(cap, b"dltensor_versioned"))
-    assert (m.dl_tensor.device.device_type, m.dl_tensor.device.device_id) == (2, 0)  # kDLCUDA
+    assert (m.dl_tensor.device.device_type, m.dl_tensor.device.device_id) == (2, DEVICE_ID)  # kDLCUDA
     assert m.dl_tensor.data + m.dl_tensor.byte_offset == t.ptr
     assert [m.dl_tensor.strides[i] for i in range(2)] == [4, 2]
     back = augpy.from_dlpack(cap)
-    assert back.ptr == t.ptr and back.device == "cuda:0" and back.strides == (4, 2)
+    assert back.ptr == t.ptr and back.device == DEVICE and back.strides == (4, 2)
     np.testing.assert_array_equal(back.numpy(), np.arange(12).reshape(3, 4)[:, ::2])
     # NumPy takes host memory only: it asks for a copy on the cpu, or refuses device memory
     np.testing.assert_array_equal(np.from_dlpack(t, device="cpu"), np.arange(12).reshape(3, 4)[:, ::2])
@@ -522,7 +522,7 @@ def test_from_dlpack_gives_cuda_producers_our_stream():
 
     class Producer:
         def __dlpack_device__(self):
-            return (2, 0)
+            return (2, DEVICE_ID)
 
         def __dlpack__(self, **kw):
             seen.append(kw.get("stream"))

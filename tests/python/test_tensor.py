@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import augpy
-from conftest import DEVICE, DTYPE_NAMES, HAVE_ML_DTYPES, ON_CUDA, augpy_dtype, host_tensor, random_array
+from conftest import DEVICE, DEVICE_ID, DTYPE_NAMES, HAVE_ML_DTYPES, ON_CUDA, augpy_dtype, host_tensor, random_array
 
 
 def filled(a):
@@ -28,7 +28,7 @@ def test_create_default():
     assert t.dtype is augpy.uint8
     assert (t.ndim, t.size, t.itemsize, t.nbytes) == (3, 16, 1, 16)
     assert t.is_contiguous
-    assert t.device == DEVICE and t.device_id == 0
+    assert t.device == DEVICE and t.device_id == DEVICE_ID
     assert t.layout == ""
     assert t.byte_offset == 0
     assert isinstance(t.ptr, int) and t.ptr != 0
@@ -493,8 +493,8 @@ def test_buffer_bfloat16_rejected():
 @pytest.mark.skipif(not ON_CUDA, reason="a CUDA tensor")
 def test_buffer_refused_on_cuda():
     t = augpy.array_to_tensor(np.arange(4, dtype=np.uint8))
-    with pytest.raises(BufferError, match=r"^CudaTensor: only CPU tensors support the buffer protocol, this one is "
-                                          r"on cuda:0; use numpy\(\) or DLPack$"):
+    with pytest.raises(BufferError, match=rf"^CudaTensor: only CPU tensors support the buffer protocol, this one is "
+                                          rf"on {DEVICE}; use numpy\(\) or DLPack$"):
         memoryview(t)
     np.testing.assert_array_equal(np.asarray(t), np.arange(4))  # numpy falls back to __array__ (a copy)
 

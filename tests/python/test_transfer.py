@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import augpy
-from conftest import DEVICE, ON_CUDA
+from conftest import DEVICE, DEVICE_ID, ON_CUDA
 
 CUDA_COUNT = int(augpy.cuda_status().split()[1]) if augpy.cuda_status().startswith("ok:") else 0
 
@@ -14,7 +14,7 @@ CUDA_COUNT = int(augpy.cuda_status().split()[1]) if augpy.cuda_status().startswi
 def test_to_and_cpu_on_own_device():
     t = augpy.array_to_tensor(np.arange(6, dtype=np.int16).reshape(2, 3))
     assert t.to(DEVICE) is t
-    assert t.to(0) is t  # a device_id of the default backend
+    assert t.to(DEVICE_ID) is t  # a device_id of the default backend
     c = t.cpu()
     assert c.device == "cpu" and (c is t) == (not ON_CUDA)
     np.testing.assert_array_equal(c.numpy(), np.arange(6).reshape(2, 3))
@@ -60,8 +60,9 @@ def test_cross_device_copies_and_mixing_errors():
     g = augpy.array_to_tensor(a)
     c = g.cpu()
     assert c.device == "cpu" and c.layout == g.layout
-    back = c.to("cuda")
-    assert back.device == "cuda:0" and back.ptr != g.ptr
+    back = c.to(DEVICE)
+    assert back.device == DEVICE and back.ptr != g.ptr
+    assert c.to("cuda").device == "cuda:0"
     np.testing.assert_array_equal(back.numpy(), a)
     # strided views are packed on the way
     v = g[:, ::2, ::-1]
@@ -70,20 +71,21 @@ def test_cross_device_copies_and_mixing_errors():
     dst = augpy.CudaTensor((2, 3, 4), augpy.uint8)
     augpy.copy(c[0], dst)
     np.testing.assert_array_equal(dst.numpy(), np.broadcast_to(a[0], (2, 3, 4)))
-    with pytest.raises(ValueError, match=r"^Tensor.__add__: operands are on different devices \((cuda:0 and cpu|"
-                                         r"cpu and cuda:0)\)"):
+    with pytest.raises(ValueError, match=rf"^Tensor.__add__: operands are on different devices \(({DEVICE} and cpu|"
+                                         rf"cpu and {DEVICE})\)"):
         g + c
-    assert g.cuda() is g and c.cuda().device == "cuda:0"
+    assert g.cuda(DEVICE_ID) is g and c.cuda().device == "cuda:0"
 
 
 @pytest.mark.skipif(CUDA_COUNT < 2, reason="needs two CUDA devices")
 def test_second_device():
+    other = 1 - DEVICE_ID  # the emulation's two devices: the one the session does not default to
     g = augpy.array_to_tensor(np.arange(5, dtype=np.int64))
-    g1 = g.to("cuda:1")
-    assert g1.device == "cuda:1"
+    g1 = g.to(f"cuda:{other}")
+    assert g1.device == f"cuda:{other}"
     np.testing.assert_array_equal((g1 * 2).numpy(), np.arange(5) * 2)
-    assert g.cuda(1).device == "cuda:1"
-    np.testing.assert_array_equal(g1.to(0).numpy(), np.arange(5))
+    assert g.cuda(other).device == f"cuda:{other}"
+    np.testing.assert_array_equal(g1.to(DEVICE_ID).numpy(), np.arange(5))
     with pytest.raises(ValueError, match=r"operands are on different devices"):
         g + g1
 
