@@ -25,8 +25,10 @@ extern "C" {
  *   CLASS   how the result dtype follows from the operands (semantics §6-8):
  *           UNARY (the operand's), ARITH, DIV, BITWISE, SHIFT (promoted),
  *           TRUEDIV, MATH (float32 for integral operands, else promoted), CMP
- *           (bool), FMA (the third operand's), COPY (the operand's);
- *   FAMILY  the kernel family that computes it: ARITH, DIV, CMP, BITWISE, MATH;
+ *           (bool), FMA (the third operand's), COPY (the operand's), WHERE
+ *           (x and y promoted; the condition, operand 0, takes no part);
+ *   FAMILY  the kernel family that computes it: ARITH, DIV, CMP, BITWISE, MATH,
+ *           WHERE (where(cond, x, y): x where cond != 0, else y);
  *   BOOL    1 if the op is allowed on all-bool operands (DALI's rule, §7);
  *   PY      NONE, MATH (an augpy.math function) or METHOD (also a Tensor method,
  *           where NumPy has one). */
@@ -82,7 +84,8 @@ extern "C" {
     X(ACOSH   , "acosh", 1, acosh, MATH, MATH, 0, METHOD) \
     X(ATANH   , "atanh", 1, atanh, MATH, MATH, 0, METHOD) \
     X(FMA     , "fma", 3, fma, FMA, MATH, 0, NONE) \
-    X(COPY    , "copy", 1, copy, COPY, ARITH, 1, NONE)
+    X(COPY    , "copy", 1, copy, COPY, ARITH, 1, NONE) \
+    X(WHERE   , "where", 3, where, WHERE, WHERE, 1, NONE)
 
 typedef enum aug_op {
 #define AUG_X_(e, sym, arity, name, cls, fam, b, py) AUG_OP_##e,

@@ -14,9 +14,9 @@
 
 /* The kernel family of op (the FAMILY column of AUG_OP_LIST) when the plan's
  * ctypes (ctype[0 .. nin-1] the inputs, ctype[nin] the result) fit one of its
- * kernels: one ctype throughout, or for a comparison any two inputs and a bool
- * result; -1 otherwise. */
-enum { AUG__KFAM_ARITH, AUG__KFAM_DIV, AUG__KFAM_CMP, AUG__KFAM_BITWISE, AUG__KFAM_MATH };
+ * kernels: one ctype throughout, for a comparison any two inputs and a bool
+ * result, for where a bool condition and one ctype for the rest; -1 otherwise. */
+enum { AUG__KFAM_ARITH, AUG__KFAM_DIV, AUG__KFAM_CMP, AUG__KFAM_BITWISE, AUG__KFAM_MATH, AUG__KFAM_WHERE };
 static inline int aug__kernel_family(aug_op op, int nin, const int *ctype) {
     static const unsigned char family[AUG_NUM_OPS] = {
 #define AUG__KFAM_(e, sym, arity, name, cls, fam, b, py) AUG__KFAM_##fam,
@@ -25,6 +25,9 @@ static inline int aug__kernel_family(aug_op op, int nin, const int *ctype) {
     };
     if ((int)op < 0 || op >= AUG_NUM_OPS) return -1;
     if (family[op] == AUG__KFAM_CMP) return ctype[nin] == AUG__CT_BOOL ? AUG__KFAM_CMP : -1;
+    if (family[op] == AUG__KFAM_WHERE) /* a bool condition, x, y and the result in one ctype */
+        return nin == 3 && ctype[0] == AUG__CT_BOOL && ctype[1] == ctype[2] && ctype[3] == ctype[2]
+                   ? AUG__KFAM_WHERE : -1;
     for (int i = 1; i <= nin; i++)
         if (ctype[i] != ctype[0]) return -1;
     return family[op];

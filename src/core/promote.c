@@ -23,6 +23,7 @@
  *    unsigned R by a negative scalar count becomes the opposite shift by its
  *    magnitude (the count would otherwise saturate to 0).
  *  - fma: the temp type of promote(t1, t2) for everything, the scalar exact.
+ *  - where(cond, x, y): x and y saturate-cast to R, cond read as bool (!= 0).
  * float16/bfloat16 ctypes are FLOAT32 everywhere. */
 #include <math.h>
 #include <string.h>
@@ -133,8 +134,9 @@ typedef struct opinfo {
     aug_dtype eff; /* the dtype it promotes as */
 } opinfo;
 
-/* Fills o[] and returns the promotion of all operands (AUTO if none is typed). */
-static aug_dtype analyse(int nin, const aug_operand *in, opinfo *o) {
+/* Fills o[] and returns the promotion of all operands (AUTO if none is typed,
+ * unless `dflt` is a dtype: then weak scalars resolve against it, as in full()). */
+static aug_dtype analyse_from(int nin, const aug_operand *in, opinfo *o, aug_dtype dflt) {
     aug_dtype base = AUG_DTYPE_AUTO;
     for (int i = 0; i < nin; i++) {
         o[i].tensor = in[i].tensor != NULL;
@@ -142,12 +144,29 @@ static aug_dtype analyse(int nin, const aug_operand *in, opinfo *o) {
         o[i].weak = !o[i].tensor && in[i].scalar.weak;
         if (!o[i].weak) base = base == AUG_DTYPE_AUTO ? o[i].dt : aug_promote(base, o[i].dt);
     }
+    if (base == AUG_DTYPE_AUTO) base = dflt;
     if (base == AUG_DTYPE_AUTO) return base;
     aug_dtype p = AUG_DTYPE_AUTO;
     for (int i = 0; i < nin; i++) {
         o[i].eff = o[i].weak ? aug_scalar_result_dtype(&in[i].scalar, base) : o[i].dt;
         p = i == 0 ? o[i].eff : aug_promote(p, o[i].eff);
     }
+    return p;
+}
+
+static aug_dtype analyse(int nin, const aug_operand *in, opinfo *o) {
+    return analyse_from(nin, in, o, AUG_DTYPE_AUTO);
+}
+
+/* analyse() for op: WHERE promotes x and y only (two weak scalars resolve against
+ * uint8, augpy's default dtype, as full() does); its condition is read as bool. */
+static aug_dtype analyse_op(aug_op op, int nin, const aug_operand *in, opinfo *o) {
+    if (aug__op_class_of(op) != AUG__CLASS_WHERE || nin != 3) return analyse(nin, in, o);
+    aug_dtype p = analyse_from(2, in + 1, o + 1, AUG_UINT8);
+    o[0].tensor = in[0].tensor != NULL;
+    o[0].dt = o[0].tensor ? in[0].tensor->dtype : in[0].scalar.dtype;
+    o[0].weak = !o[0].tensor && in[0].scalar.weak;
+    o[0].eff = AUG_BOOL;
     return p;
 }
 
@@ -184,7 +203,7 @@ static aug_status check_rules(const char *func, aug_op op, int nin, const opinfo
 
 aug_status aug__ew_result_dtype(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype *result) {
     opinfo o[AUG__MAX_INPUTS];
-    aug_dtype p = analyse(nin, in, o);
+    aug_dtype p = analyse_op(op, nin, in, o);
     aug_status st = check_rules(func, op, nin, o);
     if (st != AUG_OK) return st;
     *result = natural_result(aug__op_class_of(op), o, p);
@@ -252,6 +271,16 @@ static void decide_auto(const aug_operand *in, int nin, const opinfo *o, aug__ew
     int ct;
     if (cl == AUG__CLASS_COPY) {
         ct = (int)r;
+    } else if (cl == AUG__CLASS_WHERE) {
+        /* A selection: x and y saturate-cast to R (weak scalars first take the
+         * dtype they promote as), the condition read as bool (x != 0). */
+        ct = ctype_of(r);
+        for (int i = 1; i < nin; i++)
+            if (!o[i].tensor && o[i].weak) d->elem[i] = o[i].eff;
+        for (int i = 1; i < nin; i++) d->in_ctype[i] = ct;
+        d->in_ctype[0] = AUG__CT_BOOL;
+        d->out_ctype = ct;
+        return;
     } else if (cl == AUG__CLASS_FMA) {
         ct = (int)aug_dtype_info(aug_promote(o[1].eff, o[2].eff))->temp;
     } else if (cl == AUG__CLASS_BITWISE || cl == AUG__CLASS_SHIFT || d->op == AUG_OP_INVERT || r == AUG_BOOL) {
@@ -292,6 +321,7 @@ static aug_status decide_override(const char *func, const aug_operand *in, int n
     int ok;
     switch (cl) {
     case AUG__CLASS_CMP:
+    case AUG__CLASS_WHERE:
     case AUG__CLASS_COPY: ok = 1; break;
     case AUG__CLASS_TRUEDIV:
     case AUG__CLASS_MATH:
@@ -308,6 +338,10 @@ static aug_status decide_override(const char *func, const aug_operand *in, int n
     flip_negative_count(in, c, d);
     int ct = ctype_of(c);
     for (int i = 0; i < nin; i++) {
+        if (cl == AUG__CLASS_WHERE && i == 0) { /* the condition: read as bool, never cast to c */
+            d->in_ctype[0] = AUG__CT_BOOL;
+            continue;
+        }
         if (!o[i].tensor)
             d->elem[i] = c;
         else if (ct != (int)c && o[i].dt != c)
@@ -322,7 +356,7 @@ aug_status aug__ew_decide(const char *func, aug_op op, int nin, const aug_operan
                           aug__ew_decision *d) {
     opinfo o[AUG__MAX_INPUTS];
     memset(d, 0, sizeof *d);
-    aug_dtype p = analyse(nin, in, o);
+    aug_dtype p = analyse_op(op, nin, in, o);
     d->op = op;
     for (int i = 0; i < AUG__MAX_INPUTS; i++) d->precast[i] = AUG_DTYPE_AUTO;
     for (int i = 0; i < nin; i++) {

@@ -21,7 +21,8 @@ typedef enum aug__op_class {
     AUG__CLASS_BITWISE, /* AND OR XOR: promoted, integral only */
     AUG__CLASS_SHIFT,   /* LSHIFT RSHIFT: promoted, integer only */
     AUG__CLASS_FMA,     /* FMA: the third operand's dtype */
-    AUG__CLASS_COPY     /* COPY: the operand's dtype */
+    AUG__CLASS_COPY,    /* COPY: the operand's dtype */
+    AUG__CLASS_WHERE    /* WHERE(cond, x, y): promote(x, y); cond is read as bool */
 } aug__op_class;
 
 AUG__HIDDEN aug__op_class aug__op_class_of(aug_op op);

@@ -19,6 +19,7 @@ static aug__kernel find_kernel(aug_op op, int nin, const int *ctype) {
     case AUG__KFAM_CMP: return aug__cpu_cmp_kernel(op, ctype[0], ctype[1]);
     case AUG__KFAM_BITWISE: return aug__cpu_bitwise_kernel(op, ctype[0]);
     case AUG__KFAM_MATH: return aug__cpu_math_kernel(op, ctype[0]);
+    case AUG__KFAM_WHERE: return aug__cpu_where_kernel(ctype[1]);
     default: return NULL;
     }
 }

@@ -17,6 +17,8 @@
  *          Output ctype == input ctype.
  *  math    FABS FLOOR CEIL FPOW SQRT RSQRT CBRT EXP LOG LOG2 LOG10 SIN COS TAN ASIN
  *          ACOS ATAN ATAN2 SINH COSH TANH ASINH ACOSH ATANH FMA: FLOAT32, FLOAT64.
+ *  where   WHERE: condition ctype BOOL; x, y and output on one ctype (BOOL,
+ *          INT8..UINT64, AUG__I128, FLOAT32, FLOAT64).
  *
  * float16/bfloat16 never reach a kernel: the core computes them in FLOAT32.
  * The families write their kernels and lookup tables with cpu/loops.h. */
@@ -32,5 +34,6 @@ AUG__HIDDEN aug__kernel aug__cpu_div_kernel(aug_op op, int ctype);
 AUG__HIDDEN aug__kernel aug__cpu_cmp_kernel(aug_op op, int ctype_a, int ctype_b);
 AUG__HIDDEN aug__kernel aug__cpu_bitwise_kernel(aug_op op, int ctype);
 AUG__HIDDEN aug__kernel aug__cpu_math_kernel(aug_op op, int ctype);
+AUG__HIDDEN aug__kernel aug__cpu_where_kernel(int ctype);
 
 #endif

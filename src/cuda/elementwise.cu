@@ -108,6 +108,7 @@ static aug__ew_launcher find_launcher(aug_op op, int nin, const int *ctype) {
     case AUG__KFAM_CMP: return aug__cuda_cmp_launcher(op, ctype[0], ctype[1]);
     case AUG__KFAM_BITWISE: return aug__cuda_bitwise_launcher(op, ctype[0]);
     case AUG__KFAM_MATH: return aug__cuda_math_launcher(op, ctype[0]);
+    case AUG__KFAM_WHERE: return aug__cuda_where_launcher(ctype[1]);
     default: return NULL;
     }
 }

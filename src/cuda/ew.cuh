@@ -131,5 +131,6 @@ aug__ew_launcher aug__cuda_div_launcher(aug_op op, int ctype);
 aug__ew_launcher aug__cuda_cmp_launcher(aug_op op, int ctype_a, int ctype_b);
 aug__ew_launcher aug__cuda_bitwise_launcher(aug_op op, int ctype);
 aug__ew_launcher aug__cuda_math_launcher(aug_op op, int ctype);
+aug__ew_launcher aug__cuda_where_launcher(int ctype);
 
 #endif

@@ -36,6 +36,7 @@ static int is_math(aug_op op) {
 #define AUG__FAM_IS_MATH_CMP 0
 #define AUG__FAM_IS_MATH_BITWISE 0
 #define AUG__FAM_IS_MATH_MATH 1
+#define AUG__FAM_IS_MATH_WHERE 0
         AUG_OP_LIST(X_)
 #undef X_
     default: return 0;

@@ -36,11 +36,16 @@ static int is_bitwise(aug_op op) {
 }
 static int bool_ok(aug_op op) {
     return op == AUG_OP_MUL || op == AUG_OP_AND || op == AUG_OP_OR || op == AUG_OP_XOR || op == AUG_OP_INVERT ||
-           is_cmp(op) || op == AUG_OP_MIN || op == AUG_OP_MAX || op == AUG_OP_CLAMP || op == AUG_OP_COPY;
+           is_cmp(op) || op == AUG_OP_MIN || op == AUG_OP_MAX || op == AUG_OP_CLAMP || op == AUG_OP_COPY ||
+           op == AUG_OP_WHERE;
 }
 
 /* The semantics page's answer for tensor operands of dtypes d[]: 0 and *r, or 1 for a type error. */
 static int expected_result(aug_op op, int nin, const aug_dtype *d, aug_dtype *r) {
+    if (op == AUG_OP_WHERE) { /* x and y promoted; the condition takes no part */
+        *r = th_promote(d[1], d[2]);
+        return 0;
+    }
     aug_dtype p = d[0];
     int all_bool = d[0] == AUG_BOOL, any_float = th_is_float(d[0]);
     for (int i = 1; i < nin; i++) {

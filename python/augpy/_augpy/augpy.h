@@ -217,6 +217,18 @@ int augpy_init_jpeg(PyObject *module, augpy_state *st);     /* jpeg.c: Decoder *
 int augpy_init_warp(PyObject *module, augpy_state *st);     /* warp.c: make_affine_matrix, warp_affine */
 int augpy_init_lighting(PyObject *module, augpy_state *st); /* lighting.c */
 int augpy_init_blur(PyObject *module, augpy_state *st);     /* blur.c */
+int augpy_init_create_more(PyObject *module, augpy_state *st); /* create_more.c: empty, arange, stack, where, ... */
+/* NumPy's nonzero of a Tensor object: a tuple of int64 index tensors on its device
+ * (computed on the host). (create_more.c) */
+PyObject *augpy_nonzero(augpy_state *st, PyObject *tensor, const char *func);
+/* Advanced (integer-array / boolean-mask) indexing (index.c): 1 if key holds an
+ * array, list or tensor index; augpy_index_get returns self[key], augpy_index_set
+ * does self[key] = value (0 or -1). */
+int augpy_index_is_advanced(augpy_state *st, PyObject *key);
+/* One basic index item (int, slice, None, Ellipsis) of key; IndexError otherwise (tensor.c). */
+int augpy_parse_index_item(PyObject *item, aug_index *ix, const char *func);
+PyObject *augpy_index_get(augpy_state *st, PyObject *self, PyObject *key, const char *func);
+int augpy_index_set(augpy_state *st, PyObject *self, PyObject *key, PyObject *value, const char *func);
 
 /* Number protocol implemented in ops.c and installed on the Tensor type by tensor.c. */
 PyObject *augpy_tensor_richcompare(PyObject *a, PyObject *b, int op);     /* ops.c */

@@ -97,6 +97,7 @@ static int (*const families[])(PyObject *module, augpy_state *st) = {
     augpy_init_warp,        /* warp.c: WarpScaleMode, make_affine_matrix, make_transform, warp_affine */
     augpy_init_lighting,    /* lighting.c: lighting */
     augpy_init_blur,        /* blur.c: box_blur_single, gaussian_blur_single, gaussian_blur */
+    augpy_init_create_more, /* create_more.c: empty, arange, asarray, tensor, stack, concatenate, where */
 };
 
 static int augpy_exec(PyObject *module) {

@@ -191,8 +191,8 @@ static PyObject *tensor_repr(PyObject *self) {
 
 static int index_err_type(PyObject *item, const char *func) {
     PyErr_Format(PyExc_IndexError,
-                 "%s: only integers, slices (`:`), ellipsis (`...`), None and tuples of these are valid "
-                 "indices (advanced indexing is not supported), got %.100s",
+                 "%s: only integers, slices (`:`), ellipsis (`...`), None, integer or boolean arrays and "
+                 "tuples of these are valid indices, got %.100s",
                  func, Py_TYPE(item)->tp_name);
     return -1;
 }
@@ -214,7 +214,7 @@ static int slice_part(PyObject *v, int64_t *out, int *has, const char *func) {
     return 0;
 }
 
-static int parse_index_item(PyObject *item, aug_index *ix, const char *func) {
+int augpy_parse_index_item(PyObject *item, aug_index *ix, const char *func) {
     memset(ix, 0, sizeof *ix);
     if (item == Py_None) {
         ix->kind = AUG_INDEX_NEWAXIS;
@@ -259,9 +259,9 @@ static aug_tensor *index_view(PyObject *self, PyObject *key, const char *func) {
             return NULL;
         }
         for (Py_ssize_t k = 0; k < len; k++)
-            if (parse_index_item(PyTuple_GET_ITEM(key, k), &idx[n++], func) < 0) return NULL;
+            if (augpy_parse_index_item(PyTuple_GET_ITEM(key, k), &idx[n++], func) < 0) return NULL;
     } else {
-        if (parse_index_item(key, &idx[n++], func) < 0) return NULL;
+        if (augpy_parse_index_item(key, &idx[n++], func) < 0) return NULL;
     }
     int ellipses = 0;
     for (int k = 0; k < n; k++) ellipses += idx[k].kind == AUG_INDEX_ELLIPSIS;
@@ -277,6 +277,7 @@ static aug_tensor *index_view(PyObject *self, PyObject *key, const char *func) {
 static PyObject *tensor_getitem(PyObject *self, PyObject *key) {
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
+    if (augpy_index_is_advanced(st, key)) return augpy_index_get(st, self, key, "CudaTensor.__getitem__");
     return augpy_wrap(st, index_view(self, key, "CudaTensor.__getitem__"));
 }
 
@@ -321,6 +322,7 @@ static int tensor_setitem(PyObject *self, PyObject *key, PyObject *value) {
     }
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return -1;
+    if (augpy_index_is_advanced(st, key)) return augpy_index_set(st, self, key, value, func);
     aug_tensor *view = index_view(self, key, func);
     if (view == NULL) return -1;
     int ret = assign(st, view, value, func);
