@@ -349,7 +349,10 @@ static PyObject *join(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyOb
         }
         total += stack ? 1 : t->shape[axis];
     }
-    for (int d = 0, s = 0; d < ndim; d++) shape[d] = d == axis ? total : t0->shape[s++];
+    for (int d = 0, s = 0; d < ndim; d++, s++) {
+        if (d == axis && stack) s--; /* the new axis has no input dim */
+        shape[d] = d == axis ? total : t0->shape[s];
+    }
     out = join_result(st, &j, a[2], a[3], ndim, shape, func);
     if (!out) goto done;
     int64_t pos = 0;

@@ -497,7 +497,7 @@ static aug_tensor *src_piece(const adv_plan *P, int64_t j, int64_t len) {
 static aug_tensor *dst_piece(const adv_plan *P, const aug_tensor *W, int64_t j, int64_t len) {
     aug_index ix[AUG_MAX_DIMS];
     memset(ix, 0, sizeof ix);
-    if (P->nb == 1) {
+    if (P->nadv == 1 && P->nb == 1) {
         ix[0].kind = AUG_INDEX_SLICE;
         ix[0].step = 1;
         ix[0].start = j;
