@@ -4,7 +4,13 @@ Everything is implemented in the C extension ``augpy._augpy`` and re-exported he
 ``augpy.Tensor`` is ``augpy.CudaTensor`` and ``augpy.JpegError`` is
 ``augpy.NvJpegError``. ``augpy.math`` holds the DALI math functions and
 ``augpy.numeric_limits`` the saturating-cast limits.
+
+``from augpy import *`` imports ``__all__``: every public name except those that
+would shadow a builtin (``all``, ``any``, ``min``, ``max``, ``sum``, ``MemoryError``)
+and the submodule ``math`` (it would shadow the standard library's); use them as
+``augpy.sum``, ``augpy.MemoryError``, ``augpy.math``.
 """
+import builtins as _builtins
 from ._augpy import *  # noqa: F401,F403
 from ._augpy import CudaTensor, NvJpegError, __version__  # noqa: F401
 
@@ -12,3 +18,7 @@ Tensor = CudaTensor
 JpegError = NvJpegError
 
 from . import image, math, numeric_limits  # noqa: E402,F401
+from . import _augpy  # noqa: E402
+
+__all__ = sorted([name for name in vars(_augpy) if not name.startswith("_") and not hasattr(_builtins, name)]
+                 + ["Tensor", "JpegError", "image", "numeric_limits"])

@@ -11,3 +11,20 @@ from ._augpy import __version__ as __version__
 
 Tensor = CudaTensor
 JpegError = NvJpegError
+
+# `from augpy import *`: every public name except all, any, min, max, sum and
+# MemoryError (they would shadow builtins) and math (the standard library's module).
+__all__ = [
+    "Constant", "CuBlasError", "CuRandError", "CudaDevice", "CudaDeviceProp", "CudaError", "CudaEvent",
+    "CudaStream", "CudaTensor", "DLDataType", "DLDataTypeCode", "Decoder", "JpegError", "NvJpegError",
+    "RandomNumberGenerator", "Tensor", "WARP_SCALE_LONGEST", "WARP_SCALE_SHORTEST", "WarpScaleMode", "add",
+    "arange", "array_to_tensor", "asarray", "bfloat16", "bool_", "box_blur_single", "cast", "concatenate",
+    "copy", "cuda_status", "default_stream", "div", "empty", "empty_like", "eq", "export_dltensor", "fill",
+    "float16", "float32", "float64", "fma", "from_dlpack", "full", "full_like", "gaussian_blur",
+    "gaussian_blur_single", "ge", "gemm", "get_current_device", "get_current_stream", "get_device_properties",
+    "get_num_threads", "gt", "image", "import_dltensor", "int16", "int32", "int64", "int8", "jpeg_info", "le",
+    "lighting", "lt", "make_affine_matrix", "make_transform", "mean", "meminfo", "mul", "ne",
+    "numeric_limits", "ones", "ones_like", "rdiv", "release", "reshape", "rsub", "set_num_threads", "stack",
+    "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype",
+    "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "warp_affine", "where", "zeros", "zeros_like",
+]

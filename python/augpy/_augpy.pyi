@@ -88,19 +88,19 @@ float32: DLDataType
 float64: DLDataType
 
 
-def to_augpy_dtype(numpy_dtype: _DTypeLike, /) -> DLDataType:
+def to_augpy_dtype(numpy_dtype: _DTypeLike) -> DLDataType:
     """Translate a numpy dtype, numpy type or name to the augpy data type."""
 
 
-def to_numpy_dtype(augpy_dtype: _DTypeLike, /) -> type:
+def to_numpy_dtype(augpy_dtype: _DTypeLike) -> type:
     """Translate an augpy data type to the numpy scalar type (bfloat16 needs ml_dtypes)."""
 
 
-def swap_dtype(dtype: _DTypeLike, /) -> Union[DLDataType, type]:
+def swap_dtype(dtype: _DTypeLike) -> Union[DLDataType, type]:
     """augpy -> numpy, numpy -> augpy."""
 
 
-def to_temp_dtype(dtype: _DTypeLike, /) -> Union[DLDataType, type]:
+def to_temp_dtype(dtype: _DTypeLike) -> Union[DLDataType, type]:
     """The temp type augpy computes in, of the same kind (augpy or numpy) as the argument."""
 
 
@@ -165,8 +165,9 @@ class CudaTensor:
     @layout.setter
     def layout(self, value: str) -> None: ...
 
-    def reshape(self, *shape: _Shape) -> "CudaTensor":
-        """View with a new shape (one -1 inferred); contiguous tensors only."""
+    def reshape(self, shape: _Shape, *extents: SupportsIndex) -> "CudaTensor":
+        """View with a new shape (one -1 inferred): reshape((6, 4)), reshape(shape=[6, 4]) or
+        reshape(6, 4); contiguous tensors only."""
     def transpose(self, *axes: Union[int, Sequence[int]]) -> "CudaTensor":
         """A view with permuted dimensions, as numpy.transpose (none: reversed)."""
     def contiguous(self) -> "CudaTensor":
@@ -335,6 +336,40 @@ def ones(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[
 def full(shape: _Shape, value: _Number, dtype: Optional[_DTypeLike] = None,
          device_id: Optional[int] = None) -> CudaTensor:
     """A new tensor filled with value (dtype None: uint8 for an int, float32 for a float, ...)."""
+
+
+def empty(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+    """A new tensor with uninitialised values (dtype None: uint8)."""
+
+
+def arange(start: Union[int, float, None] = None, stop: Union[int, float, None] = None,
+           step: Union[int, float, None] = None, dtype: Optional[_DTypeLike] = None,
+           device_id: Optional[int] = None) -> CudaTensor:
+    """Evenly spaced values in [start, stop) as numpy.arange (dtype None: int64 for ints, else float32)."""
+
+
+def asarray(obj: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+    """obj as a tensor: a tensor of that dtype and device itself, else a new tensor."""
+
+
+def tensor(obj: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+    """A new tensor with a copy of obj's values."""
+
+
+def stack(arrays: Sequence[Union[CudaTensor, numpy.typing.ArrayLike]], axis: int = 0,
+          out: Optional[CudaTensor] = None, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+    """Join tensors of one shape along a new axis (numpy.stack)."""
+
+
+def concatenate(arrays: Sequence[Union[CudaTensor, numpy.typing.ArrayLike]], axis: int = 0,
+                out: Optional[CudaTensor] = None, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+    """Join tensors along an existing axis (numpy.concatenate)."""
+
+
+@overload
+def where(condition: _Operand, x: None = None, y: None = None, out: None = None) -> Tuple[CudaTensor, ...]: ...
+@overload
+def where(condition: _Operand, x: _Operand, y: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
 
 
 def zeros_like(tensor: CudaTensor, dtype: Optional[_DTypeLike] = None) -> CudaTensor:

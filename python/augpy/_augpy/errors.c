@@ -45,6 +45,8 @@ PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func) {
     return NULL;
 }
 
+/* doc starts with the class's text signature ("Name(*args)\n--\n\n"), which gives
+ * inspect.signature its signature (a heap type's __doc__ keeps the header). */
 static int add_exception(PyObject *module, PyObject **slot, const char *name, PyObject *base,
                          const char *doc) {
     *slot = PyErr_NewExceptionWithDoc(name, doc, base, NULL);
@@ -55,20 +57,25 @@ static int add_exception(PyObject *module, PyObject **slot, const char *name, Py
 
 int augpy_init_errors(PyObject *module, augpy_state *st) {
     if (add_exception(module, &st->CudaError, "augpy.CudaError", PyExc_RuntimeError,
+                      "CudaError(*args)\n--\n\n"
                       "Raised when a problem with a GPU occurs, e.g., device is unavailable or invalid "
                       "kernel configuration.") < 0)
         return -1;
     if (add_exception(module, &st->CuRandError, "augpy.CuRandError", PyExc_RuntimeError,
+                      "CuRandError(*args)\n--\n\n"
                       "Raised when a problem with CuRand occurs, e.g., no memory left for random state.") < 0)
         return -1;
     if (add_exception(module, &st->CuBlasError, "augpy.CuBlasError", PyExc_RuntimeError,
+                      "CuBlasError(*args)\n--\n\n"
                       "Raised when a problem with CuBlas (or the CPU BLAS) occurs.") < 0)
         return -1;
     if (add_exception(module, &st->MemoryError, "augpy.MemoryError", PyExc_MemoryError,
+                      "MemoryError(*args)\n--\n\n"
                       "Raised when a problem with device memory occurs, e.g., no memory left for a "
                       "tensor. Subclass of the builtin MemoryError.") < 0)
         return -1;
     if (add_exception(module, &st->NvJpegError, "augpy.NvJpegError", PyExc_RuntimeError,
+                      "NvJpegError(*args)\n--\n\n"
                       "Raised when a problem with JPEG decoding occurs, e.g., corrupt or unsupported "
                       "image (alias augpy.JpegError).") < 0)
         return -1;

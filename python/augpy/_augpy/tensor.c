@@ -429,12 +429,21 @@ static PyObject *tensor_index(PyObject *self) {
 
 /* ---- methods ------------------------------------------------------------------------- */
 
-static PyObject *tensor_reshape(PyObject *self, PyObject *args) {
+static PyObject *tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs) {
     static const char *func = "CudaTensor.reshape";
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     PyObject *shape_obj = args;
     if (PyTuple_GET_SIZE(args) == 1) shape_obj = PyTuple_GET_ITEM(args, 0);
+    if (kwargs && PyDict_GET_SIZE(kwargs) > 0) { /* the manual's reshape(shape=[6, 4]) */
+        PyObject *kw = PyDict_GetItemString(kwargs, "shape");
+        if (!kw || PyDict_GET_SIZE(kwargs) != 1 || PyTuple_GET_SIZE(args) > 0) {
+            PyErr_Format(PyExc_TypeError, "%s() takes the shape as extents or as one sequence, or shape=; "
+                         "got %zd positional arguments and keywords %R", func, PyTuple_GET_SIZE(args), kwargs);
+            return NULL;
+        }
+        shape_obj = kw;
+    }
     int64_t shape[AUG_MAX_DIMS];
     int ndim = augpy_parse_shape(shape_obj, shape, func);
     if (ndim < 0) return NULL;
@@ -509,11 +518,12 @@ static PyObject *tensor_contiguous(PyObject *self, PyObject *Py_UNUSED(unused)) 
 }
 
 static PyMethodDef tensor_own_methods[] = {
-    {"reshape", tensor_reshape, METH_VARARGS,
-     "reshape($self, /, *shape)\n--\n\n"
+    {"reshape", (PyCFunction)(void (*)(void))tensor_reshape, METH_VARARGS | METH_KEYWORDS,
+     "reshape($self, /, shape, *extents)\n--\n\n"
      "A view with the same memory and a different shape with the same number of elements;\n"
      "one extent may be -1 (inferred). Only contiguous tensors can be reshaped (ValueError\n"
-     "naming contiguous() otherwise). Also accepts the extents as separate arguments."},
+     "naming contiguous() otherwise). The shape is one sequence (or shape=[6, 4], the manual's\n"
+     "form) or the extents as separate arguments (reshape(6, 4))."},
     {"transpose", tensor_transpose, METH_VARARGS,
      "transpose($self, /, *axes)\n--\n\n"
      "A view with the dimensions permuted, as numpy.transpose: axes (separate ints or one sequence)\n"

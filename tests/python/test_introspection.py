@@ -1,0 +1,132 @@
+"""Introspection and the manual's spellings: inspect.signature and a docstring for
+every public callable of augpy, augpy.math and augpy.image and every method of
+their public classes; `from augpy import *` shadows no builtin; the manual's
+keyword names are accepted; tuples are sequences of values everywhere."""
+import builtins
+import inspect
+import types
+
+import numpy as np
+import pytest
+
+import augpy
+import augpy.image
+import augpy.math
+from conftest import DEVICE
+
+MODULES = [augpy, augpy.math, augpy.image]
+
+
+def public_callables():
+    for mod in MODULES:
+        for name in dir(mod):
+            obj = getattr(mod, name)
+            if name.startswith("_") or isinstance(obj, types.ModuleType) or not callable(obj):
+                continue
+            if getattr(obj, "__module__", "augpy").split(".")[0] != "augpy" and not isinstance(
+                    obj, types.BuiltinFunctionType):
+                continue  # imported helpers (augpy.image's ThreadPoolExecutor)
+            yield f"{mod.__name__}.{name}", obj
+            if isinstance(obj, type):
+                for attr, member in vars(obj).items():
+                    if attr.startswith("_") and not (attr.startswith("__") and attr.endswith("__")):
+                        continue
+                    if attr in ("__new__", "__init_subclass__", "__subclasshook__", "__class_getitem__"):
+                        continue
+                    member = getattr(obj, attr)
+                    if callable(member) and not isinstance(member, type):
+                        yield f"{mod.__name__}.{name}.{attr}", member
+
+
+def test_every_public_callable_has_a_signature():
+    missing = []
+    for name, obj in public_callables():
+        try:
+            inspect.signature(obj)
+        except (ValueError, TypeError) as e:
+            missing.append(f"{name} ({e})")
+    assert missing == []
+
+
+def test_every_public_callable_has_a_docstring():
+    missing = []
+    for name, obj in public_callables():
+        if name.split(".")[-1].startswith("__"):
+            continue  # operators: the slot wrappers' own docs
+        doc = inspect.getdoc(obj) or ""
+        if len(doc.strip()) < 10:
+            missing.append(name)
+    assert missing == []
+    assert "Sum over" in augpy.CudaTensor.sum.__doc__
+    assert "Square root" in augpy.CudaTensor.sqrt.__doc__
+
+
+def test_new_functions_signatures():
+    assert str(inspect.signature(augpy.arange)) == "(start=None, stop=None, step=None, dtype=None, device_id=None)"
+    assert str(inspect.signature(augpy.where)) == "(condition, x=None, y=None, out=None)"
+    assert str(inspect.signature(augpy.stack)) == "(arrays, axis=0, out=None, dtype=None)"
+    assert str(inspect.signature(augpy.CudaError)) == "(*args)"
+
+
+def test_star_import_shadows_no_builtin():
+    ns = {}
+    exec("from augpy import *", ns)
+    shadowed = sorted(n for n in ns if n != "__builtins__" and hasattr(builtins, n))
+    assert shadowed == []
+    for name in ("zeros", "CudaTensor", "Tensor", "JpegError", "where", "arange", "image", "numeric_limits"):
+        assert name in ns
+    assert "math" not in ns  # the standard library's math stays
+    public = {n for n in dir(augpy) if not n.startswith("_")}
+    assert set(augpy.__all__) <= public
+    assert public - set(augpy.__all__) == {"all", "any", "min", "max", "sum", "MemoryError", "math"}
+
+
+def test_manual_keyword_names():
+    assert augpy.to_augpy_dtype(numpy_dtype=np.uint8) == augpy.uint8
+    assert augpy.to_numpy_dtype(augpy_dtype=augpy.uint8) is np.uint8
+    assert augpy.swap_dtype(dtype=augpy.uint8) is np.uint8
+    assert augpy.swap_dtype(dtype=np.float32) == augpy.float32
+    assert augpy.to_temp_dtype(dtype=augpy.uint8) == augpy.float32
+    t = augpy.zeros((4, 6))
+    assert t.reshape(shape=[6, 4]).shape == (6, 4)
+    assert t.reshape((3, 8)).shape == (3, 8)
+    assert t.reshape(2, 12).shape == (2, 12)
+    with pytest.raises(TypeError, match="CudaTensor.reshape"):
+        t.reshape(6, shape=[4])
+    with pytest.raises(TypeError, match="CudaTensor.reshape"):
+        t.reshape(size=[4])
+    assert augpy.DLDataTypeCode(value=1) == augpy.DLDataTypeCode.kDLUInt
+    assert augpy.WarpScaleMode(value=0) == augpy.WARP_SCALE_SHORTEST
+    assert list(inspect.signature(augpy.to_augpy_dtype).parameters) == ["numpy_dtype"]
+
+
+# ---- tuples are sequences of values (regressions of PyObject_CallMethod's "O") ---------------
+
+def test_tuples_everywhere():
+    assert augpy.array_to_tensor((5,)).shape == (1,)
+    np.testing.assert_array_equal(augpy.array_to_tensor((1, 2, 3)).numpy(), [1, 2, 3])
+    t = augpy.zeros((3,), augpy.uint8)
+    t[:] = (1, 2, 3)
+    np.testing.assert_array_equal(t.numpy(), [1, 2, 3])
+    np.testing.assert_array_equal((t + (1, 2, 3)).numpy(), [2, 4, 6])
+    np.testing.assert_array_equal(((4, 5, 6) - t).numpy(), [3, 3, 3])
+    assert t.fill((4, 5, 6)) is t
+    np.testing.assert_array_equal(t.numpy(), [4, 5, 6])
+    augpy.fill((7, 8, 9), t)
+    np.testing.assert_array_equal(t.numpy(), [7, 8, 9])
+    np.testing.assert_array_equal(augpy.math.clamp(t, (0, 8, 0), 8).numpy(), [7, 8, 8])
+    np.testing.assert_array_equal(augpy.math.clamp(t, 0, (5,)).numpy(), [5, 5, 5])
+
+
+def test_tuples_in_warp_affine():
+    img = augpy.array_to_tensor(np.arange(8 * 8 * 3, dtype=np.uint8).reshape(8, 8, 3))
+    out = augpy.zeros((3, 8, 8), augpy.uint8)
+    # shift everything out of the image: every pixel is the background, given as a tuple;
+    # the matrix is a tuple of tuples
+    augpy.warp_affine(img, out, ((1.0, 0.0, 100.0), (0.0, 1.0, 0.0)), background=(1, 2, 3))
+    assert out.device == DEVICE
+    np.testing.assert_array_equal(out.numpy(), np.broadcast_to(np.array([1, 2, 3], np.uint8)[:, None, None],
+                                                               (3, 8, 8)))
+    # the identity, as tuples, reproduces the image
+    augpy.warp_affine(img, out, ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0)), background=(0, 0, 0))
+    np.testing.assert_array_equal(out.numpy(), img.numpy().transpose(2, 0, 1))
