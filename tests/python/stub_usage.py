@@ -42,6 +42,13 @@ def pipeline(images: List[augpy.CudaTensor]) -> Tuple[np.ndarray, float]:
     lo, hi = CAST_LIMITS[augpy.float32, augpy.uint8]
     dec = augpy.Decoder()
     mat, ss = augpy.make_transform((480, 640), (224, 224), angle=10)
+    seq = augpy.arange(0, 10, 2, dtype=augpy.int32)
+    joined = augpy.concatenate([augpy.stack([seq, seq]), augpy.asarray([[1, 2, 3, 4, 5]])], axis=0)
+    picked: augpy.CudaTensor = augpy.where(joined > 3, joined, 0)
+    nz: tuple[augpy.CudaTensor, ...] = augpy.where(picked)
+    picked[[0, 1]] = augpy.tensor(np.zeros(5), dtype=augpy.int32)
+    e = augpy.empty((2,), augpy.float32).reshape(shape=[2, 1])
+    _ = (nz, e, augpy.to_augpy_dtype(numpy_dtype=np.uint8), picked[picked > 1])
     arr: np.ndarray = np.asarray(t) + s.numpy() + s2.numpy()
     _ = (q, r, m, y, ys, cores, used, free, total, lo, hi, dec, mat, ss, images, augpy.JpegError)
     return arr, ms
