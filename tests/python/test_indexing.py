@@ -41,6 +41,10 @@ KEYS = [
     np.array([], dtype=np.int64),
     [],
     (slice(None), np.zeros((3,), bool)),
+    (Ellipsis, [4, 3, 2, 1, 0]),                    # strided runs (a negative step down to 0)
+    (slice(None), slice(None), [0, 2, 3, 1, 3, 3, 0]),
+    (slice(None), [2, 1, 0], slice(None, None, -2)),
+    (Ellipsis, [0, 2, 3, 1], 1),
 ]
 
 
@@ -168,3 +172,39 @@ def test_errors():
         t[[0]] = "x"
     with pytest.raises(IndexError, match="out of bounds"):
         t[[0, 5]] = 1
+
+
+def test_random_keys():
+    """Random mixes of index arrays (with duplicates and negatives), masks, ints and slices."""
+    rng = np.random.default_rng(99)
+    a = rng.integers(-1000, 1000, (3, 4, 5, 2)).astype(np.int16)
+    t = augpy.asarray(a)
+    for _ in range(60):
+        key = []
+        for d in range(a.ndim):
+            r = rng.random()
+            if r < 0.3:
+                key.append(rng.integers(-a.shape[d], a.shape[d], rng.integers(1, 6)))
+            elif r < 0.4:
+                key.append(rng.random(a.shape[d]) < 0.5)
+            elif r < 0.5:
+                key.append(int(rng.integers(-a.shape[d], a.shape[d])))
+            else:
+                key.append(slice(int(rng.integers(0, 2)), None, int(rng.choice([1, 2, -1]))))
+        arrays = [k for k in key if isinstance(k, np.ndarray)]
+        try:
+            want = a[tuple(key)]
+        except IndexError:
+            with pytest.raises(IndexError):
+                t[tuple(key)]
+            continue
+        got = t[tuple(key)]
+        assert got.shape == want.shape, key
+        np.testing.assert_array_equal(got.numpy(), want)
+        b = a.copy()
+        value = rng.integers(-50, 50, want.shape).astype(np.int16)
+        b[tuple(key)] = value
+        u = augpy.asarray(a)
+        u[tuple(key)] = value
+        if not any(len(np.unique(x)) < len(x) for x in arrays if x.dtype != bool):
+            np.testing.assert_array_equal(u.numpy(), b)  # duplicates: NumPy's order is not promised

@@ -9,8 +9,8 @@
  * are adjacent, or in front when a basic index separates them (NumPy's rules;
  * integer scalars next to arrays count as advanced indices, as in NumPy). The
  * gather/scatter is one backend copy (aug_copy) per index entry, between basic
- * views of the source and the result; runs of consecutive indices of a single
- * index array are one copy each, and a k-dimensional mask over dimensions that
+ * views of the source and the result; runs of indices in arithmetic progression
+ * of a single index array (t[:, [2, 1, 0]], t[[0, 2, 4]]) are one strided copy each, and a k-dimensional mask over dimensions that
  * can be merged is taken as a one-dimensional mask over the merged dimension.
  * Writes go in C order of B, so with duplicated indices the last write wins. */
 #include <string.h>
@@ -451,17 +451,25 @@ static int64_t idx_at(const adv_plan *P, int i, int64_t j, int64_t size) {
     return x < 0 ? x + size : x;
 }
 
-/* Length of the run of consecutive indices starting at j (1 unless one array in 1-D B). */
-static int64_t run_length(const adv_plan *P, int64_t j) {
-    if (P->nadv != 1 || P->nb != 1) return 1;
-    int64_t size = P->V->shape[P->advdim[0]], first = idx_at(P, 0, j, size), len = 1;
-    while (j + len < P->nB && idx_at(P, 0, j + len, size) == first + len) len++;
+/* Length of the run of indices in arithmetic progression (a non-zero step) that
+ * starts at j, and its step (1 unless one array in 1-D B). */
+static int64_t run_length(const adv_plan *P, int64_t j, int64_t *step) {
+    *step = 1;
+    if (P->nadv != 1 || P->nb != 1 || j + 1 >= P->nB) return 1;
+    int64_t size = P->V->shape[P->advdim[0]], first = idx_at(P, 0, j, size), len = 2;
+    *step = idx_at(P, 0, j + 1, size) - first;
+    if (*step == 0) {
+        *step = 1;
+        return 1;
+    }
+    while (j + len < P->nB && idx_at(P, 0, j + len, size) == first + len * *step) len++;
     return len;
 }
 
-/* The source piece of entries [j, j + len): V with the indices of j (len == 1)
- * or a slice over the one advanced dim moved to the front. New view. */
-static aug_tensor *src_piece(const adv_plan *P, int64_t j, int64_t len) {
+/* The source piece of entries [j, j + len): V with the indices of j, or (one index
+ * array in 1-D B) a slice start:stop:step over the advanced dim moved to the front.
+ * New view. */
+static aug_tensor *src_piece(const adv_plan *P, int64_t j, int64_t len, int64_t step) {
     aug_index ix[AUG_MAX_DIMS];
     memset(ix, 0, sizeof ix);
     const aug_tensor *V = P->V;
@@ -472,13 +480,16 @@ static aug_tensor *src_piece(const adv_plan *P, int64_t j, int64_t len) {
     for (int i = 0; i < P->nadv; i++) {
         int d = P->advdim[i];
         int64_t x = idx_at(P, i, j, V->shape[d]);
-        if (len == 1 && !(P->nadv == 1 && P->nb == 1)) {
+        if (!(P->nadv == 1 && P->nb == 1)) {
             ix[d].kind = AUG_INDEX_INT;
             ix[d].i = x;
         } else {
+            int64_t stop = x + len * step; /* -1 for a run down to 0: an omitted stop */
             ix[d].start = x;
-            ix[d].stop = x + len;
-            ix[d].has_start = ix[d].has_stop = 1;
+            ix[d].step = step;
+            ix[d].stop = stop;
+            ix[d].has_start = 1;
+            ix[d].has_stop = stop >= 0;
         }
     }
     aug_tensor *v = aug_tensor_index(V, V->ndim, ix);
@@ -519,8 +530,8 @@ static aug_tensor *dst_piece(const adv_plan *P, const aug_tensor *W, int64_t j, 
 static int transfer(augpy_state *st, const adv_plan *P, const aug_tensor *W, const aug_scalar *fill, int to_src,
                     const char *func) {
     for (int64_t j = 0; j < P->nB;) {
-        int64_t len = run_length(P, j);
-        aug_tensor *s = src_piece(P, j, len);
+        int64_t step, len = run_length(P, j, &step);
+        aug_tensor *s = src_piece(P, j, len, step);
         aug_tensor *w = W ? dst_piece(P, W, j, len) : NULL;
         aug_status status = AUG_OK;
         if (!s || (W && !w)) status = aug_last_status();
