@@ -24,6 +24,7 @@ static inline aug_tensor *T(PyObject *self) { return ((AugTensorObject *)self)->
 
 /* 1 if obj is an array-like index (not a 0-d integer array, which is an int). */
 static int is_array_index(augpy_state *st, PyObject *obj) {
+    if (PyLong_Check(obj) || PySlice_Check(obj) || obj == Py_None || obj == Py_Ellipsis) return 0; /* the usual */
     if (PyList_Check(obj)) return 1;
     if (augpy_is_tensor(st, obj)) return T(obj)->ndim > 0 || T(obj)->dtype == AUG_BOOL;
     if (PyTuple_Check(obj) || PyUnicode_Check(obj) || PyBytes_Check(obj)) return 0;
