@@ -172,6 +172,8 @@ def test_errors():
         t[[0]] = "x"
     with pytest.raises(IndexError, match="out of bounds"):
         t[[0, 5]] = 1
+    with pytest.raises(IndexError, match="index 18446744073709551615 is out of bounds"):
+        t[np.array([2**64 - 1], np.uint64)]
 
 
 def test_random_keys():

@@ -171,6 +171,19 @@ static int parse_key(augpy_state *st, const aug_tensor *t, PyObject *key, index_
                          "%s: arrays used as indices must be of integer (or boolean) type, got %R", func, it);
             goto done;
         }
+        if (kind == 'u' && size > 0) { /* uint64 values beyond int64 would wrap in the conversion */
+            PyObject *mx = PyObject_CallMethod(arr, "max", NULL);
+            PyObject *big = mx ? PyLong_FromUnsignedLongLong(0x7fffffffffffffffull) : NULL;
+            int over = big ? PyObject_RichCompareBool(mx, big, Py_GT) : -1;
+            if (over == 1)
+                PyErr_Format(PyExc_IndexError, "%s: index %S is out of bounds (beyond int64)", func, mx);
+            Py_XDECREF(mx);
+            Py_XDECREF(big);
+            if (over != 0) {
+                Py_DECREF(arr);
+                goto done;
+            }
+        }
         PyObject *np = augpy_get_numpy(st);
         e->arr = np ? PyObject_CallMethod(np, "ascontiguousarray", "Os", arr, "int64") : NULL;
         Py_DECREF(arr);
