@@ -199,8 +199,6 @@ static PyObject *fn_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 
 /* ---- stack, concatenate ---------------------------------------------------------------- */
 
-#define MAX_JOIN 4096
-
 typedef struct {
     Py_ssize_t n;
     aug_tensor **t;   /* borrowed or owned (own[i]) */
@@ -226,17 +224,18 @@ static int join_parse(augpy_state *st, PyObject *obj, join_args *j, const char *
     }
     j->seq = PySequence_Tuple(obj); /* a snapshot: the caller's list may change under us */
     if (!j->seq) return -1;
-    j->n = PyTuple_GET_SIZE(j->seq);
-    if (j->n == 0) {
+    Py_ssize_t n = PyTuple_GET_SIZE(j->seq);
+    if (n == 0) {
         PyErr_Format(PyExc_ValueError, "%s: need at least one array to join", func);
         return -1;
     }
-    j->t = PyMem_Calloc((size_t)j->n, sizeof *j->t);
-    j->own = PyMem_Calloc((size_t)j->n, 1);
+    j->t = PyMem_Calloc((size_t)n, sizeof *j->t);
+    j->own = PyMem_Calloc((size_t)n, 1);
     if (!j->t || !j->own) {
         PyErr_NoMemory();
         return -1;
     }
+    j->n = n; /* join_free walks own[0 .. n) */
     aug_device dev = aug_default_device();
     for (Py_ssize_t i = 0; i < j->n; i++)
         if (augpy_is_tensor(st, PyTuple_GET_ITEM(j->seq, i))) {
