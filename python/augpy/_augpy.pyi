@@ -348,12 +348,12 @@ def arange(start: Union[int, float, None] = None, stop: Union[int, float, None] 
     """Evenly spaced values in [start, stop) as numpy.arange (dtype None: int64 for ints, else float32)."""
 
 
-def asarray(obj: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
-    """obj as a tensor: a tensor of that dtype and device itself, else a new tensor."""
+def asarray(a: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+    """a as a tensor: a tensor of that dtype and device itself, else a new tensor."""
 
 
-def tensor(obj: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
-    """A new tensor with a copy of obj's values."""
+def tensor(data: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+    """A new tensor with a copy of data's values."""
 
 
 def stack(arrays: Sequence[Union[CudaTensor, numpy.typing.ArrayLike]], axis: int = 0,

@@ -150,7 +150,9 @@ static PyObject *fn_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 /* copy: 0 = asarray (a tensor of the right dtype and device is returned as is). */
 static PyObject *convert_obj(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int copy,
                              const char *func) {
-    static const char *const names[] = {"obj|data|a", "dtype", "device_id"};
+    static const char *const asarray_names[] = {"a|obj|data", "dtype", "device_id"}; /* NumPy's name */
+    static const char *const tensor_names[] = {"data|obj|a", "dtype", "device_id"};  /* torch.tensor's */
+    const char *const *names = copy ? tensor_names : asarray_names;
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
     if (augpy_parse_args(func, args, nargs, kwnames, names, 3, 1, a) < 0) return NULL;
@@ -525,14 +527,14 @@ static PyMethodDef create_more_functions[] = {
              "stop and step are ints, else float32 (augpy's float default, as full()); a given dtype receives\n"
              "the values saturate-cast (computed in int64 or float64). step 0 is a ValueError."),
     FASTCALL("asarray", fn_asarray,
-             "asarray(obj, dtype=None, device_id=None)\n--\n\n"
-             "obj as a tensor: a tensor of that dtype on that device is returned itself; otherwise a new\n"
+             "asarray(a, dtype=None, device_id=None)\n--\n\n"
+             "a as a tensor: a tensor of that dtype on that device is returned itself; otherwise a new\n"
              "tensor (saturate-cast to dtype, copied to device_id). Arrays, nested lists and tuples and\n"
              "numbers take NumPy's dtype (Python ints int64, floats float64) unless dtype is given;\n"
              "device_id None: the tensor's own device, else the current device."),
     FASTCALL("tensor", fn_tensor,
-             "tensor(obj, dtype=None, device_id=None)\n--\n\n"
-             "A new tensor with a copy of obj's values (as asarray, but always a copy)."),
+             "tensor(data, dtype=None, device_id=None)\n--\n\n"
+             "A new tensor with a copy of data's values (as asarray, but always a copy)."),
     FASTCALL("stack", fn_stack,
              "stack(arrays, axis=0, out=None, dtype=None)\n--\n\n"
              "Join tensors of one shape along a new axis (numpy.stack). Items may be tensors (all on one\n"
