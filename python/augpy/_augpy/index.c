@@ -12,7 +12,9 @@
  * views of the source and the result; runs of indices in arithmetic progression
  * of a single index array (t[:, [2, 1, 0]], t[[0, 2, 4]]) are one strided copy each, and a k-dimensional mask over dimensions that
  * can be merged is taken as a one-dimensional mask over the merged dimension.
- * Writes go in C order of B, so with duplicated indices the last write wins. */
+ * Writes go in C order of B, so with duplicated indices the last write wins. A
+ * write through one boolean mask of a value that is the same for every selected
+ * entry (t[mask] = 0, img[mask] = (255, 0, 0)) is one WHERE kernel instead. */
 #include <string.h>
 #include "augpy.h"
 
@@ -589,7 +591,99 @@ done:
     return res;
 }
 
+/* t[mask] = value as one WHERE kernel, t = where(mask, value, t) computed in t's
+ * dtype, when mask is a boolean mask over t's leading dimensions and value (a
+ * number, or a tensor or array broadcastable to the remaining dimensions) is the
+ * same for every selected entry. 1 done, 0 not this case (nothing raised), -1 error. */
+static int set_by_where(augpy_state *st, aug_tensor *t, PyObject *key, PyObject *value, const char *func) {
+    if (PyTuple_Check(key)) {
+        if (PyTuple_GET_SIZE(key) != 1) return 0;
+        key = PyTuple_GET_ITEM(key, 0);
+    }
+    if (PyList_Check(key) || PyUnicode_Check(value) || PyBytes_Check(value) || value == Py_None) return 0;
+    int tensor_key = augpy_is_tensor(st, key);
+    if (tensor_key ? T(key)->dtype != AUG_BOOL : !is_array_index(st, key)) return 0;
+    aug_operand in[3];
+    aug_tensor *vtmp = NULL, *mtmp = NULL, *mview = NULL;
+    int ret = -1;
+    const aug_tensor *mask;
+    if (tensor_key) {
+        mask = T(key);
+    } else {
+        PyObject *arr = to_numpy(st, key, func);
+        if (!arr) return -1;
+        if (dtype_kind(arr) != 'b') {
+            Py_DECREF(arr);
+            return 0;
+        }
+        mtmp = augpy_tensor_from_buffer(st, arr, t->device, func);
+        Py_DECREF(arr);
+        if (!mtmp) return -1;
+        mask = mtmp;
+    }
+    int k = mask->ndim, rest = t->ndim - k, ok = k >= 1 && rest >= 0;
+    for (int d = 0; ok && d < k; d++) ok = mask->shape[d] == t->shape[d];
+    if (!ok) { /* the general path reports it */
+        ret = 0;
+        goto done;
+    }
+    int r = augpy_parse_operand(st, value, &in[1], &vtmp, func);
+    if (r != 0) {
+        ret = r > 0 ? 0 : -1;
+        goto done;
+    }
+    if (in[1].tensor) { /* the same value for every selected entry: broadcastable to t.shape[k:] */
+        const aug_tensor *v = in[1].tensor;
+        ok = v->ndim <= rest;
+        for (int d = 0; ok && d < v->ndim; d++) {
+            int64_t e = v->shape[v->ndim - 1 - d], want = t->shape[t->ndim - 1 - d];
+            ok = e == want || e == 1;
+        }
+        if (!ok) {
+            ret = 0;
+            goto done;
+        }
+        if (vtmp && augpy_operands_to_device(st, &in[1], &vtmp, 1, t, func) < 0) goto done;
+    }
+    /* the mask on t's device, with extent-1 trailing dimensions over the rest */
+    if (mask->device.type != t->device.type || mask->device.id != t->device.id) {
+        aug_tensor *moved = aug_tensor_to(mask, t->device);
+        if (!moved) {
+            augpy_raise(st, AUG_OK, func);
+            goto done;
+        }
+        aug_tensor_free(mtmp);
+        mask = mtmp = moved;
+    }
+    mview = aug_tensor_view(mask);
+    if (!mview) {
+        augpy_raise(st, AUG_OK, func);
+        goto done;
+    }
+    for (int d = k; d < t->ndim; d++) {
+        mview->shape[d] = 1;
+        mview->strides[d] = 0;
+    }
+    mview->ndim = t->ndim;
+    memset(mview->layout, 0, sizeof mview->layout);
+    in[0] = aug_operand_tensor(mview);
+    in[2] = aug_operand_tensor(t);
+    aug_tensor *out = t;
+    aug_status status;
+    AUGPY_CALL(status, aug_tensor_size(t),
+               aug_elementwise(func, AUG_OP_WHERE, 3, in, t->dtype, AUG_DTYPE_AUTO, &out));
+    if (status != AUG_OK) augpy_raise(st, status, func);
+    else ret = 1;
+done:
+    aug_tensor_free(mview);
+    aug_tensor_free(mtmp);
+    aug_tensor_free(vtmp);
+    return ret;
+}
+
 int augpy_index_set(augpy_state *st, PyObject *self, PyObject *key, PyObject *value, const char *func) {
+    int fast = set_by_where(st, T(self), key, value, func);
+    if (fast != 0) return fast < 0 ? -1 : 0;
     index_list L = {0};
     adv_plan P;
     memset(&P, 0, sizeof P);
