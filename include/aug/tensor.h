@@ -139,6 +139,22 @@ AUG_API aug_status aug_fill(aug_tensor *dst, const aug_scalar *value);
  * there (shape must broadcast). */
 AUG_API aug_status aug_cast(const aug_tensor *t, aug_dtype dtype, aug_tensor **out);
 
+/* ---- advanced-index copies (NumPy integer-array indexing) ------------------------ */
+
+/* Gather and scatter along the leading k dimensions of t (1 <= k <= t->ndim), with
+ * k host arrays idx[0 .. k-1] of n indices each (negative counts from the back;
+ * out of range: AUG_ERR_INDEX "index 5 is out of bounds for axis 0 with size 3").
+ * One kernel on the tensor's device; the index arrays are uploaded.
+ * aug_take: out[b, ...] = t[idx[0][b], ..., idx[k-1][b], ...], out of shape
+ *   (n, t->shape[k:]) and t's dtype on t's device: allocated when *out is NULL,
+ *   else it must have that shape and dtype (any strides).
+ * aug_put: t[idx[0][b], ..., idx[k-1][b], ...] = value[b, ...] for every b: value
+ *   broadcasts to (n, t->shape[k:]), saturate-cast to t's dtype, from any device
+ *   (read completely before t is written, even when it overlaps t). With repeated
+ *   index tuples the entry with the largest b wins (NumPy's "last write wins"). */
+AUG_API aug_status aug_take(const aug_tensor *t, int k, const int64_t *const *idx, int64_t n, aug_tensor **out);
+AUG_API aug_status aug_put(aug_tensor *t, int k, const int64_t *const *idx, int64_t n, const aug_tensor *value);
+
 /* ---- moving data between devices and the host ------------------------------- */
 
 /* A new C-contiguous tensor on `device` with t's dtype, values and layout (a

@@ -36,6 +36,7 @@ typedef enum aug__family {
     AUG__FAMILY_LIGHTING,
     AUG__FAMILY_BLUR,
     AUG__FAMILY_JPEG,
+    AUG__FAMILY_TAKE,
     AUG__NUM_FAMILIES
 } aug__family;
 
@@ -130,6 +131,9 @@ typedef struct aug__backend {
      * the CPU and uploads the pixels. */
     aug_status (*jpeg_decode)(const char *func, void *decoder, const void *data, size_t size,
                               const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
+
+    /* ---- advanced-index copies ---- */
+    aug_status (*take)(const aug__take_plan *plan);           /* aug_take / aug_put rows */
 } aug__backend;
 
 /* The backend serving a device; NULL with an error naming func if unavailable. */
@@ -160,7 +164,7 @@ AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 2
+#define AUG__BACKEND_ABI 3
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

@@ -110,6 +110,26 @@ typedef struct aug__ew_operands {
     int out_ctype;
 } aug__ew_operands;
 
+/* A gather (aug_take) or scatter (aug_put) of n rows: row j of the indexed
+ * tensor starts at t_base + t_off[j], row j of the other side (the packed
+ * result, or the value) at o_base + o_off[j] (byte offsets, host arrays); a row
+ * is `rest` elements of `itemsize` bytes over the rest dims (shape, byte strides
+ * t_st / o_st; ndim 0: one element). put == 0: other <- t; put == 1: t <- other,
+ * the rows' t_off all different (the core keeps the last of repeated ones). */
+typedef struct aug__take_plan {
+    const char *func;
+    int put;
+    int itemsize;
+    int64_t n;
+    const int64_t *t_off, *o_off;
+    char *t_base, *o_base;
+    int ndim;
+    int64_t shape[AUG_MAX_DIMS];
+    int64_t rest;
+    int64_t t_st[AUG_MAX_DIMS], o_st[AUG_MAX_DIMS];
+    aug__exec exec;
+} aug__take_plan;
+
 /* Temporaries a plan refers to (private copies of overlapping inputs); freed by
  * aug__plan_release once the backend has queued the work (their storage is
  * returned to the device's stream-ordered pool). */

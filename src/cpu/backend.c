@@ -220,4 +220,5 @@ const aug__backend aug__cpu_backend = {
     .jpeg_free = aug__cpu_jpeg_close,
     .jpeg_header = aug__cpu_jpeg_header_entry,
     .jpeg_decode = aug__cpu_jpeg_decode_entry,
+    .take = aug__cpu_take,
 };

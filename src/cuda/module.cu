@@ -249,6 +249,7 @@ static const aug__backend cuda_backend = {
     /* .jpeg_free = */ AUG__CUDA_JPEG(aug__cuda_jpeg_free),
     /* .jpeg_header = */ NULL, /* headers are read on the host (core/jpeg.c) */
     /* .jpeg_decode = */ AUG__CUDA_JPEG(aug__cuda_jpeg_decode),
+    /* .take = */ aug__cuda_take,
 };
 
 /* ---- start ------------------------------------------------------------------------------ */

@@ -77,10 +77,17 @@ static aug_status rec_jpeg_decode(const char *func, void *dec, const void *data,
     return aug__cpu_backend.jpeg_decode(func, dec, data, size, h, dst, exec);
 }
 
+static aug_status rec_take(const aug__take_plan *p) {
+    calls[AUG__FAMILY_TAKE]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.take(p);
+}
+
 static aug__backend recording(void) {
     aug__backend be = aug__cpu_backend;
     be.elementwise = rec_elementwise, be.reduce = rec_reduce, be.gemm = rec_gemm, be.random = rec_random;
     be.warp_affine = rec_warp, be.lighting = rec_lighting, be.blur = rec_blur, be.jpeg_decode = rec_jpeg_decode;
+    be.take = rec_take;
     return be;
 }
 
@@ -155,6 +162,11 @@ static aug_status run_families(aug_dtype dt, int expect_ok) {
     aug_tensor_free(out);
     out = NULL;
     CALL(aug_gaussian_blur(im, g, 5, &out));
+    aug_tensor_free(out);
+    const int64_t rows[2] = {3, 0}, *idx[1] = {rows};
+    out = NULL;
+    CALL(aug_take(a, 1, idx, 2, &out));
+    if (out) CALL(aug_put(a, 1, idx, 2, out));
     aug_tensor_free(out);
     aug_tensor_free(src), aug_tensor_free(dst), aug_tensor_free(im), aug_tensor_free(g), aug_tensor_free(gc);
     aug_tensor_free(k), aug_tensor_free(a), aug_tensor_free(b), aug_tensor_free(c);

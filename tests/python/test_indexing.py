@@ -247,3 +247,15 @@ def test_mask_write_value_aliases_target():
     t[m] = t[1]                 # a view of t itself, read before it is overwritten
     a[m] = a[1].copy()
     np.testing.assert_array_equal(t.numpy(), a)
+
+
+def test_set_values_partly_broadcast_over_index_dims():
+    for key, vshape in [(([[0], [1]], [[0, 1, 2]]), (2, 1, 4, 5)), (([[0], [1]], [[0, 1, 2]]), (1, 3, 1, 5)),
+                        (([[1]], [[2, 0]]), (1, 2, 4, 5)), (([[1]], [[2, 0]]), (4, 1)),
+                        ((slice(None), [[0, 1]], [[3], [1]]), (2, 2, 2, 5))]:
+        value = (np.arange(int(np.prod(vshape))) - 7).reshape(vshape).astype(np.int32)
+        want = A.copy()
+        want[key] = value
+        t = augpy.asarray(A)
+        t[key] = augpy.asarray(value)
+        np.testing.assert_array_equal(t.numpy(), want, err_msg=repr(key))

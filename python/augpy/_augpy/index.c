@@ -8,13 +8,13 @@
  * indices, in order) with B inserted where the advanced indices stand when they
  * are adjacent, or in front when a basic index separates them (NumPy's rules;
  * integer scalars next to arrays count as advanced indices, as in NumPy). The
- * gather/scatter is one backend copy (aug_copy) per index entry, between basic
- * views of the source and the result; runs of indices in arithmetic progression
- * of a single index array (t[:, [2, 1, 0]], t[[0, 2, 4]]) are one strided copy each, and a k-dimensional mask over dimensions that
- * can be merged is taken as a one-dimensional mask over the merged dimension.
- * Writes go in C order of B, so with duplicated indices the last write wins. A
- * write through one boolean mask of a value that is the same for every selected
- * entry (t[mask] = 0, img[mask] = (255, 0, 0)) is one WHERE kernel instead. */
+ * basic indices are applied as a view V; the gather and scatter are one kernel
+ * on the device (aug_take / aug_put over V's advanced dims, the result's or the
+ * value's B dims merged into one), a k-dimensional mask over dimensions that
+ * can be merged taken as a one-dimensional mask. With duplicated indices the
+ * last write wins (aug_put keeps the last of repeated rows). A write through
+ * one boolean mask of a value that is the same for every selected entry
+ * (t[mask] = 0, img[mask] = (255, 0, 0)) is one WHERE kernel instead. */
 #include <string.h>
 #include "augpy.h"
 
@@ -461,107 +461,44 @@ fail_arrays:
     return -1;
 }
 
-/* Index j (flat in B) of array i, wrapped to non-negative. */
-static int64_t idx_at(const adv_plan *P, int i, int64_t j, int64_t size) {
-    int64_t x = ((const int64_t *)P->buf[i].buf)[j];
-    return x < 0 ? x + size : x;
-}
-
-/* Length of the run of indices in arithmetic progression (a non-zero step) that
- * starts at j, and its step (1 unless one array in 1-D B). */
-static int64_t run_length(const adv_plan *P, int64_t j, int64_t *step) {
-    *step = 1;
-    if (P->nadv != 1 || P->nb != 1 || j + 1 >= P->nB) return 1;
-    int64_t size = P->V->shape[P->advdim[0]], first = idx_at(P, 0, j, size), len = 2;
-    *step = idx_at(P, 0, j + 1, size) - first;
-    if (*step == 0) {
-        *step = 1;
-        return 1;
-    }
-    while (j + len < P->nB && idx_at(P, 0, j + len, size) == first + len * *step) len++;
-    return len;
-}
-
-/* The source piece of entries [j, j + len): V with the indices of j, or (one index
- * array in 1-D B) a slice start:stop:step over the advanced dim moved to the front.
- * New view. */
-static aug_tensor *src_piece(const adv_plan *P, int64_t j, int64_t len, int64_t step) {
-    aug_index ix[AUG_MAX_DIMS];
-    memset(ix, 0, sizeof ix);
-    const aug_tensor *V = P->V;
-    for (int d = 0; d < V->ndim; d++) {
-        ix[d].kind = AUG_INDEX_SLICE;
-        ix[d].step = 1;
-    }
+/* V with the advanced dims first (in the order of the index arrays), as
+ * aug_take / aug_put index them. New view. */
+static aug_tensor *adv_first(const adv_plan *P) {
+    int perm[AUG_MAX_DIMS], isadv[AUG_MAX_DIMS] = {0}, k = 0;
     for (int i = 0; i < P->nadv; i++) {
-        int d = P->advdim[i];
-        int64_t x = idx_at(P, i, j, V->shape[d]);
-        if (!(P->nadv == 1 && P->nb == 1)) {
-            ix[d].kind = AUG_INDEX_INT;
-            ix[d].i = x;
-        } else {
-            int64_t stop = x + len * step; /* -1 for a run down to 0: an omitted stop */
-            ix[d].start = x;
-            ix[d].step = step;
-            ix[d].stop = stop;
-            ix[d].has_start = 1;
-            ix[d].has_stop = stop >= 0;
-        }
+        perm[k++] = P->advdim[i];
+        isadv[P->advdim[i]] = 1;
     }
-    aug_tensor *v = aug_tensor_index(V, V->ndim, ix);
-    if (!v || !(P->nadv == 1 && P->nb == 1)) return v;
-    /* move the sliced dim to the front: (len, rest) */
-    int perm[AUG_MAX_DIMS], k = 0, ad = P->advdim[0];
-    perm[k++] = ad;
-    for (int d = 0; d < v->ndim; d++)
-        if (d != ad) perm[k++] = d;
-    aug_tensor *pv = aug_tensor_permute(v, perm);
-    aug_tensor_free(v);
-    return pv;
+    for (int d = 0; d < P->V->ndim; d++)
+        if (!isadv[d]) perm[k++] = d;
+    return aug_tensor_permute(P->V, perm);
 }
 
-/* Entries [j, j + len) of a (B, rest)-ordered view W. New view. */
-static aug_tensor *dst_piece(const adv_plan *P, const aug_tensor *W, int64_t j, int64_t len) {
-    aug_index ix[AUG_MAX_DIMS];
-    memset(ix, 0, sizeof ix);
-    if (P->nadv == 1 && P->nb == 1) {
-        ix[0].kind = AUG_INDEX_SLICE;
-        ix[0].step = 1;
-        ix[0].start = j;
-        ix[0].stop = j + len;
-        ix[0].has_start = ix[0].has_stop = 1;
-        return aug_tensor_index(W, 1, ix);
+/* A (B, rest)-ordered view W as (nB, rest): its B dims merged into one. NULL (no
+ * error) when their strides do not allow it. */
+static aug_tensor *rows_view(const adv_plan *P, const aug_tensor *W) {
+    for (int d = 0, prev = -1; d < P->nb; d++) { /* consecutive extents > 1 must nest (extent-1 dims: any stride) */
+        if (W->shape[d] == 1) continue;
+        if (prev >= 0 && W->strides[prev] != W->strides[d] * W->shape[d]) return NULL;
+        prev = d;
     }
-    int64_t r = j;
-    for (int d = P->nb - 1; d >= 0; d--) {
-        ix[d].kind = AUG_INDEX_INT;
-        ix[d].i = r % P->B[d];
-        r /= P->B[d];
-    }
-    return aug_tensor_index(W, P->nb, ix);
-}
-
-/* Copies between the source pieces and W's pieces: to_src = 0 gathers V -> W,
- * 1 scatters W -> V (value pieces W; scalar: fill). */
-static int transfer(augpy_state *st, const adv_plan *P, const aug_tensor *W, const aug_scalar *fill, int to_src,
-                    const char *func) {
-    for (int64_t j = 0; j < P->nB;) {
-        int64_t step, len = run_length(P, j, &step);
-        aug_tensor *s = src_piece(P, j, len, step);
-        aug_tensor *w = W ? dst_piece(P, W, j, len) : NULL;
-        aug_status status = AUG_OK;
-        if (!s || (W && !w)) status = aug_last_status();
-        else if (fill) status = aug_fill(s, fill);
-        else status = to_src ? aug_copy(w, s) : aug_copy(s, w);
-        aug_tensor_free(s);
-        aug_tensor_free(w);
-        if (status != AUG_OK) {
-            augpy_raise(st, status, func);
-            return -1;
+    aug_tensor *v = aug_tensor_view(W);
+    if (!v) return NULL;
+    int64_t stride = 0;
+    for (int d = P->nb - 1; d >= 0; d--)
+        if (W->shape[d] != 1) {
+            stride = W->strides[d];
+            break;
         }
-        j += len;
+    v->shape[0] = P->nB;
+    v->strides[0] = stride;
+    for (int d = 0; d < P->nrest; d++) {
+        v->shape[1 + d] = W->shape[P->nb + d];
+        v->strides[1 + d] = W->strides[P->nb + d];
     }
-    return 0;
+    v->ndim = 1 + P->nrest;
+    memset(v->layout, 0, sizeof v->layout);
+    return v;
 }
 
 static aug_tensor *perm_view(const adv_plan *P, const aug_tensor *t) { return aug_tensor_permute(t, P->perm); }
@@ -571,19 +508,30 @@ PyObject *augpy_index_get(augpy_state *st, PyObject *self, PyObject *key, const 
     adv_plan P;
     memset(&P, 0, sizeof P);
     PyObject *res = NULL;
-    aug_tensor *out = NULL, *W = NULL;
+    aug_tensor *out = NULL, *W = NULL, *R = NULL, *A = NULL;
     if (parse_key(st, T(self), key, &L, func) < 0) goto done;
     if (build_plan(st, T(self), &L, &P, func) < 0) goto done;
     out = aug_tensor_empty(P.out_ndim, P.out_shape, T(self)->dtype, T(self)->device);
     W = out ? perm_view(&P, out) : NULL;
-    if (!W) {
+    R = W ? rows_view(&P, W) : NULL; /* out is packed: its B dims always merge */
+    A = R ? adv_first(&P) : NULL;
+    if (!A) {
         augpy_raise(st, AUG_OK, func);
         goto done;
     }
-    if (transfer(st, &P, W, NULL, 0, func) < 0) goto done;
+    const int64_t *idx[AUG_MAX_DIMS];
+    for (int i = 0; i < P.nadv; i++) idx[i] = P.buf[i].buf;
+    aug_status status;
+    AUGPY_CALL(status, P.nB, aug_take(A, P.nadv, idx, P.nB, &R));
+    if (status != AUG_OK) {
+        augpy_raise(st, status, func);
+        goto done;
+    }
     res = augpy_wrap(st, out);
     out = NULL;
 done:
+    aug_tensor_free(A);
+    aug_tensor_free(R);
     aug_tensor_free(W);
     aug_tensor_free(out);
     plan_free(&P);
@@ -688,7 +636,7 @@ int augpy_index_set(augpy_state *st, PyObject *self, PyObject *key, PyObject *va
     adv_plan P;
     memset(&P, 0, sizeof P);
     int ret = -1;
-    aug_tensor *tmp = NULL, *bc = NULL, *W = NULL;
+    aug_tensor *tmp = NULL, *bc = NULL, *W = NULL, *R = NULL, *A = NULL, *packed = NULL;
     aug_operand op;
     const aug_tensor *dst = T(self);
     if (parse_key(st, dst, key, &L, func) < 0) goto done;
@@ -700,20 +648,17 @@ int augpy_index_set(augpy_state *st, PyObject *self, PyObject *key, PyObject *va
                      func, Py_TYPE(value)->tp_name);
         goto done;
     }
-    if (!op.tensor) {
-        ret = transfer(st, &P, NULL, &op.scalar, 1, func);
-        goto done;
-    }
-    if (tmp && augpy_operands_to_device(st, &op, &tmp, 1, dst, func) < 0) goto done;
-    const aug_tensor *v = op.tensor;
-    if (!tmp && v->storage == dst->storage) { /* the value may overlap the destination: read it first */
-        tmp = aug_tensor_to(v, v->device);
+    if (!op.tensor) { /* a number: one element of dst's dtype, broadcast over the rows */
+        tmp = aug_tensor_full(0, NULL, dst->dtype, dst->device, &op.scalar);
         if (!tmp) {
             augpy_raise(st, AUG_OK, func);
             goto done;
         }
-        v = tmp;
+        op.tensor = tmp;
+    } else if (tmp && augpy_operands_to_device(st, &op, &tmp, 1, dst, func) < 0) {
+        goto done;
     }
+    const aug_tensor *v = op.tensor; /* aug_put reads it completely first, even if it overlaps dst */
     bc = aug_tensor_broadcast_to(v, P.out_ndim, P.out_shape);
     if (!bc) {
         char a[128], b[128];
@@ -725,12 +670,26 @@ int augpy_index_set(augpy_state *st, PyObject *self, PyObject *key, PyObject *va
         goto done;
     }
     W = perm_view(&P, bc);
-    if (!W) {
+    R = W ? rows_view(&P, W) : NULL;
+    if (W && !R) { /* B dims that do not merge (a partly broadcast value): packed first */
+        packed = aug_tensor_empty(W->ndim, W->shape, W->dtype, W->device);
+        if (packed && aug_copy(W, packed) == AUG_OK) R = rows_view(&P, packed);
+    }
+    A = R ? adv_first(&P) : NULL;
+    if (!A) {
         augpy_raise(st, AUG_OK, func);
         goto done;
     }
-    ret = transfer(st, &P, W, NULL, 1, func);
+    const int64_t *idx[AUG_MAX_DIMS];
+    for (int i = 0; i < P.nadv; i++) idx[i] = P.buf[i].buf;
+    aug_status status;
+    AUGPY_CALL(status, P.nB, aug_put(A, P.nadv, idx, P.nB, R));
+    if (status != AUG_OK) augpy_raise(st, status, func);
+    else ret = 0;
 done:
+    aug_tensor_free(A);
+    aug_tensor_free(R);
+    aug_tensor_free(packed);
     aug_tensor_free(W);
     aug_tensor_free(bc);
     aug_tensor_free(tmp);
