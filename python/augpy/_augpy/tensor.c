@@ -456,6 +456,11 @@ static PyObject *tensor_transpose(PyObject *self, PyObject *args) {
         one_seq = PyObject_Length(one) >= 0;
         if (!one_seq) PyErr_Clear(); /* a 0-d array: an int */
     }
+    if (one && !one_seq && !PyIndex_Check(one)) {
+        PyErr_Format(PyExc_TypeError, "%s: axes must be ints or one sequence of ints, got %.100s", func,
+                     Py_TYPE(one)->tp_name);
+        return NULL;
+    }
     if (one_seq) {
         axes = one;
         n = axes == Py_None ? 0 : PySequence_Size(axes);

@@ -292,18 +292,18 @@ PyObject *augpy_tensor_to_method(PyObject *self, PyObject *const *args, Py_ssize
     static const char *const names[] = {"device", "dtype"};
     PyObject *a[2] = {NULL, NULL};
     if (augpy_parse_args(func, args, nargs, kwnames, names, 2, 0, a) < 0) return NULL;
-    /* torch's to(dtype): a dtype in the device's place */
-    if (nargs >= 1 && a[0] != Py_None && !device_like(a[0])) {
-        if (a[1] != NULL) {
-            PyErr_Format(PyExc_TypeError, "%s: device must be 'cpu', 'cuda', 'cuda:N' or a device_id int, got %R",
-                         func, a[0]);
-            return NULL;
-        }
-        a[1] = a[0];
-        a[0] = NULL;
-    }
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
+    /* torch's to(dtype): a dtype in the device's place (anything else reports as a device) */
+    if (nargs >= 1 && a[1] == NULL && a[0] != Py_None && !device_like(a[0])) {
+        aug_dtype probe;
+        if (augpy_parse_dtype(st, a[0], &probe, func) == 0) {
+            a[1] = a[0];
+            a[0] = NULL;
+        } else {
+            PyErr_Clear();
+        }
+    }
     aug_device dev = T(self)->device;
     if (a[0] && a[0] != Py_None && augpy_parse_device(a[0], &dev, func) < 0) return NULL;
     if (a[1] == NULL || a[1] == Py_None) return move_to(self, dev, func);
