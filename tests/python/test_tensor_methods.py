@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import augpy
-from conftest import DEVICE, DTYPE_NAMES, ON_CUDA, augpy_dtype, host_tensor, random_array
+from conftest import DEVICE, DTYPE_NAMES, ON_CUDA, augpy_dtype, host_tensor, random_array, rss_bound
 from opsref import expected_array, pyvals, sat_cast
 
 NP_TYPESTR = {"bool": "|b1", "int8": "|i1", "uint8": "|u1"}
@@ -156,7 +156,8 @@ def test_T_permute_transpose(v):
     perm = tuple(np.random.default_rng(a.size).permutation(a.ndim).tolist())
     neg = tuple(p - a.ndim for p in perm)
     want = a.transpose(perm)
-    for got in (t.permute(*perm), t.permute(perm), t.permute(list(neg)), t.transpose(*perm), t.transpose(perm),
+    for got in (t.permute(*perm), t.permute(perm), t.permute(list(neg)), t.permute(np.array(perm, np.int64)),
+                t.transpose(*perm), t.transpose(perm),
                 t.transpose(np.array(perm))):
         assert_same(got, want)
         if a.size:
@@ -292,7 +293,8 @@ def test_clip_matches_clamp_and_numpy(v, lo, width):
     hi = lo + width
     got = t.clip(lo, hi)
     assert_same(got, augpy.math.clamp(t, lo, hi))
-    ref = np.clip(pyvals(a), lo, hi) if a.size else a
+    with np.errstate(invalid="ignore"):
+        ref = np.clip(pyvals(a), lo, hi) if a.size else a
     want = expected_array(np.vectorize(lambda x: sat_cast(x, a.dtype.name), otypes=[object])(ref)
                           if a.size else np.empty(a.shape, object), a.dtype.name)
     if a.dtype.kind == "f":  # NaN propagates, as in numpy.clip
@@ -520,3 +522,40 @@ def test_dlpack_negative_strides_on_cuda():
     np.testing.assert_array_equal(back.numpy(), np.arange(12, dtype=np.int32).reshape(3, 4)[:, ::-1])
     with pytest.raises(BufferError, match="negative strides"):
         v.__dlpack__(copy=False)
+
+
+# ---- no leaks ------------------------------------------------------------------------------------
+
+@rss_bound
+def test_methods_do_not_leak():
+    """Many calls of the methods (successful and failing) do not grow the resident set."""
+    from test_leak import MIB, rss, run
+    t = dev_tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    v = t[:, ::-1]
+    bf = t.astype("bfloat16")
+
+    def failing(fn):
+        def call():
+            try:
+                fn()
+            except (ValueError, TypeError, AttributeError, BufferError):
+                pass
+        return call
+
+    calls = [
+        lambda: t.astype("uint8"), lambda: t.to(augpy.int16), lambda: v.clone(), lambda: copy.deepcopy(v),
+        lambda: v.tolist(), lambda: t[0, 0, 0].item(), lambda: v.T, lambda: t.permute(2, 0, 1),
+        lambda: t[:, :1].squeeze(1), lambda: t.unsqueeze(0), lambda: v.ravel(), lambda: t.flatten(),
+        lambda: t.view(augpy.uint8), lambda: t.clip(1, 5), lambda: v.argmax(1), lambda: augpy.argmin(t),
+        lambda: str(v), lambda: pickle.loads(pickle.dumps(v)), lambda: getattr(t, "__array_interface__", None),
+        lambda: getattr(t, "__cuda_array_interface__", None), lambda: np.from_dlpack(v.cpu()),
+        failing(lambda: t.item()), failing(lambda: t.permute(0, 0, 1)), failing(lambda: t.squeeze(0)),
+        failing(lambda: t.view("foo")), failing(lambda: v.__dlpack__(copy=False)),
+        failing(lambda: bf.__array_interface__), failing(lambda: t.argmax((0, 1))), failing(lambda: t.clip("x")),
+    ]
+    n = 20_000 if ON_CUDA else 100_000  # (the emulated device is slow)
+    run(calls, 3000)
+    before = rss()
+    run(calls, n)
+    grown = rss() - before
+    assert grown < 4 * MIB, f"resident set grew by {grown / MIB:.1f} MiB over {n} calls"

@@ -170,12 +170,19 @@ static PyObject *get_T(PyObject *self, void *Py_UNUSED(c)) {
     return wrap_or_raise(self, aug_tensor_permute(T(self), perm), "CudaTensor.T");
 }
 
-/* The axes of *dims or of one tuple/list argument. Returns their number or -1. */
+/* The axes of *dims or of one sequence argument (tuple, list, 1-d array). Returns
+ * their number or -1. */
 static Py_ssize_t axes_args(PyObject *args, PyObject **seq) {
     *seq = args;
-    if (PyTuple_GET_SIZE(args) == 1 && (PyTuple_Check(PyTuple_GET_ITEM(args, 0)) ||
-                                         PyList_Check(PyTuple_GET_ITEM(args, 0))))
-        *seq = PyTuple_GET_ITEM(args, 0);
+    if (PyTuple_GET_SIZE(args) == 1) {
+        PyObject *one = PyTuple_GET_ITEM(args, 0);
+        int is_seq = PyTuple_Check(one) || PyList_Check(one);
+        if (!is_seq && !PyLong_Check(one) && !PyUnicode_Check(one) && PySequence_Check(one)) {
+            is_seq = PyObject_Length(one) >= 0;
+            if (!is_seq) PyErr_Clear(); /* a 0-d array: one axis */
+        }
+        if (is_seq) *seq = one;
+    }
     return PySequence_Size(*seq);
 }
 
@@ -504,7 +511,7 @@ static PyObject *get_cuda_array_interface(PyObject *self, void *Py_UNUSED(c)) {
     return d;
 }
 
-/* ---- str: the values, NumPy's format ---------------------------------------------------- */
+/* ---- str: the values, NumPy's format (the repr without NumPy) ----------------------------- */
 
 PyObject *augpy_tensor_str(PyObject *self) {
     augpy_state *st = augpy_state_from_obj(self);
@@ -518,6 +525,10 @@ PyObject *augpy_tensor_str(PyObject *self) {
         if (aug_cast(t, AUG_FLOAT32, &tmp) != AUG_OK) return augpy_raise(st, AUG_OK, "CudaTensor.__str__");
         arr = augpy_tensor_to_numpy(st, tmp, NULL, "CudaTensor.__str__");
         aug_tensor_free(tmp);
+    }
+    if (arr == NULL && PyErr_ExceptionMatches(PyExc_ImportError)) { /* no NumPy: the repr */
+        PyErr_Clear();
+        return PyObject_Repr(self);
     }
     if (arr == NULL) return NULL;
     PyObject *s = PyObject_Str(arr);
