@@ -198,8 +198,8 @@ class CudaTensor:
     def __deepcopy__(self, memo: Any, /) -> "CudaTensor": ...
     def tolist(self) -> Any:
         """The values as nested lists of Python bool/int/float (0-d: one value)."""
-    def item(self) -> Union[bool, int, float]:
-        """The one value of a one-element tensor (ValueError otherwise)."""
+    def item(self, *index: SupportsIndex) -> Union[bool, int, float]:
+        """One value: item() of a one-element tensor (ValueError otherwise), item(flat), item(i, j, ...)."""
     @property
     def T(self) -> "CudaTensor":
         """The view with the dimensions reversed."""

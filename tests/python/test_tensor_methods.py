@@ -131,12 +131,28 @@ def test_item(name):
         assert type(got) is type(want)
         assert got == want or (got != got and want != want)
     assert isinstance(dev_tensor(np.array(True)).item(), bool)
+    for args in [(0,), (4,), (-1,), (5,), (1, 2), (-1, 0), (np.int64(1), 1)]:
+        got, want = t[:, ::-1].item(*args), a[:, ::-1].item(*args)
+        assert type(got) is type(want)
+        assert got == want or (got != got and want != want)
 
 
 @pytest.mark.parametrize("shape", [(3,), (0,), (2, 2), (1, 0)])
 def test_item_needs_one_element(shape):
     with pytest.raises(ValueError, match=r"CudaTensor.item: can only convert a tensor of size 1 to a Python scalar"):
         dev_tensor(np.zeros(shape, np.float32)).item()
+
+
+def test_item_bad_indices():
+    t = dev_tensor(np.zeros((2, 3), np.float32))
+    with pytest.raises(IndexError, match=r"CudaTensor.item: index 6 is out of bounds for size 6"):
+        t.item(6)
+    with pytest.raises(IndexError, match=r"index -3 is out of bounds for axis of size 2"):
+        t.item(-3, 0)
+    with pytest.raises(ValueError, match=r"incorrect number of indices"):
+        t.item(0, 0, 0)
+    with pytest.raises(TypeError, match=r"indices must be ints, got float"):
+        t.item(1.0)
 
 
 def test_tolist_zero_d_and_bfloat16():
@@ -544,7 +560,7 @@ def test_methods_do_not_leak():
 
     calls = [
         lambda: t.astype("uint8"), lambda: t.to(augpy.int16), lambda: v.clone(), lambda: copy.deepcopy(v),
-        lambda: v.tolist(), lambda: t[0, 0, 0].item(), lambda: v.T, lambda: t.permute(2, 0, 1),
+        lambda: v.tolist(), lambda: t[0, 0, 0].item(), lambda: v.item(5), lambda: v.T, lambda: t.permute(2, 0, 1),
         lambda: t[:, :1].squeeze(1), lambda: t.unsqueeze(0), lambda: v.ravel(), lambda: t.flatten(),
         lambda: t.view(augpy.uint8), lambda: t.clip(1, 5), lambda: v.argmax(1), lambda: augpy.argmin(t),
         lambda: str(v), lambda: pickle.loads(pickle.dumps(v)), lambda: getattr(t, "__array_interface__", None),

@@ -145,19 +145,51 @@ static PyObject *m_tolist(PyObject *self, PyObject *Py_UNUSED(u)) {
     return res;
 }
 
-static PyObject *m_item(PyObject *self, PyObject *Py_UNUSED(u)) {
+/* item(): the one element; item(i): element i in C order; item(i0, ..., in-1): that
+ * element (negative indices count from the back), as numpy.ndarray.item. */
+static PyObject *m_item(PyObject *self, PyObject *args) {
+    static const char func[] = "CudaTensor.item";
     const aug_tensor *t = T(self);
-    if (aug_tensor_size(t) != 1) {
+    const Py_ssize_t n = PyTuple_GET_SIZE(args);
+    int64_t size = aug_tensor_size(t), idx[AUG_MAX_DIMS] = {0};
+    if (n == 0 && size != 1) {
         char buf[AUG_MAX_DIMS * 22 + 4];
-        PyErr_Format(PyExc_ValueError,
-                     "CudaTensor.item: can only convert a tensor of size 1 to a Python scalar, got shape %s",
-                     aug_shape_str(t->ndim, t->shape, buf, sizeof buf));
+        PyErr_Format(PyExc_ValueError, "%s: can only convert a tensor of size 1 to a Python scalar, got shape %s",
+                     func, aug_shape_str(t->ndim, t->shape, buf, sizeof buf));
         return NULL;
     }
-    int64_t zeros[AUG_MAX_DIMS] = {0};
+    if (n == 1 || (n > 1 && n == t->ndim)) {
+        for (Py_ssize_t k = 0; k < n; k++) {
+            PyObject *item = PyTuple_GET_ITEM(args, k);
+            if (PyBool_Check(item) || !PyIndex_Check(item)) {
+                PyErr_Format(PyExc_TypeError, "%s: indices must be ints, got %.100s", func, Py_TYPE(item)->tp_name);
+                return NULL;
+            }
+            Py_ssize_t i = PyNumber_AsSsize_t(item, PyExc_IndexError);
+            if (i == -1 && PyErr_Occurred()) return NULL;
+            int64_t extent = n == 1 ? size : t->shape[k];
+            if (i < -extent || i >= extent) {
+                PyErr_Format(PyExc_IndexError, "%s: index %zd is out of bounds for %s %lld", func, i,
+                             n == 1 ? "size" : "axis of size", (long long)extent);
+                return NULL;
+            }
+            idx[k] = i < 0 ? i + extent : i;
+        }
+        if (n == 1) { /* a flat index: unravel in C order */
+            int64_t flat = idx[0];
+            for (int d = t->ndim - 1; d >= 0; d--) {
+                idx[d] = flat % t->shape[d];
+                flat /= t->shape[d];
+            }
+        }
+    } else if (n > 1) {
+        PyErr_Format(PyExc_ValueError, "%s: incorrect number of indices for tensor (%zd for %d dimensions)", func, n,
+                     t->ndim);
+        return NULL;
+    }
     aug_scalar s;
-    aug_status status = aug_tensor_get_item(t, zeros, &s);
-    if (status != AUG_OK) return augpy_raise(augpy_state_from_obj(self), status, "CudaTensor.item");
+    aug_status status = aug_tensor_get_item(t, idx, &s);
+    if (status != AUG_OK) return augpy_raise(augpy_state_from_obj(self), status, func);
     return augpy_scalar_to_py(&s);
 }
 
@@ -641,9 +673,10 @@ PyMethodDef augpy_tensor_extra_methods[] = {
     {"tolist", m_tolist, METH_NOARGS,
      "tolist($self, /)\n--\n\nThe values as nested lists of Python bool/int/float (a 0-d tensor: one\n"
      "value), as numpy.ndarray.tolist."},
-    {"item", m_item, METH_NOARGS,
-     "item($self, /)\n--\n\nThe one value of a tensor with one element as a Python bool/int/float;\n"
-     "ValueError for any other size."},
+    {"item", m_item, METH_VARARGS,
+     "item($self, /, *index)\n--\n\n"
+     "One value as a Python bool/int/float, as numpy.ndarray.item: item() needs exactly one element\n"
+     "(ValueError otherwise), item(i) takes element i in C order, item(i0, ..., in-1) that element."},
     {"permute", m_permute, METH_VARARGS,
      "permute($self, /, *dims)\n--\n\n"
      "A view with the dimensions permuted, as torch.permute: every dimension once (separate ints\n"
