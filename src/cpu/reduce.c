@@ -461,18 +461,106 @@ RED_FKEY_KERNELS(bf16, uint16_t, int16_t, 0x7fffu, 0x7f80u)
 RED_FKEY_KERNELS(f32, uint32_t, int32_t, 0x7fffffffu, 0x7f800000u)
 RED_FKEY_KERNELS(f64, uint64_t, int64_t, 0x7fffffffffffffffull, 0x7ff0000000000000ull)
 
-/* argmin/argmax: each element's key (scalar/reduce.h: integers themselves, floats
- * aug__red_arg_fkey) against the best so far; the element's index is base + the
- * elements seen, so chunks count from their start in the reduced range. */
-#define RED_ARG_KERNELS(N, KEY)                                                       \
-    static void arg_##N(const char *p, int64_t n, int64_t st, red_state *s, int mx) { \
-        for (int64_t i = 0; i < n; i++) {                                             \
-            aug__i128 k = KEY(p + i * st, mx);                                        \
-            int64_t ix = s->base + s->n + i;                                          \
-            if (aug__red_arg_wins(mx, k, ix, s->i, s->arg)) { s->i = k; s->arg = ix; } \
+/* argmin/argmax. A run is searched in two passes: the best native value (a loop
+ * like min/max, which vectorises), then the first index holding it (blocks of 64
+ * tested at once); only that element goes through the rule of scalar/reduce.h (its
+ * key, aug__red_arg_fkey for floats, against the state, aug__red_arg_wins). Native
+ * order equals the key order (float values convert exactly), so the index found is
+ * the first minimum / maximum of the run, as the one-pass rule would find. Floats
+ * compare a key of the bits with -0.0 (key -1) folded onto +0.0 (key 0), then look
+ * for its bit pattern (either zero for +-0.0); a NaN anywhere makes the first NaN
+ * the run's candidate. Column kernels apply the rule to each element. The index of
+ * an element is base + the elements seen, so chunks count from their start. */
+#define RED_ARG_BEST(T, LD, CMP)                                                      \
+    if (st == (int64_t)sizeof(T)) {                                                   \
+        for (int64_t i = 1; i < n; i++) { T x = LD(p + i * (int64_t)sizeof(T)); best = x CMP best ? x : best; } \
+    } else {                                                                          \
+        for (int64_t i = 1; i < n; i++) { T x = LD(p + i * st); best = x CMP best ? x : best; } \
+    }
+/* i = the first index in [0, n) where MATCH(element pointer) holds (one exists):
+ * blocks of 64 tested at once (vectorised when contiguous), then one by one. */
+#define RED_ARG_FIND(T, MATCH, i)                                                     \
+    do {                                                                              \
+        const int64_t step_ = st == (int64_t)sizeof(T) ? (int64_t)sizeof(T) : st;     \
+        if (st == (int64_t)sizeof(T)) {                                               \
+            for (; i + 64 <= n; i += 64) {                                            \
+                int hit_ = 0;                                                         \
+                for (int64_t j_ = 0; j_ < 64; j_++) hit_ |= MATCH(p + (i + j_) * (int64_t)sizeof(T)); \
+                if (hit_) break;                                                      \
+            }                                                                         \
         }                                                                             \
+        while (!MATCH(p + i * step_)) i++;                                            \
+    } while (0)
+#define RED_ARG_TAKE(KEY, i)                                                          \
+    do {                                                                              \
+        aug__i128 key_ = (KEY);                                                       \
+        int64_t ix_ = s->base + s->n + (i);                                           \
+        if (aug__red_arg_wins(mx, key_, ix_, s->i, s->arg)) { s->i = key_; s->arg = ix_; } \
         s->n += n;                                                                    \
+    } while (0)
+#define RED_ARG_INT_RUN(N, T, LD)                                                     \
+    static void arg_##N(const char *p, int64_t n, int64_t st, red_state *s, int mx) { \
+        T best = LD(p);                                                               \
+        if (mx) { RED_ARG_BEST(T, LD, >) } else { RED_ARG_BEST(T, LD, <) }            \
+        int64_t i = 0;                                                                \
+        RED_ARG_FIND(T, MATCH_##N, i);                                                \
+        RED_ARG_TAKE((aug__i128)best, i);                                             \
+    }
+/* Floats: the key of the bits with -0.0 (key -1) folded onto +0.0 (key 0), and a
+ * NaN flag, in one pass; the best key then names one bit pattern (+-0.0: both). */
+#define RED_ARG_FLOAT_RUN(N, U, S, MAG, INF, LDF)                                     \
+    static inline S akey_##N(U u) {                                                   \
+        S k = RED_FKEY(U, S, MAG, u);                                                 \
+        return k == (S)-1 ? (S)0 : k;                                                 \
     }                                                                                 \
+    static void arg_##N(const char *p, int64_t n, int64_t st, red_state *s, int mx) { \
+        S best = akey_##N(*(const U *)p);                                             \
+        U nan = 0;                                                                    \
+        if (st == (int64_t)sizeof(U)) {                                               \
+            const U *q = (const U *)p;                                                \
+            if (mx) for (int64_t i = 0; i < n; i++) { S k = akey_##N(q[i]); best = k > best ? k : best; nan |= (U)((q[i] & (U)(MAG)) > (U)(INF)); } \
+            else for (int64_t i = 0; i < n; i++) { S k = akey_##N(q[i]); best = k < best ? k : best; nan |= (U)((q[i] & (U)(MAG)) > (U)(INF)); } \
+        } else {                                                                      \
+            for (int64_t i = 0; i < n; i++) {                                         \
+                U u = *(const U *)(p + i * st);                                       \
+                S k = akey_##N(u);                                                    \
+                best = mx ? (k > best ? k : best) : (k < best ? k : best);            \
+                nan |= (U)((u & (U)(MAG)) > (U)(INF));                                \
+            }                                                                         \
+        }                                                                             \
+        int64_t i = 0;                                                                \
+        if (nan) {                                                                    \
+            RED_ARG_FIND(U, FNAN_##N, i);                                             \
+        } else {                                                                      \
+            /* the bits of the best key (an involution); 0 stands for +-0.0 */       \
+            const U want = (U)((U)best ^ (((U)0 - ((U)best >> (sizeof(U) * 8 - 1))) & (U)(MAG))); \
+            if (best == 0) RED_ARG_FIND(U, FZERO_##N, i);                             \
+            else RED_ARG_FIND(U, FBITS_##N, i);                                       \
+        }                                                                             \
+        RED_ARG_TAKE(aug__red_arg_fkey(mx, LDF(p + i * st)), i);                      \
+    }
+#define MATCH_b(q) (LD_B(q) == best)
+#define MATCH_i8(q) (LD_I8(q) == best)
+#define MATCH_u8(q) (LD_U8(q) == best)
+#define MATCH_i16(q) (LD_I16(q) == best)
+#define MATCH_u16(q) (LD_U16(q) == best)
+#define MATCH_i32(q) (LD_I32(q) == best)
+#define MATCH_u32(q) (LD_U32(q) == best)
+#define MATCH_i64(q) (LD_I64(q) == best)
+#define MATCH_u64(q) (LD_U64(q) == best)
+#define FNAN_f16(q) ((*(const uint16_t *)(q) & 0x7fffu) > 0x7c00u)
+#define FNAN_bf16(q) ((*(const uint16_t *)(q) & 0x7fffu) > 0x7f80u)
+#define FNAN_f32(q) ((*(const uint32_t *)(q) & 0x7fffffffu) > 0x7f800000u)
+#define FNAN_f64(q) ((*(const uint64_t *)(q) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+#define FZERO_f16(q) ((*(const uint16_t *)(q) & 0x7fffu) == 0)
+#define FZERO_bf16(q) ((*(const uint16_t *)(q) & 0x7fffu) == 0)
+#define FZERO_f32(q) ((*(const uint32_t *)(q) & 0x7fffffffu) == 0)
+#define FZERO_f64(q) ((*(const uint64_t *)(q) & 0x7fffffffffffffffull) == 0)
+#define FBITS_f16(q) (*(const uint16_t *)(q) == want)
+#define FBITS_bf16(q) (*(const uint16_t *)(q) == want)
+#define FBITS_f32(q) (*(const uint32_t *)(q) == want)
+#define FBITS_f64(q) (*(const uint64_t *)(q) == want)
+#define RED_ARG_KERNELS(N, KEY)                                                       \
     static void argmin_##N(const char *p, int64_t n, int64_t st, red_state *s) { arg_##N(p, n, st, s, 0); } \
     static void argmax_##N(const char *p, int64_t n, int64_t st, red_state *s) { arg_##N(p, n, st, s, 1); } \
     static void col_arg_##N(const char *p, int64_t cnt, int64_t so, red_state *s, int mx) { \
@@ -484,6 +572,20 @@ RED_FKEY_KERNELS(f64, uint64_t, int64_t, 0x7fffffffffffffffull, 0x7ff00000000000
     }                                                                                 \
     static void col_argmin_##N(const char *p, int64_t cnt, int64_t so, red_state *s) { col_arg_##N(p, cnt, so, s, 0); } \
     static void col_argmax_##N(const char *p, int64_t cnt, int64_t so, red_state *s) { col_arg_##N(p, cnt, so, s, 1); }
+
+RED_ARG_INT_RUN(b, uint8_t, LD_B)
+RED_ARG_INT_RUN(i8, int8_t, LD_I8)
+RED_ARG_INT_RUN(u8, uint8_t, LD_U8)
+RED_ARG_INT_RUN(i16, int16_t, LD_I16)
+RED_ARG_INT_RUN(u16, uint16_t, LD_U16)
+RED_ARG_INT_RUN(i32, int32_t, LD_I32)
+RED_ARG_INT_RUN(u32, uint32_t, LD_U32)
+RED_ARG_INT_RUN(i64, int64_t, LD_I64)
+RED_ARG_INT_RUN(u64, uint64_t, LD_U64)
+RED_ARG_FLOAT_RUN(f16, uint16_t, int16_t, 0x7fffu, 0x7c00u, LD_F16)
+RED_ARG_FLOAT_RUN(bf16, uint16_t, int16_t, 0x7fffu, 0x7f80u, LD_BF16)
+RED_ARG_FLOAT_RUN(f32, uint32_t, int32_t, 0x7fffffffu, 0x7f800000u, LD_F32)
+RED_ARG_FLOAT_RUN(f64, uint64_t, int64_t, 0x7fffffffffffffffull, 0x7ff0000000000000ull, LD_F64)
 
 #define AK_b(q, mx) ((aug__i128)LD_B(q))
 #define AK_i8(q, mx) ((aug__i128)LD_I8(q))

@@ -253,6 +253,34 @@ static void test_long(void **state) {
     }
 }
 
+/* The CPU finds a run's best value, then its first position by bit pattern: +-0.0
+ * must match either zero, and the block search must find late and early hits. */
+static void test_signed_zeros_in_long_runs(void **state) {
+    (void)state;
+    aug_device devs[2];
+    int nd = ndevices(devs);
+    static const aug_dtype dts[] = {AUG_FLOAT16, AUG_BFLOAT16, AUG_FLOAT32, AUG_FLOAT64};
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
+        int64_t shape[2] = {3, 100000};
+        aug_tensor *t = aug_tensor_empty(2, shape, dts[k], aug_cpu_device());
+        char *p = aug_tensor_ptr(t);
+        int64_t sz = isize(dts[k]);
+        for (int64_t i = 0; i < 3 * 100000; i++) put(dts[k], p + i * sz, 0, (i % 100000) < 50000 ? -1.0 : 1.0);
+        /* row 0: max +-0.0 late (-0.0 first); row 1: min -0.0 early then +0.0; row 2: -0.0 at 63, 64 */
+        for (int64_t i = 0; i < 100000; i++) put(dts[k], p + i * sz, 0, -1.0);
+        put(dts[k], p + 90001 * sz, 0, -0.0);
+        put(dts[k], p + 95000 * sz, 0, 0.0);
+        for (int64_t i = 0; i < 100000; i++) put(dts[k], p + (100000 + i) * sz, 0, 1.0);
+        put(dts[k], p + (100000 + 5) * sz, 0, -0.0);
+        put(dts[k], p + (100000 + 70) * sz, 0, 0.0);
+        put(dts[k], p + (200000 + 63) * sz, 0, -0.0);
+        put(dts[k], p + (200000 + 64) * sz, 0, -0.0);
+        int ax1 = 1;
+        for (int di = 0; di < nd; di++) check(t, devs[di], 1, &ax1, 0, "signed zeros");
+        aug_tensor_free(t);
+    }
+}
+
 static void test_out_and_errors(void **state) {
     (void)state;
     int64_t shape[2] = {2, 3};
@@ -299,6 +327,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_dtype_and_axis),
         cmocka_unit_test(test_long),
+        cmocka_unit_test(test_signed_zeros_in_long_runs),
         cmocka_unit_test(test_out_and_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
