@@ -150,7 +150,8 @@ AUG_API aug_status aug_gemm(const aug_tensor *A, const aug_tensor *B, aug_tensor
 /* ---- reductions (semantics §10) --------------------------------------------------- */
 
 typedef enum aug_reduce_op {
-    AUG_REDUCE_SUM, AUG_REDUCE_MIN, AUG_REDUCE_MAX, AUG_REDUCE_MEAN, AUG_REDUCE_ALL, AUG_REDUCE_ANY
+    AUG_REDUCE_SUM, AUG_REDUCE_MIN, AUG_REDUCE_MAX, AUG_REDUCE_MEAN, AUG_REDUCE_ALL, AUG_REDUCE_ANY,
+    AUG_REDUCE_ARGMIN, AUG_REDUCE_ARGMAX
 } aug_reduce_op;
 
 /* Reduce over `naxes` axes (negative allowed; naxes < 0 means all axes).
@@ -159,7 +160,11 @@ typedef enum aug_reduce_op {
  *        (bool counts as uint64);
  *   MIN/MAX: input dtype (NaN propagates; empty reduction -> ValueError);
  *   MEAN: floating input -> its dtype, integer/bool -> float64 (empty -> NaN);
- *   ALL/ANY: bool.
+ *   ALL/ANY: bool;
+ *   ARGMIN/ARGMAX: int64, the index of the first minimum / maximum in C order of
+ *        the reduced axes (all axes: the flat index; one axis: the index along it;
+ *        at most one axis or all); a NaN is the result (the first NaN); -0.0 and
+ *        +0.0 are equal; upcast is ignored; empty reduction -> ValueError.
  * Integers accumulate exactly; floats pairwise in float64; results do not depend
  * on the thread count. */
 AUG_API aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const int *axes,

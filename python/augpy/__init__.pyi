@@ -18,7 +18,7 @@ __all__ = [
     "Constant", "CuBlasError", "CuRandError", "CudaDevice", "CudaDeviceProp", "CudaError", "CudaEvent",
     "CudaStream", "CudaTensor", "DLDataType", "DLDataTypeCode", "Decoder", "JpegError", "NvJpegError",
     "RandomNumberGenerator", "Tensor", "WARP_SCALE_LONGEST", "WARP_SCALE_SHORTEST", "WarpScaleMode", "add",
-    "arange", "array_to_tensor", "asarray", "bfloat16", "bool_", "box_blur_single", "cast", "concatenate",
+    "arange", "argmax", "argmin", "array_to_tensor", "asarray", "bfloat16", "bool_", "box_blur_single", "cast", "concatenate",
     "copy", "cuda_status", "default_stream", "div", "empty", "empty_like", "eq", "export_dltensor", "fill",
     "float16", "float32", "float64", "fma", "from_dlpack", "full", "full_like", "gaussian_blur",
     "gaussian_blur_single", "ge", "gemm", "get_current_device", "get_current_stream", "get_device_properties",

@@ -175,8 +175,9 @@ class CudaTensor:
     def numpy(self, array: Any = None, blocking: bool = True) -> _NDArray:
         """Copy into a new numpy array, or into the writable buffer ``array``; blocking=False
         queues a CUDA tensor's copy into page-locked memory (synchronise before reading)."""
-    def to(self, device: Union[str, int]) -> "CudaTensor":
-        """This tensor on 'cpu', 'cuda', 'cuda:N' or a device_id: itself or a packed copy."""
+    def to(self, device: Union[str, int, _DTypeLike, None] = None, dtype: Optional[_DTypeLike] = None) -> "CudaTensor":
+        """This tensor on 'cpu', 'cuda', 'cuda:N' or a device_id and/or as dtype (torch's forms
+        to(device), to(dtype), to(device, dtype)): itself when nothing changes, else a packed copy."""
     def cpu(self) -> "CudaTensor":
         """This tensor on the cpu: itself or a copy."""
     def cuda(self, device_id: Optional[int] = 0) -> "CudaTensor":
@@ -186,6 +187,45 @@ class CudaTensor:
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> CapsuleType:
         """DLPack capsule (versioned when max_version >= (1, 0))."""
     def __dlpack_device__(self) -> Tuple[int, int]: ...
+
+    # ---- NumPy / PyTorch conveniences (tensor_methods.c) ----
+    def astype(self, dtype: _DTypeLike, copy: bool = True) -> "CudaTensor":
+        """A new tensor of dtype with the values saturate_cast (copy=False: self when the dtype matches)."""
+    def clone(self) -> "CudaTensor":
+        """A packed copy on the same device."""
+    def copy(self) -> "CudaTensor":
+        """A packed copy on the same device (= clone())."""
+    def __copy__(self) -> "CudaTensor": ...
+    def __deepcopy__(self, memo: Any, /) -> "CudaTensor": ...
+    def tolist(self) -> Any:
+        """The values as nested lists of Python bool/int/float (0-d: one value)."""
+    def item(self, *index: SupportsIndex) -> Union[bool, int, float]:
+        """One value: item() of a one-element tensor (ValueError otherwise), item(flat), item(i, j, ...)."""
+    @property
+    def T(self) -> "CudaTensor":
+        """The view with the dimensions reversed."""
+    def permute(self, *dims: Union[SupportsIndex, Sequence[SupportsIndex]]) -> "CudaTensor":
+        """A view with the dimensions permuted (every dimension once), as torch.permute."""
+    def squeeze(self, axis: Union[None, SupportsIndex, Sequence[SupportsIndex]] = None) -> "CudaTensor":
+        """A view without extent-1 dimensions (all, or the given ones)."""
+    def unsqueeze(self, axis: SupportsIndex) -> "CudaTensor":
+        """A view with a new extent-1 dimension at axis (of the result)."""
+    def ravel(self) -> "CudaTensor":
+        """C-contiguous 1-D, as numpy.ravel: a view of a contiguous tensor, else a copy."""
+    def flatten(self) -> "CudaTensor":
+        """1-D copy in C order."""
+    def view(self, *args: Union[_DTypeLike, _Shape]) -> "CudaTensor":
+        """view(dtype): the same bytes as another dtype (NumPy's rules); view(*shape): a reshape view."""
+    def clip(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None,
+             out: Optional["CudaTensor"] = None) -> "CudaTensor":
+        """Values limited to [min, max], as augpy.math.clamp."""
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes, Tuple[int, ...], str, str, str]]: ...
+    @property
+    def __array_interface__(self) -> dict[str, Any]:
+        """NumPy's array interface v3 (CPU tensors; AttributeError otherwise and for bfloat16)."""
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """The CUDA array interface v3 with the stream to order on (CUDA tensors only)."""
     def __getitem__(self, key: Any, /) -> "CudaTensor": ...
     def __setitem__(self, key: Any, value: _Operand, /) -> None: ...
     def __delitem__(self, key: Any, /) -> None:
@@ -215,6 +255,10 @@ class CudaTensor:
             blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
     def any(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
             blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
+    def argmin(self, axis: Optional[int] = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
+               blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
+    def argmax(self, axis: Optional[int] = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
+               blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
     def abs(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
     def fabs(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
     def floor(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
@@ -503,6 +547,20 @@ def all(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Opti
 def any(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
         blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
     """True where some element is nonzero (bool tensor)."""
+
+
+def argmin(tensor: CudaTensor, axis: Optional[int] = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
+           blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """int64 index of the first minimum (None: flat index); a NaN wins (the first NaN)."""
+
+
+def argmax(tensor: CudaTensor, axis: Optional[int] = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
+           blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    """int64 index of the first maximum (None: flat index); a NaN wins (the first NaN)."""
+
+
+def _rebuild_tensor(data: _Buffer, shape: Sequence[int], dtype: _DTypeLike, device: str, layout: str) -> CudaTensor:
+    """pickle's reconstructor of a CudaTensor."""
 
 # ---- math functions (mathfuncs.c; re-exported by augpy.math under their DALI names) ---------
 

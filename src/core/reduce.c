@@ -17,6 +17,8 @@ static const char *reduce_func(aug_reduce_op op) {
     case AUG_REDUCE_MEAN: return "aug_mean";
     case AUG_REDUCE_ALL: return "aug_all";
     case AUG_REDUCE_ANY: return "aug_any";
+    case AUG_REDUCE_ARGMIN: return "aug_argmin";
+    case AUG_REDUCE_ARGMAX: return "aug_argmax";
     }
     return NULL;
 }
@@ -33,6 +35,9 @@ static aug_dtype reduce_dtype(aug_reduce_op op, aug_dtype in, int upcast) {
     case AUG_REDUCE_ALL:
     case AUG_REDUCE_ANY:
         return AUG_BOOL;
+    case AUG_REDUCE_ARGMIN:
+    case AUG_REDUCE_ARGMAX:
+        return AUG_INT64;
     default:
         return in;
     }
@@ -64,6 +69,9 @@ aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const in
     aug_status st = aug__tensor_check(func, t);
     if (st) return st;
     if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
+    const int is_arg = op == AUG_REDUCE_ARGMIN || op == AUG_REDUCE_ARGMAX;
+    if (is_arg && naxes > 1)
+        return aug__error(AUG_ERR_VALUE, func, "axis must be a single axis or all axes, got %d axes", naxes);
     uint32_t mask;
     if ((st = reduce_axes(func, t->ndim, naxes, axes, &mask))) return st;
 
@@ -82,6 +90,9 @@ aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const in
     if (rsize == 0 && osize > 0 && (op == AUG_REDUCE_MIN || op == AUG_REDUCE_MAX))
         return aug__error(AUG_ERR_VALUE, func, "zero-size tensor to reduction operation %s which has no identity",
                           op == AUG_REDUCE_MIN ? "min" : "max");
+    if (rsize == 0 && is_arg) /* NumPy raises even when the result would be empty */
+        return aug__error(AUG_ERR_VALUE, func, "attempt to get %s of an empty sequence",
+                          op == AUG_REDUCE_ARGMIN ? "argmin" : "argmax");
 
     aug__need need = {AUG__FAMILY_REDUCE, (int)op, t->dtype, *out ? (*out)->dtype : reduce_dtype(op, t->dtype, upcast)};
     const aug__backend *be = aug__backend_supporting(func, t->device, &need);

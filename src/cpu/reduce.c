@@ -1,4 +1,5 @@
-/* cpu/reduce.c: the CPU reductions (sum, mean, min, max, all, any), semantics §10.
+/* cpu/reduce.c: the CPU reductions (sum, mean, min, max, all, any, argmin, argmax),
+ * semantics §10.
  * The order and the per-output rules are scalar/reduce.h's (shared with the
  * CUDA backend); this file walks the input and schedules the work.
  *
@@ -51,6 +52,7 @@ typedef struct red_state {
     double f;                 /* float sum (set by state_finish) */
     int64_t n;                /* elements seen */
     int flag;                 /* all/any; float min/max: a NaN was seen */
+    int64_t arg, base;        /* argmin/argmax: best index (-1: none; key in i), index of the first element */
     int cnt;                  /* float sum: elements in the current block */
     double lane[RED_LANES];   /* float sum: lanes of the current block */
     double pw[RED_PW_SMALL];  /* float sum: finished blocks (pairwise stack) */
@@ -65,6 +67,7 @@ typedef struct red_partial {
     double f;
     int64_t n;
     int flag;
+    int64_t arg;
 } red_partial;
 
 /* -0.0 is the identity of IEEE addition (0.0 would turn a sum of -0.0 into 0.0). */
@@ -74,7 +77,9 @@ static void lanes_reset(double *lane) {
 
 #define lanes_fold aug__red_lanes_fold
 
-static void state_init(red_state *s, aug_reduce_op op) {
+static void state_init(red_state *s, aug_reduce_op op, int64_t base) {
+    s->arg = -1;
+    s->base = base;
     s->i = 0;
     s->f = 0.0;
     s->n = 0;
@@ -85,7 +90,7 @@ static void state_init(red_state *s, aug_reduce_op op) {
 }
 
 static red_partial state_finish(red_state *s, int float_sum) {
-    red_partial r = {s->i, s->f, s->n, s->flag};
+    red_partial r = {s->i, s->f, s->n, s->flag, s->arg};
     if (float_sum) {
         if (s->cnt > 0) push_block(s, lanes_fold(s->lane));
         r.f = s->n ? pw_total(s->pw, s->pw_n) : 0.0;
@@ -456,6 +461,159 @@ RED_FKEY_KERNELS(bf16, uint16_t, int16_t, 0x7fffu, 0x7f80u)
 RED_FKEY_KERNELS(f32, uint32_t, int32_t, 0x7fffffffu, 0x7f800000u)
 RED_FKEY_KERNELS(f64, uint64_t, int64_t, 0x7fffffffffffffffull, 0x7ff0000000000000ull)
 
+/* argmin/argmax. A run is searched in two passes: the best native value (a loop
+ * like min/max, which vectorises), then the first index holding it (blocks of 64
+ * tested at once); only that element goes through the rule of scalar/reduce.h (its
+ * key, aug__red_arg_fkey for floats, against the state, aug__red_arg_wins). Native
+ * order equals the key order (float values convert exactly), so the index found is
+ * the first minimum / maximum of the run, as the one-pass rule would find. Floats
+ * compare a key of the bits with -0.0 (key -1) folded onto +0.0 (key 0), then look
+ * for its bit pattern (either zero for +-0.0); a NaN anywhere makes the first NaN
+ * the run's candidate. Column kernels apply the rule to each element. The index of
+ * an element is base + the elements seen, so chunks count from their start. */
+#define RED_ARG_BEST(T, LD, CMP)                                                      \
+    if (st == (int64_t)sizeof(T)) {                                                   \
+        for (int64_t i = 1; i < n; i++) { T x = LD(p + i * (int64_t)sizeof(T)); best = x CMP best ? x : best; } \
+    } else {                                                                          \
+        for (int64_t i = 1; i < n; i++) { T x = LD(p + i * st); best = x CMP best ? x : best; } \
+    }
+/* i = the first index in [0, n) where MATCH(element pointer) holds (one exists):
+ * blocks of 64 tested at once (vectorised when contiguous), then one by one. */
+#define RED_ARG_FIND(T, MATCH, i)                                                     \
+    do {                                                                              \
+        const int64_t step_ = st == (int64_t)sizeof(T) ? (int64_t)sizeof(T) : st;     \
+        if (st == (int64_t)sizeof(T)) {                                               \
+            for (; i + 64 <= n; i += 64) {                                            \
+                int hit_ = 0;                                                         \
+                for (int64_t j_ = 0; j_ < 64; j_++) hit_ |= MATCH(p + (i + j_) * (int64_t)sizeof(T)); \
+                if (hit_) break;                                                      \
+            }                                                                         \
+        }                                                                             \
+        while (!MATCH(p + i * step_)) i++;                                            \
+    } while (0)
+#define RED_ARG_TAKE(KEY, i)                                                          \
+    do {                                                                              \
+        aug__i128 key_ = (KEY);                                                       \
+        int64_t ix_ = s->base + s->n + (i);                                           \
+        if (aug__red_arg_wins(mx, key_, ix_, s->i, s->arg)) { s->i = key_; s->arg = ix_; } \
+        s->n += n;                                                                    \
+    } while (0)
+#define RED_ARG_INT_RUN(N, T, LD)                                                     \
+    static void arg_##N(const char *p, int64_t n, int64_t st, red_state *s, int mx) { \
+        T best = LD(p);                                                               \
+        if (mx) { RED_ARG_BEST(T, LD, >) } else { RED_ARG_BEST(T, LD, <) }            \
+        int64_t i = 0;                                                                \
+        RED_ARG_FIND(T, MATCH_##N, i);                                                \
+        RED_ARG_TAKE((aug__i128)best, i);                                             \
+    }
+/* Floats: the key of the bits with -0.0 (key -1) folded onto +0.0 (key 0), and a
+ * NaN flag, in one pass; the best key then names one bit pattern (+-0.0: both). */
+#define RED_ARG_FLOAT_RUN(N, U, S, MAG, INF, LDF)                                     \
+    static inline S akey_##N(U u) {                                                   \
+        S k = RED_FKEY(U, S, MAG, u);                                                 \
+        return k == (S)-1 ? (S)0 : k;                                                 \
+    }                                                                                 \
+    static void arg_##N(const char *p, int64_t n, int64_t st, red_state *s, int mx) { \
+        S best = akey_##N(*(const U *)p);                                             \
+        U nan = 0;                                                                    \
+        if (st == (int64_t)sizeof(U)) {                                               \
+            const U *q = (const U *)p;                                                \
+            if (mx) for (int64_t i = 0; i < n; i++) { S k = akey_##N(q[i]); best = k > best ? k : best; nan |= (U)((q[i] & (U)(MAG)) > (U)(INF)); } \
+            else for (int64_t i = 0; i < n; i++) { S k = akey_##N(q[i]); best = k < best ? k : best; nan |= (U)((q[i] & (U)(MAG)) > (U)(INF)); } \
+        } else {                                                                      \
+            for (int64_t i = 0; i < n; i++) {                                         \
+                U u = *(const U *)(p + i * st);                                       \
+                S k = akey_##N(u);                                                    \
+                best = mx ? (k > best ? k : best) : (k < best ? k : best);            \
+                nan |= (U)((u & (U)(MAG)) > (U)(INF));                                \
+            }                                                                         \
+        }                                                                             \
+        int64_t i = 0;                                                                \
+        if (nan) {                                                                    \
+            RED_ARG_FIND(U, FNAN_##N, i);                                             \
+        } else {                                                                      \
+            /* the bits of the best key (an involution); 0 stands for +-0.0 */       \
+            const U want = (U)((U)best ^ (((U)0 - ((U)best >> (sizeof(U) * 8 - 1))) & (U)(MAG))); \
+            if (best == 0) RED_ARG_FIND(U, FZERO_##N, i);                             \
+            else RED_ARG_FIND(U, FBITS_##N, i);                                       \
+        }                                                                             \
+        RED_ARG_TAKE(aug__red_arg_fkey(mx, LDF(p + i * st)), i);                      \
+    }
+#define MATCH_b(q) (LD_B(q) == best)
+#define MATCH_i8(q) (LD_I8(q) == best)
+#define MATCH_u8(q) (LD_U8(q) == best)
+#define MATCH_i16(q) (LD_I16(q) == best)
+#define MATCH_u16(q) (LD_U16(q) == best)
+#define MATCH_i32(q) (LD_I32(q) == best)
+#define MATCH_u32(q) (LD_U32(q) == best)
+#define MATCH_i64(q) (LD_I64(q) == best)
+#define MATCH_u64(q) (LD_U64(q) == best)
+#define FNAN_f16(q) ((*(const uint16_t *)(q) & 0x7fffu) > 0x7c00u)
+#define FNAN_bf16(q) ((*(const uint16_t *)(q) & 0x7fffu) > 0x7f80u)
+#define FNAN_f32(q) ((*(const uint32_t *)(q) & 0x7fffffffu) > 0x7f800000u)
+#define FNAN_f64(q) ((*(const uint64_t *)(q) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+#define FZERO_f16(q) ((*(const uint16_t *)(q) & 0x7fffu) == 0)
+#define FZERO_bf16(q) ((*(const uint16_t *)(q) & 0x7fffu) == 0)
+#define FZERO_f32(q) ((*(const uint32_t *)(q) & 0x7fffffffu) == 0)
+#define FZERO_f64(q) ((*(const uint64_t *)(q) & 0x7fffffffffffffffull) == 0)
+#define FBITS_f16(q) (*(const uint16_t *)(q) == want)
+#define FBITS_bf16(q) (*(const uint16_t *)(q) == want)
+#define FBITS_f32(q) (*(const uint32_t *)(q) == want)
+#define FBITS_f64(q) (*(const uint64_t *)(q) == want)
+#define RED_ARG_KERNELS(N, KEY)                                                       \
+    static void argmin_##N(const char *p, int64_t n, int64_t st, red_state *s) { arg_##N(p, n, st, s, 0); } \
+    static void argmax_##N(const char *p, int64_t n, int64_t st, red_state *s) { arg_##N(p, n, st, s, 1); } \
+    static void col_arg_##N(const char *p, int64_t cnt, int64_t so, red_state *s, int mx) { \
+        for (int64_t k = 0; k < cnt; k++) {                                           \
+            aug__i128 key = KEY(p + k * so, mx);                                      \
+            int64_t ix = s[k].base + s[k].n++;                                        \
+            if (aug__red_arg_wins(mx, key, ix, s[k].i, s[k].arg)) { s[k].i = key; s[k].arg = ix; } \
+        }                                                                             \
+    }                                                                                 \
+    static void col_argmin_##N(const char *p, int64_t cnt, int64_t so, red_state *s) { col_arg_##N(p, cnt, so, s, 0); } \
+    static void col_argmax_##N(const char *p, int64_t cnt, int64_t so, red_state *s) { col_arg_##N(p, cnt, so, s, 1); }
+
+RED_ARG_INT_RUN(b, uint8_t, LD_B)
+RED_ARG_INT_RUN(i8, int8_t, LD_I8)
+RED_ARG_INT_RUN(u8, uint8_t, LD_U8)
+RED_ARG_INT_RUN(i16, int16_t, LD_I16)
+RED_ARG_INT_RUN(u16, uint16_t, LD_U16)
+RED_ARG_INT_RUN(i32, int32_t, LD_I32)
+RED_ARG_INT_RUN(u32, uint32_t, LD_U32)
+RED_ARG_INT_RUN(i64, int64_t, LD_I64)
+RED_ARG_INT_RUN(u64, uint64_t, LD_U64)
+RED_ARG_FLOAT_RUN(f16, uint16_t, int16_t, 0x7fffu, 0x7c00u, LD_F16)
+RED_ARG_FLOAT_RUN(bf16, uint16_t, int16_t, 0x7fffu, 0x7f80u, LD_BF16)
+RED_ARG_FLOAT_RUN(f32, uint32_t, int32_t, 0x7fffffffu, 0x7f800000u, LD_F32)
+RED_ARG_FLOAT_RUN(f64, uint64_t, int64_t, 0x7fffffffffffffffull, 0x7ff0000000000000ull, LD_F64)
+
+#define AK_b(q, mx) ((aug__i128)LD_B(q))
+#define AK_i8(q, mx) ((aug__i128)LD_I8(q))
+#define AK_u8(q, mx) ((aug__i128)LD_U8(q))
+#define AK_i16(q, mx) ((aug__i128)LD_I16(q))
+#define AK_u16(q, mx) ((aug__i128)LD_U16(q))
+#define AK_i32(q, mx) ((aug__i128)LD_I32(q))
+#define AK_u32(q, mx) ((aug__i128)LD_U32(q))
+#define AK_i64(q, mx) ((aug__i128)LD_I64(q))
+#define AK_u64(q, mx) ((aug__i128)LD_U64(q))
+#define AK_f16(q, mx) aug__red_arg_fkey(mx, LD_F16(q))
+#define AK_bf16(q, mx) aug__red_arg_fkey(mx, LD_BF16(q))
+#define AK_f32(q, mx) aug__red_arg_fkey(mx, LD_F32(q))
+#define AK_f64(q, mx) aug__red_arg_fkey(mx, LD_F64(q))
+RED_ARG_KERNELS(b, AK_b)
+RED_ARG_KERNELS(i8, AK_i8)
+RED_ARG_KERNELS(u8, AK_u8)
+RED_ARG_KERNELS(i16, AK_i16)
+RED_ARG_KERNELS(u16, AK_u16)
+RED_ARG_KERNELS(i32, AK_i32)
+RED_ARG_KERNELS(u32, AK_u32)
+RED_ARG_KERNELS(i64, AK_i64)
+RED_ARG_KERNELS(u64, AK_u64)
+RED_ARG_KERNELS(f16, AK_f16)
+RED_ARG_KERNELS(bf16, AK_bf16)
+RED_ARG_KERNELS(f32, AK_f32)
+RED_ARG_KERNELS(f64, AK_f64)
+
 typedef void (*col_fn)(const char *p, int64_t cnt, int64_t so, red_state *s);
 
 /* The run kernel (*run) and column kernel (*col) for an op and input dtype. */
@@ -467,6 +625,8 @@ static int pick_kernels(aug_reduce_op op, aug_dtype dt, run_fn *run, col_fn *col
     case AUG_REDUCE_MAX: *run = max_##N; *col = col_max_##N; return 1;               \
     case AUG_REDUCE_ALL: *run = all_##N; *col = col_all_##N; return 1;               \
     case AUG_REDUCE_ANY: *run = any_##N; *col = col_any_##N; return 1;               \
+    case AUG_REDUCE_ARGMIN: *run = argmin_##N; *col = col_argmin_##N; return 1;      \
+    case AUG_REDUCE_ARGMAX: *run = argmax_##N; *col = col_argmax_##N; return 1;      \
     }                                                                                 \
     return 0
     switch (dt) {
@@ -601,7 +761,7 @@ static void tile_start(const red_ctx *c, int64_t tile, int64_t *o0, int64_t *cnt
 }
 
 static void red_store(const red_ctx *c, const red_partial *r, char *dst) {
-    aug__red_store(c->op, c->is_float, (int)c->in_t, c->out_t, r->i, r->f, r->flag, c->R, dst);
+    aug__red_store(c->op, c->is_float, (int)c->in_t, c->out_t, r->i, r->f, r->flag, c->R, r->arg, dst);
 }
 
 /* One task: with one chunk, whole outputs of tiles_per_task tiles, stored at
@@ -616,7 +776,7 @@ static void red_task(void *ctx, int64_t task, int worker) {
         int64_t t1 = (task + 1) * c->tiles_per_task < c->ntiles ? (task + 1) * c->tiles_per_task : c->ntiles;
         for (int64_t tile = task * c->tiles_per_task; tile < t1; tile++) {
             tile_start(c, tile, &o0, &cnt, &in, &out);
-            for (int64_t k = 0; k < cnt; k++) state_init(&s[k], c->op);
+            for (int64_t k = 0; k < cnt; k++) state_init(&s[k], c->op, 0);
             if (c->R > 0) red_tile(c, in, cnt, 0, c->R, s);
             for (int64_t k = 0; k < cnt; k++) {
                 red_partial r = state_finish(&s[k], c->float_sum);
@@ -628,7 +788,7 @@ static void red_task(void *ctx, int64_t task, int worker) {
     int64_t tile = task / c->nchunks, ch = task % c->nchunks;
     int64_t r0 = ch * RED_CHUNK, r1 = r0 + RED_CHUNK < c->R ? r0 + RED_CHUNK : c->R;
     tile_start(c, tile, &o0, &cnt, &in, &out);
-    for (int64_t k = 0; k < cnt; k++) state_init(&s[k], c->op);
+    for (int64_t k = 0; k < cnt; k++) state_init(&s[k], c->op, r0);
     red_tile(c, in, cnt, r0, r1, s);
     for (int64_t k = 0; k < cnt; k++) c->parts[(o0 + k) * c->nchunks + ch] = state_finish(&s[k], c->float_sum);
 }
@@ -654,6 +814,13 @@ static red_partial combine(const red_ctx *c, const red_partial *p, int64_t n) {
             break;
         case AUG_REDUCE_MAX:
             r.i = q->i > r.i ? q->i : r.i;
+            break;
+        case AUG_REDUCE_ARGMIN:
+        case AUG_REDUCE_ARGMAX:
+            if (aug__red_arg_wins(c->op == AUG_REDUCE_ARGMAX, q->i, q->arg, r.i, r.arg)) {
+                r.i = q->i;
+                r.arg = q->arg;
+            }
             break;
         default:
             break;
@@ -703,6 +870,9 @@ aug_status aug__cpu_reduce(const aug__reduce_plan *plan) {
     if (c.R == 0 && (c.op == AUG_REDUCE_MIN || c.op == AUG_REDUCE_MAX))
         return aug__error(AUG_ERR_VALUE, func, "zero-size tensor to reduction operation %s which has no identity",
                           c.op == AUG_REDUCE_MIN ? "min" : "max");
+    if (c.R == 0 && (c.op == AUG_REDUCE_ARGMIN || c.op == AUG_REDUCE_ARGMAX))
+        return aug__error(AUG_ERR_VALUE, func, "attempt to get %s of an empty sequence",
+                          c.op == AUG_REDUCE_ARGMIN ? "argmin" : "argmax");
     /* Everything below depends on shapes and strides only, never on the threads. */
     c.column = c.no > 0 && c.nr > 0 && (abs64(c.so_in) < abs64(c.rst[c.nr - 1]) || c.R <= RED_SHORT);
     /* Column order needs a tile of outputs; one output at a time needs none, and

@@ -1,4 +1,4 @@
-/* cuda/reduce.cu: the CUDA reductions (sum, mean, min, max, all, any),
+/* cuda/reduce.cu: the CUDA reductions (sum, mean, min, max, all, any, argmin, argmax),
  * semantics §10, bit-identical to the CPU's (scalar/reduce.h gives the order).
  *
  * The plan (core/plan.h) lists the reduced and the kept dimensions. The reduced
@@ -31,6 +31,7 @@ template <class T> struct red_traits;
         AUG_DEV static aug__i128 key(T x) { return (aug__i128)x; }           \
         AUG_DEV static int nan(T x) { (void)x; return 0; }                   \
         AUG_DEV static int nonzero(T x) { return x != 0; }                   \
+        AUG_DEV static aug__i128 akey(T x, int mx) { (void)mx; return (aug__i128)x; } \
     };
 INT_TRAITS(int8_t)
 INT_TRAITS(int16_t)
@@ -49,6 +50,7 @@ template <> struct red_traits<red_u8> {
     AUG_DEV static aug__i128 key(red_u8 x) { return x.v; }
     AUG_DEV static int nan(red_u8 x) { (void)x; return 0; }
     AUG_DEV static int nonzero(red_u8 x) { return x.v != 0; }
+    AUG_DEV static aug__i128 akey(red_u8 x, int mx) { (void)mx; return x.v; }
 };
 template <> struct red_traits<red_b> {
     static const int is_float = 0;
@@ -57,6 +59,7 @@ template <> struct red_traits<red_b> {
     AUG_DEV static aug__i128 key(red_b x) { return x.v != 0; }
     AUG_DEV static int nan(red_b x) { (void)x; return 0; }
     AUG_DEV static int nonzero(red_b x) { return x.v != 0; }
+    AUG_DEV static aug__i128 akey(red_b x, int mx) { (void)mx; return x.v != 0; }
 };
 #define FLOAT_TRAITS(TAG, U, S, MAG, INF, CONV)                                                  \
     struct TAG { U v; };                                                                         \
@@ -67,6 +70,7 @@ template <> struct red_traits<red_b> {
         AUG_DEV static aug__i128 key(TAG x) { return AUG__RED_FKEY(U, S, MAG, x.v); }           \
         AUG_DEV static int nan(TAG x) { return AUG__RED_FNAN(U, MAG, INF, x.v); }               \
         AUG_DEV static int nonzero(TAG x) { return (x.v & (U)(MAG)) != 0; }                     \
+        AUG_DEV static aug__i128 akey(TAG x, int mx) { return aug__red_arg_fkey(mx, CONV); }   \
     };
 FLOAT_TRAITS(red_f16, uint16_t, int16_t, 0x7fffu, 0x7c00u, (double)aug__f16_to_f32(x.v))
 FLOAT_TRAITS(red_bf16, uint16_t, int16_t, 0x7fffu, 0x7f80u, (double)aug__bf16_to_f32(x.v))
@@ -84,22 +88,27 @@ typedef struct red_args {
     int64_t R, O, nchunks;
 } red_args;
 
-/* A partial result: exact integer sum or min/max (float: key), float sum, flag
- * (all/any, float min/max: NaN seen), elements seen. */
+/* A partial result: exact integer sum or min/max (float: key; argmin/argmax: the
+ * arg key), float sum, flag (all/any, float min/max: NaN seen), elements seen,
+ * argmin/argmax index (-1: none yet). */
 typedef struct red_part {
     aug__i128 i;
     double f;
     int flag;
     int64_t n;
+    int64_t arg;
 } red_part;
 
 /* What one thread of a block hands over (no float sum: that goes by blocks),
- * 32 bytes, so 1024 threads fit the 48 KiB of static shared memory. */
+ * 32 bytes, so 1024 threads fit the 48 KiB of static shared memory: for
+ * argmin/argmax `n` carries the index (the count is not needed there). */
 typedef struct red_tpart {
     aug__i128 i;
     int64_t n;
     int flag;
 } red_tpart;
+
+AUG_DEV int is_arg_op(int op) { return op == AUG_REDUCE_ARGMIN || op == AUG_REDUCE_ARGMAX; }
 
 AUG_DEV void out_ptrs(const red_args &a, int64_t o, const char **in, char **out) {
     *in = a.in0;
@@ -127,13 +136,24 @@ AUG_DEV void part_init(red_part *p, int op) {
     p->f = 0.0;
     p->flag = op == AUG_REDUCE_ALL;
     p->n = 0;
+    p->arg = -1;
 }
 
-/* Everything but float sums, for one element x. */
+/* Everything but float sums, for one element x at reduced position r. */
 template <class T>
-AUG_DEV void part_add(red_part *p, int op, T x) {
+AUG_DEV void part_add(red_part *p, int op, T x, int64_t r) {
     typedef red_traits<T> R;
     switch (op) {
+    case AUG_REDUCE_ARGMIN:
+    case AUG_REDUCE_ARGMAX: {
+        const int mx = op == AUG_REDUCE_ARGMAX;
+        aug__i128 k = R::akey(x, mx);
+        if (aug__red_arg_wins(mx, k, r, p->i, p->arg)) {
+            p->i = k;
+            p->arg = r;
+        }
+        break;
+    }
     case AUG_REDUCE_SUM:
     case AUG_REDUCE_MEAN:
         if (!R::is_float) p->i += R::ival(x);
@@ -152,10 +172,18 @@ AUG_DEV void part_add(red_part *p, int op, T x) {
     p->n++;
 }
 
-/* Merges q into p (order free: exact sums, min/max, flags). */
+/* Merges q into p (order free: exact sums, min/max, flags, arg keys with the
+ * smaller index on ties). */
 AUG_DEV void part_merge(red_part *p, const red_part *q, int op) {
     if (q->n == 0) return;
     switch (op) {
+    case AUG_REDUCE_ARGMIN:
+    case AUG_REDUCE_ARGMAX:
+        if (q->arg >= 0 && aug__red_arg_wins(op == AUG_REDUCE_ARGMAX, q->i, q->arg, p->i, p->arg)) {
+            p->i = q->i;
+            p->arg = q->arg;
+        }
+        break;
     case AUG_REDUCE_MIN:
         if (p->n == 0 || q->i < p->i) p->i = q->i;
         p->flag |= q->flag;
@@ -242,7 +270,7 @@ AUG_DEV red_part short_serial(const red_args &a, const char *base) {
     for (int64_t r = 0; r < a.R; r++) {
         T x;
         memcpy(&x, elem(a, base, r), sizeof x);
-        part_add<T>(&p, a.op, x);
+        part_add<T>(&p, a.op, x, r);
     }
     return p;
 }
@@ -256,7 +284,8 @@ AUG_GLOBAL void k_red_thread(red_args a) {
         char *out;
         out_ptrs(a, o, &base, &out);
         red_part r = short_serial<T>(a, base);
-        aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, out);
+        aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, r.arg,
+                       out);
     }
 }
 
@@ -289,11 +318,11 @@ AUG_GLOBAL void k_red_block(red_args a, red_part *parts) {
             for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
                 T x;
                 memcpy(&x, elem(a, base, r), sizeof x);
-                part_add<T>(&p, a.op, x);
+                part_add<T>(&p, a.op, x, r);
             }
         }
         tpart[threadIdx.x].i = p.i;
-        tpart[threadIdx.x].n = p.n;
+        tpart[threadIdx.x].n = is_arg_op(a.op) ? p.arg : p.n;
         tpart[threadIdx.x].flag = p.flag;
         __syncthreads();
         double total = float_sum ? pw_tree(bval, nb) : 0.0;
@@ -310,6 +339,11 @@ AUG_GLOBAL void k_red_block(red_args a, red_part *parts) {
                     q.f = 0.0;
                     q.n = tpart[t].n;
                     q.flag = tpart[t].flag;
+                    q.arg = -1;
+                    if (is_arg_op(a.op)) {
+                        q.arg = tpart[t].n;
+                        q.n = q.arg >= 0;
+                    }
                     part_merge(&r, &q, a.op);
                 }
             }
@@ -317,7 +351,7 @@ AUG_GLOBAL void k_red_block(red_args a, red_part *parts) {
                 parts[o * a.nchunks + c] = r;
             else
                 aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R,
-                               out);
+                               r.arg, out);
         }
         __syncthreads();
     }
@@ -340,7 +374,7 @@ AUG_GLOBAL void k_red_combine(red_args a, const red_part *parts, double *fsum, i
             const char *base;
             char *out;
             out_ptrs(a, o, &base, &out);
-            aug__red_store((aug_reduce_op)a.op, is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, out);
+            aug__red_store((aug_reduce_op)a.op, is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, r.arg, out);
         }
         __syncthreads();
     }

@@ -14,7 +14,10 @@
  *    each power-of-two run of values, the runs folded from the smallest up.
  * min/max compare keys that order like the values with -0.0 < +0.0 (flip the
  * magnitude bits of negatives), so the result never depends on the visiting
- * order, not even in the sign of a zero; a NaN is tracked apart and wins. */
+ * order, not even in the sign of a zero; a NaN is tracked apart and wins.
+ * argmin/argmax compare an arg key (aug__red_arg_fkey / the integer itself) and
+ * keep the smaller index on equal keys (aug__red_arg_wins): the first minimum /
+ * maximum in C order of the reduced axes, whatever order partial results meet in. */
 #ifndef AUG_SCALAR_REDUCE_H
 #define AUG_SCALAR_REDUCE_H
 
@@ -83,11 +86,32 @@ AUG_HD double aug__red_fkey_value(int t, aug__i128 key) {
     }
 }
 
+/* The argmin/argmax key of a float value v (float16/bfloat16/float32 read exactly
+ * as double): keys order like the values with -0.0 == +0.0 (NumPy's argmax sees no
+ * difference), and every NaN has the one key beyond all others in the direction of
+ * the op, so a NaN wins and, among NaNs, the first one. Integers are their own keys. */
+AUG_HD aug__i128 aug__red_arg_fkey(int is_max, double v) {
+    if (v != v) return is_max ? (aug__i128)INT64_MAX + 1 : (aug__i128)INT64_MIN - 1;
+    if (v == 0.0) v = 0.0; /* -0.0 -> +0.0 */
+    uint64_t u = aug__f64_bits(v);
+    return (aug__i128)AUG__RED_FKEY(uint64_t, int64_t, 0x7fffffffffffffffull, u);
+}
+
+/* Whether the candidate (key x at index ix) replaces the best so far (key b at
+ * index ib; ib < 0: none yet): a strictly better key, or an equal key at a smaller
+ * index. Order free, so runs, threads and chunks may merge in any order. */
+AUG_HD int aug__red_arg_wins(int is_max, aug__i128 x, int64_t ix, aug__i128 b, int64_t ib) {
+    if (ib < 0) return 1;
+    if (x != b) return is_max ? x > b : x < b;
+    return ix < ib;
+}
+
 /* What is stored for an output (saturate_cast into out_t): i is the exact integer
  * sum or min/max (float min/max: the key), f the float sum, flag the all/any
- * result or, for float min/max, "a NaN was seen"; R the reduced count. */
+ * result or, for float min/max, "a NaN was seen"; R the reduced count; arg the
+ * argmin/argmax index. */
 AUG_HD void aug__red_store(aug_reduce_op op, int is_float, int in_t, int out_t, aug__i128 i, double f, int flag,
-                           int64_t R, void *dst) {
+                           int64_t R, int64_t arg, void *dst) {
     switch (op) {
     case AUG_REDUCE_SUM:
         if (is_float) aug__store_f64(f, out_t, dst);
@@ -105,6 +129,10 @@ AUG_HD void aug__red_store(aug_reduce_op op, int is_float, int in_t, int out_t, 
     case AUG_REDUCE_ALL:
     case AUG_REDUCE_ANY:
         aug__store_i128(flag != 0, out_t, dst);
+        break;
+    case AUG_REDUCE_ARGMIN:
+    case AUG_REDUCE_ARGMAX:
+        aug__store_i128(arg, out_t, dst);
         break;
     }
 }

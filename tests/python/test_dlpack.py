@@ -113,7 +113,8 @@ class Producer:
 def test_numpy_from_augpy_zero_copy(rng, name):
     a = random_array(rng, (4, 6), name)
     t = host_tensor(a)
-    for view, ref in [(t, a), (t[::-1, 1::2], a[::-1, 1::2]), (t[2, 3], a[2, 3]), (t[:, 2], a[:, 2])]:
+    # (negative strides are exported as a packed copy: test_tensor_methods.py)
+    for view, ref in [(t, a), (t[1::2, 1::2], a[1::2, 1::2]), (t[2, 3], a[2, 3]), (t[:, 2], a[:, 2])]:
         arr = np.from_dlpack(view)
         assert arr.dtype == a.dtype and arr.shape == view.shape
         assert arr.ctypes.data == view.ptr

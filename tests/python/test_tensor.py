@@ -93,7 +93,8 @@ def test_repr_manual_examples():
     assert repr(t[:, 1:, 1:-1]) == f"<CudaTensor shape=(2, 1, 2), device={DEVICE}, dtype=uint8>"
     assert repr(t[:, :, ::2]) == f"<CudaTensor shape=(2, 2, 2), device={DEVICE}, dtype=uint8>"
     background = augpy.array_to_tensor(np.array([124, 116, 104], dtype=np.uint8))
-    assert str(background) == f"<CudaTensor shape=(3), device={DEVICE}, dtype=uint8>"
+    assert repr(background) == f"<CudaTensor shape=(3), device={DEVICE}, dtype=uint8>"
+    assert str(background) == "[124 116 104]"  # str shows the values, as NumPy's
     assert repr(augpy.CudaTensor((1,), augpy.float64)) == f"<CudaTensor shape=(1), device={DEVICE}, dtype=float64>"
 
 

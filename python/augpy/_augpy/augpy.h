@@ -284,6 +284,19 @@ PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *unused);
 #define AUGPY_MATH_SELECT_(e, sym, arity, name, cls, fam, b, py) AUGPY_MATH_PY_##py(name, e)
 #define AUGPY_MATH_OPS AUG_OP_LIST(AUGPY_MATH_SELECT_)
 
+/* An augpy.math function on operands args (self, when not NULL, is the first):
+ * parsing, promotion and errors (naming func) as augpy.math.<op>. (mathfuncs.c) */
+PyObject *augpy_math_call(augpy_state *st, PyObject *self, aug_op op, const char *func, PyObject *const *args,
+                          Py_ssize_t nargs, PyObject *kwnames);
+
+/* The tensor methods and properties of tensor_methods.c (astype, clone, tolist,
+ * item, T, permute, squeeze, view, clip, the array interfaces, pickling), str(t),
+ * and the module's pickle reconstructor _rebuild_tensor. */
+extern PyMethodDef augpy_tensor_extra_methods[];
+extern PyGetSetDef augpy_tensor_extra_getset[];
+PyObject *augpy_tensor_str(PyObject *self);
+int augpy_init_tensor_methods(PyObject *module, augpy_state *st);
+
 /* Tensor methods of the files beside tensor.c, {NULL}-terminated; tensor.c
  * installs them on the Tensor type. */
 extern PyMethodDef augpy_tensor_op_methods[];     /* ops.c: fill */

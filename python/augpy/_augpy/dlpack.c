@@ -184,6 +184,34 @@ static int parse_device_tuple(PyObject *obj, int *type, int *id, const char *fun
     return augpy_parse_int(PyTuple_GET_ITEM(obj, 1), id, func, "dl_device[1]");
 }
 
+/* Whether t has a negative stride on an axis with more than one element: DLPack
+ * can describe it, but PyTorch ("Storage size calculation overflowed") and
+ * TensorFlow reject such capsules, so the export side never hands one out. */
+static int negative_strides(const aug_tensor *t) {
+    for (int d = 0; d < t->ndim; d++)
+        if (t->shape[d] > 1 && t->strides[d] < 0) return 1;
+    return 0;
+}
+
+static PyObject *negative_strides_error(const aug_tensor *t, const char *func, const char *how) {
+    PyObject *strides = PyTuple_New(t->ndim);
+    if (strides == NULL) return NULL;
+    for (int d = 0; d < t->ndim; d++) {
+        PyObject *v = PyLong_FromLongLong((long long)t->strides[d]);
+        if (v == NULL) {
+            Py_DECREF(strides);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(strides, d, v);
+    }
+    PyErr_Format(PyExc_BufferError,
+                 "%s: the tensor has negative strides %R, which major DLPack consumers (PyTorch, TensorFlow) "
+                 "reject; %s, or export tensor.contiguous()",
+                 func, strides, how);
+    Py_DECREF(strides);
+    return NULL;
+}
+
 PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *func = "CudaTensor.__dlpack__";
     static const char *const names[] = {"stream", "max_version", "dl_device", "copy"};
@@ -247,6 +275,11 @@ PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t 
         want.type = (aug_device_type)type;
         want.id = id;
     }
+    /* negative strides: a packed copy when copying is allowed (copy=None), else refused */
+    if (negative_strides(t)) {
+        if (copy == 0) return negative_strides_error(t, func, "copy=False forbids the packed copy; pass copy=None");
+        copy = 1;
+    }
     if (copy != 1 && aug__device_same(want, t->device)) {
         if (want.type == AUG_DEVICE_CUDA && sync_consumer(st, want, vals[0], func) < 0) return NULL;
         return make_capsule(st, t, major >= 1, 0, major >= 1 ? NAME_VERSIONED : NAME_LEGACY, 1, func);
@@ -282,6 +315,7 @@ static PyObject *export_dltensor(PyObject *module, PyObject *args, PyObject *kwa
         PyErr_Format(PyExc_ValueError, "export_dltensor: name must not start with 'used_', got '%s'", name);
         return NULL;
     }
+    if (negative_strides(t)) return negative_strides_error(t, "export_dltensor", "this export never copies");
     int versioned = strcmp(name, NAME_VERSIONED) == 0;
     return make_capsule(st, t, versioned, 0, name, destruct, "export_dltensor");
 }

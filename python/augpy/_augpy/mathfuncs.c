@@ -75,6 +75,11 @@ done:
     return res;
 }
 
+PyObject *augpy_math_call(augpy_state *st, PyObject *self, aug_op op, const char *func, PyObject *const *args,
+                          Py_ssize_t nargs, PyObject *kwnames) {
+    return math_call(st, self, op, func, args, nargs, kwnames);
+}
+
 /* Docstrings: DOC_<name> is the first operand's name, the other operands (each
  * after ", "), and the description. A function's signature is
  * "name(first, others, out=None)", a method's "name($self, /, others, out=None)"

@@ -84,13 +84,14 @@ static int (*const families[])(PyObject *module, augpy_state *st) = {
     augpy_init_errors,      /* errors.c: CudaError ... NvJpegError */
     augpy_init_dtypes,      /* dtype.c: DLDataType, DLDataTypeCode, the dtype objects */
     augpy_init_tensor,      /* tensor.c: CudaTensor */
+    augpy_init_tensor_methods, /* tensor_methods.c: _rebuild_tensor (pickle) */
     augpy_init_tensor_io,   /* tensor_io.c: array_to_tensor, tensor_to_array, empty_like */
     augpy_init_dlpack,      /* dlpack.c: export_dltensor, import_dltensor, from_dlpack */
     augpy_init_device,      /* device.c: CudaDevice, CudaStream, CudaEvent, ... */
     augpy_init_create,      /* create.c: Constant, zeros, ones, full, *_like */
     augpy_init_ops,         /* ops.c: add ... ne, fma, gemm, fill, copy, cast */
     augpy_init_math,        /* mathfuncs.c: _math_<name> (augpy.math) */
-    augpy_init_reduce,      /* reduce.c: sum, min, max, mean, all, any */
+    augpy_init_reduce,      /* reduce.c: sum, min, max, mean, all, any, argmin, argmax */
     augpy_init_random,      /* random.c: RandomNumberGenerator */
     augpy_init_reshape,     /* reshape.c: reshape (DALI) */
     augpy_init_jpeg,        /* jpeg.c: Decoder, jpeg_info */

@@ -1,8 +1,9 @@
-/* _augpy/reduce.c: reductions sum, min, max, mean, all, any (semantics §10) as module
- * functions and Tensor methods, over aug_reduce.
+/* _augpy/reduce.c: reductions sum, min, max, mean, all, any, argmin, argmax (semantics
+ * §10) as module functions and Tensor methods, over aug_reduce.
  *
  *   sum(tensor, axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)
  *   min / max / mean / all / any(tensor, axis=None, keepdim=False, out=None, ...)
+ *   argmin / argmax(tensor, axis=None, keepdim=False, out=None, ...): axis None or an int
  *
  * axis: None (all axes), an int (negative from the back) or a tuple of ints.
  * A full reduction returns a 0-d tensor, as the seed's "sum value as scalar
@@ -100,6 +101,12 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
     if (!t || keepdim < 0 || upcast < 0 || parse_axes(a[AXIS], &naxes, axes, func) < 0 ||
         augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
         return NULL;
+    if ((op == AUG_REDUCE_ARGMIN || op == AUG_REDUCE_ARGMAX) && a[AXIS] && a[AXIS] != Py_None &&
+        !PyLong_Check(a[AXIS])) {
+        PyErr_Format(PyExc_TypeError, "%s: axis must be None or an int, not '%.100s'", func,
+                     Py_TYPE(a[AXIS])->tp_name);
+        return NULL;
+    }
     aug_tensor *res = out;
     aug_status s;
     AUGPY_CALL_LAUNCH(s, launch, aug_tensor_size(t), aug_reduce(op, t, naxes, axes, keepdim, upcast, &res));
@@ -127,6 +134,8 @@ REDUCE_FUNCTIONS_(max, MAX)
 REDUCE_FUNCTIONS_(mean, MEAN)
 REDUCE_FUNCTIONS_(all, ALL)
 REDUCE_FUNCTIONS_(any, ANY)
+REDUCE_FUNCTIONS_(argmin, ARGMIN)
+REDUCE_FUNCTIONS_(argmax, ARGMAX)
 
 /* The signature after the tensor, and the description. */
 #define SUM_ARGS "axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
@@ -142,6 +151,12 @@ REDUCE_FUNCTIONS_(any, ANY)
 #define MEAN_DOC REDUCE_DOC("Mean (float inputs keep their dtype, integers give float64)")
 #define ALL_DOC REDUCE_DOC("True where every element is nonzero, as a bool tensor,")
 #define ANY_DOC REDUCE_DOC("True where some element is nonzero, as a bool tensor,")
+#define ARG_DOC(name, what)                                                                                   \
+    "The int64 index of the first " what " over `axis` (None: the flat index in C order, a 0-d tensor; an "  \
+    "int: the index along that axis), as numpy." name ": a NaN counts as the " what " (the first NaN wins), " \
+    "-0.0 equals 0.0. An empty reduction raises ValueError."
+#define ARGMIN_DOC ARG_DOC("argmin", "minimum")
+#define ARGMAX_DOC ARG_DOC("argmax", "maximum")
 
 #define FUNCTION_(name, ARGS, DOC) \
     {#name, (PyCFunction)(void (*)(void))fn_##name, METH_FASTCALL | METH_KEYWORDS, #name "(tensor, " ARGS DOC}
@@ -155,6 +170,8 @@ static PyMethodDef reduce_functions[] = {
     FUNCTION_(mean, REDUCE_ARGS, MEAN_DOC),
     FUNCTION_(all, REDUCE_ARGS, ALL_DOC),
     FUNCTION_(any, REDUCE_ARGS, ANY_DOC),
+    FUNCTION_(argmin, REDUCE_ARGS, ARGMIN_DOC),
+    FUNCTION_(argmax, REDUCE_ARGS, ARGMAX_DOC),
     {NULL, NULL, 0, NULL},
 };
 
@@ -165,6 +182,8 @@ PyMethodDef augpy_tensor_reduce_methods[] = {
     METHOD_(mean, REDUCE_ARGS, MEAN_DOC),
     METHOD_(all, REDUCE_ARGS, ALL_DOC),
     METHOD_(any, REDUCE_ARGS, ANY_DOC),
+    METHOD_(argmin, REDUCE_ARGS, ARGMIN_DOC),
+    METHOD_(argmax, REDUCE_ARGS, ARGMAX_DOC),
     {NULL, NULL, 0, NULL},
 };
 

@@ -460,14 +460,22 @@ static PyObject *tensor_transpose(PyObject *self, PyObject *args) {
     int perm[AUG_MAX_DIMS];
     Py_ssize_t n = PyTuple_GET_SIZE(args);
     PyObject *axes = args;
-    if (n == 1 && !PyLong_Check(PyTuple_GET_ITEM(args, 0))) {
-        axes = PyTuple_GET_ITEM(args, 0);
-        if (axes != Py_None && !PyTuple_Check(axes) && !PyList_Check(axes)) {
-            PyErr_Format(PyExc_TypeError, "%s: axes must be ints or one sequence of ints, got %.100s", func,
-                         Py_TYPE(axes)->tp_name);
-            return NULL;
-        }
+    /* one argument: None, or a sequence of axes (tuple, list, 1-d array), else one int */
+    PyObject *one = n == 1 ? PyTuple_GET_ITEM(args, 0) : NULL;
+    int one_seq = one && (one == Py_None || PyTuple_Check(one) || PyList_Check(one));
+    if (one && !one_seq && !PyLong_Check(one) && !PyUnicode_Check(one) && PySequence_Check(one)) {
+        one_seq = PyObject_Length(one) >= 0;
+        if (!one_seq) PyErr_Clear(); /* a 0-d array: an int */
+    }
+    if (one && !one_seq && !PyIndex_Check(one)) {
+        PyErr_Format(PyExc_TypeError, "%s: axes must be ints or one sequence of ints, got %.100s", func,
+                     Py_TYPE(one)->tp_name);
+        return NULL;
+    }
+    if (one_seq) {
+        axes = one;
         n = axes == Py_None ? 0 : PySequence_Size(axes);
+        if (n < 0) return NULL;
     }
     if (n == 0) {
         for (int d = 0; d < ndim; d++) perm[d] = ndim - 1 - d; /* numpy's default: reversed */
@@ -540,10 +548,11 @@ static PyMethodDef tensor_own_methods[] = {
      "returned at once: synchronise the stream (or device) before reading it. On the CPU every\n"
      "copy is synchronous."},
     {"to", (PyCFunction)(void (*)(void))augpy_tensor_to_method, METH_FASTCALL | METH_KEYWORDS,
-     "to($self, /, device)\n--\n\n"
-     "This tensor on `device` ('cpu', 'cuda', 'cuda:N', or a device_id of the default backend):\n"
-     "itself when it is already there, else a packed copy (queued on the current stream; a copy to\n"
-     "the cpu returns once the data is there)."},
+     "to($self, /, device=None, dtype=None)\n--\n\n"
+     "This tensor on `device` ('cpu', 'cuda', 'cuda:N', or a device_id of the default backend) and/or\n"
+     "as `dtype` (saturating, as astype), as torch's Tensor.to: to(device), to(dtype) (a dtype in the\n"
+     "first place), to(device, dtype). Itself when nothing changes, else a packed copy (queued on\n"
+     "the current stream; a copy to the cpu returns once the data is there)."},
     {"cpu", augpy_tensor_cpu_method, METH_NOARGS,
      "cpu($self, /)\n--\n\nThis tensor on the cpu: itself, or a copy (returns once the data is there)."},
     {"cuda", (PyCFunction)(void (*)(void))augpy_tensor_cuda_method, METH_FASTCALL | METH_KEYWORDS,
@@ -557,7 +566,8 @@ static PyMethodDef tensor_own_methods[] = {
      ">= (1, 0), else the legacy 'dltensor'. A CUDA tensor's consumer stream (None or 1: the legacy\n"
      "default stream, 2: per-thread, -1: no synchronisation, else a cudaStream_t) waits for the work\n"
      "queued so far. dl_device may ask for another device (a packed copy, unless copy=False); copy=True\n"
-     "always copies."},
+     "always copies. A view with negative strides (t[::-1]), which PyTorch and TensorFlow reject, is\n"
+     "exported as a packed copy (BufferError naming contiguous() with copy=False)."},
     {"__dlpack_device__", augpy_tensor_dlpack_device, METH_NOARGS,
      "__dlpack_device__($self, /)\n--\n\n(device_type, device_id) as DLPack codes: (1, 0) for the CPU."},
     {NULL, NULL, 0, NULL}};
@@ -604,7 +614,7 @@ static PyType_Slot tensor_own_slots[] = {
     {Py_tp_new, tensor_new},
     {Py_tp_dealloc, tensor_dealloc},
     {Py_tp_repr, tensor_repr},
-    {Py_tp_getset, tensor_getset},
+    {Py_tp_str, augpy_tensor_str},
     {Py_tp_members, tensor_members},
     {Py_tp_iter, tensor_iter},
     {Py_mp_subscript, tensor_getitem},
@@ -625,11 +635,12 @@ static PyType_Slot tensor_own_slots[] = {
  * lives as long as the process (types keep pointers into it). A name defined
  * twice is an error (SystemError at import), not a silent override. */
 static PyMethodDef *all_methods = NULL;
+static PyGetSetDef *all_getset = NULL;
 
 static int build_methods(void) {
     if (all_methods != NULL) return 0;
     PyMethodDef *const tables[] = {tensor_own_methods, augpy_tensor_op_methods, augpy_tensor_reduce_methods,
-                                   augpy_tensor_math_methods};
+                                   augpy_tensor_math_methods, augpy_tensor_extra_methods};
     size_t ntables = sizeof tables / sizeof tables[0], total = 0;
     for (size_t t = 0; t < ntables; t++)
         for (const PyMethodDef *d = tables[t]; d->ml_name; d++) total++;
@@ -652,6 +663,17 @@ static int build_methods(void) {
         }
     }
     all_methods = m;
+    /* the properties: ours, then tensor_methods.c's */
+    size_t ng = 0, ne = 0;
+    while (tensor_getset[ng].name) ng++;
+    while (augpy_tensor_extra_getset[ne].name) ne++;
+    all_getset = PyMem_RawCalloc(ng + ne + 1, sizeof *all_getset);
+    if (all_getset == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(all_getset, tensor_getset, ng * sizeof *all_getset);
+    memcpy(all_getset + ng, augpy_tensor_extra_getset, ne * sizeof *all_getset);
     return 0;
 }
 
@@ -659,7 +681,7 @@ int augpy_init_tensor(PyObject *module, augpy_state *st) {
     if (build_methods() < 0) return -1;
     size_t n_own = sizeof tensor_own_slots / sizeof tensor_own_slots[0] - 1, n_ops = 0;
     while (augpy_tensor_number_slots[n_ops].slot) n_ops++;
-    PyType_Slot *slots = PyMem_Calloc(n_own + n_ops + 2, sizeof *slots);
+    PyType_Slot *slots = PyMem_Calloc(n_own + n_ops + 3, sizeof *slots);
     if (slots == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -672,6 +694,7 @@ int augpy_init_tensor(PyObject *module, augpy_state *st) {
         if (!dup) slots[k++] = augpy_tensor_number_slots[i];
     }
     slots[k++] = (PyType_Slot){Py_tp_methods, all_methods};
+    slots[k++] = (PyType_Slot){Py_tp_getset, all_getset};
     slots[k] = (PyType_Slot){0, NULL};
     PyType_Spec spec = {
         .name = "augpy._augpy.CudaTensor",

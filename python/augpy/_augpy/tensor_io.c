@@ -274,14 +274,53 @@ static PyObject *move_to(PyObject *self, aug_device dev, const char *func) {
     return augpy_wrap(st, moved);
 }
 
+/* Whether obj names a device rather than a dtype: an int (a device_id) or a
+ * str starting with "cpu" / "cuda" (dtype names never do). */
+static int device_like(PyObject *obj) {
+    if (PyLong_Check(obj) && !PyBool_Check(obj)) return 1;
+    if (!PyUnicode_Check(obj)) return 0;
+    const char *s = PyUnicode_AsUTF8(obj);
+    if (s == NULL) {
+        PyErr_Clear();
+        return 1; /* the device parser reports it */
+    }
+    return strncmp(s, "cpu", 3) == 0 || strncmp(s, "cuda", 4) == 0;
+}
+
 PyObject *augpy_tensor_to_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "CudaTensor.to";
-    static const char *const names[] = {"device"};
-    PyObject *a[1] = {NULL};
-    aug_device dev;
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, a) < 0 || augpy_parse_device(a[0], &dev, func) < 0)
-        return NULL;
-    return move_to(self, dev, func);
+    static const char *const names[] = {"device", "dtype"};
+    PyObject *a[2] = {NULL, NULL};
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 2, 0, a) < 0) return NULL;
+    augpy_state *st = augpy_state_from_obj(self);
+    if (st == NULL) return NULL;
+    /* torch's to(dtype): a dtype in the device's place (anything else reports as a device) */
+    if (nargs >= 1 && a[1] == NULL && a[0] != Py_None && !device_like(a[0])) {
+        aug_dtype probe;
+        if (augpy_parse_dtype(st, a[0], &probe, func) == 0) {
+            a[1] = a[0];
+            a[0] = NULL;
+        } else {
+            PyErr_Clear();
+        }
+    }
+    aug_device dev = T(self)->device;
+    if (a[0] && a[0] != Py_None && augpy_parse_device(a[0], &dev, func) < 0) return NULL;
+    if (a[1] == NULL || a[1] == Py_None) return move_to(self, dev, func);
+    aug_dtype dt;
+    if (augpy_parse_dtype(st, a[1], &dt, func) < 0) return NULL;
+    if (dt == T(self)->dtype) return move_to(self, dev, func);
+    /* cast where the data is, then move the (packed) result */
+    aug_tensor *cast = NULL;
+    aug_status status;
+    AUGPY_CALL(status, aug_tensor_size(T(self)), aug_cast(T(self), dt, &cast));
+    if (status != AUG_OK) return augpy_raise(st, status, func);
+    if (T(self)->layout[0]) aug_tensor_set_layout(cast, T(self)->layout);
+    PyObject *obj = augpy_wrap(st, cast);
+    if (obj == NULL) return NULL;
+    PyObject *res = move_to(obj, dev, func);
+    Py_DECREF(obj);
+    return res;
 }
 
 PyObject *augpy_tensor_cpu_method(PyObject *self, PyObject *Py_UNUSED(u)) {
