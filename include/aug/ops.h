@@ -58,9 +58,9 @@ extern "C" {
     X(FLOOR   , "floor", 1, floor, MATH, MATH, 0, METHOD) \
     X(CEIL    , "ceil", 1, ceil, MATH, MATH, 0, METHOD) \
     X(FPOW    , "fpow", 2, fpow, MATH, MATH, 0, MATH) \
-    X(MIN     , "min", 2, min, ARITH, ARITH, 1, MATH) \
-    X(MAX     , "max", 2, max, ARITH, ARITH, 1, MATH) \
-    X(CLAMP   , "clamp", 3, clamp, ARITH, ARITH, 1, MATH) \
+    X(MIN     , "min", 2, min, ARITH, ARITH, 0, MATH) \
+    X(MAX     , "max", 2, max, ARITH, ARITH, 0, MATH) \
+    X(CLAMP   , "clamp", 3, clamp, ARITH, ARITH, 0, MATH) \
     X(SQRT    , "sqrt", 1, sqrt, MATH, MATH, 0, METHOD) \
     X(RSQRT   , "rsqrt", 1, rsqrt, MATH, MATH, 0, MATH) \
     X(CBRT    , "cbrt", 1, cbrt, MATH, MATH, 0, METHOD) \
