@@ -5,7 +5,9 @@
  * tensor of the op's result dtype and the broadcast shape is allocated and stored
  * in *out (the caller frees it). If *out is a tensor, the result is written there
  * with saturate_cast (its shape must equal the broadcast shape; it may alias an
- * input) and *out is left as is. On error *out is unchanged. */
+ * input) and *out is left as is. A float result written into its own float dtype
+ * (a new result, or an *out of that dtype) rounds as IEEE does instead: +-inf
+ * beyond the range (semantics §7). On error *out is unchanged. */
 #ifndef AUG_OPS_H
 #define AUG_OPS_H
 

@@ -63,7 +63,7 @@ def reduce_ref(op, x, d, axes, keepdim, upcast=False):
         if op == "sum":
             if isf:
                 r = sum(v) if any(math.isinf(e) or math.isnan(e) for e in v) else exact_sum(v)
-                res[idx] = R.sat_cast(float(r), rd)
+                res[idx] = R.narrow(float(r), rd)  # IEEE rounding to the result dtype: +-inf beyond it
             else:
                 res[idx] = R.sat_cast(sum(int(e) for e in v), rd)
         elif op in ("min", "max"):
@@ -76,7 +76,7 @@ def reduce_ref(op, x, d, axes, keepdim, upcast=False):
                 res[idx] = math.nan
             elif isf:
                 r = sum(v) / n if any(math.isinf(e) or math.isnan(e) for e in v) else exact_sum(v, n)
-                res[idx] = R.sat_cast(float(r), rd) if math.isfinite(r) else r
+                res[idx] = R.narrow(float(r), rd) if math.isfinite(r) else r
             else:
                 res[idx] = float(Fraction(sum(int(e) for e in v), n))
         elif op == "all":
