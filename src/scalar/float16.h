@@ -26,8 +26,9 @@ AUG_HD float aug__f16_to_f32(aug__f16 h) {
 }
 
 /* sat: 1 saturates finite values beyond 65504, 0 rounds |x| >= 65520 to inf (a
- * constant at every call site, so the select folds). */
-AUG_HD aug__f16 aug__f32_to_f16_r(float x, int sat) {
+ * constant at every call site, so the select folds; always inlined, or the
+ * conversion loops stop vectorising). */
+AUG_HD_ALWAYS aug__f16 aug__f32_to_f16_r(float x, int sat) {
     uint32_t w = aug__f32_bits(x);
     uint32_t sign = (w >> 16) & 0x8000u, a = w & 0x7fffffffu;
     /* normal: rebias 127 -> 15, drop 13 mantissa bits with ties to even; a carry
@@ -50,7 +51,7 @@ AUG_HD aug__f16 aug__f32_to_f16_ieee(float x) { return aug__f32_to_f16_r(x, 0); 
 
 AUG_HD float aug__bf16_to_f32(aug__bf16 h) { return aug__bits_f32((uint32_t)h << 16); }
 
-AUG_HD aug__bf16 aug__f32_to_bf16_r(float x, int sat) {
+AUG_HD_ALWAYS aug__bf16 aug__f32_to_bf16_r(float x, int sat) {
     uint32_t w = aug__f32_bits(x);
     uint32_t a = w & 0x7fffffffu;
     if (a > 0x7f800000u) /* NaN: keep sign and top payload, set the quiet bit */
