@@ -1,7 +1,8 @@
 /* test_ops_bitwise.c: & | ^ ~ << >> through the public API (semantics §7): every
  * integral dtype pair (bool logical), on the exact operand values (infinite two's
- * complement) saturated once into the promoted type, shifts as values (x << k = x * 2^k saturated, x >> k = floor(x / 2^k),
- * counts >= the width, negative counts shifting the other way), weak scalar and
+ * complement) saturated once into the promoted type, shifts as values
+ * (x << k = x * 2^k saturated, x >> k = floor(x / 2^k), counts >= the width,
+ * negative counts shifting the other way), weak scalar and
  * typed counts, contiguous / broadcast / reversed / strided, errors, threads.
  * References work on exact __int128 values. */
 #include <stdarg.h>

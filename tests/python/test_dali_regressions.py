@@ -246,6 +246,19 @@ def test_bitwise_on_exact_values(op, da, db):
             assert int(got[i, j]) == int(want), f"{da}({x}) {op} {db}({y}) = {got[i, j]}, want {want} ({r})"
 
 
+@pytest.mark.parametrize("k", [-70, -64, -63, -1, 0, 1, 2, 62, 63, 64, 100])
+@pytest.mark.parametrize("op", ["<<", ">>"])
+def test_shift_by_one_count_on_exact_values(op, k):
+    # a uint64 tensor beyond int64 with a typed int8 / int16 count: int64 result, computed on
+    # the exact values (the broadcast-count loops)
+    x = [0, 1, 5, 2 ** 62, 2 ** 63 - 1, 2 ** 63, 2 ** 63 + 12345, 2 ** 64 - 1] * 9
+    t = R.make(np.array(x, np.uint64), "uint64")
+    cd = "int8" if -128 <= k <= 127 else "int16"
+    res = (t << augpy.Constant(k, R.adtype(cd))) if op == "<<" else (t >> augpy.Constant(k, R.adtype(cd)))
+    assert res.dtype == augpy.int64
+    assert [int(v) for v in R.read(res)] == [exact_ref(op, v, k, "int64") for v in x]
+
+
 def test_bitwise_issue_examples():
     m, u = one(-128, "int8"), R.make(np.array([2 ** 63], np.uint64), "uint64")
     r = m & u
