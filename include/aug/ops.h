@@ -5,7 +5,9 @@
  * tensor of the op's result dtype and the broadcast shape is allocated and stored
  * in *out (the caller frees it). If *out is a tensor, the result is written there
  * with saturate_cast (its shape must equal the broadcast shape; it may alias an
- * input) and *out is left as is. On error *out is unchanged. */
+ * input) and *out is left as is. A float result written into its own float dtype
+ * (a new result, or an *out of that dtype) rounds as IEEE does instead: +-inf
+ * beyond the range (semantics §7). On error *out is unchanged. */
 #ifndef AUG_OPS_H
 #define AUG_OPS_H
 
@@ -60,9 +62,9 @@ extern "C" {
     X(FLOOR   , "floor", 1, floor, MATH, MATH, 0, METHOD) \
     X(CEIL    , "ceil", 1, ceil, MATH, MATH, 0, METHOD) \
     X(FPOW    , "fpow", 2, fpow, MATH, MATH, 0, MATH) \
-    X(MIN     , "min", 2, min, ARITH, ARITH, 1, MATH) \
-    X(MAX     , "max", 2, max, ARITH, ARITH, 1, MATH) \
-    X(CLAMP   , "clamp", 3, clamp, ARITH, ARITH, 1, MATH) \
+    X(MIN     , "min", 2, min, ARITH, ARITH, 0, MATH) \
+    X(MAX     , "max", 2, max, ARITH, ARITH, 0, MATH) \
+    X(CLAMP   , "clamp", 3, clamp, ARITH, ARITH, 0, MATH) \
     X(SQRT    , "sqrt", 1, sqrt, MATH, MATH, 0, METHOD) \
     X(RSQRT   , "rsqrt", 1, rsqrt, MATH, MATH, 0, MATH) \
     X(CBRT    , "cbrt", 1, cbrt, MATH, MATH, 0, METHOD) \

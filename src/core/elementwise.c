@@ -155,6 +155,29 @@ aug_status aug__run_elementwise(const char *func, aug_op op, const aug__ew_opera
     return st;
 }
 
+/* t rounded to the float dtype dt as IEEE arithmetic does (+-inf beyond the
+ * range): through FLOAT64, which holds every integer within half an ulp of dt
+ * (53 >= 2 * 24 + 2 bits, so the two roundings agree with one). */
+static aug_status cast_ieee(const char *func, const aug_tensor *t, aug_dtype dt, aug_tensor **out) {
+    aug_tensor *o = aug__tensor_empty(func, t->ndim, t->shape, dt, t->device);
+    if (!o) return aug_last_status();
+    aug__ew_operands ops;
+    memset(&ops, 0, sizeof ops);
+    ops.nin = 1;
+    ops.in[0] = t;
+    ops.in_ctype[0] = AUG_FLOAT64;
+    ops.out = o;
+    ops.out_ctype = AUG_FLOAT64;
+    ops.ieee_out = 1;
+    aug_status st = aug__run_elementwise(func, AUG_OP_COPY, &ops);
+    if (st != AUG_OK) {
+        aug_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return AUG_OK;
+}
+
 /* ---- the entry point ----------------------------------------------------------------- */
 
 aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype compute,
@@ -216,12 +239,18 @@ aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_opera
     ops.nin = nin;
     ops.out = dst;
     ops.out_ctype = d.out_ctype;
+    /* A float result stored as its own dtype R rounds as IEEE arithmetic does; an
+     * output of another dtype (out=, in place, an explicit result) is a
+     * conversion and saturates (semantics §2, §7). */
+    ops.ieee_out = aug__op_class_of(d.op) != AUG__CLASS_COPY && dst->dtype == d.result &&
+                   aug_dtype_info(dst->dtype)->kind == AUG_KIND_FLOAT;
     for (int i = 0; i < nin && st == AUG_OK; i++) {
         ops.in_ctype[i] = d.in_ctype[i];
         if (in[i].tensor) {
             ops.in[i] = in[i].tensor;
             if (d.precast[i] != AUG_DTYPE_AUTO) {
-                st = aug_cast(in[i].tensor, d.precast[i], &casts[i]);
+                st = d.precast_ieee ? cast_ieee(func, in[i].tensor, d.precast[i], &casts[i])
+                                    : aug_cast(in[i].tensor, d.precast[i], &casts[i]);
                 ops.in[i] = casts[i];
             }
         } else {

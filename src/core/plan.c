@@ -149,6 +149,7 @@ aug_status aug__plan_elementwise(aug__ew_plan *plan, const aug__ew_operands *ops
     p->nin = nin;
     p->size = size;
     p->out_contiguous = aug_tensor_is_contiguous(out);
+    p->ieee_out = ops->ieee_out;
     if ((st = broadcast_strides(func, out, out, bst[nin])) != AUG_OK) return st;
     char *out_base = out->data + out->byte_offset;
     uintptr_t out_lo, out_hi;

@@ -51,6 +51,9 @@ typedef struct aug__loop {
     int dtype[AUG__MAX_OPS];                     /* element type in memory */
     int ctype[AUG__MAX_OPS];                     /* type the op reads (inputs) and writes (output) */
     int out_contiguous;                          /* the output tensor is C-contiguous */
+    int ieee_out;                                /* a float result narrows to the output's float dtype as
+                                                    IEEE arithmetic does (scalar/cast.h aug__ieee_narrowing:
+                                                    +-inf beyond the range), not by saturate_cast */
     /* the value of each scalar input, one element of its dtype (host memory) */
     AUG__ALIGN16 unsigned char scalar[AUG__MAX_INPUTS][16];
 } aug__loop;
@@ -79,6 +82,9 @@ typedef struct aug__reduce_plan {
     int no;                                      /* kept dims (0 ... 8) */
     int64_t oext[AUG_MAX_DIMS], ost_in[AUG_MAX_DIMS], ost_out[AUG_MAX_DIMS];
     int64_t R, O;
+    int ieee_out;                                /* a float sum or mean narrows to out_dtype as IEEE
+                                                    arithmetic does (the result's own dtype), not by
+                                                    saturate_cast (an `out` of another dtype) */
     aug__exec exec;
 } aug__reduce_plan;
 
@@ -108,6 +114,7 @@ typedef struct aug__ew_operands {
     int in_ctype[AUG__MAX_INPUTS];
     aug_tensor *out;
     int out_ctype;
+    int ieee_out;  /* the loop's ieee_out: the output holds the op's own float result dtype */
 } aug__ew_operands;
 
 /* A gather (aug_take) or scatter (aug_put) of n rows: row j of the indexed

@@ -11,6 +11,9 @@
  *    otherwise AUG__I128 with the exact values, saturated by the engine's store.
  *  - float result R: FLOAT64 when R is float64 or an integral operand does not fit
  *    float32 exactly (int32/uint32/int64/uint64 or a large scalar), else FLOAT32.
+ *    Float FLOORDIV and MOD are NumPy's floor_divide / remainder in R whatever
+ *    the operands: every operand rounded to R first (IEEE), then the rule in R's
+ *    ctype (FLOAT32 for float16/bfloat16, as NumPy's half loops).
  *    Weak scalars are first rounded to their resolved float dtype (NEP 50).
  *    For true division of small integers FLOAT32 gives the same correctly rounded
  *    quotient as FLOAT64 (double rounding is innocuous for 53 >= 2 * 24 + 2).
@@ -19,9 +22,10 @@
  *    float -> a float ctype that holds the integer, else (AUG__I128, FLOAT64)).
  *    Weak scalars compare with their exact value, except that a weak float next
  *    to a float tensor is first rounded to the tensor's dtype (NEP 50, NumPy 2).
- *  - bitwise and shifts: every operand saturate-cast to R, ctype R. A shift of an
- *    unsigned R by a negative scalar count becomes the opposite shift by its
- *    magnitude (the count would otherwise saturate to 0).
+ *  - bitwise and shifts: on the exact operand values (two's complement, sign-
+ *    extended without end), saturated once: ctype R when every operand's value
+ *    fits R, else AUG__I128. A shift of an unsigned R by a negative scalar count
+ *    becomes the opposite shift by its magnitude (so the count fits R).
  *  - fma: the temp type of promote(t1, t2) for everything, the scalar exact.
  *  - where(cond, x, y): x and y saturate-cast to R, cond read as bool (!= 0).
  * float16/bfloat16 ctypes are FLOAT32 everywhere. */
@@ -264,6 +268,21 @@ static void decide_cmp(const aug_operand *in, const opinfo *o, aug__ew_decision 
     d->out_ctype = AUG_BOOL;
 }
 
+/* Scalar operand i rounded to the float dtype r as IEEE arithmetic does (to
+ * nearest even, +-inf beyond the range); integers through double, which holds
+ * them within half an ulp of r (one rounding in effect, 53 >= 2 * 24 + 2). */
+static void round_scalar_to(aug__ew_decision *d, int i, aug_dtype r) {
+    const aug_scalar *s = &d->value[i];
+    aug_kind k = kind_of(s->dtype);
+    double v = k == AUG_KIND_FLOAT ? s->v.f : k == AUG_KIND_UINT ? (double)s->v.u : (double)s->v.i;
+    _Alignas(16) unsigned char buf[16];
+    aug__ieee_store_f64(v, (int)r, buf);
+    aug__i128 iv;
+    aug__load_wide(buf, (int)r, &iv, &v);
+    d->value[i] = aug_scalar_float(v);
+    d->elem[i] = r;
+}
+
 /* Every other op without an override. */
 static void decide_auto(const aug_operand *in, int nin, const opinfo *o, aug__ew_decision *d) {
     aug__op_class cl = aug__op_class_of(d->op);
@@ -283,12 +302,23 @@ static void decide_auto(const aug_operand *in, int nin, const opinfo *o, aug__ew
         return;
     } else if (cl == AUG__CLASS_FMA) {
         ct = (int)aug_dtype_info(aug_promote(o[1].eff, o[2].eff))->temp;
-    } else if (cl == AUG__CLASS_BITWISE || cl == AUG__CLASS_SHIFT || d->op == AUG_OP_INVERT || r == AUG_BOOL) {
-        /* Bitwise ops see every operand saturated to R; all-bool ops are exact in BOOL. */
-        flip_negative_count(in, r, d);
+    } else if (r == AUG_BOOL) { /* all-bool ops are exact in BOOL */
         for (int i = 0; i < nin; i++)
             if (!o[i].tensor) d->elem[i] = r;
         ct = (int)r;
+    } else if (cl == AUG__CLASS_BITWISE || cl == AUG__CLASS_SHIFT || d->op == AUG_OP_INVERT) {
+        /* Exact operand values: R when they all fit, else the exact I128. */
+        flip_negative_count(in, r, d);
+        ct = (int)r;
+        for (int i = 0; i < nin; i++) {
+            if (o[i].tensor) {
+                if (!lossless(o[i].dt, (int)r)) ct = AUG__I128;
+            } else if (scalar_fits(&d->value[i], r)) {
+                d->elem[i] = r;
+            } else {
+                ct = AUG__I128;
+            }
+        }
     } else if (!is_float(r)) {
         ct = (int)r;
         for (int i = 0; i < nin; i++) {
@@ -296,6 +326,16 @@ static void decide_auto(const aug_operand *in, int nin, const opinfo *o, aug__ew
             aug_dtype vd = o[i].tensor ? o[i].dt : d->elem[i];
             if (!lossless(vd, (int)r)) ct = AUG__I128;
         }
+    } else if (d->op == AUG_OP_FLOORDIV || d->op == AUG_OP_MOD) {
+        ct = ctype_of(r);
+        for (int i = 0; i < nin; i++) {
+            if (!o[i].tensor)
+                round_scalar_to(d, i, r);
+            else if (ct != (int)r && !lossless(o[i].dt, (int)r))
+                d->precast[i] = r; /* an integer beyond float16/bfloat16's precision; wider
+                                      R: the loop's conversion into R's ctype rounds */
+        }
+        d->precast_ieee = 1;
     } else {
         ct = r == AUG_FLOAT64 ? (int)AUG_FLOAT64 : (int)AUG_FLOAT32;
         for (int i = 0; i < nin; i++) {

@@ -38,6 +38,8 @@ typedef struct aug__ew_decision {
     aug_scalar value[AUG__MAX_INPUTS];  /* scalar operands: the value to store in the 0-d element */
     aug_dtype elem[AUG__MAX_INPUTS];    /* scalar operands: the dtype of that element */
     aug_dtype precast[AUG__MAX_INPUTS]; /* tensor operands: AUTO, or a dtype to cast to first */
+    int precast_ieee;                   /* the precasts round as IEEE arithmetic (+-inf beyond the
+                                           range), not by saturate_cast */
     int in_ctype[AUG__MAX_INPUTS];
     int out_ctype;
 } aug__ew_decision;

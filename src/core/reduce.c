@@ -3,7 +3,8 @@
  * Validates the axes (NumPy's wording), chooses the result dtype, allocates or
  * checks the output, and hands the backend a plan (core/plan.h) built over a view
  * of the output with the input's ndim (extent 1, stride 0 on every reduced axis). A given
- * output of another dtype receives saturate_cast of the exact result (one rounding).
+ * output of another dtype receives saturate_cast of the exact result (one rounding);
+ * a float sum or mean in the result's own dtype rounds as IEEE does (+-inf).
  * An output that shares storage with the input is written through a temporary. */
 #include <string.h>
 #include "backend.h"
@@ -148,6 +149,9 @@ aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const in
     plan.op = op;
     plan.exec = aug__exec_for(t->device);
     aug__plan_reduce(&plan, t, mask, &view);
+    /* A float result in its own dtype rounds as IEEE arithmetic does (+-inf beyond
+     * the range); an `out` of another dtype is a conversion and saturates. */
+    plan.ieee_out = dst->dtype == reduce_dtype(op, t->dtype, upcast);
     st = plan.O == 0 ? AUG_OK : be->reduce(&plan);
     if (st == AUG_OK && res && tmp) st = aug__copy(func, tmp, res);
     if (st) {

@@ -1,5 +1,6 @@
 /* cpu/convert.c: aug__convert, the CPU's saturating conversion of runs between
- * any two of the 14 compute types (semantics §2), and aug_cast_run.
+ * any two of the 14 compute types (semantics §2), aug__convert_ieee (float
+ * results rounded to their dtype as IEEE does, §7), and aug_cast_run.
  *
  * The per-element rule is scalar/cast.h's (shared with the CUDA backend). Here it
  * is instantiated as one tight loop per (source, destination) pair, generated
@@ -284,6 +285,51 @@ void aug__convert(const char *src, int64_t src_stride, int src_t, char *dst, int
         return;
     }
     run_table[src_t][dst_t](src, src_stride, dst, dst_stride, n);
+}
+
+/* ---- IEEE narrowing of float results (scalar/cast.h) ------------------------------ */
+
+#define DEF_IEEE_RUN(NAME, ST, DT, FN)                                                          \
+    static void NAME(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n) {            \
+        if (ss == (int64_t)sizeof(ST) && ds == (int64_t)sizeof(DT)) {                            \
+            for (int64_t i = 0; i < n; i++) {                                                    \
+                ST x;                                                                            \
+                memcpy(&x, src + i * (int64_t)sizeof(ST), sizeof x);                             \
+                DT y = FN(x);                                                                    \
+                memcpy(dst + i * (int64_t)sizeof(DT), &y, sizeof y);                             \
+            }                                                                                    \
+        } else {                                                                                 \
+            for (int64_t i = 0; i < n; i++, src += ss, dst += ds) {                              \
+                ST x;                                                                            \
+                memcpy(&x, src, sizeof x);                                                       \
+                DT y = FN(x);                                                                    \
+                memcpy(dst, &y, sizeof y);                                                       \
+            }                                                                                    \
+        }                                                                                        \
+    }
+static inline float f64_to_f32_ieee(double x) { return (float)x; }
+DEF_IEEE_RUN(ieee_f32_f16, float, uint16_t, aug__f32_to_f16_ieee)
+DEF_IEEE_RUN(ieee_f32_bf16, float, uint16_t, aug__f32_to_bf16_ieee)
+DEF_IEEE_RUN(ieee_f64_f16, double, uint16_t, aug__f64_to_f16_ieee)
+DEF_IEEE_RUN(ieee_f64_bf16, double, uint16_t, aug__f64_to_bf16_ieee)
+DEF_IEEE_RUN(ieee_f64_f32, double, float, f64_to_f32_ieee)
+#undef DEF_IEEE_RUN
+
+void aug__convert_ieee(const char *src, int64_t src_stride, int src_t, char *dst, int64_t dst_stride, int dst_t,
+                       int64_t n) {
+    run_fn f = NULL;
+    if (src_t == AUG__CT_FLOAT32)
+        f = dst_t == AUG__CT_FLOAT16 ? ieee_f32_f16 : dst_t == AUG__CT_BFLOAT16 ? ieee_f32_bf16 : NULL;
+    else if (src_t == AUG__CT_FLOAT64)
+        f = dst_t == AUG__CT_FLOAT16    ? ieee_f64_f16
+            : dst_t == AUG__CT_BFLOAT16 ? ieee_f64_bf16
+            : dst_t == AUG__CT_FLOAT32  ? ieee_f64_f32
+                                        : NULL;
+    if (!f || n <= 0) {
+        aug__convert(src, src_stride, src_t, dst, dst_stride, dst_t, n);
+        return;
+    }
+    f(src, src_stride, dst, dst_stride, n);
 }
 
 aug_status aug_cast_run(const void *src, int64_t src_stride, aug_dtype src_t, void *dst, int64_t dst_stride,

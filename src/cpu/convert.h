@@ -11,6 +11,12 @@
 AUG__HIDDEN void aug__convert(const char *src, int64_t src_stride, int src_t,
                               char *dst, int64_t dst_stride, int dst_t, int64_t n);
 
+/* As aug__convert, except that a float ctype narrowing to a float dtype
+ * (scalar/cast.h aug__ieee_narrowing) rounds as IEEE arithmetic does: +-inf
+ * beyond the range. The store of an op's float result into its own dtype. */
+AUG__HIDDEN void aug__convert_ieee(const char *src, int64_t src_stride, int src_t,
+                                   char *dst, int64_t dst_stride, int dst_t, int64_t n);
+
 /* Contiguous float32/float64 -> 8/16/32-bit integers at SIMD level `level` (at
  * most aug__simd_cpu_level()); a test hook comparing the SIMD paths with the
  * portable loop. */

@@ -9,7 +9,8 @@
  *     (contiguous runs have stride == itemsize, which kernels vectorise);
  *     otherwise runs are cut into blocks of BLOCK elements, inputs whose dtype
  *     differs from their ctype are converted into per-task buffers, and a
- *     buffered result is converted into the output with saturation;
+ *     buffered result is converted into the output with saturation (or, for a
+ *     float result in its own dtype, rounded as IEEE does: the loop's ieee_out);
  *  2. when an input is transposed relative to the output (its inner stride
  *     crosses cache lines), the two inner dimensions are walked in TILE x TILE
  *     tiles instead, one band of rows per task;
@@ -46,6 +47,7 @@ typedef struct plan {
     int64_t csize[AUG__MAX_OPS];
     int convert[AUG__MAX_OPS];    /* operand goes through a conversion buffer */
     int any_convert;
+    int ieee_out;                 /* the result is stored with aug__convert_ieee */
     int64_t nbands;               /* > 0: tiled walk with this many row bands per outer index */
     aug__kernel kernel;
     aug__kernel_ctx kctx;         /* what every kernel call receives as ctx */
@@ -79,7 +81,12 @@ static void run_converted(const plan *p, char **ptr, int64_t n, const int64_t *s
         data[out] = p->convert[out] ? buf[out] : dst;
         kst[out] = p->convert[out] ? p->csize[out] : st[out];
         p->kernel(data, m, kst, (void *)&p->kctx);
-        if (p->convert[out]) aug__convert(buf[out], p->csize[out], p->ctype[out], dst, st[out], p->dtype[out], m);
+        if (p->convert[out]) {
+            if (p->ieee_out)
+                aug__convert_ieee(buf[out], p->csize[out], p->ctype[out], dst, st[out], p->dtype[out], m);
+            else
+                aug__convert(buf[out], p->csize[out], p->ctype[out], dst, st[out], p->dtype[out], m);
+        }
     }
 }
 
@@ -263,6 +270,7 @@ aug_status aug__cpu_loop_run(const char *func, const aug__loop *loop, aug__kerne
         p->convert[i] = p->dtype[i] != p->ctype[i];
         p->any_convert |= p->convert[i];
     }
+    p->ieee_out = kernel != NULL && loop->ieee_out;
     p->kctx.stream_out = !p->convert[p->nin] && loop->out_contiguous &&
                          p->size * aug__ctype_size(p->dtype[p->nin]) >= AUG__STREAM_MIN_BYTES;
     atomic_init(&p->failed, 0);

@@ -1,5 +1,6 @@
 /* cpu/kernels_bitwise.c: the "bitwise" kernel family (cpu/kernels.h): AND OR XOR
- * INVERT on BOOL and INT8..UINT64, LSHIFT RSHIFT on INT8..UINT64 (semantics §7).
+ * INVERT on BOOL, INT8..UINT64 and I128, LSHIFT RSHIFT on INT8..UINT64 and I128
+ * (semantics §7).
  * The scalar rules (logical bool ops, shifts defined on values with saturation
  * and negative counts reversing the direction) are scalar/bitwise.h's, shared
  * with the CUDA backend; runs with a broadcast count hoist the direction here. */
@@ -105,6 +106,7 @@ DEF_SHIFT_RUNS_SIGNED(i8, int8_t, uint8_t, INT8_MIN, INT8_MAX, 8)
 DEF_SHIFT_RUNS_SIGNED(i16, int16_t, uint16_t, INT16_MIN, INT16_MAX, 16)
 DEF_SHIFT_RUNS_SIGNED(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX, 32)
 DEF_SHIFT_RUNS_SIGNED(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX, 64)
+DEF_SHIFT_RUNS_SIGNED(i128, aug__i128, aug__u128, AUG__I128_MIN, AUG__I128_MAX, 128)
 DEF_SHIFT_RUNS_UNSIGNED(u8, uint8_t, UINT8_MAX, 8)
 DEF_SHIFT_RUNS_UNSIGNED(u16, uint16_t, UINT16_MAX, 16)
 DEF_SHIFT_RUNS_UNSIGNED(u32, uint32_t, UINT32_MAX, 32)
@@ -119,6 +121,7 @@ DEF_INT_KERNELS(u8, uint8_t)
 DEF_INT_KERNELS(u16, uint16_t)
 DEF_INT_KERNELS(u32, uint32_t)
 DEF_INT_KERNELS(u64, uint64_t)
+DEF_INT_KERNELS(i128, aug__i128)
 
 /* ---- lookup ------------------------------------------------------------------------- */
 
@@ -135,6 +138,7 @@ aug__kernel aug__cpu_bitwise_kernel(aug_op op, int ctype) {
         [AUG__CT_INT32] = BITWISE_ENTRY(i32), [AUG__CT_INT64] = BITWISE_ENTRY(i64),
         [AUG__CT_UINT8] = BITWISE_ENTRY(u8),   [AUG__CT_UINT16] = BITWISE_ENTRY(u16),
         [AUG__CT_UINT32] = BITWISE_ENTRY(u32), [AUG__CT_UINT64] = BITWISE_ENTRY(u64),
+        [AUG__CT_I128] = BITWISE_ENTRY(i128), /* exact operands beyond R (semantics §7) */
     };
     const int slot = aug__bitwise_slot(op);
     return slot < 0 || ctype < 0 || ctype >= AUG__NUM_CTYPES ? NULL : table[ctype].k[slot];

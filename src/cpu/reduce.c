@@ -661,7 +661,7 @@ typedef struct red_ctx {
     aug_reduce_op op;
     int is_float, float_sum;
     aug_dtype in_t;
-    int out_t;
+    int out_t, ieee_out;
     run_fn run;
     col_fn col;
     int column;                           /* walk tiles row by row (see red_tile) */
@@ -761,7 +761,7 @@ static void tile_start(const red_ctx *c, int64_t tile, int64_t *o0, int64_t *cnt
 }
 
 static void red_store(const red_ctx *c, const red_partial *r, char *dst) {
-    aug__red_store(c->op, c->is_float, (int)c->in_t, c->out_t, r->i, r->f, r->flag, c->R, r->arg, dst);
+    aug__red_store(c->op, c->is_float, (int)c->in_t, c->out_t, c->ieee_out, r->i, r->f, r->flag, c->R, r->arg, dst);
 }
 
 /* One task: with one chunk, whole outputs of tiles_per_task tiles, stored at
@@ -865,6 +865,7 @@ aug_status aug__cpu_reduce(const aug__reduce_plan *plan) {
     c.float_sum = c.is_float && (c.op == AUG_REDUCE_SUM || c.op == AUG_REDUCE_MEAN);
     c.in_t = (aug_dtype)plan->in_dtype;
     c.out_t = plan->out_dtype;
+    c.ieee_out = plan->ieee_out;
     red_geometry(&c, plan);
     if (c.O == 0) return AUG_OK;
     if (c.R == 0 && (c.op == AUG_REDUCE_MIN || c.op == AUG_REDUCE_MAX))

@@ -11,7 +11,9 @@
  *    the plan's iteration order; a scalar input is converted on the host and
  *    passed by value;
  *  - an output whose dtype differs from its ctype is written into a temporary
- *    and converted into the output afterwards.
+ *    and converted into the output afterwards (a float result into its own
+ *    float dtype by aug__k_conv_ieee: rounded as IEEE does, +-inf beyond the
+ *    range).
  * Everything is queued on the plan's stream; temporaries go back to the
  * stream-ordered pool right after queuing (cuda/memory.cu). */
 #include <string.h>
@@ -26,6 +28,7 @@ typedef struct conv_args {
     const char *src; /* NULL: the value sval, for every element */
     int64_t sst[AUG_MAX_DIMS];
     int src_t;
+    int dst_t; /* aug__k_conv_ieee only */
     char *dst;
     int64_t dst_st[AUG_MAX_DIMS];
     AUG__ALIGN16 unsigned char sval[16];
@@ -63,6 +66,31 @@ typedef struct conv_args {
     }
 AUG__CTYPE_LIST(DEF_CONV)
 
+/* A float result (FLOAT32 or FLOAT64 at p) into its own narrower float dtype,
+ * rounded as IEEE does (scalar/cast.h aug__ieee_narrowing; the loop's ieee_out). */
+AUG_GLOBAL void aug__k_conv_ieee(conv_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.size; i += step) {
+        int64_t so = 0, dof = 0, r = i;
+        for (int d = a.ndim - 1; d >= 0; d--) {
+            int64_t e = a.shape[d], t = r / e, idx = r - t * e;
+            r = t;
+            so += idx * a.sst[d];
+            dof += idx * a.dst_st[d];
+        }
+        const char *p = a.src + so;
+        if (a.src_t == AUG__CT_FLOAT32) {
+            float x;
+            memcpy(&x, p, sizeof x);
+            aug__ieee_store_f32(x, a.dst_t, a.dst + dof);
+        } else {
+            double x;
+            memcpy(&x, p, sizeof x);
+            aug__ieee_store_f64(x, a.dst_t, a.dst + dof);
+        }
+    }
+}
+
 typedef void (*conv_kernel)(conv_args);
 static const conv_kernel conv_kernels[AUG__NUM_CTYPES] = {
 #define CONV_ENTRY(D) aug__k_conv_##D,
@@ -96,6 +124,28 @@ static aug_status convert(const char *func, const aug__exec *e, int ndim, const 
     aug__cuda_grid g = aug__cuda_grid_for(e, size, 256);
     AUG_LAUNCH(conv_kernels[dst_t], g.blocks, g.threads, 0, aug__cuda_stream(e), a);
     return aug__cuda_launched(func, conv_names[dst_t], g.blocks, g.threads);
+}
+
+/* Queues the IEEE store of a buffered float result src (ctype src_t, strides sst)
+ * into dst (dtype dst_t, strides dst_st). */
+static aug_status convert_ieee(const char *func, const aug__exec *e, const aug__loop *l, const char *src,
+                               const int64_t *sst, int src_t, char *dst, const int64_t *dst_st, int dst_t) {
+    conv_args a;
+    memset(&a, 0, sizeof a);
+    a.ndim = l->ndim;
+    a.size = l->size;
+    a.src = src;
+    a.src_t = src_t;
+    a.dst_t = dst_t;
+    a.dst = dst;
+    for (int d = 0; d < l->ndim; d++) {
+        a.shape[d] = l->shape[d];
+        a.sst[d] = sst[d];
+        a.dst_st[d] = dst_st[d];
+    }
+    aug__cuda_grid g = aug__cuda_grid_for(e, l->size, 256);
+    AUG_LAUNCH(aug__k_conv_ieee, g.blocks, g.threads, 0, aug__cuda_stream(e), a);
+    return aug__cuda_launched(func, "aug__k_conv_ieee", g.blocks, g.threads);
 }
 
 /* ---- the entry --------------------------------------------------------------------------- */
@@ -180,9 +230,14 @@ aug_status aug__cuda_elementwise(const aug__ew_plan *plan) {
                          a.stride[k], l->ctype[k]);
     }
     if (st == AUG_OK) st = launch(func, &a, e);
-    if (st == AUG_OK && tmp[nin])
-        st = convert(func, e, l->ndim, l->shape, l->size, tmp[nin], a.stride[nin], l->ctype[nin], NULL, l->base[nin],
-                     l->stride[nin], l->dtype[nin]);
+    if (st == AUG_OK && tmp[nin]) {
+        if (l->ieee_out && aug__ieee_narrowing(l->ctype[nin], l->dtype[nin]))
+            st = convert_ieee(func, e, l, tmp[nin], a.stride[nin], l->ctype[nin], l->base[nin], l->stride[nin],
+                              l->dtype[nin]);
+        else
+            st = convert(func, e, l->ndim, l->shape, l->size, tmp[nin], a.stride[nin], l->ctype[nin], NULL,
+                         l->base[nin], l->stride[nin], l->dtype[nin]);
+    }
     for (int k = 0; k <= nin; k++)
         if (tmp[k]) aug__cuda_tmp_free(dev, tmp[k], tmp_bytes[k], stream);
     return st;

@@ -1,5 +1,5 @@
 /* cuda/ew_bitwise.cu: the "bitwise" kernel family on the GPU: AND OR XOR INVERT
- * on BOOL and INT8..UINT64, LSHIFT RSHIFT on INT8..UINT64, with
+ * on BOOL, INT8..UINT64 and I128, LSHIFT RSHIFT on INT8..UINT64 and I128, with
  * scalar/bitwise.h's rules (the CPU's: shifts on values, saturating, negative
  * counts reversing the direction). */
 #include "cuda/ew.cuh"
@@ -24,6 +24,7 @@ DEF_INT(u8, uint8_t)
 DEF_INT(u16, uint16_t)
 DEF_INT(u32, uint32_t)
 DEF_INT(u64, uint64_t)
+DEF_INT(i128, aug__i128)
 
 typedef struct bitwise_launchers {
     aug__ew_launcher k[AUG__BIT_SLOTS]; /* core/kernel_slots.h order */
@@ -36,7 +37,7 @@ aug__ew_launcher aug__cuda_bitwise_launcher(aug_op op, int ctype) {
     static const bitwise_launchers b = {{l_and_b, l_or_b, l_xor_b, l_inv_b, NULL, NULL}};
     static const bitwise_launchers table[AUG__NUM_CTYPES] = {
         b,          ENTRY(i8),  ENTRY(i16), ENTRY(i32), ENTRY(i64), ENTRY(u8), ENTRY(u16),
-        ENTRY(u32), ENTRY(u64), none,       none,       none,       none,      none,
+        ENTRY(u32), ENTRY(u64), none,       none,       none,       none,      ENTRY(i128),
     };
     const int slot = aug__bitwise_slot(op);
     return slot < 0 || ctype < 0 || ctype >= AUG__NUM_CTYPES ? NULL : table[ctype].k[slot];

@@ -79,7 +79,7 @@ FLOAT_TRAITS(red_f64, uint64_t, int64_t, 0x7fffffffffffffffull, 0x7ff00000000000
 
 /* The plan's geometry as a kernel argument. */
 typedef struct red_args {
-    int op, in_t, out_t;
+    int op, in_t, out_t, ieee_out;
     const char *in0;
     char *out0;
     int nr, no;
@@ -284,8 +284,8 @@ AUG_GLOBAL void k_red_thread(red_args a) {
         char *out;
         out_ptrs(a, o, &base, &out);
         red_part r = short_serial<T>(a, base);
-        aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, r.arg,
-                       out);
+        aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, a.ieee_out, r.i, r.f, r.flag,
+                       a.R, r.arg, out);
     }
 }
 
@@ -350,8 +350,8 @@ AUG_GLOBAL void k_red_block(red_args a, red_part *parts) {
             if (parts)
                 parts[o * a.nchunks + c] = r;
             else
-                aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R,
-                               r.arg, out);
+                aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, a.ieee_out, r.i, r.f,
+                               r.flag, a.R, r.arg, out);
         }
         __syncthreads();
     }
@@ -374,7 +374,8 @@ AUG_GLOBAL void k_red_combine(red_args a, const red_part *parts, double *fsum, i
             const char *base;
             char *out;
             out_ptrs(a, o, &base, &out);
-            aug__red_store((aug_reduce_op)a.op, is_float, a.in_t, a.out_t, r.i, r.f, r.flag, a.R, r.arg, out);
+            aug__red_store((aug_reduce_op)a.op, is_float, a.in_t, a.out_t, a.ieee_out, r.i, r.f, r.flag, a.R, r.arg,
+                           out);
         }
         __syncthreads();
     }
@@ -433,6 +434,7 @@ aug_status aug__cuda_reduce(const aug__reduce_plan *plan) {
     a.op = (int)plan->op;
     a.in_t = plan->in_dtype;
     a.out_t = plan->out_dtype;
+    a.ieee_out = plan->ieee_out;
     a.in0 = plan->in0;
     a.out0 = plan->out0;
     a.nr = plan->nr;

@@ -1,10 +1,14 @@
-/* scalar/bitwise.h: the scalar rules of AND OR XOR INVERT (BOOL and INT8..UINT64)
- * and LSHIFT RSHIFT (INT8..UINT64) (semantics §7; private, shared by every
- * backend).
+/* scalar/bitwise.h: the scalar rules of AND OR XOR INVERT (BOOL, INT8..UINT64 and
+ * I128) and LSHIFT RSHIFT (INT8..UINT64, I128) (semantics §7; private, shared by
+ * every backend).
  *
- * BOOL is logical: and, or, xor (!=) and not of the truth values. The core casts
- * both shift operands to the result type first (saturating), so the count has
- * the value's ctype. Shifts are defined on values, never by C's shift rules:
+ * BOOL is logical: and, or, xor (!=) and not of the truth values. Integers act
+ * on their exact values, read as infinitely sign-extended two's complement, and
+ * the result saturates into the result type R: the core computes in R when every
+ * operand's value fits R, otherwise in AUG__I128 (which holds every operand
+ * exactly; the store then saturates), so int8(-128) & uint64(2^63) is 2^63 before
+ * it saturates. The count has the value's ctype. Shifts are defined on values,
+ * never by C's shift rules:
  *   x << k  = x * 2^k, saturated to the type (0 stays 0; counts >= the bit width
  *             saturate every non-zero x);
  *   x >> k  = floor(x / 2^k): arithmetic for negatives, so counts >= the bit width
@@ -66,10 +70,14 @@ AUG__DEF_LOGIC(u8, uint8_t)
 AUG__DEF_LOGIC(u16, uint16_t)
 AUG__DEF_LOGIC(u32, uint32_t)
 AUG__DEF_LOGIC(u64, uint64_t)
+AUG__DEF_LOGIC(i128, aug__i128)
 AUG__DEF_SHIFT_SIGNED(i8, int8_t, uint8_t, INT8_MIN, INT8_MAX, 8)
 AUG__DEF_SHIFT_SIGNED(i16, int16_t, uint16_t, INT16_MIN, INT16_MAX, 16)
 AUG__DEF_SHIFT_SIGNED(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX, 32)
 AUG__DEF_SHIFT_SIGNED(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX, 64)
+/* i128: the counts are operand values of at most 64 bits, so the truncating
+ * magnitude above is exact. */
+AUG__DEF_SHIFT_SIGNED(i128, aug__i128, aug__u128, AUG__I128_MIN, AUG__I128_MAX, 128)
 AUG__DEF_SHIFT_UNSIGNED(u8, uint8_t, UINT8_MAX, 8)
 AUG__DEF_SHIFT_UNSIGNED(u16, uint16_t, UINT16_MAX, 16)
 AUG__DEF_SHIFT_UNSIGNED(u32, uint32_t, UINT32_MAX, 32)

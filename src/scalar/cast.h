@@ -342,6 +342,39 @@ AUG_HD void aug__store_f64(double v, int t, void *p) {
     }
 }
 
+/* ---- float results: IEEE rounding ----------------------------------------------
+ * An arithmetic float result computed in a wider ctype (float16/bfloat16 in
+ * FLOAT32, float32 in FLOAT64 next to a wide integer) is rounded to its dtype as
+ * IEEE arithmetic does: to nearest even, +-inf beyond the range, NaN kept
+ * (semantics §7, "Float results"). Only conversions (saturate_cast, §2) stop a
+ * finite value at the largest finite one. aug__ieee_narrowing tells whether a
+ * (ctype, dtype) pair is such a narrowing; for any other pair the IEEE store is
+ * the ordinary conversion. */
+AUG_HD int aug__ieee_narrowing(int src_t, int dst_t) {
+    if (src_t == AUG__CT_FLOAT32) return dst_t == AUG__CT_FLOAT16 || dst_t == AUG__CT_BFLOAT16;
+    if (src_t == AUG__CT_FLOAT64)
+        return dst_t == AUG__CT_FLOAT16 || dst_t == AUG__CT_BFLOAT16 || dst_t == AUG__CT_FLOAT32;
+    return 0;
+}
+AUG_HD void aug__ieee_store_f32(float v, int t, void *p) {
+    uint16_t h;
+    switch (t) {
+    case AUG__CT_FLOAT16: h = aug__f32_to_f16_ieee(v); memcpy(p, &h, sizeof h); break;
+    case AUG__CT_BFLOAT16: h = aug__f32_to_bf16_ieee(v); memcpy(p, &h, sizeof h); break;
+    default: aug__store_f64((double)v, t, p); break; /* exact widening, then the conversion */
+    }
+}
+AUG_HD void aug__ieee_store_f64(double v, int t, void *p) {
+    uint16_t h;
+    float f;
+    switch (t) {
+    case AUG__CT_FLOAT16: h = aug__f64_to_f16_ieee(v); memcpy(p, &h, sizeof h); break;
+    case AUG__CT_BFLOAT16: h = aug__f64_to_bf16_ieee(v); memcpy(p, &h, sizeof h); break;
+    case AUG__CT_FLOAT32: f = (float)v; memcpy(p, &f, sizeof f); break; /* C11 Annex F / cvt.rn */
+    default: aug__store_f64(v, t, p); break;
+    }
+}
+
 /* Loads an element of ctype t at p exactly: integers and bool into *iv, floats
  * into *fv; returns 1 for a float. */
 AUG_HD int aug__load_wide(const void *p, int t, aug__i128 *iv, double *fv) {

@@ -11,8 +11,8 @@
  *   DIV_RNE   exact quotient rounded half to even (augpy div); x / 0 as FLOORDIV.
  *   POW       exact x**y saturated; y < 0: round half to even of the real power
  *             (1, +-1 for -1, 0 for |x| >= 2, max for 0 like +inf); 0**0 = 1.
- * Floats: TRUEDIV and DIV_RNE are IEEE a / b, FLOORDIV floor(a / b), MOD NumPy's
- * `remainder`, POW pow(). */
+ * Floats: TRUEDIV and DIV_RNE are IEEE a / b, FLOORDIV and MOD NumPy's
+ * `floor_divide` and `remainder` (npy_divmod, below), POW pow(). */
 #ifndef AUG_SCALAR_DIV_H
 #define AUG_SCALAR_DIV_H
 
@@ -113,30 +113,60 @@ AUG__DEF_UNSIGNED_DIV(u64, uint64_t, UINT64_MAX)
 
 AUG_HD float aug__truediv_f32(float a, float b) { return a / b; }
 AUG_HD double aug__truediv_f64(double a, double b) { return a / b; }
-AUG_HD float aug__floordiv_f32(float a, float b) { return floorf(a / b); }
-AUG_HD double aug__floordiv_f64(double a, double b) { return floor(a / b); }
 AUG_HD float aug__pow_f32(float a, float b) { return powf(a, b); }
 AUG_HD double aug__pow_f64(double a, double b) { return pow(a, b); }
 
-/* NumPy `remainder`: fmod, moved into the divisor's sign; a zero result takes the
- * divisor's sign; x % 0 and inf % b are NaN (from fmod). */
-AUG_HD float aug__mod_f32(float a, float b) {
-    float m = fmodf(a, b);
-    if (m != 0.0f) {
-        if ((b < 0.0f) != (m < 0.0f)) m += b;
-    } else {
-        m = copysignf(0.0f, b);
+/* NumPy's npy_divmod, step for step in the type itself (semantics §7): the floor
+ * of the exact quotient, which a rounded a / b can miss (1.0 // 0.1 is 9, while
+ * 1.0 / 0.1 rounds to 10), and the remainder with the divisor's sign.
+ *   mod = fmod(a, b)                          exact
+ *   b == 0: a / b and mod (NaN)               +-inf or NaN, NaN
+ *   div = (a - mod) / b                       very nearly the integer quotient
+ *   mod != 0, (b < 0) != (mod < 0): mod += b, div -= 1
+ *   mod == 0: mod = copysign(0, b)
+ *   div != 0: floor(div), plus 1 if div - floor(div) > 0.5 (snaps a quotient
+ *             that rounded just below an integer)
+ *   div == 0: copysign(0, a / b)
+ * inf // x and inf % x are NaN (fmod(inf, x) is NaN), x // inf is 0 or -1. */
+#define AUG__DEF_FLOAT_DIVMOD(S, T, FMOD, FLOOR, COPYSIGN)                            \
+    AUG_HD T aug__divmod_##S(T a, T b, T *mod) {                                      \
+        T m = FMOD(a, b);                                                             \
+        if (b == (T)0) {                                                              \
+            *mod = m;                                                                 \
+            return a / b;                                                             \
+        }                                                                             \
+        T div = (a - m) / b;                                                          \
+        if (m != (T)0) { /* NaN included, as NumPy's `if (mod)` */                    \
+            if ((b < (T)0) != (m < (T)0)) {                                           \
+                m += b;                                                               \
+                div -= (T)1;                                                          \
+            }                                                                         \
+        } else {                                                                      \
+            m = COPYSIGN((T)0, b);                                                    \
+        }                                                                             \
+        T q;                                                                          \
+        if (div != (T)0) {                                                            \
+            q = FLOOR(div);                                                           \
+            if (div - q > (T)0.5) q += (T)1;                                          \
+        } else {                                                                      \
+            q = COPYSIGN((T)0, a / b);                                                \
+        }                                                                             \
+        *mod = m;                                                                     \
+        return q;                                                                     \
+    }                                                                                 \
+    AUG_HD T aug__floordiv_##S(T a, T b) {                                            \
+        T m;                                                                          \
+        return aug__divmod_##S(a, b, &m);                                             \
+    }                                                                                 \
+    AUG_HD T aug__mod_##S(T a, T b) {                                                 \
+        T m;                                                                          \
+        (void)aug__divmod_##S(a, b, &m);                                              \
+        return m;                                                                     \
     }
-    return m;
-}
-AUG_HD double aug__mod_f64(double a, double b) {
-    double m = fmod(a, b);
-    if (m != 0.0) {
-        if ((b < 0.0) != (m < 0.0)) m += b;
-    } else {
-        m = copysign(0.0, b);
-    }
-    return m;
-}
+
+AUG__DEF_FLOAT_DIVMOD(f32, float, fmodf, floorf, copysignf)
+AUG__DEF_FLOAT_DIVMOD(f64, double, fmod, floor, copysign)
+
+#undef AUG__DEF_FLOAT_DIVMOD
 
 #endif

@@ -109,18 +109,23 @@ AUG_HD int aug__red_arg_wins(int is_max, aug__i128 x, int64_t ix, aug__i128 b, i
 /* What is stored for an output (saturate_cast into out_t): i is the exact integer
  * sum or min/max (float min/max: the key), f the float sum, flag the all/any
  * result or, for float min/max, "a NaN was seen"; R the reduced count; arg the
- * argmin/argmax index. */
-AUG_HD void aug__red_store(aug_reduce_op op, int is_float, int in_t, int out_t, aug__i128 i, double f, int flag,
-                           int64_t R, int64_t arg, void *dst) {
+ * argmin/argmax index. With ieee (out_t is the result's own dtype), a float sum or
+ * mean rounds to a narrower float out_t as IEEE arithmetic does: +-inf beyond the
+ * range (semantics §10). */
+AUG_HD void aug__red_store(aug_reduce_op op, int is_float, int in_t, int out_t, int ieee, aug__i128 i, double f,
+                           int flag, int64_t R, int64_t arg, void *dst) {
     switch (op) {
     case AUG_REDUCE_SUM:
-        if (is_float) aug__store_f64(f, out_t, dst);
+        if (is_float && ieee) aug__ieee_store_f64(f, out_t, dst);
+        else if (is_float) aug__store_f64(f, out_t, dst);
         else aug__store_i128(i, out_t, dst);
         break;
-    case AUG_REDUCE_MEAN:
-        if (R == 0) aug__store_f64(NAN, out_t, dst);
-        else aug__store_f64((is_float ? f : (double)i) / (double)R, out_t, dst);
+    case AUG_REDUCE_MEAN: {
+        double m = R == 0 ? (double)NAN : (is_float ? f : (double)i) / (double)R;
+        if (ieee) aug__ieee_store_f64(m, out_t, dst);
+        else aug__store_f64(m, out_t, dst);
         break;
+    }
     case AUG_REDUCE_MIN:
     case AUG_REDUCE_MAX:
         if (is_float) aug__store_f64(flag ? NAN : aug__red_fkey_value(in_t, i), out_t, dst);

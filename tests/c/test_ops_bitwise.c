@@ -1,7 +1,8 @@
 /* test_ops_bitwise.c: & | ^ ~ << >> through the public API (semantics §7): every
- * integral dtype pair (bool logical), operands saturate-cast to the promoted type
- * first, shifts as values (x << k = x * 2^k saturated, x >> k = floor(x / 2^k),
- * counts >= the width, negative counts shifting the other way), weak scalar and
+ * integral dtype pair (bool logical), on the exact operand values (infinite two's
+ * complement) saturated once into the promoted type, shifts as values
+ * (x << k = x * 2^k saturated, x >> k = floor(x / 2^k), counts >= the width,
+ * negative counts shifting the other way), weak scalar and
  * typed counts, contiguous / broadcast / reversed / strided, errors, threads.
  * References work on exact __int128 values. */
 #include <stdarg.h>
@@ -33,7 +34,7 @@ static th_num ref_shift_left(th_i128 x, th_i128 k, aug_dtype r) {
 static th_num ref_bitwise(aug_op op, th_num a, th_num b, aug_dtype da, aug_dtype db, aug_dtype r) {
     (void)da;
     (void)db;
-    th_i128 x = th_sat(a, r).i, y = th_sat(b, r).i;
+    th_i128 x = a.i, y = b.i; /* exact: two's complement sign-extended without end */
     if (r == AUG_BOOL) {
         switch (op) {
         case AUG_OP_AND: return th_i(x && y);
@@ -42,9 +43,9 @@ static th_num ref_bitwise(aug_op op, th_num a, th_num b, aug_dtype da, aug_dtype
         }
     }
     switch (op) {
-    case AUG_OP_AND: return th_i(x & y);
-    case AUG_OP_OR: return th_i(x | y);
-    case AUG_OP_XOR: return th_i(x ^ y);
+    case AUG_OP_AND: return th_sat(th_i(x & y), r);
+    case AUG_OP_OR: return th_sat(th_i(x | y), r);
+    case AUG_OP_XOR: return th_sat(th_i(x ^ y), r);
     case AUG_OP_LSHIFT: return ref_shift_left(x, y, r);
     default: return ref_shift_left(x, -y, r);
     }
@@ -152,7 +153,7 @@ static void test_scalars(void **state) {
                 }
                 aug_tensor_free(out);
             }
-        /* & | ^ with weak ints: the scalar saturates into the tensor's dtype */
+        /* & | ^ with weak ints: on the scalar's exact value (u8 & -1 is u8, u8 | 300 is 255) */
         const int64_t ws[] = {0, 1, -1, 300, -300, 0x55, INT64_MIN};
         for (size_t c = 0; c < sizeof ws / sizeof ws[0]; c++)
             for (int o = 0; o < 3; o++) {
@@ -191,6 +192,27 @@ static void test_scalars(void **state) {
     assert_true(th_get_flat(out, 1).i == 200 && th_get_flat(out, 2).i == -200);
     aug_tensor_free(out);
     aug_tensor_free(t);
+    /* issue 11 (DALI): an operand beyond R takes part with its exact value */
+    n = 1;
+    th_num m128[1] = {th_i(-128)}, big[1] = {th_i((th_i128)1 << 63)}, one[1] = {th_i(1)};
+    aug_tensor *a = th_tensor(1, &n, AUG_INT8, m128), *u64t = th_tensor(1, &n, AUG_UINT64, big);
+    aug_tensor *k = th_tensor(1, &n, AUG_INT8, one);
+    out = NULL;
+    assert_int_equal(aug_binary(AUG_OP_AND, a, u64t, &out), AUG_OK); /* exact 2^63 saturates */
+    assert_int_equal(out->dtype, AUG_INT64);
+    assert_true(th_get_flat(out, 0).i == INT64_MAX);
+    aug_tensor_free(out);
+    out = NULL;
+    assert_int_equal(aug_binary(AUG_OP_RSHIFT, u64t, k, &out), AUG_OK); /* exact 2^62 fits */
+    assert_true(th_get_flat(out, 0).i == (th_i128)1 << 62);
+    aug_tensor_free(out);
+    out = NULL;
+    assert_int_equal(aug_binary_scalar(AUG_OP_AND, u64t, aug_scalar_int(-1), &out), AUG_OK); /* u64 & -1 = u64 */
+    assert_true(th_get_flat(out, 0).i == (th_i128)1 << 63);
+    aug_tensor_free(out);
+    aug_tensor_free(a);
+    aug_tensor_free(u64t);
+    aug_tensor_free(k);
 }
 
 static void test_errors_and_threads(void **state) {

@@ -4,7 +4,8 @@
  * (references from first principles on __int128 sign/magnitude), division and
  * modulo by zero, negative exponents, mixed-dtype exactness, weak scalars,
  * broadcast / strided / reversed / in-place operands, float16 and bfloat16 computed
- * in float32 and rounded once (with 16-bit rounding written here). */
+ * in float32 and rounded once (with 16-bit rounding written here), float floor
+ * division and remainder as NumPy's (npy_divmod) in the result type. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -460,10 +461,25 @@ static float np_remainder(float a, float b) { /* NumPy remainder, first principl
     return (float)m;
 }
 
+/* NumPy floor_divide (npy_divmodf, numpy/_core/src/npymath/npy_math_internal.h),
+ * written out in float: the floor of the exact quotient, so 1 // 0.1 is 9. */
+static float np_floordiv(float a, float b) {
+    float mod = fmodf(a, b);
+    if (b == 0) return a / b;
+    float div = (a - mod) / b;
+    if (mod != 0) {
+        if ((b < 0) != (mod < 0)) div -= 1.0f;
+    }
+    if (div == 0) return copysignf(0.0f, a / b);
+    float fl = floorf(div);
+    if (div - fl > 0.5f) fl += 1.0f;
+    return fl;
+}
+
 static float ref_f32_op(aug_op op, float a, float b) {
     switch (op) {
     case AUG_OP_TRUEDIV: return (float)((long double)a / b);
-    case AUG_OP_FLOORDIV: return floorf((float)((long double)a / b));
+    case AUG_OP_FLOORDIV: return np_floordiv(a, b);
     case AUG_OP_MOD: return np_remainder(a, b);
     default: return (float)powl(a, b);
     }
@@ -563,6 +579,39 @@ static void test_float32_float64(void **state) {
         aug_tensor_free(o); aug_tensor_free(o64);
     }
     aug_tensor_free(a); aug_tensor_free(b); aug_tensor_free(a64); aug_tensor_free(b64);
+    /* issue 11 (DALI): one rule whatever the integer operand's width, computed in
+     * the result type float32 as NumPy does: 5 // 0.001f is 4999 (the exact quotient
+     * lies just below 5000), 2^31 // 255 is 8421504 */
+    const aug_dtype wide[6] = { AUG_UINT8, AUG_UINT16, AUG_UINT32, AUG_UINT64, AUG_INT32, AUG_INT64 };
+    for (int w = 0; w < 6; w++) {
+        const int64_t one[1] = { 1 };
+        aug_tensor *x = mk(wide[w], 1, one), *y = mk(AUG_FLOAT32, 1, one), *o = NULL;
+        memset(aug_tensor_ptr(x), 0, (size_t)aug_dtype_info(wide[w])->size);
+        *(uint8_t *)aug_tensor_ptr(x) = 5; /* little-endian */
+        *(float *)aug_tensor_ptr(y) = 0.001f;
+        assert_int_equal(aug_binary(AUG_OP_FLOORDIV, x, y, &o), AUG_OK);
+        assert_int_equal(o->dtype, AUG_FLOAT32);
+        assert_true(*(float *)aug_tensor_ptr(o) == 4999.0f);
+        aug_tensor_free(o);
+        o = NULL;
+        assert_int_equal(aug_binary(AUG_OP_MOD, x, y, &o), AUG_OK);
+        assert_true(*(float *)aug_tensor_ptr(o) == np_remainder(5.0f, 0.001f));
+        aug_tensor_free(o);
+        aug_tensor_free(x); aug_tensor_free(y);
+    }
+    const aug_dtype divs[3] = { AUG_INT16, AUG_INT32, AUG_INT64 };
+    for (int w = 0; w < 3; w++) {
+        const int64_t one[1] = { 1 };
+        aug_tensor *x = mk(AUG_FLOAT32, 1, one), *y = mk(divs[w], 1, one), *o = NULL;
+        *(float *)aug_tensor_ptr(x) = 0x1p31f;
+        memset(aug_tensor_ptr(y), 0, (size_t)aug_dtype_info(divs[w])->size);
+        *(uint8_t *)aug_tensor_ptr(y) = 255;
+        assert_int_equal(aug_binary(AUG_OP_FLOORDIV, x, y, &o), AUG_OK);
+        assert_true(*(float *)aug_tensor_ptr(o) == np_floordiv(0x1p31f, 255.0f));
+        assert_true(*(float *)aug_tensor_ptr(o) == 8421504.0f);
+        aug_tensor_free(o);
+        aug_tensor_free(x); aug_tensor_free(y);
+    }
 }
 
 int main(void) {

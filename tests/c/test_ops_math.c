@@ -202,6 +202,31 @@ static void test_domains_and_out(void **state) {
     const uint8_t want[6] = { 0, 1, 2, 10, 255, 0 };
     assert_memory_equal(aug_tensor_ptr(o), want, 6);
     aug_tensor_free(x); aug_tensor_free(o);
+    /* Overflow (issue 11): the float32 result rounds as IEEE does whether it was
+     * computed in float32 (int16) or float64 (int32, int64), so exp, sinh, cosh of
+     * 100 are inf; an out= of another dtype (float16) receives the compute type's
+     * value through saturate_cast instead. */
+    const aug_dtype ints[3] = { AUG_INT16, AUG_INT32, AUG_INT64 };
+    const aug_op big[3] = { AUG_OP_EXP, AUG_OP_SINH, AUG_OP_COSH };
+    const int64_t s1[1] = { 1 };
+    for (int i = 0; i < 3; i++) {
+        aug_tensor *v = mk(ints[i], 1, s1);
+        memset(aug_tensor_ptr(v), 0, (size_t)aug_dtype_info(ints[i])->size);
+        *(uint8_t *)aug_tensor_ptr(v) = 100; /* little-endian */
+        for (int k = 0; k < 3; k++) {
+            aug_tensor *r = NULL;
+            assert_int_equal(aug_unary(big[k], v, &r), AUG_OK);
+            assert_int_equal(r->dtype, AUG_FLOAT32);
+            assert_true(*(float *)aug_tensor_ptr(r) == INFINITY);
+            aug_tensor_free(r);
+        }
+        aug_tensor *h = mk(AUG_FLOAT16, 1, s1), *hh = h;
+        assert_int_equal(aug_unary(AUG_OP_EXP, v, &hh), AUG_OK);
+        /* int16: float32 itself overflowed (inf stays inf); wider: the finite float64 saturates */
+        assert_true(th_half_to_float(*(uint16_t *)aug_tensor_ptr(h)) == (i == 0 ? INFINITY : 65504.0f));
+        aug_tensor_free(h);
+        aug_tensor_free(v);
+    }
 }
 
 /* Reversed and transposed views, and a broadcast (stride 0) view. */

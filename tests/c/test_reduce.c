@@ -503,12 +503,18 @@ static void test_saturation(void **state) {
     aug_tensor_free(t);
     free(v);
 
-    /* float32: a finite float64 sum beyond the float32 range saturates (semantics §2). */
+    /* float32: a float64 sum beyond the float32 range rounds to inf as IEEE does
+     * (semantics §10, issue 11); an `out` of another dtype would saturate. */
     int64_t two = 2;
     t = mk(AUG_FLOAT32, 1, &two);
     ((float *)aug_tensor_ptr(t))[0] = 3e38f;
     ((float *)aug_tensor_ptr(t))[1] = 3e38f;
-    assert_true(reduce1(AUG_REDUCE_SUM, t, 0, AUG_FLOAT32).f == 0x1.fffffep127L);
+    assert_true(reduce1(AUG_REDUCE_SUM, t, 0, AUG_FLOAT32).f == INFINITY);
+    int64_t none = 1;
+    aug_tensor *o16 = aug_tensor_empty(0, &none, AUG_FLOAT16, aug_cpu_device());
+    assert_int_equal(aug_reduce(AUG_REDUCE_SUM, t, -1, NULL, 0, 0, &o16), AUG_OK);
+    assert_true(get(AUG_FLOAT16, aug_tensor_ptr(o16)).f == 65504.0L); /* out of another dtype: saturates */
+    aug_tensor_free(o16);
     assert_true(reduce1(AUG_REDUCE_SUM, t, 1, AUG_FLOAT64).f == (long double)((double)3e38f * 2.0));
     aug_tensor_free(t);
     /* -0.0 is kept */

@@ -157,11 +157,35 @@ def round_f32(x):
 
 
 def narrow(v, d):
-    """A float value stored into float dtype d per semantics §2 (finite overflow -> +-max)."""
+    """A float result rounded to its float dtype d as IEEE arithmetic does (semantics §7
+    "Float results": overflow -> +-inf; only explicit conversions saturate, sat_cast)."""
+    if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+        return round_exact(v, d, saturate=False)
     v = float(v)
-    if d == "float64" or not math.isfinite(v):
+    if d == "float64" or not math.isfinite(v) or v == 0:  # a zero keeps its sign
         return v
-    return round_exact(v, d, saturate=True)
+    return round_exact(v, d, saturate=False)
+
+
+def store_value(v, d, r):
+    """The value v of an op whose result dtype is r, stored into dtype d: IEEE rounding
+    when d is r itself and a float (narrow), else the conversion (sat_cast)."""
+    if d == r and kind(d) == "f":
+        return narrow(v, d)
+    return sat_cast(v, d)
+
+
+def float_floordiv_mod(op, x, y, r):
+    """Float `//` and `%` (semantics §7): NumPy's floor_divide / remainder in the result
+    dtype r, each operand first rounded to r (IEEE). Returns the value in the compute
+    type, float32 for float16/bfloat16 as NumPy's half loops compute (the caller
+    rounds it to r: narrow)."""
+    a, b = narrow(x, r), narrow(y, r)
+    t = np.float64 if r == "float64" else np.float32
+    fn = np.floor_divide if op == "//" else np.remainder
+    with np.errstate(all="ignore"):
+        res = fn(t(a), t(b))
+    return float(res)
 
 
 def sat_cast(v, d):
@@ -295,10 +319,9 @@ def int_op(op, x, y, d):
         r = x | y
     elif op == "^":
         r = x ^ y
-    elif op == "<<":
-        r = 0 if x == 0 else x << min(y, 200)
-    elif op == ">>":
-        r = x >> min(y, 200)
+    elif op in ("<<", ">>"):  # x * 2**k; a negative count shifts the other way
+        k = y if op == "<<" else -y
+        r = (0 if x == 0 else x << min(k, 200)) if k >= 0 else x >> min(-k, 200)
     elif op == "min":
         r = min(x, y)
     elif op == "max":
@@ -381,7 +404,8 @@ def ref_binary(op, a, da, b, db, weak_a=False, weak_b=False, store=None):
     the value in the compute type is saturate-cast straight into dtype `store`
     ("exact, then saturate once"): float results are not first rounded to the
     result dtype, and integer results are only saturated to it when every operand
-    fits it (else the exact value is stored)."""
+    fits it (else the exact value is stored). A float store of the result dtype
+    itself rounds as IEEE does (narrow)."""
     wa = a if weak_a and isinstance(a, int) else None
     wb = b if weak_b and isinstance(b, int) else None
     if weak_a:
@@ -393,19 +417,24 @@ def ref_binary(op, a, da, b, db, weak_a=False, weak_b=False, store=None):
         fin = (lambda v: v)
     else:
         def fin(v):
-            return sat_cast(v, store)
+            return store_value(v, store, r)
     if op in CMP:
         return _apply(lambda x, y: fin(CMP_FN[op](x, y)), a, b), store or r
     if r == "bool":  # bool * bool and bitwise on bools
         f = {"*": lambda x, y: bool(x and y), "&": lambda x, y: bool(x) & bool(y),
              "|": lambda x, y: bool(x) | bool(y), "^": lambda x, y: bool(x) ^ bool(y)}[op]
         return _apply(lambda x, y: fin(f(x, y)), a, b), store or r
-    if op in BITWISE + SHIFT:  # every operand saturate-cast to the result type first
-        return _apply(lambda x, y: fin(int_op(op, sat_cast(x, r), sat_cast(y, r), r)), a, b), store or r
+    if op in BITWISE + SHIFT:  # exact operand values (infinite two's complement), saturated once
+        exact_r = store is None or (lossless(da, r, wa) and lossless(db, r, wb))
+        rr = r if exact_r else None  # as for + - *: an exact (128-bit) value meets the store
+        return _apply(lambda x, y: fin(int_op(op, int(x), int(y), rr)), a, b), store or r
     if kind(r) in "iu":
         exact_r = store is None or (lossless(da, r, wa) and lossless(db, r, wb))
         rr = r if exact_r else None  # exact (128-bit) value, saturated once by the store
         return _apply(lambda x, y: fin(int_op(op, x, y, rr)), a, b), store or r
+    if op in ("//", "%"):
+        g = (lambda v: narrow(v, r)) if store is None else fin
+        return _apply(lambda x, y: g(float_floordiv_mod(op, x, y, r)), a, b), store or r
     c = float_compute_type(r, da, db)
     if store is None:
         return _apply(lambda x, y: narrow(float_op(op, to_compute(x, c), to_compute(y, c)), r), a, b), r
@@ -449,7 +478,7 @@ def ref_functional_scalar(name, x, d, s):
     def f(u, v):
         u, v = to_compute(u, t), to_compute(v, t)
         r = float_op(op, v, u) if refl else float_op(op, u, v)
-        return sat_cast(float(r), d)
+        return store_value(float(r), d, d if kind(d) == "f" else None)  # a float tensor's dtype is R
     return _apply(f, x, s), d
 
 
@@ -473,7 +502,8 @@ def ref_functional_tensor(name, x, dx, y, dy, out_dtype=None):
         vals, r = ref_binary("/" if op == "div" else op, x, dx, y, dy)
     if out_dtype is None:
         return vals, r
-    return _apply(lambda u, _: sat_cast(u, out_dtype), vals, 0), out_dtype
+    rn = binary_result_dtype("/" if op == "div" and kind(p) == "f" else op, dx, dy)
+    return _apply(lambda u, _: store_value(u, out_dtype, rn), vals, 0), out_dtype
 
 
 def ref_fma(s, x, d1, y, d2, out_dtype=None):
@@ -490,7 +520,7 @@ def ref_fma(s, x, d1, y, d2, out_dtype=None):
                 r = fb  # a finite product plus inf / nan
         else:
             r = fs * fa + fb
-        return sat_cast(float(r), out_dtype or d2)
+        return store_value(float(r), out_dtype or d2, d2)
     return _apply(f, x, y), out_dtype or d2
 
 

@@ -179,6 +179,10 @@ def test_min_max_pow(d1, d2):
     t1, x1 = tensor_and_values(d1, seed=8, shape=(3, 4))
     t2, x2 = tensor_and_values(d2, seed=9, shape=(4,))
     for name in ("min", "max"):
+        if d1 == d2 == "bool":  # DALI: arithmetic on booleans (issue 11)
+            with pytest.raises(TypeError, match=f"Inputs to arithmetic operator `{name}` cannot be booleans"):
+                getattr(am, name)(t1, t2)
+            continue
         exp, rd = minmax_ref(name, x1, d1, x2, d2)
         res = getattr(am, name)(t1, t2)
         assert R.name_of(res.dtype) == rd

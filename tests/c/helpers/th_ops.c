@@ -176,6 +176,16 @@ th_num th_sat(th_num v, aug_dtype t) {
     return th_i((th_i128)r);
 }
 
+th_num th_ieee(th_num v, aug_dtype t) {
+    if (!th_is_float(t)) return th_sat(v, t);
+    long double x = v.isf ? (long double)v.f : (long double)v.i;
+    /* the largest finite value plus half its ulp: ties go to inf (odd mantissa) */
+    long double lim = t == AUG_FLOAT16 ? 65520.0L : t == AUG_BFLOAT16 ? 0x1.ffp127L
+                      : t == AUG_FLOAT32 ? 0x1.ffffffp127L : 0x1.fffffffffffff8p1023L;
+    if (!isnan(x) && fabsl(x) >= lim) return th_f(x > 0 ? INFINITY : -INFINITY);
+    return th_sat(v, t);
+}
+
 double th_round_f32(double v) { return (double)(float)v; }
 
 /* ---- numbers -------------------------------------------------------------------------- */

@@ -48,6 +48,11 @@ double th_bf16_value(uint16_t h);
  * the value t then holds. */
 th_num th_sat(th_num v, aug_dtype t);
 
+/* IEEE rounding (semantics §7, "Float results") of a value into float dtype t:
+ * round half to even, +-inf beyond the range (|v| >= max + half an ulp), NaN
+ * kept; th_sat for other dtypes. */
+th_num th_ieee(th_num v, aug_dtype t);
+
 /* IEEE rounding of a double into float32 (overflow -> inf), as a double. */
 double th_round_f32(double v);
 
