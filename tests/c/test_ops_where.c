@@ -1,7 +1,8 @@
 /* test_ops_where.c: the WHERE op (where(cond, x, y)) through aug_elementwise on the
  * CPU, against a reference written here: the condition is true when non-zero (NaN
  * included), the result dtype is the helpers' promotion of x and y alone, and the
- * chosen value goes through the helpers' reference saturate_cast. Every (x, y)
+ * chosen value is converted as an arithmetic result is (th_ieee: a float result
+ * rounds as IEEE, integers saturate). Every (x, y)
  * dtype pair with a condition of each dtype, broadcast operands, weak scalars,
  * out= of another dtype, a compute override, the bit pattern of -0.0 and NaN kept,
  * and the type rules (bool allowed, the condition takes no part in promotion). */
@@ -34,7 +35,7 @@ static void check_pair(aug_dtype dc, aug_dtype dx, aug_dtype dy, uint64_t *seed)
     assert_int_equal(out->ndim, 2);
     for (int i = 0; i < N; i++)
         for (int j = 0; j < M; j++) {
-            th_num want = th_sat(truth(c[i]) ? x[i * M + j] : y[j], r);
+            th_num want = th_ieee(truth(c[i]) ? x[i * M + j] : y[j], r);
             th_num got = th_get_flat(out, i * M + j);
             if (!th_num_eq(got, want)) {
                 char a[64], b[64];
