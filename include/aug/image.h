@@ -138,6 +138,14 @@ AUG_API void aug_decoder_free(aug_decoder *d); /* NULL is fine */
  * without nvJPEG: every image is decoded on the CPU and copied to the device,
  * queued on the current stream). NULL for NULL. */
 AUG_API const char *aug_decoder_engine(const aug_decoder *d);
+/* The largest image, in pixels (height * width), d decodes: larger ones are
+ * refused with AUG_ERR_JPEG naming the size and the limit, after reading the
+ * header and before anything is allocated for the pixels, on every device.
+ * The default, 2^28 (16384 x 16384, 768 MiB of RGB), stops a small hostile
+ * file from making the decoder allocate gigabytes. max_pixels in [1, 2^31]
+ * (else AUG_ERR_VALUE). aug_decoder_limit returns the limit (0 for NULL). */
+AUG_API aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels);
+AUG_API int64_t aug_decoder_limit(const aug_decoder *d);
 
 /* Image size of a JPEG from its header, without decoding it. AUG_ERR_JPEG with
  * libjpeg-turbo's message if the header cannot be read. */
@@ -152,8 +160,9 @@ AUG_API aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height,
  * the decoder's device with at least H*W*3 elements (else AUG_ERR_VALUE /
  * AUG_ERR_TYPE), and *out is a view of its first H*W*3 elements (sharing its
  * memory). Errors: a corrupt or truncated file, libjpeg-turbo warnings
- * included ("Premature end of JPEG file"), and images over 2^31 pixels give
- * AUG_ERR_JPEG with libjpeg-turbo's message. On any error *out is untouched
+ * included ("Premature end of JPEG file"), give AUG_ERR_JPEG with
+ * libjpeg-turbo's message; images over the decoder's limit
+ * (aug_decoder_set_limit, default 2^28 pixels) give AUG_ERR_JPEG too. On any error *out is untouched
  * and nothing half-decoded is returned (the buffer's bytes are then unspecified). */
 AUG_API aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                                       aug_tensor **out);

@@ -201,6 +201,16 @@ void augpy_bufview_release(augpy_bufview *view);
  * large tensors; errors name func. 0 or -1. */
 int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, const char *func);
 
+/* ---- locks that survive fork() (fork.c) -------------------------------------- */
+/* A new lock (PyThread_allocate_lock; NULL when out of memory) and its fork
+ * generation. Call augpy_forksafe_lock_check with the GIL held before every
+ * acquire: after a fork it replaces a lock another thread of the parent held at
+ * fork time. Returns 0 (lock unchanged or free at fork time), 1 (replaced: the
+ * object's state may be mid-call; reset it) or -1 with MemoryError. */
+#include <pythread.h>
+PyThread_type_lock augpy_forksafe_lock_new(unsigned long *generation);
+int augpy_forksafe_lock_check(PyThread_type_lock *lock, unsigned long *generation);
+
 /* ---- registration of each file's functions and types (called by module.c) --- */
 int augpy_init_dtypes(PyObject *module, augpy_state *st);   /* dtype.c */
 int augpy_init_tensor(PyObject *module, augpy_state *st);   /* tensor.c */
