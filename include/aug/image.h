@@ -34,8 +34,12 @@ typedef struct aug_affine_params {
     double sheary, shearx;
     int hmirror, vmirror;
     aug_warp_scale_mode scale_mode;
-    int max_supersampling; /* >= 1 */
+    int max_supersampling; /* 1 .. AUG_MAX_SUPERSAMPLING */
 } aug_affine_params;
+
+/* The largest supersampling factor: a warp costs s*s samples per output pixel,
+ * so an unbounded s (99999) would run for hours. */
+#define AUG_MAX_SUPERSAMPLING 16
 
 /* The defaults: angle 0, scale 1, aspect 1, no shift/shear/mirror, SHORTEST,
  * max_supersampling 3. */
@@ -45,7 +49,8 @@ AUG_API aug_affine_params aug_affine_params_default(void);
  * WARP_INVERSE_MAP), row-major float32, into out[6], computed in double by the
  * semantics §13 formula; *supersampling (may be NULL) receives
  * max(1, min(max_supersampling, ceil(r))). Sizes > 0; AUG_ERR_VALUE for a zero
- * scale or aspect, a non-finite parameter, max_supersampling < 1, or a matrix
+ * scale or aspect, a non-finite parameter, max_supersampling outside
+ * [1, AUG_MAX_SUPERSAMPLING], or a matrix
  * that does not fit float32. out is written only on success. */
 AUG_API aug_status aug_make_affine_matrix(float out[6], int64_t source_height, int64_t source_width,
                                           int64_t target_height, int64_t target_width,
@@ -61,7 +66,8 @@ AUG_API aug_status aug_make_affine_matrix(float out[6], int64_t source_height, i
  * saturate_cast (semantics §13; docs/warp.md gives the arithmetic). matrix: 6 finite
  * floats as from aug_make_affine_matrix (host memory). background: NULL (zeros)
  * or a tensor of any shape and dtype holding exactly C values, on src's device.
- * supersampling >= 1. dst must not overlap src; its layout is set to "CHW". */
+ * supersampling in [1, AUG_MAX_SUPERSAMPLING] (else AUG_ERR_VALUE naming the
+ * function and the value). dst must not overlap src; its layout is set to "CHW". */
 AUG_API aug_status aug_warp_affine(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
                                    const aug_tensor *background, int supersampling);
 
