@@ -131,3 +131,99 @@ print("done")
 """)
     assert "TypeError:" in out and "SystemError" not in out, out
     assert out.strip().endswith("done")
+
+
+# ---- self-overlapping outputs ------------------------------------------------------------------
+
+from numpy.lib.stride_tricks import as_strided  # noqa: E402
+
+
+def overlapping(shape, strides, dtype=np.float32, size=64):
+    """A writable NumPy view whose elements share memory, imported via DLPack (a CPU tensor)."""
+    base = np.zeros(size, dtype)
+    item = base.itemsize
+    start = 8 if min(strides) < 0 else 0
+    v = as_strided(base[start:], shape=shape, strides=tuple(s * item for s in strides))
+    return augpy.from_dlpack(v), v
+
+
+# Elements sharing memory; the last two are distinct but interleave (refused by design: the check
+# proves distinctness by sorting axes by stride, see aug__check_no_self_overlap and docs/semantics.md).
+SELF_OVERLAP = [((3, 3), (1, 1)), ((4, 4), (2, 1)), ((2, 3, 4), (12, 1, 2)), ((5,), (0,)), ((3, 3), (-1, 1)),
+                ((3, 2), (2, 3)), ((2, 3, 4), (12, 2, 3))]
+
+
+@pytest.mark.parametrize("shape,strides", SELF_OVERLAP)
+def test_self_overlapping_out_refused(shape, strides):
+    """Every op writing an output refuses one whose elements may share memory (its result would
+    depend on the thread count); the memory is not written."""
+    t, v = overlapping(shape, strides)
+    msg = r"(self-overlapping strides|zero stride|stride 0)"
+    src = augpy.array_to_tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape)).cpu()
+    ones7 = augpy.array_to_tensor(np.ones((7,) + shape, np.float32)).cpu()
+    calls = {
+        "add": lambda: augpy.add(src, 1, out=t),
+        "mul": lambda: augpy.mul(src, src, out=t),
+        "fill": lambda: augpy.fill(3, t),
+        "Tensor.fill": lambda: t.fill(3),
+        "copy": lambda: augpy.copy(src, t),
+        "cast": lambda: augpy.cast(augpy.cast(src, augpy.int32), t),
+        "sum": lambda: augpy.sum(ones7, 0, out=t),
+        "max": lambda: augpy.max(ones7, 0, out=t),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match=msg):
+            call()
+        assert not v.any(), name
+
+
+def test_self_overlapping_random_target():
+    rng = augpy.RandomNumberGenerator(seed=3)
+    for fill in (rng.uniform, rng.gaussian):
+        arr = as_strided(np.zeros(16, np.float32), shape=(4, 4), strides=(4, 4))  # an array target
+        with pytest.raises(ValueError, match="RandomNumberGenerator.(uniform|gaussian): .*self-overlapping"):
+            fill(arr, 0, 1)
+        assert not arr.any()
+        if not ON_CUDA:  # a tensor target must be on the generator's device
+            t, v = overlapping((3, 3), (1, 1))
+            with pytest.raises(ValueError, match="(uniform|gaussian): target has self-overlapping"):
+                fill(t, 0, 1)
+            assert not v.any()
+
+
+def test_image_outputs_must_be_distinct():
+    """Warp, lighting and blur outputs must be contiguous: an overlapping view is refused."""
+    img = augpy.array_to_tensor(np.ones((2, 3, 4, 4), np.float32)).cpu()
+    t, v = overlapping((2, 3, 4, 4), (0, 1, 4, 1), size=256)
+    with pytest.raises(ValueError, match="out must be contiguous"):
+        augpy.lighting(img, [1, 1], [[1, 1, 1]] * 2, [0, 0], 0, 1, out=t)
+    with pytest.raises(ValueError, match="contiguous"):
+        augpy.gaussian_blur(img, [1.0, 1.0], 5, out=t)
+    src = augpy.array_to_tensor(np.ones((4, 4, 3), np.float32)).cpu()
+    with pytest.raises(ValueError, match="warp_affine"):
+        augpy.warp_affine([src, src], t, [[[1, 0, 0], [0, 1, 0]]] * 2)
+    assert not v.any()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_distinct_strided_outputs_accepted(threads):
+    """Views whose elements are distinct (transposed, stepped, flipped, padded rows) are written
+    like NumPy does, whatever the thread count."""
+    augpy.set_num_threads(threads)
+    try:
+        rng = np.random.default_rng(7)
+        for make in (lambda b: b.reshape(6, 8).T, lambda b: b.reshape(6, 8)[::2, ::-3],
+                     lambda b: b.reshape(4, 12)[:, 1:9:2], lambda b: b.reshape(2, 3, 8).transpose(2, 0, 1)[::-1]):
+            base = np.zeros(48, np.float32)
+            v = make(base)
+            t = augpy.from_dlpack(v)
+            x = rng.standard_normal(v.shape).astype(np.float32)
+            augpy.add(augpy.array_to_tensor(x).cpu(), 1, out=t)
+            assert np.array_equal(v, x + np.float32(1))
+            touched = np.zeros(48, bool)
+            make(touched)[...] = True
+            assert not base[~touched].any()  # nothing outside the view was written
+            s = augpy.sum(augpy.array_to_tensor(np.stack([x, x])).cpu(), 0, out=t)
+            assert np.allclose(v, x + x) and s.shape == v.shape
+    finally:
+        augpy.set_num_threads(0)
