@@ -227,3 +227,67 @@ def test_distinct_strided_outputs_accepted(threads):
             assert np.allclose(v, x + x) and s.shape == v.shape
     finally:
         augpy.set_num_threads(0)
+
+
+# ---- Ctrl-C during long calls -----------------------------------------------------------------
+
+LONG_CALLS = {
+    # seconds to minutes each on the CPU backend; the GIL is released throughout
+    "warp_affine": """
+        src = augpy.array_to_tensor(np.zeros((1500, 1500, 3), np.float32))
+        dst = augpy.CudaTensor((3, 1500, 1500), augpy.float32)
+        call = lambda: augpy.warp_affine(src, dst, [[1, 0, 0], [0, 1, 0]], None, 16)
+        """,
+    "gaussian_blur": """
+        img = augpy.array_to_tensor(np.zeros((3, 2000, 2000), np.float32))
+        call = lambda: augpy.gaussian_blur_single(img, 150.0)
+        """,
+    "random_gaussian": """
+        rng = augpy.RandomNumberGenerator(seed=1)
+        t = augpy.CudaTensor((60_000_000,), augpy.float64)
+        call = lambda: rng.gaussian(t, 0, 1)
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_CALLS))
+def test_ctrl_c_interrupts_long_call(name):
+    """SIGINT 0.5 s into a long call raises KeyboardInterrupt from that call within a couple of seconds
+    (the CPU backend polls Python's signal handlers between tasks)."""
+    code = textwrap.dedent("""
+        import time, sys
+        import numpy as np
+        import augpy
+        augpy.set_num_threads(2)
+        """) + textwrap.dedent(LONG_CALLS[name]) + textwrap.dedent("""
+        print("start", flush=True)
+        t0 = time.monotonic()
+        try:
+            call()
+            print("finished without interruption after %.2f s" % (time.monotonic() - t0), flush=True)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt after %.2f s" % (time.monotonic() - t0), flush=True)
+        """)
+    env = dict(os.environ, AUG_CUDA_BACKEND="off", PYTHONWARNINGS="ignore")
+    env.pop("AUG_REQUIRE_CUDA", None)
+    env.pop("AUG_DEVICE", None)
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env, cwd=HERE, start_new_session=True)
+    try:
+        line = p.stdout.readline()
+        assert line.strip() == "start", (line, p.stderr.read() if p.poll() is not None else "")
+        time.sleep(0.5)
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        waited = time.monotonic() - sent
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        pytest.fail(f"{name}: not interrupted within 30 s: {out!r} {err!r}")
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 0, (out, err)
+    assert "KeyboardInterrupt after" in out, out
+    assert waited < 3.0, f"{name}: {waited:.2f} s from SIGINT to exit"

@@ -22,6 +22,11 @@ static void after_fork_child(void) { atomic_fetch_add(&g_forks, 1); }
 
 static void register_once(void) { pthread_atfork(NULL, NULL, after_fork_child); }
 
+unsigned long augpy_fork_generation(void) {
+    pthread_once(&g_once, register_once);
+    return atomic_load(&g_forks);
+}
+
 PyThread_type_lock augpy_forksafe_lock_new(unsigned long *generation) {
     pthread_once(&g_once, register_once);
     *generation = atomic_load(&g_forks);
