@@ -176,7 +176,8 @@ for _ in range(3):
 
 @pytest.mark.skipif(not ON_CUDA, reason="the emulated CUDA session only")
 def test_forked_child_of_cuda_process_errors_at_once():
-    """A child of a process using (emulated) CUDA gets CudaError, never a hang on the memory pool's lock,
+    """A child of a process using (emulated) CUDA gets an error (CudaError, or MemoryError from the
+    memory pool), never a hang on the memory pool's lock,
     even when a parent thread was allocating at fork time."""
     code = FORK_STRESS.format(
         setup="",
@@ -184,7 +185,7 @@ def test_forked_child_of_cuda_process_errors_at_once():
         child=textwrap.indent(textwrap.dedent("""
             try:
                 augpy.CudaTensor((1 << 16,), augpy.uint8).numpy()
-            except augpy.CudaError:
+            except (augpy.CudaError, MemoryError):  # the emulator's cudaMalloc fails after fork
                 pass
             """), " " * 12))
     out = run_child(code, timeout=300)
