@@ -291,3 +291,37 @@ def test_ctrl_c_interrupts_long_call(name):
     assert p.returncode == 0, (out, err)
     assert "KeyboardInterrupt after" in out, out
     assert waited < 3.0, f"{name}: {waited:.2f} s from SIGINT to exit"
+
+
+def test_signal_handler_runs_during_long_call():
+    """A handler that does not raise runs while the call is in progress, and the call then completes
+    (the output is whole)."""
+    code = textwrap.dedent("""
+        import signal, time
+        import numpy as np
+        import augpy
+        seen = []
+        signal.signal(signal.SIGUSR1, lambda *_: seen.append(time.monotonic()))
+        src = augpy.array_to_tensor(np.full((500, 500, 3), 7, np.float32))
+        dst = augpy.CudaTensor((3, 500, 500), augpy.float32)
+        print("start", flush=True)
+        augpy.warp_affine(src, dst, [[1, 0, 0], [0, 1, 0]], None, 16)
+        end = time.monotonic()
+        assert len(seen) == 1 and seen[0] < end - 0.05, (seen, end)
+        assert (dst.numpy()[:, 1:-1, 1:-1] == 7).all()
+        print("ok %.2f s before the end" % (end - seen[0]), flush=True)
+        """)
+    env = dict(os.environ, AUG_CUDA_BACKEND="off", AUG_NUM_THREADS="2")
+    env.pop("AUG_REQUIRE_CUDA", None)
+    env.pop("AUG_DEVICE", None)
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env, cwd=HERE, start_new_session=True)
+    try:
+        assert p.stdout.readline().strip() == "start"
+        time.sleep(0.3)
+        p.send_signal(signal.SIGUSR1)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 0 and out.startswith("ok"), (out, err)
