@@ -302,8 +302,8 @@ def test_signal_handler_runs_during_long_call():
         import augpy
         seen = []
         signal.signal(signal.SIGUSR1, lambda *_: seen.append(time.monotonic()))
-        src = augpy.array_to_tensor(np.full((500, 500, 3), 7, np.float32))
-        dst = augpy.CudaTensor((3, 500, 500), augpy.float32)
+        src = augpy.array_to_tensor(np.full((1200, 1200, 3), 7, np.float32))
+        dst = augpy.CudaTensor((3, 1200, 1200), augpy.float32)
         print("start", flush=True)
         augpy.warp_affine(src, dst, [[1, 0, 0], [0, 1, 0]], None, 16)
         end = time.monotonic()
@@ -318,7 +318,7 @@ def test_signal_handler_runs_during_long_call():
                          env=env, cwd=HERE, start_new_session=True)
     try:
         assert p.stdout.readline().strip() == "start"
-        time.sleep(0.3)
+        time.sleep(0.2)
         p.send_signal(signal.SIGUSR1)
         out, err = p.communicate(timeout=120)
     finally:
