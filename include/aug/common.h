@@ -33,7 +33,8 @@ typedef enum aug_status {
     AUG_ERR_CURAND = 7,  /* cuRAND (CuRandError) */
     AUG_ERR_CUBLAS = 8,  /* cuBLAS / BLAS (CuBlasError) */
     AUG_ERR_JPEG = 9,    /* JPEG decoding (NvJpegError) */
-    AUG_ERR_RUNTIME = 10 /* anything else (RuntimeError) */
+    AUG_ERR_RUNTIME = 10,/* anything else (RuntimeError) */
+    AUG_ERR_INTERRUPTED = 11 /* the thread's interrupt check asked to stop (KeyboardInterrupt) */
 } aug_status;
 
 /* The message of the last failed call on this thread ("" if none). Borrowed;
@@ -56,6 +57,20 @@ AUG_API void aug_clear_error(void);
  * the default. Results never depend on it. */
 AUG_API int aug_get_num_threads(void);
 AUG_API aug_status aug_set_num_threads(int n);
+
+/* Interrupting long calls (Ctrl-C). A check installed on a thread is polled by the
+ * CPU backend's calls made from that thread, between tasks (image rows, chunks of
+ * elements), about every 10 ms: elementwise ops, copies, reductions, random fills,
+ * warps, lighting and blurs. When it returns nonzero the call hands out no more
+ * tasks, waits for the tasks already running (each one short), and returns
+ * AUG_ERR_INTERRUPTED; the output then holds partial results (some elements
+ * written, others not). The check runs on the calling thread; NULL removes it.
+ * aug_get_interrupt_check returns the thread's current one (to restore it).
+ * Not polled: gemm (BLAS), one JPEG decode (bounded by the decoder's pixel limit),
+ * work queued on a CUDA device. */
+typedef int (*aug_interrupt_check)(void *ctx);
+AUG_API void aug_set_interrupt_check(aug_interrupt_check check, void *ctx);
+AUG_API void aug_get_interrupt_check(aug_interrupt_check *check, void **ctx);
 
 /* Library version string, e.g. "0.1.0". */
 AUG_API const char *aug_version(void);

@@ -34,8 +34,12 @@ typedef struct aug_affine_params {
     double sheary, shearx;
     int hmirror, vmirror;
     aug_warp_scale_mode scale_mode;
-    int max_supersampling; /* >= 1 */
+    int max_supersampling; /* 1 .. AUG_MAX_SUPERSAMPLING */
 } aug_affine_params;
+
+/* The largest supersampling factor: a warp costs s*s samples per output pixel,
+ * so an unbounded s (99999) would run for hours. */
+#define AUG_MAX_SUPERSAMPLING 16
 
 /* The defaults: angle 0, scale 1, aspect 1, no shift/shear/mirror, SHORTEST,
  * max_supersampling 3. */
@@ -45,7 +49,8 @@ AUG_API aug_affine_params aug_affine_params_default(void);
  * WARP_INVERSE_MAP), row-major float32, into out[6], computed in double by the
  * semantics §13 formula; *supersampling (may be NULL) receives
  * max(1, min(max_supersampling, ceil(r))). Sizes > 0; AUG_ERR_VALUE for a zero
- * scale or aspect, a non-finite parameter, max_supersampling < 1, or a matrix
+ * scale or aspect, a non-finite parameter, max_supersampling outside
+ * [1, AUG_MAX_SUPERSAMPLING], or a matrix
  * that does not fit float32. out is written only on success. */
 AUG_API aug_status aug_make_affine_matrix(float out[6], int64_t source_height, int64_t source_width,
                                           int64_t target_height, int64_t target_width,
@@ -61,7 +66,8 @@ AUG_API aug_status aug_make_affine_matrix(float out[6], int64_t source_height, i
  * saturate_cast (semantics §13; docs/warp.md gives the arithmetic). matrix: 6 finite
  * floats as from aug_make_affine_matrix (host memory). background: NULL (zeros)
  * or a tensor of any shape and dtype holding exactly C values, on src's device.
- * supersampling >= 1. dst must not overlap src; its layout is set to "CHW". */
+ * supersampling in [1, AUG_MAX_SUPERSAMPLING] (else AUG_ERR_VALUE naming the
+ * function and the value). dst must not overlap src; its layout is set to "CHW". */
 AUG_API aug_status aug_warp_affine(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
                                    const aug_tensor *background, int supersampling);
 
@@ -138,6 +144,14 @@ AUG_API void aug_decoder_free(aug_decoder *d); /* NULL is fine */
  * without nvJPEG: every image is decoded on the CPU and copied to the device,
  * queued on the current stream). NULL for NULL. */
 AUG_API const char *aug_decoder_engine(const aug_decoder *d);
+/* The largest image, in pixels (height * width), d decodes: larger ones are
+ * refused with AUG_ERR_JPEG naming the size and the limit, after reading the
+ * header and before anything is allocated for the pixels, on every device.
+ * The default, 2^28 (16384 x 16384, 768 MiB of RGB), stops a small hostile
+ * file from making the decoder allocate gigabytes. max_pixels in [1, 2^31]
+ * (else AUG_ERR_VALUE). aug_decoder_limit returns the limit (0 for NULL). */
+AUG_API aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels);
+AUG_API int64_t aug_decoder_limit(const aug_decoder *d);
 
 /* Image size of a JPEG from its header, without decoding it. AUG_ERR_JPEG with
  * libjpeg-turbo's message if the header cannot be read. */
@@ -152,8 +166,9 @@ AUG_API aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height,
  * the decoder's device with at least H*W*3 elements (else AUG_ERR_VALUE /
  * AUG_ERR_TYPE), and *out is a view of its first H*W*3 elements (sharing its
  * memory). Errors: a corrupt or truncated file, libjpeg-turbo warnings
- * included ("Premature end of JPEG file"), and images over 2^31 pixels give
- * AUG_ERR_JPEG with libjpeg-turbo's message. On any error *out is untouched
+ * included ("Premature end of JPEG file"), give AUG_ERR_JPEG with
+ * libjpeg-turbo's message; images over the decoder's limit
+ * (aug_decoder_set_limit, default 2^28 pixels) give AUG_ERR_JPEG too. On any error *out is untouched
  * and nothing half-decoded is returned (the buffer's bytes are then unspecified). */
 AUG_API aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                                       aug_tensor **out);

@@ -855,9 +855,12 @@ class Decoder:
     decoding."""
 
     def __new__(cls, device_padding: int = 16777216, host_padding: int = 8388608,
-                gpu_huffman: bool = False) -> "Decoder": ...
+                gpu_huffman: bool = False, *, max_pixels: int = 268435456) -> "Decoder": ...
     @property
     def device_padding(self) -> int: ...
+    @property
+    def max_pixels(self) -> int:
+        """The largest image (height * width) decoded; larger ones raise NvJpegError."""
     @property
     def host_padding(self) -> int: ...
     @property

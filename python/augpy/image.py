@@ -15,6 +15,7 @@ dict holds keyword arguments of ``make_transform`` (DecodeWarp) or the keys
 ``gamma_gray``, ``gamma_color``, ``contrast`` (Lighting). Missing keys take the
 documented defaults; an explicit value, 0 included, is always used.
 """
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -66,10 +67,15 @@ class DecodeWarp:
         stays valid until ``num_buffers - 1`` further calls
     :param decode_buffer_size: elements of a pre-allocated decode buffer per
         decoder (must hold H*W*3 of the largest image); None: a new buffer per image
+    :param max_pixels: the largest image (height * width) decoded, passed to each
+        ``Decoder``; None: the Decoder's default (2**28)
+
+    An instance may be used in a forked child (a DataLoader worker): the child
+    gets its own decoder threads and decoders on first use.
     """
 
     def __init__(self, batch_size, shape, background=None, dtype=None, cpu_threads=1, num_buffers=2,
-                 decode_buffer_size=None):
+                 decode_buffer_size=None, max_pixels=None):
         func = "DecodeWarp"
         self.batch_size = _positive_int("batch_size", batch_size, func)
         shape = tuple(shape)
@@ -90,12 +96,22 @@ class DecodeWarp:
         if decode_buffer_size is not None:
             decode_buffer_size = _positive_int("decode_buffer_size", decode_buffer_size, func)
         self.decode_buffer_size = decode_buffer_size
+        if max_pixels is not None:
+            max_pixels = _positive_int("max_pixels", max_pixels, func)
+        self.max_pixels = max_pixels
         self.buffers = [_augpy.CudaTensor((self.batch_size,) + self.shape, dtype=self.dtype)
                         for _ in range(self.num_buffers)]
         for b in self.buffers:
             b.layout = "NCHW"
         self._next = 0
         self._done = [[] for _ in range(self.num_buffers)]  # per buffer: events of its last fill
+        self._start_threads()
+
+    def _start_threads(self):
+        # A forked child inherits the pool object but none of its threads (it
+        # would wait forever for them), and the parent's per-thread decoders:
+        # __call__ starts both afresh when the process id has changed.
+        self._pid = os.getpid()
         self._local = threading.local()
         self._pool = ThreadPoolExecutor(self.cpu_threads) if self.cpu_threads > 1 else None
 
@@ -105,7 +121,8 @@ class DecodeWarp:
             if self._pool is not None:  # a worker thread: a stream of its own
                 local.stream = _augpy.CudaStream()
                 local.stream.activate()
-            local.decoder = _augpy.Decoder()
+            local.decoder = (_augpy.Decoder() if self.max_pixels is None
+                             else _augpy.Decoder(max_pixels=self.max_pixels))
             local.buffer = (None if self.decode_buffer_size is None
                             else _augpy.CudaTensor((self.decode_buffer_size,), dtype=_augpy.uint8))
         return local.decoder, local.buffer
@@ -133,6 +150,8 @@ class DecodeWarp:
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
         augmentation = _augmentation_list(augmentation, n, func)
+        if self._pid != os.getpid():
+            self._start_threads()
         index = self._next
         buffer = self.buffers[index]
         self._next = (self._next + 1) % self.num_buffers
@@ -164,12 +183,13 @@ class DecodeWarp:
     def close(self):
         """Stop the decoder threads (also done when the object is collected)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True)
+            if self._pid == os.getpid():  # a forked child has none of these threads
+                self._pool.shutdown(wait=True)
             self._pool = None
 
     def __del__(self):
         pool = getattr(self, "_pool", None)
-        if pool is not None:
+        if pool is not None and getattr(self, "_pid", None) == os.getpid():
             pool.shutdown(wait=False)
 
 

@@ -21,10 +21,13 @@
 #include "backend.h"
 #include "tensor_impl.h"
 
-/* Largest image decoded, in pixels: 2^31 keeps every row pitch and pixel
- * count inside TurboJPEG's int arithmetic with room to spare and bounds the
- * memory a hostile header can make us allocate (6 GiB of RGB). */
-#define MAX_PIXELS ((int64_t)1 << 31)
+/* Largest limit a decoder accepts, in pixels: 2^31 keeps every row pitch and
+ * pixel count inside TurboJPEG's int arithmetic with room to spare (6 GiB of
+ * RGB). The default limit is 2^28 pixels (768 MiB of RGB, e.g. 16384 x 16384):
+ * a 3 MB file can claim that much, so larger images must be asked for
+ * (aug_decoder_set_limit). */
+#define MAX_PIXELS_HARD ((int64_t)1 << 31)
+#define MAX_PIXELS_DEFAULT ((int64_t)1 << 28)
 
 struct aug_decoder {
     aug_device device;
@@ -32,6 +35,7 @@ struct aug_decoder {
     void *impl;                  /* the backend's decoder; NULL: decode on the CPU and upload */
     void *cpu;                   /* a non-CPU device: the CPU decoder of the fallback */
     size_t host_padding;
+    int64_t max_pixels;          /* images with more pixels are refused */
     uint8_t *staging;            /* the fallback's page-locked pixels */
     size_t staging_size;
     aug_event *copied;           /* recorded after the last upload from staging */
@@ -49,6 +53,7 @@ aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t ho
     d->device = device;
     d->backend = be;
     d->host_padding = host_padding;
+    d->max_pixels = MAX_PIXELS_DEFAULT;
     aug_status st = AUG_OK;
     if (device.type == AUG_DEVICE_CPU) {
         st = be->jpeg_new(func, device.id, device_padding, host_padding, gpu_huffman != 0, &d->impl);
@@ -91,10 +96,25 @@ static aug_status check_data(const char *func, const void *data, size_t size) {
     return AUG_OK;
 }
 
-static aug_status check_limit(const char *func, const aug__jpeg_header *h) {
-    if (h->height * h->width > MAX_PIXELS)
-        return aug__error(AUG_ERR_JPEG, func, "image of %lld x %lld pixels is larger than the limit of 2^31 pixels",
-                          (long long)h->height, (long long)h->width);
+aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels) {
+    static const char func[] = "aug_decoder_set_limit";
+    if (d == NULL) return aug__error(AUG_ERR_VALUE, func, "decoder is NULL");
+    if (max_pixels < 1 || max_pixels > MAX_PIXELS_HARD)
+        return aug__error(AUG_ERR_VALUE, func, "max_pixels must be in [1, 2^31], got %lld", (long long)max_pixels);
+    d->max_pixels = max_pixels;
+    return AUG_OK;
+}
+
+int64_t aug_decoder_limit(const aug_decoder *d) { return d ? d->max_pixels : 0; }
+
+/* Before anything is allocated for the image. */
+static aug_status check_limit(const char *func, const aug_decoder *d, const aug__jpeg_header *h) {
+    if (h->height * h->width > d->max_pixels)
+        return aug__error(AUG_ERR_JPEG, func,
+                          "image of %lld x %lld = %lld pixels is larger than the decoder's limit of %lld pixels "
+                          "(raise it with aug_decoder_set_limit / Decoder(max_pixels=...), at most 2^31)",
+                          (long long)h->height, (long long)h->width, (long long)(h->height * h->width),
+                          (long long)d->max_pixels);
     return AUG_OK;
 }
 
@@ -165,7 +185,7 @@ aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, con
     if (st != AUG_OK) return st;
     aug__jpeg_header h;
     st = aug__cpu_backend.jpeg_header(func, d->cpu ? d->cpu : d->impl, data, size, &h);
-    if (st == AUG_OK) st = check_limit(func, &h);
+    if (st == AUG_OK) st = check_limit(func, d, &h);
     if (st != AUG_OK) return st;
     int64_t shape[3] = {h.height, h.width, 3};
     aug_tensor *t = NULL;

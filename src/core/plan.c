@@ -138,11 +138,7 @@ aug_status aug__plan_elementwise(aug__ew_plan *plan, const aug__ew_operands *ops
         *noop = 1;
         return AUG_OK;
     }
-    for (int d = 0; d < out->ndim; d++)
-        if (out->shape[d] > 1 && out->strides[d] == 0)
-            return aug__error(AUG_ERR_VALUE, func,
-                              "the output has a zero stride on axis %d, so several elements share one memory "
-                              "location; write to a contiguous tensor instead", d);
+    if ((st = aug__check_no_self_overlap(func, out, "the output")) != AUG_OK) return st;
 
     const int nin = ops->nin, nops = nin + 1;
     int64_t bst[AUG__MAX_OPS][AUG_MAX_DIMS];

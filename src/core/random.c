@@ -124,7 +124,7 @@ static aug_status check_common(const char *func, const aug_rng *rng, const aug_t
         return aug__error(AUG_ERR_VALUE, func, "target is on %s, the generator on %s",
                           aug__device_str(target->device, a, sizeof a), aug__device_str(rng->device, b, sizeof b));
     }
-    return AUG_OK;
+    return aug__check_no_self_overlap(func, target, "target");
 }
 
 static aug_status check_finite(const char *func, const char *name, double v) {

@@ -118,6 +118,8 @@ aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const in
             if (res->shape[d] > 1 && res->strides[d] == 0)
                 return aug__error(AUG_ERR_VALUE, func,
                                   "out is a broadcast view (stride 0 on dim %d) and cannot be written", d);
+        aug_status ovl = aug__check_no_self_overlap(func, res, "out");
+        if (ovl != AUG_OK) return ovl;
         /* Writing an element would change inputs of later ones: use a temporary. */
         if (res->storage && res->storage == t->storage) {
             tmp = aug_tensor_empty(ondim, oshape, res->dtype, res->device);

@@ -108,6 +108,46 @@ aug_status aug__tensor_check(const char *func, const aug_tensor *t) {
     return st;
 }
 
+aug_status aug__check_no_self_overlap(const char *func, const aug_tensor *t, const char *what) {
+    int n = 0, axis[AUG_MAX_DIMS];
+    uint64_t step[AUG_MAX_DIMS];
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->shape[d] == 0) return AUG_OK; /* no elements */
+        if (t->shape[d] == 1) continue;
+        if (t->strides[d] == 0)
+            return aug__error(AUG_ERR_VALUE, func,
+                              "%s has a zero stride on axis %d, so several elements share one memory location; "
+                              "write to a contiguous tensor instead", what, d);
+        uint64_t a = t->strides[d] < 0 ? (uint64_t)0 - (uint64_t)t->strides[d] : (uint64_t)t->strides[d];
+        int i = n++;
+        for (; i > 0 && step[i - 1] > a; i--) { /* insertion sort by |stride| */
+            step[i] = step[i - 1];
+            axis[i] = axis[i - 1];
+        }
+        step[i] = a;
+        axis[i] = d;
+    }
+    uint64_t span = 1; /* elements covered by the dimensions with smaller strides */
+    for (int i = 0; i < n; i++) {
+        if (step[i] < span) {
+            char sh[160], sd[160];
+            return aug__error(AUG_ERR_VALUE, func,
+                              "%s has self-overlapping strides (shape %s, strides %s): axis %d steps by %llu "
+                              "elements but the axes with smaller strides span %llu, so its elements may share "
+                              "memory and the result would depend on the order of writes; write to a contiguous "
+                              "tensor instead",
+                              what, aug_shape_str(t->ndim, t->shape, sh, sizeof sh),
+                              aug_shape_str(t->ndim, t->strides, sd, sizeof sd), axis[i],
+                              (unsigned long long)step[i], (unsigned long long)span);
+        }
+        uint64_t add;
+        if (__builtin_mul_overflow((uint64_t)(t->shape[axis[i]] - 1), step[i], &add) ||
+            __builtin_add_overflow(span, add, &span))
+            span = UINT64_MAX;
+    }
+    return AUG_OK;
+}
+
 void aug__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides) {
     /* Only a zero-size tensor can have extents whose product overflows (the 0
      * keeps its size representable); its strides never step, so the running

@@ -24,6 +24,17 @@ AUG__HIDDEN aug_device aug__storage_device(const aug_storage *s);
  * prefixed by func ("aug_x: tensor is NULL"). */
 AUG__HIDDEN aug_status aug__tensor_check(const char *func, const aug_tensor *t);
 
+/* AUG_OK if every element of t (an output about to be written) has memory of its
+ * own; else AUG_ERR_VALUE "func: <what> has ...". Elements that share memory make
+ * the result depend on the order of writes, i.e. on the thread count. The check
+ * is sufficient, not exact: the dimensions of extent > 1, sorted by |stride|,
+ * must each step past everything the smaller ones span (|stride_k| >= 1 +
+ * sum_{j<k} (extent_j - 1) |stride_j|, in elements). That proves the elements
+ * distinct for every contiguous, transposed, sliced, flipped or strided view;
+ * the rare strides that interleave without overlapping (shape (3, 2), strides
+ * (2, 3)) are refused too, with the same message. Zero strides name the axis. */
+AUG__HIDDEN aug_status aug__check_no_self_overlap(const char *func, const aug_tensor *t, const char *what);
+
 /* A new tensor struct describing the same view as t, holding a new reference to
  * its storage (t may be storage-less). NULL with an error on allocation failure. */
 AUG__HIDDEN aug_tensor *aug__tensor_new_view(const char *func, const aug_tensor *t);

@@ -49,8 +49,9 @@ aug_status aug_make_affine_matrix(float out[6], int64_t source_height, int64_t s
     if (p->aspect == 0.0) return aug__error(AUG_ERR_VALUE, FUNC, "aspect must not be 0");
     if (p->scale_mode != AUG_WARP_SCALE_SHORTEST && p->scale_mode != AUG_WARP_SCALE_LONGEST)
         return aug__error(AUG_ERR_VALUE, FUNC, "invalid scale_mode %d", (int)p->scale_mode);
-    if (p->max_supersampling < 1)
-        return aug__error(AUG_ERR_VALUE, FUNC, "max_supersampling must be >= 1, got %d", p->max_supersampling);
+    if (p->max_supersampling < 1 || p->max_supersampling > AUG_MAX_SUPERSAMPLING)
+        return aug__error(AUG_ERR_VALUE, FUNC, "max_supersampling must be in [1, %d], got %d", AUG_MAX_SUPERSAMPLING,
+                          p->max_supersampling);
 
     double sw = (double)source_width / 2, sh = (double)source_height / 2;
     double tw = (double)target_width / 2, th = (double)target_height / 2;

@@ -100,8 +100,9 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
                               aug__device_str(s->device, buf, sizeof buf),
                               aug__device_str(dst->device, buf2, sizeof buf2));
         if (overlaps(s, dst)) return aug__error(AUG_ERR_VALUE, func, "dst overlaps src image %lld", (long long)i);
-        if (supersampling[i] < 1)
-            return aug__error(AUG_ERR_VALUE, func, "supersampling must be >= 1, got %d", supersampling[i]);
+        if (supersampling[i] < 1 || supersampling[i] > AUG_MAX_SUPERSAMPLING)
+            return aug__error(AUG_ERR_VALUE, func, "supersampling must be in [1, %d], got %d", AUG_MAX_SUPERSAMPLING,
+                              supersampling[i]);
         for (int k = 0; k < 6; k++)
             if (!isfinite(matrices[6 * i + k]))
                 return batch ? aug__error(AUG_ERR_VALUE, func, "matrix %lld has a non-finite value %g at [%d][%d]",

@@ -22,6 +22,11 @@
 #include <unistd.h>
 #include "cpu.h"
 #include "cpu/jpeg.h"
+#include "cpu/pool.h"
+#include "core/blur.h"
+#include "core/lighting.h"
+#include "core/random.h"
+#include "core/warp.h"
 #include "core/tensor_impl.h"
 
 #define CPU_ALIGN 64
@@ -150,6 +155,25 @@ static aug_status cpu_stream_sync(void *handle) { (void)handle; return AUG_OK; }
 static int cpu_stream_query(void *handle) { (void)handle; return 1; }
 static aug_status cpu_stream_wait(void *stream, void *event) { (void)stream, (void)event; return AUG_OK; }
 static aug_status cpu_synchronize(int device_id) { (void)device_id; return AUG_OK; }
+
+/* The compute entries, interruptible (aug_set_interrupt_check, cpu/pool.c): a plan
+ * whose tasks were cut short by the caller's interrupt check returns
+ * AUG_ERR_INTERRUPTED; its output holds partial results. */
+static aug_status interrupted(const char *func, aug_status st) {
+    if (!aug__interrupt_take()) return st;
+    return aug__error(AUG_ERR_INTERRUPTED, func, "interrupted; the output holds partial results");
+}
+#define AUG__INTERRUPTIBLE(name, plan_type, run)                  \
+    static aug_status name(const plan_type *plan) {               \
+        (void)aug__interrupt_take();                              \
+        return interrupted(plan->func, run(plan));                \
+    }
+AUG__INTERRUPTIBLE(cpu_elementwise, aug__ew_plan, aug__cpu_elementwise)
+AUG__INTERRUPTIBLE(cpu_reduce, aug__reduce_plan, aug__cpu_reduce)
+AUG__INTERRUPTIBLE(cpu_random, aug__random_plan, aug__cpu_random)
+AUG__INTERRUPTIBLE(cpu_warp_affine, aug__warp_plan, aug__cpu_warp_affine)
+AUG__INTERRUPTIBLE(cpu_lighting, aug__lighting_plan, aug__cpu_lighting)
+AUG__INTERRUPTIBLE(cpu_blur, aug__blur_plan, aug__cpu_blur)
 static void cpu_priority_range(int device_id, int *least, int *greatest) {
     (void)device_id;
     *least = *greatest = 0;
@@ -209,13 +233,13 @@ const aug__backend aug__cpu_backend = {
     .synchronize = cpu_synchronize,
     .priority_range = cpu_priority_range,
     .supports = NULL, /* the CPU runs every plan */
-    .elementwise = aug__cpu_elementwise,
-    .reduce = aug__cpu_reduce,
+    .elementwise = cpu_elementwise,
+    .reduce = cpu_reduce,
     .gemm = aug__cpu_gemm,
-    .random = aug__cpu_random,
-    .warp_affine = aug__cpu_warp_affine,
-    .lighting = aug__cpu_lighting,
-    .blur = aug__cpu_blur,
+    .random = cpu_random,
+    .warp_affine = cpu_warp_affine,
+    .lighting = cpu_lighting,
+    .blur = cpu_blur,
     .jpeg_new = aug__cpu_jpeg_open,
     .jpeg_free = aug__cpu_jpeg_close,
     .jpeg_header = aug__cpu_jpeg_header_entry,

@@ -16,6 +16,12 @@
  * anyone. After fork() the child starts with no workers and spawns new ones on
  * demand (pthread_atfork).
  *
+ * Interruption: the caller (worker 0) polls its thread's aug_interrupt_check
+ * between tasks, every POLL_NS at most; a nonzero answer sets the job's `cancel`
+ * flag, which every worker reads before taking a task, so the job ends after the
+ * tasks in flight. The thread's `interrupted` flag then makes later jobs of the
+ * same call return at once, until the backend entry takes it.
+ *
  * The pool size is AUG_NUM_THREADS when set (an integer >= 1), else the number of
  * CPUs in the affinity mask, capped at AUG__MAX_WORKERS; aug_set_num_threads
  * overrides it. Results never depend on it: tasks are fixed by the caller. */
@@ -34,6 +40,31 @@
  * burns at most this much CPU per worker after each job. */
 #define POOL_SPIN_NS 50000
 
+/* How often the caller polls its interrupt check (10 ms). */
+#define POLL_NS 10000000
+
+static _Thread_local aug_interrupt_check t_check;
+static _Thread_local void *t_check_ctx;
+static _Thread_local int64_t t_polled;  /* when the check last ran */
+static _Thread_local int t_interrupted; /* the check asked to stop; taken by aug__interrupt_take */
+
+void aug_set_interrupt_check(aug_interrupt_check check, void *ctx) {
+    t_check = check;
+    t_check_ctx = ctx;
+    t_polled = 0;
+}
+
+void aug_get_interrupt_check(aug_interrupt_check *check, void **ctx) {
+    if (check) *check = t_check;
+    if (ctx) *ctx = t_check_ctx;
+}
+
+int aug__interrupt_take(void) {
+    int r = t_interrupted;
+    t_interrupted = 0;
+    return r;
+}
+
 typedef struct pool {
     pthread_mutex_t lock;
     pthread_cond_t wake;      /* sleeping workers wait here for a new job */
@@ -48,6 +79,7 @@ typedef struct pool {
     aug__task_fn fn;
     void *ctx;
     int nranges;              /* task ranges of the current job (one per taking part) */
+    atomic_int cancel;        /* the caller was interrupted: hand out no more tasks */
 } pool;
 
 /* The tasks of a job are cut into one contiguous range per thread taking part;
@@ -113,10 +145,28 @@ static int spin_for_helpers(pool *p) {
     }
 }
 
-static void run_tasks(int nranges, aug__task_fn fn, void *ctx, int worker) {
+/* The calling thread's interrupt check, run when POLL_NS have passed since the
+ * last run; 1 once it asked to stop. */
+static int poll_interrupt(void) {
+    if (t_interrupted) return 1;
+    if (!t_check) return 0;
+    int64_t t = now_ns();
+    if (t_polled == 0) t_polled = t;
+    if (t - t_polled < POLL_NS) return 0;
+    t_polled = t;
+    if (t_check(t_check_ctx)) t_interrupted = 1;
+    return t_interrupted;
+}
+
+static void run_tasks(pool *p, int nranges, aug__task_fn fn, void *ctx, int worker) {
     for (int i = 0; i < nranges; i++) {
         pool_range *r = &g_ranges[(worker + i) % nranges];
         for (;;) {
+            if (atomic_load_explicit(&p->cancel, memory_order_relaxed)) return;
+            if (worker == 0 && poll_interrupt()) {
+                atomic_store_explicit(&p->cancel, 1, memory_order_relaxed);
+                return;
+            }
             int64_t t = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
             if (t >= r->end) break;
             fn(ctx, t, worker);
@@ -148,7 +198,7 @@ static void *worker_main(void *arg) {
         void *ctx = p->ctx;
         int nranges = p->nranges;
         pthread_mutex_unlock(&p->lock);
-        run_tasks(nranges, fn, ctx, index);
+        run_tasks(p, nranges, fn, ctx, index);
         /* release: the caller may return (and free ctx) once it reads 0 */
         if (atomic_fetch_sub_explicit(&p->active, 1, memory_order_acq_rel) == 1) {
             pthread_mutex_lock(&p->lock);
@@ -174,6 +224,7 @@ static void atfork_child(void) {
     p->nhelpers = 0;
     p->open = 0;
     atomic_store(&p->active, 0);
+    atomic_store(&p->cancel, 0);
 }
 
 static int parse_positive(const char *s) {
@@ -218,11 +269,14 @@ aug_status aug_set_num_threads(int n) {
 }
 
 static void run_serial(int64_t ntasks, aug__task_fn fn, void *ctx) {
-    for (int64_t t = 0; t < ntasks; t++) fn(ctx, t, 0);
+    for (int64_t t = 0; t < ntasks; t++) {
+        if (poll_interrupt()) return;
+        fn(ctx, t, 0);
+    }
 }
 
 void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx) {
-    if (ntasks <= 0 || !fn) return;
+    if (ntasks <= 0 || !fn || t_interrupted) return;
     int nthreads = aug_get_num_threads();
     if (ntasks == 1 || nthreads <= 1) {
         run_serial(ntasks, fn, ctx);
@@ -262,13 +316,14 @@ void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx) {
     }
     p->nhelpers = want;
     p->open = want > 0;
+    atomic_store_explicit(&p->cancel, 0, memory_order_relaxed);
     atomic_store_explicit(&p->active, 0, memory_order_relaxed);
     /* release: a polling worker that sees the new generation then takes the lock */
     atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
     if (want > 0 && p->nsleeping > 0) pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
 
-    run_tasks(p->nranges, fn, ctx, 0);
+    run_tasks(p, p->nranges, fn, ctx, 0);
 
     /* Every task is handed out: close the job, so late helpers skip it, and wait
      * for the ones that joined. */

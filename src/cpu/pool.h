@@ -14,6 +14,13 @@ typedef void (*aug__task_fn)(void *ctx, int64_t task, int worker);
 
 AUG__HIDDEN void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx);
 
+/* Interruption (aug_set_interrupt_check). aug__parallel_for polls the calling
+ * thread's check between tasks; once it returned nonzero the job hands out no more
+ * tasks and every later aug__parallel_for of the thread returns at once, until
+ * aug__interrupt_take, which reports (1) and clears it. The CPU backend's entries
+ * clear it before and take it after running a plan (cpu/backend.c). */
+AUG__HIDDEN int aug__interrupt_take(void);
+
 /* Upper bound on the `worker` argument + 1 (for per-worker scratch arrays). */
 #define AUG__MAX_WORKERS 256
 

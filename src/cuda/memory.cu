@@ -14,7 +14,12 @@
  *
  * Sizes are rounded up to 512 bytes (1 MiB above 1 MiB), and a cached block
  * serves a request of at least half its size, so a pool of mixed tensor sizes
- * stays compact. */
+ * stays compact.
+ *
+ * fork(): the pool locks are taken around fork (pthread_atfork) so the child's
+ * lists are consistent and its locks free; a child cannot use a CUDA context
+ * its parent created anyway (its calls fail with CudaError), but it must not
+ * hang on a lock a parent thread held. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +47,22 @@ typedef struct pool {
 static pool *pools;
 static int npools;
 
+static void atfork_prepare(void) {
+    for (int i = 0; i < npools; i++) pthread_mutex_lock(&pools[i].mu);
+}
+static void atfork_parent(void) {
+    for (int i = npools - 1; i >= 0; i--) pthread_mutex_unlock(&pools[i].mu);
+}
+static void atfork_child(void) {
+    for (int i = 0; i < npools; i++) pthread_mutex_init(&pools[i].mu, NULL);
+}
+
 int aug__cuda_pool_init(int ndevices) {
     pools = (pool *)calloc((size_t)ndevices, sizeof(pool));
     if (!pools) return 0;
     for (int i = 0; i < ndevices; i++) pthread_mutex_init(&pools[i].mu, NULL);
     npools = ndevices;
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     return 1;
 }
 

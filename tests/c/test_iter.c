@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -299,6 +300,60 @@ static void test_copy_errors(void **state) {
     aug_tensor_free(e);
     aug_tensor_free(a);
     aug_tensor_free(b);
+}
+
+/* Outputs whose elements share memory are refused by every writer (the result would
+ * depend on the thread count); distinct strided views are accepted. */
+static void test_self_overlapping_out(void **state) {
+    (void)state;
+    int64_t n = 64;
+    aug_tensor *base = make(1, &n, AUG_FLOAT32);
+    memset(aug_tensor_ptr(base), 0, 64 * 4);
+    int64_t s33[2] = {3, 3}, st11[2] = {1, 1};
+    aug_tensor *ovl = aug_tensor_from_storage(base->storage, 0, 2, s33, st11, AUG_FLOAT32);
+    assert_non_null(ovl);
+    aug_tensor *src = make(2, s33, AUG_FLOAT32);
+    memset(aug_tensor_ptr(src), 0, 9 * 4);
+    const char *tail = "the output has self-overlapping strides (shape (3, 3), strides (1, 1)): axis 1 steps by 1 "
+                       "elements but the axes with smaller strides span 3, so its elements may share memory and "
+                       "the result would depend on the order of writes; write to a contiguous tensor instead";
+    char want[400];
+    snprintf(want, sizeof want, "aug_copy: %s", tail);
+    ERR_IS(aug_copy(src, ovl), AUG_ERR_VALUE, want);
+    aug_scalar one = aug_scalar_int(1);
+    snprintf(want, sizeof want, "aug_fill: %s", tail);
+    ERR_IS(aug_fill(ovl, &one), AUG_ERR_VALUE, want);
+    aug_tensor *outp = ovl;
+    aug_clear_error();
+    assert_int_equal(aug_binary_scalar(AUG_OP_ADD, src, one, &outp), AUG_ERR_VALUE);
+    assert_non_null(strstr(aug_last_error(), "self-overlapping strides"));
+    int64_t s733[3] = {7, 3, 3};
+    aug_tensor *r = make(3, s733, AUG_FLOAT32), *rout = ovl;
+    memset(aug_tensor_ptr(r), 0, 63 * 4);
+    aug_clear_error();
+    assert_int_equal(aug_reduce(AUG_REDUCE_SUM, r, 1, (int[]){0}, 0, 0, &rout), AUG_ERR_VALUE);
+    assert_non_null(strstr(aug_last_error(), "out has self-overlapping strides"));
+    aug_rng *rng = aug_rng_new(CPU, &(uint64_t){1});
+    aug_clear_error();
+    assert_int_equal(aug_rng_uniform(rng, ovl, 0, 1), AUG_ERR_VALUE);
+    assert_non_null(strstr(aug_last_error(), "aug_rng_uniform: target has self-overlapping strides"));
+    for (int i = 0; i < 64; i++) assert_true(((float *)aug_tensor_ptr(base))[i] == 0.0f); /* nothing written */
+    /* distinct: a transposed, stepped and flipped view of (6, 8) */
+    int64_t sh[2] = {4, 3}, stv[2] = {-2, 16};
+    aug_tensor *ok = aug_tensor_from_storage(base->storage, 4 * 6, 2, sh, stv, AUG_FLOAT32);
+    assert_non_null(ok);
+    aug_scalar two = aug_scalar_float(2.0);
+    assert_int_equal(aug_fill(ok, &two), AUG_OK);
+    int written = 0;
+    for (int i = 0; i < 64; i++) written += ((float *)aug_tensor_ptr(base))[i] == 2.0f;
+    assert_int_equal(written, 12);
+    assert_int_equal(aug_rng_uniform(rng, ok, 0, 1), AUG_OK);
+    aug_rng_free(rng);
+    aug_tensor_free(ok);
+    aug_tensor_free(r);
+    aug_tensor_free(src);
+    aug_tensor_free(ovl);
+    aug_tensor_free(base);
 }
 
 /* ---- aug_fill and aug_cast ------------------------------------------------------ */
@@ -620,7 +675,7 @@ int main(void) {
         cmocka_unit_test(test_fill),                  cmocka_unit_test(test_cast),
         cmocka_unit_test(test_kernel_conversions),    cmocka_unit_test(test_kernel_fast_path),
         cmocka_unit_test(test_kernel_overlap),        cmocka_unit_test(test_iter_errors),
-        cmocka_unit_test(test_thread_counts),
+        cmocka_unit_test(test_thread_counts),         cmocka_unit_test(test_self_overlapping_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

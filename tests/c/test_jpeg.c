@@ -496,6 +496,48 @@ static void test_odd_sampling_scan_limit(void **state) {
     aug_decoder_free(d);
 }
 
+/* The decoder's pixel limit: default 2^28, settable in [1, 2^31], checked from the
+ * header before the pixels are allocated (a header claiming 16385 x 16384). */
+static void test_pixel_limit(void **state) {
+    (void)state;
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    assert_non_null(d);
+    assert_int_equal(aug_decoder_limit(d), (int64_t)1 << 28);
+    assert_int_equal(aug_decoder_limit(NULL), 0);
+    jpeg j = encode(40, 30, TJPF_RGB, TJSAMP_420, 90, 0);
+    aug_tensor *t = decode_ok(d, &j, NULL);
+    aug_tensor_free(t);
+    assert_int_equal(aug_decoder_set_limit(d, 1199), AUG_OK);
+    assert_int_equal(aug_decoder_limit(d), 1199);
+    expect_jpeg_error(d, j.buf, j.size, NULL);
+    assert_non_null(strstr(aug_last_error(), "image of 30 x 40 = 1200 pixels is larger than the decoder's limit of 1199"));
+    assert_int_equal(aug_decoder_set_limit(d, 1200), AUG_OK);
+    t = decode_ok(d, &j, NULL);
+    aug_tensor_free(t);
+    /* out of range: the limit stays */
+    assert_int_equal(aug_decoder_set_limit(d, 0), AUG_ERR_VALUE);
+    assert_non_null(strstr(aug_last_error(), "aug_decoder_set_limit: max_pixels must be in [1, 2^31], got 0"));
+    assert_int_equal(aug_decoder_set_limit(d, ((int64_t)1 << 31) + 1), AUG_ERR_VALUE);
+    assert_int_equal(aug_decoder_set_limit(NULL, 5), AUG_ERR_VALUE);
+    assert_int_equal(aug_decoder_limit(d), 1200);
+    /* a header claiming 16385 x 16384: refused at the default limit */
+    unsigned char *big = malloc(j.size);
+    assert_non_null(big);
+    memcpy(big, j.buf, j.size);
+    size_t sof = 0;
+    while (sof + 1 < j.size && !(big[sof] == 0xFF && big[sof + 1] == 0xC0)) sof++;
+    assert_true(sof + 9 < j.size);
+    big[sof + 5] = 0x40, big[sof + 6] = 0x01; /* height 16385 */
+    big[sof + 7] = 0x40, big[sof + 8] = 0x00; /* width 16384 */
+    assert_int_equal(aug_decoder_set_limit(d, (int64_t)1 << 28), AUG_OK);
+    expect_jpeg_error(d, big, j.size, NULL);
+    assert_non_null(strstr(aug_last_error(), "16385 x 16384 = 268451840 pixels is larger than the decoder's limit "
+                                             "of 268435456 pixels"));
+    free(big);
+    free(j.buf);
+    aug_decoder_free(d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_turbojpeg), cmocka_unit_test(test_flat_exact),
@@ -503,6 +545,7 @@ int main(void) {
         cmocka_unit_test(test_buffer),            cmocka_unit_test(test_null_args),
         cmocka_unit_test(test_odd_sampling_factors), cmocka_unit_test(test_odd_sampling_cmyk),
         cmocka_unit_test(test_odd_sampling_corrupt), cmocka_unit_test(test_odd_sampling_scan_limit),
+        cmocka_unit_test(test_pixel_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -206,11 +207,76 @@ static void test_fork(void **state) {
     aug_set_num_threads(0);
 }
 
+/* aug_set_interrupt_check: a check answering "stop" ends a long warp within a
+ * short time with AUG_ERR_INTERRUPTED (on 1 and on several threads); the check is
+ * only polled on its own thread, the next call runs in full, and removing it
+ * restores uninterrupted calls. */
+static atomic_int polls;
+static int stop_now(void *ctx) {
+    atomic_fetch_add(&polls, 1);
+    return *(int *)ctx;
+}
+
+static int64_t ms_since(const struct timespec *t0) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static void test_interrupt(void **state) {
+    (void)state;
+    int64_t sshape[3] = {600, 600, 3}, dshape[3] = {3, 600, 600};
+    aug_tensor *src = aug_tensor_zeros(3, sshape, AUG_FLOAT32, aug_cpu_device());
+    aug_tensor *dst = aug_tensor_zeros(3, dshape, AUG_FLOAT32, aug_cpu_device());
+    const float id[6] = {1, 0, 0, 0, 1, 0};
+    int stop = 1;
+    for (int threads = 1; threads <= 3; threads += 2) {
+        assert_int_equal(aug_set_num_threads(threads), AUG_OK);
+        aug_set_interrupt_check(stop_now, &stop);
+        aug_interrupt_check fn = NULL;
+        void *ctx = NULL;
+        aug_get_interrupt_check(&fn, &ctx);
+        assert_ptr_equal(fn, stop_now);
+        assert_ptr_equal(ctx, &stop);
+        atomic_store(&polls, 0);
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        /* 600*600*3 pixels * 256 samples: seconds without the check */
+        assert_int_equal(aug_warp_affine(src, dst, id, NULL, 16), AUG_ERR_INTERRUPTED);
+        assert_true(ms_since(&t0) < 1000);
+        assert_int_equal(atomic_load(&polls), 1);
+        assert_string_equal(aug_last_error(), "aug_warp_affine: interrupted; the output holds partial results");
+        /* the interruption does not outlive its call: the next one runs in full */
+        stop = 0;
+        int64_t n = 1000;
+        aug_tensor *x = aug_tensor_zeros(1, &n, AUG_INT32, aug_cpu_device());
+        aug_scalar one = aug_scalar_int(1);
+        assert_int_equal(aug_fill(x, &one), AUG_OK);
+        assert_int_equal(((int32_t *)aug_tensor_ptr(x))[999], 1);
+        aug_tensor_free(x);
+        aug_set_interrupt_check(NULL, NULL);
+        stop = 1;
+    }
+    /* a check that never stops: the call completes */
+    stop = 0;
+    aug_set_interrupt_check(stop_now, &stop);
+    int64_t s2[3] = {40, 40, 3}, d2[3] = {3, 40, 40};
+    aug_tensor *a = aug_tensor_zeros(3, s2, AUG_FLOAT32, aug_cpu_device());
+    aug_tensor *b = aug_tensor_zeros(3, d2, AUG_FLOAT32, aug_cpu_device());
+    assert_int_equal(aug_warp_affine(a, b, id, NULL, 16), AUG_OK);
+    aug_set_interrupt_check(NULL, NULL);
+    assert_int_equal(aug_set_num_threads(0), AUG_OK);
+    aug_tensor_free(a);
+    aug_tensor_free(b);
+    aug_tensor_free(src);
+    aug_tensor_free(dst);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_many_tasks),  cmocka_unit_test(test_edge_sizes),  cmocka_unit_test(test_concurrent_callers),
         cmocka_unit_test(test_nested),      cmocka_unit_test(test_sleep_and_wake),
-        cmocka_unit_test(test_num_threads), cmocka_unit_test(test_fork),
+        cmocka_unit_test(test_num_threads), cmocka_unit_test(test_fork),        cmocka_unit_test(test_interrupt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

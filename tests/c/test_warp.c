@@ -148,6 +148,9 @@ static void test_matrix_errors(void **state) {
     expect_error(aug_make_affine_matrix(m, 10, 10, 10, -1, &p, NULL), AUG_ERR_VALUE, "target size");
     p.max_supersampling = 0;
     expect_error(aug_make_affine_matrix(m, 10, 10, 10, 10, &p, NULL), AUG_ERR_VALUE, "max_supersampling");
+    p.max_supersampling = AUG_MAX_SUPERSAMPLING + 1;
+    expect_error(aug_make_affine_matrix(m, 10, 10, 10, 10, &p, NULL), AUG_ERR_VALUE,
+                 "max_supersampling must be in [1, 16], got 17");
     p = aug_affine_params_default();
     p.scale_mode = (aug_warp_scale_mode)7;
     expect_error(aug_make_affine_matrix(m, 10, 10, 10, 10, &p, NULL), AUG_ERR_VALUE, "scale_mode");
@@ -370,7 +373,12 @@ static void test_warp_errors(void **state) {
     aug_tensor *src4 = mk_u8_image(10, 10, 4);
     expect_error(aug_warp_affine(src4, dst, IDENTITY, NULL, 1), AUG_ERR_VALUE, "4 channels but dst has 3");
     expect_error(aug_warp_affine(src, dst, IDENTITY, bg4, 1), AUG_ERR_VALUE, "background has 4 values");
-    expect_error(aug_warp_affine(src, dst, IDENTITY, NULL, 0), AUG_ERR_VALUE, "supersampling must be >= 1");
+    expect_error(aug_warp_affine(src, dst, IDENTITY, NULL, 0), AUG_ERR_VALUE,
+                 "aug_warp_affine: supersampling must be in [1, 16], got 0");
+    expect_error(aug_warp_affine(src, dst, IDENTITY, NULL, AUG_MAX_SUPERSAMPLING + 1), AUG_ERR_VALUE,
+                 "aug_warp_affine: supersampling must be in [1, 16], got 17");
+    expect_error(aug_warp_affine(src, dst, IDENTITY, NULL, 99999), AUG_ERR_VALUE, "got 99999");
+    assert_int_equal(aug_warp_affine(src, dst, IDENTITY, NULL, AUG_MAX_SUPERSAMPLING), AUG_OK);
     const float nanm[6] = {1, 0, NAN, 0, 1, 0};
     expect_error(aug_warp_affine(src, dst, nanm, NULL, 1), AUG_ERR_VALUE, "non-finite");
     expect_error(aug_warp_affine(src, dst, NULL, NULL, 1), AUG_ERR_VALUE, "matrix is NULL");

@@ -13,8 +13,8 @@
  *   H*W*3 bytes (same storage and address); bytes past H*W*3 are never written;
  * - failure: *out untouched, a status, and a message "aug_decoder_decode: ...".
  * Headers over 2^22 pixels are only checked for their size (decoding a hostile
- * 2^31-pixel header would take seconds and gigabytes per input, which says
- * nothing about memory safety). */
+ * header at the decoder's default limit, 2^28 pixels, would take seconds and
+ * gigabytes per input, which says nothing about memory safety). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,8 +169,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         CHECK(out == &sentinel_out); /* untouched */
         CHECK(starts_with(aug_last_error(), "aug_decoder_decode: "));
         if (info != AUG_OK) CHECK(st == AUG_ERR_JPEG);
-        /* The 2^31-pixel limit is checked before the buffer. */
-        if (expect_buffer_error && H * W <= ((int64_t)1 << 31)) CHECK(st == AUG_ERR_VALUE || st == AUG_ERR_TYPE);
+        /* The decoder's pixel limit (aug_decoder_set_limit, default 2^28) is checked before the buffer. */
+        if (expect_buffer_error && H * W <= aug_decoder_limit(decoder)) CHECK(st == AUG_ERR_VALUE || st == AUG_ERR_TYPE);
+        if (info == AUG_OK && H * W > aug_decoder_limit(decoder)) CHECK(st == AUG_ERR_JPEG);
         decode_good();
     }
     if (buffer != NULL && buffer->dtype == AUG_UINT8 && aug_tensor_is_contiguous(buffer)) {

@@ -6,8 +6,10 @@
 #   tests/fuzz/run.sh --smoke                 build, then run each target once over its seeds
 #   tests/fuzz/run.sh --build                 build only
 #
-# Targets: fuzz_jpeg (aug_jpeg_info / aug_decoder_decode), fuzz_reshape (aug_reshape /
-# aug_reshape_batch), fuzz_view (aug_tensor_from_storage + indexing / views).
+# Targets: fuzz_jpeg (aug_jpeg_info / aug_decoder_decode), fuzz_jpeg_markers (the same
+# through the whole decode path, with a structure-aware mutator of JPEG marker segments),
+# fuzz_reshape (aug_reshape / aug_reshape_batch), fuzz_view (aug_tensor_from_storage +
+# indexing / views).
 # The library's C sources are compiled directly with clang and
 # -fsanitize=fuzzer-no-link,address,undefined into $BUILD (default build-fuzz/ in
 # the repository root); each harness links them with -fsanitize=fuzzer. Crashes are
@@ -26,7 +28,7 @@ case "${1:-}" in
 --build) MODE=build; shift ;;
 [0-9]*) SECONDS_EACH=$1; shift ;;
 esac
-TARGETS=${*:-fuzz_jpeg fuzz_reshape fuzz_view}
+TARGETS=${*:-fuzz_jpeg fuzz_jpeg_markers fuzz_reshape fuzz_view}
 
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # Same language and FP settings as CMakeLists.txt (C11 + GNU extensions, no FMA contraction).
@@ -59,7 +61,9 @@ export AUG_NUM_THREADS=${AUG_NUM_THREADS:-1}
 for t in $TARGETS; do
     seeds="$ROOT/tests/fuzz/seeds/$t"
     extra=""
-    [ "$t" = fuzz_jpeg ] && extra="$ROOT/python/augpy/samples"
+    case $t in fuzz_jpeg*) extra="$ROOT/python/augpy/samples" ;; esac
+    # the marker mutator starts from fuzz_jpeg's seeds (it needs files that parse)
+    [ "$t" = fuzz_jpeg_markers ] && seeds="$ROOT/tests/fuzz/seeds/fuzz_jpeg"
     dict=""
     [ -f "$ROOT/tests/fuzz/$t.dict" ] && dict="-dict=$ROOT/tests/fuzz/$t.dict"
     if [ "$MODE" = smoke ]; then

@@ -306,9 +306,47 @@ def test_huge_header_refused(dec):
     data = bytearray(pil_jpeg(image(16, 16), quality=90))
     sof = data.index(b"\xff\xc0")
     data[sof + 5:sof + 9] = (65000).to_bytes(2, "big") * 2
-    with pytest.raises(augpy.NvJpegError, match="larger than the limit of 2\\^31 pixels"):
+    with pytest.raises(augpy.NvJpegError, match="65000 x 65000 = 4225000000 pixels is larger than the decoder's limit "
+                                                "of 268435456 pixels"):
         dec.decode(bytes(data))
     assert augpy.jpeg_info(bytes(data)) == (65000, 65000)
+    with pytest.raises(augpy.NvJpegError, match="limit of 2147483648 pixels"):
+        augpy.Decoder(max_pixels=2**31).decode(bytes(data))
+
+
+def test_max_pixels_limit():
+    """A small file claiming 16384 x 16384 (805 MB of RGB) is refused by default, before allocating;
+    Decoder(max_pixels=...) moves the limit both ways."""
+    data = bytearray(pil_jpeg(image(16, 16), quality=90))
+    sof = data.index(b"\xff\xc0")
+    data[sof + 5:sof + 9] = (16385).to_bytes(2, "big") + (16384).to_bytes(2, "big")
+    d = augpy.Decoder()
+    assert d.max_pixels == 2**28 and "max_pixels=268435456" in repr(d)
+    with pytest.raises(augpy.NvJpegError, match=r"Decoder.decode: image of 16385 x 16384 = 268451840 pixels is "
+                                                r"larger than the decoder's limit of 268435456 pixels"):
+        d.decode(bytes(data))
+    good = pil_jpeg(image(30, 40), quality=90)
+    assert augpy.Decoder(max_pixels=1200).decode(good).shape == (30, 40, 3)
+    with pytest.raises(augpy.NvJpegError, match="30 x 40 = 1200 pixels is larger than the decoder's limit of 1199"):
+        augpy.Decoder(max_pixels=1199).decode(good)
+    for bad in (0, -1, 2**31 + 1):
+        with pytest.raises(ValueError, match=r"Decoder: max_pixels must be in \[1, 2\*\*31\], got"):
+            augpy.Decoder(max_pixels=bad)
+    with pytest.raises(TypeError):
+        augpy.Decoder(max_pixels=1.5)
+    with pytest.raises(TypeError):
+        augpy.Decoder(1, 2, False, 100)  # keyword-only
+
+
+def test_decodewarp_max_pixels():
+    from augpy.image import DecodeWarp
+    good = pil_jpeg(image(30, 40), quality=90)
+    dw = DecodeWarp(1, (3, 8, 8), max_pixels=1000)
+    with pytest.raises(augpy.NvJpegError, match="limit of 1000 pixels"):
+        dw({"image": [good]})
+    assert DecodeWarp(1, (3, 8, 8), max_pixels=1200)({"image": [good]})["image"].shape == (1, 3, 8, 8)
+    with pytest.raises(ValueError):
+        DecodeWarp(1, (3, 8, 8), max_pixels=0)
 
 
 def test_buffer(dec):

@@ -450,10 +450,15 @@ def test_warp_bad_input():
         augpy.warp_affine(augpy.array_to_tensor(np.zeros((10, 10, 4), np.uint8)), dst, eye)
     with pytest.raises(ValueError, match="warp_affine.*background has 2 values"):
         augpy.warp_affine(img, dst, eye, [1, 2])
-    with pytest.raises(ValueError, match="warp_affine.*supersampling must be >= 1"):
-        augpy.warp_affine(img, dst, eye, None, 0)
-    with pytest.raises(ValueError, match="warp_affine.*supersampling must be >= 1"):
-        augpy.warp_affine(img, dst, eye, None, -2)
+    for ss in (0, -2, 17, 99999, 2**31 - 1):
+        with pytest.raises(ValueError, match=rf"warp_affine: supersampling must be in \[1, 16\], got {ss}"):
+            augpy.warp_affine(img, dst, eye, None, ss)
+    with pytest.raises(ValueError, match=r"warp_affine: supersampling must be in \[1, 16\], got 99999"):
+        augpy.warp_affine([img, img], augpy.CudaTensor((2, 3, 8, 8), dtype=augpy.uint8), [eye, eye], None, [1, 99999])
+    augpy.warp_affine(img, dst, eye, None, 16)  # the largest allowed
+    with pytest.raises(ValueError, match=r"max_supersampling must be in \[1, 16\], got 17"):
+        augpy.make_transform((10, 10), (10, 10), max_supersampling=17)
+    assert augpy.make_transform((4000, 4000), (10, 10), max_supersampling=16)[1] == 16
     with pytest.raises(ValueError, match="warp_affine.*non-finite"):
         augpy.warp_affine(img, dst, [[1, 0, float("nan")], [0, 1, 0]])
     with pytest.raises(ValueError, match="warp_affine.*matrix must have shape \\(2, 3\\)"):

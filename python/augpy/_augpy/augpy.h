@@ -201,6 +201,17 @@ void augpy_bufview_release(augpy_bufview *view);
  * large tensors; errors name func. 0 or -1. */
 int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, const char *func);
 
+/* ---- locks that survive fork() (fork.c) -------------------------------------- */
+/* A new lock (PyThread_allocate_lock; NULL when out of memory) and its fork
+ * generation. Call augpy_forksafe_lock_check with the GIL held before every
+ * acquire: after a fork it replaces a lock another thread of the parent held at
+ * fork time. Returns 0 (lock unchanged or free at fork time), 1 (replaced: the
+ * object's state may be mid-call; reset it) or -1 with MemoryError. */
+#include <pythread.h>
+PyThread_type_lock augpy_forksafe_lock_new(unsigned long *generation);
+unsigned long augpy_fork_generation(void); /* forks this process has been through as a child */
+int augpy_forksafe_lock_check(PyThread_type_lock *lock, unsigned long *generation);
+
 /* ---- registration of each file's functions and types (called by module.c) --- */
 int augpy_init_dtypes(PyObject *module, augpy_state *st);   /* dtype.c */
 int augpy_init_tensor(PyObject *module, augpy_state *st);   /* tensor.c */
@@ -253,11 +264,27 @@ PyObject *augpy_tensor_dlpack_device(PyObject *self, PyObject *unused);
 
 /* ---- calls into the C library ------------------------------------------------ */
 
-/* status = call, with the GIL released when nelem > AUGPY_GIL_THRESHOLD. */
+/* Ctrl-C inside calls that release the GIL (interrupt.c): in the main thread,
+ * augpy_interrupt_begin installs an interrupt check that runs Python's signal
+ * handlers every ~10 ms; a handler that raises stops the call, which returns
+ * AUG_ERR_INTERRUPTED with the handler's exception (KeyboardInterrupt) set.
+ * augpy_interrupt_end restores the thread's previous check. GIL held for both. */
+typedef struct {
+    int installed;
+    aug_interrupt_check saved;
+    void *saved_ctx;
+} augpy_interrupt_scope;
+void augpy_interrupt_begin(augpy_interrupt_scope *scope);
+void augpy_interrupt_end(augpy_interrupt_scope *scope);
+
+/* status = call, with the GIL released (and Ctrl-C polled) when nelem > AUGPY_GIL_THRESHOLD. */
 #define AUGPY_CALL(status, nelem, call)                                       \
     do {                                                                      \
         if ((nelem) > AUGPY_GIL_THRESHOLD) {                                  \
+            augpy_interrupt_scope augpy_scope_;                               \
+            augpy_interrupt_begin(&augpy_scope_);                             \
             Py_BEGIN_ALLOW_THREADS (status) = (call); Py_END_ALLOW_THREADS    \
+            augpy_interrupt_end(&augpy_scope_);                               \
         } else {                                                              \
             (status) = (call);                                                \
         }                                                                     \

@@ -337,12 +337,22 @@ static void call_producer_deleter(import_ctx *c) {
     }
 }
 
-/* aug_storage deleter of imported memory: runs exactly once, on the last release. */
+/* aug_storage deleter of imported memory: runs exactly once, on the last release.
+ * That release may come while an exception is being raised (a Tensor argument
+ * freed after the call that used it failed): the producer's deleter runs with
+ * no exception set (a ctypes or cffi deleter calls Python code, which fails
+ * with one pending) and the caller's exception is put back afterwards; an
+ * exception the deleter itself leaves is reported as unraisable, as NumPy's
+ * dlpack.c does. */
 static void import_deleter(void *ctx) {
     import_ctx *c = ctx;
     if (Py_IsInitialized()) {
         PyGILState_STATE gil = PyGILState_Ensure();
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
         call_producer_deleter(c);
+        if (PyErr_Occurred()) PyErr_WriteUnraisable(NULL);
+        PyErr_Restore(et, ev, tb);
         PyGILState_Release(gil);
     } else {
         call_producer_deleter(c);

@@ -34,6 +34,11 @@ static aug_status effective_status(aug_status status) {
 
 PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func) {
     status = effective_status(status);
+    if (status == AUG_ERR_INTERRUPTED) {
+        /* stopped by the interrupt check (interrupt.c): a signal handler's exception is set */
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
     if (func == NULL) func = aug_last_error_function();
     if (func == NULL || func[0] == '\0') func = "augpy";
     const char *detail = aug_last_error_detail();

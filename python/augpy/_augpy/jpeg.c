@@ -5,7 +5,9 @@
  * numpy uint8 array), read as raw bytes without a copy. The GIL is released
  * while decoding so several Python threads decode in parallel (DecodeWarp);
  * each Decoder has a lock, so one Decoder shared by threads is safe (the calls
- * then run one at a time); one Decoder per thread runs them concurrently.
+ * then run one at a time); one Decoder per thread runs them concurrently. The
+ * lock survives fork() (fork.c): a child whose parent forked while another
+ * thread was inside decode gets a fresh lock and a fresh decoder.
  * Errors: NvJpegError (corrupt data, libjpeg-turbo's message), ValueError /
  * TypeError (buffer rules, argument types). */
 #include "augpy.h"
@@ -16,6 +18,8 @@ typedef struct {
     PyObject_HEAD
     aug_decoder *dec;
     PyThread_type_lock lock;   /* serialises decode calls on this decoder */
+    unsigned long lock_gen;    /* fork generation of lock (fork.c) */
+    int64_t max_pixels;        /* aug_decoder_set_limit */
     aug_device device;
     Py_ssize_t device_padding, host_padding;
     char gpu_huffman;         /* T_BOOL member */
@@ -41,15 +45,25 @@ static int parse_size(PyObject *obj, Py_ssize_t def, Py_ssize_t *out, const char
 }
 
 static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"device_padding", "host_padding", "gpu_huffman", NULL};
-    PyObject *dpad = NULL, *hpad = NULL, *huff = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:Decoder", kwlist, &dpad, &hpad, &huff)) return NULL;
+    static char *kwlist[] = {"device_padding", "host_padding", "gpu_huffman", "max_pixels", NULL};
+    PyObject *dpad = NULL, *hpad = NULL, *huff = NULL, *maxpix = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO$O:Decoder", kwlist, &dpad, &hpad, &huff, &maxpix))
+        return NULL;
     Py_ssize_t dp, hp;
     /* The manual's defaults: 16 MiB device and 8 MiB host padding. */
     if (parse_size(dpad, 16777216, &dp, "device_padding") < 0 || parse_size(hpad, 8388608, &hp, "host_padding") < 0)
         return NULL;
     int gh = huff ? PyObject_IsTrue(huff) : 0;
     if (gh < 0) return NULL;
+    int64_t max_pixels = (int64_t)1 << 28;
+    if (maxpix != NULL && maxpix != Py_None) {
+        if (augpy_parse_int64(maxpix, &max_pixels, "Decoder", "max_pixels") < 0) return NULL;
+        if (max_pixels < 1 || max_pixels > ((int64_t)1 << 31)) {
+            PyErr_Format(PyExc_ValueError, "Decoder: max_pixels must be in [1, 2**31], got %lld",
+                         (long long)max_pixels);
+            return NULL;
+        }
+    }
     augpy_state *st = augpy_state_from_type(type);
     if (st == NULL) return NULL;
     aug_device dev = aug_current_device();
@@ -60,17 +74,36 @@ static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     self->device_padding = dp;
     self->host_padding = hp;
     self->gpu_huffman = (char)gh;
-    self->lock = PyThread_allocate_lock();
+    self->max_pixels = max_pixels;
+    self->lock = augpy_forksafe_lock_new(&self->lock_gen);
     if (self->lock == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
     self->dec = aug_decoder_new(dev, (size_t)dp, (size_t)hp, gh);
-    if (self->dec == NULL) {
+    if (self->dec == NULL || aug_decoder_set_limit(self->dec, max_pixels) != AUG_OK) {
         Py_DECREF(self);
         return augpy_raise(st, aug_last_status(), "Decoder");
     }
     return (PyObject *)self;
+}
+
+/* The first call after a fork: a lock held at fork time (another thread of the
+ * parent was decoding) is replaced, and so is the decoder it guarded, whose
+ * state that thread left mid-decode (the old one is leaked: it may be
+ * inconsistent). 0 or -1. */
+static int decoder_after_fork(augpy_state *st, DecoderObject *d) {
+    int r = augpy_forksafe_lock_check(&d->lock, &d->lock_gen);
+    if (r <= 0) return r;
+    aug_decoder *fresh = aug_decoder_new(d->device, (size_t)d->device_padding, (size_t)d->host_padding,
+                                         d->gpu_huffman);
+    if (fresh == NULL || aug_decoder_set_limit(fresh, d->max_pixels) != AUG_OK) {
+        aug_decoder_free(fresh);
+        augpy_raise(st, aug_last_status(), "Decoder.decode");
+        return -1;
+    }
+    d->dec = fresh;
+    return 0;
 }
 
 static void decoder_dealloc(PyObject *self) {
@@ -115,6 +148,7 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
         buffer = augpy_tensor_arg(st, slots[1], func, "buffer");
         if (buffer == NULL) return NULL;
     }
+    if (decoder_after_fork(st, d) < 0) return NULL;
     Py_buffer view;
     if (get_data(slots[0], &view, func) < 0) return NULL;
     aug_tensor *out = NULL;
@@ -133,8 +167,9 @@ static PyObject *decoder_repr(PyObject *self) {
     DecoderObject *d = (DecoderObject *)self;
     PyObject *dev = augpy_device_str(d->device);
     if (dev == NULL) return NULL;
-    PyObject *r = PyUnicode_FromFormat("<Decoder device=%U, device_padding=%zd, host_padding=%zd, gpu_huffman=%s>",
-                                       dev, d->device_padding, d->host_padding, d->gpu_huffman ? "True" : "False");
+    PyObject *r = PyUnicode_FromFormat(
+        "<Decoder device=%U, device_padding=%zd, host_padding=%zd, gpu_huffman=%s, max_pixels=%lld>", dev,
+        d->device_padding, d->host_padding, d->gpu_huffman ? "True" : "False", (long long)d->max_pixels);
     Py_DECREF(dev);
     return r;
 }
@@ -156,6 +191,8 @@ static PyMemberDef decoder_members[] = {
     {"host_padding", T_PYSSIZET, offsetof(DecoderObject, host_padding), READONLY, "Host memory padding."},
     {"gpu_huffman", T_BOOL, offsetof(DecoderObject, gpu_huffman), READONLY,
      "Huffman decoding on the GPU requested (CUDA backend)."},
+    {"max_pixels", T_LONGLONG, offsetof(DecoderObject, max_pixels), READONLY,
+     "The largest image (height * width pixels) this decoder decodes; larger ones raise NvJpegError."},
     {NULL, 0, 0, 0, NULL}};
 
 static PyObject *decoder_engine(PyObject *self, void *Py_UNUSED(c)) {
@@ -170,13 +207,16 @@ static PyGetSetDef decoder_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyType_Slot decoder_slots[] = {
-    {Py_tp_doc, "Decoder(device_padding=16777216, host_padding=8388608, gpu_huffman=False)\n"
+    {Py_tp_doc, "Decoder(device_padding=16777216, host_padding=8388608, gpu_huffman=False, *, max_pixels=268435456)\n"
                 "--\n\n"
                 "JPEG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG,\n"
                 "see engine).\n"
                 "The paddings are memory hints: bytes added to scratch buffers when they grow.\n"
                 "gpu_huffman is used by the CUDA backend only. Use one Decoder per thread for parallel\n"
-                "decoding (a shared one serialises the calls)."},
+                "decoding (a shared one serialises the calls).\n"
+                "max_pixels: the largest image (height * width) decoded, in [1, 2**31]; the default 2**28\n"
+                "(16384 x 16384) refuses files whose header claims more (NvJpegError naming the size and the\n"
+                "limit, raised before any pixel memory is allocated)."},
     {Py_tp_new, decoder_new},
     {Py_tp_dealloc, decoder_dealloc},
     {Py_tp_repr, decoder_repr},

@@ -4,7 +4,9 @@
  *
  * Fills of more than AUGPY_GIL_THRESHOLD elements run with the GIL released;
  * a per-generator lock keeps two threads from using one generator at once
- * (the second waits), so the call counter stays consistent. */
+ * (the second waits), so the call counter stays consistent. The lock survives
+ * fork() (fork.c): a child forked while another thread was inside a fill gets
+ * a fresh lock (the generator's state is the one the parent had at fork time). */
 #include "augpy.h"
 #include <pythread.h>
 
@@ -12,6 +14,7 @@ typedef struct {
     PyObject_HEAD
     aug_rng *rng;
     PyThread_type_lock lock;
+    unsigned long lock_gen; /* fork generation of lock (fork.c) */
     int device_id;
 } RngObject;
 
@@ -46,7 +49,7 @@ static PyObject *rng_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     RngObject *self = (RngObject *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
     self->device_id = dev.id;
-    self->lock = PyThread_allocate_lock();
+    self->lock = augpy_forksafe_lock_new(&self->lock_gen);
     if (self->lock == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
@@ -68,11 +71,13 @@ static void rng_dealloc(PyObject *obj) {
     Py_DECREF(tp);
 }
 
-static void lock_rng(RngObject *self) {
+static int lock_rng(RngObject *self) {
+    if (augpy_forksafe_lock_check(&self->lock, &self->lock_gen) < 0) return -1;
     if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
         Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(self->lock, WAIT_LOCK);
         Py_END_ALLOW_THREADS
     }
+    return 0;
 }
 
 /* uniform / gaussian: (target, p0, p1, blocks_per_sm, threads). */
@@ -118,7 +123,11 @@ static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssi
     }
     aug_tensor *fill_t = dev_tmp ? dev_tmp : t;
     aug_status status;
-    lock_rng(self);
+    if (lock_rng(self) < 0) {
+        aug_tensor_free(dev_tmp);
+        if (have_view) augpy_bufview_release(&view);
+        return NULL;
+    }
     if (gaussian)
         AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_gaussian(self->rng, fill_t, p0, p1));
     else
@@ -142,7 +151,7 @@ static PyObject *rng_gaussian(PyObject *self, PyObject *const *args, Py_ssize_t 
 static PyObject *rng_get_state(PyObject *obj, PyObject *Py_UNUSED(unused)) {
     RngObject *self = (RngObject *)obj;
     aug_rng_state s;
-    lock_rng(self);
+    if (lock_rng(self) < 0) return NULL;
     aug_rng_get_state(self->rng, &s);
     PyThread_release_lock(self->lock);
     return Py_BuildValue("(KK)", (unsigned long long)s.seed, (unsigned long long)s.calls);
@@ -173,8 +182,7 @@ static PyObject *rng_set_state(PyObject *obj, PyObject *state) {
     }
     Py_XDECREF(seed);
     Py_XDECREF(calls);
-    if (r < 0) return NULL;
-    lock_rng(self);
+    if (r < 0 || lock_rng(self) < 0) return NULL;
     aug_rng_set_state(self->rng, &s);
     PyThread_release_lock(self->lock);
     Py_RETURN_NONE;
