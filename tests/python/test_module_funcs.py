@@ -7,7 +7,7 @@ import pytest
 
 import augpy
 from conftest import DEVICE
-from opsref import DTYPES, adtype, gen, make, name_of, promote, pyvals, read, sat_cast, expected_array
+from opsref import DTYPES, adtype, gen, make, name_of, promote, pyvals, read, sat_cast, store_value, expected_array
 
 
 def same(t, expected, dtype=None):
@@ -144,7 +144,7 @@ def expected_where(c, x, y, r):
     cb = np.asarray(c).astype(bool) | np.isnan(np.asarray(c, dtype=np.float64))
     xv, yv = np.broadcast_arrays(pyvals(x), pyvals(y))
     vals = np.where(np.broadcast_to(cb, np.broadcast(cb, xv).shape), xv, yv)
-    return expected_array(np.vectorize(lambda v: sat_cast(v, r), otypes=[object])(vals)
+    return expected_array(np.vectorize(lambda v: store_value(v, r, r), otypes=[object])(vals)
                           if vals.size else vals, r)
 
 
