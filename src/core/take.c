@@ -136,6 +136,7 @@ aug_status aug_put(aug_tensor *t, int k, const int64_t *const *idx, int64_t n, c
     static const char *func = "aug_put";
     aug_status st = check_args(func, t, k, idx, n);
     if (st != AUG_OK) return st;
+    if ((st = aug__check_no_self_overlap(func, t, "the target")) != AUG_OK) return st;
     st = aug__tensor_check(func, value);
     if (st != AUG_OK) return st;
     int64_t shape[AUG_MAX_DIMS];

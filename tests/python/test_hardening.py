@@ -170,6 +170,9 @@ def test_self_overlapping_out_refused(shape, strides):
         "cast": lambda: augpy.cast(augpy.cast(src, augpy.int32), t),
         "sum": lambda: augpy.sum(ones7, 0, out=t),
         "max": lambda: augpy.max(ones7, 0, out=t),
+        "index put": lambda: t.__setitem__([0, 1], 5),
+        "mask put": lambda: t.__setitem__(np.ones(shape, bool), 5),
+        "mask put values": lambda: t.__setitem__(np.ones(shape, bool), src.ravel()),
     }
     for name, call in calls.items():
         with pytest.raises(ValueError, match=msg):
