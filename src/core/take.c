@@ -74,6 +74,24 @@ static void plan_rest(aug__take_plan *p, const aug_tensor *t, int k, const aug_t
     }
 }
 
+/* Plans and runs n row copies between t (rows at byte offsets t_off) and o (rows
+ * at o_off): gathers into o, or with put scatters o into t. */
+static aug_status run_take(const aug__backend *be, const char *func, int put, int64_t n, const int64_t *t_off,
+                           const int64_t *o_off, const aug_tensor *t, int k, const aug_tensor *o) {
+    aug__take_plan p;
+    memset(&p, 0, sizeof p);
+    p.func = func;
+    p.put = put;
+    p.n = n;
+    p.t_off = t_off;
+    p.o_off = o_off;
+    p.t_base = (char *)aug_tensor_ptr(t);
+    p.o_base = (char *)aug_tensor_ptr(o);
+    plan_rest(&p, t, k, o);
+    p.exec = aug__exec_for(t->device);
+    return n * p.rest > 0 ? be->take(&p) : AUG_OK;
+}
+
 aug_status aug_take(const aug_tensor *t, int k, const int64_t *const *idx, int64_t n, aug_tensor **out) {
     static const char *func = "aug_take";
     if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
@@ -110,18 +128,7 @@ aug_status aug_take(const aug_tensor *t, int k, const int64_t *const *idx, int64
     }
     const int64_t es = aug_dtype_info(t->dtype)->size;
     for (int64_t b = 0; b < n; b++) ooff[b] = b * res->strides[0] * es;
-    aug__take_plan p;
-    memset(&p, 0, sizeof p);
-    p.func = func;
-    p.put = 0;
-    p.n = n;
-    p.t_off = toff;
-    p.o_off = ooff;
-    p.t_base = (char *)aug_tensor_ptr(t);
-    p.o_base = (char *)aug_tensor_ptr(res);
-    plan_rest(&p, t, k, res);
-    p.exec = aug__exec_for(t->device);
-    st = n * p.rest > 0 ? be->take(&p) : AUG_OK;
+    st = run_take(be, func, 0, n, toff, ooff, t, k, res);
     free(toff);
     free(ooff);
     if (st != AUG_OK) {
@@ -185,18 +192,7 @@ aug_status aug_put(aug_tensor *t, int k, const int64_t *const *idx, int64_t n, c
         ooff[m] = rows[j].b * v->strides[0] * es;
         m++;
     }
-    aug__take_plan p;
-    memset(&p, 0, sizeof p);
-    p.func = func;
-    p.put = 1;
-    p.n = m;
-    p.t_off = toff;
-    p.o_off = ooff;
-    p.t_base = (char *)aug_tensor_ptr(t);
-    p.o_base = (char *)aug_tensor_ptr(v);
-    plan_rest(&p, t, k, v);
-    p.exec = aug__exec_for(t->device);
-    st = m * p.rest > 0 ? be->take(&p) : AUG_OK;
+    st = run_take(be, func, 1, m, toff, ooff, t, k, v);
     free(toff);
     free(rows);
     free(ooff);

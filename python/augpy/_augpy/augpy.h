@@ -100,6 +100,7 @@ int augpy_is_tensor(augpy_state *st, PyObject *obj);
 aug_tensor *augpy_tensor_arg(augpy_state *st, PyObject *obj, const char *func, const char *argname);
 /* "cpu" / "cuda:N" as a new str. */
 PyObject *augpy_device_str(aug_device dev);
+PyObject *augpy_int64_tuple(int n, const int64_t *v);
 /* A new numpy array with a copy of t's values (array == NULL), or t's values
  * copied into the writable buffer `array` (same shape: saturate_cast; a raw
  * byte buffer or same-dtype buffer of enough size: reinterpreted with t's

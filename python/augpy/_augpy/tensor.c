@@ -103,7 +103,8 @@ static void tensor_dealloc(PyObject *self) {
 
 /* ---- properties -------------------------------------------------------------------- */
 
-static PyObject *int64_tuple(int n, const int64_t *v) {
+/* A tuple of Python ints from n int64 values (shapes, strides). */
+PyObject *augpy_int64_tuple(int n, const int64_t *v) {
     PyObject *tup = PyTuple_New(n);
     if (tup == NULL) return NULL;
     for (int d = 0; d < n; d++) {
@@ -117,8 +118,12 @@ static PyObject *int64_tuple(int n, const int64_t *v) {
     return tup;
 }
 
-static PyObject *get_shape(PyObject *self, void *Py_UNUSED(c)) { return int64_tuple(T(self)->ndim, T(self)->shape); }
-static PyObject *get_strides(PyObject *self, void *Py_UNUSED(c)) { return int64_tuple(T(self)->ndim, T(self)->strides); }
+static PyObject *get_shape(PyObject *self, void *Py_UNUSED(c)) {
+    return augpy_int64_tuple(T(self)->ndim, T(self)->shape);
+}
+static PyObject *get_strides(PyObject *self, void *Py_UNUSED(c)) {
+    return augpy_int64_tuple(T(self)->ndim, T(self)->strides);
+}
 static PyObject *get_ndim(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromLong(T(self)->ndim); }
 static PyObject *get_size(PyObject *self, void *Py_UNUSED(c)) { return PyLong_FromLongLong(aug_tensor_size(T(self))); }
 static PyObject *get_itemsize(PyObject *self, void *Py_UNUSED(c)) {

@@ -100,16 +100,6 @@ void augpy_tensor_releasebuffer(PyObject *self, Py_buffer *view) {
 
 /* ---- numpy --------------------------------------------------------------------------- */
 
-static PyObject *shape_tuple(const aug_tensor *t) {
-    PyObject *tup = PyTuple_New(t->ndim);
-    for (int d = 0; tup && d < t->ndim; d++) {
-        PyObject *v = PyLong_FromLongLong((long long)t->shape[d]);
-        if (v == NULL) Py_CLEAR(tup);
-        else PyTuple_SET_ITEM(tup, d, v);
-    }
-    return tup;
-}
-
 /* Copy t into the writable buffer of arr (same shape). Returns 0 or -1. */
 static int copy_to_buffer(augpy_state *st, const aug_tensor *t, PyObject *arr, const char *func) {
     augpy_bufview view;
@@ -132,7 +122,7 @@ PyObject *augpy_tensor_to_numpy(augpy_state *st, const aug_tensor *t, PyObject *
     PyObject *arr = NULL, *nptype = NULL, *shape = NULL;
     if (array == NULL || array == Py_None) {
         nptype = augpy_numpy_type(st, t->dtype, func);
-        shape = shape_tuple(t);
+        shape = augpy_int64_tuple(t->ndim, t->shape);
         if (nptype && shape) arr = PyObject_CallMethod(np, "empty", "OO", shape, nptype);
         if (arr && copy_to_buffer(st, t, arr, func) < 0) Py_CLEAR(arr);
         goto done;
@@ -150,7 +140,7 @@ PyObject *augpy_tensor_to_numpy(augpy_state *st, const aug_tensor *t, PyObject *
     int raw = PyBuffer_IsContiguous(&view.buf, 'C') && (view.buf.itemsize == 1 || view.t->dtype == t->dtype) &&
               view.buf.len >= nbytes;
     if (!raw) {
-        PyObject *want = shape_tuple(t), *got = shape_tuple(view.t);
+        PyObject *want = augpy_int64_tuple(t->ndim, t->shape), *got = augpy_int64_tuple(view.t->ndim, view.t->shape);
         if (want && got)
             PyErr_Format(PyExc_ValueError,
                          "%s: array of shape %R does not match the tensor's shape %R (and is not a packed buffer "
@@ -163,7 +153,7 @@ PyObject *augpy_tensor_to_numpy(augpy_state *st, const aug_tensor *t, PyObject *
     }
     augpy_bufview_release(&view);
     nptype = augpy_numpy_type(st, t->dtype, func);
-    shape = shape_tuple(t);
+    shape = augpy_int64_tuple(t->ndim, t->shape);
     if (nptype == NULL || shape == NULL) goto done;
     PyObject *flat = PyObject_CallMethod(np, "frombuffer", "OOL", array, nptype, (long long)aug_tensor_size(t));
     if (flat == NULL) goto done;
@@ -232,7 +222,7 @@ static PyObject *numpy_async(augpy_state *st, const aug_tensor *t, const char *f
         goto done;
     }
     nptype = augpy_numpy_type(st, t->dtype, func);
-    shape = shape_tuple(t);
+    shape = augpy_int64_tuple(t->ndim, t->shape);
     if (nptype && shape) flat = PyObject_CallMethod(np, "frombuffer", "OOL", (PyObject *)b, nptype,
                                                     (long long)aug_tensor_size(t));
     if (flat) arr = PyObject_CallMethod(flat, "reshape", "(O)", shape);

@@ -15,20 +15,6 @@
 
 static inline aug_tensor *T(PyObject *self) { return ((AugTensorObject *)self)->t; }
 
-static PyObject *shape_tuple(int n, const int64_t *v) {
-    PyObject *tup = PyTuple_New(n);
-    if (tup == NULL) return NULL;
-    for (int d = 0; d < n; d++) {
-        PyObject *item = PyLong_FromLongLong((long long)v[d]);
-        if (item == NULL) {
-            Py_DECREF(tup);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(tup, d, item);
-    }
-    return tup;
-}
-
 /* An axis argument (int, numpy ints; bool refused) normalised into [0, ndim).
  * NumPy's AxisError wording, as ValueError. */
 static int parse_axis(PyObject *obj, int ndim, int *out, const char *func) {
@@ -481,12 +467,12 @@ static const char *typestr(aug_dtype dt, const char *attr) {
 static PyObject *interface_dict(const aug_tensor *t, const char *attr) {
     const char *ts = typestr(t->dtype, attr);
     if (ts == NULL) return NULL;
-    PyObject *shape = shape_tuple(t->ndim, t->shape), *strides = Py_None;
+    PyObject *shape = augpy_int64_tuple(t->ndim, t->shape), *strides = Py_None;
     if (shape == NULL) return NULL;
     if (!aug_tensor_is_contiguous(t)) {
         int64_t bs[AUG_MAX_DIMS];
         for (int d = 0; d < t->ndim; d++) bs[d] = t->strides[d] * aug_tensor_itemsize(t);
-        strides = shape_tuple(t->ndim, bs);
+        strides = augpy_int64_tuple(t->ndim, bs);
         if (strides == NULL) {
             Py_DECREF(shape);
             return NULL;
@@ -589,7 +575,7 @@ static PyObject *m_reduce(PyObject *self, PyObject *Py_UNUSED(u)) {
     }
     PyObject *module = PyType_GetModule(st->TensorType);
     PyObject *rebuild = module ? PyObject_GetAttrString(module, "_rebuild_tensor") : NULL;
-    PyObject *shape = shape_tuple(t->ndim, t->shape), *device = augpy_device_str(t->device);
+    PyObject *shape = augpy_int64_tuple(t->ndim, t->shape), *device = augpy_device_str(t->device);
     PyObject *res = NULL;
     if (rebuild && shape && device)
         res = Py_BuildValue("(O(OOsOs))", rebuild, bytes, shape, aug_dtype_name(t->dtype), device, t->layout);
