@@ -22,6 +22,7 @@ bounded number of calls; `make fuzz-python` runs it for longer.
 """
 import argparse
 import ctypes
+import gc
 import functools
 import io
 import json
@@ -122,6 +123,14 @@ class BadEq:
     __hash__ = None
 
 
+class BadDtypeScalar(np.float32):
+    """A NumPy scalar whose dtype attribute raises."""
+
+    @property
+    def dtype(self):
+        raise Hostile("dtype")
+
+
 class BigIndex:
     def __index__(self):
         return 10 ** 5000
@@ -155,6 +164,10 @@ class Mutator:
             h.extend(range(100))
         elif self.how == "tensors":
             h[:] = [object()] * 3
+        elif self.how == "release":  # drop the tensors and return cached memory meanwhile
+            h.clear()
+            gc.collect()
+            augpy.release()
 
     def __index__(self):
         self._mutate()
@@ -236,6 +249,8 @@ def rand_tensor(r, shape=None, dtype=None):
         return t.transpose()  # a strided view
     if k == 2 and t.ndim >= 1:
         return t[::2]
+    if k == 3 and t.device != "cpu" and r.random() < 0.5:
+        return t.cpu()  # devices mixed with the session's
     return t
 
 
@@ -307,7 +322,8 @@ def hostile_value(r, depth=0):
         return r.choice(DTYPES + ["float32", np.float64, np.dtype("u1"), np.dtype(">i4"), np.complex64, object])
     if k == 12:
         return r.choice([BadIndex(), BadFloat(), BadBool(), BadArray(), BadInterface(), WeirdInterface(), BadEq(),
-                         BigIndex(), FloatIndex(), IntSub(3), object(), complex(1, 2), {}, set(), {"a": 1}])
+                         BigIndex(), FloatIndex(), IntSub(3), object(), complex(1, 2), {}, set(), {"a": 1},
+                         BadDtypeScalar(1.5)])
     if k == 13:
         return r.choice([BadLen([1, 2]), BadIter([1, 2]), BadGetitem((1, 2)), BadLen(), BadIter([rand_tensor(r)])])
     if k in (14, 15):
@@ -346,7 +362,7 @@ def hostile_value(r, depth=0):
 
 def mutating_list(r, kind=None):
     """A list whose first item (mostly) changes the list when converted."""
-    how = r.choice(["clear", "junk", "grow", "tensors"])
+    how = r.choice(["clear", "junk", "grow", "tensors", "release"])
     if kind in ("shape", "int"):
         m, rest = Mutator(r.choice([3, 2, 1, 4]), how), r.choice([[4], [4, 3], [2, 2, 2]])
     elif kind in ("float", "matrix"):
