@@ -336,7 +336,8 @@ def hostile_value(r, depth=0):
     if k == 18:
         return augpy.Constant(r.choice([0, 1, -1, 300, 2.5]), r.choice(DTYPES))
     if k == 19:
-        objs = [augpy.CudaStream, augpy.CudaEvent] + [getattr(augpy, n) for n in ("WarpScaleMode",) if hasattr(augpy, n)]
+        objs = [augpy.CudaStream, augpy.CudaEvent] + [getattr(augpy, n) for n in ("WarpScaleMode",)
+                                                      if hasattr(augpy, n)]
         try:
             return r.choice(objs)()
         except Exception:
@@ -435,13 +436,14 @@ def value_for(r, name, hostility=0.3, anything=True):
     hostile = r.random() < hostility
     if kind == "shape":
         if hostile:
-            return r.choice([mutating_list(r, kind), mutating_list(r, kind), [BadIndex(), 4], [2 ** 63, 2], (2 ** 62, 4), [BigIndex()], [-1, 3],
-                             [IntSub(2), 2], [FloatIndex()], BadLen([1, 2]), BadIter([3]), "ab", (4, 4, 4, 4, 4, 4, 4, 4, 4)])
+            return r.choice([mutating_list(r, kind), mutating_list(r, kind), [BadIndex(), 4], [2 ** 63, 2],
+                             (2 ** 62, 4), [BigIndex()], [-1, 3], [IntSub(2), 2], [FloatIndex()], BadLen([1, 2]),
+                             BadIter([3]), "ab", (4, 4, 4, 4, 4, 4, 4, 4, 4)])
         return r.choice([(4, 4), [4, 4], (2, 3), (3,), (), (0, 3), [1, 2, 3], (12,), (3, 4)])
     if kind == "float":
         if hostile:
-            return r.choice([float("nan"), float("inf"), -1e308, BadFloat(), 2 ** 1100, 10 ** 400, mutating_list(r, kind),
-                             [float("nan"), 1.0], [BadFloat(), 1.0], BadIndex(), "1.0"])
+            return r.choice([float("nan"), float("inf"), -1e308, BadFloat(), 2 ** 1100, 10 ** 400,
+                             mutating_list(r, kind), [float("nan"), 1.0], [BadFloat(), 1.0], BadIndex(), "1.0"])
         return r.choice([0.0, 1.0, 0.5, 2.0, -30.0, [1.0, 1.0], [0.1, 0.2], (0.0, 0.0), [0.5, 0.5, 0.5]])
     if kind == "int":
         if hostile:
@@ -458,8 +460,9 @@ def value_for(r, name, hostility=0.3, anything=True):
         return r.choice(DTYPES + [np.float32, "uint8", np.dtype("i2")])
     if kind == "matrix":
         if hostile:
-            return r.choice([np.full((2, 3), np.nan, np.float32), [[BadFloat(), 0, 0], [0, 1, 0]], mutating_list(r, kind),
-                             np.zeros((2, 2, 3), ">f4"), rand_tensor(r), [[1, 0, 0]] * 3, np.zeros((0, 2, 3))])
+            return r.choice([np.full((2, 3), np.nan, np.float32), [[BadFloat(), 0, 0], [0, 1, 0]],
+                             mutating_list(r, kind), np.zeros((2, 2, 3), ">f4"), rand_tensor(r), [[1, 0, 0]] * 3,
+                             np.zeros((0, 2, 3))])
         return r.choice([np.array([[1, 0, 0], [0, 1, 0]], np.float32), [[1, 0, 0.5], [0, 1, 0]],
                          np.tile(np.array([[1, 0, 0], [0, 1, 0]], np.float32), (2, 1, 1))])
     if kind == "bytes":

@@ -32,8 +32,8 @@ def run_child(code, timeout=120):
                            env=child_env())
     except subprocess.TimeoutExpired:
         raise AssertionError(f"the child hung (over {timeout} s) running:\n{src}") from None
-    assert r.returncode == 0 and r.stdout.endswith("child done\n"), f"child exited with {r.returncode}\n--- code\n{src}\n--- stdout\n{r.stdout}\n" \
-                              f"--- stderr\n{r.stderr}"
+    assert r.returncode == 0 and r.stdout.endswith("child done\n"), \
+        f"child exited with {r.returncode}\n--- code\n{src}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
     return r.stdout
 
 

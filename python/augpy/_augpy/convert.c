@@ -530,7 +530,8 @@ int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_ten
     }
     aug_scalar s;
     /* a weak int beyond int64 / uint64 with no dtype to take (see augpy_parse_operands) */
-    int r = augpy_is_big_int(obj) ? augpy_big_int_scalar(obj, AUG_DTYPE_AUTO, &s, func) : augpy_parse_scalar(st, obj, &s);
+    int r = augpy_is_big_int(obj) ? (augpy_big_int_scalar(obj, AUG_DTYPE_AUTO, &s, func) < 0 ? -1 : 1)
+                                  : augpy_parse_scalar(st, obj, &s);
     if (r < 0) return -1;
     if (r == 1) {
         *op = aug_operand_scalar(s);

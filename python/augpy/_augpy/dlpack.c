@@ -494,9 +494,14 @@ static PyObject *consumer_stream(PyObject *obj) {
     int type = -1, id = -1;
     int ok = PyTuple_Check(dev) && PyTuple_GET_SIZE(dev) == 2 && PyLong_Check(PyTuple_GET_ITEM(dev, 0)) &&
              PyLong_Check(PyTuple_GET_ITEM(dev, 1));
-    if (ok) {
-        type = (int)PyLong_AsLong(PyTuple_GET_ITEM(dev, 0));
-        id = (int)PyLong_AsLong(PyTuple_GET_ITEM(dev, 1));
+    if (ok) { /* exact ints: no Python code runs; anything beyond int is no device of ours */
+        int o1 = 0, o2 = 0;
+        long t = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 0), &o1);
+        long i = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 1), &o2);
+        if (!o1 && !o2 && t >= INT_MIN && t <= INT_MAX && i >= INT_MIN && i <= INT_MAX) {
+            type = (int)t;
+            id = (int)i;
+        }
     }
     Py_DECREF(dev);
     PyErr_Clear();
