@@ -562,7 +562,10 @@ def make_call(seed, i):
     focus = r.randrange(len(names)) if names and r.random() < 0.5 else None
     hostility = 0.0 if focus is not None else r.choice([0.1, 0.3, 0.6])
 
+    jpeg = "decode" in name or "jpeg" in name  # their `data` is JPEG bytes
+
     def value(k, pname):
+        pname = "jpeg" if jpeg and pname == "data" else pname
         if k == focus:
             return value_for(r, pname, 1.0)
         return value_for(r, pname, hostility) if focus is None else plausible_for(r, pname)
