@@ -676,12 +676,12 @@ def collect(proc):
     return outs
 
 
-def run_batches(seed, ncalls, seconds, batch, jobs, timeout, log=print):
+def run_batches(seed, ncalls, seconds, batch, jobs, timeout):
     """Runs calls 0.. of `seed` (ncalls of them, or until `seconds` pass); returns findings."""
     findings = []
     t0 = time.monotonic()
     next_i = 0
-    running = []  # (proc, start, count, started_at)
+    running = []  # [proc, start, count, time of the last progress, output size then]
     done_calls = 0
 
     def more():
@@ -692,13 +692,16 @@ def run_batches(seed, ncalls, seconds, batch, jobs, timeout, log=print):
     while more() or running:
         while more() and len(running) < jobs:
             count = batch if seconds is not None else min(batch, ncalls - next_i)
-            running.append([spawn(seed, next_i, count), next_i, count, time.monotonic()])
+            running.append([spawn(seed, next_i, count), next_i, count, time.monotonic(), 0])
             next_i += count
         # wait for one batch to end or time out
         time.sleep(0.05)
         for entry in list(running):
-            proc, start, count, started = entry
-            if proc.poll() is None and time.monotonic() - started < timeout:
+            proc, start, count, last_progress, size = entry
+            now_size = os.fstat(proc.files[0].fileno()).st_size  # each call writes "S i" first
+            if now_size != size:
+                entry[3:5] = [time.monotonic(), now_size]
+            if proc.poll() is None and time.monotonic() - entry[3] < timeout:
                 continue
             hung = proc.poll() is None
             if hung:
@@ -727,7 +730,7 @@ def run_batches(seed, ncalls, seconds, batch, jobs, timeout, log=print):
             # go on after the culprit with a new child
             rest = start + count - last - 1
             if rest > 0 and (seconds is None or more()):
-                running.append([spawn(seed, last + 1, rest), last + 1, rest, time.monotonic()])
+                running.append([spawn(seed, last + 1, rest), last + 1, rest, time.monotonic(), 0])
     return findings, done_calls, time.monotonic() - t0
 
 
@@ -748,7 +751,7 @@ def main(argv=None):
     p.add_argument("--seconds", type=float, default=None, help="run for this long instead of --calls")
     p.add_argument("--batch", type=int, default=500)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds a batch may run")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds one call may run")
     p.add_argument("--replay", type=int, default=None, help="run call I in this process, verbosely")
     p.add_argument("--list", action="store_true", help="print the calls without running them")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

@@ -261,11 +261,11 @@ def test_random_hostile_calls():
     hang, SystemError or undocumented exception fails with the call to replay."""
     import hostile_driver
     seed = int(os.environ.get("AUG_HOSTILE_SEED", "0"))
-    calls = int(os.environ.get("AUG_HOSTILE_CALLS", "3000"))
+    calls = int(os.environ.get("AUG_HOSTILE_CALLS", "5000"))
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = child_env()["PYTHONPATH"]
     try:
-        findings, ncalls, secs = hostile_driver.run_batches(seed, calls, None, batch=750, jobs=2, timeout=120)
+        findings, ncalls, secs = hostile_driver.run_batches(seed, calls, None, batch=1000, jobs=2, timeout=60)
     finally:
         if old is None:
             del os.environ["PYTHONPATH"]
