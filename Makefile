@@ -18,7 +18,7 @@ FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
-.PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke venv venv-base pytest pytest-cpu pytest-emu pyasan pytest-asan \
+.PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke fuzz-python venv venv-base pytest pytest-cpu pytest-emu pyasan pytest-asan \
         cuda cuda-emu cuda-check test demo bench bench-gpu-smoke clean
 
 all: build
@@ -120,6 +120,11 @@ pytest-asan: pyasan
 # Each fuzz target once over its seed corpus (crash regressions) under ASan+UBSan.
 fuzz-smoke: deps
 	tests/fuzz/run.sh --smoke
+
+# Random hostile calls over augpy's public API (tests/python/hostile_driver.py), longer than the
+# bounded run that pytest makes (test_hostile.py): FUZZ_SECONDS of calls from seed FUZZ_SEED.
+fuzz-python: venv
+	cd tests/python && ../../$(VPY) hostile_driver.py --seconds $(or $(FUZZ_SECONDS),600) --seed $(or $(FUZZ_SEED),1)
 
 # Kernels whose bits may come from CUDA's math library (fused multiply-adds inside libdevice's
 # transcendentals, pow and fmod (float `%` and `//`, NumPy's divmod), and lighting's exp/atanh/pow on non-table dtypes), the explicit

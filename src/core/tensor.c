@@ -90,7 +90,11 @@ aug_status aug__check_nbytes(const char *func, int ndim, const int64_t *shape, a
     for (int d = 0; d < ndim; d++)
         if (__builtin_mul_overflow(n, shape[d] ? shape[d] : 1, &n)) {
             char b[256];
-            return aug__error(AUG_ERR_OVERFLOW, func, "shape %s is too large", aug_shape_str(ndim, shape, b, sizeof b));
+            /* NumPy's error and wording (ValueError) */
+            return aug__error(AUG_ERR_VALUE, func,
+                              "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible "
+                              "size (shape %s, dtype %s)",
+                              aug_shape_str(ndim, shape, b, sizeof b), aug_dtype_name(dtype));
         }
     if (nbytes) *nbytes = n;
     return AUG_OK;

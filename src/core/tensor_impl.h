@@ -70,7 +70,7 @@ static inline int aug__dtype_ok(aug_dtype t) { return (int)t >= 0 && (int)t < (i
 /* ndim in 0 ... AUG_MAX_DIMS, shape non-NULL when ndim > 0, no negative extent. */
 AUG__HIDDEN aug_status aug__check_shape(const char *func, int ndim, const int64_t *shape);
 /* NumPy's size rule: the non-zero extents times the item size fit in int64
- * (AUG_ERR_OVERFLOW "shape ... is too large"); *nbytes (may be NULL) gets that product. */
+ * (AUG_ERR_VALUE, NumPy's "array is too big; ..."); *nbytes (may be NULL) gets that product. */
 AUG__HIDDEN aug_status aug__check_nbytes(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
                                          int64_t *nbytes);
 

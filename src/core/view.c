@@ -247,13 +247,17 @@ aug_tensor *aug_tensor_reshape(const aug_tensor *t, int ndim, const int64_t *sha
                    aug_shape_str(ndim, shape, sb, sizeof sb));
         return NULL;
     }
+    int64_t final[AUG_MAX_DIMS];
+    for (int d = 0; d < ndim; d++) final[d] = d == wildcard ? size / known : shape[d];
+    /* NumPy's size rule holds for an empty tensor's new shape too: (0, 2**62, 4) is too big */
+    if (aug__check_nbytes(func, ndim, final, t->dtype, NULL) != AUG_OK) return NULL;
     if (!aug_tensor_is_contiguous(t)) {
         aug__error(AUG_ERR_VALUE, func, "tensor is not contiguous; call contiguous() first");
         return NULL;
     }
     aug_tensor *v = aug__tensor_new_view(func, t);
     if (!v) return NULL;
-    for (int d = 0; d < ndim; d++) v->shape[d] = d == wildcard ? size / known : shape[d];
+    for (int d = 0; d < ndim; d++) v->shape[d] = final[d];
     aug__contiguous_strides(ndim, v->shape, v->strides);
     if (ndim != t->ndim) memset(v->layout, 0, sizeof v->layout);
     v->ndim = ndim;

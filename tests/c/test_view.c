@@ -338,6 +338,17 @@ static void test_reshape(void **state) {
     r = aug_tensor_reshape(t, 8, nine + 1);
     assert_non_null(r);
     aug_tensor_free(r);
+    /* An empty tensor's new shape follows NumPy's size rule too (the zero extent does not count). */
+    aug_tensor *empty = aug_tensor_zeros(1, (int64_t[]){0}, AUG_INT16, CPU);
+    int64_t zbig[3] = {0, INT64_C(1) << 62, 4};
+    NULL_ERR(aug_tensor_reshape(empty, 3, zbig), AUG_ERR_VALUE,
+             "aug_tensor_reshape: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+             "possible size (shape (0, 4611686018427387904, 4), dtype int16)");
+    int64_t zok[3] = {0, INT64_C(1) << 40, 4};
+    r = aug_tensor_reshape(empty, 3, zok);
+    assert_non_null(r);
+    aug_tensor_free(r);
+    aug_tensor_free(empty);
 
     int perm[2] = {1, 0};
     aug_tensor *p = aug_tensor_permute(t, perm);
@@ -477,12 +488,14 @@ static void test_fuzz_regressions(void **state) {
     aug_tensor_free(t);
 
     aug_tensor *one = aug_tensor_zeros(1, (int64_t[]){1}, AUG_INT8, CPU);
-    NULL_ERR(aug_tensor_broadcast_to(one, 2, (int64_t[]){INT64_MAX, 2}), AUG_ERR_OVERFLOW,
-             "aug_tensor_broadcast_to: shape (9223372036854775807, 2) is too large");
+    NULL_ERR(aug_tensor_broadcast_to(one, 2, (int64_t[]){INT64_MAX, 2}), AUG_ERR_VALUE,
+             "aug_tensor_broadcast_to: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size "
+             "(shape (9223372036854775807, 2), dtype int8)");
     aug_tensor *f8 = aug_tensor_zeros(1, (int64_t[]){1}, AUG_FLOAT64, CPU);
     /* 2^61 float64 values are 2^64 bytes even though one extent is 0 (NumPy's rule). */
-    NULL_ERR(aug_tensor_broadcast_to(f8, 2, (int64_t[]){(int64_t)1 << 61, 0}), AUG_ERR_OVERFLOW,
-             "aug_tensor_broadcast_to: shape (2305843009213693952, 0) is too large");
+    NULL_ERR(aug_tensor_broadcast_to(f8, 2, (int64_t[]){(int64_t)1 << 61, 0}), AUG_ERR_VALUE,
+             "aug_tensor_broadcast_to: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size "
+             "(shape (2305843009213693952, 0), dtype float64)");
     r = aug_tensor_broadcast_to(one, 3, (int64_t[]){(int64_t)1 << 61, 3, 1});
     assert_non_null(r);
     assert_int_equal(aug_tensor_size(r), (int64_t)3 << 61);

@@ -230,7 +230,7 @@ def test_wrong_types(dec):
         dec.decode(data, np.zeros(1000, np.uint8))
     with pytest.raises(TypeError):
         augpy.Decoder(device_padding="x")
-    with pytest.raises(ValueError, match="host_padding must be >= 0"):
+    with pytest.raises(ValueError, match=r"^Decoder: host_padding = -1 is out of range \[0, "):
         augpy.Decoder(host_padding=-1)
 
 

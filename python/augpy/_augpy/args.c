@@ -70,7 +70,7 @@ int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, 
 
 /* ---- numbers --------------------------------------------------------------------- */
 
-int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name) {
+int augpy_parse_int_range(PyObject *obj, int64_t lo, int64_t hi, int64_t *out, const char *func, const char *name) {
     if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: %s must be an int, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
         return -1;
@@ -79,23 +79,32 @@ int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char 
     if (!i) return -1;
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) {
-        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
+    if (v == -1 && PyErr_Occurred()) {
+        Py_DECREF(i);
         return -1;
     }
+    if (overflow || v < lo || v > hi) {
+        /* i, not obj: __index__ gave the value (obj's repr may be anything) */
+        PyObject *desc = augpy_int_desc(i);
+        Py_DECREF(i);
+        if (!desc) return -1;
+        PyErr_Format(PyExc_ValueError, "%s: %s = %U is out of range [%lld, %lld]", func, name, desc, (long long)lo,
+                     (long long)hi);
+        Py_DECREF(desc);
+        return -1;
+    }
+    Py_DECREF(i);
     *out = v;
     return 0;
 }
 
+int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name) {
+    return augpy_parse_int_range(obj, INT64_MIN, INT64_MAX, out, func, name);
+}
+
 int augpy_parse_int(PyObject *obj, int *out, const char *func, const char *name) {
     int64_t v;
-    if (augpy_parse_int64(obj, &v, func, name) < 0) return -1;
-    if (v < INT32_MIN || v > INT32_MAX) {
-        PyErr_Format(PyExc_ValueError, "%s: %s = %R is out of range", func, name, obj);
-        return -1;
-    }
+    if (augpy_parse_int_range(obj, INT32_MIN, INT32_MAX, &v, func, name) < 0) return -1;
     *out = (int)v;
     return 0;
 }
@@ -121,7 +130,9 @@ int augpy_parse_double(PyObject *obj, double *out, const char *func, const char 
 
 int augpy_parse_number(augpy_state *st, PyObject *obj, double *out, const char *func, const char *name) {
     aug_scalar s;
-    int r = augpy_parse_scalar(st, obj, &s);
+    /* a double parameter: an int of any size is its nearest double */
+    int r = augpy_is_big_int(obj) ? (augpy_big_int_scalar(obj, AUG_FLOAT64, &s, func) < 0 ? -1 : 1)
+                                  : augpy_parse_scalar(st, obj, &s);
     if (r < 0) return -1;
     if (r == 0) {
         PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
@@ -145,12 +156,18 @@ static int parse_extent(PyObject *item, int64_t *out, const char *func) {
     if (i == NULL) return -1;
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) {
-        PyErr_Format(PyExc_ValueError, "%s: shape entry %R is too large", func, item);
+    if (v == -1 && PyErr_Occurred()) {
+        Py_DECREF(i);
         return -1;
     }
+    if (overflow) {
+        PyObject *desc = augpy_int_desc(i);
+        if (desc) PyErr_Format(PyExc_ValueError, "%s: shape entry %U is too large", func, desc);
+        Py_XDECREF(desc);
+        Py_DECREF(i);
+        return -1;
+    }
+    Py_DECREF(i);
     *out = (int64_t)v;
     return 0;
 }
@@ -162,9 +179,10 @@ int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func) {
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    PyObject *seq = PySequence_Fast(obj, "shape must be a sequence");
+    /* A tuple snapshot: the entries' __index__ may mutate a list being read. */
+    PyObject *seq = PySequence_Tuple(obj);
     if (seq == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     if (n > AUG_MAX_DIMS) {
         PyErr_Format(PyExc_ValueError, "%s: too many dimensions in shape: %zd (at most %d are supported)", func,
                      n, AUG_MAX_DIMS);
@@ -172,7 +190,7 @@ int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func) {
         return -1;
     }
     for (Py_ssize_t d = 0; d < n; d++) {
-        if (parse_extent(PySequence_Fast_GET_ITEM(seq, d), &shape[d], func) < 0) {
+        if (parse_extent(PyTuple_GET_ITEM(seq, d), &shape[d], func) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -256,8 +274,11 @@ int augpy_parse_device_id(PyObject *obj, int allow_none, aug_device *out, const 
     if (v == -1 && PyErr_Occurred()) return -1;
     if (overflow || v < INT32_MIN || v > INT32_MAX) {
         char buf[64];
-        PyErr_Format(PyExc_ValueError, "%s: invalid device_id %R (%s)", func, obj,
-                     backend_devices(aug_default_device(), buf, sizeof buf));
+        PyObject *desc = augpy_int_desc(obj);
+        if (desc)
+            PyErr_Format(PyExc_ValueError, "%s: invalid device_id %U (%s)", func, desc,
+                         backend_devices(aug_default_device(), buf, sizeof buf));
+        Py_XDECREF(desc);
         return -1;
     }
     return augpy_device_from_id((int)v, out, func);

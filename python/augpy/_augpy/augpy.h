@@ -118,6 +118,10 @@ int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, 
  * __float__/__index__; TypeError otherwise, ValueError "must be finite" for
  * ints beyond the double range). 0 or -1. */
 int augpy_parse_int64(PyObject *obj, int64_t *out, const char *func, const char *name);
+/* The checked parser behind every integer argument: an int (or __index__, bool
+ * refused: TypeError "func: name must be an int") in [lo, hi], else ValueError
+ * "func: name = V is out of range [lo, hi]". 0 or -1. */
+int augpy_parse_int_range(PyObject *obj, int64_t lo, int64_t hi, int64_t *out, const char *func, const char *name);
 int augpy_parse_int(PyObject *obj, int *out, const char *func, const char *name);
 int augpy_parse_double(PyObject *obj, double *out, const char *func, const char *name);
 /* A scalar operand (Python or numpy number, augpy.Constant) as a double (fma's
@@ -181,6 +185,23 @@ aug_tensor *augpy_tensor_from_buffer(augpy_state *st, PyObject *obj, aug_device 
  * stored in *tmp which the caller frees with aug_tensor_free). 0 ok, -1 error,
  * 1 = not a supported operand (caller returns NotImplemented for dunders). */
 int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_tensor **tmp, const char *func);
+/* repr(obj) of an int of at most 256 bits, else "(an int of N bits)" (with a leading
+ * "-" when negative): huge ints are slow to print, and refused past
+ * sys.get_int_max_str_digits(). New reference. */
+PyObject *augpy_int_desc(PyObject *obj);
+/* A Python int outside [-2^63, 2^64 - 1] (bool excluded; no exception set). */
+int augpy_is_big_int(PyObject *obj);
+/* Such an int as a weak scalar that takes dtype `target` (semantics §6): a float
+ * target gives the nearest double as a weak float, as NumPy (OverflowError past the
+ * double range); an integer or bool target, or none (AUG_DTYPE_AUTO), cannot hold it:
+ * OverflowError "func: integer scalar N is out of range for <dtype>". 0 or -1. */
+int augpy_big_int_scalar(PyObject *obj, aug_dtype target, aug_scalar *out, const char *func);
+/* augpy_parse_operand for the n operands of one op (tmp[] set to NULL first; the
+ * caller frees them whatever the result): the big ints among them take the dtype of
+ * the other, typed operands (augpy_big_int_scalar). 0, -1, or 1 for an object that
+ * is not an operand; *bad is then the index of the failing one. */
+int augpy_parse_operands(augpy_state *st, PyObject *const *objs, int n, aug_operand *in, aug_tensor **tmp, int *bad,
+                         const char *func);
 /* Host data given as an operand goes to the device of the op: the temporaries
  * of augpy_parse_operand (tmp[i] != NULL) are copied to the device of `hint`
  * (the out= tensor) or else of the first tensor operand, when that is a CUDA

@@ -46,8 +46,8 @@ static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_
         PyErr_Format(PyExc_TypeError, "%s: sigma must be a number, not '%.100s'", func, Py_TYPE(a[1])->tp_name);
         return NULL;
     }
-    double sigma = PyFloat_AsDouble(a[1]);
-    if (sigma == -1.0 && PyErr_Occurred())
+    double sigma;
+    if (augpy_parse_double(a[1], &sigma, func, "sigma") < 0) /* ValueError for ints beyond the double range */
         return NULL;
     if (augpy_parse_out(st, a[2] ? a[2] : Py_None, &out, func) < 0)
         return NULL;

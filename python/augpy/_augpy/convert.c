@@ -28,10 +28,11 @@ static int dtype_from_name(const char *name, aug_dtype *out) {
 
 /* Classify a numpy.dtype instance. 0 ok, -1 error set. */
 static int dtype_from_numpy_descr(PyObject *descr, PyObject *orig, aug_dtype *out, const char *func) {
+    /* one after the other: no lookup with an exception set (descr may be a hostile dtype property) */
     PyObject *kind_obj = PyObject_GetAttrString(descr, "kind");
-    PyObject *size_obj = PyObject_GetAttrString(descr, "itemsize");
-    PyObject *order_obj = PyObject_GetAttrString(descr, "byteorder");
-    PyObject *name_obj = PyObject_GetAttrString(descr, "name");
+    PyObject *size_obj = kind_obj ? PyObject_GetAttrString(descr, "itemsize") : NULL;
+    PyObject *order_obj = size_obj ? PyObject_GetAttrString(descr, "byteorder") : NULL;
+    PyObject *name_obj = order_obj ? PyObject_GetAttrString(descr, "name") : NULL;
     int ret = -1;
     if (!kind_obj || !size_obj || !order_obj || !name_obj) goto done;
     const char *kind = PyUnicode_AsUTF8(kind_obj);
@@ -113,6 +114,60 @@ int augpy_parse_dtype(augpy_state *st, PyObject *obj, aug_dtype *out, const char
 
 /* ---- scalars --------------------------------------------------------------------- */
 
+/* "12345" for an int of at most 256 bits, else "an int of N bits" (repr of a huge int
+ * is slow, and refused past sys.get_int_max_str_digits()). */
+PyObject *augpy_int_desc(PyObject *obj) {
+    PyObject *bits = PyObject_CallMethod(obj, "bit_length", NULL);
+    if (!bits) return NULL;
+    long long n = PyLong_AsLongLong(bits);
+    Py_DECREF(bits);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 256) return PyObject_Repr(obj);
+    int sign = 0;
+    (void)PyLong_AsLongLongAndOverflow(obj, &sign); /* n > 64: sign is -1 or 1 */
+    return PyUnicode_FromFormat("%s(an int of %lld bits)", sign < 0 ? "-" : "", n);
+}
+
+int augpy_is_big_int(PyObject *obj) {
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) return 0;
+    int overflow = 0;
+    (void)PyLong_AsLongLongAndOverflow(obj, &overflow); /* no Python code: obj is an int */
+    if (overflow == 0) return 0;
+    if (overflow < 0) return 1;
+    unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+    if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
+int augpy_big_int_scalar(PyObject *obj, aug_dtype target, aug_scalar *out, const char *func) {
+    const aug_dtype_traits *tr = aug_dtype_is_valid(target) ? aug_dtype_info(target) : NULL;
+    if (tr && tr->kind == AUG_KIND_FLOAT) {
+        double d = PyLong_AsDouble(obj); /* correctly rounded, as NumPy's int -> float */
+        if (!(d == -1.0 && PyErr_Occurred())) {
+            *out = aug_scalar_float(d);
+            return 0;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+    }
+    PyObject *desc = augpy_int_desc(obj);
+    if (!desc) return -1;
+    if (tr && tr->kind == AUG_KIND_FLOAT)
+        PyErr_Format(PyExc_OverflowError, "%s: integer scalar %U is too large to convert to float (for %s)", func,
+                     desc, aug_dtype_name(target));
+    else if (tr)
+        PyErr_Format(PyExc_OverflowError, "%s: integer scalar %U is out of range for %s", func, desc,
+                     aug_dtype_name(target));
+    else
+        PyErr_Format(PyExc_OverflowError,
+                     "%s: integer scalar %U is out of range [-9223372036854775808, 18446744073709551615]", func, desc);
+    Py_DECREF(desc);
+    return -1;
+}
+
 static int parse_pyint(PyObject *obj, aug_scalar *out) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
@@ -129,9 +184,7 @@ static int parse_pyint(PyObject *obj, aug_scalar *out) {
         }
         PyErr_Clear();
     }
-    PyErr_Format(PyExc_OverflowError,
-                 "augpy: integer scalar %R is out of range [-9223372036854775808, 18446744073709551615]", obj);
-    return -1;
+    return augpy_big_int_scalar(obj, AUG_DTYPE_AUTO, out, "augpy");
 }
 
 /* numpy scalar (numpy.generic) -> weak scalar; 0 when obj is none. */
@@ -476,7 +529,9 @@ int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_ten
         return 0;
     }
     aug_scalar s;
-    int r = augpy_parse_scalar(st, obj, &s);
+    /* a weak int beyond int64 / uint64 with no dtype to take (see augpy_parse_operands) */
+    int r = augpy_is_big_int(obj) ? (augpy_big_int_scalar(obj, AUG_DTYPE_AUTO, &s, func) < 0 ? -1 : 1)
+                                  : augpy_parse_scalar(st, obj, &s);
     if (r < 0) return -1;
     if (r == 1) {
         *op = aug_operand_scalar(s);
@@ -486,6 +541,41 @@ int augpy_parse_operand(augpy_state *st, PyObject *obj, aug_operand *op, aug_ten
     *tmp = augpy_tensor_from_buffer(st, obj, aug_cpu_device(), func);
     if (*tmp == NULL) return -1;
     *op = aug_operand_tensor(*tmp);
+    return 0;
+}
+
+int augpy_parse_operands(augpy_state *st, PyObject *const *objs, int n, aug_operand *in, aug_tensor **tmp, int *bad,
+                         const char *func) {
+    int nbig = 0;
+    for (int i = 0; i < n; i++) tmp[i] = NULL;
+    for (int i = 0; i < n; i++) {
+        if (augpy_is_big_int(objs[i])) {
+            nbig++;
+            continue;
+        }
+        int r = augpy_parse_operand(st, objs[i], &in[i], &tmp[i], func);
+        if (r != 0) {
+            *bad = i;
+            return r;
+        }
+    }
+    if (nbig == 0) return 0;
+    /* The typed operands' promotion is the dtype the weak ints take (semantics §6). */
+    aug_dtype target = AUG_DTYPE_AUTO;
+    for (int i = 0; i < n; i++) {
+        if (augpy_is_big_int(objs[i])) continue;
+        aug_dtype d = in[i].tensor ? in[i].tensor->dtype : in[i].scalar.weak ? AUG_DTYPE_AUTO : in[i].scalar.dtype;
+        if (d != AUG_DTYPE_AUTO) target = target == AUG_DTYPE_AUTO ? d : aug_promote(target, d);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!augpy_is_big_int(objs[i])) continue;
+        aug_scalar s;
+        if (augpy_big_int_scalar(objs[i], target, &s, func) < 0) {
+            *bad = i;
+            return -1;
+        }
+        in[i] = aug_operand_scalar(s);
+    }
     return 0;
 }
 

@@ -26,7 +26,8 @@ static PyObject *create(augpy_state *st, PyObject *shapeobj, PyObject *value, Py
         return NULL;
     }
     aug_scalar v = aug_scalar_int(0);
-    if (value) {
+    int big = value && augpy_is_big_int(value); /* takes the dtype given (semantics §6) */
+    if (value && !big) {
         int r = augpy_parse_scalar(st, value, &v);
         if (r < 0)
             return NULL;
@@ -38,6 +39,9 @@ static PyObject *create(augpy_state *st, PyObject *shapeobj, PyObject *value, Py
     }
     aug_dtype dtype = like ? like->dtype : value ? aug_scalar_result_dtype(&v, AUG_UINT8) : AUG_UINT8;
     if (dtypeobj && dtypeobj != Py_None && augpy_parse_dtype(st, dtypeobj, &dtype, func) < 0)
+        return NULL;
+    if (big && augpy_big_int_scalar(value, like || (dtypeobj && dtypeobj != Py_None) ? dtype : AUG_DTYPE_AUTO, &v,
+                                    func) < 0)
         return NULL;
     aug_tensor *t;
     Py_BEGIN_ALLOW_THREADS

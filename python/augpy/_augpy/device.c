@@ -780,8 +780,12 @@ static PyObject *get_launch(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(u)) {
 }
 
 static PyObject *set_launch(PyObject *module, PyObject *args) {
+    PyObject *b, *t;
     int blocks_per_sm, threads;
-    if (!PyArg_ParseTuple(args, "ii:_set_launch", &blocks_per_sm, &threads)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO:_set_launch", &b, &t) ||
+        augpy_parse_int(b, &blocks_per_sm, "_set_launch", "blocks_per_sm") < 0 ||
+        augpy_parse_int(t, &threads, "_set_launch", "threads") < 0)
+        return NULL;
     aug_status status = aug_set_launch(blocks_per_sm, threads);
     if (status != AUG_OK) return augpy_raise(augpy_state_from_module(module), status, "_set_launch");
     Py_RETURN_NONE;

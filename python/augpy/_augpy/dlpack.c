@@ -158,8 +158,9 @@ static int aug__device_same(aug_device a, aug_device b) { return a.type == b.typ
 static int sync_consumer(augpy_state *st, aug_device dev, PyObject *stream, const char *func) {
     long long v = 1;
     if (stream != Py_None) {
-        v = PyLong_AsLongLong(stream);
-        if (v == -1 && PyErr_Occurred()) return -1;
+        int64_t s;
+        if (augpy_parse_int_range(stream, INT64_MIN, (int64_t)(INTPTR_MAX), &s, func, "stream") < 0) return -1;
+        v = s;
     }
     if (v == -1) return 0;
     if (v == 0 || v < -1) {
@@ -254,8 +255,9 @@ PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t 
                          vals[1]);
             return NULL;
         }
-        major = PyLong_AsLong(PyTuple_GET_ITEM(vals[1], 0));
-        if (major == -1 && PyErr_Occurred()) return NULL;
+        int64_t m;
+        if (augpy_parse_int64(PyTuple_GET_ITEM(vals[1], 0), &m, func, "max_version[0]") < 0) return NULL;
+        major = m > 1000 ? 1000 : m < -1000 ? -1000 : (long)m;
     }
     int copy = vals[3] == Py_None ? -1 : PyObject_IsTrue(vals[3]); /* -1: None, copy only if needed */
     if (vals[3] != Py_None && copy < 0) return NULL;
@@ -536,9 +538,14 @@ static PyObject *consumer_stream(PyObject *obj) {
     int type = -1, id = -1;
     int ok = PyTuple_Check(dev) && PyTuple_GET_SIZE(dev) == 2 && PyLong_Check(PyTuple_GET_ITEM(dev, 0)) &&
              PyLong_Check(PyTuple_GET_ITEM(dev, 1));
-    if (ok) {
-        type = (int)PyLong_AsLong(PyTuple_GET_ITEM(dev, 0));
-        id = (int)PyLong_AsLong(PyTuple_GET_ITEM(dev, 1));
+    if (ok) { /* exact ints: no Python code runs; anything beyond int is no device of ours */
+        int o1 = 0, o2 = 0;
+        long t = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 0), &o1);
+        long i = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dev, 1), &o2);
+        if (!o1 && !o2 && t >= INT_MIN && t <= INT_MAX && i >= INT_MIN && i <= INT_MAX) {
+            type = (int)t;
+            id = (int)i;
+        }
     }
     Py_DECREF(dev);
     PyErr_Clear();

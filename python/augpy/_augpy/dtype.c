@@ -13,18 +13,22 @@
 
 static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"code", "bits", "lanes", NULL};
-    int code, bits, lanes = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ii|i:DLDataType", kwlist, &code, &bits, &lanes))
+    const char *func = "DLDataType";
+    PyObject *code_obj, *bits_obj, *lanes_obj = NULL;
+    int64_t code, bits, lanes = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:DLDataType", kwlist, &code_obj, &bits_obj, &lanes_obj) ||
+        augpy_parse_int_range(code_obj, 0, 255, &code, func, "code") < 0 ||
+        augpy_parse_int_range(bits_obj, 0, 255, &bits, func, "bits") < 0 ||
+        (lanes_obj && augpy_parse_int_range(lanes_obj, 0, 65535, &lanes, func, "lanes") < 0))
         return NULL;
     augpy_state *st = augpy_state_from_type(type);
     if (st == NULL) return NULL;
     aug_dtype dt;
-    if (code < 0 || code > 255 || bits < 0 || bits > 255 || lanes < 0 || lanes > 65535 ||
-        aug_dtype_from_dlpack((uint8_t)code, (uint8_t)bits, (uint16_t)lanes, &dt) != AUG_OK) {
+    if (aug_dtype_from_dlpack((uint8_t)code, (uint8_t)bits, (uint16_t)lanes, &dt) != AUG_OK) {
         PyErr_Format(PyExc_TypeError,
                      "DLDataType: unsupported data type (code=%d, bits=%d, lanes=%d); augpy supports "
                      "bool, int8-64, uint8-64, float16, bfloat16, float32 and float64 with lanes=1",
-                     code, bits, lanes);
+                     (int)code, (int)bits, (int)lanes);
         return NULL;
     }
     return augpy_dtype_object(st, dt);

@@ -30,16 +30,8 @@ static int parse_size(PyObject *obj, Py_ssize_t def, Py_ssize_t *out, const char
         *out = def;
         return 0;
     }
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "Decoder: %s must be an int, not %.100s", name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    Py_ssize_t v = PyLong_AsSsize_t(obj);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (v < 0) {
-        PyErr_Format(PyExc_ValueError, "Decoder: %s must be >= 0, got %zd", name, v);
-        return -1;
-    }
+    int64_t v;
+    if (augpy_parse_int_range(obj, 0, PY_SSIZE_T_MAX, &v, "Decoder", name) < 0) return -1;
     *out = v;
     return 0;
 }

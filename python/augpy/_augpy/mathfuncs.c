@@ -37,15 +37,16 @@ static PyObject *math_call(augpy_state *st, PyObject *self, aug_op op, const cha
     int ntensors = 0;
     int64_t volume = out ? aug_tensor_size(out) : 0;
     PyObject *res = NULL;
+    int bad = 0;
+    int r = augpy_parse_operands(st, a, arity, in, tmp, &bad, func);
+    if (r < 0)
+        goto done;
+    if (r > 0) {
+        PyErr_Format(PyExc_TypeError, "%s: argument %d must be a Tensor, an array or a number, not '%.100s'", func,
+                     bad + 1, Py_TYPE(a[bad])->tp_name);
+        goto done;
+    }
     for (int i = 0; i < arity; i++) {
-        int r = augpy_parse_operand(st, a[i], &in[i], &tmp[i], func);
-        if (r < 0)
-            goto done;
-        if (r > 0) {
-            PyErr_Format(PyExc_TypeError, "%s: argument %d must be a Tensor, an array or a number, not '%.100s'",
-                         func, i + 1, Py_TYPE(a[i])->tp_name);
-            goto done;
-        }
         if (in[i].tensor) {
             ntensors++;
             if (aug_tensor_size(in[i].tensor) > volume)

@@ -57,8 +57,12 @@ static PyObject *set_num_threads(PyObject *module, PyObject *arg) {
         PyErr_Format(PyExc_TypeError, "set_num_threads: expected an int, got %.100s", Py_TYPE(arg)->tp_name);
         return NULL;
     }
-    if (overflow || n > 1 << 16) {
-        PyErr_Format(PyExc_ValueError, "set_num_threads: thread count %R is too large", arg);
+    if (overflow || n > 1 << 16 || n < INT_MIN) {
+        PyObject *desc = PyLong_Check(arg) ? augpy_int_desc(arg) : PyObject_Repr(arg);
+        if (desc)
+            PyErr_Format(PyExc_ValueError, "set_num_threads: thread count %U is out of range [-2147483648, 65536]",
+                         desc);
+        Py_XDECREF(desc);
         return NULL;
     }
     aug_status status = aug_set_num_threads((int)n);

@@ -79,10 +79,11 @@ static PyObject *binop(PyObject *a, PyObject *b, aug_op op, const char *func, in
         Py_RETURN_NOTIMPLEMENTED;
     aug_operand in[2];
     aug_tensor *tmp[2] = {NULL, NULL};
-    int r = augpy_parse_operand(st, a, &in[0], &tmp[0], func);
+    PyObject *objs[2] = {a, b};
+    int bad;
+    int r = augpy_parse_operands(st, objs, 2, in, tmp, &bad, func);
     if (r == 0) {
-        r = augpy_parse_operand(st, b, &in[1], &tmp[1], func);
-        if (r == 0 && !in[0].tensor && !in[1].tensor)
+        if (!in[0].tensor && !in[1].tensor)
             r = 1;
         if (r == 0 && augpy_operands_to_device(st, in, tmp, 2, inplace ? ((AugTensorObject *)a)->t : NULL, func) < 0)
             r = -1;
@@ -237,7 +238,13 @@ static PyObject *fill_into(augpy_state *st, PyObject *dstobj, PyObject *value, a
         return NULL;
     aug_operand src;
     aug_tensor *tmp = NULL;
-    int r = augpy_parse_operand(st, value, &src, &tmp, func);
+    int r;
+    if (augpy_is_big_int(value)) { /* a weak int takes dst's dtype */
+        r = augpy_big_int_scalar(value, dst->dtype, &src.scalar, func);
+        src.tensor = NULL;
+    } else {
+        r = augpy_parse_operand(st, value, &src, &tmp, func);
+    }
     if (r == 0 && augpy_operands_to_device(st, &src, &tmp, 1, dst, func) < 0) {
         aug_tensor_free(tmp);
         return NULL;
@@ -292,13 +299,18 @@ static PyObject *functional(PyObject *module, aug_op op, int reflected, const ch
     aug_tensor *out = NULL;
     if (!t || augpy_parse_out(st, a[2] ? a[2] : Py_None, &out, func) < 0)
         return NULL;
-    aug_operand other;
-    aug_tensor *tmp = NULL;
-    int r = augpy_parse_operand(st, a[1], &other, &tmp, func);
+    aug_operand ops2[2], other;
+    aug_tensor *tmps[2], *tmp = NULL;
+    int bad;
+    int r = augpy_parse_operands(st, a, 2, ops2, tmps, &bad, func); /* a[0] is a tensor: tmps[0] stays NULL */
+    other = ops2[1];
+    tmp = tmps[1];
     if (r == 0 && augpy_operands_to_device(st, &other, &tmp, 1, t, func) < 0) {
         aug_tensor_free(tmp);
         return NULL;
     }
+    if (r != 0)
+        aug_tensor_free(tmp);
     if (r < 0)
         return NULL;
     if (r > 0) {

@@ -28,7 +28,9 @@ static int parse_seed(PyObject *obj, uint64_t *out, const char *func) {
     unsigned long long v = PyLong_AsUnsignedLongLong(obj);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) {
         PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "%s: seed must be in [0, 2**64), got %R", func, obj);
+        PyObject *desc = augpy_int_desc(obj);
+        if (desc) PyErr_Format(PyExc_ValueError, "%s: seed must be in [0, 2**64), got %U", func, desc);
+        Py_XDECREF(desc);
         return -1;
     }
     *out = (uint64_t)v;
@@ -170,13 +172,16 @@ static PyObject *rng_set_state(PyObject *obj, PyObject *state) {
         return NULL;
     }
     aug_rng_state s;
-    PyObject *seed = PySequence_GetItem(state, 0), *calls = PySequence_GetItem(state, 1);
+    PyObject *seed = PySequence_GetItem(state, 0);
+    PyObject *calls = seed ? PySequence_GetItem(state, 1) : NULL; /* not with an exception set */
     int r = seed && calls ? 0 : -1;
     if (r == 0) r = parse_seed(seed, &s.seed, func);
     if (r == 0 && parse_seed(calls, &s.calls, func) < 0) {
         if (PyErr_ExceptionMatches(PyExc_ValueError)) {
             PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "%s: calls must be in [0, 2**64), got %R", func, calls);
+            PyObject *desc = augpy_int_desc(calls);
+            if (desc) PyErr_Format(PyExc_ValueError, "%s: calls must be in [0, 2**64), got %U", func, desc);
+            Py_XDECREF(desc);
         }
         r = -1;
     }

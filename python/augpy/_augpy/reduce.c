@@ -47,7 +47,10 @@ static int parse_axes(PyObject *obj, int *naxes, int *axes, const char *func) {
         if (v == -1 && PyErr_Occurred())
             return -1;
         if (overflow || v < INT_MIN || v > INT_MAX) {
-            PyErr_Format(PyExc_ValueError, "%s: axis %R is out of range", func, item);
+            PyObject *desc = augpy_int_desc(item);
+            if (desc)
+                PyErr_Format(PyExc_ValueError, "%s: axis %U is out of range", func, desc);
+            Py_XDECREF(desc);
             return -1;
         }
         axes[i] = (int)v;
@@ -96,9 +99,10 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
     aug_tensor *t = augpy_tensor_arg(st, a[T], func, "tensor");
     aug_tensor *out = NULL;
     int axes[AUG_MAX_DIMS], naxes;
-    int keepdim = a[KEEP] ? PyObject_IsTrue(a[KEEP]) : 0;
-    int upcast = a[UPCAST] ? PyObject_IsTrue(a[UPCAST]) : 0;
-    if (!t || keepdim < 0 || upcast < 0 || parse_axes(a[AXIS], &naxes, axes, func) < 0 ||
+    int keepdim = 0, upcast = 0;
+    /* One argument after the other: a flag's __bool__ must not run with an exception set. */
+    if (!t || (a[KEEP] && (keepdim = PyObject_IsTrue(a[KEEP])) < 0) ||
+        (a[UPCAST] && (upcast = PyObject_IsTrue(a[UPCAST])) < 0) || parse_axes(a[AXIS], &naxes, axes, func) < 0 ||
         augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
         return NULL;
     if ((op == AUG_REDUCE_ARGMIN || op == AUG_REDUCE_ARGMAX) && a[AXIS] && a[AXIS] != Py_None &&

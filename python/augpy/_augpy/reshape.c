@@ -53,7 +53,14 @@ static int store_number(PyObject *item, matrix *m, Py_ssize_t k, const char *arg
             return -1;
         }
         double v = PyFloat_AsDouble(item);
-        if (v == -1.0 && PyErr_Occurred()) return -1;
+        if (v == -1.0 && PyErr_Occurred()) {
+            if (!PyLong_Check(item) || !PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+            PyErr_Clear(); /* an int beyond the double range */
+            PyObject *desc = augpy_int_desc(item);
+            if (desc) PyErr_Format(PyExc_ValueError, "%s: value %U in `%s` is out of range", FUNC, desc, argname);
+            Py_XDECREF(desc);
+            return -1;
+        }
         m->fv[k] = (float)v; /* semantics §12: float32(rel[d]) */
         return 0;
     }
@@ -65,12 +72,18 @@ static int store_number(PyObject *item, matrix *m, Py_ssize_t k, const char *arg
     if (!ix) return -1;
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
-    Py_DECREF(ix);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) {
-        PyErr_Format(PyExc_ValueError, "%s: value %R in `%s` is out of range", FUNC, item, argname);
+    if (v == -1 && PyErr_Occurred()) {
+        Py_DECREF(ix);
         return -1;
     }
+    if (overflow) {
+        PyObject *desc = augpy_int_desc(ix);
+        if (desc) PyErr_Format(PyExc_ValueError, "%s: value %U in `%s` is out of range", FUNC, desc, argname);
+        Py_XDECREF(desc);
+        Py_DECREF(ix);
+        return -1;
+    }
+    Py_DECREF(ix);
     m->iv[k] = v;
     return 0;
 }
@@ -145,6 +158,14 @@ static int from_array(augpy_state *st, PyObject *obj, matrix *m, const char *arg
 static int parse_matrix(augpy_state *st, PyObject *obj, const char *argname, int want_float, matrix *m) {
     memset(m, 0, sizeof *m);
     if (!obj || obj == Py_None) return 0;
+    if (PyList_Check(obj)) {
+        /* A tuple snapshot: an item's __index__ / __float__ may mutate the list being read. */
+        PyObject *snap = PySequence_Tuple(obj);
+        if (!snap) return -1;
+        int r = parse_matrix(st, snap, argname, want_float, m);
+        Py_DECREF(snap);
+        return r;
+    }
     m->given = 1;
     if (!is_seq(obj)) {
         if (is_number(st, obj)) {
@@ -206,6 +227,8 @@ static int parse_matrix(augpy_state *st, PyObject *obj, const char *argname, int
     return 0;
 }
 
+static PyObject *reshape_parsed(augpy_state *st, PyObject **p);
+
 static PyObject *fn_reshape(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"data", "shape_input", "shape", "rel_shape", "src_dims", "layout", "dtype"};
     enum { DATA, SHAPE_INPUT, SHAPE, REL, SRC, LAYOUT, DTYPE, NSLOTS };
@@ -217,6 +240,21 @@ static PyObject *fn_reshape(PyObject *module, PyObject *const *args, Py_ssize_t 
     }
     PyObject *p[NSLOTS] = {NULL};
     if (augpy_parse_args(FUNC, args, nargs, kwnames, names, NSLOTS, 1, p) < 0) return NULL;
+    if (!PyList_Check(p[DATA])) return reshape_parsed(st, p);
+    /* A list of tensors is read after the other arguments ran Python code (__index__ ...)
+     * that may change it: a tuple snapshot holds the tensors checked below. */
+    PyObject *list = p[DATA];
+    p[DATA] = PySequence_Tuple(list);
+    if (!p[DATA]) return NULL;
+    PyObject *r = reshape_parsed(st, p);
+    Py_DECREF(p[DATA]);
+    return r;
+}
+
+/* fn_reshape once its arguments are bound (p[DATA] a tensor, or a tuple or tuple
+ * snapshot of tensors). */
+static PyObject *reshape_parsed(augpy_state *st, PyObject **p) {
+    enum { DATA, SHAPE_INPUT, SHAPE, REL, SRC, LAYOUT, DTYPE, NSLOTS };
 
     /* data: one tensor or a batch */
     PyObject *data = p[DATA];

@@ -290,7 +290,9 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *key) {
 static int assign(augpy_state *st, aug_tensor *dst, PyObject *value, const char *func) {
     if (augpy_is_tensor(st, value)) return augpy_copy_into(st, T(value), dst, func);
     aug_scalar s;
-    int r = augpy_parse_scalar(st, value, &s);
+    /* a weak int beyond int64 / uint64 takes dst's dtype */
+    int r = augpy_is_big_int(value) ? (augpy_big_int_scalar(value, dst->dtype, &s, func) < 0 ? -1 : 1)
+                                    : augpy_parse_scalar(st, value, &s);
     if (r < 0) return -1;
     if (r == 1) {
         aug_status status;

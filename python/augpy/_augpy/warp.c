@@ -47,7 +47,9 @@ static PyObject *mode_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     long v = PyLong_AsLongAndOverflow(obj, &overflow);
     if (v == -1 && PyErr_Occurred()) return NULL;
     if (overflow || v < 0 || v >= NUM_MODES) {
-        PyErr_Format(PyExc_ValueError, "WarpScaleMode: %R is not a valid value (0 or 1)", obj);
+        PyObject *desc = augpy_int_desc(obj);
+        if (desc) PyErr_Format(PyExc_ValueError, "WarpScaleMode: %U is not a valid value (0 or 1)", desc);
+        Py_XDECREF(desc);
         return NULL;
     }
     return mode_member(type, (int)v);
@@ -158,7 +160,8 @@ static int parse_pair(PyObject *obj, int ints, int allow_none, double *d, int64_
         d[0] = d[1] = 0.0;
         return 0;
     }
-    PyObject *seq = PySequence_Check(obj) && !PyUnicode_Check(obj) ? PySequence_Fast(obj, "") : NULL;
+    /* A tuple snapshot: an item's __index__ / __float__ may mutate a list being read. */
+    PyObject *seq = PySequence_Check(obj) && !PyUnicode_Check(obj) ? PySequence_Tuple(obj) : NULL;
     if (!seq) {
         PyErr_Clear();
         PyErr_Format(PyExc_TypeError, "%s: %s must be a sequence of two %s, not '%.100s'", func, name,
@@ -449,7 +452,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     if (!a[SS]) {
         for (int64_t i = 0; i < n; i++) ss[i] = 1;
     } else if (batch && !PyIndex_Check(a[SS])) {
-        PyObject *sq = PySequence_Check(a[SS]) ? PySequence_Fast(a[SS], "") : NULL;
+        PyObject *sq = PySequence_Check(a[SS]) ? PySequence_Tuple(a[SS]) : NULL; /* a snapshot, as parse_pair */
         if (!sq) {
             PyErr_Clear();
             PyErr_Format(PyExc_TypeError, "%s: supersampling must be an int or a sequence of ints, not '%.100s'", func,
