@@ -291,11 +291,14 @@ static void decide_auto(const aug_operand *in, int nin, const opinfo *o, aug__ew
     if (cl == AUG__CLASS_COPY) {
         ct = (int)r;
     } else if (cl == AUG__CLASS_WHERE) {
-        /* A selection: x and y saturate-cast to R (weak scalars first take the
-         * dtype they promote as), the condition read as bool (x != 0). */
+        /* A selection: x and y converted to R (weak scalars first take the dtype
+         * they promote as, floats rounded as IEEE), the condition read as bool. */
         ct = ctype_of(r);
         for (int i = 1; i < nin; i++)
-            if (!o[i].tensor && o[i].weak) d->elem[i] = o[i].eff;
+            if (!o[i].tensor && o[i].weak) {
+                if (is_float(o[i].eff)) round_scalar_to(d, i, o[i].eff);
+                else d->elem[i] = o[i].eff;
+            }
         for (int i = 1; i < nin; i++) d->in_ctype[i] = ct;
         d->in_ctype[0] = AUG__CT_BOOL;
         d->out_ctype = ct;
@@ -341,7 +344,7 @@ static void decide_auto(const aug_operand *in, int nin, const opinfo *o, aug__ew
         for (int i = 0; i < nin; i++) {
             if (!o[i].tensor && o[i].weak) {
                 if (is_float(o[i].eff))
-                    d->elem[i] = o[i].eff; /* NEP 50: rounded to the dtype it takes */
+                    round_scalar_to(d, i, o[i].eff); /* NEP 50: rounded (IEEE) to the dtype it takes */
                 else if (scalar_fits(&d->value[i], o[i].eff))
                     d->elem[i] = o[i].eff;
             }
@@ -382,9 +385,12 @@ static aug_status decide_override(const char *func, const aug_operand *in, int n
             d->in_ctype[0] = AUG__CT_BOOL;
             continue;
         }
-        if (!o[i].tensor)
-            d->elem[i] = c;
-        else if (ct != (int)c && o[i].dt != c)
+        if (!o[i].tensor) {
+            /* arithmetic rounds a scalar into a float c as IEEE does (as the operators'
+             * weak scalars); a selection or copy converts it (saturating) */
+            if (is_float(c) && cl != AUG__CLASS_WHERE && cl != AUG__CLASS_COPY) round_scalar_to(d, i, c);
+            else d->elem[i] = c;
+        } else if (ct != (int)c && o[i].dt != c)
             d->precast[i] = c; /* float16/bfloat16: round to c before computing in float32 */
         d->in_ctype[i] = ct;
     }

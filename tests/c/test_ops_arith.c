@@ -256,11 +256,11 @@ static void test_weak_scalars(void **state) {
                 for (int refl = 0; refl < 2; refl++) {
                     aug_dtype r = cases[c].isf ? (th_is_float(d) ? d : AUG_FLOAT32) : (d == AUG_BOOL ? AUG_INT32 : d);
                     /* the scalar as it enters: exact for integer results, rounded to the
-                     * result's float dtype otherwise (NEP 50) */
+                     * result's float dtype otherwise (NEP 50; IEEE: +-inf beyond its range) */
                     th_num s = wvalue(&cases[c]);
                     aug_dtype sd = AUG_INT64;
                     if (th_is_float(r)) {
-                        s = th_sat(s, r);
+                        s = th_ieee(s, r);
                         sd = r;
                     }
                     aug_tensor *out = NULL;
