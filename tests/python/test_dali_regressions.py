@@ -11,6 +11,7 @@
 Each runs in the session's device (CPU, or the emulated CUDA device).
 """
 import math
+import pathlib
 
 import numpy as np
 import pytest
@@ -30,6 +31,41 @@ def one(value, d):
 
 def val(t):
     return R.read(t).reshape(-1)[0]
+
+
+
+# ---- DALI's own results, recorded (data/record_dali_overflow.py; DALI 2.4 CPU operators) ----
+
+DALI_BINARY = {"mul": lambda a, b: a * b, "truediv": lambda a, b: a / b, "add": lambda a, b: a + b,
+               "sub": lambda a, b: a - b, "pow": am.pow, "fpow": am.fpow}
+DALI_UNARY = {"exp": am.exp, "sinh": am.sinh, "cosh": am.cosh}
+EXACT_OPS = {"mul", "truediv", "add", "sub"}
+
+
+def test_matches_dali_recorded():
+    """augpy against DALI's recorded outputs for float results that overflow: the same dtype,
+    inf where DALI gives inf, the same value for + - * / and within 2 ulp for the math functions."""
+    rec = np.load(pathlib.Path(__file__).parent / "data" / "dali_overflow.npz")
+    n_inf = 0
+    for i in range(int(rec["n"])):
+        op, a = str(rec[f"c{i}_op"]), rec[f"c{i}_a"]
+        want = rec[f"c{i}_r"]
+        if op in DALI_BINARY:
+            b = rec[f"c{i}_b"]
+            got = R.read(DALI_BINARY[op](R.make(a, a.dtype.name), R.make(b, b.dtype.name)))
+        else:
+            got = R.read(DALI_UNARY[op](R.make(a, a.dtype.name)))
+        what = f"case {i}: {op} {a.dtype} {a.tolist()} " + (f"{rec[f'c{i}_b'].dtype}" if op in DALI_BINARY else "")
+        assert got.dtype == want.dtype, what
+        assert np.array_equal(np.isinf(got), np.isinf(want)) and np.array_equal(got[np.isinf(got)],
+                                                                              want[np.isinf(want)]), (what, got, want)
+        n_inf += int(np.isinf(want).sum())
+        fin = np.isfinite(want)
+        if op in EXACT_OPS:
+            np.testing.assert_array_equal(got[fin], want[fin], err_msg=what)
+        else:
+            np.testing.assert_array_max_ulp(got[fin], want[fin], maxulp=2)
+    assert n_inf > 40  # the recording does exercise overflow
 
 
 # ---- 1. float results round as IEEE does -------------------------------------------------
