@@ -299,7 +299,8 @@ typedef struct {
 void augpy_interrupt_begin(augpy_interrupt_scope *scope);
 void augpy_interrupt_end(augpy_interrupt_scope *scope);
 
-/* status = call, with the GIL released (and Ctrl-C polled) when nelem > AUGPY_GIL_THRESHOLD. */
+/* status = call (any result: a status or a pointer), with the GIL released (and Ctrl-C
+ * polled) when nelem > AUGPY_GIL_THRESHOLD. */
 #define AUGPY_CALL(status, nelem, call)                                       \
     do {                                                                      \
         if ((nelem) > AUGPY_GIL_THRESHOLD) {                                  \

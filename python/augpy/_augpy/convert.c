@@ -483,13 +483,7 @@ int augpy_bufview_get(augpy_state *st, PyObject *obj, int writable, augpy_bufvie
 
 int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, const char *func) {
     aug_status status;
-    if (aug_tensor_size(dst) > AUGPY_GIL_THRESHOLD) {
-        Py_BEGIN_ALLOW_THREADS
-        status = aug_copy(src, dst);
-        Py_END_ALLOW_THREADS
-    } else {
-        status = aug_copy(src, dst);
-    }
+    AUGPY_CALL(status, aug_tensor_size(dst), aug_copy(src, dst));
     if (status != AUG_OK) {
         augpy_raise(st, status, func);
         return -1;

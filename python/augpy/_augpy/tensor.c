@@ -296,13 +296,7 @@ static int assign(augpy_state *st, aug_tensor *dst, PyObject *value, const char 
     if (r < 0) return -1;
     if (r == 1) {
         aug_status status;
-        if (aug_tensor_size(dst) > AUGPY_GIL_THRESHOLD) {
-            Py_BEGIN_ALLOW_THREADS
-            status = aug_fill(dst, &s);
-            Py_END_ALLOW_THREADS
-        } else {
-            status = aug_fill(dst, &s);
-        }
+        AUGPY_CALL(status, aug_tensor_size(dst), aug_fill(dst, &s));
         if (status != AUG_OK) {
             augpy_raise(st, status, func);
             return -1;
@@ -521,13 +515,7 @@ static PyObject *tensor_contiguous(PyObject *self, PyObject *Py_UNUSED(unused)) 
     if (st == NULL) return NULL;
     if (aug_tensor_is_contiguous(T(self))) return Py_NewRef(self);
     aug_tensor *packed;
-    if (aug_tensor_size(T(self)) > AUGPY_GIL_THRESHOLD) {
-        Py_BEGIN_ALLOW_THREADS
-        packed = aug_tensor_contiguous(T(self));
-        Py_END_ALLOW_THREADS
-    } else {
-        packed = aug_tensor_contiguous(T(self));
-    }
+    AUGPY_CALL(packed, aug_tensor_size(T(self)), aug_tensor_contiguous(T(self)));
     if (packed == NULL) return augpy_raise(st, AUG_OK, "CudaTensor.contiguous");
     return augpy_wrap(st, packed);
 }

@@ -50,13 +50,7 @@ static PyObject *wrap_or_raise(PyObject *self, aug_tensor *t, const char *func) 
 /* A packed copy on t's own device (values, dtype, layout). */
 static aug_tensor *packed_copy(const aug_tensor *t) {
     aug_tensor *c;
-    if (aug_tensor_size(t) > AUGPY_GIL_THRESHOLD) {
-        Py_BEGIN_ALLOW_THREADS
-        c = aug_tensor_to(t, t->device);
-        Py_END_ALLOW_THREADS
-    } else {
-        c = aug_tensor_to(t, t->device);
-    }
+    AUGPY_CALL(c, aug_tensor_size(t), aug_tensor_to(t, t->device));
     return c;
 }
 
