@@ -75,7 +75,7 @@ def main():
     ncpu = len(os.sched_getaffinity(0))
     if ncpu > 1:
         run(ncpu, args.repeat, args.number)
-    print("target (SPEC 18): uint8 s=1 ratio >= 1.0x; float32 s=1 ratio >= 1.0x (float32 kernel, AVX2 gathers)")
+    print("target (SPEC 18): uint8 s=1 ratio >= 1.0x; float32 s=1 ratio >= 1.0x (float32 kernel, AVX2)")
     print("AUG_SIMD=sse2 in the environment times the portable C kernels instead")
 
 
