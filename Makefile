@@ -148,8 +148,12 @@ demo: build venv
 	$(VPY) examples/demo.py
 	$(VENV)/bin/augpy-demo --output out
 
+# Each script records its rows (build/bench-results/); bench/report.py writes docs/benchmarks.md
+# and the chart docs/benchmarks.png (matplotlib: installed here only, `make test` does not need it).
 bench: build venv
+	$(VPY) -m pip install -q matplotlib
 	for b in bench/bench_*.py; do echo "== $$b"; $(VPY) $$b || exit 1; done
+	$(VPY) bench/report.py
 
 # The GPU benchmarks (bench/gpu/) at a tiny size on the emulated device, so they cannot rot.
 bench-gpu-smoke: venv cuda-emu

@@ -57,7 +57,7 @@ def main():
         ]
         print(f"\n## threads = {threads}")
         for name, t_aug, peer, target in rows:
-            ratio = p[peer] / t_aug
+            ratio = benchutil.record(f"C: {name}", threads, t_aug, peer, p[peer], target)
             mark = "meets" if ratio >= target else "below"
             print(f"{name:36s} aug {t_aug:8.2f} ms | {peer:26s} {p[peer]:8.2f} ms | "
                   f"ratio {ratio:5.2f}x (target {target:.1f}x: {mark})")

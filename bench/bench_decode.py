@@ -24,6 +24,8 @@ import time
 import numpy as np
 from PIL import Image
 
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
+
 import augpy
 
 
@@ -125,10 +127,15 @@ def main():
     print(f"{'decoder':42s} {'images/s':>10s} {'augpy / it':>11s}")
     ref = res["augpy Decoder.decode"]
     for name, r in res.items():
+        if name.startswith("Pillow"):
+            benchutil.record("JPEG decode 640x480", 1, ref, name, r, None, unit="images/s")
+        elif name != "augpy Decoder.decode":
+            benchutil.record("JPEG decode 640x480 (buffer=)", 1, r, "augpy Decoder.decode", ref, None, unit="images/s")
         print(f"{name:42s} {r:10.1f} {ref / r:10.2f}x")
     if tj is None:
         print("tjbench not found (Debian: libjpeg-turbo-progs)")
     else:
+        benchutil.record("JPEG decode 640x480", 1, ref, "tjbench -rgb", tj, 0.95, unit="images/s")
         print(f"{'tjbench (libjpeg-turbo, decode to RGB)':42s} {tj:10.1f} {ref / tj:10.2f}x   (target >= 0.95x)")
 
     datas = [make_jpeg(h, w, seed=s) for s in range(8)]
@@ -137,6 +144,8 @@ def main():
     for n in [int(x) for x in args.threads.split(",")]:
         r = thread_rate(datas, n, args.seconds)
         base = base or r
+        if n > 1:
+            benchutil.record(f"batch decode, {n} threads", n, r, "augpy, 1 thread", base, None, unit="images/s")
         print(f"  {n} thread(s): {r:8.1f} images/s  ({r / base:.2f}x of 1 thread)")
 
 

@@ -70,6 +70,7 @@ def run(threads, hwc, chw):
 
     print(f"\n{threads} thread(s)")
     for name, ours, pname, peer in rows:
+        benchutil.record(name, threads, ours, pname, peer, 1.0)
         print(f"  {name:26s} augpy {ours:8.3f} ms   {pname:17s} {peer:8.3f} ms   ratio {peer / ours:5.2f}x")
 
 

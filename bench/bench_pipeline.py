@@ -65,12 +65,16 @@ def main():
         augpy.set_num_threads(threads)
         dw = DecodeWarp(BATCH, (3, 224, 224), cpu_threads=threads)
         t = benchutil.best_ms(lambda: dw(batch()), args.repeat) / 1e3
+        benchutil.record("DecodeWarp 32 JPEGs, s from make_transform", threads, BATCH / t,
+                         "cv2.imdecode + cv2.warpAffine, 1 thread", BATCH / t_cv, None, unit="images/s")
         print(f"{f'DecodeWarp, cpu_threads={threads} (s from make_transform)':<52}{BATCH / t:10.1f}{t_cv / t:10.2f}x")
         dw.close()
         for p in params:
             p["max_supersampling"] = 1
         dw = DecodeWarp(BATCH, (3, 224, 224), cpu_threads=threads)
         t = benchutil.best_ms(lambda: dw(batch()), args.repeat) / 1e3
+        benchutil.record("DecodeWarp 32 JPEGs -> 224^2, s = 1", threads, BATCH / t,
+                         "cv2.imdecode + cv2.warpAffine, 1 thread", BATCH / t_cv, float(threads), unit="images/s")
         print(f"{f'DecodeWarp, cpu_threads={threads}, s=1':<52}{BATCH / t:10.1f}{t_cv / t:10.2f}x")
         dw.close()
         for p in params:

@@ -64,6 +64,8 @@ def main():
     for threads in sorted({1, cores}):
         print(f"\n## threads = {threads}")
         for name, t_aug, peer, t_peer in run(threads, a, b, f, ta, tb, tf):
+            target = 8.0 if peer == "numpy clip emulation" else 2.0 if peer.startswith("cv2.multiply") else 1.0
+            benchutil.record(f"Python: {name}", threads, t_aug, peer, t_peer, target)
             print(f"{name} ({peer}): augpy {t_aug:.2f} ms, peer {t_peer:.2f} ms, ratio {t_peer / t_aug:.2f}x")
     augpy.set_num_threads(0)
 

@@ -12,6 +12,8 @@ import time
 
 import numpy as np
 
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
+
 import augpy
 
 CALLS = 100_000
@@ -42,6 +44,7 @@ def main():
     print(f"# best of {REPEATS} x {CALLS} calls; ratio = peer time / augpy time (>1: augpy faster)")
     for name, fn, peer, peer_fn in rows:
         t_aug, t_peer = best_us(fn), best_us(peer_fn)
+        benchutil.record(f"overhead: {name}", 1, t_aug, peer, t_peer, 1.0, unit="us")
         print(f"{name}: augpy {t_aug:.3f} us, peer ({peer}) {t_peer:.3f} us, ratio {t_peer / t_aug:.2f}x")
 
 

@@ -43,6 +43,7 @@ def main():
                 ("float32 gaussian (0,1) 64 MiB", best_ms(lambda: g.gaussian(t, 0.0, 1.0)),
                  "numpy Philox .standard_normal(f32)", t_np_g)]
         for name, ours, pname, theirs in rows:
+            benchutil.record(name, threads, ours, pname, theirs, 1.0 if threads == 1 else None)
             print(f"{name:34s} {threads:7d} {ours:9.2f} {pname:>34s} {theirs:8.2f} {theirs / ours:6.2f}")
     augpy.set_num_threads(0)
 

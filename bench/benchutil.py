@@ -1,9 +1,25 @@
-"""bench/benchutil.py: the timing helper every bench script shares.
+"""bench/benchutil.py: the timing helper every bench script shares, and the results record.
 
 Times are the best of `reps` runs (the least disturbed by other work on a shared
 machine), after one warm-up call (page faults, worker-pool start).
+
+Each script also hands its rows to record(): augpy's figure, the peer's, the ratio
+(> 1: augpy ahead) and the target ratio (semantics §18). At exit the rows go to
+$AUG_BENCH_RESULTS/<script>.json (default build/bench-results/), which
+bench/report.py turns into docs/benchmarks.md and docs/benchmarks.png.
 """
+import atexit
+import datetime
+import json
+import os
+import platform
+import sys
 import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS_DIR = os.environ.get("AUG_BENCH_RESULTS", os.path.join(ROOT, "build", "bench-results"))
+
+_rows = []
 
 
 def best_ms(fn, reps, warmup=True):
@@ -16,3 +32,47 @@ def best_ms(fn, reps, warmup=True):
         fn()
         best = min(best, (time.perf_counter() - t0) * 1e3)
     return best
+
+
+def record(name, threads, ours, peer, peer_value, target=None, unit="ms"):
+    """One benchmark row. unit "ms"/"us" (times: ratio = peer / ours) or "images/s"
+    (rates: ratio = ours / peer); target is the ratio to reach, None for an
+    informational row. Returns the ratio."""
+    rate = unit.endswith("/s")
+    ratio = ours / peer_value if rate else peer_value / ours
+    _rows.append({"name": name, "threads": threads, "augpy": ours, "peer": peer, "peer_value": peer_value,
+                  "unit": unit, "ratio": ratio, "target": target})
+    return ratio
+
+
+def _cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _versions():
+    out = {}
+    for mod in ("augpy", "cv2", "numpy", "PIL"):
+        m = sys.modules.get(mod)
+        if m is not None:
+            out[mod] = getattr(m, "__version__", "?")
+    return out
+
+
+@atexit.register
+def _write():
+    if not _rows:
+        return
+    script = os.path.splitext(os.path.basename(sys.argv[0]))[0]
+    os.makedirs(RESULTS_DIR, exist_ok=True)
+    doc = {"script": script, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+           "cpu": _cpu_model(), "cores": len(os.sched_getaffinity(0)), "python": platform.python_version(),
+           "versions": _versions(), "simd": os.environ.get("AUG_SIMD", "auto"), "rows": _rows}
+    with open(os.path.join(RESULTS_DIR, script + ".json"), "w") as f:
+        json.dump(doc, f, indent=1)

@@ -274,9 +274,17 @@ static void finish_acc_u8(const uint32_t *acc, int cw, int s, uint8_t *out) {
  * to the 32-bit sums acc[c * CHUNK + k] (s > 1). It uses the same double expressions as coords_fixed (mul, add, max, min,
  * truncation; no FMA) and the same integer steps as bilerp_u8, so its bytes equal
  * the portable kernel's (tests/c/test_warp.c checks). Each neighbour is one
- * 32-bit gather holding the pixel's channels (plus bytes of the next pixel, never
+ * 32-bit load holding the pixel's channels (plus bytes of the next pixel, never
  * past the image's last byte: such steps, and steps with a border pixel, go
- * through pixel_s1_u8). Steps entirely outside the source store the background. */
+ * through pixel_s1_u8). Steps entirely outside the source store the background.
+ * The loads are 8 scalar loads per vector rather than vpgatherdd: on AMD Zen 4
+ * that makes the kernel about 1.3x faster on a cached source, 1.8x on a cold one. */
+static inline int32_t ld4(const uint8_t *p) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
 __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const uint8_t *bg, int64_t y, int j,
                                                       int64_t x0, int i, int cw, int cn, uint8_t *out, int64_t plane,
                                                       uint32_t *acc) {
@@ -346,10 +354,13 @@ __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const u
         __m256i fx = _mm256_and_si256(vqx, fmask), fy = _mm256_and_si256(vqy, fmask);
         __m256i wx = _mm256_or_si256(_mm256_sub_epi32(ione, fx), _mm256_slli_epi32(fx, 16)); /* (gx, fx) pairs */
         __m256i gy = _mm256_sub_epi32(ione, fy);
-        __m256i A = _mm256_i32gather_epi32((const int *)base, o00, 1);
-        __m256i B = _mm256_i32gather_epi32((const int *)(base + sw), o00, 1);
-        __m256i Cv = _mm256_i32gather_epi32((const int *)(base + im->sh), o00, 1);
-        __m256i D = _mm256_i32gather_epi32((const int *)(base + im->sh + sw), o00, 1);
+        int32_t ofs[8];
+        _mm256_storeu_si256((__m256i *)ofs, o00);
+#define LD4(P) ld4((P) + ofs[0]), ld4((P) + ofs[1]), ld4((P) + ofs[2]), ld4((P) + ofs[3]), ld4((P) + ofs[4]), \
+               ld4((P) + ofs[5]), ld4((P) + ofs[6]), ld4((P) + ofs[7])
+        __m256i A = _mm256_setr_epi32(LD4(base)), B = _mm256_setr_epi32(LD4(base + sw));
+        __m256i Cv = _mm256_setr_epi32(LD4(base + im->sh)), D = _mm256_setr_epi32(LD4(base + im->sh + sw));
+#undef LD4
         for (int c = 0; c < cn; c++) {
             __m128i sh = _mm_cvtsi32_si128(8 * c);
             __m256i top = _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(A, sh), ff),

@@ -28,8 +28,12 @@
  *
  * The AVX2 version (float32 sources, positive strides, int32 element offsets)
  * does 8 output pixels per step: coordinates as 2 x 4 doubles with the same
- * operations (mul, add, max, min, floor, one conversion), each neighbour of
- * each channel one 8-lane gather, the interpolation as 8-lane float32 mul/add.
+ * operations (mul, add, max, min, floor, one conversion) and the interpolation as
+ * 8-lane float32 mul/add. Sources with adjacent channels (HWC, at most 4 channels)
+ * load each neighbour's channels with one masked 4-lane load per pixel (two pixels
+ * per vector, then a 4 x 4 transpose into the channel planes): on AMD Zen 4 this
+ * halves the time of the 8-lane gathers (one per neighbour and channel), which
+ * other layouts keep.
  * Steps with a pixel on the border go through the portable per-pixel code, steps
  * entirely outside store the background; so its bytes equal the portable
  * kernel's (tests/c/test_warp.c checks). */
@@ -138,6 +142,10 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
     const __m256 one = _mm256_set1_ps(1.0f);
     const float *base = (const float *)im->base + c0 * (im->sc / 4);
     const int64_t esc = im->sc / 4;
+    /* pixel-major loads when the channels are adjacent elements (HWC) and at most 4 */
+    const int pm = im->sc == 4 && cn <= 4;
+    const __m128i cmask = _mm_cmpgt_epi32(_mm_set1_epi32(cn), _mm_setr_epi32(0, 1, 2, 3));
+    const __m256i pair = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
     int k = 0;
     for (; k + 8 <= cw; k += 8) {
         __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
@@ -174,6 +182,34 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
         __m256 fy = _mm256_setr_m128(_mm256_cvtpd_ps(_mm256_sub_pd(sy0, fy0)), _mm256_cvtpd_ps(_mm256_sub_pd(sy1, fy1)));
         __m256 gx = _mm256_sub_ps(one, fx), gy = _mm256_sub_ps(one, fy);
         __m256i o00 = _mm256_add_epi32(_mm256_mullo_epi32(iy, vsh), _mm256_mullo_epi32(ix, vsw));
+        if (pm) {
+            /* channels adjacent (HWC): per pixel, each neighbour's cn <= 4 channels in one
+             * masked 4-lane load; pixels l and l + 4 share a vector; the same float32
+             * operations per value as the gathers below */
+            int32_t off[8];
+            _mm256_storeu_si256((__m256i *)off, o00);
+            __m256 r[4];
+            for (int l = 0; l < 4; l++) {
+                const float *pa = base + off[l], *pb = base + off[l + 4];
+#define PM_LOAD(D) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_maskload_ps(pa + (D), cmask)), \
+                                        _mm_maskload_ps(pb + (D), cmask), 1)
+                __m256 v00 = PM_LOAD(0), v01 = PM_LOAD(esw), v10 = PM_LOAD(esh), v11 = PM_LOAD(esh + esw);
+#undef PM_LOAD
+                __m256i sel = _mm256_add_epi32(_mm256_set1_epi32(l), pair);
+                __m256 wfx = _mm256_permutevar8x32_ps(fx, sel), wgx = _mm256_permutevar8x32_ps(gx, sel);
+                __m256 wfy = _mm256_permutevar8x32_ps(fy, sel), wgy = _mm256_permutevar8x32_ps(gy, sel);
+                __m256 t = _mm256_add_ps(_mm256_mul_ps(wgx, v00), _mm256_mul_ps(wfx, v01));
+                __m256 b = _mm256_add_ps(_mm256_mul_ps(wgx, v10), _mm256_mul_ps(wfx, v11));
+                r[l] = _mm256_add_ps(_mm256_mul_ps(wgy, t), _mm256_mul_ps(wfy, b));
+            }
+            /* 4 x 4 transpose in each 128-bit half: channel c of pixels 0..3 | 4..7 */
+            __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpacklo_ps(r[2], r[3]);
+            __m256 t2 = _mm256_unpackhi_ps(r[0], r[1]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+            __m256 ch[4] = {_mm256_shuffle_ps(t0, t1, 0x44), _mm256_shuffle_ps(t0, t1, 0xEE),
+                            _mm256_shuffle_ps(t2, t3, 0x44), _mm256_shuffle_ps(t2, t3, 0xEE)};
+            for (int c = 0; c < cn; c++) _mm256_storeu_ps(out + c * ostride + k, ch[c]);
+            continue;
+        }
         const float *p = base;
         for (int c = 0; c < cn; c++, p += esc) {
             __m256 v00 = _mm256_i32gather_ps(p, o00, 4), v01 = _mm256_i32gather_ps(p + esw, o00, 4);
