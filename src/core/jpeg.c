@@ -170,8 +170,11 @@ static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_
 static aug_status cpu_decode(const char *func, aug_decoder *d, const void *data, size_t size,
                              const aug__jpeg_header *h, const aug__jpeg_region *r, uint8_t *dst,
                              const aug__exec *exec) {
-    if (r != NULL) return aug__cpu_backend.jpeg_decode_region(func, data, size, h, r, dst);
-    return aug__cpu_backend.jpeg_decode(func, d->cpu ? d->cpu : d->impl, data, size, h, dst, exec);
+    /* A CPU decoder goes through its device's table; a CUDA decoder's fallback through the CPU's. */
+    const aug__backend *be = d->device.type == AUG_DEVICE_CPU ? d->backend : &aug__cpu_backend;
+    if (r == NULL) return be->jpeg_decode(func, d->cpu ? d->cpu : d->impl, data, size, h, dst, exec);
+    if (be->jpeg_decode_region == NULL) return aug__error(AUG_ERR_JPEG, func, "no region decoder on this backend");
+    return be->jpeg_decode_region(func, data, size, h, r, dst);
 }
 
 /* The fallback: decode on the CPU into staging, then queue the copy to dst. */
