@@ -154,8 +154,30 @@ AUG_API aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels);
 AUG_API int64_t aug_decoder_limit(const aug_decoder *d);
 
 /* Image size of a JPEG from its header, without decoding it. AUG_ERR_JPEG with
- * libjpeg-turbo's message if the header cannot be read. */
+ * libjpeg-turbo's message if the header cannot be read. aug_jpeg_describe
+ * says more. */
 AUG_API aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height, int64_t *width);
+
+/* What a JPEG header says (aug_jpeg_describe). */
+typedef struct aug_jpeg_desc {
+    int64_t height, width; /* of the full image */
+    int channels;          /* of the decoded output: always 3 (RGB) */
+    int components;        /* in the file: 1 (gray), 3 (YCbCr/RGB) or 4 (CMYK/YCCK) */
+    /* "Grayscale", "YCbCr", "RGB", "CMYK" or "YCCK" (a static string) */
+    const char *colour_space;
+    /* "4:4:4", "4:2:2", "4:2:0", "4:4:0", "4:1:1", "4:1:0" (Cb and Cr 1x1, Y's
+     * factors 1x1 2x1 2x2 1x2 4x1 4x2; for 4 components the 4th like Y),
+     * "4:0:0" for grayscale, otherwise the factors "HxV,HxV,HxV[,HxV]" */
+    char sampling[40];
+    int progressive; /* 1 for a progressive (SOF2) file */
+} aug_jpeg_desc;
+
+/* Describes a JPEG from its header alone (libjpeg's jpeg_read_header: no
+ * entropy data is read). AUG_ERR_JPEG with libjpeg's message if the header
+ * cannot be read or the colour space is not one the decoder converts to RGB
+ * (the same files the decoder refuses at its header); AUG_ERR_VALUE for NULL
+ * arguments. On error *desc is untouched. */
+AUG_API aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_desc *desc);
 
 /* Decode to (H, W, 3) uint8 RGB with layout "HWC" into a NEW tensor *out
  * (caller frees). Baseline, progressive, restart markers, grayscale (R=G=B)
@@ -172,6 +194,30 @@ AUG_API aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height,
  * and nothing half-decoded is returned (the buffer's bytes are then unspecified). */
 AUG_API aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                                       aug_tensor **out);
+
+/* Decode only part of the image: DCT-domain downscaling (or upscaling) by
+ * scale_num / scale_denom, then the region roi = {y, x, h, w} of the SCALED
+ * image (libjpeg's and djpeg -crop's convention: roi is in output pixels).
+ * The scale must equal M/8 for an integer M in 1..16 (libjpeg-turbo's
+ * factors: 1/8, 1/4, 3/8, 1/2, 5/8, 3/4, 7/8, 1, 9/8, ..., 2; e.g. 1/2 or
+ * 2/4), else AUG_ERR_VALUE. The scaled image is ceil(H * M / 8) x
+ * ceil(W * M / 8) (libjpeg's rounding). roi NULL: the whole scaled image;
+ * otherwise y, x >= 0, h, w >= 1 and y + h, x + w within the scaled image
+ * (else AUG_ERR_VALUE naming the values and the scaled size). Output:
+ * (h, w, 3) uint8 RGB, layout "HWC", exactly the requested pixels: libjpeg's
+ * jpeg_crop_scanline widens the column range to iMCU boundaries and the exact
+ * columns are copied out; rows above roi are skipped (jpeg_skip_scanlines),
+ * rows below are not decoded, so damage after the last needed row is not
+ * detected. Pixels equal libjpeg-turbo's own scaled / cropped decode (djpeg
+ * -scale M/8 -crop ...); every colour space and sampling of aug_decoder_decode
+ * works (CMYK/YCCK converted as there). A region or scale decode always runs on
+ * the CPU with libjpeg's API; a CUDA decoder decodes on the CPU and uploads,
+ * as its fallback does. The decoder's limit (aug_decoder_set_limit) bounds the
+ * OUTPUT, h * w pixels. scale 1/1 with roi NULL is aug_decoder_decode. Other
+ * rules (buffer, errors, *out) as aug_decoder_decode. */
+AUG_API aug_status aug_decoder_decode_region(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
+                                             int scale_num, int scale_denom, const aug_tensor *buffer,
+                                             aug_tensor **out);
 
 #ifdef __cplusplus
 }

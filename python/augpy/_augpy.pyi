@@ -6,9 +6,11 @@ signatures (``__text_signature__``) that stubtest compares with these.
 """
 import builtins
 import enum
+import fractions
+import os
 import sys
 from types import TracebackType
-from typing import Any, ClassVar, Iterator, List, Optional, Sequence, SupportsIndex, Tuple, Type, Union, final, overload
+from typing import Any, ClassVar, Dict, Iterator, List, Optional, Sequence, SupportsIndex, Tuple, Type, Union, final, overload
 
 import numpy
 import numpy.typing
@@ -24,6 +26,8 @@ _Number = Union[bool, int, float, numpy.bool_, numpy.number[Any], "Constant"]
 # array-like (buffer-protocol object, numpy array, nested sequence), copied.
 _Operand = Union["CudaTensor", _Number, numpy.typing.ArrayLike]
 _Buffer = Union[bytes, bytearray, memoryview, _NDArray]
+# JPEG data: bytes-like, a path (str / os.PathLike: the file is read) or a CPU DLPack uint8 tensor
+_JpegData = Union[_Buffer, str, os.PathLike[str], os.PathLike[bytes], Any]
 _Axis = Union[None, int, Sequence[int]]
 
 # ---- data types -------------------------------------------------------------------------
@@ -868,13 +872,23 @@ class Decoder:
     @property
     def engine(self) -> str:
         """'libjpeg-turbo', 'nvjpeg' or 'libjpeg-turbo+upload'."""
-    def decode(self, data: _Buffer, buffer: Optional[CudaTensor] = None) -> CudaTensor:
+    def decode(self, data: _JpegData, buffer: Optional[CudaTensor] = None,
+               roi: Optional[Sequence[SupportsIndex]] = None,
+               scale: Union[None, float, fractions.Fraction, Tuple[int, int]] = None) -> CudaTensor:
         """Decode to an (H, W, 3) uint8 RGB tensor with layout 'HWC' (pixels equal Pillow's
         convert('RGB')). buffer: contiguous uint8 tensor of >= H*W*3 elements; the result shares it.
-        Raises NvJpegError on corrupt data, ValueError/TypeError on a bad buffer."""
+        scale: one of libjpeg-turbo's factors M/8, M in 1..16 (DCT-domain scaling; the image becomes
+        ceil(H*M/8) x ceil(W*M/8)); roi: (y, x, h, w) in pixels of the scaled image, the result is
+        (h, w, 3) and equals the full (scaled) decode cut to roi. max_pixels bounds the output.
+        data: bytes-like, a path, or a CPU uint8 DLPack tensor.
+        Raises NvJpegError on corrupt data, ValueError/TypeError on a bad buffer, roi or scale."""
+    def info(self, data: _JpegData) -> Dict[str, Any]:
+        """The header's description: {'height', 'width', 'channels' (3), 'components' (1, 3, 4),
+        'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK', 'YCCK'), 'sampling' ('4:2:0', ...),
+        'progressive' (bool)}."""
 
 
-def jpeg_info(data: _Buffer) -> Tuple[int, int]:
+def jpeg_info(data: _JpegData) -> Tuple[int, int]:
     """(height, width) of a JPEG from its header."""
 
 # ---- affine warp (warp.c) -------------------------------------------------------------------------

@@ -57,6 +57,14 @@ typedef struct aug__jpeg_header {
     int libjpeg;      /* CPU: decode with the libjpeg-API fallback (TurboJPEG refused the header) */
 } aug__jpeg_header;
 
+/* A region decode (aug_decoder_decode_region): the image scaled by scale_m/8
+ * (libjpeg's DCT scaling, scale_m in 1..16), then rows [y, y + h) and columns
+ * [x, x + w) of the scaled image, checked by the front. */
+typedef struct aug__jpeg_region {
+    int scale_m;
+    int64_t y, x, h, w;
+} aug__jpeg_region;
+
 /* jpeg_decode's answer for a file the device's decoder does not take. */
 #define AUG__JPEG_REFUSED ((aug_status)-1)
 
@@ -134,6 +142,14 @@ typedef struct aug__backend {
 
     /* ---- advanced-index copies ---- */
     aug_status (*take)(const aug__take_plan *plan);           /* aug_take / aug_put rows */
+
+    /* ---- JPEG, CPU backend only (the core calls these on aug__cpu_backend) ---- */
+    /* The header's description (aug_jpeg_describe). */
+    aug_status (*jpeg_describe)(const char *func, const void *data, size_t size, aug_jpeg_desc *desc);
+    /* Decodes region r of the image to packed RGB (r->h * r->w * 3 bytes of host
+     * memory at dst) with libjpeg's scaling, crop and skip; h from jpeg_header. */
+    aug_status (*jpeg_decode_region)(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
+                                     const aug__jpeg_region *r, uint8_t *dst);
 } aug__backend;
 
 /* The backend serving a device; NULL with an error naming func if unavailable. */

@@ -108,12 +108,12 @@ aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels) {
 int64_t aug_decoder_limit(const aug_decoder *d) { return d ? d->max_pixels : 0; }
 
 /* Before anything is allocated for the image. */
-static aug_status check_limit(const char *func, const aug_decoder *d, const aug__jpeg_header *h) {
-    if (h->height * h->width > d->max_pixels)
+static aug_status check_limit(const char *func, const aug_decoder *d, int64_t height, int64_t width) {
+    if (height * width > d->max_pixels)
         return aug__error(AUG_ERR_JPEG, func,
                           "image of %lld x %lld = %lld pixels is larger than the decoder's limit of %lld pixels "
                           "(raise it with aug_decoder_set_limit / Decoder(max_pixels=...), at most 2^31)",
-                          (long long)h->height, (long long)h->width, (long long)(h->height * h->width),
+                          (long long)height, (long long)width, (long long)(height * width),
                           (long long)d->max_pixels);
     return AUG_OK;
 }
@@ -129,6 +129,15 @@ aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height, int64_t
     *height = h.height;
     *width = h.width;
     return AUG_OK;
+}
+
+aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_desc *desc) {
+    static const char func[] = "aug_jpeg_describe";
+    if (desc == NULL) return aug__error(AUG_ERR_VALUE, func, "desc is NULL");
+    aug_status st = check_data(func, data, size);
+    if (st != AUG_OK) return st;
+    if ((unsigned long)size != size) return aug__error(AUG_ERR_JPEG, func, "data of %zu bytes is too large", size);
+    return aug__cpu_backend.jpeg_describe(func, data, size, desc);
 }
 
 /* The (H, W, 3) view of buffer's memory after checking the buffer rules. */
@@ -157,10 +166,22 @@ static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_
     return AUG_OK;
 }
 
+/* Decodes on the CPU to host memory: the whole image, or region r (non-NULL). */
+static aug_status cpu_decode(const char *func, aug_decoder *d, const void *data, size_t size,
+                             const aug__jpeg_header *h, const aug__jpeg_region *r, uint8_t *dst,
+                             const aug__exec *exec) {
+    /* A CPU decoder goes through its device's table; a CUDA decoder's fallback through the CPU's. */
+    const aug__backend *be = d->device.type == AUG_DEVICE_CPU ? d->backend : &aug__cpu_backend;
+    if (r == NULL) return be->jpeg_decode(func, d->cpu ? d->cpu : d->impl, data, size, h, dst, exec);
+    if (be->jpeg_decode_region == NULL) return aug__error(AUG_ERR_JPEG, func, "no region decoder on this backend");
+    return be->jpeg_decode_region(func, data, size, h, r, dst);
+}
+
 /* The fallback: decode on the CPU into staging, then queue the copy to dst. */
 static aug_status decode_upload(const char *func, aug_decoder *d, const void *data, size_t size,
-                                const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec) {
-    size_t n = (size_t)(h->height * h->width * 3);
+                                const aug__jpeg_header *h, const aug__jpeg_region *r, uint8_t *dst,
+                                const aug__exec *exec) {
+    size_t n = r ? (size_t)(r->h * r->w * 3) : (size_t)(h->height * h->width * 3);
     aug_status st = aug_event_synchronize(d->copied); /* the previous upload has read staging */
     if (st != AUG_OK) return st;
     if (d->staging_size < n) {
@@ -170,24 +191,58 @@ static aug_status decode_upload(const char *func, aug_decoder *d, const void *da
         if ((d->staging = aug_host_alloc(d->device, want)) == NULL) return aug_last_status();
         d->staging_size = want;
     }
-    st = aug__cpu_backend.jpeg_decode(func, d->cpu, data, size, h, d->staging, exec);
+    st = cpu_decode(func, d, data, size, h, r, d->staging, exec);
     if (st == AUG_OK) st = d->backend->memcpy(dst, d->device, d->staging, aug_cpu_device(), n, exec->stream_handle, 0);
     if (st == AUG_OK) st = aug_event_record(d->copied, exec->stream);
     return st;
 }
 
-aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
-                              aug_tensor **out) {
-    static const char func[] = "aug_decoder_decode";
+/* The scale as libjpeg's M/8 (M in 1..16), or 0. */
+static int scale_eighths(int num, int denom) {
+    if (num <= 0 || denom <= 0 || ((int64_t)num * 8) % denom != 0) return 0;
+    int64_t m = (int64_t)num * 8 / denom;
+    return m >= 1 && m <= 16 ? (int)m : 0;
+}
+
+/* Both decodes: r NULL decodes the whole image with the device's decoder. */
+static aug_status decode(const char *func, aug_decoder *d, const void *data, size_t size, const int64_t *roi,
+                         int scale_num, int scale_denom, int region, const aug_tensor *buffer, aug_tensor **out) {
     if (d == NULL) return aug__error(AUG_ERR_VALUE, func, "decoder is NULL");
     if (out == NULL) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
+    aug__jpeg_region reg = {8, 0, 0, 0, 0}, *r = NULL;
+    if (region) {
+        if ((reg.scale_m = scale_eighths(scale_num, scale_denom)) == 0)
+            return aug__error(AUG_ERR_VALUE, func,
+                              "scale %d/%d is not one of libjpeg-turbo's factors M/8, M in 1..16 "
+                              "(1/8, 1/4, 3/8, 1/2, 5/8, 3/4, 7/8, 1, 9/8, ..., 2)",
+                              scale_num, scale_denom);
+        if (roi != NULL || reg.scale_m != 8) r = &reg;
+    }
     aug_status st = check_data(func, data, size);
     if (st != AUG_OK) return st;
     aug__jpeg_header h;
     st = aug__cpu_backend.jpeg_header(func, d->cpu ? d->cpu : d->impl, data, size, &h);
-    if (st == AUG_OK) st = check_limit(func, d, &h);
     if (st != AUG_OK) return st;
-    int64_t shape[3] = {h.height, h.width, 3};
+    int64_t oh = h.height, ow = h.width;
+    if (r != NULL) {
+        /* libjpeg's output size: jdiv_round_up(size * M, 8) */
+        int64_t sh = (h.height * reg.scale_m + 7) / 8, sw = (h.width * reg.scale_m + 7) / 8;
+        if (roi == NULL) {
+            reg.h = sh, reg.w = sw;
+        } else {
+            if (roi[0] < 0 || roi[1] < 0 || roi[2] < 1 || roi[3] < 1 || roi[2] > sh - roi[0] || roi[3] > sw - roi[1])
+                return aug__error(AUG_ERR_VALUE, func,
+                                  "roi (y=%lld, x=%lld, h=%lld, w=%lld) is not inside the %s image of %lld x %lld "
+                                  "(y, x >= 0, h, w >= 1, y + h <= %lld, x + w <= %lld)",
+                                  (long long)roi[0], (long long)roi[1], (long long)roi[2], (long long)roi[3],
+                                  reg.scale_m == 8 ? "decoded" : "scaled", (long long)sh, (long long)sw,
+                                  (long long)sh, (long long)sw);
+            reg.y = roi[0], reg.x = roi[1], reg.h = roi[2], reg.w = roi[3];
+        }
+        oh = reg.h, ow = reg.w;
+    }
+    if ((st = check_limit(func, d, oh, ow)) != AUG_OK) return st;
+    int64_t shape[3] = {oh, ow, 3};
     aug_tensor *t = NULL;
     if (buffer != NULL)
         st = buffer_view(func, d, buffer, shape, &t);
@@ -196,8 +251,13 @@ aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, con
     if (st != AUG_OK) return st;
     aug__exec exec = aug__exec_for(d->device);
     uint8_t *dst = (uint8_t *)aug_tensor_ptr(t);
-    st = d->impl ? d->backend->jpeg_decode(func, d->impl, data, size, &h, dst, &exec) : AUG__JPEG_REFUSED;
-    if (st == AUG__JPEG_REFUSED) st = decode_upload(func, d, data, size, &h, dst, &exec);
+    if (d->device.type == AUG_DEVICE_CPU)
+        st = cpu_decode(func, d, data, size, &h, r, dst, &exec);
+    else {
+        st = d->impl && r == NULL ? d->backend->jpeg_decode(func, d->impl, data, size, &h, dst, &exec)
+                                  : AUG__JPEG_REFUSED;
+        if (st == AUG__JPEG_REFUSED) st = decode_upload(func, d, data, size, &h, r, dst, &exec);
+    }
     if (st == AUG_OK) st = aug_tensor_set_layout(t, "HWC");
     if (st != AUG_OK) {
         aug_tensor_free(t);
@@ -205,4 +265,14 @@ aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, con
     }
     *out = t;
     return AUG_OK;
+}
+
+aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
+                              aug_tensor **out) {
+    return decode("aug_decoder_decode", d, data, size, NULL, 1, 1, 0, buffer, out);
+}
+
+aug_status aug_decoder_decode_region(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
+                                     int scale_num, int scale_denom, const aug_tensor *buffer, aug_tensor **out) {
+    return decode("aug_decoder_decode_region", d, data, size, roi, scale_num, scale_denom, 1, buffer, out);
 }

@@ -245,4 +245,6 @@ const aug__backend aug__cpu_backend = {
     .jpeg_header = aug__cpu_jpeg_header_entry,
     .jpeg_decode = aug__cpu_jpeg_decode_entry,
     .take = aug__cpu_take,
+    .jpeg_describe = aug__libjpeg_describe,
+    .jpeg_decode_region = aug__libjpeg_decode_region,
 };

@@ -149,3 +149,152 @@ aug_status aug__libjpeg_decode(const char *func, const void *data, size_t size, 
     if (!complete) return aug__error(AUG_ERR_JPEG, func, "libjpeg returned no rows (incomplete data)");
     return AUG_OK;
 }
+
+/* ---- the header's description (aug_jpeg_describe) ---------------------------------- */
+
+static const char *colour_space_name(J_COLOR_SPACE cs) {
+    switch (cs) {
+    case JCS_GRAYSCALE: return "Grayscale";
+    case JCS_YCbCr: return "YCbCr";
+    case JCS_RGB: return "RGB";
+    case JCS_CMYK: return "CMYK";
+    case JCS_YCCK: return "YCCK";
+    default: return NULL;
+    }
+}
+
+/* The usual J:a:b name when the chroma components are 1x1 (and a 4th
+ * component, if any, samples like Y); else the factors spelled out. */
+static void sampling_name(const struct jpeg_decompress_struct *c, char *out, size_t n) {
+    static const struct {
+        int h, v;
+        const char *name;
+    } named[] = {{1, 1, "4:4:4"}, {2, 1, "4:2:2"}, {2, 2, "4:2:0"}, {1, 2, "4:4:0"}, {4, 1, "4:1:1"}, {4, 2, "4:1:0"}};
+    const jpeg_component_info *ci = c->comp_info;
+    if (c->num_components == 1) {
+        snprintf(out, n, "4:0:0");
+        return;
+    }
+    int chroma_1x1 = c->num_components >= 3 && ci[1].h_samp_factor == 1 && ci[1].v_samp_factor == 1 &&
+                     ci[2].h_samp_factor == 1 && ci[2].v_samp_factor == 1 &&
+                     (c->num_components == 3 ||
+                      (ci[3].h_samp_factor == ci[0].h_samp_factor && ci[3].v_samp_factor == ci[0].v_samp_factor));
+    if (chroma_1x1)
+        for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+            if (ci[0].h_samp_factor == named[i].h && ci[0].v_samp_factor == named[i].v) {
+                snprintf(out, n, "%s", named[i].name);
+                return;
+            }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int k = 0; k < c->num_components && used < n; k++) {
+        int r = snprintf(out + used, n - used, "%s%dx%d", k ? "," : "", ci[k].h_samp_factor, ci[k].v_samp_factor);
+        if (r < 0) break;
+        used += (size_t)r;
+    }
+}
+
+aug_status aug__libjpeg_describe(const char *func, const void *data, size_t size, aug_jpeg_desc *desc) {
+    struct jpeg_decompress_struct c;
+    aug__jerr e;
+    setup(&c, &e);
+    if (setjmp(e.env)) {
+        jpeg_destroy_decompress(&c);
+        return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
+    }
+    jpeg_create_decompress(&c);
+    jpeg_mem_src(&c, (const unsigned char *)data, (unsigned long)size);
+    jpeg_read_header(&c, TRUE);
+    aug_jpeg_desc d;
+    memset(&d, 0, sizeof d);
+    d.height = c.image_height;
+    d.width = c.image_width;
+    d.channels = 3;
+    d.components = components_of(c.jpeg_color_space);
+    d.colour_space = colour_space_name(c.jpeg_color_space);
+    d.progressive = c.progressive_mode ? 1 : 0;
+    sampling_name(&c, d.sampling, sizeof d.sampling);
+    int ncomp = c.num_components;
+    jpeg_destroy_decompress(&c);
+    if (d.components == 0 || d.colour_space == NULL)
+        return aug__error(AUG_ERR_JPEG, func, "unsupported JPEG colour space (%d components)", ncomp);
+    if (d.width <= 0 || d.height <= 0)
+        return aug__error(AUG_ERR_JPEG, func, "invalid image size %lldx%lld", (long long)d.width,
+                          (long long)d.height);
+    *desc = d;
+    return AUG_OK;
+}
+
+/* ---- region and scaled decodes (aug_decoder_decode_region) ------------------------- */
+
+aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
+                                      const aug__jpeg_region *r, uint8_t *dst) {
+    struct jpeg_decompress_struct c;
+    aug__jerr e;
+    setup(&c, &e);
+    if (setjmp(e.env)) {
+        jpeg_destroy_decompress(&c);
+        return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
+    }
+    jpeg_create_decompress(&c);
+    c.progress = &e.progress;
+    jpeg_mem_src(&c, (const unsigned char *)data, (unsigned long)size);
+    jpeg_read_header(&c, TRUE);
+    int cmyk = h->components == 4;
+    if ((int64_t)c.image_width != h->width || (int64_t)c.image_height != h->height ||
+        components_of(c.jpeg_color_space) != h->components) {
+        jpeg_destroy_decompress(&c);
+        return aug__error(AUG_ERR_JPEG, func, "the JPEG header changed between the header read and the decode");
+    }
+    c.dct_method = JDCT_ISLOW;
+    c.do_fancy_upsampling = TRUE;
+    c.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    c.scale_num = (unsigned)r->scale_m;
+    c.scale_denom = 8;
+    jpeg_start_decompress(&c);
+    /* The front checked the region against ceil(H * M / 8) x ceil(W * M / 8). */
+    if ((int64_t)c.output_width < r->x + r->w || (int64_t)c.output_height < r->y + r->h) {
+        jpeg_destroy_decompress(&c);
+        return aug__error(AUG_ERR_JPEG, func, "libjpeg's scaled size %ux%u does not hold the region",
+                          (unsigned)c.output_width, (unsigned)c.output_height);
+    }
+    size_t skip = 0; /* columns of the widened band left of the region */
+    if (r->x != 0 || r->w != (int64_t)c.output_width) {
+        /* Fancy upsampling replicates the band's edge chroma into its first and
+         * last columns, where the full decode uses the neighbouring samples: ask
+         * for two more columns on each side (within the image) so the region's
+         * own columns see their true neighbours and equal the full decode's
+         * (one was not enough for a 1-column 4:2:0 region at x = 0 in the tests;
+         * tests/python/test_jpeg_roi.py checks every alignment). */
+        int64_t x0 = r->x > 2 ? r->x - 2 : 0, x1 = r->x + r->w + 2;
+        if (x1 > (int64_t)c.output_width) x1 = c.output_width;
+        JDIMENSION xoff = (JDIMENSION)x0, cw = (JDIMENSION)(x1 - x0);
+        jpeg_crop_scanline(&c, &xoff, &cw); /* xoff moves left to an iMCU boundary, cw grows to match */
+        skip = (size_t)r->x - xoff;
+    }
+    if (r->y > 0) {
+        JDIMENSION want = (JDIMENSION)r->y;
+        if (jpeg_skip_scanlines(&c, want) != want) {
+            jpeg_destroy_decompress(&c);
+            return aug__error(AUG_ERR_JPEG, func, "libjpeg skipped too few rows (incomplete data)");
+        }
+    }
+    size_t bpp = cmyk ? 4 : 3, w = (size_t)r->w, pitch = w * 3;
+    /* One row of the widened band from libjpeg's image pool (freed by destroy on any path). */
+    JSAMPARRAY row = (*c.mem->alloc_sarray)((j_common_ptr)&c, JPOOL_IMAGE, (JDIMENSION)(c.output_width * bpp), 1);
+    int64_t got = 0;
+    for (; got < r->h; got++) {
+        if (jpeg_read_scanlines(&c, row, 1) != 1) break; /* cannot happen with a memory source */
+        uint8_t *d = dst + (size_t)got * pitch;
+        if (cmyk)
+            aug__cpu_cmyk_to_rgb(row[0] + skip * 4, d, w);
+        else
+            memcpy(d, row[0] + skip * 3, pitch);
+    }
+    /* The whole image was read: finish (reads to EOI, as the full decode).
+     * Otherwise the rows below the region are not decoded. */
+    if (got == r->h && c.output_scanline == c.output_height) jpeg_finish_decompress(&c);
+    jpeg_destroy_decompress(&c);
+    if (got != r->h) return aug__error(AUG_ERR_JPEG, func, "libjpeg returned no rows (incomplete data)");
+    return AUG_OK;
+}

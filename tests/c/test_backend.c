@@ -77,6 +77,12 @@ static aug_status rec_jpeg_decode(const char *func, void *dec, const void *data,
     return aug__cpu_backend.jpeg_decode(func, dec, data, size, h, dst, exec);
 }
 
+static aug_status rec_jpeg_decode_region(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
+                                         const aug__jpeg_region *r, uint8_t *dst) {
+    calls[AUG__FAMILY_JPEG]++;
+    return aug__cpu_backend.jpeg_decode_region(func, data, size, h, r, dst);
+}
+
 static aug_status rec_take(const aug__take_plan *p) {
     calls[AUG__FAMILY_TAKE]++;
     check_exec(&p->exec);
@@ -87,7 +93,7 @@ static aug__backend recording(void) {
     aug__backend be = aug__cpu_backend;
     be.elementwise = rec_elementwise, be.reduce = rec_reduce, be.gemm = rec_gemm, be.random = rec_random;
     be.warp_affine = rec_warp, be.lighting = rec_lighting, be.blur = rec_blur, be.jpeg_decode = rec_jpeg_decode;
-    be.take = rec_take;
+    be.take = rec_take, be.jpeg_decode_region = rec_jpeg_decode_region;
     return be;
 }
 
@@ -187,6 +193,11 @@ static void test_every_plan_goes_through_the_table(void **state) {
     aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
     aug_tensor *img = NULL;
     assert_int_equal(aug_decoder_decode(d, jpg, size, NULL, &img), AUG_OK);
+    aug_tensor_free(img);
+    int before = calls[AUG__FAMILY_JPEG];
+    int64_t roi[4] = {1, 1, 2, 2}; /* in the 3 x 4 half-size image */
+    assert_int_equal(aug_decoder_decode_region(d, jpg, size, roi, 1, 2, NULL, &img), AUG_OK);
+    assert_int_equal(calls[AUG__FAMILY_JPEG], before + 1); /* the region decode went through the table too */
     aug_tensor_free(img), aug_decoder_free(d), tjFree(jpg);
     aug__backend_override(AUG_DEVICE_CPU, NULL);
     assert_true(calls[AUG__FAMILY_ELEMENTWISE] >= 2 * AUG_NUM_OPS - 6);

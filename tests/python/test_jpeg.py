@@ -217,11 +217,14 @@ def test_data_types(dec):
 
 def test_wrong_types(dec):
     data = pil_jpeg(image(8, 8), quality=90)
-    for bad in ["abc", 5, None, [1, 2], np.frombuffer(data * 2, np.uint8)[::2]]:
+    for bad in [5, None, [1, 2], np.frombuffer(data * 2, np.uint8)[::2]]:
         with pytest.raises(TypeError, match="Decoder.decode: data must be"):
             dec.decode(bad)
     with pytest.raises(TypeError, match="jpeg_info: data must be"):
-        augpy.jpeg_info("abc")
+        augpy.jpeg_info(None)
+    # a str is a path (test_jpeg_roi.py::test_paths)
+    with pytest.raises(FileNotFoundError, match="no-such-file.jpg"):
+        augpy.jpeg_info("no-such-file.jpg")
     with pytest.raises(TypeError, match="Decoder.decode"):
         dec.decode()
     with pytest.raises(TypeError, match="Decoder.decode"):

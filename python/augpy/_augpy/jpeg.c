@@ -2,7 +2,11 @@
  * over aug_decoder_* / aug_jpeg_info.
  *
  * data: any C-contiguous buffer-protocol object (bytes, bytearray, memoryview,
- * numpy uint8 array), read as raw bytes without a copy. The GIL is released
+ * numpy uint8 array), read as raw bytes without a copy; a path (str,
+ * os.PathLike: the file is read); or a __dlpack__ object holding a contiguous
+ * 1-d uint8 CPU tensor (zero copy, imported with from_dlpack). Decoder.decode
+ * takes roi / scale (aug_decoder_decode_region); Decoder.info describes the
+ * header (aug_jpeg_describe). The GIL is released
  * while decoding so several Python threads decode in parallel (DecodeWarp);
  * each Decoder has a lock, so one Decoder shared by threads is safe (the calls
  * then run one at a time); one Decoder per thread runs them concurrently. The
@@ -10,6 +14,8 @@
  * thread was inside decode gets a fresh lock and a fresh decoder.
  * Errors: NvJpegError (corrupt data, libjpeg-turbo's message), ValueError /
  * TypeError (buffer rules, argument types). */
+#include <limits.h>
+
 #include "augpy.h"
 #include "pythread.h"
 #include "structmember.h"
@@ -107,31 +113,193 @@ static void decoder_dealloc(PyObject *self) {
     Py_DECREF(tp);
 }
 
-/* A read-only contiguous byte view of data. 0 ok, -1 with TypeError naming func. */
-static int get_data(PyObject *obj, Py_buffer *view, const char *func) {
-    if (PyUnicode_Check(obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: data must be bytes-like (bytes, bytearray, memoryview, numpy uint8 array), not str", func);
+/* The bytes of a JPEG argument: a buffer view, or a CPU DLPack tensor kept alive by keep. */
+typedef struct {
+    Py_buffer view;
+    int has_view;
+    PyObject *keep; /* the augpy tensor of a DLPack import */
+    const void *buf;
+    size_t len;
+} jpeg_data;
+
+static void release_data(jpeg_data *d) {
+    if (d->has_view) PyBuffer_Release(&d->view);
+    Py_CLEAR(d->keep);
+}
+
+#define DATA_KINDS "bytes-like (bytes, bytearray, memoryview, numpy uint8 array), a CPU uint8 DLPack tensor or a path"
+
+/* A path (str or os.PathLike): the file's contents, as a new bytes object. */
+static PyObject *read_path(PyObject *path) {
+    PyObject *io = PyImport_ImportModule("io");
+    if (io == NULL) return NULL;
+    PyObject *f = PyObject_CallMethod(io, "open", "Os", path, "rb");
+    Py_DECREF(io);
+    if (f == NULL) return NULL;
+    PyObject *bytes = PyObject_CallMethod(f, "read", NULL);
+    PyObject *r = PyObject_CallMethod(f, "close", NULL);
+    Py_DECREF(f);
+    if (r == NULL) Py_CLEAR(bytes);
+    Py_XDECREF(r);
+    if (bytes != NULL && !PyBytes_Check(bytes)) {
+        PyErr_SetString(PyExc_TypeError, "reading the file did not give bytes");
+        Py_CLEAR(bytes);
+    }
+    return bytes;
+}
+
+/* data: bytes-like (C-contiguous buffer protocol, read without a copy), a path
+ * (str / os.PathLike: the file is read), or an object with __dlpack__ whose
+ * tensor is a contiguous 1-d uint8 tensor on the CPU (zero copy). 0 ok, -1
+ * with an exception naming func. */
+static int get_data(augpy_state *st, PyObject *module, PyObject *obj, jpeg_data *out, const char *func) {
+    memset(out, 0, sizeof *out);
+    if (PyUnicode_Check(obj) || (!PyObject_CheckBuffer(obj) && PyObject_HasAttrString(obj, "__fspath__"))) {
+        PyObject *bytes = read_path(obj);
+        if (bytes == NULL) return -1;
+        int r = PyObject_GetBuffer(bytes, &out->view, PyBUF_SIMPLE);
+        Py_DECREF(bytes); /* the view holds it */
+        if (r < 0) return -1;
+        out->has_view = 1;
+    } else if (PyObject_CheckBuffer(obj)) {
+        if (PyObject_GetBuffer(obj, &out->view, PyBUF_SIMPLE) < 0) {
+            if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_BufferError) ||
+                PyErr_ExceptionMatches(PyExc_ValueError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError, "%s: data must be a C-contiguous bytes-like object, not %.100s", func,
+                             Py_TYPE(obj)->tp_name);
+            }
+            return -1;
+        }
+        out->has_view = 1;
+    } else if (PyObject_HasAttrString(obj, "__dlpack__")) {
+        PyObject *imp = module ? PyObject_GetAttrString(module, "from_dlpack") : NULL;
+        out->keep = imp ? PyObject_CallOneArg(imp, obj) : NULL;
+        Py_XDECREF(imp);
+        if (out->keep == NULL) return -1;
+        const aug_tensor *t = augpy_tensor_arg(st, out->keep, func, "data");
+        if (t == NULL) {
+            release_data(out);
+            return -1;
+        }
+        if (t->device.type != AUG_DEVICE_CPU || t->dtype != AUG_UINT8 || t->ndim != 1 ||
+            !aug_tensor_is_contiguous(t)) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s: a DLPack data tensor must be a contiguous 1-d uint8 tensor on the CPU, got a %d-d %s "
+                         "tensor on %s",
+                         func, t->ndim, aug_dtype_name(t->dtype), t->device.type == AUG_DEVICE_CPU ? "cpu" : "cuda");
+            release_data(out);
+            return -1;
+        }
+        out->buf = aug_tensor_ptr(t);
+        out->len = (size_t)aug_tensor_size(t);
+        return 0;
+    } else {
+        PyErr_Format(PyExc_TypeError, "%s: data must be " DATA_KINDS ", not %.100s", func, Py_TYPE(obj)->tp_name);
         return -1;
     }
-    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) == 0) return 0;
-    if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_BufferError) ||
-        PyErr_ExceptionMatches(PyExc_ValueError)) {
-        int had_buffer = PyObject_CheckBuffer(obj);
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: data must be %s, not %.100s", func,
-                     had_buffer ? "a C-contiguous bytes-like object" : "bytes-like (bytes, bytearray, memoryview, "
-                                                                       "numpy uint8 array)",
-                     Py_TYPE(obj)->tp_name);
+    out->buf = out->view.buf;
+    out->len = (size_t)out->view.len;
+    return 0;
+}
+
+/* scale: None (1), a number with as_integer_ratio() (int, float, Fraction) or
+ * a (num, denom) pair of ints. 0 or -1. */
+static int parse_scale(PyObject *obj, int *num, int *denom, const char *func) {
+    *num = 1, *denom = 1;
+    if (obj == NULL || obj == Py_None) return 0;
+    int64_t n = 0, d = 0;
+    if (PyTuple_Check(obj)) {
+        if (PyTuple_GET_SIZE(obj) != 2) {
+            PyErr_Format(PyExc_TypeError, "%s: scale must be a number or a (num, denom) pair, got a %zd-tuple", func,
+                         PyTuple_GET_SIZE(obj));
+            return -1;
+        }
+        if (augpy_parse_int64(PyTuple_GET_ITEM(obj, 0), &n, func, "scale[0]") < 0 ||
+            augpy_parse_int64(PyTuple_GET_ITEM(obj, 1), &d, func, "scale[1]") < 0)
+            return -1;
+    } else {
+        if (PyBool_Check(obj) || !PyNumber_Check(obj)) {
+            PyErr_Format(PyExc_TypeError, "%s: scale must be a number or a (num, denom) pair, not %.100s", func,
+                         Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        PyObject *ratio = PyObject_CallMethod(obj, "as_integer_ratio", NULL);
+        if (ratio == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear(); /* nan / inf */
+                PyErr_Format(PyExc_ValueError, "%s: scale %R is not one of libjpeg-turbo's factors M/8, M in 1..16",
+                             func, obj);
+            }
+            return -1;
+        }
+        int ok = PyTuple_Check(ratio) && PyTuple_GET_SIZE(ratio) == 2;
+        int64_t pn = 0, pd = 0;
+        if (ok) {
+            /* exact ratios beyond int64 (0.1 is 3602879701896397/2**55) are not eighths */
+            int o1 = 0, o2 = 0;
+            long long a = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(ratio, 0), &o1);
+            long long b = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(ratio, 1), &o2);
+            if ((a == -1 || b == -1) && PyErr_Occurred()) ok = 0;
+            else if (o1 || o2) pn = 0, pd = 1;
+            else pn = a, pd = b;
+        }
+        if (!ok) {
+            Py_DECREF(ratio);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: scale %R has no exact ratio", func, obj);
+            return -1;
+        }
+        Py_DECREF(ratio);
+        n = pn, d = pd;
     }
-    return -1;
+    /* Reduce by gcd so e.g. (4, 8) and 0.5 fit an int, then hand to the C check. */
+    int64_t a = n < 0 ? -n : n, b = d < 0 ? -d : d;
+    while (b) {
+        int64_t t = a % b;
+        a = b, b = t;
+    }
+    if (a > 1) n /= a, d /= a;
+    if (n < INT_MIN || n > INT_MAX || d < INT_MIN || d > INT_MAX || n <= 0 || d <= 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: scale %R is not one of libjpeg-turbo's factors M/8, M in 1..16 (1/8, 1/4, 3/8, 1/2, ..., 2)",
+                     func, obj);
+        return -1;
+    }
+    *num = (int)n, *denom = (int)d;
+    return 0;
+}
+
+/* roi: None or a sequence of 4 ints (y, x, h, w). 1 given, 0 None, -1 error. */
+static int parse_roi(PyObject *obj, int64_t roi[4], const char *func) {
+    if (obj == NULL || obj == Py_None) return 0;
+    if (PyUnicode_Check(obj) || PyBytes_Check(obj) || !PySequence_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: roi must be a sequence (y, x, h, w) of 4 ints, not %.100s", func,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *seq = PySequence_Tuple(obj);
+    if (seq == NULL) return -1;
+    if (PyTuple_GET_SIZE(seq) != 4) {
+        PyErr_Format(PyExc_ValueError, "%s: roi must have 4 values (y, x, h, w), got %zd", func,
+                     PyTuple_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    static const char *const names[4] = {"roi[0] (y)", "roi[1] (x)", "roi[2] (h)", "roi[3] (w)"};
+    for (int i = 0; i < 4; i++)
+        if (augpy_parse_int_range(PyTuple_GET_ITEM(seq, i), i < 2 ? 0 : 1, 65535, &roi[i], func, names[i]) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    return 1;
 }
 
 static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Decoder.decode";
-    static const char *const names[] = {"data", "buffer"};
-    PyObject *slots[2] = {NULL, NULL};
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, slots) < 0) return NULL;
+    static const char *const names[] = {"data", "buffer", "roi", "scale"};
+    PyObject *slots[4] = {NULL, NULL, NULL, NULL};
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 1, slots) < 0) return NULL;
     DecoderObject *d = (DecoderObject *)self;
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
@@ -140,19 +308,48 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
         buffer = augpy_tensor_arg(st, slots[1], func, "buffer");
         if (buffer == NULL) return NULL;
     }
+    int64_t roi[4] = {0, 0, 0, 0};
+    int has_roi = parse_roi(slots[2], roi, func), num = 1, denom = 1;
+    if (has_roi < 0 || parse_scale(slots[3], &num, &denom, func) < 0) return NULL;
+    int region = has_roi || num != denom;
     if (decoder_after_fork(st, d) < 0) return NULL;
-    Py_buffer view;
-    if (get_data(slots[0], &view, func) < 0) return NULL;
+    jpeg_data data;
+    if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
     aug_tensor *out = NULL;
     aug_status status;
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(d->lock, WAIT_LOCK);
-    status = aug_decoder_decode(d->dec, view.buf, (size_t)view.len, buffer, &out);
+    status = region ? aug_decoder_decode_region(d->dec, data.buf, data.len, has_roi ? roi : NULL, num, denom, buffer,
+                                                &out)
+                    : aug_decoder_decode(d->dec, data.buf, data.len, buffer, &out);
     PyThread_release_lock(d->lock);
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&view);
+    release_data(&data);
     if (status != AUG_OK) return augpy_raise(st, status, func);
     return augpy_wrap(st, out);
+}
+
+/* The dict of Decoder.info. */
+static PyObject *desc_dict(const aug_jpeg_desc *s) {
+    return Py_BuildValue("{sLsLsisisssssN}", "height", (long long)s->height, "width", (long long)s->width,
+                         "channels", s->channels, "components", s->components, "colour_space", s->colour_space,
+                         "sampling", s->sampling, "progressive", PyBool_FromLong(s->progressive));
+}
+
+static PyObject *decoder_info(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char func[] = "Decoder.info";
+    static const char *const names[] = {"data"};
+    PyObject *slots[1] = {NULL};
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, slots) < 0) return NULL;
+    augpy_state *st = augpy_state_from_obj(self);
+    if (st == NULL) return NULL;
+    jpeg_data data;
+    if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
+    aug_jpeg_desc desc;
+    aug_status status = aug_jpeg_describe(data.buf, data.len, &desc);
+    release_data(&data);
+    if (status != AUG_OK) return augpy_raise(st, status, func);
+    return desc_dict(&desc);
 }
 
 static PyObject *decoder_repr(PyObject *self) {
@@ -168,14 +365,30 @@ static PyObject *decoder_repr(PyObject *self) {
 
 static PyMethodDef decoder_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))decoder_decode, METH_FASTCALL | METH_KEYWORDS,
-     "decode($self, /, data, buffer=None)\n--\n\n"
+     "decode($self, /, data, buffer=None, roi=None, scale=None)\n--\n\n"
      "Decode a JPEG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)\n"
      "to an (H, W, 3) uint8 RGB tensor with layout 'HWC' on the decoder's device. Grayscale and CMYK/YCCK\n"
      "files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's\n"
      "Image.open(f).convert('RGB'). buffer: None, or a contiguous uint8 tensor of at least H*W*3 elements\n"
      "on the decoder's device; the result then shares its memory. A corrupt or truncated file raises\n"
      "NvJpegError with libjpeg-turbo's message (the buffer's contents are then unspecified). The GIL is\n"
-     "released while decoding."},
+     "released while decoding.\n"
+     "data may also be a path (str or os.PathLike: the file is read) or a CPU DLPack object holding a\n"
+     "contiguous 1-d uint8 tensor (e.g. torchvision.io.read_file's result), read without a copy.\n"
+     "scale: None, or one of libjpeg-turbo's DCT scaling factors M/8 for M in 1..16 (1/8, 1/4, 3/8,\n"
+     "1/2, ..., 2) as a number (0.5, Fraction(1, 4)) or a (num, denom) pair; the scaled image is\n"
+     "ceil(H*M/8) x ceil(W*M/8). roi: None, or (y, x, h, w) in pixels of the SCALED image; the result\n"
+     "is then (h, w, 3), exactly those pixels, decoded without decoding the rest where libjpeg can\n"
+     "(rows below the region are not read). max_pixels bounds the output size. Pixels equal\n"
+     "libjpeg-turbo's djpeg -scale M/8 -crop WxH+X+Y; a CUDA decoder decodes these on the CPU and\n"
+     "uploads."},
+    {"info", (PyCFunction)(void (*)(void))decoder_info, METH_FASTCALL | METH_KEYWORDS,
+     "info($self, /, data)\n--\n\n"
+     "Describe a JPEG from its header alone (no pixels decoded): a dict with 'height', 'width' (of the\n"
+     "full image), 'channels' (of decode's output: 3), 'components' (in the file: 1, 3 or 4),\n"
+     "'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',\n"
+     "'4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and\n"
+     "'progressive' (bool). data as for decode. NvJpegError if the header cannot be read."},
     {NULL, NULL, 0, NULL}};
 
 static PyMemberDef decoder_members[] = {
@@ -225,12 +438,14 @@ static PyObject *jpeg_info(PyObject *module, PyObject *const *args, Py_ssize_t n
     static const char *const names[] = {"data"};
     PyObject *slots[1] = {NULL};
     if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, slots) < 0) return NULL;
-    Py_buffer view;
-    if (get_data(slots[0], &view, func) < 0) return NULL;
+    augpy_state *st = augpy_state_from_module(module);
+    if (st == NULL) return NULL;
+    jpeg_data data;
+    if (get_data(st, module, slots[0], &data, func) < 0) return NULL;
     int64_t h = 0, w = 0;
-    aug_status status = aug_jpeg_info(view.buf, (size_t)view.len, &h, &w);
-    PyBuffer_Release(&view);
-    if (status != AUG_OK) return augpy_raise(augpy_state_from_module(module), status, func);
+    aug_status status = aug_jpeg_info(data.buf, data.len, &h, &w);
+    release_data(&data);
+    if (status != AUG_OK) return augpy_raise(st, status, func);
     return Py_BuildValue("(LL)", (long long)h, (long long)w);
 }
 
