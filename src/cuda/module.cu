@@ -250,6 +250,8 @@ static const aug__backend cuda_backend = {
     /* .jpeg_header = */ NULL, /* headers are read on the host (core/jpeg.c) */
     /* .jpeg_decode = */ AUG__CUDA_JPEG(aug__cuda_jpeg_decode),
     /* .take = */ aug__cuda_take,
+    /* .jpeg_describe = */ NULL,      /* headers are read on the host (core/jpeg.c) */
+    /* .jpeg_decode_region = */ NULL, /* region/scaled decodes: CPU decode + upload (core/jpeg.c) */
 };
 
 /* ---- start ------------------------------------------------------------------------------ */
