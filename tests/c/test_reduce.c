@@ -817,8 +817,8 @@ static void check_sum8(const uint8_t *p, int64_t len, aug_dtype dt, int off, int
     }
 }
 
-/* Every 8-bit sum path this CPU runs (portable, SSE2, AVX2) against a naive sum:
- * every length 0..300 (all vector/tail splits of the 16-, 32-, 64- and 128-byte
+/* Every 8-bit sum path this CPU runs (portable, SSE2, AVX2, AVX-512) against a naive sum:
+ * every length 0..600 (all vector/tail splits of the 16-, 32-, 64-, 128- and 256-byte
  * loops) from 32 start offsets, plus long runs, over random bytes (with zeros) and
  * constant runs of the extremes. */
 static void test_sum8_paths(void **state) {
@@ -828,13 +828,13 @@ static void test_sum8_paths(void **state) {
     assert_non_null(buf);
     const aug_dtype dts[3] = {AUG_BOOL, AUG_INT8, AUG_UINT8};
     const int fills[] = {-1, 0x00, 0x01, 0x7f, 0x80, 0xff}; /* -1: random */
-    const int64_t longs[] = {4095, 65536, 65537, MAXN};
+    const int64_t longs[] = {4095, 4097, 65536, 65537, MAXN};
     for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
         for (int k = 0; k < MAXN + PAD; k++) buf[k] = fills[f] < 0 ? (uint8_t)rnd() : (uint8_t)fills[f];
         if (fills[f] < 0)
             for (int k = 0; k < 400; k += 7) buf[k] = 0; /* zeros for the bool count */
         for (int d = 0; d < 3; d++) {
-            for (int64_t len = 0; len <= 300; len++)
+            for (int64_t len = 0; len <= 600; len++)
                 for (int off = 0; off < PAD; off++) check_sum8(buf + off, len, dts[d], off, fills[f]);
             for (size_t l = 0; l < sizeof longs / sizeof longs[0]; l++)
                 for (int off = 0; off < PAD; off += 9) check_sum8(buf + off, longs[l], dts[d], off, fills[f]);

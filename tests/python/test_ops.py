@@ -181,3 +181,14 @@ def test_promotion_table_is_symmetric_and_folds():
     for a, b in itertools.product(R.DTYPES, repeat=2):
         assert R.promote(a, b) == R.promote(b, a)
     assert R.promote(R.promote("int8", "uint8"), "uint16") == "int32"
+
+
+def test_small_results_are_distinct():
+    """Small results come from a recycled pool of blocks: many alive at once never share
+    memory, and freed ones come back with new contents."""
+    t = augpy.array_to_tensor(np.zeros((3, 3), np.int32))
+    for _ in range(3):
+        res = [t + i for i in range(300)]
+        for i, r in enumerate(res):
+            np.testing.assert_array_equal(augpy.tensor_to_array(r), np.full((3, 3), i, np.int32))
+        del res

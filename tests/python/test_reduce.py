@@ -254,3 +254,28 @@ def test_all_any_mean_values():
     f = R.make(np.array([1.0, np.nan, 3.0], np.float32), "float32")
     assert math.isnan(float(augpy.max(f))) and math.isnan(float(f.min()))
     assert bool(augpy.all(f))
+
+
+@pytest.mark.parametrize("d", ["bool", "int8", "uint8"])
+def test_sum8_lengths_offsets_strides(d):
+    """The 8-bit sums (vector paths on contiguous runs: SSE2, AVX2, AVX-512 with a masked
+    tail) against NumPy's exact int64 sum: odd lengths around every vector and chunk
+    width, unaligned starts, strided and reversed views, and row sums."""
+    rng = np.random.default_rng(8)
+    n = 3 * 65536 + 300
+    raw = rng.integers(0, 256, n, dtype=np.uint8)
+    raw[::7] = 0
+    base_np = raw.view(np.int8) if d == "int8" else raw.astype(bool) if d == "bool" else raw
+    base = augpy.array_to_tensor(base_np)
+    for length in (1, 7, 63, 64, 65, 255, 257, 4095, 4097, 65535, 65537, 2 * 65536 + 129):
+        for off in (0, 1, 3, 31, 63):
+            want = int(base_np[off:off + length].sum(dtype=np.int64))
+            assert int(augpy.sum(base[off:off + length], upcast=True).item()) == want, (d, length, off)
+        for step in (2, 3, -1):
+            v = base_np[5:5 + length * abs(step)][::step]
+            want = int(v.sum(dtype=np.int64))
+            got = augpy.sum(base[5:5 + length * abs(step)][::step], upcast=True)
+            assert int(got.item()) == want, (d, length, step)
+    rows = base_np[1:1 + 47 * 4097].reshape(47, 4097)
+    got = R.read(augpy.sum(base[1:1 + 47 * 4097].reshape((47, 4097)), 1, upcast=True))
+    np.testing.assert_array_equal(np.asarray(got, dtype=np.int64), rows.sum(axis=1, dtype=np.int64))
