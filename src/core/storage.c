@@ -10,10 +10,11 @@
  *
  * Small CPU blocks (up to SMALL_BYTES, the results of small ops) hold their data
  * inline, 64-byte aligned like the CPU backend's memory, and are recycled through
- * a short free list instead of two allocations and two frees per tensor. */
+ * core/recycle.h instead of two allocations and two frees per tensor. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "backend.h"
+#include "recycle.h"
 #include "tensor_impl.h"
 
 struct aug_storage {
@@ -30,40 +31,19 @@ struct aug_storage {
 /* ---- small CPU blocks ------------------------------------------------------------ */
 
 #define SMALL_BYTES 256
-#define SMALL_CACHE 64
 
 typedef struct small_block {
     aug_storage s;
     _Alignas(64) unsigned char data[SMALL_BYTES];
 } small_block;
 
-static small_block *small_free[SMALL_CACHE];
-static int small_n;
-static atomic_flag small_lock = ATOMIC_FLAG_INIT;
-
-static void small_lock_take(void) {
-    while (atomic_flag_test_and_set_explicit(&small_lock, memory_order_acquire)) {
-    }
-}
-
-static void small_lock_drop(void) { atomic_flag_clear_explicit(&small_lock, memory_order_release); }
-
 static small_block *small_get(void) {
-    small_block *b = NULL;
-    small_lock_take();
-    if (small_n > 0) b = small_free[--small_n];
-    small_lock_drop();
+    small_block *b = aug__recycle_get(AUG__RECYCLE_STORAGE);
     return b ? b : aligned_alloc(_Alignof(small_block), sizeof(small_block));
 }
 
 static void small_put(small_block *b) {
-    small_lock_take();
-    if (small_n < SMALL_CACHE) {
-        small_free[small_n++] = b;
-        b = NULL;
-    }
-    small_lock_drop();
-    free(b);
+    if (!aug__recycle_put(AUG__RECYCLE_STORAGE, b)) free(b);
 }
 
 static aug_status check_device(const char *func, aug_device dev) {

@@ -12,12 +12,12 @@
  * of AUG_ERR_CUDA) so the fallback is visible; explicitly requesting an absent
  * cuda device anywhere fails. */
 #include <limits.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "backend.h"
 #include "ctype.h"
+#include "recycle.h"
 #include "tensor_impl.h"
 
 /* ---- devices ------------------------------------------------------------------ */
@@ -188,39 +188,18 @@ void aug__tensor_0d(aug_tensor *t, void *elem, aug_dtype dtype) {
 
 /* ---- creation ------------------------------------------------------------------ */
 
-/* Freed tensor structs are kept on a short free list for aug__tensor_empty (a small
+/* Freed tensor structs are recycled (core/recycle.h) for aug__tensor_empty (a small
  * op allocates and frees one per call). Every tensor struct is a malloc'd block of
  * at least sizeof(aug_tensor), so any of them may be recycled. */
-#define TENSOR_CACHE 64
-static aug_tensor *tensor_free_list[TENSOR_CACHE];
-static int tensor_free_n;
-static atomic_flag tensor_free_lock = ATOMIC_FLAG_INIT;
-
-static void tensor_cache_lock(void) {
-    while (atomic_flag_test_and_set_explicit(&tensor_free_lock, memory_order_acquire)) {
-    }
-}
-
-static void tensor_cache_unlock(void) { atomic_flag_clear_explicit(&tensor_free_lock, memory_order_release); }
-
 static aug_tensor *tensor_struct_new(void) {
-    aug_tensor *t = NULL;
-    tensor_cache_lock();
-    if (tensor_free_n > 0) t = tensor_free_list[--tensor_free_n];
-    tensor_cache_unlock();
+    aug_tensor *t = aug__recycle_get(AUG__RECYCLE_TENSOR);
     if (!t) return calloc(1, sizeof *t);
     memset(t, 0, sizeof *t);
     return t;
 }
 
 static void tensor_struct_free(aug_tensor *t) {
-    tensor_cache_lock();
-    if (tensor_free_n < TENSOR_CACHE) {
-        tensor_free_list[tensor_free_n++] = t;
-        t = NULL;
-    }
-    tensor_cache_unlock();
-    free(t);
+    if (!aug__recycle_put(AUG__RECYCLE_TENSOR, t)) free(t);
 }
 
 aug_tensor *aug__tensor_empty(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
