@@ -98,6 +98,25 @@ aug_status aug__libjpeg_header(const char *func, const void *data, size_t size, 
     return AUG_OK;
 }
 
+/* After setup and the caller's setjmp: reads the header of data into c, checks it
+ * against h (0, or -1 when it differs) and sets the decode parameters every
+ * libjpeg decode here shares (ISLOW, fancy upsampling, RGB or CMYK out). libjpeg's
+ * errors jump back to the caller's setjmp. */
+static int open_checked(struct jpeg_decompress_struct *c, aug__jerr *e, const void *data, size_t size,
+                        const aug__jpeg_header *h) {
+    jpeg_create_decompress(c);
+    c->progress = &e->progress;
+    jpeg_mem_src(c, (const unsigned char *)data, (unsigned long)size);
+    jpeg_read_header(c, TRUE);
+    if ((int64_t)c->image_width != h->width || (int64_t)c->image_height != h->height ||
+        components_of(c->jpeg_color_space) != h->components)
+        return -1;
+    c->dct_method = JDCT_ISLOW;
+    c->do_fancy_upsampling = TRUE;
+    c->out_color_space = h->components == 4 ? JCS_CMYK : JCS_RGB;
+    return 0;
+}
+
 /* Rows per jpeg_read_scanlines call when decoding straight into dst: libjpeg
  * returns at most rec_outbuf_height (<= 4 with fancy upsampling) at a time. */
 #define AUG__ROWS 16
@@ -111,19 +130,11 @@ aug_status aug__libjpeg_decode(const char *func, const void *data, size_t size, 
         jpeg_destroy_decompress(&c);
         return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
     }
-    jpeg_create_decompress(&c);
-    c.progress = &e.progress;
-    jpeg_mem_src(&c, (const unsigned char *)data, (unsigned long)size);
-    jpeg_read_header(&c, TRUE);
-    int cmyk = h->components == 4;
-    if ((int64_t)c.image_width != h->width || (int64_t)c.image_height != h->height ||
-        components_of(c.jpeg_color_space) != h->components) {
+    if (open_checked(&c, &e, data, size, h) != 0) {
         jpeg_destroy_decompress(&c);
         return aug__error(AUG_ERR_JPEG, func, "the JPEG header changed between the header read and the decode");
     }
-    c.dct_method = JDCT_ISLOW;
-    c.do_fancy_upsampling = TRUE;
-    c.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    int cmyk = h->components == 4;
     jpeg_start_decompress(&c);
     size_t w = c.output_width, pitch = w * 3;
     if (!cmyk) {
@@ -236,19 +247,11 @@ aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t
         jpeg_destroy_decompress(&c);
         return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
     }
-    jpeg_create_decompress(&c);
-    c.progress = &e.progress;
-    jpeg_mem_src(&c, (const unsigned char *)data, (unsigned long)size);
-    jpeg_read_header(&c, TRUE);
-    int cmyk = h->components == 4;
-    if ((int64_t)c.image_width != h->width || (int64_t)c.image_height != h->height ||
-        components_of(c.jpeg_color_space) != h->components) {
+    if (open_checked(&c, &e, data, size, h) != 0) {
         jpeg_destroy_decompress(&c);
         return aug__error(AUG_ERR_JPEG, func, "the JPEG header changed between the header read and the decode");
     }
-    c.dct_method = JDCT_ISLOW;
-    c.do_fancy_upsampling = TRUE;
-    c.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    int cmyk = h->components == 4;
     c.scale_num = (unsigned)r->scale_m;
     c.scale_denom = 8;
     jpeg_start_decompress(&c);
