@@ -53,6 +53,21 @@ static aug_status check_device(const char *func, aug_device dev) {
     return AUG_OK;
 }
 
+/* s with one reference to ptr (nbytes on device): memory of backend be, or wrapped
+ * memory with its deleter, or (small) a recycled inline block. */
+static aug_storage *fill(aug_storage *s, void *ptr, size_t nbytes, aug_device device, const aug__backend *be,
+                         void (*deleter)(void *ctx), void *ctx, int small) {
+    atomic_init(&s->refcount, 1);
+    s->ptr = ptr;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->backend = be;
+    s->deleter = deleter;
+    s->ctx = ctx;
+    s->small = small;
+    return s;
+}
+
 aug_storage *aug_storage_wrap(void *ptr, size_t nbytes, aug_device device, void (*deleter)(void *ctx),
                               void *ctx) {
     static const char *func = "aug_storage_wrap";
@@ -70,15 +85,7 @@ aug_storage *aug_storage_wrap(void *ptr, size_t nbytes, aug_device device, void 
         AUG__NOMEM(func);
         return NULL;
     }
-    atomic_init(&s->refcount, 1);
-    s->ptr = ptr;
-    s->nbytes = nbytes;
-    s->device = device;
-    s->backend = NULL;
-    s->deleter = deleter;
-    s->ctx = ctx;
-    s->small = 0;
-    return s;
+    return fill(s, ptr, nbytes, device, NULL, deleter, ctx, 0);
 }
 
 aug_storage *aug__storage_alloc(const char *func, aug_device dev, size_t nbytes) {
@@ -95,37 +102,21 @@ aug_storage *aug__storage_alloc(const char *func, aug_device dev, size_t nbytes)
             AUG__NOMEM(func);
             return NULL;
         }
-        aug_storage *s = &b->s;
-        atomic_init(&s->refcount, 1);
-        s->ptr = b->data;
-        s->nbytes = nbytes;
-        s->device = dev;
-        s->backend = be;
-        s->deleter = NULL;
-        s->ctx = NULL;
-        s->small = 1;
-        return s;
+        return fill(&b->s, b->data, nbytes, dev, be, NULL, NULL, 1);
     }
     aug_storage *s = malloc(sizeof *s);
     if (!s) {
         AUG__NOMEM(func);
         return NULL;
     }
-    s->ptr = be->alloc(dev.id, nbytes, aug_stream_handle(aug_current_stream(dev)));
-    if (!s->ptr) {
+    void *ptr = be->alloc(dev.id, nbytes, aug_stream_handle(aug_current_stream(dev)));
+    if (!ptr) {
         free(s);
         aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on %s)", nbytes,
                    be->name);
         return NULL;
     }
-    atomic_init(&s->refcount, 1);
-    s->nbytes = nbytes;
-    s->device = dev;
-    s->backend = be;
-    s->deleter = NULL;
-    s->ctx = NULL;
-    s->small = 0;
-    return s;
+    return fill(s, ptr, nbytes, dev, be, NULL, NULL, 0);
 }
 
 void aug_storage_retain(aug_storage *s) {
