@@ -247,7 +247,26 @@ static int choose_tiles(plan *p) {
 
 /* ---- running a loop plan --------------------------------------------------------- */
 
+/* A plan of at most one conversion block, one dimension and no conversion: the
+ * kernel runs on the caller's thread at once. Small ops from Python are this case,
+ * and the task machinery (the plan copy, the pool's hand-off) would cost more than
+ * the kernel. Same result as the general path: one task, one run. */
+static int run_tiny(const aug__loop *loop, aug__kernel kernel, void *ctx) {
+    if (!kernel || loop->ndim != 1 || loop->size > BLOCK) return 0;
+    char *ptr[AUG__MAX_OPS];
+    int64_t st[AUG__MAX_OPS];
+    for (int i = 0; i <= loop->nin; i++) {
+        if (loop->dtype[i] != loop->ctype[i]) return 0;
+        ptr[i] = loop->base[i] ? loop->base[i] : (char *)loop->scalar[i];
+        st[i] = loop->stride[i][0];
+    }
+    aug__kernel_ctx kctx = {ctx, 0};
+    kernel(ptr, loop->size, st, &kctx);
+    return 1;
+}
+
 aug_status aug__cpu_loop_run(const char *func, const aug__loop *loop, aug__kernel kernel, void *ctx) {
+    if (run_tiny(loop, kernel, ctx)) return AUG_OK;
     /* On the stack: aug__parallel_for returns only when every task has finished, and
      * small ops are dominated by allocator calls otherwise. */
     plan pl;

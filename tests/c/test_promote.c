@@ -335,6 +335,34 @@ static void test_every_op_reaches_a_kernel(void **state) {
     }
 }
 
+/* Two tensors of one dtype: the decision is kept after the first call (core/promote.c);
+ * the second and third calls must give the first's result, and an error (bool rules,
+ * bitwise on floats) must stay an error. */
+static void test_same_dtype_decision_kept(void **state) {
+    (void)state;
+    for (int op = 0; op < AUG_NUM_OPS; op++) {
+        if (aug_op_arity((aug_op)op) != 2) continue;
+        for (int i = 0; i < TH_NUM_DTYPES; i++) {
+            aug_dtype d[3] = {TH_DTYPES[i], TH_DTYPES[i], TH_DTYPES[i]};
+            aug_tensor *t = small(d[0], 5);
+            aug_operand in[2] = {aug_operand_tensor(t), aug_operand_tensor(t)};
+            aug_dtype want;
+            int err = expected_result((aug_op)op, 2, d, &want);
+            for (int rep = 0; rep < 3; rep++) {
+                if (!err) {
+                    run_ok((aug_op)op, 2, in, AUG_DTYPE_AUTO, want);
+                } else {
+                    aug_tensor *out = NULL;
+                    assert_int_equal(aug_elementwise(NULL, (aug_op)op, 2, in, AUG_DTYPE_AUTO, AUG_DTYPE_AUTO, &out),
+                                     AUG_ERR_TYPE);
+                    assert_null(out);
+                }
+            }
+            aug_tensor_free(t);
+        }
+    }
+}
+
 static void test_layouts(void **state) {
     (void)state;
     int64_t s3[3] = {2, 3, 4}, s2[2] = {3, 4};
@@ -400,6 +428,7 @@ int main(void) {
         cmocka_unit_test(test_bool_rules),
         cmocka_unit_test(test_bitwise_float_rules),
         cmocka_unit_test(test_every_op_reaches_a_kernel),
+        cmocka_unit_test(test_same_dtype_decision_kept),
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_argument_errors),
     };
