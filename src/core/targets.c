@@ -109,6 +109,11 @@ static void xyxy_to_box(const double r[4], const aug_box_params *p, double tw, d
     else v[0] = (x0 + x1) / 2, v[1] = (y0 + y1) / 2, v[2] = x1 - x0, v[3] = y1 - y0;
 }
 
+/* min / max of finite values (fmin / fmax are library calls that also handle NaN). */
+static inline double mn(double a, double b) { return a < b ? a : b; }
+static inline double mx(double a, double b) { return a > b ? a : b; }
+static inline double clampd(double v, double hi) { return mn(mx(v, 0.0), hi); }
+
 static aug_status boxes_host(const char *func, int64_t n, const double *boxes, const float matrix[6], int64_t sh,
                              int64_t sw, int64_t th, int64_t tw, const aug_box_params *p, double *out,
                              int64_t *keep, int64_t *kept) {
@@ -136,11 +141,10 @@ static aug_status boxes_host(const char *func, int64_t n, const double *boxes, c
         for (int c = 0; c < 4; c++) {
             double px = r[(c & 1) ? 2 : 0], py = r[(c & 2) ? 3 : 1];
             double qx = f[0] * px + f[1] * py + tx, qy = f[3] * px + f[4] * py + ty;
-            x0 = fmin(x0, qx), x1 = fmax(x1, qx), y0 = fmin(y0, qy), y1 = fmax(y1, qy);
+            x0 = mn(x0, qx), x1 = mx(x1, qx), y0 = mn(y0, qy), y1 = mx(y1, qy);
         }
         double area = (x1 - x0) * (y1 - y0);
-        double c[4] = {fmin(fmax(x0, 0.0), W), fmin(fmax(y0, 0.0), H), fmin(fmax(x1, 0.0), W),
-                       fmin(fmax(y1, 0.0), H)};
+        double c[4] = {clampd(x0, W), clampd(y0, H), clampd(x1, W), clampd(y1, H)};
         double carea = (c[2] - c[0]) * (c[3] - c[1]);
         if (!(carea > 0.0) || carea < p->min_area || carea < p->min_visibility * area) continue;
         xyxy_to_box(c, p, W, H, out + 4 * k);

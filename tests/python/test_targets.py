@@ -255,3 +255,67 @@ def test_bad_input(call, exc, message):
     with pytest.raises(exc) as info:
         call()
     assert message in str(info.value), str(info.value)
+
+
+# ---- properties: composition and containment (NumPy float64 as the reference) --------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def random_inverse(draw, h, w):
+    """make_transform's matrix for random parameters (the inverse map)."""
+    m, _ = augpy.make_transform((h, w), (h, w), angle=draw(st.floats(-180, 180)), scale=draw(st.floats(0.5, 2)),
+                                hmirror=draw(st.booleans()), shift=(draw(st.floats(-1, 1)), draw(st.floats(-1, 1))))
+    return m.astype(np.float64)
+
+
+def compose(inv1, inv2):
+    """The inverse map of "op 1 then op 2": source <- inv1 <- inv2 <- output."""
+    a = np.vstack([inv1, [0, 0, 1]]) @ np.vstack([inv2, [0, 0, 1]])
+    return a[:2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_keypoints_compose(data):
+    H, W = 50, 70
+    inv1 = random_inverse(data.draw, H, W)
+    inv2 = random_inverse(data.draw, H, W)
+    n = data.draw(st.integers(1, 6))
+    kp = np.array([[data.draw(st.floats(0, W - 1)), data.draw(st.floats(0, H - 1)), data.draw(st.floats(0, 359)),
+                    data.draw(st.floats(0.5, 2))] for _ in range(n)])
+    # float32 matrices: compose what the functions see
+    inv1, inv2 = inv1.astype(np.float32).astype(np.float64), inv2.astype(np.float32).astype(np.float64)
+    step, _ = augpy.transform_keypoints(kp, inv1, (H, W), remove_invisible=False)
+    two, _ = augpy.transform_keypoints(step, inv2, (H, W), remove_invisible=False)
+    direct, _ = augpy.transform_keypoints(kp, compose(inv1, inv2), (H, W), remove_invisible=False)
+    np.testing.assert_allclose(two[:, [0, 1, 3]], direct[:, [0, 1, 3]], rtol=1e-5, atol=1e-3)
+    assert angle_diff(two[:, 2], direct[:, 2]).max() < 1e-3
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_box_encloses_its_transformed_points(data):
+    """Every point of a box (edge coordinates) lands inside the transformed, clipped box."""
+    H, W = 50, 70
+    inv = random_inverse(data.draw, H, W).astype(np.float32).astype(np.float64)
+    x0, y0 = data.draw(st.floats(0, W - 2)), data.draw(st.floats(0, H - 2))
+    box = np.array([[x0, y0, data.draw(st.floats(x0 + 1, W)), data.draw(st.floats(y0 + 1, H))]])
+    out, keep = augpy.transform_boxes(box, inv, (H, W), (H, W))
+    fwd = np.linalg.inv(np.vstack([inv, [0, 0, 1]]))[:2]
+    u = np.linspace(0, 1, 7)
+    pts = np.array([[box[0, 0] + a * (box[0, 2] - box[0, 0]), box[0, 1] + b * (box[0, 3] - box[0, 1])]
+                    for a in u for b in u])
+    q = (pts - 0.5) @ fwd[:, :2].T + fwd[:, 2] + 0.5
+    inside = (q[:, 0] >= 0) & (q[:, 0] <= W) & (q[:, 1] >= 0) & (q[:, 1] <= H)
+    corners = q[[0, 6, 42, 48]]
+    lo, hi = np.clip(corners.min(0), 0, [W, H]), np.clip(corners.max(0), 0, [W, H])
+    if len(keep) == 0:  # dropped: the clipped enclosing box has no area
+        assert (hi - lo).prod() <= 1e-9
+        return
+    qi = q[inside]
+    assert (qi[:, 0] >= out[0, 0] - 1e-6).all() and (qi[:, 0] <= out[0, 2] + 1e-6).all()
+    assert (qi[:, 1] >= out[0, 1] - 1e-6).all() and (qi[:, 1] <= out[0, 3] + 1e-6).all()
+    np.testing.assert_allclose(out[0, [0, 1]], lo, atol=1e-6)
+    np.testing.assert_allclose(out[0, [2, 3]], hi, atol=1e-6)
