@@ -65,10 +65,9 @@ AUG_API aug_status aug_affine_forward(const float matrix[6], double fwd[6]);
  * number to *kept. Errors (AUG_ERR_VALUE naming the row and value): a NaN or
  * infinite coordinate, x_max < x_min or y_max < y_min (xyxy), a negative width
  * or height, sizes <= 0, params out of range, a singular matrix. */
-AUG_API aug_status aug_boxes_affine_host(int64_t n, const double *boxes, const float matrix[6],
-                                         int64_t source_height, int64_t source_width, int64_t target_height,
-                                         int64_t target_width, const aug_box_params *params, double *out,
-                                         int64_t *keep, int64_t *kept);
+AUG_API aug_status aug_boxes_affine_host(int64_t n, const double *boxes, const float matrix[6], int64_t source_height,
+                                         int64_t source_width, int64_t target_height, int64_t target_width,
+                                         const aug_box_params *params, double *out, int64_t *keep, int64_t *kept);
 
 /* Tensor form. boxes (n, 4), any real dtype (not bool), any strides, on any
  * device. *out: a new (kept, 4) tensor (float64 for float64 input, else

@@ -22,8 +22,7 @@ aug_status aug_box_format_parse(const char *name, aug_box_format *out, const cha
             if (out) *out = (aug_box_format)i;
             return AUG_OK;
         }
-    return aug__error(AUG_ERR_VALUE, func, "unknown box format '%.40s' (expected 'xyxy', 'xywh' or 'cxcywh')",
-                      name);
+    return aug__error(AUG_ERR_VALUE, func, "unknown box format '%.40s' (expected 'xyxy', 'xywh' or 'cxcywh')", name);
 }
 
 aug_box_params aug_box_params_default(void) {
@@ -42,8 +41,8 @@ static aug_status forward_map(const char *func, const float matrix[6], double f[
     /* A matrix this close to singular maps the image to (almost) a line: no target survives. */
     double norm = fmax(fmax(fabs(a), fabs(b)), fmax(fabs(c), fabs(d)));
     if (!(fabs(det) > 1e-12 * norm * norm) || !isfinite(1.0 / det))
-        return aug__error(AUG_ERR_VALUE, func, "matrix [[%g, %g], [%g, %g]] is singular (determinant %g)", a, b, c,
-                          d, det);
+        return aug__error(AUG_ERR_VALUE, func, "matrix [[%g, %g], [%g, %g]] is singular (determinant %g)", a, b, c, d,
+                          det);
     /* src = A dst + t  =>  dst = A^-1 src - A^-1 t */
     f[0] = d / det, f[1] = -b / det, f[3] = -c / det, f[4] = a / det;
     f[2] = -(f[0] * e + f[1] * g);
@@ -83,8 +82,8 @@ static aug_status box_to_xyxy(const char *func, int64_t i, const double *v, cons
                               double sh, double r[4]) {
     for (int k = 0; k < 4; k++)
         if (!isfinite(v[k]))
-            return aug__error(AUG_ERR_VALUE, func, "box %lld has a non-finite coordinate %g (column %d)",
-                              (long long)i, v[k], k);
+            return aug__error(AUG_ERR_VALUE, func, "box %lld has a non-finite coordinate %g (column %d)", (long long)i,
+                              v[k], k);
     double a = v[0], b = v[1], c = v[2], d = v[3];
     if (p->format == AUG_BOX_XYXY) {
         if (c < a) return aug__error(AUG_ERR_VALUE, func, "box %lld has x_max < x_min (%g < %g)", (long long)i, c, a);
@@ -93,8 +92,10 @@ static aug_status box_to_xyxy(const char *func, int64_t i, const double *v, cons
     } else {
         if (c < 0) return aug__error(AUG_ERR_VALUE, func, "box %lld has a negative width %g", (long long)i, c);
         if (d < 0) return aug__error(AUG_ERR_VALUE, func, "box %lld has a negative height %g", (long long)i, d);
-        if (p->format == AUG_BOX_XYWH) r[0] = a, r[1] = b;
-        else r[0] = a - c / 2, r[1] = b - d / 2;
+        if (p->format == AUG_BOX_XYWH)
+            r[0] = a, r[1] = b;
+        else
+            r[0] = a - c / 2, r[1] = b - d / 2;
         r[2] = r[0] + c, r[3] = r[1] + d;
     }
     if (p->normalized) r[0] *= sw, r[2] *= sw, r[1] *= sh, r[3] *= sh;
@@ -104,9 +105,12 @@ static aug_status box_to_xyxy(const char *func, int64_t i, const double *v, cons
 static void xyxy_to_box(const double r[4], const aug_box_params *p, double tw, double th, double *v) {
     double x0 = r[0], y0 = r[1], x1 = r[2], y1 = r[3];
     if (p->normalized) x0 /= tw, x1 /= tw, y0 /= th, y1 /= th;
-    if (p->format == AUG_BOX_XYXY) v[0] = x0, v[1] = y0, v[2] = x1, v[3] = y1;
-    else if (p->format == AUG_BOX_XYWH) v[0] = x0, v[1] = y0, v[2] = x1 - x0, v[3] = y1 - y0;
-    else v[0] = (x0 + x1) / 2, v[1] = (y0 + y1) / 2, v[2] = x1 - x0, v[3] = y1 - y0;
+    if (p->format == AUG_BOX_XYXY)
+        v[0] = x0, v[1] = y0, v[2] = x1, v[3] = y1;
+    else if (p->format == AUG_BOX_XYWH)
+        v[0] = x0, v[1] = y0, v[2] = x1 - x0, v[3] = y1 - y0;
+    else
+        v[0] = (x0 + x1) / 2, v[1] = (y0 + y1) / 2, v[2] = x1 - x0, v[3] = y1 - y0;
 }
 
 /* min / max of finite values (fmin / fmax are library calls that also handle NaN). */
@@ -115,8 +119,8 @@ static inline double mx(double a, double b) { return a > b ? a : b; }
 static inline double clampd(double v, double hi) { return mn(mx(v, 0.0), hi); }
 
 static aug_status boxes_host(const char *func, int64_t n, const double *boxes, const float matrix[6], int64_t sh,
-                             int64_t sw, int64_t th, int64_t tw, const aug_box_params *p, double *out,
-                             int64_t *keep, int64_t *kept) {
+                             int64_t sw, int64_t th, int64_t tw, const aug_box_params *p, double *out, int64_t *keep,
+                             int64_t *kept) {
     aug_status st;
     double f[6];
     if ((st = check_sizes(func, "source", sh, sw)) || (st = check_sizes(func, "target", th, tw)) ||
@@ -213,9 +217,9 @@ static aug_tensor *make_index(const int64_t *v, int ndim, const int64_t *shape, 
 
 static void *xmalloc(size_t n) { return malloc(n ? n : 1); }
 
-aug_status aug_boxes_affine(const aug_tensor *boxes, const float matrix[6], int64_t source_height,
-                            int64_t source_width, int64_t target_height, int64_t target_width,
-                            const aug_box_params *params, aug_tensor **out, aug_tensor **keep) {
+aug_status aug_boxes_affine(const aug_tensor *boxes, const float matrix[6], int64_t source_height, int64_t source_width,
+                            int64_t target_height, int64_t target_width, const aug_box_params *params, aug_tensor **out,
+                            aug_tensor **keep) {
     static const char func[] = "aug_boxes_affine";
     if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
     if (boxes && (boxes->ndim != 2 || boxes->shape[1] != 4)) {
@@ -390,8 +394,8 @@ aug_status aug_keypoints_affine(const aug_tensor *keypoints, const float matrix[
         AUG__NOMEM(func);
         goto done;
     }
-    st = keypoints_host(func, n, ncols, aug_tensor_ptr(h), matrix, target_height, target_width, remove_invisible,
-                        res, idx, &kept);
+    st = keypoints_host(func, n, ncols, aug_tensor_ptr(h), matrix, target_height, target_width, remove_invisible, res,
+                        idx, &kept);
     if (st != AUG_OK) goto done;
     int64_t shape[2] = {remove_invisible ? kept : n, ncols};
     o = make_result(res, 2, shape, result_dtype(keypoints), keypoints->device);

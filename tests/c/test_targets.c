@@ -271,9 +271,14 @@ static void test_tensors_cuda(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_identity),      cmocka_unit_test(test_flip_twice), cmocka_unit_test(test_rotate_90_and_scale),
-        cmocka_unit_test(test_drop_and_clip), cmocka_unit_test(test_formats),    cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_tensors_cpu),   cmocka_unit_test(test_tensors_cuda),
+        cmocka_unit_test(test_identity),
+        cmocka_unit_test(test_flip_twice),
+        cmocka_unit_test(test_rotate_90_and_scale),
+        cmocka_unit_test(test_drop_and_clip),
+        cmocka_unit_test(test_formats),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_tensors_cpu),
+        cmocka_unit_test(test_tensors_cuda),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

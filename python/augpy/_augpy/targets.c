@@ -84,7 +84,7 @@ static const char *func_name(PyObject *obj, const char *dflt) {
 }
 
 static PyObject *fn_boxes_affine(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"boxes",  "matrix",         "source_size", "target_size", "format",
+    static const char *const names[] = {"boxes",      "matrix",   "source_size",    "target_size", "format",
                                         "normalized", "min_area", "min_visibility", "func"};
     enum { BOXES, MAT, SRC, DST, FMT, NORM, AREA, VIS, FUNC, NSLOTS };
     augpy_state *st = augpy_state_from_module(m);
@@ -152,8 +152,8 @@ static PyObject *fn_boxes_affine_batch(PyObject *m, PyObject *const *args, Py_ss
         (have_counts && parse_numbers(a[COUNTS], n, NULL, counts, func, "counts") < 0))
         goto done;
     aug_tensor *out = NULL, *keep = NULL;
-    aug_status s = aug_boxes_affine_batch(boxes, have_counts ? counts : NULL, mats, sizes, dst[0], dst[1], &p, &out,
-                                          oc, &keep);
+    aug_status s =
+        aug_boxes_affine_batch(boxes, have_counts ? counts : NULL, mats, sizes, dst[0], dst[1], &p, &out, oc, &keep);
     if (s != AUG_OK) {
         augpy_raise(st, s, func);
         goto done;
@@ -189,8 +189,7 @@ static PyObject *fn_keypoints_affine(PyObject *m, PyObject *const *args, Py_ssiz
     enum { KP, MAT, DST, REMOVE, FUNC, NSLOTS };
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args("augpy._keypoints_affine", args, nargs, kwnames, names, NSLOTS, 3, a) < 0)
-        return NULL;
+    if (!st || augpy_parse_args("augpy._keypoints_affine", args, nargs, kwnames, names, NSLOTS, 3, a) < 0) return NULL;
     const char *func = func_name(a[FUNC], "augpy.transform_keypoints");
     float mat[6];
     int64_t dst[2];
