@@ -20,6 +20,10 @@ them into the batch dicts of ``augpy.image.DecodeWarp`` (``{'image': [bytes, ...
 - ``expand_shards('data/train-{000000..000146}.tar')``: brace ranges as WebDataset
   writes them; ``split(items, worker_id, num_workers)``: a worker's share.
 
+PNG files are listed and read like JPEGs; whether a stage decodes them is the
+stage's business (``DecodeWarp`` decodes JPEG: pass ``extensions=('.jpg', '.jpeg')``
+to read only those).
+
 Every iterator takes ``worker_id`` / ``num_workers`` and then reads only that
 worker's share: every num_workers-th shard (tar) or file (folder), starting at
 worker_id. With more workers than shards some workers get nothing.
