@@ -15,7 +15,7 @@ APT_PACKAGES := build-essential cmake pkg-config libcmocka-dev libopenblas-dev l
                 librandom123-dev libjpeg-turbo-progs python3-dev python3-venv
 # The libFuzzer targets (tests/fuzz) build with clang.
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
-PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy
+PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy 'ray[data]==2.60.0'
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
 .PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke fuzz-python venv venv-base pytest pytest-cpu pytest-emu pyasan pytest-asan \

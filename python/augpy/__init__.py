@@ -3,7 +3,10 @@
 Everything is implemented in the C extension ``augpy._augpy`` and re-exported here;
 ``augpy.Tensor`` is ``augpy.CudaTensor`` and ``augpy.JpegError`` is
 ``augpy.NvJpegError``. ``augpy.math`` holds the DALI math functions and
-``augpy.numeric_limits`` the saturating-cast limits.
+``augpy.numeric_limits`` the saturating-cast limits. ``augpy.targets`` moves boxes and
+keypoints with a warp matrix, ``augpy.data`` reads folders and tar shards;
+``augpy.torch`` and ``augpy.ray`` (imported only on request: they import torch / ray)
+adapt the batch stages to PyTorch DataLoaders and Ray Data.
 
 ``from augpy import *`` imports ``__all__``: every public name except those that
 would shadow a builtin (``all``, ``any``, ``min``, ``max``, ``sum``, ``MemoryError``)
@@ -19,6 +22,11 @@ JpegError = NvJpegError
 
 from . import image, math, numeric_limits  # noqa: E402,F401
 from . import _augpy  # noqa: E402
+from . import data, targets  # noqa: E402,F401
+from .targets import (transform_boxes, transform_boxes_batch, transform_keypoints,  # noqa: E402,F401
+                      transform_keypoints_batch)
 
 __all__ = sorted([name for name in vars(_augpy) if not name.startswith("_") and not hasattr(_builtins, name)]
-                 + ["Tensor", "JpegError", "image", "numeric_limits"])
+                 + ["Tensor", "JpegError", "image", "numeric_limits"]
+                 + ["data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints",
+                    "transform_keypoints_batch"])

@@ -4,6 +4,12 @@ re-exported here, plus the aliases ``Tensor`` (= CudaTensor) and ``JpegError``
 from . import image as image
 from . import math as math
 from . import numeric_limits as numeric_limits
+from . import data as data
+from . import targets as targets
+from .targets import transform_boxes as transform_boxes
+from .targets import transform_boxes_batch as transform_boxes_batch
+from .targets import transform_keypoints as transform_keypoints
+from .targets import transform_keypoints_batch as transform_keypoints_batch
 from ._augpy import *
 from ._augpy import CudaTensor as CudaTensor
 from ._augpy import NvJpegError as NvJpegError
@@ -27,4 +33,5 @@ __all__ = [
     "numeric_limits", "ones", "ones_like", "rdiv", "release", "reshape", "rsub", "set_num_threads", "stack",
     "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype",
     "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "warp_affine", "where", "zeros", "zeros_like",
+    "data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints", "transform_keypoints_batch",
 ]

@@ -945,3 +945,21 @@ def make_transform(source_size: Sequence[int], target_size: Sequence[int], angle
 def warp_affine(src: Union[CudaTensor, Sequence[CudaTensor]], dst: CudaTensor, matrix: Any,
                 background: Any = None, supersampling: Union[int, Sequence[int]] = 1) -> None:
     """Affine warp of (H, W, C) image(s) into (C, Ht, Wt) / (N, C, Ht, Wt) with bilinear supersampling."""
+
+
+# ---- co-transforms of boxes and keypoints (targets.c; public API in augpy.targets) ----
+
+def _boxes_affine(boxes: Any, matrix: Sequence[float], source_size: Sequence[int], target_size: Sequence[int],
+                  format: str = "xyxy", normalized: bool = False, min_area: float = 0.0,
+                  min_visibility: float = 0.0, func: Optional[str] = None) -> Tuple[CudaTensor, CudaTensor]:
+    """Boxes (n, 4) through the warp matrix: (boxes (k, 4), kept rows int64 (k,))."""
+
+def _boxes_affine_batch(boxes: Any, counts: Optional[Sequence[int]], matrices: Sequence[float],
+                        source_sizes: Sequence[int], target_size: Sequence[int], format: str = "xyxy",
+                        normalized: bool = False, min_area: float = 0.0, min_visibility: float = 0.0,
+                        func: Optional[str] = None) -> Tuple[CudaTensor, List[int], CudaTensor]:
+    """Padded boxes (N, M, 4): (boxes (N, M, 4), counts, kept rows (N, M))."""
+
+def _keypoints_affine(keypoints: Any, matrix: Sequence[float], target_size: Sequence[int],
+                      remove_invisible: bool = False, func: Optional[str] = None) -> Tuple[CudaTensor, CudaTensor]:
+    """Keypoints (n, 2|3|4) through the warp matrix: (keypoints, visible rows int64)."""

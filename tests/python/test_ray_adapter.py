@@ -1,0 +1,110 @@
+"""augpy.ray on a local 2-CPU Ray cluster: read_binary_files -> map_batches with the
+DecodeAugment callable class on 1 actor and with the decode_augment function as tasks;
+the outputs equal the in-process outputs (DecodeAugment(...)(batch) and an explicit
+decode / make_transform / warp_affine) for the same seeds, row by row, however Ray
+batches the rows.
+
+`make test` installs ray (PY_TEST_DEPS); this test skips only when ray is missing AND
+AUGPY_ALLOW_NO_RAY=1 says that is expected, else a missing ray fails it.
+"""
+import os
+
+import cv2
+import numpy as np
+import pytest
+
+import augpy
+import augpy.data
+
+try:
+    import ray
+except ImportError:
+    if os.environ.get("AUGPY_ALLOW_NO_RAY") == "1":
+        pytest.skip("ray is not installed (AUGPY_ALLOW_NO_RAY=1)", allow_module_level=True)
+    raise
+
+import augpy.ray  # noqa: E402
+
+SHAPE = (3, 16, 20)
+AUGMENT = augpy.data.RandomWarp(angle=15, scale=(0.9, 1.1), hmirror=0.5)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # The workers import augpy from the same places as this process.
+    env = {k: os.environ[k] for k in ("PYTHONPATH", "AUG_CUDA_MODULE", "AUG_CUDA_BACKEND", "AUG_REQUIRE_CUDA",
+                                      "AUG_DEVICE") if k in os.environ}
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": env},
+             configure_logging=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ray_jpegs")
+    rng = np.random.default_rng(4)
+    for i in range(10):
+        img = cv2.GaussianBlur(rng.integers(0, 256, (int(rng.integers(20, 40)), 30, 3), dtype=np.uint8), (5, 5), 0)
+        (folder / f"r{i:02d}.jpg").write_bytes(cv2.imencode(".jpg", img)[1].tobytes())
+    return folder
+
+
+def in_process(folder, seed):
+    """path -> image, evaluated here without Ray: the per-row Generator, then decode and warp."""
+    out = {}
+    decoder = augpy.Decoder()
+    for path in augpy.data.list_images(str(folder)):
+        with open(path, "rb") as f:
+            data = f.read()
+        params = AUGMENT(augpy.ray.row_rng(seed, path), path, {"path": path})
+        img = decoder.decode(data)
+        m, s = augpy.make_transform(img.shape[:2], SHAPE[1:], **params)
+        dst = augpy.CudaTensor(SHAPE, dtype=augpy.uint8)
+        augpy.warp_affine(img, dst, m, None, s)
+        out[path] = dst.numpy()
+    return out
+
+
+def by_path(rows):
+    return {str(r["path"]): r["image"] for r in rows}
+
+
+def test_actor_and_task_equal_in_process(cluster, files):
+    ref = in_process(files, seed=9)
+    # in-process call of the callable class on one read_binary_files-like batch
+    paths = sorted(ref)
+    batch = {"bytes": np.array([open(p, "rb").read() for p in paths], dtype=object), "path": np.array(paths)}
+    local = augpy.ray.DecodeAugment(shape=SHAPE, augment=AUGMENT, seed=9, max_batch_size=3)(batch)
+    for p, img in zip(local["path"], local["image"]):
+        np.testing.assert_array_equal(img, ref[str(p)])
+    ds = ray.data.read_binary_files(str(files), include_paths=True)
+    actor = ds.map_batches(augpy.ray.DecodeAugment, fn_constructor_kwargs=dict(shape=SHAPE, augment=AUGMENT, seed=9),
+                           batch_size=4, concurrency=1, num_cpus=1, batch_format="numpy")
+    got = by_path(actor.take_all())
+    assert sorted(got) == paths
+    for p in paths:
+        np.testing.assert_array_equal(got[p], ref[p])
+    tasks = ds.map_batches(augpy.ray.decode_augment, fn_kwargs=dict(shape=SHAPE, augment=AUGMENT, seed=9),
+                           batch_size=3, num_cpus=1, batch_format="numpy")
+    got = by_path(tasks.take_all())
+    for p in paths:
+        np.testing.assert_array_equal(got[p], ref[p])
+
+
+def test_seed_and_epoch_change_the_stream(files):
+    paths = augpy.data.list_images(str(files))
+    batch = {"bytes": np.array([open(p, "rb").read() for p in paths], dtype=object), "path": np.array(paths)}
+    a = augpy.ray.decode_augment(batch, SHAPE, AUGMENT, seed=1)["image"]
+    b = augpy.ray.decode_augment(batch, SHAPE, AUGMENT, seed=1)["image"]
+    c = augpy.ray.decode_augment(batch, SHAPE, AUGMENT, seed=2)["image"]
+    d = augpy.ray.decode_augment(batch, SHAPE, AUGMENT, seed=1, epoch=1)["image"]
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c) and not np.array_equal(a, d)
+
+
+def test_bad_batch():
+    with pytest.raises(TypeError, match="augpy.ray.DecodeAugment: expected a dict batch with a 'bytes' column"):
+        augpy.ray.DecodeAugment(shape=SHAPE)([b"x"])
+    with pytest.raises(ValueError, match="augpy.ray.DecodeAugment: 1 paths for 2 rows"):
+        augpy.ray.DecodeAugment(shape=SHAPE)({"bytes": [b"a", b"b"], "path": ["p"]})
