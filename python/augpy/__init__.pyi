@@ -27,4 +27,5 @@ __all__ = [
     "numeric_limits", "ones", "ones_like", "rdiv", "release", "reshape", "rsub", "set_num_threads", "stack",
     "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype",
     "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "warp_affine", "where", "zeros", "zeros_like",
+    "resize", "resize_batch", "flip", "hflip", "vflip", "crop", "center_crop", "flip_batch", "image_dims",
 ]

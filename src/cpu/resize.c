@@ -1,0 +1,203 @@
+/* cpu/resize.c: the CPU resize (docs/resize.md), the plan of core/resize.h run
+ * separably per image:
+ *  1. every source row some output row reads is converted to the compute type
+ *     (float or double, channels interleaved) and filtered horizontally with the
+ *     x taps into a buffer of (used rows, Wo, C) values;
+ *  2. each output row is the y-weighted sum of its rows of that buffer, stored
+ *     with saturate_cast.
+ * Both sums follow scalar/resize.h (first product, then each next one added,
+ * no contraction: the library is built with -ffp-contract=off), so every value
+ * equals the CUDA kernel's, which evaluates the same sums per output value.
+ * Images whose taps are all single weights of 1 (nearest, same size) copy the
+ * tapped elements (exact for every dtype). Rows are split into tasks; a value
+ * never depends on the split, so results are the same for any thread count. */
+#include <stdlib.h>
+#include <string.h>
+#include "cpu.h"
+#include "core/resize.h"
+#include "core/tensor_impl.h"
+#include "cpu/convert.h"
+#include "cpu/pool.h"
+#include "scalar/resize.h"
+
+/* Values per task: enough work to amortise a task's hand-out. */
+#define RS_TASK_VALUES ((int64_t)1 << 14)
+
+typedef struct rs_ctx {
+    const aug__resize_plan *p;
+    const aug__resize_image *m;
+    int64_t C, Wo, Ho;
+    int ct, dt;                 /* compute and output ctypes */
+    int64_t ces;                /* compute element size */
+    const int64_t *rows;        /* used source rows, ascending */
+    int64_t nrows;
+    const int64_t *slot;        /* slot of a used source row (H entries) */
+    char *hbuf;                 /* nrows x Wo x C compute values */
+    int64_t rows_per_task;
+    int failed;                 /* a task could not allocate its scratch */
+} rs_ctx;
+
+/* Horizontal pass of one source row (already converted, (W, C) interleaved). */
+#define RS_HPASS(T, WF, FIRST, NEXT)                                                                      \
+    static void hpass_##T(const aug__resize_plan *p, const aug__resize_image *m, int64_t C, const T *row, \
+                          T *out) {                                                                      \
+        const aug__resize_tap *tx = p->taps + m->xtab;                                                   \
+        for (int64_t x = 0; x < p->Wo; x++) {                                                            \
+            const T *w = p->WF + tx[x].woff;                                                             \
+            const T *v = row + tx[x].first * C;                                                          \
+            const int64_t n = tx[x].count;                                                               \
+            for (int64_t c = 0; c < C; c++) {                                                            \
+                T acc = FIRST(w[0], v[c]);                                                               \
+                for (int64_t k = 1; k < n; k++) acc = NEXT(acc, w[k], v[k * C + c]);                     \
+                out[x * C + c] = acc;                                                                    \
+            }                                                                                            \
+        }                                                                                                \
+    }
+RS_HPASS(float, w32, aug__resize_first_f32, aug__resize_next_f32)
+RS_HPASS(double, w64, aug__resize_first_f64, aug__resize_next_f64)
+#undef RS_HPASS
+
+/* Vertical sum of the rows h[0 .. n) (each len values apart by `pitch`). */
+#define RS_VPASS(T, FIRST, NEXT)                                                                        \
+    static void vpass_##T(const T *w, int64_t n, const T *h, int64_t pitch, int64_t len, T *out) {      \
+        for (int64_t j = 0; j < len; j++) out[j] = FIRST(w[0], h[j]);                                   \
+        for (int64_t k = 1; k < n; k++) {                                                               \
+            const T wk = w[k], *hk = h + k * pitch;                                                     \
+            for (int64_t j = 0; j < len; j++) out[j] = NEXT(out[j], wk, hk[j]);                         \
+        }                                                                                               \
+    }
+RS_VPASS(float, aug__resize_first_f32, aug__resize_next_f32)
+RS_VPASS(double, aug__resize_first_f64, aug__resize_next_f64)
+#undef RS_VPASS
+
+static void hpass_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    rs_ctx *k = ctx;
+    const aug__resize_image *m = k->m;
+    int64_t r0 = task * k->rows_per_task, r1 = r0 + k->rows_per_task;
+    if (r1 > k->nrows) r1 = k->nrows;
+    char *row = malloc((size_t)(m->W * k->C * k->ces));
+    if (!row) {
+        __atomic_store_n(&k->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (int64_t r = r0; r < r1; r++) {
+        const char *src = m->src + k->rows[r] * m->sh;
+        for (int64_t c = 0; c < k->C; c++)
+            aug__convert(src + c * m->sc, m->sw, m->src_dtype, row + c * k->ces, k->C * k->ces, k->ct, m->W);
+        char *out = k->hbuf + r * k->Wo * k->C * k->ces;
+        if (k->ct == AUG_FLOAT32) hpass_float(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out);
+        else hpass_double(k->p, m, k->C, (const double *)(void *)row, (double *)(void *)out);
+    }
+    free(row);
+}
+
+static void vpass_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    rs_ctx *k = ctx;
+    const aug__resize_plan *p = k->p;
+    const aug__resize_image *m = k->m;
+    int64_t y0 = task * k->rows_per_task, y1 = y0 + k->rows_per_task, len = k->Wo * k->C;
+    if (y1 > k->Ho) y1 = k->Ho;
+    char *acc = malloc((size_t)(len * k->ces));
+    if (!acc) {
+        __atomic_store_n(&k->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    const aug__resize_tap *ty = p->taps + m->ytab;
+    for (int64_t y = y0; y < y1; y++) {
+        /* the rows of one window are consecutive source rows, so consecutive slots */
+        const char *h = k->hbuf + k->slot[ty[y].first] * len * k->ces;
+        if (k->ct == AUG_FLOAT32)
+            vpass_float(p->w32 + ty[y].woff, ty[y].count, (const float *)(const void *)h, len, len,
+                        (float *)(void *)acc);
+        else
+            vpass_double(p->w64 + ty[y].woff, ty[y].count, (const double *)(const void *)h, len, len,
+                         (double *)(void *)acc);
+        char *dst = m->dst + y * m->dh;
+        for (int64_t c = 0; c < k->C; c++)
+            aug__convert(acc + c * k->ces, k->C * k->ces, k->ct, dst + c * m->dc, m->dw, k->dt, k->Wo);
+    }
+    free(acc);
+}
+
+/* The copy of tapped elements: output row y of a gather image. */
+static void gather_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    rs_ctx *k = ctx;
+    const aug__resize_plan *p = k->p;
+    const aug__resize_image *m = k->m;
+    const aug__resize_tap *tx = p->taps + m->xtab, *ty = p->taps + m->ytab;
+    int64_t y0 = task * k->rows_per_task, y1 = y0 + k->rows_per_task;
+    if (y1 > k->Ho) y1 = k->Ho;
+    int same = m->src_dtype == k->dt;
+    int64_t es = aug__dtype_size((aug_dtype)k->dt);
+    for (int64_t y = y0; y < y1; y++) {
+        const char *srow = m->src + ty[y].first * m->sh;
+        char *drow = m->dst + y * m->dh;
+        for (int64_t x = 0; x < k->Wo; x++) {
+            const char *s = srow + tx[x].first * m->sw;
+            char *d = drow + x * m->dw;
+            if (!same) {
+                aug__convert(s, m->sc, m->src_dtype, d, m->dc, k->dt, k->C);
+                continue;
+            }
+            switch (es) {
+            case 1:
+                for (int64_t c = 0; c < k->C; c++) d[c * m->dc] = s[c * m->sc];
+                break;
+            default:
+                for (int64_t c = 0; c < k->C; c++) memcpy(d + c * m->dc, s + c * m->sc, (size_t)es);
+                break;
+            }
+        }
+    }
+}
+
+static aug_status resize_image(const aug__resize_plan *p, const aug__resize_image *m, int64_t *rows,
+                               int64_t *slot, char **hbuf, size_t *hcap) {
+    rs_ctx k = {0};
+    k.p = p, k.m = m, k.C = p->C, k.Wo = p->Wo, k.Ho = p->Ho;
+    k.ct = m->compute, k.dt = p->dst_dtype;
+    k.ces = m->compute == AUG_FLOAT32 ? 4 : 8;
+    int64_t per_row = p->Wo * p->C > 0 ? p->Wo * p->C : 1;
+    k.rows_per_task = RS_TASK_VALUES / per_row > 0 ? RS_TASK_VALUES / per_row : 1;
+    if (m->gather) {
+        aug__parallel_for((p->Ho + k.rows_per_task - 1) / k.rows_per_task, gather_task, &k);
+        return AUG_OK;
+    }
+    /* the used source rows */
+    const aug__resize_tap *ty = p->taps + m->ytab;
+    for (int64_t r = 0; r < m->H; r++) slot[r] = 0;
+    for (int64_t y = 0; y < p->Ho; y++)
+        for (int64_t j = 0; j < ty[y].count; j++) slot[ty[y].first + j] = 1;
+    int64_t n = 0;
+    for (int64_t r = 0; r < m->H; r++) {
+        if (slot[r]) rows[n] = r, slot[r] = n++;
+        else slot[r] = -1;
+    }
+    size_t need = (size_t)(n * per_row * k.ces);
+    if (need > *hcap) {
+        free(*hbuf);
+        *hbuf = malloc(need);
+        *hcap = *hbuf ? need : 0;
+        if (!*hbuf) return AUG__NOMEM(p->func);
+    }
+    k.rows = rows, k.nrows = n, k.slot = slot, k.hbuf = *hbuf;
+    aug__parallel_for((n + k.rows_per_task - 1) / k.rows_per_task, hpass_task, &k);
+    if (!k.failed) aug__parallel_for((p->Ho + k.rows_per_task - 1) / k.rows_per_task, vpass_task, &k);
+    return k.failed ? AUG__NOMEM(p->func) : AUG_OK;
+}
+
+aug_status aug__cpu_resize(const aug__resize_plan *p) {
+    int64_t maxH = 1;
+    for (int64_t i = 0; i < p->n; i++) maxH = p->img[i].H > maxH ? p->img[i].H : maxH;
+    int64_t *rows = malloc((size_t)maxH * 2 * sizeof(int64_t));
+    if (!rows) return AUG__NOMEM(p->func);
+    char *hbuf = NULL;
+    size_t hcap = 0;
+    aug_status st = AUG_OK;
+    for (int64_t i = 0; i < p->n && !st; i++) st = resize_image(p, &p->img[i], rows, rows + maxH, &hbuf, &hcap);
+    free(hbuf), free(rows);
+    return st;
+}
