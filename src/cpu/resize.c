@@ -37,25 +37,44 @@ typedef struct rs_ctx {
     int failed;                 /* a task could not allocate its scratch */
 } rs_ctx;
 
-/* Horizontal pass of one source row (already converted, (W, C) interleaved). */
-#define RS_HPASS(T, WF, FIRST, NEXT)                                                                      \
+/* Horizontal pass of one source row (already converted, (W, C) interleaved).
+ * The one- and two-tap cases (nearest-like and linear outputs) and the common
+ * channel counts are spelled out so the compiler keeps everything in
+ * registers; every case computes the same sum in the same order. */
+#define RS_HPASS_C(T, FIRST, NEXT, CC)                                                                   \
+    for (int64_t x = 0; x < Wo; x++) {                                                                  \
+        const T *w = wt + tx[x].woff;                                                                   \
+        const T *v = row + tx[x].first * (CC);                                                          \
+        const int64_t n = tx[x].count;                                                                  \
+        T *o = out + x * (CC);                                                                          \
+        if (n == 2) {                                                                                   \
+            const T w0 = w[0], w1 = w[1];                                                               \
+            for (int64_t c = 0; c < (CC); c++) o[c] = NEXT(FIRST(w0, v[c]), w1, v[(CC) + c]);           \
+        } else {                                                                                        \
+            for (int64_t c = 0; c < (CC); c++) {                                                        \
+                T acc = FIRST(w[0], v[c]);                                                              \
+                for (int64_t k = 1; k < n; k++) acc = NEXT(acc, w[k], v[k * (CC) + c]);                 \
+                o[c] = acc;                                                                             \
+            }                                                                                           \
+        }                                                                                               \
+    }
+#define RS_HPASS(T, WF, FIRST, NEXT)                                                                     \
     static void hpass_##T(const aug__resize_plan *p, const aug__resize_image *m, int64_t C, const T *row, \
                           T *out) {                                                                      \
         const aug__resize_tap *tx = p->taps + m->xtab;                                                   \
-        for (int64_t x = 0; x < p->Wo; x++) {                                                            \
-            const T *w = p->WF + tx[x].woff;                                                             \
-            const T *v = row + tx[x].first * C;                                                          \
-            const int64_t n = tx[x].count;                                                               \
-            for (int64_t c = 0; c < C; c++) {                                                            \
-                T acc = FIRST(w[0], v[c]);                                                               \
-                for (int64_t k = 1; k < n; k++) acc = NEXT(acc, w[k], v[k * C + c]);                     \
-                out[x * C + c] = acc;                                                                    \
-            }                                                                                            \
+        const T *wt = p->WF;                                                                             \
+        const int64_t Wo = p->Wo;                                                                        \
+        switch (C) {                                                                                     \
+        case 1: RS_HPASS_C(T, FIRST, NEXT, 1) break;                                                     \
+        case 3: RS_HPASS_C(T, FIRST, NEXT, 3) break;                                                     \
+        case 4: RS_HPASS_C(T, FIRST, NEXT, 4) break;                                                     \
+        default: RS_HPASS_C(T, FIRST, NEXT, C) break;                                                    \
         }                                                                                                \
     }
 RS_HPASS(float, w32, aug__resize_first_f32, aug__resize_next_f32)
 RS_HPASS(double, w64, aug__resize_first_f64, aug__resize_next_f64)
 #undef RS_HPASS
+#undef RS_HPASS_C
 
 /* Vertical sum of the rows h[0 .. n) (each len values apart by `pitch`). */
 #define RS_VPASS(T, FIRST, NEXT)                                                                        \
@@ -70,6 +89,9 @@ RS_VPASS(float, aug__resize_first_f32, aug__resize_next_f32)
 RS_VPASS(double, aug__resize_first_f64, aug__resize_next_f64)
 #undef RS_VPASS
 
+/* Whether a row's (W, C) values lie packed in C order (channel stride one element). */
+static int packed(int64_t sc, int64_t sw, int64_t C, int64_t es) { return (C == 1 || sc == es) && sw == C * es; }
+
 static void hpass_task(void *ctx, int64_t task, int worker) {
     (void)worker;
     rs_ctx *k = ctx;
@@ -83,8 +105,11 @@ static void hpass_task(void *ctx, int64_t task, int worker) {
     }
     for (int64_t r = r0; r < r1; r++) {
         const char *src = m->src + k->rows[r] * m->sh;
-        for (int64_t c = 0; c < k->C; c++)
-            aug__convert(src + c * m->sc, m->sw, m->src_dtype, row + c * k->ces, k->C * k->ces, k->ct, m->W);
+        if (packed(m->sc, m->sw, k->C, aug__dtype_size((aug_dtype)m->src_dtype)))
+            aug__convert(src, aug__dtype_size((aug_dtype)m->src_dtype), m->src_dtype, row, k->ces, k->ct, m->W * k->C);
+        else
+            for (int64_t c = 0; c < k->C; c++)
+                aug__convert(src + c * m->sc, m->sw, m->src_dtype, row + c * k->ces, k->C * k->ces, k->ct, m->W);
         char *out = k->hbuf + r * k->Wo * k->C * k->ces;
         if (k->ct == AUG_FLOAT32) hpass_float(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out);
         else hpass_double(k->p, m, k->C, (const double *)(void *)row, (double *)(void *)out);
@@ -115,8 +140,11 @@ static void vpass_task(void *ctx, int64_t task, int worker) {
             vpass_double(p->w64 + ty[y].woff, ty[y].count, (const double *)(const void *)h, len, len,
                          (double *)(void *)acc);
         char *dst = m->dst + y * m->dh;
-        for (int64_t c = 0; c < k->C; c++)
-            aug__convert(acc + c * k->ces, k->C * k->ces, k->ct, dst + c * m->dc, m->dw, k->dt, k->Wo);
+        if (packed(m->dc, m->dw, k->C, aug__dtype_size((aug_dtype)k->dt)))
+            aug__convert(acc, k->ces, k->ct, dst, aug__dtype_size((aug_dtype)k->dt), k->dt, len);
+        else
+            for (int64_t c = 0; c < k->C; c++)
+                aug__convert(acc + c * k->ces, k->C * k->ces, k->ct, dst + c * m->dc, m->dw, k->dt, k->Wo);
     }
     free(acc);
 }
@@ -132,9 +160,26 @@ static void gather_task(void *ctx, int64_t task, int worker) {
     if (y1 > k->Ho) y1 = k->Ho;
     int same = m->src_dtype == k->dt;
     int64_t es = aug__dtype_size((aug_dtype)k->dt);
+    int pk = same && packed(m->sc, m->sw, k->C, es) && packed(m->dc, m->dw, k->C, es);
+    const int64_t px = k->C * es;
     for (int64_t y = y0; y < y1; y++) {
         const char *srow = m->src + ty[y].first * m->sh;
         char *drow = m->dst + y * m->dh;
+        if (pk && px == 3) {
+            for (int64_t x = 0; x < k->Wo; x++) {
+                const char *s = srow + tx[x].first * 3;
+                drow[3 * x] = s[0], drow[3 * x + 1] = s[1], drow[3 * x + 2] = s[2];
+            }
+            continue;
+        }
+        if (pk && px == 1) {
+            for (int64_t x = 0; x < k->Wo; x++) drow[x] = srow[tx[x].first];
+            continue;
+        }
+        if (pk) {
+            for (int64_t x = 0; x < k->Wo; x++) memcpy(drow + x * px, srow + tx[x].first * px, (size_t)px);
+            continue;
+        }
         for (int64_t x = 0; x < k->Wo; x++) {
             const char *s = srow + tx[x].first * m->sw;
             char *d = drow + x * m->dw;
