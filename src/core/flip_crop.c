@@ -133,6 +133,18 @@ aug_tensor *aug_center_crop(const aug_tensor *t, const char *layout, int64_t h, 
     return res;
 }
 
+/* Byte range [lo, hi) a non-empty tensor's elements span inside its storage. */
+static void extent(const aug_tensor *t, int64_t *lo, int64_t *hi) {
+    int64_t item = aug__dtype_size(t->dtype), a = t->byte_offset, b = t->byte_offset;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t span = (t->shape[d] - 1) * t->strides[d] * item;
+        if (span < 0) a += span;
+        else b += span;
+    }
+    *lo = a;
+    *hi = b + item;
+}
+
 aug_status aug_flip_batch(const aug_tensor *t, const char *layout, const uint8_t *flags, int64_t n, int horizontal,
                           int vertical, aug_tensor **out) {
     static const char func[] = "aug_flip_batch";
@@ -161,7 +173,19 @@ aug_status aug_flip_batch(const aug_tensor *t, const char *layout, const uint8_t
         res = aug__tensor_empty(func, t->ndim, t->shape, t->dtype, t->device);
         if (!res) return aug_last_status();
     }
-    int in_place = res == t;
+    /* in place: out is the batch (or the same view of it); any other overlap would
+     * overwrite images before they are read */
+    int in_place = res == t || (res->storage == t->storage && aug_tensor_ptr(res) == aug_tensor_ptr(t) &&
+                                memcmp(res->strides, t->strides, sizeof(int64_t) * (size_t)t->ndim) == 0);
+    if (!in_place && res->storage && res->storage == t->storage && aug_tensor_size(t) > 0) {
+        int64_t a0, a1, b0, b1;
+        extent(t, &a0, &a1);
+        extent(res, &b0, &b1);
+        if (a0 < b1 && b0 < a1) {
+            if (!*out) aug_tensor_free(res);
+            return aug__error(AUG_ERR_VALUE, func, "out overlaps the batch without being it");
+        }
+    }
     aug_index idx[AUG_MAX_DIMS];
     for (int d = 0; d < t->ndim; d++) whole(&idx[d]);
     for (int64_t i = 0; i < n && !st; i++) {

@@ -240,6 +240,12 @@ def test_bad_input():
         augpy.resize(t, (4, 4), out=augpy.zeros((4, 5, 3), augpy.uint8))
     with pytest.raises(ValueError, match="augpy.resize: the output overlaps the image"):
         augpy.resize(t, (4, 4), out=t[:4, :4])
+    if DEVICE == "cpu":  # an output whose elements share memory (a NumPy view imported by DLPack)
+        base = np.zeros(64, np.uint8)
+        shared = np.lib.stride_tricks.as_strided(base, shape=(4, 4, 3), strides=(4, 1, 1))
+        with pytest.raises(ValueError, match="augpy.resize: the output has self-overlapping"):
+            augpy.resize(t, (4, 4), out=augpy.from_dlpack(shared))
+        assert not base.any()
     with pytest.raises(TypeError, match="augpy.resize: image"):
         augpy.resize(np.zeros((4, 4, 3), np.uint8), (2, 2))
     with pytest.raises(ValueError, match="augpy.resize_batch: images is empty"):
@@ -341,6 +347,10 @@ def test_flip_batch():
     same(t.numpy(), want)
     with pytest.raises(ValueError, match="augpy.flip_batch: 3 flags were given for a batch of 4 images"):
         augpy.flip_batch(t, flags[:3])
+    with pytest.raises(ValueError, match="augpy.flip_batch: out overlaps the batch without being it"):
+        augpy.flip_batch(t[:3], flags[:3], out=t[1:])
+    with pytest.raises(ValueError, match="augpy.flip_batch: out \\(\\(4, 3, 5, 6\\), uint8\\) must have"):
+        augpy.flip_batch(t, flags, out=augpy.zeros((4, 3, 5, 6), augpy.uint8))
     with pytest.raises(ValueError, match="augpy.flip_batch: layout 'HWC' is not one of NHWC or NCHW"):
         augpy.flip_batch(augpy.zeros((3, 4, 5), augpy.uint8), [1, 0, 1])
 
