@@ -368,3 +368,34 @@ def test_next_ops_read_the_views():
         augpy.warp_affine(copy, b, m)
         same(a.numpy(), b.numpy())
         same(augpy.resize(view, (11, 13)).numpy(), augpy.resize(copy, (11, 13)).numpy())
+
+
+# ---- torchvision, recorded (data/record_resize_torchvision.py) ------------------------------------
+
+def test_against_torchvision_recorded():
+    """torchvision.transforms.v2.functional.resize on CHW tensors: antialiased bilinear and plain
+    bilinear within 1 on uint8 and 1e-3 on float32 (values in [0, 256)); nearest equal (torchvision
+    and OpenCV pick floor(o * in / out) alike at these sizes)."""
+    import pathlib
+    data = np.load(pathlib.Path(__file__).parent / "data" / "resize_torchvision.npz")
+    k = 0
+    while f"c{k}_u8" in data:
+        h, w = (int(v) for v in data[f"c{k}_size"])
+        for tag in ("u8", "f32"):
+            src = augpy.array_to_tensor(data[f"c{k}_{tag}"])
+            src.layout = "CHW"
+            for name, interp, aa in [("bilinear_aa", "bilinear", True), ("bilinear", "bilinear", False),
+                                     ("nearest", "nearest", False)]:
+                want = data[f"c{k}_{tag}_{name}"]
+                if name == "bilinear_aa" and w == 1:
+                    # torch's antialiased interpolate (2.15) returns one value for every row when the
+                    # output is one column wide; Pillow (and the definition) do not: compare with Pillow
+                    mode = "F" if tag == "f32" else "L"
+                    want = np.stack([np.asarray(Image.fromarray(p, mode=mode).resize((w, h), Image.BILINEAR))
+                                     for p in data[f"c{k}_{tag}"]])
+                got = augpy.resize(src, (h, w), interp, antialias=aa).numpy()
+                tol = 0 if name == "nearest" else (1 if tag == "u8" else 1e-3)
+                np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=0, atol=tol,
+                                           err_msg=f"case {k} {tag} {name}")
+        k += 1
+    assert k == 6
