@@ -399,3 +399,26 @@ def test_against_torchvision_recorded():
                                            err_msg=f"case {k} {tag} {name}")
         k += 1
     assert k == 6
+
+
+@pytest.mark.parametrize("interp,aa", INTERPS)
+def test_thread_count_does_not_matter(interp, aa):
+    rng = np.random.default_rng(17)
+    t = augpy.array_to_tensor(rand_image(rng, (301, 257, 3), "uint8"))
+    results = []
+    for threads in (1, 3, 0):
+        augpy.set_num_threads(threads)
+        try:
+            results.append([augpy.resize(t, size, interp, aa).numpy() for size in [(97, 131), (640, 515)]])
+        finally:
+            augpy.set_num_threads(0)
+    for r in results[1:]:
+        for a, b in zip(results[0], r):
+            same(a, b)
+    same(results[0][0], resizeref.resize_hwc(t.numpy(), 97, 131, interp, aa))
+
+
+def test_empty_batches():
+    t = augpy.zeros((0, 3, 8, 9), augpy.uint8)
+    assert augpy.resize(t, (4, 5)).shape == (0, 3, 4, 5)
+    assert augpy.flip_batch(t, []).shape == (0, 3, 8, 9)
