@@ -22,6 +22,8 @@
 
 /* Values per task: enough work to amortise a task's hand-out. */
 #define RS_TASK_VALUES ((int64_t)1 << 14)
+/* Bytes after a row buffer that a vector load or store may touch. */
+#define RS_SLACK 16
 
 typedef struct rs_ctx {
     const aug__resize_plan *p;
@@ -76,6 +78,42 @@ RS_HPASS(double, w64, aug__resize_first_f64, aug__resize_next_f64)
 #undef RS_HPASS
 #undef RS_HPASS_C
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The float horizontal pass of 3- and 4-channel rows with SSE2: one pixel's
+ * channels in one vector (a 3-channel pixel reads and writes one float of the
+ * next pixel: the row buffer has slack, and the store's extra float is
+ * rewritten by the next pixel; the row's last pixel stores only its own
+ * channels, since the next row belongs to another task). The same products
+ * and sums per value as hpass_float. */
+static int hpass_float_sse2(const aug__resize_plan *p, const aug__resize_image *m, int64_t C, const float *row,
+                            float *out) {
+    if (C != 3 && C != 4) return 0;
+    const aug__resize_tap *tx = p->taps + m->xtab;
+    for (int64_t x = 0; x < p->Wo; x++) {
+        const float *w = p->w32 + tx[x].woff;
+        const float *v = row + tx[x].first * C;
+        __m128 acc = _mm_mul_ps(_mm_set1_ps(w[0]), _mm_loadu_ps(v));
+        for (int64_t k = 1; k < tx[x].count; k++)
+            acc = _mm_add_ps(acc, _mm_mul_ps(_mm_set1_ps(w[k]), _mm_loadu_ps(v + k * C)));
+        if (C == 4 || x + 1 < p->Wo) {
+            _mm_storeu_ps(out + x * C, acc);
+        } else {
+            float last[4];
+            _mm_storeu_ps(last, acc);
+            memcpy(out + x * C, last, 3 * sizeof(float));
+        }
+    }
+    return 1;
+}
+#else
+static int hpass_float_sse2(const aug__resize_plan *p, const aug__resize_image *m, int64_t C, const float *row,
+                            float *out) {
+    (void)p, (void)m, (void)C, (void)row, (void)out;
+    return 0;
+}
+#endif
+
 /* Vertical sum of the rows h[0 .. n) (each len values apart by `pitch`). */
 #define RS_VPASS(T, FIRST, NEXT)                                                                        \
     static void vpass_##T(const T *w, int64_t n, const T *h, int64_t pitch, int64_t len, T *out) {      \
@@ -98,7 +136,7 @@ static void hpass_task(void *ctx, int64_t task, int worker) {
     const aug__resize_image *m = k->m;
     int64_t r0 = task * k->rows_per_task, r1 = r0 + k->rows_per_task;
     if (r1 > k->nrows) r1 = k->nrows;
-    char *row = malloc((size_t)(m->W * k->C * k->ces));
+    char *row = malloc((size_t)(m->W * k->C * k->ces + RS_SLACK));
     if (!row) {
         __atomic_store_n(&k->failed, 1, __ATOMIC_RELAXED);
         return;
@@ -111,7 +149,10 @@ static void hpass_task(void *ctx, int64_t task, int worker) {
             for (int64_t c = 0; c < k->C; c++)
                 aug__convert(src + c * m->sc, m->sw, m->src_dtype, row + c * k->ces, k->C * k->ces, k->ct, m->W);
         char *out = k->hbuf + r * k->Wo * k->C * k->ces;
-        if (k->ct == AUG_FLOAT32) hpass_float(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out);
+        if (k->ct == AUG_FLOAT32) {
+            if (!hpass_float_sse2(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out))
+                hpass_float(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out);
+        }
         else hpass_double(k->p, m, k->C, (const double *)(void *)row, (double *)(void *)out);
     }
     free(row);
@@ -221,7 +262,7 @@ static aug_status resize_image(const aug__resize_plan *p, const aug__resize_imag
         if (slot[r]) rows[n] = r, slot[r] = n++;
         else slot[r] = -1;
     }
-    size_t need = (size_t)(n * per_row * k.ces);
+    size_t need = (size_t)(n * per_row * k.ces + RS_SLACK);
     if (need > *hcap) {
         free(*hbuf);
         *hbuf = malloc(need);
