@@ -1,8 +1,8 @@
 /* cpu/resize.c: the CPU resize (docs/resize.md), the plan of core/resize.h run
- * separably per image:
- *  1. every source row some output row reads is converted to the compute type
- *     (float or double, channels interleaved) and filtered horizontally with the
- *     x taps into a buffer of (used rows, Wo, C) values;
+ * separably per image, in strips of output rows (one task each):
+ *  1. every source row the strip's output rows read is converted to the compute
+ *     type (float or double, channels interleaved) and filtered horizontally
+ *     with the x taps into the strip's buffer of (rows, Wo, C) values;
  *  2. each output row is the y-weighted sum of its rows of that buffer, stored
  *     with saturate_cast.
  * Both sums follow scalar/resize.h (first product, then each next one added,
@@ -22,6 +22,10 @@
 
 /* Values per task: enough work to amortise a task's hand-out. */
 #define RS_TASK_VALUES ((int64_t)1 << 14)
+/* Output values per strip (the source rows it reads stay in cache), and the
+ * fewest strips an image is split into when it has the rows. */
+#define RS_STRIP_VALUES ((int64_t)1 << 16)
+#define RS_MIN_STRIPS 8
 /* Bytes after a row buffer that a vector load or store may touch. */
 #define RS_SLACK 16
 
@@ -31,10 +35,6 @@ typedef struct rs_ctx {
     int64_t C, Wo, Ho;
     int ct, dt;                 /* compute and output ctypes */
     int64_t ces;                /* compute element size */
-    const int64_t *rows;        /* used source rows, ascending */
-    int64_t nrows;
-    const int64_t *slot;        /* slot of a used source row (H entries) */
-    char *hbuf;                 /* nrows x Wo x C compute values */
     int64_t rows_per_task;
     int failed;                 /* a task could not allocate its scratch */
 } rs_ctx;
@@ -130,50 +130,59 @@ RS_VPASS(double, aug__resize_first_f64, aug__resize_next_f64)
 /* Whether a row's (W, C) values lie packed in C order (channel stride one element). */
 static int packed(int64_t sc, int64_t sw, int64_t C, int64_t es) { return (C == 1 || sc == es) && sw == C * es; }
 
-static void hpass_task(void *ctx, int64_t task, int worker) {
-    (void)worker;
-    rs_ctx *k = ctx;
+/* Source row r converted to the compute type and filtered horizontally into out. */
+static void hpass_row(const rs_ctx *k, int64_t r, char *row, char *out) {
     const aug__resize_image *m = k->m;
-    int64_t r0 = task * k->rows_per_task, r1 = r0 + k->rows_per_task;
-    if (r1 > k->nrows) r1 = k->nrows;
-    char *row = malloc((size_t)(m->W * k->C * k->ces + RS_SLACK));
-    if (!row) {
-        __atomic_store_n(&k->failed, 1, __ATOMIC_RELAXED);
-        return;
+    const char *src = m->src + r * m->sh;
+    int64_t es = aug__dtype_size((aug_dtype)m->src_dtype);
+    if (packed(m->sc, m->sw, k->C, es))
+        aug__convert(src, es, m->src_dtype, row, k->ces, k->ct, m->W * k->C);
+    else
+        for (int64_t c = 0; c < k->C; c++)
+            aug__convert(src + c * m->sc, m->sw, m->src_dtype, row + c * k->ces, k->C * k->ces, k->ct, m->W);
+    if (k->ct == AUG_FLOAT32) {
+        if (!hpass_float_sse2(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out))
+            hpass_float(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out);
+    } else {
+        hpass_double(k->p, m, k->C, (const double *)(void *)row, (double *)(void *)out);
     }
-    for (int64_t r = r0; r < r1; r++) {
-        const char *src = m->src + k->rows[r] * m->sh;
-        if (packed(m->sc, m->sw, k->C, aug__dtype_size((aug_dtype)m->src_dtype)))
-            aug__convert(src, aug__dtype_size((aug_dtype)m->src_dtype), m->src_dtype, row, k->ces, k->ct, m->W * k->C);
-        else
-            for (int64_t c = 0; c < k->C; c++)
-                aug__convert(src + c * m->sc, m->sw, m->src_dtype, row + c * k->ces, k->C * k->ces, k->ct, m->W);
-        char *out = k->hbuf + r * k->Wo * k->C * k->ces;
-        if (k->ct == AUG_FLOAT32) {
-            if (!hpass_float_sse2(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out))
-                hpass_float(k->p, m, k->C, (const float *)(void *)row, (float *)(void *)out);
-        }
-        else hpass_double(k->p, m, k->C, (const double *)(void *)row, (double *)(void *)out);
-    }
-    free(row);
 }
 
-static void vpass_task(void *ctx, int64_t task, int worker) {
+static int64_t round16(int64_t v) { return (v + 15) & ~(int64_t)15; }
+
+/* A strip of output rows [y0, y1): the source rows its windows read are
+ * filtered horizontally into a strip buffer (kept in cache; rows shared with
+ * the neighbouring strips are filtered again there, with the same result),
+ * then each output row is the y-weighted sum of its rows, stored. */
+static void strip_task(void *ctx, int64_t task, int worker) {
     (void)worker;
     rs_ctx *k = ctx;
     const aug__resize_plan *p = k->p;
     const aug__resize_image *m = k->m;
+    const aug__resize_tap *ty = p->taps + m->ytab;
     int64_t y0 = task * k->rows_per_task, y1 = y0 + k->rows_per_task, len = k->Wo * k->C;
     if (y1 > k->Ho) y1 = k->Ho;
-    char *acc = malloc((size_t)(len * k->ces));
-    if (!acc) {
+    int64_t lo = ty[y0].first, hi = lo;
+    for (int64_t y = y0; y < y1; y++) {
+        lo = ty[y].first < lo ? ty[y].first : lo;
+        hi = ty[y].first + ty[y].count > hi ? ty[y].first + ty[y].count : hi;
+    }
+    int64_t span = hi - lo;
+    int64_t rowb = round16(m->W * k->C * k->ces + RS_SLACK), hb = round16(span * len * k->ces + RS_SLACK);
+    int64_t accb = round16(len * k->ces);
+    char *mem = malloc((size_t)(rowb + hb + accb + span));
+    if (!mem) {
         __atomic_store_n(&k->failed, 1, __ATOMIC_RELAXED);
         return;
     }
-    const aug__resize_tap *ty = p->taps + m->ytab;
+    char *row = mem, *hbuf = mem + rowb, *acc = hbuf + hb, *used = acc + accb;
+    memset(used, 0, (size_t)span);
+    for (int64_t y = y0; y < y1; y++) memset(used + (ty[y].first - lo), 1, (size_t)ty[y].count);
+    for (int64_t r = 0; r < span; r++)
+        if (used[r]) hpass_row(k, lo + r, row, hbuf + r * len * k->ces);
+    int64_t des = aug__dtype_size((aug_dtype)k->dt);
     for (int64_t y = y0; y < y1; y++) {
-        /* the rows of one window are consecutive source rows, so consecutive slots */
-        const char *h = k->hbuf + k->slot[ty[y].first] * len * k->ces;
+        const char *h = hbuf + (ty[y].first - lo) * len * k->ces;
         if (k->ct == AUG_FLOAT32)
             vpass_float(p->w32 + ty[y].woff, ty[y].count, (const float *)(const void *)h, len, len,
                         (float *)(void *)acc);
@@ -181,13 +190,13 @@ static void vpass_task(void *ctx, int64_t task, int worker) {
             vpass_double(p->w64 + ty[y].woff, ty[y].count, (const double *)(const void *)h, len, len,
                          (double *)(void *)acc);
         char *dst = m->dst + y * m->dh;
-        if (packed(m->dc, m->dw, k->C, aug__dtype_size((aug_dtype)k->dt)))
-            aug__convert(acc, k->ces, k->ct, dst, aug__dtype_size((aug_dtype)k->dt), k->dt, len);
+        if (packed(m->dc, m->dw, k->C, des))
+            aug__convert(acc, k->ces, k->ct, dst, des, k->dt, len);
         else
             for (int64_t c = 0; c < k->C; c++)
                 aug__convert(acc + c * k->ces, k->C * k->ces, k->ct, dst + c * m->dc, m->dw, k->dt, k->Wo);
     }
-    free(acc);
+    free(mem);
 }
 
 /* The copy of tapped elements: output row y of a gather image. */
@@ -240,50 +249,28 @@ static void gather_task(void *ctx, int64_t task, int worker) {
     }
 }
 
-static aug_status resize_image(const aug__resize_plan *p, const aug__resize_image *m, int64_t *rows,
-                               int64_t *slot, char **hbuf, size_t *hcap) {
+static aug_status resize_image(const aug__resize_plan *p, const aug__resize_image *m) {
     rs_ctx k = {0};
     k.p = p, k.m = m, k.C = p->C, k.Wo = p->Wo, k.Ho = p->Ho;
     k.ct = m->compute, k.dt = p->dst_dtype;
     k.ces = m->compute == AUG_FLOAT32 ? 4 : 8;
     int64_t per_row = p->Wo * p->C > 0 ? p->Wo * p->C : 1;
-    k.rows_per_task = RS_TASK_VALUES / per_row > 0 ? RS_TASK_VALUES / per_row : 1;
     if (m->gather) {
+        k.rows_per_task = RS_TASK_VALUES / per_row > 0 ? RS_TASK_VALUES / per_row : 1;
         aug__parallel_for((p->Ho + k.rows_per_task - 1) / k.rows_per_task, gather_task, &k);
         return AUG_OK;
     }
-    /* the used source rows */
-    const aug__resize_tap *ty = p->taps + m->ytab;
-    for (int64_t r = 0; r < m->H; r++) slot[r] = 0;
-    for (int64_t y = 0; y < p->Ho; y++)
-        for (int64_t j = 0; j < ty[y].count; j++) slot[ty[y].first + j] = 1;
-    int64_t n = 0;
-    for (int64_t r = 0; r < m->H; r++) {
-        if (slot[r]) rows[n] = r, slot[r] = n++;
-        else slot[r] = -1;
-    }
-    size_t need = (size_t)(n * per_row * k.ces + RS_SLACK);
-    if (need > *hcap) {
-        free(*hbuf);
-        *hbuf = malloc(need);
-        *hcap = *hbuf ? need : 0;
-        if (!*hbuf) return AUG__NOMEM(p->func);
-    }
-    k.rows = rows, k.nrows = n, k.slot = slot, k.hbuf = *hbuf;
-    aug__parallel_for((n + k.rows_per_task - 1) / k.rows_per_task, hpass_task, &k);
-    if (!k.failed) aug__parallel_for((p->Ho + k.rows_per_task - 1) / k.rows_per_task, vpass_task, &k);
+    /* strips of RS_STRIP_VALUES output values, but at least RS_MIN_STRIPS of them
+     * where the image has the rows (so a few threads share one image evenly) */
+    int64_t rpt = RS_STRIP_VALUES / per_row > 0 ? RS_STRIP_VALUES / per_row : 1;
+    int64_t most = (p->Ho + RS_MIN_STRIPS - 1) / RS_MIN_STRIPS;
+    k.rows_per_task = rpt < most ? rpt : most > 0 ? most : 1;
+    aug__parallel_for((p->Ho + k.rows_per_task - 1) / k.rows_per_task, strip_task, &k);
     return k.failed ? AUG__NOMEM(p->func) : AUG_OK;
 }
 
 aug_status aug__cpu_resize(const aug__resize_plan *p) {
-    int64_t maxH = 1;
-    for (int64_t i = 0; i < p->n; i++) maxH = p->img[i].H > maxH ? p->img[i].H : maxH;
-    int64_t *rows = malloc((size_t)maxH * 2 * sizeof(int64_t));
-    if (!rows) return AUG__NOMEM(p->func);
-    char *hbuf = NULL;
-    size_t hcap = 0;
     aug_status st = AUG_OK;
-    for (int64_t i = 0; i < p->n && !st; i++) st = resize_image(p, &p->img[i], rows, rows + maxH, &hbuf, &hcap);
-    free(hbuf), free(rows);
+    for (int64_t i = 0; i < p->n && !st; i++) st = resize_image(p, &p->img[i]);
     return st;
 }
