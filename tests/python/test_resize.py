@@ -58,6 +58,21 @@ def test_matches_reference(dtype, interp, aa):
 
 
 @pytest.mark.parametrize("interp,aa", INTERPS)
+def test_uint8_against_float64(interp, aa):
+    """uint8 computes in float32; the float64 evaluation of the same definition, rounded, agrees
+    except where that value lies within float32 rounding (1e-4) of a half-integer."""
+    rng = np.random.default_rng(18)
+    for (H, W), (h, w) in CASES:
+        img = rand_image(rng, (H, W, 3), "uint8")
+        got = augpy.resize(augpy.array_to_tensor(img), (h, w), interp, antialias=aa).numpy().astype(int)
+        exact = resizeref.resize_hwc(img, h, w, interp, aa, out_dtype="float64")  # computed in float64
+        want = np.clip(np.rint(exact), 0, 255).astype(int)
+        near_tie = np.abs(exact - np.floor(exact) - 0.5) < 1e-4
+        assert np.abs(got - want).max() <= 1
+        assert (got[~near_tie] == want[~near_tie]).all()
+
+
+@pytest.mark.parametrize("interp,aa", INTERPS)
 def test_out_dtype_and_strides(interp, aa):
     rng = np.random.default_rng(5)
     img = rand_image(rng, (20, 30, 2), "uint8")
