@@ -10,4 +10,5 @@
 #include "reshape.h"
 #include "image.h"
 #include "targets.h"
+#include "resize.h"
 #endif

@@ -34,4 +34,5 @@ __all__ = [
     "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype",
     "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "warp_affine", "where", "zeros", "zeros_like",
     "data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints", "transform_keypoints_batch",
+    "resize", "resize_batch", "flip", "hflip", "vflip", "crop", "center_crop", "flip_batch", "image_dims",
 ]

@@ -963,3 +963,49 @@ def _boxes_affine_batch(boxes: Any, counts: Optional[Sequence[int]], matrices: S
 def _keypoints_affine(keypoints: Any, matrix: Sequence[float], target_size: Sequence[int],
                       remove_invisible: bool = False, func: Optional[str] = None) -> Tuple[CudaTensor, CudaTensor]:
     """Keypoints (n, 2|3|4) through the warp matrix: (keypoints, visible rows int64)."""
+# ---- resize, flip, crop (docs/resize.md) ----
+
+_Interp = str  # 'nearest', 'bilinear' (or 'linear'), 'area'
+_SizeLike = Union[SupportsIndex, Sequence[SupportsIndex]]
+
+
+def resize(image: CudaTensor, size: _SizeLike, interpolation: _Interp = "bilinear", antialias: bool = True,
+           layout: Optional[str] = None, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Resize an image (HW, HWC, CHW) or batch (NHWC, NCHW) to (h, w), or an int: the shorter side."""
+
+
+def resize_batch(images: Sequence[CudaTensor], size: _SizeLike, interpolation: _Interp = "bilinear",
+                 antialias: bool = True, layout: Optional[str] = None, out_layout: Optional[str] = "NCHW",
+                 dtype: Any = None, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """Resize images of any sizes into one (N, C, H, W) / (N, H, W, C) batch."""
+
+
+def flip(image: CudaTensor, horizontal: bool = True, vertical: bool = False,
+         layout: Optional[str] = None) -> CudaTensor:
+    """A mirrored view (negative strides, no copy)."""
+
+
+def hflip(image: CudaTensor, layout: Optional[str] = None) -> CudaTensor:
+    """A left-right mirrored view."""
+
+
+def vflip(image: CudaTensor, layout: Optional[str] = None) -> CudaTensor:
+    """An upside-down view."""
+
+
+def crop(image: CudaTensor, y: SupportsIndex, x: SupportsIndex, h: SupportsIndex, w: SupportsIndex,
+         layout: Optional[str] = None) -> CudaTensor:
+    """A view of rows y .. y+h-1 and columns x .. x+w-1."""
+
+
+def center_crop(image: CudaTensor, size: _SizeLike, layout: Optional[str] = None) -> CudaTensor:
+    """torchvision's CenterCrop: a view when it fits, else the image centred on zeros (a new tensor)."""
+
+
+def flip_batch(batch: CudaTensor, flags: Sequence[Any], horizontal: bool = True, vertical: bool = False,
+               layout: Optional[str] = None, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """A copy of an NCHW / NHWC batch with image i flipped where flags[i] is true; out may be batch."""
+
+
+def image_dims(image: CudaTensor, layout: Optional[str] = None) -> Tuple[int, int, int, int]:
+    """(N, H, W, C) of an image or batch under its layout."""

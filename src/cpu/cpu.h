@@ -17,6 +17,7 @@ AUG__HIDDEN aug_status aug__cpu_warp_affine(const aug__warp_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_lighting(const aug__lighting_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_blur(const aug__blur_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_take(const aug__take_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_resize(const aug__resize_plan *plan);
 
 /* ---- test hooks (hidden; tests/c reach them through the static library) ---- */
 

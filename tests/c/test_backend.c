@@ -24,6 +24,7 @@
 #include "core/lighting.h"
 #include "core/random.h"
 #include "core/warp.h"
+#include "core/resize.h"
 
 #define CPU aug_cpu_device()
 
@@ -89,11 +90,18 @@ static aug_status rec_take(const aug__take_plan *p) {
     return aug__cpu_backend.take(p);
 }
 
+static aug_status rec_resize(const aug__resize_plan *p) {
+    calls[AUG__FAMILY_RESIZE]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.resize(p);
+}
+
 static aug__backend recording(void) {
     aug__backend be = aug__cpu_backend;
     be.elementwise = rec_elementwise, be.reduce = rec_reduce, be.gemm = rec_gemm, be.random = rec_random;
     be.warp_affine = rec_warp, be.lighting = rec_lighting, be.blur = rec_blur, be.jpeg_decode = rec_jpeg_decode;
     be.take = rec_take, be.jpeg_decode_region = rec_jpeg_decode_region;
+    be.resize = rec_resize;
     return be;
 }
 
@@ -173,6 +181,9 @@ static aug_status run_families(aug_dtype dt, int expect_ok) {
     out = NULL;
     CALL(aug_take(a, 1, idx, 2, &out));
     if (out) CALL(aug_put(a, 1, idx, 2, out));
+    aug_tensor_free(out);
+    out = NULL;
+    CALL(aug_resize(src, NULL, 3, 5, AUG_RESIZE_LINEAR, 1, &out));
     aug_tensor_free(out);
     aug_tensor_free(src), aug_tensor_free(dst), aug_tensor_free(im), aug_tensor_free(g), aug_tensor_free(gc);
     aug_tensor_free(k), aug_tensor_free(a), aug_tensor_free(b), aug_tensor_free(c);

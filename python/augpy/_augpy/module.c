@@ -104,6 +104,7 @@ static int (*const families[])(PyObject *module, augpy_state *st) = {
     augpy_init_blur,        /* blur.c: box_blur_single, gaussian_blur_single, gaussian_blur */
     augpy_init_create_more, /* create_more.c: empty, arange, asarray, tensor, stack, concatenate, where */
     augpy_init_targets,     /* targets.c: _boxes_affine, _boxes_affine_batch, _keypoints_affine */
+    augpy_init_resize,      /* resize.c: resize, resize_batch, flip, hflip, vflip, crop, center_crop, flip_batch */
 };
 
 static int augpy_exec(PyObject *module) {

@@ -1,0 +1,382 @@
+/* _augpy/resize.c: augpy.resize, resize_batch, flip, hflip, vflip, crop,
+ * center_crop, flip_batch and image_dims (docs/resize.md), a thin layer over
+ * aug/resize.h: argument parsing (sizes, interpolation names, layouts), the C
+ * call, the result. */
+#include "augpy.h"
+
+/* The interpolation name: 'nearest', 'bilinear' (or 'linear'), 'area'. */
+static int parse_interp(PyObject *obj, aug_resize_interp *out, const char *func) {
+    if (!obj) {
+        *out = AUG_RESIZE_LINEAR;
+        return 0;
+    }
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: interpolation must be a str ('nearest', 'bilinear' or 'area'), not '%.100s'",
+                     func, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8(obj);
+    if (!s) return -1;
+    if (strcmp(s, "nearest") == 0) *out = AUG_RESIZE_NEAREST;
+    else if (strcmp(s, "bilinear") == 0 || strcmp(s, "linear") == 0) *out = AUG_RESIZE_LINEAR;
+    else if (strcmp(s, "area") == 0) *out = AUG_RESIZE_AREA;
+    else {
+        PyErr_Format(PyExc_ValueError, "%s: unknown interpolation %R ('nearest', 'bilinear' or 'area')", func, obj);
+        return -1;
+    }
+    return 0;
+}
+
+/* A layout argument: None (NULL) or a str. */
+static int parse_layout(PyObject *obj, const char **out, const char *func, const char *name) {
+    *out = NULL;
+    if (!obj || obj == Py_None) return 0;
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a str or None, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *out = PyUnicode_AsUTF8(obj);
+    return *out ? 0 : -1;
+}
+
+static int parse_bool(PyObject *obj, int dflt, int *out) {
+    if (!obj) {
+        *out = dflt;
+        return 0;
+    }
+    int v = PyObject_IsTrue(obj);
+    if (v < 0) return -1;
+    *out = v;
+    return 0;
+}
+
+/* size: (h, w) or one int (with `image`: the shorter side, torchvision's rule;
+ * without: a square). Sides in [1, 2^31 - 1]. */
+static int parse_size(PyObject *obj, const aug_tensor *image, const char *layout, int64_t *h, int64_t *w,
+                      const char *func, augpy_state *st) {
+    if (PyIndex_Check(obj) || PyBool_Check(obj) || PyFloat_Check(obj)) {
+        int64_t s;
+        if (augpy_parse_int_range(obj, 1, INT32_MAX, &s, func, "size") < 0) return -1;
+        if (!image) {
+            *h = *w = s;
+            return 0;
+        }
+        int64_t H, W;
+        if (aug_image_dims(image, layout, NULL, &H, &W, NULL) != AUG_OK ||
+            aug_resize_shorter_side(H, W, s, h, w) != AUG_OK) {
+            augpy_raise(st, aug_last_status(), func);
+            return -1;
+        }
+        return 0;
+    }
+    PyObject *seq = PySequence_Check(obj) && !PyUnicode_Check(obj) ? PySequence_Tuple(obj) : NULL;
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: size must be an int or a (height, width) pair, not '%.100s'", func,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int rc = -1;
+    if (PyTuple_GET_SIZE(seq) != 2)
+        PyErr_Format(PyExc_ValueError, "%s: size must be (height, width), got %zd values", func, PyTuple_GET_SIZE(seq));
+    else if (augpy_parse_int_range(PyTuple_GET_ITEM(seq, 0), 1, INT32_MAX, h, func, "size[0] (height)") == 0 &&
+             augpy_parse_int_range(PyTuple_GET_ITEM(seq, 1), 1, INT32_MAX, w, func, "size[1] (width)") == 0)
+        rc = 0;
+    Py_DECREF(seq);
+    return rc;
+}
+
+static PyObject *fn_resize(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"image", "size", "interpolation", "antialias", "layout", "out"};
+    enum { IM, SIZE, INTERP, AA, LAYOUT, OUT, NSLOTS };
+    const char *func = "augpy.resize";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[NSLOTS];
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
+    aug_tensor *im = augpy_tensor_arg(st, a[IM], func, "image");
+    aug_tensor *out = NULL;
+    aug_resize_interp interp;
+    int aa;
+    const char *layout;
+    int64_t h, w;
+    if (!im || parse_layout(a[LAYOUT], &layout, func, "layout") < 0 || parse_interp(a[INTERP], &interp, func) < 0 ||
+        parse_bool(a[AA], 1, &aa) < 0 || parse_size(a[SIZE], im, layout, &h, &w, func, st) < 0 ||
+        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
+        return NULL;
+    aug_tensor *res = out;
+    aug_status s;
+    AUGPY_CALL(s, aug_tensor_size(im), aug_resize(im, layout, h, w, interp, aa, &res));
+    if (s != AUG_OK) return augpy_raise(st, s, func);
+    return out ? Py_NewRef(a[OUT]) : augpy_wrap(st, res);
+}
+
+static PyObject *fn_resize_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"images", "size",  "interpolation", "antialias",
+                                        "layout", "out_layout", "dtype", "out"};
+    enum { IMS, SIZE, INTERP, AA, LAYOUT, OLAYOUT, DTYPE, OUT, NSLOTS };
+    const char *func = "augpy.resize_batch";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[NSLOTS];
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
+    aug_resize_interp interp;
+    int aa;
+    const char *layout, *olayout;
+    int64_t h, w;
+    aug_tensor *out = NULL;
+    if (parse_layout(a[LAYOUT], &layout, func, "layout") < 0 || parse_layout(a[OLAYOUT], &olayout, func, "out_layout") < 0 ||
+        parse_interp(a[INTERP], &interp, func) < 0 || parse_bool(a[AA], 1, &aa) < 0 ||
+        parse_size(a[SIZE], NULL, NULL, &h, &w, func, st) < 0 ||
+        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
+        return NULL;
+    if (!PyList_Check(a[IMS]) && !PyTuple_Check(a[IMS])) {
+        PyErr_Format(PyExc_TypeError, "%s: images must be a list or tuple of tensors, not '%.100s'", func,
+                     Py_TYPE(a[IMS])->tp_name);
+        return NULL;
+    }
+    PyObject *seq = PySequence_Tuple(a[IMS]);
+    if (!seq) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    PyObject *ret = NULL;
+    const aug_tensor **srcs = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *srcs);
+    aug_tensor *dst = NULL;
+    if (!srcs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (n == 0) {
+        PyErr_Format(PyExc_ValueError, "%s: images is empty", func);
+        goto done;
+    }
+    int64_t volume = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char argname[48];
+        snprintf(argname, sizeof argname, "images[%zd]", i);
+        if (!(srcs[i] = augpy_tensor_arg(st, PyTuple_GET_ITEM(seq, i), func, argname))) goto done;
+        volume += aug_tensor_size(srcs[i]);
+    }
+    if (out) {
+        dst = out;
+        if (a[DTYPE] && a[DTYPE] != Py_None) {
+            PyErr_Format(PyExc_ValueError, "%s: give dtype or out, not both", func);
+            goto done;
+        }
+    } else {
+        aug_dtype dt = srcs[0]->dtype;
+        if (a[DTYPE] && a[DTYPE] != Py_None && augpy_parse_dtype(st, a[DTYPE], &dt, func) < 0) goto done;
+        const char *ol = olayout ? olayout : "NCHW";
+        int64_t c;
+        if (aug_image_dims(srcs[0], layout, NULL, NULL, NULL, &c) != AUG_OK) {
+            augpy_raise(st, aug_last_status(), func);
+            goto done;
+        }
+        int64_t shape[4] = {(int64_t)n, c, h, w};
+        if (strcmp(ol, "NHWC") == 0) shape[1] = h, shape[2] = w, shape[3] = c;
+        else if (strcmp(ol, "NCHW") != 0) {
+            PyErr_Format(PyExc_ValueError, "%s: out_layout '%s' is not NCHW or NHWC", func, ol);
+            goto done;
+        }
+        if (!(dst = aug_tensor_empty(4, shape, dt, srcs[0]->device))) {
+            augpy_raise(st, aug_last_status(), func);
+            goto done;
+        }
+    }
+    if (out) {
+        /* out's own H, W must be the size */
+        int64_t oh, ow;
+        const char *ol = olayout ? olayout : out->layout[0] ? out->layout : "NCHW";
+        if (out->ndim == 4 && (strcmp(ol, "NHWC") == 0 || strcmp(ol, "NCHW") == 0)) {
+            oh = out->shape[strcmp(ol, "NHWC") == 0 ? 1 : 2], ow = out->shape[strcmp(ol, "NHWC") == 0 ? 2 : 3];
+            if (oh != h || ow != w) {
+                PyErr_Format(PyExc_ValueError, "%s: out is %lld x %lld but size is (%lld, %lld)", func, (long long)oh,
+                             (long long)ow, (long long)h, (long long)w);
+                goto done;
+            }
+        }
+    }
+    aug_status s;
+    AUGPY_CALL(s, volume + aug_tensor_size(dst),
+               aug_resize_batch((int64_t)n, srcs, layout, dst, olayout, interp, aa));
+    if (s != AUG_OK) {
+        augpy_raise(st, s, func);
+        goto done;
+    }
+    if (out) ret = Py_NewRef(a[OUT]);
+    else {
+        ret = augpy_wrap(st, dst);
+        dst = NULL;
+    }
+done:
+    if (dst && dst != out) aug_tensor_free(dst);
+    PyMem_Free(srcs);
+    Py_DECREF(seq);
+    return ret;
+}
+
+static PyObject *finish_view(augpy_state *st, aug_tensor *v, const char *func) {
+    if (!v) return augpy_raise(st, AUG_OK, func);
+    return augpy_wrap(st, v);
+}
+
+static PyObject *flip_common(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                             const char *func, int dflt_h, int dflt_v, int fixed) {
+    static const char *const names[] = {"image", "horizontal", "vertical", "layout"};
+    static const char *const names_fixed[] = {"image", "layout"};
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[4] = {NULL, NULL, NULL, NULL};
+    int h = dflt_h, v = dflt_v;
+    const char *layout;
+    if (!st) return NULL;
+    if (fixed) {
+        PyObject *b[2];
+        if (augpy_parse_args(func, args, nargs, kwnames, names_fixed, 2, 1, b) < 0) return NULL;
+        a[0] = b[0], a[3] = b[1];
+    } else if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 1, a) < 0 || parse_bool(a[1], dflt_h, &h) < 0 ||
+               parse_bool(a[2], dflt_v, &v) < 0)
+        return NULL;
+    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "image");
+    if (!im || parse_layout(a[3], &layout, func, "layout") < 0) return NULL;
+    return finish_view(st, aug_flip(im, layout, h, v), func);
+}
+
+static PyObject *fn_flip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return flip_common(m, args, nargs, kwnames, "augpy.flip", 1, 0, 0);
+}
+static PyObject *fn_hflip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return flip_common(m, args, nargs, kwnames, "augpy.hflip", 1, 0, 1);
+}
+static PyObject *fn_vflip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return flip_common(m, args, nargs, kwnames, "augpy.vflip", 0, 1, 1);
+}
+
+static PyObject *fn_crop(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"image", "y", "x", "h", "w", "layout"};
+    const char *func = "augpy.crop";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[6];
+    int64_t v[4];
+    const char *layout;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 6, 5, a) < 0) return NULL;
+    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "image");
+    if (!im || augpy_parse_int64(a[1], &v[0], func, "y") < 0 || augpy_parse_int64(a[2], &v[1], func, "x") < 0 ||
+        augpy_parse_int64(a[3], &v[2], func, "h") < 0 || augpy_parse_int64(a[4], &v[3], func, "w") < 0 ||
+        parse_layout(a[5], &layout, func, "layout") < 0)
+        return NULL;
+    return finish_view(st, aug_crop(im, layout, v[0], v[1], v[2], v[3]), func);
+}
+
+static PyObject *fn_center_crop(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"image", "size", "layout"};
+    const char *func = "augpy.center_crop";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[3];
+    const char *layout;
+    int64_t h, w;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0) return NULL;
+    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "image");
+    if (!im || parse_layout(a[2], &layout, func, "layout") < 0 || parse_size(a[1], NULL, NULL, &h, &w, func, st) < 0)
+        return NULL;
+    aug_tensor *r;
+    Py_BEGIN_ALLOW_THREADS r = aug_center_crop(im, layout, h, w);
+    Py_END_ALLOW_THREADS
+    return finish_view(st, r, func);
+}
+
+static PyObject *fn_flip_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"batch", "flags", "horizontal", "vertical", "layout", "out"};
+    enum { B, FLAGS, H, V, LAYOUT, OUT, NSLOTS };
+    const char *func = "augpy.flip_batch";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[NSLOTS];
+    int h, v;
+    const char *layout;
+    aug_tensor *out = NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
+    aug_tensor *b = augpy_tensor_arg(st, a[B], func, "batch");
+    if (!b || parse_bool(a[H], 1, &h) < 0 || parse_bool(a[V], 0, &v) < 0 ||
+        parse_layout(a[LAYOUT], &layout, func, "layout") < 0 ||
+        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
+        return NULL;
+    PyObject *seq = PySequence_Check(a[FLAGS]) && !PyUnicode_Check(a[FLAGS]) ? PySequence_Tuple(a[FLAGS]) : NULL;
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: flags must be a sequence of bools, not '%.100s'", func,
+                     Py_TYPE(a[FLAGS])->tp_name);
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    uint8_t *flags = PyMem_Malloc((size_t)(n > 0 ? n : 1));
+    PyObject *ret = NULL;
+    if (!flags) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int f = PyObject_IsTrue(PyTuple_GET_ITEM(seq, i));
+        if (f < 0) goto done;
+        flags[i] = (uint8_t)f;
+    }
+    aug_tensor *res = out;
+    aug_status s;
+    AUGPY_CALL(s, aug_tensor_size(b), aug_flip_batch(b, layout, flags, (int64_t)n, h, v, &res));
+    if (s != AUG_OK) augpy_raise(st, s, func);
+    else ret = out ? Py_NewRef(a[OUT]) : augpy_wrap(st, res);
+done:
+    PyMem_Free(flags);
+    Py_DECREF(seq);
+    return ret;
+}
+
+static PyObject *fn_image_dims(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"image", "layout"};
+    const char *func = "augpy.image_dims";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[2];
+    const char *layout;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, a) < 0) return NULL;
+    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "image");
+    if (!im || parse_layout(a[1], &layout, func, "layout") < 0) return NULL;
+    int64_t d[4];
+    if (aug_image_dims(im, layout, &d[0], &d[1], &d[2], &d[3]) != AUG_OK) return augpy_raise(st, AUG_OK, func);
+    return augpy_int64_tuple(4, d);
+}
+
+static PyMethodDef resize_functions[] = {
+    {"resize", (PyCFunction)(void (*)(void))fn_resize, METH_FASTCALL | METH_KEYWORDS,
+     "resize(image, size, interpolation='bilinear', antialias=True, layout=None, out=None)\n--\n\n"
+     "Resize an image (HW, HWC, CHW) or a batch (NHWC, NCHW) to size = (height, width), or with an int size\n"
+     "make the shorter side that long (torchvision). interpolation: 'nearest', 'bilinear' or 'area' (OpenCV's\n"
+     "INTER_NEAREST, INTER_LINEAR, INTER_AREA); antialias: bilinear shrinking uses Pillow's widened triangle\n"
+     "filter (torchvision antialias=True). layout: None takes the tensor's layout (default HWC for 3-D, NCHW\n"
+     "for 4-D). Any dtype and strides; saturate_cast. Returns a new tensor, or out (any dtype and strides)."},
+    {"resize_batch", (PyCFunction)(void (*)(void))fn_resize_batch, METH_FASTCALL | METH_KEYWORDS,
+     "resize_batch(images, size, interpolation='bilinear', antialias=True, layout=None, out_layout='NCHW',\n"
+     "             dtype=None, out=None)\n--\n\n"
+     "Resize a list of images (HW, HWC or CHW, any sizes) into one (N, C, H, W) or (N, H, W, C) batch;\n"
+     "size = (height, width) or an int (square). dtype: of the new batch (default: the images'). Returns the\n"
+     "new batch or out."},
+    {"flip", (PyCFunction)(void (*)(void))fn_flip, METH_FASTCALL | METH_KEYWORDS,
+     "flip(image, horizontal=True, vertical=False, layout=None)\n--\n\n"
+     "A view of the image(s) mirrored left-right and/or upside down (negative strides, no copy)."},
+    {"hflip", (PyCFunction)(void (*)(void))fn_hflip, METH_FASTCALL | METH_KEYWORDS,
+     "hflip(image, layout=None)\n--\n\nflip(image, horizontal=True): a left-right mirrored view."},
+    {"vflip", (PyCFunction)(void (*)(void))fn_vflip, METH_FASTCALL | METH_KEYWORDS,
+     "vflip(image, layout=None)\n--\n\nflip(image, False, True): an upside-down view."},
+    {"crop", (PyCFunction)(void (*)(void))fn_crop, METH_FASTCALL | METH_KEYWORDS,
+     "crop(image, y, x, h, w, layout=None)\n--\n\n"
+     "A view of rows y .. y+h-1 and columns x .. x+w-1 of the image(s); ValueError when it does not fit."},
+    {"center_crop", (PyCFunction)(void (*)(void))fn_center_crop, METH_FASTCALL | METH_KEYWORDS,
+     "center_crop(image, size, layout=None)\n--\n\n"
+     "torchvision's CenterCrop: size = (h, w) or an int; a view when it fits (offset round((H - h) / 2)),\n"
+     "else a new tensor with the image centred on zeros."},
+    {"flip_batch", (PyCFunction)(void (*)(void))fn_flip_batch, METH_FASTCALL | METH_KEYWORDS,
+     "flip_batch(batch, flags, horizontal=True, vertical=False, layout=None, out=None)\n--\n\n"
+     "Copy of a batch (NCHW / NHWC) with image i flipped where flags[i] is true. out may be batch (in place)."},
+    {"image_dims", (PyCFunction)(void (*)(void))fn_image_dims, METH_FASTCALL | METH_KEYWORDS,
+     "image_dims(image, layout=None)\n--\n\n(N, H, W, C) of an image or batch under its layout (N, C = 1 when absent)."},
+    {NULL, NULL, 0, NULL},
+};
+
+int augpy_init_resize(PyObject *module, augpy_state *st) {
+    (void)st;
+    return PyModule_AddFunctions(module, resize_functions);
+}
