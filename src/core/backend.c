@@ -58,7 +58,7 @@ const aug__backend *aug__backend_for(const char *func, aug_device dev) {
 static const char *family_name(aug__family f) {
     static const char *const names[AUG__NUM_FAMILIES] = {"this elementwise operation", "reduction", "gemm",
                                                          "random fill", "warp_affine", "lighting", "blur",
-                                                         "JPEG decoding", "advanced indexing"};
+                                                         "JPEG decoding", "advanced indexing", "colour"};
     return (int)f >= 0 && f < AUG__NUM_FAMILIES ? names[f] : "this operation";
 }
 
@@ -73,6 +73,7 @@ static int has_entry(const aug__backend *be, aug__family f) {
     case AUG__FAMILY_BLUR: return be->blur != NULL;
     case AUG__FAMILY_JPEG: return be->jpeg_decode != NULL;
     case AUG__FAMILY_TAKE: return be->take != NULL;
+    case AUG__FAMILY_COLOUR: return be->colour != NULL;
     default: return 0;
     }
 }

@@ -25,6 +25,7 @@ typedef struct aug__random_plan aug__random_plan;
 typedef struct aug__warp_plan aug__warp_plan;
 typedef struct aug__lighting_plan aug__lighting_plan;
 typedef struct aug__blur_plan aug__blur_plan;
+typedef struct aug__colour_plan aug__colour_plan;
 
 /* The families a backend may implement, for supports() and messages. */
 typedef enum aug__family {
@@ -37,6 +38,7 @@ typedef enum aug__family {
     AUG__FAMILY_BLUR,
     AUG__FAMILY_JPEG,
     AUG__FAMILY_TAKE,
+    AUG__FAMILY_COLOUR,
     AUG__NUM_FAMILIES
 } aug__family;
 
@@ -150,6 +152,9 @@ typedef struct aug__backend {
      * memory at dst) with libjpeg's scaling, crop and skip; h from jpeg_header. */
     aug_status (*jpeg_decode_region)(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
                                      const aug__jpeg_region *r, uint8_t *dst);
+
+    /* ---- colour (aug/colour.h) ---- */
+    aug_status (*colour)(const aug__colour_plan *plan);      /* jitter steps, grayscale, RGB <-> HSV, NCHW */
 } aug__backend;
 
 /* The backend serving a device; NULL with an error naming func if unavailable. */
@@ -180,7 +185,7 @@ AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 3 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores */
+#define AUG__BACKEND_ABI 4 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: colour */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

@@ -252,6 +252,7 @@ static const aug__backend cuda_backend = {
     /* .take = */ aug__cuda_take,
     /* .jpeg_describe = */ NULL,      /* headers are read on the host (core/jpeg.c) */
     /* .jpeg_decode_region = */ NULL, /* region/scaled decodes: CPU decode + upload (core/jpeg.c) */
+    /* .colour = */ aug__cuda_colour,
 };
 
 /* ---- start ------------------------------------------------------------------------------ */
