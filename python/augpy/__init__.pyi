@@ -27,4 +27,6 @@ __all__ = [
     "numeric_limits", "ones", "ones_like", "rdiv", "release", "reshape", "rsub", "set_num_threads", "stack",
     "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype",
     "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "warp_affine", "where", "zeros", "zeros_like",
+    "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "rgb_to_hsv",
+    "hsv_to_rgb", "color_jitter", "color_jitter_params",
 ]

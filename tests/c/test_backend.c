@@ -21,6 +21,7 @@
 #include "aug/aug.h"
 #include "core/backend.h"
 #include "core/blur.h"
+#include "core/colour.h"
 #include "core/lighting.h"
 #include "core/random.h"
 #include "core/warp.h"
@@ -89,11 +90,18 @@ static aug_status rec_take(const aug__take_plan *p) {
     return aug__cpu_backend.take(p);
 }
 
+static aug_status rec_colour(const aug__colour_plan *p) {
+    calls[AUG__FAMILY_COLOUR]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.colour(p);
+}
+
 static aug__backend recording(void) {
     aug__backend be = aug__cpu_backend;
     be.elementwise = rec_elementwise, be.reduce = rec_reduce, be.gemm = rec_gemm, be.random = rec_random;
     be.warp_affine = rec_warp, be.lighting = rec_lighting, be.blur = rec_blur, be.jpeg_decode = rec_jpeg_decode;
     be.take = rec_take, be.jpeg_decode_region = rec_jpeg_decode_region;
+    be.colour = rec_colour;
     return be;
 }
 
@@ -176,6 +184,14 @@ static aug_status run_families(aug_dtype dt, int expect_ok) {
     aug_tensor_free(out);
     aug_tensor_free(src), aug_tensor_free(dst), aug_tensor_free(im), aug_tensor_free(g), aug_tensor_free(gc);
     aug_tensor_free(k), aug_tensor_free(a), aug_tensor_free(b), aug_tensor_free(c);
+    if (dt == AUG_UINT8 || dt == AUG_FLOAT32) { /* the colour family takes these two */
+        const double f[1] = {1.2}, hue[1] = {0.1};
+        const int32_t order[4] = {3, 1, 0, 2};
+        aug_tensor *cim = filled(4, s4, dt, dt == AUG_UINT8 ? 50 : 0.5);
+        out = NULL;
+        CALL(aug_color_jitter(cim, f, f, f, hue, order, &out));
+        aug_tensor_free(out), aug_tensor_free(cim);
+    }
 #undef CALL
     return last;
 }
@@ -227,6 +243,10 @@ static void test_missing_entries(void **state) {
     aug_tensor *im = aug_tensor_empty(3, (int64_t[]){1, 4, 4}, AUG_UINT8, CPU);
     assert_int_equal(aug_box_blur_single(im, 3, &b), AUG_ERR_TYPE);
     assert_string_equal(aug_last_error(), "aug_box_blur_single: blur is not supported on cpu for dtype uint8");
+    assert_null(b);
+    be.colour = NULL;
+    assert_int_equal(aug_adjust_hue(im, 0.1, &b), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(), "aug_adjust_hue: colour is not supported on cpu for dtype uint8");
     assert_null(b);
     aug__backend_override(AUG_DEVICE_CPU, NULL);
     for (int f = 0; f < AUG__NUM_FAMILIES; f++) assert_int_equal(calls[f], 0);
