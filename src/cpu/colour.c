@@ -46,19 +46,45 @@ typedef struct col_ctx {
     int fma;          /* the CPU has FMA: use the AVX2+FMA block steps */
 } col_ctx;
 
+/* The AVX2+FMA builds. no-trapping-math lets the compiler turn the rules'
+ * selects into blends (it changes no value: no contraction, no reordering). */
+#define FMA_FN __attribute__((target("avx2,fma"), optimize("no-trapping-math")))
+
 /* ---- one step over a block ---------------------------------------------------------- */
 
+/* Step k of image d over m pixels; each kind is its own loop over the scalar
+ * rule, so the compiler can vectorise it. uint8 planes only see saturation
+ * and hue (their per-value steps are tables). */
 #define STEP_BODY                                                                                                  \
+    const int kind = d->step[k].kind;                                                                              \
+    const float ratio = d->step[k].ratio, alpha = d->step[k].alpha;                                                \
     if (p->u8) {                                                                                                   \
         uint8_t *r = pr, *g = pg, *b = pb;                                                                         \
-        for (int64_t i = 0; i < m; i++) {                                                                          \
-            float x0 = r[i], x1 = g[i], x2 = b[i];                                                                 \
-            aug__colour_steps(d, k, k + 1, 3, 1, mean, &x0, &x1, &x2);                                             \
-            r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
+        if (kind == AUG__COLOUR_SATURATION) {                                                                      \
+            for (int64_t i = 0; i < m; i++) {                                                                      \
+                float x0 = r[i], x1 = g[i], x2 = b[i];                                                             \
+                aug__colour_step_saturation(1, ratio, alpha, &x0, &x1, &x2);                                       \
+                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                        \
+            }                                                                                                      \
+        } else {                                                                                                   \
+            for (int64_t i = 0; i < m; i++) {                                                                      \
+                float x0 = r[i], x1 = g[i], x2 = b[i];                                                             \
+                aug__colour_step_hue(1, ratio, &x0, &x1, &x2);                                                     \
+                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                        \
+            }                                                                                                      \
         }                                                                                                          \
     } else {                                                                                                       \
         float *r = pr, *g = pg, *b = pb;                                                                           \
-        for (int64_t i = 0; i < m; i++) aug__colour_steps(d, k, k + 1, (int)p->c, 0, mean, &r[i], &g[i], &b[i]);    \
+        if (kind == AUG__COLOUR_SATURATION) {                                                                      \
+            for (int64_t i = 0; i < m; i++) aug__colour_step_saturation(0, ratio, alpha, &r[i], &g[i], &b[i]);     \
+        } else if (kind == AUG__COLOUR_HUE) {                                                                      \
+            for (int64_t i = 0; i < m; i++) aug__colour_step_hue(0, ratio, &r[i], &g[i], &b[i]);                   \
+        } else {                                                                                                   \
+            float *planes[3] = {r, g, b};                                                                          \
+            for (int64_t c = 0; c < p->c; c++)                                                                     \
+                for (int64_t i = 0; i < m; i++)                                                                    \
+                    planes[c][i] = aug__colour_step_value(kind, 0, ratio, alpha, mean, planes[c][i]);              \
+        }                                                                                                          \
     }
 
 static void step_plain(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *pr, void *pg,
@@ -66,9 +92,25 @@ static void step_plain(const aug__colour_plan *p, const aug__colour_image *d, in
     STEP_BODY
 }
 
-__attribute__((target("avx2,fma"))) static void step_fma(const aug__colour_plan *p, const aug__colour_image *d, int k,
+FMA_FN static void step_fma(const aug__colour_plan *p, const aug__colour_image *d, int k,
                                                           float mean, void *pr, void *pg, void *pb, int64_t m) {
     STEP_BODY
+}
+
+/* The sum of the floored grayscale (or the values, c = 1) of m uint8 pixels. */
+#define GRAY_SUM_BODY                                                                                              \
+    const uint8_t *r = planes[0], *g = planes[1], *b = planes[2];                                                  \
+    int32_t s = 0; /* at most BLOCK * 255 */                                                                       \
+    if (c != 3) {                                                                                                  \
+        for (int64_t i = 0; i < m; i++) s += r[i];                                                                 \
+    } else {                                                                                                       \
+        for (int64_t i = 0; i < m; i++) s += (int32_t)aug__colour_mean_term(3, 1, r[i], g[i], b[i]);               \
+    }                                                                                                              \
+    return s;
+
+static int32_t u8_gray_sum_plain(void *const planes[3], int c, int64_t m) { GRAY_SUM_BODY }
+FMA_FN static int32_t u8_gray_sum_fma(void *const planes[3], int c, int64_t m) {
+    GRAY_SUM_BODY
 }
 
 /* ---- stages ------------------------------------------------------------------------ */
@@ -159,23 +201,20 @@ static void row_sum_task(void *ctx, int64_t task, int worker) {
     _Alignas(32) float buf[3][BLOCK];
     void *planes[3] = {buf[0], buf[1], buf[2]};
     double sum = 0.0;
+    int64_t isum = 0; /* uint8: the terms are integers, so any order gives the exact sum */
     for (int64_t q = 0; q < p->w; q += BLOCK) {
         int64_t m = p->w - q < BLOCK ? p->w - q : BLOCK;
         load_block(p, x->hw, i, y * p->w + q, m, planes);
         run_stages(x, i, 0.0f, planes[0], planes[1], planes[2], m);
-        for (int64_t j = 0; j < m; j++) {
-            float r, g = 0.0f, b = 0.0f;
-            if (p->u8) {
-                r = ((uint8_t *)planes[0])[j];
-                if (p->c == 3) g = ((uint8_t *)planes[1])[j], b = ((uint8_t *)planes[2])[j];
-            } else {
-                r = buf[0][j];
-                if (p->c == 3) g = buf[1][j], b = buf[2][j];
-            }
-            sum += (double)aug__colour_mean_term((int)p->c, p->u8, r, g, b);
+        if (p->u8) {
+            isum += x->fma ? u8_gray_sum_fma(planes, (int)p->c, m) : u8_gray_sum_plain(planes, (int)p->c, m);
+            continue;
         }
+        for (int64_t j = 0; j < m; j++)
+            sum += (double)aug__colour_mean_term((int)p->c, 0, buf[0][j], p->c == 3 ? buf[1][j] : 0.0f,
+                                                 p->c == 3 ? buf[2][j] : 0.0f);
     }
-    x->rowsum[task] = sum;
+    x->rowsum[task] = p->u8 ? (double)isum : sum;
 }
 
 static void main_task(void *ctx, int64_t task, int worker) {

@@ -51,50 +51,54 @@ AUG_HD_ALWAYS float aug__colour_blend(float x, float y, float ratio, float alpha
     return aug__colour_clamp(fmaf(y, alpha, x * ratio), bound);
 }
 
-/* torchvision's _rgb_to_hsv for one pixel (float32, its operation order). */
+/* fmod(a, 1) for finite a: the fractional part a - trunc(a) is a float and the
+ * subtraction is exact, so this is fmodf's value (up to the sign of a zero
+ * result, which no caller's result depends on) without a library call; the
+ * hot loops vectorise. inf and NaN give NaN, as fmodf does. */
+AUG_HD_ALWAYS float aug__colour_frac(float a) { return a - truncf(a); }
+
+/* torchvision's _rgb_to_hsv for one pixel (float32, its operation order),
+ * branch-free so that a loop of it vectorises. */
 AUG_HD_ALWAYS void aug__colour_rgb_to_hsv(float r, float g, float b, float *h, float *s, float *v) {
     float maxc = r > g ? r : g, minc = r < g ? r : g;
     maxc = maxc > b ? maxc : b;
     minc = minc < b ? minc : b;
-    int eqc = maxc == minc;
-    float cr = maxc - minc;
+    const int eqc = maxc == minc;
+    const float cr = maxc - minc;
     *s = cr / (eqc ? 1.0f : maxc);
-    float crd = eqc ? 1.0f : cr;
-    float rc = (maxc - r) / crd, gc = (maxc - g) / crd, bc = (maxc - b) / crd;
-    float hh;
-    if (maxc == r) hh = bc - gc;
-    else if (maxc == g) hh = (rc + 2.0f) - bc;
-    else hh = (gc + 4.0f) - rc;
+    const float crd = eqc ? 1.0f : cr;
+    const float rc = (maxc - r) / crd, gc = (maxc - g) / crd, bc = (maxc - b) / crd;
+    const float hr = bc - gc, hg = (rc + 2.0f) - bc, hb = (gc + 4.0f) - rc;
+    const float hh = maxc == r ? hr : (maxc == g ? hg : hb);
     /* h.mul_(1/6).add_(1).fmod_(1); (float)(1.0 / 6.0) = 0.16666667f */
-    *h = fmodf(hh * 0.16666667f + 1.0f, 1.0f);
+    *h = aug__colour_frac(hh * 0.16666667f + 1.0f);
     *v = maxc;
 }
 
-/* torchvision's _hsv_to_rgb for one pixel. The sector i = floor(6h) mod 6 picks
- * (r, g, b) from (v, p, q, t) as its gather table does. */
+/* torchvision's _hsv_to_rgb for one pixel. The sector i = floor(6h) mod 6 (an
+ * int32 remainder in torch) picks (r, g, b) from (v, p, q, t) as its gather
+ * table does. Sectors of h outside +-2^30 (and NaN) count as sector 0. */
 AUG_HD_ALWAYS void aug__colour_hsv_to_rgb(float h, float s, float v, float *r, float *g, float *b) {
-    float h6 = h * 6.0f, fi = floorf(h6), f = h6 - fi;
-    int i = (int)fi % 6;
-    if (i < 0) i += 6;
-    float sxf = s * f, oms = 1.0f - s;
-    float q = aug__colour_clamp((1.0f - sxf) * v, 1.0f);
-    float t = aug__colour_clamp((sxf + oms) * v, 1.0f);
-    float p = aug__colour_clamp(oms * v, 1.0f);
-    switch (i) {
-    case 0: *r = v, *g = t, *b = p; break;
-    case 1: *r = q, *g = v, *b = p; break;
-    case 2: *r = p, *g = v, *b = t; break;
-    case 3: *r = p, *g = q, *b = v; break;
-    case 4: *r = t, *g = p, *b = v; break;
-    default: *r = v, *g = p, *b = q; break;
-    }
+    const float h6 = h * 6.0f, fi = floorf(h6), f = h6 - fi;
+    const float fc = fi >= -1073741824.0f && fi <= 1073741824.0f ? fi : 0.0f;
+    int i = (int)fc % 6;
+    i = i < 0 ? i + 6 : i;
+    const float sxf = s * f, oms = 1.0f - s;
+    const uint32_t q = aug__f32_bits(aug__colour_clamp((1.0f - sxf) * v, 1.0f));
+    const uint32_t t = aug__f32_bits(aug__colour_clamp((sxf + oms) * v, 1.0f));
+    const uint32_t p = aug__f32_bits(aug__colour_clamp(oms * v, 1.0f)), vv = aug__f32_bits(v);
+    /* the gather as bit masks: a six-way select that compilers vectorise */
+    const uint32_t m0 = 0u - (uint32_t)(i == 0), m1 = 0u - (uint32_t)(i == 1), m2 = 0u - (uint32_t)(i == 2);
+    const uint32_t m3 = 0u - (uint32_t)(i == 3), m4 = 0u - (uint32_t)(i == 4), m5 = 0u - (uint32_t)(i == 5);
+    *r = aug__bits_f32((vv & (m0 | m5)) | (q & m1) | (p & (m2 | m3)) | (t & m4));
+    *g = aug__bits_f32((t & m0) | (vv & (m1 | m2)) | (q & m3) | (p & (m4 | m5)));
+    *b = aug__bits_f32((p & (m0 | m1)) | (t & m2) | (vv & (m3 | m4)) | (q & m5));
 }
 
 /* torch.remainder(a, 1.0) for float32: fmod, then + 1 when negative. */
 AUG_HD_ALWAYS float aug__colour_rem1(float a) {
-    float m = fmodf(a, 1.0f);
-    if (m != 0.0f && m < 0.0f) m += 1.0f;
-    return m;
+    const float m = aug__colour_frac(a);
+    return m < 0.0f ? m + 1.0f : m;
 }
 
 /* adjust_hue of one float pixel (values nominally in [0, 1]). */
@@ -110,51 +114,61 @@ AUG_HD_ALWAYS void aug__colour_hue(float *r, float *g, float *b, float hue) {
 /* float32 -> uint8 with scale: x.mul(255 + 1 - 1e-3).to(uint8). */
 #define AUG__COLOUR_F_TO_U8 255.999f
 
+/* The steps on one pixel. u8: the values are uint8 integers held in floats
+ * and the step truncates its result (torch's .to(uint8) after the clamp). */
+
+/* adjust_brightness / adjust_contrast on one value (contrast: blend with mean). */
+AUG_HD_ALWAYS float aug__colour_step_value(int kind, int u8, float ratio, float alpha, float mean, float x) {
+    const float bound = u8 ? 255.0f : 1.0f;
+    float y = kind == AUG__COLOUR_BRIGHTNESS ? aug__colour_clamp(x * ratio, bound)
+                                             : aug__colour_blend(x, mean, ratio, alpha, bound);
+    return u8 ? truncf(y) : y;
+}
+
+/* adjust_saturation on an RGB pixel: blend with its grayscale (floored for uint8). */
+AUG_HD_ALWAYS void aug__colour_step_saturation(int u8, float ratio, float alpha, float *r, float *g, float *b) {
+    const float bound = u8 ? 255.0f : 1.0f;
+    float gray = aug__colour_gray(*r, *g, *b);
+    if (u8) gray = floorf(gray);
+    const float x0 = aug__colour_blend(*r, gray, ratio, alpha, bound);
+    const float x1 = aug__colour_blend(*g, gray, ratio, alpha, bound);
+    const float x2 = aug__colour_blend(*b, gray, ratio, alpha, bound);
+    *r = u8 ? truncf(x0) : x0;
+    *g = u8 ? truncf(x1) : x1;
+    *b = u8 ? truncf(x2) : x2;
+}
+
+/* adjust_hue on an RGB pixel (uint8: through x * (1/255) and trunc(v * 255.999)). */
+AUG_HD_ALWAYS void aug__colour_step_hue(int u8, float hue, float *r, float *g, float *b) {
+    if (u8) {
+        float x0 = *r * AUG__COLOUR_U8_TO_F, x1 = *g * AUG__COLOUR_U8_TO_F, x2 = *b * AUG__COLOUR_U8_TO_F;
+        aug__colour_hue(&x0, &x1, &x2, hue);
+        *r = truncf(x0 * AUG__COLOUR_F_TO_U8);
+        *g = truncf(x1 * AUG__COLOUR_F_TO_U8);
+        *b = truncf(x2 * AUG__COLOUR_F_TO_U8);
+    } else {
+        aug__colour_hue(r, g, b, hue);
+    }
+}
+
 /* Steps [from, to) of image d on one pixel (c = 1 or 3 channels; with one
- * channel saturation and hue leave it unchanged, as in torchvision). u8: the
- * values are uint8 integers and every step truncates its result. mean: the
+ * channel saturation and hue leave it unchanged, as in torchvision). mean: the
  * image's grayscale mean for the contrast step. */
 AUG_HD_ALWAYS void aug__colour_steps(const aug__colour_image *d, int from, int to, int c, int u8, float mean, float *r,
                                      float *g, float *b) {
-    const float bound = u8 ? 255.0f : 1.0f;
     for (int k = from; k < to; k++) {
         const int kind = d->step[k].kind;
         const float ratio = d->step[k].ratio, alpha = d->step[k].alpha;
         if (kind == AUG__COLOUR_BRIGHTNESS || kind == AUG__COLOUR_CONTRAST) {
-            float x0, x1, x2;
-            if (kind == AUG__COLOUR_BRIGHTNESS) {
-                x0 = aug__colour_clamp(*r * ratio, bound);
-                x1 = aug__colour_clamp(*g * ratio, bound);
-                x2 = aug__colour_clamp(*b * ratio, bound);
-            } else {
-                x0 = aug__colour_blend(*r, mean, ratio, alpha, bound);
-                x1 = aug__colour_blend(*g, mean, ratio, alpha, bound);
-                x2 = aug__colour_blend(*b, mean, ratio, alpha, bound);
-            }
-            *r = u8 ? truncf(x0) : x0;
+            *r = aug__colour_step_value(kind, u8, ratio, alpha, mean, *r);
             if (c == 3) {
-                *g = u8 ? truncf(x1) : x1;
-                *b = u8 ? truncf(x2) : x2;
+                *g = aug__colour_step_value(kind, u8, ratio, alpha, mean, *g);
+                *b = aug__colour_step_value(kind, u8, ratio, alpha, mean, *b);
             }
         } else if (c == 3 && kind == AUG__COLOUR_SATURATION) {
-            float gray = aug__colour_gray(*r, *g, *b);
-            if (u8) gray = floorf(gray);
-            float x0 = aug__colour_blend(*r, gray, ratio, alpha, bound);
-            float x1 = aug__colour_blend(*g, gray, ratio, alpha, bound);
-            float x2 = aug__colour_blend(*b, gray, ratio, alpha, bound);
-            *r = u8 ? truncf(x0) : x0;
-            *g = u8 ? truncf(x1) : x1;
-            *b = u8 ? truncf(x2) : x2;
+            aug__colour_step_saturation(u8, ratio, alpha, r, g, b);
         } else if (c == 3 && kind == AUG__COLOUR_HUE) {
-            if (u8) {
-                float x0 = *r * AUG__COLOUR_U8_TO_F, x1 = *g * AUG__COLOUR_U8_TO_F, x2 = *b * AUG__COLOUR_U8_TO_F;
-                aug__colour_hue(&x0, &x1, &x2, ratio);
-                *r = truncf(x0 * AUG__COLOUR_F_TO_U8);
-                *g = truncf(x1 * AUG__COLOUR_F_TO_U8);
-                *b = truncf(x2 * AUG__COLOUR_F_TO_U8);
-            } else {
-                aug__colour_hue(r, g, b, ratio);
-            }
+            aug__colour_step_hue(u8, ratio, r, g, b);
         }
     }
 }
