@@ -29,6 +29,13 @@
 
 enum { STAGE_LUT, STAGE_STEP };
 
+/* The shift that brings byte b (in memory order) of a 64-bit load to the bottom. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_SHIFT(b) (56 - 8 * (b))
+#else
+#define BYTE_SHIFT(b) (8 * (b))
+#endif
+
 /* The stages of one image for steps [from, to): tables and per-pixel steps. */
 typedef struct stages {
     int n;
@@ -162,11 +169,19 @@ static void run_stages(const col_ctx *x, int64_t i, float mean, void *r, void *g
     }
 }
 
-/* Loads m pixels from pixel offset q of image i into the block planes. */
-static void load_block(const aug__colour_plan *p, int64_t hw, int64_t i, int64_t q, int64_t m, void *planes[3]) {
+/* Loads m pixels from pixel offset q of image i of base (the source or the
+ * output) into the block planes. */
+static void load_block(const aug__colour_plan *p, const char *base, int64_t hw, int64_t i, int64_t q, int64_t m,
+                       void *planes[3]) {
     size_t es = p->u8 ? 1 : sizeof(float);
     for (int64_t c = 0; c < p->c; c++)
-        memcpy(planes[c], p->src + ((i * p->c + c) * hw + q) * (int64_t)es, (size_t)m * es);
+        memcpy(planes[c], base + ((i * p->c + c) * hw + q) * (int64_t)es, (size_t)m * es);
+}
+
+/* The first step of the main pass: after the contrast pre-pass, which stored the
+ * image as it is before its contrast step in the output, the contrast step. */
+static int main_from(const aug__colour_plan *p, int64_t i) {
+    return p->img[i].contrast_at > 0 ? p->img[i].contrast_at : 0;
 }
 
 static void store_block(const aug__colour_plan *p, int64_t hw, int64_t i, int64_t q, int64_t m, void *planes[3]) {
@@ -188,10 +203,12 @@ static void pre_stages_task(void *ctx, int64_t i, int worker) {
 static void main_stages_task(void *ctx, int64_t i, int worker) {
     (void)worker;
     col_ctx *x = ctx;
-    make_stages(x->p, i, 0, x->p->img[i].nsteps, x->means[i], &x->st[i], x->luts + i * 4 * 256);
+    make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i], x->luts + i * 4 * 256);
 }
 
-/* The grayscale sum of row y of image i after the steps before its contrast step. */
+/* The grayscale sum of row y of image i after the steps before its contrast step;
+ * the row after those steps is stored in the output, where the main pass picks
+ * it up (so no step runs twice). */
 static void row_sum_task(void *ctx, int64_t task, int worker) {
     (void)worker;
     col_ctx *x = ctx;
@@ -204,8 +221,9 @@ static void row_sum_task(void *ctx, int64_t task, int worker) {
     int64_t isum = 0; /* uint8: the terms are integers, so any order gives the exact sum */
     for (int64_t q = 0; q < p->w; q += BLOCK) {
         int64_t m = p->w - q < BLOCK ? p->w - q : BLOCK;
-        load_block(p, x->hw, i, y * p->w + q, m, planes);
+        load_block(p, p->src, x->hw, i, y * p->w + q, m, planes);
         run_stages(x, i, 0.0f, planes[0], planes[1], planes[2], m);
+        if (p->img[i].contrast_at > 0) store_block(p, x->hw, i, y * p->w + q, m, planes);
         if (p->u8) {
             isum += x->fma ? u8_gray_sum_fma(planes, (int)p->c, m) : u8_gray_sum_plain(planes, (int)p->c, m);
             continue;
@@ -223,11 +241,33 @@ static void main_task(void *ctx, int64_t task, int worker) {
     const aug__colour_plan *p = x->p;
     int64_t chunks = (x->hw + CHUNK - 1) / CHUNK;
     int64_t i = task / chunks, q0 = task % chunks * CHUNK, q1 = q0 + CHUNK < x->hw ? q0 + CHUNK : x->hw;
+    const stages *s = &x->st[i];
+    const char *base = main_from(p, i) > 0 ? p->dst : p->src;
+    if (p->u8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT)) {
+        /* one table (or none): straight from the source to the output, 8 values per load */
+        const uint8_t *t = x->luts + (i * 4 + (s->n ? s->arg[0] : 0)) * 256;
+        for (int64_t c = 0; c < p->c; c++) {
+            const uint8_t *src = (const uint8_t *)base + (i * p->c + c) * x->hw;
+            uint8_t *dst = (uint8_t *)p->dst + (i * p->c + c) * x->hw;
+            if (!s->n) {
+                if (dst != src) memcpy(dst + q0, src + q0, (size_t)(q1 - q0));
+                continue;
+            }
+            int64_t q = q0;
+            for (; q + 8 <= q1; q += 8) {
+                uint64_t v;
+                memcpy(&v, src + q, 8);
+                for (int b = 0; b < 8; b++) dst[q + b] = t[(uint8_t)(v >> BYTE_SHIFT(b))];
+            }
+            for (; q < q1; q++) dst[q] = t[src[q]];
+        }
+        return;
+    }
     _Alignas(32) float buf[3][BLOCK];
     void *planes[3] = {buf[0], buf[1], buf[2]};
     for (int64_t q = q0; q < q1; q += BLOCK) {
         int64_t m = q1 - q < BLOCK ? q1 - q : BLOCK;
-        load_block(p, x->hw, i, q, m, planes);
+        load_block(p, base, x->hw, i, q, m, planes);
         run_stages(x, i, x->means[i], planes[0], planes[1], planes[2], m);
         store_block(p, x->hw, i, q, m, planes);
     }

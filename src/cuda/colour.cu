@@ -6,7 +6,9 @@
  * these kernels are in the Makefile's CUDA_FMA_ALLOWED list; everything else is
  * --fmad=false arithmetic. Contrast means: one thread per (image, row) sums the
  * row's grayscale left to right in double, one thread per image adds the row
- * sums in row order: the CPU's order, so float32 means agree bit for bit. */
+ * sums in row order: the CPU's order, so float32 means agree bit for bit. The
+ * row pass stores each pixel as it is before the contrast step in the output,
+ * and the main pass goes on from there: no step runs twice. */
 #include <stdlib.h>
 #include "cuda/cuda.h"
 #include "core/colour.h"
@@ -21,15 +23,15 @@ typedef struct colour_args {
     int u8, out_c, kind;
 } colour_args;
 
-AUG_DEV void load_px(const colour_args &a, int64_t i, int64_t q, float *r, float *g, float *b) {
+AUG_DEV void load_px(const colour_args &a, const char *from, int64_t i, int64_t q, float *r, float *g, float *b) {
     const int64_t base = i * a.c * a.hw + q;
     if (a.u8) {
-        const uint8_t *s = (const uint8_t *)a.src;
+        const uint8_t *s = (const uint8_t *)from;
         *r = s[base];
         *g = a.c == 3 ? (float)s[base + a.hw] : 0.0f;
         *b = a.c == 3 ? (float)s[base + 2 * a.hw] : 0.0f;
     } else {
-        const float *s = (const float *)(const void *)a.src;
+        const float *s = (const float *)(const void *)from;
         *r = s[base];
         *g = a.c == 3 ? s[base + a.hw] : 0.0f;
         *b = a.c == 3 ? s[base + 2 * a.hw] : 0.0f;
@@ -61,9 +63,10 @@ AUG_GLOBAL void aug__k_colour_rowsum(colour_args a) {
         double sum = 0.0;
         for (int64_t x = 0; x < a.w; x++) {
             float r, g, b;
-            load_px(a, i, y * a.w + x, &r, &g, &b);
+            load_px(a, a.src, i, y * a.w + x, &r, &g, &b);
             aug__colour_steps(d, 0, at, (int)a.c, a.u8, 0.0f, &r, &g, &b);
             sum += (double)aug__colour_mean_term((int)a.c, a.u8, r, g, b);
+            if (at > 0) store_px(a, a.c, i, y * a.w + x, r, g, b); /* the main pass goes on from here */
         }
         a.rowsum[t] = sum;
     }
@@ -85,9 +88,10 @@ AUG_GLOBAL void aug__k_colour_jitter(colour_args a) {
         const int64_t i = t / a.hw, q = t % a.hw;
         const aug__colour_image *d = a.img + i;
         float r, g, b;
-        load_px(a, i, q, &r, &g, &b);
+        const int from = d->contrast_at > 0 ? d->contrast_at : 0; /* the pre-pass stored the steps before */
+        load_px(a, from > 0 ? a.dst : a.src, i, q, &r, &g, &b);
         const float mean = d->contrast_at >= 0 ? a.means[i] : 0.0f;
-        aug__colour_steps(d, 0, d->nsteps, (int)a.c, a.u8, mean, &r, &g, &b);
+        aug__colour_steps(d, from, d->nsteps, (int)a.c, a.u8, mean, &r, &g, &b);
         store_px(a, a.c, i, q, r, g, b);
     }
 }
@@ -98,7 +102,7 @@ AUG_GLOBAL void aug__k_colour_convert(colour_args a) {
     for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < a.n * a.hw; t += step) {
         const int64_t i = t / a.hw, q = t % a.hw;
         float r, g, b, o0, o1, o2;
-        load_px(a, i, q, &r, &g, &b);
+        load_px(a, a.src, i, q, &r, &g, &b);
         if (a.kind == AUG__COLOUR_GRAY) {
             float gray = a.c == 3 ? aug__colour_gray(r, g, b) : r;
             o0 = o1 = o2 = a.u8 ? truncf(gray) : gray;
