@@ -3,7 +3,8 @@
  * rgb_to_hsv, hsv_to_rgb, color_jitter (per-image factors and order) and
  * color_jitter_params (ColorJitter's sampling from a RandomNumberGenerator).
  * Per-image factors are sequences of numbers (lists, tuples, numpy arrays);
- * the order is a sequence of N rows of 4 ints. */
+ * the order is a sequence of N rows of 4 ints. Sequences are copied into tuples
+ * before their items are read (an item's __float__ may change a list). */
 #include "augpy.h"
 
 typedef aug_status (*factor_fn)(const aug_tensor *, double, aug_tensor **);
@@ -94,7 +95,7 @@ static PyObject *fn_hsv_to_rgb(PyObject *m, PyObject *const *args, Py_ssize_t na
 static int parse_factors(PyObject *obj, int64_t n, double **out, const char *func, const char *name) {
     *out = NULL;
     if (!obj || obj == Py_None) return 0;
-    PyObject *seq = PySequence_Fast(obj, "");
+    PyObject *seq = PySequence_Tuple(obj);
     if (!seq) {
         PyErr_Clear();
         PyErr_Format(PyExc_TypeError, "%s: %s must be None or a sequence of %lld numbers, not '%.100s'", func, name,
@@ -130,7 +131,7 @@ static int parse_factors(PyObject *obj, int64_t n, double **out, const char *fun
 static int parse_order(PyObject *obj, int64_t n, int32_t **out, const char *func) {
     *out = NULL;
     if (!obj || obj == Py_None) return 0;
-    PyObject *seq = PySequence_Fast(obj, "");
+    PyObject *seq = PySequence_Tuple(obj);
     if (!seq) {
         PyErr_Clear();
         PyErr_Format(PyExc_TypeError, "%s: order must be None or N rows of 4 ints, not '%.100s'", func,
@@ -150,7 +151,7 @@ static int parse_order(PyObject *obj, int64_t n, int32_t **out, const char *func
         goto fail;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), "");
+        PyObject *row = PySequence_Tuple(PySequence_Fast_GET_ITEM(seq, i));
         if (!row || PySequence_Fast_GET_SIZE(row) != 4) {
             PyErr_Clear();
             PyErr_Format(PyExc_ValueError, "%s: order[%zd] must be a sequence of 4 ints", func, i);
@@ -211,7 +212,7 @@ static int parse_range(PyObject *obj, int hue, double r[2], const char *func, co
     if (!obj || obj == Py_None) return 0;
     const double center = hue ? 0.0 : 1.0;
     if (PySequence_Check(obj) && !PyUnicode_Check(obj)) {
-        PyObject *seq = PySequence_Fast(obj, "");
+        PyObject *seq = PySequence_Tuple(obj);
         if (!seq) return -1;
         int ok = PySequence_Fast_GET_SIZE(seq) == 2;
         if (!ok) PyErr_Format(PyExc_ValueError, "%s: %s must be a number or a pair (min, max)", func, name);
@@ -258,8 +259,8 @@ static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_s
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 7, 2, a) < 0 ||
         augpy_parse_int64(a[1], &n, func, "n") < 0)
         return NULL;
-    if (n < 0 || n > ((int64_t)1 << 32)) {
-        PyErr_Format(PyExc_ValueError, "%s: n = %lld must be in [0, 2**32]", func, (long long)n);
+    if (n < 0 || n > ((int64_t)1 << 24)) { /* 16 Mi images: 896 MiB of draws */
+        PyErr_Format(PyExc_ValueError, "%s: n = %lld must be in [0, 2**24]", func, (long long)n);
         return NULL;
     }
     int random_order = a[6] ? PyObject_IsTrue(a[6]) : 1;
