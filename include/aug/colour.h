@@ -46,9 +46,10 @@ AUG_API aug_status aug_hsv_to_rgb(const aug_tensor *im, aug_tensor **out);
  * saturation[n], hue[n] (host arrays of N values; NULL skips that step for
  * every image) in the order order[4n .. 4n + 3] (a permutation of 0 brightness,
  * 1 contrast, 2 saturation, 3 hue, torchvision's fn_idx; NULL: 0, 1, 2, 3), each
- * step exactly as the single functions above, in one pass over the pixels (plus
- * a pass for the grayscale mean of the images with a contrast step). Factor
- * checks as above, per value. */
+ * step exactly as the single functions above, in one pass over the pixels (two
+ * for an image whose contrast step follows other steps: the first runs those,
+ * sums the grayscale for the mean and stores the pixels in out, the second goes
+ * on from there). Factor checks as above, per value. */
 AUG_API aug_status aug_color_jitter(const aug_tensor *im, const double *brightness, const double *contrast,
                                     const double *saturation, const double *hue, const int32_t *order,
                                     aug_tensor **out);

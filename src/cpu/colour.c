@@ -10,9 +10,11 @@
  * (fmaf is exact, so both give the same bits).
  *
  * An image with a contrast step needs the grayscale mean of the image after
- * the steps before it: a first pass runs those steps per row and sums the
- * row's grayscale left to right in double, then the row sums are added in row
- * order (the CUDA backend sums in the same order, so float32 means agree). */
+ * the steps before it: a first pass runs those steps per row, stores the row in
+ * the output (the main pass goes on from there) and sums the row's grayscale
+ * left to right in double (uint8: exactly, in integers), then the row sums are
+ * added in row order (the CUDA backend sums in the same order, so float32 means
+ * agree). */
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
