@@ -132,6 +132,12 @@ def test_jitter_in_place_and_out(rng):
     t = augpy.array_to_tensor(x)
     assert augpy.color_jitter(t, out=t, **p) is t
     np.testing.assert_array_equal(augpy.tensor_to_array(t), want)
+    # per-image factors and the order as augpy tensors and numpy arrays
+    t = augpy.array_to_tensor(x)
+    got = augpy.color_jitter(t, brightness=augpy.array_to_tensor(np.array(p["brightness"])),
+                             contrast=np.array(p["contrast"]), saturation=p["saturation"], hue=p["hue"],
+                             order=augpy.array_to_tensor(np.array(p["order"], np.int32)))
+    np.testing.assert_array_equal(augpy.tensor_to_array(got), want)
     o = augpy.array_to_tensor(np.zeros_like(x))
     assert augpy.adjust_hue(augpy.array_to_tensor(x), 0.25, out=o) is o
     np.testing.assert_array_equal(augpy.tensor_to_array(o), run(augpy.adjust_hue, x, 0.25))
