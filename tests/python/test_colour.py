@@ -279,8 +279,10 @@ def test_bad_per_image_arguments():
     for bad in ([0, 1, 2, 2], [0, 1, 2, 4], [-1, 0, 1, 2], [3, 2, 1, 99]):
         with pytest.raises(ValueError, match=r"augpy.color_jitter: order\[1\] = .* is not a permutation"):
             augpy.color_jitter(t, order=[[0, 1, 2, 3], bad])
-    with pytest.raises(TypeError, match="augpy.color_jitter"):
+    with pytest.raises(TypeError, match=r"augpy.color_jitter: order\[1\]\[3\] must be an int, not 'float'"):
         augpy.color_jitter(t, order=[[0, 1, 2, 3], [0, 1, 2, 3.5]])
+    with pytest.raises(TypeError, match=r"augpy.color_jitter: order\[0\]\[0\] must be an int, not 'numpy.ndarray'"):
+        augpy.color_jitter(t, order=np.zeros((2, 4, 1), np.int32))
     single = augpy.array_to_tensor(np.zeros((3, 4, 4), np.uint8))  # a CHW image is a batch of one
     augpy.color_jitter(single, brightness=[1.5], order=[[1, 0, 2, 3]])
     g = augpy.RandomNumberGenerator(seed=0)

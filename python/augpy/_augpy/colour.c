@@ -160,7 +160,13 @@ static int parse_order(PyObject *obj, int64_t n, int32_t **out, const char *func
         }
         for (int k = 0; k < 4; k++) {
             int64_t x;
-            if (augpy_parse_int64(PySequence_Fast_GET_ITEM(row, k), &x, func, "order") < 0) {
+            PyObject *item = PySequence_Fast_GET_ITEM(row, k);
+            if (augpy_parse_int64(item, &x, func, "order") < 0) {
+                if (PyErr_ExceptionMatches(PyExc_TypeError)) { /* e.g. numpy's own message for an array item */
+                    PyErr_Clear();
+                    PyErr_Format(PyExc_TypeError, "%s: order[%zd][%d] must be an int, not '%.100s'", func, i, k,
+                                 Py_TYPE(item)->tp_name);
+                }
                 Py_DECREF(row);
                 goto fail;
             }
