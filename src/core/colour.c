@@ -140,8 +140,15 @@ aug_status aug_color_jitter(const aug_tensor *im, const double *brightness, cons
             img[i].step[img[i].nsteps++] = make_step(kind, factors[kind][i]);
         }
     }
-    aug__colour_plan plan = {.func = func, .kind = AUG__COLOUR_JITTER, .n = n, .c = d[1], .h = d[2], .w = d[3],
-                             .out_c = (int)d[1], .img = img, .any_contrast = any_contrast};
+    aug__colour_plan plan = {.func = func,
+                             .kind = AUG__COLOUR_JITTER,
+                             .n = n,
+                             .c = d[1],
+                             .h = d[2],
+                             .w = d[3],
+                             .out_c = (int)d[1],
+                             .img = img,
+                             .any_contrast = any_contrast};
     st = run(&plan, im, im->shape, out);
     free(img);
     return st;
@@ -160,8 +167,15 @@ static aug_status single(const char *func, int kind, const aug_tensor *im, doubl
         img[i].contrast_at = kind == AUG__COLOUR_CONTRAST ? 0 : -1;
         img[i].step[0] = make_step(kind, factor);
     }
-    aug__colour_plan plan = {.func = func, .kind = AUG__COLOUR_JITTER, .n = d[0], .c = d[1], .h = d[2], .w = d[3],
-                             .out_c = (int)d[1], .img = img, .any_contrast = kind == AUG__COLOUR_CONTRAST};
+    aug__colour_plan plan = {.func = func,
+                             .kind = AUG__COLOUR_JITTER,
+                             .n = d[0],
+                             .c = d[1],
+                             .h = d[2],
+                             .w = d[3],
+                             .out_c = (int)d[1],
+                             .img = img,
+                             .any_contrast = kind == AUG__COLOUR_CONTRAST};
     st = run(&plan, im, im->shape, out);
     free(img);
     return st;
@@ -189,7 +203,12 @@ aug_status aug_rgb_to_grayscale(const aug_tensor *im, int num_output_channels, a
     if (st) return st;
     for (int i = 0; i < im->ndim; i++) shape[i] = im->shape[i];
     shape[im->ndim - 3] = num_output_channels;
-    aug__colour_plan plan = {.func = func, .kind = AUG__COLOUR_GRAY, .n = d[0], .c = d[1], .h = d[2], .w = d[3],
+    aug__colour_plan plan = {.func = func,
+                             .kind = AUG__COLOUR_GRAY,
+                             .n = d[0],
+                             .c = d[1],
+                             .h = d[2],
+                             .w = d[3],
                              .out_c = num_output_channels};
     return run(&plan, im, shape, out);
 }

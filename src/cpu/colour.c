@@ -48,11 +48,11 @@ typedef struct stages {
 typedef struct col_ctx {
     const aug__colour_plan *p;
     int64_t hw;
-    float *means;     /* n */
-    double *rowsum;   /* n * h */
-    stages *st;       /* n (the current pass's stages) */
-    uint8_t *luts;    /* n * 4 * 256 */
-    int fma;          /* the CPU has FMA: use the AVX2+FMA block steps */
+    float *means;   /* n */
+    double *rowsum; /* n * h */
+    stages *st;     /* n (the current pass's stages) */
+    uint8_t *luts;  /* n * 4 * 256 */
+    int fma;        /* the CPU has FMA: use the AVX2+FMA block steps */
 } col_ctx;
 
 /* The AVX2+FMA builds. no-trapping-math lets the compiler turn the rules'
@@ -64,61 +64,59 @@ typedef struct col_ctx {
 /* Step k of image d over m pixels; each kind is its own loop over the scalar
  * rule, so the compiler can vectorise it. uint8 planes only see saturation
  * and hue (their per-value steps are tables). */
-#define STEP_BODY                                                                                                  \
-    const int kind = d->step[k].kind;                                                                              \
-    const float ratio = d->step[k].ratio, alpha = d->step[k].alpha;                                                \
-    if (p->u8) {                                                                                                   \
-        uint8_t *r = pr, *g = pg, *b = pb;                                                                         \
-        if (kind == AUG__COLOUR_SATURATION) {                                                                      \
-            for (int64_t i = 0; i < m; i++) {                                                                      \
-                float x0 = r[i], x1 = g[i], x2 = b[i];                                                             \
-                aug__colour_step_saturation(1, ratio, alpha, &x0, &x1, &x2);                                       \
-                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                        \
-            }                                                                                                      \
-        } else {                                                                                                   \
-            for (int64_t i = 0; i < m; i++) {                                                                      \
-                float x0 = r[i], x1 = g[i], x2 = b[i];                                                             \
-                aug__colour_step_hue(1, ratio, &x0, &x1, &x2);                                                     \
-                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                        \
-            }                                                                                                      \
-        }                                                                                                          \
-    } else {                                                                                                       \
-        float *r = pr, *g = pg, *b = pb;                                                                           \
-        if (kind == AUG__COLOUR_SATURATION) {                                                                      \
-            for (int64_t i = 0; i < m; i++) aug__colour_step_saturation(0, ratio, alpha, &r[i], &g[i], &b[i]);     \
-        } else if (kind == AUG__COLOUR_HUE) {                                                                      \
-            for (int64_t i = 0; i < m; i++) aug__colour_step_hue(0, ratio, &r[i], &g[i], &b[i]);                   \
-        } else {                                                                                                   \
-            float *planes[3] = {r, g, b};                                                                          \
-            for (int64_t c = 0; c < p->c; c++)                                                                     \
-                for (int64_t i = 0; i < m; i++)                                                                    \
-                    planes[c][i] = aug__colour_step_value(kind, 0, ratio, alpha, mean, planes[c][i]);              \
-        }                                                                                                          \
+#define STEP_BODY                                                                                                      \
+    const int kind = d->step[k].kind;                                                                                  \
+    const float ratio = d->step[k].ratio, alpha = d->step[k].alpha;                                                    \
+    if (p->u8) {                                                                                                       \
+        uint8_t *r = pr, *g = pg, *b = pb;                                                                             \
+        if (kind == AUG__COLOUR_SATURATION) {                                                                          \
+            for (int64_t i = 0; i < m; i++) {                                                                          \
+                float x0 = r[i], x1 = g[i], x2 = b[i];                                                                 \
+                aug__colour_step_saturation(1, ratio, alpha, &x0, &x1, &x2);                                           \
+                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
+            }                                                                                                          \
+        } else {                                                                                                       \
+            for (int64_t i = 0; i < m; i++) {                                                                          \
+                float x0 = r[i], x1 = g[i], x2 = b[i];                                                                 \
+                aug__colour_step_hue(1, ratio, &x0, &x1, &x2);                                                         \
+                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
+            }                                                                                                          \
+        }                                                                                                              \
+    } else {                                                                                                           \
+        float *r = pr, *g = pg, *b = pb;                                                                               \
+        if (kind == AUG__COLOUR_SATURATION) {                                                                          \
+            for (int64_t i = 0; i < m; i++) aug__colour_step_saturation(0, ratio, alpha, &r[i], &g[i], &b[i]);         \
+        } else if (kind == AUG__COLOUR_HUE) {                                                                          \
+            for (int64_t i = 0; i < m; i++) aug__colour_step_hue(0, ratio, &r[i], &g[i], &b[i]);                       \
+        } else {                                                                                                       \
+            float *planes[3] = {r, g, b};                                                                              \
+            for (int64_t c = 0; c < p->c; c++)                                                                         \
+                for (int64_t i = 0; i < m; i++)                                                                        \
+                    planes[c][i] = aug__colour_step_value(kind, 0, ratio, alpha, mean, planes[c][i]);                  \
+        }                                                                                                              \
     }
 
 static void step_plain(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *pr, void *pg,
-                       void *pb, int64_t m) {
-    STEP_BODY
-}
+                       void *pb, int64_t m){STEP_BODY}
 
-FMA_FN static void step_fma(const aug__colour_plan *p, const aug__colour_image *d, int k,
-                                                          float mean, void *pr, void *pg, void *pb, int64_t m) {
+FMA_FN static void step_fma(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *pr,
+                            void *pg, void *pb, int64_t m) {
     STEP_BODY
 }
 
 /* The sum of the floored grayscale (or the values, c = 1) of m uint8 pixels. */
-#define GRAY_SUM_BODY                                                                                              \
-    const uint8_t *r = planes[0], *g = planes[1], *b = planes[2];                                                  \
-    int32_t s = 0; /* at most BLOCK * 255 */                                                                       \
-    if (c != 3) {                                                                                                  \
-        for (int64_t i = 0; i < m; i++) s += r[i];                                                                 \
-    } else {                                                                                                       \
-        for (int64_t i = 0; i < m; i++) s += (int32_t)aug__colour_mean_term(3, 1, r[i], g[i], b[i]);               \
-    }                                                                                                              \
+#define GRAY_SUM_BODY                                                                                                  \
+    const uint8_t *r = planes[0], *g = planes[1], *b = planes[2];                                                      \
+    int32_t s = 0; /* at most BLOCK * 255 */                                                                           \
+    if (c != 3) {                                                                                                      \
+        for (int64_t i = 0; i < m; i++) s += r[i];                                                                     \
+    } else {                                                                                                           \
+        for (int64_t i = 0; i < m; i++) s += (int32_t)aug__colour_mean_term(3, 1, r[i], g[i], b[i]);                   \
+    }                                                                                                                  \
     return s;
 
-static int32_t u8_gray_sum_plain(void *const planes[3], int c, int64_t m) { GRAY_SUM_BODY }
-FMA_FN static int32_t u8_gray_sum_fma(void *const planes[3], int c, int64_t m) {
+static int32_t u8_gray_sum_plain(void *const planes[3], int c, int64_t m){GRAY_SUM_BODY} FMA_FN static int32_t
+    u8_gray_sum_fma(void *const planes[3], int c, int64_t m) {
     GRAY_SUM_BODY
 }
 
@@ -301,8 +299,10 @@ static void convert_task(void *ctx, int64_t task, int worker) {
         }
         for (int64_t c = 0; c < oc; c++) {
             int64_t at = (i * oc + c) * hw + q;
-            if (p->u8) ((uint8_t *)p->dst)[at] = (uint8_t)o[c];
-            else ((float *)(void *)p->dst)[at] = o[c];
+            if (p->u8)
+                ((uint8_t *)p->dst)[at] = (uint8_t)o[c];
+            else
+                ((float *)(void *)p->dst)[at] = o[c];
         }
     }
 }

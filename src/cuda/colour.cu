@@ -38,8 +38,7 @@ AUG_DEV void load_px(const colour_args &a, const char *from, int64_t i, int64_t 
     }
 }
 
-AUG_DEV void store_px(const colour_args &a, int64_t oc, int64_t i, int64_t q, float r, float g,
-                                              float b) {
+AUG_DEV void store_px(const colour_args &a, int64_t oc, int64_t i, int64_t q, float r, float g, float b) {
     const int64_t base = i * oc * a.hw + q;
     if (a.u8) {
         uint8_t *d = (uint8_t *)a.dst;
@@ -122,8 +121,8 @@ aug_status aug__cuda_colour(const aug__colour_plan *p) {
     const cudaStream_t stream = aug__cuda_stream(e);
     aug_status st = aug__cuda_use(func, dev);
     if (st) return st;
-    colour_args a = {p->src, p->dst, NULL, NULL, NULL, p->n, p->c, p->h, p->w, p->h * p->w, p->u8, p->out_c,
-                     (int)p->kind};
+    colour_args a = {p->src, p->dst, NULL,        NULL,  NULL,     p->n,        p->c,
+                     p->h,   p->w,   p->h * p->w, p->u8, p->out_c, (int)p->kind};
     if (p->kind != AUG__COLOUR_JITTER) {
         aug__cuda_grid g = aug__cuda_grid_for(e, p->n * a.hw, 256);
         AUG_LAUNCH(aug__k_colour_convert, g.blocks, g.threads, 0, stream, a);

@@ -37,9 +37,7 @@ typedef struct aug__colour_image {
 } aug__colour_image;
 
 /* clamp_(0, bound); NaN passes through as in torch.clamp. */
-AUG_HD_ALWAYS float aug__colour_clamp(float v, float bound) {
-    return v < 0.0f ? 0.0f : (v > bound ? bound : v);
-}
+AUG_HD_ALWAYS float aug__colour_clamp(float v, float bound) { return v < 0.0f ? 0.0f : (v > bound ? bound : v); }
 
 /* r.mul(0.2989).add_(g, alpha=0.587).add_(b, alpha=0.114) in float32. */
 AUG_HD_ALWAYS float aug__colour_gray(float r, float g, float b) {

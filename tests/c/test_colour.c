@@ -46,8 +46,12 @@ static void test_sample_follows_definition(void **state) {
         }
         assert_int_equal(used, 15);
         for (int p = 0; p < 24; p++)
-            if (seen[p] == code + 1) break;
-            else if (!seen[p]) { seen[p] = code + 1; break; }
+            if (seen[p] == code + 1)
+                break;
+            else if (!seen[p]) {
+                seen[p] = code + 1;
+                break;
+            }
     }
     assert_true(seen[23] != 0); /* all 24 orders occur in 300 draws */
     aug_rng_state s;
@@ -75,8 +79,8 @@ static void test_errors(void **state) {
     int32_t order[16];
     expect(aug_color_jitter_sample(rng, 2, ok, NULL, NULL, NULL, 1, NULL, NULL, NULL, NULL, order), AUG_ERR_VALUE,
            "aug_color_jitter_sample: the brightness output is NULL");
-    expect(aug_color_jitter_sample(rng, 2, bad_order, NULL, NULL, NULL, 1, out, NULL, NULL, NULL, order),
-           AUG_ERR_VALUE, "brightness range (1.5, 0.5) must be finite with min <= max");
+    expect(aug_color_jitter_sample(rng, 2, bad_order, NULL, NULL, NULL, 1, out, NULL, NULL, NULL, order), AUG_ERR_VALUE,
+           "brightness range (1.5, 0.5) must be finite with min <= max");
     expect(aug_color_jitter_sample(rng, 2, NULL, NULL, neg, NULL, 1, NULL, NULL, out, NULL, order), AUG_ERR_VALUE,
            "saturation range (-0.1, 1) must lie in [0, inf)");
     expect(aug_color_jitter_sample(rng, 2, NULL, NULL, NULL, hue, 1, NULL, NULL, NULL, out, order), AUG_ERR_VALUE,
@@ -168,8 +172,10 @@ static void test_cpu_cuda_parity(void **state) {
             uint64_t st = 12345;
             for (int64_t i = 0; i < aug_tensor_size(x); i++) {
                 st = st * 6364136223846793005ull + 1442695040888963407ull;
-                if (dts[d] == AUG_UINT8) ((uint8_t *)aug_tensor_ptr(x))[i] = (uint8_t)(st >> 56);
-                else ((float *)aug_tensor_ptr(x))[i] = (float)(st >> 40) / 16777216.0f * 1.2f - 0.1f;
+                if (dts[d] == AUG_UINT8)
+                    ((uint8_t *)aug_tensor_ptr(x))[i] = (uint8_t)(st >> 56);
+                else
+                    ((float *)aug_tensor_ptr(x))[i] = (float)(st >> 40) / 16777216.0f * 1.2f - 0.1f;
             }
             aug_tensor *xd = aug_tensor_to(x, TH_CUDA0);
             assert_non_null(xd);
@@ -177,7 +183,9 @@ static void test_cpu_cuda_parity(void **state) {
                 aug_tensor *a = NULL, *r = NULL;
                 aug_status sa, sb;
                 switch (f) {
-                case 0: sa = aug_color_jitter(x, b, c, s, h, order, &a), sb = aug_color_jitter(xd, b, c, s, h, order, &r); break;
+                case 0:
+                    sa = aug_color_jitter(x, b, c, s, h, order, &a), sb = aug_color_jitter(xd, b, c, s, h, order, &r);
+                    break;
                 case 1: sa = aug_adjust_brightness(x, 1.3, &a), sb = aug_adjust_brightness(xd, 1.3, &r); break;
                 case 2: sa = aug_adjust_contrast(x, 0.7, &a), sb = aug_adjust_contrast(xd, 0.7, &r); break;
                 case 3: sa = aug_adjust_saturation(x, 1.6, &a), sb = aug_adjust_saturation(xd, 1.6, &r); break;
@@ -208,10 +216,8 @@ static void test_cpu_cuda_parity(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sample_follows_definition),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_brightness_every_value),
-        cmocka_unit_test(test_contrast_by_hand),
+        cmocka_unit_test(test_sample_follows_definition), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_brightness_every_value),    cmocka_unit_test(test_contrast_by_hand),
         cmocka_unit_test(test_cpu_cuda_parity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

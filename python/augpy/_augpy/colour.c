@@ -141,8 +141,7 @@ static int parse_order(PyObject *obj, int64_t n, int32_t **out, const char *func
     Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
     int32_t *v = NULL;
     if ((int64_t)len != n) {
-        PyErr_Format(PyExc_ValueError, "%s: order has %zd rows but the batch has %lld images", func, len,
-                     (long long)n);
+        PyErr_Format(PyExc_ValueError, "%s: order has %zd rows but the batch has %lld images", func, len, (long long)n);
         goto fail;
     }
     v = PyMem_Malloc((size_t)(4 * n + 1) * sizeof(int32_t));
@@ -184,8 +183,8 @@ fail:
 }
 
 static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"imtensor|tensor", "brightness", "contrast", "saturation", "hue", "order",
-                                        "out"};
+    static const char *const names[] = {"imtensor|tensor", "brightness", "contrast", "saturation", "hue",
+                                        "order",           "out"};
     static const char *const fnames[] = {"brightness", "contrast", "saturation", "hue"};
     const char *func = "augpy.color_jitter";
     augpy_state *st = augpy_state_from_module(m);
@@ -221,7 +220,8 @@ static int parse_range(PyObject *obj, int hue, double r[2], const char *func, co
         PyObject *seq = PySequence_Tuple(obj);
         if (!seq) return -1;
         int ok = PySequence_Fast_GET_SIZE(seq) == 2;
-        if (!ok) PyErr_Format(PyExc_ValueError, "%s: %s must be a number or a pair (min, max)", func, name);
+        if (!ok)
+            PyErr_Format(PyExc_ValueError, "%s: %s must be a number or a pair (min, max)", func, name);
         else if (augpy_parse_double(PySequence_Fast_GET_ITEM(seq, 0), &r[0], func, name) < 0 ||
                  augpy_parse_double(PySequence_Fast_GET_ITEM(seq, 1), &r[1], func, name) < 0)
             ok = 0;
@@ -300,15 +300,15 @@ static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_s
             double *o[4];
             for (int k = 0; k < 4; k++) o[k] = use[k] ? outs + k * n : NULL;
             aug_status s = aug_color_jitter_params(n, u, use[0] ? ranges[0] : NULL, use[1] ? ranges[1] : NULL,
-                                                   use[2] ? ranges[2] : NULL, use[3] ? ranges[3] : NULL,
-                                                   random_order, o[0], o[1], o[2], o[3], order);
+                                                   use[2] ? ranges[2] : NULL, use[3] ? ranges[3] : NULL, random_order,
+                                                   o[0], o[1], o[2], o[3], order);
             if (s != AUG_OK) {
                 augpy_raise(st, s, func);
             } else {
                 PyObject *ol = PyList_New((Py_ssize_t)n);
                 for (int64_t i = 0; ol && i < n; i++) {
-                    PyObject *row = Py_BuildValue("(iiii)", order[4 * i], order[4 * i + 1], order[4 * i + 2],
-                                                  order[4 * i + 3]);
+                    PyObject *row =
+                        Py_BuildValue("(iiii)", order[4 * i], order[4 * i + 1], order[4 * i + 2], order[4 * i + 3]);
                     if (!row) {
                         Py_CLEAR(ol);
                         break;
@@ -318,8 +318,8 @@ static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_s
                 PyObject *l[4];
                 for (int k = 0; k < 4; k++) l[k] = list_or_none(o[k], n);
                 if (ol && l[0] && l[1] && l[2] && l[3])
-                    ret = Py_BuildValue("{sOsOsOsOsO}", "brightness", l[0], "contrast", l[1], "saturation", l[2],
-                                        "hue", l[3], "order", ol);
+                    ret = Py_BuildValue("{sOsOsOsOsO}", "brightness", l[0], "contrast", l[1], "saturation", l[2], "hue",
+                                        l[3], "order", ol);
                 for (int k = 0; k < 4; k++) Py_XDECREF(l[k]);
                 Py_XDECREF(ol);
             }
