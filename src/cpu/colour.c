@@ -55,9 +55,10 @@ typedef struct col_ctx {
     int fma;        /* the CPU has FMA: use the AVX2+FMA block steps */
 } col_ctx;
 
-/* The AVX2+FMA builds. no-trapping-math lets the compiler turn the rules'
- * selects into blends (it changes no value: no contraction, no reordering). */
-#define FMA_FN __attribute__((target("avx2,fma"), optimize("no-trapping-math")))
+/* The AVX2+FMA builds (the library's -fno-trapping-math lets the compiler turn
+ * the rules' selects into blends; -ffp-contract=off keeps every other multiply
+ * and add apart). */
+#define FMA_FN __attribute__((target("avx2,fma")))
 
 /* ---- one step over a block ---------------------------------------------------------- */
 
