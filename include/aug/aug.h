@@ -11,4 +11,5 @@
 #include "image.h"
 #include "targets.h"
 #include "resize.h"
+#include "colour.h"
 #endif

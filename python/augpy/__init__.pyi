@@ -35,4 +35,6 @@ __all__ = [
     "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "warp_affine", "where", "zeros", "zeros_like",
     "data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints", "transform_keypoints_batch",
     "resize", "resize_batch", "flip", "hflip", "vflip", "crop", "center_crop", "flip_batch", "image_dims",
+    "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "rgb_to_hsv",
+    "hsv_to_rgb", "color_jitter", "color_jitter_params",
 ]

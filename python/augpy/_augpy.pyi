@@ -1009,3 +1009,50 @@ def flip_batch(batch: CudaTensor, flags: Sequence[Any], horizontal: bool = True,
 
 def image_dims(image: CudaTensor, layout: Optional[str] = None) -> Tuple[int, int, int, int]:
     """(N, H, W, C) of an image or batch under its layout."""
+# ---- colour (colour.c, docs/colour.md) ------------------------------------------------------------------
+
+_FactorsLike = Optional[Union[Sequence[float], _NDArray]]  # N factors per image, or None: step skipped
+_RangeLike = Optional[Union[float, Tuple[float, float], Sequence[float]]]
+
+
+def adjust_brightness(imtensor: CudaTensor, brightness_factor: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """torchvision's adjust_brightness of a uint8/float32 (N, C, H, W) or (C, H, W) image, C = 1 or 3."""
+
+
+def adjust_contrast(imtensor: CudaTensor, contrast_factor: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """torchvision's adjust_contrast: blend with each image's grayscale mean."""
+
+
+def adjust_saturation(imtensor: CudaTensor, saturation_factor: float,
+                      out: Optional[CudaTensor] = None) -> CudaTensor:
+    """torchvision's adjust_saturation: blend with each pixel's grayscale."""
+
+
+def adjust_hue(imtensor: CudaTensor, hue_factor: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """torchvision's adjust_hue: rotate the hue by hue_factor in [-0.5, 0.5] turns."""
+
+
+def rgb_to_grayscale(imtensor: CudaTensor, num_output_channels: int = 1,
+                     out: Optional[CudaTensor] = None) -> CudaTensor:
+    """torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B into 1 or 3 channels."""
+
+
+def rgb_to_hsv(imtensor: CudaTensor, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """float32 RGB -> HSV (torchvision's _rgb_to_hsv)."""
+
+
+def hsv_to_rgb(imtensor: CudaTensor, out: Optional[CudaTensor] = None) -> CudaTensor:
+    """float32 HSV -> RGB (torchvision's _hsv_to_rgb)."""
+
+
+def color_jitter(imtensor: CudaTensor, brightness: _FactorsLike = None, contrast: _FactorsLike = None,
+                 saturation: _FactorsLike = None, hue: _FactorsLike = None,
+                 order: Optional[Union[Sequence[Sequence[int]], _NDArray]] = None,
+                 out: Optional[CudaTensor] = None) -> CudaTensor:
+    """ColorJitter on a batch in one pass, with per-image factors and step order."""
+
+
+def color_jitter_params(rng: RandomNumberGenerator, n: int, brightness: _RangeLike = None,
+                        contrast: _RangeLike = None, saturation: _RangeLike = None, hue: _RangeLike = None,
+                        random_order: bool = True) -> Dict[str, Any]:
+    """ColorJitter's sampling of n images' factors and orders from rng (for color_jitter(im, **params))."""

@@ -59,6 +59,7 @@ static const char *family_name(aug__family f) {
     static const char *const names[AUG__NUM_FAMILIES] = {"this elementwise operation", "reduction", "gemm",
                                                          "random fill", "warp_affine", "lighting", "blur",
                                                          "JPEG decoding", "advanced indexing", "resize"};
+                                                         "JPEG decoding", "advanced indexing", "colour"};
     return (int)f >= 0 && f < AUG__NUM_FAMILIES ? names[f] : "this operation";
 }
 
@@ -74,6 +75,7 @@ static int has_entry(const aug__backend *be, aug__family f) {
     case AUG__FAMILY_JPEG: return be->jpeg_decode != NULL;
     case AUG__FAMILY_TAKE: return be->take != NULL;
     case AUG__FAMILY_RESIZE: return be->resize != NULL;
+    case AUG__FAMILY_COLOUR: return be->colour != NULL;
     default: return 0;
     }
 }

@@ -32,6 +32,7 @@
 #include "cpu/pool.h"
 #include "core/blur.h"
 #include "core/lighting.h"
+#include "core/colour.h"
 #include "core/random.h"
 #include "core/warp.h"
 #include "core/resize.h"
@@ -192,6 +193,7 @@ AUG__INTERRUPTIBLE(cpu_warp_affine, aug__warp_plan, aug__cpu_warp_affine)
 AUG__INTERRUPTIBLE(cpu_lighting, aug__lighting_plan, aug__cpu_lighting)
 AUG__INTERRUPTIBLE(cpu_blur, aug__blur_plan, aug__cpu_blur)
 AUG__INTERRUPTIBLE(cpu_resize, aug__resize_plan, aug__cpu_resize)
+AUG__INTERRUPTIBLE(cpu_colour, aug__colour_plan, aug__cpu_colour)
 static void cpu_priority_range(int device_id, int *least, int *greatest) {
     (void)device_id;
     *least = *greatest = 0;
@@ -266,4 +268,5 @@ const aug__backend aug__cpu_backend = {
     .jpeg_describe = aug__libjpeg_describe,
     .jpeg_decode_region = aug__libjpeg_decode_region,
     .resize = cpu_resize,
+    .colour = cpu_colour,
 };

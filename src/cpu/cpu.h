@@ -15,6 +15,7 @@ AUG__HIDDEN aug_status aug__cpu_gemm(const aug__gemm_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_random(const aug__random_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_warp_affine(const aug__warp_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_lighting(const aug__lighting_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_colour(const aug__colour_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_blur(const aug__blur_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_take(const aug__take_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_resize(const aug__resize_plan *plan);

@@ -253,6 +253,7 @@ static const aug__backend cuda_backend = {
     /* .jpeg_describe = */ NULL,      /* headers are read on the host (core/jpeg.c) */
     /* .jpeg_decode_region = */ NULL, /* region/scaled decodes: CPU decode + upload (core/jpeg.c) */
     /* .resize = */ aug__cuda_resize,
+    /* .colour = */ aug__cuda_colour,
 };
 
 /* ---- start ------------------------------------------------------------------------------ */

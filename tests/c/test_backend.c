@@ -21,6 +21,7 @@
 #include "aug/aug.h"
 #include "core/backend.h"
 #include "core/blur.h"
+#include "core/colour.h"
 #include "core/lighting.h"
 #include "core/random.h"
 #include "core/warp.h"
@@ -94,6 +95,10 @@ static aug_status rec_resize(const aug__resize_plan *p) {
     calls[AUG__FAMILY_RESIZE]++;
     check_exec(&p->exec);
     return aug__cpu_backend.resize(p);
+static aug_status rec_colour(const aug__colour_plan *p) {
+    calls[AUG__FAMILY_COLOUR]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.colour(p);
 }
 
 static aug__backend recording(void) {
@@ -102,6 +107,7 @@ static aug__backend recording(void) {
     be.warp_affine = rec_warp, be.lighting = rec_lighting, be.blur = rec_blur, be.jpeg_decode = rec_jpeg_decode;
     be.take = rec_take, be.jpeg_decode_region = rec_jpeg_decode_region;
     be.resize = rec_resize;
+    be.colour = rec_colour;
     return be;
 }
 
@@ -187,6 +193,14 @@ static aug_status run_families(aug_dtype dt, int expect_ok) {
     aug_tensor_free(out);
     aug_tensor_free(src), aug_tensor_free(dst), aug_tensor_free(im), aug_tensor_free(g), aug_tensor_free(gc);
     aug_tensor_free(k), aug_tensor_free(a), aug_tensor_free(b), aug_tensor_free(c);
+    if (dt == AUG_UINT8 || dt == AUG_FLOAT32) { /* the colour family takes these two */
+        const double f[1] = {1.2}, hue[1] = {0.1};
+        const int32_t order[4] = {3, 1, 0, 2};
+        aug_tensor *cim = filled(4, s4, dt, dt == AUG_UINT8 ? 50 : 0.5);
+        out = NULL;
+        CALL(aug_color_jitter(cim, f, f, f, hue, order, &out));
+        aug_tensor_free(out), aug_tensor_free(cim);
+    }
 #undef CALL
     return last;
 }
@@ -238,6 +252,10 @@ static void test_missing_entries(void **state) {
     aug_tensor *im = aug_tensor_empty(3, (int64_t[]){1, 4, 4}, AUG_UINT8, CPU);
     assert_int_equal(aug_box_blur_single(im, 3, &b), AUG_ERR_TYPE);
     assert_string_equal(aug_last_error(), "aug_box_blur_single: blur is not supported on cpu for dtype uint8");
+    assert_null(b);
+    be.colour = NULL;
+    assert_int_equal(aug_adjust_hue(im, 0.1, &b), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(), "aug_adjust_hue: colour is not supported on cpu for dtype uint8");
     assert_null(b);
     aug__backend_override(AUG_DEVICE_CPU, NULL);
     for (int f = 0; f < AUG__NUM_FAMILIES; f++) assert_int_equal(calls[f], 0);

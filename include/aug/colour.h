@@ -1,0 +1,80 @@
+/* aug/colour.h: colour adjustments with torchvision's semantics (docs/colour.md):
+ * brightness, contrast, saturation, hue (torchvision.transforms.v2.functional
+ * adjust_*), rgb_to_grayscale, RGB <-> HSV, and a batch jitter with per-image
+ * factors and step order (ColorJitter) done in one pass over the pixels.
+ *
+ * Images are (N, C, H, W) batches or (C, H, W) single images, contiguous,
+ * uint8 (values 0..255) or float32 (nominally 0..1), C = 1 or 3 (RGB). uint8
+ * results match torchvision bit for bit (its float32 arithmetic, clamp, then
+ * truncation); float32 results match it except for the contrast mean's
+ * summation order. Output convention as in image.h: *out == NULL allocates a
+ * new tensor (caller frees), otherwise *out must have the result's shape and
+ * dtype, be contiguous, and may be the input itself (in place) where the shapes
+ * agree. Errors: aug_status with "aug_<function>: ..." messages. */
+#ifndef AUG_COLOUR_H
+#define AUG_COLOUR_H
+
+#include "tensor.h"
+#include "random.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* x * factor, clamped to [0, max]; factor finite and >= 0. */
+AUG_API aug_status aug_adjust_brightness(const aug_tensor *im, double factor, aug_tensor **out);
+/* blend with the mean of each image's grayscale (floored for uint8): x * f +
+ * mean * (1 - f), clamped; factor finite and >= 0. */
+AUG_API aug_status aug_adjust_contrast(const aug_tensor *im, double factor, aug_tensor **out);
+/* blend with the pixel's grayscale; factor finite and >= 0; a 1-channel image
+ * is returned unchanged (torchvision's rule). */
+AUG_API aug_status aug_adjust_saturation(const aug_tensor *im, double factor, aug_tensor **out);
+/* rotate the hue by factor (in [-0.5, 0.5]) turns through HSV in float32; a
+ * 1-channel image is returned unchanged. */
+AUG_API aug_status aug_adjust_hue(const aug_tensor *im, double factor, aug_tensor **out);
+
+/* 0.2989 R + 0.587 G + 0.114 B (float32, truncated for uint8) into 1 or 3
+ * identical channels (num_output_channels 1 or 3); a 1-channel input is copied
+ * (repeated for 3). The output has C = num_output_channels. */
+AUG_API aug_status aug_rgb_to_grayscale(const aug_tensor *im, int num_output_channels, aug_tensor **out);
+/* float32 RGB (C = 3) -> HSV with h, s in [0, 1) / [0, 1] and v = max(R, G, B),
+ * and back (torchvision's _rgb_to_hsv / _hsv_to_rgb). */
+AUG_API aug_status aug_rgb_to_hsv(const aug_tensor *im, aug_tensor **out);
+AUG_API aug_status aug_hsv_to_rgb(const aug_tensor *im, aug_tensor **out);
+
+/* The batch jitter: image n goes through brightness[n], contrast[n],
+ * saturation[n], hue[n] (host arrays of N values; NULL skips that step for
+ * every image) in the order order[4n .. 4n + 3] (a permutation of 0 brightness,
+ * 1 contrast, 2 saturation, 3 hue, torchvision's fn_idx; NULL: 0, 1, 2, 3), each
+ * step exactly as the single functions above, in one pass over the pixels (two
+ * for an image whose contrast step follows other steps: the first runs those,
+ * sums the grayscale for the mean and stores the pixels in out, the second goes
+ * on from there). Factor checks as above, per value. */
+AUG_API aug_status aug_color_jitter(const aug_tensor *im, const double *brightness, const double *contrast,
+                                    const double *saturation, const double *hue, const int32_t *order,
+                                    aug_tensor **out);
+
+/* ColorJitter's parameter sampling for n images from u, 7 uniform draws in
+ * [0, 1) per image (image-major): factor = lo + u * (hi - lo) with u[7i + 0..3]
+ * for brightness, contrast, saturation, hue; ranges are {lo, hi} (NULL: that
+ * step is not sampled and its output array is not written); the order is a
+ * Fisher-Yates shuffle of (0, 1, 2, 3) with j = floor(u * (k + 1)) for k = 3, 2,
+ * 1 from u[7i + 4 .. 6], or 0, 1, 2, 3 when random_order is 0. Ranges: finite,
+ * lo <= hi, lo >= 0 (hue: -0.5 <= lo, hi <= 0.5). Outputs: n values each, and
+ * order 4n values; NULL outputs for non-NULL ranges are an error. */
+AUG_API aug_status aug_color_jitter_params(int64_t n, const double *u, const double *brightness_range,
+                                           const double *contrast_range, const double *saturation_range,
+                                           const double *hue_range, int random_order, double *brightness,
+                                           double *contrast, double *saturation, double *hue, int32_t *order);
+/* The same with u drawn from rng: one uniform fill of a float64 (n, 7) tensor on
+ * the generator's device (one call of its counter), so a batch's parameters are
+ * reproducible from the seed. */
+AUG_API aug_status aug_color_jitter_sample(aug_rng *rng, int64_t n, const double *brightness_range,
+                                           const double *contrast_range, const double *saturation_range,
+                                           const double *hue_range, int random_order, double *brightness,
+                                           double *contrast, double *saturation, double *hue, int32_t *order);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+/* core/colour.h: the colour plan handed to the backends (private).
+ *
+ * The core checks shapes, dtypes and factors, turns the per-image factors and
+ * orders into step lists (scalar/colour.h) and allocates the output; the
+ * backend runs the steps per pixel with scalar/colour.h's rules (the CPU through
+ * 256-entry tables where a step maps each uint8 value on its own). */
+#ifndef AUG_CORE_COLOUR_H
+#define AUG_CORE_COLOUR_H
+
+#include "backend.h"
+#include "scalar/colour.h"
+
+typedef enum aug__colour_kind {
+    AUG__COLOUR_JITTER,  /* the steps of img[] per image, in place allowed */
+    AUG__COLOUR_GRAY,    /* rgb_to_grayscale: c (1 or 3) -> out_c (1 or 3) channels */
+    AUG__COLOUR_TO_HSV,  /* float32 RGB -> HSV */
+    AUG__COLOUR_FROM_HSV /* float32 HSV -> RGB */
+} aug__colour_kind;
+
+struct aug__colour_plan {
+    const char *func;
+    aug__colour_kind kind;
+    const char *src;              /* the image's first value (backend memory), contiguous NCHW */
+    char *dst;                    /* the output's first value; == src or not overlapping it */
+    int u8;                       /* 1: uint8, 0: float32 */
+    int64_t n, c, h, w;           /* images, channels (1 or 3), rows, columns */
+    int out_c;                    /* AUG__COLOUR_GRAY: output channels */
+    const aug__colour_image *img; /* AUG__COLOUR_JITTER: n step lists (host) */
+    int any_contrast;             /* some image has a contrast step */
+    aug__exec exec;
+};
+
+#endif

@@ -1,0 +1,346 @@
+/* cpu/colour.c: the CPU colour kernels (aug/colour.h, docs/colour.md).
+ *
+ * Pixels are processed in blocks of BLOCK: the channel planes of a block are
+ * read once, every step of the image runs over the block, the block is stored
+ * (one pass over the pixels). For uint8, consecutive steps that map each value
+ * on its own (brightness, contrast; with one channel every step) are composed
+ * into one 256-entry table per image, built with the same scalar rules, so the
+ * tables give the bits of the per-value evaluation. Saturation and hue run per
+ * pixel (scalar/colour.h), in a plain and an AVX2+FMA build of the same code
+ * (fmaf is exact, so both give the same bits).
+ *
+ * An image with a contrast step needs the grayscale mean of the image after
+ * the steps before it: a first pass runs those steps per row, stores the row in
+ * the output (the main pass goes on from there) and sums the row's grayscale
+ * left to right in double (uint8: exactly, in integers), then the row sums are
+ * added in row order (the CUDA backend sums in the same order, so float32 means
+ * agree). */
+#include <stdlib.h>
+#include <string.h>
+#include "cpu.h"
+#include "core/colour.h"
+#include "cpu/pool.h"
+#include "cpu/simd.h"
+#include "core/error.h"
+
+/* Pixels per block: three planes of 256 floats stay in L1. */
+#define BLOCK 256
+/* Pixels per task of the main pass: 16 Ki pixels (~50 us with saturation and hue)
+ * amortise a task's hand-out; a 224x224 image is 4 tasks. */
+#define CHUNK ((int64_t)1 << 14)
+
+enum { STAGE_LUT, STAGE_STEP };
+
+/* The shift that brings byte b (in memory order) of a 64-bit load to the bottom. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_SHIFT(b) (56 - 8 * (b))
+#else
+#define BYTE_SHIFT(b) (8 * (b))
+#endif
+
+/* The stages of one image for steps [from, to): tables and per-pixel steps. */
+typedef struct stages {
+    int n;
+    int type[4];
+    int arg[4]; /* STAGE_LUT: table slot (0..3); STAGE_STEP: step index */
+} stages;
+
+typedef struct col_ctx {
+    const aug__colour_plan *p;
+    int64_t hw;
+    float *means;   /* n */
+    double *rowsum; /* n * h */
+    stages *st;     /* n (the current pass's stages) */
+    uint8_t *luts;  /* n * 4 * 256 */
+    int fma;        /* the CPU has FMA: use the AVX2+FMA block steps */
+} col_ctx;
+
+/* The AVX2+FMA builds (the library's -fno-trapping-math lets the compiler turn
+ * the rules' selects into blends; -ffp-contract=off keeps every other multiply
+ * and add apart). */
+#define FMA_FN __attribute__((target("avx2,fma")))
+
+/* ---- one step over a block ---------------------------------------------------------- */
+
+/* Step k of image d over m pixels; each kind is its own loop over the scalar
+ * rule, so the compiler can vectorise it. uint8 planes only see saturation
+ * and hue (their per-value steps are tables). */
+#define STEP_BODY                                                                                                      \
+    const int kind = d->step[k].kind;                                                                                  \
+    const float ratio = d->step[k].ratio, alpha = d->step[k].alpha;                                                    \
+    if (p->u8) {                                                                                                       \
+        uint8_t *r = pr, *g = pg, *b = pb;                                                                             \
+        if (kind == AUG__COLOUR_SATURATION) {                                                                          \
+            for (int64_t i = 0; i < m; i++) {                                                                          \
+                float x0 = r[i], x1 = g[i], x2 = b[i];                                                                 \
+                aug__colour_step_saturation(1, ratio, alpha, &x0, &x1, &x2);                                           \
+                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
+            }                                                                                                          \
+        } else {                                                                                                       \
+            for (int64_t i = 0; i < m; i++) {                                                                          \
+                float x0 = r[i], x1 = g[i], x2 = b[i];                                                                 \
+                aug__colour_step_hue(1, ratio, &x0, &x1, &x2);                                                         \
+                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
+            }                                                                                                          \
+        }                                                                                                              \
+    } else {                                                                                                           \
+        float *r = pr, *g = pg, *b = pb;                                                                               \
+        if (kind == AUG__COLOUR_SATURATION) {                                                                          \
+            for (int64_t i = 0; i < m; i++) aug__colour_step_saturation(0, ratio, alpha, &r[i], &g[i], &b[i]);         \
+        } else if (kind == AUG__COLOUR_HUE) {                                                                          \
+            for (int64_t i = 0; i < m; i++) aug__colour_step_hue(0, ratio, &r[i], &g[i], &b[i]);                       \
+        } else {                                                                                                       \
+            float *planes[3] = {r, g, b};                                                                              \
+            for (int64_t c = 0; c < p->c; c++)                                                                         \
+                for (int64_t i = 0; i < m; i++)                                                                        \
+                    planes[c][i] = aug__colour_step_value(kind, 0, ratio, alpha, mean, planes[c][i]);                  \
+        }                                                                                                              \
+    }
+
+static void step_plain(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *pr, void *pg,
+                       void *pb, int64_t m){STEP_BODY}
+
+FMA_FN static void step_fma(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *pr,
+                            void *pg, void *pb, int64_t m) {
+    STEP_BODY
+}
+
+/* The sum of the floored grayscale (or the values, c = 1) of m uint8 pixels. */
+#define GRAY_SUM_BODY                                                                                                  \
+    const uint8_t *r = planes[0], *g = planes[1], *b = planes[2];                                                      \
+    int32_t s = 0; /* at most BLOCK * 255 */                                                                           \
+    if (c != 3) {                                                                                                      \
+        for (int64_t i = 0; i < m; i++) s += r[i];                                                                     \
+    } else {                                                                                                           \
+        for (int64_t i = 0; i < m; i++) s += (int32_t)aug__colour_mean_term(3, 1, r[i], g[i], b[i]);                   \
+    }                                                                                                                  \
+    return s;
+
+static int32_t u8_gray_sum_plain(void *const planes[3], int c, int64_t m){GRAY_SUM_BODY} FMA_FN static int32_t
+    u8_gray_sum_fma(void *const planes[3], int c, int64_t m) {
+    GRAY_SUM_BODY
+}
+
+/* ---- stages ------------------------------------------------------------------------ */
+
+/* Stages of image i for steps [from, to), tables written to luts (4 * 256). */
+static void make_stages(const aug__colour_plan *p, int64_t i, int from, int to, float mean, stages *s, uint8_t *luts) {
+    const aug__colour_image *d = &p->img[i];
+    s->n = 0;
+    int nlut = 0;
+    for (int k = from; k < to; k++) {
+        int kind = d->step[k].kind;
+        int per_value = kind == AUG__COLOUR_BRIGHTNESS || kind == AUG__COLOUR_CONTRAST;
+        if (p->c == 1 && !per_value) continue; /* saturation and hue leave one channel as it is */
+        if (!p->u8 || !per_value) {
+            s->type[s->n] = STAGE_STEP, s->arg[s->n++] = k;
+            continue;
+        }
+        uint8_t *t;
+        if (s->n > 0 && s->type[s->n - 1] == STAGE_LUT) {
+            t = luts + 256 * s->arg[s->n - 1];
+        } else {
+            t = luts + 256 * nlut;
+            for (int x = 0; x < 256; x++) t[x] = (uint8_t)x;
+            s->type[s->n] = STAGE_LUT, s->arg[s->n++] = nlut++;
+        }
+        for (int x = 0; x < 256; x++) {
+            float v = t[x], u = 0.0f, w = 0.0f;
+            aug__colour_steps(d, k, k + 1, 1, 1, mean, &v, &u, &w);
+            t[x] = (uint8_t)v;
+        }
+    }
+}
+
+/* Runs image i's stages over m pixels of the block planes. */
+static void run_stages(const col_ctx *x, int64_t i, float mean, void *r, void *g, void *b, int64_t m) {
+    const aug__colour_plan *p = x->p;
+    const stages *s = &x->st[i];
+    for (int j = 0; j < s->n; j++) {
+        if (s->type[j] == STAGE_LUT) {
+            const uint8_t *t = x->luts + (i * 4 + s->arg[j]) * 256;
+            uint8_t *planes[3] = {r, g, b};
+            for (int64_t c = 0; c < p->c; c++)
+                for (int64_t q = 0; q < m; q++) planes[c][q] = t[planes[c][q]];
+        } else if (x->fma) {
+            step_fma(p, &p->img[i], s->arg[j], mean, r, g, b, m);
+        } else {
+            step_plain(p, &p->img[i], s->arg[j], mean, r, g, b, m);
+        }
+    }
+}
+
+/* Loads m pixels from pixel offset q of image i of base (the source or the
+ * output) into the block planes. */
+static void load_block(const aug__colour_plan *p, const char *base, int64_t hw, int64_t i, int64_t q, int64_t m,
+                       void *planes[3]) {
+    size_t es = p->u8 ? 1 : sizeof(float);
+    for (int64_t c = 0; c < p->c; c++)
+        memcpy(planes[c], base + ((i * p->c + c) * hw + q) * (int64_t)es, (size_t)m * es);
+}
+
+/* The first step of the main pass: after the contrast pre-pass, which stored the
+ * image as it is before its contrast step in the output, the contrast step. */
+static int main_from(const aug__colour_plan *p, int64_t i) {
+    return p->img[i].contrast_at > 0 ? p->img[i].contrast_at : 0;
+}
+
+static void store_block(const aug__colour_plan *p, int64_t hw, int64_t i, int64_t q, int64_t m, void *planes[3]) {
+    size_t es = p->u8 ? 1 : sizeof(float);
+    for (int64_t c = 0; c < p->c; c++)
+        memcpy(p->dst + ((i * p->c + c) * hw + q) * (int64_t)es, planes[c], (size_t)m * es);
+}
+
+/* ---- passes -------------------------------------------------------------------------- */
+
+static void pre_stages_task(void *ctx, int64_t i, int worker) {
+    (void)worker;
+    col_ctx *x = ctx;
+    int at = x->p->img[i].contrast_at;
+    x->st[i].n = 0;
+    if (at > 0) make_stages(x->p, i, 0, at, 0.0f, &x->st[i], x->luts + i * 4 * 256);
+}
+
+static void main_stages_task(void *ctx, int64_t i, int worker) {
+    (void)worker;
+    col_ctx *x = ctx;
+    make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i], x->luts + i * 4 * 256);
+}
+
+/* The grayscale sum of row y of image i after the steps before its contrast step;
+ * the row after those steps is stored in the output, where the main pass picks
+ * it up (so no step runs twice). */
+static void row_sum_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    col_ctx *x = ctx;
+    const aug__colour_plan *p = x->p;
+    int64_t i = task / p->h, y = task % p->h;
+    if (p->img[i].contrast_at < 0) return;
+    _Alignas(32) float buf[3][BLOCK];
+    void *planes[3] = {buf[0], buf[1], buf[2]};
+    double sum = 0.0;
+    int64_t isum = 0; /* uint8: the terms are integers, so any order gives the exact sum */
+    for (int64_t q = 0; q < p->w; q += BLOCK) {
+        int64_t m = p->w - q < BLOCK ? p->w - q : BLOCK;
+        load_block(p, p->src, x->hw, i, y * p->w + q, m, planes);
+        run_stages(x, i, 0.0f, planes[0], planes[1], planes[2], m);
+        if (p->img[i].contrast_at > 0) store_block(p, x->hw, i, y * p->w + q, m, planes);
+        if (p->u8) {
+            isum += x->fma ? u8_gray_sum_fma(planes, (int)p->c, m) : u8_gray_sum_plain(planes, (int)p->c, m);
+            continue;
+        }
+        for (int64_t j = 0; j < m; j++)
+            sum += (double)aug__colour_mean_term((int)p->c, 0, buf[0][j], p->c == 3 ? buf[1][j] : 0.0f,
+                                                 p->c == 3 ? buf[2][j] : 0.0f);
+    }
+    x->rowsum[task] = p->u8 ? (double)isum : sum;
+}
+
+static void main_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    col_ctx *x = ctx;
+    const aug__colour_plan *p = x->p;
+    int64_t chunks = (x->hw + CHUNK - 1) / CHUNK;
+    int64_t i = task / chunks, q0 = task % chunks * CHUNK, q1 = q0 + CHUNK < x->hw ? q0 + CHUNK : x->hw;
+    const stages *s = &x->st[i];
+    const char *base = main_from(p, i) > 0 ? p->dst : p->src;
+    if (p->u8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT)) {
+        /* one table (or none): straight from the source to the output, 8 values per load */
+        const uint8_t *t = x->luts + (i * 4 + (s->n ? s->arg[0] : 0)) * 256;
+        for (int64_t c = 0; c < p->c; c++) {
+            const uint8_t *src = (const uint8_t *)base + (i * p->c + c) * x->hw;
+            uint8_t *dst = (uint8_t *)p->dst + (i * p->c + c) * x->hw;
+            if (!s->n) {
+                if (dst != src) memcpy(dst + q0, src + q0, (size_t)(q1 - q0));
+                continue;
+            }
+            int64_t q = q0;
+            for (; q + 8 <= q1; q += 8) {
+                uint64_t v;
+                memcpy(&v, src + q, 8);
+                for (int b = 0; b < 8; b++) dst[q + b] = t[(uint8_t)(v >> BYTE_SHIFT(b))];
+            }
+            for (; q < q1; q++) dst[q] = t[src[q]];
+        }
+        return;
+    }
+    _Alignas(32) float buf[3][BLOCK];
+    void *planes[3] = {buf[0], buf[1], buf[2]};
+    for (int64_t q = q0; q < q1; q += BLOCK) {
+        int64_t m = q1 - q < BLOCK ? q1 - q : BLOCK;
+        load_block(p, base, x->hw, i, q, m, planes);
+        run_stages(x, i, x->means[i], planes[0], planes[1], planes[2], m);
+        store_block(p, x->hw, i, q, m, planes);
+    }
+}
+
+/* ---- grayscale and HSV ------------------------------------------------------------- */
+
+static void convert_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    col_ctx *x = ctx;
+    const aug__colour_plan *p = x->p;
+    int64_t chunks = (x->hw + CHUNK - 1) / CHUNK;
+    int64_t i = task / chunks, q0 = task % chunks * CHUNK, q1 = q0 + CHUNK < x->hw ? q0 + CHUNK : x->hw;
+    int64_t hw = x->hw, oc = p->out_c;
+    for (int64_t q = q0; q < q1; q++) {
+        float v[3] = {0.0f, 0.0f, 0.0f};
+        for (int64_t c = 0; c < p->c; c++) {
+            int64_t at = (i * p->c + c) * hw + q;
+            v[c] = p->u8 ? (float)((const uint8_t *)p->src)[at] : ((const float *)(const void *)p->src)[at];
+        }
+        float o[3];
+        if (p->kind == AUG__COLOUR_GRAY) {
+            float gray = p->c == 3 ? aug__colour_gray(v[0], v[1], v[2]) : v[0];
+            o[0] = o[1] = o[2] = p->u8 ? truncf(gray) : gray;
+        } else if (p->kind == AUG__COLOUR_TO_HSV) {
+            aug__colour_rgb_to_hsv(v[0], v[1], v[2], &o[0], &o[1], &o[2]);
+        } else {
+            aug__colour_hsv_to_rgb(v[0], v[1], v[2], &o[0], &o[1], &o[2]);
+        }
+        for (int64_t c = 0; c < oc; c++) {
+            int64_t at = (i * oc + c) * hw + q;
+            if (p->u8)
+                ((uint8_t *)p->dst)[at] = (uint8_t)o[c];
+            else
+                ((float *)(void *)p->dst)[at] = o[c];
+        }
+    }
+}
+
+aug_status aug__cpu_colour(const aug__colour_plan *p) {
+    const char *func = p->func;
+    col_ctx x = {p, p->h * p->w, NULL, NULL, NULL, NULL, 0};
+    int64_t chunks = (x.hw + CHUNK - 1) / CHUNK;
+    if (p->kind != AUG__COLOUR_JITTER) {
+        aug__parallel_for(p->n * chunks, convert_task, &x);
+        return AUG_OK;
+    }
+    x.fma = aug__simd_level() >= AUG__SIMD_AVX2 && __builtin_cpu_supports("fma");
+    x.means = calloc((size_t)p->n, sizeof(float));
+    x.st = malloc((size_t)p->n * sizeof(stages));
+    x.luts = malloc((size_t)p->n * 4 * 256);
+    x.rowsum = p->any_contrast ? malloc((size_t)(p->n * p->h) * sizeof(double)) : NULL;
+    aug_status st = AUG_OK;
+    if (!x.means || !x.st || !x.luts || (p->any_contrast && !x.rowsum)) {
+        st = AUG__NOMEM(func);
+    } else {
+        if (p->any_contrast) {
+            aug__parallel_for(p->n, pre_stages_task, &x);
+            aug__parallel_for(p->n * p->h, row_sum_task, &x);
+            for (int64_t i = 0; i < p->n; i++) {
+                if (p->img[i].contrast_at < 0) continue;
+                double sum = 0.0;
+                for (int64_t y = 0; y < p->h; y++) sum += x.rowsum[i * p->h + y];
+                x.means[i] = aug__colour_mean(sum, x.hw);
+            }
+        }
+        aug__parallel_for(p->n, main_stages_task, &x);
+        aug__parallel_for(p->n * chunks, main_task, &x);
+    }
+    free(x.means);
+    free(x.st);
+    free(x.luts);
+    free(x.rowsum);
+    return st;
+}

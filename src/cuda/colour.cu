@@ -1,0 +1,163 @@
+/* cuda/colour.cu: the colour ops on the GPU (aug/colour.h, docs/colour.md).
+ *
+ * Every pixel runs scalar/colour.h's steps, as on the CPU (whose uint8 tables
+ * hold the same rule's results), so both backends store the same bits. The
+ * rules use fmaf on purpose (torch's add with alpha is a fused multiply-add):
+ * these kernels are in the Makefile's CUDA_FMA_ALLOWED list; everything else is
+ * --fmad=false arithmetic. Contrast means: one thread per (image, row) sums the
+ * row's grayscale left to right in double, one thread per image adds the row
+ * sums in row order: the CPU's order, so float32 means agree bit for bit. The
+ * row pass stores each pixel as it is before the contrast step in the output,
+ * and the main pass goes on from there: no step runs twice. */
+#include <stdlib.h>
+#include "cuda/cuda.h"
+#include "core/colour.h"
+
+typedef struct colour_args {
+    const char *src;
+    char *dst;
+    const aug__colour_image *img; /* n (device) */
+    double *rowsum;               /* n * h (device) */
+    float *means;                 /* n (device) */
+    int64_t n, c, h, w, hw;
+    int u8, out_c, kind;
+} colour_args;
+
+AUG_DEV void load_px(const colour_args &a, const char *from, int64_t i, int64_t q, float *r, float *g, float *b) {
+    const int64_t base = i * a.c * a.hw + q;
+    if (a.u8) {
+        const uint8_t *s = (const uint8_t *)from;
+        *r = s[base];
+        *g = a.c == 3 ? (float)s[base + a.hw] : 0.0f;
+        *b = a.c == 3 ? (float)s[base + 2 * a.hw] : 0.0f;
+    } else {
+        const float *s = (const float *)(const void *)from;
+        *r = s[base];
+        *g = a.c == 3 ? s[base + a.hw] : 0.0f;
+        *b = a.c == 3 ? s[base + 2 * a.hw] : 0.0f;
+    }
+}
+
+AUG_DEV void store_px(const colour_args &a, int64_t oc, int64_t i, int64_t q, float r, float g, float b) {
+    const int64_t base = i * oc * a.hw + q;
+    if (a.u8) {
+        uint8_t *d = (uint8_t *)a.dst;
+        d[base] = (uint8_t)r;
+        if (oc == 3) d[base + a.hw] = (uint8_t)g, d[base + 2 * a.hw] = (uint8_t)b;
+    } else {
+        float *d = (float *)(void *)a.dst;
+        d[base] = r;
+        if (oc == 3) d[base + a.hw] = g, d[base + 2 * a.hw] = b;
+    }
+}
+
+/* The grayscale sum of one row after the steps before the contrast step. */
+AUG_GLOBAL void aug__k_colour_rowsum(colour_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < a.n * a.h; t += step) {
+        const int64_t i = t / a.h, y = t % a.h;
+        const aug__colour_image *d = a.img + i;
+        const int at = d->contrast_at;
+        if (at < 0) continue;
+        double sum = 0.0;
+        for (int64_t x = 0; x < a.w; x++) {
+            float r, g, b;
+            load_px(a, a.src, i, y * a.w + x, &r, &g, &b);
+            aug__colour_steps(d, 0, at, (int)a.c, a.u8, 0.0f, &r, &g, &b);
+            sum += (double)aug__colour_mean_term((int)a.c, a.u8, r, g, b);
+            if (at > 0) store_px(a, a.c, i, y * a.w + x, r, g, b); /* the main pass goes on from here */
+        }
+        a.rowsum[t] = sum;
+    }
+}
+
+AUG_GLOBAL void aug__k_colour_mean(colour_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+        if (a.img[i].contrast_at < 0) continue;
+        double sum = 0.0;
+        for (int64_t y = 0; y < a.h; y++) sum += a.rowsum[i * a.h + y];
+        a.means[i] = aug__colour_mean(sum, a.hw);
+    }
+}
+
+AUG_GLOBAL void aug__k_colour_jitter(colour_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < a.n * a.hw; t += step) {
+        const int64_t i = t / a.hw, q = t % a.hw;
+        const aug__colour_image *d = a.img + i;
+        float r, g, b;
+        const int from = d->contrast_at > 0 ? d->contrast_at : 0; /* the pre-pass stored the steps before */
+        load_px(a, from > 0 ? a.dst : a.src, i, q, &r, &g, &b);
+        const float mean = d->contrast_at >= 0 ? a.means[i] : 0.0f;
+        aug__colour_steps(d, from, d->nsteps, (int)a.c, a.u8, mean, &r, &g, &b);
+        store_px(a, a.c, i, q, r, g, b);
+    }
+}
+
+/* rgb_to_grayscale, rgb_to_hsv, hsv_to_rgb. */
+AUG_GLOBAL void aug__k_colour_convert(colour_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < a.n * a.hw; t += step) {
+        const int64_t i = t / a.hw, q = t % a.hw;
+        float r, g, b, o0, o1, o2;
+        load_px(a, a.src, i, q, &r, &g, &b);
+        if (a.kind == AUG__COLOUR_GRAY) {
+            float gray = a.c == 3 ? aug__colour_gray(r, g, b) : r;
+            o0 = o1 = o2 = a.u8 ? truncf(gray) : gray;
+        } else if (a.kind == AUG__COLOUR_TO_HSV) {
+            aug__colour_rgb_to_hsv(r, g, b, &o0, &o1, &o2);
+        } else {
+            aug__colour_hsv_to_rgb(r, g, b, &o0, &o1, &o2);
+        }
+        store_px(a, a.out_c, i, q, o0, o1, o2);
+    }
+}
+
+aug_status aug__cuda_colour(const aug__colour_plan *p) {
+    const char *func = p->func;
+    const aug__exec *e = &p->exec;
+    const int dev = e->device.id;
+    const cudaStream_t stream = aug__cuda_stream(e);
+    aug_status st = aug__cuda_use(func, dev);
+    if (st) return st;
+    colour_args a = {p->src, p->dst, NULL,        NULL,  NULL,     p->n,        p->c,
+                     p->h,   p->w,   p->h * p->w, p->u8, p->out_c, (int)p->kind};
+    if (p->kind != AUG__COLOUR_JITTER) {
+        aug__cuda_grid g = aug__cuda_grid_for(e, p->n * a.hw, 256);
+        AUG_LAUNCH(aug__k_colour_convert, g.blocks, g.threads, 0, stream, a);
+        return aug__cuda_launched(func, "aug__k_colour_convert", g.blocks, g.threads);
+    }
+    /* device scratch: the step lists, the row sums, the means */
+    const size_t img_bytes = (size_t)p->n * sizeof(aug__colour_image);
+    const size_t sum_bytes = p->any_contrast ? (size_t)(p->n * p->h) * sizeof(double) : 0;
+    const size_t mean_bytes = ((size_t)p->n * sizeof(float) + 7) / 8 * 8;
+    const size_t bytes = img_bytes + sum_bytes + mean_bytes;
+    char *scratch = (char *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
+    if (!scratch) return AUG_ERR_MEMORY; /* tmp_alloc records its error */
+    /* doubles first (8-byte aligned), then the step lists, then the means */
+    a.rowsum = (double *)(void *)scratch;
+    a.img = (const aug__colour_image *)(const void *)(scratch + sum_bytes);
+    a.means = (float *)(void *)(scratch + sum_bytes + img_bytes);
+    st = AUG_OK;
+    cudaError_t ce = cudaMemcpyAsync(scratch + sum_bytes, p->img, img_bytes, cudaMemcpyHostToDevice, stream);
+    if (ce == cudaSuccess) ce = cudaStreamSynchronize(stream); /* p->img is freed after the call */
+    if (ce != cudaSuccess) st = aug__cuda_fail(func, ce, "cudaMemcpyAsync(step lists)", __FILE__, __LINE__);
+    if (st == AUG_OK && p->any_contrast) {
+        aug__cuda_grid g = aug__cuda_grid_for(e, p->n * p->h, 128);
+        AUG_LAUNCH(aug__k_colour_rowsum, g.blocks, g.threads, 0, stream, a);
+        st = aug__cuda_launched(func, "aug__k_colour_rowsum", g.blocks, g.threads);
+        if (st == AUG_OK) {
+            g = aug__cuda_grid_for(e, p->n, 128);
+            AUG_LAUNCH(aug__k_colour_mean, g.blocks, g.threads, 0, stream, a);
+            st = aug__cuda_launched(func, "aug__k_colour_mean", g.blocks, g.threads);
+        }
+    }
+    if (st == AUG_OK) {
+        aug__cuda_grid g = aug__cuda_grid_for(e, p->n * a.hw, 256);
+        AUG_LAUNCH(aug__k_colour_jitter, g.blocks, g.threads, 0, stream, a);
+        st = aug__cuda_launched(func, "aug__k_colour_jitter", g.blocks, g.threads);
+    }
+    aug__cuda_tmp_free(dev, scratch, bytes, stream);
+    return st;
+}

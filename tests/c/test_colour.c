@@ -1,0 +1,224 @@
+/* test_colour.c: the colour C API (aug/colour.h). ColorJitter's sampling from an
+ * aug_rng against its definition over the generator's own uniform draws; argument
+ * errors with their messages; uint8 brightness over every value against the
+ * rule written out here; the contrast mean of a two-valued image by hand; and,
+ * with a CUDA device (the emulated one under ctest), every function on the
+ * CPU and on cuda:0 byte for byte (float32 included: both backends sum the
+ * contrast mean in the same order). The per-value match with torchvision is
+ * tests/python/test_colour.py's. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "aug/aug.h"
+#include "helpers/th_cuda.h"
+
+/* The sampler equals aug_color_jitter_params over the (n, 7) uniforms of the same call. */
+static void test_sample_follows_definition(void **state) {
+    (void)state;
+    enum { N = 300 };
+    const uint64_t seed = 99;
+    aug_rng *rng = aug_rng_new(CPU, &seed), *ref = aug_rng_new(CPU, &seed);
+    const double br[2] = {0.6, 1.4}, hr[2] = {-0.1, 0.1};
+    double b[N], h[N], b2[N], h2[N], u[7 * N];
+    int32_t order[4 * N], order2[4 * N];
+    assert_int_equal(aug_color_jitter_sample(rng, N, br, NULL, NULL, hr, 1, b, NULL, NULL, h, order), AUG_OK);
+    aug_tensor *t = aug_tensor_empty(2, (int64_t[]){N, 7}, AUG_FLOAT64, CPU);
+    assert_int_equal(aug_rng_uniform(ref, t, 0.0, 1.0), AUG_OK);
+    memcpy(u, aug_tensor_ptr(t), sizeof u);
+    assert_int_equal(aug_color_jitter_params(N, u, br, NULL, NULL, hr, 1, b2, NULL, NULL, h2, order2), AUG_OK);
+    assert_memory_equal(b, b2, sizeof b);
+    assert_memory_equal(h, h2, sizeof h);
+    assert_memory_equal(order, order2, sizeof order);
+    int seen[24] = {0};
+    for (int i = 0; i < N; i++) {
+        assert_true(b[i] >= 0.6 && b[i] <= 1.4 && h[i] >= -0.1 && h[i] <= 0.1);
+        assert_true(fabs(b[i] - (0.6 + u[7 * i] * 0.8)) < 1e-15);
+        int used = 0, code = 0;
+        for (int k = 0; k < 4; k++) {
+            assert_true(order[4 * i + k] >= 0 && order[4 * i + k] < 4);
+            used |= 1 << order[4 * i + k];
+            code = code * 4 + order[4 * i + k];
+        }
+        assert_int_equal(used, 15);
+        for (int p = 0; p < 24; p++)
+            if (seen[p] == code + 1)
+                break;
+            else if (!seen[p]) {
+                seen[p] = code + 1;
+                break;
+            }
+    }
+    assert_true(seen[23] != 0); /* all 24 orders occur in 300 draws */
+    aug_rng_state s;
+    assert_int_equal(aug_rng_get_state(rng, &s), AUG_OK);
+    assert_int_equal((int)s.calls, 1);
+    /* random_order 0: the identity order */
+    assert_int_equal(aug_color_jitter_sample(rng, 2, br, NULL, NULL, NULL, 0, b, NULL, NULL, NULL, order), AUG_OK);
+    for (int k = 0; k < 8; k++) assert_int_equal(order[k], k % 4);
+    aug_tensor_free(t);
+    aug_rng_free(rng);
+    aug_rng_free(ref);
+}
+
+static void expect(aug_status got, aug_status want, const char *msg) {
+    assert_int_equal(got, want);
+    if (strstr(aug_last_error(), msg) == NULL) fail_msg("'%s' does not contain '%s'", aug_last_error(), msg);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    const uint64_t seed = 1;
+    aug_rng *rng = aug_rng_new(CPU, &seed);
+    const double ok[2] = {0.5, 1.5}, bad_order[2] = {1.5, 0.5}, neg[2] = {-0.1, 1.0}, hue[2] = {-0.6, 0.1};
+    double out[4];
+    int32_t order[16];
+    expect(aug_color_jitter_sample(rng, 2, ok, NULL, NULL, NULL, 1, NULL, NULL, NULL, NULL, order), AUG_ERR_VALUE,
+           "aug_color_jitter_sample: the brightness output is NULL");
+    expect(aug_color_jitter_sample(rng, 2, bad_order, NULL, NULL, NULL, 1, out, NULL, NULL, NULL, order), AUG_ERR_VALUE,
+           "brightness range (1.5, 0.5) must be finite with min <= max");
+    expect(aug_color_jitter_sample(rng, 2, NULL, NULL, neg, NULL, 1, NULL, NULL, out, NULL, order), AUG_ERR_VALUE,
+           "saturation range (-0.1, 1) must lie in [0, inf)");
+    expect(aug_color_jitter_sample(rng, 2, NULL, NULL, NULL, hue, 1, NULL, NULL, NULL, out, order), AUG_ERR_VALUE,
+           "hue range (-0.6, 0.1) must lie in [-0.5, 0.5]");
+    expect(aug_color_jitter_sample(rng, -1, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL, NULL, order), AUG_ERR_VALUE,
+           "n = -1 must be >= 0");
+    expect(aug_color_jitter_sample(NULL, 1, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL, NULL, order), AUG_ERR_VALUE,
+           "rng is NULL");
+    aug_rng_state s;
+    assert_int_equal(aug_rng_get_state(rng, &s), AUG_OK);
+    assert_int_equal((int)s.calls, 0); /* failed calls draw nothing */
+    const double u[7] = {0.5, 0.5, 0.5, 0.5, 0.5, 1.0, 0.5};
+    expect(aug_color_jitter_params(1, u, ok, NULL, NULL, NULL, 1, out, NULL, NULL, NULL, order), AUG_ERR_VALUE,
+           "aug_color_jitter_params: u[5] = 1 is not in [0, 1)");
+
+    aug_tensor *im = aug_tensor_empty(4, (int64_t[]){2, 3, 4, 5}, AUG_UINT8, CPU), *res = NULL;
+    memset(aug_tensor_ptr(im), 100, 120);
+    expect(aug_adjust_brightness(im, -1.0, &res), AUG_ERR_VALUE, "aug_adjust_brightness: brightness = -1 must be");
+    expect(aug_adjust_hue(im, NAN, &res), AUG_ERR_VALUE, "aug_adjust_hue: hue = nan must be in [-0.5, 0.5]");
+    const double f2[2] = {1.0, INFINITY};
+    expect(aug_color_jitter(im, NULL, f2, NULL, NULL, NULL, &res), AUG_ERR_VALUE,
+           "aug_color_jitter: contrast[1] = inf must be finite and >= 0");
+    const int32_t perm[8] = {0, 1, 2, 3, 1, 1, 2, 3};
+    expect(aug_color_jitter(im, NULL, NULL, NULL, NULL, perm, &res), AUG_ERR_VALUE,
+           "aug_color_jitter: order[1] = (1, 1, 2, 3) is not a permutation of 0, 1, 2, 3");
+    expect(aug_rgb_to_grayscale(im, 2, &res), AUG_ERR_VALUE, "num_output_channels must be 1 or 3, got 2");
+    expect(aug_rgb_to_hsv(im, &res), AUG_ERR_TYPE, "aug_rgb_to_hsv: image dtype uint8 is not supported");
+    expect(aug_adjust_saturation(im, 1.0, NULL), AUG_ERR_VALUE, "aug_adjust_saturation: out is NULL");
+    aug_tensor *four = aug_tensor_empty(3, (int64_t[]){4, 2, 2}, AUG_FLOAT32, CPU);
+    expect(aug_adjust_contrast(four, 1.0, &res), AUG_ERR_VALUE, "image has 4 channels but 1 or 3 is needed");
+    aug_tensor *half = aug_tensor_empty(3, (int64_t[]){3, 2, 2}, AUG_FLOAT16, CPU);
+    expect(aug_adjust_contrast(half, 1.0, &res), AUG_ERR_TYPE, "image dtype float16 is not supported");
+    assert_null(res);
+    aug_tensor_free(half), aug_tensor_free(four);
+    aug_tensor_free(im);
+    aug_rng_free(rng);
+}
+
+/* uint8 brightness over every value: trunc(clamp((float)x * (float)f, 0, 255)). */
+static void test_brightness_every_value(void **state) {
+    (void)state;
+    aug_tensor *im = aug_tensor_empty(3, (int64_t[]){1, 16, 16}, AUG_UINT8, CPU);
+    uint8_t *p = aug_tensor_ptr(im);
+    for (int i = 0; i < 256; i++) p[i] = (uint8_t)i;
+    const double fs[4] = {0.0, 0.37, 1.0, 1.7};
+    for (int k = 0; k < 4; k++) {
+        aug_tensor *out = NULL;
+        assert_int_equal(aug_adjust_brightness(im, fs[k], &out), AUG_OK);
+        const uint8_t *o = aug_tensor_ptr(out);
+        for (int i = 0; i < 256; i++) {
+            float v = (float)i * (float)fs[k];
+            v = v > 255.0f ? 255.0f : v;
+            assert_int_equal(o[i], (int)v);
+        }
+        aug_tensor_free(out);
+    }
+    aug_tensor_free(im);
+}
+
+/* Half the pixels 0, half 255, three channels: the gray of white is floor(254.97) = 254, the
+ * mean 127; contrast 0.5: 255 -> trunc(127.5 + 63.5) = 191, 0 -> trunc(63.5) = 63. In place. */
+static void test_contrast_by_hand(void **state) {
+    (void)state;
+    aug_tensor *im = aug_tensor_empty(3, (int64_t[]){3, 2, 4}, AUG_UINT8, CPU);
+    uint8_t *p = aug_tensor_ptr(im);
+    for (int i = 0; i < 24; i++) p[i] = (uint8_t)(i % 8 < 4 ? 255 : 0);
+    aug_tensor *out = im;
+    assert_int_equal(aug_adjust_contrast(im, 0.5, &out), AUG_OK);
+    assert_ptr_equal(out, im);
+    for (int i = 0; i < 24; i++) assert_int_equal(p[i], i % 8 < 4 ? 191 : 63);
+    aug_tensor_free(im);
+}
+
+/* Every function on the CPU and on cuda:0, byte for byte. */
+static void test_cpu_cuda_parity(void **state) {
+    (void)state;
+    NEED_CUDA();
+    const aug_dtype dts[2] = {AUG_UINT8, AUG_FLOAT32};
+    enum { N = 4 };
+    const uint64_t seed = 5;
+    aug_rng *rng = aug_rng_new(CPU, &seed);
+    const double br[2] = {0.5, 1.5}, hr[2] = {-0.3, 0.3};
+    double b[N], c[N], s[N], h[N];
+    int32_t order[4 * N];
+    assert_int_equal(aug_color_jitter_sample(rng, N, br, br, br, hr, 1, b, c, s, h, order), AUG_OK);
+    for (int d = 0; d < 2; d++)
+        for (int ch = 1; ch <= 3; ch += 2) {
+            aug_tensor *x = aug_tensor_empty(4, (int64_t[]){N, ch, 19, 23}, dts[d], CPU);
+            uint64_t st = 12345;
+            for (int64_t i = 0; i < aug_tensor_size(x); i++) {
+                st = st * 6364136223846793005ull + 1442695040888963407ull;
+                if (dts[d] == AUG_UINT8)
+                    ((uint8_t *)aug_tensor_ptr(x))[i] = (uint8_t)(st >> 56);
+                else
+                    ((float *)aug_tensor_ptr(x))[i] = (float)(st >> 40) / 16777216.0f * 1.2f - 0.1f;
+            }
+            aug_tensor *xd = aug_tensor_to(x, TH_CUDA0);
+            assert_non_null(xd);
+            for (int f = 0; f < 8; f++) {
+                aug_tensor *a = NULL, *r = NULL;
+                aug_status sa, sb;
+                switch (f) {
+                case 0:
+                    sa = aug_color_jitter(x, b, c, s, h, order, &a), sb = aug_color_jitter(xd, b, c, s, h, order, &r);
+                    break;
+                case 1: sa = aug_adjust_brightness(x, 1.3, &a), sb = aug_adjust_brightness(xd, 1.3, &r); break;
+                case 2: sa = aug_adjust_contrast(x, 0.7, &a), sb = aug_adjust_contrast(xd, 0.7, &r); break;
+                case 3: sa = aug_adjust_saturation(x, 1.6, &a), sb = aug_adjust_saturation(xd, 1.6, &r); break;
+                case 4: sa = aug_adjust_hue(x, -0.2, &a), sb = aug_adjust_hue(xd, -0.2, &r); break;
+                case 5: sa = aug_rgb_to_grayscale(x, 3, &a), sb = aug_rgb_to_grayscale(xd, 3, &r); break;
+                case 6:
+                    if (ch != 3 || dts[d] != AUG_FLOAT32) continue;
+                    sa = aug_rgb_to_hsv(x, &a), sb = aug_rgb_to_hsv(xd, &r);
+                    break;
+                default:
+                    if (ch != 3 || dts[d] != AUG_FLOAT32) continue;
+                    sa = aug_hsv_to_rgb(x, &a), sb = aug_hsv_to_rgb(xd, &r);
+                    break;
+                }
+                assert_int_equal(sa, AUG_OK);
+                assert_int_equal(sb, AUG_OK);
+                size_t na, nb;
+                unsigned char *ba = th_bytes_of(a, &na), *bb = th_bytes_of(r, &nb);
+                assert_int_equal(na, nb);
+                th_compare("colour", dts[d], ba, bb, na, 0);
+                free(ba), free(bb);
+                aug_tensor_free(a), aug_tensor_free(r);
+            }
+            aug_tensor_free(x), aug_tensor_free(xd);
+        }
+    aug_rng_free(rng);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sample_follows_definition), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_brightness_every_value),    cmocka_unit_test(test_contrast_by_hand),
+        cmocka_unit_test(test_cpu_cuda_parity),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
