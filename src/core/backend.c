@@ -58,8 +58,8 @@ const aug__backend *aug__backend_for(const char *func, aug_device dev) {
 static const char *family_name(aug__family f) {
     static const char *const names[AUG__NUM_FAMILIES] = {"this elementwise operation", "reduction", "gemm",
                                                          "random fill", "warp_affine", "lighting", "blur",
-                                                         "JPEG decoding", "advanced indexing", "resize"};
-                                                         "JPEG decoding", "advanced indexing", "colour"};
+                                                         "JPEG decoding", "advanced indexing", "resize",
+                                                         "colour"};
     return (int)f >= 0 && f < AUG__NUM_FAMILIES ? names[f] : "this operation";
 }
 

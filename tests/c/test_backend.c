@@ -95,6 +95,8 @@ static aug_status rec_resize(const aug__resize_plan *p) {
     calls[AUG__FAMILY_RESIZE]++;
     check_exec(&p->exec);
     return aug__cpu_backend.resize(p);
+}
+
 static aug_status rec_colour(const aug__colour_plan *p) {
     calls[AUG__FAMILY_COLOUR]++;
     check_exec(&p->exec);
