@@ -58,7 +58,8 @@ const aug__backend *aug__backend_for(const char *func, aug_device dev) {
 static const char *family_name(aug__family f) {
     static const char *const names[AUG__NUM_FAMILIES] = {"this elementwise operation", "reduction", "gemm",
                                                          "random fill", "warp_affine", "lighting", "blur",
-                                                         "JPEG decoding", "advanced indexing"};
+                                                         "JPEG decoding", "advanced indexing",
+                                                         "crop_mirror_normalize", "gaussian_noise"};
     return (int)f >= 0 && f < AUG__NUM_FAMILIES ? names[f] : "this operation";
 }
 
@@ -73,6 +74,8 @@ static int has_entry(const aug__backend *be, aug__family f) {
     case AUG__FAMILY_BLUR: return be->blur != NULL;
     case AUG__FAMILY_JPEG: return be->jpeg_decode != NULL;
     case AUG__FAMILY_TAKE: return be->take != NULL;
+    case AUG__FAMILY_NORMALIZE: return be->crop_mirror_normalize != NULL;
+    case AUG__FAMILY_NOISE: return be->gaussian_noise != NULL;
     default: return 0;
     }
 }

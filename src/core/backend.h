@@ -25,6 +25,8 @@ typedef struct aug__random_plan aug__random_plan;
 typedef struct aug__warp_plan aug__warp_plan;
 typedef struct aug__lighting_plan aug__lighting_plan;
 typedef struct aug__blur_plan aug__blur_plan;
+typedef struct aug__cmn_plan aug__cmn_plan;     /* core/normalize.h */
+typedef struct aug__noise_plan aug__noise_plan; /* core/normalize.h */
 
 /* The families a backend may implement, for supports() and messages. */
 typedef enum aug__family {
@@ -37,6 +39,8 @@ typedef enum aug__family {
     AUG__FAMILY_BLUR,
     AUG__FAMILY_JPEG,
     AUG__FAMILY_TAKE,
+    AUG__FAMILY_NORMALIZE,
+    AUG__FAMILY_NOISE,
     AUG__NUM_FAMILIES
 } aug__family;
 
@@ -150,6 +154,10 @@ typedef struct aug__backend {
      * memory at dst) with libjpeg's scaling, crop and skip; h from jpeg_header. */
     aug_status (*jpeg_decode_region)(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
                                      const aug__jpeg_region *r, uint8_t *dst);
+
+    /* ---- crop_mirror_normalize and the fused Gaussian noise ---- */
+    aug_status (*crop_mirror_normalize)(const aug__cmn_plan *plan);
+    aug_status (*gaussian_noise)(const aug__noise_plan *plan);
 } aug__backend;
 
 /* The backend serving a device; NULL with an error naming func if unavailable. */
@@ -180,7 +188,8 @@ AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 3 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores */
+#define AUG__BACKEND_ABI 4 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores;
+                            * 4: crop_mirror_normalize, gaussian_noise */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

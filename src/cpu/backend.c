@@ -32,6 +32,7 @@
 #include "cpu/pool.h"
 #include "core/blur.h"
 #include "core/lighting.h"
+#include "core/normalize.h"
 #include "core/random.h"
 #include "core/warp.h"
 #include "core/tensor_impl.h"
@@ -190,6 +191,8 @@ AUG__INTERRUPTIBLE(cpu_random, aug__random_plan, aug__cpu_random)
 AUG__INTERRUPTIBLE(cpu_warp_affine, aug__warp_plan, aug__cpu_warp_affine)
 AUG__INTERRUPTIBLE(cpu_lighting, aug__lighting_plan, aug__cpu_lighting)
 AUG__INTERRUPTIBLE(cpu_blur, aug__blur_plan, aug__cpu_blur)
+AUG__INTERRUPTIBLE(cpu_crop_mirror_normalize, aug__cmn_plan, aug__cpu_crop_mirror_normalize)
+AUG__INTERRUPTIBLE(cpu_gaussian_noise, aug__noise_plan, aug__cpu_gaussian_noise)
 static void cpu_priority_range(int device_id, int *least, int *greatest) {
     (void)device_id;
     *least = *greatest = 0;
@@ -263,4 +266,6 @@ const aug__backend aug__cpu_backend = {
     .take = aug__cpu_take,
     .jpeg_describe = aug__libjpeg_describe,
     .jpeg_decode_region = aug__libjpeg_decode_region,
+    .crop_mirror_normalize = cpu_crop_mirror_normalize,
+    .gaussian_noise = cpu_gaussian_noise,
 };

@@ -16,6 +16,8 @@ AUG__HIDDEN aug_status aug__cpu_random(const aug__random_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_warp_affine(const aug__warp_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_lighting(const aug__lighting_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_blur(const aug__blur_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_crop_mirror_normalize(const aug__cmn_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_gaussian_noise(const aug__noise_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_take(const aug__take_plan *plan);
 
 /* ---- test hooks (hidden; tests/c reach them through the static library) ---- */

@@ -252,6 +252,8 @@ static const aug__backend cuda_backend = {
     /* .take = */ aug__cuda_take,
     /* .jpeg_describe = */ NULL,      /* headers are read on the host (core/jpeg.c) */
     /* .jpeg_decode_region = */ NULL, /* region/scaled decodes: CPU decode + upload (core/jpeg.c) */
+    /* .crop_mirror_normalize = */ aug__cuda_crop_mirror_normalize,
+    /* .gaussian_noise = */ aug__cuda_gaussian_noise,
 };
 
 /* ---- start ------------------------------------------------------------------------------ */

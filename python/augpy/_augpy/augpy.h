@@ -251,6 +251,7 @@ int augpy_init_warp(PyObject *module, augpy_state *st);     /* warp.c: make_affi
 int augpy_init_lighting(PyObject *module, augpy_state *st); /* lighting.c */
 int augpy_init_blur(PyObject *module, augpy_state *st);     /* blur.c */
 int augpy_init_create_more(PyObject *module, augpy_state *st); /* create_more.c: empty, arange, stack, where, ... */
+int augpy_init_normalize(PyObject *module, augpy_state *st); /* normalize.c: crop_mirror_normalize */
 /* NumPy's nonzero of a Tensor object: a tuple of int64 index tensors on its device
  * (computed on the host). (create_more.c) */
 PyObject *augpy_nonzero(augpy_state *st, PyObject *tensor, const char *func);
