@@ -38,6 +38,10 @@ __attribute__((target("avx2"))) static void draw_avx2(const aug__rand_params *p,
                                                      const uint32_t *x2, float *noise) {
     draw_block(p, m, x0, x2, noise);
 }
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"))) static void
+draw_avx512(const aug__rand_params *p, int64_t m, const uint32_t *x0, const uint32_t *x2, float *noise) {
+    draw_block(p, m, x0, x2, noise);
+}
 #endif
 
 /* Elements i0 ... i0 + n - 1 of one image: x at xs, out at os (byte strides). */
@@ -51,7 +55,9 @@ static void noise_run(const noise_ctx *c, const aug__rand_params *p, int64_t i0,
         const int64_t m = n - off < BLOCK ? n - off : BLOCK;
         aug__philox_run(c->level, p->key, p->call, (uint64_t)(i0 + off), m, w0, w1, w2, w3);
 #if AUG__X86
-        if (c->level >= AUG__SIMD_AVX2)
+        if (c->level >= AUG__SIMD_AVX512)
+            draw_avx512(p, m, w0, w2, noise);
+        else if (c->level >= AUG__SIMD_AVX2)
             draw_avx2(p, m, w0, w2, noise);
         else
 #endif

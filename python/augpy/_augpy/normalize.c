@@ -325,10 +325,10 @@ done:
 
 static PyMethodDef normalize_functions[] = {
     {"crop_mirror_normalize", (PyCFunction)(void (*)(void))fn_cmn, METH_FASTCALL | METH_KEYWORDS,
-     "crop_mirror_normalize(images, crop=None, crop_h=None, crop_w=None, crop_pos_x=None, crop_pos_y=None,\n"
-     "    anchor=None, mirror=None, mean=0.0, std=1.0, scale=1.0, shift=0.0, fill_values=0.0, dtype=float32,\n"
-     "    input_layout='HWC', output_layout='CHW', pad_output=False, out_of_bounds_policy='error', out=None)\n--\n\n"
-     "DALI's fn.crop_mirror_normalize: crop a window of each image, mirror it horizontally (per image),\n"
+     "crop_mirror_normalize(images, crop=None, crop_h=None, crop_w=None, crop_pos_x=None, crop_pos_y=None, "
+     "anchor=None, mirror=None, mean=0.0, std=1.0, scale=1.0, shift=0.0, fill_values=0.0, dtype=None, "
+     "input_layout='HWC', output_layout='CHW', pad_output=False, out_of_bounds_policy='error', out=None)\n--\n\n"
+     "DALI's fn.crop_mirror_normalize (dtype None: float32): crop a window of each image, mirror it horizontally (per image),\n"
      "output = scale * (input - mean) / std + shift per channel, converted to dtype with saturation.\n"
      "images: a 3-D image (H, W, C) (or (C, H, W) with input_layout='CHW'), a 4-D batch, or a list of\n"
      "images of any sizes; any dtype and strides. crop=(h, w) or crop_h/crop_w (default: the whole\n"
