@@ -34,7 +34,7 @@ static void same_bytes(const char *what, const aug_tensor *a, const aug_tensor *
 
 /* Three images of different sizes (HWC, C = 3) on both devices; the third a flipped view. */
 static void images(aug_dtype t, aug_tensor *cpu[3], aug_tensor *gpu[3], aug_tensor *keep[2]) {
-    const int64_t shapes[3][3] = {{11, 13, 3}, {9, 16, 3}, {12, 12, 3}};
+    const int64_t shapes[3][3] = {{21, 23, 3}, {19, 26, 3}, {22, 22, 3}};
     for (int i = 0; i < 3; i++) {
         cpu[i] = aug_tensor_empty(3, shapes[i], t, CPU);
         assert_non_null(cpu[i]);
@@ -64,7 +64,7 @@ static void test_cmn_dtypes(void **state) {
         for (int o = 0; o < 5; o++)
             for (int variant = 0; variant < 3; variant++) {
                 aug_cmn_params p = aug_cmn_params_default();
-                p.crop_h = 8, p.crop_w = 9;
+                p.crop_h = 18, p.crop_w = 19; /* > 256 values: the CPU tables of 8-bit inputs */
                 p.mean = mean, p.nmean = 3, p.std = sd, p.nstd = 3, p.scale = 1.5f, p.shift = 0.25f;
                 p.mirror = mirror;
                 if (variant == 1) { /* padding, channel padding, NHWC, explicit anchors */

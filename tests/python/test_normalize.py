@@ -264,3 +264,16 @@ def test_bad_images(rng):
     with pytest.raises(ValueError, match="out shares memory"):
         big = augpy.empty((3, 6, 8), dtype=augpy.uint8)
         augpy.crop_mirror_normalize(big.permute(1, 2, 0), dtype=augpy.uint8, out=big)
+
+
+@pytest.mark.parametrize("din", ["uint8", "int8", "bool"])
+@pytest.mark.parametrize("dout", OUT_DTYPES)
+def test_reference_8bit_tables(rng, din, dout):
+    """8-bit inputs of more than 256 values per batch go through per-channel tables on the CPU."""
+    imgs = [R.random_image(rng, (30, 33, 3), din) for _ in range(2)]
+    kw = dict(mean=[12.5, -3.0, 100.0], std=[3.0, 0.25, 40.0], scale=2.0, shift=-1.5)
+    got = R.read(augpy.crop_mirror_normalize([R.make(a, din) for a in imgs], crop=(20, 21), mirror=[1, 0],
+                                             dtype=R.adtype(dout), **kw))
+    for i, a in enumerate(imgs):
+        want = reference(a, crop=(20, 21), mirror=(1, 0)[i], dtype=dout, **kw)
+        np.testing.assert_array_equal(np.asarray(got[i], np.float64), np.asarray(want, np.float64))
