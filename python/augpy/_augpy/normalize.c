@@ -6,7 +6,7 @@
 #include "augpy.h"
 #include "aug/normalize.h"
 
-#define MAX_VALUES 4096
+#define MAX_VALUES 1024 /* per-channel values: 3 float arrays of this size live on the stack */
 
 /* A number or a sequence of numbers -> vals (up to max); returns the count or -1. */
 static int parse_floats(PyObject *obj, float *vals, int max, const char *func, const char *name) {
