@@ -3,6 +3,9 @@ against NumPy's Philox bit generator in the same run.
 
   - float32 uniform [0, 1), 64 MiB     vs Generator(Philox(seed)).random(out=, dtype=float32)
   - float32 gaussian (0, 1), 64 MiB    vs Generator(Philox(seed)).standard_normal(out=, dtype=float32)
+  - uint8 image + gaussian noise, 16 Mi values, in place: the fused
+    RandomNumberGenerator.gaussian_noise(img, std, out=img) vs the two steps it replaces,
+    a float32 gaussian fill then augpy.fma(std, noise, img, out=img) (same generator)
 
 augpy runs one Philox-4x32-10 block per element (what makes its numbers
 independent of threads and strides); NumPy's Philox-4x64 fills a stream and has
@@ -34,6 +37,12 @@ def main():
     peer = np.random.Generator(np.random.Philox(1))
     t_np_u = best_ms(lambda: peer.random(out=out, dtype=np.float32))
     t_np_g = best_ms(lambda: peer.standard_normal(out=out, dtype=np.float32))
+    img = augpy.zeros((N,), augpy.uint8)
+    noise = augpy.zeros((N,), augpy.float32)
+
+    def two_step():
+        g.gaussian(noise, 0.0, 1.0)
+        augpy.fma(8.0, noise, img, out=img)
     cores = len(os.sched_getaffinity(0))
     print(f"{'case':34s} {'threads':>7s} {'augpy ms':>9s} {'peer':>34s} {'peer ms':>8s} {'ratio':>6s}")
     for threads in (1, cores):
@@ -41,7 +50,9 @@ def main():
         rows = [("float32 uniform [0,1) 64 MiB", best_ms(lambda: g.uniform(t, 0.0, 1.0)),
                  "numpy Philox .random(float32)", t_np_u),
                 ("float32 gaussian (0,1) 64 MiB", best_ms(lambda: g.gaussian(t, 0.0, 1.0)),
-                 "numpy Philox .standard_normal(f32)", t_np_g)]
+                 "numpy Philox .standard_normal(f32)", t_np_g),
+                ("uint8 + gaussian noise fused 16 Mi", best_ms(lambda: g.gaussian_noise(img, 8.0, out=img)),
+                 "f32 gaussian fill + fma (2 steps)", best_ms(two_step))]
         for name, ours, pname, theirs in rows:
             benchutil.record(name, threads, ours, pname, theirs, 1.0 if threads == 1 else None)
             print(f"{name:34s} {threads:7d} {ours:9.2f} {pname:>34s} {theirs:8.2f} {theirs / ours:6.2f}")

@@ -12,4 +12,5 @@
 #include "targets.h"
 #include "resize.h"
 #include "colour.h"
+#include "normalize.h"
 #endif

@@ -81,7 +81,8 @@ AUG_API aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src
 /* ---- lighting ---------------------------------------------------------------- */
 
 /* Contrast and gamma per image and channel (semantics §13, manual 3.1.4.3). im is
- * (N, C, H, W), or (C, H, W) taken as N = 1, contiguous, any dtype. Parameters
+ * (N, C, H, W), or (C, H, W) taken as N = 1, any dtype and strides (a strided
+ * view is read through one packed temporary copy). Parameters
  * are float32 tensors on im's device: gammagrays [N], gammacolors [N*C] or
  * (N, C) (C order: image-major), contrasts [N]. Per value x of image n, channel
  * c: v = clip((x - vmin) / (vmax - vmin), 0, 1); v = (1 - |k|) v + |k| f(v) with
@@ -98,7 +99,8 @@ AUG_API aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagra
 
 /* ---- blur -------------------------------------------------------------------- */
 
-/* Blurs (semantics §13, manual 3.1.4.4). Inputs contiguous, any dtype and channel
+/* Blurs (semantics §13, manual 3.1.4.4). Inputs of any strides (a strided view
+ * is read through one packed temporary copy), any dtype and channel
  * count; edges replicated; one rounding at the end (saturate_cast). A kernel of
  * size k covers offsets -k/2 .. -k/2 + k - 1 (k/2 rounded down): an even k shifts
  * the result up/left by half a pixel. *out: NULL -> new tensor (caller frees),

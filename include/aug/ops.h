@@ -143,6 +143,13 @@ AUG_API aug_status aug_functional_tensor(const char *func, aug_op op, const aug_
 /* r = scalar * t1 + t2 in the temp type of promote(t1, t2), one rounding;
  * new *out has t2's dtype. */
 AUG_API aug_status aug_fma(double scalar, const aug_tensor *t1, const aug_tensor *t2, aug_tensor **out);
+/* r = a * b + c for three operands, each a tensor or a scalar (at least one a
+ * tensor), broadcast together (NumPy rules), one rounding, computed in the temp
+ * type of promote(b, c) joined by a when a is a tensor (a scalar a stays exact
+ * as in aug_fma). New *out: c's dtype when c is a tensor, else b's, else a's;
+ * with *out given: stored into it with saturate_cast. aug_fma(s, t1, t2) is
+ * aug_fma_operands(scalar s, t1, t2). */
+AUG_API aug_status aug_fma_operands(aug_operand a, aug_operand b, aug_operand c, aug_tensor **out);
 
 /* C = alpha * (A @ B) + beta * C for float32/float64 2-D tensors (contiguous or
  * transposed views). With *C NULL a new (m, n) tensor is allocated (beta ignored). */

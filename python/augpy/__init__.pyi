@@ -25,7 +25,7 @@ __all__ = [
     "CudaStream", "CudaTensor", "DLDataType", "DLDataTypeCode", "Decoder", "JpegError", "NvJpegError",
     "RandomNumberGenerator", "Tensor", "WARP_SCALE_LONGEST", "WARP_SCALE_SHORTEST", "WarpScaleMode", "add",
     "arange", "argmax", "argmin", "array_to_tensor", "asarray", "bfloat16", "bool_", "box_blur_single", "cast", "concatenate",
-    "copy", "cuda_status", "default_stream", "div", "empty", "empty_like", "eq", "export_dltensor", "fill",
+    "copy", "crop_mirror_normalize", "cuda_status", "default_stream", "div", "empty", "empty_like", "eq", "export_dltensor", "fill",
     "float16", "float32", "float64", "fma", "from_dlpack", "full", "full_like", "gaussian_blur",
     "gaussian_blur_single", "ge", "gemm", "get_current_device", "get_current_stream", "get_device_properties",
     "get_num_threads", "gt", "image", "import_dltensor", "int16", "int32", "int64", "int8", "jpeg_info", "le",

@@ -496,9 +496,10 @@ def ne(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, bl
     """tensor != other as a bool tensor."""
 
 
-def fma(scalar: _Number, tensor1: CudaTensor, tensor2: CudaTensor, out: Optional[CudaTensor] = None,
-        blocks_per_sm: int = 8, threads: int = 512) -> CudaTensor:
-    """scalar * tensor1 + tensor2 in the temp type with one rounding; new results have tensor2's dtype."""
+def fma(scalar: Union[_Number, CudaTensor, _NDArray, Sequence[float]], tensor1: CudaTensor,
+        tensor2: Union[CudaTensor, _Number], out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> CudaTensor:
+    """scalar * tensor1 + tensor2 with one rounding; scalar may be a broadcasting tensor, tensor2 a number."""
 
 
 def gemm(A: CudaTensor, B: CudaTensor, C: Optional[CudaTensor] = None, alpha: _Number = 1.0,
@@ -797,6 +798,9 @@ class RandomNumberGenerator:
     def gaussian(self, target: Union[CudaTensor, _NDArray], mean: float = 0.0, std: float = 1.0,
                  blocks_per_sm: int = 8, threads: int = 0) -> None:
         """Fill target with normal values (Box-Muller); integers round half to even and saturate."""
+    def gaussian_noise(self, x: CudaTensor, std: Union[float, _ParamLike] = 1.0, mean: float = 0.0,
+                       out: Optional[CudaTensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+        """x + the float32 Gaussian fill of this state (std a number or one per image), saturated, one pass."""
     def get_state(self) -> Tuple[int, int]:
         """(seed, calls): set_state of it replays the following fills."""
     def set_state(self, state: Tuple[int, int], /) -> None: ...
@@ -840,6 +844,20 @@ def gaussian_blur_single(input: CudaTensor, sigma: float, out: Optional[CudaTens
 def gaussian_blur(input: CudaTensor, sigmas: _ParamLike, max_ksize: int,
                   out: Optional[CudaTensor] = None) -> CudaTensor:
     """Gaussian blur of an (N, C, H, W) batch, one sigma per image, ksize clipped at max_ksize."""
+
+def crop_mirror_normalize(images: Union[CudaTensor, Sequence[CudaTensor]],
+                          crop: Optional[Sequence[int]] = None, crop_h: Optional[int] = None,
+                          crop_w: Optional[int] = None,
+                          crop_pos_x: Union[float, Sequence[float], None] = None,
+                          crop_pos_y: Union[float, Sequence[float], None] = None,
+                          anchor: Union[Sequence[int], Sequence[Sequence[int]], None] = None,
+                          mirror: Union[int, bool, Sequence[int], Sequence[bool], None] = None,
+                          mean: Union[float, Sequence[float]] = 0.0, std: Union[float, Sequence[float]] = 1.0,
+                          scale: float = 1.0, shift: float = 0.0,
+                          fill_values: Union[float, Sequence[float]] = 0.0, dtype: Optional[_DTypeLike] = None,
+                          input_layout: str = "HWC", output_layout: str = "CHW", pad_output: bool = False,
+                          out_of_bounds_policy: str = "error", out: Optional[CudaTensor] = None) -> CudaTensor:
+    """DALI's fn.crop_mirror_normalize: crop, mirror, (x - mean) / std * scale + shift, convert (docs/normalize.md)."""
 
 # ---- exceptions -----------------------------------------------------------------------------------
 

@@ -59,7 +59,7 @@ static const char *family_name(aug__family f) {
     static const char *const names[AUG__NUM_FAMILIES] = {"this elementwise operation", "reduction", "gemm",
                                                          "random fill", "warp_affine", "lighting", "blur",
                                                          "JPEG decoding", "advanced indexing", "resize",
-                                                         "colour"};
+                                                         "colour", "crop_mirror_normalize", "gaussian_noise"};
     return (int)f >= 0 && f < AUG__NUM_FAMILIES ? names[f] : "this operation";
 }
 
@@ -76,6 +76,8 @@ static int has_entry(const aug__backend *be, aug__family f) {
     case AUG__FAMILY_TAKE: return be->take != NULL;
     case AUG__FAMILY_RESIZE: return be->resize != NULL;
     case AUG__FAMILY_COLOUR: return be->colour != NULL;
+    case AUG__FAMILY_NORMALIZE: return be->crop_mirror_normalize != NULL;
+    case AUG__FAMILY_NOISE: return be->gaussian_noise != NULL;
     default: return 0;
     }
 }

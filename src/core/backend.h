@@ -27,6 +27,8 @@ typedef struct aug__lighting_plan aug__lighting_plan;
 typedef struct aug__blur_plan aug__blur_plan;
 typedef struct aug__resize_plan aug__resize_plan;
 typedef struct aug__colour_plan aug__colour_plan;
+typedef struct aug__cmn_plan aug__cmn_plan;     /* core/normalize.h */
+typedef struct aug__noise_plan aug__noise_plan; /* core/normalize.h */
 
 /* The families a backend may implement, for supports() and messages. */
 typedef enum aug__family {
@@ -41,6 +43,8 @@ typedef enum aug__family {
     AUG__FAMILY_TAKE,
     AUG__FAMILY_RESIZE,
     AUG__FAMILY_COLOUR,
+    AUG__FAMILY_NORMALIZE,
+    AUG__FAMILY_NOISE,
     AUG__NUM_FAMILIES
 } aug__family;
 
@@ -159,6 +163,9 @@ typedef struct aug__backend {
     aug_status (*resize)(const aug__resize_plan *plan);       /* separable resize, any layout (core/resize.h) */
     /* ---- colour (aug/colour.h) ---- */
     aug_status (*colour)(const aug__colour_plan *plan);      /* jitter steps, grayscale, RGB <-> HSV, NCHW */
+    /* ---- crop_mirror_normalize and the fused Gaussian noise ---- */
+    aug_status (*crop_mirror_normalize)(const aug__cmn_plan *plan);
+    aug_status (*gaussian_noise)(const aug__noise_plan *plan);
 } aug__backend;
 
 /* The backend serving a device; NULL with an error naming func if unavailable. */
@@ -189,8 +196,8 @@ AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 5 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: resize;
-                            5: colour */
+#define AUG__BACKEND_ABI 6 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: resize;
+                            5: colour; 6: crop_mirror_normalize, gaussian_noise */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

@@ -5,9 +5,9 @@
  * Kernel window: k taps at offsets -k/2 .. -k/2 + k - 1 (k/2 rounded down), so an
  * even k reads one more pixel up/left than down/right (the manual's half-pixel
  * shift). Gaussian weights exp(-i^2 / (2 sigma^2)) are normalised over that
- * window, whether it is the natural size or clipped by max_ksize. Images and
- * outputs are contiguous (the manual's rule); an output that overlaps the input
- * (in place) is computed from a temporary copy of the input. */
+ * window, whether it is the natural size or clipped by max_ksize. Outputs are
+ * contiguous; an input that is strided (a crop, a flipped or transposed view)
+ * or that the output overlaps (in place) is read from a packed temporary copy. */
 #include <math.h>
 #include <stdlib.h>
 #include <limits.h>
@@ -149,7 +149,7 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
     if (in->ndim != ndim)
         return aug__error(AUG_ERR_VALUE, func, "input must be %s, got shape %s", ndim == 3 ? "(C, H, W)" : "(N, C, H, W)",
                           aug_shape_str(in->ndim, in->shape, sa, sizeof sa));
-    if (!aug_tensor_is_contiguous(in)) return aug__error(AUG_ERR_VALUE, func, "input must be contiguous");
+    const int strided = !aug_tensor_is_contiguous(in); /* read through a packed temporary copy */
     if (sigmas) {
         const aug_tensor *s = sigmas;
         if ((st = aug__tensor_check(func, s))) return st;
@@ -190,9 +190,9 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
     const char *pa = aug_tensor_ptr(in), *pb = aug_tensor_ptr(res);
     int overlap = res->storage && res->storage == in->storage && bytes > 0 && pa < pb + bytes && pb < pa + bytes;
     if (copy_only) {
-        st = pa == pb ? AUG_OK : aug__copy(func, in, res); /* aug__copy handles overlap like memmove */
+        st = pa == pb && !strided ? AUG_OK : aug__copy(func, in, res); /* aug__copy handles overlap like memmove */
     } else {
-        if (overlap) {
+        if (overlap || strided) {
             tmp = aug__tensor_empty(func, in->ndim, in->shape, in->dtype, in->device);
             st = tmp ? aug__copy(func, in, tmp) : AUG_ERR_MEMORY;
             plan->in = tmp;

@@ -363,3 +363,10 @@ aug_status aug_fma(double scalar, const aug_tensor *t1, const aug_tensor *t2, au
                          aug_operand_tensor(t2)};
     return aug_elementwise(func, AUG_OP_FMA, 3, in, AUG_DTYPE_AUTO, AUG_DTYPE_AUTO, out);
 }
+
+aug_status aug_fma_operands(aug_operand a, aug_operand b, aug_operand c, aug_tensor **out) {
+    static const char *func = "aug_fma";
+    if (!a.tensor && !b.tensor && !c.tensor) return aug__error(AUG_ERR_VALUE, func, "at least one operand must be a tensor");
+    aug_operand in[3] = {a, b, c};
+    return aug_elementwise(func, AUG_OP_FMA, 3, in, AUG_DTYPE_AUTO, AUG_DTYPE_AUTO, out);
+}

@@ -1,8 +1,9 @@
 /* core/lighting.c: aug_lighting (semantics §13, manual 3.1.4.3), the backend-neutral
  * half: argument checks, output allocation, the plan for the backend.
  *
- * The image is (N, C, H, W), or (C, H, W) taken as one image; both it and the
- * output must be contiguous (the manual's rule). Parameters are float32 tensors
+ * The image is (N, C, H, W), or (C, H, W) taken as one image, any strides (a
+ * strided one is packed into a contiguous temporary first); the output is
+ * contiguous. Parameters are float32 tensors
  * on the image's device: gammagrays [N], gammacolors [N*C] or (N, C), contrasts
  * [N]. Their values are read to the host and checked here. */
 #include <math.h>
@@ -67,6 +68,12 @@ static aug_status check_param(const aug_tensor *p, const char *name, int64_t cou
     return AUG_OK;
 }
 
+static aug_status lighting_run(const aug_tensor *im, const aug_tensor *gammagrays, const aug_tensor *gammacolors,
+                               const aug_tensor *contrasts, double vmin, double vmax, aug_tensor **out);
+
+/* A strided image (a crop, a flipped or transposed view of a batch) is packed
+ * into one contiguous temporary first; values are read from it, so out may
+ * then be anything contiguous (even memory the view reads). */
 aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, const aug_tensor *gammacolors,
                         const aug_tensor *contrasts, double vmin, double vmax, aug_tensor **out) {
     char sa[96];
@@ -76,7 +83,20 @@ aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, cons
     if (im->ndim != 4 && im->ndim != 3)
         return aug__error(AUG_ERR_VALUE, FUNC, "image must be (N, C, H, W) or (C, H, W), got shape %s",
                           aug_shape_str(im->ndim, im->shape, sa, sizeof sa));
-    if (!aug_tensor_is_contiguous(im)) return aug__error(AUG_ERR_VALUE, FUNC, "image must be contiguous");
+    if (aug_tensor_is_contiguous(im)) return lighting_run(im, gammagrays, gammacolors, contrasts, vmin, vmax, out);
+    if (*out && *out == im) return aug__error(AUG_ERR_VALUE, FUNC, "out must be contiguous (in place needs a contiguous image)");
+    aug_tensor *packed = aug_tensor_contiguous(im);
+    if (!packed) return aug_last_status();
+    aug_tensor *res = *out;
+    st = lighting_run(packed, gammagrays, gammacolors, contrasts, vmin, vmax, &res);
+    aug_tensor_free(packed);
+    if (st == AUG_OK) *out = res;
+    return st;
+}
+
+static aug_status lighting_run(const aug_tensor *im, const aug_tensor *gammagrays, const aug_tensor *gammacolors,
+                               const aug_tensor *contrasts, double vmin, double vmax, aug_tensor **out) {
+    aug_status st;
     if (!(isfinite(vmin) && isfinite(vmax) && vmin < vmax))
         return aug__error(AUG_ERR_VALUE, FUNC, "vmin = %g and vmax = %g must be finite with vmin < vmax", vmin,
                           vmax);

@@ -26,7 +26,8 @@
  *    extended without end), saturated once: ctype R when every operand's value
  *    fits R, else AUG__I128. A shift of an unsigned R by a negative scalar count
  *    becomes the opposite shift by its magnitude (so the count fits R).
- *  - fma: the temp type of promote(t1, t2) for everything, the scalar exact.
+ *  - fma: the temp type of promote(t1, t2) for everything, the scalar exact; a tensor
+ *    coefficient (aug_fma_operands) joins the promotion.
  *  - where(cond, x, y): x and y saturate-cast to R, cond read as bool (!= 0).
  * float16/bfloat16 ctypes are FLOAT32 everywhere. */
 #include <math.h>
@@ -182,7 +183,8 @@ static aug_dtype natural_result(aug__op_class cl, const opinfo *o, aug_dtype p) 
     case AUG__CLASS_TRUEDIV:
     case AUG__CLASS_MATH: return is_float(p) ? p : AUG_FLOAT32;
     case AUG__CLASS_CMP: return AUG_BOOL;
-    case AUG__CLASS_FMA: return o[2].eff;
+    case AUG__CLASS_FMA: /* the addend's dtype; a scalar addend: the multiplied tensor's */
+        return o[2].tensor ? o[2].eff : o[1].tensor ? o[1].eff : o[0].eff;
     default: return p;
     }
 }
@@ -305,7 +307,9 @@ static void decide_auto(const aug_operand *in, int nin, const opinfo *o, aug__ew
         d->out_ctype = ct;
         return;
     } else if (cl == AUG__CLASS_FMA) {
-        ct = (int)aug_dtype_info(aug_promote(o[1].eff, o[2].eff))->temp;
+        aug_dtype fp = aug_promote(o[1].eff, o[2].eff);
+        if (o[0].tensor) fp = aug_promote(fp, o[0].eff); /* a tensor coefficient takes part */
+        ct = (int)aug_dtype_info(fp)->temp;
     } else if (r == AUG_BOOL) { /* all-bool ops are exact in BOOL */
         for (int i = 0; i < nin; i++)
             if (!o[i].tensor) d->elem[i] = r;

@@ -20,7 +20,7 @@ typedef enum aug__op_class {
     AUG__CLASS_CMP,     /* EQ ... GE: bool */
     AUG__CLASS_BITWISE, /* AND OR XOR: promoted, integral only */
     AUG__CLASS_SHIFT,   /* LSHIFT RSHIFT: promoted, integer only */
-    AUG__CLASS_FMA,     /* FMA: the third operand's dtype */
+    AUG__CLASS_FMA,     /* FMA: the third operand's dtype (a scalar third: the second's, else the first's) */
     AUG__CLASS_COPY,    /* COPY: the operand's dtype */
     AUG__CLASS_WHERE    /* WHERE(cond, x, y): promote(x, y); cond is read as bool */
 } aug__op_class;

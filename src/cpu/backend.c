@@ -33,6 +33,7 @@
 #include "core/blur.h"
 #include "core/lighting.h"
 #include "core/colour.h"
+#include "core/normalize.h"
 #include "core/random.h"
 #include "core/warp.h"
 #include "core/resize.h"
@@ -194,6 +195,8 @@ AUG__INTERRUPTIBLE(cpu_lighting, aug__lighting_plan, aug__cpu_lighting)
 AUG__INTERRUPTIBLE(cpu_blur, aug__blur_plan, aug__cpu_blur)
 AUG__INTERRUPTIBLE(cpu_resize, aug__resize_plan, aug__cpu_resize)
 AUG__INTERRUPTIBLE(cpu_colour, aug__colour_plan, aug__cpu_colour)
+AUG__INTERRUPTIBLE(cpu_crop_mirror_normalize, aug__cmn_plan, aug__cpu_crop_mirror_normalize)
+AUG__INTERRUPTIBLE(cpu_gaussian_noise, aug__noise_plan, aug__cpu_gaussian_noise)
 static void cpu_priority_range(int device_id, int *least, int *greatest) {
     (void)device_id;
     *least = *greatest = 0;
@@ -269,4 +272,6 @@ const aug__backend aug__cpu_backend = {
     .jpeg_decode_region = aug__libjpeg_decode_region,
     .resize = cpu_resize,
     .colour = cpu_colour,
+    .crop_mirror_normalize = cpu_crop_mirror_normalize,
+    .gaussian_noise = cpu_gaussian_noise,
 };

@@ -17,6 +17,8 @@ AUG__HIDDEN aug_status aug__cpu_warp_affine(const aug__warp_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_lighting(const aug__lighting_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_colour(const aug__colour_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_blur(const aug__blur_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_crop_mirror_normalize(const aug__cmn_plan *plan);
+AUG__HIDDEN aug_status aug__cpu_gaussian_noise(const aug__noise_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_take(const aug__take_plan *plan);
 AUG__HIDDEN aug_status aug__cpu_resize(const aug__resize_plan *plan);
 

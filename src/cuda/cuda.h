@@ -75,6 +75,8 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *plan);
 aug_status aug__cuda_take(const aug__take_plan *plan);
 aug_status aug__cuda_resize(const aug__resize_plan *plan);
 aug_status aug__cuda_colour(const aug__colour_plan *plan);
+aug_status aug__cuda_crop_mirror_normalize(const aug__cmn_plan *plan);
+aug_status aug__cuda_gaussian_noise(const aug__noise_plan *plan);
 /* cuda/jpeg.cu (nvJPEG; not in the emulated module, which decodes on the CPU) */
 aug_status aug__cuda_jpeg_new(const char *func, int device_id, size_t device_padding, size_t host_padding,
                               int gpu_huffman, void **decoder);

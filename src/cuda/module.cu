@@ -254,6 +254,8 @@ static const aug__backend cuda_backend = {
     /* .jpeg_decode_region = */ NULL, /* region/scaled decodes: CPU decode + upload (core/jpeg.c) */
     /* .resize = */ aug__cuda_resize,
     /* .colour = */ aug__cuda_colour,
+    /* .crop_mirror_normalize = */ aug__cuda_crop_mirror_normalize,
+    /* .gaussian_noise = */ aug__cuda_gaussian_noise,
 };
 
 /* ---- start ------------------------------------------------------------------------------ */

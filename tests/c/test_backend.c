@@ -23,6 +23,7 @@
 #include "core/blur.h"
 #include "core/colour.h"
 #include "core/lighting.h"
+#include "core/normalize.h"
 #include "core/random.h"
 #include "core/warp.h"
 #include "core/resize.h"
@@ -103,6 +104,18 @@ static aug_status rec_colour(const aug__colour_plan *p) {
     return aug__cpu_backend.colour(p);
 }
 
+static aug_status rec_cmn(const aug__cmn_plan *p) {
+    calls[AUG__FAMILY_NORMALIZE]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.crop_mirror_normalize(p);
+}
+
+static aug_status rec_noise(const aug__noise_plan *p) {
+    calls[AUG__FAMILY_NOISE]++;
+    check_exec(&p->exec);
+    return aug__cpu_backend.gaussian_noise(p);
+}
+
 static aug__backend recording(void) {
     aug__backend be = aug__cpu_backend;
     be.elementwise = rec_elementwise, be.reduce = rec_reduce, be.gemm = rec_gemm, be.random = rec_random;
@@ -110,6 +123,7 @@ static aug__backend recording(void) {
     be.take = rec_take, be.jpeg_decode_region = rec_jpeg_decode_region;
     be.resize = rec_resize;
     be.colour = rec_colour;
+    be.crop_mirror_normalize = rec_cmn, be.gaussian_noise = rec_noise;
     return be;
 }
 
@@ -192,6 +206,13 @@ static aug_status run_families(aug_dtype dt, int expect_ok) {
     aug_tensor_free(out);
     out = NULL;
     CALL(aug_resize(src, NULL, 3, 5, AUG_RESIZE_LINEAR, 1, &out));
+    aug_cmn_params cp = aug_cmn_params_default();
+    CALL(aug_crop_mirror_normalize(src, AUG_FLOAT32, &cp, &out));
+    aug_tensor_free(out);
+    out = NULL;
+    rng = aug_rng_new(CPU, NULL);
+    CALL(aug_rng_gaussian_noise(rng, src, 0.0, 2.0, NULL, &out));
+    aug_rng_free(rng);
     aug_tensor_free(out);
     aug_tensor_free(src), aug_tensor_free(dst), aug_tensor_free(im), aug_tensor_free(g), aug_tensor_free(gc);
     aug_tensor_free(k), aug_tensor_free(a), aug_tensor_free(b), aug_tensor_free(c);
@@ -239,6 +260,7 @@ static void test_missing_entries(void **state) {
     aug__backend be = recording();
     be.elementwise = NULL, be.reduce = NULL, be.gemm = NULL, be.random = NULL;
     be.warp_affine = NULL, be.lighting = NULL, be.blur = NULL;
+    be.crop_mirror_normalize = NULL, be.gaussian_noise = NULL;
     memset(calls, 0, sizeof calls);
     aug__backend_override(AUG_DEVICE_CPU, &be);
     aug_tensor *a = aug_tensor_empty(1, (int64_t[]){4}, AUG_FLOAT32, CPU), *b = NULL;
@@ -259,6 +281,17 @@ static void test_missing_entries(void **state) {
     assert_int_equal(aug_adjust_hue(im, 0.1, &b), AUG_ERR_TYPE);
     assert_string_equal(aug_last_error(), "aug_adjust_hue: colour is not supported on cpu for dtype uint8");
     assert_null(b);
+    aug_cmn_params cp = aug_cmn_params_default();
+    cp.in_chw = 1;
+    assert_int_equal(aug_crop_mirror_normalize(im, AUG_FLOAT32, &cp, &b), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(),
+                        "aug_crop_mirror_normalize: crop_mirror_normalize is not supported on cpu for dtype float32");
+    assert_null(b);
+    rng = aug_rng_new(CPU, NULL);
+    assert_int_equal(aug_rng_gaussian_noise(rng, im, 0.0, 1.0, NULL, &b), AUG_ERR_TYPE);
+    assert_string_equal(aug_last_error(), "aug_rng_gaussian_noise: gaussian_noise is not supported on cpu for dtype uint8");
+    assert_null(b);
+    aug_rng_free(rng);
     aug__backend_override(AUG_DEVICE_CPU, NULL);
     for (int f = 0; f < AUG__NUM_FAMILIES; f++) assert_int_equal(calls[f], 0);
     aug_tensor_free(a), aug_tensor_free(im);

@@ -254,6 +254,7 @@ int augpy_init_create_more(PyObject *module, augpy_state *st); /* create_more.c:
 int augpy_init_targets(PyObject *module, augpy_state *st);  /* targets.c: boxes and keypoints co-transforms */
 int augpy_init_resize(PyObject *module, augpy_state *st);   /* resize.c: resize, flip, crop */
 int augpy_init_colour(PyObject *module, augpy_state *st);   /* colour.c */
+int augpy_init_normalize(PyObject *module, augpy_state *st); /* normalize.c: crop_mirror_normalize */
 /* NumPy's nonzero of a Tensor object: a tuple of int64 index tensors on its device
  * (computed on the host). (create_more.c) */
 PyObject *augpy_nonzero(augpy_state *st, PyObject *tensor, const char *func);

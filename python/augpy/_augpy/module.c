@@ -106,6 +106,7 @@ static int (*const families[])(PyObject *module, augpy_state *st) = {
     augpy_init_targets,     /* targets.c: _boxes_affine, _boxes_affine_batch, _keypoints_affine */
     augpy_init_resize,      /* resize.c: resize, resize_batch, flip, hflip, vflip, crop, center_crop, flip_batch */
     augpy_init_colour,      /* colour.c: adjust_*, rgb_to_grayscale, rgb_to_hsv, hsv_to_rgb, color_jitter */
+    augpy_init_normalize,   /* normalize.c: crop_mirror_normalize */
 };
 
 static int augpy_exec(PyObject *module) {

@@ -357,20 +357,52 @@ static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     PyObject *a[6];
     augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
-    double scalar;
     if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 3, a) < 0 ||
-        augpy_parse_launch(func, a[4], a[5], AUGPY_THREADS_FUNCTIONAL, &launch) < 0 ||
-        augpy_parse_number(st, a[0], &scalar, func, "scalar") < 0)
+        augpy_parse_launch(func, a[4], a[5], AUGPY_THREADS_FUNCTIONAL, &launch) < 0)
         return NULL;
-    aug_tensor *t1 = augpy_tensor_arg(st, a[1], func, "tensor1");
-    aug_tensor *t2 = t1 ? augpy_tensor_arg(st, a[2], func, "tensor2") : NULL;
     aug_tensor *out = NULL;
-    if (!t2 || augpy_parse_out(st, a[3] ? a[3] : Py_None, &out, func) < 0)
+    aug_tensor *t1 = augpy_tensor_arg(st, a[1], func, "tensor1");
+    if (!t1 || augpy_parse_out(st, a[3] ? a[3] : Py_None, &out, func) < 0)
         return NULL;
-    aug_operand in[2] = {aug_operand_tensor(t1), aug_operand_tensor(t2)};
     aug_tensor *res = out;
     aug_status s;
-    AUGPY_CALL_LAUNCH(s, launch, ew_volume(2, in, out), aug_fma(scalar, t1, t2, &res));
+    if (!augpy_is_tensor(st, a[0]) && !PySequence_Check(a[0]) && !PyObject_CheckBuffer(a[0]) &&
+        augpy_is_tensor(st, a[2])) {
+        /* the classic form: a number times a tensor plus a tensor */
+        double scalar;
+        if (augpy_parse_number(st, a[0], &scalar, func, "scalar") < 0)
+            return NULL;
+        aug_tensor *t2 = augpy_tensor_arg(st, a[2], func, "tensor2");
+        if (!t2)
+            return NULL;
+        aug_operand in[2] = {aug_operand_tensor(t1), aug_operand_tensor(t2)};
+        AUGPY_CALL_LAUNCH(s, launch, ew_volume(2, in, out), aug_fma(scalar, t1, t2, &res));
+        return finish(st, s, res, out ? a[3] : NULL, func);
+    }
+    /* broadcasting tensor (or array-like) coefficients, a number or tensor addend */
+    if (!augpy_is_tensor(st, a[2]) && (!PyNumber_Check(a[2]) || PySequence_Check(a[2]))) {
+        PyErr_Format(PyExc_TypeError, "%s: tensor2 must be a Tensor or a number, not '%.100s'", func,
+                     Py_TYPE(a[2])->tp_name);
+        return NULL;
+    }
+    aug_operand in[3];
+    aug_tensor *tmp[3] = {NULL, NULL, NULL};
+    PyObject *objs[3] = {a[0], a[1], a[2]};
+    int bad;
+    int r = augpy_parse_operands(st, objs, 3, in, tmp, &bad, func);
+    if (r == 1) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, a Tensor or an array, not '%.100s'", func,
+                     bad == 0 ? "scalar" : bad == 1 ? "tensor1" : "tensor2", Py_TYPE(objs[bad])->tp_name);
+        r = -1;
+    }
+    if (r == 0 && augpy_operands_to_device(st, in, tmp, 3, out ? out : t1, func) < 0)
+        r = -1;
+    if (r < 0) {
+        free_tmps(tmp, 3);
+        return NULL;
+    }
+    AUGPY_CALL_LAUNCH(s, launch, ew_volume(3, in, out), aug_fma_operands(in[0], in[1], in[2], &res));
+    free_tmps(tmp, 3);
     return finish(st, s, res, out ? a[3] : NULL, func);
 }
 
@@ -481,7 +513,9 @@ static PyMethodDef ops_functions[] = {
     FASTCALL("fma", fn_fma,
              "fma(scalar, tensor1, tensor2, out=None, blocks_per_sm=8, threads=512)\n--\n\n"
              "scalar * tensor1 + tensor2 in the temp type with one rounding; new results have "
-             "tensor2's dtype."),
+             "tensor2's dtype.\nscalar may also be a tensor (or array) that broadcasts against tensor1 "
+             "(per-channel coefficients), and tensor2 a number; a tensor scalar joins the compute type's "
+             "promotion, and with a number tensor2 new results have tensor1's dtype."),
     FASTCALL("gemm", fn_gemm,
              "gemm(A, B, C=None, alpha=1.0, beta=0.0)\n--\n\n"
              "C = alpha * (A @ B) + beta * C for 2-D float32/float64 tensors; returns C."),

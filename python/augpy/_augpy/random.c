@@ -150,6 +150,45 @@ static PyObject *rng_gaussian(PyObject *self, PyObject *const *args, Py_ssize_t 
     return fill(self, 1, args, nargs, kwnames);
 }
 
+/* gaussian_noise(x, std=1.0, mean=0.0, out=None): aug_rng_gaussian_noise; std a
+ * number, or per image (a Tensor, array or sequence: float32 on x's device). */
+static PyObject *rng_gaussian_noise(PyObject *obj, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"x", "std", "mean", "out", "blocks_per_sm", "threads"};
+    const char *func = "RandomNumberGenerator.gaussian_noise";
+    RngObject *self = (RngObject *)obj;
+    augpy_state *st = augpy_state_from_obj(obj);
+    if (st == NULL) return NULL;
+    PyObject *a[6];
+    augpy_launch launch;
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 1, a) < 0 ||
+        augpy_parse_launch(func, a[4], a[5], 0, &launch) < 0)
+        return NULL;
+    double mean = 0.0, std = 1.0;
+    if (a[2] && augpy_parse_double(a[2], &mean, func, "mean") < 0) return NULL;
+    aug_tensor *x = augpy_tensor_arg(st, a[0], func, "x");
+    aug_tensor *out = NULL, *stds = NULL, *tmp = NULL;
+    if (!x || augpy_parse_out(st, a[3] ? a[3] : Py_None, &out, func) < 0) return NULL;
+    if (a[1] && a[1] != Py_None) {
+        if (PyNumber_Check(a[1]) && !PySequence_Check(a[1]) && !augpy_is_tensor(st, a[1])) {
+            if (augpy_parse_double(a[1], &std, func, "std") < 0) return NULL;
+        } else if (!(stds = augpy_float32_arg(st, a[1], x->device, func, "std", &tmp))) {
+            return NULL;
+        }
+    }
+    aug_tensor *res = out;
+    aug_status status;
+    if (lock_rng(self) < 0) {
+        aug_tensor_free(tmp);
+        return NULL;
+    }
+    AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(x), aug_rng_gaussian_noise(self->rng, x, mean, std, stds, &res));
+    PyThread_release_lock(self->lock);
+    aug_tensor_free(tmp);
+    if (status != AUG_OK) return augpy_raise(st, status, func);
+    if (out) return Py_NewRef(a[3]);
+    return augpy_wrap(st, res);
+}
+
 static PyObject *rng_get_state(PyObject *obj, PyObject *Py_UNUSED(unused)) {
     RngObject *self = (RngObject *)obj;
     aug_rng_state s;
@@ -244,6 +283,12 @@ static PyMethodDef rng_methods[] = {
      "gaussian($self, /, target, mean=0.0, std=1.0, blocks_per_sm=8, threads=0)\n--\n\n"
      "Fill target with normal values (Box-Muller). Integer targets get the value rounded half\n"
      "to even and saturated to the dtype; bool targets get round(value) != 0."},
+    {"gaussian_noise", (PyCFunction)(void (*)(void))rng_gaussian_noise, METH_FASTCALL | METH_KEYWORDS,
+     "gaussian_noise($self, /, x, std=1.0, mean=0.0, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
+     "x + Gaussian noise in one pass, saturated: exactly add(x, n, out=out) where n is the float32 tensor\n"
+     "gaussian(n, mean, std) would fill with this generator's current state (and, like it, counts one call).\n"
+     "std: a number, or one value per image (x's first axis) as a float32 Tensor, array or sequence. Any\n"
+     "dtype in and out; out may be x (in place). Returns out, or a new tensor of x's shape and dtype."},
     {"get_state", rng_get_state, METH_NOARGS,
      "get_state($self, /)\n--\n\nThe state, a tuple (seed, calls): set_state(state) replays the fills from here."},
     {"set_state", rng_set_state, METH_O, "set_state($self, state, /)\n--\n\nRestore a state from get_state()."},

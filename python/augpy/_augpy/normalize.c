@@ -1,0 +1,347 @@
+/* _augpy/normalize.c: augpy.crop_mirror_normalize (DALI's fn.crop_mirror_normalize)
+ * over aug_crop_mirror_normalize(_batch). It only turns Python arguments into the
+ * C parameters: images (a 3-D Tensor, a 4-D batch Tensor or a list of 3-D
+ * Tensors), per-channel and per-image values (a number or a sequence), layouts
+ * and the out-of-bounds policy by name. */
+#include "augpy.h"
+#include "aug/normalize.h"
+
+#define MAX_VALUES 1024 /* per-channel values: 3 float arrays of this size live on the stack */
+
+/* A number or a sequence of numbers -> vals (up to max); returns the count or -1. */
+static int parse_floats(PyObject *obj, float *vals, int max, const char *func, const char *name) {
+    if (PyNumber_Check(obj) && !PySequence_Check(obj)) {
+        double d;
+        if (augpy_parse_double(obj, &d, func, name) < 0) return -1;
+        vals[0] = (float)d;
+        return 1;
+    }
+    PyObject *seq = PySequence_Fast(obj, "");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number or a sequence of numbers, not '%.100s'", func, name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > max) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: %s must have 1 to %d values, got %zd", func, name, max, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double d;
+        if (augpy_parse_double(PySequence_Fast_GET_ITEM(seq, i), &d, func, name) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        vals[i] = (float)d;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+/* A per-image value: one number for every image, or a sequence of n. */
+static int parse_per_image(PyObject *obj, float *vals, Py_ssize_t n, const char *func, const char *name) {
+    float tmp[1];
+    if (PyNumber_Check(obj) && !PySequence_Check(obj)) {
+        if (parse_floats(obj, tmp, 1, func, name) < 0) return -1;
+        for (Py_ssize_t i = 0; i < n; i++) vals[i] = tmp[0];
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(obj, "");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number or a sequence of one per image, not '%.100s'", func,
+                     name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %s has %zd values but there are %zd images", func, name,
+                     PySequence_Fast_GET_SIZE(seq), n);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double d;
+        if (augpy_parse_double(PySequence_Fast_GET_ITEM(seq, i), &d, func, name) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        vals[i] = (float)d;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* anchor: (y, x) for every image, or a sequence of n (y, x) pairs. */
+static int parse_anchors(PyObject *obj, int64_t *vals, Py_ssize_t n, const char *func) {
+    PyObject *seq = PySequence_Fast(obj, "");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: anchor must be a (y, x) pair or a sequence of them, not '%.100s'", func,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int r = 0;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len == 2 && !PySequence_Check(PySequence_Fast_GET_ITEM(seq, 0))) {
+        int64_t y, x;
+        r = augpy_parse_int64(PySequence_Fast_GET_ITEM(seq, 0), &y, func, "anchor") < 0 ||
+                    augpy_parse_int64(PySequence_Fast_GET_ITEM(seq, 1), &x, func, "anchor") < 0
+                ? -1 : 0;
+        for (Py_ssize_t i = 0; r == 0 && i < n; i++) vals[2 * i] = y, vals[2 * i + 1] = x;
+    } else if (len != n) {
+        PyErr_Format(PyExc_ValueError, "%s: anchor has %zd entries but there are %zd images", func, len, n);
+        r = -1;
+    } else {
+        for (Py_ssize_t i = 0; r == 0 && i < n; i++) {
+            PyObject *pair = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), "");
+            if (!pair || PySequence_Fast_GET_SIZE(pair) != 2) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "%s: anchor[%zd] must be a (y, x) pair", func, i);
+                r = -1;
+            } else if (augpy_parse_int64(PySequence_Fast_GET_ITEM(pair, 0), &vals[2 * i], func, "anchor") < 0 ||
+                       augpy_parse_int64(PySequence_Fast_GET_ITEM(pair, 1), &vals[2 * i + 1], func, "anchor") < 0) {
+                r = -1;
+            }
+            Py_XDECREF(pair);
+        }
+    }
+    Py_DECREF(seq);
+    return r;
+}
+
+static int parse_layout(PyObject *obj, const char *a, const char *b, int *out, const char *func, const char *name) {
+    if (!obj || obj == Py_None) return 0;
+    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (!s) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a str", func, name);
+        return -1;
+    }
+    if (s[0] == 'N' && strlen(s) == 4) s++;
+    if (strcmp(s, a) == 0) *out = 0;
+    else if (strcmp(s, b) == 0) *out = 1;
+    else {
+        PyErr_Format(PyExc_ValueError, "%s: %s must be '%s' or '%s', got %R", func, name, a, b, obj);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {"images", "crop", "crop_h", "crop_w", "crop_pos_x", "crop_pos_y", "anchor",
+                                        "mirror", "mean", "std", "scale", "shift", "fill_values", "dtype",
+                                        "input_layout", "output_layout", "pad_output", "out_of_bounds_policy", "out"};
+    enum { IMG, CROP, CH, CW, PX, PY, ANCHOR, MIRROR, MEAN, STD, SCALE, SHIFT, FILL, DTYPE, INL, OUTL, PAD, OOB, OUT,
+           NSLOTS };
+    const char *func = "augpy.crop_mirror_normalize";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[NSLOTS];
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 1, a) < 0) return NULL;
+    aug_cmn_params p = aug_cmn_params_default();
+    aug_dtype dtype = AUG_FLOAT32;
+    aug_tensor *out = NULL;
+    double d;
+    if ((a[DTYPE] && a[DTYPE] != Py_None && augpy_parse_dtype(st, a[DTYPE], &dtype, func) < 0) ||
+        parse_layout(a[INL], "HWC", "CHW", &p.in_chw, func, "input_layout") < 0 ||
+        parse_layout(a[OUTL], "CHW", "HWC", &p.out_nhwc, func, "output_layout") < 0 ||
+        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
+        return NULL;
+    if (a[SCALE]) {
+        if (augpy_parse_double(a[SCALE], &d, func, "scale") < 0) return NULL;
+        p.scale = (float)d;
+    }
+    if (a[SHIFT]) {
+        if (augpy_parse_double(a[SHIFT], &d, func, "shift") < 0) return NULL;
+        p.shift = (float)d;
+    }
+    if (a[PAD]) {
+        int v = PyObject_IsTrue(a[PAD]);
+        if (v < 0) return NULL;
+        p.pad_output = v;
+    }
+    if (a[OOB] && a[OOB] != Py_None) {
+        const char *s = PyUnicode_Check(a[OOB]) ? PyUnicode_AsUTF8(a[OOB]) : NULL;
+        if (s && strcmp(s, "error") == 0) p.oob = AUG_OOB_ERROR;
+        else if (s && strcmp(s, "pad") == 0) p.oob = AUG_OOB_PAD;
+        else if (s && strcmp(s, "trim_to_shape") == 0) p.oob = AUG_OOB_TRIM;
+        else {
+            PyErr_Format(PyExc_ValueError, "%s: out_of_bounds_policy must be 'error', 'pad' or 'trim_to_shape', got %R",
+                         func, a[OOB]);
+            return NULL;
+        }
+    }
+    if (a[CROP] && a[CROP] != Py_None) {
+        if ((a[CH] && a[CH] != Py_None) || (a[CW] && a[CW] != Py_None)) {
+            PyErr_Format(PyExc_ValueError, "%s: give crop or crop_h/crop_w, not both", func);
+            return NULL;
+        }
+        PyObject *seq = PySequence_Fast(a[CROP], "");
+        if (!seq || PySequence_Fast_GET_SIZE(seq) != 2) {
+            Py_XDECREF(seq);
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s: crop must be a (h, w) pair", func);
+            return NULL;
+        }
+        int r = augpy_parse_int64(PySequence_Fast_GET_ITEM(seq, 0), &p.crop_h, func, "crop") < 0 ||
+                augpy_parse_int64(PySequence_Fast_GET_ITEM(seq, 1), &p.crop_w, func, "crop") < 0;
+        Py_DECREF(seq);
+        if (r) return NULL;
+    } else if ((a[CH] && a[CH] != Py_None && augpy_parse_int64(a[CH], &p.crop_h, func, "crop_h") < 0) ||
+               (a[CW] && a[CW] != Py_None && augpy_parse_int64(a[CW], &p.crop_w, func, "crop_w") < 0)) {
+        return NULL;
+    }
+    float mean[MAX_VALUES], stdv[MAX_VALUES], fill[MAX_VALUES];
+    if (a[MEAN] && (p.nmean = parse_floats(a[MEAN], mean, MAX_VALUES, func, "mean")) < 0) return NULL;
+    if (a[STD] && (p.nstd = parse_floats(a[STD], stdv, MAX_VALUES, func, "std")) < 0) return NULL;
+    if (a[FILL] && (p.nfill = parse_floats(a[FILL], fill, MAX_VALUES, func, "fill_values")) < 0) return NULL;
+    p.mean = mean, p.std = stdv, p.fill = fill;
+
+    /* the images */
+    PyObject *images = a[IMG];
+    int single = 0;
+    Py_ssize_t n;
+    aug_tensor **views = NULL;
+    PyObject *seq = NULL;
+    if (augpy_is_tensor(st, images)) {
+        aug_tensor *t = augpy_tensor_arg(st, images, func, "images");
+        if (!t) return NULL;
+        if (t->ndim == 3) {
+            single = 1;
+            n = 1;
+        } else if (t->ndim == 4) {
+            n = (Py_ssize_t)t->shape[0];
+        } else {
+            PyErr_Format(PyExc_ValueError, "%s: images must be a 3-D image, a 4-D batch or a list of images, got a "
+                         "%d-D tensor", func, t->ndim);
+            return NULL;
+        }
+        views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
+        if (!views) return PyErr_NoMemory();
+        for (Py_ssize_t i = 0; i < n; i++) {
+            aug_index ix = {AUG_INDEX_INT, (int64_t)i, 0, 0, 1, 0, 0};
+            views[i] = single ? aug_tensor_view(t) : aug_tensor_index(t, 1, &ix);
+            if (!views[i]) {
+                for (Py_ssize_t j = 0; j < i; j++) aug_tensor_free(views[j]);
+                PyMem_Free(views);
+                return augpy_raise(st, aug_last_status(), func);
+            }
+        }
+    } else {
+        seq = PySequence_Fast(images, "");
+        if (!seq) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: images must be a Tensor or a list of Tensors, not '%.100s'", func,
+                         Py_TYPE(images)->tp_name);
+            return NULL;
+        }
+        n = PySequence_Fast_GET_SIZE(seq);
+        views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
+        if (!views) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            aug_tensor *t = augpy_tensor_arg(st, PySequence_Fast_GET_ITEM(seq, i), func, "images[i]");
+            if (!t) {
+                PyMem_Free(views);
+                Py_DECREF(seq);
+                return NULL;
+            }
+            views[i] = t; /* borrowed */
+        }
+    }
+    PyObject *ret = NULL;
+    Py_ssize_t cnt = n > 0 ? n : 1;
+    float *pos = PyMem_Calloc((size_t)(2 * cnt), sizeof(float));
+    int64_t *anchors = PyMem_Calloc((size_t)(2 * cnt), sizeof(int64_t));
+    uint8_t *mirror = PyMem_Calloc((size_t)cnt, 1);
+    float *tmp = PyMem_Calloc((size_t)cnt, sizeof(float));
+    if (!pos || !anchors || !mirror || !tmp) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (n == 0) {
+        PyErr_Format(PyExc_ValueError, "%s: no images", func);
+        goto done;
+    }
+    if ((a[PX] && a[PX] != Py_None) || (a[PY] && a[PY] != Py_None)) {
+        for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = pos[2 * i + 1] = 0.5f;
+        if (a[PY] && a[PY] != Py_None) {
+            if (parse_per_image(a[PY], tmp, n, func, "crop_pos_y") < 0) goto done;
+            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = tmp[i];
+        }
+        if (a[PX] && a[PX] != Py_None) {
+            if (parse_per_image(a[PX], tmp, n, func, "crop_pos_x") < 0) goto done;
+            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i + 1] = tmp[i];
+        }
+        p.crop_pos = pos;
+    }
+    if (a[ANCHOR] && a[ANCHOR] != Py_None) {
+        if (p.crop_pos) {
+            PyErr_Format(PyExc_ValueError, "%s: give anchor or crop_pos_x/crop_pos_y, not both", func);
+            goto done;
+        }
+        if (parse_anchors(a[ANCHOR], anchors, n, func) < 0) goto done;
+        p.anchors = anchors;
+    }
+    if (a[MIRROR] && a[MIRROR] != Py_None) {
+        if (parse_per_image(a[MIRROR], tmp, n, func, "mirror") < 0) goto done;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (tmp[i] != 0.0f && tmp[i] != 1.0f) {
+                PyErr_Format(PyExc_ValueError, "%s: mirror values must be 0 or 1, got %g", func, (double)tmp[i]);
+                goto done;
+            }
+            mirror[i] = tmp[i] != 0.0f;
+        }
+        p.mirror = mirror;
+    }
+    {
+        aug_tensor *res = out;
+        aug_status s;
+        int64_t work = 0;
+        for (Py_ssize_t i = 0; i < n; i++) work += aug_tensor_size(views[i]);
+        if (single)
+            AUGPY_CALL(s, work, aug_crop_mirror_normalize(views[0], dtype, &p, &res));
+        else
+            AUGPY_CALL(s, work, aug_crop_mirror_normalize_batch((int64_t)n, (const aug_tensor *const *)views, dtype, &p,
+                                                                &res));
+        if (s != AUG_OK)
+            ret = augpy_raise(st, s, func);
+        else if (out)
+            ret = Py_NewRef(a[OUT]);
+        else
+            ret = augpy_wrap(st, res);
+    }
+done:
+    PyMem_Free(pos), PyMem_Free(anchors), PyMem_Free(mirror), PyMem_Free(tmp);
+    if (!seq)
+        for (Py_ssize_t i = 0; i < n; i++) aug_tensor_free(views[i]);
+    PyMem_Free(views);
+    Py_XDECREF(seq);
+    return ret;
+}
+
+static PyMethodDef normalize_functions[] = {
+    {"crop_mirror_normalize", (PyCFunction)(void (*)(void))fn_cmn, METH_FASTCALL | METH_KEYWORDS,
+     "crop_mirror_normalize(images, crop=None, crop_h=None, crop_w=None, crop_pos_x=None, crop_pos_y=None, "
+     "anchor=None, mirror=None, mean=0.0, std=1.0, scale=1.0, shift=0.0, fill_values=0.0, dtype=None, "
+     "input_layout='HWC', output_layout='CHW', pad_output=False, out_of_bounds_policy='error', out=None)\n--\n\n"
+     "DALI's fn.crop_mirror_normalize (dtype None: float32): crop a window of each image, mirror it horizontally (per image),\n"
+     "output = scale * (input - mean) / std + shift per channel, converted to dtype with saturation.\n"
+     "images: a 3-D image (H, W, C) (or (C, H, W) with input_layout='CHW'), a 4-D batch, or a list of\n"
+     "images of any sizes; any dtype and strides. crop=(h, w) or crop_h/crop_w (default: the whole\n"
+     "image); crop_pos_x/crop_pos_y in [0, 1] (default 0.5; a number or one per image) place the window\n"
+     "at round(pos * (extent - crop)) (half away from zero), or anchor=(y, x) (one pair or one per image)\n"
+     "places it explicitly. mirror: 0/1 or one per image. mean/std/fill_values: a number or one per\n"
+     "channel. output_layout 'CHW' or 'HWC' (batches get N in front); pad_output pads the channels to the\n"
+     "next power of two. out_of_bounds_policy: 'error' (default), 'pad' (fill_values outside the image)\n"
+     "or 'trim_to_shape'. Returns a new tensor, or out. docs/normalize.md gives the exact arithmetic."},
+    {NULL, NULL, 0, NULL},
+};
+
+int augpy_init_normalize(PyObject *module, augpy_state *st) {
+    (void)st;
+    return PyModule_AddFunctions(module, normalize_functions);
+}

@@ -1,0 +1,153 @@
+/* core/noise.c: aug_rng_gaussian_noise, the fused "draw, scale, add, saturate"
+ * (include/aug/normalize.h): argument checks, the compute type, the plan.
+ *
+ * Defined as exactly the float32 Gaussian fill of the generator's current state
+ * (core/random.c) followed by augpy.add(x, noise, out=out): the backend draws
+ * element i's Philox block, maps it with the float32 fill's rule and adds it
+ * in the add's compute type (scalar/normalize.h), without the noise tensor. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "aug/normalize.h"
+#include "normalize.h"
+#include "tensor_impl.h"
+
+#define FUNC "aug_rng_gaussian_noise"
+
+static aug_status check_std(double v, const char *name, long long i) {
+    if (!(isfinite(v) && v >= 0.0)) {
+        if (i < 0) return aug__error(AUG_ERR_VALUE, FUNC, "%s = %g must be finite and >= 0", name, v);
+        return aug__error(AUG_ERR_VALUE, FUNC, "%s[%lld] = %g must be finite and >= 0", name, i, v);
+    }
+    return AUG_OK;
+}
+
+/* stds: float32, 1-D with x->shape[0] values on x's device; values read and checked. */
+static aug_status read_stds(const aug_tensor *x, const aug_tensor *stds, double **vals) {
+    char sa[96], da[32], db[32];
+    aug_status st = aug__tensor_check(FUNC, stds);
+    if (st) return st;
+    if (stds->dtype != AUG_FLOAT32)
+        return aug__error(AUG_ERR_TYPE, FUNC, "stds must be float32, not %s", aug_dtype_name(stds->dtype));
+    if (!aug__device_eq(stds->device, x->device))
+        return aug__error(AUG_ERR_VALUE, FUNC, "stds is on %s but x is on %s",
+                          aug__device_str(stds->device, da, sizeof da), aug__device_str(x->device, db, sizeof db));
+    if (x->ndim < 1) return aug__error(AUG_ERR_VALUE, FUNC, "per-image stds need x with a first (image) axis");
+    if (stds->ndim != 1 || stds->shape[0] != x->shape[0])
+        return aug__error(AUG_ERR_VALUE, FUNC, "stds has shape %s but (%lld,) is needed (one per image)",
+                          aug_shape_str(stds->ndim, stds->shape, sa, sizeof sa), (long long)x->shape[0]);
+    int64_t n = stds->shape[0];
+    float *f = malloc((size_t)(n + 1) * sizeof(float));
+    double *d = malloc((size_t)(n + 1) * sizeof(double));
+    if (!f || !d) {
+        free(f), free(d);
+        return AUG__NOMEM(FUNC);
+    }
+    st = aug_tensor_read(stds, f, (size_t)n * sizeof(float), 1);
+    for (int64_t i = 0; st == AUG_OK && i < n; i++) {
+        d[i] = f[i];
+        st = check_std(d[i], "stds", (long long)i);
+    }
+    free(f);
+    if (st) free(d);
+    else *vals = d;
+    return st;
+}
+
+/* Same view: same first byte, shape and strides. */
+static int same_view(const aug_tensor *a, const aug_tensor *b) {
+    if (aug_tensor_ptr(a) != aug_tensor_ptr(b) || a->ndim != b->ndim || a->dtype != b->dtype) return 0;
+    for (int k = 0; k < a->ndim; k++)
+        if (a->shape[k] != b->shape[k] || (a->shape[k] > 1 && a->strides[k] != b->strides[k])) return 0;
+    return 1;
+}
+
+aug_status aug_rng_gaussian_noise(aug_rng *rng, const aug_tensor *x, double mean, double std, const aug_tensor *stds,
+                                  aug_tensor **out) {
+    char sa[96], sb[96], da[32], db[32];
+    if (!rng) return aug__error(AUG_ERR_VALUE, FUNC, "rng is NULL");
+    if (!out) return aug__error(AUG_ERR_VALUE, FUNC, "out is NULL");
+    aug_status st = aug__tensor_check(FUNC, x);
+    if (st) return st;
+    if (!aug__device_eq(x->device, aug_rng_device(rng)))
+        return aug__error(AUG_ERR_VALUE, FUNC, "x is on %s, the generator on %s",
+                          aug__device_str(x->device, da, sizeof da), aug__device_str(aug_rng_device(rng), db, sizeof db));
+    if (!isfinite(mean)) return aug__error(AUG_ERR_VALUE, FUNC, "mean must be finite, got %g", mean);
+    if (!stds && (st = check_std(std, "std", -1))) return st;
+    double *svals = NULL;
+    if (stds && (st = read_stds(x, stds, &svals))) return st;
+
+    aug_tensor *res = *out;
+    if (res) {
+        if ((st = aug__tensor_check(FUNC, res))) goto done;
+        if (!aug__device_eq(res->device, x->device)) {
+            st = aug__error(AUG_ERR_VALUE, FUNC, "out is on %s but x is on %s", aug__device_str(res->device, da, sizeof da),
+                            aug__device_str(x->device, db, sizeof db));
+            goto done;
+        }
+        int same = res->ndim == x->ndim;
+        for (int k = 0; same && k < x->ndim; k++) same = res->shape[k] == x->shape[k];
+        if (!same) {
+            st = aug__error(AUG_ERR_VALUE, FUNC, "out has shape %s but x has shape %s",
+                            aug_shape_str(res->ndim, res->shape, sa, sizeof sa), aug_shape_str(x->ndim, x->shape, sb, sizeof sb));
+            goto done;
+        }
+        if ((st = aug__check_no_self_overlap(FUNC, res, "out"))) goto done;
+        if (res->storage && res->storage == x->storage && !same_view(res, x)) {
+            st = aug__error(AUG_ERR_VALUE, FUNC, "out overlaps x (only out = x itself is allowed)");
+            goto done;
+        }
+    } else {
+        res = aug__tensor_empty(FUNC, x->ndim, x->shape, x->dtype, x->device);
+        if (!res) {
+            st = aug_last_status();
+            goto done;
+        }
+        if (x->layout[0]) aug_tensor_set_layout(res, x->layout);
+    }
+    aug_rng_state state;
+    aug_rng_get_state(rng, &state);
+    aug__noise_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.func = FUNC;
+    plan.p.kind = AUG__RANDOM_GAUSSIAN;
+    plan.p.dtype = AUG__CT_FLOAT32;
+    plan.p.key[0] = (uint32_t)state.seed;
+    plan.p.key[1] = (uint32_t)(state.seed >> 32);
+    plan.p.call = state.calls;
+    plan.p.mean = mean;
+    plan.p.std = std;
+    plan.stds = svals;
+    plan.n = aug_tensor_size(x);
+    plan.per_image = svals && x->shape[0] > 0 ? plan.n / x->shape[0] : 0;
+    plan.x_dtype = (int)x->dtype;
+    plan.out_dtype = (int)res->dtype;
+    /* augpy.add(x, noise, out=)'s compute type: the temp type of the promoted one */
+    plan.ct = aug_dtype_info(aug_promote(x->dtype, AUG_FLOAT32))->temp == AUG_FLOAT64 ? AUG__CT_FLOAT64
+                                                                                   : AUG__CT_FLOAT32;
+    plan.ndim = x->ndim;
+    const int64_t xe = aug__dtype_size(x->dtype), oe = aug__dtype_size(res->dtype);
+    for (int k = 0; k < x->ndim; k++) {
+        plan.shape[k] = x->shape[k];
+        plan.xs[k] = x->strides[k] * xe;
+        plan.os[k] = res->strides[k] * oe;
+    }
+    plan.x = (const char *)aug_tensor_ptr(x);
+    plan.out = (char *)aug_tensor_ptr(res);
+    plan.exec = aug__exec_for(x->device);
+    if (plan.n > 0) {
+        aug__need need = {AUG__FAMILY_NOISE, 0, res->dtype, x->dtype};
+        const aug__backend *be = aug__backend_supporting(FUNC, x->device, &need);
+        st = be ? be->gaussian_noise(&plan) : aug_last_status();
+    }
+    if (st == AUG_OK) {
+        state.calls++; /* one call of the generator, as the fill it stands for */
+        aug_rng_set_state(rng, &state);
+        *out = res;
+    } else if (!*out) {
+        aug_tensor_free(res);
+    }
+done:
+    free(svals);
+    return st;
+}

@@ -1,0 +1,125 @@
+/* cpu/normalize.c: the CPU crop_mirror_normalize (include/aug/normalize.h).
+ *
+ * One task per (image, output channel, output row). A row's in-image part is a
+ * strided run of the input (negative column stride when mirrored), converted to
+ * float32 by aug__convert, normalised with scalar/normalize.h's aug__cmn_norm and
+ * converted to the output dtype by aug__convert (the conversion table's rule, as
+ * the CUDA kernel's per-value aug__cmn_value); the rest of the row takes the
+ * channel's fill value. 8-bit inputs (uint8, int8, bool) go through a table
+ * per channel of the 256 results of aug__cmn_value (the CUDA kernel's function),
+ * so a value is one load: the same bytes, about 4x faster. Each value is
+ * computed the same way whatever the split, so results do not depend on the
+ * thread count. */
+#include <stdlib.h>
+#include <string.h>
+#include "cpu.h"
+#include "core/error.h"
+#include "core/normalize.h"
+#include "cpu/convert.h"
+#include "cpu/pool.h"
+
+/* Values converted at a time (1 KiB of float32: stays in L1). */
+#define CMN_BLOCK 256
+
+static void fill_run(char *dst, int64_t stride, const char *value, int64_t osize, int64_t n) {
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * stride, value, (size_t)osize);
+}
+
+typedef struct cmn_ctx {
+    const aug__cmn_plan *plan;
+    const char *tables; /* NULL, or cout tables of 256 output values (8-bit inputs) */
+} cmn_ctx;
+
+static void cmn_task(void *ctx, int64_t task, int worker) {
+    (void)worker;
+    const aug__cmn_plan *p = ((const cmn_ctx *)ctx)->plan;
+    const char *tables = ((const cmn_ctx *)ctx)->tables;
+    const int64_t img = task / (p->cout * p->oh), rem = task % (p->cout * p->oh);
+    const int64_t ch = rem / p->oh, y = rem % p->oh;
+    const int64_t osize = aug__ctype_size(p->out_dtype);
+    const aug__cmn_image *im = &p->images[img];
+    char *row;
+    int64_t ds;
+    if (p->nhwc) {
+        row = p->dst + (((img * p->oh + y) * p->ow) * p->cout + ch) * osize;
+        ds = p->cout * osize;
+    } else {
+        row = p->dst + ((img * p->cout + ch) * p->oh + y) * p->ow * osize;
+        ds = osize;
+    }
+    const char *fill = p->fill + ch * osize;
+    const int64_t sy = im->ay + y;
+    if (ch >= p->c || sy < 0 || sy >= im->h) {
+        fill_run(row, ds, fill, osize, p->ow);
+        return;
+    }
+    /* output columns [x0, x1) read inside the image */
+    int64_t x0, x1;
+    if (im->mirror) {
+        x0 = im->ax + p->ow - im->w, x1 = im->ax + p->ow;
+    } else {
+        x0 = -im->ax, x1 = im->w - im->ax;
+    }
+    x0 = x0 < 0 ? 0 : x0 > p->ow ? p->ow : x0;
+    x1 = x1 < x0 ? x0 : x1 > p->ow ? p->ow : x1;
+    fill_run(row, ds, fill, osize, x0);
+    fill_run(row + x1 * ds, ds, fill, osize, p->ow - x1);
+    const int64_t sx0 = im->mirror ? im->ax + p->ow - 1 - x0 : im->ax + x0;
+    const int64_t ss = im->mirror ? -im->sx : im->sx;
+    const char *src = im->src + sy * im->sy + ch * im->sc + sx0 * im->sx;
+    char *dst = row + x0 * ds;
+    const int64_t n = x1 - x0;
+    if (tables) {
+        const char *tab = tables + ch * 256 * osize;
+        const uint8_t *s8 = (const uint8_t *)src;
+        switch (osize) {
+        case 1:
+            for (int64_t i = 0; i < n; i++) dst[i * ds] = tab[s8[i * ss]];
+            break;
+        case 2:
+            for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, tab + 2 * s8[i * ss], 2);
+            break;
+        case 4:
+            for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, tab + 4 * s8[i * ss], 4);
+            break;
+        default:
+            for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, tab + osize * s8[i * ss], (size_t)osize);
+            break;
+        }
+        return;
+    }
+    if (!p->normalize) {
+        aug__convert(src, ss, p->in_dtype, dst, ds, p->out_dtype, n);
+        return;
+    }
+    const float mean = p->mean[ch], inv = p->inv[ch];
+    float buf[CMN_BLOCK];
+    for (int64_t i = 0; i < n; i += CMN_BLOCK) {
+        const int64_t m = n - i < CMN_BLOCK ? n - i : CMN_BLOCK;
+        aug__convert(src + i * ss, ss, p->in_dtype, (char *)buf, (int64_t)sizeof(float), AUG_FLOAT32, m);
+        for (int64_t j = 0; j < m; j++) buf[j] = aug__cmn_norm(buf[j], mean, inv);
+        aug__convert((const char *)buf, (int64_t)sizeof(float), AUG_FLOAT32, dst + i * ds, ds, p->out_dtype, m);
+    }
+}
+
+aug_status aug__cpu_crop_mirror_normalize(const aug__cmn_plan *plan) {
+    cmn_ctx k = {plan, NULL};
+    char *tables = NULL;
+    const int64_t osize = aug__ctype_size(plan->out_dtype);
+    /* a table costs 256 evaluations per channel: worth it once the images hold more values */
+    if (aug__ctype_size(plan->in_dtype) == 1 && plan->normalize && plan->n * plan->oh * plan->ow > 256) {
+        tables = malloc((size_t)(plan->c * 256 * osize));
+        if (!tables) return AUG__NOMEM(plan->func);
+        for (int64_t ch = 0; ch < plan->c; ch++)
+            for (int v = 0; v < 256; v++) {
+                _Alignas(16) uint8_t b[16] = {0}; /* one byte used; the load reads 1 */
+                b[0] = (uint8_t)v;
+                aug__cmn_value(b, plan->in_dtype, tables + (ch * 256 + v) * osize, plan->out_dtype, 1,
+                               plan->mean[ch], plan->inv[ch]);
+            }
+        k.tables = tables;
+    }
+    aug__parallel_for(plan->n * plan->cout * plan->oh, cmn_task, &k);
+    free(tables);
+    return AUG_OK;
+}
