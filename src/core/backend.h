@@ -180,7 +180,7 @@ AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 3 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores */
+#define AUG__BACKEND_ABI 4 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: warp plan interp, border, dst strides */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {
