@@ -17,7 +17,9 @@
 #include "cpu/convert.h"
 #include "warp_impl.h"
 
-/* Source byte offsets of the CHUNK pixels x0 .. x0+cw-1 of row y (-1: outside). */
+/* Source byte offsets of the CHUNK pixels x0 .. x0+cw-1 of row y (OUTSIDE: none;
+ * strides may be negative). */
+#define OUTSIDE INT64_MIN
 static void nearest_offsets(const warp_img *im, int64_t y, int64_t x0, int cw, int64_t *off) {
     const double *m = im->m;
     double Y = (double)y;
@@ -28,14 +30,14 @@ static void nearest_offsets(const warp_img *im, int64_t y, int64_t x0, int cw, i
         int64_t ix = aug__warp_nearest_cell(aug__warp_coord_b(m[0], X, bx, im->W, im->border));
         int64_t iy = aug__warp_nearest_cell(aug__warp_coord_b(m[3], X, by, im->H, im->border));
         int64_t jx = aug__warp_index(ix, im->W, im->border), jy = aug__warp_index(iy, im->H, im->border);
-        off[k] = jx < 0 || jy < 0 ? -1 : jy * im->sh + jx * im->sw;
+        off[k] = jx < 0 || jy < 0 ? OUTSIDE : jy * im->sh + jx * im->sw;
     }
 }
 
 #define GATHER(T)                                                                     \
     for (int k = 0; k < cw; k++) {                                                    \
         T v = 0;                                                                      \
-        if (off[k] >= 0) memcpy(&v, base + off[k], sizeof v);                         \
+        if (off[k] != OUTSIDE) memcpy(&v, base + off[k], sizeof v);                         \
         memcpy(buf + k * (int64_t)sizeof v, &v, sizeof v);                            \
     }
 
@@ -60,7 +62,7 @@ void aug__warp_rows_nearest(const warp_ctx *cx, const warp_img *im, const char *
                 char *out = cx->dst + warp_dst_at(cx, n, c, y, x0) * di;
                 aug__convert(buf, item, im->dtype, out, cx->dx * di, cx->dst_dtype, cw);
                 for (int k = 0; k < cw; k++)
-                    if (off[k] < 0) memcpy(out + k * cx->dx * di, bg_dst + c * di, (size_t)di);
+                    if (off[k] == OUTSIDE) memcpy(out + k * cx->dx * di, bg_dst + c * di, (size_t)di);
             }
         }
     }
