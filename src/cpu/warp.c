@@ -30,6 +30,12 @@
  *    with the same integer steps and the double expressions above evaluated
  *    without FMA contraction (__dmul_rn / __dadd_rn).
  *
+ * Options (core/warp.h's plan): the other borders map each neighbour's index
+ * with aug__warp_index (the interior fast paths never need it) and bound the
+ * coordinates with aug__warp_bound; nearest neighbour is cpu/warp_nearest.c;
+ * the output may be NHWC (element strides cx->dc, cx->dx): the uint8 s = 1 rows
+ * then go through a CHUNK-wide tile that is scattered after each row.
+ *
  * Work is split into tasks of whole output rows (a fixed number per task, from
  * the shapes only), so the result does not depend on the thread count. */
 #include <math.h>

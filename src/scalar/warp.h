@@ -18,7 +18,11 @@
  *    floor(floor((A + s^2 * 2^15) / 2^16) / s^2);
  *  - float32 (8/16-bit and float32 sources): fx = (float)(sx - x0),
  *      v = gy*(gx*v00 + fx*v01) + fy*(gx*v10 + fx*v11) in float32, gx = 1 - fx.
- * A neighbour outside [0, W) x [0, H) takes the background value. */
+ * A neighbour outside [0, W) x [0, H) takes the background value (constant
+ * border) or is mapped into the source by aug__warp_index (replicate, reflect-101,
+ * symmetric; the coordinate is then bounded by aug__warp_bound instead of the
+ * clamp). Nearest neighbour reads the cell aug__warp_nearest_cell of the pixel
+ * centre's bounded coordinate. */
 #ifndef AUG_SCALAR_WARP_H
 #define AUG_SCALAR_WARP_H
 
