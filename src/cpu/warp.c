@@ -351,20 +351,35 @@ __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const u
     const __m256i lastm2 = _mm256_set1_epi32((int32_t)((im->H - 1) * im->sh + (im->W - 1) * im->sw + cn - 1 - 2));
     const int sw = (int)im->sw;
     const uint8_t *base = (const uint8_t *)im->base;
+    const int reflecting = im->border == AUG__WB_REFLECT || im->border == AUG__WB_SYMMETRIC;
     int32_t qx[8], qy[8];
     int k = 0;
     for (; k + 8 <= cw; k += 8) {
         __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
         __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
         __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
-#define WARP_Q(M, B, HI, X)                                                                                    \
-    _mm256_cvttpd_epi32(_mm256_add_pd(                                                                      \
-        _mm256_mul_pd(_mm256_add_pd(_mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_mul_pd(M, X), B), lo), HI), \
-                                    off),                                                                   \
-                      scale),                                                                               \
-        half))
-        __m256i vqx = _mm256_setr_m128i(WARP_Q(vm0, vbx, hx, X0), WARP_Q(vm0, vbx, hx, X1));
-        __m256i vqy = _mm256_setr_m128i(WARP_Q(vm3, vby, hy, X0), WARP_Q(vm3, vby, hy, X1));
+        /* raw coordinates, clamped (constant, replicate: the bound) */
+        __m256d rx0 = _mm256_add_pd(_mm256_mul_pd(vm0, X0), vbx), rx1 = _mm256_add_pd(_mm256_mul_pd(vm0, X1), vbx);
+        __m256d ry0 = _mm256_add_pd(_mm256_mul_pd(vm3, X0), vby), ry1 = _mm256_add_pd(_mm256_mul_pd(vm3, X1), vby);
+        __m256d cx0 = _mm256_min_pd(_mm256_max_pd(rx0, lo), hx), cx1 = _mm256_min_pd(_mm256_max_pd(rx1, lo), hx);
+        __m256d cy0 = _mm256_min_pd(_mm256_max_pd(ry0, lo), hy), cy1 = _mm256_min_pd(_mm256_max_pd(ry1, lo), hy);
+        if (reflecting) {
+            /* the reflecting bound equals the clamp only for raw coordinates in
+             * [-2, side + 1] (< the period for sides >= 4): other steps go scalar */
+            __m256d ne = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(rx0, cx0, _CMP_NEQ_UQ), _mm256_cmp_pd(rx1, cx1, _CMP_NEQ_UQ)),
+                                      _mm256_or_pd(_mm256_cmp_pd(ry0, cy0, _CMP_NEQ_UQ), _mm256_cmp_pd(ry1, cy1, _CMP_NEQ_UQ)));
+            if (_mm256_movemask_pd(ne)) {
+                coords_fixed(im, y, j, x0 + k, i, 8, qx, qy);
+                for (int l = 0; l < 8; l++) {
+                    if (acc) pixel_acc_u8(im, bg, qx[l], qy[l], 0, cn, acc, k + l);
+                    else pixel_s1_u8(im, bg, qx[l], qy[l], cn, out, plane, k + l);
+                }
+                continue;
+            }
+        }
+#define WARP_Q(C) _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(C, off), scale), half))
+        __m256i vqx = _mm256_setr_m128i(WARP_Q(cx0), WARP_Q(cx1));
+        __m256i vqy = _mm256_setr_m128i(WARP_Q(cy0), WARP_Q(cy1));
 #undef WARP_Q
         __m256i ix = _mm256_sub_epi32(_mm256_srai_epi32(vqx, FP_BITS), ioff);
         __m256i iy = _mm256_sub_epi32(_mm256_srai_epi32(vqy, FP_BITS), ioff);
@@ -438,6 +453,19 @@ __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const u
 }
 #endif
 
+/* The tile's planes [c * CHUNK + k] into a pixel-strided (HWC) output row. The
+ * strides are locals: byte stores may alias anything, so fields read through a
+ * pointer would be reloaded per byte. */
+static void scatter_u8(const uint8_t *tile, int cw, int64_t C, uint8_t *out, int64_t dx, int64_t dc) {
+    if (C == 3 && dc == 1 && dx == 3) {
+        for (int k = 0; k < cw; k++)
+            out[3 * k] = tile[k], out[3 * k + 1] = tile[CHUNK + k], out[3 * k + 2] = tile[2 * CHUNK + k];
+        return;
+    }
+    for (int k = 0; k < cw; k++)
+        for (int64_t c = 0; c < C; c++) out[k * dx + c * dc] = tile[c * CHUNK + k];
+}
+
 static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg, int64_t n, int64_t y0,
                        int64_t y1) {
     const aug__warp_plan *pl = cx->plan;
@@ -448,9 +476,9 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
     uint8_t *dst = (uint8_t *)cx->dst;
     int s = im->s;
     /* the AVX2 step needs 1-4 adjacent channels, positive strides, byte offsets in
-     * int32, and a clamped coordinate (constant or replicate border) */
+     * int32, and sides of 4 or more for the reflecting borders (row_avx2) */
     int avx2 = cx->simd >= AUG__SIMD_AVX2 && C <= 4 && im->sc == 1 && im->sw > 0 && im->sh > 0 &&
-               (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE) &&
+               (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE || (im->W >= 4 && im->H >= 4)) &&
                (im->H - 1) * im->sh + (im->W - 1) * im->sw + 8 < INT32_MAX && Wt < INT32_MAX - 8;
     (void)avx2;
     /* column blocks outside, rows inside: a tile of the output reads a compact
@@ -476,11 +504,7 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
                     default: row_s1_cn(im, bg, qx, qy, cw, (int)C, out, plane); break;
                     }
                 }
-                if (!planar) {
-                    uint8_t *o = dst + warp_dst_at(cx, n, 0, y, x0);
-                    for (int k = 0; k < cw; k++)
-                        for (int64_t c = 0; c < C; c++) o[k * cx->dx + c * cx->dc] = tile[c * CHUNK + k];
-                }
+                if (!planar) scatter_u8(tile, cw, C, dst + warp_dst_at(cx, n, 0, y, x0), cx->dx, cx->dc);
                 continue;
             }
             for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {

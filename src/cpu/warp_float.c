@@ -167,15 +167,30 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
     const int pm = im->sc == 4 && cn <= 4;
     const __m128i cmask = _mm_cmpgt_epi32(_mm_set1_epi32(cn), _mm_setr_epi32(0, 1, 2, 3));
     const __m256i pair = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
+    const int reflecting = im->border == AUG__WB_REFLECT || im->border == AUG__WB_SYMMETRIC;
     int k = 0;
     for (; k + 8 <= cw; k += 8) {
         __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
         __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
         __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
-#define WARP_C(M, B, HI, X) _mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_mul_pd(M, X), B), lo), HI)
-        __m256d sx0 = WARP_C(vm0, vbx, hx, X0), sx1 = WARP_C(vm0, vbx, hx, X1);
-        __m256d sy0 = WARP_C(vm3, vby, hy, X0), sy1 = WARP_C(vm3, vby, hy, X1);
-#undef WARP_C
+        __m256d rx0 = _mm256_add_pd(_mm256_mul_pd(vm0, X0), vbx), rx1 = _mm256_add_pd(_mm256_mul_pd(vm0, X1), vbx);
+        __m256d ry0 = _mm256_add_pd(_mm256_mul_pd(vm3, X0), vby), ry1 = _mm256_add_pd(_mm256_mul_pd(vm3, X1), vby);
+        __m256d sx0 = _mm256_min_pd(_mm256_max_pd(rx0, lo), hx), sx1 = _mm256_min_pd(_mm256_max_pd(rx1, lo), hx);
+        __m256d sy0 = _mm256_min_pd(_mm256_max_pd(ry0, lo), hy), sy1 = _mm256_min_pd(_mm256_max_pd(ry1, lo), hy);
+        if (reflecting) {
+            /* the reflecting bound equals the clamp only for raw coordinates in
+             * [-2, side + 1] (< the period for sides >= 4): other steps go scalar */
+            __m256d ne = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(rx0, sx0, _CMP_NEQ_UQ), _mm256_cmp_pd(rx1, sx1, _CMP_NEQ_UQ)),
+                                      _mm256_or_pd(_mm256_cmp_pd(ry0, sy0, _CMP_NEQ_UQ), _mm256_cmp_pd(ry1, sy1, _CMP_NEQ_UQ)));
+            if (_mm256_movemask_pd(ne)) {
+                for (int l = 0; l < 8; l++) {
+                    double X = (double)((int32_t)x0 + k + l) + di;
+                    pixel_FLOAT32(im, bg, aug__warp_coord_b(m[0], X, bx, im->W, im->border),
+                                  aug__warp_coord_b(m[3], X, by, im->H, im->border), c0, cn, out + k + l, ostride);
+                }
+                continue;
+            }
+        }
         __m256d fx0 = _mm256_floor_pd(sx0), fx1 = _mm256_floor_pd(sx1);
         __m256d fy0 = _mm256_floor_pd(sy0), fy1 = _mm256_floor_pd(sy1);
         __m256i ix = _mm256_setr_m128i(_mm256_cvttpd_epi32(fx0), _mm256_cvttpd_epi32(fx1));
@@ -261,7 +276,7 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
      * farthest element (plus the channel span) below 2^31 */
     int64_t asc = im->sc < 0 ? -im->sc : im->sc;
     avx2 = cx->simd >= AUG__SIMD_AVX2 && im->dtype == AUG_FLOAT32 && im->sh > 0 && im->sw > 0 &&
-           (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE) &&
+           (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE || (im->W >= 4 && im->H >= 4)) &&
            ((im->H + 2) * im->sh + (im->W + 2) * im->sw + im->C * asc) / 4 < INT32_MAX && Wt < INT32_MAX - 8;
 #endif
     /* column blocks outside, rows inside: a tile of the output reads a compact

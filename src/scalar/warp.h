@@ -83,6 +83,7 @@ AUG_HD double aug__warp_period(int64_t n, int border) {
 AUG_HD double aug__warp_bound(double v, int64_t n, int border) {
     double p = aug__warp_period(n, border);
     if (p == 0.0) return aug__warp_clamp(v, -2.0, (double)n + 1.0);
+    if (v >= -2.0 && v < p) return v; /* what fmod gives there, without the call */
     double r = fmod(v, p);
     return r < -2.0 ? r + p : r;
 }

@@ -81,7 +81,7 @@ static void test_border_index(void **state) {
 static void test_simd_options_agree(void **state) {
     (void)state;
     if (aug__simd_cpu_level() < AUG__SIMD_AVX2) skip();
-    for (int it = 0; it < 96; it++) {
+    for (int it = 0; it < 192; it++) {
         aug_dtype sdt = it % 2 ? AUG_FLOAT32 : AUG_UINT8;
         int border = (it / 2) % 4, hwc = (it / 8) % 2, ss = 1 + it % 3;
         int64_t C = 1 + (int64_t)(rnd() % 4), H = 2 + (int64_t)(rnd() % 60), W = 2 + (int64_t)(rnd() % 60);
