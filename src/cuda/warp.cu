@@ -134,7 +134,16 @@ AUG_DEV void nearest(const warp_args &a, const wimg &im, int64_t c, int64_t y, i
 AUG_GLOBAL void aug__k_warp(warp_args a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
-        const int64_t x = i % a.Wt, r = i / a.Wt, y = r % a.Ht, q = r / a.Ht, c = q % a.C, n = q / a.C;
+        /* value i in the output's memory order (consecutive threads write
+         * consecutive addresses): x fastest for NCHW, c fastest for NHWC */
+        int64_t x, y, c, n;
+        if (a.dc == 1 && a.C > 1) {
+            const int64_t r = i / a.C, q = r / a.Wt;
+            c = i % a.C, x = r % a.Wt, y = q % a.Ht, n = q / a.Ht;
+        } else {
+            const int64_t r = i / a.Wt, q = r / a.Ht;
+            x = i % a.Wt, y = r % a.Ht, c = q % a.C, n = q / a.C;
+        }
         const wimg &im = a.img[n];
         const int s = im.s;
         char *out = a.dst + (n * a.dn + c * a.dc + y * a.dy + x * a.dx) * aug__ctype_size(a.dst_dtype);
