@@ -77,7 +77,7 @@ static void test_border_index(void **state) {
 }
 
 /* AVX2 and portable kernels: equal bytes for uint8 (fixed point) and float32
- * sources, every border, CHW and HWC outputs, s = 1..3. */
+ * sources, every border, CHW and HWC outputs, s = 1..3, bilinear and nearest. */
 static void test_simd_options_agree(void **state) {
     (void)state;
     if (aug__simd_cpu_level() < AUG__SIMD_AVX2) skip();
@@ -103,13 +103,13 @@ static void test_simd_options_agree(void **state) {
         const aug_tensor *srcs[1] = {src};
         aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = va, .channels = C, .height = Ht,
                                .width = Wt, .matrices = m, .supersampling = &ss, .background = bg,
-                               .interp = AUG_WARP_LINEAR, .border = border};
+                               .interp = (it / 16) % 3 == 2 ? AUG_WARP_NEAREST : AUG_WARP_LINEAR, .border = border};
         assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_NONE), AUG_OK);
         plan.dst = vb;
         assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_AVX2), AUG_OK);
         if (memcmp(aug_tensor_ptr(da), aug_tensor_ptr(db), (size_t)(aug_tensor_size(da) * aug_tensor_itemsize(da))))
-            fail_msg("iteration %d (%s, border %d, hwc %d, s %d): AVX2 and portable kernels differ", it,
-                     aug_dtype_name(sdt), border, hwc, ss);
+            fail_msg("iteration %d (%s, border %d, hwc %d, s %d, interp %d): AVX2 and portable kernels differ", it,
+                     aug_dtype_name(sdt), border, hwc, ss, plan.interp);
         if (hwc) aug_tensor_free(va), aug_tensor_free(vb);
         aug_tensor_free(src), aug_tensor_free(da), aug_tensor_free(db);
     }

@@ -161,9 +161,9 @@ def test_linear_borders_uint8_and_float32(border, s):
 @pytest.mark.parametrize("border", BORDERS)
 @pytest.mark.parametrize("channels", [1, 3, 4])
 def test_linear_borders_vs_opencv(border, channels):
-    """cv2 quantises positions to 1/32 px with 5-bit weights (uint8; 10-bit for float32 on
-    OpenCV 5): on a smooth image it agrees within +-1 except for rare 2s (1e-3 of the values),
-    float32 within 2 (values 0..255)."""
+    """OpenCV 5.0 (the test environment's cv2) agrees on a smooth image within +-1 for uint8 (about
+    0.1% of the values differ by 1; 4.x, which rounds positions to 1/32 px, also gives rare 2s)
+    and within 0.05 for float32 (values 0..255; measured up to 0.004)."""
     rng = np.random.default_rng(channels)
     img = cv2.GaussianBlur(rng.integers(0, 256, (61, 83, channels), dtype=np.uint8), (7, 7), 2.0)
     img = img.reshape(61, 83, channels)
@@ -174,12 +174,12 @@ def test_linear_borders_vs_opencv(border, channels):
                              borderMode=CV_BORDER[border], borderValue=tuple(bg)).reshape(53, 71, channels)
         out = warp(img, (channels, 53, 71), m, bg, 1, border=border).numpy().transpose(1, 2, 0).astype(int)
         d = np.abs(out - cvo)
-        assert d.max() <= 2 and (d == 2).mean() < 1e-3
+        assert d.max() <= 1 and (d == 1).mean() < 1e-2
         f = img.astype(np.float32)
         cvf = cv2.warpAffine(f, m, (71, 53), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                              borderMode=CV_BORDER[border], borderValue=tuple(bg)).reshape(53, 71, channels)
         outf = warp(f, (channels, 53, 71), m, bg, 1, border=border).numpy().transpose(1, 2, 0)
-        assert np.abs(outf - cvf).max() <= 2
+        assert np.abs(outf - cvf).max() <= 0.05
 
 
 def test_linear_border_ignores_nonbyte_background():
