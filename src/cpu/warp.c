@@ -310,7 +310,16 @@ static inline void pixel_acc_u8(const warp_img *im, const uint8_t *bg, int32_t q
 /* The mean of s*s sums, rounded half up: floor((acc + s^2 * 2^15) / (s^2 * 2^16)),
  * computed as floor(floor((acc + s^2 * 2^15) / 2^16) / s^2) (equal for positive integers). */
 static void finish_acc_u8(const uint32_t *acc, int cw, int s, uint8_t *out, int64_t dx) {
-    for (int k = 0; k < cw; k++) out[k * dx] = aug__warp_fixed_mean(acc[k], s);
+    if (s == 1) { /* more channels than a group: the s = 1 rows do not apply */
+        for (int k = 0; k < cw; k++) out[k * dx] = aug__warp_fixed_mean(acc[k], s);
+        return;
+    }
+    const uint32_t recip = aug__warp_fixed_recip(s);
+    if (dx == 1) { /* vectorises */
+        for (int k = 0; k < cw; k++) out[k] = aug__warp_fixed_mean_r(acc[k], s, recip);
+        return;
+    }
+    for (int k = 0; k < cw; k++) out[k * dx] = aug__warp_fixed_mean_r(acc[k], s, recip);
 }
 
 #if AUG__X86

@@ -262,11 +262,30 @@ static void test_options_errors(void **state) {
     aug_tensor_free(mask);
 }
 
+/* The CPU's mean by multiplication equals scalar/warp.h's division for every
+ * s in [2, 16] and every quotient bucket (both ends of each). */
+static void test_fixed_mean_recip(void **state) {
+    (void)state;
+    for (int s = 2; s <= AUG__WARP_FP_MAX_S; s++) {
+        uint32_t ss = (uint32_t)(s * s), recip = aug__warp_fixed_recip(s), half = ss << 15;
+        uint64_t amax = (uint64_t)ss * 255u << 16; /* the largest sum */
+        for (uint64_t t = 0; t <= (amax + half) >> 16; t++) {
+            uint64_t lo = (t << 16) >= half ? (t << 16) - half : 0, hi = lo + 65535;
+            if (hi > amax) hi = amax;
+            if (lo > amax) break;
+            if (aug__warp_fixed_mean((uint32_t)lo, s) != aug__warp_fixed_mean_r((uint32_t)lo, s, recip) ||
+                aug__warp_fixed_mean((uint32_t)hi, s) != aug__warp_fixed_mean_r((uint32_t)hi, s, recip))
+                fail_msg("s %d, t %llu: the reciprocal mean differs", s, (unsigned long long)t);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_border_index),         cmocka_unit_test(test_simd_options_agree),
         cmocka_unit_test(test_defaults_equal_legacy), cmocka_unit_test(test_nearest_int64),
         cmocka_unit_test(test_replicate_far),        cmocka_unit_test(test_options_errors),
+        cmocka_unit_test(test_fixed_mean_recip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
