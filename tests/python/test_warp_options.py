@@ -422,3 +422,40 @@ def test_options_bad_input():
         augpy.warp_affine(img, dst, eye, interpolation=name)
     for name in ("Edge", "REFLECT_101", "reflect101", "Symmetric"):
         augpy.warp_affine(img, dst, eye, border=name)
+
+
+def test_options_no_leaks():
+    """Repeated calls with options, good and bad, do not grow Python allocations."""
+    import gc
+    import tracemalloc
+
+    img = augpy.array_to_tensor(np.zeros((20, 20, 3), np.uint8))
+    mask = augpy.array_to_tensor(np.zeros((20, 20), np.int32))
+    dst = augpy.CudaTensor((8, 8, 3), dtype=augpy.uint8)
+    dm = augpy.CudaTensor((2, 8, 8), dtype=augpy.int32)
+    eye = np.eye(2, 3, dtype=np.float32)
+
+    def calls():
+        augpy.warp_affine(img, dst, eye, [1, 2, 3], 2, border="reflect", layout="HWC")
+        augpy.warp_affine([mask, mask], dm, np.stack([eye, eye]), -1, interpolation="nearest")
+        for bad in (lambda: augpy.warp_affine(img, dst, eye, border="wrap"),
+                    lambda: augpy.warp_affine(img, dst, eye, interpolation=3),
+                    lambda: augpy.warp_affine(img, dst, eye, layout="NHWC"),
+                    lambda: augpy.warp_affine([img], dm, [eye], src_layout="CHW")):
+            try:
+                bad()
+            except (ValueError, TypeError):
+                pass
+
+    for _ in range(200):
+        calls()
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for _ in range(2000):
+        calls()
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename") if s.size_diff > 0)
+    assert grown < 64 * 1024, grown
