@@ -264,6 +264,27 @@ def test_nearest_vs_opencv(border, dtype):
         assert ok.mean() > 0.98
 
 
+def test_opencv_int32_nearest_rule():
+    """The fixed-point rule docs/warp.md quotes for cv2's 32S nearest warp (OpenCV's
+    WarpAffineInvoker, AB_BITS = 10) reproduces cv2 exactly: what the 2^-9 px margin of
+    test_nearest_vs_opencv covers."""
+    rng = np.random.default_rng(3)
+    H, W = 37, 53
+    idx = np.arange(H * W, dtype=np.int32).reshape(H, W)
+    for it in range(30):
+        m = random_matrix(rng, 1.5, 60)
+        out = cv2.warpAffine(idx, m, (47, 41), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=-1)
+        md = m.astype(np.float64)
+        y, x = np.mgrid[0:41, 0:47]
+        ix = (np.rint((md[0, 1] * y + md[0, 2]) * 1024).astype(np.int64) + 512
+              + np.rint(md[0, 0] * x * 1024).astype(np.int64)) >> 10
+        iy = (np.rint((md[1, 1] * y + md[1, 2]) * 1024).astype(np.int64) + 512
+              + np.rint(md[1, 0] * x * 1024).astype(np.int64)) >> 10
+        inside = (ix >= 0) & (ix < W) & (iy >= 0) & (iy < H)
+        np.testing.assert_array_equal(out, np.where(inside, idx[np.clip(iy, 0, H - 1), np.clip(ix, 0, W - 1)], -1))
+
+
 def test_nearest_ignores_supersampling_and_never_blends():
     rng = np.random.default_rng(5)
     img = rng.integers(0, 4, (20, 30, 1), dtype=np.uint8) * 60
