@@ -136,6 +136,7 @@ void aug__warp_rows_nearest(const warp_ctx *cx, const warp_img *im, const char *
            (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE) &&
            (im->H + 2) * im->sh + (im->W + 2) * im->sw < INT32_MAX && Wt < INT32_MAX - 8;
 #endif
+    (void)avx2;
     for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
         int cw = (int)(Wt - x0 < CHUNK ? Wt - x0 : CHUNK);
         for (int64_t y = y0; y < y1; y++) {
