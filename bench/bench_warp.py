@@ -6,7 +6,9 @@ both are given preallocated outputs. Single-threaded figures first
 (cv2.setNumThreads(1), augpy.set_num_threads(1)), then all cores. s = 2 and 3
 are augpy-only timings (OpenCV has no supersampling) with the s = 1 cv2 time as
 the reference. Also a float32 image (cv2 on float32 too): augpy's float32
-kernel (float32 interpolation, double coordinates) against cv2's float path.
+kernel (float32 interpolation, double coordinates) against cv2's float path;
+and two options against cv2 with the same settings: the reflect-101 border
+(uint8) and nearest on a one-channel uint8 label mask (no target ratio).
 
     PYTHONPATH=build/pkg python bench/bench_warp.py [--repeat N]
 """
@@ -56,13 +58,27 @@ def run(threads, repeat, number):
         for s in (1, 2, 3):
             t_aug = best_of(lambda: augpy.warp_affine(src, dst, m, bgt, s), repeat, number)
             rows.append((np.dtype(dtype).name, s, t_aug, t_cv))
+    # the options (s = 1): the reflect-101 border, and nearest on a one-channel label mask
+    src = augpy.array_to_tensor(img)
+    dst = augpy.CudaTensor((3, 224, 224), dtype=augpy.uint8)
+    cvdst = np.empty((224, 224, 3), np.uint8)
+    t_cv = best_of(lambda: cv2.warpAffine(img, m, (224, 224), dst=cvdst, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REFLECT_101), repeat, number)
+    t_aug = best_of(lambda: augpy.warp_affine(src, dst, m, None, 1, border="reflect"), repeat, number)
+    rows.append(("uint8 reflect", 1, t_aug, t_cv))
+    mask = rng.integers(0, 21, (480, 640)).astype(np.uint8)
+    msrc, mdst, mcv = augpy.array_to_tensor(mask), augpy.CudaTensor((224, 224), dtype=augpy.uint8), np.empty((224, 224), np.uint8)
+    t_cv = best_of(lambda: cv2.warpAffine(mask, m, (224, 224), dst=mcv, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                          borderValue=255), repeat, number)
+    t_aug = best_of(lambda: augpy.warp_affine(msrc, mdst, m, 255, 1, interpolation="nearest"), repeat, number)
+    rows.append(("mask nearest", 1, t_aug, t_cv))
     label = "1 thread" if threads == 1 else f"{threads} threads"
     simd = os.environ.get("AUG_SIMD", "auto")
     print(f"--- {label} (480x640x3 -> 224x224, recommended supersampling {s_rec}, AUG_SIMD={simd})")
     for name, s, t_aug, t_cv in rows:
         benchutil.record(f"warp {name} 480x640 -> 224^2, s = {s}", threads, t_aug, "cv2.warpAffine (s = 1)", t_cv,
-                         1.0 if s == 1 else None, unit="us")
-        print(f"{name:8s} s={s}  augpy {t_aug:8.1f} us   cv2.warpAffine(s=1) {t_cv:8.1f} us   "
+                         1.0 if s == 1 and " " not in name else None, unit="us")
+        print(f"{name:13s} s={s}  augpy {t_aug:8.1f} us   cv2.warpAffine(s=1) {t_cv:8.1f} us   "
               f"ratio cv2/augpy {t_cv / t_aug:5.2f}x")
 
 

@@ -78,6 +78,65 @@ AUG_API aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src
                                          const float *matrices, const aug_tensor *background,
                                          const int *supersampling);
 
+/* Options of aug_warp_affine_ex / aug_warp_affine_batch_ex (docs/warp.md).
+ * aug_warp_options_default() gives the behaviour of aug_warp_affine: bilinear,
+ * constant border (the background), source layout from the tensor, output
+ * (C, Ht, Wt) / (N, C, Ht, Wt). */
+typedef enum aug_warp_interp {
+    AUG_WARP_LINEAR = 0,  /* bilinear, the mean of s*s samples */
+    AUG_WARP_NEAREST = 1  /* the source value at floor(sx + 0.5), floor(sy + 0.5) of the pixel
+                           * centre, never blended (masks, labels); supersampling is ignored */
+} aug_warp_interp;
+
+typedef enum aug_warp_border {
+    AUG_WARP_BORDER_CONSTANT = 0,  /* outside pixels take the background value (OpenCV BORDER_CONSTANT) */
+    AUG_WARP_BORDER_REPLICATE = 1, /* aaaa|abcd|dddd (BORDER_REPLICATE) */
+    AUG_WARP_BORDER_REFLECT = 2,   /* dcb|abcd|cba, the edge not repeated (BORDER_REFLECT_101; torchvision's
+                                    * and albumentations' "reflect", NumPy's "reflect") */
+    AUG_WARP_BORDER_SYMMETRIC = 3  /* cba|abcd|dcb, the edge repeated (BORDER_REFLECT; NumPy's "symmetric") */
+} aug_warp_border;
+
+typedef enum aug_warp_layout {
+    AUG_WARP_LAYOUT_AUTO = 0, /* source: "CHW" if the tensor's layout string says so, else HWC;
+                               * output: CHW */
+    AUG_WARP_LAYOUT_HWC = 1,  /* (H, W, C); a batch output (N, H, W, C) */
+    AUG_WARP_LAYOUT_CHW = 2   /* (C, H, W); a batch output (N, C, H, W) */
+} aug_warp_layout;
+
+typedef struct aug_warp_options {
+    aug_warp_interp interpolation;
+    aug_warp_border border;
+    aug_warp_layout src_layout, dst_layout;
+} aug_warp_options;
+
+AUG_API aug_warp_options aug_warp_options_default(void);
+
+/* The enum value of a name, case-insensitive: "linear" (also "bilinear") /
+ * "nearest"; "constant", "replicate" (also "edge"), "reflect" (also
+ * "reflect_101", "reflect101"), "symmetric"; "HWC" / "CHW" (a batch's "NHWC" /
+ * "NCHW" too). AUG_ERR_VALUE naming func and the string for anything else. */
+AUG_API aug_status aug_warp_interp_from_name(const char *func, const char *name, aug_warp_interp *out);
+AUG_API aug_status aug_warp_border_from_name(const char *func, const char *name, aug_warp_border *out);
+AUG_API aug_status aug_warp_layout_from_name(const char *func, const char *name, aug_warp_layout *out);
+
+/* aug_warp_affine with options (NULL: the defaults). src: (H, W, C) or (C, H, W)
+ * by opts->src_layout, or (H, W) (one channel, any layout option). dst:
+ * (C, Ht, Wt) or (Ht, Wt, C) by opts->dst_layout, or (Ht, Wt) for one channel;
+ * any dtype, C-contiguous; its layout string becomes "CHW", "HWC" or "HW".
+ * A layout option that contradicts the tensor's layout string ("CHW" asked
+ * for a tensor labelled "HWC", or the reverse) is AUG_ERR_VALUE, as are enum
+ * values out of range. Borders other than constant map each neighbour's index
+ * into the source (docs/warp.md); the background is then unused. */
+AUG_API aug_status aug_warp_affine_ex(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
+                                      const aug_tensor *background, int supersampling,
+                                      const aug_warp_options *opts);
+
+/* The batch with options: src[i] as in aug_warp_affine_ex; dst (N, C, Ht, Wt),
+ * (N, Ht, Wt, C) or (N, Ht, Wt) (one channel), layout "NCHW", "NHWC" or "NHW". */
+AUG_API aug_status aug_warp_affine_batch_ex(int64_t n, const aug_tensor *const *src, aug_tensor *dst,
+                                            const float *matrices, const aug_tensor *background,
+                                            const int *supersampling, const aug_warp_options *opts);
+
 /* ---- lighting ---------------------------------------------------------------- */
 
 /* Contrast and gamma per image and channel (semantics §13, manual 3.1.4.3). im is

@@ -961,8 +961,11 @@ def make_transform(source_size: Sequence[int], target_size: Sequence[int], angle
 
 
 def warp_affine(src: Union[CudaTensor, Sequence[CudaTensor]], dst: CudaTensor, matrix: Any,
-                background: Any = None, supersampling: Union[int, Sequence[int]] = 1) -> None:
-    """Affine warp of (H, W, C) image(s) into (C, Ht, Wt) / (N, C, Ht, Wt) with bilinear supersampling."""
+                background: Any = None, supersampling: Union[int, Sequence[int]] = 1, *,
+                interpolation: str = 'linear', border: str = 'constant', layout: Optional[str] = None,
+                src_layout: Optional[str] = None) -> None:
+    """Affine warp of (H, W, C) / (C, H, W) / (H, W) image(s) into (C, Ht, Wt) / (Ht, Wt, C) (or a batch),
+    bilinear with supersampling or nearest; constant, replicate, reflect or symmetric borders."""
 
 
 # ---- co-transforms of boxes and keypoints (targets.c; public API in augpy.targets) ----

@@ -1,9 +1,12 @@
 /* core/warp.c: aug_warp_affine / aug_warp_affine_batch (semantics §13), the
- * backend-neutral half: argument checks, the background read into host doubles,
- * the (N, C, Ht, Wt) view of the output, the "CHW"/"NCHW" layout, and the
- * dispatch to the backend's warp_affine entry (src/cpu/warp.c on the CPU). */
+ * backend-neutral half: the options (interpolation, border, layouts) and their
+ * names, argument checks, the (H, W, C) views of CHW / HW sources, the
+ * background read into host doubles, the (N, C, Ht, Wt) view of the output
+ * with its layout's strides, the layout string, and the dispatch to the backend's warp_affine entry (src/cpu/warp.c on the CPU). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 #include "aug/image.h"
 #include "backend.h"
 #include "tensor_impl.h"
@@ -66,18 +69,126 @@ static aug_status read_background(const char *func, const aug_tensor *bg, aug_de
     return AUG_OK;
 }
 
+/* ---- names and options ------------------------------------------------------------ */
+
+aug_warp_options aug_warp_options_default(void) {
+    aug_warp_options o = {AUG_WARP_LINEAR, AUG_WARP_BORDER_CONSTANT, AUG_WARP_LAYOUT_AUTO, AUG_WARP_LAYOUT_AUTO};
+    return o;
+}
+
+typedef struct name_value {
+    const char *name;
+    int value;
+} name_value;
+
+static aug_status from_name(const char *func, const char *what, const char *name, const name_value *table,
+                            const char *valid, int *out) {
+    if (!name) return aug__error(AUG_ERR_VALUE, func, "%s is NULL", what);
+    for (const name_value *e = table; e->name; e++)
+        if (!strcasecmp(name, e->name)) {
+            *out = e->value;
+            return AUG_OK;
+        }
+    return aug__error(AUG_ERR_VALUE, func, "unknown %s '%.40s' (expected %s)", what, name, valid);
+}
+
+aug_status aug_warp_interp_from_name(const char *func, const char *name, aug_warp_interp *out) {
+    static const name_value t[] = {{"linear", AUG_WARP_LINEAR}, {"bilinear", AUG_WARP_LINEAR},
+                                   {"nearest", AUG_WARP_NEAREST}, {NULL, 0}};
+    int v = 0;
+    aug_status st = from_name(func ? func : "aug_warp_interp_from_name", "interpolation", name, t,
+                              "'linear' or 'nearest'", &v);
+    if (!st) *out = (aug_warp_interp)v;
+    return st;
+}
+
+aug_status aug_warp_border_from_name(const char *func, const char *name, aug_warp_border *out) {
+    static const name_value t[] = {{"constant", AUG_WARP_BORDER_CONSTANT},   {"replicate", AUG_WARP_BORDER_REPLICATE},
+                                   {"edge", AUG_WARP_BORDER_REPLICATE},      {"reflect", AUG_WARP_BORDER_REFLECT},
+                                   {"reflect_101", AUG_WARP_BORDER_REFLECT}, {"reflect101", AUG_WARP_BORDER_REFLECT},
+                                   {"symmetric", AUG_WARP_BORDER_SYMMETRIC}, {NULL, 0}};
+    int v = 0;
+    aug_status st = from_name(func ? func : "aug_warp_border_from_name", "border", name, t,
+                              "'constant', 'replicate', 'reflect' or 'symmetric'", &v);
+    if (!st) *out = (aug_warp_border)v;
+    return st;
+}
+
+aug_status aug_warp_layout_from_name(const char *func, const char *name, aug_warp_layout *out) {
+    static const name_value t[] = {{"HWC", AUG_WARP_LAYOUT_HWC},   {"CHW", AUG_WARP_LAYOUT_CHW},
+                                   {"NHWC", AUG_WARP_LAYOUT_HWC},  {"NCHW", AUG_WARP_LAYOUT_CHW}, {NULL, 0}};
+    int v = 0;
+    aug_status st = from_name(func ? func : "aug_warp_layout_from_name", "layout", name, t,
+                              "'HWC', 'CHW', 'NHWC' or 'NCHW'", &v);
+    if (!st) *out = (aug_warp_layout)v;
+    return st;
+}
+
+static const char *layout_name(int layout) { return layout == AUG_WARP_LAYOUT_CHW ? "CHW" : "HWC"; }
+
+/* The layout the functions without options use: HWC whatever the label says,
+ * no 2-D images (their behaviour before the options existed). */
+#define LEGACY_LAYOUT (-1)
+
+/* The (H, W, C) view of source image i (into *view): a 2-D (H, W) image is one
+ * channel, a CHW image has its strides permuted. */
+static aug_status source_view(const char *func, const aug_tensor *s, int64_t i, int batch, int layout,
+                              aug_tensor *view) {
+    char sbuf[128];
+    const char *label = s->layout;
+    *view = *s;
+    if (s->ndim == 2 && layout != LEGACY_LAYOUT) {
+        view->ndim = 3;
+        view->shape[2] = 1;
+        view->strides[2] = 1;
+        view->layout[0] = '\0';
+        return AUG_OK;
+    }
+    if (s->ndim != 3)
+        return aug__error(AUG_ERR_VALUE, func, "src%s must be (H, W, C)%s, got shape %s", batch ? " images" : "",
+                          layout == LEGACY_LAYOUT ? "" : ", (C, H, W) or (H, W)",
+                          aug_shape_str(s->ndim, s->shape, sbuf, sizeof sbuf));
+    int chw = layout == AUG_WARP_LAYOUT_CHW || (layout == AUG_WARP_LAYOUT_AUTO && !strcmp(label, "CHW"));
+    if (layout > AUG_WARP_LAYOUT_AUTO && (!strcmp(label, "CHW") || !strcmp(label, "HWC")) &&
+        strcmp(label, layout_name(layout)))
+        return aug__error(AUG_ERR_VALUE, func, "src image %lld has layout \"%s\" but the options ask for %s",
+                          (long long)i, label, layout_name(layout));
+    if (chw) {
+        view->shape[0] = s->shape[1], view->strides[0] = s->strides[1];
+        view->shape[1] = s->shape[2], view->strides[1] = s->strides[2];
+        view->shape[2] = s->shape[0], view->strides[2] = s->strides[0];
+    }
+    view->layout[0] = '\0';
+    return AUG_OK;
+}
+
 static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const *src, aug_tensor *dst, int batch,
-                           const float *matrices, const aug_tensor *background, const int *supersampling) {
+                           const float *matrices, const aug_tensor *background, const int *supersampling,
+                           const aug_warp_options *opts, int legacy) {
     char sbuf[128], buf[32], buf2[32];
+    aug_warp_options o = opts ? *opts : aug_warp_options_default();
     aug_status st = aug__tensor_check(func, dst);
     if (st) return st;
+    if ((unsigned)o.interpolation > AUG_WARP_NEAREST)
+        return aug__error(AUG_ERR_VALUE, func, "interpolation %d is not an aug_warp_interp", (int)o.interpolation);
+    if ((unsigned)o.border > AUG_WARP_BORDER_SYMMETRIC)
+        return aug__error(AUG_ERR_VALUE, func, "border %d is not an aug_warp_border", (int)o.border);
+    if ((unsigned)o.src_layout > AUG_WARP_LAYOUT_CHW)
+        return aug__error(AUG_ERR_VALUE, func, "src_layout %d is not an aug_warp_layout", (int)o.src_layout);
+    if ((unsigned)o.dst_layout > AUG_WARP_LAYOUT_CHW)
+        return aug__error(AUG_ERR_VALUE, func, "dst_layout %d is not an aug_warp_layout", (int)o.dst_layout);
     if (n < 1) return aug__error(AUG_ERR_VALUE, func, "the batch needs at least one image, got %lld", (long long)n);
     if (!src) return aug__error(AUG_ERR_VALUE, func, "src is NULL");
     if (!matrices) return aug__error(AUG_ERR_VALUE, func, "matrix is NULL");
     if (!supersampling) return aug__error(AUG_ERR_VALUE, func, "supersampling is NULL");
-    int want = batch ? 4 : 3;
-    if (dst->ndim != want)
-        return aug__error(AUG_ERR_VALUE, func, "dst must be %s, got shape %s", batch ? "(N, C, H, W)" : "(C, H, W)",
+    /* dst: the channel dimension exists for 4-D batches and 3-D single images */
+    int b = batch ? 1 : 0, has_c = dst->ndim == 3 + b;
+    int hwc = o.dst_layout == AUG_WARP_LAYOUT_HWC;
+    if (dst->ndim != 3 + b && (legacy || dst->ndim != 2 + b))
+        return aug__error(AUG_ERR_VALUE, func, "dst must be %s, got shape %s",
+                          legacy ? (batch ? "(N, C, H, W)" : "(C, H, W)")
+                          : batch ? (hwc ? "(N, H, W, C) or (N, H, W)" : "(N, C, H, W) or (N, H, W)")
+                                  : (hwc ? "(H, W, C) or (H, W)" : "(C, H, W) or (H, W)"),
                           aug_shape_str(dst->ndim, dst->shape, sbuf, sizeof sbuf));
     if (batch && dst->shape[0] != n)
         return aug__error(AUG_ERR_VALUE, func, "dst holds %lld images (shape %s) but %lld source images were given",
@@ -85,65 +196,105 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
                           (long long)n);
     if (!aug_tensor_is_contiguous(dst))
         return aug__error(AUG_ERR_VALUE, func, "dst must be contiguous");
-    int64_t C = dst->shape[want - 3], Ht = dst->shape[want - 2], Wt = dst->shape[want - 1];
-    for (int64_t i = 0; i < n; i++) {
+    int64_t C, Ht, Wt;
+    if (!has_c) C = 1, Ht = dst->shape[b], Wt = dst->shape[b + 1];
+    else if (hwc) Ht = dst->shape[b], Wt = dst->shape[b + 1], C = dst->shape[b + 2];
+    else C = dst->shape[b], Ht = dst->shape[b + 1], Wt = dst->shape[b + 2];
+    aug_tensor vstack[1];
+    const aug_tensor *pstack[1];
+    aug_tensor *views = n == 1 ? vstack : malloc((size_t)n * sizeof(aug_tensor));
+    const aug_tensor **pviews = n == 1 ? pstack : malloc((size_t)n * sizeof(aug_tensor *));
+    if (!views || !pviews) {
+        if (views != vstack) free(views);
+        if (pviews != pstack) free(pviews);
+        return AUG__NOMEM(func);
+    }
+    for (int64_t i = 0; i < n && !st; i++) {
         const aug_tensor *s = src[i];
-        if ((st = aug__tensor_check(func, s))) return st;
-        if (s->ndim != 3)
-            return aug__error(AUG_ERR_VALUE, func, "src%s must be (H, W, C), got shape %s", batch ? " images" : "",
-                              aug_shape_str(s->ndim, s->shape, sbuf, sizeof sbuf));
-        if (s->shape[2] != C)
-            return aug__error(AUG_ERR_VALUE, func, "src image %lld has %lld channels but dst has %lld", (long long)i,
-                              (long long)s->shape[2], (long long)C);
-        if (!aug__device_eq(s->device, dst->device))
-            return aug__error(AUG_ERR_VALUE, func, "src is on %s but dst is on %s",
-                              aug__device_str(s->device, buf, sizeof buf),
-                              aug__device_str(dst->device, buf2, sizeof buf2));
-        if (overlaps(s, dst)) return aug__error(AUG_ERR_VALUE, func, "dst overlaps src image %lld", (long long)i);
-        if (supersampling[i] < 1 || supersampling[i] > AUG_MAX_SUPERSAMPLING)
-            return aug__error(AUG_ERR_VALUE, func, "supersampling must be in [1, %d], got %d", AUG_MAX_SUPERSAMPLING,
-                              supersampling[i]);
-        for (int k = 0; k < 6; k++)
+        if ((st = aug__tensor_check(func, s))) break;
+        if ((st = source_view(func, s, i, batch, legacy ? LEGACY_LAYOUT : (int)o.src_layout, &views[i]))) break;
+        pviews[i] = &views[i];
+        if (views[i].shape[2] != C) {
+            st = aug__error(AUG_ERR_VALUE, func, "src image %lld has %lld channels but dst has %lld", (long long)i,
+                            (long long)views[i].shape[2], (long long)C);
+            break;
+        }
+        if (!aug__device_eq(s->device, dst->device)) {
+            st = aug__error(AUG_ERR_VALUE, func, "src is on %s but dst is on %s",
+                            aug__device_str(s->device, buf, sizeof buf),
+                            aug__device_str(dst->device, buf2, sizeof buf2));
+            break;
+        }
+        if (overlaps(s, dst)) {
+            st = aug__error(AUG_ERR_VALUE, func, "dst overlaps src image %lld", (long long)i);
+            break;
+        }
+        if (supersampling[i] < 1 || supersampling[i] > AUG_MAX_SUPERSAMPLING) {
+            st = aug__error(AUG_ERR_VALUE, func, "supersampling must be in [1, %d], got %d", AUG_MAX_SUPERSAMPLING,
+                            supersampling[i]);
+            break;
+        }
+        for (int k = 0; k < 6 && !st; k++)
             if (!isfinite(matrices[6 * i + k]))
-                return batch ? aug__error(AUG_ERR_VALUE, func, "matrix %lld has a non-finite value %g at [%d][%d]",
-                                          (long long)i, (double)matrices[6 * i + k], k / 3, k % 3)
-                             : aug__error(AUG_ERR_VALUE, func, "matrix has a non-finite value %g at [%d][%d]",
-                                          (double)matrices[6 * i + k], k / 3, k % 3);
+                st = batch ? aug__error(AUG_ERR_VALUE, func, "matrix %lld has a non-finite value %g at [%d][%d]",
+                                        (long long)i, (double)matrices[6 * i + k], k / 3, k % 3)
+                           : aug__error(AUG_ERR_VALUE, func, "matrix has a non-finite value %g at [%d][%d]",
+                                        (double)matrices[6 * i + k], k / 3, k % 3);
     }
     double bg_stack[16];
-    double *bg = C <= 16 ? bg_stack : malloc((size_t)C * sizeof(double));
-    if (!bg) return AUG__NOMEM(func);
-    st = read_background(func, background, dst->device, C, bg);
-    aug__need need = {AUG__FAMILY_WARP, 0, dst->dtype, n > 0 ? src[0]->dtype : AUG_DTYPE_AUTO};
+    double *bg = NULL;
+    if (!st) {
+        bg = C <= 16 ? bg_stack : malloc((size_t)C * sizeof(double));
+        if (!bg) st = AUG__NOMEM(func);
+    }
+    if (!st) st = read_background(func, background, dst->device, C, bg);
+    aug__need need = {AUG__FAMILY_WARP, 0, dst->dtype, src[0] ? src[0]->dtype : AUG_DTYPE_AUTO};
     const aug__backend *be = st ? NULL : aug__backend_supporting(func, dst->device, &need);
     if (!st && !be) st = aug_last_status();
-    if (!st) st = aug_tensor_set_layout(dst, batch ? "NCHW" : "CHW");
+    if (!st) {
+        static const char *const names[2][2][2] = {{{"HW", "HW"}, {"CHW", "HWC"}}, {{"NHW", "NHW"}, {"NCHW", "NHWC"}}};
+        st = aug_tensor_set_layout(dst, names[b][has_c][hwc]);
+    }
     if (!st && aug_tensor_size(dst) > 0) {
-        /* The backend always sees (N, C, Ht, Wt). */
+        /* The backend always sees an (N, C, Ht, Wt) view with the layout's strides. */
         aug_tensor view = *dst;
-        if (!batch) {
-            view.ndim = 4;
-            for (int d = 3; d > 0; d--) view.shape[d] = dst->shape[d - 1], view.strides[d] = dst->strides[d - 1];
-            view.shape[0] = 1;
-            view.strides[0] = C * Ht * Wt;
-            view.layout[0] = '\0';
-        }
-        aug__warp_plan plan = {.func = func, .n = n, .src = src, .dst = &view, .channels = C, .height = Ht,
+        view.ndim = 4;
+        view.shape[0] = n, view.shape[1] = C, view.shape[2] = Ht, view.shape[3] = Wt;
+        view.strides[0] = C * Ht * Wt;
+        if (hwc && has_c) view.strides[1] = 1, view.strides[2] = Wt * C, view.strides[3] = C;
+        else view.strides[1] = Ht * Wt, view.strides[2] = Wt, view.strides[3] = 1;
+        view.layout[0] = '\0';
+        aug__warp_plan plan = {.func = func, .n = n, .src = pviews, .dst = &view, .channels = C, .height = Ht,
                                .width = Wt, .matrices = matrices, .supersampling = supersampling,
-                               .background = bg, .exec = aug__exec_for(dst->device)};
+                               .background = bg, .exec = aug__exec_for(dst->device),
+                               .interp = (int)o.interpolation, .border = (int)o.border};
         st = be->warp_affine(&plan);
     }
-    if (bg != bg_stack) free(bg);
+    if (bg && bg != bg_stack) free(bg);
+    if (views != vstack) free(views);
+    if (pviews != pstack) free(pviews);
     return st;
 }
 
 aug_status aug_warp_affine(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
                            const aug_tensor *background, int supersampling) {
     const aug_tensor *one[1] = {src};
-    return warp_run("aug_warp_affine", 1, one, dst, 0, matrix, background, &supersampling);
+    return warp_run("aug_warp_affine", 1, one, dst, 0, matrix, background, &supersampling, NULL, 1);
 }
 
 aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src, aug_tensor *dst, const float *matrices,
                                  const aug_tensor *background, const int *supersampling) {
-    return warp_run("aug_warp_affine_batch", n, src, dst, 1, matrices, background, supersampling);
+    return warp_run("aug_warp_affine_batch", n, src, dst, 1, matrices, background, supersampling, NULL, 1);
+}
+
+aug_status aug_warp_affine_ex(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
+                              const aug_tensor *background, int supersampling, const aug_warp_options *opts) {
+    const aug_tensor *one[1] = {src};
+    return warp_run("aug_warp_affine_ex", 1, one, dst, 0, matrix, background, &supersampling, opts, 0);
+}
+
+aug_status aug_warp_affine_batch_ex(int64_t n, const aug_tensor *const *src, aug_tensor *dst, const float *matrices,
+                                    const aug_tensor *background, const int *supersampling,
+                                    const aug_warp_options *opts) {
+    return warp_run("aug_warp_affine_batch_ex", n, src, dst, 1, matrices, background, supersampling, opts, 0);
 }

@@ -30,6 +30,12 @@
  *    with the same integer steps and the double expressions above evaluated
  *    without FMA contraction (__dmul_rn / __dadd_rn).
  *
+ * Options (core/warp.h's plan): the other borders map each neighbour's index
+ * with aug__warp_index (the interior fast paths never need it) and bound the
+ * coordinates with aug__warp_bound; nearest neighbour is cpu/warp_nearest.c;
+ * the output may be NHWC (element strides cx->dc, cx->dx): the uint8 s = 1 rows
+ * then go through a CHUNK-wide tile that is scattered after each row.
+ *
  * Work is split into tasks of whole output rows (a fixed number per task, from
  * the shapes only), so the result does not depend on the thread count. */
 #include <math.h>
@@ -83,6 +89,21 @@
             int64_t ix = (int64_t)fx0, iy = (int64_t)fy0;                                                 \
             int vx0 = ix >= 0 && ix < im->W, vx1 = ix + 1 >= 0 && ix + 1 < im->W;                         \
             int vy0 = iy >= 0 && iy < im->H, vy1 = iy + 1 >= 0 && iy + 1 < im->H;                         \
+            int interior = vx0 & vx1 & vy0 & vy1;                                                         \
+            if (!interior && im->border != AUG__WB_CONSTANT) { /* every neighbour maps inside */          \
+                int64_t jx0 = aug__warp_index(ix, im->W, im->border), jx1 = aug__warp_index(ix + 1, im->W, im->border); \
+                int64_t jy0 = aug__warp_index(iy, im->H, im->border), jy1 = aug__warp_index(iy + 1, im->H, im->border); \
+                const char *q00 = im->base + (jy0 * im->sh + jx0 * im->sw + c0 * im->sc);                 \
+                const char *q01 = im->base + (jy0 * im->sh + jx1 * im->sw + c0 * im->sc);                 \
+                const char *q10 = im->base + (jy1 * im->sh + jx0 * im->sw + c0 * im->sc);                 \
+                const char *q11 = im->base + (jy1 * im->sh + jx1 * im->sw + c0 * im->sc);                 \
+                for (int c = 0; c < cn; c++) {                                                            \
+                    int64_t o = c * im->sc;                                                               \
+                    acc[c * CHUNK + k] += aug__warp_bilinear_f64(LOAD_##E(q00 + o), LOAD_##E(q01 + o),    \
+                                                                 LOAD_##E(q10 + o), LOAD_##E(q11 + o), fx, fy); \
+                }                                                                                         \
+                continue;                                                                                 \
+            }                                                                                             \
             if (!(vx0 | vx1) || !(vy0 | vy1)) {                                                           \
                 for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += bg[c0 + c];                           \
                 continue;                                                                                 \
@@ -90,7 +111,7 @@
             /* byte offsets; a pointer is formed only for a neighbour inside */                           \
             int64_t o00 = iy * im->sh + ix * im->sw + c0 * im->sc;                                        \
             int64_t o01 = o00 + im->sw, o10 = o00 + im->sh, o11 = o10 + im->sw;                           \
-            if (vx0 & vx1 & vy0 & vy1) { /* interior: no selects */                                       \
+            if (interior) { /* no selects */                                                              \
                 const char *q00 = im->base + o00, *q01 = im->base + o01;                                  \
                 const char *q10 = im->base + o10, *q11 = im->base + o11;                                  \
                 for (int c = 0; c < cn; c++) {                                                            \
@@ -141,18 +162,26 @@ static void coords_f64(const warp_img *im, int64_t y, int j, int64_t x0, int i, 
     const double *m = im->m;
     double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
     double bx = aug__warp_rowterm(m[1], Y, m[2]), by = aug__warp_rowterm(m[4], Y, m[5]);
-    double w = (double)im->W, h = (double)im->H;
     int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver); exact in double either way */
+    if (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE) {
+        double w = (double)im->W, h = (double)im->H;
+        for (int k = 0; k < cw; k++) {
+            double X = (double)(xs + k) + di;
+            sx[k] = aug__warp_coord(m[0], X, bx, w);
+            sy[k] = aug__warp_coord(m[3], X, by, h);
+        }
+        return;
+    }
     for (int k = 0; k < cw; k++) {
         double X = (double)(xs + k) + di;
-        sx[k] = aug__warp_coord(m[0], X, bx, w);
-        sy[k] = aug__warp_coord(m[3], X, by, h);
+        sx[k] = aug__warp_coord_b(m[0], X, bx, im->W, im->border);
+        sy[k] = aug__warp_coord_b(m[3], X, by, im->H, im->border);
     }
 }
 
 static void rows_exact(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1) {
     const aug__warp_plan *pl = cx->plan;
-    int64_t C = pl->channels, Ht = pl->height, Wt = pl->width;
+    int64_t C = pl->channels, Wt = pl->width;
     sampler_fn sample = SAMPLERS[im->dtype];
     double sx[CHUNK], sy[CHUNK], acc[CGROUP * CHUNK];
     double ss = (double)im->s * (double)im->s;
@@ -173,9 +202,9 @@ static void rows_exact(const warp_ctx *cx, const warp_img *im, int64_t n, int64_
                     double *a = acc + c * CHUNK;
                     if (im->s > 1)
                         for (int k = 0; k < cw; k++) a[k] /= ss;
-                    char *out = cx->dst + (((n * C + c0 + c) * Ht + y) * Wt + x0) * cx->dst_item;
-                    aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, out, cx->dst_item, cx->dst_dtype,
-                                 cw);
+                    char *out = cx->dst + warp_dst_at(cx, n, c0 + c, y, x0) * cx->dst_item;
+                    aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, out, cx->dx * cx->dst_item,
+                                 cx->dst_dtype, cw);
                 }
             }
         }
@@ -194,25 +223,39 @@ static void coords_fixed(const warp_img *im, int64_t y, int j, int64_t x0, int i
     }
 }
 
-/* The 2^22-scaled bilinear value of channel c of a sample whose four neighbours
- * are inside; p0 the top-left neighbour's first channel, p1 the one below. */
+/* The 2^22-scaled bilinear value of a channel of a sample whose four neighbours
+ * are inside; p0 the top-left neighbour's channel, p1 the one below. */
 static inline uint32_t bilerp_u8(const uint8_t *p0, const uint8_t *p1, int64_t sw, uint32_t fx, uint32_t fy) {
     return aug__warp_bilerp_u8(p0[0], p0[sw], p1[0], p1[sw], fx, fy);
 }
 
-/* Border sample: any neighbour may be outside and take the background byte. */
+/* Border sample: any neighbour may be outside and take the background byte
+ * (constant border) or map to a source pixel (the other borders). */
 static inline void border_u8(const warp_img *im, const uint8_t *bg, int64_t ix, int64_t iy, uint32_t fx,
                              uint32_t fy, int64_t c0, int cn, uint32_t *r) {
+    const int64_t sc = im->sc;
+    if (im->border != AUG__WB_CONSTANT) {
+        int64_t jx0 = aug__warp_index(ix, im->W, im->border), jx1 = aug__warp_index(ix + 1, im->W, im->border);
+        int64_t jy0 = aug__warp_index(iy, im->H, im->border), jy1 = aug__warp_index(iy + 1, im->H, im->border);
+        const uint8_t *q00 = (const uint8_t *)im->base + (jy0 * im->sh + jx0 * im->sw + c0 * sc);
+        const uint8_t *q01 = (const uint8_t *)im->base + (jy0 * im->sh + jx1 * im->sw + c0 * sc);
+        const uint8_t *q10 = (const uint8_t *)im->base + (jy1 * im->sh + jx0 * im->sw + c0 * sc);
+        const uint8_t *q11 = (const uint8_t *)im->base + (jy1 * im->sh + jx1 * im->sw + c0 * sc);
+        for (int c = 0; c < cn; c++)
+            r[c] = aug__warp_bilerp_u8(q00[c * sc], q01[c * sc], q10[c * sc], q11[c * sc], fx, fy);
+        return;
+    }
     int vx0 = ix >= 0 && ix < im->W, vx1 = ix + 1 >= 0 && ix + 1 < im->W;
     int vy0 = iy >= 0 && iy < im->H, vy1 = iy + 1 >= 0 && iy + 1 < im->H;
     /* byte offsets; a pointer is formed only for a neighbour inside */
     const uint8_t *base = (const uint8_t *)im->base;
-    int64_t o00 = iy * im->sh + ix * im->sw + c0, o01 = o00 + im->sw, o10 = o00 + im->sh, o11 = o10 + im->sw;
+    int64_t o00 = iy * im->sh + ix * im->sw + c0 * sc, o01 = o00 + im->sw, o10 = o00 + im->sh, o11 = o10 + im->sw;
     int v00 = vy0 & vx0, v01 = vy0 & vx1, v10 = vy1 & vx0, v11 = vy1 & vx1;
     for (int c = 0; c < cn; c++) {
         uint32_t b = bg[c0 + c];
-        uint32_t a00 = v00 ? base[o00 + c] : b, a01 = v01 ? base[o01 + c] : b;
-        uint32_t a10 = v10 ? base[o10 + c] : b, a11 = v11 ? base[o11 + c] : b;
+        int64_t oc = c * sc;
+        uint32_t a00 = v00 ? base[o00 + oc] : b, a01 = v01 ? base[o01 + oc] : b;
+        uint32_t a10 = v10 ? base[o10 + oc] : b, a11 = v11 ? base[o11 + oc] : b;
         r[c] = aug__warp_bilerp_u8(a00, a01, a10, a11, fx, fy);
     }
 }
@@ -224,7 +267,8 @@ static inline void pixel_s1_u8(const warp_img *im, const uint8_t *bg, int32_t qx
     uint32_t fx = aug__warp_fixed_frac(qxk), fy = aug__warp_fixed_frac(qyk);
     if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
         const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw, *p1 = p0 + im->sh;
-        for (int c = 0; c < cn; c++) out[c * plane + k] = aug__warp_fixed_s1(bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy));
+        for (int c = 0; c < cn; c++)
+            out[c * plane + k] = aug__warp_fixed_s1(bilerp_u8(p0 + c * im->sc, p1 + c * im->sc, im->sw, fx, fy));
     } else {
         uint32_t r[CGROUP];
         border_u8(im, bg, ix, iy, fx, fy, 0, cn, r);
@@ -253,8 +297,9 @@ static inline void pixel_acc_u8(const warp_img *im, const uint8_t *bg, int32_t q
     int64_t ix = aug__warp_fixed_cell(qxk), iy = aug__warp_fixed_cell(qyk);
     uint32_t fx = aug__warp_fixed_frac(qxk), fy = aug__warp_fixed_frac(qyk);
     if ((uint32_t)ix < (uint32_t)(im->W - 1) && (uint32_t)iy < (uint32_t)(im->H - 1)) {
-        const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw + c0, *p1 = p0 + im->sh;
-        for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += aug__warp_fixed_acc(bilerp_u8(p0 + c, p1 + c, im->sw, fx, fy));
+        const uint8_t *p0 = (const uint8_t *)im->base + iy * im->sh + ix * im->sw + c0 * im->sc, *p1 = p0 + im->sh;
+        for (int c = 0; c < cn; c++)
+            acc[c * CHUNK + k] += aug__warp_fixed_acc(bilerp_u8(p0 + c * im->sc, p1 + c * im->sc, im->sw, fx, fy));
     } else {
         uint32_t r[CGROUP];
         border_u8(im, bg, ix, iy, fx, fy, c0, cn, r);
@@ -264,8 +309,17 @@ static inline void pixel_acc_u8(const warp_img *im, const uint8_t *bg, int32_t q
 
 /* The mean of s*s sums, rounded half up: floor((acc + s^2 * 2^15) / (s^2 * 2^16)),
  * computed as floor(floor((acc + s^2 * 2^15) / 2^16) / s^2) (equal for positive integers). */
-static void finish_acc_u8(const uint32_t *acc, int cw, int s, uint8_t *out) {
-    for (int k = 0; k < cw; k++) out[k] = aug__warp_fixed_mean(acc[k], s);
+static void finish_acc_u8(const uint32_t *acc, int cw, int s, uint8_t *out, int64_t dx) {
+    if (s == 1) { /* more channels than a group: the s = 1 rows do not apply */
+        for (int k = 0; k < cw; k++) out[k * dx] = aug__warp_fixed_mean(acc[k], s);
+        return;
+    }
+    const uint32_t recip = aug__warp_fixed_recip(s);
+    if (dx == 1) { /* vectorises */
+        for (int k = 0; k < cw; k++) out[k] = aug__warp_fixed_mean_r(acc[k], s, recip);
+        return;
+    }
+    for (int k = 0; k < cw; k++) out[k * dx] = aug__warp_fixed_mean_r(acc[k], s, recip);
 }
 
 #if AUG__X86
@@ -306,20 +360,35 @@ __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const u
     const __m256i lastm2 = _mm256_set1_epi32((int32_t)((im->H - 1) * im->sh + (im->W - 1) * im->sw + cn - 1 - 2));
     const int sw = (int)im->sw;
     const uint8_t *base = (const uint8_t *)im->base;
+    const int reflecting = im->border == AUG__WB_REFLECT || im->border == AUG__WB_SYMMETRIC;
     int32_t qx[8], qy[8];
     int k = 0;
     for (; k + 8 <= cw; k += 8) {
         __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
         __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
         __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
-#define WARP_Q(M, B, HI, X)                                                                                    \
-    _mm256_cvttpd_epi32(_mm256_add_pd(                                                                      \
-        _mm256_mul_pd(_mm256_add_pd(_mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_mul_pd(M, X), B), lo), HI), \
-                                    off),                                                                   \
-                      scale),                                                                               \
-        half))
-        __m256i vqx = _mm256_setr_m128i(WARP_Q(vm0, vbx, hx, X0), WARP_Q(vm0, vbx, hx, X1));
-        __m256i vqy = _mm256_setr_m128i(WARP_Q(vm3, vby, hy, X0), WARP_Q(vm3, vby, hy, X1));
+        /* raw coordinates, clamped (constant, replicate: the bound) */
+        __m256d rx0 = _mm256_add_pd(_mm256_mul_pd(vm0, X0), vbx), rx1 = _mm256_add_pd(_mm256_mul_pd(vm0, X1), vbx);
+        __m256d ry0 = _mm256_add_pd(_mm256_mul_pd(vm3, X0), vby), ry1 = _mm256_add_pd(_mm256_mul_pd(vm3, X1), vby);
+        __m256d cx0 = _mm256_min_pd(_mm256_max_pd(rx0, lo), hx), cx1 = _mm256_min_pd(_mm256_max_pd(rx1, lo), hx);
+        __m256d cy0 = _mm256_min_pd(_mm256_max_pd(ry0, lo), hy), cy1 = _mm256_min_pd(_mm256_max_pd(ry1, lo), hy);
+        if (reflecting) {
+            /* the reflecting bound equals the clamp only for raw coordinates in
+             * [-2, side + 1] (< the period for sides >= 4): other steps go scalar */
+            __m256d ne = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(rx0, cx0, _CMP_NEQ_UQ), _mm256_cmp_pd(rx1, cx1, _CMP_NEQ_UQ)),
+                                      _mm256_or_pd(_mm256_cmp_pd(ry0, cy0, _CMP_NEQ_UQ), _mm256_cmp_pd(ry1, cy1, _CMP_NEQ_UQ)));
+            if (_mm256_movemask_pd(ne)) {
+                coords_fixed(im, y, j, x0 + k, i, 8, qx, qy);
+                for (int l = 0; l < 8; l++) {
+                    if (acc) pixel_acc_u8(im, bg, qx[l], qy[l], 0, cn, acc, k + l);
+                    else pixel_s1_u8(im, bg, qx[l], qy[l], cn, out, plane, k + l);
+                }
+                continue;
+            }
+        }
+#define WARP_Q(C) _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(C, off), scale), half))
+        __m256i vqx = _mm256_setr_m128i(WARP_Q(cx0), WARP_Q(cx1));
+        __m256i vqy = _mm256_setr_m128i(WARP_Q(cy0), WARP_Q(cy1));
 #undef WARP_Q
         __m256i ix = _mm256_sub_epi32(_mm256_srai_epi32(vqx, FP_BITS), ioff);
         __m256i iy = _mm256_sub_epi32(_mm256_srai_epi32(vqy, FP_BITS), ioff);
@@ -327,7 +396,7 @@ __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const u
         __m256i outside = _mm256_or_si256(
             _mm256_or_si256(_mm256_cmpgt_epi32(minus1, ix), _mm256_cmpgt_epi32(ix, wl)),
             _mm256_or_si256(_mm256_cmpgt_epi32(minus1, iy), _mm256_cmpgt_epi32(iy, hl)));
-        if (_mm256_movemask_epi8(outside) == -1) {
+        if (im->border == AUG__WB_CONSTANT && _mm256_movemask_epi8(outside) == -1) {
             if (!acc)
                 for (int c = 0; c < cn; c++) memset(out + c * plane + k, bg[c], 8);
             else /* (bg * 2^22 + 32) >> 6 = bg * 2^16 */
@@ -393,16 +462,32 @@ __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const u
 }
 #endif
 
+/* The tile's planes [c * CHUNK + k] into a pixel-strided (HWC) output row. The
+ * strides are locals: byte stores may alias anything, so fields read through a
+ * pointer would be reloaded per byte. */
+static void scatter_u8(const uint8_t *tile, int cw, int64_t C, uint8_t *out, int64_t dx, int64_t dc) {
+    if (C == 3 && dc == 1 && dx == 3) {
+        for (int k = 0; k < cw; k++)
+            out[3 * k] = tile[k], out[3 * k + 1] = tile[CHUNK + k], out[3 * k + 2] = tile[2 * CHUNK + k];
+        return;
+    }
+    for (int k = 0; k < cw; k++)
+        for (int64_t c = 0; c < C; c++) out[k * dx + c * dc] = tile[c * CHUNK + k];
+}
+
 static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg, int64_t n, int64_t y0,
                        int64_t y1) {
     const aug__warp_plan *pl = cx->plan;
-    int64_t C = pl->channels, Ht = pl->height, Wt = pl->width, plane = Ht * Wt;
+    int64_t C = pl->channels, Wt = pl->width;
     int32_t qx[CHUNK], qy[CHUNK];
     uint32_t acc[CGROUP * CHUNK];
+    uint8_t tile[CGROUP * CHUNK]; /* s = 1 bytes of a pixel-strided (HWC) output, before the scatter */
     uint8_t *dst = (uint8_t *)cx->dst;
     int s = im->s;
-    /* the AVX2 step needs 1-4 channels, positive strides and byte offsets in int32 */
-    int avx2 = cx->simd >= AUG__SIMD_AVX2 && C <= 4 && im->sw > 0 && im->sh > 0 &&
+    /* the AVX2 step needs 1-4 adjacent channels, positive strides, byte offsets in
+     * int32, and sides of 4 or more for the reflecting borders (row_avx2) */
+    int avx2 = cx->simd >= AUG__SIMD_AVX2 && C <= 4 && im->sc == 1 && im->sw > 0 && im->sh > 0 &&
+               (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE || (im->W >= 4 && im->H >= 4)) &&
                (im->H - 1) * im->sh + (im->W - 1) * im->sw + 8 < INT32_MAX && Wt < INT32_MAX - 8;
     (void)avx2;
     /* column blocks outside, rows inside: a tile of the output reads a compact
@@ -411,25 +496,31 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
         int cw = (int)(Wt - x0 < CHUNK ? Wt - x0 : CHUNK);
         for (int64_t y = y0; y < y1; y++) {
             if (s == 1 && C <= CGROUP) {
-                uint8_t *out = dst + (n * C * Ht + y) * Wt + x0;
+                /* planes of the output (dx = 1), else the tile */
+                int planar = cx->dx == 1;
+                uint8_t *out = planar ? dst + warp_dst_at(cx, n, 0, y, x0) : tile;
+                int64_t plane = planar ? cx->dc : CHUNK;
 #if AUG__X86
-                if (avx2) {
-                    row_avx2(im, bg, y, 0, x0, 0, cw, (int)C, out, plane, NULL);
-                    continue;
-                }
+                if (avx2) row_avx2(im, bg, y, 0, x0, 0, cw, (int)C, out, plane, NULL);
+                else
 #endif
-                coords_fixed(im, y, 0, x0, 0, cw, qx, qy);
-                switch (C) {
-                case 1: row_s1_c1(im, bg, qx, qy, cw, 1, out, plane); break;
-                case 3: row_s1_c3(im, bg, qx, qy, cw, 3, out, plane); break;
-                case 4: row_s1_c4(im, bg, qx, qy, cw, 4, out, plane); break;
-                default: row_s1_cn(im, bg, qx, qy, cw, (int)C, out, plane); break;
+                {
+                    coords_fixed(im, y, 0, x0, 0, cw, qx, qy);
+                    switch (C) {
+                    case 1: row_s1_c1(im, bg, qx, qy, cw, 1, out, plane); break;
+                    case 3: row_s1_c3(im, bg, qx, qy, cw, 3, out, plane); break;
+                    case 4: row_s1_c4(im, bg, qx, qy, cw, 4, out, plane); break;
+                    default: row_s1_cn(im, bg, qx, qy, cw, (int)C, out, plane); break;
+                    }
                 }
+                if (!planar) scatter_u8(tile, cw, C, dst + warp_dst_at(cx, n, 0, y, x0), cx->dx, cx->dc);
                 continue;
             }
             for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {
                 int cn = (int)(C - c0 < CGROUP ? C - c0 : CGROUP);
                 memset(acc, 0, sizeof(uint32_t) * (size_t)(cn * CHUNK));
+                /* the row terms of sample row j are shared by its s samples and by
+                 * every pixel: coords_fixed computes them once per call */
                 for (int j = 0; j < s; j++)
                     for (int i = 0; i < s; i++) {
 #if AUG__X86
@@ -442,7 +533,7 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
                         for (int k = 0; k < cw; k++) pixel_acc_u8(im, bg, qx[k], qy[k], c0, cn, acc, k);
                     }
                 for (int c = 0; c < cn; c++)
-                    finish_acc_u8(acc + c * CHUNK, cw, s, dst + ((n * C + c0 + c) * Ht + y) * Wt + x0);
+                    finish_acc_u8(acc + c * CHUNK, cw, s, dst + warp_dst_at(cx, n, c0 + c, y, x0), cx->dx);
             }
         }
     }
@@ -464,6 +555,7 @@ static void image_setup(const warp_ctx *cx, int64_t n, warp_img *im) {
     im->dtype = t->dtype;
     for (int k = 0; k < 6; k++) im->m[k] = (double)pl->matrices[6 * n + k];
     im->s = pl->supersampling[n];
+    im->border = pl->border;
     for (int k = 0; k < im->s && k < 64; k++) im->d[k] = aug__warp_offset(k, im->s);
 }
 
@@ -475,7 +567,12 @@ static void warp_task(void *ctx, int64_t task, int worker) {
     if (y1 > cx->plan->height) y1 = cx->plan->height;
     warp_img im;
     image_setup(cx, n, &im);
-    switch (aug__warp_kind(im.dtype, cx->dst_dtype, im.sc, im.H, im.W, im.s, cx->bg_u8 != NULL, cx->bg_f32 != NULL)) {
+    if (cx->plan->interp == AUG_WARP_NEAREST) {
+        aug__warp_rows_nearest(cx, &im, cx->bg_dst, n, y0, y1);
+        return;
+    }
+    switch (aug__warp_kind(im.dtype, cx->dst_dtype, im.sc, im.H, im.W, im.s, cx->bg_u8 != NULL, cx->bg_f32 != NULL,
+                           im.border)) {
     case AUG__WARP_FIXED: rows_fixed(cx, &im, cx->bg_u8, n, y0, y1); break;
     case AUG__WARP_FLOAT: aug__warp_rows_float(cx, &im, n, y0, y1); break;
     default: rows_exact(cx, &im, n, y0, y1);
@@ -494,6 +591,8 @@ aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
     cx.dst = aug_tensor_ptr(plan->dst);
     cx.dst_dtype = plan->dst->dtype;
     cx.dst_item = aug_dtype_info(cx.dst_dtype)->size;
+    cx.dn = plan->dst->strides[0], cx.dc = plan->dst->strides[1];
+    cx.dy = plan->dst->strides[2], cx.dx = plan->dst->strides[3];
     if (plan->height == 0 || plan->width == 0 || plan->channels == 0) return AUG_OK;
     /* the background as bytes for the fixed-point kernel, if it is representable */
     /* and rounded to float32 for the float32 kernel, if finite there */
@@ -511,6 +610,16 @@ aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
     }
     cx.bg_u8 = bg_ok ? bg : NULL;
     cx.bg_f32 = bgf_ok ? bgf : NULL;
+    /* and converted to the destination dtype (saturate_cast) for the nearest kernel */
+    char *bgd = malloc((size_t)(plan->channels * cx.dst_item));
+    if (!bgd) {
+        if (bg != bg_stack) free(bg);
+        if (bgf != bgf_stack) free(bgf);
+        return AUG__NOMEM(plan->func);
+    }
+    aug__convert((const char *)plan->background, sizeof(double), AUG_FLOAT64, bgd, cx.dst_item, cx.dst_dtype,
+                 plan->channels);
+    cx.bg_dst = bgd;
     /* About 4096 output pixels per task: enough work to hide the task hand-out and
      * to make CHUNK-wide tiles tall enough for cache reuse, small enough to balance
      * a 224x224 image over a dozen cores. */
@@ -520,5 +629,6 @@ aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
     aug__parallel_for(plan->n * cx.tasks_per_image, warp_task, &cx);
     if (bg != bg_stack) free(bg);
     if (bgf != bgf_stack) free(bgf);
+    free(bgd);
     return AUG_OK;
 }

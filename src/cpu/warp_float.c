@@ -73,6 +73,20 @@
                                                         fx, fy);                                               \
             return;                                                                                            \
         }                                                                                                      \
+        if (im->border != AUG__WB_CONSTANT) { /* every neighbour maps to a source pixel */                    \
+            int64_t jx0 = aug__warp_index(ix, im->W, im->border), jx1 = aug__warp_index(ix + 1, im->W, im->border); \
+            int64_t jy0 = aug__warp_index(iy, im->H, im->border), jy1 = aug__warp_index(iy + 1, im->H, im->border); \
+            const char *q00 = im->base + (jy0 * im->sh + jx0 * sw + c0 * sc);                                 \
+            const char *q01 = im->base + (jy0 * im->sh + jx1 * sw + c0 * sc);                                 \
+            const char *q10 = im->base + (jy1 * im->sh + jx0 * sw + c0 * sc);                                 \
+            const char *q11 = im->base + (jy1 * im->sh + jx1 * sw + c0 * sc);                                 \
+            for (int c = 0; c < cn; c++) {                                                                     \
+                int64_t oc = c * sc;                                                                           \
+                o[c * ostride] = aug__warp_bilinear_f32(FL_##E(q00 + oc), FL_##E(q01 + oc), FL_##E(q10 + oc),  \
+                                                        FL_##E(q11 + oc), fx, fy);                             \
+            }                                                                                                  \
+            return;                                                                                            \
+        }                                                                                                      \
         int vx0 = ix >= 0 && ix < im->W, vx1 = ix + 1 >= 0 && ix + 1 < im->W;                                  \
         int vy0 = iy >= 0 && iy < im->H, vy1 = iy + 1 >= 0 && iy + 1 < im->H;                                  \
         if (!(vx0 | vx1) || !(vy0 | vy1)) {                                                                    \
@@ -102,10 +116,17 @@
         double w = (double)im->W, h = (double)im->H;                                                           \
         int32_t xs = (int32_t)x0; /* Wt < 2^31 (checked by the driver) */                                     \
         double sx[CHUNK], sy[CHUNK]; /* a separate (vectorisable) coordinate pass */                           \
-        for (int k = k0; k < cw; k++) {                                                                        \
-            double X = (double)(xs + k) + di;                                                                  \
-            sx[k] = aug__warp_coord(m[0], X, bx, w), sy[k] = aug__warp_coord(m[3], X, by, h);                  \
-        }                                                                                                      \
+        if (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE)                                 \
+            for (int k = k0; k < cw; k++) {                                                                    \
+                double X = (double)(xs + k) + di;                                                              \
+                sx[k] = aug__warp_coord(m[0], X, bx, w), sy[k] = aug__warp_coord(m[3], X, by, h);              \
+            }                                                                                                  \
+        else                                                                                                   \
+            for (int k = k0; k < cw; k++) {                                                                    \
+                double X = (double)(xs + k) + di;                                                              \
+                sx[k] = aug__warp_coord_b(m[0], X, bx, im->W, im->border);                                     \
+                sy[k] = aug__warp_coord_b(m[3], X, by, im->H, im->border);                                     \
+            }                                                                                                  \
         for (int k = k0; k < cw; k++) pixel_##E(im, bg, sx[k], sy[k], c0, cn, out + k, ostride);               \
     }
 DEF_ROW(BOOL)
@@ -146,15 +167,30 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
     const int pm = im->sc == 4 && cn <= 4;
     const __m128i cmask = _mm_cmpgt_epi32(_mm_set1_epi32(cn), _mm_setr_epi32(0, 1, 2, 3));
     const __m256i pair = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
+    const int reflecting = im->border == AUG__WB_REFLECT || im->border == AUG__WB_SYMMETRIC;
     int k = 0;
     for (; k + 8 <= cw; k += 8) {
         __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
         __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
         __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
-#define WARP_C(M, B, HI, X) _mm256_min_pd(_mm256_max_pd(_mm256_add_pd(_mm256_mul_pd(M, X), B), lo), HI)
-        __m256d sx0 = WARP_C(vm0, vbx, hx, X0), sx1 = WARP_C(vm0, vbx, hx, X1);
-        __m256d sy0 = WARP_C(vm3, vby, hy, X0), sy1 = WARP_C(vm3, vby, hy, X1);
-#undef WARP_C
+        __m256d rx0 = _mm256_add_pd(_mm256_mul_pd(vm0, X0), vbx), rx1 = _mm256_add_pd(_mm256_mul_pd(vm0, X1), vbx);
+        __m256d ry0 = _mm256_add_pd(_mm256_mul_pd(vm3, X0), vby), ry1 = _mm256_add_pd(_mm256_mul_pd(vm3, X1), vby);
+        __m256d sx0 = _mm256_min_pd(_mm256_max_pd(rx0, lo), hx), sx1 = _mm256_min_pd(_mm256_max_pd(rx1, lo), hx);
+        __m256d sy0 = _mm256_min_pd(_mm256_max_pd(ry0, lo), hy), sy1 = _mm256_min_pd(_mm256_max_pd(ry1, lo), hy);
+        if (reflecting) {
+            /* the reflecting bound equals the clamp only for raw coordinates in
+             * [-2, side + 1] (< the period for sides >= 4): other steps go scalar */
+            __m256d ne = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(rx0, sx0, _CMP_NEQ_UQ), _mm256_cmp_pd(rx1, sx1, _CMP_NEQ_UQ)),
+                                      _mm256_or_pd(_mm256_cmp_pd(ry0, sy0, _CMP_NEQ_UQ), _mm256_cmp_pd(ry1, sy1, _CMP_NEQ_UQ)));
+            if (_mm256_movemask_pd(ne)) {
+                for (int l = 0; l < 8; l++) {
+                    double X = (double)((int32_t)x0 + k + l) + di;
+                    pixel_FLOAT32(im, bg, aug__warp_coord_b(m[0], X, bx, im->W, im->border),
+                                  aug__warp_coord_b(m[3], X, by, im->H, im->border), c0, cn, out + k + l, ostride);
+                }
+                continue;
+            }
+        }
         __m256d fx0 = _mm256_floor_pd(sx0), fx1 = _mm256_floor_pd(sx1);
         __m256d fy0 = _mm256_floor_pd(sy0), fy1 = _mm256_floor_pd(sy1);
         __m256i ix = _mm256_setr_m128i(_mm256_cvttpd_epi32(fx0), _mm256_cvttpd_epi32(fx1));
@@ -163,7 +199,7 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
         __m256i outside = _mm256_or_si256(
             _mm256_or_si256(_mm256_cmpgt_epi32(minus1, ix), _mm256_cmpgt_epi32(ix, wl)),
             _mm256_or_si256(_mm256_cmpgt_epi32(minus1, iy), _mm256_cmpgt_epi32(iy, hl)));
-        if (_mm256_movemask_epi8(outside) == -1) {
+        if (im->border == AUG__WB_CONSTANT && _mm256_movemask_epi8(outside) == -1) {
             for (int c = 0; c < cn; c++) _mm256_storeu_ps(out + c * ostride + k, _mm256_set1_ps(bg[c0 + c]));
             continue;
         }
@@ -225,7 +261,7 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
 
 void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1) {
     const aug__warp_plan *pl = cx->plan;
-    int64_t C = pl->channels, Ht = pl->height, Wt = pl->width, plane = Ht * Wt;
+    int64_t C = pl->channels, Wt = pl->width;
     const float *bg = cx->bg_f32;
     row_fn row = ROWS[im->dtype];
     int s = im->s;
@@ -233,13 +269,14 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
     float fbuf[CGROUP * CHUNK];
     double acc[CGROUP * CHUNK];
     /* s = 1 into a float32 destination: straight into the output planes */
-    int direct = s == 1 && cx->dst_dtype == AUG_FLOAT32;
+    int direct = s == 1 && cx->dst_dtype == AUG_FLOAT32 && cx->dx == 1;
     int avx2 = 0;
 #if AUG__X86
     /* gathers take int32 element offsets: positive row/column strides and the
      * farthest element (plus the channel span) below 2^31 */
     int64_t asc = im->sc < 0 ? -im->sc : im->sc;
     avx2 = cx->simd >= AUG__SIMD_AVX2 && im->dtype == AUG_FLOAT32 && im->sh > 0 && im->sw > 0 &&
+           (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE || (im->W >= 4 && im->H >= 4)) &&
            ((im->H + 2) * im->sh + (im->W + 2) * im->sw + im->C * asc) / 4 < INT32_MAX && Wt < INT32_MAX - 8;
 #endif
     /* column blocks outside, rows inside: a tile of the output reads a compact
@@ -251,7 +288,7 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
                 int cn = (int)(C - c0 < CGROUP ? C - c0 : CGROUP);
                 float *out = fbuf;
                 int64_t ostride = CHUNK;
-                if (direct) out = (float *)cx->dst + ((n * C + c0) * Ht + y) * Wt + x0, ostride = plane;
+                if (direct) out = (float *)cx->dst + warp_dst_at(cx, n, c0, y, x0), ostride = cx->dc;
                 if (s > 1) memset(acc, 0, sizeof(double) * (size_t)(cn * CHUNK));
                 for (int j = 0; j < s; j++) {
                     double Y = (double)y + warp_sample_offset(im, j);
@@ -270,15 +307,16 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
                 }
                 if (direct) continue;
                 for (int c = 0; c < cn; c++) {
-                    char *dst = cx->dst + (((n * C + c0 + c) * Ht + y) * Wt + x0) * cx->dst_item;
+                    char *dst = cx->dst + warp_dst_at(cx, n, c0 + c, y, x0) * cx->dst_item;
                     if (s == 1) {
-                        aug__convert((const char *)(fbuf + c * CHUNK), sizeof(float), AUG_FLOAT32, dst, cx->dst_item,
-                                     cx->dst_dtype, cw);
+                        aug__convert((const char *)(fbuf + c * CHUNK), sizeof(float), AUG_FLOAT32, dst,
+                                     cx->dx * cx->dst_item, cx->dst_dtype, cw);
                         continue;
                     }
                     double *a = acc + c * CHUNK;
                     for (int k = 0; k < cw; k++) a[k] /= ss;
-                    aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, dst, cx->dst_item, cx->dst_dtype, cw);
+                    aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, dst, cx->dx * cx->dst_item,
+                                 cx->dst_dtype, cw);
                 }
             }
         }

@@ -17,6 +17,7 @@ typedef struct warp_ctx {
     const aug__warp_plan *plan;
     int64_t rows_per_task, tasks_per_image;
     char *dst;                    /* element [0, 0, 0, 0] */
+    int64_t dn, dc, dy, dx;       /* its element strides (image, channel, row, pixel) */
     int64_t dst_item;
     aug_dtype dst_dtype;
     int simd;                     /* AUG__SIMD_* level of this call */
@@ -24,6 +25,7 @@ typedef struct warp_ctx {
                                    * [0, 255] (else NULL: no fixed-point kernel) */
     const float *bg_f32;          /* the background rounded to float32 when every value is finite
                                    * there (else NULL: no float32 kernel) */
+    const char *bg_dst;           /* the background converted to dst_dtype (nearest kernel) */
 } warp_ctx;
 
 /* One image's geometry, shared by all kernels. */
@@ -34,6 +36,7 @@ typedef struct warp_img {
     aug_dtype dtype;
     double m[6];
     int s;
+    int border;                   /* aug_warp_border */
     double d[64];                 /* sample offsets d[k] for k < min(s, 64); larger s computes them */
 } warp_img;
 
@@ -44,7 +47,16 @@ static inline double warp_sample_offset(const warp_img *im, int k) {
 #define warp_floor_small aug__warp_floor
 #define warp_clampd aug__warp_clamp
 
+/* Element offset of output value (n, c, y, x). */
+static inline int64_t warp_dst_at(const warp_ctx *cx, int64_t n, int64_t c, int64_t y, int64_t x) {
+    return n * cx->dn + c * cx->dc + y * cx->dy + x * cx->dx;
+}
+
 /* The float32 kernel's rows (cpu/warp_float.c). */
 AUG__HIDDEN void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
+/* The nearest-neighbour rows (cpu/warp_nearest.c); bg_dst: the C background
+ * values converted to the destination dtype (C * dst_item bytes). */
+AUG__HIDDEN void aug__warp_rows_nearest(const warp_ctx *cx, const warp_img *im, const char *bg_dst, int64_t n,
+                                        int64_t y0, int64_t y1);
 
 #endif

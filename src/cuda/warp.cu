@@ -12,7 +12,12 @@
  *  - float32: the float32 bilinear value, stored as is for s = 1, else summed
  *    in double and divided by s^2.
  * A neighbour outside the source takes the background (as a byte / float for
- * the fixed / float32 kernels). So the results are the CPU's bit for bit. */
+ * the fixed / float32 kernels) with the constant border; the other borders map
+ * its index into the source (aug__warp_index). Nearest neighbour reads the one
+ * value at floor(sx + 0.5), floor(sy + 0.5) of the pixel centre and stores it
+ * exactly (integers through a 128-bit value, floats through double). The
+ * output has any (N, C, H, W) element strides (NCHW or NHWC). So the results
+ * are the CPU's bit for bit. */
 #include <stdlib.h>
 #include <string.h>
 #include "cuda/values.cuh"
@@ -25,7 +30,7 @@ typedef struct wimg {
     int64_t H, W;
     int64_t sh, sw, sc;    /* strides in bytes */
     double m[6];
-    int dtype, s, kind;
+    int dtype, s, kind, border;
 } wimg;
 
 typedef struct warp_args {
@@ -35,27 +40,30 @@ typedef struct warp_args {
     const uint8_t *bgb;    /* C values (fixed-point kernel) */
     char *dst;
     int64_t C, Ht, Wt, n;  /* n: values of the batch */
-    int dst_dtype;
+    int64_t dn, dc, dy, dx; /* output element strides */
+    int dst_dtype, nearest;
 } warp_args;
 
-/* Which of the four neighbours of cell (ix, iy) lie inside. */
+/* The source indices of the four neighbours of a cell (-1: outside, constant
+ * border) and which of them lie inside. */
 typedef struct cell {
-    int64_t ix, iy;
+    int64_t x0, x1, y0, y1;
     int v00, v01, v10, v11;
 } cell;
 
 AUG_DEV cell cell_at(const wimg &im, double fx0, double fy0) {
     cell k;
-    k.ix = (int64_t)fx0, k.iy = (int64_t)fy0;
-    int vx0 = k.ix >= 0 && k.ix < im.W, vx1 = k.ix + 1 >= 0 && k.ix + 1 < im.W;
-    int vy0 = k.iy >= 0 && k.iy < im.H, vy1 = k.iy + 1 >= 0 && k.iy + 1 < im.H;
+    const int64_t ix = (int64_t)fx0, iy = (int64_t)fy0;
+    k.x0 = aug__warp_index(ix, im.W, im.border), k.x1 = aug__warp_index(ix + 1, im.W, im.border);
+    k.y0 = aug__warp_index(iy, im.H, im.border), k.y1 = aug__warp_index(iy + 1, im.H, im.border);
+    int vx0 = k.x0 >= 0, vx1 = k.x1 >= 0, vy0 = k.y0 >= 0, vy1 = k.y1 >= 0;
     k.v00 = vy0 & vx0, k.v01 = vy0 & vx1, k.v10 = vy1 & vx0, k.v11 = vy1 & vx1;
     return k;
 }
 
 /* Byte offset of neighbour (dx, dy) of the cell, channel c (formed only for a neighbour inside). */
 AUG_DEV int64_t at(const wimg &im, const cell &k, int dx, int dy, int64_t c) {
-    return (k.iy + dy) * im.sh + (k.ix + dx) * im.sw + c * im.sc;
+    return (dy ? k.y1 : k.y0) * im.sh + (dx ? k.x1 : k.x0) * im.sw + c * im.sc;
 }
 
 /* The exact (double) sample of channel c at (sx, sy). */
@@ -92,14 +100,57 @@ AUG_DEV uint32_t sample_u8(const wimg &im, double sx, double sy, int64_t c, uint
     return aug__warp_bilerp_u8(a00, a01, a10, a11, aug__warp_fixed_frac(qx), aug__warp_fixed_frac(qy));
 }
 
+/* Source value at p (ctype t) stored exactly into ctype dt at out (saturate_cast). */
+#define AUG__LOAD_Q_CASE_(D, S)                   \
+    case AUG__CT_##S: {                           \
+        AUG__CT_T(S) x;                           \
+        memcpy(&x, p, sizeof x);                  \
+        return AUG__CV(S, D, x);                  \
+    }
+AUG_DEV aug__i128 load_i128(const char *p, int t) {
+    switch (t) {
+        AUG__CTYPE_LIST_WITH(AUG__LOAD_Q_CASE_, I128)
+    default: return 0;
+    }
+}
+#undef AUG__LOAD_Q_CASE_
+AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
+    if (t == AUG__CT_FLOAT16 || t == AUG__CT_BFLOAT16 || t == AUG__CT_FLOAT32 || t == AUG__CT_FLOAT64)
+        aug__store_f64(aug__load_f64(p, t), dt, out);
+    else
+        aug__store_i128(load_i128(p, t), dt, out);
+}
+
+/* Nearest neighbour: output value (n, c, y, x). */
+AUG_DEV void nearest(const warp_args &a, const wimg &im, int64_t c, int64_t y, int64_t x, char *out) {
+    const double bx = aug__warp_rowterm(im.m[1], (double)y, im.m[2]), by = aug__warp_rowterm(im.m[4], (double)y, im.m[5]);
+    const int64_t ix = aug__warp_nearest_cell(aug__warp_coord_b(im.m[0], (double)x, bx, im.W, im.border));
+    const int64_t iy = aug__warp_nearest_cell(aug__warp_coord_b(im.m[3], (double)x, by, im.H, im.border));
+    const int64_t jx = aug__warp_index(ix, im.W, im.border), jy = aug__warp_index(iy, im.H, im.border);
+    if (jx < 0 || jy < 0) aug__store_f64(a.bg[c], a.dst_dtype, out);
+    else copy_value(im.base + (jy * im.sh + jx * im.sw + c * im.sc), im.dtype, a.dst_dtype, out);
+}
+
 AUG_GLOBAL void aug__k_warp(warp_args a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
-        const int64_t x = i % a.Wt, r = i / a.Wt, y = r % a.Ht, q = r / a.Ht, c = q % a.C, n = q / a.C;
+        /* value i in the output's memory order (consecutive threads write
+         * consecutive addresses): x fastest for NCHW, c fastest for NHWC */
+        int64_t x, y, c, n;
+        if (a.dc == 1 && a.C > 1) {
+            const int64_t r = i / a.C, q = r / a.Wt;
+            c = i % a.C, x = r % a.Wt, y = q % a.Ht, n = q / a.Ht;
+        } else {
+            const int64_t r = i / a.Wt, q = r / a.Ht;
+            x = i % a.Wt, y = r % a.Ht, c = q % a.C, n = q / a.C;
+        }
         const wimg &im = a.img[n];
         const int s = im.s;
-        const double w = (double)im.W, h = (double)im.H;
-        char *out = a.dst + i * aug__ctype_size(a.dst_dtype);
+        char *out = a.dst + (n * a.dn + c * a.dc + y * a.dy + x * a.dx) * aug__ctype_size(a.dst_dtype);
+        if (a.nearest) {
+            nearest(a, im, c, y, x, out);
+            continue;
+        }
         double acc = 0.0;
         uint32_t acc8 = 0;
         float v1 = 0.0f;
@@ -108,7 +159,8 @@ AUG_GLOBAL void aug__k_warp(warp_args a) {
             const double bx = aug__warp_rowterm(im.m[1], Y, im.m[2]), by = aug__warp_rowterm(im.m[4], Y, im.m[5]);
             for (int k = 0; k < s; k++) {
                 const double X = (double)x + aug__warp_offset(k, s);
-                const double sx = aug__warp_coord(im.m[0], X, bx, w), sy = aug__warp_coord(im.m[3], X, by, h);
+                const double sx = aug__warp_coord_b(im.m[0], X, bx, im.W, im.border);
+                const double sy = aug__warp_coord_b(im.m[3], X, by, im.H, im.border);
                 if (im.kind == AUG__WARP_FIXED) {
                     uint32_t v = sample_u8(im, sx, sy, c, a.bgb[c]);
                     if (s == 1) acc8 = aug__warp_fixed_s1(v);
@@ -161,7 +213,9 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
         for (int k = 0; k < 6; k++) m->m[k] = (double)p->matrices[6 * n + k];
         m->dtype = (int)t->dtype;
         m->s = p->supersampling[n];
-        m->kind = aug__warp_kind(m->dtype, (int)p->dst->dtype, m->sc, m->H, m->W, m->s, bytes_ok, floats_ok);
+        m->border = p->border;
+        m->kind = aug__warp_kind(m->dtype, (int)p->dst->dtype, m->sc, m->H, m->W, m->s, bytes_ok, floats_ok,
+                                 m->border);
     }
     char *dev_mem = (char *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
     if (!dev_mem) {
@@ -181,6 +235,8 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
         a.dst = p->dst->data + p->dst->byte_offset;
         a.C = C, a.Ht = p->height, a.Wt = p->width, a.n = p->n * C * p->height * p->width;
         a.dst_dtype = (int)p->dst->dtype;
+        a.dn = p->dst->strides[0], a.dc = p->dst->strides[1], a.dy = p->dst->strides[2], a.dx = p->dst->strides[3];
+        a.nearest = p->interp == AUG_WARP_NEAREST;
         aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
         AUG_LAUNCH(aug__k_warp, g.blocks, g.threads, 0, stream, a);
         st = aug__cuda_launched(func, "aug__k_warp", g.blocks, g.threads);

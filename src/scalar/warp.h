@@ -18,7 +18,11 @@
  *    floor(floor((A + s^2 * 2^15) / 2^16) / s^2);
  *  - float32 (8/16-bit and float32 sources): fx = (float)(sx - x0),
  *      v = gy*(gx*v00 + fx*v01) + fy*(gx*v10 + fx*v11) in float32, gx = 1 - fx.
- * A neighbour outside [0, W) x [0, H) takes the background value. */
+ * A neighbour outside [0, W) x [0, H) takes the background value (constant
+ * border) or is mapped into the source by aug__warp_index (replicate, reflect-101,
+ * symmetric; the coordinate is then bounded by aug__warp_bound instead of the
+ * clamp). Nearest neighbour reads the cell aug__warp_nearest_cell of the pixel
+ * centre's bounded coordinate. */
 #ifndef AUG_SCALAR_WARP_H
 #define AUG_SCALAR_WARP_H
 
@@ -59,6 +63,53 @@ AUG_HD double aug__warp_coord(double m_x, double X, double rowterm, double side)
     return aug__warp_clamp(m_x * X + rowterm, -2.0, side + 1.0);
 }
 
+/* ---- borders (aug_warp_border: 0 constant, 1 replicate, 2 reflect-101, 3 symmetric) ---- */
+
+enum { AUG__WB_CONSTANT = 0, AUG__WB_REPLICATE = 1, AUG__WB_REFLECT = 2, AUG__WB_SYMMETRIC = 3 };
+
+/* The period of a reflecting border on a side of n >= 1 pixels (0: none). */
+AUG_HD double aug__warp_period(int64_t n, int border) {
+    if (border == AUG__WB_REFLECT) return (double)(2 * n - 2);
+    if (border == AUG__WB_SYMMETRIC) return (double)(2 * n);
+    return 0.0;
+}
+
+/* A coordinate brought into a bounded range without changing the result:
+ * constant and replicate (and reflect-101 on a 1-pixel side) clamp to
+ * [-2, n + 1] (beyond, every neighbour is outside / the edge pixel); the
+ * reflecting borders reduce v modulo their period P with fmod (exact: v - kP
+ * has v's fraction, and the extension repeats every P pixels), then add P
+ * below -2, so the result lies in [-2, P). */
+AUG_HD double aug__warp_bound(double v, int64_t n, int border) {
+    double p = aug__warp_period(n, border);
+    if (p == 0.0) return aug__warp_clamp(v, -2.0, (double)n + 1.0);
+    if (v >= -2.0 && v < p) return v; /* what fmod gives there, without the call */
+    double r = fmod(v, p);
+    return r < -2.0 ? r + p : r;
+}
+
+/* The source index a neighbour at integer position i (|i| < 2^52) reads on a
+ * side of n pixels, or -1 (outside: the background) for the constant border. */
+AUG_HD int64_t aug__warp_index(int64_t i, int64_t n, int border) {
+    if (i >= 0 && i < n) return i;
+    if (border == AUG__WB_CONSTANT) return -1;
+    if (border == AUG__WB_REPLICATE || n == 1) return i < 0 ? 0 : n - 1;
+    int64_t p = border == AUG__WB_REFLECT ? 2 * n - 2 : 2 * n;
+    i %= p;
+    if (i < 0) i += p;
+    if (i < n) return i;
+    return border == AUG__WB_REFLECT ? p - i : p - 1 - i;
+}
+
+/* One bounded coordinate: bound(m_x * X + rowterm). */
+AUG_HD double aug__warp_coord_b(double m_x, double X, double rowterm, int64_t n, int border) {
+    return aug__warp_bound(m_x * X + rowterm, n, border);
+}
+
+/* The nearest-neighbour cell of a bounded coordinate: floor(c + 0.5), the
+ * addition rounded to double (half-way points go up, as in OpenCV). */
+AUG_HD int64_t aug__warp_nearest_cell(double c) { return (int64_t)aug__warp_floor(c + 0.5); }
+
 /* The double interpolation. */
 AUG_HD double aug__warp_bilinear_f64(double a00, double a01, double a10, double a11, double fx, double fy) {
     double wx0 = 1.0 - fx, wy0 = 1.0 - fy;
@@ -97,6 +148,22 @@ AUG_HD uint8_t aug__warp_fixed_mean(uint32_t acc, int s) {
     return (uint8_t)(((acc + half) >> (22 - AUG__WARP_FP_ACC_SHIFT)) / ss);
 }
 
+/* aug__warp_fixed_mean with the division by s^2 (s >= 2) as a multiplication, for
+ * the CPU (a 32-bit division per value took about 1 ns, 15% of an s = 2 warp):
+ * t = floor((A + s^2 2^15) / 2^16) < 2^16 (A <= s^2 * 255 * 2^16), and with
+ * r = ceil(2^32 / s^2) = 2^32 / s^2 + e/s^2, e < s^2 <= 256, (t * r) >> 32 is
+ * floor(t / s^2) exactly because t * e < 2^24 < 2^32 (tests/c/test_warp_options.c
+ * checks every t). */
+AUG_HD uint32_t aug__warp_fixed_recip(int s) {
+    uint64_t ss = (uint64_t)s * (uint64_t)s;
+    return (uint32_t)(((1ull << 32) + ss - 1) / ss);
+}
+AUG_HD uint8_t aug__warp_fixed_mean_r(uint32_t acc, int s, uint32_t recip) {
+    uint32_t ss = (uint32_t)(s * s), half = ss << (21 - AUG__WARP_FP_ACC_SHIFT);
+    uint32_t t = (acc + half) >> (22 - AUG__WARP_FP_ACC_SHIFT);
+    return (uint8_t)(((uint64_t)t * recip) >> 32);
+}
+
 /* ---- which interpolation an image takes ---------------------------------------- */
 
 enum { AUG__WARP_EXACT = 0, AUG__WARP_FIXED = 1, AUG__WARP_FLOAT = 2 };
@@ -120,15 +187,20 @@ AUG_HD int aug__warp_bg_float(double b, float *out) {
     return 1;
 }
 
-/* The kernel of one image: fixed point for uint8 -> uint8 with a packed channel
- * (byte stride 1), byte backgrounds, sides <= 2^20 and s <= 16; float32 for the
- * float32 sources into anything but float64 with float backgrounds; exact
- * (double) otherwise. bytes_ok / floats_ok: every background value converts. */
+/* The kernel of one bilinear image: fixed point for uint8 -> uint8 with byte
+ * backgrounds (or a border that never reads them), sides <= 2^20 (2^19 - 16
+ * for the reflecting borders, whose bounded coordinates reach 2 * side) and
+ * s <= 16; float32 for the float32 sources into anything but float64 with
+ * float backgrounds; exact (double) otherwise. bytes_ok / floats_ok: every
+ * background value converts. The channel stride does not matter. */
 AUG_HD int aug__warp_kind(int src_dtype, int dst_dtype, int64_t channel_bytes, int64_t H, int64_t W, int s,
-                          int bytes_ok, int floats_ok) {
+                          int bytes_ok, int floats_ok, int border) {
+    (void)channel_bytes;
     if (H < 1 || W < 1) return AUG__WARP_EXACT;
-    if (src_dtype == AUG_UINT8 && dst_dtype == AUG_UINT8 && bytes_ok && channel_bytes == 1 &&
-        H <= AUG__WARP_FP_MAX_SIDE && W <= AUG__WARP_FP_MAX_SIDE && s <= AUG__WARP_FP_MAX_S)
+    if (border != AUG__WB_CONSTANT) bytes_ok = floats_ok = 1; /* the background is never read */
+    int64_t max_side = border >= AUG__WB_REFLECT ? AUG__WARP_FP_MAX_SIDE / 2 - 16 : AUG__WARP_FP_MAX_SIDE;
+    if (src_dtype == AUG_UINT8 && dst_dtype == AUG_UINT8 && bytes_ok && H <= max_side && W <= max_side &&
+        s <= AUG__WARP_FP_MAX_S)
         return AUG__WARP_FIXED;
     if (floats_ok && dst_dtype != AUG_FLOAT64 && aug__warp_float_source(src_dtype)) return AUG__WARP_FLOAT;
     return AUG__WARP_EXACT;

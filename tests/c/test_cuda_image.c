@@ -232,21 +232,26 @@ static void test_blur_errors(void **state) {
 /* ---- warp ------------------------------------------------------------------- */
 
 /* A warp of n images on both backends: sources (H_i, W_i, C) of dtype st, the
- * same views on each device (neg: rows reversed; perm: channels strided, not
- * packed), into (n, C, Ht, Wt) of dtype dt. */
-static void check_warp(int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
-                       int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed) {
-    char what[160];
-    snprintf(what, sizeof what, "warp %s -> %s, %lld images, C %lld, s %d, layout %d, background %s",
+ * same views on each device (layout 1: rows reversed; 2: channels strided, not
+ * packed; 3: a CHW tensor passed as is, with o->src_layout CHW), into
+ * (n, C, Ht, Wt) of dtype dt, or (n, Ht, Wt, C) for o->dst_layout HWC. o NULL:
+ * aug_warp_affine_batch, else aug_warp_affine_batch_ex with o. */
+static void check_warp_opts(int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
+                            int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed,
+                            const aug_warp_options *o) {
+    char what[200];
+    snprintf(what, sizeof what,
+             "warp %s -> %s, %lld images, C %lld, s %d, layout %d, background %s, interp %d, border %d, dst %d",
              aug_dtype_name(st), aug_dtype_name(dt), (long long)n, (long long)C, s, layout,
-             bgv ? aug_dtype_name(bgt) : "none");
+             bgv ? aug_dtype_name(bgt) : "none", o ? (int)o->interpolation : -1, o ? (int)o->border : -1,
+             o ? (int)o->dst_layout : -1);
     aug_tensor *hs[4], *gs[4], *hv[4], *gv[4];
     float m[24];
     int ss[4];
     for (int64_t i = 0; i < n; i++) {
         int64_t H = hw[i][0], W = hw[i][1];
         int64_t shape[3] = {H, W, C}, cshape[3] = {C, H, W};
-        image_pair(3, layout == 2 ? cshape : shape, st, seed + (uint64_t)i, &hs[i], &gs[i]);
+        image_pair(3, layout >= 2 ? cshape : shape, st, seed + (uint64_t)i, &hs[i], &gs[i]);
         aug_tensor *base[2] = {hs[i], gs[i]}, **view[2] = {&hv[i], &gv[i]};
         for (int d = 0; d < 2; d++) {
             aug_tensor *t = base[d];
@@ -254,6 +259,8 @@ static void check_warp(int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype s
                 int64_t str[3] = {-t->strides[0], t->strides[1], t->strides[2]};
                 int64_t off = t->byte_offset + (H - 1) * t->strides[0] * aug_tensor_itemsize(t);
                 *view[d] = aug_tensor_from_storage(t->storage, off, 3, shape, str, st);
+            } else if (layout == 3) { /* CHW, read by the src_layout option */
+                *view[d] = aug_tensor_view(t);
             } else if (layout == 2) { /* CHW memory seen as HWC */
                 int perm[3] = {1, 2, 0};
                 *view[d] = aug_tensor_permute(t, perm);
@@ -278,14 +285,62 @@ static void check_warp(int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype s
         hb = cast;
         gb = aug_tensor_to(hb, TH_CUDA0);
     }
-    int64_t dshape[4] = {n, C, Ht, Wt};
-    aug_tensor *hd = aug_tensor_empty(4, dshape, dt, CPU), *gd = aug_tensor_empty(4, dshape, dt, TH_CUDA0);
-    assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)hv, hd, m, hb, ss), AUG_OK);
-    assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)gv, gd, m, gb, ss), AUG_OK);
+    int64_t dshape[4] = {n, C, Ht, Wt}, hshape[4] = {n, Ht, Wt, C};
+    const int64_t *ds = o && o->dst_layout == AUG_WARP_LAYOUT_HWC ? hshape : dshape;
+    aug_tensor *hd = aug_tensor_empty(4, ds, dt, CPU), *gd = aug_tensor_empty(4, ds, dt, TH_CUDA0);
+    if (!o) {
+        assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)hv, hd, m, hb, ss), AUG_OK);
+        assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)gv, gd, m, gb, ss), AUG_OK);
+    } else {
+        aug_warp_options oo = *o;
+        if (layout == 3) oo.src_layout = AUG_WARP_LAYOUT_CHW;
+        assert_int_equal(aug_warp_affine_batch_ex(n, (const aug_tensor *const *)hv, hd, m, hb, ss, &oo), AUG_OK);
+        assert_int_equal(aug_warp_affine_batch_ex(n, (const aug_tensor *const *)gv, gd, m, gb, ss, &oo), AUG_OK);
+    }
     same_result(what, hd, gd, 0);
     for (int64_t i = 0; i < n; i++)
         aug_tensor_free(hs[i]), aug_tensor_free(gs[i]), aug_tensor_free(hv[i]), aug_tensor_free(gv[i]);
     aug_tensor_free(hb), aug_tensor_free(gb), aug_tensor_free(hd), aug_tensor_free(gd);
+}
+
+static void check_warp(int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
+                       int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed) {
+    check_warp_opts(n, hw, C, st, dt, Ht, Wt, bgv, bgt, s, layout, seed, NULL);
+}
+
+/* The options on both backends: every border with both interpolations and both
+ * output layouts over the kernels' dtype pairs, and nearest on every pair. */
+static void test_warp_options(void **state) {
+    (void)state;
+    NEED_CUDA();
+    const int64_t sizes[3][2] = {{17, 11}, {5, 23}, {1, 1}}, one[1][2] = {{9, 13}};
+    const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9};
+    for (int interp = 0; interp < 2; interp++)
+        for (int border = 0; border < 4; border++)
+            for (int dl = 0; dl < 2; dl++) {
+                aug_warp_options o = aug_warp_options_default();
+                o.interpolation = (aug_warp_interp)interp, o.border = (aug_warp_border)border;
+                o.dst_layout = dl ? AUG_WARP_LAYOUT_HWC : AUG_WARP_LAYOUT_CHW;
+                for (int s = 1; s <= 3; s += 2)
+                    for (int layout = 0; layout < 4; layout++) {
+                        check_warp_opts(3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, bytes, AUG_UINT8, s, layout, 1, &o);
+                        check_warp_opts(3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, floats, AUG_FLOAT64, s, layout, 2,
+                                        &o);
+                        check_warp_opts(2, sizes, 3, AUG_FLOAT32, AUG_INT16, 9, 10, floats, AUG_FLOAT32, s, layout, 3,
+                                        &o);
+                        check_warp_opts(2, sizes, 3, AUG_INT32, AUG_UINT8, 9, 10, floats, AUG_FLOAT64, s, layout, 5,
+                                        &o);
+                        check_warp_opts(2, sizes, 1, AUG_FLOAT64, AUG_FLOAT32, 9, 10, NULL, AUG_UINT8, s, layout, 6,
+                                        &o);
+                    }
+            }
+    const double bg[3] = {7, 200.5, -3};
+    for (int border = 0; border < 4; border += 3) {
+        aug_warp_options o = aug_warp_options_default();
+        o.interpolation = AUG_WARP_NEAREST, o.border = (aug_warp_border)border;
+        for (int a = 0; a < 13; a++)
+            for (int b = 0; b < 13; b++) check_warp_opts(1, one, 3, ALL[a], ALL[b], 6, 8, bg, AUG_FLOAT32, 1, 0, 5, &o);
+    }
 }
 
 static void test_warp_dtypes(void **state) {
@@ -466,6 +521,7 @@ int main(void) {
         cmocka_unit_test(test_warp_dtypes),
         cmocka_unit_test(test_warp_kernels),
         cmocka_unit_test(test_warp_errors),
+        cmocka_unit_test(test_warp_options),
         cmocka_unit_test(test_jpeg_decode),
         cmocka_unit_test(test_jpeg_buffer_and_errors),
     };

@@ -443,8 +443,13 @@ def test_warp_bad_input():
     dst = augpy.CudaTensor((3, 8, 8), dtype=augpy.uint8)
     eye = [[1, 0, 0], [0, 1, 0]]
     with pytest.raises(ValueError, match="warp_affine.*src must be \\(H, W, C\\)"):
-        augpy.warp_affine(augpy.array_to_tensor(np.zeros((10, 10), np.uint8)), dst, eye)
+        augpy.warp_affine(augpy.array_to_tensor(np.zeros((10,), np.uint8)), dst, eye)
     with pytest.raises(ValueError, match="warp_affine.*dst must be \\(C, H, W\\)"):
+        augpy.warp_affine(img, augpy.CudaTensor((8,), dtype=augpy.uint8), eye)
+    # (H, W) tensors are one channel (test_warp_options.py)
+    with pytest.raises(ValueError, match="warp_affine.*src image 0 has 1 channels but dst has 3"):
+        augpy.warp_affine(augpy.array_to_tensor(np.zeros((10, 10), np.uint8)), dst, eye)
+    with pytest.raises(ValueError, match="warp_affine.*src image 0 has 3 channels but dst has 1"):
         augpy.warp_affine(img, augpy.CudaTensor((8, 8), dtype=augpy.uint8), eye)
     with pytest.raises(ValueError, match="warp_affine.*4 channels but dst has 3"):
         augpy.warp_affine(augpy.array_to_tensor(np.zeros((10, 10, 4), np.uint8)), dst, eye)
@@ -484,8 +489,12 @@ def test_warp_bad_input():
         augpy.warp_affine([], dst2, np.zeros((0, 2, 3)))
     with pytest.raises(TypeError, match="warp_affine.*src\\[1\\]"):
         augpy.warp_affine([img, 5], dst2, np.tile(np.eye(2, 3), (2, 1, 1)))
-    with pytest.raises(ValueError, match="warp_affine.*\\(N, C, H, W\\)"):
+    # a 3-D batch dst is (N, Ht, Wt), one channel (test_warp_options.py)
+    with pytest.raises(ValueError, match="warp_affine.*dst holds 3 images \\(shape \\(3, 8, 8\\)\\) but 2"):
         augpy.warp_affine([img, img], dst, np.tile(np.eye(2, 3), (2, 1, 1)))
+    with pytest.raises(ValueError, match="warp_affine.*\\(N, C, H, W\\)"):
+        augpy.warp_affine([img, img], augpy.CudaTensor((2, 1, 3, 8, 8), dtype=augpy.uint8),
+                          np.tile(np.eye(2, 3), (2, 1, 1)))
 
 
 def test_bfloat16_roundtrip_if_ml_dtypes():

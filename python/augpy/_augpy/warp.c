@@ -9,11 +9,15 @@
  *   make_transform(source_size, target_size, angle=0, scale=1, aspect=1, shift=None, shear=None,
  *                  hmirror=False, vmirror=False, scale_mode='shortest', max_supersampling=3,
  *                  out=None, **ignored) -> (numpy float32 (2, 3), int)
- *   warp_affine(src, dst, matrix, background=None, supersampling=1) -> None
+ *   warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation='linear',
+ *               border='constant', layout=None, src_layout=None) -> None
  *
  * warp_affine takes one (H, W, C) tensor and a (C, Ht, Wt) dst, or a batch: a
  * list/tuple of (H_i, W_i, C) tensors or an (N, H, W, C) tensor with an
  * (N, C, Ht, Wt) dst, an (N, 2, 3) matrix and one or N supersampling factors.
+ * The keywords map to aug_warp_options (aug_warp_affine_ex): the names are
+ * parsed by aug_warp_*_from_name; layout is dst's ("CHW"/"HWC", a batch's
+ * "NCHW"/"NHWC"), src_layout the images' (None: from their layout strings).
  * The GIL is released around large warps. */
 #include "augpy.h"
 
@@ -379,13 +383,62 @@ static int parse_background(augpy_state *st, PyObject *obj, int64_t C, aug_devic
     return 0;
 }
 
+/* A str option (None / absent: *name = NULL). */
+static int option_name(PyObject *obj, const char **name, const char *func, const char *what) {
+    *name = NULL;
+    if (!obj || obj == Py_None) return 0;
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a str, not '%.100s'", func, what, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *name = PyUnicode_AsUTF8(obj);
+    return *name ? 0 : -1;
+}
+
+/* A layout keyword: 3 letters for one image, 4 ("N" first) for a batch, then
+ * aug_warp_layout_from_name. */
+static int parse_layout(augpy_state *st, PyObject *obj, int batch, int src, aug_warp_layout *out, const char *func) {
+    const char *what = src ? "src_layout" : "layout", *name;
+    if (option_name(obj, &name, func, what) < 0) return -1;
+    *out = AUG_WARP_LAYOUT_AUTO;
+    if (!name) return 0;
+    size_t len = strlen(name);
+    /* a batch given as one tensor may name its 4-D layout; list images are 3-D */
+    int ok = batch ? (len == 4 || (src && len == 3)) : len == 3;
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: %s '%.40s' does not fit %s (expected %s)", func, what, name,
+                     batch ? "a batch" : "one image", batch ? "'NCHW' or 'NHWC'" : "'CHW' or 'HWC'");
+        return -1;
+    }
+    aug_status s = aug_warp_layout_from_name(func, name, out);
+    if (s != AUG_OK) {
+        augpy_raise(st, s, NULL);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"src", "dst", "matrix", "background", "supersampling"};
-    enum { SRC, DST, MAT, BG, SS, NSLOTS };
+    static const char *const names[] = {"src",    "dst",           "matrix", "background", "supersampling",
+                                        "interpolation", "border", "layout", "src_layout"};
+    enum { SRC, DST, MAT, BG, SS, INTERP, BORDER, LAYOUT, SRC_LAYOUT, NSLOTS };
     const char *func = "augpy.warp_affine";
     augpy_state *st = augpy_state_from_module(module);
     PyObject *a[NSLOTS];
+    if (nargs > SS + 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", func, SS + 1, nargs);
+        return NULL;
+    }
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 3, a) < 0) return NULL;
+    aug_warp_options opts = aug_warp_options_default();
+    const char *iname, *bname;
+    if (option_name(a[INTERP], &iname, func, "interpolation") < 0 ||
+        option_name(a[BORDER], &bname, func, "border") < 0)
+        return NULL;
+    aug_status ost = AUG_OK;
+    if (iname) ost = aug_warp_interp_from_name(func, iname, &opts.interpolation);
+    if (!ost && bname) ost = aug_warp_border_from_name(func, bname, &opts.border);
+    if (ost) return augpy_raise(st, ost, NULL);
     aug_tensor *dst = augpy_tensor_arg(st, a[DST], func, "dst");
     if (!dst) return NULL;
 
@@ -448,6 +501,9 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
         PyErr_Format(PyExc_ValueError, "%s: src holds no images", func);
         goto done;
     }
+    if (parse_layout(st, a[LAYOUT], batch, 0, &opts.dst_layout, func) < 0 ||
+        parse_layout(st, a[SRC_LAYOUT], batch, 1, &opts.src_layout, func) < 0)
+        goto done;
     /* supersampling: an int, or for a batch also a sequence of n ints */
     if (!a[SS]) {
         for (int64_t i = 0; i < n; i++) ss[i] = 1;
@@ -476,14 +532,16 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
         for (int64_t i = 1; i < n; i++) ss[i] = ss[0];
     }
     if (!(mat = parse_matrices(st, a[MAT], batch, n, func))) goto done;
-    int64_t C = dst->ndim >= 3 ? dst->shape[dst->ndim - 3] : 0;
+    /* the channel count as the core reads dst (a wrong rank is reported there) */
+    int64_t C = dst->ndim == 3 + batch ? dst->shape[opts.dst_layout == AUG_WARP_LAYOUT_HWC ? 2 + batch : batch]
+                                       : (dst->ndim == 2 + batch ? 1 : 0);
     if (parse_background(st, a[BG], C, dst->device, &bg, &bgtmp, func) < 0) goto done;
 
     int64_t work = aug_tensor_size(dst) * (ss[0] > 0 ? ss[0] : 1); /* decides the GIL release only */
     aug_status s;
     const float *m = aug_tensor_ptr(mat);
-    if (batch) AUGPY_CALL(s, work, aug_warp_affine_batch(n, srcs, dst, m, bg, ss));
-    else AUGPY_CALL(s, work, aug_warp_affine(srcs[0], dst, m, bg, ss[0]));
+    if (batch) AUGPY_CALL(s, work, aug_warp_affine_batch_ex(n, srcs, dst, m, bg, ss, &opts));
+    else AUGPY_CALL(s, work, aug_warp_affine_ex(srcs[0], dst, m, bg, ss[0], &opts));
     if (s != AUG_OK) augpy_raise(st, s, func);
     else result = Py_NewRef(Py_None);
 done:
@@ -515,11 +573,17 @@ static PyMethodDef warp_functions[] = {
      "scale_mode a WarpScaleMode or 'shortest'/'longest'. Other keyword arguments are ignored. Returns "
      "(matrix, supersampling) with matrix a float32 (2, 3) numpy array (or `out`)."},
     {"warp_affine", (PyCFunction)(void (*)(void))warp_affine, METH_FASTCALL | METH_KEYWORDS,
-     "warp_affine(src, dst, matrix, background=None, supersampling=1)\n--\n\n"
+     "warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation='linear', "
+     "border='constant', layout=None, src_layout=None)\n--\n\n"
      "Affine warp of an (H, W, C) image into a (C, Ht, Wt) tensor with bilinear interpolation and s x s "
      "supersampling; pixels outside the source take `background` (None: zeros; a tensor, number or sequence of "
      "C values). Batch form: src a list of (H_i, W_i, C) tensors or an (N, H, W, C) tensor, dst (N, C, Ht, Wt), "
-     "matrix (N, 2, 3), supersampling an int or N ints. Any dtypes; results saturate."},
+     "matrix (N, 2, 3), supersampling an int or N ints. Any dtypes; results saturate. interpolation: 'linear' "
+     "or 'nearest' (one source value, never blended: masks and labels; supersampling ignored). border: "
+     "'constant' (background), 'replicate', 'reflect' (OpenCV BORDER_REFLECT_101) or 'symmetric' "
+     "(BORDER_REFLECT). layout: dst's layout, 'CHW' (default) or 'HWC' ('NCHW' / 'NHWC' for a batch); "
+     "src_layout: 'HWC' or 'CHW' (None: the tensors' layout strings, HWC when unset). (H, W) sources and "
+     "(Ht, Wt) / (N, Ht, Wt) outputs are one channel."},
     {NULL, NULL, 0, NULL},
 };
 
