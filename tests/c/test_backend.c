@@ -206,6 +206,8 @@ static aug_status run_families(aug_dtype dt, int expect_ok) {
     aug_tensor_free(out);
     out = NULL;
     CALL(aug_resize(src, NULL, 3, 5, AUG_RESIZE_LINEAR, 1, &out));
+    aug_tensor_free(out);
+    out = NULL;
     aug_cmn_params cp = aug_cmn_params_default();
     CALL(aug_crop_mirror_normalize(src, AUG_FLOAT32, &cp, &out));
     aug_tensor_free(out);
