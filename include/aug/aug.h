@@ -9,4 +9,5 @@
 #include "random.h"
 #include "reshape.h"
 #include "image.h"
+#include "rrc.h"
 #endif

@@ -103,6 +103,7 @@ static int (*const families[])(PyObject *module, augpy_state *st) = {
     augpy_init_lighting,    /* lighting.c: lighting */
     augpy_init_blur,        /* blur.c: box_blur_single, gaussian_blur_single, gaussian_blur */
     augpy_init_create_more, /* create_more.c: empty, arange, asarray, tensor, stack, concatenate, where */
+    augpy_init_rrc,         /* rrc.c: _random_resized_crop, _plan_decode (augpy.crop) */
 };
 
 static int augpy_exec(PyObject *module) {
