@@ -19,6 +19,9 @@ JpegError = NvJpegError
 
 from . import image, math, numeric_limits  # noqa: E402,F401
 from . import _augpy  # noqa: E402
+from . import crop  # noqa: E402,F401
+from .crop import plan_decode, random_resized_crop, resize_center_crop_matrix  # noqa: E402,F401
 
 __all__ = sorted([name for name in vars(_augpy) if not name.startswith("_") and not hasattr(_builtins, name)]
-                 + ["Tensor", "JpegError", "image", "numeric_limits"])
+                 + ["Tensor", "JpegError", "image", "numeric_limits"]
+                 + ["crop", "plan_decode", "random_resized_crop", "resize_center_crop_matrix"])

@@ -4,6 +4,10 @@ re-exported here, plus the aliases ``Tensor`` (= CudaTensor) and ``JpegError``
 from . import image as image
 from . import math as math
 from . import numeric_limits as numeric_limits
+from . import crop as crop
+from .crop import plan_decode as plan_decode
+from .crop import random_resized_crop as random_resized_crop
+from .crop import resize_center_crop_matrix as resize_center_crop_matrix
 from ._augpy import *
 from ._augpy import CudaTensor as CudaTensor
 from ._augpy import NvJpegError as NvJpegError
@@ -27,4 +31,5 @@ __all__ = [
     "numeric_limits", "ones", "ones_like", "rdiv", "release", "reshape", "rsub", "set_num_threads", "stack",
     "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype",
     "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "warp_affine", "where", "zeros", "zeros_like",
+    "crop", "plan_decode", "random_resized_crop", "resize_center_crop_matrix",
 ]

@@ -82,6 +82,9 @@ aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size,
         st = aug__error(AUG_ERR_JPEG, func, "PNG: libspng's image size %zu is not %zu bytes", len, want);
     else if (err == 0)
         err = spng_decode_image(ctx, dst, len, fmt, SPNG_DECODE_TRNS);
+    /* the chunks after the image data up to IEND: a file cut after its pixels
+     * (the last IDAT's CRC, IEND) is an error too, as a truncated JPEG is */
+    if (err == 0 && st == AUG_OK) err = spng_decode_chunks(ctx);
     if (err != 0) st = spng_fail(func, err);
     spng_ctx_free(ctx);
     return st;
