@@ -30,7 +30,7 @@ def main():
             if (h, w) not in img:
                 img[(h, w)] = torch.zeros((1, h, w), dtype=torch.uint8)
             crops = [RandomResizedCrop.get_params(img[(h, w)], list(scale), list(ratio)) for _ in range(N)]
-            out[f"crops_{c}_{k}"] = np.array(crops, dtype=np.int64)
+            out[f"crops_{c}_{k}"] = np.array(crops, dtype=np.int16)
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rrc_torchvision.npz")
     np.savez_compressed(path, **out)
     print("wrote", path, "torch", torch.__version__, "torchvision", torchvision.__version__, math.nan)
