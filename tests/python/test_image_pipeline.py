@@ -217,6 +217,21 @@ def test_demo_is_reproducible(tmp_path):
     assert p.returncode == 0, p.stderr
 
 
+def test_demo_imagenet_recipe(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    runs = [run_demo(a, "--recipe", "imagenet", "--seed", "3", "--threads", "1"),
+            run_demo(b, "--recipe", "imagenet", "--seed", "3", "--threads", "2")]
+    for p in runs:
+        assert p.returncode == 0, p.stderr
+        assert "recipe imagenet" in p.stdout and "DCT scales" in p.stdout and "eval" in p.stdout
+    assert (a / "contact_sheet.png").read_bytes() == (b / "contact_sheet.png").read_bytes()
+    d = tmp_path / "png"
+    d.mkdir()
+    Image.open(io.BytesIO(IMAGES[0])).save(d / "x.png")
+    p = run_demo(tmp_path / "c", "--recipe", "imagenet", str(d))
+    assert p.returncode == 0, p.stderr
+
+
 def test_demo_errors(tmp_path):
     p = run_demo(tmp_path, str(tmp_path / "missing"))
     assert p.returncode != 0 and "does not exist" in p.stderr
