@@ -20,9 +20,21 @@ def _size2(value, name, func):
         return int(value), int(value)
     try:
         h, w = value
-    except (TypeError, ValueError):
-        raise TypeError(f"{func}: {name} must be an int or a (height, width) pair, got {value!r}") from None
+    except Exception:  # noqa: BLE001 - any failure of a user's sequence is a bad argument
+        raise TypeError(f"{func}: {name} must be an int or a (height, width) pair") from None
     return h, w
+
+
+def _pairs(sizes, func):
+    """The (height, width) pairs of sizes as two lists (ints checked by the C layer)."""
+    try:
+        pairs = [tuple(p) for p in sizes]
+    except Exception:  # noqa: BLE001
+        raise TypeError(f"{func}: sizes must be a sequence of (height, width) pairs") from None
+    for p in pairs:
+        if len(p) != 2:
+            raise ValueError(f"{func}: sizes must be (height, width) pairs, got one of {len(p)} values")
+    return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
 def random_resized_crop(rng, sizes, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), hflip=0.0,
@@ -48,10 +60,10 @@ def random_resized_crop(rng, sizes, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4
         8))`` followed by ``warp_affine(img, dst, roi_matrix, ..., roi_supersampling)``.
     """
     func = "random_resized_crop"
-    pairs = np.asarray(sizes, dtype=object).reshape(-1, 2) if len(sizes) else np.zeros((0, 2), dtype=object)
+    heights, widths = _pairs(sizes, func)
     oh, ow = _size2(size, "size", func)
-    items = _augpy._random_resized_crop(rng, list(pairs[:, 0]), list(pairs[:, 1]), oh, ow, scale, ratio, hflip,
-                                        max_supersampling, dct_scale, roi)
+    items = _augpy._random_resized_crop(rng, heights, widths, oh, ow, scale, ratio, hflip, max_supersampling,
+                                        dct_scale, roi)
     n = len(items)
     out = {
         "crop": np.array([it[0] for it in items], dtype=np.int64).reshape(n, 4),
@@ -81,7 +93,10 @@ def plan_decode(matrix, source_size, output_size, supersampling=1, dct_scale=Tru
         ``matrix`` (2, 3) float32 for the region decode, ``supersampling``
     """
     func = "plan_decode"
-    m = np.asarray(matrix, dtype=np.float64).reshape(-1)
+    try:
+        m = np.array(matrix, dtype=np.float64).reshape(-1)
+    except Exception:  # noqa: BLE001
+        raise TypeError(f"{func}: matrix must be a (2, 3) array of numbers") from None
     if m.size != 6:
         raise ValueError(f"{func}: matrix must have 6 values (2, 3), got {m.size}")
     sh, sw = _size2(source_size, "source_size", func)
