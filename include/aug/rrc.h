@@ -35,8 +35,12 @@ typedef struct aug_decode_plan {
  * (k + 1/2) 8/M - 1/2, so the scaled matrix is A M/8 with translation
  * (t + 1/2) M/8 - 1/2. dct_scale == 0: M = 8.
  * The supersampling is recomputed for the scaled decode: M = 8 keeps the
- * given one, else min(supersampling, max(1, ceil(r M/8 - 1e-9))) with
- * r = sqrt(|det A|) (make_affine_matrix's r when there is no shear).
+ * given one, else min(supersampling, max(1, ceil(r M/8 - 1/2))), r M/8
+ * rounded half down, with r = sqrt(|det A|) (make_affine_matrix's r when
+ * there is no shear): the decode already averaged (8/M)^2 source pixels per
+ * scaled pixel (a box-like prefilter), and up to 1.5 scaled pixels per output
+ * pixel lie within the bilinear kernel's support, so s = 1 there (r M/8 is
+ * in [1, 1 + sigma/8) when M > 1).
  * use_roi != 0: roi is the bounding box of every pixel the warp can read (the
  * output footprint [-1/2, out - 1/2] mapped through the scaled matrix, its
  * bilinear neighbours and one pixel of margin), clipped to the scaled image

@@ -62,7 +62,10 @@ aug_status aug_plan_decode(const float matrix[6], int64_t src_height, int64_t sr
         double k = (double)M / 8.0;
         double a[6] = {m[0] * k, m[1] * k, (m[2] + 0.5) * k - 0.5, m[3] * k, m[4] * k, (m[5] + 0.5) * k - 0.5};
         for (int i = 0; i < 6; i++) f[i] = (float)a[i];
-        double r = sqrt(fabs(m[0] * m[4] - m[1] * m[3])) * k, s = ceil(r - 1e-9);
+        /* round half down: the decode already averaged 8/M source pixels per scaled
+         * pixel (its box-like prefilter), and up to r = 1.5 scaled pixels per output
+         * pixel lie within the bilinear kernel's 2-pixel support */
+        double r = sqrt(fabs(m[0] * m[4] - m[1] * m[3])) * k, s = ceil(r - 0.5 - 1e-9);
         if (!(s >= 1.0)) s = 1.0;
         if (s < (double)supersampling) p.supersampling = (int)s;
     }

@@ -164,7 +164,7 @@ static void test_plan(void **state) {
     assert_int_equal(p.scale_m, 4); /* 2.5 px per output px: 1/2 leaves 1.25, 3/8 would leave 0.94 */
     assert_int_equal(p.roi[2], 500);
     assert_true(fabsf(p.matrix[0] - 1.25f) < 1e-6f && fabsf(p.matrix[2] - (10.5f * 0.5f - 0.5f)) < 1e-5f);
-    assert_int_equal(p.supersampling, 2);
+    assert_int_equal(p.supersampling, 1); /* 1.25 rounded half down */
     assert_int_equal(aug_plan_decode(m, 1000, 1000, 100, 100, 3, 0, 1, &p), AUG_OK);
     assert_int_equal(p.scale_m, 8);
     assert_int_equal(p.roi[0], 17); /* footprint from 20 - 1.25: floor(18.75) - 1 margin */
