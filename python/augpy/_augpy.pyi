@@ -855,7 +855,7 @@ class NvJpegError(RuntimeError): ...
 
 @final
 class Decoder:
-    """JPEG decoder on the current device (CPU: libjpeg-turbo; CUDA: nvJPEG). One per thread for parallel
+    """JPEG and PNG decoder on the current device (CPU: libjpeg-turbo / libspng; CUDA: nvJPEG, PNG uploaded). One per thread for parallel
     decoding."""
 
     def __new__(cls, device_padding: int = 16777216, host_padding: int = 8388608,

@@ -467,8 +467,8 @@ static PyGetSetDef decoder_getset[] = {
 static PyType_Slot decoder_slots[] = {
     {Py_tp_doc, "Decoder(device_padding=16777216, host_padding=8388608, gpu_huffman=False, *, max_pixels=268435456)\n"
                 "--\n\n"
-                "JPEG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG,\n"
-                "see engine).\n"
+                "JPEG and PNG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG,\n"
+                "see engine; PNG: libspng on the CPU, uploaded on CUDA).\n"
                 "The paddings are memory hints: bytes added to scratch buffers when they grow.\n"
                 "gpu_huffman is used by the CUDA backend only. Use one Decoder per thread for parallel\n"
                 "decoding (a shared one serialises the calls).\n"
