@@ -14,8 +14,8 @@
 #include <spng.h>
 
 #include "aug/aug.h"
+#include "helpers/th_cuda.h"
 
-#define CPU aug_cpu_device()
 
 /* An h x w PNG of colour type ct, bit depth 8 or 16, from samples (channels per pixel). */
 static void *encode(uint32_t h, uint32_t w, uint8_t ct, uint8_t depth, const void *samples, size_t len,
@@ -114,6 +114,38 @@ static void test_png_16bit_gray(void **state) {
     free(png);
 }
 
+/* A CUDA decoder decodes PNG on the CPU and uploads: the same bytes, every mode. */
+static void test_png_cuda(void **state) {
+    (void)state;
+    NEED_CUDA();
+    enum { H = 9, W = 14 };
+    uint8_t ga[H * W * 2];
+    for (int i = 0; i < H * W * 2; i++) ga[i] = (uint8_t)(i * 53 + 7);
+    size_t size = 0;
+    void *png = encode(H, W, SPNG_COLOR_TYPE_GRAYSCALE_ALPHA, 8, ga, sizeof ga, &size);
+    aug_decoder *cpu = aug_decoder_new(CPU, 0, 0, 0), *gpu = aug_decoder_new(TH_CUDA0, 0, 0, 0);
+    assert_non_null(gpu);
+    int64_t roi[4] = {1, 2, 5, 7};
+    for (int mode = 0; mode <= 4; mode++) {
+        aug_tensor *a = NULL, *b = NULL;
+        assert_int_equal(aug_decoder_decode_as(cpu, png, size, roi, 1, 1, (aug_decode_mode)mode, NULL, &a), AUG_OK);
+        assert_int_equal(aug_decoder_decode_as(gpu, png, size, roi, 1, 1, (aug_decode_mode)mode, NULL, &b), AUG_OK);
+        assert_true(b->device.type != AUG_DEVICE_CPU);
+        size_t na, nb;
+        unsigned char *pa = th_bytes_of(a, &na), *pb = th_bytes_of(b, &nb);
+        assert_int_equal(na, nb);
+        assert_memory_equal(pa, pb, na);
+        free(pa), free(pb);
+        aug_tensor_free(a), aug_tensor_free(b);
+    }
+    aug_tensor *t = NULL;
+    assert_int_equal(aug_decoder_decode(gpu, png, size / 2, NULL, &t), AUG_ERR_JPEG);
+    assert_null(t);
+    aug_decoder_free(cpu);
+    aug_decoder_free(gpu);
+    free(png);
+}
+
 static void test_rrc(void **state) {
     (void)state;
     aug_rng *rng = aug_rng_new(CPU, &(uint64_t){42});
@@ -190,6 +222,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_png_modes),
         cmocka_unit_test(test_png_16bit_gray),
+        cmocka_unit_test(test_png_cuda),
         cmocka_unit_test(test_rrc),
         cmocka_unit_test(test_plan),
     };
