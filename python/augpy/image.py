@@ -298,7 +298,10 @@ class ImageNetTrain(DecodeWarp):
     :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
         dct_scale: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
         full size and warps with the full-image matrix)
-    :param seed: seed of the stage's generator (None: from the OS)
+    :param seed: seed of the stage's generator ``self.rng`` (None: from the OS; a
+        forked child then draws its own, so DataLoader workers differ; with a seed,
+        give each worker its own generator, e.g. in ``worker_init_fn``:
+        ``stage.rng = augpy.RandomNumberGenerator(seed=seed + worker_id)``)
     :param max_supersampling: cap of the warp's antialiasing samples per axis
     :param transforms: callables applied to the batch dict after the decode/warp
     """
@@ -311,7 +314,9 @@ class ImageNetTrain(DecodeWarp):
         super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
                          cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
                          max_pixels=max_pixels, dct_scale=dct_scale)
+        self.seed = seed
         self.rng = _augpy.RandomNumberGenerator(seed=seed)
+        self._rng_pid = os.getpid()
         self.scale, self.ratio, self.hflip = tuple(scale), tuple(ratio), hflip
         self.max_supersampling = max_supersampling
         self.transforms = tuple(transforms)
@@ -347,6 +352,13 @@ class ImageNetTrain(DecodeWarp):
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
         headers = self._headers(images)
+        if self._rng_pid != os.getpid():
+            # a forked child (a DataLoader worker): without a seed, draw its own entropy, so
+            # that workers do not repeat each other's crops; a given seed stays reproducible
+            # (give each worker its own: stage.rng = augpy.RandomNumberGenerator(seed=...))
+            if self.seed is None:
+                self.rng = _augpy.RandomNumberGenerator()
+            self._rng_pid = os.getpid()
         r = _augpy._random_resized_crop(self.rng, [hw[0] for _, hw, _ in headers], [hw[1] for _, hw, _ in headers],
                                         self.shape[1], self.shape[2], self.scale, self.ratio, self.hflip,
                                         self.max_supersampling, True, True)

@@ -7,12 +7,14 @@ with roi and scale + warp_affine), which have their own reference tests
 test_warp.py: the warp); with dct_scale=False they equal the full-decode warp; the
 DCT-scaled results stay close to the full-resolution antialiased warp."""
 import io
+import os
 
 import numpy as np
 import pytest
 from PIL import Image
 
 import augpy
+from conftest import ON_CUDA
 from augpy.image import DecodeWarp, ImageNetEval, ImageNetTrain
 
 
@@ -173,3 +175,27 @@ def test_bad_parameters():
         ImageNetTrain(1)({"image": [b"\xff\xd8\xff garbage"]})
     with pytest.raises(augpy.NvJpegError, match="limit of 100 pixels"):
         ImageNetTrain(1, max_pixels=100)({"image": IMAGES[:1]})
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or ON_CUDA, reason="needs fork; a CUDA context cannot cross fork()")
+def test_imagenet_train_forked_workers_differ():
+    """Without a seed, forked children (DataLoader workers) draw their own crops."""
+    stage = ImageNetTrain(2, size=16)
+    stage({"image": IMAGES[:2]})
+    crops = []
+    for _ in range(2):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                out = stage({"image": IMAGES[:2]})["augmentation"]
+                os.write(w, repr([a["crop"] for a in out]).encode())
+            finally:
+                os._exit(0)
+        os.close(w)
+        crops.append(os.read(r, 4096))
+        os.close(r)
+        os.waitpid(pid, 0)
+    assert crops[0] and crops[0] != crops[1]
+    seeded = ImageNetTrain(2, size=16, seed=4)
+    assert seeded.seed == 4
