@@ -16,9 +16,9 @@ extern "C" {
 /* How to decode an image for one warp: decode region roi = {y, x, h, w} of the
  * image scaled by scale_m/8, then warp it with matrix and supersampling. */
 typedef struct aug_decode_plan {
-    int scale_m;      /* 1..8 */
-    int64_t roi[4];   /* in the scaled image, ceil(H*M/8) x ceil(W*M/8) (libjpeg's rounding) */
-    float matrix[6];  /* output pixel -> pixel of the decoded region (aug_warp_affine's inverse map) */
+    int scale_m;     /* 1..8 */
+    int64_t roi[4];  /* in the scaled image, ceil(H*M/8) x ceil(W*M/8) (libjpeg's rounding) */
+    float matrix[6]; /* output pixel -> pixel of the decoded region (aug_warp_affine's inverse map) */
     int supersampling;
 } aug_decode_plan;
 

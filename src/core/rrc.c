@@ -118,8 +118,7 @@ static aug_status check_range(const char *name, double lo, double hi) {
 }
 
 /* torchvision's get_params for one H x W image, image k of call s. */
-static void sample(const aug_rng_state *s, uint64_t k, int64_t H, int64_t W, const aug_rrc_params *p,
-                   int64_t crop[4]) {
+static void sample(const aug_rng_state *s, uint64_t k, int64_t H, int64_t W, const aug_rrc_params *p, int64_t crop[4]) {
     double area = (double)H * (double)W, lr0 = log(p->ratio_min), lr1 = log(p->ratio_max);
     for (uint64_t t = 0; t < 10; t++) {
         uint64_t u[2];
@@ -145,15 +144,14 @@ static void sample(const aug_rng_state *s, uint64_t k, int64_t H, int64_t W, con
 }
 
 aug_status aug_random_resized_crop(aug_rng *rng, int64_t n, const int64_t *heights, const int64_t *widths,
-                                   int64_t out_height, int64_t out_width, const aug_rrc_params *params,
-                                   aug_rrc *out) {
+                                   int64_t out_height, int64_t out_width, const aug_rrc_params *params, aug_rrc *out) {
     if (rng == NULL || params == NULL) return aug__error(AUG_ERR_VALUE, RRC, "rng or params is NULL");
     if (n < 0) return aug__error(AUG_ERR_VALUE, RRC, "n must be >= 0, got %lld", (long long)n);
     if (n > 0 && (heights == NULL || widths == NULL || out == NULL))
         return aug__error(AUG_ERR_VALUE, RRC, "heights, widths or out is NULL");
     if (out_height <= 0 || out_width <= 0)
-        return aug__error(AUG_ERR_VALUE, RRC, "output size must be positive, got (%lld, %lld)",
-                          (long long)out_height, (long long)out_width);
+        return aug__error(AUG_ERR_VALUE, RRC, "output size must be positive, got (%lld, %lld)", (long long)out_height,
+                          (long long)out_width);
     const aug_rrc_params *p = params;
     aug_status st;
     if ((st = check_range("scale", p->scale_min, p->scale_max)) != AUG_OK ||

@@ -70,8 +70,7 @@ aug_status aug__png_describe(const char *func, const void *data, size_t size, au
 
 size_t aug__png_pixel_bytes(const aug_png_desc *desc) { return desc->bit_depth == 16 ? 8 : 4; }
 
-aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size, const aug_png_desc *desc,
-                                void *dst) {
+aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size, const aug_png_desc *desc, void *dst) {
     aug_status st = AUG_OK;
     spng_ctx *ctx = open_ctx(func, data, size, &st);
     if (ctx == NULL) return st;

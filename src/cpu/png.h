@@ -21,8 +21,8 @@ AUG__HIDDEN size_t aug__png_pixel_bytes(const aug_png_desc *desc);
 /* Decodes the whole image to RGBA at dst (height * width * pixel bytes,
  * host memory): palette, tRNS and low bit depths expanded, no gamma.
  * Corrupt or truncated data: AUG_ERR_JPEG "func: <libspng's message>". */
-AUG__HIDDEN aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size,
-                                            const aug_png_desc *desc, void *dst);
+AUG__HIDDEN aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size, const aug_png_desc *desc,
+                                            void *dst);
 
 /* Converts the region (y, x, h, w) of a packed host image src (src_channels 3
  * or 4 per pixel, 8-bit, or 16-bit host-endian when src16, src_width pixels

@@ -16,10 +16,8 @@
 #include "aug/aug.h"
 #include "helpers/th_cuda.h"
 
-
 /* An h x w PNG of colour type ct, bit depth 8 or 16, from samples (channels per pixel). */
-static void *encode(uint32_t h, uint32_t w, uint8_t ct, uint8_t depth, const void *samples, size_t len,
-                    size_t *size) {
+static void *encode(uint32_t h, uint32_t w, uint8_t ct, uint8_t depth, const void *samples, size_t len, size_t *size) {
     spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
     assert_non_null(ctx);
     spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1);
@@ -163,7 +161,8 @@ static void test_rrc(void **state) {
         assert_true(r->crop[0] >= 0 && r->crop[1] >= 0 && r->crop[2] >= 1 && r->crop[3] >= 1);
         assert_true(r->crop[0] + r->crop[2] <= hs[i] && r->crop[1] + r->crop[3] <= ws[i]);
         double sx = (double)r->crop[3] / 48.0;
-        double x0 = r->matrix[2], want = r->hflip ? (double)r->crop[1] + 47.5 * sx - 0.5 : (double)r->crop[1] + 0.5 * sx - 0.5;
+        double x0 = r->matrix[2],
+               want = r->hflip ? (double)r->crop[1] + 47.5 * sx - 0.5 : (double)r->crop[1] + 0.5 * sx - 0.5;
         assert_true(fabs(x0 - want) < 1e-3);
         assert_true(r->plan.scale_m >= 1 && r->plan.scale_m <= 8);
         int64_t sh = (hs[i] * r->plan.scale_m + 7) / 8, sw = (ws[i] * r->plan.scale_m + 7) / 8;
@@ -220,11 +219,8 @@ static void test_plan(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_png_modes),
-        cmocka_unit_test(test_png_16bit_gray),
-        cmocka_unit_test(test_png_cuda),
-        cmocka_unit_test(test_rrc),
-        cmocka_unit_test(test_plan),
+        cmocka_unit_test(test_png_modes), cmocka_unit_test(test_png_16bit_gray), cmocka_unit_test(test_png_cuda),
+        cmocka_unit_test(test_rrc),       cmocka_unit_test(test_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

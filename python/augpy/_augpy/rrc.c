@@ -43,8 +43,9 @@ static int parse_pair(PyObject *obj, double v[2], const char *func, const char *
  * dct_scale, roi) -> [(crop, hflip, matrix, supersampling, (scale_m, roi, matrix, supersampling)), ...] */
 static PyObject *py_rrc(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "random_resized_crop";
-    static const char *const names[] = {"rng", "heights", "widths", "out_height", "out_width", "scale",
-                                        "ratio", "hflip", "max_supersampling", "dct_scale", "roi"};
+    static const char *const names[] = {"rng",   "heights", "widths", "out_height",        "out_width",
+                                        "scale", "ratio",   "hflip",  "max_supersampling", "dct_scale",
+                                        "roi"};
     PyObject *a[11];
     if (augpy_parse_args(func, args, nargs, kwnames, names, 11, 11, a) < 0) return NULL;
     augpy_state *st = augpy_state_from_module(module);
@@ -65,7 +66,8 @@ static PyObject *py_rrc(PyObject *module, PyObject *const *args, Py_ssize_t narg
     p.scale_min = sc[0], p.scale_max = sc[1], p.ratio_min = ra[0], p.ratio_max = ra[1];
     if ((p.dct_scale = PyObject_IsTrue(a[9])) < 0 || (p.use_roi = PyObject_IsTrue(a[10])) < 0) return NULL;
     PyObject *hs = PySequence_Fast(a[1], "random_resized_crop: sizes must be a sequence of (height, width)");
-    PyObject *ws = hs ? PySequence_Fast(a[2], "random_resized_crop: sizes must be a sequence of (height, width)") : NULL;
+    PyObject *ws =
+        hs ? PySequence_Fast(a[2], "random_resized_crop: sizes must be a sequence of (height, width)") : NULL;
     PyObject *result = NULL, *state = NULL;
     int64_t *dims = NULL;
     aug_rrc *out = NULL;
@@ -102,7 +104,8 @@ static PyObject *py_rrc(PyObject *module, PyObject *const *args, Py_ssize_t narg
     Py_DECREF(r);
     if ((result = PyList_New(n)) == NULL) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *crop = augpy_int64_tuple(4, out[i].crop), *m = floats6(out[i].matrix), *plan = plan_tuple(&out[i].plan);
+        PyObject *crop = augpy_int64_tuple(4, out[i].crop), *m = floats6(out[i].matrix),
+                 *plan = plan_tuple(&out[i].plan);
         PyObject *item = crop && m && plan ? Py_BuildValue("(NNNiN)", crop, PyBool_FromLong(out[i].hflip), m,
                                                            out[i].supersampling, plan)
                                            : NULL;
@@ -126,8 +129,8 @@ done:
 /* _plan_decode(matrix (6 numbers), src_height, src_width, out_height, out_width, supersampling, dct_scale, roi) */
 static PyObject *py_plan(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "plan_decode";
-    static const char *const names[] = {"matrix", "src_height", "src_width", "out_height", "out_width",
-                                        "supersampling", "dct_scale", "roi"};
+    static const char *const names[] = {"matrix",    "src_height",    "src_width", "out_height",
+                                        "out_width", "supersampling", "dct_scale", "roi"};
     PyObject *a[8];
     if (augpy_parse_args(func, args, nargs, kwnames, names, 8, 8, a) < 0) return NULL;
     augpy_state *st = augpy_state_from_module(module);
@@ -151,8 +154,10 @@ static PyObject *py_plan(PyObject *module, PyObject *const *args, Py_ssize_t nar
     Py_DECREF(seq);
     int64_t sh, sw, oh, ow;
     int ss, dct, roi;
-    if (augpy_parse_int64(a[1], &sh, func, "source_size") < 0 || augpy_parse_int64(a[2], &sw, func, "source_size") < 0 ||
-        augpy_parse_int64(a[3], &oh, func, "output_size") < 0 || augpy_parse_int64(a[4], &ow, func, "output_size") < 0 ||
+    if (augpy_parse_int64(a[1], &sh, func, "source_size") < 0 ||
+        augpy_parse_int64(a[2], &sw, func, "source_size") < 0 ||
+        augpy_parse_int64(a[3], &oh, func, "output_size") < 0 ||
+        augpy_parse_int64(a[4], &ow, func, "output_size") < 0 ||
         augpy_parse_int(a[5], &ss, func, "supersampling") < 0 || (dct = PyObject_IsTrue(a[6])) < 0 ||
         (roi = PyObject_IsTrue(a[7])) < 0)
         return NULL;
@@ -166,8 +171,8 @@ static PyObject *py_plan(PyObject *module, PyObject *const *args, Py_ssize_t nar
  * -> (matrix (6 floats), supersampling) */
 static PyObject *py_center(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "resize_center_crop_matrix";
-    static const char *const names[] = {"src_height", "src_width", "resize", "out_height", "out_width",
-                                        "max_supersampling"};
+    static const char *const names[] = {"src_height", "src_width", "resize",
+                                        "out_height", "out_width", "max_supersampling"};
     PyObject *a[6];
     if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 6, a) < 0) return NULL;
     augpy_state *st = augpy_state_from_module(module);
