@@ -199,3 +199,17 @@ def test_imagenet_train_forked_workers_differ():
     assert crops[0] and crops[0] != crops[1]
     seeded = ImageNetTrain(2, size=16, seed=4)
     assert seeded.seed == 4
+
+
+def test_imagenet_eval_against_torchvision():
+    """torchvision's Resize(64, bilinear, antialias) + CenterCrop(56) of the same JPEGs, recorded
+    (data/record_imagenet_eval_torchvision.py). Different antialiasing filters (torchvision's
+    triangle of the scale's width; here s x s bilinear samples, or the DCT prefilter): close,
+    not equal."""
+    ref = np.load(os.path.join(os.path.dirname(__file__), "data", "imagenet_eval_torchvision.npz"))
+    files = [ref[f"jpeg_{k}"].tobytes() for k in range(4)]
+    for dct, mean, p99 in [(False, 1.5, 16), (True, 2.5, 30)]:
+        out = ImageNetEval(4, size=56, resize=64, dct_scale=dct)({"image": files})["image"].numpy().astype(int)
+        for k in range(4):
+            d = np.abs(out[k] - ref[f"out_{k}"].astype(int))
+            assert d.mean() < mean and np.percentile(d, 99) <= p99, (dct, k, d.mean())

@@ -1,0 +1,42 @@
+"""Record torchvision's evaluation transform for tests/python/test_imagenet_stages.py.
+
+Run with a Python that has torch + torchvision + Pillow (the peers venv):
+    /work/scratch/peers-venv/bin/python tests/python/data/record_imagenet_eval_torchvision.py
+Writes imagenet_eval_torchvision.npz next to this script: a few JPEGs (their bytes, made
+here with Pillow) and torchvision's Resize(RESIZE) (bilinear, antialias=True) +
+CenterCrop(SIZE) of Pillow's RGB decode of each, as uint8 (3, SIZE, SIZE).
+"""
+import io
+import os
+
+import numpy as np
+import torch
+import torchvision
+from PIL import Image
+from torchvision.transforms import v2
+
+SIZES = [(120, 160), (200, 150), (97, 131), (256, 256)]
+RESIZE, SIZE = 64, 56
+
+
+def main():
+    rng = np.random.default_rng(0)
+    out = {"resize": np.array(RESIZE), "size": np.array(SIZE), "torchvision_version": np.array(torchvision.__version__)}
+    tf = v2.Compose([v2.Resize(RESIZE, antialias=True), v2.CenterCrop(SIZE)])
+    for k, (h, w) in enumerate(SIZES):
+        y, x = np.mgrid[0:h, 0:w]
+        img = np.stack([x * 255 // w, y * 255 // h, (x * y // 37) % 256], -1) + rng.integers(-15, 16, (h, w, 3))
+        f = io.BytesIO()
+        Image.fromarray(np.clip(img, 0, 255).astype(np.uint8)).save(f, "JPEG", quality=90)
+        data = f.getvalue()
+        rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+        res = tf(torch.from_numpy(rgb).permute(2, 0, 1).contiguous())
+        out[f"jpeg_{k}"] = np.frombuffer(data, np.uint8)
+        out[f"out_{k}"] = res.numpy()
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "imagenet_eval_torchvision.npz")
+    np.savez_compressed(path, **out)
+    print("wrote", path, "torchvision", torchvision.__version__)
+
+
+if __name__ == "__main__":
+    main()
