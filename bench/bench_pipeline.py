@@ -1,7 +1,8 @@
 """bench/bench_pipeline.py: DecodeWarp throughput (images/s) with 1 and 2 decoder threads.
 
 A batch of 32 JPEGs (480x640, quality 90, 4:2:0, generated) is decoded and warped to
-3x224x224 uint8 with random rotations/scales (s from make_transform). For scale, the
+3x224x224 uint8 with random rotations/scales (s from make_transform; DecodeWarp's default
+plans DCT-scaled region decodes, bench_dct_scale.py compares with full decodes). For scale, the
 same work done with OpenCV in one thread (cv2.imdecode + cv2.warpAffine, s = 1) is
 timed in the same run. Prints images/s and ratios.
 

@@ -13,4 +13,5 @@
 #include "resize.h"
 #include "colour.h"
 #include "normalize.h"
+#include "rrc.h"
 #endif

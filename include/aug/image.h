@@ -280,6 +280,71 @@ AUG_API aug_status aug_decoder_decode_region(aug_decoder *d, const void *data, s
                                              int scale_num, int scale_denom, const aug_tensor *buffer,
                                              aug_tensor **out);
 
+/* ---- PNG and output channels (docs/jpeg.md "PNG" and "Channels") ------------ */
+
+/* The file formats a decoder reads, told apart by their first bytes (JPEG:
+ * FF D8 FF; PNG: the 8-byte signature 89 'PNG' 0D 0A 1A 0A). */
+typedef enum aug_image_format {
+    AUG_FORMAT_UNKNOWN = 0,
+    AUG_FORMAT_JPEG = 1,
+    AUG_FORMAT_PNG = 2
+} aug_image_format;
+/* The format of data from its magic bytes (AUG_FORMAT_UNKNOWN for NULL,
+ * too short or other data; no error is set). */
+AUG_API aug_image_format aug_image_format_of(const void *data, size_t size);
+
+/* The channels of a decode (aug_decoder_decode_as). Conversions (both formats):
+ * gray from colour is Pillow's convert('L'): L = (19595 R + 38470 G + 7471 B
+ * + 2^15) >> 16 (ITU-R 601-2, exact for R = G = B); gray to colour repeats L;
+ * a missing alpha is 255 (opaque); dropping alpha ignores it (no compositing,
+ * as Pillow's convert('RGB')). */
+typedef enum aug_decode_mode {
+    AUG_DECODE_RGB = 0,        /* 3 channels (the default of aug_decoder_decode) */
+    AUG_DECODE_GRAY = 1,       /* 1 channel */
+    AUG_DECODE_GRAY_ALPHA = 2, /* 2 channels: L, A */
+    AUG_DECODE_RGBA = 3,       /* 4 channels */
+    AUG_DECODE_UNCHANGED = 4   /* the file's own: JPEG 1 (gray) or 3; PNG 1, 2, 3 or 4 (below) */
+} aug_decode_mode;
+
+/* What a PNG header (IHDR, tRNS) says (aug_png_describe). */
+typedef struct aug_png_desc {
+    int64_t height, width;
+    int channels;         /* of AUG_DECODE_UNCHANGED: gray 1, gray+alpha 2, RGB 3, RGBA 4; a tRNS
+                             chunk adds alpha (gray 2, RGB and palette 4); palette without it 3 */
+    int bit_depth;        /* 1, 2, 4, 8 or 16 (per sample; palette: of the index) */
+    int colour_type;      /* PNG's: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA */
+    const char *colour_space; /* "Grayscale", "RGB", "Palette", "GrayscaleAlpha", "RGBA" (static) */
+    int interlaced;       /* Adam7 */
+    int transparency;     /* a tRNS chunk before the image data */
+} aug_png_desc;
+
+/* Describes a PNG from its chunks before the image data (libspng; no pixel is
+ * decoded). AUG_ERR_JPEG (the decoders' error) with libspng's message for a
+ * file that is not a readable PNG; AUG_ERR_VALUE for NULL arguments. */
+AUG_API aug_status aug_png_describe(const void *data, size_t size, aug_png_desc *desc);
+
+/* aug_decoder_decode_region for JPEG or PNG (told apart by magic bytes) with
+ * the output's channels chosen by mode: (h, w, C) uint8, layout "HWC", C = 3
+ * (RGB), 1 (GRAY), 2 (GRAY_ALPHA), 4 (RGBA) or the file's own (UNCHANGED).
+ * JPEG: decoded to RGB exactly as aug_decoder_decode_region (roi, scale), then
+ * converted on the host (a CUDA decoder then decodes on the CPU and uploads,
+ * unless mode gives RGB). PNG (libspng, every colour type, bit depth and
+ * Adam7 interlacing; no gamma or colour management, as Pillow): palette and
+ * tRNS expanded, 16-bit samples rounded to 8 bits as (v * 255 + 32767) / 65535
+ * (the nearest 8-bit value; Pillow keeps the high byte instead, v >> 8), 1/2/4
+ * bit gray scaled to 0..255; always decoded whole on the CPU (a CUDA decoder
+ * uploads it), roi then cuts the result and the limit (aug_decoder_set_limit)
+ * bounds the whole image; the scale must be 1 (DCT scaling is JPEG's;
+ * AUG_ERR_VALUE otherwise). Errors: data in neither format, a corrupt or
+ * truncated PNG (libspng's message, CRC and Adler-32 checked) give
+ * AUG_ERR_JPEG "aug_decoder_decode_as: ..."; mode outside the enum
+ * AUG_ERR_VALUE. buffer, *out and the other rules as aug_decoder_decode; the
+ * buffer needs h * w * C elements. aug_decoder_decode and
+ * aug_decoder_decode_region decode PNG too (mode RGB). */
+AUG_API aug_status aug_decoder_decode_as(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
+                                         int scale_num, int scale_denom, aug_decode_mode mode,
+                                         const aug_tensor *buffer, aug_tensor **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,8 +25,11 @@ from . import _augpy  # noqa: E402
 from . import data, targets  # noqa: E402,F401
 from .targets import (transform_boxes, transform_boxes_batch, transform_keypoints,  # noqa: E402,F401
                       transform_keypoints_batch)
+from . import rrc  # noqa: E402,F401
+from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix  # noqa: E402,F401
 
 __all__ = sorted([name for name in vars(_augpy) if not name.startswith("_") and not hasattr(_builtins, name)]
                  + ["Tensor", "JpegError", "image", "numeric_limits"]
                  + ["data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints",
-                    "transform_keypoints_batch"])
+                    "transform_keypoints_batch"]
+                 + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix"])

@@ -10,6 +10,10 @@ from .targets import transform_boxes as transform_boxes
 from .targets import transform_boxes_batch as transform_boxes_batch
 from .targets import transform_keypoints as transform_keypoints
 from .targets import transform_keypoints_batch as transform_keypoints_batch
+from . import rrc as rrc
+from .rrc import plan_decode as plan_decode
+from .rrc import random_resized_crop as random_resized_crop
+from .rrc import resize_center_crop_matrix as resize_center_crop_matrix
 from ._augpy import *
 from ._augpy import CudaTensor as CudaTensor
 from ._augpy import NvJpegError as NvJpegError
@@ -37,4 +41,5 @@ __all__ = [
     "resize", "resize_batch", "flip", "hflip", "vflip", "crop", "center_crop", "flip_batch", "image_dims",
     "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "rgb_to_hsv",
     "hsv_to_rgb", "color_jitter", "color_jitter_params",
+    "rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix",
 ]

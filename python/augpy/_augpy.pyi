@@ -873,7 +873,7 @@ class NvJpegError(RuntimeError): ...
 
 @final
 class Decoder:
-    """JPEG decoder on the current device (CPU: libjpeg-turbo; CUDA: nvJPEG). One per thread for parallel
+    """JPEG and PNG decoder on the current device (CPU: libjpeg-turbo / libspng; CUDA: nvJPEG, PNG uploaded). One per thread for parallel
     decoding."""
 
     def __new__(cls, device_padding: int = 16777216, host_padding: int = 8388608,
@@ -892,7 +892,8 @@ class Decoder:
         """'libjpeg-turbo', 'nvjpeg' or 'libjpeg-turbo+upload'."""
     def decode(self, data: _JpegData, buffer: Optional[CudaTensor] = None,
                roi: Optional[Sequence[SupportsIndex]] = None,
-               scale: Union[None, float, fractions.Fraction, Tuple[int, int]] = None) -> CudaTensor:
+               scale: Union[None, float, fractions.Fraction, Tuple[int, int]] = None,
+               mode: Optional[str] = None) -> CudaTensor:
         """Decode to an (H, W, 3) uint8 RGB tensor with layout 'HWC' (pixels equal Pillow's
         convert('RGB')). buffer: contiguous uint8 tensor of >= H*W*3 elements; the result shares it.
         scale: one of libjpeg-turbo's factors M/8, M in 1..16 (DCT-domain scaling; the image becomes
@@ -901,7 +902,7 @@ class Decoder:
         data: bytes-like, a path, or a CPU uint8 DLPack tensor.
         Raises NvJpegError on corrupt data, ValueError/TypeError on a bad buffer, roi or scale."""
     def info(self, data: _JpegData) -> Dict[str, Any]:
-        """The header's description: {'height', 'width', 'channels' (3), 'components' (1, 3, 4),
+        """The header's description (JPEG or PNG, key 'format'): {'height', 'width', 'channels' (3), 'components' (1, 3, 4),
         'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK', 'YCCK'), 'sampling' ('4:2:0', ...),
         'progressive' (bool)}."""
 
@@ -1077,3 +1078,22 @@ def color_jitter_params(rng: RandomNumberGenerator, n: int, brightness: _RangeLi
                         contrast: _RangeLike = None, saturation: _RangeLike = None, hue: _RangeLike = None,
                         random_order: bool = True) -> Dict[str, Any]:
     """ColorJitter's sampling of n images' factors and orders from rng (for color_jitter(im, **params))."""
+
+
+# ---- RandomResizedCrop and decode plans (rrc.c; public wrappers in augpy.rrc) ----------------------
+
+def _random_resized_crop(rng: RandomNumberGenerator, heights: Sequence[int], widths: Sequence[int],
+                         out_height: int, out_width: int, scale: Sequence[float], ratio: Sequence[float],
+                         hflip: float, max_supersampling: int, dct_scale: bool, roi: bool) -> List[Any]:
+    """aug_random_resized_crop: per image (crop, hflip, matrix, supersampling, (scale_m, roi, matrix, supersampling))."""
+
+
+def _plan_decode(matrix: Sequence[float], src_height: int, src_width: int, out_height: int, out_width: int,
+                 supersampling: int, dct_scale: bool, roi: bool) -> Tuple[int, Tuple[int, int, int, int],
+                                                                     Tuple[float, ...], int]:
+    """aug_plan_decode: (scale_m, roi, matrix, supersampling)."""
+
+
+def _resize_center_crop_matrix(src_height: int, src_width: int, resize: int, out_height: int, out_width: int,
+                               max_supersampling: int) -> Tuple[Tuple[float, ...], int]:
+    """aug_resize_center_crop_matrix: (matrix, supersampling)."""

@@ -12,6 +12,12 @@ augmentation parameters from ``--seed`` and runs them batch by batch through
 It shows a progress bar, prints throughput per stage and writes a contact sheet
 (originals beside their augmented versions) as a PNG. The same seed gives the
 same output bytes, whatever the thread count.
+
+``--recipe imagenet`` runs the ImageNet training stage instead
+(``augpy.image.ImageNetTrain``: RandomResizedCrop + horizontal flip decoded with
+DCT-scaled region decodes) and times the evaluation stage (``ImageNetEval``:
+resize 256 + centre crop) on the same files; colour jitter and normalisation are
+the stages that follow (``transforms=``), not part of this recipe yet.
 """
 import argparse
 import os
@@ -24,7 +30,7 @@ import zlib
 import numpy as np
 
 import augpy
-from augpy.image import DecodeWarp, Lighting
+from augpy.image import DecodeWarp, ImageNetEval, ImageNetTrain, Lighting
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "samples"
 MAX_KSIZE = 9            # blur kernel cap: sigma up to ~1.7 gets its full kernel
@@ -35,7 +41,7 @@ SHEET_COLUMNS = 4        # pairs per row
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="augpy-demo", description=__doc__.split("\n\n")[0])
     p.add_argument("input", nargs="?", default=None,
-                   help="folder of .jpg/.jpeg files (default: augpy's sample set)")
+                   help="folder of .jpg/.jpeg/.png files (default: augpy's sample set)")
     p.add_argument("--images", type=int, default=64,
                    help="images to process; the inputs are cycled (default 64)")
     p.add_argument("--batch-size", type=int, default=16, help="images per batch (default 16)")
@@ -48,6 +54,9 @@ def parse_args(argv):
                    help="'cpu', 'cuda', 'cuda:N' or 'auto' (the default device; default)")
     p.add_argument("--output", default="out", help="output folder (default out/)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--recipe", choices=("default", "imagenet"), default="default",
+                   help="'default': DecodeWarp -> Lighting -> blur -> noise; 'imagenet': ImageNetTrain "
+                        "(RandomResizedCrop + flip, DCT-scaled decodes), ImageNetEval timed too")
     args = p.parse_args(argv)
     for name in ("images", "batch_size"):
         if getattr(args, name) < 1:
@@ -82,9 +91,9 @@ def list_inputs(folder):
     folder = pathlib.Path(folder) if folder else SAMPLES
     if not folder.is_dir():
         raise SystemExit(f"augpy-demo: input folder {str(folder)!r} does not exist")
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg"))
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if not files:
-        raise SystemExit(f"augpy-demo: no .jpg/.jpeg files in {str(folder)!r}")
+        raise SystemExit(f"augpy-demo: no .jpg/.jpeg/.png files in {str(folder)!r}")
     return files
 
 
@@ -157,12 +166,70 @@ def contact_sheet(pairs, size):
     return sheet
 
 
+def run_imagenet(args, device, threads, files, data):
+    """--recipe imagenet: ImageNetTrain batches (and ImageNetEval timed on the same files)."""
+    h, w = args.size
+    bs = args.batch_size
+    train = ImageNetTrain(bs, size=(h, w), seed=args.seed, cpu_threads=threads)
+    evaluate = ImageNetEval(bs, size=(h, w), resize=max(h, w) * 256 // 224, cpu_threads=threads)
+    thumbs = DecodeWarp(1, (3, h, w), background=(255, 255, 255))
+    stages = {"train": 0.0, "eval": 0.0}
+    scales = []
+    pairs = []
+    done = 0
+    show = not args.no_progress
+    start = time.perf_counter()
+    while done < args.images:
+        n = min(bs, args.images - done)
+        index = [(done + i) % len(data) for i in range(n)]
+        t0 = time.perf_counter()
+        try:
+            batch = train({"image": [data[i] for i in index]})
+            augpy.synchronize()
+            t1 = time.perf_counter()
+            evaluate({"image": [data[i] for i in index]})
+            augpy.synchronize()
+        except augpy.NvJpegError as e:
+            names = ", ".join(sorted({files[i].name for i in index}))
+            raise augpy.NvJpegError(f"cannot decode one of {names}: {e}") from e
+        t2 = time.perf_counter()
+        stages["train"] += t1 - t0
+        stages["eval"] += t2 - t1
+        scales += [a["dct_scale"] for a in batch["augmentation"]]
+        for i in range(n):
+            if len(pairs) == SHEET_PAIRS:
+                break
+            original = thumbs({"image": [data[index[i]]], "augmentation": [{"scale_mode": "longest"}]})["image"]
+            pairs.append((hwc(original[0]), hwc(batch["image"][i])))
+        done += n
+        progress(done, args.images, start, show)
+    total = time.perf_counter() - start
+    train.close()
+    evaluate.close()
+    outdir = pathlib.Path(args.output)
+    outdir.mkdir(parents=True, exist_ok=True)
+    sheet_path = outdir / "contact_sheet.png"
+    write_png(sheet_path, contact_sheet(pairs, (h, w)))
+    print(f"augpy {augpy.__version__} on {device}, {threads} thread(s), recipe imagenet: {args.images} images "
+          f"from {len(files)} file(s), batches of {bs}, output {h}x{w}, seed {args.seed}")
+    for name, seconds in stages.items():
+        rate = args.images / seconds if seconds > 0 else float("inf")
+        print(f"  {name:<12} {seconds * 1000:9.1f} ms  {rate:9.1f} images/s")
+    hist = ", ".join(f"{m}/8: {scales.count(m)}" for m in sorted(set(scales)))
+    print(f"  DCT scales of the training decodes: {hist}")
+    print(f"  {'total':<12} {total * 1000:9.1f} ms  {args.images / total:9.1f} images/s (incl. contact sheet)")
+    print(f"contact sheet: {sheet_path}")
+    return 0
+
+
 def run(args):
     device = select_device(args.device)
     threads = args.threads or os.cpu_count() or 1
     augpy.set_num_threads(threads)
     files = list_inputs(args.input)
     data = [f.read_bytes() for f in files]
+    if args.recipe == "imagenet":
+        return run_imagenet(args, device, threads, files, data)
     h, w = args.size
     bs = args.batch_size
     rng = np.random.default_rng(args.seed)

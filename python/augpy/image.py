@@ -9,6 +9,10 @@ caller's current stream is made to wait (events), so the next batch decodes
 while the GPU still warps this one, and a ring buffer is rewritten only after
 the work the caller queued before asking for it (which may still read it) has
 finished.
+``ImageNetTrain`` (RandomResizedCrop + flip) and ``ImageNetEval`` (resize +
+centre crop) are DecodeWarp stages for ImageNet-style training and evaluation:
+they plan DCT-scaled region decodes (docs/rrc.md) and reuse DecodeWarp's ring
+and threads (``_fill``), overriding only the per-image ``_decode_warp``.
 ``Lighting`` applies ``augpy.lighting`` to such a batch in place. Both take a
 batch dict ``{'image': ..., 'augmentation': [dict, ...]}``; each augmentation
 dict holds keyword arguments of ``make_transform`` (DecodeWarp) or the keys
@@ -23,11 +27,30 @@ import numpy as np
 
 from . import _augpy
 
-__all__ = ["DecodeWarp", "Lighting", "Lightning"]
+__all__ = ["DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning"]
 
 # Keyword arguments of make_transform that an augmentation dict may carry.
 WARP_KEYS = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode",
              "max_supersampling")
+
+
+def _read_info(decoder, data):
+    """(decoder.info(data), data), a path read once into bytes."""
+    if isinstance(data, (str, os.PathLike)):
+        with open(data, "rb") as f:
+            data = f.read()
+    return decoder.info(data), data
+
+
+def _check_limit(decoder, header):
+    """The header's (height, width); the decoder's max_pixels bounds the whole
+    image as for a full decode (a region decode alone bounds only its output)."""
+    h, w = header["height"], header["width"]
+    if h * w > decoder.max_pixels:
+        raise _augpy.NvJpegError(
+            f"Decoder.decode: image of {h} x {w} = {h * w} pixels is larger than the decoder's limit of "
+            f"{decoder.max_pixels} pixels (raise it with aug_decoder_set_limit / Decoder(max_pixels=...), at most 2^31)")
+    return h, w
 
 
 def _positive_int(name, value, func):
@@ -69,14 +92,20 @@ class DecodeWarp:
         decoder (must hold H*W*3 of the largest image); None: a new buffer per image
     :param max_pixels: the largest image (height * width) decoded, passed to each
         ``Decoder``; None: the Decoder's default (2**28)
+    :param dct_scale: decode each JPEG at the smallest libjpeg DCT scale M/8 that
+        still gives the warp at least one source pixel per output pixel, and only
+        the region the warp reads (``augpy.plan_decode``); the matrix and the
+        supersampling are adjusted to that decode. None (the default): on, except
+        for decoders whose engine is ``'nvjpeg'`` (a scaled decode runs on the CPU);
+        False: always decode the whole image at full size (PNG files always are)
 
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use.
     """
 
     def __init__(self, batch_size, shape, background=None, dtype=None, cpu_threads=1, num_buffers=2,
-                 decode_buffer_size=None, max_pixels=None):
-        func = "DecodeWarp"
+                 decode_buffer_size=None, max_pixels=None, dct_scale=None):
+        func = type(self).__name__
         self.batch_size = _positive_int("batch_size", batch_size, func)
         shape = tuple(shape)
         if len(shape) != 3:
@@ -99,6 +128,9 @@ class DecodeWarp:
         if max_pixels is not None:
             max_pixels = _positive_int("max_pixels", max_pixels, func)
         self.max_pixels = max_pixels
+        if dct_scale is not None and not isinstance(dct_scale, (bool, np.bool_)):
+            raise TypeError(f"{func}: dct_scale must be None, True or False, got {dct_scale!r}")
+        self.dct_scale = None if dct_scale is None else bool(dct_scale)
         self.buffers = [_augpy.CudaTensor((self.batch_size,) + self.shape, dtype=self.dtype)
                         for _ in range(self.num_buffers)]
         for b in self.buffers:
@@ -127,29 +159,61 @@ class DecodeWarp:
                             else _augpy.CudaTensor((self.decode_buffer_size,), dtype=_augpy.uint8))
         return local.decoder, local.buffer
 
+    def _use_plan(self, decoder):
+        """Whether this decoder plans scaled / region decodes (dct_scale)."""
+        if self.dct_scale is None:
+            return decoder.engine != "nvjpeg"
+        return self.dct_scale
+
+    def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst):
+        """Decode data (a JPEG of the given (height, width)) as plan_decode says for
+        the full-image warp (matrix, supersampling) and warp it into dst."""
+        scale_m, roi, m, s = _augpy._plan_decode(matrix.reshape(-1).tolist(), size[0], size[1], self.shape[1],
+                                                 self.shape[2], supersampling, True, True)
+        img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8))
+        _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
+
     def _decode_warp(self, data, params, dst, handoff):
         decoder, buffer = self._decoder()
         stream = _augpy.get_current_stream()
         stream.wait_event(handoff)  # earlier readers of this ring buffer come first
-        img = decoder.decode(data, buffer)
         kwargs = {k: params[k] for k in WARP_KEYS if k in params}
-        matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
-        _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
+        info = _read_info(decoder, data) if self._use_plan(decoder) else None
+        if info is not None and info[0]["format"] == "jpeg":
+            header, data = info
+            size = _check_limit(decoder, header)
+            matrix, supersampling = _augpy.make_transform(size, self.shape[1:], **kwargs)
+            self._warp_planned(decoder, buffer, data, size, matrix, supersampling, dst)
+        else:
+            data = info[1] if info is not None else data
+            img = decoder.decode(data, buffer)
+            matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
+            _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
         done = _augpy.CudaEvent()
         done.record(stream)
         return done
 
     def __call__(self, batch):
-        """Decode ``batch['image']`` (a list of JPEG byte strings) and warp each
-        image with its ``batch['augmentation']`` dict into the next batch buffer.
+        """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like,
+        paths or DLPack tensors) and warp each image with its
+        ``batch['augmentation']`` dict into the next batch buffer.
         Returns ``batch`` with ``'image'`` replaced by the (n, C, H, W) batch."""
-        func = "DecodeWarp"
+        func = type(self).__name__
         augmentation = _check_batch(batch, func, self.batch_size)
         images = list(batch["image"])
         n = len(images)
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
         augmentation = _augmentation_list(augmentation, n, func)
+        batch["image"] = self._fill(images, augmentation)
+        return batch
+
+    def _fill(self, images, params):
+        """The ring-buffer machinery shared by the stages: run
+        ``self._decode_warp(images[i], params[i], slot i, handoff)`` for every
+        image (on the decoder threads) into the next ring buffer and return the
+        (n, C, H, W) batch, finalized for the caller's stream."""
+        n = len(images)
         if self._pid != os.getpid():
             self._start_threads()
         index = self._next
@@ -157,14 +221,13 @@ class DecodeWarp:
         self._next = (self._next + 1) % self.num_buffers
         handoff = _augpy.CudaEvent()
         handoff.record()  # all the caller has queued so far, readers of this buffer included
-        jobs = [(images[i], augmentation[i], buffer[i], handoff) for i in range(n)]
+        jobs = [(images[i], params[i], buffer[i], handoff) for i in range(n)]
         if self._pool is None:
             self._done[index] = [self._decode_warp(*job) for job in jobs]
         else:
             # list() re-raises the first failure after all jobs ended.
             self._done[index] = list(self._pool.map(lambda job: self._decode_warp(*job), jobs))
-        batch["image"] = self.finalize_batch(buffer if n == self.batch_size else buffer[:n])
-        return batch
+        return self.finalize_batch(buffer if n == self.batch_size else buffer[:n])
 
     def finalize_batch(self, buffer):
         """Make a batch buffer (or a view of one) ready for use on the caller's
@@ -191,6 +254,187 @@ class DecodeWarp:
         pool = getattr(self, "_pool", None)
         if pool is not None and getattr(self, "_pid", None) == os.getpid():
             pool.shutdown(wait=False)
+
+
+def _size_pair(size, func):
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        size = (size, size)
+    size = tuple(size)
+    if len(size) != 2:
+        raise ValueError(f"{func}: size must be an int or (height, width), got {size!r}")
+    return tuple(_positive_int("size", v, func) for v in size)
+
+
+def _apply_transforms(transforms, batch):
+    for t in transforms:
+        batch = t(batch)
+    return batch
+
+
+class ImageNetTrain(DecodeWarp):
+    """ImageNet-style training stage: RandomResizedCrop + horizontal flip, decoded
+    with DCT scaling and regions, into uint8 (N, 3, size, size) batches.
+
+    Per image: torchvision's RandomResizedCrop parameters (``augpy.random_resized_crop``,
+    drawn from this stage's ``RandomNumberGenerator``: one generator call per batch,
+    so ``seed`` makes the batches reproducible for any ``cpu_threads``), then a
+    region decode of the crop at the smallest libjpeg scale M/8 that keeps at least
+    one source pixel per output pixel, then one warp (antialiased with up to
+    ``max_supersampling``^2 samples, mirrored when flipped) into a slot of the
+    ring buffer. DecodeWarp's buffer ring, decoder threads and streams are reused.
+
+    The result is the uint8 batch (pixels 0..255, layout NCHW). Colour jitter and
+    normalisation are the FOLLOWING stages (hook point: ``transforms``, callables
+    batch -> batch applied in order after the decode/warp, e.g. a colour-jitter
+    stage then a normalize / crop_mirror_normalize stage); this stage records in
+    ``batch['augmentation']`` one dict per image with ``crop`` (y, x, h, w),
+    ``hflip`` and ``dct_scale`` (M of the M/8 decode, 8 = none).
+
+    :param batch_size: images per batch (at most)
+    :param size: output size, int or (height, width)
+    :param scale: area fraction range of the crop (torchvision's default (0.08, 1))
+    :param ratio: aspect (w / h) range, drawn log-uniformly (default (3/4, 4/3))
+    :param hflip: probability of a horizontal mirror
+    :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
+        dct_scale: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
+        full size and warps with the full-image matrix)
+    :param seed: seed of the stage's generator ``self.rng`` (None: from the OS; a
+        forked child then draws its own, so DataLoader workers differ; with a seed,
+        give each worker its own generator, e.g. in ``worker_init_fn``:
+        ``stage.rng = augpy.RandomNumberGenerator(seed=seed + worker_id)``)
+    :param max_supersampling: cap of the warp's antialiasing samples per axis
+    :param transforms: callables applied to the batch dict after the decode/warp
+    """
+
+    def __init__(self, batch_size, size=224, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), hflip=0.5,
+                 cpu_threads=1, num_buffers=2, seed=None, max_supersampling=3, dct_scale=None, background=None,
+                 decode_buffer_size=None, max_pixels=None, transforms=()):
+        func = type(self).__name__
+        h, w = _size_pair(size, func)
+        super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
+                         cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
+                         max_pixels=max_pixels, dct_scale=dct_scale)
+        self.seed = seed
+        self.rng = _augpy.RandomNumberGenerator(seed=seed)
+        self._rng_pid = os.getpid()
+        self.scale, self.ratio, self.hflip = tuple(scale), tuple(ratio), hflip
+        self.max_supersampling = max_supersampling
+        self.transforms = tuple(transforms)
+        # every parameter is checked here (an empty draw uses no generator call)
+        probe = _augpy.RandomNumberGenerator(seed=0)
+        try:
+            _augpy._random_resized_crop(probe, [], [], h, w, self.scale, self.ratio, hflip, max_supersampling,
+                                        True, True)
+        except (ValueError, TypeError) as e:
+            raise type(e)(str(e).replace("random_resized_crop", func)) from None
+        self._header = None
+
+    def _headers(self, images):
+        """(data, (height, width), is_jpeg) per image, read on the calling thread."""
+        if self._header is None or self._header_pid != os.getpid():
+            self._header = (_augpy.Decoder() if self.max_pixels is None
+                            else _augpy.Decoder(max_pixels=self.max_pixels))
+            self._header_pid = os.getpid()
+        out = []
+        for data in images:
+            info, data = _read_info(self._header, data)
+            out.append((data, _check_limit(self._header, info), info["format"] == "jpeg"))
+        return out
+
+    def __call__(self, batch):
+        """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
+        returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch and
+        ``'augmentation'`` the drawn parameters, after ``transforms``."""
+        func = type(self).__name__
+        _check_batch(batch, func, self.batch_size)
+        images = list(batch["image"])
+        n = len(images)
+        if n > self.batch_size:
+            raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
+        headers = self._headers(images)
+        if self._rng_pid != os.getpid():
+            # a forked child (a DataLoader worker): without a seed, draw its own entropy, so
+            # that workers do not repeat each other's crops; a given seed stays reproducible
+            # (give each worker its own: stage.rng = augpy.RandomNumberGenerator(seed=...))
+            if self.seed is None:
+                self.rng = _augpy.RandomNumberGenerator()
+            self._rng_pid = os.getpid()
+        r = _augpy._random_resized_crop(self.rng, [hw[0] for _, hw, _ in headers], [hw[1] for _, hw, _ in headers],
+                                        self.shape[1], self.shape[2], self.scale, self.ratio, self.hflip,
+                                        self.max_supersampling, True, True)
+        jobs = [(item, headers[i][2]) for i, item in enumerate(r)]
+        batch["image"] = self._fill([data for data, _, _ in headers], jobs)
+        batch["augmentation"] = [{"crop": tuple(item[0]), "hflip": bool(item[1]),
+                                  "dct_scale": item[4][0] if jpeg and self._use_plan(self._header) else 8}
+                                 for item, jpeg in jobs]
+        return _apply_transforms(self.transforms, batch)
+
+    def _decode_warp(self, data, job, dst, handoff):
+        decoder, buffer = self._decoder()
+        stream = _augpy.get_current_stream()
+        stream.wait_event(handoff)
+        (crop, flip, matrix, supersampling, plan), is_jpeg = job
+        if is_jpeg and self._use_plan(decoder):
+            scale_m, roi, m, s = plan
+            img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8))
+        else:
+            img, m, s = decoder.decode(data, buffer), matrix, supersampling
+        _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
+        done = _augpy.CudaEvent()
+        done.record(stream)
+        return done
+
+
+class ImageNetEval(DecodeWarp):
+    """ImageNet-style evaluation stage: torchvision's ``Resize(resize)`` (shorter side)
+    + ``CenterCrop(size)`` as ONE warp (``augpy.resize_center_crop_matrix``), decoded
+    with DCT scaling and a region like ``ImageNetTrain``, into uint8 (N, 3, H, W)
+    batches (layout NCHW). Normalisation is the following stage (``transforms``,
+    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``.
+    """
+
+    def __init__(self, batch_size, size=224, resize=256, cpu_threads=1, num_buffers=2, max_supersampling=3,
+                 dct_scale=None, background=None, decode_buffer_size=None, max_pixels=None, transforms=()):
+        func = type(self).__name__
+        h, w = _size_pair(size, func)
+        super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
+                         cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
+                         max_pixels=max_pixels, dct_scale=dct_scale)
+        self.resize = _positive_int("resize", resize, func)
+        try:
+            _augpy._resize_center_crop_matrix(1, 1, self.resize, h, w, max_supersampling)
+        except (ValueError, TypeError) as e:
+            raise type(e)(str(e).replace("resize_center_crop_matrix", func)) from None
+        self.max_supersampling = max_supersampling
+        self.transforms = tuple(transforms)
+
+    def __call__(self, batch):
+        """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
+        returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch, after ``transforms``."""
+        func = type(self).__name__
+        _check_batch(batch, func, self.batch_size)
+        images = list(batch["image"])
+        if len(images) > self.batch_size:
+            raise ValueError(f"{func}: {len(images)} images for a batch size of {self.batch_size}")
+        batch["image"] = self._fill(images, [None] * len(images))
+        return _apply_transforms(self.transforms, batch)
+
+    def _decode_warp(self, data, _params, dst, handoff):
+        decoder, buffer = self._decoder()
+        stream = _augpy.get_current_stream()
+        stream.wait_event(handoff)
+        info, data = _read_info(decoder, data)
+        size = _check_limit(decoder, info)
+        m, s = _augpy._resize_center_crop_matrix(size[0], size[1], self.resize, self.shape[1], self.shape[2],
+                                                 self.max_supersampling)
+        matrix = np.array(m, dtype=np.float32).reshape(2, 3)
+        if info["format"] == "jpeg" and self._use_plan(decoder):
+            self._warp_planned(decoder, buffer, data, size, matrix, s, dst)
+        else:
+            _augpy.warp_affine(decoder.decode(data, buffer), dst, matrix, self.background, s)
+        done = _augpy.CudaEvent()
+        done.record(stream)
+        return done
 
 
 class Lighting:

@@ -13,12 +13,19 @@
  * (AUG__JPEG_REFUSED: CMYK, sampling nvJPEG lacks), decodes on the CPU into a
  * page-locked staging buffer and copies the pixels to the device, queued on the
  * current stream; the staging buffer is reused once that copy has finished (an
- * event). A failed CPU decode copies nothing, so the device memory is untouched. */
+ * event). A failed CPU decode copies nothing, so the device memory is untouched.
+ *
+ * PNG files (magic bytes) are decoded whole on the host with libspng
+ * (cpu/png.c) into the decoder's scratch memory, then cut and converted to
+ * the output mode; modes other than RGB convert a JPEG's RGB decode the same
+ * way (aug_decoder_decode_as). Both then reach the device like the fallback. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "aug/image.h"
 #include "aug/device.h"
 #include "backend.h"
+#include "cpu/png.h"
 #include "tensor_impl.h"
 
 /* Largest limit a decoder accepts, in pixels: 2^31 keeps every row pitch and
@@ -39,6 +46,8 @@ struct aug_decoder {
     uint8_t *staging;            /* the fallback's page-locked pixels */
     size_t staging_size;
     aug_event *copied;           /* recorded after the last upload from staging */
+    uint8_t *scratch;            /* host memory of PNG decodes and mode conversions */
+    size_t scratch_size;
 };
 
 aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t host_padding, int gpu_huffman) {
@@ -81,6 +90,7 @@ void aug_decoder_free(aug_decoder *d) {
     if (d->copied) aug_event_synchronize(d->copied); /* the last upload still reads staging */
     aug_event_free(d->copied);
     if (d->staging) aug_host_free(d->device, d->staging);
+    free(d->scratch);
     free(d);
 }
 
@@ -140,7 +150,7 @@ aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_desc *desc)
     return aug__cpu_backend.jpeg_describe(func, data, size, desc);
 }
 
-/* The (H, W, 3) view of buffer's memory after checking the buffer rules. */
+/* The (H, W, C) view of buffer's memory after checking the buffer rules. */
 static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_tensor *buffer,
                               const int64_t shape[3], aug_tensor **view) {
     aug_status st = aug__tensor_check(func, buffer);
@@ -157,9 +167,10 @@ static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_
     int64_t need = shape[0] * shape[1] * shape[2], have = aug_tensor_size(buffer);
     if (have < need)
         return aug__error(AUG_ERR_VALUE, func,
-                          "buffer of %lld elements is too small for the %lld x %lld x 3 image (%lld elements)",
-                          (long long)have, (long long)shape[0], (long long)shape[1], (long long)need);
-    int64_t strides[3] = {shape[1] * 3, 3, 1};
+                          "buffer of %lld elements is too small for the %lld x %lld x %lld image (%lld elements)",
+                          (long long)have, (long long)shape[0], (long long)shape[1], (long long)shape[2],
+                          (long long)need);
+    int64_t strides[3] = {shape[1] * shape[2], shape[2], 1};
     aug_tensor *v = aug_tensor_from_storage(buffer->storage, buffer->byte_offset, 3, shape, strides, AUG_UINT8);
     if (v == NULL) return aug_last_status() != AUG_OK ? aug_last_status() : AUG__NOMEM(func);
     *view = v;
@@ -177,11 +188,13 @@ static aug_status cpu_decode(const char *func, aug_decoder *d, const void *data,
     return be->jpeg_decode_region(func, data, size, h, r, dst);
 }
 
-/* The fallback: decode on the CPU into staging, then queue the copy to dst. */
-static aug_status decode_upload(const char *func, aug_decoder *d, const void *data, size_t size,
-                                const aug__jpeg_header *h, const aug__jpeg_region *r, uint8_t *dst,
-                                const aug__exec *exec) {
-    size_t n = r ? (size_t)(r->h * r->w * 3) : (size_t)(h->height * h->width * 3);
+/* Host pixels for dst: fill() writes n bytes to host memory; on the CPU that
+ * is dst itself, on a device staging memory whose copy to dst is then queued. */
+typedef aug_status (*host_fill)(const char *func, aug_decoder *d, const void *ctx, uint8_t *host);
+
+static aug_status deliver(const char *func, aug_decoder *d, size_t n, host_fill fill, const void *ctx, uint8_t *dst,
+                          const aug__exec *exec) {
+    if (d->device.type == AUG_DEVICE_CPU) return fill(func, d, ctx, dst);
     aug_status st = aug_event_synchronize(d->copied); /* the previous upload has read staging */
     if (st != AUG_OK) return st;
     if (d->staging_size < n) {
@@ -191,9 +204,51 @@ static aug_status decode_upload(const char *func, aug_decoder *d, const void *da
         if ((d->staging = aug_host_alloc(d->device, want)) == NULL) return aug_last_status();
         d->staging_size = want;
     }
-    st = cpu_decode(func, d, data, size, h, r, d->staging, exec);
+    st = fill(func, d, ctx, d->staging);
     if (st == AUG_OK) st = d->backend->memcpy(dst, d->device, d->staging, aug_cpu_device(), n, exec->stream_handle, 0);
     if (st == AUG_OK) st = aug_event_record(d->copied, exec->stream);
+    return st;
+}
+
+/* What a host fill decodes and how its pixels are converted. */
+typedef struct fill_job {
+    const void *data;
+    size_t size;
+    const aug__jpeg_header *h;   /* JPEG */
+    const aug__jpeg_region *r;   /* JPEG: NULL for the whole image */
+    const aug_png_desc *png;     /* PNG */
+    int64_t y, x, oh, ow;        /* the output region (PNG: of the whole image) */
+    int channels;                /* of the output; JPEG: 3 decodes straight to host */
+    const aug__exec *exec;
+} fill_job;
+
+/* scratch of at least n bytes (host_padding added when it grows). */
+static aug_status grow_scratch(const char *func, aug_decoder *d, size_t n) {
+    if (d->scratch_size >= n) return AUG_OK;
+    free(d->scratch);
+    d->scratch_size = 0;
+    size_t want = n + d->host_padding < n ? n : n + d->host_padding;
+    if ((d->scratch = malloc(want)) == NULL) return AUG__NOMEM(func);
+    d->scratch_size = want;
+    return AUG_OK;
+}
+
+static aug_status fill_jpeg(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
+    const fill_job *j = ctx;
+    if (j->channels == 3) return cpu_decode(func, d, j->data, j->size, j->h, j->r, host, j->exec);
+    aug_status st = grow_scratch(func, d, (size_t)(j->oh * j->ow * 3));
+    if (st == AUG_OK) st = cpu_decode(func, d, j->data, j->size, j->h, j->r, d->scratch, j->exec);
+    if (st == AUG_OK) aug__convert_pixels(d->scratch, 3, 0, j->ow, 0, 0, j->oh, j->ow, host, j->channels);
+    return st;
+}
+
+static aug_status fill_png(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
+    const fill_job *j = ctx;
+    size_t pb = aug__png_pixel_bytes(j->png);
+    aug_status st = grow_scratch(func, d, (size_t)(j->png->height * j->png->width) * pb);
+    if (st == AUG_OK) st = aug__png_decode_rgba(func, j->data, j->size, j->png, d->scratch);
+    if (st == AUG_OK)
+        aug__convert_pixels(d->scratch, 4, pb == 8, j->png->width, j->y, j->x, j->oh, j->ow, host, j->channels);
     return st;
 }
 
@@ -204,11 +259,74 @@ static int scale_eighths(int num, int denom) {
     return m >= 1 && m <= 16 ? (int)m : 0;
 }
 
+/* The output tensor (new, or a view of buffer) of shape (oh, ow, c). */
+static aug_status make_output(const char *func, const aug_decoder *d, const aug_tensor *buffer, int64_t oh,
+                              int64_t ow, int c, aug_tensor **t) {
+    int64_t shape[3] = {oh, ow, c};
+    if (buffer != NULL) return buffer_view(func, d, buffer, shape, t);
+    if ((*t = aug__tensor_empty(func, 3, shape, AUG_UINT8, d->device)) == NULL) return aug_last_status();
+    return AUG_OK;
+}
+
+static aug_status roi_error(const char *func, const int64_t *roi, const char *what, int64_t sh, int64_t sw) {
+    return aug__error(AUG_ERR_VALUE, func,
+                      "roi (y=%lld, x=%lld, h=%lld, w=%lld) is not inside the %s image of %lld x %lld "
+                      "(y, x >= 0, h, w >= 1, y + h <= %lld, x + w <= %lld)",
+                      (long long)roi[0], (long long)roi[1], (long long)roi[2], (long long)roi[3], what,
+                      (long long)sh, (long long)sw, (long long)sh, (long long)sw);
+}
+
+static int roi_outside(const int64_t *roi, int64_t sh, int64_t sw) {
+    return roi[0] < 0 || roi[1] < 0 || roi[2] < 1 || roi[3] < 1 || roi[2] > sh - roi[0] || roi[3] > sw - roi[1];
+}
+
+/* Output channels of mode for a file whose own channel count is own. */
+static int mode_channels(aug_decode_mode mode, int own) {
+    static const int n[] = {3, 1, 2, 4};
+    return mode == AUG_DECODE_UNCHANGED ? own : n[mode];
+}
+
+static aug_status finish(aug_status st, aug_tensor *t, aug_tensor **out) {
+    if (st == AUG_OK) st = aug_tensor_set_layout(t, "HWC");
+    if (st != AUG_OK) {
+        aug_tensor_free(t);
+        return st;
+    }
+    *out = t;
+    return AUG_OK;
+}
+
+static aug_status decode_png(const char *func, aug_decoder *d, const void *data, size_t size, const int64_t *roi,
+                             int scale_m, aug_decode_mode mode, const aug_tensor *buffer, aug_tensor **out) {
+    if (scale_m != 8)
+        return aug__error(AUG_ERR_VALUE, func,
+                          "scale %d/8 is for JPEG files: a PNG decodes at scale 1 (DCT scaling is JPEG's)", scale_m);
+    aug_png_desc desc;
+    aug_status st = aug__png_describe(func, data, size, &desc);
+    if (st != AUG_OK) return st;
+    if ((st = check_limit(func, d, desc.height, desc.width)) != AUG_OK) return st;
+    fill_job j = {data, size, NULL, NULL, &desc, 0, 0, desc.height, desc.width, mode_channels(mode, desc.channels),
+                  NULL};
+    if (roi != NULL) {
+        if (roi_outside(roi, desc.height, desc.width)) return roi_error(func, roi, "decoded", desc.height, desc.width);
+        j.y = roi[0], j.x = roi[1], j.oh = roi[2], j.ow = roi[3];
+    }
+    aug_tensor *t = NULL;
+    if ((st = make_output(func, d, buffer, j.oh, j.ow, j.channels, &t)) != AUG_OK) return st;
+    aug__exec exec = aug__exec_for(d->device);
+    j.exec = &exec;
+    st = deliver(func, d, (size_t)(j.oh * j.ow * j.channels), fill_png, &j, (uint8_t *)aug_tensor_ptr(t), &exec);
+    return finish(st, t, out);
+}
+
 /* Both decodes: r NULL decodes the whole image with the device's decoder. */
 static aug_status decode(const char *func, aug_decoder *d, const void *data, size_t size, const int64_t *roi,
-                         int scale_num, int scale_denom, int region, const aug_tensor *buffer, aug_tensor **out) {
+                         int scale_num, int scale_denom, int region, aug_decode_mode mode, const aug_tensor *buffer,
+                         aug_tensor **out) {
     if (d == NULL) return aug__error(AUG_ERR_VALUE, func, "decoder is NULL");
     if (out == NULL) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
+    if ((int)mode < (int)AUG_DECODE_RGB || (int)mode > (int)AUG_DECODE_UNCHANGED)
+        return aug__error(AUG_ERR_VALUE, func, "mode %d is not an aug_decode_mode (0..4)", (int)mode);
     aug__jpeg_region reg = {8, 0, 0, 0, 0}, *r = NULL;
     if (region) {
         if ((reg.scale_m = scale_eighths(scale_num, scale_denom)) == 0)
@@ -220,6 +338,8 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
     }
     aug_status st = check_data(func, data, size);
     if (st != AUG_OK) return st;
+    if (aug_image_format_of(data, size) == AUG_FORMAT_PNG)
+        return decode_png(func, d, data, size, roi, reg.scale_m, mode, buffer, out);
     aug__jpeg_header h;
     st = aug__cpu_backend.jpeg_header(func, d->cpu ? d->cpu : d->impl, data, size, &h);
     if (st != AUG_OK) return st;
@@ -230,49 +350,56 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
         if (roi == NULL) {
             reg.h = sh, reg.w = sw;
         } else {
-            if (roi[0] < 0 || roi[1] < 0 || roi[2] < 1 || roi[3] < 1 || roi[2] > sh - roi[0] || roi[3] > sw - roi[1])
-                return aug__error(AUG_ERR_VALUE, func,
-                                  "roi (y=%lld, x=%lld, h=%lld, w=%lld) is not inside the %s image of %lld x %lld "
-                                  "(y, x >= 0, h, w >= 1, y + h <= %lld, x + w <= %lld)",
-                                  (long long)roi[0], (long long)roi[1], (long long)roi[2], (long long)roi[3],
-                                  reg.scale_m == 8 ? "decoded" : "scaled", (long long)sh, (long long)sw,
-                                  (long long)sh, (long long)sw);
+            if (roi_outside(roi, sh, sw)) return roi_error(func, roi, reg.scale_m == 8 ? "decoded" : "scaled", sh, sw);
             reg.y = roi[0], reg.x = roi[1], reg.h = roi[2], reg.w = roi[3];
         }
         oh = reg.h, ow = reg.w;
     }
     if ((st = check_limit(func, d, oh, ow)) != AUG_OK) return st;
-    int64_t shape[3] = {oh, ow, 3};
+    int channels = mode_channels(mode, h.components == 1 ? 1 : 3);
     aug_tensor *t = NULL;
-    if (buffer != NULL)
-        st = buffer_view(func, d, buffer, shape, &t);
-    else if ((t = aug__tensor_empty(func, 3, shape, AUG_UINT8, d->device)) == NULL)
-        st = aug_last_status();
-    if (st != AUG_OK) return st;
+    if ((st = make_output(func, d, buffer, oh, ow, channels, &t)) != AUG_OK) return st;
     aug__exec exec = aug__exec_for(d->device);
     uint8_t *dst = (uint8_t *)aug_tensor_ptr(t);
-    if (d->device.type == AUG_DEVICE_CPU)
-        st = cpu_decode(func, d, data, size, &h, r, dst, &exec);
+    fill_job j = {data, size, &h, r, NULL, 0, 0, oh, ow, channels, &exec};
+    if (channels != 3 || d->device.type == AUG_DEVICE_CPU || !d->impl || r != NULL)
+        st = deliver(func, d, (size_t)(oh * ow * channels), fill_jpeg, &j, dst, &exec);
     else {
-        st = d->impl && r == NULL ? d->backend->jpeg_decode(func, d->impl, data, size, &h, dst, &exec)
-                                  : AUG__JPEG_REFUSED;
-        if (st == AUG__JPEG_REFUSED) st = decode_upload(func, d, data, size, &h, r, dst, &exec);
+        st = d->backend->jpeg_decode(func, d->impl, data, size, &h, dst, &exec);
+        if (st == AUG__JPEG_REFUSED) st = deliver(func, d, (size_t)(oh * ow * 3), fill_jpeg, &j, dst, &exec);
     }
-    if (st == AUG_OK) st = aug_tensor_set_layout(t, "HWC");
-    if (st != AUG_OK) {
-        aug_tensor_free(t);
-        return st;
-    }
-    *out = t;
-    return AUG_OK;
+    return finish(st, t, out);
 }
 
 aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                               aug_tensor **out) {
-    return decode("aug_decoder_decode", d, data, size, NULL, 1, 1, 0, buffer, out);
+    return decode("aug_decoder_decode", d, data, size, NULL, 1, 1, 0, AUG_DECODE_RGB, buffer, out);
 }
 
 aug_status aug_decoder_decode_region(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
                                      int scale_num, int scale_denom, const aug_tensor *buffer, aug_tensor **out) {
-    return decode("aug_decoder_decode_region", d, data, size, roi, scale_num, scale_denom, 1, buffer, out);
+    return decode("aug_decoder_decode_region", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, buffer,
+                  out);
+}
+
+aug_status aug_decoder_decode_as(aug_decoder *d, const void *data, size_t size, const int64_t *roi, int scale_num,
+                                 int scale_denom, aug_decode_mode mode, const aug_tensor *buffer, aug_tensor **out) {
+    return decode("aug_decoder_decode_as", d, data, size, roi, scale_num, scale_denom, 1, mode, buffer, out);
+}
+
+aug_image_format aug_image_format_of(const void *data, size_t size) {
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};
+    const unsigned char *p = data;
+    if (p == NULL) return AUG_FORMAT_UNKNOWN;
+    if (size >= 8 && memcmp(p, png, 8) == 0) return AUG_FORMAT_PNG;
+    if (size >= 3 && p[0] == 0xff && p[1] == 0xd8 && p[2] == 0xff) return AUG_FORMAT_JPEG;
+    return AUG_FORMAT_UNKNOWN;
+}
+
+aug_status aug_png_describe(const void *data, size_t size, aug_png_desc *desc) {
+    static const char func[] = "aug_png_describe";
+    if (desc == NULL) return aug__error(AUG_ERR_VALUE, func, "desc is NULL");
+    aug_status st = check_data(func, data, size);
+    if (st != AUG_OK) return st;
+    return aug__png_describe(func, data, size, desc);
 }

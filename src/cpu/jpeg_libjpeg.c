@@ -283,16 +283,24 @@ aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t
         }
     }
     size_t bpp = cmyk ? 4 : 3, w = (size_t)r->w, pitch = w * 3;
-    /* One row of the widened band from libjpeg's image pool (freed by destroy on any path). */
-    JSAMPARRAY row = (*c.mem->alloc_sarray)((j_common_ptr)&c, JPOOL_IMAGE, (JDIMENSION)(c.output_width * bpp), 1);
+    /* Up to rec_outbuf_height rows of the widened band per call (libjpeg's own
+     * batch: one row at a time costs fancy upsampling a spare-row copy), from
+     * libjpeg's image pool (freed by destroy on any path). */
+    JDIMENSION batch = c.rec_outbuf_height > 0 ? (JDIMENSION)c.rec_outbuf_height : 1;
+    JSAMPARRAY rows =
+        (*c.mem->alloc_sarray)((j_common_ptr)&c, JPOOL_IMAGE, (JDIMENSION)(c.output_width * bpp), batch);
     int64_t got = 0;
-    for (; got < r->h; got++) {
-        if (jpeg_read_scanlines(&c, row, 1) != 1) break; /* cannot happen with a memory source */
-        uint8_t *d = dst + (size_t)got * pitch;
-        if (cmyk)
-            aug__cpu_cmyk_to_rgb(row[0] + skip * 4, d, w);
-        else
-            memcpy(d, row[0] + skip * 3, pitch);
+    while (got < r->h) {
+        JDIMENSION want = (JDIMENSION)(r->h - got < (int64_t)batch ? r->h - got : (int64_t)batch);
+        JDIMENSION n = jpeg_read_scanlines(&c, rows, want);
+        if (n == 0) break; /* cannot happen with a memory source */
+        for (JDIMENSION i = 0; i < n; i++, got++) {
+            uint8_t *d = dst + (size_t)got * pitch;
+            if (cmyk)
+                aug__cpu_cmyk_to_rgb(rows[i] + skip * 4, d, w);
+            else
+                memcpy(d, rows[i] + skip * 3, pitch);
+        }
     }
     /* The whole image was read: finish (reads to EOI, as the full decode).
      * Otherwise the rows below the region are not decoded. */

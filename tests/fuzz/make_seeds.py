@@ -1,4 +1,6 @@
-"""tests/fuzz/make_seeds.py: writes the small JPEG seeds of fuzz_jpeg into
+"""tests/fuzz/make_seeds.py: writes the small JPEG seeds of fuzz_jpeg (and the PNG seeds of
+fuzz_png into tests/fuzz/seeds/fuzz_png/: every colour type, 1 and 16 bits, tRNS, a
+truncated file) into
 tests/fuzz/seeds/fuzz_jpeg/ (each well under 5 KiB): the JPEG variants the decoder
 handles (gray, 4:2:0 / 4:2:2 / 4:4:4, progressive, restart markers, CMYK, odd
 sizes) plus a truncated file, so the fuzzer starts from every code path.
@@ -18,7 +20,38 @@ def jpeg(img, **kw):
     return b.getvalue()
 
 
+def png(img, **kw):
+    b = io.BytesIO()
+    img.save(b, "PNG", **kw)
+    return b.getvalue()
+
+
+def png_seeds():
+    out = os.path.join(os.path.dirname(OUT), "fuzz_png")
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(12)
+    rgb = Image.fromarray(rng.integers(0, 256, (11, 9, 3), dtype=np.uint8), "RGB")
+    rgba = Image.fromarray(rng.integers(0, 256, (7, 5, 4), dtype=np.uint8), "RGBA")
+    seeds = {
+        "rgb.png": png(rgb),
+        "rgba.png": png(rgba),
+        "gray.png": png(rgb.convert("L")),
+        "gray_alpha.png": png(rgba.convert("LA")),
+        "palette.png": png(rgb.quantize(5)),
+        "palette_trns.png": png(rgb.quantize(5), transparency=2),
+        "gray_trns.png": png(rgb.convert("L"), transparency=7),
+        "bilevel.png": png(rgb.convert("1")),
+        "gray16.png": png(Image.fromarray(rng.integers(0, 65536, (6, 10), dtype=np.uint16))),
+    }
+    seeds["truncated.png"] = seeds["rgb.png"][: len(seeds["rgb.png"]) * 2 // 3]
+    for name, data in seeds.items():
+        assert len(data) < 5120, (name, len(data))
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+
+
 def main():
+    png_seeds()
     os.makedirs(OUT, exist_ok=True)
     rng = np.random.default_rng(11)  # fixed: the seeds are committed and must not churn
     rgb = Image.fromarray(rng.integers(0, 256, (13, 17, 3), dtype=np.uint8), "RGB")

@@ -9,7 +9,7 @@
 # Targets: fuzz_jpeg (aug_jpeg_info / aug_decoder_decode), fuzz_jpeg_markers (the same
 # through the whole decode path, with a structure-aware mutator of JPEG marker segments),
 # fuzz_reshape (aug_reshape / aug_reshape_batch), fuzz_view (aug_tensor_from_storage +
-# indexing / views).
+# indexing / views), fuzz_png (aug_png_describe / aug_decoder_decode_as on PNG bytes).
 # The library's C sources are compiled directly with clang and
 # -fsanitize=fuzzer-no-link,address,undefined into $BUILD (default build-fuzz/ in
 # the repository root); each harness links them with -fsanitize=fuzzer. Crashes are
@@ -28,15 +28,15 @@ case "${1:-}" in
 --build) MODE=build; shift ;;
 [0-9]*) SECONDS_EACH=$1; shift ;;
 esac
-TARGETS=${*:-fuzz_jpeg fuzz_jpeg_markers fuzz_reshape fuzz_view}
+TARGETS=${*:-fuzz_jpeg fuzz_jpeg_markers fuzz_reshape fuzz_view fuzz_png}
 
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # Same language and FP settings as CMakeLists.txt (C11 + GNU extensions, no FMA contraction).
 CFLAGS="-std=gnu11 -g -O1 -ffp-contract=off -fno-math-errno -fno-trapping-math $SAN -D_GNU_SOURCE"
 CFLAGS="$CFLAGS -DAUG_VERSION_STRING=\"fuzz\" -I$ROOT/include -I$ROOT/src"
 CBLAS_INC=$(dirname "$(ls /usr/include/*/openblas-pthread/cblas.h /usr/include/openblas/cblas.h /usr/include/cblas.h 2>/dev/null | head -n1)")
-CFLAGS="$CFLAGS -I$CBLAS_INC $(pkg-config --cflags libturbojpeg libjpeg)"
-LIBS="$(pkg-config --libs libturbojpeg libjpeg) -lopenblas -lpthread -lm"
+CFLAGS="$CFLAGS -I$CBLAS_INC $(pkg-config --cflags libturbojpeg libjpeg spng)"
+LIBS="$(pkg-config --libs libturbojpeg libjpeg spng) -lopenblas -lpthread -lm"
 
 mkdir -p "$BUILD/obj" "$BUILD/artifacts"
 # Library objects (rebuilt when the source is newer).

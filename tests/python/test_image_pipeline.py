@@ -48,7 +48,7 @@ def by_hand(data, params, shape, background, dtype=augpy.uint8):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_decode_warp_matches_manual_calls(threads):
-    dw = DecodeWarp(4, (3, 20, 24), background=BG, cpu_threads=threads)
+    dw = DecodeWarp(4, (3, 20, 24), background=BG, cpu_threads=threads, dct_scale=False)
     out = dw({"image": IMAGES, "augmentation": PARAMS})
     batch = out["image"]
     assert batch.shape == (3, 3, 20, 24) and batch.dtype == augpy.uint8
@@ -78,7 +78,7 @@ def test_decode_warp_sample_set_equals_cpu(threads):
     params = [{"angle": float(rng.uniform(-30, 30)), "scale": float(rng.uniform(0.7, 1.5)),
                "shift": (float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))), "hmirror": bool(i % 2)}
               for i in range(len(data))]
-    dw = DecodeWarp(len(data), (3, 64, 80), background=BG, cpu_threads=threads)
+    dw = DecodeWarp(len(data), (3, 64, 80), background=BG, cpu_threads=threads, dct_scale=False)
     got = dw({"image": data, "augmentation": params})["image"].numpy()
     for i in range(len(data)):
         np.testing.assert_array_equal(got[i], on_cpu(data[i], params[i], (3, 64, 80), BG), err_msg=files[i].name)
@@ -88,7 +88,7 @@ def test_decode_warp_sample_set_equals_cpu(threads):
 def test_decode_warp_ring_is_stream_safe():
     """A ring buffer is rewritten only after the work queued on the caller's stream (which
     still reads it) has run; batches are ready on the caller's stream without a host wait."""
-    dw = DecodeWarp(3, (3, 20, 24), background=BG, cpu_threads=2, num_buffers=2)
+    dw = DecodeWarp(3, (3, 20, 24), background=BG, cpu_threads=2, num_buffers=2, dct_scale=False)
     many = augpy.zeros((300, 1, 1, 1, 1), dtype=augpy.uint8)
     augpy.synchronize()
     with augpy.CudaStream():  # a stream of the caller's (no implicit order with the decoders')
@@ -106,7 +106,7 @@ def test_decode_warp_ring_is_stream_safe():
 
 
 def test_decode_warp_dtype_buffers_and_decode_buffer():
-    dw = DecodeWarp(2, (3, 16, 16), background=BG, dtype=augpy.float32, num_buffers=2, decode_buffer_size=64 * 64 * 3)
+    dw = DecodeWarp(2, (3, 16, 16), background=BG, dtype=augpy.float32, num_buffers=2, decode_buffer_size=64 * 64 * 3, dct_scale=False)
     a = dw({"image": IMAGES[:2], "augmentation": PARAMS[:2]})["image"]
     assert a.dtype == augpy.float32 and a.shape == (2, 3, 16, 16)
     first = a.numpy().copy()
@@ -118,7 +118,7 @@ def test_decode_warp_dtype_buffers_and_decode_buffer():
 
 
 def test_decode_warp_default_background_and_missing_augmentation():
-    dw = DecodeWarp(1, (3, 30, 30))
+    dw = DecodeWarp(1, (3, 30, 30), dct_scale=False)
     # scale 0.25 leaves most of the canvas empty: the default background is 0.
     got = dw({"image": IMAGES[:1], "augmentation": [{"scale": 0.25}]})["image"].numpy()
     assert got[0, :, 0, 0].tolist() == [0, 0, 0]
@@ -128,7 +128,7 @@ def test_decode_warp_default_background_and_missing_augmentation():
 
 def test_explicit_zero_is_kept():
     # augpy replaced falsy values by defaults; here an explicit 0 is used as given.
-    dw = DecodeWarp(1, (3, 8, 8))
+    dw = DecodeWarp(1, (3, 8, 8), dct_scale=False)
     with pytest.raises(ValueError):
         dw({"image": IMAGES[:1], "augmentation": [{"scale": 0}]})
     light = Lighting(1)
@@ -214,6 +214,21 @@ def test_demo_is_reproducible(tmp_path):
     d.mkdir()
     (d / "x.jpg").write_bytes(IMAGES[0])
     p = run_demo(tmp_path / "e", str(d))
+    assert p.returncode == 0, p.stderr
+
+
+def test_demo_imagenet_recipe(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    runs = [run_demo(a, "--recipe", "imagenet", "--seed", "3", "--threads", "1"),
+            run_demo(b, "--recipe", "imagenet", "--seed", "3", "--threads", "2")]
+    for p in runs:
+        assert p.returncode == 0, p.stderr
+        assert "recipe imagenet" in p.stdout and "DCT scales" in p.stdout and "eval" in p.stdout
+    assert (a / "contact_sheet.png").read_bytes() == (b / "contact_sheet.png").read_bytes()
+    d = tmp_path / "png"
+    d.mkdir()
+    Image.open(io.BytesIO(IMAGES[0])).save(d / "x.png")
+    p = run_demo(tmp_path / "c", "--recipe", "imagenet", str(d))
     assert p.returncode == 0, p.stderr
 
 

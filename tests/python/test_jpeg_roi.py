@@ -253,7 +253,9 @@ def test_info_matches_pillow(dec, path):
     data = FILES[path] if path in FILES else path.read_bytes()
     info = dec.info(data)
     ref = pillow_info(data)
-    assert set(info) == {"height", "width", "channels", "components", "colour_space", "sampling", "progressive"}
+    assert set(info) == {"format", "height", "width", "channels", "components", "colour_space", "sampling",
+                         "progressive"}
+    assert info["format"] == "jpeg"
     assert info["channels"] == 3 and isinstance(info["progressive"], bool)
     if ref["sampling"] is None:  # Pillow names only 4:4:4 / 4:2:2 / 4:2:0
         ref["sampling"] = info["sampling"]

@@ -350,6 +350,7 @@ extern PyMethodDef augpy_tensor_extra_methods[];
 extern PyGetSetDef augpy_tensor_extra_getset[];
 PyObject *augpy_tensor_str(PyObject *self);
 int augpy_init_tensor_methods(PyObject *module, augpy_state *st);
+int augpy_init_rrc(PyObject *module, augpy_state *st);
 
 /* Tensor methods of the files beside tensor.c, {NULL}-terminated; tensor.c
  * installs them on the Tensor type. */

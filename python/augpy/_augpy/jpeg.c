@@ -15,6 +15,7 @@
  * Errors: NvJpegError (corrupt data, libjpeg-turbo's message), ValueError /
  * TypeError (buffer rules, argument types). */
 #include <limits.h>
+#include <strings.h>
 
 #include "augpy.h"
 #include "pythread.h"
@@ -295,11 +296,40 @@ static int parse_roi(PyObject *obj, int64_t roi[4], const char *func) {
     return 1;
 }
 
+/* mode: None ('rgb') or one of the names below, any case. 0 or -1. */
+static int parse_mode(PyObject *obj, aug_decode_mode *mode, const char *func) {
+    static const struct {
+        const char *name;
+        aug_decode_mode mode;
+    } names[] = {{"rgb", AUG_DECODE_RGB},         {"gray", AUG_DECODE_GRAY},   {"l", AUG_DECODE_GRAY},
+                 {"gray_alpha", AUG_DECODE_GRAY_ALPHA}, {"la", AUG_DECODE_GRAY_ALPHA}, {"rgba", AUG_DECODE_RGBA},
+                 {"unchanged", AUG_DECODE_UNCHANGED}};
+    *mode = AUG_DECODE_RGB;
+    if (obj == NULL || obj == Py_None) return 0;
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: mode must be None or a str, not %.100s", func, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8(obj);
+    if (s == NULL) return -1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(s, names[i].name) == 0) {
+            *mode = names[i].mode;
+            return 0;
+        }
+    PyErr_Format(PyExc_ValueError,
+                 "%s: mode must be None, 'rgb', 'gray' ('L'), 'gray_alpha' ('LA'), 'rgba' or 'unchanged', got %R",
+                 func, obj);
+    return -1;
+}
+
 static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Decoder.decode";
-    static const char *const names[] = {"data", "buffer", "roi", "scale"};
-    PyObject *slots[4] = {NULL, NULL, NULL, NULL};
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 1, slots) < 0) return NULL;
+    static const char *const names[] = {"data", "buffer", "roi", "scale", "mode"};
+    PyObject *slots[5] = {NULL, NULL, NULL, NULL, NULL};
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 5, 1, slots) < 0) return NULL;
+    aug_decode_mode mode;
+    if (parse_mode(slots[4], &mode, func) < 0) return NULL;
     DecoderObject *d = (DecoderObject *)self;
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
@@ -311,7 +341,7 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     int64_t roi[4] = {0, 0, 0, 0};
     int has_roi = parse_roi(slots[2], roi, func), num = 1, denom = 1;
     if (has_roi < 0 || parse_scale(slots[3], &num, &denom, func) < 0) return NULL;
-    int region = has_roi || num != denom;
+    int region = has_roi || num != denom || mode != AUG_DECODE_RGB;
     if (decoder_after_fork(st, d) < 0) return NULL;
     jpeg_data data;
     if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
@@ -319,8 +349,8 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     aug_status status;
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(d->lock, WAIT_LOCK);
-    status = region ? aug_decoder_decode_region(d->dec, data.buf, data.len, has_roi ? roi : NULL, num, denom, buffer,
-                                                &out)
+    status = region ? aug_decoder_decode_as(d->dec, data.buf, data.len, has_roi ? roi : NULL, num, denom, mode,
+                                            buffer, &out)
                     : aug_decoder_decode(d->dec, data.buf, data.len, buffer, &out);
     PyThread_release_lock(d->lock);
     Py_END_ALLOW_THREADS
@@ -329,11 +359,18 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     return augpy_wrap(st, out);
 }
 
-/* The dict of Decoder.info. */
+/* The dicts of Decoder.info. */
 static PyObject *desc_dict(const aug_jpeg_desc *s) {
-    return Py_BuildValue("{sLsLsisisssssN}", "height", (long long)s->height, "width", (long long)s->width,
-                         "channels", s->channels, "components", s->components, "colour_space", s->colour_space,
-                         "sampling", s->sampling, "progressive", PyBool_FromLong(s->progressive));
+    return Py_BuildValue("{sssLsLsisisssssN}", "format", "jpeg", "height", (long long)s->height, "width",
+                         (long long)s->width, "channels", s->channels, "components", s->components, "colour_space",
+                         s->colour_space, "sampling", s->sampling, "progressive", PyBool_FromLong(s->progressive));
+}
+
+static PyObject *png_dict(const aug_png_desc *s) {
+    return Py_BuildValue("{sssLsLsisisssisNsN}", "format", "png", "height", (long long)s->height, "width",
+                         (long long)s->width, "channels", 3, "components", s->channels, "colour_space",
+                         s->colour_space, "bit_depth", s->bit_depth, "interlaced", PyBool_FromLong(s->interlaced),
+                         "transparency", PyBool_FromLong(s->transparency));
 }
 
 static PyObject *decoder_info(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -345,6 +382,13 @@ static PyObject *decoder_info(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (st == NULL) return NULL;
     jpeg_data data;
     if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
+    if (aug_image_format_of(data.buf, data.len) == AUG_FORMAT_PNG) {
+        aug_png_desc png;
+        aug_status status = aug_png_describe(data.buf, data.len, &png);
+        release_data(&data);
+        if (status != AUG_OK) return augpy_raise(st, status, func);
+        return png_dict(&png);
+    }
     aug_jpeg_desc desc;
     aug_status status = aug_jpeg_describe(data.buf, data.len, &desc);
     release_data(&data);
@@ -365,8 +409,8 @@ static PyObject *decoder_repr(PyObject *self) {
 
 static PyMethodDef decoder_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))decoder_decode, METH_FASTCALL | METH_KEYWORDS,
-     "decode($self, /, data, buffer=None, roi=None, scale=None)\n--\n\n"
-     "Decode a JPEG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)\n"
+     "decode($self, /, data, buffer=None, roi=None, scale=None, mode=None)\n--\n\n"
+     "Decode a JPEG or PNG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)\n"
      "to an (H, W, 3) uint8 RGB tensor with layout 'HWC' on the decoder's device. Grayscale and CMYK/YCCK\n"
      "files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's\n"
      "Image.open(f).convert('RGB'). buffer: None, or a contiguous uint8 tensor of at least H*W*3 elements\n"
@@ -381,10 +425,19 @@ static PyMethodDef decoder_methods[] = {
      "is then (h, w, 3), exactly those pixels, decoded without decoding the rest where libjpeg can\n"
      "(rows below the region are not read). max_pixels bounds the output size. Pixels equal\n"
      "libjpeg-turbo's djpeg -scale M/8 -crop WxH+X+Y; a CUDA decoder decodes these on the CPU and\n"
-     "uploads."},
+     "uploads.\n"
+     "PNG files (told apart by their signature) decode with libspng on the CPU (a CUDA decoder uploads):\n"
+     "palette, gray, alpha, 1..16-bit and interlaced files; 16-bit samples round to 8 bits\n"
+     "(v * 255 + 32767) // 65535; roi cuts the decoded image; scale must be 1.\n"
+     "mode: None or 'rgb' (3 channels), 'gray' / 'L' (1: Pillow's convert('L') luma), 'gray_alpha' /\n"
+     "'LA' (2), 'rgba' (4; alpha 255 where the file has none) or 'unchanged' (the file's own channels:\n"
+     "JPEG 1 or 3, PNG 1-4 with a tRNS chunk counted as alpha)."},
     {"info", (PyCFunction)(void (*)(void))decoder_info, METH_FASTCALL | METH_KEYWORDS,
      "info($self, /, data)\n--\n\n"
-     "Describe a JPEG from its header alone (no pixels decoded): a dict with 'height', 'width' (of the\n"
+     "Describe a JPEG or PNG from its header alone (no pixels decoded). PNG: a dict with 'format' ('png'),\n"
+     "'height', 'width', 'channels' (3), 'components' (of mode='unchanged'), 'colour_space' ('Grayscale',\n"
+     "'RGB', 'Palette', 'GrayscaleAlpha', 'RGBA'), 'bit_depth', 'interlaced', 'transparency' (a tRNS chunk).\n"
+     "JPEG: a dict with 'format' ('jpeg'), 'height', 'width' (of the\n"
      "full image), 'channels' (of decode's output: 3), 'components' (in the file: 1, 3 or 4),\n"
      "'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',\n"
      "'4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and\n"
@@ -414,8 +467,8 @@ static PyGetSetDef decoder_getset[] = {
 static PyType_Slot decoder_slots[] = {
     {Py_tp_doc, "Decoder(device_padding=16777216, host_padding=8388608, gpu_huffman=False, *, max_pixels=268435456)\n"
                 "--\n\n"
-                "JPEG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG,\n"
-                "see engine).\n"
+                "JPEG and PNG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG,\n"
+                "see engine; PNG: libspng on the CPU, uploaded on CUDA).\n"
                 "The paddings are memory hints: bytes added to scratch buffers when they grow.\n"
                 "gpu_huffman is used by the CUDA backend only. Use one Decoder per thread for parallel\n"
                 "decoding (a shared one serialises the calls).\n"

@@ -107,6 +107,7 @@ static int (*const families[])(PyObject *module, augpy_state *st) = {
     augpy_init_resize,      /* resize.c: resize, resize_batch, flip, hflip, vflip, crop, center_crop, flip_batch */
     augpy_init_colour,      /* colour.c: adjust_*, rgb_to_grayscale, rgb_to_hsv, hsv_to_rgb, color_jitter */
     augpy_init_normalize,   /* normalize.c: crop_mirror_normalize */
+    augpy_init_rrc,         /* rrc.c: _random_resized_crop, _plan_decode (augpy.rrc) */
 };
 
 static int augpy_exec(PyObject *module) {

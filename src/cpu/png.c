@@ -1,0 +1,125 @@
+/* cpu/png.c: PNG decoding with libspng (header, whole-image RGBA decode) and
+ * the host conversions between the decoder's channel modes (cpu/png.h). */
+#include "cpu/png.h"
+
+#include <spng.h>
+#include <string.h>
+
+#include "core/error.h"
+
+/* Ancillary chunks libspng may keep in memory (text, ICC profiles): a bound
+ * so a small hostile file cannot make it allocate gigabytes. */
+#define PNG_CHUNK_CACHE ((size_t)64 << 20)
+
+static aug_status spng_fail(const char *func, int err) {
+    return aug__error(AUG_ERR_JPEG, func, "PNG: %s", spng_strerror(err));
+}
+
+/* A context reading data, or NULL with an error. */
+static spng_ctx *open_ctx(const char *func, const void *data, size_t size, aug_status *st) {
+    spng_ctx *ctx = spng_ctx_new(0);
+    if (ctx == NULL) {
+        *st = aug__error(AUG_ERR_MEMORY, func, "out of memory (libspng context)");
+        return NULL;
+    }
+    int err = spng_set_png_buffer(ctx, data, size);
+    if (err == 0) err = spng_set_chunk_limits(ctx, PNG_CHUNK_CACHE, PNG_CHUNK_CACHE);
+    if (err != 0) {
+        *st = spng_fail(func, err);
+        spng_ctx_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+static aug_status read_desc(const char *func, spng_ctx *ctx, aug_png_desc *desc) {
+    struct spng_ihdr ihdr;
+    int err = spng_get_ihdr(ctx, &ihdr);
+    if (err != 0) return spng_fail(func, err);
+    struct spng_trns trns;
+    err = spng_get_trns(ctx, &trns);
+    if (err != 0 && err != SPNG_ECHUNKAVAIL) return spng_fail(func, err);
+    aug_png_desc d;
+    memset(&d, 0, sizeof d);
+    d.height = (int64_t)ihdr.height;
+    d.width = (int64_t)ihdr.width;
+    d.bit_depth = ihdr.bit_depth;
+    d.colour_type = ihdr.color_type;
+    d.interlaced = ihdr.interlace_method != 0;
+    d.transparency = err == 0;
+    switch (ihdr.color_type) {
+    case SPNG_COLOR_TYPE_GRAYSCALE: d.colour_space = "Grayscale", d.channels = d.transparency ? 2 : 1; break;
+    case SPNG_COLOR_TYPE_TRUECOLOR: d.colour_space = "RGB", d.channels = d.transparency ? 4 : 3; break;
+    case SPNG_COLOR_TYPE_INDEXED: d.colour_space = "Palette", d.channels = d.transparency ? 4 : 3; break;
+    case SPNG_COLOR_TYPE_GRAYSCALE_ALPHA: d.colour_space = "GrayscaleAlpha", d.channels = 2; break;
+    case SPNG_COLOR_TYPE_TRUECOLOR_ALPHA: d.colour_space = "RGBA", d.channels = 4; break;
+    default: return aug__error(AUG_ERR_JPEG, func, "PNG: invalid colour type %d", (int)ihdr.color_type);
+    }
+    *desc = d;
+    return AUG_OK;
+}
+
+aug_status aug__png_describe(const char *func, const void *data, size_t size, aug_png_desc *desc) {
+    aug_status st = AUG_OK;
+    spng_ctx *ctx = open_ctx(func, data, size, &st);
+    if (ctx == NULL) return st;
+    st = read_desc(func, ctx, desc);
+    spng_ctx_free(ctx);
+    return st;
+}
+
+size_t aug__png_pixel_bytes(const aug_png_desc *desc) { return desc->bit_depth == 16 ? 8 : 4; }
+
+aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size, const aug_png_desc *desc, void *dst) {
+    aug_status st = AUG_OK;
+    spng_ctx *ctx = open_ctx(func, data, size, &st);
+    if (ctx == NULL) return st;
+    int fmt = desc->bit_depth == 16 ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8;
+    size_t want = (size_t)desc->height * (size_t)desc->width * aug__png_pixel_bytes(desc), len = 0;
+    int err = spng_decoded_image_size(ctx, fmt, &len);
+    if (err == 0 && len != want)
+        st = aug__error(AUG_ERR_JPEG, func, "PNG: libspng's image size %zu is not %zu bytes", len, want);
+    else if (err == 0)
+        err = spng_decode_image(ctx, dst, len, fmt, SPNG_DECODE_TRNS);
+    /* the chunks after the image data up to IEND: a file cut after its pixels
+     * (the last IDAT's CRC, IEND) is an error too, as a truncated JPEG is */
+    if (err == 0 && st == AUG_OK) err = spng_decode_chunks(ctx);
+    if (err != 0) st = spng_fail(func, err);
+    spng_ctx_free(ctx);
+    return st;
+}
+
+/* 16-bit sample to the nearest 8-bit one: round(v * 255 / 65535). */
+static inline unsigned to8(unsigned v) { return (v * 255u + 32767u) / 65535u; }
+
+/* Pillow's rgb2l (ITU-R 601-2 luma, 16-bit fixed point, rounded). */
+static inline uint8_t luma(unsigned r, unsigned g, unsigned b) {
+    return (uint8_t)((r * 19595u + g * 38470u + b * 7471u + 0x8000u) >> 16);
+}
+
+void aug__convert_pixels(const void *src, int src_channels, int src16, int64_t src_width, int64_t y, int64_t x,
+                         int64_t h, int64_t w, uint8_t *dst, int out_channels) {
+    size_t sc = (size_t)src_channels;
+    for (int64_t i = 0; i < h; i++) {
+        size_t row = ((size_t)(y + i) * (size_t)src_width + (size_t)x) * sc;
+        const uint8_t *s8 = (const uint8_t *)src + row;
+        const uint16_t *s16 = (const uint16_t *)src + row;
+        for (int64_t j = 0; j < w; j++, dst += out_channels) {
+            size_t k = (size_t)j * sc;
+            unsigned r, g, b, a;
+            if (src16) {
+                r = to8(s16[k]), g = to8(s16[k + 1]), b = to8(s16[k + 2]);
+                a = sc == 4 ? to8(s16[k + 3]) : 255u;
+            } else {
+                r = s8[k], g = s8[k + 1], b = s8[k + 2];
+                a = sc == 4 ? s8[k + 3] : 255u;
+            }
+            switch (out_channels) {
+            case 1: dst[0] = luma(r, g, b); break;
+            case 2: dst[0] = luma(r, g, b), dst[1] = (uint8_t)a; break;
+            case 3: dst[0] = (uint8_t)r, dst[1] = (uint8_t)g, dst[2] = (uint8_t)b; break;
+            default: dst[0] = (uint8_t)r, dst[1] = (uint8_t)g, dst[2] = (uint8_t)b, dst[3] = (uint8_t)a; break;
+            }
+        }
+    }
+}

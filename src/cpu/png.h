@@ -1,0 +1,36 @@
+/* cpu/png.h: PNG decoding with libspng and the host pixel conversions of the
+ * decoder's output modes (private; the front is core/jpeg.c, the contract
+ * include/aug/image.h aug_decoder_decode_as). */
+#ifndef AUG_CPU_PNG_H
+#define AUG_CPU_PNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aug/image.h"
+#include "core/backend.h"
+
+/* The header (IHDR and a tRNS before the image data). AUG_ERR_JPEG
+ * "func: <libspng's message>" for data that is not a readable PNG. */
+AUG__HIDDEN aug_status aug__png_describe(const char *func, const void *data, size_t size, aug_png_desc *desc);
+
+/* Bytes per pixel of aug__png_decode_rgba's output for desc: 4 (8-bit RGBA)
+ * or 8 (16-bit RGBA, host-endian) when bit_depth is 16. */
+AUG__HIDDEN size_t aug__png_pixel_bytes(const aug_png_desc *desc);
+
+/* Decodes the whole image to RGBA at dst (height * width * pixel bytes,
+ * host memory): palette, tRNS and low bit depths expanded, no gamma.
+ * Corrupt or truncated data: AUG_ERR_JPEG "func: <libspng's message>". */
+AUG__HIDDEN aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size, const aug_png_desc *desc,
+                                            void *dst);
+
+/* Converts the region (y, x, h, w) of a packed host image src (src_channels 3
+ * or 4 per pixel, 8-bit, or 16-bit host-endian when src16, src_width pixels
+ * per row) to out_channels (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA) packed 8-bit
+ * pixels at dst (h * w * out_channels bytes), by the rules of
+ * aug_decode_mode. dst may be src itself when the region is the whole image,
+ * src is 8-bit and out_channels <= src_channels (it is walked forwards). */
+AUG__HIDDEN void aug__convert_pixels(const void *src, int src_channels, int src16, int64_t src_width, int64_t y,
+                                     int64_t x, int64_t h, int64_t w, uint8_t *dst, int out_channels);
+
+#endif
