@@ -55,7 +55,7 @@ class DecodeAugment:
         ``augpy.data.RandomWarp``); None: no augmentation
     :param seed: base seed of the per-row Generators
     :param epoch: mixed into the seeds
-    :param background, dtype, cpu_threads: passed to DecodeWarp
+    :param background, dtype, cpu_threads, dct_scale: passed to DecodeWarp
     :param stages: callable returning further stages run after DecodeWarp (e.g.
         ``lambda: [augpy.image.Lighting(64)]``), or None
     :param max_batch_size: the DecodeWarp buffers' batch size; larger batches are
@@ -63,14 +63,14 @@ class DecodeAugment:
     """
 
     def __init__(self, shape=(3, 224, 224), augment=None, seed=0, epoch=0, background=None, dtype=None,
-                 cpu_threads=1, stages=None, max_batch_size=256):
+                 cpu_threads=1, stages=None, max_batch_size=256, dct_scale=None):
         self.shape = tuple(shape)
         self.augment = augment
         self.seed = int(seed)
         self.epoch = int(epoch)
         self.max_batch_size = int(max_batch_size)
         self.decode_warp = _image.DecodeWarp(self.max_batch_size, self.shape, background=background, dtype=dtype,
-                                             cpu_threads=cpu_threads, num_buffers=2)
+                                             cpu_threads=cpu_threads, num_buffers=2, dct_scale=dct_scale)
         self.stages = list(stages()) if stages is not None else []
 
     def __call__(self, batch):

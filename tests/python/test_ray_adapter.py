@@ -75,17 +75,17 @@ def test_actor_and_task_equal_in_process(cluster, files):
     # in-process call of the callable class on one read_binary_files-like batch
     paths = sorted(ref)
     batch = {"bytes": np.array([open(p, "rb").read() for p in paths], dtype=object), "path": np.array(paths)}
-    local = augpy.ray.DecodeAugment(shape=SHAPE, augment=AUGMENT, seed=9, max_batch_size=3)(batch)
+    local = augpy.ray.DecodeAugment(shape=SHAPE, augment=AUGMENT, seed=9, max_batch_size=3, dct_scale=False)(batch)
     for p, img in zip(local["path"], local["image"]):
         np.testing.assert_array_equal(img, ref[str(p)])
     ds = ray.data.read_binary_files(str(files), include_paths=True)
-    actor = ds.map_batches(augpy.ray.DecodeAugment, fn_constructor_kwargs=dict(shape=SHAPE, augment=AUGMENT, seed=9),
+    actor = ds.map_batches(augpy.ray.DecodeAugment, fn_constructor_kwargs=dict(shape=SHAPE, augment=AUGMENT, seed=9, dct_scale=False),
                            batch_size=4, concurrency=1, num_cpus=1, batch_format="numpy")
     got = by_path(actor.take_all())
     assert sorted(got) == paths
     for p in paths:
         np.testing.assert_array_equal(got[p], ref[p])
-    tasks = ds.map_batches(augpy.ray.decode_augment, fn_kwargs=dict(shape=SHAPE, augment=AUGMENT, seed=9),
+    tasks = ds.map_batches(augpy.ray.decode_augment, fn_kwargs=dict(shape=SHAPE, augment=AUGMENT, seed=9, dct_scale=False),
                            batch_size=3, num_cpus=1, batch_format="numpy")
     got = by_path(tasks.take_all())
     for p in paths:

@@ -43,7 +43,8 @@ def make_jpegs(folder, n, seed=0):
 
 def make_stages(num_buffers=2):
     """Top-level (picklable for spawn): the stages built in each worker."""
-    return [augpy.image.DecodeWarp(4, SHAPE, num_buffers=num_buffers)]
+    # full decodes, as reference_batches makes them (DecodeWarp's DCT scaling off)
+    return [augpy.image.DecodeWarp(4, SHAPE, num_buffers=num_buffers, dct_scale=False)]
 
 
 AUGMENT = augpy.data.RandomWarp(angle=20, scale=(0.8, 1.2), hmirror=0.5)
