@@ -19,7 +19,7 @@ PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy 'ray[
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
 .PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke fuzz-python venv venv-base pytest pytest-cpu pytest-emu pyasan pytest-asan \
-        cuda cuda-emu cuda-check test demo bench bench-gpu-smoke clean
+        cuda cuda-emu cuda-check test demo bench bench-peers bench-gpu-smoke clean
 
 all: build
 
@@ -155,6 +155,26 @@ bench: build venv
 	$(VPY) -m pip install -q matplotlib
 	for b in bench/bench_*.py; do echo "== $$b"; $(VPY) $$b || exit 1; done
 	$(VPY) bench/report.py
+
+# The whole-recipe benchmarks against the peers (bench/pipelines.py: DALI CPU, torchvision v2,
+# albumentations, OpenCV by hand, Pillow-SIMD), in their own venv .venv-peers, never in `make test`:
+# the peers, augpy, the photo set (bench/photos.py), the recipes, then the report.
+PEERS_VENV := .venv-peers
+PEERS_PY := $(PEERS_VENV)/bin/python
+PEER_DEPS := numpy opencv-python-headless scikit-image albumentations nvidia-dali-cuda130 torch torchvision matplotlib
+bench-peers: deps
+	@dpkg -s zlib1g-dev >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zlib1g-dev; }
+	@[ -x $(PEERS_PY) ] || $(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_PY) -m pip install -q --upgrade $(PY_BUILD_DEPS)
+	$(PEERS_PY) -m pip install -q $(PEER_DEPS)
+	@# Pillow-SIMD replaces Pillow's module when it builds (the report names which one ran)
+	$(PEERS_PY) -c "import PIL, sys; sys.exit('post' not in PIL.__version__)" 2>/dev/null || \
+	  { $(PEERS_PY) -m pip uninstall -q -y pillow && CC="cc -mavx2" $(PEERS_PY) -m pip install -q pillow-simd; } || \
+	  $(PEERS_PY) -m pip install -q pillow
+	$(PEERS_PY) -m pip install -q --no-build-isolation .
+	$(PEERS_PY) bench/photos.py
+	cd bench && ../$(PEERS_PY) pipelines.py
+	$(PEERS_PY) bench/report.py
 
 # The GPU benchmarks (bench/gpu/) at a tiny size on the emulated device, so they cannot rot.
 bench-gpu-smoke: venv cuda-emu

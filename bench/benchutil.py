@@ -34,6 +34,19 @@ def best_ms(fn, reps, warmup=True):
     return best
 
 
+def best_cpu_ms(fn, reps, warmup=True):
+    """Best process CPU time (all threads) of fn() over reps calls, in milliseconds: steadier
+    than wall time on a shared machine."""
+    if warmup:
+        fn()
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.process_time()
+        fn()
+        best = min(best, (time.process_time() - t0) * 1e3)
+    return best
+
+
 def record(name, threads, ours, peer, peer_value, target=None, unit="ms"):
     """One benchmark row. unit "ms"/"us" (times: ratio = peer / ours) or "images/s"
     (rates: ratio = ours / peer); target is the ratio to reach, None for an

@@ -15,7 +15,7 @@ import os
 import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
 
 ORDER = ["bench_core", "bench_python_elementwise", "bench_python_overhead", "bench_filters", "bench_warp",
-         "bench_decode", "bench_pipeline", "bench_random"]
+         "bench_decode", "bench_pipeline", "bench_random", "pipelines"]
 
 
 def load(results_dir):

@@ -27,7 +27,12 @@ import numpy as np
 
 from . import _augpy
 
-__all__ = ["DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning"]
+__all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
+           "imagenet_eval", "imagenet_train"]
+
+# torchvision's ImageNet statistics, in pixel units (0..255)
+IMAGENET_MEAN = (0.485 * 255, 0.456 * 255, 0.406 * 255)
+IMAGENET_STD = (0.229 * 255, 0.224 * 255, 0.225 * 255)
 
 # Keyword arguments of make_transform that an augmentation dict may carry.
 WARP_KEYS = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode",
@@ -490,3 +495,113 @@ class Lighting:
 
 # The manual's spelling of the class name.
 Lightning = Lighting
+
+
+class ColorJitter:
+    """torchvision's ``ColorJitter`` on a uint8 or float32 (N, 3, H, W) batch, in place,
+    with per-image factors and step order drawn from the stage's generator
+    (``augpy.color_jitter_params``) and applied in one pass per image
+    (``augpy.color_jitter``; docs/colour.md). Each ``batch['augmentation']`` dict
+    gets the image's ``brightness``, ``contrast``, ``saturation``, ``hue`` and ``order``.
+
+    :param brightness, contrast, saturation: torchvision's ranges (a number v: factor
+        in [max(0, 1 - v), 1 + v]; a pair: that range; 0 / None: the step is skipped)
+    :param hue: a number h in [0, 0.5] (shift in [-h, h]) or a pair
+    :param random_order: a random order of the four steps per image (torchvision's)
+    :param seed: the generator's seed (None: from the OS; a forked child then draws its own)
+    """
+
+    def __init__(self, brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1, random_order=True, seed=None):
+        self.ranges = {"brightness": brightness, "contrast": contrast, "saturation": saturation, "hue": hue}
+        self.random_order = bool(random_order)
+        self.seed = seed
+        self.rng = _augpy.RandomNumberGenerator(seed=seed)
+        self._pid = os.getpid()
+        _augpy.color_jitter_params(_augpy.RandomNumberGenerator(seed=0), 0, random_order=self.random_order,
+                                   **self.ranges)  # checks the ranges now
+
+    def __call__(self, batch):
+        func = "ColorJitter"
+        _check_batch(batch, func, None)
+        image = batch["image"]
+        if not isinstance(image, _augpy.CudaTensor) or image.ndim != 4:
+            raise ValueError(f"{func}: batch['image'] must be an (N, 3, H, W) tensor")
+        n = image.shape[0]
+        augmentation = _augmentation_list(batch.get("augmentation"), n, func)
+        if self._pid != os.getpid():  # a forked DataLoader worker: its own stream unless seeded
+            if self.seed is None:
+                self.rng = _augpy.RandomNumberGenerator()
+            self._pid = os.getpid()
+        params = _augpy.color_jitter_params(self.rng, n, random_order=self.random_order, **self.ranges)
+        _augpy.color_jitter(image, out=image, **params)
+        batch["augmentation"] = [dict(a, **{k: (v[i] if v is not None else None) for k, v in params.items()})
+                                 for i, a in enumerate(augmentation)]
+        return batch
+
+
+class Normalize:
+    """``(x - mean) / std`` per channel of a (N, C, H, W) batch into float32 (or
+    ``dtype``) batches in ``layout`` "NCHW" or "NHWC", through
+    ``augpy.crop_mirror_normalize`` (DALI's arithmetic; docs/normalize.md). The
+    results live in a ring of ``num_buffers`` buffers like DecodeWarp's: a returned
+    batch stays valid for ``num_buffers - 1`` further calls.
+
+    :param mean, std: per channel (or one value), in the input's units (default:
+        torchvision's ImageNet statistics times 255)
+    """
+
+    def __init__(self, batch_size, mean=IMAGENET_MEAN, std=IMAGENET_STD, dtype=None, layout="NCHW",
+                 num_buffers=2):
+        func = "Normalize"
+        self.batch_size = _positive_int("batch_size", batch_size, func)
+        self.num_buffers = _positive_int("num_buffers", num_buffers, func)
+        self.mean = [float(v) for v in np.ravel(mean)]
+        self.std = [float(v) for v in np.ravel(std)]
+        self.dtype = _augpy.float32 if dtype is None else dtype
+        if layout not in ("NCHW", "NHWC"):
+            raise ValueError(f"{func}: layout must be 'NCHW' or 'NHWC', got {layout!r}")
+        self.layout = layout
+        self._buffers, self._shape, self._next = [], None, 0
+
+    def __call__(self, batch):
+        func = "Normalize"
+        _check_batch(batch, func, None)
+        image = batch["image"]
+        if not isinstance(image, _augpy.CudaTensor) or image.ndim != 4:
+            raise ValueError(f"{func}: batch['image'] must be an (N, C, H, W) tensor")
+        n, c, h, w = image.shape
+        if n > self.batch_size:
+            raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
+        shape = (self.batch_size, c, h, w) if self.layout == "NCHW" else (self.batch_size, h, w, c)
+        if self._shape != shape:
+            self._buffers = [_augpy.CudaTensor(shape, dtype=self.dtype) for _ in range(self.num_buffers)]
+            self._shape = shape
+        out = self._buffers[self._next]
+        self._next = (self._next + 1) % self.num_buffers
+        out = out if n == self.batch_size else out[:n]
+        batch["image"] = _augpy.crop_mirror_normalize(image, input_layout="CHW", output_layout=self.layout,
+                                                      mean=self.mean, std=self.std, dtype=self.dtype, out=out)
+        return batch
+
+
+def imagenet_train(batch_size, size=224, jitter=(0.4, 0.4, 0.4, 0.1), mean=IMAGENET_MEAN, std=IMAGENET_STD,
+                   dtype=None, layout="NCHW", seed=None, **kwargs):
+    """The ImageNet training recipe as one stage: ``ImageNetTrain`` (region decode, random
+    resized crop, flip) -> ``ColorJitter(*jitter)`` (None: no jitter) -> ``Normalize``.
+    Returns the ImageNetTrain stage with the other two as its ``transforms``; kwargs go to
+    ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip, dct_scale, ...). With a
+    seed the jitter draws from seed + 1 (the crops from seed)."""
+    transforms = []
+    if jitter is not None:
+        b, c, s, h = jitter
+        transforms.append(ColorJitter(b, c, s, h, seed=None if seed is None else seed + 1))
+    transforms.append(Normalize(batch_size, mean, std, dtype, layout, kwargs.get("num_buffers", 2)))
+    return ImageNetTrain(batch_size, size, seed=seed, transforms=transforms, **kwargs)
+
+
+def imagenet_eval(batch_size, size=224, resize=256, mean=IMAGENET_MEAN, std=IMAGENET_STD, dtype=None,
+                  layout="NCHW", **kwargs):
+    """The ImageNet evaluation recipe as one stage: ``ImageNetEval`` (resize the shorter
+    side, centre crop) -> ``Normalize``; kwargs go to ImageNetEval."""
+    norm = Normalize(batch_size, mean, std, dtype, layout, kwargs.get("num_buffers", 2))
+    return ImageNetEval(batch_size, size, resize, transforms=[norm], **kwargs)

@@ -1,0 +1,55 @@
+"""bench/augpy_pipelines.py: augpy's side of bench/pipelines.py's recipes.
+
+runner(recipe, batch, threads) returns run(datas, seeds) -> the batch tensor, drawing the
+same parameter distributions as the peers (bench/pipelines.py) from numpy generators seeded
+per image, with `threads` decoder threads and `threads` pool threads for the batch ops.
+"""
+import numpy as np
+
+import augpy
+from augpy.image import DecodeWarp, Lighting, imagenet_train
+
+SIZE = 224
+
+
+def seed_runner(batch, threads):
+    dw = DecodeWarp(batch, (3, SIZE, SIZE), cpu_threads=threads, num_buffers=2)
+    light = Lighting(batch)
+    rng = augpy.RandomNumberGenerator(seed=1)
+
+    def run(datas, seeds):
+        augs, lights, sigmas = [], [], []
+        for s in seeds:
+            r = np.random.default_rng(s)
+            angle, scale, mirror = r.uniform(-20, 20), r.uniform(0.9, 1.2), r.random() < 0.5
+            contrast, gamma, sigma = r.uniform(-0.3, 0.3), r.uniform(0.8, 1.25), r.uniform(0.5, 1.5)
+            augs.append({"angle": angle, "scale": scale, "hmirror": mirror, "max_supersampling": 1})
+            lights.append({"contrast": contrast, "gamma_gray": gamma})
+            sigmas.append(sigma)
+        out = dw({"image": datas, "augmentation": augs})["image"]
+        light({"image": out, "augmentation": lights})
+        augpy.gaussian_blur(out, np.asarray(sigmas, np.float32), 9, out=out)
+        return rng.gaussian_noise(out, std=8.0, out=out)  # fused: draw, scale, add, saturate
+
+    return run
+
+
+def imagenet_runner(batch, threads):
+    """augpy.image.imagenet_train: region + DCT-scaled decode of the random resized crop, one
+    warp with the flip, ColorJitter(0.4, 0.4, 0.4, 0.1) in random order, Normalize to float32
+    NCHW; the stage draws its own parameters (seeded) with the same distributions."""
+    stage = imagenet_train(batch, size=SIZE, cpu_threads=threads, seed=1)
+
+    def run(datas, seeds):
+        return stage({"image": datas})["image"]
+
+    return run
+
+
+def runner(recipe, batch, threads):
+    augpy.set_num_threads(threads)
+    if recipe == "seed":
+        return seed_runner(batch, threads)
+    if recipe == "imagenet":
+        return imagenet_runner(batch, threads)
+    raise ValueError(f"augpy_pipelines: unknown recipe {recipe!r}")
