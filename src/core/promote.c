@@ -208,7 +208,69 @@ static aug_status check_rules(const char *func, aug_op op, int nin, const opinfo
                       aug_op_name(op), hint);
 }
 
+/* Decisions for the most common calls, two tensors of one dtype with no compute
+ * override (operators) or with that dtype as the compute type (functional forms with
+ * out=), depend on (op, dtype) alone: each is kept once made. state 0: not made,
+ * 1: being written by one thread, 2: ready (read after an acquire). */
+typedef struct same2_entry {
+    _Atomic int state;
+    aug_dtype result, precast[2];
+    int precast_ieee, in_ctype[2], out_ctype;
+    aug_op op;
+} same2_entry;
+static same2_entry g_same2[2][AUG_NUM_OPS][AUG_NUM_DTYPES]; /* [compute given][op][dtype] */
+
+static same2_entry *same2_find(aug_op op, int nin, const aug_operand *in, aug_dtype compute) {
+    if (nin != 2 || !in[0].tensor || !in[1].tensor || in[0].tensor->dtype != in[1].tensor->dtype ||
+        (int)op < 0 || op >= AUG_NUM_OPS)
+        return NULL;
+    aug_dtype dt = in[0].tensor->dtype;
+    if (compute != AUG_DTYPE_AUTO && compute != dt) return NULL;
+    return &g_same2[compute != AUG_DTYPE_AUTO][op][dt];
+}
+
+static aug_status ew_decide(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype compute,
+                            aug__ew_decision *d);
+
+aug_status aug__ew_decide(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype compute,
+                          aug__ew_decision *d) {
+    same2_entry *e = same2_find(op, nin, in, compute);
+    if (!e) return ew_decide(func, op, nin, in, compute, d);
+    if (atomic_load_explicit(&e->state, memory_order_acquire) == 2) {
+        memset(d, 0, sizeof *d);
+        d->op = e->op;
+        d->result = e->result;
+        d->precast[0] = e->precast[0];
+        d->precast[1] = e->precast[1];
+        d->precast[2] = AUG_DTYPE_AUTO;
+        d->precast_ieee = e->precast_ieee;
+        d->in_ctype[0] = e->in_ctype[0];
+        d->in_ctype[1] = e->in_ctype[1];
+        d->out_ctype = e->out_ctype;
+        return AUG_OK;
+    }
+    aug_status st = ew_decide(func, op, nin, in, compute, d);
+    int expect = 0;
+    if (st == AUG_OK && atomic_compare_exchange_strong(&e->state, &expect, 1)) {
+        e->op = d->op;
+        e->result = d->result;
+        e->precast[0] = d->precast[0];
+        e->precast[1] = d->precast[1];
+        e->precast_ieee = d->precast_ieee;
+        e->in_ctype[0] = d->in_ctype[0];
+        e->in_ctype[1] = d->in_ctype[1];
+        e->out_ctype = d->out_ctype;
+        atomic_store_explicit(&e->state, 2, memory_order_release);
+    }
+    return st;
+}
+
 aug_status aug__ew_result_dtype(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype *result) {
+    same2_entry *e = same2_find(op, nin, in, AUG_DTYPE_AUTO); /* a kept decision holds the result */
+    if (e && atomic_load_explicit(&e->state, memory_order_acquire) == 2) {
+        *result = e->result;
+        return AUG_OK;
+    }
     opinfo o[AUG__MAX_INPUTS];
     aug_dtype p = analyse_op(op, nin, in, o);
     aug_status st = check_rules(func, op, nin, o);
@@ -401,58 +463,6 @@ static aug_status decide_override(const char *func, const aug_operand *in, int n
     }
     d->out_ctype = cl == AUG__CLASS_CMP ? (int)AUG_BOOL : ct;
     return AUG_OK;
-}
-
-/* Decisions for the most common call, two tensors of one dtype and no compute
- * override, depend on (op, dtype) alone: each is kept once made. state 0: not
- * made, 1: being written by one thread, 2: ready (read after an acquire). */
-typedef struct same2_entry {
-    _Atomic int state;
-    aug_dtype result, precast[2];
-    int precast_ieee, in_ctype[2], out_ctype;
-    aug_op op;
-} same2_entry;
-static same2_entry g_same2[AUG_NUM_OPS][AUG_NUM_DTYPES];
-
-static int same2_key(aug_op op, int nin, const aug_operand *in, aug_dtype compute) {
-    return nin == 2 && compute == AUG_DTYPE_AUTO && in[0].tensor && in[1].tensor &&
-           in[0].tensor->dtype == in[1].tensor->dtype && (int)op >= 0 && op < AUG_NUM_OPS;
-}
-
-static aug_status ew_decide(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype compute,
-                            aug__ew_decision *d);
-
-aug_status aug__ew_decide(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype compute,
-                          aug__ew_decision *d) {
-    if (!same2_key(op, nin, in, compute)) return ew_decide(func, op, nin, in, compute, d);
-    same2_entry *e = &g_same2[op][in[0].tensor->dtype];
-    if (atomic_load_explicit(&e->state, memory_order_acquire) == 2) {
-        memset(d, 0, sizeof *d);
-        d->op = e->op;
-        d->result = e->result;
-        d->precast[0] = e->precast[0];
-        d->precast[1] = e->precast[1];
-        d->precast[2] = AUG_DTYPE_AUTO;
-        d->precast_ieee = e->precast_ieee;
-        d->in_ctype[0] = e->in_ctype[0];
-        d->in_ctype[1] = e->in_ctype[1];
-        d->out_ctype = e->out_ctype;
-        return AUG_OK;
-    }
-    aug_status st = ew_decide(func, op, nin, in, compute, d);
-    int expect = 0;
-    if (st == AUG_OK && atomic_compare_exchange_strong(&e->state, &expect, 1)) {
-        e->op = d->op;
-        e->result = d->result;
-        e->precast[0] = d->precast[0];
-        e->precast[1] = d->precast[1];
-        e->precast_ieee = d->precast_ieee;
-        e->in_ctype[0] = d->in_ctype[0];
-        e->in_ctype[1] = d->in_ctype[1];
-        e->out_ctype = d->out_ctype;
-        atomic_store_explicit(&e->state, 2, memory_order_release);
-    }
-    return st;
 }
 
 static aug_status ew_decide(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype compute,

@@ -348,6 +348,21 @@ static void test_same_dtype_decision_kept(void **state) {
             aug_operand in[2] = {aug_operand_tensor(t), aug_operand_tensor(t)};
             aug_dtype want;
             int err = expected_result((aug_op)op, 2, d, &want);
+            /* compute = the dtype (the functional forms with out=): the first call's outcome
+             * and result again on the next calls, equal to aug_op_result_dtype's */
+            aug_status first = AUG_OK;
+            aug_dtype first_dt = AUG_DTYPE_AUTO;
+            for (int rep = 0; rep < 3; rep++) {
+                aug_tensor *out = NULL;
+                aug_status st = aug_elementwise(NULL, (aug_op)op, 2, in, d[0], AUG_DTYPE_AUTO, &out);
+                if (rep == 0) first = st, first_dt = out ? out->dtype : AUG_DTYPE_AUTO;
+                assert_int_equal(st, first);
+                if (st == AUG_OK) assert_int_equal(out->dtype, first_dt);
+                aug_tensor_free(out);
+                aug_dtype r = AUG_DTYPE_AUTO;
+                assert_int_equal(aug_op_result_dtype(NULL, (aug_op)op, 2, in, &r), err ? AUG_ERR_TYPE : AUG_OK);
+                if (!err) assert_int_equal(r, want);
+            }
             for (int rep = 0; rep < 3; rep++) {
                 if (!err) {
                     run_ok((aug_op)op, 2, in, AUG_DTYPE_AUTO, want);
