@@ -3,8 +3,8 @@
  * adjust_*), rgb_to_grayscale, RGB <-> HSV, and a batch jitter with per-image
  * factors and step order (ColorJitter) done in one pass over the pixels.
  *
- * Images are (N, C, H, W) batches or (C, H, W) single images, contiguous,
- * uint8 (values 0..255) or float32 (nominally 0..1), C = 1 or 3 (RGB). uint8
+ * Images are (N, C, H, W) batches or (C, H, W) single images, any strides (a
+ * strided view is read from one contiguous copy), uint8 (values 0..255) or float32 (nominally 0..1), C = 1 or 3 (RGB). uint8
  * results match torchvision bit for bit (its float32 arithmetic, clamp, then
  * truncation); float32 results match it except for the contrast mean's
  * summation order. Output convention as in image.h: *out == NULL allocates a

@@ -8,7 +8,7 @@
 #include "colour.h"
 #include "tensor_impl.h"
 
-/* The image: (N, C, H, W) or (C, H, W), contiguous, uint8 or float32 (float32
+/* The image: (N, C, H, W) or (C, H, W), any strides, uint8 or float32 (float32
  * only when float_only), C = 1 or 3 (only 3 when only3). Fills dims = n, c, h, w. */
 static aug_status check_image(const char *func, const aug_tensor *im, int only3, int float_only, int64_t dims[4]) {
     char sa[96];
@@ -17,7 +17,6 @@ static aug_status check_image(const char *func, const aug_tensor *im, int only3,
     if (im->ndim != 4 && im->ndim != 3)
         return aug__error(AUG_ERR_VALUE, func, "image must be (N, C, H, W) or (C, H, W), got shape %s",
                           aug_shape_str(im->ndim, im->shape, sa, sizeof sa));
-    if (!aug_tensor_is_contiguous(im)) return aug__error(AUG_ERR_VALUE, func, "image must be contiguous");
     if (float_only ? im->dtype != AUG_FLOAT32 : (im->dtype != AUG_UINT8 && im->dtype != AUG_FLOAT32))
         return aug__error(AUG_ERR_TYPE, func, "image dtype %s is not supported (%s)", aug_dtype_name(im->dtype),
                           float_only ? "float32 only" : "uint8 or float32");
@@ -70,18 +69,27 @@ static aug_status run(aug__colour_plan *plan, const aug_tensor *im, const int64_
         if (!aug_tensor_is_contiguous(res)) return aug__error(AUG_ERR_VALUE, func, "out must be contiguous");
         if ((st = check_overlap(func, im, res))) return st;
     }
+    /* A strided image (a crop, a flipped or transposed view of a batch) is read from
+     * one contiguous copy, so out may then be anything contiguous. */
+    aug_tensor *packed = NULL; /* (out == a strided image was refused above: out must be contiguous) */
+    if (!aug_tensor_is_contiguous(im) && !(packed = aug_tensor_contiguous(im))) {
+        st = aug_last_status();
+        goto fail;
+    }
     aug_tensor_set_layout(res, im->ndim == 4 ? "NCHW" : "CHW");
-    plan->src = (const char *)aug_tensor_ptr(im);
+    plan->src = (const char *)aug_tensor_ptr(packed ? packed : im);
     plan->dst = (char *)aug_tensor_ptr(res);
     plan->u8 = im->dtype == AUG_UINT8;
     plan->exec = aug__exec_for(im->device);
     st = plan->n * plan->h * plan->w > 0 ? be->colour(plan) : AUG_OK;
-    if (st) {
-        if (!*out) aug_tensor_free(res);
-        return st;
+    aug_tensor_free(packed);
+    if (st == AUG_OK) {
+        *out = res;
+        return AUG_OK;
     }
-    *out = res;
-    return AUG_OK;
+fail:
+    if (!*out) aug_tensor_free(res);
+    return st;
 }
 
 static const char *const step_names[4] = {"brightness", "contrast", "saturation", "hue"};

@@ -248,8 +248,8 @@ def test_bad_images():
         with pytest.raises(ValueError, match=f"augpy.adjust_{name}: image must be"):
             fn(augpy.array_to_tensor(np.zeros((3, 4), np.uint8)), 0.1)
     strided = augpy.array_to_tensor(np.zeros((3, 4, 8), np.uint8))[:, :, ::2]
-    with pytest.raises(ValueError, match="augpy.adjust_brightness: image must be contiguous"):
-        augpy.adjust_brightness(strided, 1.1)
+    with pytest.raises(ValueError, match="augpy.adjust_brightness: out must be contiguous"):
+        augpy.adjust_brightness(strided, 1.1, out=strided)
     for fn in (augpy.rgb_to_hsv, augpy.hsv_to_rgb):
         with pytest.raises(ValueError, match="3 \\(RGB\\)"):
             fn(augpy.array_to_tensor(np.zeros((1, 4, 4), np.float32)))
@@ -298,3 +298,28 @@ def test_bad_per_image_arguments():
     with pytest.raises(ValueError, match="augpy.color_jitter_params: n = -1"):
         augpy.color_jitter_params(g, -1)
     assert g.get_state()[1] == 0  # failed calls draw nothing
+
+
+@pytest.mark.parametrize("view", ["crop", "flip", "step", "transpose"])
+def test_strided_views_equal_contiguous(view):
+    """Views (a crop, a flip, a step, HWC -> CHW) are read as the contiguous copy would be."""
+    rng = np.random.default_rng(3)
+    base = rng.integers(0, 256, (2, 3, 12, 14), dtype=np.uint8)
+    t = augpy.array_to_tensor(base)
+    if view == "crop":
+        v, ref = t[:, :, 2:9, 3:11], base[:, :, 2:9, 3:11]
+    elif view == "flip":
+        v, ref = t[:, :, ::-1, ::-1], base[:, :, ::-1, ::-1]
+    elif view == "step":
+        v, ref = t[:, :, ::2, 1::3], base[:, :, ::2, 1::3]
+    else:
+        hwc = rng.integers(0, 256, (12, 14, 3), dtype=np.uint8)
+        v, ref = augpy.array_to_tensor(hwc).transpose(2, 0, 1), hwc.transpose(2, 0, 1)
+    want_t = augpy.array_to_tensor(np.ascontiguousarray(ref))
+    kw = dict(brightness=[1.2] * (ref.shape[0] if ref.ndim == 4 else 1), contrast=None, saturation=None, hue=None)
+    if ref.ndim == 3:
+        kw["brightness"] = [1.2]
+    for fn, args in [(augpy.adjust_brightness, (1.3,)), (augpy.adjust_contrast, (0.7,)),
+                     (augpy.adjust_saturation, (1.5,)), (augpy.adjust_hue, (0.1,))]:
+        np.testing.assert_array_equal(fn(v, *args).numpy(), fn(want_t, *args).numpy())
+    np.testing.assert_array_equal(augpy.color_jitter(v, **kw).numpy(), augpy.color_jitter(want_t, **kw).numpy())

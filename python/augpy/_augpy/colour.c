@@ -347,7 +347,7 @@ static PyMethodDef colour_functions[] = {
     {"adjust_brightness", (PyCFunction)(void (*)(void))fn_adjust_brightness, METH_FASTCALL | METH_KEYWORDS,
      "adjust_brightness(imtensor, brightness_factor, out=None)\n--\n\n"
      "torchvision's adjust_brightness: x * factor clamped to [0, 255] (uint8, then truncated) or [0, 1]\n"
-     "(float32). imtensor: (N, C, H, W) or (C, H, W), C = 1 or 3, uint8 or float32, contiguous; factor >= 0.\n"
+     "(float32). imtensor: (N, C, H, W) or (C, H, W), C = 1 or 3, uint8 or float32, any strides; factor >= 0.\n"
      "out may be imtensor (in place). Returns the new tensor if out is None, else out."},
     {"adjust_contrast", (PyCFunction)(void (*)(void))fn_adjust_contrast, METH_FASTCALL | METH_KEYWORDS,
      "adjust_contrast(imtensor, contrast_factor, out=None)\n--\n\n"
