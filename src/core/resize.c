@@ -85,27 +85,6 @@ aug_status aug_image_dims(const aug_tensor *t, const char *layout, int64_t *n, i
 
 /* ---- overlap ---------------------------------------------------------------------- */
 
-/* Byte range [lo, hi) a non-empty tensor's elements span inside its storage. */
-static void byte_extent(const aug_tensor *t, int64_t *lo, int64_t *hi) {
-    int64_t item = aug__dtype_size(t->dtype);
-    int64_t a = t->byte_offset, b = t->byte_offset;
-    for (int d = 0; d < t->ndim; d++) {
-        int64_t span = (t->shape[d] - 1) * t->strides[d] * item;
-        if (span < 0) a += span;
-        else b += span;
-    }
-    *lo = a;
-    *hi = b + item;
-}
-
-static int overlaps(const aug_tensor *a, const aug_tensor *b) {
-    if (!a->storage || a->storage != b->storage || aug_tensor_size(a) == 0 || aug_tensor_size(b) == 0) return 0;
-    int64_t alo, ahi, blo, bhi;
-    byte_extent(a, &alo, &ahi);
-    byte_extent(b, &blo, &bhi);
-    return alo < bhi && blo < ahi;
-}
-
 /* ---- tap tables ------------------------------------------------------------------- */
 
 typedef struct tables {
@@ -234,7 +213,7 @@ static aug_status check_dst(const char *func, const aug_tensor *dst, int64_t nsr
             return aug__error(AUG_ERR_VALUE, func, "the image is on %s but the output is on %s",
                               aug__device_str(srcs[i].t->device, b1, sizeof b1),
                               aug__device_str(dst->device, b2, sizeof b2));
-        if (overlaps(srcs[i].t, dst))
+        if (aug__tensors_overlap(srcs[i].t, dst))
             return nsrc > 1 ? aug__error(AUG_ERR_VALUE, func, "the output overlaps image %lld", (long long)i)
                             : aug__error(AUG_ERR_VALUE, func, "the output overlaps the image");
     }

@@ -113,6 +113,27 @@ aug_status aug__tensor_check(const char *func, const aug_tensor *t) {
     return st;
 }
 
+/* Byte range [lo, hi) a non-empty tensor's elements span inside its storage. */
+static void byte_extent(const aug_tensor *t, int64_t *lo, int64_t *hi) {
+    int64_t item = aug__dtype_size(t->dtype);
+    int64_t a = t->byte_offset, b = t->byte_offset;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t span = (t->shape[d] - 1) * t->strides[d] * item;
+        if (span < 0) a += span;
+        else b += span;
+    }
+    *lo = a;
+    *hi = b + item;
+}
+
+int aug__tensors_overlap(const aug_tensor *a, const aug_tensor *b) {
+    if (!a->storage || a->storage != b->storage || aug_tensor_size(a) == 0 || aug_tensor_size(b) == 0) return 0;
+    int64_t alo, ahi, blo, bhi;
+    byte_extent(a, &alo, &ahi);
+    byte_extent(b, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+
 aug_status aug__check_no_self_overlap(const char *func, const aug_tensor *t, const char *what) {
     int n = 0, axis[AUG_MAX_DIMS];
     uint64_t step[AUG_MAX_DIMS];

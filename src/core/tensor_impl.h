@@ -34,6 +34,9 @@ AUG__HIDDEN aug_status aug__tensor_check(const char *func, const aug_tensor *t);
  * the rare strides that interleave without overlapping (shape (3, 2), strides
  * (2, 3)) are refused too, with the same message. Zero strides name the axis. */
 AUG__HIDDEN aug_status aug__check_no_self_overlap(const char *func, const aug_tensor *t, const char *what);
+/* 1 if two tensors' element ranges in one storage intersect (by their byte extents:
+ * interleaved views that touch no common element count too). */
+AUG__HIDDEN int aug__tensors_overlap(const aug_tensor *a, const aug_tensor *b);
 
 /* A new tensor struct describing the same view as t, holding a new reference to
  * its storage (t may be storage-less). NULL with an error on allocation failure. */

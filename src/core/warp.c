@@ -12,27 +12,6 @@
 #include "tensor_impl.h"
 #include "warp.h"
 
-/* Byte range [lo, hi) a non-empty tensor's elements span inside its storage. */
-static void byte_extent(const aug_tensor *t, int64_t *lo, int64_t *hi) {
-    int64_t item = aug__dtype_size(t->dtype);
-    int64_t a = t->byte_offset, b = t->byte_offset;
-    for (int d = 0; d < t->ndim; d++) {
-        int64_t span = (t->shape[d] - 1) * t->strides[d] * item;
-        if (span < 0) a += span;
-        else b += span;
-    }
-    *lo = a;
-    *hi = b + item;
-}
-
-static int overlaps(const aug_tensor *a, const aug_tensor *b) {
-    if (!a->storage || a->storage != b->storage || aug_tensor_size(a) == 0 || aug_tensor_size(b) == 0) return 0;
-    int64_t alo, ahi, blo, bhi;
-    byte_extent(a, &alo, &ahi);
-    byte_extent(b, &blo, &bhi);
-    return alo < bhi && blo < ahi;
-}
-
 /* The C background values as doubles (zeros for NULL). */
 static aug_status read_background(const char *func, const aug_tensor *bg, aug_device dev, int64_t C,
                                   double *out) {
@@ -225,7 +204,7 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
                             aug__device_str(dst->device, buf2, sizeof buf2));
             break;
         }
-        if (overlaps(s, dst)) {
+        if (aug__tensors_overlap(s, dst)) {
             st = aug__error(AUG_ERR_VALUE, func, "dst overlaps src image %lld", (long long)i);
             break;
         }

@@ -63,6 +63,9 @@ static inline cudaStream_t aug__cuda_stream(const aug__exec *e) { return (cudaSt
  * freeing it with work still queued on `stream` is safe. */
 void *aug__cuda_tmp_alloc(const char *func, int device_id, size_t nbytes, cudaStream_t stream);
 void aug__cuda_tmp_free(int device_id, void *ptr, size_t nbytes, cudaStream_t stream);
+/* Copies n bytes of host memory to dst in stream order and waits for the copy, so
+ * the caller may free or reuse the host buffer at once (cuda/memory.cu). */
+aug_status aug__cuda_upload(const char *func, void *dst, const void *src, size_t n, cudaStream_t stream);
 
 /* The table entries of the family files. */
 aug_status aug__cuda_elementwise(const aug__ew_plan *plan);

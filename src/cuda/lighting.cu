@@ -69,12 +69,6 @@ static double table_value(int dtype, int64_t i) {
     }
 }
 
-static aug_status upload(const char *func, void *dst, const void *src, size_t n, cudaStream_t s) {
-    AUG_CUDA(func, cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, s));
-    AUG_CUDA(func, cudaStreamSynchronize(s)); /* src is a host buffer freed after this */
-    return AUG_OK;
-}
-
 aug_status aug__cuda_lighting(const aug__lighting_plan *p) {
     const char *func = p->func;
     const aug__exec *e = &p->exec;
@@ -94,7 +88,7 @@ aug_status aug__cuda_lighting(const aug__lighting_plan *p) {
         st = !params ? AUG__NOMEM(func) : !dparams ? AUG_ERR_MEMORY : AUG_OK; /* tmp_alloc records its error */
         for (int64_t q = 0; st == AUG_OK && q < nplanes; q++) params[q] = p->gg[q / p->c] * p->gc[q];
         if (st == AUG_OK) memcpy(params + nplanes, p->ct, (size_t)p->n * sizeof(double));
-        if (st == AUG_OK) st = upload(func, dparams, params, bytes, stream);
+        if (st == AUG_OK) st = aug__cuda_upload(func, dparams, params, bytes, stream);
         if (st == AUG_OK) {
             direct_args a = {src, dst, dparams, dparams + nplanes, p->hw, p->c, nplanes * p->hw, dtype, p->vmin, p->vmax};
             aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
@@ -119,7 +113,7 @@ aug_status aug__cuda_lighting(const aug__lighting_plan *p) {
                 aug__store_f64(aug__lighting_value(table_value(dtype, i), p->vmin, p->vmax, c, g), dtype,
                                tables + (l * entries + i) * esize);
         }
-        st = upload(func, dtables, tables, (size_t)(m * entries * esize), stream);
+        st = aug__cuda_upload(func, dtables, tables, (size_t)(m * entries * esize), stream);
         if (st) break;
         unsigned flip = dtype == AUG__CT_INT8 ? 0x80u : dtype == AUG__CT_INT16 ? 0x8000u : 0u;
         table_args a = {src + q0 * p->hw * esize, dst + q0 * p->hw * esize, dtables, p->hw, m * p->hw, bits,

@@ -187,6 +187,12 @@ void aug__cuda_free(int device_id, void *ptr, size_t nbytes, void *stream) {
     pthread_mutex_unlock(&p->mu);
 }
 
+aug_status aug__cuda_upload(const char *func, void *dst, const void *src, size_t n, cudaStream_t stream) {
+    AUG_CUDA(func, cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, stream));
+    AUG_CUDA(func, cudaStreamSynchronize(stream));
+    return AUG_OK;
+}
+
 void *aug__cuda_tmp_alloc(const char *func, int device_id, size_t nbytes, cudaStream_t stream) {
     void *p = aug__cuda_alloc(device_id, nbytes, stream);
     if (!p) aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on cuda:%d)", nbytes, device_id);

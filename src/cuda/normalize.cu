@@ -62,12 +62,6 @@ AUG_GLOBAL void aug__k_cmn(cmn_args a) {
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
-static aug_status upload(const char *func, void *dst, const void *src, size_t n, cudaStream_t s) {
-    AUG_CUDA(func, cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, s));
-    AUG_CUDA(func, cudaStreamSynchronize(s)); /* src is a host buffer freed after this */
-    return AUG_OK;
-}
-
 aug_status aug__cuda_crop_mirror_normalize(const aug__cmn_plan *p) {
     const char *func = p->func;
     const aug__exec *e = &p->exec;
@@ -86,7 +80,7 @@ aug_status aug__cuda_crop_mirror_normalize(const aug__cmn_plan *p) {
         memcpy(host + b_img, p->mean, (size_t)p->cout * sizeof(float));
         memcpy(host + b_img + b_f, p->inv, (size_t)p->cout * sizeof(float));
         memcpy(host + b_img + 2 * b_f, p->fill, (size_t)p->cout * (size_t)osize);
-        st = upload(func, blob, host, bytes, stream);
+        st = aug__cuda_upload(func, blob, host, bytes, stream);
     }
     if (st == AUG_OK) {
         cmn_args a;
@@ -163,7 +157,7 @@ aug_status aug__cuda_gaussian_noise(const aug__noise_plan *plan) {
         bytes = (size_t)(plan->n / plan->per_image) * sizeof(double);
         dstds = (double *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
         if (!dstds) return AUG_ERR_MEMORY; /* tmp_alloc records its error */
-        st = upload(func, dstds, plan->stds, bytes, stream);
+        st = aug__cuda_upload(func, dstds, plan->stds, bytes, stream);
         a.stds = dstds;
     }
     if (st == AUG_OK) {

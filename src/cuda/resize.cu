@@ -109,10 +109,8 @@ aug_status aug__cuda_resize(const aug__resize_plan *p) {
         free(host);
         return AUG_ERR_MEMORY;
     }
-    cudaError_t err = cudaMemcpyAsync(dev_mem, host, bytes, cudaMemcpyHostToDevice, stream);
-    if (err == cudaSuccess) err = cudaStreamSynchronize(stream); /* host is freed below */
+    st = aug__cuda_upload(func, dev_mem, host, bytes, stream);
     free(host);
-    if (err != cudaSuccess) st = aug__cuda_fail(func, err, "uploading the resize tables", __FILE__, __LINE__);
     if (!st) {
         resize_args a;
         a.img = (const aug__resize_image *)(const void *)(dev_mem + oimg);

@@ -222,10 +222,8 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
         free(host);
         return AUG_ERR_MEMORY;
     }
-    cudaError_t err = cudaMemcpyAsync(dev_mem, host, bytes, cudaMemcpyHostToDevice, stream);
-    if (err == cudaSuccess) err = cudaStreamSynchronize(stream); /* host is freed below */
+    st = aug__cuda_upload(func, dev_mem, host, bytes, stream);
     free(host);
-    if (err != cudaSuccess) st = aug__cuda_fail(func, err, "uploading the warp parameters", __FILE__, __LINE__);
     if (!st) {
         warp_args a;
         a.img = (const wimg *)(const void *)(dev_mem + oimg);
