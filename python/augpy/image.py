@@ -74,7 +74,7 @@ def _check_batch(batch, func, batch_size):
 
 def _augmentation_list(augmentation, n, func):
     if augmentation is None:
-        return [{} for _ in range(n)]
+        return [{}] * n
     augmentation = list(augmentation)
     if len(augmentation) != n:
         raise ValueError(f"{func}: {len(augmentation)} augmentation dicts for {n} images")
@@ -223,7 +223,8 @@ class DecodeWarp:
         n = len(images)
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
-        augmentation = _augmentation_list(augmentation, n, func)
+        # copies: the caller's dicts stay as given (the copies get matrix and source_size)
+        augmentation = [dict(a) for a in _augmentation_list(augmentation, n, func)]
         batch["image"] = self._fill(images, augmentation)
         batch["augmentation"] = augmentation
         return self._targets(batch, func)
