@@ -161,9 +161,11 @@ def check_follow(batch, imgs=IMGS, ignore=255):
 PARAMS = [{"angle": 12.0, "scale": 1.3}, {"hmirror": True, "shift": (0.1, -0.05)}, {"angle": -30.0, "vmirror": True}]
 
 
-def test_decode_warp_targets_follow_the_image():
-    dw = DecodeWarp(3, (3, 48, 56), dct_scale=False)
-    out = dw(batch_of(augmentation=[dict(p) for p in PARAMS]))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_decode_warp_targets_follow_the_image(threads):
+    dw = DecodeWarp(3, (3, 48, 56), dct_scale=False, cpu_threads=threads)
+    out = dw(batch_of(augmentation=PARAMS))
+    assert all("matrix" not in p for p in PARAMS)      # the caller's dicts are not changed
     for a, p, img in zip(out["augmentation"], PARAMS, IMGS):
         want, _ = augpy.make_transform(img[2].shape, (48, 56), **p)
         np.testing.assert_allclose(np.array(a["matrix"]).reshape(2, 3), want, rtol=0, atol=1e-6)
