@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from . import _augpy
+from .targets import transform_batch_targets
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "imagenet_eval", "imagenet_train"]
@@ -106,7 +107,18 @@ class DecodeWarp:
 
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use.
+
+    Targets (docs/targets.md): each ``batch['augmentation'][i]`` gets ``matrix``
+    (6 floats, the warp of the FULL decoded image, output pixel -> source pixel)
+    and ``source_size`` (h, w); optional batch keys ``boxes`` (+ ``labels``),
+    ``keypoints`` (+ ``keypoint_labels``) and ``masks`` are moved with those
+    matrices (``augpy.targets.transform_batch_targets``; settings: the attributes
+    ``box_format``, ``box_params``, ``ignore_index``).
     """
+
+    box_format = "xyxy"
+    box_params = None
+    ignore_index = 255
 
     def __init__(self, batch_size, shape, background=None, dtype=None, cpu_threads=1, num_buffers=2,
                  decode_buffer_size=None, max_pixels=None, dct_scale=None):
@@ -189,11 +201,13 @@ class DecodeWarp:
             size = _check_limit(decoder, header)
             matrix, supersampling = _augpy.make_transform(size, self.shape[1:], **kwargs)
             self._warp_planned(decoder, buffer, data, size, matrix, supersampling, dst)
+            _record(params, matrix, size)
         else:
             data = info[1] if info is not None else data
             img = decoder.decode(data, buffer)
             matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
             _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
+            _record(params, matrix, img.shape[:2])
         done = _augpy.CudaEvent()
         done.record(stream)
         return done
@@ -209,9 +223,17 @@ class DecodeWarp:
         n = len(images)
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
-        augmentation = _augmentation_list(augmentation, n, func)
+        # copies: the caller's dicts stay as given (the copies get matrix and source_size)
+        augmentation = [dict(a) for a in _augmentation_list(augmentation, n, func)]
         batch["image"] = self._fill(images, augmentation)
-        return batch
+        batch["augmentation"] = augmentation
+        return self._targets(batch, func)
+
+    def _targets(self, batch, func):
+        """Move the batch's optional boxes / keypoints / masks (no work without them)."""
+        aug = batch["augmentation"]
+        return transform_batch_targets(batch, [a["matrix"] for a in aug], [a["source_size"] for a in aug],
+                                       self.shape[1:], self.box_format, self.box_params, self.ignore_index, func)
 
     def _fill(self, images, params):
         """The ring-buffer machinery shared by the stages: run
@@ -259,6 +281,12 @@ class DecodeWarp:
         pool = getattr(self, "_pool", None)
         if pool is not None and getattr(self, "_pid", None) == os.getpid():
             pool.shutdown(wait=False)
+
+
+def _record(params, matrix, size):
+    """Record the full-image warp of one image in its augmentation dict."""
+    params["matrix"] = tuple(float(v) for v in np.asarray(matrix, dtype=np.float64).reshape(6))
+    params["source_size"] = (int(size[0]), int(size[1]))
 
 
 def _size_pair(size, func):
@@ -372,7 +400,9 @@ class ImageNetTrain(DecodeWarp):
         batch["augmentation"] = [{"crop": tuple(item[0]), "hflip": bool(item[1]),
                                   "dct_scale": item[4][0] if jpeg and self._use_plan(self._header) else 8}
                                  for item, jpeg in jobs]
-        return _apply_transforms(self.transforms, batch)
+        for a, (item, _), (_, size, _) in zip(batch["augmentation"], jobs, headers):
+            _record(a, item[2], size)
+        return _apply_transforms(self.transforms, self._targets(batch, func))
 
     def _decode_warp(self, data, job, dst, handoff):
         decoder, buffer = self._decoder()
@@ -421,10 +451,12 @@ class ImageNetEval(DecodeWarp):
         images = list(batch["image"])
         if len(images) > self.batch_size:
             raise ValueError(f"{func}: {len(images)} images for a batch size of {self.batch_size}")
-        batch["image"] = self._fill(images, [None] * len(images))
-        return _apply_transforms(self.transforms, batch)
+        augmentation = [{} for _ in images]
+        batch["image"] = self._fill(images, augmentation)
+        batch["augmentation"] = augmentation
+        return _apply_transforms(self.transforms, self._targets(batch, func))
 
-    def _decode_warp(self, data, _params, dst, handoff):
+    def _decode_warp(self, data, params, dst, handoff):
         decoder, buffer = self._decoder()
         stream = _augpy.get_current_stream()
         stream.wait_event(handoff)
@@ -433,6 +465,7 @@ class ImageNetEval(DecodeWarp):
         m, s = _augpy._resize_center_crop_matrix(size[0], size[1], self.resize, self.shape[1], self.shape[2],
                                                  self.max_supersampling)
         matrix = np.array(m, dtype=np.float32).reshape(2, 3)
+        _record(params, matrix, size)
         if info["format"] == "jpeg" and self._use_plan(decoder):
             self._warp_planned(decoder, buffer, data, size, matrix, s, dst)
         else:

@@ -15,7 +15,8 @@ import numpy as np
 from . import _augpy
 
 __all__ = ["transform_boxes", "transform_boxes_batch", "transform_keypoints", "transform_keypoints_batch",
-           "BOX_FORMATS"]
+           "BOX_FORMATS", "resize_matrix", "flip_matrix", "crop_matrix", "center_crop_matrix", "center_crop_offsets",
+           "transform_batch_targets"]
 
 BOX_FORMATS = ("xyxy", "xywh", "cxcywh")
 
@@ -232,3 +233,150 @@ def transform_keypoints_batch(keypoints, matrices, target_size, remove_invisible
         except (ValueError, TypeError) as e:
             raise type(e)(f"{func}: image {i}: {e}") from None
     return tuple(list(r) for r in zip(*results)) if results else ([], []) if labels is None else ([], [], [])
+
+
+# --- the warp matrices of the other geometric ops (docs/targets.md) ----------------------------------------
+# Each is the (2, 3) float64 INVERSE map (output pixel centre -> source pixel centre) that ``warp_affine``
+# takes; feed it to transform_boxes / transform_keypoints (or warp a mask with interpolation='nearest').
+
+def _hw(value, func, name):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        value = (value, value)
+    try:
+        h, w = value
+    except Exception:  # noqa: BLE001 - any failure of a user's sequence is a bad argument
+        raise TypeError(f"{func}: {name} must be an int or a (height, width) pair, got {value!r}") from None
+    for v in (h, w):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"{func}: {name} must hold positive ints, got {value!r}")
+    return int(h), int(w)
+
+
+def resize_matrix(src_hw, dst_hw):
+    """The matrix of ``augpy.resize(img, dst_hw)`` on an image of ``src_hw``:
+    pixel centres align, scale = in / out per axis (src = (dst + 0.5) * s - 0.5)."""
+    func = "augpy.resize_matrix"
+    (sh, sw), (dh, dw) = _hw(src_hw, func, "src_hw"), _hw(dst_hw, func, "dst_hw")
+    sx, sy = sw / dw, sh / dh
+    return np.array([[sx, 0.0, 0.5 * sx - 0.5], [0.0, sy, 0.5 * sy - 0.5]])
+
+
+def flip_matrix(hw, horizontal=True, vertical=False):
+    """The matrix of ``augpy.flip(img, horizontal, vertical)`` on an (h, w) image
+    (x -> w - 1 - x, y -> h - 1 - y); it is its own inverse."""
+    h, w = _hw(hw, "augpy.flip_matrix", "hw")
+    m = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    if horizontal:
+        m[0] = (-1.0, 0.0, w - 1.0)
+    if vertical:
+        m[1] = (0.0, -1.0, h - 1.0)
+    return m
+
+
+def crop_matrix(y, x):
+    """The matrix of ``augpy.crop(img, y, x, h, w)``: a shift by (x, y) (the crop's
+    size is the target size; a negative offset is padding)."""
+    for name, v in (("y", y), ("x", x)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer, float, np.floating)) or not np.isfinite(v):
+            raise ValueError(f"augpy.crop_matrix: {name} must be a finite number, got {v!r}")
+    return np.array([[1.0, 0.0, float(x)], [0.0, 1.0, float(y)]])
+
+
+def center_crop_offsets(hw, size):
+    """(y, x) of ``augpy.center_crop(img, size)`` on an (h, w) image: round((h - ch) / 2)
+    when the crop fits, -((ch - h) // 2) (zero padding before) when it does not."""
+    func = "augpy.center_crop_matrix"
+    (h, w), (ch, cw) = _hw(hw, func, "hw"), _hw(size, func, "size")
+
+    def off(n, c):
+        return int(round((n - c) / 2)) if c <= n else -((c - n) // 2)
+    return off(h, ch), off(w, cw)
+
+
+def center_crop_matrix(hw, size):
+    """The matrix of ``augpy.center_crop(img, size)`` on an (h, w) image."""
+    y, x = center_crop_offsets(hw, size)
+    return crop_matrix(y, x)
+
+
+# --- targets through the batch stages (augpy.image) -------------------------------------------------------
+
+TARGET_KEYS = ("boxes", "keypoints", "masks")
+
+
+def transform_batch_targets(batch, matrices, source_sizes, target_size, box_format="xyxy", box_params=None,
+                            ignore_index=255, func="augpy.transform_batch_targets"):
+    """Move the optional targets of a batch dict with each image's warp matrix,
+    in place; returns ``batch``. Keys (all optional; nothing is done without them):
+
+    - ``boxes``: a list of N (n_i, 4) arrays/tensors in ``box_format``; with
+      ``labels`` (a list of N label arrays/lists) filtered alike.
+      ``box_params``: a dict of transform_boxes' normalized / min_area / min_visibility.
+    - ``keypoints``: a list of N (n_i, 2|3|4); those that leave the image are
+      dropped, and ``keypoint_labels`` (a list of N) alike.
+    - ``masks``: a list of N (H_i, W_i) integer arrays/tensors, each of its image's
+      source size; replaced by one (N, Ht, Wt) tensor of the first mask's dtype and
+      device, warped nearest-neighbour, ``ignore_index`` outside the source.
+    """
+    present = [k for k in TARGET_KEYS if batch.get(k) is not None]
+    if not present:
+        return batch
+    n = len(matrices)
+    m = np.asarray(matrices, dtype=np.float64).reshape(n, 2, 3)
+    sizes = np.asarray(source_sizes, dtype=np.int64).reshape(n, 2)
+    th, tw = target_size
+    for key in present:
+        if isinstance(batch[key], (str, bytes)) or not hasattr(batch[key], "__len__") or len(batch[key]) != n:
+            got = len(batch[key]) if hasattr(batch[key], "__len__") else type(batch[key]).__name__
+            raise ValueError(f"{func}: batch['{key}'] must be a list of {n} entries (one per image), got {got}")
+    if "boxes" in present:
+        params = dict(box_params or {})
+        bad = set(params) - {"normalized", "min_area", "min_visibility"}
+        if bad:
+            raise ValueError(f"{func}: box_params takes normalized, min_area, min_visibility; got {sorted(bad)}")
+        labels = batch.get("labels")
+        for i, b in enumerate(batch["boxes"]):
+            bb = b if _is_tensor(b) else np.asarray(b, dtype=np.float64)
+            if bb.size and not _is_tensor(bb) and not np.all(np.isfinite(bb)):
+                raise ValueError(f"{func}: batch['boxes'][{i}] holds NaN or infinite coordinates")
+        r = transform_boxes_batch(list(batch["boxes"]), m, sizes, (th, tw), format=box_format, labels=labels,
+                                  **params)
+        batch["boxes"] = r[0]
+        if labels is not None:
+            batch["labels"] = r[2]
+    if "keypoints" in present:
+        labels = batch.get("keypoint_labels")
+        r = transform_keypoints_batch(list(batch["keypoints"]), m, (th, tw), True, labels)
+        batch["keypoints"] = r[0]
+        if labels is not None:
+            batch["keypoint_labels"] = r[2]
+    if "masks" in present:
+        batch["masks"] = _warp_masks(list(batch["masks"]), m, sizes, (th, tw), ignore_index, func)
+    return batch
+
+
+def _warp_masks(masks, m, sizes, target_size, ignore_index, func):
+    tensors = []
+    for i, mask in enumerate(masks):
+        t = mask if _is_tensor(mask) else None
+        if t is None:
+            a = np.asarray(mask)
+            if not (np.issubdtype(a.dtype, np.integer) or a.dtype == np.bool_):
+                raise TypeError(f"{func}: batch['masks'][{i}] must be an integer mask, got dtype {a.dtype}")
+            t = _augpy.array_to_tensor(np.ascontiguousarray(a.astype(np.uint8) if a.dtype == np.bool_ else a))
+        elif t.dtype not in (_augpy.uint8, _augpy.int8, _augpy.uint16, _augpy.int16, _augpy.uint32,
+                             _augpy.int32, _augpy.int64):
+            raise TypeError(f"{func}: batch['masks'][{i}] must be an integer mask, got dtype {t.dtype}")
+        if tuple(t.shape) != tuple(int(v) for v in sizes[i]):
+            raise ValueError(f"{func}: batch['masks'][{i}] has shape {tuple(t.shape)}, "
+                             f"its image is {tuple(int(v) for v in sizes[i])} (height, width)")
+        tensors.append(t)
+    out = _augpy.CudaTensor((len(masks),) + tuple(target_size), dtype=tensors[0].dtype,
+                            device_id=tensors[0].device_id)
+    for i, t in enumerate(tensors):
+        if t.dtype != out.dtype or t.device != out.device:
+            raise TypeError(f"{func}: batch['masks'][{i}] has dtype {t.dtype} on {t.device}, mask 0 "
+                            f"{out.dtype} on {out.device}: give all masks one dtype and device")
+        _augpy.warp_affine(t, out[i], m[i].astype(np.float32), [float(ignore_index)], interpolation="nearest")
+    out.layout = "NHW"
+    return out
