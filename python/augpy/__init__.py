@@ -27,6 +27,8 @@ from .targets import (transform_boxes, transform_boxes_batch, transform_keypoint
                       transform_keypoints_batch)
 from . import rrc  # noqa: E402,F401
 from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix  # noqa: E402,F401
+# the geometric ops with targets= (the extension's functions plus masks, boxes, keypoints)
+from ._geometry import center_crop, crop, flip, hflip, resize, vflip, warp_affine  # noqa: E402,F401
 
 __all__ = sorted([name for name in vars(_augpy) if not name.startswith("_") and not hasattr(_builtins, name)]
                  + ["Tensor", "JpegError", "image", "numeric_limits"]

@@ -22,6 +22,16 @@ from ._augpy import __version__ as __version__
 Tensor = CudaTensor
 JpegError = NvJpegError
 
+# the geometric ops with targets= (augpy/_geometry.py): with targets they return
+# (result, moved targets) (warp_affine: the moved targets)
+from ._geometry import center_crop as center_crop
+from ._geometry import crop as crop
+from ._geometry import flip as flip
+from ._geometry import hflip as hflip
+from ._geometry import resize as resize
+from ._geometry import vflip as vflip
+from ._geometry import warp_affine as warp_affine
+
 # `from augpy import *`: every public name except all, any, min, max, sum and
 # MemoryError (they would shadow builtins) and math (the standard library's module).
 __all__ = [

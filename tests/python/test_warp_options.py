@@ -436,7 +436,7 @@ def test_options_bad_input():
     with pytest.raises(ValueError, match="augpy.warp_affine: src image 0 has 3 channels but dst has 1"):
         augpy.warp_affine(img, augpy.CudaTensor((8, 8), dtype=augpy.uint8), eye)
     # the options are keyword-only
-    with pytest.raises(TypeError, match="at most 5 positional arguments"):
+    with pytest.raises(TypeError, match="positional arguments"):
         augpy.warp_affine(img, dst, eye, None, 1, "nearest")
     # names are case-insensitive, with the documented aliases
     for name in ("NEAREST", "Linear", "bilinear"):

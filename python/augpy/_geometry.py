@@ -1,0 +1,120 @@
+"""augpy's geometric ops with ``targets=``: the masks, boxes and keypoints of one image
+follow it through resize, flip, hflip, vflip, crop, center_crop and warp_affine.
+
+Each function is the extension's (same arguments, same result) plus a keyword
+``targets``: a dict with any of ``boxes`` ((n, 4); ``labels`` filtered alike),
+``keypoints`` ((n, 2|3|4); ``keypoint_labels`` alike), ``mask`` (an (H, W) integer
+mask of the image's size), and the settings ``box_format`` ('xyxy'), ``box_params``
+(transform_boxes' normalized / min_area / min_visibility) and ``ignore_index`` (255,
+the mask value outside the source). With targets the call returns ``(result,
+moved)``, ``moved`` the dict with the targets moved by the op's matrix
+(augpy.targets: resize_matrix, flip_matrix, crop_matrix, center_crop_matrix, or
+warp_affine's own matrix); warp_affine, which returns None, returns ``moved``.
+docs/targets.md has the conventions and examples.
+"""
+from . import _augpy
+from . import targets as _targets
+
+_SETTINGS = ("box_format", "box_params", "ignore_index")
+_KEYS = ("boxes", "labels", "keypoints", "keypoint_labels", "mask") + _SETTINGS
+
+
+def _follow(targets, matrix, source_hw, target_hw, func):
+    if not isinstance(targets, dict):
+        raise TypeError(f"{func}: targets must be a dict (boxes, labels, keypoints, keypoint_labels, mask), "
+                        f"got {type(targets).__name__}")
+    unknown = sorted(set(targets) - set(_KEYS))
+    if unknown:
+        raise ValueError(f"{func}: unknown targets keys {unknown} (known: {', '.join(_KEYS)})")
+    batch = {}
+    for key, batch_key in (("boxes", "boxes"), ("labels", "labels"), ("keypoints", "keypoints"),
+                           ("keypoint_labels", "keypoint_labels"), ("mask", "masks")):
+        if targets.get(key) is not None:
+            batch[batch_key] = [targets[key]]
+    _targets.transform_batch_targets(batch, [matrix], [source_hw], target_hw,
+                                     box_format=targets.get("box_format", "xyxy"),
+                                     box_params=targets.get("box_params"),
+                                     ignore_index=targets.get("ignore_index", 255), func=func)
+    moved = {k: v for k, v in targets.items() if k in _SETTINGS}
+    for key, batch_key in (("boxes", "boxes"), ("labels", "labels"), ("keypoints", "keypoints"),
+                           ("keypoint_labels", "keypoint_labels"), ("mask", "masks")):
+        if batch_key in batch:
+            moved[key] = batch[batch_key][0]
+    return moved
+
+
+def _hw(image, layout, func):
+    n, h, w, _ = _augpy.image_dims(image, layout)
+    if n != 1:
+        raise ValueError(f"{func}: targets= follows one image; for a batch ({n} images) use the batch stages "
+                         f"or augpy.transform_boxes_batch")
+    return h, w
+
+
+def resize(image, size, interpolation="bilinear", antialias=True, layout=None, out=None, *, targets=None):
+    """``augpy.resize``; with ``targets``: ``(resized, moved targets)`` (module doc)."""
+    res = _augpy.resize(image, size, interpolation, antialias, layout, out)
+    if targets is None:
+        return res
+    src, dst = _hw(image, layout, "augpy.resize"), _hw(res, layout, "augpy.resize")
+    return res, _follow(targets, _targets.resize_matrix(src, dst), src, dst, "augpy.resize")
+
+
+def flip(image, horizontal=True, vertical=False, layout=None, *, targets=None):
+    """``augpy.flip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
+    res = _augpy.flip(image, horizontal, vertical, layout)
+    if targets is None:
+        return res
+    hw = _hw(image, layout, "augpy.flip")
+    return res, _follow(targets, _targets.flip_matrix(hw, bool(horizontal), bool(vertical)), hw, hw, "augpy.flip")
+
+
+def hflip(image, layout=None, *, targets=None):
+    """``augpy.hflip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
+    res = _augpy.hflip(image, layout)
+    if targets is None:
+        return res
+    hw = _hw(image, layout, "augpy.hflip")
+    return res, _follow(targets, _targets.flip_matrix(hw, True, False), hw, hw, "augpy.hflip")
+
+
+def vflip(image, layout=None, *, targets=None):
+    """``augpy.vflip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
+    res = _augpy.vflip(image, layout)
+    if targets is None:
+        return res
+    hw = _hw(image, layout, "augpy.vflip")
+    return res, _follow(targets, _targets.flip_matrix(hw, False, True), hw, hw, "augpy.vflip")
+
+
+def crop(image, y, x, h, w, layout=None, *, targets=None):
+    """``augpy.crop``; with ``targets``: ``(view, moved targets)`` (module doc)."""
+    res = _augpy.crop(image, y, x, h, w, layout)
+    if targets is None:
+        return res
+    src = _hw(image, layout, "augpy.crop")
+    return res, _follow(targets, _targets.crop_matrix(int(y), int(x)), src, (int(h), int(w)), "augpy.crop")
+
+
+def center_crop(image, size, layout=None, *, targets=None):
+    """``augpy.center_crop``; with ``targets``: ``(result, moved targets)`` (module doc)."""
+    res = _augpy.center_crop(image, size, layout)
+    if targets is None:
+        return res
+    src, dst = _hw(image, layout, "augpy.center_crop"), _hw(res, layout, "augpy.center_crop")
+    return res, _follow(targets, _targets.center_crop_matrix(src, dst), src, dst, "augpy.center_crop")
+
+
+def warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation="linear", border="constant",
+                layout=None, src_layout=None, targets=None):
+    """``augpy.warp_affine``; with ``targets`` (one source image): returns the moved
+    targets (module doc), else None."""
+    if targets is not None and not isinstance(src, _augpy.CudaTensor):
+        raise ValueError("augpy.warp_affine: targets= follows one image; for a batch use the batch stages "
+                         "or augpy.transform_boxes_batch")
+    _augpy.warp_affine(src, dst, matrix, background, supersampling, interpolation=interpolation, border=border,
+                       layout=layout, src_layout=src_layout)
+    if targets is None:
+        return None
+    s, d = _hw(src, src_layout, "augpy.warp_affine"), _hw(dst, layout, "augpy.warp_affine")
+    return _follow(targets, matrix, s, d, "augpy.warp_affine")
