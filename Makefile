@@ -101,11 +101,14 @@ pytest-emu: venv cuda-emu
 	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ../../$(VPY) -m pytest -q -p no:cacheprovider .
 	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_DEVICE=cuda:1 ../../$(VPY) -m pytest -q -p no:cacheprovider .
 
-# augpy built with ASan+UBSan into build-pyasan/ (not installed; the interpreter preloads libasan),
+# augpy built with ASan+UBSan into build-pyasan/ (not installed; the interpreter preloads libasan, and
+# libstdc++ after it: ASan intercepts __cxa_throw, and without libstdc++ loaded at start-up a C++
+# exception thrown inside a peer such as OpenCV fails ASan's CHECK and aborts the run),
 # and the suite under it twice: on the CPU, and on the ASan build of the emulated devices with the
 # threads of each block in shuffled order. test_stubs (mypy, stubtest) only reads the stubs.
 PYASAN_DIR := build-pyasan
-PYASAN_RUN = cd tests/python && PYTHONPATH=$(CURDIR)/$(PYASAN_DIR) LD_PRELOAD=$$(gcc -print-file-name=libasan.so) \
+PYASAN_RUN = cd tests/python && PYTHONPATH=$(CURDIR)/$(PYASAN_DIR) \
+  LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libstdc++.so)" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 pyasan: venv build-asan
