@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 import augpy
-from conftest import ON_CUDA
+from conftest import ON_CUDA, UNDER_ASAN
 from augpy.image import DecodeWarp, ImageNetEval, ImageNetTrain
 
 
@@ -177,7 +177,8 @@ def test_bad_parameters():
         ImageNetTrain(1, max_pixels=100)({"image": IMAGES[:1]})
 
 
-@pytest.mark.skipif(not hasattr(os, "fork") or ON_CUDA, reason="needs fork; a CUDA context cannot cross fork()")
+@pytest.mark.skipif(not hasattr(os, "fork") or ON_CUDA or UNDER_ASAN,
+                    reason="needs fork; a CUDA context cannot cross fork(); libasan is not fork-safe (test_fork.py)")
 def test_imagenet_train_forked_workers_differ():
     """Without a seed, forked children (DataLoader workers) draw their own crops."""
     stage = ImageNetTrain(2, size=16)

@@ -22,6 +22,11 @@ import types
 import cv2
 import numpy as np
 import pytest
+from conftest import UNDER_ASAN
+
+# Worker processes (fork, spawn and forkserver all fork this multi-threaded process first):
+# GCC 12's libasan is not fork-safe then (test_fork.py), so `make pytest-asan` skips them.
+no_workers_under_asan = pytest.mark.skipif(UNDER_ASAN, reason="worker processes under libasan (see test_fork.py)")
 
 import augpy
 import augpy.data
@@ -229,6 +234,7 @@ def test_bad_arguments(atorch, tmp_path):
 
 # ---- real torch DataLoader workers -------------------------------------------------------------
 
+@no_workers_under_asan
 @pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
 def test_dataloader_workers(atorch, tmp_path, method):
     at, torch = atorch
@@ -275,6 +281,7 @@ def _mp_worker(args):
     return out
 
 
+@no_workers_under_asan
 @pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
 def test_multiprocessing_pool_pickles_tensors(tmp_path, method):
     if method not in mp.get_all_start_methods():
@@ -299,6 +306,7 @@ def _queue_producer(root, q):
     q.put(None)
 
 
+@no_workers_under_asan
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_multiprocessing_process_queue(tmp_path, method):
     """A DataLoader-like producer process feeding a queue (what torch's workers do)."""
