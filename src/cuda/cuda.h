@@ -66,6 +66,11 @@ void aug__cuda_tmp_free(int device_id, void *ptr, size_t nbytes, cudaStream_t st
 /* Copies n bytes of host memory to dst in stream order and waits for the copy, so
  * the caller may free or reuse the host buffer at once (cuda/memory.cu). */
 aug_status aug__cuda_upload(const char *func, void *dst, const void *src, size_t n, cudaStream_t stream);
+/* *dst = aug__cuda_tmp_alloc of n bytes holding a copy of host memory src
+ * (uploaded as aug__cuda_upload does); on an error *dst is NULL. Free with
+ * aug__cuda_tmp_free. */
+aug_status aug__cuda_tmp_upload(const char *func, int device_id, const void *src, size_t n, cudaStream_t stream,
+                                void **dst);
 
 /* The table entries of the family files. */
 aug_status aug__cuda_elementwise(const aug__ew_plan *plan);

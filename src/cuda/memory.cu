@@ -193,6 +193,18 @@ aug_status aug__cuda_upload(const char *func, void *dst, const void *src, size_t
     return AUG_OK;
 }
 
+aug_status aug__cuda_tmp_upload(const char *func, int device_id, const void *src, size_t n, cudaStream_t stream,
+                                void **dst) {
+    *dst = aug__cuda_tmp_alloc(func, device_id, n, stream);
+    if (!*dst) return AUG_ERR_MEMORY; /* tmp_alloc records its error */
+    aug_status st = aug__cuda_upload(func, *dst, src, n, stream);
+    if (st != AUG_OK) {
+        aug__cuda_tmp_free(device_id, *dst, n, stream);
+        *dst = NULL;
+    }
+    return st;
+}
+
 void *aug__cuda_tmp_alloc(const char *func, int device_id, size_t nbytes, cudaStream_t stream) {
     void *p = aug__cuda_alloc(device_id, nbytes, stream);
     if (!p) aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on cuda:%d)", nbytes, device_id);

@@ -155,10 +155,9 @@ aug_status aug__cuda_gaussian_noise(const aug__noise_plan *plan) {
     size_t bytes = 0;
     if (plan->stds) {
         bytes = (size_t)(plan->n / plan->per_image) * sizeof(double);
-        dstds = (double *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
-        if (!dstds) return AUG_ERR_MEMORY; /* tmp_alloc records its error */
-        st = aug__cuda_upload(func, dstds, plan->stds, bytes, stream);
-        a.stds = dstds;
+        void *tmp = NULL;
+        if ((st = aug__cuda_tmp_upload(func, dev, plan->stds, bytes, stream, &tmp))) return st;
+        a.stds = dstds = (double *)tmp;
     }
     if (st == AUG_OK) {
         aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);

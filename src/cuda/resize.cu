@@ -104,13 +104,11 @@ aug_status aug__cuda_resize(const aug__resize_plan *p) {
     memcpy(host + otap, p->taps, (size_t)p->ntaps * sizeof(aug__resize_tap));
     memcpy(host + ow32, p->w32, (size_t)p->nw * sizeof(float));
     memcpy(host + ow64, p->w64, (size_t)p->nw * sizeof(double));
-    char *dev_mem = (char *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
-    if (!dev_mem) {
-        free(host);
-        return AUG_ERR_MEMORY;
-    }
-    st = aug__cuda_upload(func, dev_mem, host, bytes, stream);
+    void *tmp = NULL;
+    st = aug__cuda_tmp_upload(func, dev, host, bytes, stream, &tmp);
     free(host);
+    if (st) return st;
+    char *dev_mem = (char *)tmp;
     if (!st) {
         resize_args a;
         a.img = (const aug__resize_image *)(const void *)(dev_mem + oimg);

@@ -217,13 +217,11 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
         m->kind = aug__warp_kind(m->dtype, (int)p->dst->dtype, m->sc, m->H, m->W, m->s, bytes_ok, floats_ok,
                                  m->border);
     }
-    char *dev_mem = (char *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
-    if (!dev_mem) {
-        free(host);
-        return AUG_ERR_MEMORY;
-    }
-    st = aug__cuda_upload(func, dev_mem, host, bytes, stream);
+    void *tmp = NULL;
+    st = aug__cuda_tmp_upload(func, dev, host, bytes, stream, &tmp);
     free(host);
+    if (st) return st;
+    char *dev_mem = (char *)tmp;
     if (!st) {
         warp_args a;
         a.img = (const wimg *)(const void *)(dev_mem + oimg);

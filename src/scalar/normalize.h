@@ -14,22 +14,30 @@
  * float(fma(-shift, std / scale, mean)) and float(scale / std). */
 AUG_HD float aug__cmn_norm(float x, float mean, float inv) { return (x - mean) * inv; }
 
-/* An input value of ctype t at p as float32 (saturate_cast: the conversion
- * table's). */
-AUG_HD float aug__cmn_load_f32(const void *p, int t) {
-    switch (t) {
-#define AUG__CMN_LOAD_(N)                 \
-    case AUG__CT_##N: {                   \
-        AUG__CT_T(N) x;                   \
-        memcpy(&x, p, sizeof x);          \
-        return AUG__CV(N, FLOAT32, x);    \
+/* An input value of ctype t at p as float32 / float64 (saturate_cast: the
+ * conversion table's): aug__cmn_load_f32 and aug__noise_load_f64. */
+#define AUG__LOAD_AS_(NAME, RT, DST)                   \
+    AUG_HD RT NAME(const void *p, int t) {             \
+        switch (t) {                                   \
+            AUG__CTYPE_LIST(AUG__LOAD_AS_CASE_##DST)   \
+        default:                                       \
+            return (RT)0;                              \
+        }                                              \
     }
-        AUG__CTYPE_LIST(AUG__CMN_LOAD_)
-#undef AUG__CMN_LOAD_
-    default:
-        return 0.0f;
+#define AUG__LOAD_AS_CASE_(N, DST) \
+    case AUG__CT_##N: {            \
+        AUG__CT_T(N) x;            \
+        memcpy(&x, p, sizeof x);   \
+        return AUG__CV(N, DST, x); \
     }
-}
+#define AUG__LOAD_AS_CASE_FLOAT32(N) AUG__LOAD_AS_CASE_(N, FLOAT32)
+#define AUG__LOAD_AS_CASE_FLOAT64(N) AUG__LOAD_AS_CASE_(N, FLOAT64)
+AUG__LOAD_AS_(aug__cmn_load_f32, float, FLOAT32)
+AUG__LOAD_AS_(aug__noise_load_f64, double, FLOAT64)
+#undef AUG__LOAD_AS_
+#undef AUG__LOAD_AS_CASE_
+#undef AUG__LOAD_AS_CASE_FLOAT32
+#undef AUG__LOAD_AS_CASE_FLOAT64
 
 /* v stored into an element of ctype t at p (saturate_cast from float32: the
  * conversion table's, as the CPU's aug__convert from FLOAT32). */
@@ -63,22 +71,6 @@ AUG_HD void aug__cmn_value(const void *src, int in_t, void *dst, int out_t, int 
 }
 
 /* ---- Gaussian noise ------------------------------------------------------------------- */
-
-/* An input value of ctype t at p as float64 (the conversion table's). */
-AUG_HD double aug__noise_load_f64(const void *p, int t) {
-    switch (t) {
-#define AUG__NOISE_LOAD_(N)               \
-    case AUG__CT_##N: {                   \
-        AUG__CT_T(N) x;                   \
-        memcpy(&x, p, sizeof x);          \
-        return AUG__CV(N, FLOAT64, x);    \
-    }
-        AUG__CTYPE_LIST(AUG__NOISE_LOAD_)
-#undef AUG__NOISE_LOAD_
-    default:
-        return 0.0;
-    }
-}
 
 /* The noise value of element i: exactly what the float32 Gaussian fill with
  * params p (p->mean, p->std: this element's image) stores there. */
