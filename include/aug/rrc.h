@@ -26,21 +26,25 @@ typedef struct aug_decode_plan {
  * out_height x out_width with matrix (output pixel -> source pixel, as from
  * aug_make_affine_matrix) and supersampling (1..AUG_MAX_SUPERSAMPLING).
  *
- * dct_scale != 0: M is the smallest of 1..8 for which the scaled image still
- * has at least one pixel per output pixel in every direction: sigma_min * M/8
- * >= 1 with sigma_min the smaller singular value of the matrix's 2x2 part
- * (M = 8 when sigma_min < 1, i.e. the warp enlarges somewhere), so
- * M = clamp(ceil(8 / sigma_min), 1, 8). libjpeg's scaled pixel k averages
+ * dct_scale != 0: M is the smallest of 1, 2, 4, 8 for which the scaled image
+ * still has at least one pixel per output pixel in every direction:
+ * sigma_min * M/8 >= 1 with sigma_min the smaller singular value of the
+ * matrix's 2x2 part (M = 8 when sigma_min < 2, e.g. when the warp enlarges
+ * somewhere). Powers of two only: libjpeg-turbo's 8-, 4-, 2- and 1-point
+ * IDCTs are SIMD, its 3..7-point ones (and the 6..14-point ones they pair
+ * with for 4:2:0 chroma) scalar, which makes a 5/8..7/8 decode slower than a
+ * full one. libjpeg's scaled pixel k averages
  * (its IDCT) source pixels [8k/M, 8(k+1)/M): its centre is source position
  * (k + 1/2) 8/M - 1/2, so the scaled matrix is A M/8 with translation
  * (t + 1/2) M/8 - 1/2. dct_scale == 0: M = 8.
- * The supersampling is recomputed for the scaled decode: M = 8 keeps the
- * given one, else min(supersampling, max(1, ceil(r M/8 - 1/2))), r M/8
- * rounded half down, with r = sqrt(|det A|) (make_affine_matrix's r when
- * there is no shear): the decode already averaged (8/M)^2 source pixels per
- * scaled pixel (a box-like prefilter), and up to 1.5 scaled pixels per output
- * pixel lie within the bilinear kernel's support, so s = 1 there (r M/8 is
- * in [1, 1 + sigma/8) when M > 1).
+ * The supersampling is recomputed for the decode:
+ * min(supersampling, max(1, ceil(r M/8 - 1))) with r = sqrt(|det A|)
+ * (make_affine_matrix's r when there is no shear): the decode already
+ * averaged (8/M)^2 source pixels per scaled pixel (a box-like prefilter), and
+ * below 2 scaled pixels per output pixel each of them lies within the
+ * bilinear kernel's 2-pixel support of an output pixel, so s = 1 there
+ * (r M/8 is in [1, 2) whenever M < 8 and the warp has no strong anisotropy).
+ * dct_scale == 0 keeps the given supersampling.
  * use_roi != 0: roi is the bounding box of every pixel the warp can read (the
  * output footprint [-1/2, out - 1/2] mapped through the scaled matrix, its
  * bilinear neighbours and one pixel of margin), clipped to the scaled image

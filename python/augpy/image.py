@@ -98,7 +98,7 @@ class DecodeWarp:
         decoder (must hold H*W*3 of the largest image); None: a new buffer per image
     :param max_pixels: the largest image (height * width) decoded, passed to each
         ``Decoder``; None: the Decoder's default (2**28)
-    :param dct_scale: decode each JPEG at the smallest libjpeg DCT scale M/8 that
+    :param dct_scale: decode each JPEG at the smallest libjpeg DCT scale M/8 (1/8, 1/4, 1/2, 1) that
         still gives the warp at least one source pixel per output pixel, and only
         the region the warp reads (``augpy.plan_decode``); the matrix and the
         supersampling are adjusted to that decode. None (the default): on, except
@@ -311,7 +311,7 @@ class ImageNetTrain(DecodeWarp):
     Per image: torchvision's RandomResizedCrop parameters (``augpy.random_resized_crop``,
     drawn from this stage's ``RandomNumberGenerator``: one generator call per batch,
     so ``seed`` makes the batches reproducible for any ``cpu_threads``), then a
-    region decode of the crop at the smallest libjpeg scale M/8 that keeps at least
+    region decode of the crop at the smallest libjpeg scale 1/8, 1/4, 1/2 or 1 that keeps at least
     one source pixel per output pixel, then one warp (antialiased with up to
     ``max_supersampling``^2 samples, mirrored when flipped) into a slot of the
     ring buffer. DecodeWarp's buffer ring, decoder threads and streams are reused.

@@ -86,7 +86,7 @@ def plan_decode(matrix, source_size, output_size, supersampling=1, dct_scale=Tru
     :param source_size: (height, width) of the full image
     :param output_size: (height, width) of the warp's output
     :param supersampling: the warp's supersampling for the full image
-    :param dct_scale: choose the smallest DCT scale M/8 that keeps >= 1 source
+    :param dct_scale: choose the smallest DCT scale M/8 (M = 1, 2, 4, 8) that keeps >= 1 source
         pixel per output pixel in every direction (else M = 8)
     :param roi: decode only the pixels the warp reads
     :returns: dict ``scale`` (M), ``roi`` (y, x, h, w in the scaled image),

@@ -47,10 +47,10 @@ aug_status aug_plan_decode(const float matrix[6], int64_t src_height, int64_t sr
     int M = 8;
     if (dct_scale) {
         double smin = sigma_min(m[0], m[1], m[3], m[4]);
-        if (smin > 1.0) {
-            double need = ceil(8.0 / smin - 1e-9);
-            M = need < 1.0 ? 1 : need > 8.0 ? 8 : (int)need;
-        }
+        /* powers of two only: libjpeg-turbo has SIMD IDCTs for 8, 4, 2 and 1; its
+         * 3..7-point ones (and the 10..14-point chroma ones they pair with under
+         * 4:2:0) are scalar and make a 5/8..7/8 decode slower than a full one */
+        while (M > 1 && smin * (double)(M / 2) >= 8.0 - 1e-9) M /= 2;
     }
     aug_decode_plan p;
     memset(&p, 0, sizeof p);
@@ -58,14 +58,16 @@ aug_status aug_plan_decode(const float matrix[6], int64_t src_height, int64_t sr
     p.supersampling = supersampling;
     float f[6];
     memcpy(f, matrix, sizeof f);
+    double k = (double)M / 8.0;
     if (M != 8) {
-        double k = (double)M / 8.0;
         double a[6] = {m[0] * k, m[1] * k, (m[2] + 0.5) * k - 0.5, m[3] * k, m[4] * k, (m[5] + 0.5) * k - 0.5};
         for (int i = 0; i < 6; i++) f[i] = (float)a[i];
-        /* round half down: the decode already averaged 8/M source pixels per scaled
-         * pixel (its box-like prefilter), and up to r = 1.5 scaled pixels per output
-         * pixel lie within the bilinear kernel's 2-pixel support */
-        double r = sqrt(fabs(m[0] * m[4] - m[1] * m[3])) * k, s = ceil(r - 0.5 - 1e-9);
+    }
+    if (dct_scale) {
+        /* the decode already averaged (8/M)^2 source pixels per scaled pixel (its
+         * box-like prefilter); below 2 scaled pixels per output pixel every one of
+         * them lies within the bilinear kernel's 2-pixel support of an output */
+        double r = sqrt(fabs(m[0] * m[4] - m[1] * m[3])) * k, s = ceil(r - 1.0 - 1e-9);
         if (!(s >= 1.0)) s = 1.0;
         if (s < (double)supersampling) p.supersampling = (int)s;
     }
