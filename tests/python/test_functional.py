@@ -169,6 +169,38 @@ def test_gemm(d):
         augpy.gemm(R.make(np.ones((2, 2), np.uint8), "uint8"), R.make(np.ones((2, 2), np.uint8), "uint8"))
 
 
+def _run(code, **env):
+    import os
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-c", code], env=dict(os.environ, **env), capture_output=True, text=True)
+
+
+def test_gemm_blas_loaded_on_first_use():
+    """libaug opens the BLAS at the first gemm: importing augpy starts no OpenBLAS threads
+    (they poll for ~0.1 s after loading), and a BLAS that cannot be loaded is a clear error."""
+    code = """
+import augpy, numpy as np
+def blas():
+    return any("libopenblas" in l or "libcblas.so" in l or "libblas.so" in l
+               for l in open("/proc/self/maps") if "scipy_openblas" not in l)
+before = blas()
+a = augpy.asarray(np.ones((2, 3), np.float32))
+r = augpy.gemm(a, a.T)
+print(before, blas(), np.asarray(r).tolist())
+"""
+    r = _run(code, AUG_CUDA_BACKEND="off")
+    assert r.returncode == 0, r.stderr
+    before, after, product = r.stdout.split(" ", 2)
+    assert (before, after) == ("False", "True"), r.stdout
+    assert product.strip() == "[[3.0, 3.0], [3.0, 3.0]]"
+    bad = _run("import augpy, numpy as np\na = augpy.asarray(np.ones((2, 2), np.float32))\naugpy.gemm(a, a)",
+               AUG_CUDA_BACKEND="off", AUG_BLAS="/nonexistent/libnoblas.so")
+    assert bad.returncode != 0
+    assert "gemm" in bad.stderr and "no CBLAS library could be loaded" in bad.stderr
+    assert "/nonexistent/libnoblas.so" in bad.stderr
+
+
 def test_fill_copy_cast():
     t = augpy.CudaTensor((2, 3), augpy.uint8)
     assert augpy.fill(3.5, t) is t
