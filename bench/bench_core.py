@@ -1,8 +1,8 @@
 """bench/bench_core.py: the core's targets (semantics §18) as ratios against OpenCV and NumPy.
 
 Runs build/bench_core (the C library, no Python in the timed loop) and the peers in
-the same run, first on one core (AUG_NUM_THREADS=1, cv2.setNumThreads(1)), then on
-all cores. A ratio > 1 means aug is faster.
+the same run (two rounds, alternating), first on one core (AUG_NUM_THREADS=1,
+cv2.setNumThreads(1)), then on all cores. A ratio > 1 means aug is faster.
 
     .venv/bin/python bench/bench_core.py [path/to/bench_core]
 """
@@ -47,8 +47,12 @@ def main():
     cores = len(os.sched_getaffinity(0))
     print(f"# {cores} cores; best of {REPS}; ratio = peer time / aug time (>1: aug faster)")
     for threads in sorted({1, cores}):
-        aug = run_aug(binary, threads)
-        p = peers(threads)
+        # two rounds, aug and the peers alternating, best of each: a slow phase of the
+        # shared machine then does not fall on one side only
+        aug, p = run_aug(binary, threads), peers(threads)
+        aug2, p2 = run_aug(binary, threads), peers(threads)
+        aug = {k: min(v, aug2[k]) for k, v in aug.items()}
+        p = {k: min(v, p2[k]) for k, v in p.items()}
         rows = [
             ("uint8 saturating add 64 MiB, out=", aug["add_u8_64MiB"], "cv2.add", 1.0),
             ("uint8 saturating add 64 MiB, out=", aug["add_u8_64MiB"], "numpy clip emulation", 8.0),

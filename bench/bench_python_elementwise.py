@@ -8,7 +8,8 @@ NumPy in the same run.
   - uint8 sum, 64 MiB (exact, upcast=True)    vs cv2.sumElems(a)
 
 First on one core (augpy.set_num_threads(1), the AUG_NUM_THREADS=1 equivalent, and
-cv2.setNumThreads(1)), then on all cores. Best of REPS runs with time.perf_counter;
+cv2.setNumThreads(1)), then on all cores. Best of REPS runs with time.perf_counter, augpy's and
+the peers' calls alternating;
 ratio = peer time / augpy time (> 1: augpy faster).
 
     python bench/bench_python_elementwise.py
@@ -24,7 +25,7 @@ import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
 import augpy
 
 REPS = 15
-best_ms = functools.partial(benchutil.best_ms, reps=REPS)
+best_ms_interleaved = functools.partial(benchutil.best_ms_interleaved, reps=REPS)
 MIB = 1 << 20
 
 
@@ -42,17 +43,18 @@ def run(threads, a, b, f, ta, tb, tf):
     cv2.setNumThreads(threads)
     out, tout = np.empty_like(a), augpy.zeros(a.shape, augpy.uint8)
     tcast = augpy.zeros(f.shape, augpy.uint8)
-    t_add = best_ms(lambda: augpy.add(ta, tb, out=tout))
-    t_cast = best_ms(lambda: augpy.cast(tf, tcast))
-    t_sum = best_ms(lambda: augpy.sum(ta, upcast=True))
     assert int(augpy.sum(ta, upcast=True)) == int(cv2.sumElems(a)[0])
+    t_add, t_cv_add, t_np_add = best_ms_interleaved([
+        lambda: augpy.add(ta, tb, out=tout), lambda: cv2.add(a, b, dst=out),
+        lambda: np.clip(a.astype(np.int16) + b, 0, 255).astype(np.uint8)])
+    t_cast, t_cv_cast = best_ms_interleaved([lambda: augpy.cast(tf, tcast),
+                                             lambda: cv2.multiply(f, 1.0, dtype=cv2.CV_8U)])
+    t_sum, t_cv_sum = best_ms_interleaved([lambda: augpy.sum(ta, upcast=True), lambda: cv2.sumElems(a)])
     return [
-        ("uint8 saturating add 64 MiB, out=", t_add, "cv2.add(dst=)", best_ms(lambda: cv2.add(a, b, dst=out))),
-        ("uint8 saturating add 64 MiB, out=", t_add, "numpy clip emulation",
-         best_ms(lambda: np.clip(a.astype(np.int16) + b, 0, 255).astype(np.uint8))),
-        ("float32->uint8 cast 16 Mi", t_cast, "cv2.multiply(f,1,CV_8U)",
-         best_ms(lambda: cv2.multiply(f, 1.0, dtype=cv2.CV_8U))),
-        ("uint8 sum 64 MiB", t_sum, "cv2.sumElems", best_ms(lambda: cv2.sumElems(a))),
+        ("uint8 saturating add 64 MiB, out=", t_add, "cv2.add(dst=)", t_cv_add),
+        ("uint8 saturating add 64 MiB, out=", t_add, "numpy clip emulation", t_np_add),
+        ("float32->uint8 cast 16 Mi", t_cast, "cv2.multiply(f,1,CV_8U)", t_cv_cast),
+        ("uint8 sum 64 MiB", t_sum, "cv2.sumElems", t_cv_sum),
     ]
 
 

@@ -34,6 +34,22 @@ def best_ms(fn, reps, warmup=True):
     return best
 
 
+def best_ms_interleaved(fns, reps, warmup=True):
+    """best_ms of each of several functions, their calls alternating (a, b, a, b, ...), so
+    that a slow phase of a shared machine hits every contender alike. Returns a list of
+    milliseconds in the order of fns."""
+    if warmup:
+        for fn in fns:
+            fn()
+    best = [float("inf")] * len(fns)
+    for _ in range(reps):
+        for k, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            best[k] = min(best[k], (time.perf_counter() - t0) * 1e3)
+    return best
+
+
 def best_cpu_ms(fn, reps, warmup=True):
     """Best process CPU time (all threads) of fn() over reps calls, in milliseconds: steadier
     than wall time on a shared machine."""
