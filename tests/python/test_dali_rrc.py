@@ -186,3 +186,27 @@ def test_imagenet_plan_of_a_dali_window_decodes_it(dec):
     out = augpy.zeros((3, h, w), augpy.uint8)
     augpy.warp_affine(part, out, p["matrix"], None, 1)
     assert np.array_equal(np.moveaxis(out.numpy(), 0, 2), want)
+
+
+def test_torchvision_recording_shows_the_same_differences():
+    """Peer against peer, no augpy: torchvision's recorded crops (data/rrc_torchvision.npz, case 0
+    = the same scale and ratio) follow DALI's law on 480x640, and fall back to the centred
+    round() window (100x133 at x = 433; 67x50 at y = 133) where DALI uses int() and a random anchor."""
+    tv = np.load(pathlib.Path(__file__).with_name("data") / "rrc_torchvision.npz")
+    assert np.allclose(tv["cases"][0], [*DATA["area"], *DATA["ratio"]])
+    tv_sizes = [tuple(int(v) for v in s) for s in tv["sizes"]]
+    for k, (H, W) in enumerate(SIZES):
+        if (H, W) not in tv_sizes:
+            continue
+        t = tv[f"crops_0_{tv_sizes.index((H, W))}"].astype(np.int64)
+        d = dali_crops(k)
+        fb_dali, fb_tv = fallback_shapes(H, W)
+        if k == 0:
+            crit = ALPHA_001 * math.sqrt(1 / len(t) + 1 / len(d))
+            for name, f in FEATURES.items():
+                assert ks(f(t, H, W), f(d, H, W)) < crit, name
+            continue
+        shape_t = (t[:, 2] == fb_tv[0]) & (t[:, 3] == fb_tv[1])
+        centred = shape_t & (t[:, 0] == (H - fb_tv[0]) // 2) & (t[:, 1] == (W - fb_tv[1]) // 2)
+        assert centred.sum() >= 0.98 * shape_t.sum() and abs(centred.mean() - np.mean(
+            (d[:, 2] == fb_dali[0]) & (d[:, 3] == fb_dali[1]))) < 0.05
