@@ -187,6 +187,16 @@ static void test_rrc(void **state) {
     aug_rng_free(rng);
 }
 
+/* aug_plan_decode of a diagonal matrix (sx, sy) from 1000 x 1000 to 100 x 100
+ * with supersampling 3: its scale M and supersampling. */
+static void expect_scale(float sx, float sy, int dct_scale, int want_m, int want_s) {
+    float m[6] = {sx, 0.0f, 0.0f, 0.0f, sy, 0.0f};
+    aug_decode_plan p;
+    assert_int_equal(aug_plan_decode(m, 1000, 1000, 100, 100, 3, dct_scale, 1, &p), AUG_OK);
+    assert_int_equal(p.scale_m, want_m);
+    assert_int_equal(p.supersampling, want_s);
+}
+
 static void test_plan(void **state) {
     (void)state;
     float m[6] = {2.5f, 0.0f, 10.0f, 0.0f, 2.5f, 20.0f};
@@ -197,23 +207,13 @@ static void test_plan(void **state) {
     assert_true(fabsf(p.matrix[0] - 1.25f) < 1e-6f && fabsf(p.matrix[2] - (10.5f * 0.5f - 0.5f)) < 1e-5f);
     assert_int_equal(p.supersampling, 1); /* 1.25 < 2 scaled px per output px */
     /* 1.7 px per output px: 8 (the old 5/8 is a scalar IDCT), one sample for 1.7 < 2 */
-    float m17[6] = {1.7f, 0.0f, 0.0f, 0.0f, 1.7f, 0.0f};
-    assert_int_equal(aug_plan_decode(m17, 1000, 1000, 100, 100, 3, 1, 1, &p), AUG_OK);
-    assert_int_equal(p.scale_m, 8);
-    assert_int_equal(p.supersampling, 1);
+    expect_scale(1.7f, 1.7f, 1, 8, 1);
     /* anisotropic 1.5 x 4.5: sigma_min 1.5 keeps 8; r = sqrt(6.75) = 2.6 -> ceil(1.6) = 2 */
-    float man[6] = {1.5f, 0.0f, 0.0f, 0.0f, 4.5f, 0.0f};
-    assert_int_equal(aug_plan_decode(man, 1000, 1000, 100, 100, 3, 1, 1, &p), AUG_OK);
-    assert_int_equal(p.scale_m, 8);
-    assert_int_equal(p.supersampling, 2);
+    expect_scale(1.5f, 4.5f, 1, 8, 2);
     /* dct_scale off keeps the given supersampling */
-    assert_int_equal(aug_plan_decode(m17, 1000, 1000, 100, 100, 3, 0, 1, &p), AUG_OK);
-    assert_int_equal(p.supersampling, 3);
+    expect_scale(1.7f, 1.7f, 0, 8, 3);
     /* 8.5 px per output px: 1/8 leaves 1.06 */
-    float m85[6] = {8.5f, 0.0f, 0.0f, 0.0f, 8.5f, 0.0f};
-    assert_int_equal(aug_plan_decode(m85, 1000, 1000, 100, 100, 3, 1, 1, &p), AUG_OK);
-    assert_int_equal(p.scale_m, 1);
-    assert_int_equal(p.supersampling, 1);
+    expect_scale(8.5f, 8.5f, 1, 1, 1);
     assert_int_equal(aug_plan_decode(m, 1000, 1000, 100, 100, 3, 0, 1, &p), AUG_OK);
     assert_int_equal(p.scale_m, 8);
     assert_int_equal(p.roi[0], 17); /* footprint from 20 - 1.25: floor(18.75) - 1 margin */
