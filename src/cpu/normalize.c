@@ -8,8 +8,9 @@
  * channel's fill value. 8-bit inputs (uint8, int8, bool) go through a table
  * per channel of the 256 results of aug__cmn_value (the CUDA kernel's function),
  * so a value is one load: the same bytes, about 4x faster; uint8 -> float32
- * into consecutive floats from an unmirrored or mirrored contiguous run computes
- * the same float32 expression in a vectorised loop instead. Each value is
+ * into consecutive floats (CHW / NCHW output) from CHW planes or HWC pixels,
+ * mirrored or not, computes the same float32 expression in vectorised loops
+ * instead. Each value is
  * computed the same way whatever the split, so results do not depend on the
  * thread count. */
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "core/normalize.h"
 #include "cpu/convert.h"
 #include "cpu/pool.h"
+#include "cpu/simd.h"
 
 /* Values converted at a time (1 KiB of float32: stays in L1). */
 #define CMN_BLOCK 256
@@ -35,14 +37,38 @@ typedef struct cmn_ctx {
     int64_t rows_per_task;
 } cmn_ctx;
 
-/* uint8 -> float32 into consecutive floats from a run of stride +-1: the table's
- * values (aug__cmn_value stores the float32 aug__cmn_norm((float)x) unchanged),
- * computed in a loop the compiler vectorises instead of loaded one by one. */
-static void norm_u8_f32(const uint8_t *s, int64_t ss, float *d, int64_t n, float mean, float inv) {
-    if (ss == 1)
-        for (int64_t i = 0; i < n; i++) d[i] = aug__cmn_norm((float)s[i], mean, inv);
-    else
-        for (int64_t i = 0; i < n; i++) d[i] = aug__cmn_norm((float)s[-i], mean, inv);
+/* uint8 -> float32 into consecutive floats from a run of stride ss (+-1: CHW
+ * planes; +-3, +-4: HWC pixels; negative when mirrored): the table's values
+ * (aug__cmn_value stores the float32 aug__cmn_norm((float)x) unchanged), computed
+ * in loops with constant strides that the compiler vectorises (with shuffles for
+ * the pixel strides) instead of loaded one by one. Plain (SSE2) and AVX2 builds
+ * of the same loops. Returns 0 for other strides. */
+#define NORM_U8_F32_BODY                                                                                               \
+    switch (ss) {                                                                                                      \
+    case 1: for (int64_t i = 0; i < n; i++) d[i] = aug__cmn_norm((float)s[i], mean, inv); return 1;                    \
+    case -1: for (int64_t i = 0; i < n; i++) d[i] = aug__cmn_norm((float)s[-i], mean, inv); return 1;                  \
+    case 3: for (int64_t i = 0; i < n; i++) d[i] = aug__cmn_norm((float)s[3 * i], mean, inv); return 1;                \
+    case -3: for (int64_t i = 0; i < n; i++) d[i] = aug__cmn_norm((float)s[-3 * i], mean, inv); return 1;              \
+    case 4: for (int64_t i = 0; i < n; i++) d[i] = aug__cmn_norm((float)s[4 * i], mean, inv); return 1;                \
+    case -4: for (int64_t i = 0; i < n; i++) d[i] = aug__cmn_norm((float)s[-4 * i], mean, inv); return 1;              \
+    default: return 0;                                                                                                 \
+    }
+
+static int norm_u8_f32_plain(const uint8_t *s, int64_t ss, float *d, int64_t n, float mean, float inv) {
+    NORM_U8_F32_BODY
+}
+#if AUG__X86
+__attribute__((target("avx2"))) static int norm_u8_f32_avx2(const uint8_t *s, int64_t ss, float *d, int64_t n,
+                                                             float mean, float inv) {
+    NORM_U8_F32_BODY
+}
+#endif
+
+static int norm_u8_f32(const uint8_t *s, int64_t ss, float *d, int64_t n, float mean, float inv) {
+#if AUG__X86
+    if (aug__simd_level() >= AUG__SIMD_AVX2) return norm_u8_f32_avx2(s, ss, d, n, mean, inv);
+#endif
+    return norm_u8_f32_plain(s, ss, d, n, mean, inv);
 }
 
 /* Output row y of channel ch of image img. */
@@ -80,12 +106,10 @@ static void cmn_row(const aug__cmn_plan *p, const char *tables, int64_t img, int
     const char *src = im->src + sy * im->sy + ch * im->sc + sx0 * im->sx;
     char *dst = row + x0 * ds;
     const int64_t n = x1 - x0;
-    if (p->normalize && p->in_dtype == AUG__CT_UINT8 && p->out_dtype == AUG__CT_FLOAT32 && ds == 4 &&
-        (ss == 1 || ss == -1)) {
+    if (p->normalize && p->in_dtype == AUG__CT_UINT8 && p->out_dtype == AUG__CT_FLOAT32 && ds == 4) {
         float *d;
         memcpy(&d, &dst, sizeof d); /* dst is float32-aligned: an element of the float32 output */
-        norm_u8_f32((const uint8_t *)src, ss, d, n, p->mean[ch], p->inv[ch]);
-        return;
+        if (norm_u8_f32((const uint8_t *)src, ss, d, n, p->mean[ch], p->inv[ch])) return;
     }
     if (tables) {
         const char *tab = tables + ch * 256 * osize;

@@ -280,16 +280,19 @@ def test_reference_8bit_tables(rng, din, dout):
 
 
 @pytest.mark.parametrize("w", [1, 7, 65, 300])
-def test_uint8_chw_to_float32_vector_path(rng, w):
-    """uint8 CHW rows into float32 CHW/NCHW rows (unmirrored and mirrored) take a vectorised
-    loop on the CPU: the same values as the reference, crop windows and padding included."""
-    imgs = [rng.integers(0, 256, (3, 9, w), dtype=np.uint8) for _ in range(3)]
-    kw = dict(mean=[123.675, 116.28, 103.53], std=[58.395, 57.12, 57.375])
+@pytest.mark.parametrize("layout,c", [("CHW", 3), ("HWC", 3), ("HWC", 4)])
+def test_uint8_to_float32_vector_path(rng, w, layout, c):
+    """uint8 CHW planes or HWC pixels (3 or 4 channels) into float32 CHW rows, unmirrored and
+    mirrored, take vectorised loops on the CPU: the same values as the reference, crop windows
+    and padding included."""
+    shape = (c, 9, w) if layout == "CHW" else (9, w, c)
+    imgs = [rng.integers(0, 256, shape, dtype=np.uint8) for _ in range(3)]
+    kw = dict(mean=[123.675, 116.28, 103.53, 10.0][:c], std=[58.395, 57.12, 57.375, 3.0][:c])
     cw = max(1, w - 2)
     for crop, pad in (((9, w), False), ((5, cw), False), ((5, cw), True)):
         got = R.read(augpy.crop_mirror_normalize([augpy.asarray(a) for a in imgs], crop=crop, mirror=[1, 0, 1],
-                                                 input_layout="CHW", pad_output=pad, **kw))
+                                                 input_layout=layout, pad_output=pad, **kw))
         for i, a in enumerate(imgs):
-            want = reference(np.moveaxis(a, 0, 2), crop=crop, mirror=(1, 0, 1)[i], dtype="float32",
-                             pad_output=pad, **kw)
+            want = reference(a, crop=crop, mirror=(1, 0, 1)[i], dtype="float32", pad_output=pad,
+                             in_chw=layout == "CHW", **kw)
             np.testing.assert_array_equal(got[i], want)
