@@ -109,18 +109,16 @@ aug_status aug__cuda_resize(const aug__resize_plan *p) {
     free(host);
     if (st) return st;
     char *dev_mem = (char *)tmp;
-    if (!st) {
-        resize_args a;
-        a.img = (const aug__resize_image *)(const void *)(dev_mem + oimg);
-        a.taps = (const aug__resize_tap *)(const void *)(dev_mem + otap);
-        a.w32 = (const float *)(const void *)(dev_mem + ow32);
-        a.w64 = (const double *)(const void *)(dev_mem + ow64);
-        a.C = p->C, a.Ho = p->Ho, a.Wo = p->Wo, a.n = p->n * p->C * p->Ho * p->Wo;
-        a.dst_dtype = p->dst_dtype, a.chw = p->chw;
-        aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
-        AUG_LAUNCH(aug__k_resize, g.blocks, g.threads, 0, stream, a);
-        st = aug__cuda_launched(func, "aug__k_resize", g.blocks, g.threads);
-    }
+    resize_args a;
+    a.img = (const aug__resize_image *)(const void *)(dev_mem + oimg);
+    a.taps = (const aug__resize_tap *)(const void *)(dev_mem + otap);
+    a.w32 = (const float *)(const void *)(dev_mem + ow32);
+    a.w64 = (const double *)(const void *)(dev_mem + ow64);
+    a.C = p->C, a.Ho = p->Ho, a.Wo = p->Wo, a.n = p->n * p->C * p->Ho * p->Wo;
+    a.dst_dtype = p->dst_dtype, a.chw = p->chw;
+    aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+    AUG_LAUNCH(aug__k_resize, g.blocks, g.threads, 0, stream, a);
+    st = aug__cuda_launched(func, "aug__k_resize", g.blocks, g.threads);
     aug__cuda_tmp_free(dev, dev_mem, bytes, stream);
     return st;
 }

@@ -222,21 +222,19 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
     free(host);
     if (st) return st;
     char *dev_mem = (char *)tmp;
-    if (!st) {
-        warp_args a;
-        a.img = (const wimg *)(const void *)(dev_mem + oimg);
-        a.bg = (const double *)(const void *)(dev_mem + obg);
-        a.bgf = (const float *)(const void *)(dev_mem + obgf);
-        a.bgb = (const uint8_t *)(dev_mem + obgb);
-        a.dst = p->dst->data + p->dst->byte_offset;
-        a.C = C, a.Ht = p->height, a.Wt = p->width, a.n = p->n * C * p->height * p->width;
-        a.dst_dtype = (int)p->dst->dtype;
-        a.dn = p->dst->strides[0], a.dc = p->dst->strides[1], a.dy = p->dst->strides[2], a.dx = p->dst->strides[3];
-        a.nearest = p->interp == AUG_WARP_NEAREST;
-        aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
-        AUG_LAUNCH(aug__k_warp, g.blocks, g.threads, 0, stream, a);
-        st = aug__cuda_launched(func, "aug__k_warp", g.blocks, g.threads);
-    }
+    warp_args a;
+    a.img = (const wimg *)(const void *)(dev_mem + oimg);
+    a.bg = (const double *)(const void *)(dev_mem + obg);
+    a.bgf = (const float *)(const void *)(dev_mem + obgf);
+    a.bgb = (const uint8_t *)(dev_mem + obgb);
+    a.dst = p->dst->data + p->dst->byte_offset;
+    a.C = C, a.Ht = p->height, a.Wt = p->width, a.n = p->n * C * p->height * p->width;
+    a.dst_dtype = (int)p->dst->dtype;
+    a.dn = p->dst->strides[0], a.dc = p->dst->strides[1], a.dy = p->dst->strides[2], a.dx = p->dst->strides[3];
+    a.nearest = p->interp == AUG_WARP_NEAREST;
+    aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+    AUG_LAUNCH(aug__k_warp, g.blocks, g.threads, 0, stream, a);
+    st = aug__cuda_launched(func, "aug__k_warp", g.blocks, g.threads);
     aug__cuda_tmp_free(dev, dev_mem, bytes, stream);
     return st;
 }
