@@ -62,6 +62,19 @@ typedef struct col_ctx {
 
 /* ---- one step over a block ---------------------------------------------------------- */
 
+/* adjust_hue (aug__colour_hue, factor ratio) over m pixels of float planes, in
+ * two passes over the block: its two halves, RGB -> turned HSV into hh, ss, vv,
+ * then HSV -> RGB.
+ * One loop of the whole rule is one long dependency chain per vector (three
+ * divisions, three roundings) that stalls the out-of-order window; two shorter
+ * loops run about twice as fast. */
+#define HUE_LOOP(r, g, b)                                                                                              \
+    {                                                                                                                  \
+        _Alignas(32) float hh[BLOCK], ss[BLOCK], vv[BLOCK];                                                            \
+        for (int64_t i = 0; i < m; i++) aug__colour_hue_hsv((r)[i], (g)[i], (b)[i], ratio, &hh[i], &ss[i], &vv[i]);    \
+        for (int64_t i = 0; i < m; i++) aug__colour_hsv_to_rgb_unit(hh[i], ss[i], vv[i], &(r)[i], &(g)[i], &(b)[i]);   \
+    }
+
 /* Step k of image d over m pixels; each kind is its own loop over the scalar
  * rule, so the compiler can vectorise it. uint8 planes only see saturation
  * and hue (their per-value steps are tables). */
@@ -77,10 +90,18 @@ typedef struct col_ctx {
                 r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
             }                                                                                                          \
         } else {                                                                                                       \
+            /* aug__colour_step_hue's uint8 path, as float planes: 8 lanes per vector, no spills */                    \
+            _Alignas(32) float f0[BLOCK], f1[BLOCK], f2[BLOCK];                                                        \
             for (int64_t i = 0; i < m; i++) {                                                                          \
-                float x0 = r[i], x1 = g[i], x2 = b[i];                                                                 \
-                aug__colour_step_hue(1, ratio, &x0, &x1, &x2);                                                         \
-                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
+                f0[i] = (float)r[i] * AUG__COLOUR_U8_TO_F;                                                             \
+                f1[i] = (float)g[i] * AUG__COLOUR_U8_TO_F;                                                             \
+                f2[i] = (float)b[i] * AUG__COLOUR_U8_TO_F;                                                             \
+            }                                                                                                          \
+            HUE_LOOP(f0, f1, f2)                                                                                       \
+            for (int64_t i = 0; i < m; i++) {                                                                          \
+                r[i] = (uint8_t)truncf(f0[i] * AUG__COLOUR_F_TO_U8);                                                   \
+                g[i] = (uint8_t)truncf(f1[i] * AUG__COLOUR_F_TO_U8);                                                   \
+                b[i] = (uint8_t)truncf(f2[i] * AUG__COLOUR_F_TO_U8);                                                   \
             }                                                                                                          \
         }                                                                                                              \
     } else {                                                                                                           \
@@ -88,7 +109,7 @@ typedef struct col_ctx {
         if (kind == AUG__COLOUR_SATURATION) {                                                                          \
             for (int64_t i = 0; i < m; i++) aug__colour_step_saturation(0, ratio, alpha, &r[i], &g[i], &b[i]);         \
         } else if (kind == AUG__COLOUR_HUE) {                                                                          \
-            for (int64_t i = 0; i < m; i++) aug__colour_step_hue(0, ratio, &r[i], &g[i], &b[i]);                       \
+            HUE_LOOP(r, g, b)                                                                                          \
         } else {                                                                                                       \
             float *planes[3] = {r, g, b};                                                                              \
             for (int64_t c = 0; c < p->c; c++)                                                                         \
