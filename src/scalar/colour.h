@@ -36,8 +36,14 @@ typedef struct aug__colour_image {
     int contrast_at;
 } aug__colour_image;
 
-/* clamp_(0, bound); NaN passes through as in torch.clamp. */
-AUG_HD_ALWAYS float aug__colour_clamp(float v, float bound) { return v < 0.0f ? 0.0f : (v > bound ? bound : v); }
+/* clamp_(0, bound); NaN passes through as in torch.clamp. Two selects on v
+ * rather than nested ones: GCC's vectoriser makes a nested select a three-way
+ * blend of nine instructions, these two are four. */
+AUG_HD_ALWAYS float aug__colour_clamp(float v, float bound) {
+    float c = v > bound ? bound : v;
+    c = v < 0.0f ? 0.0f : c;
+    return c;
+}
 
 /* r.mul(0.2989).add_(g, alpha=0.587).add_(b, alpha=0.114) in float32. */
 AUG_HD_ALWAYS float aug__colour_gray(float r, float g, float b) {
@@ -79,25 +85,26 @@ AUG_HD_ALWAYS void aug__colour_rgb_to_hsv(float r, float g, float b, float *h, f
     *v = maxc;
 }
 
-/* _hsv_to_rgb's gather: the sector sec (a float 1..5 or anything else for
- * sector 0) picks (r, g, b) from (v, p, q, t) as torchvision's table does, as
- * a chain of selects that compilers vectorise. */
+/* _hsv_to_rgb's gather: the sector sec (0..5, or 6 or NaN for sector 0) picks
+ * (r, g, b) from (v, p, q, t) as torchvision's table does,
+ *     sector  0  1  2  3  4  5
+ *          r  v  q  p  p  t  v
+ *          g  t  v  v  q  p  p
+ *          b  p  p  t  v  v  q
+ * as a chain of selects on sec >= 1..5 (ten blends after vectorising). */
 AUG_HD_ALWAYS void aug__colour_hsv_gather(float h6, float fi, float sec, float s, float v, float *r, float *g,
                                           float *b) {
     const float f = h6 - fi, sxf = s * f, oms = 1.0f - s;
     const float q = aug__colour_clamp((1.0f - sxf) * v, 1.0f);
     const float t = aug__colour_clamp((sxf + oms) * v, 1.0f);
     const float p = aug__colour_clamp(oms * v, 1.0f);
-    /* sector:    0  1  2  3  4  5
-     *      r:    v  q  p  p  t  v
-     *      g:    t  v  v  q  p  p
-     *      b:    p  p  t  v  v  q */
+    const float k = sec < 6.0f ? sec : 0.0f; /* 6 and NaN: sector 0 */
     float x0 = v, x1 = t, x2 = p;
-    x0 = sec == 1.0f ? q : x0, x1 = sec == 1.0f ? v : x1;
-    x0 = sec == 2.0f ? p : x0, x1 = sec == 2.0f ? v : x1, x2 = sec == 2.0f ? t : x2;
-    x0 = sec == 3.0f ? p : x0, x1 = sec == 3.0f ? q : x1, x2 = sec == 3.0f ? v : x2;
-    x0 = sec == 4.0f ? t : x0, x1 = sec == 4.0f ? p : x1, x2 = sec == 4.0f ? v : x2;
-    x1 = sec == 5.0f ? p : x1, x2 = sec == 5.0f ? q : x2;
+    x0 = k >= 1.0f ? q : x0, x1 = k >= 1.0f ? v : x1;
+    x0 = k >= 2.0f ? p : x0, x2 = k >= 2.0f ? t : x2;
+    x1 = k >= 3.0f ? q : x1, x2 = k >= 3.0f ? v : x2;
+    x0 = k >= 4.0f ? t : x0, x1 = k >= 4.0f ? p : x1;
+    x0 = k >= 5.0f ? v : x0, x2 = k >= 5.0f ? q : x2;
     *r = x0, *g = x1, *b = x2;
 }
 
@@ -113,9 +120,8 @@ AUG_HD_ALWAYS void aug__colour_hsv_to_rgb(float h, float s, float v, float *r, f
 }
 
 /* aug__colour_hsv_to_rgb for h in [0, 1] or NaN (the hue step's h): floor(6h)
- * is 0..6 or NaN, and 6 and NaN are sector 0 there, as they are for the
- * gather, so floor(6h) is the gather's sector as it is (no int conversion, no
- * remainder). */
+ * is 0..6 or NaN, where 6 and NaN are sector 0 as for the gather, so floor(6h)
+ * is the gather's sector as it is (no int conversion, no remainder). */
 AUG_HD_ALWAYS void aug__colour_hsv_to_rgb_unit(float h, float s, float v, float *r, float *g, float *b) {
     const float h6 = h * 6.0f, fi = floorf(h6);
     aug__colour_hsv_gather(h6, fi, fi, s, v, r, g, b);
