@@ -9,9 +9,9 @@
  * through the per-pixel rule the CUDA kernel runs (aug__colour_step_hue);
  * float32 adjust_hue, rgb_to_hsv and hsv_to_rgb on random floats with zeros of
  * both signs, ones, equal channels, NaN, inf, subnormals and values outside
- * [0, 1]. main runs itself once more with AUG_SIMD=sse2, so the plain build of
- * the block loops is checked as well as the AVX2+FMA one (there the uint8
- * sweep takes two factors). */
+ * [0, 1]; adjust_hue in place (output = input) too. main runs itself once more
+ * with AUG_SIMD=sse2, so the plain build of the block loops is checked as well
+ * as the AVX2+FMA one (there the uint8 sweep takes two factors). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -152,6 +152,16 @@ static void test_u8_every_triple(void **state) {
             const float hue = (float)u8_factors[k];
             const int rule_too = !plain_run && k < 2;
             assert_int_equal(aug_adjust_hue(x, u8_factors[k], &o), AUG_OK);
+            if (chunk == 0) { /* in place (the output is the input) gives the same bytes */
+                aug_tensor *y = aug_tensor_empty(4, (int64_t[]){1, 3, 1024, 1024}, AUG_UINT8, CPU), *yo;
+                assert_non_null(y);
+                memcpy(aug_tensor_ptr(y), px, 3 * NPIX);
+                yo = y;
+                assert_int_equal(aug_adjust_hue(y, u8_factors[k], &yo), AUG_OK);
+                assert_ptr_equal(yo, y);
+                assert_memory_equal(aug_tensor_ptr(y), po, 3 * NPIX);
+                aug_tensor_free(y);
+            }
             for (int64_t j = 0; j < NPIX; j++) {
                 float r, g, b;
                 ref_hue_from_hsv(hsv[3 * j], hsv[3 * j + 1], hsv[3 * j + 2], hue, &r, &g, &b);
@@ -180,8 +190,9 @@ static void test_float_hue(void **state) {
     enum { H = 67, W = 301, N = H * W };
     aug_tensor *x = aug_tensor_empty(4, (int64_t[]){1, 3, H, W}, AUG_FLOAT32, CPU);
     aug_tensor *o = aug_tensor_empty(4, (int64_t[]){1, 3, H, W}, AUG_FLOAT32, CPU);
-    assert_non_null(x), assert_non_null(o);
-    float *px = aug_tensor_ptr(x), *po = aug_tensor_ptr(o);
+    aug_tensor *y = aug_tensor_empty(4, (int64_t[]){1, 3, H, W}, AUG_FLOAT32, CPU);
+    assert_non_null(x), assert_non_null(o), assert_non_null(y);
+    float *px = aug_tensor_ptr(x), *po = aug_tensor_ptr(o), *py = aug_tensor_ptr(y);
     const double factors[] = {-0.5, -0.37, -0.1, -1e-7, -1e-9, 0.0, 0x1p-30, 0.03, 0.25, 0.4999999, 0.5};
     for (int rep = 0; rep < 4; rep++) {
         uint64_t st = 77 + (uint64_t)rep;
@@ -195,6 +206,12 @@ static void test_float_hue(void **state) {
         for (size_t k = 0; k < sizeof factors / sizeof factors[0]; k++) {
             const float hue = (float)factors[k];
             assert_int_equal(aug_adjust_hue(x, factors[k], &o), AUG_OK);
+            /* in place (the output is the input) gives the same bytes */
+            memcpy(py, px, sizeof(float) * 3 * N);
+            aug_tensor *yo = y;
+            assert_int_equal(aug_adjust_hue(y, factors[k], &yo), AUG_OK);
+            assert_ptr_equal(yo, y);
+            assert_memory_equal(py, po, sizeof(float) * 3 * N);
             for (int64_t j = 0; j < N; j++) {
                 const float x0 = px[j], x1 = px[N + j], x2 = px[2 * N + j];
                 float h, s, v, want[3];
@@ -209,7 +226,7 @@ static void test_float_hue(void **state) {
             }
         }
     }
-    aug_tensor_free(x), aug_tensor_free(o);
+    aug_tensor_free(x), aug_tensor_free(o), aug_tensor_free(y);
 }
 
 /* rgb_to_hsv (its divisions rearranged) and hsv_to_rgb (its gather rewritten,
