@@ -85,27 +85,35 @@ AUG_HD_ALWAYS void aug__colour_rgb_to_hsv(float r, float g, float b, float *h, f
     *v = maxc;
 }
 
-/* _hsv_to_rgb's gather: the sector sec (0..5, or 6 or NaN for sector 0) picks
+/* The bits of a where the mask m is set, of b elsewhere: a select that stays
+ * branch-free in scalar builds (vectorised, it is one blend). */
+AUG_HD_ALWAYS uint32_t aug__colour_sel(uint32_t m, uint32_t a, uint32_t b) { return (a & m) | (b & ~m); }
+
+/* _hsv_to_rgb's gather: the sector sec (0..5; 6 or NaN count as 0) picks
  * (r, g, b) from (v, p, q, t) as torchvision's table does,
- *     sector  0  1  2  3  4  5
- *          r  v  q  p  p  t  v
- *          g  t  v  v  q  p  p
- *          b  p  p  t  v  v  q
- * as a chain of selects on sec >= 1..5 (ten blends after vectorising). */
+ *     sector  0  1  2  3  4  5  6
+ *          r  v  q  p  p  t  v  v
+ *          g  t  v  v  q  p  p  t
+ *          b  p  p  t  v  v  q  p
+ * as a chain of bit selects on sec >= 1..6 (NaN passes none): twelve blends
+ * after vectorising, and no branches in a scalar build. */
 AUG_HD_ALWAYS void aug__colour_hsv_gather(float h6, float fi, float sec, float s, float v, float *r, float *g,
                                           float *b) {
     const float f = h6 - fi, sxf = s * f, oms = 1.0f - s;
-    const float q = aug__colour_clamp((1.0f - sxf) * v, 1.0f);
-    const float t = aug__colour_clamp((sxf + oms) * v, 1.0f);
-    const float p = aug__colour_clamp(oms * v, 1.0f);
-    const float k = sec < 6.0f ? sec : 0.0f; /* 6 and NaN: sector 0 */
-    float x0 = v, x1 = t, x2 = p;
-    x0 = k >= 1.0f ? q : x0, x1 = k >= 1.0f ? v : x1;
-    x0 = k >= 2.0f ? p : x0, x2 = k >= 2.0f ? t : x2;
-    x1 = k >= 3.0f ? q : x1, x2 = k >= 3.0f ? v : x2;
-    x0 = k >= 4.0f ? t : x0, x1 = k >= 4.0f ? p : x1;
-    x0 = k >= 5.0f ? v : x0, x2 = k >= 5.0f ? q : x2;
-    *r = x0, *g = x1, *b = x2;
+    const uint32_t q = aug__f32_bits(aug__colour_clamp((1.0f - sxf) * v, 1.0f));
+    const uint32_t t = aug__f32_bits(aug__colour_clamp((sxf + oms) * v, 1.0f));
+    const uint32_t p = aug__f32_bits(aug__colour_clamp(oms * v, 1.0f)), vv = aug__f32_bits(v);
+    const uint32_t ge1 = 0u - (uint32_t)(sec >= 1.0f), ge2 = 0u - (uint32_t)(sec >= 2.0f);
+    const uint32_t ge3 = 0u - (uint32_t)(sec >= 3.0f), ge4 = 0u - (uint32_t)(sec >= 4.0f);
+    const uint32_t ge5 = 0u - (uint32_t)(sec >= 5.0f), ge6 = 0u - (uint32_t)(sec >= 6.0f);
+    uint32_t x0 = vv, x1 = t, x2 = p;
+    x0 = aug__colour_sel(ge1, q, x0), x1 = aug__colour_sel(ge1, vv, x1);
+    x0 = aug__colour_sel(ge2, p, x0), x2 = aug__colour_sel(ge2, t, x2);
+    x1 = aug__colour_sel(ge3, q, x1), x2 = aug__colour_sel(ge3, vv, x2);
+    x0 = aug__colour_sel(ge4, t, x0), x1 = aug__colour_sel(ge4, p, x1);
+    x0 = aug__colour_sel(ge5, vv, x0), x2 = aug__colour_sel(ge5, q, x2);
+    x1 = aug__colour_sel(ge6, t, x1), x2 = aug__colour_sel(ge6, p, x2);
+    *r = aug__bits_f32(x0), *g = aug__bits_f32(x1), *b = aug__bits_f32(x2);
 }
 
 /* torchvision's _hsv_to_rgb for one pixel. The sector i = floor(6h) mod 6 (an
