@@ -7,7 +7,11 @@
  * into one 256-entry table per image, built with the same scalar rules, so the
  * tables give the bits of the per-value evaluation. Saturation and hue run per
  * pixel (scalar/colour.h), in a plain and an AVX2+FMA build of the same code
- * (fmaf is exact, so both give the same bits).
+ * (fmaf is exact, so both give the same bits). A hue step that comes first
+ * (last) reads the image (writes the output) itself instead of the block copy:
+ * for adjust_hue the block is never copied, which also keeps the loads and
+ * stores spread over the computation (float32 batches that do not fit in the
+ * cache ran at half speed with the copies).
  *
  * An image with a contrast step needs the grayscale mean of the image after
  * the steps before it: a first pass runs those steps per row, stores the row in
@@ -62,14 +66,33 @@ typedef struct col_ctx {
 
 /* ---- one step over a block ---------------------------------------------------------- */
 
-/* Step k of image d over m pixels; each kind is its own loop over the scalar
- * rule, so the compiler can vectorise it. uint8 planes only see saturation
- * and hue (their per-value steps are tables). */
+/* adjust_hue (aug__colour_hue, factor ratio) over m pixels of float planes
+ * (r, g, b) into (r2, g2, b2), in two passes over the block: its two halves,
+ * RGB -> turned HSV into hh, ss, vv, then HSV -> RGB. One loop of the whole
+ * rule is one long dependency chain per vector (three divisions, three
+ * roundings) that stalls the out-of-order window; two shorter loops run about
+ * twice as fast. The output may be the input. */
+#define HUE_LOOP(r, g, b, r2, g2, b2)                                                                                  \
+    {                                                                                                                  \
+        _Alignas(32) float hh[BLOCK], ss[BLOCK], vv[BLOCK];                                                            \
+        for (int64_t i = 0; i < m; i++) aug__colour_hue_hsv((r)[i], (g)[i], (b)[i], ratio, &hh[i], &ss[i], &vv[i]);    \
+        for (int64_t i = 0; i < m; i++)                                                                                \
+            aug__colour_hsv_to_rgb_unit(hh[i], ss[i], vv[i], &(r2)[i], &(g2)[i], &(b2)[i]);                            \
+    }
+
+/* Step k of image d over m pixels of the block planes pl; each kind is its own
+ * loop over the scalar rule, so the compiler can vectorise it. uint8 planes
+ * only see saturation and hue (their per-value steps are tables). A hue step
+ * reads its pixels from in and writes them to out where those are not NULL
+ * (the image's planes at the block, so that a first or last hue step needs no
+ * copy of the block). */
 #define STEP_BODY                                                                                                      \
     const int kind = d->step[k].kind;                                                                                  \
     const float ratio = d->step[k].ratio, alpha = d->step[k].alpha;                                                    \
+    const void *const *hin = in ? in : (const void *const *)pl;                                                        \
+    void *const *hout = out ? out : pl;                                                                                \
     if (p->u8) {                                                                                                       \
-        uint8_t *r = pr, *g = pg, *b = pb;                                                                             \
+        uint8_t *r = pl[0], *g = pl[1], *b = pl[2];                                                                    \
         if (kind == AUG__COLOUR_SATURATION) {                                                                          \
             for (int64_t i = 0; i < m; i++) {                                                                          \
                 float x0 = r[i], x1 = g[i], x2 = b[i];                                                                 \
@@ -77,18 +100,30 @@ typedef struct col_ctx {
                 r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
             }                                                                                                          \
         } else {                                                                                                       \
+            /* aug__colour_step_hue's uint8 path, as float planes: 8 lanes per vector, no spills */                    \
+            const uint8_t *r0 = hin[0], *g0 = hin[1], *b0 = hin[2];                                                    \
+            uint8_t *r1 = hout[0], *g1 = hout[1], *b1 = hout[2];                                                       \
+            _Alignas(32) float f0[BLOCK], f1[BLOCK], f2[BLOCK];                                                        \
             for (int64_t i = 0; i < m; i++) {                                                                          \
-                float x0 = r[i], x1 = g[i], x2 = b[i];                                                                 \
-                aug__colour_step_hue(1, ratio, &x0, &x1, &x2);                                                         \
-                r[i] = (uint8_t)x0, g[i] = (uint8_t)x1, b[i] = (uint8_t)x2;                                            \
+                f0[i] = (float)r0[i] * AUG__COLOUR_U8_TO_F;                                                            \
+                f1[i] = (float)g0[i] * AUG__COLOUR_U8_TO_F;                                                            \
+                f2[i] = (float)b0[i] * AUG__COLOUR_U8_TO_F;                                                            \
+            }                                                                                                          \
+            HUE_LOOP(f0, f1, f2, f0, f1, f2)                                                                           \
+            for (int64_t i = 0; i < m; i++) {                                                                          \
+                r1[i] = (uint8_t)truncf(f0[i] * AUG__COLOUR_F_TO_U8);                                                  \
+                g1[i] = (uint8_t)truncf(f1[i] * AUG__COLOUR_F_TO_U8);                                                  \
+                b1[i] = (uint8_t)truncf(f2[i] * AUG__COLOUR_F_TO_U8);                                                  \
             }                                                                                                          \
         }                                                                                                              \
     } else {                                                                                                           \
-        float *r = pr, *g = pg, *b = pb;                                                                               \
+        float *r = pl[0], *g = pl[1], *b = pl[2];                                                                      \
         if (kind == AUG__COLOUR_SATURATION) {                                                                          \
             for (int64_t i = 0; i < m; i++) aug__colour_step_saturation(0, ratio, alpha, &r[i], &g[i], &b[i]);         \
         } else if (kind == AUG__COLOUR_HUE) {                                                                          \
-            for (int64_t i = 0; i < m; i++) aug__colour_step_hue(0, ratio, &r[i], &g[i], &b[i]);                       \
+            const float *r0 = hin[0], *g0 = hin[1], *b0 = hin[2];                                                      \
+            float *r1 = hout[0], *g1 = hout[1], *b1 = hout[2];                                                         \
+            HUE_LOOP(r0, g0, b0, r1, g1, b1)                                                                           \
         } else {                                                                                                       \
             float *planes[3] = {r, g, b};                                                                              \
             for (int64_t c = 0; c < p->c; c++)                                                                         \
@@ -97,11 +132,11 @@ typedef struct col_ctx {
         }                                                                                                              \
     }
 
-static void step_plain(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *pr, void *pg,
-                       void *pb, int64_t m){STEP_BODY}
+static void step_plain(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *const pl[3],
+                       const void *const in[3], void *const out[3], int64_t m){STEP_BODY}
 
-FMA_FN static void step_fma(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *pr,
-                            void *pg, void *pb, int64_t m) {
+FMA_FN static void step_fma(const aug__colour_plan *p, const aug__colour_image *d, int k, float mean, void *const pl[3],
+                            const void *const in[3], void *const out[3], int64_t m) {
     STEP_BODY
 }
 
@@ -152,23 +187,39 @@ static void make_stages(const aug__colour_plan *p, int64_t i, int from, int to, 
     }
 }
 
-/* Runs image i's stages over m pixels of the block planes. */
-static void run_stages(const col_ctx *x, int64_t i, float mean, void *r, void *g, void *b, int64_t m) {
+/* Stage j of image i is a hue step. */
+static int hue_stage(const col_ctx *x, int64_t i, int j) {
+    const stages *s = &x->st[i];
+    return j >= 0 && j < s->n && s->type[j] == STAGE_STEP && x->p->img[i].step[s->arg[j]].kind == AUG__COLOUR_HUE;
+}
+
+/* Runs image i's stages over m pixels of the block planes pl. in (out), where
+ * not NULL, are the image's planes at the block, which a first (last) stage
+ * that is a hue step reads from (writes to) in place of pl. */
+static void run_stages(const col_ctx *x, int64_t i, float mean, void *const pl[3], const void *const in[3],
+                       void *const out[3], int64_t m) {
     const aug__colour_plan *p = x->p;
     const stages *s = &x->st[i];
     for (int j = 0; j < s->n; j++) {
+        const void *const *sin = j == 0 ? in : NULL;
+        void *const *sout = j == s->n - 1 ? out : NULL;
         if (s->type[j] == STAGE_LUT) {
             const uint8_t *t = x->luts + (i * 4 + s->arg[j]) * 256;
-            uint8_t *planes[3] = {r, g, b};
+            uint8_t *planes[3] = {pl[0], pl[1], pl[2]};
             for (int64_t c = 0; c < p->c; c++)
                 for (int64_t q = 0; q < m; q++) planes[c][q] = t[planes[c][q]];
         } else if (x->fma) {
-            step_fma(p, &p->img[i], s->arg[j], mean, r, g, b, m);
+            step_fma(p, &p->img[i], s->arg[j], mean, pl, sin, sout, m);
         } else {
-            step_plain(p, &p->img[i], s->arg[j], mean, r, g, b, m);
+            step_plain(p, &p->img[i], s->arg[j], mean, pl, sin, sout, m);
         }
     }
 }
+
+/* memcpy through the C library's: GCC expands the block copies below (at most
+ * BLOCK pixels, a bound it sees) inline as `rep movsq`, whose start-up costs
+ * more than the copy of a few hundred bytes. */
+__attribute__((noinline)) static void copy_plane(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 
 /* Loads m pixels from pixel offset q of image i of base (the source or the
  * output) into the block planes. */
@@ -176,7 +227,7 @@ static void load_block(const aug__colour_plan *p, const char *base, int64_t hw, 
                        void *planes[3]) {
     size_t es = p->u8 ? 1 : sizeof(float);
     for (int64_t c = 0; c < p->c; c++)
-        memcpy(planes[c], base + ((i * p->c + c) * hw + q) * (int64_t)es, (size_t)m * es);
+        copy_plane(planes[c], base + ((i * p->c + c) * hw + q) * (int64_t)es, (size_t)m * es);
 }
 
 /* The first step of the main pass: after the contrast pre-pass, which stored the
@@ -188,7 +239,7 @@ static int main_from(const aug__colour_plan *p, int64_t i) {
 static void store_block(const aug__colour_plan *p, int64_t hw, int64_t i, int64_t q, int64_t m, void *planes[3]) {
     size_t es = p->u8 ? 1 : sizeof(float);
     for (int64_t c = 0; c < p->c; c++)
-        memcpy(p->dst + ((i * p->c + c) * hw + q) * (int64_t)es, planes[c], (size_t)m * es);
+        copy_plane(p->dst + ((i * p->c + c) * hw + q) * (int64_t)es, planes[c], (size_t)m * es);
 }
 
 /* ---- passes -------------------------------------------------------------------------- */
@@ -223,7 +274,7 @@ static void row_sum_task(void *ctx, int64_t task, int worker) {
     for (int64_t q = 0; q < p->w; q += BLOCK) {
         int64_t m = p->w - q < BLOCK ? p->w - q : BLOCK;
         load_block(p, p->src, x->hw, i, y * p->w + q, m, planes);
-        run_stages(x, i, 0.0f, planes[0], planes[1], planes[2], m);
+        run_stages(x, i, 0.0f, planes, NULL, NULL, m);
         if (p->img[i].contrast_at > 0) store_block(p, x->hw, i, y * p->w + q, m, planes);
         if (p->u8) {
             isum += x->fma ? u8_gray_sum_fma(planes, (int)p->c, m) : u8_gray_sum_plain(planes, (int)p->c, m);
@@ -266,11 +317,21 @@ static void main_task(void *ctx, int64_t task, int worker) {
     }
     _Alignas(32) float buf[3][BLOCK];
     void *planes[3] = {buf[0], buf[1], buf[2]};
+    /* a hue step first (last) reads (writes) the image's planes itself: no copy
+     * of the block in (out); its two passes let the output be the input */
+    const int hue_first = hue_stage(x, i, 0), hue_last = hue_stage(x, i, s->n - 1);
+    const size_t es = p->u8 ? 1 : sizeof(float);
     for (int64_t q = q0; q < q1; q += BLOCK) {
         int64_t m = q1 - q < BLOCK ? q1 - q : BLOCK;
-        load_block(p, base, x->hw, i, q, m, planes);
-        run_stages(x, i, x->means[i], planes[0], planes[1], planes[2], m);
-        store_block(p, x->hw, i, q, m, planes);
+        const void *in[3];
+        void *out[3];
+        for (int64_t c = 0; c < 3 && c < p->c; c++) {
+            const int64_t at = ((i * p->c + c) * x->hw + q) * (int64_t)es;
+            in[c] = base + at, out[c] = p->dst + at;
+        }
+        if (!hue_first) load_block(p, base, x->hw, i, q, m, planes);
+        run_stages(x, i, x->means[i], planes, hue_first ? in : NULL, hue_last ? out : NULL, m);
+        if (!hue_last) store_block(p, x->hw, i, q, m, planes);
     }
 }
 

@@ -36,8 +36,14 @@ typedef struct aug__colour_image {
     int contrast_at;
 } aug__colour_image;
 
-/* clamp_(0, bound); NaN passes through as in torch.clamp. */
-AUG_HD_ALWAYS float aug__colour_clamp(float v, float bound) { return v < 0.0f ? 0.0f : (v > bound ? bound : v); }
+/* clamp_(0, bound); NaN passes through as in torch.clamp. Two selects on v
+ * rather than nested ones: GCC's vectoriser makes a nested select a three-way
+ * blend of nine instructions, these two are four. */
+AUG_HD_ALWAYS float aug__colour_clamp(float v, float bound) {
+    float c = v > bound ? bound : v;
+    c = v < 0.0f ? 0.0f : c;
+    return c;
+}
 
 /* r.mul(0.2989).add_(g, alpha=0.587).add_(b, alpha=0.114) in float32. */
 AUG_HD_ALWAYS float aug__colour_gray(float r, float g, float b) {
@@ -56,7 +62,12 @@ AUG_HD_ALWAYS float aug__colour_blend(float x, float y, float ratio, float alpha
 AUG_HD_ALWAYS float aug__colour_frac(float a) { return a - truncf(a); }
 
 /* torchvision's _rgb_to_hsv for one pixel (float32, its operation order),
- * branch-free so that a loop of it vectorises. */
+ * branch-free so that a loop of it vectorises. torchvision divides all three
+ * of rc, gc, bc = (maxc - (r, g, b)) / crd and then picks hh = bc - gc (red
+ * is the max), (rc + 2) - bc (green) or (gc + 4) - rc (blue): here the two
+ * numerators of the picked hh are selected first and only they are divided,
+ * as (a / crd + k) - c / crd with k = -0, 2, 4: the same operations on the
+ * same values (x + -0 is x, bit for bit, for every x), one division fewer. */
 AUG_HD_ALWAYS void aug__colour_rgb_to_hsv(float r, float g, float b, float *h, float *s, float *v) {
     float maxc = r > g ? r : g, minc = r < g ? r : g;
     maxc = maxc > b ? maxc : b;
@@ -65,32 +76,63 @@ AUG_HD_ALWAYS void aug__colour_rgb_to_hsv(float r, float g, float b, float *h, f
     const float cr = maxc - minc;
     *s = cr / (eqc ? 1.0f : maxc);
     const float crd = eqc ? 1.0f : cr;
-    const float rc = (maxc - r) / crd, gc = (maxc - g) / crd, bc = (maxc - b) / crd;
-    const float hr = bc - gc, hg = (rc + 2.0f) - bc, hb = (gc + 4.0f) - rc;
-    const float hh = maxc == r ? hr : (maxc == g ? hg : hb);
+    const int rmax = maxc == r, gmax = maxc == g;
+    const float a = maxc - (rmax ? b : (gmax ? r : g)), c = maxc - (rmax ? g : (gmax ? b : r));
+    const float k = rmax ? -0.0f : (gmax ? 2.0f : 4.0f);
+    const float hh = (a / crd + k) - c / crd;
     /* h.mul_(1/6).add_(1).fmod_(1); (float)(1.0 / 6.0) = 0.16666667f */
     *h = aug__colour_frac(hh * 0.16666667f + 1.0f);
     *v = maxc;
+}
+
+/* The bits of a where the mask m is set, of b elsewhere: a select that stays
+ * branch-free in scalar builds (vectorised, it is one blend). */
+AUG_HD_ALWAYS uint32_t aug__colour_sel(uint32_t m, uint32_t a, uint32_t b) { return (a & m) | (b & ~m); }
+
+/* _hsv_to_rgb's gather: the sector sec (0..5; 6 or NaN count as 0) picks
+ * (r, g, b) from (v, p, q, t) as torchvision's table does,
+ *     sector  0  1  2  3  4  5  6
+ *          r  v  q  p  p  t  v  v
+ *          g  t  v  v  q  p  p  t
+ *          b  p  p  t  v  v  q  p
+ * as a chain of bit selects on sec >= 1..6 (NaN passes none): twelve blends
+ * after vectorising, and no branches in a scalar build. */
+AUG_HD_ALWAYS void aug__colour_hsv_gather(float h6, float fi, float sec, float s, float v, float *r, float *g,
+                                          float *b) {
+    const float f = h6 - fi, sxf = s * f, oms = 1.0f - s;
+    const uint32_t q = aug__f32_bits(aug__colour_clamp((1.0f - sxf) * v, 1.0f));
+    const uint32_t t = aug__f32_bits(aug__colour_clamp((sxf + oms) * v, 1.0f));
+    const uint32_t p = aug__f32_bits(aug__colour_clamp(oms * v, 1.0f)), vv = aug__f32_bits(v);
+    const uint32_t ge1 = 0u - (uint32_t)(sec >= 1.0f), ge2 = 0u - (uint32_t)(sec >= 2.0f);
+    const uint32_t ge3 = 0u - (uint32_t)(sec >= 3.0f), ge4 = 0u - (uint32_t)(sec >= 4.0f);
+    const uint32_t ge5 = 0u - (uint32_t)(sec >= 5.0f), ge6 = 0u - (uint32_t)(sec >= 6.0f);
+    uint32_t x0 = vv, x1 = t, x2 = p;
+    x0 = aug__colour_sel(ge1, q, x0), x1 = aug__colour_sel(ge1, vv, x1);
+    x0 = aug__colour_sel(ge2, p, x0), x2 = aug__colour_sel(ge2, t, x2);
+    x1 = aug__colour_sel(ge3, q, x1), x2 = aug__colour_sel(ge3, vv, x2);
+    x0 = aug__colour_sel(ge4, t, x0), x1 = aug__colour_sel(ge4, p, x1);
+    x0 = aug__colour_sel(ge5, vv, x0), x2 = aug__colour_sel(ge5, q, x2);
+    x1 = aug__colour_sel(ge6, t, x1), x2 = aug__colour_sel(ge6, p, x2);
+    *r = aug__bits_f32(x0), *g = aug__bits_f32(x1), *b = aug__bits_f32(x2);
 }
 
 /* torchvision's _hsv_to_rgb for one pixel. The sector i = floor(6h) mod 6 (an
  * int32 remainder in torch) picks (r, g, b) from (v, p, q, t) as its gather
  * table does. Sectors of h outside +-2^30 (and NaN) count as sector 0. */
 AUG_HD_ALWAYS void aug__colour_hsv_to_rgb(float h, float s, float v, float *r, float *g, float *b) {
-    const float h6 = h * 6.0f, fi = floorf(h6), f = h6 - fi;
+    const float h6 = h * 6.0f, fi = floorf(h6);
     const float fc = fi >= -1073741824.0f && fi <= 1073741824.0f ? fi : 0.0f;
     int i = (int)fc % 6;
     i = i < 0 ? i + 6 : i;
-    const float sxf = s * f, oms = 1.0f - s;
-    const uint32_t q = aug__f32_bits(aug__colour_clamp((1.0f - sxf) * v, 1.0f));
-    const uint32_t t = aug__f32_bits(aug__colour_clamp((sxf + oms) * v, 1.0f));
-    const uint32_t p = aug__f32_bits(aug__colour_clamp(oms * v, 1.0f)), vv = aug__f32_bits(v);
-    /* the gather as bit masks: a six-way select that compilers vectorise */
-    const uint32_t m0 = 0u - (uint32_t)(i == 0), m1 = 0u - (uint32_t)(i == 1), m2 = 0u - (uint32_t)(i == 2);
-    const uint32_t m3 = 0u - (uint32_t)(i == 3), m4 = 0u - (uint32_t)(i == 4), m5 = 0u - (uint32_t)(i == 5);
-    *r = aug__bits_f32((vv & (m0 | m5)) | (q & m1) | (p & (m2 | m3)) | (t & m4));
-    *g = aug__bits_f32((t & m0) | (vv & (m1 | m2)) | (q & m3) | (p & (m4 | m5)));
-    *b = aug__bits_f32((p & (m0 | m1)) | (t & m2) | (vv & (m3 | m4)) | (q & m5));
+    aug__colour_hsv_gather(h6, fi, (float)i, s, v, r, g, b);
+}
+
+/* aug__colour_hsv_to_rgb for h in [0, 1] or NaN (the hue step's h): floor(6h)
+ * is 0..6 or NaN, where 6 and NaN are sector 0 as for the gather, so floor(6h)
+ * is the gather's sector as it is (no int conversion, no remainder). */
+AUG_HD_ALWAYS void aug__colour_hsv_to_rgb_unit(float h, float s, float v, float *r, float *g, float *b) {
+    const float h6 = h * 6.0f, fi = floorf(h6);
+    aug__colour_hsv_gather(h6, fi, fi, s, v, r, g, b);
 }
 
 /* torch.remainder(a, 1.0) for float32: fmod, then + 1 when negative. */
@@ -99,12 +141,19 @@ AUG_HD_ALWAYS float aug__colour_rem1(float a) {
     return m < 0.0f ? m + 1.0f : m;
 }
 
+/* adjust_hue's first half on one float pixel: its HSV with h turned by hue.
+ * rem1 leaves h in [0, 1] or NaN (m + 1 may round to 1), the domain of
+ * aug__colour_hsv_to_rgb_unit, the second half. */
+AUG_HD_ALWAYS void aug__colour_hue_hsv(float r, float g, float b, float hue, float *h, float *s, float *v) {
+    aug__colour_rgb_to_hsv(r, g, b, h, s, v);
+    *h = aug__colour_rem1(*h + hue);
+}
+
 /* adjust_hue of one float pixel (values nominally in [0, 1]). */
 AUG_HD_ALWAYS void aug__colour_hue(float *r, float *g, float *b, float hue) {
     float h, s, v;
-    aug__colour_rgb_to_hsv(*r, *g, *b, &h, &s, &v);
-    h = aug__colour_rem1(h + hue);
-    aug__colour_hsv_to_rgb(h, s, v, r, g, b);
+    aug__colour_hue_hsv(*r, *g, *b, hue, &h, &s, &v);
+    aug__colour_hsv_to_rgb_unit(h, s, v, r, g, b);
 }
 
 /* uint8 -> float32 with scale: x.to(float32).mul_(1.0 / 255). */
