@@ -259,13 +259,59 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
 }
 #endif
 
+/* One sample's values into the double sums (s > 1): acc[k] = 0.0 + (double)f[k]
+ * for the first sample (the sum starts at +0.0, so -0.0 samples give +0.0 as on
+ * every path), acc[k] += (double)f[k] for the others; and the mean acc[k] / ss
+ * (ss = s * s: for a power of two, the multiply by its inverse is the same
+ * correctly rounded quotient). */
+#define ACC_BODY                                                                                                       \
+    if (first)                                                                                                         \
+        for (int k = 0; k < n; k++) acc[k] = 0.0 + (double)f[k];                                                       \
+    else                                                                                                               \
+        for (int k = 0; k < n; k++) acc[k] += (double)f[k];
+#define MEAN_BODY                                                                                                      \
+    if ((s & (s - 1)) == 0) {                                                                                          \
+        double inv = 1.0 / ((double)s * (double)s);                                                                    \
+        for (int k = 0; k < n; k++) acc[k] *= inv;                                                                     \
+    } else {                                                                                                           \
+        double ss = (double)s * (double)s;                                                                             \
+        for (int k = 0; k < n; k++) acc[k] /= ss;                                                                      \
+    }
+static void accumulate_plain(double *acc, const float *f, int n, int first) { ACC_BODY }
+static void mean_plain(double *acc, int n, int s) { MEAN_BODY }
+#if AUG__X86
+__attribute__((target("avx2"))) static void accumulate_avx2(double *acc, const float *f, int n, int first) {
+    ACC_BODY
+}
+__attribute__((target("avx2"))) static void mean_avx2(double *acc, int n, int s) { MEAN_BODY }
+#endif
+static void accumulate(double *acc, const float *f, int n, int first, int avx2) {
+#if AUG__X86
+    if (avx2) {
+        accumulate_avx2(acc, f, n, first);
+        return;
+    }
+#endif
+    (void)avx2;
+    accumulate_plain(acc, f, n, first);
+}
+static void mean(double *acc, int n, int s, int avx2) {
+#if AUG__X86
+    if (avx2) {
+        mean_avx2(acc, n, s);
+        return;
+    }
+#endif
+    (void)avx2;
+    mean_plain(acc, n, s);
+}
+
 void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1) {
     const aug__warp_plan *pl = cx->plan;
     int64_t C = pl->channels, Wt = pl->width;
     const float *bg = cx->bg_f32;
     row_fn row = ROWS[im->dtype];
     int s = im->s;
-    double ss = (double)s * (double)s;
     float fbuf[CGROUP * CHUNK];
     double acc[CGROUP * CHUNK];
     /* s = 1 into a float32 destination: straight into the output planes */
@@ -289,7 +335,6 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
                 float *out = fbuf;
                 int64_t ostride = CHUNK;
                 if (direct) out = (float *)cx->dst + warp_dst_at(cx, n, c0, y, x0), ostride = cx->dc;
-                if (s > 1) memset(acc, 0, sizeof(double) * (size_t)(cn * CHUNK));
                 for (int j = 0; j < s; j++) {
                     double Y = (double)y + warp_sample_offset(im, j);
                     double bx = aug__warp_rowterm(im->m[1], Y, im->m[2]), by = aug__warp_rowterm(im->m[4], Y, im->m[5]);
@@ -302,7 +347,7 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
                         row(im, bg, bx, by, di, x0, k, cw, c0, cn, out, ostride);
                         if (s > 1)
                             for (int c = 0; c < cn; c++)
-                                for (int q = c * CHUNK; q < c * CHUNK + cw; q++) acc[q] += (double)fbuf[q];
+                                accumulate(acc + c * CHUNK, fbuf + c * CHUNK, cw, i == 0 && j == 0, avx2);
                     }
                 }
                 if (direct) continue;
@@ -314,7 +359,7 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
                         continue;
                     }
                     double *a = acc + c * CHUNK;
-                    for (int k = 0; k < cw; k++) a[k] /= ss;
+                    mean(a, cw, s, avx2);
                     aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, dst, cx->dx * cx->dst_item,
                                  cx->dst_dtype, cw);
                 }
