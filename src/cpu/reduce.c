@@ -693,8 +693,9 @@ static int pick_kernels(aug_reduce_op op, aug_dtype dt, run_fn *run, col_fn *col
 /* Up to this many reduced elements per output, column order beats one short run
  * per output (per-output overhead dominates). */
 #define RED_SHORT 16
-/* Chunk partials kept on the stack (~1.5 KiB); more are allocated. */
-#define RED_PARTS_LOCAL 32
+/* Chunk partials kept on the stack (24 KiB: a 128 MiB exact or 32 MiB float
+ * reduction to one value allocates nothing); more are allocated. */
+#define RED_PARTS_LOCAL 512
 
 typedef struct red_ctx {
     aug_reduce_op op;
@@ -933,7 +934,7 @@ aug_status aug__cpu_reduce(const aug__reduce_plan *plan) {
         return AUG_OK;
     }
     /* O * nchunks <= size / RED_CHUNK + O, and O <= size / RED_CHUNK here. Up to
-     * RED_PARTS_LOCAL partials (a few MiB of input) live on the stack. */
+     * RED_PARTS_LOCAL partials live on the stack. */
     red_partial local[RED_PARTS_LOCAL];
     c.parts = c.O * c.nchunks <= RED_PARTS_LOCAL ? local : malloc((size_t)(c.O * c.nchunks) * sizeof *c.parts);
     if (!c.parts) return AUG__NOMEM(func);
