@@ -693,8 +693,8 @@ static int pick_kernels(aug_reduce_op op, aug_dtype dt, run_fn *run, col_fn *col
 /* Up to this many reduced elements per output, column order beats one short run
  * per output (per-output overhead dominates). */
 #define RED_SHORT 16
-/* Chunk partials kept on the stack (24 KiB: a 128 MiB exact or 32 MiB float
- * reduction to one value allocates nothing); more are allocated. */
+/* Chunk partials kept on the stack (24 KiB: a reduction to one value of up to 2^27
+ * elements (2^25 for float sums) allocates nothing); more are allocated. */
 #define RED_PARTS_LOCAL 512
 
 typedef struct red_ctx {
