@@ -3,12 +3,15 @@
  * The core checks shapes, dtypes and factors, turns the per-image factors and
  * orders into step lists (scalar/colour.h) and allocates the output; the
  * backend runs the steps per pixel with scalar/colour.h's rules (the CPU through
- * 256-entry tables where a step maps each uint8 value on its own). */
+ * 256-entry tables where a step maps each uint8 value on its own). A fused
+ * lighting (aug_color_jitter_lighting) runs after the last step: uint8 through
+ * the per-(image, channel) tables the core builds, float32 per value. */
 #ifndef AUG_CORE_COLOUR_H
 #define AUG_CORE_COLOUR_H
 
 #include "backend.h"
 #include "scalar/colour.h"
+#include "scalar/lighting.h"
 
 typedef enum aug__colour_kind {
     AUG__COLOUR_JITTER,  /* the steps of img[] per image, in place allowed */
@@ -28,6 +31,13 @@ struct aug__colour_plan {
     const aug__colour_image *img; /* AUG__COLOUR_JITTER: n step lists (host) */
     int any_contrast;             /* some image has a contrast step */
     aug__exec exec;
+    /* AUG__COLOUR_JITTER from aug_color_jitter_lighting: scalar/lighting.h's curve
+     * after the steps (light_gamma NULL: none). Parameters as float32 values. */
+    const double *light_gamma;    /* n * c: gammagrays[i] * gammacolors[i * c + ch] (host) */
+    const double *light_contrast; /* n (host) */
+    double light_vmin, light_vmax;
+    const uint8_t *light_u8;      /* uint8: n * c tables of 256 results (host), built with
+                                   * aug__lighting_value and aug__store_f64 as aug_lighting's */
 };
 
 #endif

@@ -18,11 +18,18 @@
  * the output (the main pass goes on from there) and sums the row's grayscale
  * left to right in double (uint8: exactly, in integers), then the row sums are
  * added in row order (the CUDA backend sums in the same order, so float32 means
- * agree). */
+ * agree).
+ *
+ * aug_color_jitter_lighting's lighting is one more stage after the steps:
+ * uint8 through the core's per-(image, channel) tables (composed into the last
+ * table when the last stage is one, so brightness/contrast + lighting is one
+ * lookup per value), float32 per value in double (scalar/lighting.h), stored
+ * as aug_lighting stores float32. */
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
 #include "core/colour.h"
+#include "scalar/cast.h"
 #include "cpu/pool.h"
 #include "cpu/simd.h"
 #include "core/error.h"
@@ -33,7 +40,14 @@
  * amortise a task's hand-out; a 224x224 image is 4 tasks. */
 #define CHUNK ((int64_t)1 << 14)
 
-enum { STAGE_LUT, STAGE_STEP };
+/* STAGE_LUT: one table for every channel; STAGE_CLUT: a table per channel (the
+ * fused lighting's, composed with the table before it); STAGE_LIGHT: the fused
+ * lighting per float32 value. */
+enum { STAGE_LUT, STAGE_STEP, STAGE_CLUT, STAGE_LIGHT };
+/* Table slots per image: 0..3 for the steps' tables, LIGHT_SLOT + channel for
+ * the lighting's. */
+#define LUT_SLOTS 8
+#define LIGHT_SLOT 4
 
 /* The shift that brings byte b (in memory order) of a 64-bit load to the bottom. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -45,8 +59,8 @@ enum { STAGE_LUT, STAGE_STEP };
 /* The stages of one image for steps [from, to): tables and per-pixel steps. */
 typedef struct stages {
     int n;
-    int type[4];
-    int arg[4]; /* STAGE_LUT: table slot (0..3); STAGE_STEP: step index */
+    int type[5];
+    int arg[5]; /* STAGE_LUT, STAGE_CLUT: table slot; STAGE_STEP: step index */
 } stages;
 
 typedef struct col_ctx {
@@ -55,7 +69,7 @@ typedef struct col_ctx {
     float *means;   /* n */
     double *rowsum; /* n * h */
     stages *st;     /* n (the current pass's stages) */
-    uint8_t *luts;  /* n * 4 * 256 */
+    uint8_t *luts;  /* n * LUT_SLOTS * 256 */
     int fma;        /* the CPU has FMA: use the AVX2+FMA block steps */
 } col_ctx;
 
@@ -187,6 +201,35 @@ static void make_stages(const aug__colour_plan *p, int64_t i, int from, int to, 
     }
 }
 
+/* Appends image i's fused lighting to its main-pass stages s: uint8 through its
+ * per-channel tables (the plan's), composed with a last table stage; float32 a
+ * per-value stage. */
+static void add_lighting(const aug__colour_plan *p, int64_t i, stages *s, uint8_t *luts) {
+    if (!p->light_gamma) return;
+    if (!p->u8) {
+        s->type[s->n] = STAGE_LIGHT, s->arg[s->n++] = 0;
+        return;
+    }
+    const int last = s->n > 0 && s->type[s->n - 1] == STAGE_LUT;
+    const uint8_t *t = last ? luts + 256 * s->arg[s->n - 1] : NULL;
+    const uint8_t *light = p->light_u8 + i * p->c * 256;
+    for (int64_t c = 0; c < p->c; c++)
+        for (int v = 0; v < 256; v++) luts[256 * (LIGHT_SLOT + c) + v] = light[c * 256 + (t ? t[v] : v)];
+    if (!last) s->n++;
+    s->type[s->n - 1] = STAGE_CLUT, s->arg[s->n - 1] = LIGHT_SLOT;
+}
+
+/* The fused lighting of image i over m pixels of float32 block planes. */
+static void light_block(const aug__colour_plan *p, int64_t i, void *const pl[3], int64_t m) {
+    for (int64_t c = 0; c < p->c; c++) {
+        float *v = pl[c];
+        const double g = p->light_gamma[i * p->c + c], k = p->light_contrast[i];
+        for (int64_t q = 0; q < m; q++)
+            aug__store_f64(aug__lighting_value((double)v[q], p->light_vmin, p->light_vmax, k, g), AUG__CT_FLOAT32,
+                           &v[q]);
+    }
+}
+
 /* Stage j of image i is a hue step. */
 static int hue_stage(const col_ctx *x, int64_t i, int j) {
     const stages *s = &x->st[i];
@@ -203,11 +246,14 @@ static void run_stages(const col_ctx *x, int64_t i, float mean, void *const pl[3
     for (int j = 0; j < s->n; j++) {
         const void *const *sin = j == 0 ? in : NULL;
         void *const *sout = j == s->n - 1 ? out : NULL;
-        if (s->type[j] == STAGE_LUT) {
-            const uint8_t *t = x->luts + (i * 4 + s->arg[j]) * 256;
+        if (s->type[j] == STAGE_LUT || s->type[j] == STAGE_CLUT) {
             uint8_t *planes[3] = {pl[0], pl[1], pl[2]};
-            for (int64_t c = 0; c < p->c; c++)
+            for (int64_t c = 0; c < p->c; c++) {
+                const uint8_t *t = x->luts + (i * LUT_SLOTS + s->arg[j] + (s->type[j] == STAGE_CLUT ? c : 0)) * 256;
                 for (int64_t q = 0; q < m; q++) planes[c][q] = t[planes[c][q]];
+            }
+        } else if (s->type[j] == STAGE_LIGHT) {
+            light_block(p, i, pl, m);
         } else if (x->fma) {
             step_fma(p, &p->img[i], s->arg[j], mean, pl, sin, sout, m);
         } else {
@@ -249,13 +295,14 @@ static void pre_stages_task(void *ctx, int64_t i, int worker) {
     col_ctx *x = ctx;
     int at = x->p->img[i].contrast_at;
     x->st[i].n = 0;
-    if (at > 0) make_stages(x->p, i, 0, at, 0.0f, &x->st[i], x->luts + i * 4 * 256);
+    if (at > 0) make_stages(x->p, i, 0, at, 0.0f, &x->st[i], x->luts + i * LUT_SLOTS * 256);
 }
 
 static void main_stages_task(void *ctx, int64_t i, int worker) {
     (void)worker;
     col_ctx *x = ctx;
-    make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i], x->luts + i * 4 * 256);
+    make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i], x->luts + i * LUT_SLOTS * 256);
+    add_lighting(x->p, i, &x->st[i], x->luts + i * LUT_SLOTS * 256);
 }
 
 /* The grayscale sum of row y of image i after the steps before its contrast step;
@@ -295,10 +342,11 @@ static void main_task(void *ctx, int64_t task, int worker) {
     int64_t i = task / chunks, q0 = task % chunks * CHUNK, q1 = q0 + CHUNK < x->hw ? q0 + CHUNK : x->hw;
     const stages *s = &x->st[i];
     const char *base = main_from(p, i) > 0 ? p->dst : p->src;
-    if (p->u8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT)) {
+    if (p->u8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT || s->type[0] == STAGE_CLUT)) {
         /* one table (or none): straight from the source to the output, 8 values per load */
-        const uint8_t *t = x->luts + (i * 4 + (s->n ? s->arg[0] : 0)) * 256;
         for (int64_t c = 0; c < p->c; c++) {
+            const uint8_t *t =
+                x->luts + (i * LUT_SLOTS + (s->n ? s->arg[0] + (s->type[0] == STAGE_CLUT ? c : 0) : 0)) * 256;
             const uint8_t *src = (const uint8_t *)base + (i * p->c + c) * x->hw;
             uint8_t *dst = (uint8_t *)p->dst + (i * p->c + c) * x->hw;
             if (!s->n) {
@@ -380,7 +428,7 @@ aug_status aug__cpu_colour(const aug__colour_plan *p) {
     x.fma = aug__simd_level() >= AUG__SIMD_AVX2 && __builtin_cpu_supports("fma");
     x.means = calloc((size_t)p->n, sizeof(float));
     x.st = malloc((size_t)p->n * sizeof(stages));
-    x.luts = malloc((size_t)p->n * 4 * 256);
+    x.luts = malloc((size_t)p->n * LUT_SLOTS * 256);
     x.rowsum = p->any_contrast ? malloc((size_t)(p->n * p->h) * sizeof(double)) : NULL;
     aug_status st = AUG_OK;
     if (!x.means || !x.st || !x.luts || (p->any_contrast && !x.rowsum)) {
