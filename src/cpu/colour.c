@@ -224,9 +224,10 @@ static void light_block(const aug__colour_plan *p, int64_t i, void *const pl[3],
     for (int64_t c = 0; c < p->c; c++) {
         float *v = pl[c];
         const double g = p->light_gamma[i * p->c + c], k = p->light_contrast[i];
-        for (int64_t q = 0; q < m; q++)
-            aug__store_f64(aug__lighting_value((double)v[q], p->light_vmin, p->light_vmax, k, g), AUG__CT_FLOAT32,
-                           &v[q]);
+        double d[BLOCK];
+        for (int64_t q = 0; q < m; q++) d[q] = v[q];
+        for (int64_t q = 0; q < m; q++) d[q] = aug__lighting_value(d[q], p->light_vmin, p->light_vmax, k, g);
+        for (int64_t q = 0; q < m; q++) v[q] = aug__cvk_ID_DF(d[q], 0, 0, 0, 0); /* aug__store_f64's float32 store */
     }
 }
 
