@@ -1,6 +1,6 @@
 /* core/colour.c: the colour functions (include/aug/colour.h), the backend-neutral
  * half: argument checks, the per-image step lists, output allocation, the plan
- * (with aug_color_jitter_lighting's lighting values and uint8 tables); and
+ * (with aug_color_jitter_lighting's lighting values); and
  * ColorJitter's parameter sampling. */
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +8,6 @@
 #include "aug/colour.h"
 #include "colour.h"
 #include "tensor_impl.h"
-#include "scalar/cast.h"
 
 /* The image: (N, C, H, W) or (C, H, W), any strides, uint8 or float32 (float32
  * only when float_only), C = 1 or 3 (only 3 when only3). Fills dims = n, c, h, w. */
@@ -119,7 +118,6 @@ static aug__colour_step make_step(int kind, double f) {
 
 static aug_status check_lighting(const char *func, const aug_jitter_lighting *l, int64_t n, int64_t c,
                                  double *params);
-static void lighting_tables(const aug__colour_plan *p, uint8_t *tables);
 
 /* aug_color_jitter, with the lighting l after the steps (NULL: none). */
 static aug_status jitter(const char *func, const aug_tensor *im, const double *brightness, const double *contrast,
@@ -164,11 +162,11 @@ static aug_status jitter(const char *func, const aug_tensor *im, const double *b
                              .out_c = (int)d[1],
                              .img = img,
                              .any_contrast = any_contrast};
-    /* the lighting's values: n per-plane gammas, then n contrasts, then the uint8 tables */
+    /* the lighting's values: n * c per-plane gammas, then n contrasts */
     double *light = NULL;
     if (l) {
         int64_t planes = n * d[1];
-        size_t bytes = (size_t)(planes + n + 1) * sizeof(double) + (im->dtype == AUG_UINT8 ? (size_t)planes * 256 : 0);
+        size_t bytes = (size_t)(planes + n + 1) * sizeof(double);
         if (!(light = malloc(bytes))) {
             free(img);
             return AUG__NOMEM(func);
@@ -180,11 +178,6 @@ static aug_status jitter(const char *func, const aug_tensor *im, const double *b
         }
         plan.light_gamma = light, plan.light_contrast = light + planes;
         plan.light_vmin = l->vmin, plan.light_vmax = l->vmax;
-        if (im->dtype == AUG_UINT8) {
-            uint8_t *tables = (uint8_t *)(light + planes + n + 1);
-            lighting_tables(&plan, tables);
-            plan.light_u8 = tables;
-        }
     }
     st = run(&plan, im, im->shape, out);
     free(img);
@@ -235,15 +228,6 @@ static aug_status check_lighting(const char *func, const aug_jitter_lighting *l,
     return AUG_OK;
 }
 
-/* uint8: the lighting of every value per (image, channel), stored as
- * aug_lighting's backends store it (saturate_cast). */
-static void lighting_tables(const aug__colour_plan *p, uint8_t *tables) {
-    for (int64_t q = 0; q < p->n * p->c; q++)
-        for (int x = 0; x < 256; x++)
-            aug__store_f64(aug__lighting_value((double)x, p->light_vmin, p->light_vmax, p->light_contrast[q / p->c],
-                                               p->light_gamma[q]),
-                           AUG__CT_UINT8, tables + q * 256 + x);
-}
 
 /* One step with one factor for every image. */
 static aug_status single(const char *func, int kind, const aug_tensor *im, double factor, aug_tensor **out) {

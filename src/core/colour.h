@@ -5,13 +5,15 @@
  * backend runs the steps per pixel with scalar/colour.h's rules (the CPU through
  * 256-entry tables where a step maps each uint8 value on its own). A fused
  * lighting (aug_color_jitter_lighting) runs after the last step: uint8 through
- * the per-(image, channel) tables the core builds, float32 per value. */
+ * per-(image, channel) tables the backend builds with aug__colour_light_table,
+ * float32 per value. */
 #ifndef AUG_CORE_COLOUR_H
 #define AUG_CORE_COLOUR_H
 
 #include "backend.h"
 #include "scalar/colour.h"
 #include "scalar/lighting.h"
+#include "scalar/cast.h"
 
 typedef enum aug__colour_kind {
     AUG__COLOUR_JITTER,  /* the steps of img[] per image, in place allowed */
@@ -36,8 +38,16 @@ struct aug__colour_plan {
     const double *light_gamma;    /* n * c: gammagrays[i] * gammacolors[i * c + ch] (host) */
     const double *light_contrast; /* n (host) */
     double light_vmin, light_vmax;
-    const uint8_t *light_u8;      /* uint8: n * c tables of 256 results (host), built with
-                                   * aug__lighting_value and aug__store_f64 as aug_lighting's */
 };
+
+/* uint8: the fused lighting's table of plane (image, channel) `plane`: every
+ * value through aug__lighting_value, stored as aug_lighting's backends store
+ * it (saturate_cast), so the bytes are aug_lighting's. Host code. */
+static inline void aug__colour_light_table(const aug__colour_plan *p, int64_t plane, uint8_t *t) {
+    for (int x = 0; x < 256; x++)
+        aug__store_f64(aug__lighting_value((double)x, p->light_vmin, p->light_vmax, p->light_contrast[plane / p->c],
+                                           p->light_gamma[plane]),
+                       AUG__CT_UINT8, t + x);
+}
 
 #endif

@@ -21,10 +21,10 @@
  * agree).
  *
  * aug_color_jitter_lighting's lighting is one more stage after the steps:
- * uint8 through the core's per-(image, channel) tables (composed into the last
- * table when the last stage is one, so brightness/contrast + lighting is one
- * lookup per value), float32 per value in double (scalar/lighting.h), stored
- * as aug_lighting stores float32. */
+ * uint8 through per-(image, channel) tables (aug__colour_light_table, one
+ * task per table) composed into the last table when the last stage is one (so
+ * brightness/contrast + lighting is one lookup per value); float32 per value
+ * in double (scalar/lighting.h), stored as aug_lighting stores float32. */
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
@@ -70,6 +70,7 @@ typedef struct col_ctx {
     double *rowsum; /* n * h */
     stages *st;     /* n (the current pass's stages) */
     uint8_t *luts;  /* n * LUT_SLOTS * 256 */
+    uint8_t *light; /* uint8 with the fused lighting: n * c tables (aug__colour_light_table) */
     int fma;        /* the CPU has FMA: use the AVX2+FMA block steps */
 } col_ctx;
 
@@ -202,9 +203,10 @@ static void make_stages(const aug__colour_plan *p, int64_t i, int from, int to, 
 }
 
 /* Appends image i's fused lighting to its main-pass stages s: uint8 through its
- * per-channel tables (the plan's), composed with a last table stage; float32 a
+ * per-channel tables (light), composed with a last table stage; float32 a
  * per-value stage. */
-static void add_lighting(const aug__colour_plan *p, int64_t i, stages *s, uint8_t *luts) {
+static void add_lighting(const aug__colour_plan *p, const uint8_t *light_tables, int64_t i, stages *s,
+                         uint8_t *luts) {
     if (!p->light_gamma) return;
     if (!p->u8) {
         s->type[s->n] = STAGE_LIGHT, s->arg[s->n++] = 0;
@@ -212,7 +214,7 @@ static void add_lighting(const aug__colour_plan *p, int64_t i, stages *s, uint8_
     }
     const int last = s->n > 0 && s->type[s->n - 1] == STAGE_LUT;
     const uint8_t *t = last ? luts + 256 * s->arg[s->n - 1] : NULL;
-    const uint8_t *light = p->light_u8 + i * p->c * 256;
+    const uint8_t *light = light_tables + i * p->c * 256;
     for (int64_t c = 0; c < p->c; c++)
         for (int v = 0; v < 256; v++) luts[256 * (LIGHT_SLOT + c) + v] = light[c * 256 + (t ? t[v] : v)];
     if (!last) s->n++;
@@ -291,6 +293,12 @@ static void store_block(const aug__colour_plan *p, int64_t hw, int64_t i, int64_
 
 /* ---- passes -------------------------------------------------------------------------- */
 
+static void light_table_task(void *ctx, int64_t plane, int worker) {
+    (void)worker;
+    col_ctx *x = ctx;
+    aug__colour_light_table(x->p, plane, x->light + plane * 256);
+}
+
 static void pre_stages_task(void *ctx, int64_t i, int worker) {
     (void)worker;
     col_ctx *x = ctx;
@@ -303,7 +311,7 @@ static void main_stages_task(void *ctx, int64_t i, int worker) {
     (void)worker;
     col_ctx *x = ctx;
     make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i], x->luts + i * LUT_SLOTS * 256);
-    add_lighting(x->p, i, &x->st[i], x->luts + i * LUT_SLOTS * 256);
+    add_lighting(x->p, x->light, i, &x->st[i], x->luts + i * LUT_SLOTS * 256);
 }
 
 /* The grayscale sum of row y of image i after the steps before its contrast step;
@@ -420,7 +428,7 @@ static void convert_task(void *ctx, int64_t task, int worker) {
 
 aug_status aug__cpu_colour(const aug__colour_plan *p) {
     const char *func = p->func;
-    col_ctx x = {p, p->h * p->w, NULL, NULL, NULL, NULL, 0};
+    col_ctx x = {p, p->h * p->w, NULL, NULL, NULL, NULL, NULL, 0};
     int64_t chunks = (x.hw + CHUNK - 1) / CHUNK;
     if (p->kind != AUG__COLOUR_JITTER) {
         aug__parallel_for(p->n * chunks, convert_task, &x);
@@ -431,10 +439,13 @@ aug_status aug__cpu_colour(const aug__colour_plan *p) {
     x.st = malloc((size_t)p->n * sizeof(stages));
     x.luts = malloc((size_t)p->n * LUT_SLOTS * 256);
     x.rowsum = p->any_contrast ? malloc((size_t)(p->n * p->h) * sizeof(double)) : NULL;
+    const int light_u8 = p->light_gamma && p->u8;
+    x.light = light_u8 ? malloc((size_t)(p->n * p->c) * 256) : NULL;
     aug_status st = AUG_OK;
-    if (!x.means || !x.st || !x.luts || (p->any_contrast && !x.rowsum)) {
+    if (!x.means || !x.st || !x.luts || (p->any_contrast && !x.rowsum) || (light_u8 && !x.light)) {
         st = AUG__NOMEM(func);
     } else {
+        if (light_u8) aug__parallel_for(p->n * p->c, light_table_task, &x);
         if (p->any_contrast) {
             aug__parallel_for(p->n, pre_stages_task, &x);
             aug__parallel_for(p->n * p->h, row_sum_task, &x);
@@ -452,5 +463,6 @@ aug_status aug__cpu_colour(const aug__colour_plan *p) {
     free(x.st);
     free(x.luts);
     free(x.rowsum);
+    free(x.light);
     return st;
 }

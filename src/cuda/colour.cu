@@ -10,9 +10,9 @@
  * row pass stores each pixel as it is before the contrast step in the output,
  * and the main pass goes on from there: no step runs twice.
  * aug_color_jitter_lighting's lighting runs in the jitter kernel after the
- * steps, as aug_lighting's kernels run it: uint8 through the core's host-built
- * per-(image, channel) tables (uploaded), float32 per value on the device
- * (aug__lighting_value, stored as float32). */
+ * steps, as aug_lighting's kernels run it: uint8 through host-built
+ * per-(image, channel) tables (aug__colour_light_table, uploaded), float32
+ * per value on the device (aug__lighting_value, stored as float32). */
 #include <stdlib.h>
 #include "cuda/cuda.h"
 #include "core/colour.h"
@@ -172,9 +172,13 @@ aug_status aug__cuda_colour(const aug__colour_plan *p) {
         char *light = scratch + sum_bytes + img_bytes + mean_bytes;
         const size_t gbytes = (size_t)(p->n * p->c) * sizeof(double);
         a.light = 1;
-        if (p->u8) {
+        if (p->u8) { /* the tables, built on the host as the CPU builds them */
             a.ltab = (const uint8_t *)light;
-            st = aug__cuda_upload(func, light, p->light_u8, light_bytes, stream);
+            uint8_t *tables = (uint8_t *)malloc(light_bytes);
+            st = tables ? AUG_OK : AUG__NOMEM(func);
+            for (int64_t q = 0; st == AUG_OK && q < p->n * p->c; q++) aug__colour_light_table(p, q, tables + q * 256);
+            if (st == AUG_OK) st = aug__cuda_upload(func, light, tables, light_bytes, stream);
+            free(tables);
         } else {
             a.lgamma = (const double *)(const void *)light;
             st = aug__cuda_upload(func, light, p->light_gamma, gbytes, stream);
