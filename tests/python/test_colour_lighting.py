@@ -3,8 +3,9 @@ docs/colour.md) against its definition: augpy.color_jitter, then augpy.lighting 
 float32 tensors, byte for byte (each of the two is tested against independent references in
 test_colour.py and test_lighting.py). uint8 and float32, 1 and 3 channels, random orders, each
 jitter step on and off, small images (the CPU lighting's direct path) and larger ones (its
-tables), in place and out of place; the CPU and CUDA backends byte for byte (MODE=emu); the
-ColorJitter stage with lighting=True against ColorJitter then Lighting; bad input."""
+tables), in place and out of place, strided views, 1-3 threads; the CPU and CUDA backends byte for
+byte (MODE=emu); the ColorJitter stage with lighting=True against ColorJitter then Lighting; bad
+input."""
 import math
 
 import numpy as np
@@ -186,3 +187,23 @@ def test_bad_input(rng):
         augpy.color_jitter(x, brightness=[-1.0, 1.0], **ok)
     with pytest.raises(ValueError, match="must be below"):
         ColorJitter(lighting=True, min_value=3, max_value=3)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_fused_strided_view_and_thread_count(rng, dtype):
+    """A strided view (a flip of a crop) is read as its contiguous copy; any thread count gives the
+    same bytes (the uint8 tables are built one task per (image, channel))."""
+    base = image(rng, dtype, 5, 3, 30, 34)
+    view = augpy.array_to_tensor(base)[:, :, 2:27, ::-1]
+    copy = augpy.array_to_tensor(np.ascontiguousarray(base[:, :, 2:27, ::-1]))
+    jp = jitter_params(rng, 5, 15)
+    lp = light_params(rng, 5, 3, 255 if dtype == np.uint8 else 1.0)
+    want = reference(copy, jp, lp)
+    same_bytes(augpy.color_jitter(view, **jp, **lp), want)
+    threads = augpy.get_num_threads()
+    try:
+        for k in (1, 2, 3):
+            augpy.set_num_threads(k)
+            same_bytes(augpy.color_jitter(copy, **jp, **lp), want)
+    finally:
+        augpy.set_num_threads(threads)
