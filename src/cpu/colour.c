@@ -221,16 +221,25 @@ static void add_lighting(const aug__colour_plan *p, const uint8_t *light_tables,
     s->type[s->n - 1] = STAGE_CLUT, s->arg[s->n - 1] = LIGHT_SLOT;
 }
 
-/* The fused lighting of image i over m pixels of float32 block planes. */
-static void light_block(const aug__colour_plan *p, int64_t i, void *const pl[3], int64_t m) {
+/* The fused lighting of image i over m pixels of float32 block planes, into
+ * out (the output at the block) or, where out is NULL, in place. */
+static void light_block(const aug__colour_plan *p, int64_t i, void *const pl[3], void *const out[3], int64_t m) {
     for (int64_t c = 0; c < p->c; c++) {
-        float *v = pl[c];
+        const float *v = pl[c];
+        float *o = out ? out[c] : pl[c];
         const double g = p->light_gamma[i * p->c + c], k = p->light_contrast[i];
         double d[BLOCK];
         for (int64_t q = 0; q < m; q++) d[q] = v[q];
         for (int64_t q = 0; q < m; q++) d[q] = aug__lighting_value(d[q], p->light_vmin, p->light_vmax, k, g);
-        for (int64_t q = 0; q < m; q++) v[q] = aug__cvk_ID_DF(d[q], 0, 0, 0, 0); /* aug__store_f64's float32 store */
+        for (int64_t q = 0; q < m; q++) o[q] = aug__cvk_ID_DF(d[q], 0, 0, 0, 0); /* aug__store_f64's float32 store */
     }
+}
+
+/* Stage j of image i is a table or the fused lighting: it can write the
+ * output itself (no copy of the block out). */
+static int table_stage(const col_ctx *x, int64_t i, int j) {
+    const stages *s = &x->st[i];
+    return j >= 0 && j < s->n && (s->type[j] == STAGE_LUT || s->type[j] == STAGE_CLUT || s->type[j] == STAGE_LIGHT);
 }
 
 /* Stage j of image i is a hue step. */
@@ -241,7 +250,8 @@ static int hue_stage(const col_ctx *x, int64_t i, int j) {
 
 /* Runs image i's stages over m pixels of the block planes pl. in (out), where
  * not NULL, are the image's planes at the block, which a first (last) stage
- * that is a hue step reads from (writes to) in place of pl. */
+ * that is a hue step reads from (writes to) in place of pl; a last table or
+ * lighting stage writes out too. */
 static void run_stages(const col_ctx *x, int64_t i, float mean, void *const pl[3], const void *const in[3],
                        void *const out[3], int64_t m) {
     const aug__colour_plan *p = x->p;
@@ -250,13 +260,14 @@ static void run_stages(const col_ctx *x, int64_t i, float mean, void *const pl[3
         const void *const *sin = j == 0 ? in : NULL;
         void *const *sout = j == s->n - 1 ? out : NULL;
         if (s->type[j] == STAGE_LUT || s->type[j] == STAGE_CLUT) {
-            uint8_t *planes[3] = {pl[0], pl[1], pl[2]};
             for (int64_t c = 0; c < p->c; c++) {
                 const uint8_t *t = x->luts + (i * LUT_SLOTS + s->arg[j] + (s->type[j] == STAGE_CLUT ? c : 0)) * 256;
-                for (int64_t q = 0; q < m; q++) planes[c][q] = t[planes[c][q]];
+                const uint8_t *v = pl[c];
+                uint8_t *o = sout ? sout[c] : pl[c];
+                for (int64_t q = 0; q < m; q++) o[q] = t[v[q]];
             }
         } else if (s->type[j] == STAGE_LIGHT) {
-            light_block(p, i, pl, m);
+            light_block(p, i, pl, sout, m);
         } else if (x->fma) {
             step_fma(p, &p->img[i], s->arg[j], mean, pl, sin, sout, m);
         } else {
@@ -376,7 +387,8 @@ static void main_task(void *ctx, int64_t task, int worker) {
     void *planes[3] = {buf[0], buf[1], buf[2]};
     /* a hue step first (last) reads (writes) the image's planes itself: no copy
      * of the block in (out); its two passes let the output be the input */
-    const int hue_first = hue_stage(x, i, 0), hue_last = hue_stage(x, i, s->n - 1);
+    const int hue_first = hue_stage(x, i, 0);
+    const int hue_last = hue_stage(x, i, s->n - 1) || table_stage(x, i, s->n - 1); /* writes the output itself */
     const size_t es = p->u8 ? 1 : sizeof(float);
     for (int64_t q = q0; q < q1; q += BLOCK) {
         int64_t m = q1 - q < BLOCK ? q1 - q : BLOCK;
