@@ -116,8 +116,7 @@ static aug__colour_step make_step(int kind, double f) {
     return s;
 }
 
-static aug_status check_lighting(const char *func, const aug_jitter_lighting *l, int64_t n, int64_t c,
-                                 double *params);
+static aug_status check_lighting(const char *func, const aug_jitter_lighting *l, int64_t n, int64_t c, double *params);
 
 /* aug_color_jitter, with the lighting l after the steps (NULL: none). */
 static aug_status jitter(const char *func, const aug_tensor *im, const double *brightness, const double *contrast,
@@ -200,11 +199,12 @@ aug_status aug_color_jitter_lighting(const aug_tensor *im, const double *brightn
  * checked as aug_lighting checks them: params gets n * c per-plane gammas
  * gammagray * gammacolor (the product in double, as aug_lighting's backends
  * form it), then n contrasts. */
-static aug_status check_lighting(const char *func, const aug_jitter_lighting *l, int64_t n, int64_t c,
-                                 double *params) {
+static aug_status check_lighting(const char *func, const aug_jitter_lighting *l, int64_t n, int64_t c, double *params) {
     if (!l->gammagrays || !l->gammacolors || !l->contrasts)
         return aug__error(AUG_ERR_VALUE, func, "lighting->%s is NULL",
-                          !l->gammagrays ? "gammagrays" : !l->gammacolors ? "gammacolors" : "contrasts");
+                          !l->gammagrays    ? "gammagrays"
+                          : !l->gammacolors ? "gammacolors"
+                                            : "contrasts");
     if (!(isfinite(l->vmin) && isfinite(l->vmax) && l->vmin < l->vmax))
         return aug__error(AUG_ERR_VALUE, func, "vmin = %g and vmax = %g must be finite with vmin < vmax", l->vmin,
                           l->vmax);
@@ -227,7 +227,6 @@ static aug_status check_lighting(const char *func, const aug_jitter_lighting *l,
     }
     return AUG_OK;
 }
-
 
 /* One step with one factor for every image. */
 static aug_status single(const char *func, int kind, const aug_tensor *im, double factor, aug_tensor **out) {

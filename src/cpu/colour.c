@@ -205,8 +205,7 @@ static void make_stages(const aug__colour_plan *p, int64_t i, int from, int to, 
 /* Appends image i's fused lighting to its main-pass stages s: uint8 through its
  * per-channel tables (light), composed with a last table stage; float32 a
  * per-value stage. */
-static void add_lighting(const aug__colour_plan *p, const uint8_t *light_tables, int64_t i, stages *s,
-                         uint8_t *luts) {
+static void add_lighting(const aug__colour_plan *p, const uint8_t *light_tables, int64_t i, stages *s, uint8_t *luts) {
     if (!p->light_gamma) return;
     if (!p->u8) {
         s->type[s->n] = STAGE_LIGHT, s->arg[s->n++] = 0;
@@ -321,7 +320,8 @@ static void pre_stages_task(void *ctx, int64_t i, int worker) {
 static void main_stages_task(void *ctx, int64_t i, int worker) {
     (void)worker;
     col_ctx *x = ctx;
-    make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i], x->luts + i * LUT_SLOTS * 256);
+    make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i],
+                x->luts + i * LUT_SLOTS * 256);
     add_lighting(x->p, x->light, i, &x->st[i], x->luts + i * LUT_SLOTS * 256);
 }
 

@@ -234,9 +234,9 @@ fail:
 }
 
 static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"imtensor|tensor", "brightness", "contrast", "saturation", "hue",
-                                        "order",           "out",        "gammagrays", "gammacolors", "contrasts",
-                                        "vmin",            "vmax"};
+    static const char *const names[] = {
+        "imtensor|tensor", "brightness",  "contrast",  "saturation", "hue", "order", "out",
+        "gammagrays",      "gammacolors", "contrasts", "vmin",       "vmax"};
     static const char *const fnames[] = {"brightness", "contrast", "saturation", "hue"};
     static const char *const lnames[] = {"gammagrays", "gammacolors", "contrasts", "vmin", "vmax"};
     const char *func = "augpy.color_jitter";
@@ -267,11 +267,11 @@ static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t 
             }
         goto done;
     }
-    if (given && (parse_factors(a[7], n, &gg, func, "gammagrays") < 0 ||
-                  parse_flat(a[8], n * c, &gc, func, "gammacolors") < 0 ||
-                  parse_factors(a[9], n, &ct, func, "contrasts") < 0 ||
-                  augpy_parse_double(a[10], &light.vmin, func, "vmin") < 0 ||
-                  augpy_parse_double(a[11], &light.vmax, func, "vmax") < 0))
+    if (given &&
+        (parse_factors(a[7], n, &gg, func, "gammagrays") < 0 || parse_flat(a[8], n * c, &gc, func, "gammacolors") < 0 ||
+         parse_factors(a[9], n, &ct, func, "contrasts") < 0 ||
+         augpy_parse_double(a[10], &light.vmin, func, "vmin") < 0 ||
+         augpy_parse_double(a[11], &light.vmax, func, "vmax") < 0))
         goto done;
     light.gammagrays = gg, light.gammacolors = gc, light.contrasts = ct;
     aug_tensor *res = out;
