@@ -21,7 +21,9 @@ STEPS = ["brightness", "contrast", "saturation", "hue"]
 def image(rng, dtype, n, c, h, w):
     if dtype == np.uint8:
         return rng.integers(0, 256, (n, c, h, w)).astype(np.uint8)
-    return (rng.random((n, c, h, w), dtype=np.float32) * 1.2 - 0.1).astype(np.float32)
+    x = (rng.random((n, c, h, w), dtype=np.float32) * 1.2 - 0.1).astype(np.float32)
+    x[-1, 0, 0, :4] = [np.nan, np.inf, -np.inf, 3e38]  # carried through both ops alike
+    return x
 
 
 def light_params(rng, n, c, vmax):
