@@ -74,6 +74,26 @@ AUG_API aug_status aug_color_jitter_sample(aug_rng *rng, int64_t n, const double
                                            const double *hue_range, int random_order, double *brightness,
                                            double *contrast, double *saturation, double *hue, int32_t *order);
 
+/* ColorJitter fused with aug_lighting (image.h): aug_color_jitter's result
+ * followed by aug_lighting of it, in one pass over the pixels (plus the
+ * jitter's contrast pre-pass). The lighting's values are rounded to float32
+ * first, so the bytes are those of aug_color_jitter then aug_lighting with
+ * float32 tensors of these values (checked after the rounding as aug_lighting
+ * checks them: gammas finite and > 0, contrasts in [-1, 1], vmin < vmax both
+ * finite). lighting NULL: aug_color_jitter. uint8: per (image, channel) a
+ * table of 256 results, composed with the jitter's last table where the last
+ * step maps values on their own; float32: the curve per value in double from
+ * the jitter's float32 result, stored as float32. */
+typedef struct aug_jitter_lighting {
+    const double *gammagrays;  /* N values */
+    const double *gammacolors; /* N * C values, image-major */
+    const double *contrasts;   /* N values, each in [-1, 1] */
+    double vmin, vmax;         /* finite, vmin < vmax */
+} aug_jitter_lighting;
+AUG_API aug_status aug_color_jitter_lighting(const aug_tensor *im, const double *brightness, const double *contrast,
+                                             const double *saturation, const double *hue, const int32_t *order,
+                                             const aug_jitter_lighting *lighting, aug_tensor **out);
+
 #ifdef __cplusplus
 }
 #endif

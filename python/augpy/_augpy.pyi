@@ -1070,8 +1070,12 @@ def hsv_to_rgb(imtensor: CudaTensor, out: Optional[CudaTensor] = None) -> CudaTe
 def color_jitter(imtensor: CudaTensor, brightness: _FactorsLike = None, contrast: _FactorsLike = None,
                  saturation: _FactorsLike = None, hue: _FactorsLike = None,
                  order: Optional[Union[Sequence[Sequence[int]], _NDArray]] = None,
-                 out: Optional[CudaTensor] = None) -> CudaTensor:
-    """ColorJitter on a batch in one pass, with per-image factors and step order."""
+                 out: Optional[CudaTensor] = None, gammagrays: _FactorsLike = None,
+                 gammacolors: Optional[Union[Sequence[float], Sequence[Sequence[float]], _NDArray]] = None,
+                 contrasts: _FactorsLike = None, vmin: Optional[float] = None,
+                 vmax: Optional[float] = None) -> CudaTensor:
+    """ColorJitter on a batch in one pass, with per-image factors and step order; with gammagrays,
+    gammacolors, contrasts, vmin and vmax, lighting() of the result in the same pass."""
 
 
 def color_jitter_params(rng: RandomNumberGenerator, n: int, brightness: _RangeLike = None,

@@ -508,22 +508,29 @@ class Lighting:
         if c != self.channels:
             raise ValueError(f"{func}: images have {c} channels, expected {self.channels}")
         augmentation = _augmentation_list(augmentation, n, func)
-        gray = np.ones(n, dtype=np.float32)
-        color = np.ones((n, c), dtype=np.float32)
-        contrast = np.zeros(n, dtype=np.float32)
-        for i, params in enumerate(augmentation):
-            if "gamma_gray" in params:
-                gray[i] = params["gamma_gray"]
-            if "gamma_color" in params:
-                value = np.asarray(params["gamma_color"], dtype=np.float32).reshape(-1)
-                if value.size not in (1, c):
-                    raise ValueError(f"{func}: augmentation[{i}]['gamma_color'] has {value.size} values for {c} channels")
-                color[i] = value
-            if "contrast" in params:
-                contrast[i] = params["contrast"]
+        gray, color, contrast = _lighting_params(augmentation, n, c, func)
         _augpy.lighting(image, _augpy.array_to_tensor(gray), _augpy.array_to_tensor(color.reshape(-1)),
                         _augpy.array_to_tensor(contrast), self.min_value, self.max_value, out=image)
         return batch
+
+
+def _lighting_params(augmentation, n, c, func):
+    """Lighting's per-image values from the augmentation dicts: ``gamma_gray`` (default
+    1), ``gamma_color`` (1 or C values, default ones), ``contrast`` (default 0), float32."""
+    gray = np.ones(n, dtype=np.float32)
+    color = np.ones((n, c), dtype=np.float32)
+    contrast = np.zeros(n, dtype=np.float32)
+    for i, params in enumerate(augmentation):
+        if "gamma_gray" in params:
+            gray[i] = params["gamma_gray"]
+        if "gamma_color" in params:
+            value = np.asarray(params["gamma_color"], dtype=np.float32).reshape(-1)
+            if value.size not in (1, c):
+                raise ValueError(f"{func}: augmentation[{i}]['gamma_color'] has {value.size} values for {c} channels")
+            color[i] = value
+        if "contrast" in params:
+            contrast[i] = params["contrast"]
+    return gray, color, contrast
 
 
 # The manual's spelling of the class name.
@@ -542,9 +549,22 @@ class ColorJitter:
     :param hue: a number h in [0, 0.5] (shift in [-h, h]) or a pair
     :param random_order: a random order of the four steps per image (torchvision's)
     :param seed: the generator's seed (None: from the OS; a forked child then draws its own)
+    :param lighting: also apply each image's ``Lighting`` parameters in the same pass
+        (``augpy.color_jitter``'s fused lighting): the ``gamma_gray``, ``gamma_color``
+        and ``contrast`` keys of the incoming ``batch['augmentation']`` dicts, with
+        ``Lighting``'s defaults, read before this stage records its own factors (its
+        ``contrast`` key has the same name); the result is exactly ColorJitter followed
+        by ``Lighting(..., min_value, max_value)`` with those values
+    :param min_value, max_value: the lighting's value range (as ``Lighting``'s)
     """
 
-    def __init__(self, brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1, random_order=True, seed=None):
+    def __init__(self, brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1, random_order=True, seed=None,
+                 lighting=False, min_value=0, max_value=255):
+        self.lighting = bool(lighting)
+        if not (float(min_value) < float(max_value)):
+            raise ValueError(f"ColorJitter: min_value {min_value!r} must be below max_value {max_value!r}")
+        self.min_value = min_value
+        self.max_value = max_value
         self.ranges = {"brightness": brightness, "contrast": contrast, "saturation": saturation, "hue": hue}
         self.random_order = bool(random_order)
         self.seed = seed
@@ -566,7 +586,12 @@ class ColorJitter:
                 self.rng = _augpy.RandomNumberGenerator()
             self._pid = os.getpid()
         params = _augpy.color_jitter_params(self.rng, n, random_order=self.random_order, **self.ranges)
-        _augpy.color_jitter(image, out=image, **params)
+        light = {}
+        if self.lighting:
+            gray, color, contrast = _lighting_params(augmentation, n, image.shape[1], func)
+            light = {"gammagrays": gray, "gammacolors": color, "contrasts": contrast, "vmin": self.min_value,
+                     "vmax": self.max_value}
+        _augpy.color_jitter(image, out=image, **params, **light)
         batch["augmentation"] = [dict(a, **{k: (v[i] if v is not None else None) for k, v in params.items()})
                                  for i, a in enumerate(augmentation)]
         return batch

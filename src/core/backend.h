@@ -196,9 +196,9 @@ AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 7 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: resize;
+#define AUG__BACKEND_ABI 8 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: resize;
                             5: colour; 6: crop_mirror_normalize, gaussian_noise; 7: warp plan interp,
-                            border, dst strides */
+                            border, dst strides; 8: colour plan lighting */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

@@ -1,6 +1,7 @@
 /* core/colour.c: the colour functions (include/aug/colour.h), the backend-neutral
- * half: argument checks, the per-image step lists, output allocation, the plan;
- * and ColorJitter's parameter sampling. */
+ * half: argument checks, the per-image step lists, output allocation, the plan
+ * (with aug_color_jitter_lighting's lighting values); and
+ * ColorJitter's parameter sampling. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,9 +116,12 @@ static aug__colour_step make_step(int kind, double f) {
     return s;
 }
 
-aug_status aug_color_jitter(const aug_tensor *im, const double *brightness, const double *contrast,
-                            const double *saturation, const double *hue, const int32_t *order, aug_tensor **out) {
-    const char *func = "aug_color_jitter";
+static aug_status check_lighting(const char *func, const aug_jitter_lighting *l, int64_t n, int64_t c, double *params);
+
+/* aug_color_jitter, with the lighting l after the steps (NULL: none). */
+static aug_status jitter(const char *func, const aug_tensor *im, const double *brightness, const double *contrast,
+                         const double *saturation, const double *hue, const int32_t *order,
+                         const aug_jitter_lighting *l, aug_tensor **out) {
     int64_t d[4] = {0, 0, 0, 0};
     aug_status st = check_image(func, im, 0, 0, d);
     if (st) return st;
@@ -157,9 +161,71 @@ aug_status aug_color_jitter(const aug_tensor *im, const double *brightness, cons
                              .out_c = (int)d[1],
                              .img = img,
                              .any_contrast = any_contrast};
+    /* the lighting's values: n * c per-plane gammas, then n contrasts */
+    double *light = NULL;
+    if (l) {
+        int64_t planes = n * d[1];
+        size_t bytes = (size_t)(planes + n + 1) * sizeof(double);
+        if (!(light = malloc(bytes))) {
+            free(img);
+            return AUG__NOMEM(func);
+        }
+        if ((st = check_lighting(func, l, n, d[1], light))) {
+            free(img);
+            free(light);
+            return st;
+        }
+        plan.light_gamma = light, plan.light_contrast = light + planes;
+        plan.light_vmin = l->vmin, plan.light_vmax = l->vmax;
+    }
     st = run(&plan, im, im->shape, out);
     free(img);
+    free(light);
     return st;
+}
+
+aug_status aug_color_jitter(const aug_tensor *im, const double *brightness, const double *contrast,
+                            const double *saturation, const double *hue, const int32_t *order, aug_tensor **out) {
+    return jitter("aug_color_jitter", im, brightness, contrast, saturation, hue, order, NULL, out);
+}
+
+aug_status aug_color_jitter_lighting(const aug_tensor *im, const double *brightness, const double *contrast,
+                                     const double *saturation, const double *hue, const int32_t *order,
+                                     const aug_jitter_lighting *lighting, aug_tensor **out) {
+    return jitter("aug_color_jitter_lighting", im, brightness, contrast, saturation, hue, order, lighting, out);
+}
+
+/* The lighting's parameters rounded to float32 (aug_lighting's tensors) and
+ * checked as aug_lighting checks them: params gets n * c per-plane gammas
+ * gammagray * gammacolor (the product in double, as aug_lighting's backends
+ * form it), then n contrasts. */
+static aug_status check_lighting(const char *func, const aug_jitter_lighting *l, int64_t n, int64_t c, double *params) {
+    if (!l->gammagrays || !l->gammacolors || !l->contrasts)
+        return aug__error(AUG_ERR_VALUE, func, "lighting->%s is NULL",
+                          !l->gammagrays    ? "gammagrays"
+                          : !l->gammacolors ? "gammacolors"
+                                            : "contrasts");
+    if (!(isfinite(l->vmin) && isfinite(l->vmax) && l->vmin < l->vmax))
+        return aug__error(AUG_ERR_VALUE, func, "vmin = %g and vmax = %g must be finite with vmin < vmax", l->vmin,
+                          l->vmax);
+    for (int64_t i = 0; i < n; i++) {
+        double g = (float)l->gammagrays[i], k = (float)l->contrasts[i];
+        if (!(isfinite(g) && g > 0.0))
+            return aug__error(AUG_ERR_VALUE, func, "gammagrays[%lld] = %g must be finite and > 0 (as float32)",
+                              (long long)i, l->gammagrays[i]);
+        if (!(k >= -1.0 && k <= 1.0))
+            return aug__error(AUG_ERR_VALUE, func, "contrasts[%lld] = %g is outside [-1, 1]", (long long)i,
+                              l->contrasts[i]);
+        params[n * c + i] = k;
+    }
+    for (int64_t q = 0; q < n * c; q++) {
+        double g = (float)l->gammacolors[q];
+        if (!(isfinite(g) && g > 0.0))
+            return aug__error(AUG_ERR_VALUE, func, "gammacolors[%lld] = %g must be finite and > 0 (as float32)",
+                              (long long)q, l->gammacolors[q]);
+        params[q] = (double)(float)l->gammagrays[q / c] * g;
+    }
+    return AUG_OK;
 }
 
 /* One step with one factor for every image. */

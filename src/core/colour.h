@@ -3,12 +3,17 @@
  * The core checks shapes, dtypes and factors, turns the per-image factors and
  * orders into step lists (scalar/colour.h) and allocates the output; the
  * backend runs the steps per pixel with scalar/colour.h's rules (the CPU through
- * 256-entry tables where a step maps each uint8 value on its own). */
+ * 256-entry tables where a step maps each uint8 value on its own). A fused
+ * lighting (aug_color_jitter_lighting) runs after the last step: uint8 through
+ * per-(image, channel) tables the backend builds with aug__colour_light_table,
+ * float32 per value. */
 #ifndef AUG_CORE_COLOUR_H
 #define AUG_CORE_COLOUR_H
 
 #include "backend.h"
 #include "scalar/colour.h"
+#include "scalar/lighting.h"
+#include "scalar/cast.h"
 
 typedef enum aug__colour_kind {
     AUG__COLOUR_JITTER,  /* the steps of img[] per image, in place allowed */
@@ -28,6 +33,21 @@ struct aug__colour_plan {
     const aug__colour_image *img; /* AUG__COLOUR_JITTER: n step lists (host) */
     int any_contrast;             /* some image has a contrast step */
     aug__exec exec;
+    /* AUG__COLOUR_JITTER from aug_color_jitter_lighting: scalar/lighting.h's curve
+     * after the steps (light_gamma NULL: none). Parameters as float32 values. */
+    const double *light_gamma;    /* n * c: gammagrays[i] * gammacolors[i * c + ch] (host) */
+    const double *light_contrast; /* n (host) */
+    double light_vmin, light_vmax;
 };
+
+/* uint8: the fused lighting's table of plane (image, channel) `plane`: every
+ * value through aug__lighting_value, stored as aug_lighting's backends store
+ * it (saturate_cast), so the bytes are aug_lighting's. Host code. */
+static inline void aug__colour_light_table(const aug__colour_plan *p, int64_t plane, uint8_t *t) {
+    for (int x = 0; x < 256; x++)
+        aug__store_f64(aug__lighting_value((double)x, p->light_vmin, p->light_vmax, p->light_contrast[plane / p->c],
+                                           p->light_gamma[plane]),
+                       AUG__CT_UINT8, t + x);
+}
 
 #endif

@@ -18,11 +18,18 @@
  * the output (the main pass goes on from there) and sums the row's grayscale
  * left to right in double (uint8: exactly, in integers), then the row sums are
  * added in row order (the CUDA backend sums in the same order, so float32 means
- * agree). */
+ * agree).
+ *
+ * aug_color_jitter_lighting's lighting is one more stage after the steps:
+ * uint8 through per-(image, channel) tables (aug__colour_light_table, one
+ * task per table) composed into the last table when the last stage is one (so
+ * brightness/contrast + lighting is one lookup per value); float32 per value
+ * in double (scalar/lighting.h), stored as aug_lighting stores float32. */
 #include <stdlib.h>
 #include <string.h>
 #include "cpu.h"
 #include "core/colour.h"
+#include "scalar/cast.h"
 #include "cpu/pool.h"
 #include "cpu/simd.h"
 #include "core/error.h"
@@ -33,7 +40,14 @@
  * amortise a task's hand-out; a 224x224 image is 4 tasks. */
 #define CHUNK ((int64_t)1 << 14)
 
-enum { STAGE_LUT, STAGE_STEP };
+/* STAGE_LUT: one table for every channel; STAGE_CLUT: a table per channel (the
+ * fused lighting's, composed with the table before it); STAGE_LIGHT: the fused
+ * lighting per float32 value. */
+enum { STAGE_LUT, STAGE_STEP, STAGE_CLUT, STAGE_LIGHT };
+/* Table slots per image: 0..3 for the steps' tables, LIGHT_SLOT + channel for
+ * the lighting's. */
+#define LUT_SLOTS 8
+#define LIGHT_SLOT 4
 
 /* The shift that brings byte b (in memory order) of a 64-bit load to the bottom. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -45,8 +59,8 @@ enum { STAGE_LUT, STAGE_STEP };
 /* The stages of one image for steps [from, to): tables and per-pixel steps. */
 typedef struct stages {
     int n;
-    int type[4];
-    int arg[4]; /* STAGE_LUT: table slot (0..3); STAGE_STEP: step index */
+    int type[5];
+    int arg[5]; /* STAGE_LUT, STAGE_CLUT: table slot; STAGE_STEP: step index */
 } stages;
 
 typedef struct col_ctx {
@@ -55,7 +69,8 @@ typedef struct col_ctx {
     float *means;   /* n */
     double *rowsum; /* n * h */
     stages *st;     /* n (the current pass's stages) */
-    uint8_t *luts;  /* n * 4 * 256 */
+    uint8_t *luts;  /* n * LUT_SLOTS * 256 */
+    uint8_t *light; /* uint8 with the fused lighting: n * c tables (aug__colour_light_table) */
     int fma;        /* the CPU has FMA: use the AVX2+FMA block steps */
 } col_ctx;
 
@@ -187,6 +202,45 @@ static void make_stages(const aug__colour_plan *p, int64_t i, int from, int to, 
     }
 }
 
+/* Appends image i's fused lighting to its main-pass stages s: uint8 through its
+ * per-channel tables (light), composed with a last table stage; float32 a
+ * per-value stage. */
+static void add_lighting(const aug__colour_plan *p, const uint8_t *light_tables, int64_t i, stages *s, uint8_t *luts) {
+    if (!p->light_gamma) return;
+    if (!p->u8) {
+        s->type[s->n] = STAGE_LIGHT, s->arg[s->n++] = 0;
+        return;
+    }
+    const int last = s->n > 0 && s->type[s->n - 1] == STAGE_LUT;
+    const uint8_t *t = last ? luts + 256 * s->arg[s->n - 1] : NULL;
+    const uint8_t *light = light_tables + i * p->c * 256;
+    for (int64_t c = 0; c < p->c; c++)
+        for (int v = 0; v < 256; v++) luts[256 * (LIGHT_SLOT + c) + v] = light[c * 256 + (t ? t[v] : v)];
+    if (!last) s->n++;
+    s->type[s->n - 1] = STAGE_CLUT, s->arg[s->n - 1] = LIGHT_SLOT;
+}
+
+/* The fused lighting of image i over m pixels of float32 block planes, into
+ * out (the output at the block) or, where out is NULL, in place. */
+static void light_block(const aug__colour_plan *p, int64_t i, void *const pl[3], void *const out[3], int64_t m) {
+    for (int64_t c = 0; c < p->c; c++) {
+        const float *v = pl[c];
+        float *o = out ? out[c] : pl[c];
+        const double g = p->light_gamma[i * p->c + c], k = p->light_contrast[i];
+        double d[BLOCK];
+        for (int64_t q = 0; q < m; q++) d[q] = v[q];
+        for (int64_t q = 0; q < m; q++) d[q] = aug__lighting_value(d[q], p->light_vmin, p->light_vmax, k, g);
+        for (int64_t q = 0; q < m; q++) o[q] = aug__cvk_ID_DF(d[q], 0, 0, 0, 0); /* aug__store_f64's float32 store */
+    }
+}
+
+/* Stage j of image i is a table or the fused lighting: it can write the
+ * output itself (no copy of the block out). */
+static int table_stage(const col_ctx *x, int64_t i, int j) {
+    const stages *s = &x->st[i];
+    return j >= 0 && j < s->n && (s->type[j] == STAGE_LUT || s->type[j] == STAGE_CLUT || s->type[j] == STAGE_LIGHT);
+}
+
 /* Stage j of image i is a hue step. */
 static int hue_stage(const col_ctx *x, int64_t i, int j) {
     const stages *s = &x->st[i];
@@ -195,7 +249,8 @@ static int hue_stage(const col_ctx *x, int64_t i, int j) {
 
 /* Runs image i's stages over m pixels of the block planes pl. in (out), where
  * not NULL, are the image's planes at the block, which a first (last) stage
- * that is a hue step reads from (writes to) in place of pl. */
+ * that is a hue step reads from (writes to) in place of pl; a last table or
+ * lighting stage writes out too. */
 static void run_stages(const col_ctx *x, int64_t i, float mean, void *const pl[3], const void *const in[3],
                        void *const out[3], int64_t m) {
     const aug__colour_plan *p = x->p;
@@ -203,11 +258,15 @@ static void run_stages(const col_ctx *x, int64_t i, float mean, void *const pl[3
     for (int j = 0; j < s->n; j++) {
         const void *const *sin = j == 0 ? in : NULL;
         void *const *sout = j == s->n - 1 ? out : NULL;
-        if (s->type[j] == STAGE_LUT) {
-            const uint8_t *t = x->luts + (i * 4 + s->arg[j]) * 256;
-            uint8_t *planes[3] = {pl[0], pl[1], pl[2]};
-            for (int64_t c = 0; c < p->c; c++)
-                for (int64_t q = 0; q < m; q++) planes[c][q] = t[planes[c][q]];
+        if (s->type[j] == STAGE_LUT || s->type[j] == STAGE_CLUT) {
+            for (int64_t c = 0; c < p->c; c++) {
+                const uint8_t *t = x->luts + (i * LUT_SLOTS + s->arg[j] + (s->type[j] == STAGE_CLUT ? c : 0)) * 256;
+                const uint8_t *v = pl[c];
+                uint8_t *o = sout ? sout[c] : pl[c];
+                for (int64_t q = 0; q < m; q++) o[q] = t[v[q]];
+            }
+        } else if (s->type[j] == STAGE_LIGHT) {
+            light_block(p, i, pl, sout, m);
         } else if (x->fma) {
             step_fma(p, &p->img[i], s->arg[j], mean, pl, sin, sout, m);
         } else {
@@ -244,18 +303,26 @@ static void store_block(const aug__colour_plan *p, int64_t hw, int64_t i, int64_
 
 /* ---- passes -------------------------------------------------------------------------- */
 
+static void light_table_task(void *ctx, int64_t plane, int worker) {
+    (void)worker;
+    col_ctx *x = ctx;
+    aug__colour_light_table(x->p, plane, x->light + plane * 256);
+}
+
 static void pre_stages_task(void *ctx, int64_t i, int worker) {
     (void)worker;
     col_ctx *x = ctx;
     int at = x->p->img[i].contrast_at;
     x->st[i].n = 0;
-    if (at > 0) make_stages(x->p, i, 0, at, 0.0f, &x->st[i], x->luts + i * 4 * 256);
+    if (at > 0) make_stages(x->p, i, 0, at, 0.0f, &x->st[i], x->luts + i * LUT_SLOTS * 256);
 }
 
 static void main_stages_task(void *ctx, int64_t i, int worker) {
     (void)worker;
     col_ctx *x = ctx;
-    make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i], x->luts + i * 4 * 256);
+    make_stages(x->p, i, main_from(x->p, i), x->p->img[i].nsteps, x->means[i], &x->st[i],
+                x->luts + i * LUT_SLOTS * 256);
+    add_lighting(x->p, x->light, i, &x->st[i], x->luts + i * LUT_SLOTS * 256);
 }
 
 /* The grayscale sum of row y of image i after the steps before its contrast step;
@@ -295,10 +362,11 @@ static void main_task(void *ctx, int64_t task, int worker) {
     int64_t i = task / chunks, q0 = task % chunks * CHUNK, q1 = q0 + CHUNK < x->hw ? q0 + CHUNK : x->hw;
     const stages *s = &x->st[i];
     const char *base = main_from(p, i) > 0 ? p->dst : p->src;
-    if (p->u8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT)) {
+    if (p->u8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT || s->type[0] == STAGE_CLUT)) {
         /* one table (or none): straight from the source to the output, 8 values per load */
-        const uint8_t *t = x->luts + (i * 4 + (s->n ? s->arg[0] : 0)) * 256;
         for (int64_t c = 0; c < p->c; c++) {
+            const uint8_t *t =
+                x->luts + (i * LUT_SLOTS + (s->n ? s->arg[0] + (s->type[0] == STAGE_CLUT ? c : 0) : 0)) * 256;
             const uint8_t *src = (const uint8_t *)base + (i * p->c + c) * x->hw;
             uint8_t *dst = (uint8_t *)p->dst + (i * p->c + c) * x->hw;
             if (!s->n) {
@@ -319,7 +387,8 @@ static void main_task(void *ctx, int64_t task, int worker) {
     void *planes[3] = {buf[0], buf[1], buf[2]};
     /* a hue step first (last) reads (writes) the image's planes itself: no copy
      * of the block in (out); its two passes let the output be the input */
-    const int hue_first = hue_stage(x, i, 0), hue_last = hue_stage(x, i, s->n - 1);
+    const int hue_first = hue_stage(x, i, 0);
+    const int hue_last = hue_stage(x, i, s->n - 1) || table_stage(x, i, s->n - 1); /* writes the output itself */
     const size_t es = p->u8 ? 1 : sizeof(float);
     for (int64_t q = q0; q < q1; q += BLOCK) {
         int64_t m = q1 - q < BLOCK ? q1 - q : BLOCK;
@@ -371,7 +440,7 @@ static void convert_task(void *ctx, int64_t task, int worker) {
 
 aug_status aug__cpu_colour(const aug__colour_plan *p) {
     const char *func = p->func;
-    col_ctx x = {p, p->h * p->w, NULL, NULL, NULL, NULL, 0};
+    col_ctx x = {p, p->h * p->w, NULL, NULL, NULL, NULL, NULL, 0};
     int64_t chunks = (x.hw + CHUNK - 1) / CHUNK;
     if (p->kind != AUG__COLOUR_JITTER) {
         aug__parallel_for(p->n * chunks, convert_task, &x);
@@ -380,12 +449,15 @@ aug_status aug__cpu_colour(const aug__colour_plan *p) {
     x.fma = aug__simd_level() >= AUG__SIMD_AVX2 && __builtin_cpu_supports("fma");
     x.means = calloc((size_t)p->n, sizeof(float));
     x.st = malloc((size_t)p->n * sizeof(stages));
-    x.luts = malloc((size_t)p->n * 4 * 256);
+    x.luts = malloc((size_t)p->n * LUT_SLOTS * 256);
     x.rowsum = p->any_contrast ? malloc((size_t)(p->n * p->h) * sizeof(double)) : NULL;
+    const int light_u8 = p->light_gamma && p->u8;
+    x.light = light_u8 ? malloc((size_t)(p->n * p->c) * 256) : NULL;
     aug_status st = AUG_OK;
-    if (!x.means || !x.st || !x.luts || (p->any_contrast && !x.rowsum)) {
+    if (!x.means || !x.st || !x.luts || (p->any_contrast && !x.rowsum) || (light_u8 && !x.light)) {
         st = AUG__NOMEM(func);
     } else {
+        if (light_u8) aug__parallel_for(p->n * p->c, light_table_task, &x);
         if (p->any_contrast) {
             aug__parallel_for(p->n, pre_stages_task, &x);
             aug__parallel_for(p->n * p->h, row_sum_task, &x);
@@ -403,5 +475,6 @@ aug_status aug__cpu_colour(const aug__colour_plan *p) {
     free(x.st);
     free(x.luts);
     free(x.rowsum);
+    free(x.light);
     return st;
 }

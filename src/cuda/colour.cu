@@ -8,7 +8,11 @@
  * row's grayscale left to right in double, one thread per image adds the row
  * sums in row order: the CPU's order, so float32 means agree bit for bit. The
  * row pass stores each pixel as it is before the contrast step in the output,
- * and the main pass goes on from there: no step runs twice. */
+ * and the main pass goes on from there: no step runs twice.
+ * aug_color_jitter_lighting's lighting runs in the jitter kernel after the
+ * steps, as aug_lighting's kernels run it: uint8 through host-built
+ * per-(image, channel) tables (aug__colour_light_table, uploaded), float32
+ * per value on the device (aug__lighting_value, stored as float32). */
 #include <stdlib.h>
 #include "cuda/cuda.h"
 #include "core/colour.h"
@@ -21,7 +25,20 @@ typedef struct colour_args {
     float *means;                 /* n (device) */
     int64_t n, c, h, w, hw;
     int u8, out_c, kind;
+    int light;            /* the fused lighting after the steps */
+    const uint8_t *ltab;  /* uint8: n * c tables of 256 (device) */
+    const double *lgamma; /* float32: n * c per-plane gammas, then n contrasts (device) */
+    double vmin, vmax;
 } colour_args;
+
+/* The fused lighting of value v of plane (image, channel) `plane`. */
+AUG_DEV float light_value(const colour_args &a, int64_t plane, float v) {
+    if (a.u8) return (float)a.ltab[plane * 256 + (uint8_t)v];
+    float f;
+    aug__store_f64(aug__lighting_value((double)v, a.vmin, a.vmax, a.lgamma[a.n * a.c + plane / a.c], a.lgamma[plane]),
+                   AUG__CT_FLOAT32, &f);
+    return f;
+}
 
 AUG_DEV void load_px(const colour_args &a, const char *from, int64_t i, int64_t q, float *r, float *g, float *b) {
     const int64_t base = i * a.c * a.hw + q;
@@ -91,6 +108,10 @@ AUG_GLOBAL void aug__k_colour_jitter(colour_args a) {
         load_px(a, from > 0 ? a.dst : a.src, i, q, &r, &g, &b);
         const float mean = d->contrast_at >= 0 ? a.means[i] : 0.0f;
         aug__colour_steps(d, from, d->nsteps, (int)a.c, a.u8, mean, &r, &g, &b);
+        if (a.light) {
+            r = light_value(a, i * a.c, r);
+            if (a.c == 3) g = light_value(a, i * a.c + 1, g), b = light_value(a, i * a.c + 2, b);
+        }
         store_px(a, a.c, i, q, r, g, b);
     }
 }
@@ -121,18 +142,21 @@ aug_status aug__cuda_colour(const aug__colour_plan *p) {
     const cudaStream_t stream = aug__cuda_stream(e);
     aug_status st = aug__cuda_use(func, dev);
     if (st) return st;
-    colour_args a = {p->src, p->dst, NULL,        NULL,  NULL,     p->n,        p->c,
-                     p->h,   p->w,   p->h * p->w, p->u8, p->out_c, (int)p->kind};
+    colour_args a = {p->src, p->dst, NULL,         NULL, NULL, p->n, p->c, p->h, p->w, p->h * p->w, p->u8, p->out_c,
+                     (int)p->kind, 0, NULL, NULL, p->light_vmin, p->light_vmax};
     if (p->kind != AUG__COLOUR_JITTER) {
         aug__cuda_grid g = aug__cuda_grid_for(e, p->n * a.hw, 256);
         AUG_LAUNCH(aug__k_colour_convert, g.blocks, g.threads, 0, stream, a);
         return aug__cuda_launched(func, "aug__k_colour_convert", g.blocks, g.threads);
     }
-    /* device scratch: the step lists, the row sums, the means */
+    /* device scratch: the step lists, the row sums, the means, the lighting's values */
     const size_t img_bytes = (size_t)p->n * sizeof(aug__colour_image);
     const size_t sum_bytes = p->any_contrast ? (size_t)(p->n * p->h) * sizeof(double) : 0;
     const size_t mean_bytes = ((size_t)p->n * sizeof(float) + 7) / 8 * 8;
-    const size_t bytes = img_bytes + sum_bytes + mean_bytes;
+    const size_t light_bytes = !p->light_gamma ? 0
+                               : p->u8         ? (size_t)(p->n * p->c) * 256
+                                               : (size_t)(p->n * p->c + p->n) * sizeof(double);
+    const size_t bytes = img_bytes + sum_bytes + mean_bytes + light_bytes;
     char *scratch = (char *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
     if (!scratch) return AUG_ERR_MEMORY; /* tmp_alloc records its error */
     /* doubles first (8-byte aligned), then the step lists, then the means */
@@ -143,6 +167,24 @@ aug_status aug__cuda_colour(const aug__colour_plan *p) {
     cudaError_t ce = cudaMemcpyAsync(scratch + sum_bytes, p->img, img_bytes, cudaMemcpyHostToDevice, stream);
     if (ce == cudaSuccess) ce = cudaStreamSynchronize(stream); /* p->img is freed after the call */
     if (ce != cudaSuccess) st = aug__cuda_fail(func, ce, "cudaMemcpyAsync(step lists)", __FILE__, __LINE__);
+    if (st == AUG_OK && p->light_gamma) {
+        /* after the means (8-byte aligned): the tables, or the gammas and contrasts */
+        char *light = scratch + sum_bytes + img_bytes + mean_bytes;
+        const size_t gbytes = (size_t)(p->n * p->c) * sizeof(double);
+        a.light = 1;
+        if (p->u8) { /* the tables, built on the host as the CPU builds them */
+            a.ltab = (const uint8_t *)light;
+            uint8_t *tables = (uint8_t *)malloc(light_bytes);
+            st = tables ? AUG_OK : AUG__NOMEM(func);
+            for (int64_t q = 0; st == AUG_OK && q < p->n * p->c; q++) aug__colour_light_table(p, q, tables + q * 256);
+            if (st == AUG_OK) st = aug__cuda_upload(func, light, tables, light_bytes, stream);
+            free(tables);
+        } else {
+            a.lgamma = (const double *)(const void *)light;
+            st = aug__cuda_upload(func, light, p->light_gamma, gbytes, stream);
+            if (st == AUG_OK) st = aug__cuda_upload(func, light + gbytes, p->light_contrast, light_bytes - gbytes, stream);
+        }
+    }
     if (st == AUG_OK && p->any_contrast) {
         aug__cuda_grid g = aug__cuda_grid_for(e, p->n * p->h, 128);
         AUG_LAUNCH(aug__k_colour_rowsum, g.blocks, g.threads, 0, stream, a);

@@ -4,8 +4,9 @@
  * rule written out here; the contrast mean of a two-valued image by hand; and,
  * with a CUDA device (the emulated one under ctest), every function on the
  * CPU and on cuda:0 byte for byte (float32 included: both backends sum the
- * contrast mean in the same order). The per-value match with torchvision is
- * tests/python/test_colour.py's. */
+ * contrast mean in the same order); aug_color_jitter_lighting against
+ * aug_color_jitter then aug_lighting, on both. The per-value match with
+ * torchvision is tests/python/test_colour.py's. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -214,11 +215,113 @@ static void test_cpu_cuda_parity(void **state) {
     aug_rng_free(rng);
 }
 
+/* A float32 tensor of n values on `where`. */
+static aug_tensor *f32_tensor(const float *v, int64_t n, aug_device where) {
+    aug_tensor *t = aug_tensor_empty(1, &n, AUG_FLOAT32, CPU);
+    assert_non_null(t);
+    memcpy(aug_tensor_ptr(t), v, (size_t)n * sizeof(float));
+    aug_tensor *r = aug_tensor_to(t, where);
+    aug_tensor_free(t);
+    return r;
+}
+
+/* aug_color_jitter_lighting: aug_color_jitter then aug_lighting (float32 parameter
+ * tensors of the values) byte for byte, on the CPU and, with a CUDA device, on
+ * cuda:0 (also against the CPU's bytes); lighting NULL is aug_color_jitter; the
+ * lighting's argument errors. */
+static void test_jitter_lighting(void **state) {
+    (void)state;
+    const aug_dtype dts[2] = {AUG_UINT8, AUG_FLOAT32};
+    enum { N = 4 };
+    const uint64_t seed = 9;
+    aug_rng *rng = aug_rng_new(CPU, &seed);
+    const double br[2] = {0.2, 1.8}, hr[2] = {-0.5, 0.5};
+    double b[N], c[N], s[N], h[N];
+    int32_t order[4 * N];
+    assert_int_equal(aug_color_jitter_sample(rng, N, br, br, br, hr, 1, b, c, s, h, order), AUG_OK);
+    const double gg[N] = {1.0, 0.45, 2.2, 1.3}, ct[N] = {-1.0, 1.0, 0.35, -0.6};
+    const double gc[3 * N] = {1.0, 1.1, 0.9, 0.7, 1.0, 1.4, 1.0, 1.0, 1.0, 0.5, 2.0, 1.2};
+    for (int d = 0; d < 2; d++)
+        for (int ch = 1; ch <= 3; ch += 2)
+            for (int dev = 0; dev < 2; dev++) {
+                if (dev && !th_have_cuda()) continue;
+                aug_device where = dev ? TH_CUDA0 : CPU;
+                aug_tensor *x0 = aug_tensor_empty(4, (int64_t[]){N, ch, 21, 25}, dts[d], CPU);
+                uint64_t st = 777;
+                for (int64_t i = 0; i < aug_tensor_size(x0); i++) {
+                    st = st * 6364136223846793005ull + 1442695040888963407ull;
+                    if (dts[d] == AUG_UINT8)
+                        ((uint8_t *)aug_tensor_ptr(x0))[i] = (uint8_t)(st >> 56);
+                    else
+                        ((float *)aug_tensor_ptr(x0))[i] = (float)(st >> 40) / 16777216.0f * 1.2f - 0.1f;
+                }
+                aug_tensor *x = aug_tensor_to(x0, where);
+                assert_non_null(x);
+                const double vmax = dts[d] == AUG_UINT8 ? 255.0 : 1.0;
+                float fgg[N], fgc[3 * N], fct[N];
+                for (int i = 0; i < N; i++) fgg[i] = (float)gg[i], fct[i] = (float)ct[i];
+                for (int i = 0; i < N * ch; i++) fgc[i] = (float)gc[i];
+                aug_tensor *tgg = f32_tensor(fgg, N, where), *tgc = f32_tensor(fgc, N * ch, where);
+                aug_tensor *tct = f32_tensor(fct, N, where);
+                assert_true(tgg && tgc && tct);
+                aug_jitter_lighting l = {gg, gc, ct, 0.0, vmax};
+                for (int steps = 0; steps < 3; steps++) {
+                    const double *bb = steps == 2 ? NULL : b, *cc = steps == 1 ? NULL : c, *ss = steps ? NULL : s;
+                    aug_tensor *want = NULL, *got = NULL, *plain = NULL, *cpu = NULL;
+                    assert_int_equal(aug_color_jitter(x, bb, cc, ss, h, order, &want), AUG_OK);
+                    assert_int_equal(aug_lighting(want, tgg, tgc, tct, 0.0, vmax, &want), AUG_OK);
+                    assert_int_equal(aug_color_jitter_lighting(x, bb, cc, ss, h, order, &l, &got), AUG_OK);
+                    size_t na, nb;
+                    unsigned char *ba = th_bytes_of(want, &na), *bg = th_bytes_of(got, &nb);
+                    assert_int_equal(na, nb);
+                    th_compare("jitter_lighting", dts[d], ba, bg, na, 0);
+                    free(bg);
+                    if (dev) { /* the CPU's bytes */
+                        assert_int_equal(aug_color_jitter_lighting(x0, bb, cc, ss, h, order, &l, &cpu), AUG_OK);
+                        bg = th_bytes_of(cpu, &nb);
+                        th_compare("jitter_lighting cpu", dts[d], ba, bg, na, 0);
+                        free(bg);
+                    }
+                    free(ba);
+                    assert_int_equal(aug_color_jitter_lighting(x, bb, cc, ss, h, order, NULL, &got), AUG_OK);
+                    assert_int_equal(aug_color_jitter(x, bb, cc, ss, h, order, &plain), AUG_OK);
+                    ba = th_bytes_of(plain, &na), bg = th_bytes_of(got, &nb);
+                    th_compare("jitter_lighting NULL", dts[d], ba, bg, na, 0);
+                    free(ba), free(bg);
+                    aug_tensor_free(want), aug_tensor_free(got), aug_tensor_free(plain), aug_tensor_free(cpu);
+                }
+                aug_tensor_free(tgg), aug_tensor_free(tgc), aug_tensor_free(tct);
+                aug_tensor_free(x), aug_tensor_free(x0);
+            }
+    aug_tensor *im = aug_tensor_empty(4, (int64_t[]){N, 3, 4, 5}, AUG_UINT8, CPU), *res = NULL;
+    memset(aug_tensor_ptr(im), 100, (size_t)aug_tensor_size(im));
+    const double bad_ct[N] = {0.0, 0.0, 0.0, 1.5}, bad_gg[N] = {1.0, NAN, 1.0, 1.0};
+    aug_jitter_lighting l = {gg, gc, bad_ct, 0.0, 255.0};
+    expect(aug_color_jitter_lighting(im, b, NULL, NULL, NULL, NULL, &l, &res), AUG_ERR_VALUE,
+           "aug_color_jitter_lighting: contrasts[3] = 1.5 is outside [-1, 1]");
+    l.contrasts = ct, l.gammagrays = bad_gg;
+    expect(aug_color_jitter_lighting(im, b, NULL, NULL, NULL, NULL, &l, &res), AUG_ERR_VALUE,
+           "aug_color_jitter_lighting: gammagrays[1] = nan must be finite and > 0");
+    l.gammagrays = gg, l.vmin = 255.0;
+    expect(aug_color_jitter_lighting(im, b, NULL, NULL, NULL, NULL, &l, &res), AUG_ERR_VALUE,
+           "aug_color_jitter_lighting: vmin = 255 and vmax = 255 must be finite with vmin < vmax");
+    l.vmin = 0.0, l.gammacolors = NULL;
+    expect(aug_color_jitter_lighting(im, b, NULL, NULL, NULL, NULL, &l, &res), AUG_ERR_VALUE,
+           "aug_color_jitter_lighting: lighting->gammacolors is NULL");
+    l.gammacolors = gc;
+    const double neg[N] = {1.0, 1.0, -2.0, 1.0};
+    expect(aug_color_jitter_lighting(im, neg, NULL, NULL, NULL, NULL, &l, &res), AUG_ERR_VALUE,
+           "aug_color_jitter_lighting: brightness[2] = -2 must be finite and >= 0");
+    assert_null(res);
+    aug_tensor_free(im);
+    aug_rng_free(rng);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_follows_definition), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_brightness_every_value),    cmocka_unit_test(test_contrast_by_hand),
-        cmocka_unit_test(test_cpu_cuda_parity),
+        cmocka_unit_test(test_cpu_cuda_parity),           cmocka_unit_test(test_jitter_lighting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* _augpy/colour.c: augpy's colour functions (docs/colour.md), a thin layer over
  * aug/colour.h: adjust_brightness / contrast / saturation / hue, rgb_to_grayscale,
- * rgb_to_hsv, hsv_to_rgb, color_jitter (per-image factors and order) and
+ * rgb_to_hsv, hsv_to_rgb, color_jitter (per-image factors and order, with
+ * augpy.lighting fused when its parameters are given) and
  * color_jitter_params (ColorJitter's sampling from a RandomNumberGenerator).
  * Per-image factors are sequences of numbers (lists, tuples, numpy arrays);
  * the order is a sequence of N rows of 4 ints. Sequences are copied into tuples
@@ -182,31 +183,108 @@ fail:
     return -1;
 }
 
+/* count numbers: a flat sequence, or rows of numbers (an (N, C) nested list or
+ * numpy array) read row by row. 0 or -1. */
+static int parse_flat(PyObject *obj, int64_t count, double **out, const char *func, const char *name) {
+    *out = NULL;
+    PyObject *seq = PySequence_Tuple(obj);
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a sequence of %lld numbers, not '%.100s'", func, name,
+                     (long long)count, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    double *v = PyMem_Malloc((size_t)(count + 1) * sizeof(double));
+    int64_t k = 0;
+    if (!v) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *row = PySequence_Check(item) && !PyUnicode_Check(item) ? PySequence_Tuple(item) : NULL;
+        if (PyErr_Occurred()) goto fail;
+        Py_ssize_t m = row ? PySequence_Fast_GET_SIZE(row) : 1;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            if (k >= count) {
+                Py_XDECREF(row);
+                PyErr_Format(PyExc_ValueError, "%s: %s has more than the %lld values needed", func, name,
+                             (long long)count);
+                goto fail;
+            }
+            if (augpy_parse_double(row ? PySequence_Fast_GET_ITEM(row, j) : item, &v[k++], func, name) < 0) {
+                Py_XDECREF(row);
+                goto fail;
+            }
+        }
+        Py_XDECREF(row);
+    }
+    if (k != count) {
+        PyErr_Format(PyExc_ValueError, "%s: %s has %lld values but %lld are needed", func, name, (long long)k,
+                     (long long)count);
+        goto fail;
+    }
+    Py_DECREF(seq);
+    *out = v;
+    return 0;
+fail:
+    PyMem_Free(v);
+    Py_DECREF(seq);
+    return -1;
+}
+
 static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"imtensor|tensor", "brightness", "contrast", "saturation", "hue",
-                                        "order",           "out"};
+    static const char *const names[] = {
+        "imtensor|tensor", "brightness",  "contrast",  "saturation", "hue", "order", "out",
+        "gammagrays",      "gammacolors", "contrasts", "vmin",       "vmax"};
     static const char *const fnames[] = {"brightness", "contrast", "saturation", "hue"};
+    static const char *const lnames[] = {"gammagrays", "gammacolors", "contrasts", "vmin", "vmax"};
     const char *func = "augpy.color_jitter";
     augpy_state *st = augpy_state_from_module(m);
-    PyObject *a[7];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 7, 1, a) < 0) return NULL;
+    PyObject *a[12];
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 12, 1, a) < 0) return NULL;
     aug_tensor *im = augpy_tensor_arg(st, a[0], func, "imtensor");
     aug_tensor *out = NULL;
     if (!im || augpy_parse_out(st, a[6] ? a[6] : Py_None, &out, func) < 0) return NULL;
-    int64_t n = im->ndim == 4 ? im->shape[0] : 1;
-    double *f[4] = {NULL, NULL, NULL, NULL};
+    int64_t n = im->ndim == 4 ? im->shape[0] : 1, c = im->ndim >= 3 ? im->shape[im->ndim - 3] : 1;
+    double *f[4] = {NULL, NULL, NULL, NULL}, *gg = NULL, *gc = NULL, *ct = NULL;
     int32_t *order = NULL;
     PyObject *ret = NULL;
     for (int k = 0; k < 4; k++)
         if (parse_factors(a[1 + k], n, &f[k], func, fnames[k]) < 0) goto done;
     if (parse_order(a[5], n, &order, func) < 0) goto done;
+    /* the fused lighting: all five of its arguments, or none */
+    int given = 0;
+    for (int k = 0; k < 5; k++) given += a[7 + k] && a[7 + k] != Py_None;
+    aug_jitter_lighting light = {NULL, NULL, NULL, 0.0, 0.0};
+    if (given && given < 5) {
+        for (int k = 0; k < 5; k++)
+            if (!a[7 + k] || a[7 + k] == Py_None) {
+                PyErr_Format(PyExc_ValueError,
+                             "%s: the lighting needs gammagrays, gammacolors, contrasts, vmin and vmax; %s is missing",
+                             func, lnames[k]);
+                break;
+            }
+        goto done;
+    }
+    if (given &&
+        (parse_factors(a[7], n, &gg, func, "gammagrays") < 0 || parse_flat(a[8], n * c, &gc, func, "gammacolors") < 0 ||
+         parse_factors(a[9], n, &ct, func, "contrasts") < 0 ||
+         augpy_parse_double(a[10], &light.vmin, func, "vmin") < 0 ||
+         augpy_parse_double(a[11], &light.vmax, func, "vmax") < 0))
+        goto done;
+    light.gammagrays = gg, light.gammacolors = gc, light.contrasts = ct;
     aug_tensor *res = out;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(im), aug_color_jitter(im, f[0], f[1], f[2], f[3], order, &res));
+    AUGPY_CALL(s, aug_tensor_size(im),
+               aug_color_jitter_lighting(im, f[0], f[1], f[2], f[3], order, given ? &light : NULL, &res));
     ret = finish(st, s, a[6], out, res, func);
 done:
     for (int k = 0; k < 4; k++) PyMem_Free(f[k]);
     PyMem_Free(order);
+    PyMem_Free(gg);
+    PyMem_Free(gc);
+    PyMem_Free(ct);
     return ret;
 }
 
@@ -372,11 +450,15 @@ static PyMethodDef colour_functions[] = {
      "hsv_to_rgb(imtensor, out=None)\n--\n\n"
      "float32 HSV (C = 3) to RGB, torchvision's _hsv_to_rgb (p, q, t clamped to [0, 1])."},
     {"color_jitter", (PyCFunction)(void (*)(void))fn_color_jitter, METH_FASTCALL | METH_KEYWORDS,
-     "color_jitter(imtensor, brightness=None, contrast=None, saturation=None, hue=None, order=None, out=None)\n--\n\n"
+     "color_jitter(imtensor, brightness=None, contrast=None, saturation=None, hue=None, order=None, out=None,\n"
+     "             gammagrays=None, gammacolors=None, contrasts=None, vmin=None, vmax=None)\n--\n\n"
      "ColorJitter on a batch in one pass: image n gets brightness[n], contrast[n], saturation[n], hue[n]\n"
      "(sequences of N factors; None skips the step) in the order order[n] (N rows, each a permutation of\n"
      "0 brightness, 1 contrast, 2 saturation, 3 hue; None: 0, 1, 2, 3), each step exactly as adjust_*.\n"
-     "out may be imtensor (in place). Returns the new tensor if out is None, else out."},
+     "With gammagrays (N), gammacolors (N*C or (N, C)), contrasts (N) and vmin, vmax (all five or none),\n"
+     "augpy.lighting of the result in the same pass (the values as float32, so the result is exactly\n"
+     "color_jitter then lighting). out may be imtensor (in place). Returns the new tensor if out is None,\n"
+     "else out."},
     {"color_jitter_params", (PyCFunction)(void (*)(void))fn_color_jitter_params, METH_FASTCALL | METH_KEYWORDS,
      "color_jitter_params(rng, n, brightness=None, contrast=None, saturation=None, hue=None, random_order=True)\n"
      "--\n\n"
