@@ -542,7 +542,9 @@ class ColorJitter:
     with per-image factors and step order drawn from the stage's generator
     (``augpy.color_jitter_params``) and applied in one pass per image
     (``augpy.color_jitter``; docs/colour.md). Each ``batch['augmentation']`` dict
-    gets the image's ``brightness``, ``contrast``, ``saturation``, ``hue`` and ``order``.
+    gets the image's factors as ``color_jitter``: a dict with ``brightness``,
+    ``contrast``, ``saturation``, ``hue`` and ``order`` (one key, so that they never
+    mix with another stage's keys such as ``Lighting``'s ``contrast``).
 
     :param brightness, contrast, saturation: torchvision's ranges (a number v: factor
         in [max(0, 1 - v), 1 + v]; a pair: that range; 0 / None: the step is skipped)
@@ -552,8 +554,7 @@ class ColorJitter:
     :param lighting: also apply each image's ``Lighting`` parameters in the same pass
         (``augpy.color_jitter``'s fused lighting): the ``gamma_gray``, ``gamma_color``
         and ``contrast`` keys of the incoming ``batch['augmentation']`` dicts, with
-        ``Lighting``'s defaults, read before this stage records its own factors (its
-        ``contrast`` key has the same name); the result is exactly ColorJitter followed
+        ``Lighting``'s defaults; the result is exactly ColorJitter followed
         by ``Lighting(..., min_value, max_value)`` with those values
     :param min_value, max_value: the lighting's value range (as ``Lighting``'s)
     """
@@ -592,7 +593,8 @@ class ColorJitter:
             light = {"gammagrays": gray, "gammacolors": color, "contrasts": contrast, "vmin": self.min_value,
                      "vmax": self.max_value}
         _augpy.color_jitter(image, out=image, **params, **light)
-        batch["augmentation"] = [dict(a, **{k: (v[i] if v is not None else None) for k, v in params.items()})
+        batch["augmentation"] = [dict(a, color_jitter={k: (v[i] if v is not None else None)
+                                                       for k, v in params.items()})
                                  for i, a in enumerate(augmentation)]
         return batch
 

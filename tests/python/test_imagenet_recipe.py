@@ -68,8 +68,9 @@ def test_color_jitter_stage_equals_the_op():
                                        saturation=0.4, hue=0.1, random_order=True)
     want = augpy.color_jitter(augpy.array_to_tensor(x.copy()), **params)
     np.testing.assert_array_equal(got["image"].numpy(), want.numpy())
-    assert [a["brightness"] for a in got["augmentation"]] == list(params["brightness"])
-    assert [list(a["order"]) for a in got["augmentation"]] == [list(o) for o in params["order"]]
+    assert [a["color_jitter"]["brightness"] for a in got["augmentation"]] == list(params["brightness"])
+    assert [list(a["color_jitter"]["order"]) for a in got["augmentation"]] == [list(o) for o in params["order"]]
+    assert all("contrast" not in a for a in got["augmentation"])  # no clash with Lighting's key
     # the next call draws new factors
     again = stage({"image": augpy.array_to_tensor(x.copy())})["image"].numpy()
     assert not np.array_equal(again, got["image"].numpy())
@@ -85,7 +86,7 @@ def test_imagenet_train_chain_equals_the_stages():
     step = Normalize(4)(step)
     assert got["image"].dtype == augpy.float32 and tuple(got["image"].shape) == (4, 3, 32, 32)
     np.testing.assert_array_equal(got["image"].numpy(), step["image"].numpy())
-    assert all("crop" in a and "hue" in a for a in got["augmentation"])
+    assert all("crop" in a and "hue" in a["color_jitter"] for a in got["augmentation"])
     # undoing the normalisation gives pixels in 0..255
     pix = got["image"].numpy() * STD[:, None, None] + MEAN[:, None, None]
     assert pix.min() > -0.01 and pix.max() < 255.01
