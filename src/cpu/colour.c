@@ -30,6 +30,7 @@
 #include "cpu.h"
 #include "core/colour.h"
 #include "scalar/cast.h"
+#include "cpu/lut8.h"
 #include "cpu/pool.h"
 #include "cpu/simd.h"
 #include "core/error.h"
@@ -72,6 +73,7 @@ typedef struct col_ctx {
     uint8_t *luts;  /* n * LUT_SLOTS * 256 */
     uint8_t *light; /* uint8 with the fused lighting: n * c tables (aug__colour_light_table) */
     int fma;        /* the CPU has FMA: use the AVX2+FMA block steps */
+    int simd;       /* aug__simd_level(): the table lookups' path (aug__cpu_lut8) */
 } col_ctx;
 
 /* The AVX2+FMA builds (the library's -fno-trapping-math lets the compiler turn
@@ -261,9 +263,7 @@ static void run_stages(const col_ctx *x, int64_t i, float mean, void *const pl[3
         if (s->type[j] == STAGE_LUT || s->type[j] == STAGE_CLUT) {
             for (int64_t c = 0; c < p->c; c++) {
                 const uint8_t *t = x->luts + (i * LUT_SLOTS + s->arg[j] + (s->type[j] == STAGE_CLUT ? c : 0)) * 256;
-                const uint8_t *v = pl[c];
-                uint8_t *o = sout ? sout[c] : pl[c];
-                for (int64_t q = 0; q < m; q++) o[q] = t[v[q]];
+                aug__cpu_lut8(t, pl[c], sout ? sout[c] : pl[c], m, 0, x->simd);
             }
         } else if (s->type[j] == STAGE_LIGHT) {
             light_block(p, i, pl, sout, m);
@@ -440,13 +440,14 @@ static void convert_task(void *ctx, int64_t task, int worker) {
 
 aug_status aug__cpu_colour(const aug__colour_plan *p) {
     const char *func = p->func;
-    col_ctx x = {p, p->h * p->w, NULL, NULL, NULL, NULL, NULL, 0};
+    col_ctx x = {p, p->h * p->w, NULL, NULL, NULL, NULL, NULL, 0, 0};
     int64_t chunks = (x.hw + CHUNK - 1) / CHUNK;
     if (p->kind != AUG__COLOUR_JITTER) {
         aug__parallel_for(p->n * chunks, convert_task, &x);
         return AUG_OK;
     }
-    x.fma = aug__simd_level() >= AUG__SIMD_AVX2 && __builtin_cpu_supports("fma");
+    x.simd = aug__simd_level();
+    x.fma = x.simd >= AUG__SIMD_AVX2 && __builtin_cpu_supports("fma");
     x.means = calloc((size_t)p->n, sizeof(float));
     x.st = malloc((size_t)p->n * sizeof(stages));
     x.luts = malloc((size_t)p->n * LUT_SLOTS * 256);
