@@ -345,6 +345,20 @@ AUG_API aug_status aug_decoder_decode_as(aug_decoder *d, const void *data, size_
                                          int scale_num, int scale_denom, aug_decode_mode mode,
                                          const aug_tensor *buffer, aug_tensor **out);
 
+/* aug_decoder_decode_region that may return a strided view instead of a
+ * compact image: for a JPEG region or scaled decode (RGB or grayscale file) on a
+ * CPU decoder, libjpeg writes the band it decodes (the region widened to the
+ * left to an iMCU boundary and by a few columns for the upsampling) straight
+ * into the result's memory, and *out is the (h, w, 3) view of the region's
+ * columns, rows (w + 68) * 3 bytes apart: the same pixels without the copy of
+ * each row (what aug_warp_affine and the other ops read as well). With buffer,
+ * the buffer needs h * (w + 68) * 3 elements for the view, else the decode is
+ * compact in it, as with every other decode (whole images, CMYK files, CUDA
+ * decoders, PNG), which gives aug_decoder_decode_region's contiguous result. */
+AUG_API aug_status aug_decoder_decode_view(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
+                                           int scale_num, int scale_denom, const aug_tensor *buffer,
+                                           aug_tensor **out);
+
 #ifdef __cplusplus
 }
 #endif

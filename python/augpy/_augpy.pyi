@@ -893,13 +893,15 @@ class Decoder:
     def decode(self, data: _JpegData, buffer: Optional[CudaTensor] = None,
                roi: Optional[Sequence[SupportsIndex]] = None,
                scale: Union[None, float, fractions.Fraction, Tuple[int, int]] = None,
-               mode: Optional[str] = None) -> CudaTensor:
+               mode: Optional[str] = None, contiguous: bool = True) -> CudaTensor:
         """Decode to an (H, W, 3) uint8 RGB tensor with layout 'HWC' (pixels equal Pillow's
         convert('RGB')). buffer: contiguous uint8 tensor of >= H*W*3 elements; the result shares it.
         scale: one of libjpeg-turbo's factors M/8, M in 1..16 (DCT-domain scaling; the image becomes
         ceil(H*M/8) x ceil(W*M/8)); roi: (y, x, h, w) in pixels of the scaled image, the result is
         (h, w, 3) and equals the full (scaled) decode cut to roi. max_pixels bounds the output.
-        data: bytes-like, a path, or a CPU uint8 DLPack tensor.
+        data: bytes-like, a path, or a CPU uint8 DLPack tensor. contiguous=False: a JPEG region or
+        scaled decode on a CPU decoder may return a strided view of the band libjpeg decoded (rows
+        (w + 68) * 3 bytes apart), saving the copy of each row.
         Raises NvJpegError on corrupt data, ValueError/TypeError on a bad buffer, roi or scale."""
     def info(self, data: _JpegData) -> Dict[str, Any]:
         """The header's description (JPEG or PNG, key 'format'): {'height', 'width', 'channels' (3), 'components' (1, 3, 4),

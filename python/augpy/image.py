@@ -187,7 +187,7 @@ class DecodeWarp:
         the full-image warp (matrix, supersampling) and warp it into dst."""
         scale_m, roi, m, s = _augpy._plan_decode(matrix.reshape(-1).tolist(), size[0], size[1], self.shape[1],
                                                  self.shape[2], supersampling, True, True)
-        img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8))
+        img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
         _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
 
     def _decode_warp(self, data, params, dst, handoff):
@@ -411,7 +411,7 @@ class ImageNetTrain(DecodeWarp):
         (crop, flip, matrix, supersampling, plan), is_jpeg = job
         if is_jpeg and self._use_plan(decoder):
             scale_m, roi, m, s = plan
-            img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8))
+            img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
         else:
             img, m, s = decoder.decode(data, buffer), matrix, supersampling
         _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)

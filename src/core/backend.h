@@ -71,6 +71,12 @@ typedef struct aug__jpeg_header {
 typedef struct aug__jpeg_region {
     int scale_m;
     int64_t y, x, h, w;
+    /* pitch 0: dst is h compact rows of w RGB pixels. pitch > 0: row i of the
+     * band libjpeg decodes (the region widened to the left to an iMCU boundary
+     * and by a few columns for the upsampling) goes to dst + i * pitch, and the
+     * backend sets skip, the band's columns left of x (band width <= pitch / 3,
+     * else AUG_ERR_JPEG); RGB files only (no CMYK conversion). */
+    int64_t pitch, skip;
 } aug__jpeg_region;
 
 /* jpeg_decode's answer for a file the device's decoder does not take. */
@@ -157,7 +163,7 @@ typedef struct aug__backend {
     /* Decodes region r of the image to packed RGB (r->h * r->w * 3 bytes of host
      * memory at dst) with libjpeg's scaling, crop and skip; h from jpeg_header. */
     aug_status (*jpeg_decode_region)(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
-                                     const aug__jpeg_region *r, uint8_t *dst);
+                                     aug__jpeg_region *r, uint8_t *dst);
 
     /* ---- resize ---- */
     aug_status (*resize)(const aug__resize_plan *plan);       /* separable resize, any layout (core/resize.h) */
@@ -196,9 +202,10 @@ AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 8 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: resize;
+#define AUG__BACKEND_ABI 9 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: resize;
                             5: colour; 6: crop_mirror_normalize, gaussian_noise; 7: warp plan interp,
-                            border, dst strides; 8: colour plan lighting */
+                            border, dst strides; 8: colour plan lighting;
+                            9: jpeg region pitch / skip */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

@@ -179,7 +179,7 @@ static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_
 
 /* Decodes on the CPU to host memory: the whole image, or region r (non-NULL). */
 static aug_status cpu_decode(const char *func, aug_decoder *d, const void *data, size_t size,
-                             const aug__jpeg_header *h, const aug__jpeg_region *r, uint8_t *dst,
+                             const aug__jpeg_header *h, aug__jpeg_region *r, uint8_t *dst,
                              const aug__exec *exec) {
     /* A CPU decoder goes through its device's table; a CUDA decoder's fallback through the CPU's. */
     const aug__backend *be = d->device.type == AUG_DEVICE_CPU ? d->backend : &aug__cpu_backend;
@@ -215,7 +215,7 @@ typedef struct fill_job {
     const void *data;
     size_t size;
     const aug__jpeg_header *h;   /* JPEG */
-    const aug__jpeg_region *r;   /* JPEG: NULL for the whole image */
+    aug__jpeg_region *r;         /* JPEG: NULL for the whole image */
     const aug_png_desc *png;     /* PNG */
     int64_t y, x, oh, ow;        /* the output region (PNG: of the whole image) */
     int channels;                /* of the output; JPEG: 3 decodes straight to host */
@@ -319,15 +319,53 @@ static aug_status decode_png(const char *func, aug_decoder *d, const void *data,
     return finish(st, t, out);
 }
 
-/* Both decodes: r NULL decodes the whole image with the device's decoder. */
+/* Columns a libjpeg band can add to a region: two on each side for the
+ * upsampling, and the left edge moved to an iMCU boundary (an iMCU is at most
+ * 4 samples of 16 scaled pixels wide). */
+#define BAND_MARGIN 68
+
+/* The region r of a CPU decoder's RGB JPEG decoded as libjpeg's band, written
+ * straight to the output (no row copies), *out a (h, w, 3) view of it with row
+ * pitch (w + BAND_MARGIN) * 3 (buffer: its memory, when it holds that; else
+ * AUG__JPEG_REFUSED and the caller decodes compactly). */
+static aug_status decode_band(const char *func, aug_decoder *d, const void *data, size_t size,
+                              const aug__jpeg_header *h, aug__jpeg_region *r, const aug_tensor *buffer,
+                              aug_tensor **out) {
+    int64_t bw = r->w + BAND_MARGIN, shape[3] = {r->h, bw, 3};
+    aug_tensor *band = NULL;
+    aug_status st;
+    if (buffer != NULL) {
+        if (aug__tensor_check(func, buffer) != AUG_OK || buffer->dtype != AUG_UINT8 || buffer->storage == NULL ||
+            !aug_tensor_is_contiguous(buffer) || aug_tensor_size(buffer) < r->h * bw * 3)
+            return AUG__JPEG_REFUSED;
+        if ((st = buffer_view(func, d, buffer, shape, &band)) != AUG_OK) return st;
+    } else if ((band = aug__tensor_empty(func, 3, shape, AUG_UINT8, d->device)) == NULL) {
+        return aug_last_status();
+    }
+    r->pitch = bw * 3;
+    st = cpu_decode(func, d, data, size, h, r, (uint8_t *)aug_tensor_ptr(band), NULL);
+    aug_tensor *v = NULL;
+    if (st == AUG_OK) {
+        int64_t vshape[3] = {r->h, r->w, 3}, strides[3] = {bw * 3, 3, 1};
+        v = aug_tensor_from_storage(band->storage, band->byte_offset + r->skip * 3, 3, vshape, strides, AUG_UINT8);
+        if (v == NULL) st = aug_last_status() != AUG_OK ? aug_last_status() : AUG__NOMEM(func);
+    }
+    aug_tensor_free(band);
+    r->pitch = 0;
+    if (st != AUG_OK) return st;
+    return finish(st, v, out);
+}
+
+/* Both decodes: r NULL decodes the whole image with the device's decoder; view
+ * lets a region decode on the CPU return a strided view (decode_band). */
 static aug_status decode(const char *func, aug_decoder *d, const void *data, size_t size, const int64_t *roi,
-                         int scale_num, int scale_denom, int region, aug_decode_mode mode, const aug_tensor *buffer,
-                         aug_tensor **out) {
+                         int scale_num, int scale_denom, int region, aug_decode_mode mode, int view,
+                         const aug_tensor *buffer, aug_tensor **out) {
     if (d == NULL) return aug__error(AUG_ERR_VALUE, func, "decoder is NULL");
     if (out == NULL) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
     if ((int)mode < (int)AUG_DECODE_RGB || (int)mode > (int)AUG_DECODE_UNCHANGED)
         return aug__error(AUG_ERR_VALUE, func, "mode %d is not an aug_decode_mode (0..4)", (int)mode);
-    aug__jpeg_region reg = {8, 0, 0, 0, 0}, *r = NULL;
+    aug__jpeg_region reg = {8, 0, 0, 0, 0, 0, 0}, *r = NULL;
     if (region) {
         if ((reg.scale_m = scale_eighths(scale_num, scale_denom)) == 0)
             return aug__error(AUG_ERR_VALUE, func,
@@ -357,6 +395,11 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
     }
     if ((st = check_limit(func, d, oh, ow)) != AUG_OK) return st;
     int channels = mode_channels(mode, h.components == 1 ? 1 : 3);
+    if (view && r != NULL && channels == 3 && h.components != 4 && d->device.type == AUG_DEVICE_CPU &&
+        d->backend->jpeg_decode_region != NULL) {
+        st = decode_band(func, d, data, size, &h, r, buffer, out);
+        if (st != AUG__JPEG_REFUSED) return st;
+    }
     aug_tensor *t = NULL;
     if ((st = make_output(func, d, buffer, oh, ow, channels, &t)) != AUG_OK) return st;
     aug__exec exec = aug__exec_for(d->device);
@@ -373,18 +416,24 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
 
 aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                               aug_tensor **out) {
-    return decode("aug_decoder_decode", d, data, size, NULL, 1, 1, 0, AUG_DECODE_RGB, buffer, out);
+    return decode("aug_decoder_decode", d, data, size, NULL, 1, 1, 0, AUG_DECODE_RGB, 0, buffer, out);
 }
 
 aug_status aug_decoder_decode_region(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
                                      int scale_num, int scale_denom, const aug_tensor *buffer, aug_tensor **out) {
-    return decode("aug_decoder_decode_region", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, buffer,
-                  out);
+    return decode("aug_decoder_decode_region", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, 0,
+                  buffer, out);
 }
 
 aug_status aug_decoder_decode_as(aug_decoder *d, const void *data, size_t size, const int64_t *roi, int scale_num,
                                  int scale_denom, aug_decode_mode mode, const aug_tensor *buffer, aug_tensor **out) {
-    return decode("aug_decoder_decode_as", d, data, size, roi, scale_num, scale_denom, 1, mode, buffer, out);
+    return decode("aug_decoder_decode_as", d, data, size, roi, scale_num, scale_denom, 1, mode, 0, buffer, out);
+}
+
+aug_status aug_decoder_decode_view(aug_decoder *d, const void *data, size_t size, const int64_t *roi, int scale_num,
+                                   int scale_denom, const aug_tensor *buffer, aug_tensor **out) {
+    return decode("aug_decoder_decode_view", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, 1, buffer,
+                  out);
 }
 
 aug_image_format aug_image_format_of(const void *data, size_t size) {

@@ -47,13 +47,14 @@ AUG__HIDDEN aug_status aug__libjpeg_decode(const char *func, const void *data, s
 
 /* The header's description with libjpeg's reader (any file libjpeg reads). */
 AUG__HIDDEN aug_status aug__libjpeg_describe(const char *func, const void *data, size_t size, aug_jpeg_desc *desc);
-/* Region r of the scaled image to packed RGB at dst (r->h * r->w * 3 bytes):
- * DCT scaling, jpeg_crop_scanline (the band widened to iMCU columns, the exact
- * columns copied out), jpeg_skip_scanlines above the region; rows below it are
- * not decoded. Same output rules and error policy as aug__libjpeg_decode. */
+/* Region r of the scaled image to packed RGB at dst (r->h * r->w * 3 bytes;
+ * r->pitch > 0: the band's rows at that pitch, r->skip set, see
+ * aug__jpeg_region): DCT scaling, jpeg_crop_scanline (the band widened to iMCU
+ * columns, the exact columns copied out), jpeg_skip_scanlines above the
+ * region; rows below it are not decoded. Same output rules and error policy as
+ * aug__libjpeg_decode. */
 AUG__HIDDEN aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t size,
-                                                  const aug__jpeg_header *h, const aug__jpeg_region *r,
-                                                  uint8_t *dst);
+                                                  const aug__jpeg_header *h, aug__jpeg_region *r, uint8_t *dst);
 
 /* Stored (Adobe-inverted) CMYK samples -> packed RGB as Pillow's "CMYK;I" +
  * convert('RGB'); npixels pixels. */

@@ -239,7 +239,7 @@ aug_status aug__libjpeg_describe(const char *func, const void *data, size_t size
 /* ---- region and scaled decodes (aug_decoder_decode_region) ------------------------- */
 
 aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
-                                      const aug__jpeg_region *r, uint8_t *dst) {
+                                      aug__jpeg_region *r, uint8_t *dst) {
     struct jpeg_decompress_struct c;
     aug__jerr e;
     setup(&c, &e);
@@ -283,17 +283,32 @@ aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t
         }
     }
     size_t bpp = cmyk ? 4 : 3, w = (size_t)r->w, pitch = w * 3;
+    int band = r->pitch > 0; /* libjpeg writes the band's rows into dst itself */
+    if (band && (cmyk || (int64_t)c.output_width * 3 > r->pitch)) {
+        jpeg_destroy_decompress(&c);
+        return aug__error(AUG_ERR_JPEG, func, "a band of %u columns does not fit the pitch of %lld bytes",
+                          (unsigned)c.output_width, (long long)r->pitch);
+    }
+    r->skip = (int64_t)skip;
     /* Up to rec_outbuf_height rows of the widened band per call (libjpeg's own
      * batch: one row at a time costs fancy upsampling a spare-row copy), from
-     * libjpeg's image pool (freed by destroy on any path). */
+     * libjpeg's image pool (freed by destroy on any path); with a pitch, row
+     * pointers into dst. */
     JDIMENSION batch = c.rec_outbuf_height > 0 ? (JDIMENSION)c.rec_outbuf_height : 1;
     JSAMPARRAY rows =
-        (*c.mem->alloc_sarray)((j_common_ptr)&c, JPOOL_IMAGE, (JDIMENSION)(c.output_width * bpp), batch);
+        band ? (JSAMPARRAY)(*c.mem->alloc_small)((j_common_ptr)&c, JPOOL_IMAGE, batch * sizeof(JSAMPROW))
+             : (*c.mem->alloc_sarray)((j_common_ptr)&c, JPOOL_IMAGE, (JDIMENSION)(c.output_width * bpp), batch);
     int64_t got = 0;
     while (got < r->h) {
         JDIMENSION want = (JDIMENSION)(r->h - got < (int64_t)batch ? r->h - got : (int64_t)batch);
+        if (band)
+            for (JDIMENSION i = 0; i < want; i++) rows[i] = dst + (size_t)(got + (int64_t)i) * (size_t)r->pitch;
         JDIMENSION n = jpeg_read_scanlines(&c, rows, want);
         if (n == 0) break; /* cannot happen with a memory source */
+        if (band) {
+            got += n;
+            continue;
+        }
         for (JDIMENSION i = 0; i < n; i++, got++) {
             uint8_t *d = dst + (size_t)got * pitch;
             if (cmyk)

@@ -81,7 +81,7 @@ static aug_status rec_jpeg_decode(const char *func, void *dec, const void *data,
 }
 
 static aug_status rec_jpeg_decode_region(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
-                                         const aug__jpeg_region *r, uint8_t *dst) {
+                                         aug__jpeg_region *r, uint8_t *dst) {
     calls[AUG__FAMILY_JPEG]++;
     return aug__cpu_backend.jpeg_decode_region(func, data, size, h, r, dst);
 }

@@ -22,6 +22,7 @@
 typedef struct {
     unsigned char *buf;
     unsigned long size;
+    int cmyk; /* 4 components: region views are compact */
 } jpeg;
 
 /* A w x h image of TurboJPEG pixel format pf, gradients plus LCG noise. */
@@ -38,7 +39,7 @@ static jpeg tj_encode(int w, int h, int pf, int subsamp, int flags) {
                     (unsigned char)((i * 255 / w + y * 255 / h * (c + 1) / 2 + (int)((x >> 16) % 41) - 20) & 255);
             }
     tjhandle tj = tjInitCompress();
-    jpeg j = {NULL, 0};
+    jpeg j = {NULL, 0, pf == TJPF_CMYK};
     assert_int_equal(tjCompress2(tj, img, w, 0, h, pf, &j.buf, &j.size, subsamp, 90, flags), 0);
     tjDestroy(tj);
     free(img);
@@ -51,7 +52,7 @@ static jpeg lj_encode(int w, int h, int hf, int vf) {
     struct jpeg_error_mgr err;
     c.err = jpeg_std_error(&err);
     jpeg_create_compress(&c);
-    jpeg j = {NULL, 0};
+    jpeg j = {NULL, 0, 0};
     jpeg_mem_dest(&c, &j.buf, &j.size);
     c.image_width = (JDIMENSION)w;
     c.image_height = (JDIMENSION)h;
@@ -141,6 +142,21 @@ static void check_regions(aug_decoder *d, const jpeg *j, int m, const char *what
                                (size_t)roi[3] * 3) != 0)
                         fail_msg("%s m=%d roi (%lld,%lld,%lld,%lld) row %d differs from the full decode", what, m,
                                  (long long)roi[0], (long long)roi[1], (long long)roi[2], (long long)roi[3], y);
+                aug_tensor_free(t);
+                /* the band view: the same pixels, rows (w + 68) * 3 bytes apart (CMYK: compact) */
+                t = NULL;
+                if (aug_decoder_decode_view(d, j->buf, j->size, roi, m, 8, NULL, &t) != AUG_OK)
+                    fail_msg("%s m=%d view: %s", what, m, aug_last_error());
+                assert_int_equal(t->shape[0], roi[2]);
+                assert_int_equal(t->shape[1], roi[3]);
+                assert_int_equal(t->strides[0], j->cmyk ? roi[3] * 3 : (roi[3] + 68) * 3);
+                assert_string_equal(t->layout, "HWC");
+                p = aug_tensor_ptr(t);
+                for (int y = 0; y < roi[2]; y++)
+                    if (memcmp(p + (size_t)y * (size_t)t->strides[0],
+                               ref + ((size_t)(roi[0] + y) * W + roi[1]) * 3, (size_t)roi[3] * 3) != 0)
+                        fail_msg("%s m=%d view roi (%lld,%lld,%lld,%lld) row %d differs from the full decode", what,
+                                 m, (long long)roi[0], (long long)roi[1], (long long)roi[2], (long long)roi[3], y);
                 aug_tensor_free(t);
             }
     /* roi NULL: the whole scaled image */

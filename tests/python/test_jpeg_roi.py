@@ -354,3 +354,60 @@ def test_buffer_kinds_still_work(dec):
         dec.decode(np.frombuffer(data * 2, np.uint8)[::2])
     with pytest.raises(TypeError, match="a CPU uint8 DLPack tensor or a path, not int"):
         dec.decode(5)
+
+
+def on_cpu(t):
+    return str(t.device).startswith("cpu")
+
+
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("scale", [None, (1, 2), (3, 8)])
+def test_view_decode_equals_compact(dec, name, scale):
+    """contiguous=False: the same pixels as the compact decode; on a CPU decoder a strided view
+    of the band libjpeg wrote (rows (w + 68) * 3 bytes apart), except for CMYK files (compact)."""
+    data = FILES[name]
+    full = dec.decode(data, scale=scale).numpy()
+    H, W = full.shape[:2]
+    for y, x, h, w in list(rois(H, W))[::3] + [(0, 0, H, W)]:
+        t = dec.decode(data, roi=(y, x, h, w), scale=scale, contiguous=False)
+        assert t.shape == (h, w, 3) and t.layout == "HWC" and t.dtype == augpy.uint8
+        if on_cpu(t) and name != "cmyk":
+            assert t.strides == ((w + 68) * 3, 3, 1) and (h == 1 or not t.is_contiguous)
+        else:
+            assert t.is_contiguous
+        assert np.array_equal(t.numpy(), full[y:y + h, x:x + w]), (scale, (y, x, h, w))
+
+
+def test_view_decode_buffer_and_fallbacks(dec):
+    data = FILES["420"]
+    full = pillow_rgb(data)
+    compact = (10 * 12 * 3,)
+    # a buffer that holds the band: the view lives in it
+    big = augpy.zeros((10 * (12 + 68) * 3,), augpy.uint8)
+    t = dec.decode(data, big, roi=(5, 6, 10, 12), contiguous=False)
+    assert np.array_equal(t.numpy(), full[5:15, 6:18])
+    if on_cpu(t):
+        assert big.ptr <= t.ptr < big.ptr + 3 * 68 and t.strides == (80 * 3, 3, 1)
+    # one that only holds the compact image: a compact decode in it
+    small = augpy.zeros(compact, augpy.uint8)
+    t = dec.decode(data, small, roi=(5, 6, 10, 12), contiguous=False)
+    assert t.ptr == small.ptr and t.is_contiguous and np.array_equal(t.numpy(), full[5:15, 6:18])
+    # whole images, other modes and PNG decode compactly
+    assert dec.decode(data, contiguous=False).is_contiguous
+    assert dec.decode(data, roi=(5, 6, 10, 12), mode="gray", contiguous=False).is_contiguous
+    png = io.BytesIO()
+    Image.fromarray(full).save(png, "PNG")
+    assert dec.decode(png.getvalue(), roi=(5, 6, 10, 12), contiguous=False).is_contiguous
+    with pytest.raises(TypeError, match="Decoder.decode: contiguous must be True or False"):
+        dec.decode(data, roi=(5, 6, 10, 12), contiguous=1)
+
+
+def test_view_decode_warps_like_compact(dec):
+    data = FILES["444"]
+    m = np.array([[0.7, 0.1, 3.0], [-0.1, 0.8, 2.0]], np.float32)
+    a = dec.decode(data, roi=(3, 9, 20, 40), contiguous=False)
+    b = dec.decode(data, roi=(3, 9, 20, 40))
+    out_a, out_b = augpy.CudaTensor((3, 16, 24), augpy.uint8), augpy.CudaTensor((3, 16, 24), augpy.uint8)
+    augpy.warp_affine(a, out_a, m, None, 2)
+    augpy.warp_affine(b, out_b, m, None, 2)
+    assert np.array_equal(out_a.numpy(), out_b.numpy())

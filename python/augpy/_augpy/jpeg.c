@@ -325,11 +325,20 @@ static int parse_mode(PyObject *obj, aug_decode_mode *mode, const char *func) {
 
 static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Decoder.decode";
-    static const char *const names[] = {"data", "buffer", "roi", "scale", "mode"};
-    PyObject *slots[5] = {NULL, NULL, NULL, NULL, NULL};
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 5, 1, slots) < 0) return NULL;
+    static const char *const names[] = {"data", "buffer", "roi", "scale", "mode", "contiguous"};
+    PyObject *slots[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 1, slots) < 0) return NULL;
     aug_decode_mode mode;
     if (parse_mode(slots[4], &mode, func) < 0) return NULL;
+    int contiguous = 1;
+    if (slots[5] != NULL && slots[5] != Py_None) {
+        if (!PyBool_Check(slots[5])) {
+            PyErr_Format(PyExc_TypeError, "%s: contiguous must be True or False, not %.100s", func,
+                         Py_TYPE(slots[5])->tp_name);
+            return NULL;
+        }
+        contiguous = slots[5] == Py_True;
+    }
     DecoderObject *d = (DecoderObject *)self;
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
@@ -349,9 +358,13 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     aug_status status;
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(d->lock, WAIT_LOCK);
-    status = region ? aug_decoder_decode_as(d->dec, data.buf, data.len, has_roi ? roi : NULL, num, denom, mode,
-                                            buffer, &out)
-                    : aug_decoder_decode(d->dec, data.buf, data.len, buffer, &out);
+    if (region && !contiguous && mode == AUG_DECODE_RGB)
+        status = aug_decoder_decode_view(d->dec, data.buf, data.len, has_roi ? roi : NULL, num, denom, buffer, &out);
+    else if (region)
+        status = aug_decoder_decode_as(d->dec, data.buf, data.len, has_roi ? roi : NULL, num, denom, mode, buffer,
+                                       &out);
+    else
+        status = aug_decoder_decode(d->dec, data.buf, data.len, buffer, &out);
     PyThread_release_lock(d->lock);
     Py_END_ALLOW_THREADS
     release_data(&data);
@@ -409,7 +422,7 @@ static PyObject *decoder_repr(PyObject *self) {
 
 static PyMethodDef decoder_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))decoder_decode, METH_FASTCALL | METH_KEYWORDS,
-     "decode($self, /, data, buffer=None, roi=None, scale=None, mode=None)\n--\n\n"
+     "decode($self, /, data, buffer=None, roi=None, scale=None, mode=None, contiguous=True)\n--\n\n"
      "Decode a JPEG or PNG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)\n"
      "to an (H, W, 3) uint8 RGB tensor with layout 'HWC' on the decoder's device. Grayscale and CMYK/YCCK\n"
      "files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's\n"
@@ -431,7 +444,11 @@ static PyMethodDef decoder_methods[] = {
      "(v * 255 + 32767) // 65535; roi cuts the decoded image; scale must be 1.\n"
      "mode: None or 'rgb' (3 channels), 'gray' / 'L' (1: Pillow's convert('L') luma), 'gray_alpha' /\n"
      "'LA' (2), 'rgba' (4; alpha 255 where the file has none) or 'unchanged' (the file's own channels:\n"
-     "JPEG 1 or 3, PNG 1-4 with a tRNS chunk counted as alpha)."},
+     "JPEG 1 or 3, PNG 1-4 with a tRNS chunk counted as alpha).\n"
+     "contiguous=False lets a JPEG region or scaled decode on a CPU decoder (mode rgb) return a strided\n"
+     "view instead: libjpeg writes the band it decodes straight into the result's memory (rows\n"
+     "(w + 68) * 3 bytes apart; with buffer, when it holds h * (w + 68) * 3 elements), the same pixels\n"
+     "without a copy of each row. Every op reads such views (DecodeWarp's stages use it)."},
     {"info", (PyCFunction)(void (*)(void))decoder_info, METH_FASTCALL | METH_KEYWORDS,
      "info($self, /, data)\n--\n\n"
      "Describe a JPEG or PNG from its header alone (no pixels decoded). PNG: a dict with 'format' ('png'),\n"
