@@ -37,7 +37,11 @@
 /* How long an idle worker (or a caller waiting for its helpers) polls before
  * sleeping: longer than a condition-variable wake-up (~10-50 us) and than the
  * gap between back-to-back calls from Python, short enough that an idle process
- * burns at most this much CPU per worker after each job. */
+ * burns at most this much CPU per worker after each job. Idle workers poll only
+ * while jobs come that close together: when the last job started more than
+ * POOL_SPIN_NS after the one before it ended (a warp per decoded image, say),
+ * polling would only have burnt CPU that the caller's other threads need, so
+ * workers sleep at once until a job comes quickly again. */
 #define POOL_SPIN_NS 50000
 
 /* How often the caller polls its interrupt check (10 ms). */
@@ -99,6 +103,8 @@ static pool g_pool = {
     .done = PTHREAD_COND_INITIALIZER,
 };
 static pool_range g_ranges[AUG__MAX_WORKERS];
+static atomic_llong g_job_end; /* when the last job ended (now_ns; 0: none yet) */
+static atomic_int g_idle_spin = 1; /* idle workers poll before sleeping */
 static atomic_int g_num_threads; /* 0 until first use */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
@@ -181,7 +187,7 @@ static void *worker_main(void *arg) {
      * whatever generation it finds as new, so it joins that job. */
     uint64_t seen = UINT64_MAX;
     for (;;) {
-        spin_for_generation(p, seen);
+        if (atomic_load_explicit(&g_idle_spin, memory_order_relaxed)) spin_for_generation(p, seen);
         pthread_mutex_lock(&p->lock);
         while (atomic_load_explicit(&p->generation, memory_order_relaxed) == seen) {
             p->nsleeping++;
@@ -303,6 +309,8 @@ void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx) {
         p->nspawned++;
     }
     if (want > p->nspawned) want = p->nspawned;
+    int64_t last = atomic_load_explicit(&g_job_end, memory_order_relaxed);
+    atomic_store_explicit(&g_idle_spin, last == 0 || now_ns() - last <= POOL_SPIN_NS, memory_order_relaxed);
     p->busy = 1;
     p->fn = fn;
     p->ctx = ctx;
@@ -335,6 +343,7 @@ void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx) {
         while (atomic_load_explicit(&p->active, memory_order_acquire) > 0) pthread_cond_wait(&p->done, &p->lock);
         pthread_mutex_unlock(&p->lock);
     }
+    atomic_store_explicit(&g_job_end, now_ns(), memory_order_relaxed);
     pthread_mutex_lock(&p->lock);
     p->busy = 0;
     pthread_mutex_unlock(&p->lock);
