@@ -10,9 +10,10 @@ checks that both give the same bytes (uint8 results are bit-exact by design, doc
     python bench/bench_colour.py            # augpy alone
     PYTHONPATH=<augpy> <venv with torch>/bin/python bench/bench_colour.py
 """
-import time
 
 import numpy as np
+
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
 
 import augpy
 
@@ -22,13 +23,7 @@ STEPS = ["brightness", "contrast", "saturation", "hue"]
 
 
 def cpu_ms(fn, reps=REPS):
-    fn()
-    best = float("inf")
-    for _ in range(reps):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best * 1000
+    return benchutil.best_cpu_ms(fn, reps)
 
 
 def main():

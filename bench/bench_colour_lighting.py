@@ -13,6 +13,8 @@ import time
 
 import numpy as np
 
+import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
+
 import augpy
 
 REPS = 5
@@ -20,13 +22,7 @@ N = 32
 
 
 def cpu_ms(fn, reps=REPS):
-    fn()
-    best = float("inf")
-    for _ in range(reps):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best * 1000
+    return benchutil.best_cpu_ms(fn, reps)
 
 
 def main():
