@@ -9,7 +9,6 @@ machine may be shared. Checks that the fused and the two-pass results have the s
 
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=<augpy> python bench/bench_colour_lighting.py
 """
-import time
 
 import numpy as np
 
