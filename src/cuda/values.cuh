@@ -1,4 +1,4 @@
-/* cuda/values.cuh: one value of any dtype read as float / double, and a float
+/* cuda/values.cuh: one value of any dtype read as float / double / aug__i128, and a float
  * or double stored into any dtype, with scalar/cast.h's rules (private; the
  * image kernels' loads and stores). */
 #ifndef AUG_CUDA_VALUES_CUH
@@ -24,6 +24,13 @@ AUG_DEV double aug__load_f64(const char *p, int t) {
     switch (t) {
         AUG__CTYPE_LIST_WITH(AUG__LOAD_AS_CASE_, FLOAT64)
     default: return 0.0;
+    }
+}
+/* ... and as aug__i128 (exact for every integer ctype; floats truncated as AUG__CV does). */
+AUG_DEV aug__i128 aug__load_i128(const char *p, int t) {
+    switch (t) {
+        AUG__CTYPE_LIST_WITH(AUG__LOAD_AS_CASE_, I128)
+    default: return 0;
     }
 }
 #undef AUG__LOAD_AS_CASE_

@@ -101,24 +101,11 @@ AUG_DEV uint32_t sample_u8(const wimg &im, double sx, double sy, int64_t c, uint
 }
 
 /* Source value at p (ctype t) stored exactly into ctype dt at out (saturate_cast). */
-#define AUG__LOAD_Q_CASE_(D, S)                   \
-    case AUG__CT_##S: {                           \
-        AUG__CT_T(S) x;                           \
-        memcpy(&x, p, sizeof x);                  \
-        return AUG__CV(S, D, x);                  \
-    }
-AUG_DEV aug__i128 load_i128(const char *p, int t) {
-    switch (t) {
-        AUG__CTYPE_LIST_WITH(AUG__LOAD_Q_CASE_, I128)
-    default: return 0;
-    }
-}
-#undef AUG__LOAD_Q_CASE_
 AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
     if (t == AUG__CT_FLOAT16 || t == AUG__CT_BFLOAT16 || t == AUG__CT_FLOAT32 || t == AUG__CT_FLOAT64)
         aug__store_f64(aug__load_f64(p, t), dt, out);
     else
-        aug__store_i128(load_i128(p, t), dt, out);
+        aug__store_i128(aug__load_i128(p, t), dt, out);
 }
 
 /* Nearest neighbour: output value (n, c, y, x). */
