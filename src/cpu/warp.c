@@ -345,12 +345,10 @@ __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const u
     const double *m = im->m;
     double Y = (double)y + sample_offset(im, j), di = sample_offset(im, i);
     double bx = m[1] * Y + m[2], by = m[4] * Y + m[5];
-    const __m256d vdi = _mm256_set1_pd(di);
-    const __m256d vm0 = _mm256_set1_pd(m[0]), vm3 = _mm256_set1_pd(m[3]);
-    const __m256d vbx = _mm256_set1_pd(bx), vby = _mm256_set1_pd(by), lo = _mm256_set1_pd(-2.0);
-    const __m256d hx = _mm256_set1_pd((double)im->W + 1.0), hy = _mm256_set1_pd((double)im->H + 1.0);
+    warp_coords_avx2 kc;
+    warp_coords_init(im, bx, by, di, &kc);
     const __m256d off = _mm256_set1_pd(FP_OFFSET), scale = _mm256_set1_pd(FP_ONE), half = _mm256_set1_pd(0.5);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), fmask = _mm256_set1_epi32(FP_ONE - 1);
+    const __m256i fmask = _mm256_set1_epi32(FP_ONE - 1);
     const __m256i ione = _mm256_set1_epi32(FP_ONE), ioff = _mm256_set1_epi32(FP_OFFSET);
     const __m256i minus1 = _mm256_set1_epi32(-1), wl = _mm256_set1_epi32((int32_t)(im->W - 1));
     const __m256i hl = _mm256_set1_epi32((int32_t)(im->H - 1)), vsh = _mm256_set1_epi32((int32_t)im->sh);
@@ -364,31 +362,19 @@ __attribute__((target("avx2"))) static void row_avx2(const warp_img *im, const u
     int32_t qx[8], qy[8];
     int k = 0;
     for (; k + 8 <= cw; k += 8) {
-        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
-        __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
-        __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
         /* raw coordinates, clamped (constant, replicate: the bound) */
-        __m256d rx0 = _mm256_add_pd(_mm256_mul_pd(vm0, X0), vbx), rx1 = _mm256_add_pd(_mm256_mul_pd(vm0, X1), vbx);
-        __m256d ry0 = _mm256_add_pd(_mm256_mul_pd(vm3, X0), vby), ry1 = _mm256_add_pd(_mm256_mul_pd(vm3, X1), vby);
-        __m256d cx0 = _mm256_min_pd(_mm256_max_pd(rx0, lo), hx), cx1 = _mm256_min_pd(_mm256_max_pd(rx1, lo), hx);
-        __m256d cy0 = _mm256_min_pd(_mm256_max_pd(ry0, lo), hy), cy1 = _mm256_min_pd(_mm256_max_pd(ry1, lo), hy);
-        if (reflecting) {
-            /* the reflecting bound equals the clamp only for raw coordinates in
-             * [-2, side + 1] (< the period for sides >= 4): other steps go scalar */
-            __m256d ne = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(rx0, cx0, _CMP_NEQ_UQ), _mm256_cmp_pd(rx1, cx1, _CMP_NEQ_UQ)),
-                                      _mm256_or_pd(_mm256_cmp_pd(ry0, cy0, _CMP_NEQ_UQ), _mm256_cmp_pd(ry1, cy1, _CMP_NEQ_UQ)));
-            if (_mm256_movemask_pd(ne)) {
-                coords_fixed(im, y, j, x0 + k, i, 8, qx, qy);
-                for (int l = 0; l < 8; l++) {
-                    if (acc) pixel_acc_u8(im, bg, qx[l], qy[l], 0, cn, acc, k + l);
-                    else pixel_s1_u8(im, bg, qx[l], qy[l], cn, out, plane, k + l);
-                }
-                continue;
+        warp_xy8 sc;
+        if (warp_coords8(&kc, (int32_t)(x0 + k), reflecting, &sc)) {
+            coords_fixed(im, y, j, x0 + k, i, 8, qx, qy);
+            for (int l = 0; l < 8; l++) {
+                if (acc) pixel_acc_u8(im, bg, qx[l], qy[l], 0, cn, acc, k + l);
+                else pixel_s1_u8(im, bg, qx[l], qy[l], cn, out, plane, k + l);
             }
+            continue;
         }
 #define WARP_Q(C) _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(C, off), scale), half))
-        __m256i vqx = _mm256_setr_m128i(WARP_Q(cx0), WARP_Q(cx1));
-        __m256i vqy = _mm256_setr_m128i(WARP_Q(cy0), WARP_Q(cy1));
+        __m256i vqx = _mm256_setr_m128i(WARP_Q(sc.x0), WARP_Q(sc.x1));
+        __m256i vqy = _mm256_setr_m128i(WARP_Q(sc.y0), WARP_Q(sc.y1));
 #undef WARP_Q
         __m256i ix = _mm256_sub_epi32(_mm256_srai_epi32(vqx, FP_BITS), ioff);
         __m256i iy = _mm256_sub_epi32(_mm256_srai_epi32(vqy, FP_BITS), ioff);

@@ -153,10 +153,9 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
                                                          double di, int64_t x0, int cw, int64_t c0, int cn,
                                                          float *out, int64_t ostride) {
     const double *m = im->m;
-    const __m256d vdi = _mm256_set1_pd(di), vm0 = _mm256_set1_pd(m[0]), vm3 = _mm256_set1_pd(m[3]);
-    const __m256d vbx = _mm256_set1_pd(bx), vby = _mm256_set1_pd(by), lo = _mm256_set1_pd(-2.0);
-    const __m256d hx = _mm256_set1_pd((double)im->W + 1.0), hy = _mm256_set1_pd((double)im->H + 1.0);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), minus1 = _mm256_set1_epi32(-1);
+    warp_coords_avx2 kc;
+    warp_coords_init(im, bx, by, di, &kc);
+    const __m256i minus1 = _mm256_set1_epi32(-1);
     const __m256i wl = _mm256_set1_epi32((int32_t)(im->W - 1)), hl = _mm256_set1_epi32((int32_t)(im->H - 1));
     const int32_t esh = (int32_t)(im->sh / 4), esw = (int32_t)(im->sw / 4);
     const __m256i vsh = _mm256_set1_epi32(esh), vsw = _mm256_set1_epi32(esw);
@@ -170,27 +169,16 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
     const int reflecting = im->border == AUG__WB_REFLECT || im->border == AUG__WB_SYMMETRIC;
     int k = 0;
     for (; k + 8 <= cw; k += 8) {
-        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(x0 + k)), lane);
-        __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), vdi);
-        __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), vdi);
-        __m256d rx0 = _mm256_add_pd(_mm256_mul_pd(vm0, X0), vbx), rx1 = _mm256_add_pd(_mm256_mul_pd(vm0, X1), vbx);
-        __m256d ry0 = _mm256_add_pd(_mm256_mul_pd(vm3, X0), vby), ry1 = _mm256_add_pd(_mm256_mul_pd(vm3, X1), vby);
-        __m256d sx0 = _mm256_min_pd(_mm256_max_pd(rx0, lo), hx), sx1 = _mm256_min_pd(_mm256_max_pd(rx1, lo), hx);
-        __m256d sy0 = _mm256_min_pd(_mm256_max_pd(ry0, lo), hy), sy1 = _mm256_min_pd(_mm256_max_pd(ry1, lo), hy);
-        if (reflecting) {
-            /* the reflecting bound equals the clamp only for raw coordinates in
-             * [-2, side + 1] (< the period for sides >= 4): other steps go scalar */
-            __m256d ne = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(rx0, sx0, _CMP_NEQ_UQ), _mm256_cmp_pd(rx1, sx1, _CMP_NEQ_UQ)),
-                                      _mm256_or_pd(_mm256_cmp_pd(ry0, sy0, _CMP_NEQ_UQ), _mm256_cmp_pd(ry1, sy1, _CMP_NEQ_UQ)));
-            if (_mm256_movemask_pd(ne)) {
-                for (int l = 0; l < 8; l++) {
-                    double X = (double)((int32_t)x0 + k + l) + di;
-                    pixel_FLOAT32(im, bg, aug__warp_coord_b(m[0], X, bx, im->W, im->border),
-                                  aug__warp_coord_b(m[3], X, by, im->H, im->border), c0, cn, out + k + l, ostride);
-                }
-                continue;
+        warp_xy8 sc;
+        if (warp_coords8(&kc, (int32_t)(x0 + k), reflecting, &sc)) {
+            for (int l = 0; l < 8; l++) {
+                double X = (double)((int32_t)x0 + k + l) + di;
+                pixel_FLOAT32(im, bg, aug__warp_coord_b(m[0], X, bx, im->W, im->border),
+                              aug__warp_coord_b(m[3], X, by, im->H, im->border), c0, cn, out + k + l, ostride);
             }
+            continue;
         }
+        const __m256d sx0 = sc.x0, sx1 = sc.x1, sy0 = sc.y0, sy1 = sc.y1;
         __m256d fx0 = _mm256_floor_pd(sx0), fx1 = _mm256_floor_pd(sx1);
         __m256d fy0 = _mm256_floor_pd(sy0), fy1 = _mm256_floor_pd(sy1);
         __m256i ix = _mm256_setr_m128i(_mm256_cvttpd_epi32(fx0), _mm256_cvttpd_epi32(fx1));

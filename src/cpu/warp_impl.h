@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "core/warp.h"
 #include "scalar/warp.h"
+#include "cpu/simd.h"
 
 /* Output pixels per inner block: the coordinate and accumulator buffers stay on
  * the stack and in L1. */
@@ -51,6 +52,50 @@ static inline double warp_sample_offset(const warp_img *im, int k) {
 static inline int64_t warp_dst_at(const warp_ctx *cx, int64_t n, int64_t c, int64_t y, int64_t x) {
     return n * cx->dn + c * cx->dc + y * cx->dy + x * cx->dx;
 }
+
+#if AUG__X86
+#include <immintrin.h>
+/* The AVX2 kernels' coordinate step (cpu/warp.c's uint8 kernel, cpu/warp_float.c):
+ * per row and sample, the broadcast terms; per 8 output pixels, the raw source
+ * coordinates m0 X + bx, m3 X + by clamped to [-2, W + 1] x [-2, H + 1] as 2 x 4
+ * doubles, with the scalar kernels' operations (mul, add, max, min; no FMA), so
+ * both give the scalar kernels' bits. */
+typedef struct warp_coords_avx2 {
+    __m256d di, m0, m3, bx, by, lo, hx, hy;
+    __m256i lane;
+} warp_coords_avx2;
+
+typedef struct warp_xy8 {
+    __m256d x0, x1, y0, y1; /* pixels 0-3 and 4-7 */
+} warp_xy8;
+
+__attribute__((target("avx2"))) static inline void warp_coords_init(const warp_img *im, double bx, double by,
+                                                                     double di, warp_coords_avx2 *k) {
+    k->di = _mm256_set1_pd(di), k->m0 = _mm256_set1_pd(im->m[0]), k->m3 = _mm256_set1_pd(im->m[3]);
+    k->bx = _mm256_set1_pd(bx), k->by = _mm256_set1_pd(by), k->lo = _mm256_set1_pd(-2.0);
+    k->hx = _mm256_set1_pd((double)im->W + 1.0), k->hy = _mm256_set1_pd((double)im->H + 1.0);
+    k->lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/* Output pixels x .. x + 7 of the row: the clamped coordinates into *c. With
+ * reflecting set, returns nonzero when a raw coordinate lies outside the clamp:
+ * a reflecting border's bound equals the clamp only for raw coordinates in
+ * [-2, side + 1] (< the period for sides >= 4), so such a step goes scalar. */
+__attribute__((target("avx2"))) static inline int warp_coords8(const warp_coords_avx2 *k, int32_t x, int reflecting,
+                                                                warp_xy8 *c) {
+    __m256i xi = _mm256_add_epi32(_mm256_set1_epi32(x), k->lane);
+    __m256d X0 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)), k->di);
+    __m256d X1 = _mm256_add_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)), k->di);
+    __m256d rx0 = _mm256_add_pd(_mm256_mul_pd(k->m0, X0), k->bx), rx1 = _mm256_add_pd(_mm256_mul_pd(k->m0, X1), k->bx);
+    __m256d ry0 = _mm256_add_pd(_mm256_mul_pd(k->m3, X0), k->by), ry1 = _mm256_add_pd(_mm256_mul_pd(k->m3, X1), k->by);
+    c->x0 = _mm256_min_pd(_mm256_max_pd(rx0, k->lo), k->hx), c->x1 = _mm256_min_pd(_mm256_max_pd(rx1, k->lo), k->hx);
+    c->y0 = _mm256_min_pd(_mm256_max_pd(ry0, k->lo), k->hy), c->y1 = _mm256_min_pd(_mm256_max_pd(ry1, k->lo), k->hy);
+    if (!reflecting) return 0;
+    __m256d ne = _mm256_or_pd(_mm256_or_pd(_mm256_cmp_pd(rx0, c->x0, _CMP_NEQ_UQ), _mm256_cmp_pd(rx1, c->x1, _CMP_NEQ_UQ)),
+                              _mm256_or_pd(_mm256_cmp_pd(ry0, c->y0, _CMP_NEQ_UQ), _mm256_cmp_pd(ry1, c->y1, _CMP_NEQ_UQ)));
+    return _mm256_movemask_pd(ne);
+}
+#endif
 
 /* The float32 kernel's rows (cpu/warp_float.c). */
 AUG__HIDDEN void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
