@@ -79,6 +79,15 @@
 #define LOAD_FLOAT32(p) (double)*(const float *)(p)
 #define LOAD_FLOAT64(p) *(const double *)(p)
 
+/* acc[c * CHUNK + k] += the bilinear sample of the four neighbours at q00 .. q11
+ * (channel c0's bytes) for channels c0 .. c0+cn-1. */
+#define SAMPLE_4(E, q00, q01, q10, q11)                                                                   \
+    for (int c = 0; c < cn; c++) {                                                                        \
+        int64_t o = c * im->sc;                                                                           \
+        acc[c * CHUNK + k] += aug__warp_bilinear_f64(LOAD_##E((q00) + o), LOAD_##E((q01) + o),            \
+                                                     LOAD_##E((q10) + o), LOAD_##E((q11) + o), fx, fy);   \
+    }
+
 /* acc[c * CHUNK + k] += bilinear sample at (sx[k], sy[k]) for channels c0 .. c0+cn-1. */
 #define DEF_SAMPLER(E)                                                                                    \
     static void sample_##E(const warp_img *im, const double *sx, const double *sy, int cw, int64_t c0,   \
@@ -97,11 +106,7 @@
                 const char *q01 = im->base + (jy0 * im->sh + jx1 * im->sw + c0 * im->sc);                 \
                 const char *q10 = im->base + (jy1 * im->sh + jx0 * im->sw + c0 * im->sc);                 \
                 const char *q11 = im->base + (jy1 * im->sh + jx1 * im->sw + c0 * im->sc);                 \
-                for (int c = 0; c < cn; c++) {                                                            \
-                    int64_t o = c * im->sc;                                                               \
-                    acc[c * CHUNK + k] += aug__warp_bilinear_f64(LOAD_##E(q00 + o), LOAD_##E(q01 + o),    \
-                                                                 LOAD_##E(q10 + o), LOAD_##E(q11 + o), fx, fy); \
-                }                                                                                         \
+                SAMPLE_4(E, q00, q01, q10, q11);                                                          \
                 continue;                                                                                 \
             }                                                                                             \
             if (!(vx0 | vx1) || !(vy0 | vy1)) {                                                           \
@@ -114,11 +119,7 @@
             if (interior) { /* no selects */                                                              \
                 const char *q00 = im->base + o00, *q01 = im->base + o01;                                  \
                 const char *q10 = im->base + o10, *q11 = im->base + o11;                                  \
-                for (int c = 0; c < cn; c++) {                                                            \
-                    int64_t o = c * im->sc;                                                               \
-                    acc[c * CHUNK + k] += aug__warp_bilinear_f64(LOAD_##E(q00 + o), LOAD_##E(q01 + o),    \
-                                                                 LOAD_##E(q10 + o), LOAD_##E(q11 + o), fx, fy); \
-                }                                                                                         \
+                SAMPLE_4(E, q00, q01, q10, q11);                                                          \
                 continue;                                                                                 \
             }                                                                                             \
             int v00 = vy0 & vx0, v01 = vy0 & vx1, v10 = vy1 & vx0, v11 = vy1 & vx1;                       \
