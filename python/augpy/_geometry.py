@@ -60,31 +60,28 @@ def resize(image, size, interpolation="bilinear", antialias=True, layout=None, o
     return res, _follow(targets, _targets.resize_matrix(src, dst), src, dst, "augpy.resize")
 
 
+def _flipped(res, image, layout, targets, horizontal, vertical, func):
+    """A flip's result, with the targets moved when given."""
+    if targets is None:
+        return res
+    hw = _hw(image, layout, func)
+    return res, _follow(targets, _targets.flip_matrix(hw, horizontal, vertical), hw, hw, func)
+
+
 def flip(image, horizontal=True, vertical=False, layout=None, *, targets=None):
     """``augpy.flip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
     res = _augpy.flip(image, horizontal, vertical, layout)
-    if targets is None:
-        return res
-    hw = _hw(image, layout, "augpy.flip")
-    return res, _follow(targets, _targets.flip_matrix(hw, bool(horizontal), bool(vertical)), hw, hw, "augpy.flip")
+    return _flipped(res, image, layout, targets, bool(horizontal), bool(vertical), "augpy.flip")
 
 
 def hflip(image, layout=None, *, targets=None):
     """``augpy.hflip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
-    res = _augpy.hflip(image, layout)
-    if targets is None:
-        return res
-    hw = _hw(image, layout, "augpy.hflip")
-    return res, _follow(targets, _targets.flip_matrix(hw, True, False), hw, hw, "augpy.hflip")
+    return _flipped(_augpy.hflip(image, layout), image, layout, targets, True, False, "augpy.hflip")
 
 
 def vflip(image, layout=None, *, targets=None):
     """``augpy.vflip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
-    res = _augpy.vflip(image, layout)
-    if targets is None:
-        return res
-    hw = _hw(image, layout, "augpy.vflip")
-    return res, _follow(targets, _targets.flip_matrix(hw, False, True), hw, hw, "augpy.vflip")
+    return _flipped(_augpy.vflip(image, layout), image, layout, targets, False, True, "augpy.vflip")
 
 
 def crop(image, y, x, h, w, layout=None, *, targets=None):
