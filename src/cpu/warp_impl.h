@@ -97,6 +97,21 @@ __attribute__((target("avx2"))) static inline int warp_coords8(const warp_coords
 }
 #endif
 
+/* cpu/warp.c's fixed-point pieces, shared with cpu/warp_axis.c: the positions
+ * (x, y) of sample (i, j) of output pixels x0 .. x0+cw-1 (cw <= CHUNK) of row y
+ * rounded to 1/2048 px, and the AVX2 row (s = 1: bytes into out + c * plane + k,
+ * acc NULL; s > 1: sums into acc). */
+AUG__HIDDEN void aug__warp_coords_fixed(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int32_t *qx,
+                                        int32_t *qy);
+#if AUG__X86
+AUG__HIDDEN void aug__warp_row_avx2(const warp_img *im, const uint8_t *bg, int64_t y, int j, int64_t x0, int i, int cw,
+                                    int cn, uint8_t *out, int64_t plane, uint32_t *acc);
+/* The uint8 s = 1 rows y0 .. y1 of image n for axis-aligned matrices (cpu/warp_axis.c),
+ * planar output; returns 0 (nothing written) where its conditions do not hold. */
+AUG__HIDDEN int aug__warp_rows_axis_u8(const warp_ctx *cx, const warp_img *im, const uint8_t *bg, int64_t n,
+                                       int64_t y0, int64_t y1);
+#endif
+
 /* The float32 kernel's rows (cpu/warp_float.c). */
 AUG__HIDDEN void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
 /* The nearest-neighbour rows (cpu/warp_nearest.c); bg_dst: the C background

@@ -7,7 +7,8 @@
  * exactly; the uint8 fixed-point kernel against a long-double evaluation of the
  * definition (+-1) with and without supersampling; results independent of the
  * thread count; strided sources; the batch form; every error path; and the
- * float32 kernel (AVX2 == portable bytes, accuracy against long double). */
+ * float32 kernel (AVX2 == portable bytes, accuracy against long double); the
+ * axis-aligned uint8 path (AVX2 == portable bytes). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -459,6 +460,57 @@ static void test_simd_paths_agree(void **state) {
     }
 }
 
+/* Axis-aligned matrices (m01 = m10 = 0: crops, flips, resizes) take cpu/warp_axis.c's
+ * separable path under AVX2: the same bytes as the portable kernel, for 1 to 4
+ * channels, packed and pixel-strided (RGBX viewed as RGB) sources with padded rows,
+ * up- and downscales, mirrors, crops reaching past every edge, every border mode,
+ * output widths past one 256-column block, and sources allocated to their last
+ * byte (ASan sees any load beyond it). */
+static void test_axis_aligned_paths_agree(void **state) {
+    (void)state;
+    if (aug__simd_cpu_level() < AUG__SIMD_AVX2) skip();
+    for (int it = 0; it < 120; it++) {
+        int64_t C = 1 + it % 4, H = 2 + (int64_t)(rnd() % 90), W = 2 + (int64_t)(rnd() % 90);
+        int64_t Ht = 1 + (int64_t)(rnd() % 40), Wt = 1 + (int64_t)(rnd() % (it % 9 == 0 ? 600 : 100));
+        int64_t dshape[4] = {1, C, Ht, Wt};
+        int strided = C == 3 && it % 2, padded = it % 5 == 1;
+        int64_t pc = strided ? 4 : C, pw = padded ? W + 3 : W;
+        /* plain malloc memory that ends at the view's last byte */
+        size_t nbytes = (size_t)((H - 1) * pw * pc + (W - 1) * pc + C);
+        uint8_t *mem = malloc(nbytes);
+        assert_non_null(mem);
+        for (size_t k = 0; k < nbytes; k++) mem[k] = (uint8_t)(rnd() & 0xff);
+        aug_storage *st = aug_storage_wrap(mem, nbytes, aug_cpu_device(), free, mem);
+        int64_t shp[3] = {H, W, C}, str[3] = {pw * pc, pc, 1};
+        aug_tensor *src = aug_tensor_from_storage(st, 0, 3, shp, str, AUG_UINT8);
+        assert_non_null(src);
+        aug_storage_release(st);
+        aug_tensor *a = mk(AUG_UINT8, 4, dshape), *b = mk(AUG_UINT8, 4, dshape);
+        /* source box (x, y, w, h), partly outside now and then, mapped onto the output */
+        double bw = urand(0.3, 2.5) * (double)W, bh = urand(0.3, 2.5) * (double)H;
+        double bx = urand(-0.3, 1.0) * (double)W, by = urand(-0.3, 1.0) * (double)H;
+        if (it % 3 == 0) bw = (double)W, bh = (double)H, bx = by = 0; /* whole image: edges exact */
+        float m[6] = {(float)(bw / (double)Wt), 0, (float)bx, 0, (float)(bh / (double)Ht), (float)by};
+        if (rnd() & 1) m[0] = -m[0], m[2] = (float)(bx + bw); /* horizontal flip */
+        if (it % 4 == 2) m[4] = -m[4], m[5] = (float)(by + bh);
+        double bg[4] = {(double)(rnd() & 0xff), 3, 250, 0};
+        const aug_tensor *srcs[1] = {src};
+        int ss = 1;
+        aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = a, .channels = C, .height = Ht,
+                               .width = Wt, .matrices = m, .supersampling = &ss, .background = bg,
+                               .border = it % 4};
+        assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_NONE), AUG_OK);
+        plan.dst = b;
+        assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_AVX2), AUG_OK);
+        if (memcmp(aug_tensor_ptr(a), aug_tensor_ptr(b), (size_t)aug_tensor_size(a)) != 0)
+            fail_msg("iteration %d (C %d, %dx%d -> %dx%d): axis-aligned and portable kernels differ", it, (int)C,
+                     (int)H, (int)W, (int)Ht, (int)Wt);
+        aug_tensor_free(src);
+        aug_tensor_free(a);
+        aug_tensor_free(b);
+    }
+}
+
 /* The AVX2 float32 kernel writes the same bytes as the portable one (s = 1, 2, 3;
  * 1 to 5 channels; float32 and int16 destinations; a column-strided source), and
  * both stay within 1e-5 of the value range of a long-double evaluation. */
@@ -554,6 +606,7 @@ int main(void) {
         cmocka_unit_test(test_warp_errors),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_simd_paths_agree),
+        cmocka_unit_test(test_axis_aligned_paths_agree),
         cmocka_unit_test(test_simd_float_paths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
