@@ -21,7 +21,7 @@ documented defaults; an explicit value, 0 included, is always used.
 """
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -252,8 +252,14 @@ class DecodeWarp:
         if self._pool is None:
             self._done[index] = [self._decode_warp(*job) for job in jobs]
         else:
-            # list() re-raises the first failure after all jobs ended.
-            self._done[index] = list(self._pool.map(lambda job: self._decode_warp(*job), jobs))
+            # Largest files first, so that the batch does not end on one thread decoding a
+            # big image while the others idle; then the first failure (in image order)
+            # is raised once every job has ended.
+            futures = [None] * n
+            for i in sorted(range(n), key=lambda i: -_size_hint(images[i])):
+                futures[i] = self._pool.submit(self._decode_warp, *jobs[i])
+            wait(futures)
+            self._done[index] = [f.result() for f in futures]
         return self.finalize_batch(buffer if n == self.batch_size else buffer[:n])
 
     def finalize_batch(self, buffer):
@@ -281,6 +287,16 @@ class DecodeWarp:
         pool = getattr(self, "_pool", None)
         if pool is not None and getattr(self, "_pid", None) == os.getpid():
             pool.shutdown(wait=False)
+
+
+def _size_hint(image):
+    """The encoded size of a bytes-like image (0 for paths and other objects): the
+    decoders' work order."""
+    try:
+        with memoryview(image) as view:
+            return view.nbytes
+    except Exception:  # not bytes-like: the decode reports what is wrong with it
+        return 0
 
 
 def _record(params, matrix, size):

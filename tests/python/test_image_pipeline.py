@@ -105,6 +105,28 @@ def test_decode_warp_ring_is_stream_safe():
     dw.close()
 
 
+def test_decode_warp_threads_work_largest_first_and_report_in_image_order():
+    """With cpu_threads > 1 the decoders take the largest files first (the batch does not
+    end on one thread with a big image); the bytes are those of one thread, and of several
+    failures the first in image order is raised, after every job ended."""
+    big = jpeg(240, 320, 7)
+    images = [IMAGES[0], big, bytearray(IMAGES[1]), memoryview(IMAGES[2]), jpeg(120, 90, 8)]
+    params = [PARAMS[0], PARAMS[1], PARAMS[2], PARAMS[0], PARAMS[1]]
+    one = DecodeWarp(5, (3, 20, 24), background=BG, cpu_threads=1)
+    two = DecodeWarp(5, (3, 20, 24), background=BG, cpu_threads=3)
+    want = one({"image": images, "augmentation": params})["image"].numpy()
+    np.testing.assert_array_equal(two({"image": images, "augmentation": params})["image"].numpy(), want)
+    # image 1 (small: decoded last) and image 3 (not a JPEG) fail; image 1's error is raised
+    for bad in ([big, IMAGES[0][:200], big, b"not an image", big], [big, b"not an image", big, IMAGES[0][:200]]):
+        expect = "Premature end" if bad[1].startswith(b"\xff\xd8") else "Not a JPEG"
+        with pytest.raises(Exception, match=expect):
+            two({"image": bad})
+    # the stage still works afterwards
+    np.testing.assert_array_equal(two({"image": images, "augmentation": params})["image"].numpy(), want)
+    one.close()
+    two.close()
+
+
 def test_decode_warp_dtype_buffers_and_decode_buffer():
     dw = DecodeWarp(2, (3, 16, 16), background=BG, dtype=augpy.float32, num_buffers=2, decode_buffer_size=64 * 64 * 3, dct_scale=False)
     a = dw({"image": IMAGES[:2], "augmentation": PARAMS[:2]})["image"]
