@@ -8,7 +8,9 @@ are augpy-only timings (OpenCV has no supersampling) with the s = 1 cv2 time as
 the reference. Also a float32 image (cv2 on float32 too): augpy's float32
 kernel (float32 interpolation, double coordinates) against cv2's float path;
 and two options against cv2 with the same settings: the reflect-101 border
-(uint8) and nearest on a one-channel uint8 label mask (no target ratio).
+(uint8) and nearest on a one-channel uint8 label mask (no target ratio); and a
+random resized crop with a flip (an axis-aligned matrix: cpu/warp_axis.c's
+separable path) against cv2.resize of the crop + cv2.flip (no target ratio).
 
     PYTHONPATH=build/pkg python bench/bench_warp.py [--repeat N]
 """
@@ -72,14 +74,25 @@ def run(threads, repeat, number):
                                           borderValue=255), repeat, number)
     t_aug = best_of(lambda: augpy.warp_affine(msrc, mdst, m, 255, 1, interpolation="nearest"), repeat, number)
     rows.append(("mask nearest", 1, t_aug, t_cv))
+    # a random-resized-crop warp: axis-aligned with a flip (cpu/warp_axis.c), against
+    # cv2.resize of the crop (INTER_LINEAR) and cv2.flip into preallocated outputs
+    y0, x0, h, w = 60, 100, 300, 380
+    crop = np.array([[-w / 224, 0, x0 + w], [0, h / 224, y0]], np.float32)
+    rs, fl = np.empty((224, 224, 3), np.uint8), np.empty((224, 224, 3), np.uint8)
+    t_cv = best_of(lambda: cv2.flip(cv2.resize(img[y0:y0 + h, x0:x0 + w], (224, 224), dst=rs,
+                                               interpolation=cv2.INTER_LINEAR), 1, dst=fl), repeat, number)
+    t_aug = best_of(lambda: augpy.warp_affine(src, dst, crop, None, 1), repeat, number)
+    rows.append(("uint8 crop+flip", 1, t_aug, t_cv))
     label = "1 thread" if threads == 1 else f"{threads} threads"
     simd = os.environ.get("AUG_SIMD", "auto")
     print(f"--- {label} (480x640x3 -> 224x224, recommended supersampling {s_rec}, AUG_SIMD={simd})")
     for name, s, t_aug, t_cv in rows:
-        benchutil.record(f"warp {name} 480x640 -> 224^2, s = {s}", threads, t_aug, "cv2.warpAffine (s = 1)", t_cv,
+        crop_row = name.endswith("crop+flip")
+        what = f"warp {name} 300x380 of 480x640 -> 224^2" if crop_row else f"warp {name} 480x640 -> 224^2, s = {s}"
+        benchutil.record(what, threads, t_aug, "cv2.resize + cv2.flip" if crop_row else "cv2.warpAffine (s = 1)", t_cv,
                          1.0 if s == 1 and " " not in name else None, unit="us")
-        print(f"{name:13s} s={s}  augpy {t_aug:8.1f} us   cv2.warpAffine(s=1) {t_cv:8.1f} us   "
-              f"ratio cv2/augpy {t_cv / t_aug:5.2f}x")
+        peer = "cv2.resize+flip    " if crop_row else "cv2.warpAffine(s=1)"
+        print(f"{name:15s} s={s}  augpy {t_aug:8.1f} us   {peer} {t_cv:8.1f} us   ratio cv2/augpy {t_cv / t_aug:5.2f}x")
 
 
 def main():
