@@ -58,6 +58,15 @@ AUG_API void aug_clear_error(void);
 AUG_API int aug_get_num_threads(void);
 AUG_API aug_status aug_set_num_threads(int n);
 
+/* A cap for the calling thread: its own calls use at most n of the workers above
+ * (n = 1: they run on the calling thread alone); n <= 0 removes the cap (the
+ * default, also of every new thread). For threads that already work in parallel
+ * with each other, one image each, whose calls would otherwise wake the pool's
+ * workers onto cores those threads occupy. aug_get_thread_num_threads returns the
+ * cap (0: none). Results never depend on it. */
+AUG_API int aug_get_thread_num_threads(void);
+AUG_API aug_status aug_set_thread_num_threads(int n);
+
 /* Interrupting long calls (Ctrl-C). A check installed on a thread is polled by the
  * CPU backend's calls made from that thread, between tasks (image rows, chunks of
  * elements), about every 10 ms: elementwise ops, copies, reductions, random fills,

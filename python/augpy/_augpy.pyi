@@ -779,6 +779,14 @@ def get_num_threads() -> int:
 def set_num_threads(n: int, /) -> None:
     """Set the CPU worker count; n <= 0 restores the default."""
 
+
+def get_thread_num_threads() -> int:
+    """This thread's cap on the CPU workers of its own calls (0: none)."""
+
+
+def set_thread_num_threads(n: int, /) -> None:
+    """Cap the CPU workers of this thread's calls at n (1: this thread alone); n <= 0: no cap."""
+
 # ---- random numbers (random.c, semantics §11) ------------------------------------------------------------
 
 

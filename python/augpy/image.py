@@ -190,7 +190,15 @@ class DecodeWarp:
         img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
         _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
 
+    def _thread_cap(self):
+        """On a decoder thread (cpu_threads > 1): its share of the CPU workers for its own
+        calls (the warp), so that the threads, already parallel over the images, do not
+        each wake the whole pool onto the cores the others decode on."""
+        if self._pool is not None:
+            _augpy.set_thread_num_threads(max(1, _augpy.get_num_threads() // self.cpu_threads))
+
     def _decode_warp(self, data, params, dst, handoff):
+        self._thread_cap()
         decoder, buffer = self._decoder()
         stream = _augpy.get_current_stream()
         stream.wait_event(handoff)  # earlier readers of this ring buffer come first
@@ -421,6 +429,7 @@ class ImageNetTrain(DecodeWarp):
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
     def _decode_warp(self, data, job, dst, handoff):
+        self._thread_cap()
         decoder, buffer = self._decoder()
         stream = _augpy.get_current_stream()
         stream.wait_event(handoff)
@@ -472,7 +481,15 @@ class ImageNetEval(DecodeWarp):
         batch["augmentation"] = augmentation
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
+    def _thread_cap(self):
+        """On a decoder thread (cpu_threads > 1): its share of the CPU workers for its own
+        calls (the warp), so that the threads, already parallel over the images, do not
+        each wake the whole pool onto the cores the others decode on."""
+        if self._pool is not None:
+            _augpy.set_thread_num_threads(max(1, _augpy.get_num_threads() // self.cpu_threads))
+
     def _decode_warp(self, data, params, dst, handoff):
+        self._thread_cap()
         decoder, buffer = self._decoder()
         stream = _augpy.get_current_stream()
         stream.wait_event(handoff)

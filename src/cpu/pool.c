@@ -24,7 +24,8 @@
  *
  * The pool size is AUG_NUM_THREADS when set (an integer >= 1), else the number of
  * CPUs in the affinity mask, capped at AUG__MAX_WORKERS; aug_set_num_threads
- * overrides it. Results never depend on it: tasks are fixed by the caller. */
+ * overrides it, and aug_set_thread_num_threads caps it for the calls of one thread.
+ * Results never depend on it: tasks are fixed by the caller. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -274,6 +275,18 @@ aug_status aug_set_num_threads(int n) {
     return AUG_OK;
 }
 
+static _Thread_local int t_cap; /* aug_set_thread_num_threads (0: none) */
+
+int aug_get_thread_num_threads(void) { return t_cap; }
+
+aug_status aug_set_thread_num_threads(int n) {
+    if (n > AUG__MAX_WORKERS)
+        return aug__error(AUG_ERR_VALUE, "aug_set_thread_num_threads",
+                          "%d threads requested; at most %d are supported", n, AUG__MAX_WORKERS);
+    t_cap = n <= 0 ? 0 : n;
+    return AUG_OK;
+}
+
 static void run_serial(int64_t ntasks, aug__task_fn fn, void *ctx) {
     for (int64_t t = 0; t < ntasks; t++) {
         if (poll_interrupt()) return;
@@ -284,6 +297,7 @@ static void run_serial(int64_t ntasks, aug__task_fn fn, void *ctx) {
 void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx) {
     if (ntasks <= 0 || !fn || t_interrupted) return;
     int nthreads = aug_get_num_threads();
+    if (t_cap > 0 && t_cap < nthreads) nthreads = t_cap;
     if (ntasks == 1 || nthreads <= 1) {
         run_serial(ntasks, fn, ctx);
         return;

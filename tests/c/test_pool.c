@@ -1,7 +1,8 @@
 /* test_pool.c: the CPU worker pool (aug__parallel_for): every task runs exactly
  * once, worker indices are in range and never shared by two threads at once,
  * concurrent callers, nested calls from inside a task, workers that sleep between
- * jobs and are woken, thread-count settings and use after fork(). */
+ * jobs and are woken, thread-count settings, a thread's own cap and use after
+ * fork(). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,6 +184,51 @@ static void test_num_threads(void **state) {
     aug_set_num_threads(0);
 }
 
+static void sleepy_task(void *ctx, int64_t task, int worker) {
+    struct timespec ts = {0, 100000};
+    nanosleep(&ts, NULL);
+    count_task(ctx, task, worker);
+}
+
+static void *thread_cap_of_new_thread(void *arg) {
+    *(int *)arg = aug_get_thread_num_threads();
+    return NULL;
+}
+
+/* aug_set_thread_num_threads: this thread's calls use at most that many workers
+ * (worker indices below the cap), other threads keep theirs, errors leave it. */
+static void test_thread_cap(void **state) {
+    (void)state;
+    assert_int_equal(aug_get_thread_num_threads(), 0);
+    aug_set_num_threads(4);
+    for (int cap = 1; cap <= 3; cap++) {
+        assert_int_equal(aug_set_thread_num_threads(cap), AUG_OK);
+        assert_int_equal(aug_get_thread_num_threads(), cap);
+        counts *c = counts_new(64);
+        aug__parallel_for(64, sleepy_task, c);
+        counts_check(c);
+        if (atomic_load(&c->max_worker) >= cap) fail_msg("cap %d: worker %d ran a task", cap, atomic_load(&c->max_worker));
+        counts_free(c);
+    }
+    int other = -1;
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, thread_cap_of_new_thread, &other), 0);
+    pthread_join(th, NULL);
+    assert_int_equal(other, 0); /* a new thread has no cap */
+    aug_clear_error();
+    assert_int_equal(aug_set_thread_num_threads(100000), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(),
+                        "aug_set_thread_num_threads: 100000 threads requested; at most 256 are supported");
+    assert_int_equal(aug_get_thread_num_threads(), 3);
+    assert_int_equal(aug_set_thread_num_threads(-5), AUG_OK);
+    assert_int_equal(aug_get_thread_num_threads(), 0);
+    counts *c = counts_new(64);
+    aug__parallel_for(64, sleepy_task, c); /* no cap: all four may take part */
+    counts_check(c);
+    counts_free(c);
+    aug_set_num_threads(0);
+}
+
 static void test_fork(void **state) {
     (void)state;
     aug_set_num_threads(4);
@@ -276,7 +322,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_many_tasks),  cmocka_unit_test(test_edge_sizes),  cmocka_unit_test(test_concurrent_callers),
         cmocka_unit_test(test_nested),      cmocka_unit_test(test_sleep_and_wake),
-        cmocka_unit_test(test_num_threads), cmocka_unit_test(test_fork),        cmocka_unit_test(test_interrupt),
+        cmocka_unit_test(test_num_threads), cmocka_unit_test(test_thread_cap),  cmocka_unit_test(test_fork),
+        cmocka_unit_test(test_interrupt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -357,6 +357,61 @@ def test_num_threads():
         augpy.set_num_threads("2")
 
 
+def test_thread_num_threads():
+    """set_thread_num_threads caps the calling thread's own calls; other threads (and new
+    ones) keep no cap; bad values change nothing; a stage's decoder threads set theirs,
+    never the caller's."""
+    import io
+
+    from PIL import Image
+
+    from augpy.image import DecodeWarp
+
+    assert augpy.get_thread_num_threads() == 0
+    try:
+        augpy.set_thread_num_threads(1)
+        assert augpy.get_thread_num_threads() == 1
+        seen = []
+        t = threading.Thread(target=lambda: seen.append(augpy.get_thread_num_threads()))
+        t.start()
+        t.join()
+        assert seen == [0]
+        a = augpy.asarray(np.arange(4096 * 3, dtype=np.float32).reshape(64, 64, 3))
+        out = augpy.CudaTensor((3, 32, 32), dtype=augpy.float32)
+        m = np.array([[2, 0, 0], [0, 2, 0]], np.float32)
+        augpy.warp_affine(a, out, m, None, 1)  # runs on this thread alone; same values
+        augpy.set_thread_num_threads(0)
+        ref = augpy.CudaTensor((3, 32, 32), dtype=augpy.float32)
+        augpy.warp_affine(a, ref, m, None, 1)
+        np.testing.assert_array_equal(out.numpy(), ref.numpy())
+        augpy.set_thread_num_threads(3)
+        with pytest.raises(TypeError, match=r"set_thread_num_threads: expected an int"):
+            augpy.set_thread_num_threads("2")
+        with pytest.raises(ValueError, match=r"set_thread_num_threads: thread count 10{30} is out of range"):
+            augpy.set_thread_num_threads(10**30)
+        with pytest.raises(ValueError, match=r"set_thread_num_threads: 1000 threads requested; at most 256"):
+            augpy.set_thread_num_threads(1000)
+
+        class BadIndex:
+            def __index__(self):
+                raise RuntimeError("hostile")
+        with pytest.raises(TypeError, match=r"set_thread_num_threads: expected an int"):
+            augpy.set_thread_num_threads(BadIndex())
+        assert augpy.get_thread_num_threads() == 3
+        augpy.set_thread_num_threads(-7)
+        assert augpy.get_thread_num_threads() == 0
+        buf = io.BytesIO()
+        Image.fromarray(np.zeros((40, 50, 3), np.uint8)).save(buf, format="JPEG")
+        dw = DecodeWarp(4, (3, 16, 16), cpu_threads=2)
+        dw({"image": [buf.getvalue()] * 4})
+        caps = list(dw._pool.map(lambda _: augpy.get_thread_num_threads(), range(8)))
+        assert set(caps) == {max(1, augpy.get_num_threads() // 2)}
+        assert augpy.get_thread_num_threads() == 0
+        dw.close()
+    finally:
+        augpy.set_thread_num_threads(0)
+
+
 # ---- launch settings --------------------------------------------------------------------------
 
 def launch_calls():

@@ -50,23 +50,43 @@ static PyObject *get_num_threads(PyObject *Py_UNUSED(module), PyObject *Py_UNUSE
     return PyLong_FromLong(aug_get_num_threads());
 }
 
-static PyObject *set_num_threads(PyObject *module, PyObject *arg) {
+/* A thread count argument of func as an int in [INT_MIN, 2^16] (the C call checks
+ * the upper bound); -1 with an exception set otherwise. */
+static int thread_count(PyObject *arg, const char *func, int *n) {
     int overflow = 0;
-    long n = PyLong_AsLongAndOverflow(arg, &overflow);
-    if (n == -1 && PyErr_Occurred()) {
-        PyErr_Format(PyExc_TypeError, "set_num_threads: expected an int, got %.100s", Py_TYPE(arg)->tp_name);
-        return NULL;
+    long v = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "%s: expected an int, got %.100s", func, Py_TYPE(arg)->tp_name);
+        return -1;
     }
-    if (overflow || n > 1 << 16 || n < INT_MIN) {
+    if (overflow || v > 1 << 16 || v < INT_MIN) {
         PyObject *desc = PyLong_Check(arg) ? augpy_int_desc(arg) : PyObject_Repr(arg);
         if (desc)
-            PyErr_Format(PyExc_ValueError, "set_num_threads: thread count %U is out of range [-2147483648, 65536]",
-                         desc);
+            PyErr_Format(PyExc_ValueError, "%s: thread count %U is out of range [-2147483648, 65536]", func, desc);
         Py_XDECREF(desc);
-        return NULL;
+        return -1;
     }
-    aug_status status = aug_set_num_threads((int)n);
+    *n = (int)v;
+    return 0;
+}
+
+static PyObject *set_num_threads(PyObject *module, PyObject *arg) {
+    int n;
+    if (thread_count(arg, "set_num_threads", &n) < 0) return NULL;
+    aug_status status = aug_set_num_threads(n);
     if (status != AUG_OK) return augpy_raise(augpy_state_from_module(module), status, "set_num_threads");
+    Py_RETURN_NONE;
+}
+
+static PyObject *get_thread_num_threads(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused)) {
+    return PyLong_FromLong(aug_get_thread_num_threads());
+}
+
+static PyObject *set_thread_num_threads(PyObject *module, PyObject *arg) {
+    int n;
+    if (thread_count(arg, "set_thread_num_threads", &n) < 0) return NULL;
+    aug_status status = aug_set_thread_num_threads(n);
+    if (status != AUG_OK) return augpy_raise(augpy_state_from_module(module), status, "set_thread_num_threads");
     Py_RETURN_NONE;
 }
 
@@ -76,6 +96,12 @@ static PyMethodDef module_methods[] = {
     {"set_num_threads", set_num_threads, METH_O,
      "set_num_threads($module, n, /)\n--\n\nSet the CPU backend's worker count; n <= 0 restores the default "
      "(AUG_NUM_THREADS or the number of available cores). Results never depend on it."},
+    {"get_thread_num_threads", get_thread_num_threads, METH_NOARGS,
+     "get_thread_num_threads($module, /)\n--\n\nThis thread's cap on the CPU workers of its own calls (0: none)."},
+    {"set_thread_num_threads", set_thread_num_threads, METH_O,
+     "set_thread_num_threads($module, n, /)\n--\n\nCap the CPU workers of this thread's calls at n (1: they run on "
+     "this thread alone; n <= 0: no cap, the default of every thread). For threads that already work in parallel "
+     "with each other, an image each. Results never depend on it."},
     {NULL, NULL, 0, NULL}};
 
 /* ---- lifecycle ----------------------------------------------------------------- */
