@@ -1,0 +1,304 @@
+"""augpy/_decode_stage.py: DecodeWarp, the decode + warp batch stage (re-exported by
+augpy.image, whose docstring describes the stages), and the helpers the other stages
+(augpy/_imagenet_stages.py, augpy/_colour_stages.py) share: argument checks, the
+augmentation dicts, the per-image record of the warp."""
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
+
+import numpy as np
+
+from . import _augpy
+from .targets import transform_batch_targets
+
+# Keyword arguments of make_transform that an augmentation dict may carry.
+WARP_KEYS = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode",
+             "max_supersampling")
+
+
+def _read_info(decoder, data):
+    """(decoder.info(data), data), a path read once into bytes."""
+    if isinstance(data, (str, os.PathLike)):
+        with open(data, "rb") as f:
+            data = f.read()
+    return decoder.info(data), data
+
+
+def _check_limit(decoder, header):
+    """The header's (height, width); the decoder's max_pixels bounds the whole
+    image as for a full decode (a region decode alone bounds only its output)."""
+    h, w = header["height"], header["width"]
+    if h * w > decoder.max_pixels:
+        raise _augpy.NvJpegError(
+            f"Decoder.decode: image of {h} x {w} = {h * w} pixels is larger than the decoder's limit of "
+            f"{decoder.max_pixels} pixels (raise it with aug_decoder_set_limit / Decoder(max_pixels=...), at most 2^31)")
+    return h, w
+
+
+def _positive_int(name, value, func):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{func}: {name} must be a positive int, got {value!r}")
+    return int(value)
+
+
+def _check_batch(batch, func, batch_size):
+    if not isinstance(batch, dict) or "image" not in batch:
+        raise TypeError(f"{func}: batch must be a dict with an 'image' key, got {type(batch).__name__}")
+    augmentation = batch.get("augmentation")
+    return augmentation
+
+
+def _augmentation_list(augmentation, n, func):
+    if augmentation is None:
+        return [{}] * n
+    augmentation = list(augmentation)
+    if len(augmentation) != n:
+        raise ValueError(f"{func}: {len(augmentation)} augmentation dicts for {n} images")
+    for i, params in enumerate(augmentation):
+        if not isinstance(params, dict):
+            raise TypeError(f"{func}: augmentation[{i}] must be a dict, got {type(params).__name__}")
+    return augmentation
+
+
+class DecodeWarp:
+    """Decode JPEGs and warp them into batch tensors (N, C, H, W).
+
+    :param batch_size: number of samples in a batch
+    :param shape: shape (C, H, W) of one image in the batch
+    :param background: C background values (tensor or sequence); None: zeros
+    :param dtype: dtype of the batch buffers
+    :param cpu_threads: number of parallel decoders
+    :param num_buffers: number of batch buffers used in turn; a returned batch
+        stays valid until ``num_buffers - 1`` further calls
+    :param decode_buffer_size: elements of a pre-allocated decode buffer per
+        decoder (must hold H*W*3 of the largest image); None: a new buffer per image
+    :param max_pixels: the largest image (height * width) decoded, passed to each
+        ``Decoder``; None: the Decoder's default (2**28)
+    :param dct_scale: decode each JPEG at the smallest libjpeg DCT scale M/8 (1/8, 1/4, 1/2, 1) that
+        still gives the warp at least one source pixel per output pixel, and only
+        the region the warp reads (``augpy.plan_decode``); the matrix and the
+        supersampling are adjusted to that decode. None (the default): on, except
+        for decoders whose engine is ``'nvjpeg'`` (a scaled decode runs on the CPU);
+        False: always decode the whole image at full size (PNG files always are)
+
+    An instance may be used in a forked child (a DataLoader worker): the child
+    gets its own decoder threads and decoders on first use.
+
+    Targets (docs/targets.md): each ``batch['augmentation'][i]`` gets ``matrix``
+    (6 floats, the warp of the FULL decoded image, output pixel -> source pixel)
+    and ``source_size`` (h, w); optional batch keys ``boxes`` (+ ``labels``),
+    ``keypoints`` (+ ``keypoint_labels``) and ``masks`` are moved with those
+    matrices (``augpy.targets.transform_batch_targets``; settings: the attributes
+    ``box_format``, ``box_params``, ``ignore_index``).
+    """
+
+    box_format = "xyxy"
+    box_params = None
+    ignore_index = 255
+
+    def __init__(self, batch_size, shape, background=None, dtype=None, cpu_threads=1, num_buffers=2,
+                 decode_buffer_size=None, max_pixels=None, dct_scale=None):
+        func = type(self).__name__
+        self.batch_size = _positive_int("batch_size", batch_size, func)
+        shape = tuple(shape)
+        if len(shape) != 3:
+            raise ValueError(f"{func}: shape must be (C, H, W), got {shape!r}")
+        self.shape = tuple(_positive_int("shape", s, func) for s in shape)
+        self.dtype = _augpy.uint8 if dtype is None else dtype
+        self.cpu_threads = _positive_int("cpu_threads", cpu_threads, func)
+        self.num_buffers = _positive_int("num_buffers", num_buffers, func)
+        channels = self.shape[0]
+        if background is None:
+            background = np.zeros(channels, dtype=np.float64)
+        if not isinstance(background, _augpy.CudaTensor):
+            background = _augpy.array_to_tensor(np.ascontiguousarray(background, dtype=np.float64).reshape(-1))
+        if background.size != channels:
+            raise ValueError(f"{func}: background has {background.size} values, expected {channels} (one per channel)")
+        self.background = background
+        if decode_buffer_size is not None:
+            decode_buffer_size = _positive_int("decode_buffer_size", decode_buffer_size, func)
+        self.decode_buffer_size = decode_buffer_size
+        if max_pixels is not None:
+            max_pixels = _positive_int("max_pixels", max_pixels, func)
+        self.max_pixels = max_pixels
+        if dct_scale is not None and not isinstance(dct_scale, (bool, np.bool_)):
+            raise TypeError(f"{func}: dct_scale must be None, True or False, got {dct_scale!r}")
+        self.dct_scale = None if dct_scale is None else bool(dct_scale)
+        self.buffers = [_augpy.CudaTensor((self.batch_size,) + self.shape, dtype=self.dtype)
+                        for _ in range(self.num_buffers)]
+        for b in self.buffers:
+            b.layout = "NCHW"
+        self._next = 0
+        self._done = [[] for _ in range(self.num_buffers)]  # per buffer: events of its last fill
+        self._start_threads()
+
+    def _start_threads(self):
+        # A forked child inherits the pool object but none of its threads (it
+        # would wait forever for them), and the parent's per-thread decoders:
+        # __call__ starts both afresh when the process id has changed.
+        self._pid = os.getpid()
+        self._local = threading.local()
+        self._pool = ThreadPoolExecutor(self.cpu_threads) if self.cpu_threads > 1 else None
+
+    def _decoder(self):
+        local = self._local
+        if not hasattr(local, "decoder"):
+            if self._pool is not None:  # a worker thread: a stream of its own
+                local.stream = _augpy.CudaStream()
+                local.stream.activate()
+            local.decoder = (_augpy.Decoder() if self.max_pixels is None
+                             else _augpy.Decoder(max_pixels=self.max_pixels))
+            local.buffer = (None if self.decode_buffer_size is None
+                            else _augpy.CudaTensor((self.decode_buffer_size,), dtype=_augpy.uint8))
+        return local.decoder, local.buffer
+
+    def _use_plan(self, decoder):
+        """Whether this decoder plans scaled / region decodes (dct_scale)."""
+        if self.dct_scale is None:
+            return decoder.engine != "nvjpeg"
+        return self.dct_scale
+
+    def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst):
+        """Decode data (a JPEG of the given (height, width)) as plan_decode says for
+        the full-image warp (matrix, supersampling) and warp it into dst."""
+        scale_m, roi, m, s = _augpy._plan_decode(matrix.reshape(-1).tolist(), size[0], size[1], self.shape[1],
+                                                 self.shape[2], supersampling, True, True)
+        img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
+        _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
+
+    def _thread_cap(self):
+        """On a decoder thread (cpu_threads > 1): its share of the CPU workers for its own
+        calls (the warp), so that the threads, already parallel over the images, do not
+        each wake the whole pool onto the cores the others decode on."""
+        if self._pool is not None:
+            _augpy.set_thread_num_threads(max(1, _augpy.get_num_threads() // self.cpu_threads))
+
+    def _decode_warp(self, data, params, dst, handoff):
+        self._thread_cap()
+        decoder, buffer = self._decoder()
+        stream = _augpy.get_current_stream()
+        stream.wait_event(handoff)  # earlier readers of this ring buffer come first
+        kwargs = {k: params[k] for k in WARP_KEYS if k in params}
+        info = _read_info(decoder, data) if self._use_plan(decoder) else None
+        if info is not None and info[0]["format"] == "jpeg":
+            header, data = info
+            size = _check_limit(decoder, header)
+            matrix, supersampling = _augpy.make_transform(size, self.shape[1:], **kwargs)
+            self._warp_planned(decoder, buffer, data, size, matrix, supersampling, dst)
+            _record(params, matrix, size)
+        else:
+            data = info[1] if info is not None else data
+            img = decoder.decode(data, buffer)
+            matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
+            _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
+            _record(params, matrix, img.shape[:2])
+        done = _augpy.CudaEvent()
+        done.record(stream)
+        return done
+
+    def __call__(self, batch):
+        """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like,
+        paths or DLPack tensors) and warp each image with its
+        ``batch['augmentation']`` dict into the next batch buffer.
+        Returns ``batch`` with ``'image'`` replaced by the (n, C, H, W) batch."""
+        func = type(self).__name__
+        augmentation = _check_batch(batch, func, self.batch_size)
+        images = list(batch["image"])
+        n = len(images)
+        if n > self.batch_size:
+            raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
+        # copies: the caller's dicts stay as given (the copies get matrix and source_size)
+        augmentation = [dict(a) for a in _augmentation_list(augmentation, n, func)]
+        batch["image"] = self._fill(images, augmentation)
+        batch["augmentation"] = augmentation
+        return self._targets(batch, func)
+
+    def _targets(self, batch, func):
+        """Move the batch's optional boxes / keypoints / masks (no work without them)."""
+        aug = batch["augmentation"]
+        return transform_batch_targets(batch, [a["matrix"] for a in aug], [a["source_size"] for a in aug],
+                                       self.shape[1:], self.box_format, self.box_params, self.ignore_index, func)
+
+    def _fill(self, images, params):
+        """The ring-buffer machinery shared by the stages: run
+        ``self._decode_warp(images[i], params[i], slot i, handoff)`` for every
+        image (on the decoder threads) into the next ring buffer and return the
+        (n, C, H, W) batch, finalized for the caller's stream."""
+        n = len(images)
+        if self._pid != os.getpid():
+            self._start_threads()
+        index = self._next
+        buffer = self.buffers[index]
+        self._next = (self._next + 1) % self.num_buffers
+        handoff = _augpy.CudaEvent()
+        handoff.record()  # all the caller has queued so far, readers of this buffer included
+        jobs = [(images[i], params[i], buffer[i], handoff) for i in range(n)]
+        if self._pool is None:
+            self._done[index] = [self._decode_warp(*job) for job in jobs]
+        else:
+            # Largest files first, so that the batch does not end on one thread decoding a
+            # big image while the others idle; then the first failure (in image order)
+            # is raised once every job has ended.
+            futures = [None] * n
+            for i in sorted(range(n), key=lambda i: -_size_hint(images[i])):
+                futures[i] = self._pool.submit(self._decode_warp, *jobs[i])
+            wait(futures)
+            self._done[index] = [f.result() for f in futures]
+        return self.finalize_batch(buffer if n == self.batch_size else buffer[:n])
+
+    def finalize_batch(self, buffer):
+        """Make a batch buffer (or a view of one) ready for use on the caller's
+        current stream and return it: that stream waits for the decodes and
+        warps queued for it (on the CPU they have ended when the calls return).
+        Nothing blocks the host; numpy() or DLPack with the consumer's stream
+        see the final values."""
+        stream = _augpy.get_current_stream()
+        for index, b in enumerate(self.buffers):
+            if b.ptr <= buffer.ptr < b.ptr + max(b.nbytes, 1):
+                for done in self._done[index]:
+                    stream.wait_event(done)
+        buffer.layout = "NCHW"
+        return buffer
+
+    def close(self):
+        """Stop the decoder threads (also done when the object is collected)."""
+        if self._pool is not None:
+            if self._pid == os.getpid():  # a forked child has none of these threads
+                self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def __del__(self):
+        pool = getattr(self, "_pool", None)
+        if pool is not None and getattr(self, "_pid", None) == os.getpid():
+            pool.shutdown(wait=False)
+
+
+def _size_hint(image):
+    """The encoded size of a bytes-like image (0 for paths and other objects): the
+    decoders' work order."""
+    try:
+        with memoryview(image) as view:
+            return view.nbytes
+    except Exception:  # not bytes-like: the decode reports what is wrong with it
+        return 0
+
+
+def _record(params, matrix, size):
+    """Record the full-image warp of one image in its augmentation dict."""
+    params["matrix"] = tuple(float(v) for v in np.asarray(matrix, dtype=np.float64).reshape(6))
+    params["source_size"] = (int(size[0]), int(size[1]))
+
+
+def _size_pair(size, func):
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        size = (size, size)
+    size = tuple(size)
+    if len(size) != 2:
+        raise ValueError(f"{func}: size must be an int or (height, width), got {size!r}")
+    return tuple(_positive_int("size", v, func) for v in size)
+
+
+def _apply_transforms(transforms, batch):
+    for t in transforms:
+        batch = t(batch)
+    return batch

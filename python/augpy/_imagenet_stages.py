@@ -1,0 +1,213 @@
+"""augpy/_imagenet_stages.py: the ImageNet stages ImageNetTrain and ImageNetEval (DecodeWarp
+stages that plan DCT-scaled region decodes, docs/rrc.md) and the two recipes as one stage,
+imagenet_train and imagenet_eval (re-exported by augpy.image)."""
+import os
+
+import numpy as np
+
+from . import _augpy
+from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD, ColorJitter, Normalize
+from ._decode_stage import (DecodeWarp, _apply_transforms, _check_batch, _check_limit, _positive_int, _read_info,
+                            _record, _size_pair)
+
+class ImageNetTrain(DecodeWarp):
+    """ImageNet-style training stage: RandomResizedCrop + horizontal flip, decoded
+    with DCT scaling and regions, into uint8 (N, 3, size, size) batches.
+
+    Per image: torchvision's RandomResizedCrop parameters (``augpy.random_resized_crop``,
+    drawn from this stage's ``RandomNumberGenerator``: one generator call per batch,
+    so ``seed`` makes the batches reproducible for any ``cpu_threads``), then a
+    region decode of the crop at the smallest libjpeg scale 1/8, 1/4, 1/2 or 1 that keeps at least
+    one source pixel per output pixel, then one warp (antialiased with up to
+    ``max_supersampling``^2 samples, mirrored when flipped) into a slot of the
+    ring buffer. DecodeWarp's buffer ring, decoder threads and streams are reused.
+
+    The result is the uint8 batch (pixels 0..255, layout NCHW). Colour jitter and
+    normalisation are the FOLLOWING stages (hook point: ``transforms``, callables
+    batch -> batch applied in order after the decode/warp, e.g. a colour-jitter
+    stage then a normalize / crop_mirror_normalize stage); this stage records in
+    ``batch['augmentation']`` one dict per image with ``crop`` (y, x, h, w),
+    ``hflip`` and ``dct_scale`` (M of the M/8 decode, 8 = none).
+
+    :param batch_size: images per batch (at most)
+    :param size: output size, int or (height, width)
+    :param scale: area fraction range of the crop (torchvision's default (0.08, 1))
+    :param ratio: aspect (w / h) range, drawn log-uniformly (default (3/4, 4/3))
+    :param hflip: probability of a horizontal mirror
+    :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
+        dct_scale: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
+        full size and warps with the full-image matrix)
+    :param seed: seed of the stage's generator ``self.rng`` (None: from the OS; a
+        forked child then draws its own, so DataLoader workers differ; with a seed,
+        give each worker its own generator, e.g. in ``worker_init_fn``:
+        ``stage.rng = augpy.RandomNumberGenerator(seed=seed + worker_id)``)
+    :param max_supersampling: cap of the warp's antialiasing samples per axis
+    :param transforms: callables applied to the batch dict after the decode/warp
+    """
+
+    def __init__(self, batch_size, size=224, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), hflip=0.5,
+                 cpu_threads=1, num_buffers=2, seed=None, max_supersampling=3, dct_scale=None, background=None,
+                 decode_buffer_size=None, max_pixels=None, transforms=()):
+        func = type(self).__name__
+        h, w = _size_pair(size, func)
+        super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
+                         cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
+                         max_pixels=max_pixels, dct_scale=dct_scale)
+        self.seed = seed
+        self.rng = _augpy.RandomNumberGenerator(seed=seed)
+        self._rng_pid = os.getpid()
+        self.scale, self.ratio, self.hflip = tuple(scale), tuple(ratio), hflip
+        self.max_supersampling = max_supersampling
+        self.transforms = tuple(transforms)
+        # every parameter is checked here (an empty draw uses no generator call)
+        probe = _augpy.RandomNumberGenerator(seed=0)
+        try:
+            _augpy._random_resized_crop(probe, [], [], h, w, self.scale, self.ratio, hflip, max_supersampling,
+                                        True, True)
+        except (ValueError, TypeError) as e:
+            raise type(e)(str(e).replace("random_resized_crop", func)) from None
+        self._header = None
+
+    def _headers(self, images):
+        """(data, (height, width), is_jpeg) per image, read on the calling thread."""
+        if self._header is None or self._header_pid != os.getpid():
+            self._header = (_augpy.Decoder() if self.max_pixels is None
+                            else _augpy.Decoder(max_pixels=self.max_pixels))
+            self._header_pid = os.getpid()
+        out = []
+        for data in images:
+            info, data = _read_info(self._header, data)
+            out.append((data, _check_limit(self._header, info), info["format"] == "jpeg"))
+        return out
+
+    def __call__(self, batch):
+        """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
+        returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch and
+        ``'augmentation'`` the drawn parameters, after ``transforms``."""
+        func = type(self).__name__
+        _check_batch(batch, func, self.batch_size)
+        images = list(batch["image"])
+        n = len(images)
+        if n > self.batch_size:
+            raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
+        headers = self._headers(images)
+        if self._rng_pid != os.getpid():
+            # a forked child (a DataLoader worker): without a seed, draw its own entropy, so
+            # that workers do not repeat each other's crops; a given seed stays reproducible
+            # (give each worker its own: stage.rng = augpy.RandomNumberGenerator(seed=...))
+            if self.seed is None:
+                self.rng = _augpy.RandomNumberGenerator()
+            self._rng_pid = os.getpid()
+        r = _augpy._random_resized_crop(self.rng, [hw[0] for _, hw, _ in headers], [hw[1] for _, hw, _ in headers],
+                                        self.shape[1], self.shape[2], self.scale, self.ratio, self.hflip,
+                                        self.max_supersampling, True, True)
+        jobs = [(item, headers[i][2]) for i, item in enumerate(r)]
+        batch["image"] = self._fill([data for data, _, _ in headers], jobs)
+        batch["augmentation"] = [{"crop": tuple(item[0]), "hflip": bool(item[1]),
+                                  "dct_scale": item[4][0] if jpeg and self._use_plan(self._header) else 8}
+                                 for item, jpeg in jobs]
+        for a, (item, _), (_, size, _) in zip(batch["augmentation"], jobs, headers):
+            _record(a, item[2], size)
+        return _apply_transforms(self.transforms, self._targets(batch, func))
+
+    def _decode_warp(self, data, job, dst, handoff):
+        self._thread_cap()
+        decoder, buffer = self._decoder()
+        stream = _augpy.get_current_stream()
+        stream.wait_event(handoff)
+        (crop, flip, matrix, supersampling, plan), is_jpeg = job
+        if is_jpeg and self._use_plan(decoder):
+            scale_m, roi, m, s = plan
+            img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
+        else:
+            img, m, s = decoder.decode(data, buffer), matrix, supersampling
+        _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
+        done = _augpy.CudaEvent()
+        done.record(stream)
+        return done
+
+
+class ImageNetEval(DecodeWarp):
+    """ImageNet-style evaluation stage: torchvision's ``Resize(resize)`` (shorter side)
+    + ``CenterCrop(size)`` as ONE warp (``augpy.resize_center_crop_matrix``), decoded
+    with DCT scaling and a region like ``ImageNetTrain``, into uint8 (N, 3, H, W)
+    batches (layout NCHW). Normalisation is the following stage (``transforms``,
+    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``.
+    """
+
+    def __init__(self, batch_size, size=224, resize=256, cpu_threads=1, num_buffers=2, max_supersampling=3,
+                 dct_scale=None, background=None, decode_buffer_size=None, max_pixels=None, transforms=()):
+        func = type(self).__name__
+        h, w = _size_pair(size, func)
+        super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
+                         cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
+                         max_pixels=max_pixels, dct_scale=dct_scale)
+        self.resize = _positive_int("resize", resize, func)
+        try:
+            _augpy._resize_center_crop_matrix(1, 1, self.resize, h, w, max_supersampling)
+        except (ValueError, TypeError) as e:
+            raise type(e)(str(e).replace("resize_center_crop_matrix", func)) from None
+        self.max_supersampling = max_supersampling
+        self.transforms = tuple(transforms)
+
+    def __call__(self, batch):
+        """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
+        returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch, after ``transforms``."""
+        func = type(self).__name__
+        _check_batch(batch, func, self.batch_size)
+        images = list(batch["image"])
+        if len(images) > self.batch_size:
+            raise ValueError(f"{func}: {len(images)} images for a batch size of {self.batch_size}")
+        augmentation = [{} for _ in images]
+        batch["image"] = self._fill(images, augmentation)
+        batch["augmentation"] = augmentation
+        return _apply_transforms(self.transforms, self._targets(batch, func))
+
+    def _thread_cap(self):
+        """On a decoder thread (cpu_threads > 1): its share of the CPU workers for its own
+        calls (the warp), so that the threads, already parallel over the images, do not
+        each wake the whole pool onto the cores the others decode on."""
+        if self._pool is not None:
+            _augpy.set_thread_num_threads(max(1, _augpy.get_num_threads() // self.cpu_threads))
+
+    def _decode_warp(self, data, params, dst, handoff):
+        self._thread_cap()
+        decoder, buffer = self._decoder()
+        stream = _augpy.get_current_stream()
+        stream.wait_event(handoff)
+        info, data = _read_info(decoder, data)
+        size = _check_limit(decoder, info)
+        m, s = _augpy._resize_center_crop_matrix(size[0], size[1], self.resize, self.shape[1], self.shape[2],
+                                                 self.max_supersampling)
+        matrix = np.array(m, dtype=np.float32).reshape(2, 3)
+        _record(params, matrix, size)
+        if info["format"] == "jpeg" and self._use_plan(decoder):
+            self._warp_planned(decoder, buffer, data, size, matrix, s, dst)
+        else:
+            _augpy.warp_affine(decoder.decode(data, buffer), dst, matrix, self.background, s)
+        done = _augpy.CudaEvent()
+        done.record(stream)
+        return done
+
+
+def imagenet_train(batch_size, size=224, jitter=(0.4, 0.4, 0.4, 0.1), mean=IMAGENET_MEAN, std=IMAGENET_STD,
+                   dtype=None, layout="NCHW", seed=None, **kwargs):
+    """The ImageNet training recipe as one stage: ``ImageNetTrain`` (region decode, random
+    resized crop, flip) -> ``ColorJitter(*jitter)`` (None: no jitter) -> ``Normalize``.
+    Returns the ImageNetTrain stage with the other two as its ``transforms``; kwargs go to
+    ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip, dct_scale, ...). With a
+    seed the jitter draws from seed + 1 (the crops from seed)."""
+    transforms = []
+    if jitter is not None:
+        b, c, s, h = jitter
+        transforms.append(ColorJitter(b, c, s, h, seed=None if seed is None else seed + 1))
+    transforms.append(Normalize(batch_size, mean, std, dtype, layout, kwargs.get("num_buffers", 2)))
+    return ImageNetTrain(batch_size, size, seed=seed, transforms=transforms, **kwargs)
+
+
+def imagenet_eval(batch_size, size=224, resize=256, mean=IMAGENET_MEAN, std=IMAGENET_STD, dtype=None,
+                  layout="NCHW", **kwargs):
+    """The ImageNet evaluation recipe as one stage: ``ImageNetEval`` (resize the shorter
+    side, centre crop) -> ``Normalize``; kwargs go to ImageNetEval."""
+    norm = Normalize(batch_size, mean, std, dtype, layout, kwargs.get("num_buffers", 2))
+    return ImageNetEval(batch_size, size, resize, transforms=[norm], **kwargs)
