@@ -12,7 +12,8 @@ Pillow (Pillow-SIMD when `make bench-peers` could build it; the report says whic
 live only in the venv `make bench-peers` makes (.venv-peers); `make test` never runs this.
 
 Reported per recipe, peer and thread count (1 and 2): CPU-ms per image (process CPU time over
-the run, all threads: steady on a shared machine) and images/s (wall). Peers that work per image
+the run, all threads: steady on a shared machine) and images/s (wall), the best of --reps
+passes, the pipelines taking turns pass by pass (a slow spell hits them alike). Peers that work per image
 run 2 threads as a thread pool over the images (OpenCV, torch, albumentations and Pillow release
 the GIL in their kernels); DALI and augpy use their own thread options. Rows go to
 bench/benchutil.py's record (ratio = peer CPU-ms / augpy CPU-ms), so bench/report.py puts them in
@@ -27,7 +28,8 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # numpy's BLAS threads would spin in the CPU time
+import numpy as np  # noqa: E402
 
 import benchutil  # bench/benchutil.py (the script's folder is on sys.path)
 import photos  # bench/photos.py
@@ -343,20 +345,24 @@ def augpy_runner(recipe, batch, threads):
 
 # ---- timing ----------------------------------------------------------------------------------
 
-def measure(run_batch, datas, batch, reps):
-    """(CPU-ms per image, images/s): the best of reps passes over datas in batches (one warm-up)."""
+def measure_all(runners, datas, batch, reps):
+    """{name: (CPU-ms per image, images/s)}: each runner warmed up on one batch, then reps
+    rounds in which every runner makes one pass over datas in turn; the best pass of each.
+    Interleaved, so that a slow spell of this shared machine hits every pipeline alike."""
     batches = [(datas[i:i + batch], list(range(i, i + len(datas[i:i + batch]))))
                for i in range(0, len(datas) - batch + 1, batch)]
     n = sum(len(b[0]) for b in batches)
-    run_batch(*batches[0])
-    best_cpu, best_wall = float("inf"), float("inf")
+    for run_batch in runners.values():
+        run_batch(*batches[0])
+    best = {name: [float("inf"), float("inf")] for name in runners}
     for _ in range(reps):
-        c0, w0 = time.process_time(), time.perf_counter()
-        for b in batches:
-            run_batch(*b)
-        best_cpu = min(best_cpu, (time.process_time() - c0) * 1e3 / n)
-        best_wall = min(best_wall, time.perf_counter() - w0)
-    return best_cpu, n / best_wall
+        for name, run_batch in runners.items():
+            c0, w0 = time.process_time(), time.perf_counter()
+            for b in batches:
+                run_batch(*b)
+            cpu, wall = (time.process_time() - c0) * 1e3 / n, time.perf_counter() - w0
+            best[name] = [min(best[name][0], cpu), min(best[name][1], wall)]
+    return {name: (cpu, n / wall) for name, (cpu, wall) in best.items()}
 
 
 def pillow_name():
@@ -370,7 +376,7 @@ def main():
     ap.add_argument("--photos", default=os.path.join(root, "build", "photos"))
     ap.add_argument("--n", type=int, default=256)
     ap.add_argument("--batch", type=int, default=32)
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=4)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--recipes", nargs="+", default=["imagenet", "seed"])
     ap.add_argument("--peers", nargs="*", default=["dali", "torchvision", "albumentations", "opencv", "pillow"])
@@ -385,19 +391,21 @@ def main():
     for recipe in args.recipes:
         rates = {}
         for threads in args.threads:
-            ours, ips = measure(augpy_runner(recipe, args.batch, threads), datas, args.batch, args.reps)
+            runners = {"augpy": augpy_runner(recipe, args.batch, threads)}
+            for peer in args.peers:
+                try:
+                    runners[peer] = peer_runner(peer, recipe, args.batch, threads)
+                except ImportError as e:
+                    print(f"{recipe:<10}{label[peer]:<18}{threads:>8}  skipped ({e})")
+            results = measure_all(runners, datas, args.batch, args.reps)
+            ours, ips = results.pop("augpy")
             rates[threads] = ips
             print(f"{recipe:<10}{'augpy':<18}{threads:>8}{ours:12.2f}{ips:10.1f}")
             if threads == 2 and 1 in rates:  # scaling: images/s on 2 threads over 1 (target 1.8)
                 benchutil.record(f"{recipe} recipe, augpy 2 threads vs 1", 2, ips, "augpy, 1 thread", rates[1], 1.8,
                                  unit="images/s")
             figures = {}
-            for peer in args.peers:
-                try:
-                    cpu, pips = measure(peer_runner(peer, recipe, args.batch, threads), datas, args.batch, args.reps)
-                except ImportError as e:
-                    print(f"{recipe:<10}{label[peer]:<18}{threads:>8}  skipped ({e})")
-                    continue
+            for peer, (cpu, pips) in results.items():
                 figures[peer] = cpu
                 print(f"{recipe:<10}{label[peer]:<18}{threads:>8}{cpu:12.2f}{pips:10.1f}{cpu / ours:11.2f}x")
             if not figures:
@@ -413,7 +421,6 @@ def main():
                     target = TARGET_OPENCV[recipe]
                 benchutil.record(f"{recipe} recipe, CPU-ms per image", threads, ours, label[peer], cpu,
                                  target if threads == 1 else None, unit="ms")
-
 
 if __name__ == "__main__":
     main()
