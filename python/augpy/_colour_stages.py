@@ -74,6 +74,15 @@ def _lighting_params(augmentation, n, c, func):
 Lightning = Lighting
 
 
+def _image_batch(batch, func, shape):
+    """batch['image'] of a batch dict, checked to be a 4-D tensor (shape: its description)."""
+    _check_batch(batch, func, None)
+    image = batch["image"]
+    if not isinstance(image, _augpy.CudaTensor) or image.ndim != 4:
+        raise ValueError(f"{func}: batch['image'] must be an {shape} tensor")
+    return image
+
+
 class ColorJitter:
     """torchvision's ``ColorJitter`` on a uint8 or float32 (N, 3, H, W) batch, in place,
     with per-image factors and step order drawn from the stage's generator
@@ -113,10 +122,7 @@ class ColorJitter:
 
     def __call__(self, batch):
         func = "ColorJitter"
-        _check_batch(batch, func, None)
-        image = batch["image"]
-        if not isinstance(image, _augpy.CudaTensor) or image.ndim != 4:
-            raise ValueError(f"{func}: batch['image'] must be an (N, 3, H, W) tensor")
+        image = _image_batch(batch, func, "(N, 3, H, W)")
         n = image.shape[0]
         augmentation = _augmentation_list(batch.get("augmentation"), n, func)
         if self._pid != os.getpid():  # a forked DataLoader worker: its own stream unless seeded
@@ -162,10 +168,7 @@ class Normalize:
 
     def __call__(self, batch):
         func = "Normalize"
-        _check_batch(batch, func, None)
-        image = batch["image"]
-        if not isinstance(image, _augpy.CudaTensor) or image.ndim != 4:
-            raise ValueError(f"{func}: batch['image'] must be an (N, C, H, W) tensor")
+        image = _image_batch(batch, func, "(N, C, H, W)")
         n, c, h, w = image.shape
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")

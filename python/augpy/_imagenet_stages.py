@@ -163,13 +163,6 @@ class ImageNetEval(DecodeWarp):
         batch["augmentation"] = augmentation
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
-    def _thread_cap(self):
-        """On a decoder thread (cpu_threads > 1): its share of the CPU workers for its own
-        calls (the warp), so that the threads, already parallel over the images, do not
-        each wake the whole pool onto the cores the others decode on."""
-        if self._pool is not None:
-            _augpy.set_thread_num_threads(max(1, _augpy.get_num_threads() // self.cpu_threads))
-
     def _decode_warp(self, data, params, dst, handoff):
         self._thread_cap()
         decoder, buffer = self._decoder()
