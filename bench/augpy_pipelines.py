@@ -47,9 +47,15 @@ def imagenet_runner(batch, threads):
 
 
 def runner(recipe, batch, threads):
-    augpy.set_num_threads(threads)
-    if recipe == "seed":
-        return seed_runner(batch, threads)
-    if recipe == "imagenet":
-        return imagenet_runner(batch, threads)
-    raise ValueError(f"augpy_pipelines: unknown recipe {recipe!r}")
+    """run(datas, seeds) on `threads` threads; it sets augpy's pool size per call, so runners
+    for different thread counts can take turns."""
+    make = {"seed": seed_runner, "imagenet": imagenet_runner}.get(recipe)
+    if make is None:
+        raise ValueError(f"augpy_pipelines: unknown recipe {recipe!r}")
+    run = make(batch, threads)
+
+    def run_on_threads(datas, seeds):
+        augpy.set_num_threads(threads)
+        return run(datas, seeds)
+
+    return run_on_threads
