@@ -166,18 +166,26 @@ class DecodeWarp:
         img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
         _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
 
-    def _thread_cap(self):
-        """On a decoder thread (cpu_threads > 1): its share of the CPU workers for its own
-        calls (the warp), so that the threads, already parallel over the images, do not
-        each wake the whole pool onto the cores the others decode on."""
+    def _job(self, data, params, dst, handoff):
+        """One image of _fill, on a decoder thread (or the caller's): the thread's decoder and
+        pool share, the wait for earlier readers of this ring buffer, ``_decode_warp``,
+        and the event that marks it done on this thread's stream."""
         if self._pool is not None:
+            # a decoder thread's share of the CPU workers for its own calls (the warp): the
+            # threads, already parallel over the images, would otherwise each wake the whole
+            # pool onto the cores the others decode on
             _augpy.set_thread_num_threads(max(1, _augpy.get_num_threads() // self.cpu_threads))
-
-    def _decode_warp(self, data, params, dst, handoff):
-        self._thread_cap()
         decoder, buffer = self._decoder()
         stream = _augpy.get_current_stream()
         stream.wait_event(handoff)  # earlier readers of this ring buffer come first
+        self._decode_warp(decoder, buffer, data, params, dst)
+        done = _augpy.CudaEvent()
+        done.record(stream)
+        return done
+
+    def _decode_warp(self, decoder, buffer, data, params, dst):
+        """Decode one image with this thread's decoder and warp it into dst as params says
+        (recording the warp in params); the stages override this."""
         kwargs = {k: params[k] for k in WARP_KEYS if k in params}
         info = _read_info(decoder, data) if self._use_plan(decoder) else None
         if info is not None and info[0]["format"] == "jpeg":
@@ -192,9 +200,6 @@ class DecodeWarp:
             matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
             _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
             _record(params, matrix, img.shape[:2])
-        done = _augpy.CudaEvent()
-        done.record(stream)
-        return done
 
     def __call__(self, batch):
         """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like,
@@ -221,7 +226,7 @@ class DecodeWarp:
 
     def _fill(self, images, params):
         """The ring-buffer machinery shared by the stages: run
-        ``self._decode_warp(images[i], params[i], slot i, handoff)`` for every
+        ``self._decode_warp(decoder, buffer, images[i], params[i], slot i)`` for every
         image (on the decoder threads) into the next ring buffer and return the
         (n, C, H, W) batch, finalized for the caller's stream."""
         n = len(images)
@@ -234,14 +239,14 @@ class DecodeWarp:
         handoff.record()  # all the caller has queued so far, readers of this buffer included
         jobs = [(images[i], params[i], buffer[i], handoff) for i in range(n)]
         if self._pool is None:
-            self._done[index] = [self._decode_warp(*job) for job in jobs]
+            self._done[index] = [self._job(*job) for job in jobs]
         else:
             # Largest files first, so that the batch does not end on one thread decoding a
             # big image while the others idle; then the first failure (in image order)
             # is raised once every job has ended.
             futures = [None] * n
             for i in sorted(range(n), key=lambda i: -_size_hint(images[i])):
-                futures[i] = self._pool.submit(self._decode_warp, *jobs[i])
+                futures[i] = self._pool.submit(self._job, *jobs[i])
             wait(futures)
             self._done[index] = [f.result() for f in futures]
         return self.finalize_batch(buffer if n == self.batch_size else buffer[:n])

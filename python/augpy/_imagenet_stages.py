@@ -110,11 +110,7 @@ class ImageNetTrain(DecodeWarp):
             _record(a, item[2], size)
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
-    def _decode_warp(self, data, job, dst, handoff):
-        self._thread_cap()
-        decoder, buffer = self._decoder()
-        stream = _augpy.get_current_stream()
-        stream.wait_event(handoff)
+    def _decode_warp(self, decoder, buffer, data, job, dst):
         (crop, flip, matrix, supersampling, plan), is_jpeg = job
         if is_jpeg and self._use_plan(decoder):
             scale_m, roi, m, s = plan
@@ -122,9 +118,6 @@ class ImageNetTrain(DecodeWarp):
         else:
             img, m, s = decoder.decode(data, buffer), matrix, supersampling
         _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
-        done = _augpy.CudaEvent()
-        done.record(stream)
-        return done
 
 
 class ImageNetEval(DecodeWarp):
@@ -163,11 +156,7 @@ class ImageNetEval(DecodeWarp):
         batch["augmentation"] = augmentation
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
-    def _decode_warp(self, data, params, dst, handoff):
-        self._thread_cap()
-        decoder, buffer = self._decoder()
-        stream = _augpy.get_current_stream()
-        stream.wait_event(handoff)
+    def _decode_warp(self, decoder, buffer, data, params, dst):
         info, data = _read_info(decoder, data)
         size = _check_limit(decoder, info)
         m, s = _augpy._resize_center_crop_matrix(size[0], size[1], self.resize, self.shape[1], self.shape[2],
@@ -178,9 +167,6 @@ class ImageNetEval(DecodeWarp):
             self._warp_planned(decoder, buffer, data, size, matrix, s, dst)
         else:
             _augpy.warp_affine(decoder.decode(data, buffer), dst, matrix, self.background, s)
-        done = _augpy.CudaEvent()
-        done.record(stream)
-        return done
 
 
 def imagenet_train(batch_size, size=224, jitter=(0.4, 0.4, 0.4, 0.1), mean=IMAGENET_MEAN, std=IMAGENET_STD,

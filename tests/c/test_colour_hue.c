@@ -229,6 +229,16 @@ static void test_float_hue(void **state) {
     aug_tensor_free(x), aug_tensor_free(o), aug_tensor_free(y);
 }
 
+/* Every pixel of the n-pixel planes out against ref applied to the planes in. */
+static void check_planes(const char *what, void (*ref)(float, float, float, float *, float *, float *),
+                         const float *in, const float *out, int64_t n) {
+    for (int64_t j = 0; j < n; j++) {
+        float want[3];
+        ref(in[j], in[n + j], in[2 * n + j], &want[0], &want[1], &want[2]);
+        for (int c = 0; c < 3; c++) check_same(what, out[c * n + j], want[c], j, in[j], in[n + j], in[2 * n + j]);
+    }
+}
+
 /* rgb_to_hsv (its divisions rearranged) and hsv_to_rgb (its gather rewritten,
  * for any h) on the same kind of values; h also far outside [0, 1]. */
 static void test_float_hsv(void **state) {
@@ -248,19 +258,9 @@ static void test_float_hsv(void **state) {
             if (rep == 3) px[j] = (float)((int32_t)lcg(&st)) * 0x1p-20f; /* h in +-2^11, every sector */
         }
         assert_int_equal(aug_rgb_to_hsv(x, &o), AUG_OK);
-        for (int64_t j = 0; j < N; j++) {
-            float want[3];
-            ref_rgb_to_hsv(px[j], px[N + j], px[2 * N + j], &want[0], &want[1], &want[2]);
-            for (int c = 0; c < 3; c++)
-                check_same("rgb_to_hsv", po[c * N + j], want[c], j, px[j], px[N + j], px[2 * N + j]);
-        }
+        check_planes("rgb_to_hsv", ref_rgb_to_hsv, px, po, N);
         assert_int_equal(aug_hsv_to_rgb(x, &o), AUG_OK);
-        for (int64_t j = 0; j < N; j++) {
-            float want[3];
-            ref_hsv_to_rgb(px[j], px[N + j], px[2 * N + j], &want[0], &want[1], &want[2]);
-            for (int c = 0; c < 3; c++)
-                check_same("hsv_to_rgb", po[c * N + j], want[c], j, px[j], px[N + j], px[2 * N + j]);
-        }
+        check_planes("hsv_to_rgb", ref_hsv_to_rgb, px, po, N);
     }
     aug_tensor_free(x), aug_tensor_free(o);
 }
