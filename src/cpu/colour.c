@@ -50,13 +50,6 @@ enum { STAGE_LUT, STAGE_STEP, STAGE_CLUT, STAGE_LIGHT };
 #define LUT_SLOTS 8
 #define LIGHT_SLOT 4
 
-/* The shift that brings byte b (in memory order) of a 64-bit load to the bottom. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define BYTE_SHIFT(b) (56 - 8 * (b))
-#else
-#define BYTE_SHIFT(b) (8 * (b))
-#endif
-
 /* The stages of one image for steps [from, to): tables and per-pixel steps. */
 typedef struct stages {
     int n;
@@ -363,7 +356,7 @@ static void main_task(void *ctx, int64_t task, int worker) {
     const stages *s = &x->st[i];
     const char *base = main_from(p, i) > 0 ? p->dst : p->src;
     if (p->u8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT || s->type[0] == STAGE_CLUT)) {
-        /* one table (or none): straight from the source to the output, 8 values per load */
+        /* one table (or none): straight from the source to the output */
         for (int64_t c = 0; c < p->c; c++) {
             const uint8_t *t =
                 x->luts + (i * LUT_SLOTS + (s->n ? s->arg[0] + (s->type[0] == STAGE_CLUT ? c : 0) : 0)) * 256;
@@ -373,13 +366,7 @@ static void main_task(void *ctx, int64_t task, int worker) {
                 if (dst != src) memcpy(dst + q0, src + q0, (size_t)(q1 - q0));
                 continue;
             }
-            int64_t q = q0;
-            for (; q + 8 <= q1; q += 8) {
-                uint64_t v;
-                memcpy(&v, src + q, 8);
-                for (int b = 0; b < 8; b++) dst[q + b] = t[(uint8_t)(v >> BYTE_SHIFT(b))];
-            }
-            for (; q < q1; q++) dst[q] = t[src[q]];
+            aug__cpu_lut8(t, src + q0, dst + q0, q1 - q0, 0, x->simd);
         }
         return;
     }
