@@ -73,6 +73,20 @@ AUG_API aug_status aug_color_jitter_sample(aug_rng *rng, int64_t n, const double
                                            const double *contrast_range, const double *saturation_range,
                                            const double *hue_range, int random_order, double *brightness,
                                            double *contrast, double *saturation, double *hue, int32_t *order);
+/* The same with one generator state per image (the per-sample streams of
+ * aug/random.h): image k's 7 uniforms are elements 0..6 of a float64 uniform
+ * [0, 1) fill of call states[k].calls of a generator seeded states[k].seed
+ * (element j: Philox block (counter (j, 0, lo32(c), hi32(c)), key the seed),
+ * u = asdouble(0x3ff0000000000000 | a >> 12) - 1.0), i.e. exactly image 0 of
+ * aug_color_jitter_sample on a generator at state states[k]. No generator is
+ * advanced; states (n values) is borrowed. Errors as aug_color_jitter_sample
+ * ("aug_color_jitter_sample_states: ..."), and for NULL states with n > 0;
+ * the outputs are not written then. */
+AUG_API aug_status aug_color_jitter_sample_states(const aug_rng_state *states, int64_t n,
+                                                  const double *brightness_range, const double *contrast_range,
+                                                  const double *saturation_range, const double *hue_range,
+                                                  int random_order, double *brightness, double *contrast,
+                                                  double *saturation, double *hue, int32_t *order);
 
 /* ColorJitter fused with aug_lighting (image.h): aug_color_jitter's result
  * followed by aug_lighting of it, in one pass over the pixels (plus the

@@ -215,7 +215,8 @@ AUG_API aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels);
 AUG_API int64_t aug_decoder_limit(const aug_decoder *d);
 
 /* Image size of a JPEG from its header, without decoding it. AUG_ERR_JPEG with
- * libjpeg-turbo's message if the header cannot be read. aug_jpeg_describe
+ * libjpeg-turbo's message if the header cannot be read ("not a JPEG or PNG
+ * file (starts with ...)" as aug_decoder_decode for other data). aug_jpeg_describe
  * says more. */
 AUG_API aug_status aug_jpeg_info(const void *data, size_t size, int64_t *height, int64_t *width);
 
@@ -251,7 +252,11 @@ AUG_API aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_des
  * memory). Errors: a corrupt or truncated file, libjpeg-turbo warnings
  * included ("Premature end of JPEG file"), give AUG_ERR_JPEG with
  * libjpeg-turbo's message; images over the decoder's limit
- * (aug_decoder_set_limit, default 2^28 pixels) give AUG_ERR_JPEG too. On any error *out is untouched
+ * (aug_decoder_set_limit, default 2^28 pixels) give AUG_ERR_JPEG too. Data
+ * that starts neither a JPEG (FF D8) nor a PNG (its 8-byte signature) gives
+ * AUG_ERR_JPEG "func: not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)",
+ * its first (up to 8) bytes in hex, or "(empty)" for 0 bytes; every entry
+ * below (decode, info, describe) checks this first. On any error *out is untouched
  * and nothing half-decoded is returned (the buffer's bytes are then unspecified). */
 AUG_API aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                                       aug_tensor **out);

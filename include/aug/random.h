@@ -92,6 +92,25 @@ AUG_API aug_status aug_rng_gaussian(aug_rng *rng, aug_tensor *target, double mea
  * (for known-answer tests and other implementations). */
 AUG_API void aug_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
+/* Per-sample streams (docs/random.md): every random draw of a data pipeline is a
+ * pure function of (seed, epoch, sample, stream). Image k of a stage named
+ * `stream` draws as image 0 of a generator at the state
+ * {aug_stream_seed(seed, epoch, stream), sample}, with sample =
+ * aug_sample_id(key bytes) of the sample's key. With (all arithmetic mod 2^64)
+ *
+ *   splitmix64(x): z = x + 0x9E3779B97F4A7C15;
+ *                  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+ *                  z = (z ^ (z >> 27)) * 0x94D049BB133111EB;  return z ^ (z >> 31)
+ *   fnv1a64(bytes): h = 0xCBF29CE484222325; for each byte b: h ^= b, h *= 0x100000001B3
+ *
+ * aug_stream_seed = splitmix64(splitmix64(splitmix64(seed) ^ epoch) ^ fnv1a64(stream)),
+ * stream a NUL-terminated string (its bytes without the NUL; NULL is the empty
+ * string ""), and aug_sample_id = splitmix64(fnv1a64(key[0 .. len))), key NULL
+ * the empty key (len is then ignored). Pure functions: no state, no errors,
+ * the arguments are only read. */
+AUG_API uint64_t aug_stream_seed(uint64_t seed, uint64_t epoch, const char *stream);
+AUG_API uint64_t aug_sample_id(const void *key, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -105,6 +105,20 @@ AUG_API aug_status aug_random_resized_crop(aug_rng *rng, int64_t n, const int64_
                                            int64_t out_height, int64_t out_width, const aug_rrc_params *params,
                                            aug_rrc *out);
 
+/* The same crops with one generator state per image (the per-sample streams of
+ * aug/random.h): image k is drawn exactly as image 0 of aug_random_resized_crop
+ * on a generator at state states[k], i.e. its try t reads Philox block
+ * (counter (t, 0, lo32(c), hi32(c)), key states[k].seed) with c =
+ * states[k].calls, the position block 10 and the mirror block 11. So image k
+ * depends only on states[k], heights[k], widths[k] and the parameters. No
+ * generator is advanced; states, heights and widths are borrowed (n values
+ * each), out gets n results. AUG_ERR_VALUE ("aug_random_resized_crop_states:
+ * ...") as aug_random_resized_crop, and for NULL states with n > 0; out is
+ * untouched then. */
+AUG_API aug_status aug_random_resized_crop_states(const aug_rng_state *states, int64_t n, const int64_t *heights,
+                                                  const int64_t *widths, int64_t out_height, int64_t out_width,
+                                                  const aug_rrc_params *params, aug_rrc *out);
+
 /* The evaluation transform of ImageNet models (torchvision's Resize(resize)
  * then CenterCrop((out_height, out_width))) as one warp matrix (output pixel
  * -> source pixel) for a src_height x src_width image: the shorter side

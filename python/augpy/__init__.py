@@ -26,7 +26,7 @@ from . import data, targets  # noqa: E402,F401
 from .targets import (transform_boxes, transform_boxes_batch, transform_keypoints,  # noqa: E402,F401
                       transform_keypoints_batch)
 from . import rrc  # noqa: E402,F401
-from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix  # noqa: E402,F401
+from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix, sample_rng_states  # noqa: E402,F401
 # the geometric ops with targets= (the extension's functions plus masks, boxes, keypoints)
 from ._geometry import center_crop, crop, flip, hflip, resize, vflip, warp_affine  # noqa: E402,F401
 
@@ -34,4 +34,4 @@ __all__ = sorted([name for name in vars(_augpy) if not name.startswith("_") and 
                  + ["Tensor", "JpegError", "image", "numeric_limits"]
                  + ["data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints",
                     "transform_keypoints_batch"]
-                 + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix"])
+                 + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states"])

@@ -14,9 +14,11 @@ from . import rrc as rrc
 from .rrc import plan_decode as plan_decode
 from .rrc import random_resized_crop as random_resized_crop
 from .rrc import resize_center_crop_matrix as resize_center_crop_matrix
+from .rrc import sample_rng_states as sample_rng_states
 from ._augpy import *
 from ._augpy import CudaTensor as CudaTensor
 from ._augpy import NvJpegError as NvJpegError
+from ._augpy import DecodeError as DecodeError
 from ._augpy import __version__ as __version__
 
 Tensor = CudaTensor
@@ -36,7 +38,7 @@ from ._geometry import warp_affine as warp_affine
 # MemoryError (they would shadow builtins) and math (the standard library's module).
 __all__ = [
     "Constant", "CuBlasError", "CuRandError", "CudaDevice", "CudaDeviceProp", "CudaError", "CudaEvent",
-    "CudaStream", "CudaTensor", "DLDataType", "DLDataTypeCode", "Decoder", "JpegError", "NvJpegError",
+    "CudaStream", "CudaTensor", "DLDataType", "DLDataTypeCode", "DecodeError", "Decoder", "JpegError", "NvJpegError",
     "RandomNumberGenerator", "Tensor", "WARP_SCALE_LONGEST", "WARP_SCALE_SHORTEST", "WarpScaleMode", "add",
     "arange", "argmax", "argmin", "array_to_tensor", "asarray", "bfloat16", "bool_", "box_blur_single", "cast", "concatenate",
     "copy", "crop_mirror_normalize", "cuda_status", "default_stream", "div", "empty", "empty_like", "eq", "export_dltensor", "fill",
@@ -51,5 +53,6 @@ __all__ = [
     "resize", "resize_batch", "flip", "hflip", "vflip", "crop", "center_crop", "flip_batch", "image_dims",
     "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "rgb_to_hsv",
     "hsv_to_rgb", "color_jitter", "color_jitter_params",
-    "rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix",
+    "rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states",
+    "stream_seed", "sample_id",
 ]

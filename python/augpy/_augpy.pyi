@@ -10,7 +10,7 @@ import fractions
 import os
 import sys
 from types import TracebackType
-from typing import Any, ClassVar, Dict, Iterator, List, Optional, Sequence, SupportsIndex, Tuple, Type, Union, final, overload
+from typing import Any, Callable, ClassVar, Dict, Iterator, List, Optional, Protocol, Sequence, SupportsIndex, Tuple, Type, Union, final, overload
 
 import numpy
 import numpy.typing
@@ -26,6 +26,16 @@ _Number = Union[bool, int, float, numpy.bool_, numpy.number[Any], "Constant"]
 # array-like (buffer-protocol object, numpy array, nested sequence), copied.
 _Operand = Union["CudaTensor", _Number, numpy.typing.ArrayLike]
 _Buffer = Union[bytes, bytearray, memoryview, _NDArray]
+
+
+class _SupportsDLPack(Protocol):
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+# An image argument of the image functions: an augpy tensor as it is, or a NumPy array, a (CPU)
+# torch tensor or any object with __dlpack__ / the buffer protocol, used without a copy
+# (docs/semantics.md, layouts); an `out=` / dst array is written in place.
+_Image = Union["CudaTensor", _NDArray, _SupportsDLPack, memoryview]
 # JPEG data: bytes-like, a path (str / os.PathLike: the file is read) or a CPU DLPack uint8 tensor
 _JpegData = Union[_Buffer, str, os.PathLike[str], os.PathLike[bytes], Any]
 _Axis = Union[None, int, Sequence[int]]
@@ -815,6 +825,21 @@ class RandomNumberGenerator:
     def __reduce__(self) -> Tuple[Any, ...]: ...
     def __setstate__(self, state: Tuple[int, int], /) -> None: ...
 
+
+# ---- per-sample streams (random.c; docs/random.md "Per-sample streams") ------------------------------
+
+# one generator state (seed, calls) per image, in place of a RandomNumberGenerator
+_RngStates = Union[Sequence[Tuple[int, int]], Sequence[Sequence[int]], _NDArray]
+
+
+def stream_seed(seed: int, epoch: int, stream: str) -> int:
+    """The Philox seed of stream `stream` of epoch `epoch` of a pipeline seeded `seed`:
+    splitmix64(splitmix64(splitmix64(seed) ^ epoch) ^ fnv1a64(stream's UTF-8))."""
+
+
+def sample_id(key: Union[str, bytes, bytearray, memoryview, int, numpy.integer[Any], _NDArray]) -> int:
+    """splitmix64(fnv1a64(bytes)) of a str's UTF-8 or a bytes-like key; an int in [0, 2**64) is its own id."""
+
 # ---- reshape (DALI fn.reshape, reshape.c) -----------------------------------------------------------
 
 _ShapeArg = Union[int, Sequence[int], Sequence[Sequence[int]], CudaTensor, _NDArray]
@@ -836,24 +861,24 @@ def reshape(data: Sequence[CudaTensor], shape_input: Optional[_ShapeArg] = None,
 _ParamLike = Union[CudaTensor, Sequence[float], _NDArray]  # float32 tensor, numpy array or sequence
 
 
-def lighting(imtensor: CudaTensor, gammagrays: _ParamLike, gammacolors: _ParamLike, contrasts: _ParamLike,
-             vmin: float, vmax: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+def lighting(imtensor: _Image, gammagrays: _ParamLike, gammacolors: _ParamLike, contrasts: _ParamLike,
+             vmin: float, vmax: float, out: Optional[_Image] = None) -> CudaTensor:
     """Contrast and gamma per image/channel of an (N, C, H, W) (or (C, H, W)) batch; out may be imtensor."""
 
 
-def box_blur_single(input: CudaTensor, ksize: int, out: Optional[CudaTensor] = None) -> CudaTensor:
+def box_blur_single(input: _Image, ksize: int, out: Optional[_Image] = None) -> CudaTensor:
     """Mean over the ksize x ksize window of a (C, H, W) image, edges replicated."""
 
 
-def gaussian_blur_single(input: CudaTensor, sigma: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+def gaussian_blur_single(input: _Image, sigma: float, out: Optional[_Image] = None) -> CudaTensor:
     """Gaussian blur of a (C, H, W) image; ksize = max(3, int(sigma*6.6 - 2.3) | 1); sigma <= 0 copies."""
 
 
-def gaussian_blur(input: CudaTensor, sigmas: _ParamLike, max_ksize: int,
-                  out: Optional[CudaTensor] = None) -> CudaTensor:
+def gaussian_blur(input: _Image, sigmas: _ParamLike, max_ksize: int,
+                  out: Optional[_Image] = None) -> CudaTensor:
     """Gaussian blur of an (N, C, H, W) batch, one sigma per image, ksize clipped at max_ksize."""
 
-def crop_mirror_normalize(images: Union[CudaTensor, Sequence[CudaTensor]],
+def crop_mirror_normalize(images: Union[_Image, Sequence[_Image]],
                           crop: Optional[Sequence[int]] = None, crop_h: Optional[int] = None,
                           crop_w: Optional[int] = None,
                           crop_pos_x: Union[float, Sequence[float], None] = None,
@@ -864,7 +889,7 @@ def crop_mirror_normalize(images: Union[CudaTensor, Sequence[CudaTensor]],
                           scale: float = 1.0, shift: float = 0.0,
                           fill_values: Union[float, Sequence[float]] = 0.0, dtype: Optional[_DTypeLike] = None,
                           input_layout: str = "HWC", output_layout: str = "CHW", pad_output: bool = False,
-                          out_of_bounds_policy: str = "error", out: Optional[CudaTensor] = None) -> CudaTensor:
+                          out_of_bounds_policy: str = "error", out: Optional[_Image] = None) -> CudaTensor:
     """DALI's fn.crop_mirror_normalize: crop, mirror, (x - mean) / std * scale + shift, convert (docs/normalize.md)."""
 
 # ---- exceptions -----------------------------------------------------------------------------------
@@ -874,7 +899,13 @@ class CudaError(RuntimeError): ...
 class CuRandError(RuntimeError): ...
 class CuBlasError(RuntimeError): ...
 class MemoryError(builtins.MemoryError): ...
-class NvJpegError(RuntimeError): ...
+class NvJpegError(RuntimeError):
+    """JPEG decoding failed (alias JpegError); the nvJPEG (GPU) engine raises it, the CPU
+    decoders its subclass DecodeError."""
+class DecodeError(NvJpegError):
+    """An image could not be decoded on the CPU (libjpeg-turbo, libspng) or its header read:
+    corrupt, truncated or unsupported data (the library's reason), an image over max_pixels, or
+    data neither JPEG nor PNG ("not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)")."""
 
 # ---- JPEG decoding (jpeg.c) ---------------------------------------------------------------------------
 
@@ -890,7 +921,7 @@ class Decoder:
     def device_padding(self) -> int: ...
     @property
     def max_pixels(self) -> int:
-        """The largest image (height * width) decoded; larger ones raise NvJpegError."""
+        """The largest image (height * width) decoded; larger ones raise DecodeError."""
     @property
     def host_padding(self) -> int: ...
     @property
@@ -910,11 +941,19 @@ class Decoder:
         data: bytes-like, a path, or a CPU uint8 DLPack tensor. contiguous=False: a JPEG region or
         scaled decode on a CPU decoder may return a strided view of the band libjpeg decoded (rows
         (w + 68) * 3 bytes apart), saving the copy of each row.
-        Raises NvJpegError on corrupt data, ValueError/TypeError on a bad buffer, roi or scale."""
+        Raises DecodeError (a subclass of NvJpegError; NvJpegError itself where the 'nvjpeg' engine
+        fails on a JPEG) on corrupt or non-image data, ValueError/TypeError on a bad buffer, roi or scale."""
     def info(self, data: _JpegData) -> Dict[str, Any]:
         """The header's description (JPEG or PNG, key 'format'): {'height', 'width', 'channels' (3), 'components' (1, 3, 4),
         'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK', 'YCCK'), 'sampling' ('4:2:0', ...),
         'progressive' (bool)}."""
+    def __reduce__(self) -> Tuple[Callable[[str, int, int, bool, int], "Decoder"], Tuple[str, int, int, bool, int]]:
+        """Pickle as (_decoder_restore, (device, device_padding, host_padding, gpu_huffman, max_pixels))."""
+
+
+def _decoder_restore(device: str, device_padding: int, host_padding: int, gpu_huffman: bool, max_pixels: int,
+                     /) -> Decoder:
+    """Unpickle a Decoder: a new one for device ('cpu' or 'cuda:N')."""
 
 
 def jpeg_info(data: _JpegData) -> Tuple[int, int]:
@@ -966,12 +1005,11 @@ def make_affine_matrix(out: Any, source_height: int, source_width: int, target_h
 def make_transform(source_size: Sequence[int], target_size: Sequence[int], angle: float = 0, scale: float = 1,
                    aspect: float = 1, shift: Optional[Sequence[float]] = None, shear: Optional[Sequence[float]] = None,
                    hmirror: bool = False, vmirror: bool = False, scale_mode: _ScaleModeLike = "shortest",
-                   max_supersampling: int = 3, out: Optional[_NDArray] = None,
-                   **_: Any) -> Tuple[_NDArray, int]:
-    """(matrix, supersampling) for make_affine_matrix's parameters; unknown keyword arguments are ignored."""
+                   max_supersampling: int = 3, out: Optional[_NDArray] = None) -> Tuple[_NDArray, int]:
+    """(matrix, supersampling) for make_affine_matrix's parameters; an unknown keyword is a TypeError."""
 
 
-def warp_affine(src: Union[CudaTensor, Sequence[CudaTensor]], dst: CudaTensor, matrix: Any,
+def warp_affine(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any,
                 background: Any = None, supersampling: Union[int, Sequence[int]] = 1, *,
                 interpolation: str = 'linear', border: str = 'constant', layout: Optional[str] = None,
                 src_layout: Optional[str] = None) -> None:
@@ -1001,45 +1039,45 @@ _Interp = str  # 'nearest', 'bilinear' (or 'linear'), 'area'
 _SizeLike = Union[SupportsIndex, Sequence[SupportsIndex]]
 
 
-def resize(image: CudaTensor, size: _SizeLike, interpolation: _Interp = "bilinear", antialias: bool = True,
-           layout: Optional[str] = None, out: Optional[CudaTensor] = None) -> CudaTensor:
+def resize(image: _Image, size: _SizeLike, interpolation: _Interp = "bilinear", antialias: bool = True,
+           layout: Optional[str] = None, out: Optional[_Image] = None) -> CudaTensor:
     """Resize an image (HW, HWC, CHW) or batch (NHWC, NCHW) to (h, w), or an int: the shorter side."""
 
 
-def resize_batch(images: Sequence[CudaTensor], size: _SizeLike, interpolation: _Interp = "bilinear",
+def resize_batch(images: Sequence[_Image], size: _SizeLike, interpolation: _Interp = "bilinear",
                  antialias: bool = True, layout: Optional[str] = None, out_layout: Optional[str] = "NCHW",
-                 dtype: Any = None, out: Optional[CudaTensor] = None) -> CudaTensor:
+                 dtype: Any = None, out: Optional[_Image] = None) -> CudaTensor:
     """Resize images of any sizes into one (N, C, H, W) / (N, H, W, C) batch."""
 
 
-def flip(image: CudaTensor, horizontal: bool = True, vertical: bool = False,
+def flip(image: _Image, horizontal: bool = True, vertical: bool = False,
          layout: Optional[str] = None) -> CudaTensor:
     """A mirrored view (negative strides, no copy)."""
 
 
-def hflip(image: CudaTensor, layout: Optional[str] = None) -> CudaTensor:
+def hflip(image: _Image, layout: Optional[str] = None) -> CudaTensor:
     """A left-right mirrored view."""
 
 
-def vflip(image: CudaTensor, layout: Optional[str] = None) -> CudaTensor:
+def vflip(image: _Image, layout: Optional[str] = None) -> CudaTensor:
     """An upside-down view."""
 
 
-def crop(image: CudaTensor, y: SupportsIndex, x: SupportsIndex, h: SupportsIndex, w: SupportsIndex,
+def crop(image: _Image, y: SupportsIndex, x: SupportsIndex, h: SupportsIndex, w: SupportsIndex,
          layout: Optional[str] = None) -> CudaTensor:
     """A view of rows y .. y+h-1 and columns x .. x+w-1."""
 
 
-def center_crop(image: CudaTensor, size: _SizeLike, layout: Optional[str] = None) -> CudaTensor:
+def center_crop(image: _Image, size: _SizeLike, layout: Optional[str] = None) -> CudaTensor:
     """torchvision's CenterCrop: a view when it fits, else the image centred on zeros (a new tensor)."""
 
 
-def flip_batch(batch: CudaTensor, flags: Sequence[Any], horizontal: bool = True, vertical: bool = False,
-               layout: Optional[str] = None, out: Optional[CudaTensor] = None) -> CudaTensor:
+def flip_batch(batch: _Image, flags: Sequence[Any], horizontal: bool = True, vertical: bool = False,
+               layout: Optional[str] = None, out: Optional[_Image] = None) -> CudaTensor:
     """A copy of an NCHW / NHWC batch with image i flipped where flags[i] is true; out may be batch."""
 
 
-def image_dims(image: CudaTensor, layout: Optional[str] = None) -> Tuple[int, int, int, int]:
+def image_dims(image: _Image, layout: Optional[str] = None) -> Tuple[int, int, int, int]:
     """(N, H, W, C) of an image or batch under its layout."""
 # ---- colour (colour.c, docs/colour.md) ------------------------------------------------------------------
 
@@ -1047,40 +1085,40 @@ _FactorsLike = Optional[Union[Sequence[float], _NDArray]]  # N factors per image
 _RangeLike = Optional[Union[float, Tuple[float, float], Sequence[float]]]
 
 
-def adjust_brightness(imtensor: CudaTensor, brightness_factor: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+def adjust_brightness(imtensor: _Image, brightness_factor: float, out: Optional[_Image] = None) -> CudaTensor:
     """torchvision's adjust_brightness of a uint8/float32 (N, C, H, W) or (C, H, W) image, C = 1 or 3."""
 
 
-def adjust_contrast(imtensor: CudaTensor, contrast_factor: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+def adjust_contrast(imtensor: _Image, contrast_factor: float, out: Optional[_Image] = None) -> CudaTensor:
     """torchvision's adjust_contrast: blend with each image's grayscale mean."""
 
 
-def adjust_saturation(imtensor: CudaTensor, saturation_factor: float,
-                      out: Optional[CudaTensor] = None) -> CudaTensor:
+def adjust_saturation(imtensor: _Image, saturation_factor: float,
+                      out: Optional[_Image] = None) -> CudaTensor:
     """torchvision's adjust_saturation: blend with each pixel's grayscale."""
 
 
-def adjust_hue(imtensor: CudaTensor, hue_factor: float, out: Optional[CudaTensor] = None) -> CudaTensor:
+def adjust_hue(imtensor: _Image, hue_factor: float, out: Optional[_Image] = None) -> CudaTensor:
     """torchvision's adjust_hue: rotate the hue by hue_factor in [-0.5, 0.5] turns."""
 
 
-def rgb_to_grayscale(imtensor: CudaTensor, num_output_channels: int = 1,
-                     out: Optional[CudaTensor] = None) -> CudaTensor:
+def rgb_to_grayscale(imtensor: _Image, num_output_channels: int = 1,
+                     out: Optional[_Image] = None) -> CudaTensor:
     """torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B into 1 or 3 channels."""
 
 
-def rgb_to_hsv(imtensor: CudaTensor, out: Optional[CudaTensor] = None) -> CudaTensor:
+def rgb_to_hsv(imtensor: _Image, out: Optional[_Image] = None) -> CudaTensor:
     """float32 RGB -> HSV (torchvision's _rgb_to_hsv)."""
 
 
-def hsv_to_rgb(imtensor: CudaTensor, out: Optional[CudaTensor] = None) -> CudaTensor:
+def hsv_to_rgb(imtensor: _Image, out: Optional[_Image] = None) -> CudaTensor:
     """float32 HSV -> RGB (torchvision's _hsv_to_rgb)."""
 
 
-def color_jitter(imtensor: CudaTensor, brightness: _FactorsLike = None, contrast: _FactorsLike = None,
+def color_jitter(imtensor: _Image, brightness: _FactorsLike = None, contrast: _FactorsLike = None,
                  saturation: _FactorsLike = None, hue: _FactorsLike = None,
                  order: Optional[Union[Sequence[Sequence[int]], _NDArray]] = None,
-                 out: Optional[CudaTensor] = None, gammagrays: _FactorsLike = None,
+                 out: Optional[_Image] = None, gammagrays: _FactorsLike = None,
                  gammacolors: Optional[Union[Sequence[float], Sequence[Sequence[float]], _NDArray]] = None,
                  contrasts: _FactorsLike = None, vmin: Optional[float] = None,
                  vmax: Optional[float] = None) -> CudaTensor:
@@ -1088,7 +1126,7 @@ def color_jitter(imtensor: CudaTensor, brightness: _FactorsLike = None, contrast
     gammacolors, contrasts, vmin and vmax, lighting() of the result in the same pass."""
 
 
-def color_jitter_params(rng: RandomNumberGenerator, n: int, brightness: _RangeLike = None,
+def color_jitter_params(rng: Union[RandomNumberGenerator, _RngStates], n: int, brightness: _RangeLike = None,
                         contrast: _RangeLike = None, saturation: _RangeLike = None, hue: _RangeLike = None,
                         random_order: bool = True) -> Dict[str, Any]:
     """ColorJitter's sampling of n images' factors and orders from rng (for color_jitter(im, **params))."""
@@ -1096,7 +1134,7 @@ def color_jitter_params(rng: RandomNumberGenerator, n: int, brightness: _RangeLi
 
 # ---- RandomResizedCrop and decode plans (rrc.c; public wrappers in augpy.rrc) ----------------------
 
-def _random_resized_crop(rng: RandomNumberGenerator, heights: Sequence[int], widths: Sequence[int],
+def _random_resized_crop(rng: Union[RandomNumberGenerator, _RngStates], heights: Sequence[int], widths: Sequence[int],
                          out_height: int, out_width: int, scale: Sequence[float], ratio: Sequence[float],
                          hflip: float, max_supersampling: int, dct_scale: bool, roi: bool) -> List[Any]:
     """aug_random_resized_crop: per image (crop, hflip, matrix, supersampling, (scale_m, roi, matrix, supersampling))."""

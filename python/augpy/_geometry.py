@@ -6,11 +6,15 @@ Each function is the extension's (same arguments, same result) plus a keyword
 ``keypoints`` ((n, 2|3|4); ``keypoint_labels`` alike), ``mask`` (an (H, W) integer
 mask of the image's size), and the settings ``box_format`` ('xyxy'), ``box_params``
 (transform_boxes' normalized / min_area / min_visibility) and ``ignore_index`` (255,
-the mask value outside the source). With targets the call returns ``(result,
-moved)``, ``moved`` the dict with the targets moved by the op's matrix
-(augpy.targets: resize_matrix, flip_matrix, crop_matrix, center_crop_matrix, or
-warp_affine's own matrix); warp_affine, which returns None, returns ``moved``.
+the mask value outside the source). Any other key is a TypeError that lists these.
+With targets the call returns ``(result, moved)``, ``moved`` the dict with the
+targets moved by the op's matrix (augpy.targets: resize_matrix, flip_matrix,
+crop_matrix, center_crop_matrix, or warp_affine's own matrix; a mask comes back
+(Ht, Wt)); warp_affine, which returns None, returns ``moved``.
 docs/targets.md has the conventions and examples.
+
+Each wrapper's docstring is the extension function's (its arguments, layouts and
+results) followed by the targets= paragraph below, so help(augpy.resize) shows both.
 """
 from . import _augpy
 from . import targets as _targets
@@ -18,14 +22,42 @@ from . import targets as _targets
 _SETTINGS = ("box_format", "box_params", "ignore_index")
 _KEYS = ("boxes", "labels", "keypoints", "keypoint_labels", "mask") + _SETTINGS
 
+_TARGETS_DOC = """
+targets: None, or a dict of the image's targets that follow it through the op: any of
+'boxes' ((n, 4); 'labels' filtered alike), 'keypoints' ((n, 2|3|4); 'keypoint_labels'
+alike), 'mask' (an (H, W) integer mask of the image's size) and the settings
+'box_format' ('xyxy', 'xywh' or 'cxcywh'), 'box_params' (a dict of transform_boxes'
+normalized / min_area / min_visibility) and 'ignore_index' (255: the mask value outside
+the source). Any other key is a TypeError listing these. With targets the call returns
+{returns}, moved being a new dict of the moved targets (boxes and keypoints that leave
+the image dropped with their labels; the mask (Ht, Wt), warped nearest-neighbour) and
+the settings as given. targets= follows one image: a batch is a ValueError (use the
+batch stages or augpy.transform_boxes_batch). docs/targets.md has the conventions."""
 
-def _follow(targets, matrix, source_hw, target_hw, func):
+
+def _documented(cfunc, returns):
+    """The wrapper's __doc__: the extension function's docstring, then targets=."""
+    def wrap(func):
+        func.__doc__ = (cfunc.__doc__ or "").rstrip() + "\n" + _TARGETS_DOC.format(returns=returns)
+        return func
+    return wrap
+
+
+def _check(targets, func):
+    """TypeError for targets that are no dict or hold an unknown key (before the op runs)."""
+    if targets is None:
+        return
     if not isinstance(targets, dict):
         raise TypeError(f"{func}: targets must be a dict (boxes, labels, keypoints, keypoint_labels, mask), "
                         f"got {type(targets).__name__}")
-    unknown = sorted(set(targets) - set(_KEYS))
+    unknown = sorted(set(targets) - set(_KEYS), key=str)
     if unknown:
-        raise ValueError(f"{func}: unknown targets keys {unknown} (known: {', '.join(_KEYS)})")
+        raise TypeError(f"{func}: unknown targets key{'s' if len(unknown) > 1 else ''} "
+                        f"{', '.join(repr(k) for k in unknown)} (accepted: {', '.join(_KEYS)})")
+
+
+def _follow(targets, matrix, source_hw, target_hw, func):
+    _check(targets, func)
     batch = {}
     for key, batch_key in (("boxes", "boxes"), ("labels", "labels"), ("keypoints", "keypoints"),
                            ("keypoint_labels", "keypoint_labels"), ("mask", "masks")):
@@ -51,8 +83,9 @@ def _hw(image, layout, func):
     return h, w
 
 
+@_documented(_augpy.resize, "(resized, moved)")
 def resize(image, size, interpolation="bilinear", antialias=True, layout=None, out=None, *, targets=None):
-    """``augpy.resize``; with ``targets``: ``(resized, moved targets)`` (module doc)."""
+    _check(targets, "augpy.resize")
     res = _augpy.resize(image, size, interpolation, antialias, layout, out)
     if targets is None:
         return res
@@ -68,24 +101,28 @@ def _flipped(res, image, layout, targets, horizontal, vertical, func):
     return res, _follow(targets, _targets.flip_matrix(hw, horizontal, vertical), hw, hw, func)
 
 
+@_documented(_augpy.flip, "(view, moved)")
 def flip(image, horizontal=True, vertical=False, layout=None, *, targets=None):
-    """``augpy.flip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
+    _check(targets, "augpy.flip")
     res = _augpy.flip(image, horizontal, vertical, layout)
     return _flipped(res, image, layout, targets, bool(horizontal), bool(vertical), "augpy.flip")
 
 
+@_documented(_augpy.hflip, "(view, moved)")
 def hflip(image, layout=None, *, targets=None):
-    """``augpy.hflip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
+    _check(targets, "augpy.hflip")
     return _flipped(_augpy.hflip(image, layout), image, layout, targets, True, False, "augpy.hflip")
 
 
+@_documented(_augpy.vflip, "(view, moved)")
 def vflip(image, layout=None, *, targets=None):
-    """``augpy.vflip``; with ``targets``: ``(view, moved targets)`` (module doc)."""
+    _check(targets, "augpy.vflip")
     return _flipped(_augpy.vflip(image, layout), image, layout, targets, False, True, "augpy.vflip")
 
 
+@_documented(_augpy.crop, "(view, moved)")
 def crop(image, y, x, h, w, layout=None, *, targets=None):
-    """``augpy.crop``; with ``targets``: ``(view, moved targets)`` (module doc)."""
+    _check(targets, "augpy.crop")
     res = _augpy.crop(image, y, x, h, w, layout)
     if targets is None:
         return res
@@ -93,8 +130,9 @@ def crop(image, y, x, h, w, layout=None, *, targets=None):
     return res, _follow(targets, _targets.crop_matrix(int(y), int(x)), src, (int(h), int(w)), "augpy.crop")
 
 
+@_documented(_augpy.center_crop, "(result, moved)")
 def center_crop(image, size, layout=None, *, targets=None):
-    """``augpy.center_crop``; with ``targets``: ``(result, moved targets)`` (module doc)."""
+    _check(targets, "augpy.center_crop")
     res = _augpy.center_crop(image, size, layout)
     if targets is None:
         return res
@@ -102,11 +140,11 @@ def center_crop(image, size, layout=None, *, targets=None):
     return res, _follow(targets, _targets.center_crop_matrix(src, dst), src, dst, "augpy.center_crop")
 
 
+@_documented(_augpy.warp_affine, "moved (instead of None)")
 def warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation="linear", border="constant",
                 layout=None, src_layout=None, targets=None):
-    """``augpy.warp_affine``; with ``targets`` (one source image): returns the moved
-    targets (module doc), else None."""
-    if targets is not None and not isinstance(src, _augpy.CudaTensor):
+    _check(targets, "augpy.warp_affine")
+    if targets is not None and isinstance(src, (list, tuple)):
         raise ValueError("augpy.warp_affine: targets= follows one image; for a batch use the batch stages "
                          "or augpy.transform_boxes_batch")
     _augpy.warp_affine(src, dst, matrix, background, supersampling, interpolation=interpolation, border=border,

@@ -1,29 +1,30 @@
-"""Stubs of augpy/_geometry.py: the geometric ops with targets=."""
+"""Stubs of augpy/_geometry.py: the geometric ops with targets= (an unknown targets key is a
+TypeError; the runtime docstrings are the extension's plus the targets= paragraph)."""
 from typing import Any, Dict, Optional, Sequence, SupportsIndex, Tuple, Union
 
-from ._augpy import CudaTensor
+from ._augpy import CudaTensor, _Image
 
 _Targets = Optional[Dict[str, Any]]
 _SizeLike = Union[SupportsIndex, Sequence[SupportsIndex]]
 
 
-def resize(image: CudaTensor, size: _SizeLike, interpolation: str = "bilinear", antialias: bool = True,
-           layout: Optional[str] = None, out: Optional[CudaTensor] = None, *, targets: _Targets = None) -> Any:
+def resize(image: _Image, size: _SizeLike, interpolation: str = "bilinear", antialias: bool = True,
+           layout: Optional[str] = None, out: Optional[_Image] = None, *, targets: _Targets = None) -> Any:
     """augpy.resize; with targets: (resized, moved targets)."""
-def flip(image: CudaTensor, horizontal: bool = True, vertical: bool = False, layout: Optional[str] = None, *,
+def flip(image: _Image, horizontal: bool = True, vertical: bool = False, layout: Optional[str] = None, *,
          targets: _Targets = None) -> Any:
     """augpy.flip; with targets: (view, moved targets)."""
-def hflip(image: CudaTensor, layout: Optional[str] = None, *, targets: _Targets = None) -> Any:
+def hflip(image: _Image, layout: Optional[str] = None, *, targets: _Targets = None) -> Any:
     """augpy.hflip; with targets: (view, moved targets)."""
-def vflip(image: CudaTensor, layout: Optional[str] = None, *, targets: _Targets = None) -> Any:
+def vflip(image: _Image, layout: Optional[str] = None, *, targets: _Targets = None) -> Any:
     """augpy.vflip; with targets: (view, moved targets)."""
-def crop(image: CudaTensor, y: SupportsIndex, x: SupportsIndex, h: SupportsIndex, w: SupportsIndex,
+def crop(image: _Image, y: SupportsIndex, x: SupportsIndex, h: SupportsIndex, w: SupportsIndex,
          layout: Optional[str] = None, *, targets: _Targets = None) -> Any:
     """augpy.crop; with targets: (view, moved targets)."""
-def center_crop(image: CudaTensor, size: _SizeLike, layout: Optional[str] = None, *,
+def center_crop(image: _Image, size: _SizeLike, layout: Optional[str] = None, *,
                 targets: _Targets = None) -> Any:
     """augpy.center_crop; with targets: (result, moved targets)."""
-def warp_affine(src: Union[CudaTensor, Sequence[CudaTensor]], dst: CudaTensor, matrix: Any, background: Any = None,
+def warp_affine(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any, background: Any = None,
                 supersampling: Union[int, Sequence[int]] = 1, *, interpolation: str = "linear",
                 border: str = "constant", layout: Optional[str] = None, src_layout: Optional[str] = None,
                 targets: _Targets = None) -> Any:

@@ -3,16 +3,47 @@
 Thin wrappers over the C API of ``aug/rrc.h``: ``random_resized_crop`` samples
 torchvision's RandomResizedCrop crops from an augpy ``RandomNumberGenerator``
 (one generator call per batch, so a batch is reproducible from the generator's
-state) and returns, per image, the crop, the warp matrix onto the output size
-and the plan of a DCT-scaled region decode; ``plan_decode`` plans that decode
-for any warp matrix; ``resize_center_crop_matrix`` is the evaluation transform
-(resize the shorter side, centre crop) as one warp.
+state), or from one generator state per image (the per-sample streams of
+docs/random.md; ``sample_rng_states`` makes them), and returns, per image, the
+crop, the warp matrix onto the output size and the plan of a DCT-scaled
+region decode; ``plan_decode`` plans that decode for any warp matrix;
+``resize_center_crop_matrix`` is the evaluation transform (resize the shorter
+side, centre crop) as one warp.
 """
+import operator
+from typing import Iterable, List, Tuple
+
 import numpy as np
 
 from . import _augpy
 
-__all__ = ["random_resized_crop", "plan_decode", "resize_center_crop_matrix"]
+__all__ = ["random_resized_crop", "plan_decode", "resize_center_crop_matrix", "sample_rng_states"]
+
+
+def sample_rng_states(rngs: Iterable[Tuple[int, int, int]], stream: str) -> List[Tuple[int, int]]:
+    """The generator states of stream ``stream`` for samples with ``'rng': (seed, epoch, sample)``:
+    ``[(stream_seed(seed, epoch, stream), sample) for (seed, epoch, sample) in rngs]``, one
+    ``(seed, calls)`` state per sample for ``random_resized_crop`` / ``color_jitter_params``
+    (docs/random.md, "Per-sample streams")."""
+    func = "augpy.sample_rng_states"
+    try:
+        triples = [tuple(t) for t in rngs]
+    except TypeError:
+        raise TypeError(f"{func}: rngs must be a sequence of (seed, epoch, sample) triples") from None
+    out = []
+    for i, t in enumerate(triples):
+        if len(t) != 3:
+            raise ValueError(f"{func}: rngs[{i}] must be a (seed, epoch, sample) triple, got {len(t)} values")
+        seed, epoch, sample = t
+        try:
+            sample = operator.index(sample)
+        except TypeError:
+            raise TypeError(f"{func}: rngs[{i}] sample must be an int, not {type(sample).__name__!r}") from None
+        if not 0 <= sample < 1 << 64:
+            shown = sample if sample.bit_length() <= 256 else f"(an int of {sample.bit_length()} bits)"
+            raise ValueError(f"{func}: rngs[{i}] sample = {shown} is out of range [0, 2**64)")
+        out.append((_augpy.stream_seed(seed, epoch, stream), sample))
+    return out
 
 
 def _size2(value, name, func):
@@ -41,7 +72,10 @@ def random_resized_crop(rng, sizes, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4
                         max_supersampling=3, dct_scale=True, roi=True):
     """Sample one RandomResizedCrop per image (torchvision's get_params).
 
-    :param rng: an ``augpy.RandomNumberGenerator``; one call of its counter is used
+    :param rng: an ``augpy.RandomNumberGenerator``; one call of its counter is used. Or a
+        sequence of len(sizes) generator states ``(seed, calls)``, one per image: image k is
+        drawn as image 0 of a generator at state rng[k] (none is advanced; see
+        ``sample_rng_states``)
     :param sizes: the images' (height, width) pairs (a sequence or an (n, 2) array)
     :param size: the output size, an int or (height, width)
     :param scale: area fraction range of the crop

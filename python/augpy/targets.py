@@ -21,15 +21,24 @@ __all__ = ["transform_boxes", "transform_boxes_batch", "transform_keypoints", "t
 BOX_FORMATS = ("xyxy", "xywh", "cxcywh")
 
 
+def _float_array(value, func, name):
+    """value as a float64 array; a sequence that changes while numpy reads it (a hostile
+    element's __float__) is a ValueError naming the function, not numpy's RuntimeError."""
+    try:
+        return np.asarray(value.numpy() if isinstance(value, _augpy.CudaTensor) else value, dtype=np.float64)
+    except RuntimeError as e:
+        raise ValueError(f"{func}: {name} changed while it was read ({e})") from None
+
+
 def _matrix(matrix, func, name="matrix"):
-    m = np.asarray(matrix.numpy() if isinstance(matrix, _augpy.CudaTensor) else matrix, dtype=np.float64)
+    m = _float_array(matrix, func, name)
     if m.shape != (2, 3):
         raise ValueError(f"{func}: {name} must have shape (2, 3) (the warp matrix), got {m.shape}")
     return m.reshape(6).tolist()
 
 
 def _matrices(matrices, n, func):
-    m = np.asarray(matrices.numpy() if isinstance(matrices, _augpy.CudaTensor) else matrices, dtype=np.float64)
+    m = _float_array(matrices, func, "matrices")
     if m.shape == (2, 3):
         m = np.broadcast_to(m, (n, 2, 3))
     if m.shape != (n, 2, 3):
@@ -294,7 +303,9 @@ def center_crop_offsets(hw, size):
 
 
 def center_crop_matrix(hw, size):
-    """The matrix of ``augpy.center_crop(img, size)`` on an (h, w) image."""
+    """The matrix of ``augpy.center_crop(img, size)`` on an (h, w) image: the shift
+    ``crop_matrix(*center_crop_offsets(hw, size))`` (negative offsets where the crop is
+    larger than the image and center_crop pads with zeros)."""
     y, x = center_crop_offsets(hw, size)
     return crop_matrix(y, x)
 

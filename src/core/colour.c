@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "aug/colour.h"
 #include "colour.h"
+#include "scalar/random.h"
 #include "tensor_impl.h"
 
 /* The image: (N, C, H, W) or (C, H, W), any strides, uint8 or float32 (float32
@@ -374,5 +375,36 @@ aug_status aug_color_jitter_sample(aug_rng *rng, int64_t n, const double *bright
     if (st == AUG_OK) st = map_params(func, n, u, ranges, random_order, outs, order);
     free(u);
     aug_tensor_free(t);
+    return st;
+}
+
+aug_status aug_color_jitter_sample_states(const aug_rng_state *states, int64_t n, const double *brightness_range,
+                                          const double *contrast_range, const double *saturation_range,
+                                          const double *hue_range, int random_order, double *brightness,
+                                          double *contrast, double *saturation, double *hue, int32_t *order) {
+    const char *func = "aug_color_jitter_sample_states";
+    const double *const ranges[4] = {brightness_range, contrast_range, saturation_range, hue_range};
+    double *const outs[4] = {brightness, contrast, saturation, hue};
+    if (n < 0) return aug__error(AUG_ERR_VALUE, func, "n = %lld must be >= 0", (long long)n);
+    if (n > 0 && !states) return aug__error(AUG_ERR_VALUE, func, "states is NULL");
+    aug_status st;
+    for (int k = 0; k < 4; k++)
+        if ((st = check_range(func, k, ranges[k], outs[k]))) return st;
+    if (!order) return aug__error(AUG_ERR_VALUE, func, "order is NULL");
+    if ((uint64_t)n > (SIZE_MAX / sizeof(double) - 1) / 7) return AUG__NOMEM(func);
+    double *u = malloc((size_t)(7 * n + 1) * sizeof(double));
+    if (!u) return AUG__NOMEM(func);
+    /* element j of a float64 uniform [0, 1) fill: 52 bits of block j's first draw
+     * (m = 1, o = 0, d = 1 and the clamp to [0, prev(1)] change no value) */
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t key[2] = {(uint32_t)states[i].seed, (uint32_t)(states[i].seed >> 32)};
+        for (int j = 0; j < 7; j++) {
+            uint32_t x[4];
+            aug__philox_element(key, states[i].calls, (uint64_t)j, x);
+            u[7 * i + j] = aug__unit52(x[0], x[1]);
+        }
+    }
+    st = map_params(func, n, u, ranges, random_order, outs, order);
+    free(u);
     return st;
 }

@@ -19,6 +19,7 @@
  * (cpu/png.c) into the decoder's scratch memory, then cut and converted to
  * the output mode; modes other than RGB convert a JPEG's RGB decode the same
  * way (aug_decoder_decode_as). Both then reach the device like the fallback. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,10 +101,20 @@ const char *aug_decoder_engine(const aug_decoder *d) {
     return d->impl ? "nvjpeg" : "libjpeg-turbo+upload";
 }
 
+/* The data of every entry (decode, info, describe): bytes that start neither a
+ * JPEG (FF D8) nor a PNG (its 8-byte signature) are refused here, naming their
+ * first bytes ("not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)":
+ * an HTML error page saved as .jpg), so every entry and engine says the same;
+ * a file of either format that is cut short or corrupt gets its decoder's reason. */
 static aug_status check_data(const char *func, const void *data, size_t size) {
     if (data == NULL && size > 0) return aug__error(AUG_ERR_VALUE, func, "data is NULL (size %zu)", size);
-    if (size == 0) return aug__error(AUG_ERR_JPEG, func, "empty data (0 bytes) is not a JPEG file");
-    return AUG_OK;
+    if (size == 0) return aug__error(AUG_ERR_JPEG, func, "not a JPEG or PNG file (empty)");
+    const unsigned char *p = data;
+    if ((size >= 2 && p[0] == 0xff && p[1] == 0xd8) || aug_image_format_of(data, size) == AUG_FORMAT_PNG) return AUG_OK;
+    char hex[8 * 3] = ""; /* "xx" and seven " xx" */
+    size_t n = size < 8 ? size : 8, k = 0;
+    for (size_t i = 0; i < n; i++) k += (size_t)snprintf(hex + k, sizeof hex - k, i ? " %02x" : "%02x", p[i]);
+    return aug__error(AUG_ERR_JPEG, func, "not a JPEG or PNG file (starts with %s)", hex);
 }
 
 aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels) {

@@ -113,9 +113,9 @@ static int64_t below(uint64_t a, int64_t count) {
     return (int64_t)(((unsigned __int128)a * (unsigned __int128)(uint64_t)count) >> 64);
 }
 
-static aug_status check_range(const char *name, double lo, double hi) {
+static aug_status check_range(const char *func, const char *name, double lo, double hi) {
     if (!isfinite(lo) || !isfinite(hi) || !(lo > 0.0) || lo > hi)
-        return aug__error(AUG_ERR_VALUE, RRC, "%s range (%g, %g) must be finite with 0 < min <= max", name, lo, hi);
+        return aug__error(AUG_ERR_VALUE, func, "%s range (%g, %g) must be finite with 0 < min <= max", name, lo, hi);
     return AUG_OK;
 }
 
@@ -145,53 +145,81 @@ static void sample(const aug_rng_state *s, uint64_t k, int64_t H, int64_t W, con
     crop[0] = (H - h) / 2, crop[1] = (W - w) / 2, crop[2] = h, crop[3] = w;
 }
 
-aug_status aug_random_resized_crop(aug_rng *rng, int64_t n, const int64_t *heights, const int64_t *widths,
-                                   int64_t out_height, int64_t out_width, const aug_rrc_params *params, aug_rrc *out) {
-    if (rng == NULL || params == NULL) return aug__error(AUG_ERR_VALUE, RRC, "rng or params is NULL");
-    if (n < 0) return aug__error(AUG_ERR_VALUE, RRC, "n must be >= 0, got %lld", (long long)n);
+/* The checks both samplers share (all but the generator / states). */
+static aug_status check_args(const char *func, int64_t n, const int64_t *heights, const int64_t *widths,
+                             int64_t out_height, int64_t out_width, const aug_rrc_params *p, const aug_rrc *out) {
+    if (p == NULL) return aug__error(AUG_ERR_VALUE, func, "params is NULL");
+    if (n < 0) return aug__error(AUG_ERR_VALUE, func, "n must be >= 0, got %lld", (long long)n);
     if (n > 0 && (heights == NULL || widths == NULL || out == NULL))
-        return aug__error(AUG_ERR_VALUE, RRC, "heights, widths or out is NULL");
+        return aug__error(AUG_ERR_VALUE, func, "heights, widths or out is NULL");
     if (out_height <= 0 || out_width <= 0)
-        return aug__error(AUG_ERR_VALUE, RRC, "output size must be positive, got (%lld, %lld)", (long long)out_height,
+        return aug__error(AUG_ERR_VALUE, func, "output size must be positive, got (%lld, %lld)", (long long)out_height,
                           (long long)out_width);
-    const aug_rrc_params *p = params;
     aug_status st;
-    if ((st = check_range("scale", p->scale_min, p->scale_max)) != AUG_OK ||
-        (st = check_range("ratio", p->ratio_min, p->ratio_max)) != AUG_OK)
+    if ((st = check_range(func, "scale", p->scale_min, p->scale_max)) != AUG_OK ||
+        (st = check_range(func, "ratio", p->ratio_min, p->ratio_max)) != AUG_OK)
         return st;
     if (!(p->hflip >= 0.0 && p->hflip <= 1.0))
-        return aug__error(AUG_ERR_VALUE, RRC, "hflip probability must be in [0, 1], got %g", p->hflip);
+        return aug__error(AUG_ERR_VALUE, func, "hflip probability must be in [0, 1], got %g", p->hflip);
     if (p->max_supersampling < 1 || p->max_supersampling > AUG_MAX_SUPERSAMPLING)
-        return aug__error(AUG_ERR_VALUE, RRC, "max_supersampling must be in [1, %d], got %d", AUG_MAX_SUPERSAMPLING,
+        return aug__error(AUG_ERR_VALUE, func, "max_supersampling must be in [1, %d], got %d", AUG_MAX_SUPERSAMPLING,
                           p->max_supersampling);
     for (int64_t k = 0; k < n; k++)
         if (heights[k] <= 0 || widths[k] <= 0)
-            return aug__error(AUG_ERR_VALUE, RRC, "image %lld has size (%lld, %lld); sizes must be positive",
+            return aug__error(AUG_ERR_VALUE, func, "image %lld has size (%lld, %lld); sizes must be positive",
                               (long long)k, (long long)heights[k], (long long)widths[k]);
+    return AUG_OK;
+}
+
+/* The one per-image sampler: image k of call s (blocks 16k + 0..11), an H x W
+ * image warped to out_height x out_width. Arguments checked by check_args. */
+static aug_status draw_image(const char *func, const aug_rng_state *s, uint64_t k, int64_t H, int64_t W,
+                             int64_t out_height, int64_t out_width, const aug_rrc_params *p, aug_rrc *out) {
+    aug_rrc r;
+    memset(&r, 0, sizeof r);
+    sample(s, k, H, W, p, r.crop);
+    uint64_t u[2];
+    block(s, 16 * k + 11, u);
+    r.hflip = unit(u[0]) < p->hflip;
+    double sx = (double)r.crop[3] / (double)out_width, sy = (double)r.crop[2] / (double)out_height;
+    double m[6] = {sx, 0.0, (double)r.crop[1] + 0.5 * sx - 0.5, 0.0, sy, (double)r.crop[0] + 0.5 * sy - 0.5};
+    if (r.hflip) m[0] = -sx, m[2] = (double)r.crop[1] + ((double)out_width - 0.5) * sx - 0.5;
+    for (int i = 0; i < 6; i++) r.matrix[i] = (float)m[i];
+    double ss = ceil(sqrt(sx * sy) - 1e-9);
+    if (!(ss >= 1.0)) ss = 1.0;
+    if (ss > (double)p->max_supersampling) ss = (double)p->max_supersampling;
+    r.supersampling = (int)ss;
+    aug_status st =
+        aug_plan_decode(r.matrix, H, W, out_height, out_width, r.supersampling, p->dct_scale, p->use_roi, &r.plan);
+    if (st != AUG_OK) return aug__error(st, func, "%s", aug_last_error());
+    *out = r;
+    return AUG_OK;
+}
+
+aug_status aug_random_resized_crop(aug_rng *rng, int64_t n, const int64_t *heights, const int64_t *widths,
+                                   int64_t out_height, int64_t out_width, const aug_rrc_params *params, aug_rrc *out) {
+    if (rng == NULL || params == NULL) return aug__error(AUG_ERR_VALUE, RRC, "rng or params is NULL");
+    aug_status st = check_args(RRC, n, heights, widths, out_height, out_width, params, out);
+    if (st != AUG_OK) return st;
     aug_rng_state s;
     if ((st = aug_rng_get_state(rng, &s)) != AUG_OK) return st;
-    for (int64_t k = 0; k < n; k++) {
-        aug_rrc r;
-        memset(&r, 0, sizeof r);
-        sample(&s, (uint64_t)k, heights[k], widths[k], p, r.crop);
-        uint64_t u[2];
-        block(&s, 16 * (uint64_t)k + 11, u);
-        r.hflip = unit(u[0]) < p->hflip;
-        double sx = (double)r.crop[3] / (double)out_width, sy = (double)r.crop[2] / (double)out_height;
-        double m[6] = {sx, 0.0, (double)r.crop[1] + 0.5 * sx - 0.5, 0.0, sy, (double)r.crop[0] + 0.5 * sy - 0.5};
-        if (r.hflip) m[0] = -sx, m[2] = (double)r.crop[1] + ((double)out_width - 0.5) * sx - 0.5;
-        for (int i = 0; i < 6; i++) r.matrix[i] = (float)m[i];
-        double ss = ceil(sqrt(sx * sy) - 1e-9);
-        if (!(ss >= 1.0)) ss = 1.0;
-        if (ss > (double)p->max_supersampling) ss = (double)p->max_supersampling;
-        r.supersampling = (int)ss;
-        st = aug_plan_decode(r.matrix, heights[k], widths[k], out_height, out_width, r.supersampling, p->dct_scale,
-                             p->use_roi, &r.plan);
-        if (st != AUG_OK) return aug__error(st, RRC, "%s", aug_last_error());
-        out[k] = r;
-    }
+    for (int64_t k = 0; k < n; k++)
+        if ((st = draw_image(RRC, &s, (uint64_t)k, heights[k], widths[k], out_height, out_width, params, &out[k])) !=
+            AUG_OK)
+            return st;
     s.calls++;
     return aug_rng_set_state(rng, &s);
+}
+
+aug_status aug_random_resized_crop_states(const aug_rng_state *states, int64_t n, const int64_t *heights,
+                                          const int64_t *widths, int64_t out_height, int64_t out_width,
+                                          const aug_rrc_params *params, aug_rrc *out) {
+    static const char func[] = "aug_random_resized_crop_states";
+    if (n > 0 && states == NULL) return aug__error(AUG_ERR_VALUE, func, "states is NULL");
+    aug_status st = check_args(func, n, heights, widths, out_height, out_width, params, out);
+    for (int64_t k = 0; st == AUG_OK && k < n; k++)
+        st = draw_image(func, &states[k], 0, heights[k], widths[k], out_height, out_width, params, &out[k]);
+    return st;
 }
 
 aug_status aug_resize_center_crop_matrix(int64_t src_height, int64_t src_width, int64_t resize, int64_t out_height,

@@ -182,11 +182,67 @@ static void test_truncated_and_garbage(void **state) {
     }
     static const char text[] = "this is not a JPEG file at all";
     expect_jpeg_error(d, text, sizeof text, NULL);
-    assert_non_null(strstr(aug_last_error(), "Not a JPEG file"));
+    assert_string_equal(aug_last_error(),
+                        "aug_decoder_decode: not a JPEG or PNG file (starts with 74 68 69 73 20 69 73 20)");
     int64_t h, w;
     assert_int_equal(aug_jpeg_info(text, sizeof text, &h, &w), AUG_ERR_JPEG);
     assert_int_equal(strncmp(aug_last_error(), "aug_jpeg_info: ", 15), 0);
     aug_tensor_free(buf);
+    aug_decoder_free(d);
+}
+
+/* Data that starts neither a JPEG (FF D8) nor a PNG (8-byte signature): every
+ * entry says so with the first (up to 8) bytes in hex; FF D8 and a whole PNG
+ * signature go on to the decoders, which give their own reasons. */
+static void test_not_an_image(void **state) {
+    static const struct {
+        const char *data;
+        size_t size;
+        const char *hex;
+    } cases[] = {
+        {"<html>\n<head><title>404 Not Found</title>", 40, "(starts with 3c 68 74 6d 6c 3e 0a 3c)"},
+        {"", 0, "(empty)"},
+        {"GIF", 3, "(starts with 47 49 46)"},
+        {"\xff", 1, "(starts with ff)"},
+        {"\xff\xd9\xff\xe0", 4, "(starts with ff d9 ff e0)"},
+        {"\x89PNG\r\n\x1a", 7, "(starts with 89 50 4e 47 0d 0a 1a)"}, /* a PNG's signature is 8 bytes */
+        {"\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09", 10, "(starts with 00 01 02 03 04 05 06 07)"},
+    };
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    assert_non_null(d);
+    char want[160];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const void *data = cases[i].data;
+        size_t n = cases[i].size;
+        aug_tensor *t = NULL;
+        int64_t h, w;
+        aug_jpeg_desc jd;
+        aug_png_desc pd;
+        assert_int_equal(aug_decoder_decode(d, data, n, NULL, &t), AUG_ERR_JPEG);
+        snprintf(want, sizeof want, "aug_decoder_decode: not a JPEG or PNG file %s", cases[i].hex);
+        assert_string_equal(aug_last_error(), want);
+        assert_null(t);
+        assert_int_equal(aug_decoder_decode_as(d, data, n, NULL, 1, 1, AUG_DECODE_GRAY, NULL, &t), AUG_ERR_JPEG);
+        snprintf(want, sizeof want, "aug_decoder_decode_as: not a JPEG or PNG file %s", cases[i].hex);
+        assert_string_equal(aug_last_error(), want);
+        assert_int_equal(aug_jpeg_info(data, n, &h, &w), AUG_ERR_JPEG);
+        snprintf(want, sizeof want, "aug_jpeg_info: not a JPEG or PNG file %s", cases[i].hex);
+        assert_string_equal(aug_last_error(), want);
+        assert_int_equal(aug_jpeg_describe(data, n, &jd), AUG_ERR_JPEG);
+        snprintf(want, sizeof want, "aug_jpeg_describe: not a JPEG or PNG file %s", cases[i].hex);
+        assert_string_equal(aug_last_error(), want);
+        assert_int_equal(aug_png_describe(data, n, &pd), AUG_ERR_JPEG);
+        snprintf(want, sizeof want, "aug_png_describe: not a JPEG or PNG file %s", cases[i].hex);
+        assert_string_equal(aug_last_error(), want);
+        assert_string_equal(aug_last_error_detail(), want + strlen("aug_png_describe: "));
+    }
+    /* FF D8 starts a JPEG: a truncated one keeps libjpeg-turbo's reason */
+    jpeg j = encode(64, 48, TJPF_RGB, TJSAMP_420, 90, 0);
+    expect_jpeg_error(d, j.buf, 2, NULL);
+    assert_null(strstr(aug_last_error(), "not a JPEG or PNG file"));
+    expect_jpeg_error(d, j.buf, j.size - 10, NULL);
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: Premature end of JPEG file");
+    tjFree(j.buf);
     aug_decoder_free(d);
 }
 
@@ -250,7 +306,7 @@ static void test_null_args(void **state) {
     assert_int_equal(aug_decoder_decode(d, NULL, 10, NULL, &out), AUG_ERR_VALUE);
     assert_string_equal(aug_last_error(), "aug_decoder_decode: data is NULL (size 10)");
     assert_int_equal(aug_decoder_decode(d, NULL, 0, NULL, &out), AUG_ERR_JPEG);
-    assert_string_equal(aug_last_error(), "aug_decoder_decode: empty data (0 bytes) is not a JPEG file");
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: not a JPEG or PNG file (empty)");
     assert_null(out);
     int64_t h, w;
     assert_int_equal(aug_jpeg_info(j.buf, j.size, NULL, &w), AUG_ERR_VALUE);
@@ -545,7 +601,7 @@ int main(void) {
         cmocka_unit_test(test_buffer),            cmocka_unit_test(test_null_args),
         cmocka_unit_test(test_odd_sampling_factors), cmocka_unit_test(test_odd_sampling_cmyk),
         cmocka_unit_test(test_odd_sampling_corrupt), cmocka_unit_test(test_odd_sampling_scan_limit),
-        cmocka_unit_test(test_pixel_limit),
+        cmocka_unit_test(test_pixel_limit),          cmocka_unit_test(test_not_an_image),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,7 +46,7 @@ class Hostile(Exception):
 
 ALLOWED = (TypeError, ValueError, IndexError, OverflowError, MemoryError, BufferError, KeyError,
            AttributeError, NotImplementedError, Hostile)
-ALLOWED_AUGPY = ("NvJpegError", "JpegError", "MemoryError", "CudaError", "CuRandError", "CuBlasError")
+ALLOWED_AUGPY = ("NvJpegError", "JpegError", "DecodeError", "MemoryError", "CudaError", "CuRandError", "CuBlasError")
 # CPython's own texts, which reach the user only when a conversion is not checked by us.
 BARE_MESSAGES = ("Python int too large to convert", "int too large to convert", "returned a result with an exception",
                  "error return without exception set", "an integer is required", "cannot be interpreted as an integer",

@@ -165,6 +165,42 @@ def test_gaussian_blur_batch_equals_single(rng):
         np.testing.assert_array_equal(got[i], one)
 
 
+# ---- NumPy arrays (no copy) and layouts ---------------------------------------------------------
+
+def test_gaussian_blur_numpy_without_copy(rng):
+    x = rng.integers(0, 256, (3, 3, 20, 21), dtype=np.uint8)
+    sig = [0.9, 2.0, 4.0]
+    want = augpy.gaussian_blur(augpy.array_to_tensor(x), sig, 9).numpy()
+    got = augpy.gaussian_blur(x, sig, 9)            # the array itself: an augpy tensor comes back
+    assert isinstance(got, augpy.CudaTensor) and got.layout == "NCHW"
+    np.testing.assert_array_equal(got.numpy(), want)
+    out = np.zeros_like(x)
+    assert augpy.gaussian_blur(x, sig, 9, out=out) is out
+    np.testing.assert_array_equal(out, want)
+    assert augpy.gaussian_blur(x, sig, 9, out=x) is x  # in place on the array
+    np.testing.assert_array_equal(x, want)
+    one = rng.integers(0, 256, (3, 20, 30), dtype=np.uint8)
+    np.testing.assert_array_equal(augpy.box_blur_single(one, 5).numpy(),
+                                  augpy.box_blur_single(augpy.array_to_tensor(one), 5).numpy())
+
+
+def test_nhwc_batch_is_refused(rng):
+    nhwc = rng.integers(0, 256, (2, 16, 16, 3), dtype=np.uint8)
+    with pytest.raises(ValueError, match=r"augpy.gaussian_blur: input of shape \(2, 16, 16, 3\) is laid out as "
+                                         r"'NHWC' \(inferred from its shape\) but augpy.gaussian_blur takes 'NCHW'"):
+        augpy.gaussian_blur(nhwc, [1.0, 1.0], 7)
+    t = augpy.array_to_tensor(np.ascontiguousarray(nhwc.transpose(0, 3, 1, 2)))
+    t.layout = "NCHW"
+    augpy.gaussian_blur(t, [1.0, 1.0], 7)          # the same data channels first is fine
+    lab = augpy.resize_batch([augpy.array_to_tensor(nhwc[0])], (16, 16), out_layout="NHWC")
+    assert lab.layout == "NHWC"
+    with pytest.raises(ValueError, match=r"augpy.gaussian_blur: input has layout 'NHWC' but augpy.gaussian_blur "
+                                         r"takes 'NCHW'"):
+        augpy.gaussian_blur(lab, [1.0], 7)
+    with pytest.raises(ValueError, match=r"augpy.box_blur_single: input of shape \(16, 16, 3\) is laid out as 'HWC'"):
+        augpy.box_blur_single(nhwc[0], 3)
+
+
 # ---- out=, in place, threads ---------------------------------------------------------------
 
 def test_blur_out_and_in_place(rng):

@@ -337,11 +337,11 @@ def test_second_device():
 
 
 def test_exceptions():
-    for name in ["CudaError", "CuRandError", "CuBlasError", "MemoryError", "NvJpegError"]:
+    for name in ["CudaError", "CuRandError", "CuBlasError", "MemoryError", "NvJpegError", "DecodeError"]:
         exc = getattr(augpy, name)
         assert issubclass(exc, Exception) and exc.__module__ == "augpy"
     assert issubclass(augpy.MemoryError, MemoryError)
-    assert augpy.JpegError is augpy.NvJpegError
+    assert augpy.JpegError is augpy.NvJpegError and issubclass(augpy.DecodeError, augpy.NvJpegError)
     with pytest.raises(MemoryError):
         raise augpy.MemoryError("x")
 

@@ -7,9 +7,12 @@ NvJpegError or decodes to a valid tensor, never crashes; the buffer rules; no le
 Sampling factors TurboJPEG 2.1 cannot name (the libjpeg fallback) come from
 rewriting the SOF factors of a Pillow/OpenCV file so the entropy data still fits
 (same blocks per MCU and MCU count); more such factors are in tests/c/test_jpeg.c."""
+import copy
 import gc
 import io
+import multiprocessing
 import os
+import pickle
 import threading
 
 import numpy as np
@@ -246,11 +249,12 @@ def test_decoder_args():
 
 
 def test_not_jpeg(dec):
-    with pytest.raises(augpy.NvJpegError, match="Decoder.decode: Not a JPEG file"):
+    with pytest.raises(augpy.NvJpegError,
+                       match=r"^Decoder.decode: not a JPEG or PNG file \(starts with 47 49 46 38 39 61 20 6e\)$"):
         dec.decode(b"GIF89a not a jpeg at all")
-    with pytest.raises(augpy.JpegError, match="Decoder.decode: empty data"):
+    with pytest.raises(augpy.JpegError, match=r"^Decoder.decode: not a JPEG or PNG file \(empty\)$"):
         dec.decode(b"")
-    with pytest.raises(augpy.NvJpegError, match="jpeg_info"):
+    with pytest.raises(augpy.DecodeError, match=r"^jpeg_info: not a JPEG or PNG file \(starts with 00 01\)$"):
         augpy.jpeg_info(b"\x00\x01")
     png = io.BytesIO()
     Image.fromarray(image(8, 8)).save(png, "PNG")
@@ -302,6 +306,145 @@ def test_byte_flips(dec):
             outcomes["ok"] += 1
     assert outcomes["error"] > 0 and outcomes["ok"] > 0
     check(dec, sources[0])
+
+
+# ---- DecodeError: the CPU decoders' errors ------------------------------------------------------
+
+def cpu_error(dec):
+    """The class a decode error of dec has: DecodeError, NvJpegError itself on the nvJPEG engine."""
+    return augpy.NvJpegError if dec.engine == "nvjpeg" else augpy.DecodeError
+
+
+def test_decode_error_class():
+    assert issubclass(augpy.DecodeError, augpy.NvJpegError) and augpy.DecodeError is not augpy.NvJpegError
+    assert issubclass(augpy.DecodeError, RuntimeError) and augpy.JpegError is augpy.NvJpegError
+    assert augpy.DecodeError.__module__ == "augpy" and augpy.DecodeError is augpy._augpy.DecodeError
+    assert "DecodeError" in augpy.__all__
+    assert augpy.DecodeError.__doc__.startswith("DecodeError(*args)")
+    # errors of worker processes come back pickled
+    e = pickle.loads(pickle.dumps(augpy.DecodeError("Decoder.decode: Premature end of JPEG file")))
+    assert type(e) is augpy.DecodeError and str(e) == "Decoder.decode: Premature end of JPEG file"
+
+
+def test_truncated_jpeg_raises_decode_error(dec):
+    """A truncated JPEG raises DecodeError (also caught as NvJpegError), with libjpeg's reason,
+    from every way of decoding it."""
+    data = pil_jpeg(image(48, 64, seed=5), quality=90)
+    half = data[: len(data) // 2]
+    calls = [dec.decode, lambda b: dec.decode(b, scale=0.5), lambda b: dec.decode(b, roi=(0, 0, 40, 40)),
+             lambda b: dec.decode(b, mode="gray"), lambda b: dec.decode(b, scale=0.5, contiguous=False)]
+    for k, call in enumerate(calls):
+        with pytest.raises(augpy.NvJpegError) as e:
+            call(half)
+        assert type(e.value) is (cpu_error(dec) if k == 0 else augpy.DecodeError)
+        assert str(e.value).startswith("Decoder.decode: ")
+        if type(e.value) is augpy.DecodeError:
+            assert str(e.value) == "Decoder.decode: Premature end of JPEG file"
+    try:
+        dec.decode(data[:300])
+    except augpy.NvJpegError as e:  # the manual's name still catches it
+        assert isinstance(e, RuntimeError)
+    else:
+        raise AssertionError("no error")
+    for func, call in (("Decoder.info", dec.info), ("jpeg_info", augpy.jpeg_info)):
+        with pytest.raises(augpy.DecodeError, match=f"^{func}: "):
+            call(data[:40])  # cut inside the header
+    check(dec, data)
+
+
+NOT_IMAGES = [
+    (b"", "(empty)"),
+    (b"abc", "(starts with 61 62 63)"),
+    (b"<html>\n<head><title>404 Not Found</title></head>\n", "(starts with 3c 68 74 6d 6c 3e 0a 3c)"),
+    (b"\xff", "(starts with ff)"),
+    (b"\x89PNG\r\n\x1a", "(starts with 89 50 4e 47 0d 0a 1a)"),  # a PNG's signature is 8 bytes
+    (bytes(range(200, 256)), "(starts with c8 c9 ca cb cc cd ce cf)"),
+]
+
+
+@pytest.mark.parametrize("data,start", NOT_IMAGES)
+def test_not_an_image_message(dec, tmp_path, data, start):
+    """Bytes that start neither a JPEG (FF D8) nor a PNG (its 8-byte signature): DecodeError naming
+    the first (up to 8) bytes in hex, the same from every entry and for every kind of data."""
+    calls = [("Decoder.decode", dec.decode), ("Decoder.decode", lambda b: dec.decode(b, scale=0.25)),
+             ("Decoder.decode", lambda b: dec.decode(b, roi=(0, 0, 1, 1), mode="rgba")),
+             ("Decoder.info", dec.info), ("jpeg_info", augpy.jpeg_info)]
+    path = tmp_path / "page.jpg"
+    path.write_bytes(data)
+    kinds = [data, bytearray(data), memoryview(data), np.frombuffer(data, np.uint8), str(path), path]
+    for func, call in calls:
+        for d in kinds:
+            with pytest.raises(augpy.DecodeError) as e:
+                call(d)
+            assert str(e.value) == f"{func}: not a JPEG or PNG file {start}"
+
+
+def test_jpeg_start_keeps_libjpeg_reason(dec):
+    """FF D8 starts a JPEG: what follows is judged by libjpeg-turbo, whose reason is kept."""
+    for data in (b"\xff\xd8", b"\xff\xd8\xff", b"\xff\xd8\x00\x00garbage"):
+        with pytest.raises(cpu_error(dec), match="^Decoder.decode: ") as e:
+            dec.decode(data)
+        assert "not a JPEG or PNG file" not in str(e.value)
+
+
+# ---- pickling -------------------------------------------------------------------------------------
+
+def attrs(d):
+    return (d.device_padding, d.host_padding, d.gpu_huffman, d.max_pixels, d.engine, repr(d))
+
+
+def test_decoder_pickles():
+    d = augpy.Decoder(1024, 2048, True, max_pixels=5000)
+    device = repr(d).split("device=")[1].split(",")[0]
+    assert d.__reduce__() == (augpy._augpy._decoder_restore, (device, 1024, 2048, True, 5000))
+    small, big = pil_jpeg(image(37, 53, seed=6), quality=90), pil_jpeg(image(80, 80, seed=7), quality=90)
+    copies = [pickle.loads(pickle.dumps(d, p)) for p in range(pickle.HIGHEST_PROTOCOL + 1)]
+    copies += [copy.deepcopy(d), copy.copy(d), copy.deepcopy([d, d])[1]]
+    for c in copies:
+        assert type(c) is augpy.Decoder and c is not d and attrs(c) == attrs(d)
+        assert np.array_equal(c.decode(small).numpy(), pillow_rgb(small)) or c.engine == "nvjpeg"
+        with pytest.raises(augpy.DecodeError, match="limit of 5000 pixels"):
+            c.decode(big)  # the limit travelled
+    defaults = pickle.loads(pickle.dumps(augpy.Decoder()))
+    assert attrs(defaults) == attrs(augpy.Decoder())
+
+
+def test_decoder_restore_checks_its_arguments():
+    restore = augpy._augpy._decoder_restore
+    r = restore("cpu", 0, 0, False, 100)  # a CPU decoder whatever the current device
+    assert (r.device_padding, r.host_padding, r.gpu_huffman, r.max_pixels, r.engine) == (0, 0, False, 100,
+                                                                                          "libjpeg-turbo")
+    assert repr(r).startswith("<Decoder device=cpu, ")
+    with pytest.raises(ValueError, match="does not exist"):
+        restore("cuda:999", 0, 0, False, 100)
+    with pytest.raises(ValueError, match="device must be"):
+        restore("gpu", 0, 0, False, 100)
+    with pytest.raises(ValueError, match="max_pixels must be in"):
+        restore("cpu", 0, 0, False, 0)
+    with pytest.raises(ValueError, match="host_padding"):
+        restore("cpu", 0, -1, False, 100)
+    with pytest.raises(TypeError):
+        restore("cpu", 0, 0, False)
+
+
+def test_decoder_in_spawned_process():
+    """A Decoder pickles into a fresh process (multiprocessing's spawn method): it decodes there,
+    with its max_pixels, and a decode error comes back as DecodeError."""
+    data = pil_jpeg(image(37, 53, seed=8), quality=90)
+    big = pil_jpeg(image(80, 80, seed=9), quality=90)
+    d = augpy.Decoder(max_pixels=5000)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        got = pool.apply_async(d.decode, (data,)).get(timeout=240)
+        info = pool.apply_async(d.info, (data,)).get(timeout=60)
+        remote = pool.apply_async(pickle.loads, (pickle.dumps(d),)).get(timeout=60)
+        with pytest.raises(augpy.DecodeError, match="^Decoder.decode: image of 80 x 80 = 6400 pixels is larger than "
+                                                    "the decoder's limit of 5000 pixels"):
+            pool.apply_async(d.decode, (big,)).get(timeout=60)
+        with pytest.raises(augpy.DecodeError, match=r"^Decoder.decode: not a JPEG or PNG file \(starts with 61 62 63\)$"):
+            pool.apply_async(d.decode, (b"abc",)).get(timeout=60)
+    assert np.array_equal(got.numpy(), pillow_rgb(data)) or d.engine == "nvjpeg"
+    assert (info["height"], info["width"]) == (37, 53)
+    assert attrs(remote) == attrs(d)
 
 
 def test_huge_header_refused(dec):

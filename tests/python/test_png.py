@@ -301,6 +301,24 @@ def test_truncated_and_corrupt(dec, name):
         dec.info(data[:20])
 
 
+def test_truncated_png_raises_decode_error(dec):
+    """A truncated or corrupt PNG raises DecodeError (libspng decodes on the CPU on every device),
+    also caught as NvJpegError, with libspng's reason after "PNG: "."""
+    data = FILES["RGB"]
+    for cut in (len(data) // 2, len(data) - 13, 8, 20):
+        for call in (dec.decode, lambda b: dec.decode(b, mode="rgba"), lambda b: dec.decode(b, roi=(0, 0, 2, 2))):
+            with pytest.raises(augpy.DecodeError, match=r"^Decoder.decode: PNG: end of stream$") as e:
+                call(data[:cut])
+            assert isinstance(e.value, augpy.NvJpegError)
+    with pytest.raises(augpy.DecodeError, match=r"^Decoder.info: PNG: \S"):
+        dec.info(data[:20])
+    bad = bytearray(data)
+    bad[20] ^= 0xFF  # IHDR's height: libspng checks it before the chunk's CRC
+    with pytest.raises(augpy.NvJpegError, match=r"^Decoder.decode: PNG: invalid image height$") as e:
+        dec.decode(bytes(bad))
+    assert type(e.value) is augpy.DecodeError
+
+
 def test_interlaced_bad_crc_reported(dec):
     data = bytearray(make_png(np.zeros((4, 4, 3), np.int64), 2, 8, True))
     data[-20] ^= 0xFF  # inside the IDAT chunk

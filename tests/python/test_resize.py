@@ -261,8 +261,11 @@ def test_bad_input():
         with pytest.raises(ValueError, match="augpy.resize: the output has self-overlapping"):
             augpy.resize(t, (4, 4), out=augpy.from_dlpack(shared))
         assert not base.any()
-    with pytest.raises(TypeError, match="augpy.resize: image"):
-        augpy.resize(np.zeros((4, 4, 3), np.uint8), (2, 2))
+    with pytest.raises(TypeError, match="augpy.resize: image must be a CudaTensor or an array"):
+        augpy.resize([[1, 2], [3, 4]], (2, 2))  # a list is no array (it would need a copy)
+    with pytest.raises(ValueError, match="augpy.resize: cannot tell the layout of image from its shape \\(4, 4, 3\\)"
+                                         ".*pass layout="):
+        augpy.resize(np.zeros((4, 4, 3), np.uint8), (2, 2))  # a NumPy array: an ambiguous shape needs layout=
     with pytest.raises(ValueError, match="augpy.resize_batch: images is empty"):
         augpy.resize_batch([], (4, 4))
     with pytest.raises(ValueError, match="augpy.resize_batch: image 1 has 1 channels but dst has 3"):
@@ -275,6 +278,37 @@ def test_bad_input():
         augpy.resize_batch([t], (5, 5), out=augpy.zeros((1, 3, 4, 4), augpy.uint8))
     with pytest.raises(ValueError, match="augpy.resize_batch: dst holds 2 images"):
         augpy.resize_batch([t], (4, 4), out=augpy.zeros((2, 3, 4, 4), augpy.uint8))
+
+
+# ---- NumPy arrays: no copy, the layout from the shape (test_layout.py has the rule's cases) -------------
+
+def test_numpy_hwc_uint8_without_copy():
+    rng = np.random.default_rng(40)
+    img = rand_image(rng, (31, 45, 3), "uint8")
+    t = augpy.array_to_tensor(img)
+    for interp, aa in INTERPS:
+        r = augpy.resize(img, (13, 21), interp, aa)  # the array itself, not a tensor made from it
+        assert isinstance(r, augpy.CudaTensor) and r.layout == "HWC" and r.device == "cpu"
+        same(r.numpy(), augpy.resize(t, (13, 21), interp, aa).numpy())
+    out = np.zeros((13, 21, 3), np.uint8)          # an array out=: written in place, returned
+    assert augpy.resize(img, (13, 21), out=out) is out
+    same(out, resizeref.resize_hwc(img, 13, 21, "bilinear", True))
+    view = augpy.crop(img, 2, 3, 20, 30)            # a view of the array's memory
+    img[2, 3] = 255 - img[2, 3]
+    same(view.numpy()[0, 0], img[2, 3])
+
+
+def test_numpy_chw_is_resized_as_chw():
+    rng = np.random.default_rng(41)
+    hwc = rand_image(rng, (16, 24, 3), "uint8")
+    chw = np.ascontiguousarray(hwc.transpose(2, 0, 1))  # (3, 16, 24): channels first, from the shape
+    want = resizeref.resize_hwc(hwc, 8, 12, "bilinear", True).transpose(2, 0, 1)
+    for x in (chw, augpy.asarray(chw)):                # also augpy.asarray's tensor without a layout
+        r = augpy.resize(x, (8, 12))
+        assert r.shape == (3, 8, 12) and r.layout == "CHW"
+        same(r.numpy(), want)
+    r = augpy.resize(chw, 4)                            # int size: the shorter side of H = 16, W = 24
+    assert r.shape == (3, 4, 6)
 
 
 # ---- flip, crop, center_crop ---------------------------------------------------------------------------

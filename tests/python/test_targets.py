@@ -319,3 +319,41 @@ def test_box_encloses_its_transformed_points(data):
     assert (qi[:, 1] >= out[0, 1] - 1e-6).all() and (qi[:, 1] <= out[0, 3] + 1e-6).all()
     np.testing.assert_allclose(out[0, [0, 1]], lo, atol=1e-6)
     np.testing.assert_allclose(out[0, [2, 3]], hi, atol=1e-6)
+
+
+# ---- targets= of the geometric ops (augpy/_geometry.py) -----------------------------------------------
+
+@pytest.mark.parametrize("op", [lambda im, t: augpy.resize(im, (6, 8), targets=t),
+                                lambda im, t: augpy.flip(im, targets=t),
+                                lambda im, t: augpy.hflip(im, targets=t),
+                                lambda im, t: augpy.vflip(im, targets=t),
+                                lambda im, t: augpy.crop(im, 1, 1, 6, 8, targets=t),
+                                lambda im, t: augpy.center_crop(im, 6, targets=t)])
+def test_unknown_targets_key_is_a_type_error(op):
+    img = augpy.zeros((10, 12, 3), augpy.uint8)
+    with pytest.raises(TypeError, match=r"augpy\.\w+: unknown targets key 'box' \(accepted: boxes, labels, "
+                                        r"keypoints, keypoint_labels, mask, box_format, box_params, ignore_index\)"):
+        op(img, {"box": [[0, 0, 2, 2]]})
+    with pytest.raises(TypeError, match=r"unknown targets keys 'box', 'points'"):
+        op(img, {"box": [[0, 0, 2, 2]], "points": [[1, 1]]})
+
+
+def test_unknown_targets_key_leaves_dst_untouched():
+    dst = np.full((3, 6, 8), 7, np.uint8)
+    with pytest.raises(TypeError, match="augpy.warp_affine: unknown targets key 'box'"):
+        augpy.warp_affine(np.zeros((10, 12, 3), np.uint8), dst, np.eye(2, 3), targets={"box": [[0, 0, 2, 2]]})
+    assert (dst == 7).all()  # checked before the warp ran
+
+
+def test_mask_comes_back_as_ht_wt():
+    """docs/targets.md: a moved mask is (Ht, Wt), the target image's size (no leading 1)."""
+    mask = np.arange(10 * 12, dtype=np.uint8).reshape(10, 12)
+    img = np.zeros((10, 12, 3), np.uint8)  # a NumPy image works as well as a tensor
+    _, moved = augpy.resize(img, (5, 6), targets={"mask": mask})
+    assert tuple(moved["mask"].shape) == (5, 6)
+    _, moved = augpy.hflip(img, targets={"mask": mask})
+    assert tuple(moved["mask"].shape) == (10, 12)
+    np.testing.assert_array_equal(moved["mask"].numpy(), mask[:, ::-1])
+    dst = np.zeros((3, 4, 4), np.uint8)
+    moved = augpy.warp_affine(img, dst, np.eye(2, 3), layout="CHW", targets={"mask": mask})
+    assert tuple(moved["mask"].shape) == (4, 4)

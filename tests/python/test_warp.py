@@ -158,12 +158,17 @@ def test_supersampling_recommendation():
 
 def test_make_transform_out_and_kwargs():
     out = np.zeros((2, 3), np.float32)
-    m, s = augpy.make_transform((480, 640), (224, 224), angle=10, out=out, gammagray=1.2, contrast=0.1)
+    m, s = augpy.make_transform((480, 640), (224, 224), angle=10, out=out)
     assert m is out
     np.testing.assert_allclose(out, SEED, rtol=5e-7)
-    aug = {"angle": 10, "scale": 1, "shift": (0, 0), "noise": 0.3}
+    aug = {"angle": 10, "scale": 1, "shift": (0, 0)}
     m2, _ = augpy.make_transform((480, 640), (224, 224), **aug)
     np.testing.assert_array_equal(m2, out)
+    # an unknown keyword is a TypeError naming it (it was once ignored: rotation=30 gave the identity)
+    for kw in ({"rotation": 30}, {"gammagray": 1.2}, {"noise": 0.3}):
+        with pytest.raises(TypeError, match=f"augpy.make_transform\\(\\) got an unexpected keyword argument "
+                                            f"'{next(iter(kw))}'"):
+            augpy.make_transform((480, 640), (224, 224), angle=10, **kw)
     # a strided float32 view works too
     big = np.zeros((2, 6), np.float32)
     augpy.make_affine_matrix(big[:, ::2], 480, 640, 224, 224, angle=10)
@@ -471,8 +476,8 @@ def test_warp_bad_input():
     with pytest.raises(ValueError, match="warp_affine.*contiguous"):
         big = augpy.CudaTensor((3, 8, 16), dtype=augpy.uint8)
         augpy.warp_affine(img, big[:, :, ::2], eye)
-    with pytest.raises(TypeError, match="warp_affine.*src"):
-        augpy.warp_affine(np.zeros((10, 10, 3), np.uint8), dst, eye)
+    with pytest.raises(TypeError, match="warp_affine: src must be a CudaTensor or an array"):
+        augpy.warp_affine("abc", dst, eye)  # (a NumPy array is imported: test_layout.py)
     with pytest.raises(TypeError, match="warp_affine.*dst"):
         augpy.warp_affine(img, None, eye)
     with pytest.raises(TypeError, match="warp_affine.*supersampling"):
@@ -519,7 +524,7 @@ def test_no_leaks():
     eyes = np.stack([eye, eye])
 
     def calls():
-        augpy.make_transform((20, 20), (8, 8), angle=5, unknown=1)
+        augpy.make_transform((20, 20), (8, 8), angle=5)
         augpy.make_affine_matrix(out, 20, 20, 8, 8, 5.0)
         augpy.warp_affine(img, dst, eye, [1, 2, 3], 2)
         augpy.warp_affine([img, img], dst2, eyes, None, [1, 2])
@@ -528,6 +533,7 @@ def test_no_leaks():
                     lambda: augpy.warp_affine([img, 5], dst2, eyes),
                     lambda: augpy.warp_affine(img, dst, [[1, 0, float("nan")], [0, 1, 0]]),
                     lambda: augpy.make_transform((20, 20), (8, 8), scale=0),
+                    lambda: augpy.make_transform((20, 20), (8, 8), angle=5, unknown=1),
                     lambda: augpy.make_affine_matrix(np.zeros((3, 2), np.float32), 20, 20, 8, 8)):
             try:
                 bad()

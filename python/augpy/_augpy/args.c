@@ -5,8 +5,11 @@
  * into a C value with the extension's messages, each naming the Python
  * function and the argument: ints, reals, numbers (scalars and Constants),
  * shapes, `out=`, float32 parameter tensors, device ids and the launch
- * settings blocks_per_sm / threads. Conversions of tensors, arrays, dtypes and scalars
- * themselves are in convert.c. */
+ * settings blocks_per_sm / threads. The image functions take their images through
+ * one converter here (augpy_image_arg: augpy tensors as they are, foreign arrays
+ * imported without a copy by DLPack or the buffer protocol) and read a tensor
+ * without a layout string by its shape (augpy_image_layout; docs/semantics.md §13).
+ * Conversions of tensors, arrays, dtypes and scalars themselves are in convert.c. */
 #include <string.h>
 #include "augpy.h"
 
@@ -233,6 +236,257 @@ aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, aug_device dev, co
     *tmp = augpy_tensor_from_buffer(st, arr, dev, func);
     Py_DECREF(arr);
     return *tmp;
+}
+
+/* ---- image arguments ------------------------------------------------------------------- */
+
+/* An object whose type comes from torch (module 'torch' or 'torch.*'): found
+ * without importing torch. */
+static int is_torch_object(PyObject *obj) {
+    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__module__");
+    int r = 0;
+    if (mod && PyUnicode_Check(mod)) {
+        const char *s = PyUnicode_AsUTF8(mod);
+        r = s && strncmp(s, "torch", 5) == 0 && (s[5] == '\0' || s[5] == '.');
+    }
+    Py_XDECREF(mod);
+    PyErr_Clear();
+    return r;
+}
+
+static int type_has(PyObject *obj, const char *name) {
+    int r = PyObject_HasAttrString((PyObject *)Py_TYPE(obj), name);
+    PyErr_Clear();
+    return r;
+}
+
+/* The storage deleter of a buffer-protocol import: releases the buffer (with the
+ * GIL, keeping any exception being raised), as dlpack.c's import_deleter. */
+static void buffer_deleter(void *ctx) {
+    augpy_bufview *v = ctx;
+    if (Py_IsInitialized()) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        augpy_bufview_release(v);
+        PyErr_Restore(et, ev, tb);
+        PyGILState_Release(gil);
+    }
+    free(v);
+}
+
+/* A Tensor object over the memory of a buffer-protocol / __array_interface__ object
+ * (no copy, except numpy's packed copy of odd strides for a read-only use). */
+static PyObject *import_buffer(augpy_state *st, PyObject *obj, int writable, const char *func) {
+    augpy_bufview *v = malloc(sizeof *v);
+    if (!v) return PyErr_NoMemory();
+    if (augpy_bufview_get(st, obj, writable, v, func) < 0) {
+        free(v);
+        return NULL;
+    }
+    aug_tensor *vt = v->t;
+    v->t = NULL;
+    aug_storage *s =
+        aug_storage_wrap(aug_storage_ptr(vt->storage), aug_storage_nbytes(vt->storage), vt->device, buffer_deleter, v);
+    if (!s) {
+        aug_tensor_free(vt);
+        augpy_bufview_release(v);
+        free(v);
+        return augpy_raise(st, AUG_OK, func);
+    }
+    aug_tensor *t = aug_tensor_from_storage(s, vt->byte_offset, vt->ndim, vt->shape, vt->strides, vt->dtype);
+    aug_storage_release(s); /* t holds it now (or, on failure, this runs the deleter) */
+    aug_tensor_free(vt);
+    return t ? augpy_wrap(st, t) : augpy_raise(st, AUG_OK, func);
+}
+
+int augpy_image_arg(augpy_state *st, PyObject *obj, int writable, augpy_image *im, const char *func, const char *name) {
+    memset(im, 0, sizeof *im);
+    if (augpy_is_tensor(st, obj)) {
+        im->obj = Py_NewRef(obj);
+        im->t = ((AugTensorObject *)obj)->t;
+        return 0;
+    }
+    int dl = 0, buf = 0;
+    if (obj != Py_None && !PyUnicode_Check(obj) && !PyBytes_Check(obj)) {
+        dl = type_has(obj, "__dlpack__");
+        buf = PyObject_CheckBuffer(obj) || type_has(obj, "__array_interface__");
+    }
+    if (!dl && !buf) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: %s must be a CudaTensor or an array (numpy, torch: any object with __dlpack__, the "
+                     "buffer protocol or __array_interface__), got %.100s",
+                     func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *res = dl ? augpy_import_dlpack(st, obj, writable, func) : NULL;
+    if (!res && buf && (!dl || PyErr_ExceptionMatches(PyExc_Exception))) {
+        PyErr_Clear(); /* DLPack cannot serve it (a dtype, a read-only numpy 1.x array): the buffer */
+        res = import_buffer(st, obj, writable, func);
+    }
+    if (!res) return -1;
+    im->obj = res;
+    im->t = ((AugTensorObject *)res)->t;
+    im->foreign = 1;
+    im->torch = is_torch_object(obj);
+    return 0;
+}
+
+int augpy_image_out(augpy_state *st, PyObject *obj, augpy_image *im, const char *func) {
+    if (obj == NULL || obj == Py_None) {
+        memset(im, 0, sizeof *im);
+        return 0;
+    }
+    return augpy_image_arg(st, obj, 1, im, func, "out");
+}
+
+void augpy_image_release(augpy_image *im) {
+    Py_CLEAR(im->obj);
+    im->t = NULL;
+}
+
+/* ---- layouts of images without one ----------------------------------------------------- */
+
+static const char *const LAYOUT_NAMES[4] = {"HWC", "CHW", "NHWC", "NCHW"};
+
+static int layout_bit(const char *s) {
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, LAYOUT_NAMES[i]) == 0) return 1 << i;
+    return 0;
+}
+
+/* "'CHW' or 'NCHW'": the layouts of kinds. */
+static const char *kinds_str(int kinds, char *buf, size_t len) {
+    size_t pos = 0;
+    int first = 1, count = 0;
+    for (int i = 0; i < 4; i++) count += (kinds >> i) & 1;
+    buf[0] = '\0';
+    for (int i = 0, k = 0; i < 4; i++) {
+        if (!(kinds & (1 << i))) continue;
+        k++;
+        pos += (size_t)PyOS_snprintf(buf + pos, len - pos, "%s'%s'",
+                                     first        ? ""
+                                     : k == count ? " or "
+                                                  : ", ",
+                                     LAYOUT_NAMES[i]);
+        first = 0;
+    }
+    return buf;
+}
+
+int augpy_infer_layout(const aug_tensor *t, int torch) {
+    if (t->ndim != 3 && t->ndim != 4) return 0;
+    int b = t->ndim == 4;
+    int64_t first = t->shape[b], last = t->shape[b + 2];
+    int hwc = b ? AUGPY_NHWC : AUGPY_HWC, chw = b ? AUGPY_NCHW : AUGPY_CHW;
+    if (torch && first <= 4) return chw; /* torch's convention: channels first */
+    if (last <= 4 && first > 4) return hwc;
+    if (first <= 4 && last > 4) return chw;
+    return 0;
+}
+
+int augpy_image_layout(const augpy_image *im, int kinds, const char **layout, const char *func, const char *name,
+                       const char *param) {
+    const aug_tensor *t = im->t;
+    char sbuf[96], kbuf[64];
+    *layout = NULL;
+    if (t->layout[0]) { /* the tensor's own layout: the op reads it (an image op's own rules) */
+        int bit = layout_bit(t->layout);
+        if (bit && !(kinds & bit)) {
+            PyErr_Format(PyExc_ValueError, "%s: %s has layout '%s' but %s takes %s", func, name, t->layout, func,
+                         kinds_str(kinds, kbuf, sizeof kbuf));
+            return -1;
+        }
+        return 0;
+    }
+    if (t->ndim != 3 && t->ndim != 4) return 0; /* HW, or a shape the op rejects itself */
+    int fits = kinds & (t->ndim == 3 ? AUGPY_HWC | AUGPY_CHW : AUGPY_NHWC | AUGPY_NCHW);
+    if (!fits) return 0;
+    int bit = augpy_infer_layout(t, im->torch);
+    if (bit && !(kinds & bit)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: %s of shape %s is laid out as '%s' (inferred from its shape) but %s takes %s", func, name,
+                     aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf), LAYOUT_NAMES[__builtin_ctz((unsigned)bit)],
+                     func, kinds_str(kinds, kbuf, sizeof kbuf));
+        return -1;
+    }
+    if (!bit && (fits & (fits - 1)) == 0) bit = fits; /* the op's only reading */
+    if (!bit) {
+        if (!im->foreign) return 0; /* an augpy tensor without a layout: the op's documented default */
+        PyErr_Format(PyExc_ValueError,
+                     "%s: cannot tell the layout of %s from its shape %s (channels, at most 4, on exactly one "
+                     "end): pass %s= (%s)",
+                     func, name, aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf), param ? param : "layout",
+                     kinds_str(fits, kbuf, sizeof kbuf));
+        return -1;
+    }
+    *layout = LAYOUT_NAMES[__builtin_ctz((unsigned)bit)];
+    return 0;
+}
+
+int augpy_image_io(augpy_state *st, PyObject *obj, PyObject *out_obj, int kinds, augpy_image *im, augpy_image *out,
+                   const char *func, const char *name) {
+    const char *unused;
+    int inplace = out_obj && out_obj == obj; /* one import, written in place */
+    memset(out, 0, sizeof *out);
+    if (augpy_image_arg(st, obj, inplace, im, func, name) < 0) return -1;
+    if (inplace) {
+        *out = *im;
+        Py_INCREF(out->obj);
+    } else if (augpy_image_out(st, out_obj, out, func) < 0) {
+        augpy_image_release(im);
+        return -1;
+    }
+    if (augpy_image_layout(im, kinds, &unused, func, name, NULL) < 0) {
+        augpy_image_release(im);
+        augpy_image_release(out);
+        return -1;
+    }
+    return 0;
+}
+
+augpy_image *augpy_image_seq(augpy_state *st, PyObject *tuple, const char *func, const char *name) {
+    Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    augpy_image *ims = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *ims);
+    if (!ims) return (augpy_image *)PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char argname[64];
+        PyOS_snprintf(argname, sizeof argname, "%s[%zd]", name, i);
+        if (augpy_image_arg(st, PyTuple_GET_ITEM(tuple, i), 0, &ims[i], func, argname) < 0) {
+            augpy_image_seq_release(ims, i);
+            return NULL;
+        }
+    }
+    return ims;
+}
+
+void augpy_image_seq_release(augpy_image *ims, Py_ssize_t n) {
+    if (!ims) return;
+    for (Py_ssize_t i = 0; i < n; i++) augpy_image_release(&ims[i]);
+    PyMem_Free(ims);
+}
+
+int augpy_images_layout(const augpy_image *ims, Py_ssize_t n, int kinds, const char **layout, const char *func,
+                        const char *name, const char *param) {
+    const char *common = NULL;
+    Py_ssize_t at = 0;
+    *layout = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char argname[64];
+        const char *l;
+        PyOS_snprintf(argname, sizeof argname, "%s[%zd]", name, i);
+        if (augpy_image_layout(&ims[i], kinds, &l, func, argname, param) < 0) return -1;
+        if (!l && layout_bit(ims[i].t->layout)) l = ims[i].t->layout;
+        if (!l) continue;
+        if (common && strcmp(common, l) != 0) {
+            PyErr_Format(PyExc_ValueError, "%s: %s[%zd] is laid out as '%s' but %s[%zd] as '%s': pass %s=", func, name,
+                         at, common, name, i, l, param ? param : "layout");
+            return -1;
+        }
+        if (!common) common = l, at = i;
+    }
+    if (common) *layout = LAYOUT_NAMES[__builtin_ctz((unsigned)layout_bit(common))]; /* a static string */
+    return 0;
 }
 
 /* ---- devices ----------------------------------------------------------------------- */

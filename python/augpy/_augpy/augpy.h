@@ -67,7 +67,7 @@ typedef struct {
     PyTypeObject *HostBufferType;   /* page-locked memory behind numpy(blocking=False) (tensor_io.c) */
     PyObject *dtypes[AUG_NUM_DTYPES]; /* DLDataType singletons, indexed by aug_dtype */
     PyObject *default_stream;       /* augpy.default_stream (device.c) */
-    PyObject *CudaError, *CuRandError, *CuBlasError, *MemoryError, *NvJpegError;
+    PyObject *CudaError, *CuRandError, *CuBlasError, *MemoryError, *NvJpegError, *DecodeError;
     PyObject *numpy;                /* the numpy module, imported lazily (NULL until then) */
 } augpy_state;
 
@@ -84,8 +84,11 @@ extern PyModuleDef augpy_module_def;
  * returned NULL) takes aug_last_status(). Returns NULL.
  * VALUE->ValueError, TYPE->TypeError, INDEX->IndexError, MEMORY->augpy.MemoryError,
  * OVERFLOW->OverflowError, CUDA->CudaError, CURAND->CuRandError, CUBLAS->CuBlasError,
- * JPEG->NvJpegError, RUNTIME->RuntimeError. */
+ * JPEG->DecodeError (a subclass of NvJpegError), RUNTIME->RuntimeError. */
 PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func);
+/* augpy_raise, with JPEG->NvJpegError itself when nvjpeg is set: the caller's
+ * decoder is the nvJPEG engine and the data a JPEG (jpeg.c). */
+PyObject *augpy_raise_jpeg(augpy_state *st, aug_status status, const char *func, int nvjpeg);
 int augpy_init_errors(PyObject *module, augpy_state *st);
 
 /* The numpy module (imported on first use, cached in the state). Borrowed; NULL
@@ -131,6 +134,67 @@ int augpy_parse_number(augpy_state *st, PyObject *obj, double *out, const char *
 int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func);
 /* `out=` keyword: None -> *out = NULL; else must be a Tensor (borrowed). */
 int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func);
+/* An image argument of the image functions (resize, flip, warp_affine, the blurs,
+ * lighting, the colour ops, crop_mirror_normalize, ...): an augpy Tensor as it is,
+ * else a foreign array imported without a copy: __dlpack__ first (numpy, torch,
+ * cupy, ...), then the buffer protocol / __array_interface__ (the DLPack import's
+ * errors fall back to it). A read-only foreign array is copied (DLPack's read-only
+ * flag) unless `writable` (out= / dst arguments, written in place): then it is a
+ * ValueError. im->obj is a new reference to a Tensor object (the argument itself,
+ * or a Tensor over the foreign memory, which keeps that alive), im->t its tensor;
+ * release with augpy_image_release (safe on a zeroed or released im). TypeError
+ * "func: name must be a CudaTensor or an array ..." for anything else (str, bytes,
+ * None, lists). 0 or -1. */
+typedef struct {
+    PyObject *obj; /* new reference, NULL when unset */
+    aug_tensor *t; /* obj's tensor (borrowed), NULL when unset */
+    int foreign;   /* imported from a non-augpy object */
+    int torch;     /* ... whose type's module is torch (found without importing torch) */
+} augpy_image;
+int augpy_image_arg(augpy_state *st, PyObject *obj, int writable, augpy_image *im, const char *func, const char *name);
+/* `out=`: None / NULL leaves im unset (zeroed); else augpy_image_arg(writable, "out"). */
+int augpy_image_out(augpy_state *st, PyObject *obj, augpy_image *im, const char *func);
+void augpy_image_release(augpy_image *im);
+/* Image layouts (bits of a `kinds` mask) and the rule for a tensor without a layout
+ * string (docs/semantics.md, layouts): 3-D with channels (at most 4) on exactly one
+ * end and more than 4 on the other is "HWC" or "CHW"; 4-D likewise "NHWC" / "NCHW"
+ * by its last three dimensions; a torch tensor is channels first ("CHW" / "NCHW")
+ * whenever its first (image) dimension is at most 4. augpy_infer_layout: the bit,
+ * or 0 (ambiguous, or not 3-D / 4-D). */
+enum { AUGPY_HWC = 1, AUGPY_CHW = 2, AUGPY_NHWC = 4, AUGPY_NCHW = 8 };
+#define AUGPY_ANY_LAYOUT (AUGPY_HWC | AUGPY_CHW | AUGPY_NHWC | AUGPY_NCHW)
+int augpy_infer_layout(const aug_tensor *t, int torch);
+/* The layout an op that takes the layouts `kinds` reads im with when the caller
+ * gave none: *layout = "HWC" / "CHW" / "NHWC" / "NCHW" when im has no layout string
+ * and its shape (or its being one of kinds' two readings for its ndim) says;
+ * NULL when the tensor's own layout string, or for an augpy tensor without one
+ * and an ambiguous shape the op's documented default, applies. ValueError naming
+ * func: a layout (its string, or inferred) that is not one of kinds ("func: name
+ * has layout 'NHWC' but func takes 'NCHW'"), and for a foreign array an ambiguous
+ * shape that kinds reads two ways ("... pass <param>= ('HWC' or 'CHW')"; param
+ * NULL: "layout"). 0 or -1. */
+int augpy_image_layout(const augpy_image *im, int kinds, const char **layout, const char *func, const char *name,
+                       const char *param);
+/* The input and out= of an op that reads its input with one of the layouts kinds
+ * (no layout argument: the blurs, lighting, the colour ops): augpy_image_arg /
+ * augpy_image_out, out_obj (NULL / None: none) being obj itself imported once and
+ * written in place; then augpy_image_layout checks the input's layout (its string
+ * or its shape's) is one of kinds. 0 or -1 (both released). */
+int augpy_image_io(augpy_state *st, PyObject *obj, PyObject *out_obj, int kinds, augpy_image *im, augpy_image *out,
+                   const char *func, const char *name);
+/* The items of a tuple as images (augpy_image_arg, read-only; names "name[i]"): a
+ * new PyMem array of PyTuple_GET_SIZE(tuple) images (at least one slot), or NULL
+ * with the error set. Release with augpy_image_seq_release(ims, n) (NULL is fine). */
+augpy_image *augpy_image_seq(augpy_state *st, PyObject *tuple, const char *func, const char *name);
+void augpy_image_seq_release(augpy_image *ims, Py_ssize_t n);
+/* augpy_image_layout for a list of images read with one layout: the layout the
+ * items' layout strings and inferred layouts agree on ("HWC", ... or NULL when
+ * none says), ValueError naming the first two items that disagree. 0 or -1. */
+int augpy_images_layout(const augpy_image *ims, Py_ssize_t n, int kinds, const char **layout, const char *func,
+                        const char *name, const char *param);
+/* augpy.from_dlpack(obj) for the image arguments (dlpack.c): a new Tensor object
+ * over obj's memory; writable: a read-only export is a ValueError (else a copy). */
+PyObject *augpy_import_dlpack(augpy_state *st, PyObject *obj, int writable, const char *func);
 /* A parameter tensor: an augpy tensor (borrowed) or an array-like converted to a
  * new float32 tensor on dev (the image's device) stored in *tmp (caller frees).
  * NULL with TypeError. */
@@ -244,7 +308,7 @@ int augpy_init_create(PyObject *module, augpy_state *st);   /* create.c: Constan
 int augpy_init_ops(PyObject *module, augpy_state *st);      /* ops.c: functional API, fma, gemm, ... */
 int augpy_init_math(PyObject *module, augpy_state *st);     /* mathfuncs.c: DALI math names */
 int augpy_init_reduce(PyObject *module, augpy_state *st);   /* reduce.c */
-int augpy_init_random(PyObject *module, augpy_state *st);   /* random.c: RandomNumberGenerator */
+int augpy_init_random(PyObject *module, augpy_state *st);   /* random.c: RandomNumberGenerator, stream_seed, sample_id */
 int augpy_init_reshape(PyObject *module, augpy_state *st);  /* reshape.c: DALI reshape */
 int augpy_init_jpeg(PyObject *module, augpy_state *st);     /* jpeg.c: Decoder */
 int augpy_init_warp(PyObject *module, augpy_state *st);     /* warp.c: make_affine_matrix, warp_affine */
@@ -351,6 +415,18 @@ extern PyGetSetDef augpy_tensor_extra_getset[];
 PyObject *augpy_tensor_str(PyObject *self);
 int augpy_init_tensor_methods(PyObject *module, augpy_state *st);
 int augpy_init_rrc(PyObject *module, augpy_state *st);
+
+/* ---- per-sample streams (random.c) ------------------------------------------ */
+/* An int in [0, 2^64) (or __index__; bool refused): TypeError "func: name must be an
+ * int ...", ValueError "func: name = V is out of range [0, 2**64)". 0 or -1. */
+int augpy_parse_uint64(PyObject *obj, uint64_t *out, const char *func, const char *name);
+/* A sequence of (seed, calls) pairs (the per-image generator states of
+ * aug_random_resized_crop_states / aug_color_jitter_sample_states), read from a
+ * snapshot of the sequence and of each pair (a __index__ that changes the list
+ * changes nothing). *out: a new PyMem array of the states (at least one slot; the
+ * caller frees it with PyMem_Free). Returns their number, or -1 with TypeError /
+ * ValueError naming func and name (and *out NULL). */
+Py_ssize_t augpy_parse_rng_states(PyObject *obj, aug_rng_state **out, const char *func, const char *name);
 
 /* Tensor methods of the files beside tensor.c, {NULL}-terminated; tensor.c
  * installs them on the Tensor type. */

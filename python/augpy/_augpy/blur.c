@@ -4,12 +4,13 @@
  * CPU tensor). */
 #include "augpy.h"
 
-static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, PyObject *out_obj, const char *func) {
-    if (s != AUG_OK)
-        return augpy_raise(st, s, func);
-    if (out_obj)
-        return Py_NewRef(out_obj);
-    return augpy_wrap(st, res);
+/* The call's result (out's object when given, else the new tensor); releases in and out. */
+static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, augpy_image *in, augpy_image *out,
+                        PyObject *out_obj, const char *func) {
+    PyObject *r = s != AUG_OK ? augpy_raise(st, s, func) : out->t ? Py_NewRef(out_obj) : augpy_wrap(st, res);
+    augpy_image_release(in);
+    augpy_image_release(out);
+    return r;
 }
 
 static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -18,17 +19,15 @@ static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
     int ksize;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0)
+    augpy_image in, out;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0 ||
+        augpy_parse_int(a[1], &ksize, func, "ksize") < 0 ||
+        augpy_image_io(st, a[0], a[2], AUGPY_CHW, &in, &out, func, "input") < 0)
         return NULL;
-    aug_tensor *in = augpy_tensor_arg(st, a[0], func, "input");
-    aug_tensor *out = NULL;
-    if (!in || augpy_parse_int(a[1], &ksize, func, "ksize") < 0 ||
-        augpy_parse_out(st, a[2] ? a[2] : Py_None, &out, func) < 0)
-        return NULL;
-    aug_tensor *res = out;
+    aug_tensor *res = out.t;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(in), aug_box_blur_single(in, ksize, &res));
-    return finish(st, s, res, out ? a[2] : NULL, func);
+    AUGPY_CALL(s, aug_tensor_size(in.t), aug_box_blur_single(in.t, ksize, &res));
+    return finish(st, s, res, &in, &out, a[2], func);
 }
 
 static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -38,23 +37,19 @@ static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_
     PyObject *a[3];
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0)
         return NULL;
-    aug_tensor *in = augpy_tensor_arg(st, a[0], func, "input");
-    aug_tensor *out = NULL;
-    if (!in)
-        return NULL;
     if (PyBool_Check(a[1]) || !PyNumber_Check(a[1]) || PyComplex_Check(a[1])) {
         PyErr_Format(PyExc_TypeError, "%s: sigma must be a number, not '%.100s'", func, Py_TYPE(a[1])->tp_name);
         return NULL;
     }
     double sigma;
-    if (augpy_parse_double(a[1], &sigma, func, "sigma") < 0) /* ValueError for ints beyond the double range */
+    augpy_image in, out;
+    if (augpy_parse_double(a[1], &sigma, func, "sigma") < 0 || /* ValueError for ints beyond the double range */
+        augpy_image_io(st, a[0], a[2], AUGPY_CHW, &in, &out, func, "input") < 0)
         return NULL;
-    if (augpy_parse_out(st, a[2] ? a[2] : Py_None, &out, func) < 0)
-        return NULL;
-    aug_tensor *res = out;
+    aug_tensor *res = out.t;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(in), aug_gaussian_blur_single(in, sigma, &res));
-    return finish(st, s, res, out ? a[2] : NULL, func);
+    AUGPY_CALL(s, aug_tensor_size(in.t), aug_gaussian_blur_single(in.t, sigma, &res));
+    return finish(st, s, res, &in, &out, a[2], func);
 }
 
 static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -63,21 +58,22 @@ static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[4];
     int max_ksize;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 4, 3, a) < 0)
+    augpy_image in, out;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 4, 3, a) < 0 ||
+        augpy_parse_int(a[2], &max_ksize, func, "max_ksize") < 0 ||
+        augpy_image_io(st, a[0], a[3], AUGPY_NCHW, &in, &out, func, "input") < 0)
         return NULL;
-    aug_tensor *in = augpy_tensor_arg(st, a[0], func, "input");
-    aug_tensor *out = NULL, *tmp = NULL;
-    if (!in || augpy_parse_int(a[2], &max_ksize, func, "max_ksize") < 0 ||
-        augpy_parse_out(st, a[3] ? a[3] : Py_None, &out, func) < 0)
-        return NULL;
-    aug_tensor *sig = augpy_float32_arg(st, a[1], in->device, func, "sigmas", &tmp);
-    if (!sig)
-        return NULL;
-    aug_tensor *res = out;
-    aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(in), aug_gaussian_blur(in, sig, max_ksize, &res));
+    aug_tensor *tmp = NULL, *res = out.t;
+    aug_tensor *sig = augpy_float32_arg(st, a[1], in.t->device, func, "sigmas", &tmp);
+    aug_status s = AUG_OK;
+    if (sig) AUGPY_CALL(s, aug_tensor_size(in.t), aug_gaussian_blur(in.t, sig, max_ksize, &res));
     aug_tensor_free(tmp);
-    return finish(st, s, res, out ? a[3] : NULL, func);
+    if (!sig) {
+        augpy_image_release(&in);
+        augpy_image_release(&out);
+        return NULL;
+    }
+    return finish(st, s, res, &in, &out, a[3], func);
 }
 
 static PyMethodDef blur_functions[] = {
@@ -85,18 +81,23 @@ static PyMethodDef blur_functions[] = {
      "box_blur_single(input, ksize, out=None)\n--\n\n"
      "Box blur of one image (C, H, W), any dtype: the mean over the ksize x ksize window at offsets\n"
      "-ksize//2 .. -ksize//2 + ksize - 1 (an even ksize shifts up/left by half a pixel); edges replicated.\n"
-     "out may be input. Returns the new tensor if out is None, else out."},
+     "out may be input. Returns the new tensor if out is None, else out.\n"
+     "input and out may be arrays (numpy, torch, DLPack, buffer), used without a copy; an input laid out\n"
+     "(its layout string or its shape) other than CHW is a ValueError."},
     {"gaussian_blur_single", (PyCFunction)(void (*)(void))fn_gaussian_blur_single, METH_FASTCALL | METH_KEYWORDS,
      "gaussian_blur_single(input, sigma, out=None)\n--\n\n"
      "Gaussian blur of one image (C, H, W), any dtype: ksize = max(3, int(sigma * 6.6 - 2.3) | 1), weights\n"
      "exp(-i^2 / (2 sigma^2)) normalised to 1, separable, edges replicated, one rounding at the end.\n"
-     "sigma <= 0 copies. out may be input. Returns the new tensor if out is None, else out."},
+     "sigma <= 0 copies. out may be input. Returns the new tensor if out is None, else out.\n"
+     "input and out may be arrays (numpy, torch, DLPack, buffer), used without a copy; an input laid out\n"
+     "(its layout string or its shape) other than CHW is a ValueError."},
     {"gaussian_blur", (PyCFunction)(void (*)(void))fn_gaussian_blur, METH_FASTCALL | METH_KEYWORDS,
      "gaussian_blur(input, sigmas, max_ksize, out=None)\n--\n\n"
      "Gaussian blur of a batch (N, C, H, W) with one sigma per image (float32 tensor, numpy array or\n"
      "sequence): ksize = min(max_ksize, max(3, int(sigma * 6.6 - 2.3) | 1)), weights renormalised over the\n"
      "clipped window (an even ksize covers -ksize/2 .. ksize/2 - 1). out may be input. Returns the new tensor\n"
-     "if out is None, else out."},
+     "if out is None, else out. input and out may be arrays (numpy, torch, DLPack, buffer), used without a\n"
+     "copy; an input laid out (its layout string or its shape) other than NCHW (an NHWC batch) is a ValueError."},
     {NULL, NULL, 0, NULL},
 };
 

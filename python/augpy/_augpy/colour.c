@@ -2,7 +2,8 @@
  * aug/colour.h: adjust_brightness / contrast / saturation / hue, rgb_to_grayscale,
  * rgb_to_hsv, hsv_to_rgb, color_jitter (per-image factors and order, with
  * augpy.lighting fused when its parameters are given) and
- * color_jitter_params (ColorJitter's sampling from a RandomNumberGenerator).
+ * color_jitter_params (ColorJitter's sampling from a RandomNumberGenerator or
+ * from per-image generator states).
  * Per-image factors are sequences of numbers (lists, tuples, numpy arrays);
  * the order is a sequence of N rows of 4 ints. Sequences are copied into tuples
  * before their items are read (an item's __float__ may change a list). */
@@ -10,12 +11,20 @@
 
 typedef aug_status (*factor_fn)(const aug_tensor *, double, aug_tensor **);
 
-/* The common tail: the call's status, then out (if given) or the new tensor. */
-static PyObject *finish(augpy_state *st, aug_status s, PyObject *out_obj, aug_tensor *out, aug_tensor *res,
-                        const char *func) {
-    if (s != AUG_OK) return augpy_raise(st, s, func);
-    if (out) return Py_NewRef(out_obj);
-    return augpy_wrap(st, res);
+/* The common tail: the call's status, then out (if given) or the new tensor; the
+ * image and out released. */
+static PyObject *finish(augpy_state *st, aug_status s, PyObject *out_obj, augpy_image *im, augpy_image *out,
+                        aug_tensor *res, const char *func) {
+    PyObject *r = s != AUG_OK ? augpy_raise(st, s, func) : out->t ? Py_NewRef(out_obj) : augpy_wrap(st, res);
+    augpy_image_release(im);
+    augpy_image_release(out);
+    return r;
+}
+
+/* The image (channels first: (C, H, W) or (N, C, H, W)) and out=: augpy_image_io. */
+static int image_io(augpy_state *st, PyObject *obj, PyObject *out_obj, augpy_image *im, augpy_image *out,
+                    const char *func) {
+    return augpy_image_io(st, obj, out_obj, AUGPY_CHW | AUGPY_NCHW, im, out, func, "imtensor");
 }
 
 static PyObject *adjust(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *func,
@@ -25,15 +34,12 @@ static PyObject *adjust(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     PyObject *a[3];
     double f;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0) return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "imtensor");
-    aug_tensor *out = NULL;
-    if (!im || augpy_parse_double(a[1], &f, func, fname) < 0 ||
-        augpy_parse_out(st, a[2] ? a[2] : Py_None, &out, func) < 0)
-        return NULL;
-    aug_tensor *res = out;
+    augpy_image im, out;
+    if (augpy_parse_double(a[1], &f, func, fname) < 0 || image_io(st, a[0], a[2], &im, &out, func) < 0) return NULL;
+    aug_tensor *res = out.t;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(im), fn(im, f, &res));
-    return finish(st, s, a[2], out, res, func);
+    AUGPY_CALL(s, aug_tensor_size(im.t), fn(im.t, f, &res));
+    return finish(st, s, a[2], &im, &out, res, func);
 }
 
 static PyObject *fn_adjust_brightness(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -56,19 +62,17 @@ static PyObject *fn_rgb_to_grayscale(PyObject *m, PyObject *const *args, Py_ssiz
     PyObject *a[3];
     int64_t noc = 1;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 1, a) < 0) return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "imtensor");
-    aug_tensor *out = NULL;
-    if (!im || (a[1] && augpy_parse_int64(a[1], &noc, func, "num_output_channels") < 0) ||
-        augpy_parse_out(st, a[2] ? a[2] : Py_None, &out, func) < 0)
-        return NULL;
+    augpy_image im, out;
+    if (a[1] && augpy_parse_int64(a[1], &noc, func, "num_output_channels") < 0) return NULL;
     if (noc != 1 && noc != 3) {
         PyErr_Format(PyExc_ValueError, "%s: num_output_channels must be 1 or 3, got %lld", func, (long long)noc);
         return NULL;
     }
-    aug_tensor *res = out;
+    if (image_io(st, a[0], a[2], &im, &out, func) < 0) return NULL;
+    aug_tensor *res = out.t;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(im), aug_rgb_to_grayscale(im, (int)noc, &res));
-    return finish(st, s, a[2], out, res, func);
+    AUGPY_CALL(s, aug_tensor_size(im.t), aug_rgb_to_grayscale(im.t, (int)noc, &res));
+    return finish(st, s, a[2], &im, &out, res, func);
 }
 
 static PyObject *hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *func,
@@ -77,13 +81,12 @@ static PyObject *hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObj
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[2];
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, a) < 0) return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "imtensor");
-    aug_tensor *out = NULL;
-    if (!im || augpy_parse_out(st, a[1] ? a[1] : Py_None, &out, func) < 0) return NULL;
-    aug_tensor *res = out;
+    augpy_image im, out;
+    if (image_io(st, a[0], a[1], &im, &out, func) < 0) return NULL;
+    aug_tensor *res = out.t;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(im), fn(im, &res));
-    return finish(st, s, a[1], out, res, func);
+    AUGPY_CALL(s, aug_tensor_size(im.t), fn(im.t, &res));
+    return finish(st, s, a[1], &im, &out, res, func);
 }
 static PyObject *fn_rgb_to_hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     return hsv(m, args, nargs, kwnames, "augpy.rgb_to_hsv", aug_rgb_to_hsv);
@@ -243,9 +246,9 @@ static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t 
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[12];
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 12, 1, a) < 0) return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "imtensor");
-    aug_tensor *out = NULL;
-    if (!im || augpy_parse_out(st, a[6] ? a[6] : Py_None, &out, func) < 0) return NULL;
+    augpy_image imi, outi;
+    if (image_io(st, a[0], a[6], &imi, &outi, func) < 0) return NULL;
+    aug_tensor *im = imi.t;
     int64_t n = im->ndim == 4 ? im->shape[0] : 1, c = im->ndim >= 3 ? im->shape[im->ndim - 3] : 1;
     double *f[4] = {NULL, NULL, NULL, NULL}, *gg = NULL, *gc = NULL, *ct = NULL;
     int32_t *order = NULL;
@@ -274,12 +277,14 @@ static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t 
          augpy_parse_double(a[11], &light.vmax, func, "vmax") < 0))
         goto done;
     light.gammagrays = gg, light.gammacolors = gc, light.contrasts = ct;
-    aug_tensor *res = out;
+    aug_tensor *res = outi.t;
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(im),
                aug_color_jitter_lighting(im, f[0], f[1], f[2], f[3], order, given ? &light : NULL, &res));
-    ret = finish(st, s, a[6], out, res, func);
+    ret = finish(st, s, a[6], &imi, &outi, res, func);
 done:
+    augpy_image_release(&imi); /* (finish released them already when it ran) */
+    augpy_image_release(&outi);
     for (int k = 0; k < 4; k++) PyMem_Free(f[k]);
     PyMem_Free(order);
     PyMem_Free(gg);
@@ -333,6 +338,29 @@ static PyObject *list_or_none(const double *v, int64_t n) {
     return l;
 }
 
+/* The result dict of color_jitter_params from the n outputs (o[k] NULL: not sampled). */
+static PyObject *params_dict(int64_t n, double *const o[4], const int32_t *order) {
+    PyObject *ret = NULL, *ol = PyList_New((Py_ssize_t)n);
+    for (int64_t i = 0; ol && i < n; i++) {
+        PyObject *row = Py_BuildValue("(iiii)", order[4 * i], order[4 * i + 1], order[4 * i + 2], order[4 * i + 3]);
+        if (!row) {
+            Py_CLEAR(ol);
+            break;
+        }
+        PyList_SET_ITEM(ol, (Py_ssize_t)i, row);
+    }
+    PyObject *l[4];
+    for (int k = 0; k < 4; k++) l[k] = list_or_none(o[k], n);
+    if (ol && l[0] && l[1] && l[2] && l[3])
+        ret = Py_BuildValue("{sOsOsOsOsO}", "brightness", l[0], "contrast", l[1], "saturation", l[2], "hue", l[3],
+                            "order", ol);
+    for (int k = 0; k < 4; k++) Py_XDECREF(l[k]);
+    Py_XDECREF(ol);
+    return ret;
+}
+
+/* rng: a generator (one uniform fill of n * 7 values) or n (seed, calls) states
+ * (aug_color_jitter_sample_states: image k from states[k] alone, no generator advanced). */
 static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"rng", "n", "brightness", "contrast", "saturation", "hue", "random_order"};
     static const char *const fnames[] = {"brightness", "contrast", "saturation", "hue"};
@@ -347,77 +375,90 @@ static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_s
         PyErr_Format(PyExc_ValueError, "%s: n = %lld must be in [0, 2**24]", func, (long long)n);
         return NULL;
     }
+    /* a RandomNumberGenerator (or an object with its uniform method), else the per-image states */
+    int generator = PyObject_TypeCheck(a[0], st->RandomType);
+    if (!generator &&
+        (PyUnicode_Check(a[0]) || PyBytes_Check(a[0]) || PyByteArray_Check(a[0]) || !PySequence_Check(a[0]))) {
+        int duck = PyObject_HasAttrString(a[0], "uniform");
+        if (!duck) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s: rng must be an augpy.RandomNumberGenerator or a sequence of n (seed, calls) pairs, not "
+                         "'%.100s'",
+                         func, Py_TYPE(a[0])->tp_name);
+            return NULL;
+        }
+        generator = 1;
+    }
+    aug_rng_state *states = NULL;
+    if (!generator) {
+        Py_ssize_t ns = augpy_parse_rng_states(a[0], &states, func, "rng");
+        if (ns < 0) return NULL;
+        if ((int64_t)ns != n) {
+            PyErr_Format(PyExc_ValueError, "%s: %zd generator states (rng) but n = %lld", func, ns, (long long)n);
+            PyMem_Free(states);
+            return NULL;
+        }
+    }
     int random_order = a[6] ? PyObject_IsTrue(a[6]) : 1;
-    if (random_order < 0) return NULL;
     double ranges[4][2];
     int use[4];
-    for (int k = 0; k < 4; k++)
-        if ((use[k] = parse_range(a[2 + k], k == 3, ranges[k], func, fnames[k])) < 0) return NULL;
+    for (int k = 0; random_order >= 0 && k < 4; k++)
+        if ((use[k] = parse_range(a[2 + k], k == 3, ranges[k], func, fnames[k])) < 0) random_order = -1;
+    if (random_order < 0) {
+        PyMem_Free(states);
+        return NULL;
+    }
+    const double *rp[4];
+    for (int k = 0; k < 4; k++) rp[k] = use[k] ? ranges[k] : NULL;
     /* the ranges are checked before anything is drawn (a failed call leaves the generator as it was) */
     double dummy[4];
     int32_t dummy_order[4];
-    aug_status s0 = aug_color_jitter_params(0, NULL, use[0] ? ranges[0] : NULL, use[1] ? ranges[1] : NULL,
-                                            use[2] ? ranges[2] : NULL, use[3] ? ranges[3] : NULL, random_order,
-                                            &dummy[0], &dummy[1], &dummy[2], &dummy[3], dummy_order);
-    if (s0 != AUG_OK) return augpy_raise(st, s0, func);
-    /* the uniforms: one fill of the generator into a float64 buffer of n * 7 values */
-    PyObject *ba = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * 7 * (int64_t)sizeof(double)));
-    PyObject *mv = ba ? PyMemoryView_FromObject(ba) : NULL;
-    PyObject *dv = mv ? PyObject_CallMethod(mv, "cast", "s", "d") : NULL;
-    PyObject *r = dv ? PyObject_CallMethod(a[0], "uniform", "Odd", dv, 0.0, 1.0) : NULL;
+    aug_status s0 = aug_color_jitter_params(0, NULL, rp[0], rp[1], rp[2], rp[3], random_order, &dummy[0], &dummy[1],
+                                            &dummy[2], &dummy[3], dummy_order);
+    if (s0 != AUG_OK) {
+        PyMem_Free(states);
+        return augpy_raise(st, s0, func);
+    }
     PyObject *ret = NULL;
-    double *outs = NULL;
-    int32_t *order = NULL;
-    if (r) {
-        outs = PyMem_Malloc((size_t)(4 * n + 1) * sizeof(double));
-        order = PyMem_Malloc((size_t)(4 * n + 1) * sizeof(int32_t));
-        if (!outs || !order) {
-            PyErr_NoMemory();
-        } else {
+    double *outs = PyMem_Malloc((size_t)(4 * n + 1) * sizeof(double));
+    int32_t *order = PyMem_Malloc((size_t)(4 * n + 1) * sizeof(int32_t));
+    double *o[4];
+    for (int k = 0; k < 4; k++) o[k] = use[k] && outs ? outs + k * n : NULL;
+    if (!outs || !order) {
+        PyErr_NoMemory();
+    } else if (states) {
+        aug_status s = aug_color_jitter_sample_states(states, n, rp[0], rp[1], rp[2], rp[3], random_order, o[0], o[1],
+                                                      o[2], o[3], order);
+        ret = s != AUG_OK ? augpy_raise(st, s, func) : params_dict(n, o, order);
+    } else {
+        /* the uniforms: one fill of the generator into a float64 buffer of n * 7 values */
+        PyObject *ba = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * 7 * (int64_t)sizeof(double)));
+        PyObject *mv = ba ? PyMemoryView_FromObject(ba) : NULL;
+        PyObject *dv = mv ? PyObject_CallMethod(mv, "cast", "s", "d") : NULL;
+        PyObject *r = dv ? PyObject_CallMethod(a[0], "uniform", "Odd", dv, 0.0, 1.0) : NULL;
+        if (r) {
             const double *u = (const double *)(const void *)PyByteArray_AS_STRING(ba);
-            double *o[4];
-            for (int k = 0; k < 4; k++) o[k] = use[k] ? outs + k * n : NULL;
-            aug_status s = aug_color_jitter_params(n, u, use[0] ? ranges[0] : NULL, use[1] ? ranges[1] : NULL,
-                                                   use[2] ? ranges[2] : NULL, use[3] ? ranges[3] : NULL, random_order,
-                                                   o[0], o[1], o[2], o[3], order);
-            if (s != AUG_OK) {
-                augpy_raise(st, s, func);
-            } else {
-                PyObject *ol = PyList_New((Py_ssize_t)n);
-                for (int64_t i = 0; ol && i < n; i++) {
-                    PyObject *row =
-                        Py_BuildValue("(iiii)", order[4 * i], order[4 * i + 1], order[4 * i + 2], order[4 * i + 3]);
-                    if (!row) {
-                        Py_CLEAR(ol);
-                        break;
-                    }
-                    PyList_SET_ITEM(ol, (Py_ssize_t)i, row);
-                }
-                PyObject *l[4];
-                for (int k = 0; k < 4; k++) l[k] = list_or_none(o[k], n);
-                if (ol && l[0] && l[1] && l[2] && l[3])
-                    ret = Py_BuildValue("{sOsOsOsOsO}", "brightness", l[0], "contrast", l[1], "saturation", l[2], "hue",
-                                        l[3], "order", ol);
-                for (int k = 0; k < 4; k++) Py_XDECREF(l[k]);
-                Py_XDECREF(ol);
-            }
+            aug_status s =
+                aug_color_jitter_params(n, u, rp[0], rp[1], rp[2], rp[3], random_order, o[0], o[1], o[2], o[3], order);
+            ret = s != AUG_OK ? augpy_raise(st, s, func) : params_dict(n, o, order);
         }
+        Py_XDECREF(r);
+        /* release the views (the bytearray is freed with them), keeping a pending error */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        PyObject *views[2] = {dv, mv};
+        for (int i = 0; i < 2; i++) {
+            PyObject *rel = views[i] ? PyObject_CallMethod(views[i], "release", NULL) : NULL;
+            if (views[i] && !rel) PyErr_Clear();
+            Py_XDECREF(rel);
+            Py_XDECREF(views[i]);
+        }
+        PyErr_Restore(et, ev, tb);
+        Py_XDECREF(ba);
     }
     PyMem_Free(outs);
     PyMem_Free(order);
-    Py_XDECREF(r);
-    /* release the views (the bytearray is freed with them), keeping a pending error */
-    PyObject *et, *ev, *tb;
-    PyErr_Fetch(&et, &ev, &tb);
-    PyObject *views[2] = {dv, mv};
-    for (int i = 0; i < 2; i++) {
-        PyObject *rel = views[i] ? PyObject_CallMethod(views[i], "release", NULL) : NULL;
-        if (views[i] && !rel) PyErr_Clear();
-        Py_XDECREF(rel);
-        Py_XDECREF(views[i]);
-    }
-    PyErr_Restore(et, ev, tb);
-    Py_XDECREF(ba);
+    PyMem_Free(states);
     return ret;
 }
 
@@ -445,10 +486,12 @@ static PyMethodDef colour_functions[] = {
      "3 identical channels. A 1-channel input is copied (or repeated). uint8 or float32."},
     {"rgb_to_hsv", (PyCFunction)(void (*)(void))fn_rgb_to_hsv, METH_FASTCALL | METH_KEYWORDS,
      "rgb_to_hsv(imtensor, out=None)\n--\n\n"
-     "float32 RGB (C = 3) to HSV (h in [0, 1), s in [0, 1], v = max(R, G, B)), torchvision's _rgb_to_hsv."},
+     "float32 RGB (C = 3) to HSV (h in [0, 1), s in [0, 1], v = max(R, G, B)), torchvision's _rgb_to_hsv.\n"
+     "imtensor: (3, H, W) or (N, 3, H, W), channels first. Returns a new tensor, or out."},
     {"hsv_to_rgb", (PyCFunction)(void (*)(void))fn_hsv_to_rgb, METH_FASTCALL | METH_KEYWORDS,
      "hsv_to_rgb(imtensor, out=None)\n--\n\n"
-     "float32 HSV (C = 3) to RGB, torchvision's _hsv_to_rgb (p, q, t clamped to [0, 1])."},
+     "float32 HSV (C = 3) to RGB, torchvision's _hsv_to_rgb (p, q, t clamped to [0, 1]).\n"
+     "imtensor: (3, H, W) or (N, 3, H, W), channels first. Returns a new tensor, or out."},
     {"color_jitter", (PyCFunction)(void (*)(void))fn_color_jitter, METH_FASTCALL | METH_KEYWORDS,
      "color_jitter(imtensor, brightness=None, contrast=None, saturation=None, hue=None, order=None, out=None,\n"
      "             gammagrays=None, gammacolors=None, contrasts=None, vmin=None, vmax=None)\n--\n\n"
@@ -458,11 +501,15 @@ static PyMethodDef colour_functions[] = {
      "With gammagrays (N), gammacolors (N*C or (N, C)), contrasts (N) and vmin, vmax (all five or none),\n"
      "augpy.lighting of the result in the same pass (the values as float32, so the result is exactly\n"
      "color_jitter then lighting). out may be imtensor (in place). Returns the new tensor if out is None,\n"
-     "else out."},
+     "else out. imtensor and out may be arrays (numpy, torch, DLPack, buffer), used without a copy, as in\n"
+     "every colour function; an image laid out (its layout string or its shape) other than NCHW / CHW (an\n"
+     "NHWC batch) is a ValueError."},
     {"color_jitter_params", (PyCFunction)(void (*)(void))fn_color_jitter_params, METH_FASTCALL | METH_KEYWORDS,
      "color_jitter_params(rng, n, brightness=None, contrast=None, saturation=None, hue=None, random_order=True)\n"
      "--\n\n"
-     "ColorJitter's parameters for n images from a RandomNumberGenerator (one uniform fill of n * 7 values):\n"
+     "ColorJitter's parameters for n images from a RandomNumberGenerator (one uniform fill of n * 7 values),\n"
+     "or from a sequence of n (seed, calls) generator states, image k drawn from states[k] alone (as image 0\n"
+     "of a generator at that state; none is advanced):\n"
      "brightness/contrast/saturation v -> factor uniform in [max(0, 1 - v), 1 + v], hue v -> [-v, v], or\n"
      "(min, max) pairs; None (or a range (1, 1) / (0, 0) for hue) is not sampled. Returns a dict with\n"
      "'brightness', 'contrast', 'saturation', 'hue' (lists of n floats or None) and 'order' (n tuples, a\n"

@@ -275,7 +275,9 @@ static PyType_Slot constant_slots[] = {
     {Py_tp_methods, constant_methods},
     {Py_tp_doc, (void *)"Constant(value, dtype=None)\n--\n\n"
                         "A typed (non-weak) scalar operand, like DALI's types.Constant: it promotes like a "
-                        "0-d tensor of `dtype` instead of taking the other operand's type."},
+                        "0-d tensor of `dtype`\ninstead of taking the other operand's type. dtype None: int32 for "
+                        "an int (DALI; int64 / uint64 when the value needs it), float32 for a float, bool for a "
+                        "bool,\na numpy scalar's or Constant's own dtype."},
     {0, NULL},
 };
 
@@ -287,17 +289,28 @@ static PyType_Spec constant_spec = {
 };
 
 static PyMethodDef create_functions[] = {
-    FASTCALL("zeros", fn_zeros, "zeros(shape, dtype=None, device_id=None)\n--\n\nA new tensor of zeros (dtype None: uint8)."),
-    FASTCALL("ones", fn_ones, "ones(shape, dtype=None, device_id=None)\n--\n\nA new tensor of ones (dtype None: uint8)."),
+    FASTCALL("zeros", fn_zeros,
+             "zeros(shape, dtype=None, device_id=None)\n--\n\nA new tensor of zeros (dtype None: uint8).\n"
+             "shape: an int or a sequence of ints; device_id: an index into the default backend's devices (None: the "
+             "default device)."),
+    FASTCALL("ones", fn_ones,
+             "ones(shape, dtype=None, device_id=None)\n--\n\nA new tensor of ones (dtype None: uint8).\n"
+             "shape: an int or a sequence of ints; device_id: an index into the default backend's devices (None: the "
+             "default device)."),
     FASTCALL("full", fn_full,
-             "full(shape, value, dtype=None, device_id=None)\n--\n\nA new tensor filled with value. "
-             "dtype None: uint8 for an int, float32 for a float, bool for a bool, a Constant's dtype."),
+             "full(shape, value, dtype=None, device_id=None)\n--\n\nA new tensor filled with value.\n"
+             "dtype None: uint8 for an int, float32 for a float, bool for a bool, a Constant's "
+             "dtype.\nshape: an int or a sequence of ints; device_id: an index into the default backend's devices "
+             "(None: the default device)."),
     FASTCALL("zeros_like", fn_zeros_like,
-             "zeros_like(tensor, dtype=None)\n--\n\nZeros with tensor's shape, device and (default) dtype."),
+             "zeros_like(tensor, dtype=None)\n--\n\nZeros with tensor's shape, device and (default) dtype.\n"
+             "A new C-contiguous tensor (tensor's strides are not kept)."),
     FASTCALL("ones_like", fn_ones_like,
-             "ones_like(tensor, dtype=None)\n--\n\nOnes with tensor's shape, device and (default) dtype."),
+             "ones_like(tensor, dtype=None)\n--\n\nOnes with tensor's shape, device and (default) dtype.\n"
+             "A new C-contiguous tensor (tensor's strides are not kept)."),
     FASTCALL("full_like", fn_full_like,
-             "full_like(tensor, value, dtype=None)\n--\n\nvalue with tensor's shape, device and dtype."),
+             "full_like(tensor, value, dtype=None)\n--\n\nvalue with tensor's shape, device and (default) "
+             "dtype.\nA new C-contiguous tensor (tensor's strides are not kept)."),
     {NULL, NULL, 0, NULL},
 };
 

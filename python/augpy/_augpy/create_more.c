@@ -534,7 +534,9 @@ static PyMethodDef create_more_functions[] = {
              "device_id None: the tensor's own device, else the current device."),
     FASTCALL("tensor", fn_tensor,
              "tensor(data, dtype=None, device_id=None)\n--\n\n"
-             "A new tensor with a copy of data's values (as asarray, but always a copy)."),
+             "A new tensor with a copy of data's values (as asarray, but always a copy).\n"
+             "data: a tensor, a NumPy array or any array-like; dtype None keeps data's dtype; device_id None: "
+             "the default device."),
     FASTCALL("stack", fn_stack,
              "stack(arrays, axis=0, out=None, dtype=None)\n--\n\n"
              "Join tensors of one shape along a new axis (numpy.stack). Items may be tensors (all on one\n"

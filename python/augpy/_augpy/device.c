@@ -802,12 +802,14 @@ static PyMethodDef device_functions[] = {
      "cuda_status()\n--\n\n'ok: N CUDA device(s)' when the CUDA backend runs, else why not (no CUDA\n"
      "module, no device, disabled by AUG_CUDA_BACKEND=off, ...)."},
     {"get_current_device", get_current_device, METH_NOARGS,
-     "get_current_device()\n--\n\nThe current device ID of this thread."},
+     "get_current_device()\n--\n\nThe current device ID of this thread.\n"
+     "It is the default device's id unless a CudaDevice was activated on this thread."},
     {"get_current_stream", get_current_stream, METH_NOARGS,
      "get_current_stream()\n--\n\nThe current stream of this thread on its current device (default_stream "
-     "unless one was activated)."},
+     "unless one was activated).\nThe CUDA work of this thread's calls is queued on it."},
     {"get_device_properties", (PyCFunction)(void (*)(void))get_device_properties, METH_VARARGS | METH_KEYWORDS,
-     "get_device_properties(device_id=None)\n--\n\nThe CudaDeviceProp of a device (None: the current one)."},
+     "get_device_properties(device_id=None)\n--\n\nThe CudaDeviceProp of a device (None: the current one).\n"
+     "ValueError for a device_id the default backend does not have."},
     {"meminfo", (PyCFunction)(void (*)(void))meminfo, METH_VARARGS | METH_KEYWORDS,
      "meminfo(device_id=0)\n--\n\n"
      "(used, free, total) memory of the device in bytes, in the seed's order; used includes memory\n"
@@ -817,7 +819,7 @@ static PyMethodDef device_functions[] = {
      "no cache)."},
     {"synchronize", (PyCFunction)(void (*)(void))synchronize, METH_VARARGS | METH_KEYWORDS,
      "synchronize(device_id=None)\n--\n\nBlock until all work on the device (None: the current one) has "
-     "finished (CPU: returns at once)."},
+     "finished\n(CPU: returns at once, its work is done when a call returns)."},
     {"_get_launch", get_launch, METH_NOARGS,
      "_get_launch()\n--\n\nThis thread's launch settings (blocks_per_sm, threads); 0 = automatic."},
     {"_set_launch", set_launch, METH_VARARGS,

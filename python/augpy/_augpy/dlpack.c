@@ -362,8 +362,105 @@ static void import_deleter(void *ctx) {
     free(c);
 }
 
-/* Import the capsule; `want` is the name asked for (NULL: either standard name). */
-static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *want, const char *func) {
+/* What import_capsule reads from a DLTensor, checked before any ownership is taken. */
+typedef struct {
+    aug_dtype dtype;
+    aug_device dev;
+    int ndim;
+    int64_t shape[AUG_MAX_DIMS], strides[AUG_MAX_DIMS];
+    int64_t size, lo;     /* the element count; the byte offset of the lowest element (<= 0) */
+    uintptr_t start, end; /* the bytes reached (0, 0 when empty) */
+} dl_view;
+
+/* Checks dl (dimensions, dtype, device, shape, strides, the bytes reached) into *v;
+ * 0, or -1 with BufferError naming func. */
+static int check_dltensor(const DLTensor *dl, dl_view *v, const char *func) {
+    if (dl->ndim < 0 || dl->ndim > AUG_MAX_DIMS) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has %d dimensions (augpy supports 0 to %d)", func,
+                     (int)dl->ndim, AUG_MAX_DIMS);
+        return -1;
+    }
+    if (aug_dtype_from_dlpack(dl->dtype.code, dl->dtype.bits, dl->dtype.lanes, &v->dtype) != AUG_OK) {
+        PyErr_Format(PyExc_BufferError, "%s: unsupported DLPack dtype (code=%d, bits=%d, lanes=%d)", func,
+                     (int)dl->dtype.code, (int)dl->dtype.bits, (int)dl->dtype.lanes);
+        return -1;
+    }
+    v->dev = aug_cpu_device();
+    int dt = dl->device.device_type;
+    if (dt == kDLCUDA && dl->device.device_id >= 0 && dl->device.device_id < aug_device_count(AUG_DEVICE_CUDA)) {
+        v->dev.type = AUG_DEVICE_CUDA;
+        v->dev.id = dl->device.device_id;
+    } else if (dt != kDLCPU && dt != kDLCUDAHost && dt != kDLCUDAManaged) {
+        int ncuda = aug_device_count(AUG_DEVICE_CUDA);
+        if (ncuda > 0)
+            PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported (devices: cpu, cuda:0 to "
+                         "cuda:%d)", func, dt, (int)dl->device.device_id, ncuda - 1);
+        else
+            PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported (devices: cpu; %s)", func, dt,
+                         (int)dl->device.device_id, aug_cuda_status());
+        return -1;
+    }
+    int ndim = v->ndim = dl->ndim;
+    if (ndim > 0 && dl->shape == NULL) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has no shape", func);
+        return -1;
+    }
+    int64_t *shape = v->shape, *strides = v->strides;
+    int64_t itemsize = aug_dtype_info(v->dtype)->size, size = 1, lo = 0, hi = 0;
+    for (int d = ndim - 1; d >= 0; d--) {
+        shape[d] = dl->shape[d];
+        if (shape[d] < 0) {
+            PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has a negative extent %lld", func, (long long)shape[d]);
+            return -1;
+        }
+        if (dl->strides) strides[d] = dl->strides[d];
+        else if (d == ndim - 1) strides[d] = 1;
+        else if (__builtin_mul_overflow(strides[d + 1], shape[d + 1] ? shape[d + 1] : 1, &strides[d]))
+            strides[d] = 0; /* only reachable when size is 0 or overflows (rejected below) */
+        if (__builtin_mul_overflow(size, shape[d], &size)) size = -1;
+    }
+    for (int d = 0; d < ndim && size > 0; d++) {
+        int64_t span;
+        if (__builtin_mul_overflow(shape[d] - 1, strides[d], &span) || __builtin_mul_overflow(span, itemsize, &span) ||
+            __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi)) {
+            size = -1;
+            break;
+        }
+    }
+    if (size < 0) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor size overflows", func);
+        return -1;
+    }
+    if (size > 0 && dl->data == NULL) {
+        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has a NULL data pointer", func);
+        return -1;
+    }
+    /* The bytes reached, [data + byte_offset + lo, data + byte_offset + hi + itemsize),
+     * must not wrap around the address space (a hostile byte_offset or strides), and
+     * their count must fit int64 (aug's storage sizes). In integers: pointer arithmetic
+     * past the object is undefined, and an empty tensor's data may be NULL. */
+    uintptr_t first = 0, start = 0, end = 0;
+    v->size = size, v->lo = lo, v->start = v->end = 0;
+    if (size > 0) {
+        uintptr_t below = (uintptr_t)0 - (uintptr_t)lo; /* -lo, lo <= 0 */
+        if (__builtin_add_overflow((uintptr_t)dl->data, dl->byte_offset, &first) ||
+            __builtin_sub_overflow(first, below, &start) || __builtin_add_overflow(first, (uintptr_t)hi, &end) ||
+            __builtin_add_overflow(end, (uintptr_t)itemsize, &end) || end - start > (uintptr_t)INT64_MAX) {
+            PyErr_Format(PyExc_BufferError,
+                         "%s: DLPack tensor's memory (data %p, byte_offset %llu, shape and strides) does not fit "
+                         "in the address space",
+                         func, dl->data, (unsigned long long)dl->byte_offset);
+            return -1;
+        }
+    }
+    v->start = start, v->end = end;
+    return 0;
+}
+
+/* Import the capsule; `want` is the name asked for (NULL: either standard name).
+ * A read-only export (versioned capsules flag it) is imported as a copy, or with
+ * `writable` refused (ValueError; the capsule is left unconsumed). */
+static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *want, int writable, const char *func) {
     if (!PyCapsule_CheckExact(capsule)) {
         PyErr_Format(PyExc_TypeError, "%s: expected a DLPack capsule, got %.100s", func, Py_TYPE(capsule)->tp_name);
         return NULL;
@@ -403,85 +500,14 @@ static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *
     }
 
     /* Validate everything before taking ownership. */
-    if (dl->ndim < 0 || dl->ndim > AUG_MAX_DIMS) {
-        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has %d dimensions (augpy supports 0 to %d)", func,
-                     (int)dl->ndim, AUG_MAX_DIMS);
-        return NULL;
-    }
-    aug_dtype dtype;
-    if (aug_dtype_from_dlpack(dl->dtype.code, dl->dtype.bits, dl->dtype.lanes, &dtype) != AUG_OK) {
-        PyErr_Format(PyExc_BufferError, "%s: unsupported DLPack dtype (code=%d, bits=%d, lanes=%d)", func,
-                     (int)dl->dtype.code, (int)dl->dtype.bits, (int)dl->dtype.lanes);
-        return NULL;
-    }
-    aug_device dev = aug_cpu_device();
-    int dt = dl->device.device_type;
-    if (dt == kDLCUDA && dl->device.device_id >= 0 && dl->device.device_id < aug_device_count(AUG_DEVICE_CUDA)) {
-        dev.type = AUG_DEVICE_CUDA;
-        dev.id = dl->device.device_id;
-    } else if (dt != kDLCPU && dt != kDLCUDAHost && dt != kDLCUDAManaged) {
-        int ncuda = aug_device_count(AUG_DEVICE_CUDA);
-        if (ncuda > 0)
-            PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported (devices: cpu, cuda:0 to "
-                         "cuda:%d)", func, dt, (int)dl->device.device_id, ncuda - 1);
-        else
-            PyErr_Format(PyExc_BufferError, "%s: DLPack device (%d, %d) is not supported (devices: cpu; %s)", func, dt,
-                         (int)dl->device.device_id, aug_cuda_status());
-        return NULL;
-    }
-    int ndim = dl->ndim;
-    if (ndim > 0 && dl->shape == NULL) {
-        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has no shape", func);
-        return NULL;
-    }
-    int64_t shape[AUG_MAX_DIMS], strides[AUG_MAX_DIMS];
-    int64_t itemsize = aug_dtype_info(dtype)->size, size = 1, lo = 0, hi = 0;
-    for (int d = ndim - 1; d >= 0; d--) {
-        shape[d] = dl->shape[d];
-        if (shape[d] < 0) {
-            PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has a negative extent %lld", func, (long long)shape[d]);
-            return NULL;
-        }
-        if (dl->strides) strides[d] = dl->strides[d];
-        else if (d == ndim - 1) strides[d] = 1;
-        else if (__builtin_mul_overflow(strides[d + 1], shape[d + 1] ? shape[d + 1] : 1, &strides[d]))
-            strides[d] = 0; /* only reachable when size is 0 or overflows (rejected below) */
-        if (__builtin_mul_overflow(size, shape[d], &size)) size = -1;
-    }
-    for (int d = 0; d < ndim && size > 0; d++) {
-        int64_t span;
-        if (__builtin_mul_overflow(shape[d] - 1, strides[d], &span) || __builtin_mul_overflow(span, itemsize, &span) ||
-            __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi)) {
-            size = -1;
-            break;
-        }
-    }
-    if (size < 0) {
-        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor size overflows", func);
-        return NULL;
-    }
-    if (size > 0 && dl->data == NULL) {
-        PyErr_Format(PyExc_BufferError, "%s: DLPack tensor has a NULL data pointer", func);
-        return NULL;
-    }
-    /* The bytes reached, [data + byte_offset + lo, data + byte_offset + hi + itemsize),
-     * must not wrap around the address space (a hostile byte_offset or strides), and
-     * their count must fit int64 (aug's storage sizes). In integers: pointer arithmetic
-     * past the object is undefined, and an empty tensor's data may be NULL. */
-    uintptr_t first = 0, start = 0, end = 0;
-    if (size > 0) {
-        uintptr_t below = (uintptr_t)0 - (uintptr_t)lo; /* -lo, lo <= 0 */
-        if (__builtin_add_overflow((uintptr_t)dl->data, dl->byte_offset, &first) ||
-            __builtin_sub_overflow(first, below, &start) || __builtin_add_overflow(first, (uintptr_t)hi, &end) ||
-            __builtin_add_overflow(end, (uintptr_t)itemsize, &end) || end - start > (uintptr_t)INT64_MAX) {
-            PyErr_Format(PyExc_BufferError,
-                         "%s: DLPack tensor's memory (data %p, byte_offset %llu, shape and strides) does not fit "
-                         "in the address space",
-                         func, dl->data, (unsigned long long)dl->byte_offset);
-            return NULL;
-        }
-    }
+    dl_view v;
+    if (check_dltensor(dl, &v, func) < 0) return NULL;
     int readonly = (flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+    if (readonly && writable) {
+        PyErr_Format(PyExc_ValueError, "%s: the destination is read-only (its DLPack export is flagged read-only)",
+                     func);
+        return NULL;
+    }
 
     import_ctx *ctx = malloc(sizeof *ctx);
     if (ctx == NULL) return PyErr_NoMemory();
@@ -492,13 +518,13 @@ static PyObject *import_capsule(augpy_state *st, PyObject *capsule, const char *
         free(ctx);
         return NULL;
     }
-    aug_storage *storage = aug_storage_wrap(size > 0 ? (void *)start : NULL, size > 0 ? (size_t)(end - start) : 0, dev,
-                                            import_deleter, ctx);
+    aug_storage *storage = aug_storage_wrap(v.size > 0 ? (void *)v.start : NULL,
+                                            v.size > 0 ? (size_t)(v.end - v.start) : 0, v.dev, import_deleter, ctx);
     if (storage == NULL) {
         import_deleter(ctx); /* not called by a failed wrap */
         return augpy_raise(st, AUG_OK, func);
     }
-    aug_tensor *t = aug_tensor_from_storage(storage, size > 0 ? -lo : 0, ndim, shape, strides, dtype);
+    aug_tensor *t = aug_tensor_from_storage(storage, v.size > 0 ? -v.lo : 0, v.ndim, v.shape, v.strides, v.dtype);
     aug_storage_release(storage); /* t holds the reference now (or, on failure, this calls the deleter) */
     if (t == NULL) return augpy_raise(st, AUG_OK, func);
     if (readonly) {
@@ -523,7 +549,7 @@ static PyObject *import_dltensor(PyObject *module, PyObject *args, PyObject *kwa
     PyObject *capsule;
     const char *name = NAME_LEGACY;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|s:import_dltensor", kwlist, &capsule, &name)) return NULL;
-    return import_capsule(augpy_state_from_module(module), capsule, name, "import_dltensor");
+    return import_capsule(augpy_state_from_module(module), capsule, name, 0, "import_dltensor");
 }
 
 /* The `stream` to hand a producer whose __dlpack_device__() is one of our CUDA
@@ -556,18 +582,9 @@ static PyObject *consumer_stream(PyObject *obj) {
     return PyLong_FromVoidPtr(h ? h : (void *)1);
 }
 
-static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs) {
-    static const char *func = "from_dlpack";
-    static char *kwlist[] = {"x", "device", "copy", NULL};
-    PyObject *obj, *device = Py_None, *copy = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", kwlist, &obj, &device, &copy)) return NULL;
-    augpy_state *st = augpy_state_from_module(module);
-    if (PyCapsule_CheckExact(obj)) return import_capsule(st, obj, NULL, func);
-    if (device != Py_None &&
-        !(PyUnicode_Check(device) && PyUnicode_CompareWithASCIIString(device, "cpu") == 0)) {
-        PyErr_Format(PyExc_ValueError, "%s: device must be None or 'cpu', got %R", func, device);
-        return NULL;
-    }
+/* The capsule of obj.__dlpack__() (device: None or a DLPack device tuple to ask for;
+ * copy: the DLPack copy flag). New reference, NULL with the error set. */
+static PyObject *call_dlpack(PyObject *obj, PyObject *device, PyObject *copy, const char *func) {
     PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
     if (method == NULL) {
         PyErr_Clear();
@@ -576,11 +593,7 @@ static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     PyObject *kw = Py_BuildValue("{s(ii)sO}", "max_version", AUGPY_DLPACK_MAJOR, AUGPY_DLPACK_MINOR, "copy", copy);
-    if (kw && device != Py_None) {
-        PyObject *cpu = Py_BuildValue("(ii)", kDLCPU, 0);
-        if (cpu == NULL || PyDict_SetItemString(kw, "dl_device", cpu) < 0) Py_CLEAR(kw);
-        Py_XDECREF(cpu);
-    }
+    if (kw && device != Py_None && PyDict_SetItemString(kw, "dl_device", device) < 0) Py_CLEAR(kw);
     /* data on one of our CUDA devices: the producer orders its work before our
      * current stream there (DLPack's consumer stream; 1 = the legacy default) */
     PyObject *stream = device == Py_None ? consumer_stream(obj) : NULL;
@@ -600,8 +613,33 @@ static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_XDECREF(kw);
     Py_XDECREF(empty);
     Py_DECREF(method);
+    return cap;
+}
+
+PyObject *augpy_import_dlpack(augpy_state *st, PyObject *obj, int writable, const char *func) {
+    PyObject *cap = call_dlpack(obj, Py_None, Py_None, func);
     if (cap == NULL) return NULL;
-    PyObject *res = import_capsule(st, cap, NULL, func);
+    PyObject *res = import_capsule(st, cap, NULL, writable, func);
+    Py_DECREF(cap);
+    return res;
+}
+
+static PyObject *from_dlpack(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static const char *func = "from_dlpack";
+    static char *kwlist[] = {"x", "device", "copy", NULL};
+    PyObject *obj, *device = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", kwlist, &obj, &device, &copy)) return NULL;
+    augpy_state *st = augpy_state_from_module(module);
+    if (PyCapsule_CheckExact(obj)) return import_capsule(st, obj, NULL, 0, func);
+    if (device != Py_None && !(PyUnicode_Check(device) && PyUnicode_CompareWithASCIIString(device, "cpu") == 0)) {
+        PyErr_Format(PyExc_ValueError, "%s: device must be None or 'cpu', got %R", func, device);
+        return NULL;
+    }
+    PyObject *cpu = device != Py_None ? Py_BuildValue("(ii)", kDLCPU, 0) : Py_NewRef(Py_None);
+    PyObject *cap = cpu ? call_dlpack(obj, cpu, copy, func) : NULL;
+    Py_XDECREF(cpu);
+    if (cap == NULL) return NULL;
+    PyObject *res = import_capsule(st, cap, NULL, 0, func);
     Py_DECREF(cap);
     return res;
 }

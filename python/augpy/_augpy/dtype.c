@@ -265,7 +265,9 @@ static PyObject *make_code_enum(void) {
     if (args == NULL || kwargs == NULL) goto done;
     res = PyObject_Call(int_enum, args, kwargs);
     if (res != NULL) {
-        PyObject *doc = PyUnicode_FromString("DLPack type code enum (kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLBool, ...).");
+        PyObject *doc =
+            PyUnicode_FromString("DLPack type code enum (kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLBool, ...).\n"
+                                 "The `code` of a DLDataType (an IntEnum with DLPack's values).");
         if (doc == NULL || PyObject_SetAttrString(res, "__doc__", doc) < 0) Py_CLEAR(res);
         Py_XDECREF(doc);
     }

@@ -4,13 +4,17 @@
  * CudaError, CuRandError, CuBlasError and NvJpegError derive from RuntimeError;
  * augpy.MemoryError derives from the builtin MemoryError (semantics §16), so
  * `except MemoryError` catches an out-of-memory tensor allocation too.
+ * AUG_ERR_JPEG (the decoders' status) is DecodeError, a subclass of NvJpegError,
+ * unless the caller says the nvJPEG engine failed (augpy_raise_jpeg): the CPU
+ * decoders (libjpeg-turbo, libspng) and the header readers raise DecodeError,
+ * nvJPEG NvJpegError, and `except NvJpegError` catches both.
  *
  * Messages name the Python function: aug_last_error_detail() (the C message
  * without its "aug_xxx: " part) after the Python name given by the caller. */
 #include <string.h>
 #include "augpy.h"
 
-static PyObject *exception_for(augpy_state *st, aug_status status) {
+static PyObject *exception_for(augpy_state *st, aug_status status, int nvjpeg) {
     switch (status) {
     case AUG_ERR_VALUE: return PyExc_ValueError;
     case AUG_ERR_TYPE: return PyExc_TypeError;
@@ -20,7 +24,10 @@ static PyObject *exception_for(augpy_state *st, aug_status status) {
     case AUG_ERR_CUDA: return st && st->CudaError ? st->CudaError : PyExc_RuntimeError;
     case AUG_ERR_CURAND: return st && st->CuRandError ? st->CuRandError : PyExc_RuntimeError;
     case AUG_ERR_CUBLAS: return st && st->CuBlasError ? st->CuBlasError : PyExc_RuntimeError;
-    case AUG_ERR_JPEG: return st && st->NvJpegError ? st->NvJpegError : PyExc_RuntimeError;
+    case AUG_ERR_JPEG: {
+        PyObject *e = st == NULL ? NULL : nvjpeg ? st->NvJpegError : st->DecodeError;
+        return e ? e : PyExc_RuntimeError;
+    }
     default: return PyExc_RuntimeError;
     }
 }
@@ -32,7 +39,7 @@ static aug_status effective_status(aug_status status) {
     return status != AUG_OK ? status : AUG_ERR_RUNTIME;
 }
 
-PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func) {
+PyObject *augpy_raise_jpeg(augpy_state *st, aug_status status, const char *func, int nvjpeg) {
     status = effective_status(status);
     if (status == AUG_ERR_INTERRUPTED) {
         /* stopped by the interrupt check (interrupt.c): a signal handler's exception is set */
@@ -43,11 +50,15 @@ PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func) {
     if (func == NULL || func[0] == '\0') func = "augpy";
     const char *detail = aug_last_error_detail();
     if (detail == NULL || detail[0] == '\0') {
-        PyErr_Format(exception_for(st, status), "%s: operation failed (status %d)", func, (int)status);
+        PyErr_Format(exception_for(st, status, nvjpeg), "%s: operation failed (status %d)", func, (int)status);
         return NULL;
     }
-    PyErr_Format(exception_for(st, status), "%s: %s", func, detail);
+    PyErr_Format(exception_for(st, status, nvjpeg), "%s: %s", func, detail);
     return NULL;
+}
+
+PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func) {
+    return augpy_raise_jpeg(st, status, func, 0);
 }
 
 /* doc starts with the class's text signature ("Name(*args)\n--\n\n"), which gives
@@ -82,7 +93,18 @@ int augpy_init_errors(PyObject *module, augpy_state *st) {
     if (add_exception(module, &st->NvJpegError, "augpy.NvJpegError", PyExc_RuntimeError,
                       "NvJpegError(*args)\n--\n\n"
                       "Raised when a problem with JPEG decoding occurs, e.g., corrupt or unsupported "
-                      "image (alias augpy.JpegError).") < 0)
+                      "image (alias augpy.JpegError). The nvJPEG (GPU) engine raises it; the CPU "
+                      "decoders raise its subclass DecodeError.") < 0)
+        return -1;
+    if (add_exception(module, &st->DecodeError, "augpy.DecodeError", st->NvJpegError,
+                      "DecodeError(*args)\n--\n\n"
+                      "Raised when an image cannot be decoded on the CPU (libjpeg-turbo, libspng) or its "
+                      "header cannot be read: a corrupt, truncated or unsupported JPEG or PNG (the "
+                      "library's reason in the message), one over the decoder's max_pixels, or data that "
+                      "is neither (\"not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)\": its "
+                      "first bytes in hex). Subclass of NvJpegError, so `except augpy.NvJpegError` "
+                      "catches it too; a decoder whose engine is 'nvjpeg' raises NvJpegError itself for "
+                      "the JPEG files nvJPEG fails on.") < 0)
         return -1;
     return 0;
 }

@@ -12,9 +12,15 @@
  * then run one at a time); one Decoder per thread runs them concurrently. The
  * lock survives fork() (fork.c): a child whose parent forked while another
  * thread was inside decode gets a fresh lock and a fresh decoder.
- * Errors: NvJpegError (corrupt data, libjpeg-turbo's message), ValueError /
- * TypeError (buffer rules, argument types). */
+ * Errors: DecodeError (a subclass of NvJpegError: corrupt data, libjpeg-turbo's
+ * or libspng's message; data neither JPEG nor PNG, its first bytes in hex),
+ * NvJpegError itself where a decoder whose engine is nvJPEG fails on a JPEG,
+ * ValueError / TypeError (buffer rules, argument types).
+ * Pickling: __reduce__ gives _decoder_restore and the constructor's arguments
+ * with the device the decoder was made for; the unpickled decoder is a new one
+ * (its own TurboJPEG / nvJPEG handles and buffers). */
 #include <limits.h>
+#include <string.h>
 #include <strings.h>
 
 #include "augpy.h"
@@ -43,11 +49,9 @@ static int parse_size(PyObject *obj, Py_ssize_t def, Py_ssize_t *out, const char
     return 0;
 }
 
-static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"device_padding", "host_padding", "gpu_huffman", "max_pixels", NULL};
-    PyObject *dpad = NULL, *hpad = NULL, *huff = NULL, *maxpix = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO$O:Decoder", kwlist, &dpad, &hpad, &huff, &maxpix))
-        return NULL;
+/* A decoder of type for dev from the constructor's arguments (NULL: the defaults). */
+static PyObject *decoder_make(PyTypeObject *type, aug_device dev, PyObject *dpad, PyObject *hpad, PyObject *huff,
+                              PyObject *maxpix) {
     Py_ssize_t dp, hp;
     /* The manual's defaults: 16 MiB device and 8 MiB host padding. */
     if (parse_size(dpad, 16777216, &dp, "device_padding") < 0 || parse_size(hpad, 8388608, &hp, "host_padding") < 0)
@@ -65,7 +69,6 @@ static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     }
     augpy_state *st = augpy_state_from_type(type);
     if (st == NULL) return NULL;
-    aug_device dev = aug_current_device();
     aug_clear_error();
     DecoderObject *self = (DecoderObject *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
@@ -85,6 +88,40 @@ static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
         return augpy_raise(st, aug_last_status(), "Decoder");
     }
     return (PyObject *)self;
+}
+
+static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"device_padding", "host_padding", "gpu_huffman", "max_pixels", NULL};
+    PyObject *dpad = NULL, *hpad = NULL, *huff = NULL, *maxpix = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO$O:Decoder", kwlist, &dpad, &hpad, &huff, &maxpix)) return NULL;
+    return decoder_make(type, aug_current_device(), dpad, hpad, huff, maxpix);
+}
+
+/* Pickling: (_decoder_restore, (device, device_padding, host_padding,
+ * gpu_huffman, max_pixels)), device as 'cpu' / 'cuda:N'. */
+static PyObject *decoder_reduce(PyObject *self, PyObject *Py_UNUSED(unused)) {
+    DecoderObject *d = (DecoderObject *)self;
+    PyObject *restore = PyObject_GetAttrString(PyType_GetModule(Py_TYPE(self)), "_decoder_restore");
+    if (restore == NULL) return NULL;
+    PyObject *dev = augpy_device_str(d->device);
+    if (dev == NULL) {
+        Py_DECREF(restore);
+        return NULL;
+    }
+    return Py_BuildValue("(N(NnnNL))", restore, dev, d->device_padding, d->host_padding,
+                         PyBool_FromLong(d->gpu_huffman), (long long)d->max_pixels);
+}
+
+/* The decoder a pickle describes, made for its device whatever the calling
+ * thread's current device is (ValueError if this process lacks it). */
+static PyObject *decoder_restore(PyObject *module, PyObject *args) {
+    PyObject *device, *dpad, *hpad, *huff, *maxpix;
+    if (!PyArg_ParseTuple(args, "OOOOO:_decoder_restore", &device, &dpad, &hpad, &huff, &maxpix)) return NULL;
+    augpy_state *st = augpy_state_from_module(module);
+    if (st == NULL) return NULL;
+    aug_device dev;
+    if (augpy_parse_device(device, &dev, "Decoder") < 0) return NULL;
+    return decoder_make(st->DecoderType, dev, dpad, hpad, huff, maxpix);
 }
 
 /* The first call after a fork: a lock held at fork time (another thread of the
@@ -354,6 +391,9 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     if (decoder_after_fork(st, d) < 0) return NULL;
     jpeg_data data;
     if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
+    /* NvJpegError for a JPEG on the nvJPEG engine, DecodeError for the CPU's decodes */
+    int nvjpeg =
+        strcmp(aug_decoder_engine(d->dec), "nvjpeg") == 0 && aug_image_format_of(data.buf, data.len) == AUG_FORMAT_JPEG;
     aug_tensor *out = NULL;
     aug_status status;
     Py_BEGIN_ALLOW_THREADS
@@ -368,7 +408,7 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     PyThread_release_lock(d->lock);
     Py_END_ALLOW_THREADS
     release_data(&data);
-    if (status != AUG_OK) return augpy_raise(st, status, func);
+    if (status != AUG_OK) return augpy_raise_jpeg(st, status, func, nvjpeg);
     return augpy_wrap(st, out);
 }
 
@@ -428,7 +468,10 @@ static PyMethodDef decoder_methods[] = {
      "files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's\n"
      "Image.open(f).convert('RGB'). buffer: None, or a contiguous uint8 tensor of at least H*W*3 elements\n"
      "on the decoder's device; the result then shares its memory. A corrupt or truncated file raises\n"
-     "NvJpegError with libjpeg-turbo's message (the buffer's contents are then unspecified). The GIL is\n"
+     "DecodeError (a subclass of NvJpegError) with libjpeg-turbo's or libspng's message (the buffer's\n"
+     "contents are then unspecified); data that is neither JPEG nor PNG raises DecodeError\n"
+     "'not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)' (its first bytes in hex). A decoder\n"
+     "whose engine is 'nvjpeg' raises NvJpegError for the JPEG files nvJPEG fails on. The GIL is\n"
      "released while decoding.\n"
      "data may also be a path (str or os.PathLike: the file is read) or a CPU DLPack object holding a\n"
      "contiguous 1-d uint8 tensor (e.g. torchvision.io.read_file's result), read without a copy.\n"
@@ -458,7 +501,11 @@ static PyMethodDef decoder_methods[] = {
      "full image), 'channels' (of decode's output: 3), 'components' (in the file: 1, 3 or 4),\n"
      "'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',\n"
      "'4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and\n"
-     "'progressive' (bool). data as for decode. NvJpegError if the header cannot be read."},
+     "'progressive' (bool). data as for decode. DecodeError if the header cannot be read."},
+    {"__reduce__", decoder_reduce, METH_NOARGS,
+     "__reduce__($self, /)\n--\n\n"
+     "Pickle as the constructor's arguments and the decoder's device: unpickling (also in a new process,\n"
+     "e.g. a multiprocessing spawn worker) makes a fresh decoder with its own buffers and handles."},
     {NULL, NULL, 0, NULL}};
 
 static PyMemberDef decoder_members[] = {
@@ -467,7 +514,8 @@ static PyMemberDef decoder_members[] = {
     {"gpu_huffman", T_BOOL, offsetof(DecoderObject, gpu_huffman), READONLY,
      "Huffman decoding on the GPU requested (CUDA backend)."},
     {"max_pixels", T_LONGLONG, offsetof(DecoderObject, max_pixels), READONLY,
-     "The largest image (height * width pixels) this decoder decodes; larger ones raise NvJpegError."},
+     "The largest image (height * width pixels) this decoder decodes; larger ones raise DecodeError\n"
+     "(NvJpegError for a JPEG on the 'nvjpeg' engine)."},
     {NULL, 0, 0, 0, NULL}};
 
 static PyObject *decoder_engine(PyObject *self, void *Py_UNUSED(c)) {
@@ -490,8 +538,12 @@ static PyType_Slot decoder_slots[] = {
                 "gpu_huffman is used by the CUDA backend only. Use one Decoder per thread for parallel\n"
                 "decoding (a shared one serialises the calls).\n"
                 "max_pixels: the largest image (height * width) decoded, in [1, 2**31]; the default 2**28\n"
-                "(16384 x 16384) refuses files whose header claims more (NvJpegError naming the size and the\n"
-                "limit, raised before any pixel memory is allocated)."},
+                "(16384 x 16384) refuses files whose header claims more (DecodeError naming the size and the\n"
+                "limit, raised before any pixel memory is allocated).\n"
+                "Decode errors are DecodeError, a subclass of NvJpegError, except for JPEG files on the\n"
+                "'nvjpeg' engine, which raise NvJpegError itself (see decode).\n"
+                "A Decoder pickles (its arguments and device; unpickling makes a fresh one), so it can be\n"
+                "handed to multiprocessing workers, spawned ones included."},
     {Py_tp_new, decoder_new},
     {Py_tp_dealloc, decoder_dealloc},
     {Py_tp_repr, decoder_repr},
@@ -522,7 +574,12 @@ static PyObject *jpeg_info(PyObject *module, PyObject *const *args, Py_ssize_t n
 static PyMethodDef jpeg_functions[] = {
     {"jpeg_info", (PyCFunction)(void (*)(void))jpeg_info, METH_FASTCALL | METH_KEYWORDS,
      "jpeg_info(data)\n--\n\n"
-     "Image size (height, width) of a JPEG file from its header, without decoding. NvJpegError if the header is corrupt."},
+     "Image size (height, width) of a JPEG file from its header, without decoding.\n\n"
+     "data is bytes-like (the whole file or at least its header). Raises augpy.DecodeError (a subclass of\n"
+     "NvJpegError) when the data is not a JPEG or its header is corrupt; Decoder.info also reads PNG files."},
+    {"_decoder_restore", decoder_restore, METH_VARARGS,
+     "_decoder_restore(device, device_padding, host_padding, gpu_huffman, max_pixels, /)\n--\n\n"
+     "Unpickle a Decoder (Decoder.__reduce__): a new one for device ('cpu' or 'cuda:N')."},
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_jpeg(PyObject *module, augpy_state *st) {

@@ -13,29 +13,31 @@ static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t narg
     double vmin, vmax;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 6, a) < 0)
         return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[IM], func, "imtensor");
-    aug_tensor *out = NULL;
-    if (!im || augpy_parse_double(a[VMIN], &vmin, func, "vmin") < 0 || augpy_parse_double(a[VMAX], &vmax, func, "vmax") < 0 ||
-        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
+    augpy_image im, out;
+    if (augpy_parse_double(a[VMIN], &vmin, func, "vmin") < 0 || augpy_parse_double(a[VMAX], &vmax, func, "vmax") < 0 ||
+        augpy_image_io(st, a[IM], a[OUT], AUGPY_CHW | AUGPY_NCHW, &im, &out, func, "imtensor") < 0)
         return NULL;
+    aug_device dev = im.t->device;
     aug_tensor *tmp[3] = {NULL, NULL, NULL};
-    aug_tensor *gg = augpy_float32_arg(st, a[GG], im->device, func, "gammagrays", &tmp[0]);
-    aug_tensor *gc = gg ? augpy_float32_arg(st, a[GC], im->device, func, "gammacolors", &tmp[1]) : NULL;
-    aug_tensor *ct = gc ? augpy_float32_arg(st, a[CT], im->device, func, "contrasts", &tmp[2]) : NULL;
+    aug_tensor *gg = augpy_float32_arg(st, a[GG], dev, func, "gammagrays", &tmp[0]);
+    aug_tensor *gc = gg ? augpy_float32_arg(st, a[GC], dev, func, "gammacolors", &tmp[1]) : NULL;
+    aug_tensor *ct = gc ? augpy_float32_arg(st, a[CT], dev, func, "contrasts", &tmp[2]) : NULL;
     PyObject *ret = NULL;
     if (ct) {
-        aug_tensor *res = out;
+        aug_tensor *res = out.t;
         aug_status s;
-        AUGPY_CALL(s, aug_tensor_size(im), aug_lighting(im, gg, gc, ct, vmin, vmax, &res));
+        AUGPY_CALL(s, aug_tensor_size(im.t), aug_lighting(im.t, gg, gc, ct, vmin, vmax, &res));
         if (s != AUG_OK)
             ret = augpy_raise(st, s, func);
-        else if (out)
+        else if (out.t)
             ret = Py_NewRef(a[OUT]);
         else
             ret = augpy_wrap(st, res);
     }
     for (int i = 0; i < 3; i++)
         aug_tensor_free(tmp[i]);
+    augpy_image_release(&im);
+    augpy_image_release(&out);
     return ret;
 }
 
@@ -47,7 +49,8 @@ static PyMethodDef lighting_functions[] = {
      "tensors, or numpy arrays / sequences (converted). Per value: v = clip((x - vmin) / (vmax - vmin), 0, 1);\n"
      "v = (1 - |c|) v + |c| f(v) (f_pos for c >= 0, f_neg for c < 0); v = v ** (gammagray * gammacolor);\n"
      "saturate_cast(v (vmax - vmin) + vmin). out may be imtensor (in place). Returns the new tensor if out is\n"
-     "None, else out."},
+     "None, else out. imtensor and out may be arrays (numpy, torch, DLPack, buffer), used without a copy;\n"
+     "an image laid out (its layout string or its shape) other than NCHW / CHW is a ValueError."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -117,8 +117,12 @@ PyObject *augpy_math_call(augpy_state *st, PyObject *self, aug_op op, const char
 #define DOC_acosh "input", "", "Inverse hyperbolic cosine; integers -> float32."
 #define DOC_atanh "input", "", "Inverse hyperbolic tangent; integers -> float32."
 
-#define FUNCTION_DOC_(name, first, others, what) name "(" first others ", out=None)\n--\n\n" what
-#define METHOD_DOC_(name, first, others, what) name "($self, /" others ", out=None)\n--\n\n" what
+/* The second paragraph of every math docstring. */
+#define MATH_OPERANDS_DOC                                                                                              \
+    "\nOperands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,\n"           \
+    "broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."
+#define FUNCTION_DOC_(name, first, others, what) name "(" first others ", out=None)\n--\n\n" what MATH_OPERANDS_DOC
+#define METHOD_DOC_(name, first, others, what) name "($self, /" others ", out=None)\n--\n\n" what MATH_OPERANDS_DOC
 #define APPLY_(macro, ...) macro(__VA_ARGS__)
 #define FUNCTION_DOC(name) APPLY_(FUNCTION_DOC_, #name, DOC_##name)
 #define METHOD_DOC(name) APPLY_(METHOD_DOC_, #name, DOC_##name)

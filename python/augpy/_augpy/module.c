@@ -92,15 +92,17 @@ static PyObject *set_thread_num_threads(PyObject *module, PyObject *arg) {
 
 static PyMethodDef module_methods[] = {
     {"get_num_threads", get_num_threads, METH_NOARGS,
-     "get_num_threads($module, /)\n--\n\nNumber of worker threads of the CPU backend."},
+     "get_num_threads($module, /)\n--\n\nNumber of worker threads of the CPU backend.\n"
+     "set_num_threads changes it; the default is AUG_NUM_THREADS or the number of available cores."},
     {"set_num_threads", set_num_threads, METH_O,
      "set_num_threads($module, n, /)\n--\n\nSet the CPU backend's worker count; n <= 0 restores the default "
-     "(AUG_NUM_THREADS or the number of available cores). Results never depend on it."},
+     "(AUG_NUM_THREADS or the number of available cores).\nResults never depend on it."},
     {"get_thread_num_threads", get_thread_num_threads, METH_NOARGS,
-     "get_thread_num_threads($module, /)\n--\n\nThis thread's cap on the CPU workers of its own calls (0: none)."},
+     "get_thread_num_threads($module, /)\n--\n\nThis thread's cap on the CPU workers of its own calls (0: none).\n"
+     "set_thread_num_threads sets it."},
     {"set_thread_num_threads", set_thread_num_threads, METH_O,
      "set_thread_num_threads($module, n, /)\n--\n\nCap the CPU workers of this thread's calls at n (1: they run on "
-     "this thread alone; n <= 0: no cap, the default of every thread). For threads that already work in parallel "
+     "this thread alone; n <= 0: no cap, the default of every thread).\nFor threads that already work in parallel "
      "with each other, an image each. Results never depend on it."},
     {NULL, NULL, 0, NULL}};
 
@@ -168,6 +170,7 @@ static int augpy_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->CuBlasError);
     Py_VISIT(st->MemoryError);
     Py_VISIT(st->NvJpegError);
+    Py_VISIT(st->DecodeError);
     Py_VISIT(st->numpy);
     return 0;
 }
@@ -194,6 +197,7 @@ static int augpy_clear(PyObject *module) {
     Py_CLEAR(st->CuBlasError);
     Py_CLEAR(st->MemoryError);
     Py_CLEAR(st->NvJpegError);
+    Py_CLEAR(st->DecodeError);
     Py_CLEAR(st->numpy);
     return 0;
 }

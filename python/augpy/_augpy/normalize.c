@@ -129,135 +129,203 @@ static int parse_layout(PyObject *obj, const char *a, const char *b, int *out, c
     return 0;
 }
 
-static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"images", "crop", "crop_h", "crop_w", "crop_pos_x", "crop_pos_y", "anchor",
-                                        "mirror", "mean", "std", "scale", "shift", "fill_values", "dtype",
-                                        "input_layout", "output_layout", "pad_output", "out_of_bounds_policy", "out"};
-    enum { IMG, CROP, CH, CW, PX, PY, ANCHOR, MIRROR, MEAN, STD, SCALE, SHIFT, FILL, DTYPE, INL, OUTL, PAD, OOB, OUT,
-           NSLOTS };
-    const char *func = "augpy.crop_mirror_normalize";
-    augpy_state *st = augpy_state_from_module(m);
-    PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 1, a) < 0) return NULL;
-    aug_cmn_params p = aug_cmn_params_default();
-    aug_dtype dtype = AUG_FLOAT32;
-    aug_tensor *out = NULL;
+/* The argument slots of crop_mirror_normalize (its names[] order). */
+enum { IMG, CROP, CH, CW, PX, PY, ANCHOR, MIRROR, MEAN, STD };
+enum { SCALE = STD + 1, SHIFT, FILL, DTYPE, INL, OUTL, PAD, OOB, OUT, NSLOTS };
+
+/* The per-channel values of crop_mirror_normalize (on the caller's stack). */
+typedef struct {
+    float mean[MAX_VALUES], std[MAX_VALUES], fill[MAX_VALUES];
+} cmn_values;
+
+/* The arguments that do not depend on the images. 0 or -1. */
+static int parse_params(augpy_state *st, PyObject **a, aug_cmn_params *p, aug_dtype *dtype, cmn_values *v,
+                        const char *func) {
     double d;
-    if ((a[DTYPE] && a[DTYPE] != Py_None && augpy_parse_dtype(st, a[DTYPE], &dtype, func) < 0) ||
-        parse_layout(a[INL], "HWC", "CHW", &p.in_chw, func, "input_layout") < 0 ||
-        parse_layout(a[OUTL], "CHW", "HWC", &p.out_nhwc, func, "output_layout") < 0 ||
-        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
-        return NULL;
+    if ((a[DTYPE] && a[DTYPE] != Py_None && augpy_parse_dtype(st, a[DTYPE], dtype, func) < 0) ||
+        parse_layout(a[INL], "HWC", "CHW", &p->in_chw, func, "input_layout") < 0 ||
+        parse_layout(a[OUTL], "CHW", "HWC", &p->out_nhwc, func, "output_layout") < 0)
+        return -1;
     if (a[SCALE]) {
-        if (augpy_parse_double(a[SCALE], &d, func, "scale") < 0) return NULL;
-        p.scale = (float)d;
+        if (augpy_parse_double(a[SCALE], &d, func, "scale") < 0) return -1;
+        p->scale = (float)d;
     }
     if (a[SHIFT]) {
-        if (augpy_parse_double(a[SHIFT], &d, func, "shift") < 0) return NULL;
-        p.shift = (float)d;
+        if (augpy_parse_double(a[SHIFT], &d, func, "shift") < 0) return -1;
+        p->shift = (float)d;
     }
     if (a[PAD]) {
-        int v = PyObject_IsTrue(a[PAD]);
-        if (v < 0) return NULL;
-        p.pad_output = v;
+        int b = PyObject_IsTrue(a[PAD]);
+        if (b < 0) return -1;
+        p->pad_output = b;
     }
     if (a[OOB] && a[OOB] != Py_None) {
         const char *s = PyUnicode_Check(a[OOB]) ? PyUnicode_AsUTF8(a[OOB]) : NULL;
-        if (s && strcmp(s, "error") == 0) p.oob = AUG_OOB_ERROR;
-        else if (s && strcmp(s, "pad") == 0) p.oob = AUG_OOB_PAD;
-        else if (s && strcmp(s, "trim_to_shape") == 0) p.oob = AUG_OOB_TRIM;
+        if (s && strcmp(s, "error") == 0)
+            p->oob = AUG_OOB_ERROR;
+        else if (s && strcmp(s, "pad") == 0)
+            p->oob = AUG_OOB_PAD;
+        else if (s && strcmp(s, "trim_to_shape") == 0)
+            p->oob = AUG_OOB_TRIM;
         else {
             PyErr_Format(PyExc_ValueError, "%s: out_of_bounds_policy must be 'error', 'pad' or 'trim_to_shape', got %R",
                          func, a[OOB]);
-            return NULL;
+            return -1;
         }
     }
     if (a[CROP] && a[CROP] != Py_None) {
         if ((a[CH] && a[CH] != Py_None) || (a[CW] && a[CW] != Py_None)) {
             PyErr_Format(PyExc_ValueError, "%s: give crop or crop_h/crop_w, not both", func);
-            return NULL;
+            return -1;
         }
         PyObject *seq = PySequence_Fast(a[CROP], "");
         if (!seq || PySequence_Fast_GET_SIZE(seq) != 2) {
             Py_XDECREF(seq);
             PyErr_Clear();
             PyErr_Format(PyExc_ValueError, "%s: crop must be a (h, w) pair", func);
-            return NULL;
+            return -1;
         }
-        int r = augpy_parse_int64(PySequence_Fast_GET_ITEM(seq, 0), &p.crop_h, func, "crop") < 0 ||
-                augpy_parse_int64(PySequence_Fast_GET_ITEM(seq, 1), &p.crop_w, func, "crop") < 0;
+        int r = augpy_parse_int64(PySequence_Fast_GET_ITEM(seq, 0), &p->crop_h, func, "crop") < 0 ||
+                augpy_parse_int64(PySequence_Fast_GET_ITEM(seq, 1), &p->crop_w, func, "crop") < 0;
         Py_DECREF(seq);
-        if (r) return NULL;
-    } else if ((a[CH] && a[CH] != Py_None && augpy_parse_int64(a[CH], &p.crop_h, func, "crop_h") < 0) ||
-               (a[CW] && a[CW] != Py_None && augpy_parse_int64(a[CW], &p.crop_w, func, "crop_w") < 0)) {
-        return NULL;
+        if (r) return -1;
+    } else if ((a[CH] && a[CH] != Py_None && augpy_parse_int64(a[CH], &p->crop_h, func, "crop_h") < 0) ||
+               (a[CW] && a[CW] != Py_None && augpy_parse_int64(a[CW], &p->crop_w, func, "crop_w") < 0)) {
+        return -1;
     }
-    float mean[MAX_VALUES], stdv[MAX_VALUES], fill[MAX_VALUES];
-    if (a[MEAN] && (p.nmean = parse_floats(a[MEAN], mean, MAX_VALUES, func, "mean")) < 0) return NULL;
-    if (a[STD] && (p.nstd = parse_floats(a[STD], stdv, MAX_VALUES, func, "std")) < 0) return NULL;
-    if (a[FILL] && (p.nfill = parse_floats(a[FILL], fill, MAX_VALUES, func, "fill_values")) < 0) return NULL;
-    p.mean = mean, p.std = stdv, p.fill = fill;
+    if (a[MEAN] && (p->nmean = parse_floats(a[MEAN], v->mean, MAX_VALUES, func, "mean")) < 0) return -1;
+    if (a[STD] && (p->nstd = parse_floats(a[STD], v->std, MAX_VALUES, func, "std")) < 0) return -1;
+    if (a[FILL] && (p->nfill = parse_floats(a[FILL], v->fill, MAX_VALUES, func, "fill_values")) < 0) return -1;
+    p->mean = v->mean, p->std = v->std, p->fill = v->fill;
+    return 0;
+}
 
-    /* the images */
-    PyObject *images = a[IMG];
-    int single = 0;
+/* The images: one 3-D image or a 4-D batch (an augpy tensor or a foreign array),
+ * or a list of 3-D images; views[i] the images (owned for a tensor, borrowed from
+ * ims for a list). */
+typedef struct {
+    augpy_image one;
+    augpy_image *ims;
+    PyObject *seq;
+    aug_tensor **views;
     Py_ssize_t n;
-    aug_tensor **views = NULL;
-    PyObject *seq = NULL;
-    if (augpy_is_tensor(st, images)) {
-        aug_tensor *t = augpy_tensor_arg(st, images, func, "images");
-        if (!t) return NULL;
-        if (t->ndim == 3) {
-            single = 1;
-            n = 1;
-        } else if (t->ndim == 4) {
-            n = (Py_ssize_t)t->shape[0];
-        } else {
+    int single;
+} cmn_images;
+
+static void images_release(cmn_images *c) {
+    if (!c->seq && c->views)
+        for (Py_ssize_t i = 0; i < c->n; i++) aug_tensor_free(c->views[i]);
+    PyMem_Free(c->views);
+    augpy_image_seq_release(c->ims, c->n);
+    augpy_image_release(&c->one);
+    Py_XDECREF(c->seq);
+}
+
+/* The images and, when input_layout was not given, in_chw from their layout
+ * strings or shapes (augpy_image_layout; default HWC). 0 or -1 (c to release). */
+static int parse_images(augpy_state *st, PyObject *images, int layout_given, cmn_images *c, int *in_chw,
+                        const char *func) {
+    memset(c, 0, sizeof *c);
+    const char *l = NULL;
+    if (PyList_Check(images) || PyTuple_Check(images)) {
+        if (!(c->seq = PySequence_Tuple(images))) return -1;
+        c->n = PyTuple_GET_SIZE(c->seq);
+        if (!(c->ims = augpy_image_seq(st, c->seq, func, "images")) ||
+            !(c->views = PyMem_Calloc((size_t)(c->n > 0 ? c->n : 1), sizeof *c->views)))
+            return c->ims ? (PyErr_NoMemory(), -1) : -1;
+        for (Py_ssize_t i = 0; i < c->n; i++) c->views[i] = c->ims[i].t; /* borrowed */
+        if (!layout_given &&
+            augpy_images_layout(c->ims, c->n, AUGPY_HWC | AUGPY_CHW, &l, func, "images", "input_layout") < 0)
+            return -1;
+    } else {
+        if (augpy_image_arg(st, images, 0, &c->one, func, "images") < 0) return -1;
+        aug_tensor *t = c->one.t;
+        if (t->ndim != 3 && t->ndim != 4) {
             PyErr_Format(PyExc_ValueError, "%s: images must be a 3-D image, a 4-D batch or a list of images, got a "
                          "%d-D tensor", func, t->ndim);
-            return NULL;
+            return -1;
         }
-        views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
-        if (!views) return PyErr_NoMemory();
-        for (Py_ssize_t i = 0; i < n; i++) {
+        c->single = t->ndim == 3;
+        c->n = c->single ? 1 : (Py_ssize_t)t->shape[0];
+        if (!layout_given && augpy_image_layout(&c->one, AUGPY_ANY_LAYOUT, &l, func, "images", "input_layout") < 0)
+            return -1;
+        if (!l && (!strcmp(t->layout, "CHW") || !strcmp(t->layout, "NCHW"))) l = t->layout;
+        if (!(c->views = PyMem_Calloc((size_t)(c->n > 0 ? c->n : 1), sizeof *c->views))) return PyErr_NoMemory(), -1;
+        for (Py_ssize_t i = 0; i < c->n; i++) {
             aug_index ix = {AUG_INDEX_INT, (int64_t)i, 0, 0, 1, 0, 0};
-            views[i] = single ? aug_tensor_view(t) : aug_tensor_index(t, 1, &ix);
-            if (!views[i]) {
-                for (Py_ssize_t j = 0; j < i; j++) aug_tensor_free(views[j]);
-                PyMem_Free(views);
-                return augpy_raise(st, aug_last_status(), func);
-            }
-        }
-    } else {
-        seq = PySequence_Fast(images, "");
-        if (!seq) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s: images must be a Tensor or a list of Tensors, not '%.100s'", func,
-                         Py_TYPE(images)->tp_name);
-            return NULL;
-        }
-        n = PySequence_Fast_GET_SIZE(seq);
-        views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
-        if (!views) {
-            Py_DECREF(seq);
-            return PyErr_NoMemory();
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            aug_tensor *t = augpy_tensor_arg(st, PySequence_Fast_GET_ITEM(seq, i), func, "images[i]");
-            if (!t) {
-                PyMem_Free(views);
-                Py_DECREF(seq);
-                return NULL;
-            }
-            views[i] = t; /* borrowed */
+            c->views[i] = c->single ? aug_tensor_view(t) : aug_tensor_index(t, 1, &ix);
+            if (!c->views[i]) return augpy_raise(st, aug_last_status(), func), -1;
         }
     }
+    if (l) *in_chw = strcmp(l, "CHW") == 0 || strcmp(l, "NCHW") == 0;
+    return 0;
+}
+
+/* crop_pos_x / crop_pos_y, anchor and mirror (one value or one per image) into
+ * pos, anchors, mirror (n entries; tmp scratch), set in p. 0 or -1. */
+static int parse_per_image_params(PyObject **a, Py_ssize_t n, aug_cmn_params *p, float *pos, int64_t *anchors,
+                                  uint8_t *mirror, float *tmp, const char *func) {
+    if ((a[PX] && a[PX] != Py_None) || (a[PY] && a[PY] != Py_None)) {
+        for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = pos[2 * i + 1] = 0.5f;
+        if (a[PY] && a[PY] != Py_None) {
+            if (parse_per_image(a[PY], tmp, n, func, "crop_pos_y") < 0) return -1;
+            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = tmp[i];
+        }
+        if (a[PX] && a[PX] != Py_None) {
+            if (parse_per_image(a[PX], tmp, n, func, "crop_pos_x") < 0) return -1;
+            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i + 1] = tmp[i];
+        }
+        p->crop_pos = pos;
+    }
+    if (a[ANCHOR] && a[ANCHOR] != Py_None) {
+        if (p->crop_pos) {
+            PyErr_Format(PyExc_ValueError, "%s: give anchor or crop_pos_x/crop_pos_y, not both", func);
+            return -1;
+        }
+        if (parse_anchors(a[ANCHOR], anchors, n, func) < 0) return -1;
+        p->anchors = anchors;
+    }
+    if (a[MIRROR] && a[MIRROR] != Py_None) {
+        if (parse_per_image(a[MIRROR], tmp, n, func, "mirror") < 0) return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (tmp[i] != 0.0f && tmp[i] != 1.0f) {
+                PyErr_Format(PyExc_ValueError, "%s: mirror values must be 0 or 1, got %g", func, (double)tmp[i]);
+                return -1;
+            }
+            mirror[i] = tmp[i] != 0.0f;
+        }
+        p->mirror = mirror;
+    }
+    return 0;
+}
+
+static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const names[] = {
+        "images",      "crop",   "crop_h",       "crop_w",        "crop_pos_x", "crop_pos_y",
+        "anchor",      "mirror", "mean",         "std",           "scale",      "shift",
+        "fill_values", "dtype",  "input_layout", "output_layout", "pad_output", "out_of_bounds_policy",
+        "out"};
+    const char *func = "augpy.crop_mirror_normalize";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[NSLOTS];
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 1, a) < 0) return NULL;
+    aug_cmn_params p = aug_cmn_params_default();
+    aug_dtype dtype = AUG_FLOAT32;
+    cmn_values vals;
+    if (parse_params(st, a, &p, &dtype, &vals, func) < 0) return NULL;
+    augpy_image outi;
+    cmn_images c;
+    if (augpy_image_out(st, a[OUT], &outi, func) < 0) return NULL;
     PyObject *ret = NULL;
-    Py_ssize_t cnt = n > 0 ? n : 1;
-    float *pos = PyMem_Calloc((size_t)(2 * cnt), sizeof(float));
-    int64_t *anchors = PyMem_Calloc((size_t)(2 * cnt), sizeof(int64_t));
-    uint8_t *mirror = PyMem_Calloc((size_t)cnt, 1);
-    float *tmp = PyMem_Calloc((size_t)cnt, sizeof(float));
+    float *pos = NULL, *tmp = NULL;
+    int64_t *anchors = NULL;
+    uint8_t *mirror = NULL;
+    if (parse_images(st, a[IMG], a[INL] && a[INL] != Py_None, &c, &p.in_chw, func) < 0) goto done;
+    Py_ssize_t n = c.n, cnt = n > 0 ? n : 1;
+    pos = PyMem_Calloc((size_t)(2 * cnt), sizeof(float));
+    anchors = PyMem_Calloc((size_t)(2 * cnt), sizeof(int64_t));
+    mirror = PyMem_Calloc((size_t)cnt, 1);
+    tmp = PyMem_Calloc((size_t)cnt, sizeof(float));
     if (!pos || !anchors || !mirror || !tmp) {
         PyErr_NoMemory();
         goto done;
@@ -266,60 +334,24 @@ static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
         PyErr_Format(PyExc_ValueError, "%s: no images", func);
         goto done;
     }
-    if ((a[PX] && a[PX] != Py_None) || (a[PY] && a[PY] != Py_None)) {
-        for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = pos[2 * i + 1] = 0.5f;
-        if (a[PY] && a[PY] != Py_None) {
-            if (parse_per_image(a[PY], tmp, n, func, "crop_pos_y") < 0) goto done;
-            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = tmp[i];
-        }
-        if (a[PX] && a[PX] != Py_None) {
-            if (parse_per_image(a[PX], tmp, n, func, "crop_pos_x") < 0) goto done;
-            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i + 1] = tmp[i];
-        }
-        p.crop_pos = pos;
-    }
-    if (a[ANCHOR] && a[ANCHOR] != Py_None) {
-        if (p.crop_pos) {
-            PyErr_Format(PyExc_ValueError, "%s: give anchor or crop_pos_x/crop_pos_y, not both", func);
-            goto done;
-        }
-        if (parse_anchors(a[ANCHOR], anchors, n, func) < 0) goto done;
-        p.anchors = anchors;
-    }
-    if (a[MIRROR] && a[MIRROR] != Py_None) {
-        if (parse_per_image(a[MIRROR], tmp, n, func, "mirror") < 0) goto done;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (tmp[i] != 0.0f && tmp[i] != 1.0f) {
-                PyErr_Format(PyExc_ValueError, "%s: mirror values must be 0 or 1, got %g", func, (double)tmp[i]);
-                goto done;
-            }
-            mirror[i] = tmp[i] != 0.0f;
-        }
-        p.mirror = mirror;
-    }
-    {
-        aug_tensor *res = out;
-        aug_status s;
-        int64_t work = 0;
-        for (Py_ssize_t i = 0; i < n; i++) work += aug_tensor_size(views[i]);
-        if (single)
-            AUGPY_CALL(s, work, aug_crop_mirror_normalize(views[0], dtype, &p, &res));
-        else
-            AUGPY_CALL(s, work, aug_crop_mirror_normalize_batch((int64_t)n, (const aug_tensor *const *)views, dtype, &p,
-                                                                &res));
-        if (s != AUG_OK)
-            ret = augpy_raise(st, s, func);
-        else if (out)
-            ret = Py_NewRef(a[OUT]);
-        else
-            ret = augpy_wrap(st, res);
-    }
+    if (parse_per_image_params(a, n, &p, pos, anchors, mirror, tmp, func) < 0) goto done;
+    aug_tensor *res = outi.t;
+    aug_status s;
+    int64_t work = 0;
+    for (Py_ssize_t i = 0; i < n; i++) work += aug_tensor_size(c.views[i]);
+    if (c.single)
+        AUGPY_CALL(s, work, aug_crop_mirror_normalize(c.views[0], dtype, &p, &res));
+    else
+        AUGPY_CALL(s, work,
+                   aug_crop_mirror_normalize_batch((int64_t)n, (const aug_tensor *const *)c.views, dtype, &p, &res));
+    if (s != AUG_OK)
+        ret = augpy_raise(st, s, func);
+    else
+        ret = outi.t ? Py_NewRef(a[OUT]) : augpy_wrap(st, res);
 done:
     PyMem_Free(pos), PyMem_Free(anchors), PyMem_Free(mirror), PyMem_Free(tmp);
-    if (!seq)
-        for (Py_ssize_t i = 0; i < n; i++) aug_tensor_free(views[i]);
-    PyMem_Free(views);
-    Py_XDECREF(seq);
+    images_release(&c);
+    augpy_image_release(&outi);
     return ret;
 }
 

@@ -492,10 +492,10 @@ static PyObject *fn_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
 /* ---- registration ---------------------------------------------------------------- */
 
 #define FASTCALL(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL | METH_KEYWORDS, doc}
-#define FUNCTIONAL_DOC(name, what)                                                        \
-    name "(tensor, other, out=None, blocks_per_sm=8, threads=512)\n--\n\n" what         \
-         " `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);" \
-         " with `out` the result is stored there with saturate_cast and `out` is returned."
+#define FUNCTIONAL_DOC(name, what)                                                                                     \
+    name "(tensor, other, out=None, blocks_per_sm=8, threads=512)\n--\n\n" what                                        \
+         "\n`other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);"                              \
+         "\nwith `out` the result is stored there with saturate_cast and `out` is returned."
 
 static PyMethodDef ops_functions[] = {
     FASTCALL("add", fn_add, FUNCTIONAL_DOC("add", "tensor + other.")),
@@ -518,16 +518,20 @@ static PyMethodDef ops_functions[] = {
              "promotion, and with a number tensor2 new results have tensor1's dtype."),
     FASTCALL("gemm", fn_gemm,
              "gemm(A, B, C=None, alpha=1.0, beta=0.0)\n--\n\n"
-             "C = alpha * (A @ B) + beta * C for 2-D float32/float64 tensors; returns C."),
-    FASTCALL("fill", fn_fill,
-             "fill(scalar, dst, blocks_per_sm=8, threads=0)\n--\n\nFill dst with scalar (saturate_cast); "
-             "returns dst."),
+             "C = alpha * (A @ B) + beta * C for 2-D float32/float64 tensors (contiguous or transposed views);\n"
+             "returns C. With C None a new (m, n) tensor is returned (beta ignored)."),
+    FASTCALL(
+        "fill", fn_fill,
+        "fill(scalar, dst, blocks_per_sm=8, threads=0)\n--\n\nFill dst with scalar (saturate_cast); "
+        "returns dst.\nblocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."),
     FASTCALL("copy", fn_copy,
              "copy(src, dst, blocks_per_sm=8, threads=0)\n--\n\nCopy src into dst, broadcasting, with "
-             "saturate_cast; returns dst."),
+             "saturate_cast; returns dst.\nblocks_per_sm / threads: the CUDA launch settings of this call (the CPU "
+             "backend ignores them)."),
     FASTCALL("cast", fn_cast,
              "cast(tensor, dtype, blocks_per_sm=8, threads=0)\n--\n\nSaturating cast to a dtype "
-             "(new tensor), or with an output tensor in place of dtype (or out=) into it (returned)."),
+             "(new tensor), or with an output tensor in place of dtype (or out=) into it (returned).\nblocks_per_sm / "
+             "threads: the CUDA launch settings of this call (the CPU backend ignores them)."),
     {NULL, NULL, 0, NULL},
 };
 

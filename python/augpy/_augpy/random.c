@@ -6,7 +6,11 @@
  * a per-generator lock keeps two threads from using one generator at once
  * (the second waits), so the call counter stays consistent. The lock survives
  * fork() (fork.c): a child forked while another thread was inside a fill gets
- * a fresh lock (the generator's state is the one the parent had at fork time). */
+ * a fresh lock (the generator's state is the one the parent had at fork time).
+ *
+ * Also the per-sample streams of aug/random.h: stream_seed, sample_id and the
+ * parser of per-image generator states (seed, calls) that random_resized_crop
+ * and color_jitter_params take in place of a generator. */
 #include "augpy.h"
 #include <pythread.h>
 
@@ -311,8 +315,208 @@ static PyType_Slot rng_slots[] = {
 static PyType_Spec rng_spec = {"augpy._augpy.RandomNumberGenerator", sizeof(RngObject), 0,
                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, rng_slots};
 
+/* ---- per-sample streams (aug_stream_seed, aug_sample_id) ------------------------------- */
+
+/* A failed PyNumber_Index: a TypeError (e.g. __index__ returned a str) gets the
+ * function's name; anything else (the object's own exception) passes through. */
+static void name_index_error(const char *func, const char *name) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) return;
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyErr_NormalizeException(&et, &ev, &tb);
+    PyObject *msg = ev ? PyObject_Str(ev) : NULL;
+    if (msg)
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int: %U", func, name, msg);
+    else
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int", func, name);
+    Py_XDECREF(msg);
+    Py_XDECREF(et);
+    Py_XDECREF(ev);
+    Py_XDECREF(tb);
+}
+
+/* i (an int) as a uint64, else ValueError naming func and name. */
+static int uint64_of(PyObject *i, uint64_t *out, const char *func, const char *name) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(i); /* OverflowError when negative or too large */
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+        PyObject *desc = augpy_int_desc(i);
+        if (desc) PyErr_Format(PyExc_ValueError, "%s: %s = %U is out of range [0, 2**64)", func, name, desc);
+        Py_XDECREF(desc);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int augpy_parse_uint64(PyObject *obj, uint64_t *out, const char *func, const char *name) {
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int in [0, 2**64), not '%.100s'", func, name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(obj);
+    if (i == NULL) {
+        name_index_error(func, name);
+        return -1;
+    }
+    int r = uint64_of(i, out, func, name);
+    Py_DECREF(i);
+    return r;
+}
+
+static int is_text(PyObject *obj) { return PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj); }
+
+Py_ssize_t augpy_parse_rng_states(PyObject *obj, aug_rng_state **out, const char *func, const char *name) {
+    *out = NULL;
+    if (is_text(obj) || !PySequence_Check(obj)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: %s must be an augpy.RandomNumberGenerator or a sequence of (seed, calls) pairs, not "
+                     "'%.100s'",
+                     func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *seq = PySequence_Tuple(obj); /* a snapshot: the items' __index__ may change obj */
+    if (seq == NULL) return -1;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    aug_rng_state *states = PyMem_Malloc(sizeof(aug_rng_state) * (size_t)(n + 1));
+    if (states == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PyTuple_GET_ITEM(seq, k);
+        char what[64];
+        if (is_text(item) || !PySequence_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "%s: %s[%zd] must be a (seed, calls) pair of ints, not '%.100s'", func, name,
+                         k, Py_TYPE(item)->tp_name);
+            goto fail;
+        }
+        PyObject *pair = PySequence_Tuple(item);
+        if (pair == NULL) goto fail;
+        if (PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_Format(PyExc_ValueError, "%s: %s[%zd] must be a (seed, calls) pair, got %zd values", func, name, k,
+                         PyTuple_GET_SIZE(pair));
+            Py_DECREF(pair);
+            goto fail;
+        }
+        int r = 0;
+        for (int j = 0; r == 0 && j < 2; j++) {
+            snprintf(what, sizeof what, "%s[%zd] %s", name, k, j ? "calls" : "seed");
+            r = augpy_parse_uint64(PyTuple_GET_ITEM(pair, j), j ? &states[k].calls : &states[k].seed, func, what);
+        }
+        Py_DECREF(pair);
+        if (r < 0) goto fail;
+    }
+    Py_DECREF(seq);
+    *out = states;
+    return n;
+fail:
+    Py_DECREF(seq);
+    PyMem_Free(states);
+    return -1;
+}
+
+/* stream_seed(seed, epoch, stream) -> aug_stream_seed */
+static PyObject *py_stream_seed(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char func[] = "augpy.stream_seed";
+    static const char *const names[] = {"seed", "epoch", "stream"};
+    PyObject *a[3];
+    uint64_t seed, epoch;
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 3, 3, a) < 0 ||
+        augpy_parse_uint64(a[0], &seed, func, "seed") < 0 || augpy_parse_uint64(a[1], &epoch, func, "epoch") < 0)
+        return NULL;
+    if (!PyUnicode_Check(a[2])) {
+        PyErr_Format(PyExc_TypeError, "%s: stream must be a str, not '%.100s'", func, Py_TYPE(a[2])->tp_name);
+        return NULL;
+    }
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(a[2], &len);
+    if (s == NULL) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: stream %R cannot be encoded as UTF-8", func, a[2]);
+        return NULL;
+    }
+    if ((size_t)len != strlen(s)) {
+        PyErr_Format(PyExc_ValueError, "%s: stream %R contains a NUL character", func, a[2]);
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong((unsigned long long)aug_stream_seed(seed, epoch, s));
+}
+
+/* sample_id(key) -> aug_sample_id of a str's UTF-8 or a bytes-like object's bytes; an int is its own id */
+static PyObject *py_sample_id(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char func[] = "augpy.sample_id";
+    static const char *const names[] = {"key"};
+    PyObject *a[1];
+    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
+    PyObject *key = a[0];
+    uint64_t id;
+    if (PyUnicode_Check(key)) {
+        Py_ssize_t len;
+        const char *s = PyUnicode_AsUTF8AndSize(key, &len);
+        if (s == NULL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s: key %R cannot be encoded as UTF-8", func, key);
+            return NULL;
+        }
+        return PyLong_FromUnsignedLongLong((unsigned long long)aug_sample_id(s, (size_t)len));
+    }
+    int index = !PyBool_Check(key) && PyIndex_Check(key), buffer = PyObject_CheckBuffer(key);
+    if (index && buffer && !PyLong_Check(key)) {
+        /* numpy integer scalars and 0-d arrays are ints; other arrays are bytes */
+        Py_buffer view;
+        if (PyObject_GetBuffer(key, &view, PyBUF_ND) < 0) {
+            PyErr_Clear();
+            index = 0;
+        } else {
+            index = view.ndim == 0;
+            PyBuffer_Release(&view);
+        }
+        buffer = !index;
+    }
+    if (index) {
+        if (augpy_parse_uint64(key, &id, func, "key") < 0) return NULL;
+        return PyLong_FromUnsignedLongLong((unsigned long long)id);
+    }
+    if (buffer) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(key, &view, PyBUF_SIMPLE) < 0) {
+            if (!PyErr_ExceptionMatches(PyExc_BufferError) && !PyErr_ExceptionMatches(PyExc_TypeError) &&
+                !PyErr_ExceptionMatches(PyExc_ValueError))
+                return NULL;
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: key must be a contiguous bytes-like object, '%.100s' is not", func,
+                         Py_TYPE(key)->tp_name);
+            return NULL;
+        }
+        id = aug_sample_id(view.buf, (size_t)view.len);
+        PyBuffer_Release(&view);
+        return PyLong_FromUnsignedLongLong((unsigned long long)id);
+    }
+    PyErr_Format(PyExc_TypeError, "%s: key must be a str, a bytes-like object or an int in [0, 2**64), not '%.100s'",
+                 func, Py_TYPE(key)->tp_name);
+    return NULL;
+}
+
+static PyMethodDef seed_functions[] = {
+    {"stream_seed", (PyCFunction)(void (*)(void))py_stream_seed, METH_FASTCALL | METH_KEYWORDS,
+     "stream_seed(seed, epoch, stream)\n--\n\n"
+     "aug_stream_seed: the Philox seed of stream `stream` (a str, hashed as UTF-8) of epoch `epoch` of a\n"
+     "pipeline seeded `seed` (ints in [0, 2**64)): splitmix64(splitmix64(splitmix64(seed) ^ epoch) ^\n"
+     "fnv1a64(stream)). Image k of a stage draws as image 0 of a RandomNumberGenerator at state\n"
+     "(stream_seed(seed, epoch, stream), sample_id(key)) (docs/random.md, \"Per-sample streams\")."},
+    {"sample_id", (PyCFunction)(void (*)(void))py_sample_id, METH_FASTCALL | METH_KEYWORDS,
+     "sample_id(key)\n--\n\n"
+     "aug_sample_id: the 64-bit id of a sample's key, splitmix64(fnv1a64(bytes)) of a str's UTF-8\n"
+     "or a bytes-like object's bytes; an int in [0, 2**64) (numpy integers too) is its own id."},
+    {NULL, NULL, 0, NULL}};
+
 int augpy_init_random(PyObject *module, augpy_state *st) {
     st->RandomType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &rng_spec, NULL);
     if (st->RandomType == NULL) return -1;
-    return PyModule_AddObjectRef(module, "RandomNumberGenerator", (PyObject *)st->RandomType);
+    if (PyModule_AddObjectRef(module, "RandomNumberGenerator", (PyObject *)st->RandomType) < 0) return -1;
+    return PyModule_AddFunctions(module, seed_functions);
 }

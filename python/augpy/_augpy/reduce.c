@@ -142,23 +142,27 @@ REDUCE_FUNCTIONS_(argmin, ARGMIN)
 REDUCE_FUNCTIONS_(argmax, ARGMAX)
 
 /* The signature after the tensor, and the description. */
+#define REDUCE_COMMON                                                                                                  \
+    "keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;\n"         \
+    "blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."
 #define SUM_ARGS "axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
 #define REDUCE_ARGS "axis=None, keepdim=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
-#define SUM_DOC                                                                                               \
-    "Sum over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints). Integers accumulate " \
-    "exactly and saturate to the input dtype, or with upcast=True are returned as int64 / uint64 / float64. "  \
-    "sum(tensor, upcast) with a bool second argument is the seed's form."
-#define REDUCE_DOC(what) \
-    what " over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed)."
+#define SUM_DOC                                                                                                        \
+    "Sum over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints). Integers accumulate "           \
+    "exactly and saturate to the input dtype, or with upcast=True are returned as int64 / uint64 / float64. "          \
+    "sum(tensor, upcast) with a bool second argument is the seed's form.\n" REDUCE_COMMON
+#define REDUCE_DOC(what)                                                                                               \
+    what " over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative "                     \
+         "allowed).\n" REDUCE_COMMON
 #define MIN_DOC REDUCE_DOC("Minimum (NaN propagates; an empty reduction raises ValueError)")
 #define MAX_DOC REDUCE_DOC("Maximum (NaN propagates; an empty reduction raises ValueError)")
 #define MEAN_DOC REDUCE_DOC("Mean (float inputs keep their dtype, integers give float64)")
 #define ALL_DOC REDUCE_DOC("True where every element is nonzero, as a bool tensor,")
 #define ANY_DOC REDUCE_DOC("True where some element is nonzero, as a bool tensor,")
-#define ARG_DOC(name, what)                                                                                   \
-    "The int64 index of the first " what " over `axis` (None: the flat index in C order, a 0-d tensor; an "  \
-    "int: the index along that axis), as numpy." name ": a NaN counts as the " what " (the first NaN wins), " \
-    "-0.0 equals 0.0. An empty reduction raises ValueError."
+#define ARG_DOC(name, what)                                                                                            \
+    "The int64 index of the first " what " over `axis` (None: the flat index in C order, a 0-d tensor; an "            \
+    "int: the index along that axis), as numpy." name ": a NaN counts as the " what " (the first NaN wins), "          \
+    "-0.0 equals 0.0. An empty reduction raises ValueError.\n" REDUCE_COMMON
 #define ARGMIN_DOC ARG_DOC("argmin", "minimum")
 #define ARGMAX_DOC ARG_DOC("argmax", "maximum")
 

@@ -423,7 +423,7 @@ done:
 static PyMethodDef reshape_functions[] = {
     {"reshape", (PyCFunction)(void (*)(void))fn_reshape, METH_FASTCALL | METH_KEYWORDS,
      "reshape(data, shape_input=None, *, shape=None, rel_shape=None, src_dims=None, layout=None, dtype=None)\n--\n\n"
-     "DALI's fn.reshape: a view of `data` (a Tensor, or a list of Tensors reshaped one by one) with a new "
+     "DALI's fn.reshape: a view of `data` (a Tensor, or a list of Tensors reshaped one by one) with a new\n"
      "shape, layout and/or dtype; no data is copied (the input must be contiguous). One negative extent is "
      "inferred; rel_shape multiplies input extents (src_dims picks which, -1 inserts a 1); dtype "
      "reinterprets the bytes. A 2-D shape_input/shape/rel_shape gives one row per sample."},

@@ -91,23 +91,30 @@ static PyObject *fn_resize(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     enum { IM, SIZE, INTERP, AA, LAYOUT, OUT, NSLOTS };
     const char *func = "augpy.resize";
     augpy_state *st = augpy_state_from_module(m);
-    PyObject *a[NSLOTS];
+    PyObject *a[NSLOTS], *ret = NULL;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[IM], func, "image");
-    aug_tensor *out = NULL;
+    augpy_image im, out;
     aug_resize_interp interp;
     int aa;
     const char *layout;
     int64_t h, w;
-    if (!im || parse_layout(a[LAYOUT], &layout, func, "layout") < 0 || parse_interp(a[INTERP], &interp, func) < 0 ||
-        parse_bool(a[AA], 1, &aa) < 0 || parse_size(a[SIZE], im, layout, &h, &w, func, st) < 0 ||
-        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
-        return NULL;
-    aug_tensor *res = out;
+    if (augpy_image_arg(st, a[IM], 0, &im, func, "image") < 0) return NULL;
+    if (augpy_image_out(st, a[OUT], &out, func) < 0 || parse_layout(a[LAYOUT], &layout, func, "layout") < 0 ||
+        (!layout && augpy_image_layout(&im, AUGPY_ANY_LAYOUT, &layout, func, "image", NULL) < 0) ||
+        parse_interp(a[INTERP], &interp, func) < 0 || parse_bool(a[AA], 1, &aa) < 0 ||
+        parse_size(a[SIZE], im.t, layout, &h, &w, func, st) < 0)
+        goto done;
+    aug_tensor *res = out.t;
     aug_status s;
-    AUGPY_CALL(s, aug_tensor_size(im), aug_resize(im, layout, h, w, interp, aa, &res));
-    if (s != AUG_OK) return augpy_raise(st, s, func);
-    return out ? Py_NewRef(a[OUT]) : augpy_wrap(st, res);
+    AUGPY_CALL(s, aug_tensor_size(im.t), aug_resize(im.t, layout, h, w, interp, aa, &res));
+    if (s != AUG_OK)
+        augpy_raise(st, s, func);
+    else
+        ret = out.t ? Py_NewRef(a[OUT]) : augpy_wrap(st, res);
+done:
+    augpy_image_release(&im);
+    augpy_image_release(&out);
+    return ret;
 }
 
 static PyObject *fn_resize_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -122,36 +129,38 @@ static PyObject *fn_resize_batch(PyObject *m, PyObject *const *args, Py_ssize_t 
     int aa;
     const char *layout, *olayout;
     int64_t h, w;
-    aug_tensor *out = NULL;
-    if (parse_layout(a[LAYOUT], &layout, func, "layout") < 0 || parse_layout(a[OLAYOUT], &olayout, func, "out_layout") < 0 ||
-        parse_interp(a[INTERP], &interp, func) < 0 || parse_bool(a[AA], 1, &aa) < 0 ||
-        parse_size(a[SIZE], NULL, NULL, &h, &w, func, st) < 0 ||
-        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
+    if (parse_layout(a[LAYOUT], &layout, func, "layout") < 0 ||
+        parse_layout(a[OLAYOUT], &olayout, func, "out_layout") < 0 || parse_interp(a[INTERP], &interp, func) < 0 ||
+        parse_bool(a[AA], 1, &aa) < 0 || parse_size(a[SIZE], NULL, NULL, &h, &w, func, st) < 0)
         return NULL;
     if (!PyList_Check(a[IMS]) && !PyTuple_Check(a[IMS])) {
         PyErr_Format(PyExc_TypeError, "%s: images must be a list or tuple of tensors, not '%.100s'", func,
                      Py_TYPE(a[IMS])->tp_name);
         return NULL;
     }
+    augpy_image outim;
+    if (augpy_image_out(st, a[OUT], &outim, func) < 0) return NULL;
+    aug_tensor *out = outim.t;
     PyObject *seq = PySequence_Tuple(a[IMS]);
-    if (!seq) return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    Py_ssize_t n = seq ? PyTuple_GET_SIZE(seq) : 0;
     PyObject *ret = NULL;
-    const aug_tensor **srcs = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *srcs);
+    const aug_tensor **srcs = seq ? PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *srcs) : NULL;
+    augpy_image *ims = NULL;
     aug_tensor *dst = NULL;
     if (!srcs) {
-        PyErr_NoMemory();
+        if (seq) PyErr_NoMemory();
         goto done;
     }
     if (n == 0) {
         PyErr_Format(PyExc_ValueError, "%s: images is empty", func);
         goto done;
     }
+    if (!(ims = augpy_image_seq(st, seq, func, "images")) ||
+        (!layout && augpy_images_layout(ims, n, AUGPY_HWC | AUGPY_CHW, &layout, func, "images", NULL) < 0))
+        goto done;
     int64_t volume = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        char argname[48];
-        snprintf(argname, sizeof argname, "images[%zd]", i);
-        if (!(srcs[i] = augpy_tensor_arg(st, PyTuple_GET_ITEM(seq, i), func, argname))) goto done;
+        srcs[i] = ims[i].t;
         volume += aug_tensor_size(srcs[i]);
     }
     if (out) {
@@ -208,13 +217,30 @@ static PyObject *fn_resize_batch(PyObject *m, PyObject *const *args, Py_ssize_t 
 done:
     if (dst && dst != out) aug_tensor_free(dst);
     PyMem_Free(srcs);
-    Py_DECREF(seq);
+    augpy_image_seq_release(ims, n);
+    augpy_image_release(&outim);
+    Py_XDECREF(seq);
     return ret;
 }
 
-static PyObject *finish_view(augpy_state *st, aug_tensor *v, const char *func) {
-    if (!v) return augpy_raise(st, AUG_OK, func);
-    return augpy_wrap(st, v);
+/* The view an op made of im (NULL: its error), im released. */
+static PyObject *finish_view(augpy_state *st, aug_tensor *v, augpy_image *im, const char *func) {
+    PyObject *r = v ? augpy_wrap(st, v) : augpy_raise(st, AUG_OK, func);
+    augpy_image_release(im);
+    return r;
+}
+
+/* The image argument and the layout it is read with (layout= or, when None, the
+ * tensor's or the one its shape says: augpy_image_layout). 0 or -1 (im released). */
+static int image_and_layout(augpy_state *st, PyObject *obj, PyObject *layout_obj, int kinds, augpy_image *im,
+                            const char **layout, const char *func) {
+    if (augpy_image_arg(st, obj, 0, im, func, "image") < 0) return -1;
+    if (parse_layout(layout_obj, layout, func, "layout") < 0 ||
+        (!*layout && augpy_image_layout(im, kinds, layout, func, "image", NULL) < 0)) {
+        augpy_image_release(im);
+        return -1;
+    }
+    return 0;
 }
 
 static PyObject *flip_common(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
@@ -233,9 +259,9 @@ static PyObject *flip_common(PyObject *m, PyObject *const *args, Py_ssize_t narg
     } else if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 1, a) < 0 || parse_bool(a[1], dflt_h, &h) < 0 ||
                parse_bool(a[2], dflt_v, &v) < 0)
         return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "image");
-    if (!im || parse_layout(a[3], &layout, func, "layout") < 0) return NULL;
-    return finish_view(st, aug_flip(im, layout, h, v), func);
+    augpy_image im;
+    if (image_and_layout(st, a[0], a[3], AUGPY_ANY_LAYOUT, &im, &layout, func) < 0) return NULL;
+    return finish_view(st, aug_flip(im.t, layout, h, v), &im, func);
 }
 
 static PyObject *fn_flip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -256,12 +282,12 @@ static PyObject *fn_crop(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     int64_t v[4];
     const char *layout;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 6, 5, a) < 0) return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "image");
-    if (!im || augpy_parse_int64(a[1], &v[0], func, "y") < 0 || augpy_parse_int64(a[2], &v[1], func, "x") < 0 ||
+    augpy_image im;
+    if (augpy_parse_int64(a[1], &v[0], func, "y") < 0 || augpy_parse_int64(a[2], &v[1], func, "x") < 0 ||
         augpy_parse_int64(a[3], &v[2], func, "h") < 0 || augpy_parse_int64(a[4], &v[3], func, "w") < 0 ||
-        parse_layout(a[5], &layout, func, "layout") < 0)
+        image_and_layout(st, a[0], a[5], AUGPY_ANY_LAYOUT, &im, &layout, func) < 0)
         return NULL;
-    return finish_view(st, aug_crop(im, layout, v[0], v[1], v[2], v[3]), func);
+    return finish_view(st, aug_crop(im.t, layout, v[0], v[1], v[2], v[3]), &im, func);
 }
 
 static PyObject *fn_center_crop(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -272,13 +298,13 @@ static PyObject *fn_center_crop(PyObject *m, PyObject *const *args, Py_ssize_t n
     const char *layout;
     int64_t h, w;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0) return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "image");
-    if (!im || parse_layout(a[2], &layout, func, "layout") < 0 || parse_size(a[1], NULL, NULL, &h, &w, func, st) < 0)
+    augpy_image im;
+    if (parse_size(a[1], NULL, NULL, &h, &w, func, st) < 0 ||
+        image_and_layout(st, a[0], a[2], AUGPY_ANY_LAYOUT, &im, &layout, func) < 0)
         return NULL;
     aug_tensor *r;
-    Py_BEGIN_ALLOW_THREADS r = aug_center_crop(im, layout, h, w);
-    Py_END_ALLOW_THREADS
-    return finish_view(st, r, func);
+    AUGPY_CALL(r, aug_tensor_size(im.t), aug_center_crop(im.t, layout, h, w));
+    return finish_view(st, r, &im, func);
 }
 
 static PyObject *fn_flip_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -289,23 +315,29 @@ static PyObject *fn_flip_batch(PyObject *m, PyObject *const *args, Py_ssize_t na
     PyObject *a[NSLOTS];
     int h, v;
     const char *layout;
-    aug_tensor *out = NULL;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
-    aug_tensor *b = augpy_tensor_arg(st, a[B], func, "batch");
-    if (!b || parse_bool(a[H], 1, &h) < 0 || parse_bool(a[V], 0, &v) < 0 ||
-        parse_layout(a[LAYOUT], &layout, func, "layout") < 0 ||
-        augpy_parse_out(st, a[OUT] ? a[OUT] : Py_None, &out, func) < 0)
+    if (parse_bool(a[H], 1, &h) < 0 || parse_bool(a[V], 0, &v) < 0 ||
+        parse_layout(a[LAYOUT], &layout, func, "layout") < 0)
         return NULL;
-    PyObject *seq = PySequence_Check(a[FLAGS]) && !PyUnicode_Check(a[FLAGS]) ? PySequence_Tuple(a[FLAGS]) : NULL;
+    /* out may be the batch itself (in place): one import of a foreign array, writable */
+    int inplace = a[OUT] && a[OUT] == a[B];
+    augpy_image bim, oim = {0};
+    if (augpy_image_arg(st, a[B], inplace, &bim, func, "batch") < 0) return NULL;
+    PyObject *ret = NULL, *seq = NULL;
+    uint8_t *flags = NULL;
+    if ((!inplace && augpy_image_out(st, a[OUT], &oim, func) < 0) ||
+        (!layout && augpy_image_layout(&bim, AUGPY_NHWC | AUGPY_NCHW, &layout, func, "batch", NULL) < 0))
+        goto done;
+    aug_tensor *b = bim.t, *out = inplace ? bim.t : oim.t;
+    seq = PySequence_Check(a[FLAGS]) && !PyUnicode_Check(a[FLAGS]) ? PySequence_Tuple(a[FLAGS]) : NULL;
     if (!seq) {
         PyErr_Clear();
         PyErr_Format(PyExc_TypeError, "%s: flags must be a sequence of bools, not '%.100s'", func,
                      Py_TYPE(a[FLAGS])->tp_name);
-        return NULL;
+        goto done;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
-    uint8_t *flags = PyMem_Malloc((size_t)(n > 0 ? n : 1));
-    PyObject *ret = NULL;
+    flags = PyMem_Malloc((size_t)(n > 0 ? n : 1));
     if (!flags) {
         PyErr_NoMemory();
         goto done;
@@ -322,7 +354,9 @@ static PyObject *fn_flip_batch(PyObject *m, PyObject *const *args, Py_ssize_t na
     else ret = out ? Py_NewRef(a[OUT]) : augpy_wrap(st, res);
 done:
     PyMem_Free(flags);
-    Py_DECREF(seq);
+    Py_XDECREF(seq);
+    augpy_image_release(&bim);
+    augpy_image_release(&oim);
     return ret;
 }
 
@@ -333,10 +367,12 @@ static PyObject *fn_image_dims(PyObject *m, PyObject *const *args, Py_ssize_t na
     PyObject *a[2];
     const char *layout;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, a) < 0) return NULL;
-    aug_tensor *im = augpy_tensor_arg(st, a[0], func, "image");
-    if (!im || parse_layout(a[1], &layout, func, "layout") < 0) return NULL;
+    augpy_image im;
+    if (image_and_layout(st, a[0], a[1], AUGPY_ANY_LAYOUT, &im, &layout, func) < 0) return NULL;
     int64_t d[4];
-    if (aug_image_dims(im, layout, &d[0], &d[1], &d[2], &d[3]) != AUG_OK) return augpy_raise(st, AUG_OK, func);
+    aug_status s = aug_image_dims(im.t, layout, &d[0], &d[1], &d[2], &d[3]);
+    augpy_image_release(&im);
+    if (s != AUG_OK) return augpy_raise(st, s, func);
     return augpy_int64_tuple(4, d);
 }
 
@@ -346,33 +382,48 @@ static PyMethodDef resize_functions[] = {
      "Resize an image (HW, HWC, CHW) or a batch (NHWC, NCHW) to size = (height, width), or with an int size\n"
      "make the shorter side that long (torchvision). interpolation: 'nearest', 'bilinear' or 'area' (OpenCV's\n"
      "INTER_NEAREST, INTER_LINEAR, INTER_AREA); antialias: bilinear shrinking uses Pillow's widened triangle\n"
-     "filter (torchvision antialias=True). layout: None takes the tensor's layout (default HWC for 3-D, NCHW\n"
-     "for 4-D). Any dtype and strides; saturate_cast. Returns a new tensor, or out (any dtype and strides)."},
+     "filter (torchvision antialias=True). Any dtype and strides; saturate_cast.\n"
+     "layout: None reads the tensor's layout string; without one a 3-D shape with channels (at most 4) on\n"
+     "exactly one end is HWC or CHW, a 4-D one NHWC or NCHW by its last three dimensions, a torch tensor\n"
+     "channels first when it can be; other shapes take HWC (3-D) / NCHW (4-D) for augpy tensors and are a\n"
+     "ValueError asking for layout= for arrays (docs/semantics.md, layouts).\n"
+     "image: an augpy tensor, or a NumPy array / CPU torch tensor / any object with __dlpack__, the buffer\n"
+     "protocol or __array_interface__, used without a copy (the result is an augpy tensor).\n"
+     "Returns a new tensor, or out (any dtype and strides; a writable array is written in place)."},
     {"resize_batch", (PyCFunction)(void (*)(void))fn_resize_batch, METH_FASTCALL | METH_KEYWORDS,
      "resize_batch(images, size, interpolation='bilinear', antialias=True, layout=None, out_layout='NCHW',\n"
      "             dtype=None, out=None)\n--\n\n"
-     "Resize a list of images (HW, HWC or CHW, any sizes) into one (N, C, H, W) or (N, H, W, C) batch;\n"
+     "Resize a list of images (HW, HWC or CHW, any sizes; tensors or arrays) into one (N, C, H, W) or\n"
+     "(N, H, W, C) batch (layout None: the one the images' layout strings and shapes agree on);\n"
      "size = (height, width) or an int (square). dtype: of the new batch (default: the images'). Returns the\n"
      "new batch or out."},
     {"flip", (PyCFunction)(void (*)(void))fn_flip, METH_FASTCALL | METH_KEYWORDS,
      "flip(image, horizontal=True, vertical=False, layout=None)\n--\n\n"
-     "A view of the image(s) mirrored left-right and/or upside down (negative strides, no copy)."},
+     "A view of the image(s) mirrored left-right and/or upside down (negative strides, no copy).\n"
+     "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"hflip", (PyCFunction)(void (*)(void))fn_hflip, METH_FASTCALL | METH_KEYWORDS,
-     "hflip(image, layout=None)\n--\n\nflip(image, horizontal=True): a left-right mirrored view."},
+     "hflip(image, layout=None)\n--\n\nflip(image, horizontal=True): a left-right mirrored view.\n"
+     "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"vflip", (PyCFunction)(void (*)(void))fn_vflip, METH_FASTCALL | METH_KEYWORDS,
-     "vflip(image, layout=None)\n--\n\nflip(image, False, True): an upside-down view."},
+     "vflip(image, layout=None)\n--\n\nflip(image, False, True): an upside-down view.\n"
+     "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"crop", (PyCFunction)(void (*)(void))fn_crop, METH_FASTCALL | METH_KEYWORDS,
      "crop(image, y, x, h, w, layout=None)\n--\n\n"
-     "A view of rows y .. y+h-1 and columns x .. x+w-1 of the image(s); ValueError when it does not fit."},
+     "A view of rows y .. y+h-1 and columns x .. x+w-1 of the image(s); ValueError when it does not fit.\n"
+     "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"center_crop", (PyCFunction)(void (*)(void))fn_center_crop, METH_FASTCALL | METH_KEYWORDS,
      "center_crop(image, size, layout=None)\n--\n\n"
      "torchvision's CenterCrop: size = (h, w) or an int; a view when it fits (offset round((H - h) / 2)),\n"
-     "else a new tensor with the image centred on zeros."},
+     "else a new tensor with the image centred on zeros.\n"
+     "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"flip_batch", (PyCFunction)(void (*)(void))fn_flip_batch, METH_FASTCALL | METH_KEYWORDS,
      "flip_batch(batch, flags, horizontal=True, vertical=False, layout=None, out=None)\n--\n\n"
-     "Copy of a batch (NCHW / NHWC) with image i flipped where flags[i] is true. out may be batch (in place)."},
+     "Copy of a batch (NCHW / NHWC) with image i flipped where flags[i] is true.\n"
+     "out may be batch (in place); batch and out may be arrays (layout as augpy.resize)."},
     {"image_dims", (PyCFunction)(void (*)(void))fn_image_dims, METH_FASTCALL | METH_KEYWORDS,
-     "image_dims(image, layout=None)\n--\n\n(N, H, W, C) of an image or batch under its layout (N, C = 1 when absent)."},
+     "image_dims(image, layout=None)\n--\n\n(N, H, W, C) of an image or batch under its layout (N, C = 1 when "
+     "absent).\n"
+     "layout None: the layout augpy.resize reads the image with (its layout string or its shape's)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,7 +2,8 @@
  * (aug_random_resized_crop, aug_plan_decode). They return plain tuples; the
  * public functions augpy.random_resized_crop / augpy.plan_decode
  * (python/augpy/rrc.py) turn them into numpy arrays. The generator is read
- * and advanced through its get_state / set_state. */
+ * and advanced through its get_state / set_state; a sequence of per-image
+ * (seed, calls) states in its place draws image k from states[k] alone. */
 #include "augpy.h"
 
 #include "aug/rrc.h"
@@ -39,8 +40,48 @@ static int parse_pair(PyObject *obj, double v[2], const char *func, const char *
     return r;
 }
 
+/* obj's items as a tuple (PySequence_Fast, a list copied): an item's __index__
+ * may change the list while the items are read. New reference or NULL. */
+static PyObject *snapshot(PyObject *obj, const char *msg) {
+    PyObject *fast = PySequence_Fast(obj, msg);
+    if (fast == NULL || !PyList_Check(fast)) return fast;
+    PyObject *t = PyList_AsTuple(fast);
+    Py_DECREF(fast);
+    return t;
+}
+
+/* aug_random_resized_crop on a copy of the RandomNumberGenerator rng_obj's state,
+ * which then advances by one call (through its get_state / set_state). 0 or -1. */
+static int draw_generator(augpy_state *st, PyObject *rng_obj, Py_ssize_t n, const int64_t *dims, int64_t oh, int64_t ow,
+                          const aug_rrc_params *p, aug_rrc *out, const char *func) {
+    PyObject *state = PyObject_CallMethod(rng_obj, "get_state", NULL);
+    unsigned long long seed, calls;
+    if (state == NULL || !PyArg_ParseTuple(state, "KK", &seed, &calls)) {
+        Py_XDECREF(state);
+        return -1;
+    }
+    Py_DECREF(state);
+    uint64_t s64 = seed;
+    aug_rng_state rs = {seed, calls};
+    aug_status status = AUG_OK;
+    aug_rng *rng = aug_rng_new(aug_cpu_device(), &s64);
+    if (rng == NULL || aug_rng_set_state(rng, &rs) != AUG_OK ||
+        (status = aug_random_resized_crop(rng, n, dims, dims + n, oh, ow, p, out)) != AUG_OK) {
+        augpy_raise(st, status != AUG_OK ? status : aug_last_status(), func);
+        aug_rng_free(rng);
+        return -1;
+    }
+    aug_rng_free(rng);
+    PyObject *r = PyObject_CallMethod(rng_obj, "set_state", "((KK))", seed, calls + 1);
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
 /* _random_resized_crop(rng, heights, widths, out_height, out_width, scale, ratio, hflip, max_supersampling,
- * dct_scale, roi) -> [(crop, hflip, matrix, supersampling, (scale_m, roi, matrix, supersampling)), ...] */
+ * dct_scale, roi) -> [(crop, hflip, matrix, supersampling, (scale_m, roi, matrix, supersampling)), ...]
+ * rng: a RandomNumberGenerator (aug_random_resized_crop, one call of it) or a sequence of n (seed, calls)
+ * states (aug_random_resized_crop_states; no generator is advanced). */
 static PyObject *py_rrc(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "random_resized_crop";
     static const char *const names[] = {"rng",   "heights", "widths", "out_height",        "out_width",
@@ -50,32 +91,39 @@ static PyObject *py_rrc(PyObject *module, PyObject *const *args, Py_ssize_t narg
     if (augpy_parse_args(func, args, nargs, kwnames, names, 11, 11, a) < 0) return NULL;
     augpy_state *st = augpy_state_from_module(module);
     if (st == NULL) return NULL;
-    if (!PyObject_TypeCheck(a[0], st->RandomType)) {
-        PyErr_Format(PyExc_TypeError, "%s: rng must be an augpy.RandomNumberGenerator, not %.100s", func,
-                     Py_TYPE(a[0])->tp_name);
+    /* rng: a generator, or one (seed, calls) state per image (parsed first, from a snapshot) */
+    aug_rng_state *states = NULL;
+    Py_ssize_t nstates = 0;
+    if (!PyObject_TypeCheck(a[0], st->RandomType) && (nstates = augpy_parse_rng_states(a[0], &states, func, "rng")) < 0)
         return NULL;
-    }
     aug_rrc_params p = aug_rrc_params_default();
     double sc[2], ra[2];
     int64_t oh, ow;
     if (parse_pair(a[5], sc, func, "scale") < 0 || parse_pair(a[6], ra, func, "ratio") < 0 ||
         augpy_parse_double(a[7], &p.hflip, func, "hflip") < 0 ||
         augpy_parse_int(a[8], &p.max_supersampling, func, "max_supersampling") < 0 ||
-        augpy_parse_int64(a[3], &oh, func, "size") < 0 || augpy_parse_int64(a[4], &ow, func, "size") < 0)
+        augpy_parse_int64(a[3], &oh, func, "size") < 0 || augpy_parse_int64(a[4], &ow, func, "size") < 0) {
+        PyMem_Free(states);
         return NULL;
+    }
     p.scale_min = sc[0], p.scale_max = sc[1], p.ratio_min = ra[0], p.ratio_max = ra[1];
-    if ((p.dct_scale = PyObject_IsTrue(a[9])) < 0 || (p.use_roi = PyObject_IsTrue(a[10])) < 0) return NULL;
-    PyObject *hs = PySequence_Fast(a[1], "random_resized_crop: sizes must be a sequence of (height, width)");
-    PyObject *ws =
-        hs ? PySequence_Fast(a[2], "random_resized_crop: sizes must be a sequence of (height, width)") : NULL;
-    PyObject *result = NULL, *state = NULL;
+    if ((p.dct_scale = PyObject_IsTrue(a[9])) < 0 || (p.use_roi = PyObject_IsTrue(a[10])) < 0) {
+        PyMem_Free(states);
+        return NULL;
+    }
+    PyObject *hs = snapshot(a[1], "random_resized_crop: sizes must be a sequence of (height, width)");
+    PyObject *ws = hs ? snapshot(a[2], "random_resized_crop: sizes must be a sequence of (height, width)") : NULL;
+    PyObject *result = NULL;
     int64_t *dims = NULL;
     aug_rrc *out = NULL;
-    aug_rng *rng = NULL;
     if (ws == NULL) goto done;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(hs);
     if (PySequence_Fast_GET_SIZE(ws) != n) {
         PyErr_Format(PyExc_ValueError, "%s: %zd heights but %zd widths", func, n, PySequence_Fast_GET_SIZE(ws));
+        goto done;
+    }
+    if (states != NULL && nstates != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd generator states (rng) but %zd images", func, nstates, n);
         goto done;
     }
     dims = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)(n + 1));
@@ -88,20 +136,15 @@ static PyObject *py_rrc(PyObject *module, PyObject *const *args, Py_ssize_t narg
         if (augpy_parse_int64(PySequence_Fast_GET_ITEM(hs, i), &dims[i], func, "height") < 0 ||
             augpy_parse_int64(PySequence_Fast_GET_ITEM(ws, i), &dims[n + i], func, "width") < 0)
             goto done;
-    state = PyObject_CallMethod(a[0], "get_state", NULL);
-    unsigned long long seed, calls;
-    if (state == NULL || !PyArg_ParseTuple(state, "KK", &seed, &calls)) goto done;
-    uint64_t s64 = seed;
-    aug_rng_state rs = {seed, calls};
-    aug_status status = AUG_OK;
-    if ((rng = aug_rng_new(aug_cpu_device(), &s64)) == NULL || aug_rng_set_state(rng, &rs) != AUG_OK ||
-        (status = aug_random_resized_crop(rng, n, dims, dims + n, oh, ow, &p, out)) != AUG_OK) {
-        augpy_raise(st, status != AUG_OK ? status : aug_last_status(), func);
+    if (states != NULL) {
+        aug_status status = aug_random_resized_crop_states(states, n, dims, dims + n, oh, ow, &p, out);
+        if (status != AUG_OK) {
+            augpy_raise(st, status, func);
+            goto done;
+        }
+    } else if (draw_generator(st, a[0], n, dims, oh, ow, &p, out, func) < 0) {
         goto done;
     }
-    PyObject *r = PyObject_CallMethod(a[0], "set_state", "((KK))", seed, calls + 1);
-    if (r == NULL) goto done;
-    Py_DECREF(r);
     if ((result = PyList_New(n)) == NULL) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *crop = augpy_int64_tuple(4, out[i].crop), *m = floats6(out[i].matrix),
@@ -117,10 +160,9 @@ static PyObject *py_rrc(PyObject *module, PyObject *const *args, Py_ssize_t narg
         PyList_SET_ITEM(result, i, item);
     }
 done:
-    aug_rng_free(rng);
+    PyMem_Free(states);
     PyMem_Free(dims);
     PyMem_Free(out);
-    Py_XDECREF(state);
     Py_XDECREF(hs);
     Py_XDECREF(ws);
     return result;
@@ -199,7 +241,8 @@ static PyMethodDef rrc_functions[] = {
      "_random_resized_crop(rng, heights, widths, out_height, out_width, scale, ratio, hflip, max_supersampling, "
      "dct_scale, roi)\n--\n\n"
      "aug_random_resized_crop: per image (crop, hflip, matrix, supersampling, (scale_m, roi, matrix, "
-     "supersampling)). Use augpy.random_resized_crop."},
+     "supersampling)); rng may also be a sequence of n (seed, calls) states, one per image "
+     "(aug_random_resized_crop_states). Use augpy.random_resized_crop."},
     {"_plan_decode", (PyCFunction)(void (*)(void))py_plan, METH_FASTCALL | METH_KEYWORDS,
      "_plan_decode(matrix, src_height, src_width, out_height, out_width, supersampling, dct_scale, roi)\n--\n\n"
      "aug_plan_decode: (scale_m, roi, matrix, supersampling). Use augpy.plan_decode."},

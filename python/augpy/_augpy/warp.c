@@ -8,7 +8,7 @@
  *                      scale_mode=WARP_SCALE_SHORTEST, max_supersampling=3) -> int
  *   make_transform(source_size, target_size, angle=0, scale=1, aspect=1, shift=None, shear=None,
  *                  hmirror=False, vmirror=False, scale_mode='shortest', max_supersampling=3,
- *                  out=None, **ignored) -> (numpy float32 (2, 3), int)
+ *                  out=None) -> (numpy float32 (2, 3), int)
  *   warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation='linear',
  *               border='constant', layout=None, src_layout=None) -> None
  *
@@ -245,81 +245,42 @@ static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssiz
     const char *func = "augpy.make_transform";
     augpy_state *st = augpy_state_from_module(module);
     if (!st) return NULL;
-    /* **_: keyword arguments this function does not know are ignored, so a dict of
-     * augmentation parameters can be passed whole. */
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *kept_names = NULL, *argv_stack[NSLOTS + 16], **argv = argv_stack;
-    if (nkw > 0) {
-        if (nargs + nkw > (Py_ssize_t)(sizeof argv_stack / sizeof *argv_stack)) {
-            argv = PyMem_Malloc(sizeof(PyObject *) * (size_t)(nargs + nkw));
-            if (!argv) return PyErr_NoMemory();
-        }
-        kept_names = PyList_New(0);
-        if (!kept_names) goto fail;
-        for (Py_ssize_t i = 0; i < nargs; i++) argv[i] = args[i];
-        Py_ssize_t nk = 0;
-        for (Py_ssize_t k = 0; k < nkw; k++) {
-            PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-            const char *ks = PyUnicode_AsUTF8(key);
-            if (!ks) goto fail;
-            for (int i = 0; i < NSLOTS; i++)
-                if (strcmp(ks, names[i]) == 0) {
-                    if (PyList_Append(kept_names, key) < 0) goto fail;
-                    argv[nargs + nk++] = args[nargs + k];
-                    break;
-                }
-        }
-        PyObject *tup = PyList_AsTuple(kept_names);
-        Py_DECREF(kept_names);
-        kept_names = tup;
-        if (!kept_names) goto fail;
-        args = argv;
-        kwnames = nk > 0 ? kept_names : NULL;
-    }
+    /* an unknown keyword (rotation=30) is a TypeError naming it, never silently the identity */
     PyObject *a[NSLOTS];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) goto fail;
+    if (augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
     double dummy[2], shift[2], shear[2];
     int64_t src[2], dst[2];
     if (parse_pair(a[SRC], 1, 0, dummy, src, func, "source_size") < 0 ||
         parse_pair(a[DST], 1, 0, dummy, dst, func, "target_size") < 0 ||
         parse_pair(a[SHIFT] ? a[SHIFT] : Py_None, 0, 1, shift, NULL, func, "shift") < 0 ||
         parse_pair(a[SHEAR] ? a[SHEAR] : Py_None, 0, 1, shear, NULL, func, "shear") < 0)
-        goto fail;
+        return NULL;
     aug_affine_params p = aug_affine_params_default();
     p.shifty = shift[0], p.shiftx = shift[1], p.sheary = shear[0], p.shearx = shear[1];
     double *dv[3] = {&p.angle, &p.scale, &p.aspect};
     for (int k = 0; k < 3; k++)
-        if (a[ANGLE + k] && augpy_parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) goto fail;
-    if (a[HM] && (p.hmirror = PyObject_IsTrue(a[HM])) < 0) goto fail;
-    if (a[VM] && (p.vmirror = PyObject_IsTrue(a[VM])) < 0) goto fail;
-    if (a[MODE] && parse_scale_mode(st, a[MODE], &p.scale_mode, func) < 0) goto fail;
-    if (a[MAXSS] && augpy_parse_int(a[MAXSS], &p.max_supersampling, func, "max_supersampling") < 0) goto fail;
+        if (a[ANGLE + k] && augpy_parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) return NULL;
+    if (a[HM] && (p.hmirror = PyObject_IsTrue(a[HM])) < 0) return NULL;
+    if (a[VM] && (p.vmirror = PyObject_IsTrue(a[VM])) < 0) return NULL;
+    if (a[MODE] && parse_scale_mode(st, a[MODE], &p.scale_mode, func) < 0) return NULL;
+    if (a[MAXSS] && augpy_parse_int(a[MAXSS], &p.max_supersampling, func, "max_supersampling") < 0) return NULL;
     float m[6];
     int ss;
     aug_status s = aug_make_affine_matrix(m, src[0], src[1], dst[0], dst[1], &p, &ss);
-    if (s != AUG_OK) {
-        augpy_raise(st, s, func);
-        goto fail;
-    }
+    if (s != AUG_OK) return augpy_raise(st, s, func);
     PyObject *out;
     if (a[OUT] && a[OUT] != Py_None) {
         out = Py_NewRef(a[OUT]);
     } else {
         PyObject *np = augpy_get_numpy(st);
         out = np ? PyObject_CallMethod(np, "empty", "((ii)s)", 2, 3, "float32") : NULL;
-        if (!out) goto fail;
+        if (!out) return NULL;
     }
     if (store_matrix(st, out, m, func) < 0) {
         Py_DECREF(out);
-        goto fail;
+        return NULL;
     }
-    Py_XDECREF(kept_names);
-    if (argv != argv_stack) PyMem_Free(argv);
     return Py_BuildValue("(Ni)", out, ss);
-fail:
-    Py_XDECREF(kept_names);
-    if (argv != argv_stack) PyMem_Free(argv);
-    return NULL;
 }
 
 /* ---- warp_affine ----------------------------------------------------------------------------- */
@@ -396,26 +357,149 @@ static int option_name(PyObject *obj, const char **name, const char *func, const
 }
 
 /* A layout keyword: 3 letters for one image, 4 ("N" first) for a batch, then
- * aug_warp_layout_from_name. */
-static int parse_layout(augpy_state *st, PyObject *obj, int batch, int src, aug_warp_layout *out, const char *func) {
-    const char *what = src ? "src_layout" : "layout", *name;
-    if (option_name(obj, &name, func, what) < 0) return -1;
+ * aug_warp_layout_from_name. *name: the str (NULL when not given). */
+static int parse_layout(augpy_state *st, PyObject *obj, int batch, int src, aug_warp_layout *out, const char **name,
+                        const char *func) {
+    const char *what = src ? "src_layout" : "layout";
+    if (option_name(obj, name, func, what) < 0) return -1;
     *out = AUG_WARP_LAYOUT_AUTO;
-    if (!name) return 0;
-    size_t len = strlen(name);
+    if (!*name) return 0;
+    size_t len = strlen(*name);
     /* a batch given as one tensor may name its 4-D layout; list images are 3-D */
     int ok = batch ? (len == 4 || (src && len == 3)) : len == 3;
     if (!ok) {
-        PyErr_Format(PyExc_ValueError, "%s: %s '%.40s' does not fit %s (expected %s)", func, what, name,
+        PyErr_Format(PyExc_ValueError, "%s: %s '%.40s' does not fit %s (expected %s)", func, what, *name,
                      batch ? "a batch" : "one image", batch ? "'NCHW' or 'NHWC'" : "'CHW' or 'HWC'");
         return -1;
     }
-    aug_status s = aug_warp_layout_from_name(func, name, out);
+    aug_status s = aug_warp_layout_from_name(func, *name, out);
     if (s != AUG_OK) {
         augpy_raise(st, s, NULL);
         return -1;
     }
     return 0;
+}
+
+/* The source images of warp_affine: one image, a list of them, or an NHWC / NCHW
+ * batch tensor (viewed image by image); foreign arrays imported without a copy. */
+typedef struct {
+    PyObject *seq;           /* the list's snapshot, or NULL */
+    augpy_image *ims;        /* the list's images, or NULL */
+    augpy_image one;         /* the single image or batch tensor */
+    aug_tensor **views;      /* the images of a batch tensor (owned), or NULL */
+    const aug_tensor **srcs; /* n pointers to the images */
+    int64_t n;
+    int batch;
+} warp_sources;
+
+static void sources_release(warp_sources *w) {
+    if (w->views)
+        for (int64_t i = 0; i < w->n; i++) aug_tensor_free(w->views[i]);
+    PyMem_Free(w->views);
+    PyMem_Free(w->srcs);
+    augpy_image_seq_release(w->ims, w->seq ? PyTuple_GET_SIZE(w->seq) : 0);
+    augpy_image_release(&w->one);
+    Py_XDECREF(w->seq);
+}
+
+static int parse_sources(augpy_state *st, PyObject *obj, warp_sources *w, const char *func) {
+    memset(w, 0, sizeof *w);
+    w->n = 1;
+    if (PyList_Check(obj) || PyTuple_Check(obj)) {
+        if (!(w->seq = PySequence_Tuple(obj))) return -1;
+        w->n = PyTuple_GET_SIZE(w->seq);
+        w->batch = 1;
+        if (w->n == 0) {
+            PyErr_Format(PyExc_ValueError, "%s: src is an empty list", func);
+            return -1;
+        }
+        if (!(w->ims = augpy_image_seq(st, w->seq, func, "src"))) return -1;
+    } else {
+        if (augpy_image_arg(st, obj, 0, &w->one, func, "src") < 0) return -1;
+        if (w->one.t->ndim == 4) {
+            w->batch = 1;
+            w->n = w->one.t->shape[0];
+        }
+    }
+    size_t cnt = (size_t)(w->n > 0 ? w->n : 1);
+    w->srcs = PyMem_Calloc(cnt, sizeof *w->srcs);
+    if (!w->srcs || (w->batch && !w->seq && !(w->views = PyMem_Calloc(cnt, sizeof *w->views)))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int64_t i = 0; i < w->n; i++) {
+        if (w->ims) {
+            w->srcs[i] = w->ims[i].t;
+        } else if (w->batch) {
+            aug_index idx = {.kind = AUG_INDEX_INT, .i = i};
+            if (!(w->views[i] = aug_tensor_index(w->one.t, 1, &idx))) {
+                augpy_raise(st, aug_last_status(), func);
+                return -1;
+            }
+            w->srcs[i] = w->views[i];
+        } else {
+            w->srcs[0] = w->one.t;
+        }
+    }
+    if (w->batch && w->n == 0) {
+        PyErr_Format(PyExc_ValueError, "%s: src holds no images", func);
+        return -1;
+    }
+    return 0;
+}
+
+/* The layouts not given: the sources' (their layout strings, or their shapes
+ * say: augpy_image_layout) and dst's (its layout string or shape; 2-D and NHW
+ * one-channel outputs have none). */
+static int default_layouts(augpy_state *st, const warp_sources *w, const augpy_image *dst, const char *src_name,
+                           const char *dst_name, aug_warp_options *opts, const char *func) {
+    const char *l = NULL;
+    if (!src_name) {
+        int r = w->ims ? augpy_images_layout(w->ims, w->n, AUGPY_HWC | AUGPY_CHW, &l, func, "src", "src_layout")
+                       : augpy_image_layout(&w->one, w->batch ? AUGPY_NHWC | AUGPY_NCHW : AUGPY_HWC | AUGPY_CHW, &l,
+                                            func, "src", "src_layout");
+        if (r < 0) return -1;
+        if (l && aug_warp_layout_from_name(func, l, &opts->src_layout) != AUG_OK) return augpy_raise(st, 0, NULL), -1;
+    }
+    if (!dst_name && dst->t->ndim == 3 + w->batch) {
+        int kinds = w->batch ? AUGPY_NHWC | AUGPY_NCHW : AUGPY_HWC | AUGPY_CHW;
+        if (augpy_image_layout(dst, kinds, &l, func, "dst", "layout") < 0) return -1;
+        const char *lab = dst->t->layout; /* dst's own layout (augpy_image_layout checked it fits) */
+        if (!l && (!strcmp(lab, "HWC") || !strcmp(lab, "CHW") || !strcmp(lab, "NHWC") || !strcmp(lab, "NCHW"))) l = lab;
+        if (l && aug_warp_layout_from_name(func, l, &opts->dst_layout) != AUG_OK) return augpy_raise(st, 0, NULL), -1;
+    }
+    return 0;
+}
+
+/* supersampling: an int, or for a batch also a sequence of n ints, into ss[n]. */
+static int parse_supersampling(PyObject *obj, const warp_sources *w, int *ss, const char *func) {
+    int64_t n = w->n;
+    if (!obj) {
+        for (int64_t i = 0; i < n; i++) ss[i] = 1;
+        return 0;
+    }
+    if (!w->batch || PyIndex_Check(obj)) {
+        if (augpy_parse_int(obj, &ss[0], func, "supersampling") < 0) return -1;
+        for (int64_t i = 1; i < n; i++) ss[i] = ss[0];
+        return 0;
+    }
+    PyObject *sq = PySequence_Check(obj) ? PySequence_Tuple(obj) : NULL; /* a snapshot, as parse_pair */
+    if (!sq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: supersampling must be an int or a sequence of ints, not '%.100s'", func,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int rc = 0;
+    if (PyTuple_GET_SIZE(sq) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: supersampling has %zd values for %lld images", func, PyTuple_GET_SIZE(sq),
+                     (long long)n);
+        rc = -1;
+    }
+    for (int64_t i = 0; i < n && rc == 0; i++)
+        rc = augpy_parse_int(PyTuple_GET_ITEM(sq, i), &ss[i], func, "supersampling");
+    Py_DECREF(sq);
+    return rc;
 }
 
 static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -431,7 +515,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     }
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 3, a) < 0) return NULL;
     aug_warp_options opts = aug_warp_options_default();
-    const char *iname, *bname;
+    const char *iname, *bname, *dname, *sname;
     if (option_name(a[INTERP], &iname, func, "interpolation") < 0 ||
         option_name(a[BORDER], &bname, func, "border") < 0)
         return NULL;
@@ -439,120 +523,44 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     if (iname) ost = aug_warp_interp_from_name(func, iname, &opts.interpolation);
     if (!ost && bname) ost = aug_warp_border_from_name(func, bname, &opts.border);
     if (ost) return augpy_raise(st, ost, NULL);
-    aug_tensor *dst = augpy_tensor_arg(st, a[DST], func, "dst");
-    if (!dst) return NULL;
-
-    PyObject *seq = NULL;             /* a tuple holding the list's tensors during the call */
-    aug_tensor *src_tensor = NULL;    /* single image, or an NHWC batch */
-    int64_t n = 1;
-    int batch = 0;
-    if (PyList_Check(a[SRC]) || PyTuple_Check(a[SRC])) {
-        seq = PySequence_Tuple(a[SRC]);
-        if (!seq) return NULL;
-        n = PyTuple_GET_SIZE(seq);
-        batch = 1;
-        if (n == 0) {
-            Py_DECREF(seq);
-            PyErr_Format(PyExc_ValueError, "%s: src is an empty list", func);
-            return NULL;
-        }
-    } else {
-        src_tensor = augpy_tensor_arg(st, a[SRC], func, "src");
-        if (!src_tensor) return NULL;
-        if (src_tensor->ndim == 4) {
-            batch = 1;
-            n = src_tensor->shape[0];
-        }
-    }
-    const aug_tensor **srcs = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *srcs);
-    aug_tensor **views = NULL;        /* views of an NHWC batch (owned) */
-    int *ss = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *ss);
-    aug_tensor *mat = NULL, *bgtmp = NULL;
+    augpy_image dsti;
+    if (augpy_image_arg(st, a[DST], 1, &dsti, func, "dst") < 0) return NULL;
+    aug_tensor *dst = dsti.t, *mat = NULL, *bgtmp = NULL;
+    warp_sources w;
+    int *ss = NULL;
     const aug_tensor *bg = NULL;
     PyObject *result = NULL;
-    if (!srcs || !ss) {
+    if (parse_sources(st, a[SRC], &w, func) < 0) goto done;
+    if (!(ss = PyMem_Calloc((size_t)(w.n > 0 ? w.n : 1), sizeof *ss))) {
         PyErr_NoMemory();
         goto done;
     }
-    if (seq) {
-        for (int64_t i = 0; i < n; i++) {
-            char argname[48];
-            snprintf(argname, sizeof argname, "src[%lld]", (long long)i);
-            if (!(srcs[i] = augpy_tensor_arg(st, PyTuple_GET_ITEM(seq, i), func, argname))) goto done;
-        }
-    } else if (batch) {
-        views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
-        if (!views) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        for (int64_t i = 0; i < n; i++) {
-            aug_index idx = {.kind = AUG_INDEX_INT, .i = i};
-            if (!(views[i] = aug_tensor_index(src_tensor, 1, &idx))) {
-                augpy_raise(st, aug_last_status(), func);
-                goto done;
-            }
-            srcs[i] = views[i];
-        }
-    } else {
-        srcs[0] = src_tensor;
-    }
-    if (batch && n == 0) {
-        PyErr_Format(PyExc_ValueError, "%s: src holds no images", func);
+    if (parse_layout(st, a[LAYOUT], w.batch, 0, &opts.dst_layout, &dname, func) < 0 ||
+        parse_layout(st, a[SRC_LAYOUT], w.batch, 1, &opts.src_layout, &sname, func) < 0 ||
+        default_layouts(st, &w, &dsti, sname, dname, &opts, func) < 0 || parse_supersampling(a[SS], &w, ss, func) < 0 ||
+        !(mat = parse_matrices(st, a[MAT], w.batch, w.n, func)))
         goto done;
-    }
-    if (parse_layout(st, a[LAYOUT], batch, 0, &opts.dst_layout, func) < 0 ||
-        parse_layout(st, a[SRC_LAYOUT], batch, 1, &opts.src_layout, func) < 0)
-        goto done;
-    /* supersampling: an int, or for a batch also a sequence of n ints */
-    if (!a[SS]) {
-        for (int64_t i = 0; i < n; i++) ss[i] = 1;
-    } else if (batch && !PyIndex_Check(a[SS])) {
-        PyObject *sq = PySequence_Check(a[SS]) ? PySequence_Tuple(a[SS]) : NULL; /* a snapshot, as parse_pair */
-        if (!sq) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s: supersampling must be an int or a sequence of ints, not '%.100s'", func,
-                         Py_TYPE(a[SS])->tp_name);
-            goto done;
-        }
-        if (PySequence_Fast_GET_SIZE(sq) != n) {
-            PyErr_Format(PyExc_ValueError, "%s: supersampling has %zd values for %lld images", func,
-                         PySequence_Fast_GET_SIZE(sq), (long long)n);
-            Py_DECREF(sq);
-            goto done;
-        }
-        for (int64_t i = 0; i < n; i++)
-            if (augpy_parse_int(PySequence_Fast_GET_ITEM(sq, i), &ss[i], func, "supersampling") < 0) {
-                Py_DECREF(sq);
-                goto done;
-            }
-        Py_DECREF(sq);
-    } else {
-        if (augpy_parse_int(a[SS], &ss[0], func, "supersampling") < 0) goto done;
-        for (int64_t i = 1; i < n; i++) ss[i] = ss[0];
-    }
-    if (!(mat = parse_matrices(st, a[MAT], batch, n, func))) goto done;
     /* the channel count as the core reads dst (a wrong rank is reported there) */
-    int64_t C = dst->ndim == 3 + batch ? dst->shape[opts.dst_layout == AUG_WARP_LAYOUT_HWC ? 2 + batch : batch]
-                                       : (dst->ndim == 2 + batch ? 1 : 0);
+    int b = w.batch;
+    int64_t C = dst->ndim == 3 + b ? dst->shape[opts.dst_layout == AUG_WARP_LAYOUT_HWC ? 2 + b : b]
+                                   : (dst->ndim == 2 + b ? 1 : 0);
     if (parse_background(st, a[BG], C, dst->device, &bg, &bgtmp, func) < 0) goto done;
 
     int64_t work = aug_tensor_size(dst) * (ss[0] > 0 ? ss[0] : 1); /* decides the GIL release only */
     aug_status s;
     const float *m = aug_tensor_ptr(mat);
-    if (batch) AUGPY_CALL(s, work, aug_warp_affine_batch_ex(n, srcs, dst, m, bg, ss, &opts));
-    else AUGPY_CALL(s, work, aug_warp_affine_ex(srcs[0], dst, m, bg, ss[0], &opts));
+    if (b)
+        AUGPY_CALL(s, work, aug_warp_affine_batch_ex(w.n, w.srcs, dst, m, bg, ss, &opts));
+    else
+        AUGPY_CALL(s, work, aug_warp_affine_ex(w.srcs[0], dst, m, bg, ss[0], &opts));
     if (s != AUG_OK) augpy_raise(st, s, func);
     else result = Py_NewRef(Py_None);
 done:
-    if (views)
-        for (int64_t i = 0; i < n; i++) aug_tensor_free(views[i]);
-    PyMem_Free(views);
-    PyMem_Free(srcs);
+    sources_release(&w);
     PyMem_Free(ss);
     aug_tensor_free(mat);
     aug_tensor_free(bgtmp);
-    Py_XDECREF(seq);
+    augpy_image_release(&dsti);
     return result;
 }
 
@@ -564,13 +572,14 @@ static PyMethodDef warp_functions[] = {
      "aspect=1.0, shifty=0.0, shiftx=0.0, sheary=0.0, shearx=0.0, hmirror=False, vmirror=False, "
      "scale_mode='shortest', max_supersampling=3)\n--\n\n"
      "Write the 2x3 inverse affine map (OpenCV warpAffine with WARP_INVERSE_MAP) into the writable float32 (2, 3) "
-     "buffer `out`; transforms apply in the order shear, scale & aspect, mirror, rotation (clockwise degrees), "
-     "shift. Returns the recommended supersampling factor."},
+     "buffer `out`;\ntransforms apply in the order shear, scale & aspect, mirror, rotation (clockwise degrees), "
+     "shift.\nReturns the recommended supersampling factor."},
     {"make_transform", (PyCFunction)(void (*)(void))make_transform, METH_FASTCALL | METH_KEYWORDS,
      "make_transform(source_size, target_size, angle=0, scale=1, aspect=1, shift=None, shear=None, hmirror=False, "
-     "vmirror=False, scale_mode='shortest', max_supersampling=3, out=None, **_)\n--\n\n"
+     "vmirror=False, scale_mode='shortest', max_supersampling=3, out=None)\n--\n\n"
      "Convenience form of make_affine_matrix: sizes as (height, width), shift and shear as (y, x) pairs, "
-     "scale_mode a WarpScaleMode or 'shortest'/'longest'. Other keyword arguments are ignored. Returns "
+     "scale_mode a WarpScaleMode or 'shortest'/'longest'.\nAn unknown keyword (e.g. rotation=30) is a TypeError "
+     "naming it (the batch stages pass only these keys of an augmentation dict).\nReturns "
      "(matrix, supersampling) with matrix a float32 (2, 3) numpy array (or `out`)."},
     {"warp_affine", (PyCFunction)(void (*)(void))warp_affine, METH_FASTCALL | METH_KEYWORDS,
      "warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation='linear', "
@@ -581,9 +590,12 @@ static PyMethodDef warp_functions[] = {
      "matrix (N, 2, 3), supersampling an int or N ints. Any dtypes; results saturate. interpolation: 'linear' "
      "or 'nearest' (one source value, never blended: masks and labels; supersampling ignored). border: "
      "'constant' (background), 'replicate', 'reflect' (OpenCV BORDER_REFLECT_101) or 'symmetric' "
-     "(BORDER_REFLECT). layout: dst's layout, 'CHW' (default) or 'HWC' ('NCHW' / 'NHWC' for a batch); "
-     "src_layout: 'HWC' or 'CHW' (None: the tensors' layout strings, HWC when unset). (H, W) sources and "
-     "(Ht, Wt) / (N, Ht, Wt) outputs are one channel."},
+     "(BORDER_REFLECT).\nlayout: dst's layout, 'CHW' or 'HWC' ('NCHW' / 'NHWC' for a batch); src_layout: 'HWC' or "
+     "'CHW' ('NHWC' / 'NCHW' for a batch tensor).\nNone reads the layout string, else the shape (channels, at most "
+     "4, on exactly one end; torch tensors channels first), else HWC sources and CHW outputs (augpy tensors) or a "
+     "ValueError asking for the layout (arrays). (H, W) sources and (Ht, Wt) / (N, Ht, Wt) outputs are one channel."
+     "\nsrc and dst may be NumPy arrays, CPU torch tensors or any object with __dlpack__ / the buffer protocol, "
+     "used without a copy (dst, written in place, must be writable and C-contiguous)."},
     {NULL, NULL, 0, NULL},
 };
 
