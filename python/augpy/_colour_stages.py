@@ -1,11 +1,10 @@
 """augpy/_colour_stages.py: the colour batch stages Lighting (Lightning), ColorJitter and
 Normalize (re-exported by augpy.image)."""
-import os
-
 import numpy as np
 
 from . import _augpy
-from ._decode_stage import _augmentation_list, _check_batch, _positive_int
+from ._decode_stage import _augmentation_list, _check_batch, _positive_int, _restore_stage
+from ._sampling import Sampled
 
 # torchvision's ImageNet statistics, in pixel units (0..255)
 IMAGENET_MEAN = (0.485 * 255, 0.456 * 255, 0.406 * 255)
@@ -83,10 +82,12 @@ def _image_batch(batch, func, shape):
     return image
 
 
-class ColorJitter:
+class ColorJitter(Sampled):
     """torchvision's ``ColorJitter`` on a uint8 or float32 (N, 3, H, W) batch, in place,
     with per-image factors and step order drawn from the stage's generator
-    (``augpy.color_jitter_params``) and applied in one pass per image
+    (``augpy.color_jitter_params``; the seed model's stream ``'ColorJitter'``: each image's
+    factors are a pure function of its augmentation dict's ``rng``, see augpy.image)
+    and applied in one pass per image
     (``augpy.color_jitter``; docs/colour.md). Each ``batch['augmentation']`` dict
     gets the image's factors as ``color_jitter``: a dict with ``brightness``,
     ``contrast``, ``saturation``, ``hue`` and ``order`` (one key, so that they never
@@ -96,7 +97,9 @@ class ColorJitter:
         in [max(0, 1 - v), 1 + v]; a pair: that range; 0 / None: the step is skipped)
     :param hue: a number h in [0, 0.5] (shift in [-h, h]) or a pair
     :param random_order: a random order of the four steps per image (torchvision's)
-    :param seed: the generator's seed (None: from the OS; a forked child then draws its own)
+    :param seed: the seed of images whose dicts carry no ``rng`` (called outside StageDataset):
+        image k the stage sees gets ``rng`` = (seed, 0, k) (None: entropy drawn once; a
+        forked child then draws its own)
     :param lighting: also apply each image's ``Lighting`` parameters in the same pass
         (``augpy.color_jitter``'s fused lighting): the ``gamma_gray``, ``gamma_color``
         and ``contrast`` keys of the incoming ``batch['augmentation']`` dicts, with
@@ -107,6 +110,9 @@ class ColorJitter:
 
     def __init__(self, brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1, random_order=True, seed=None,
                  lighting=False, min_value=0, max_value=255):
+        self._params = dict(brightness=brightness, contrast=contrast, saturation=saturation, hue=hue,
+                            random_order=random_order, seed=seed, lighting=lighting, min_value=min_value,
+                            max_value=max_value)
         self.lighting = bool(lighting)
         if not (float(min_value) < float(max_value)):
             raise ValueError(f"ColorJitter: min_value {min_value!r} must be below max_value {max_value!r}")
@@ -114,22 +120,20 @@ class ColorJitter:
         self.max_value = max_value
         self.ranges = {"brightness": brightness, "contrast": contrast, "saturation": saturation, "hue": hue}
         self.random_order = bool(random_order)
-        self.seed = seed
-        self.rng = _augpy.RandomNumberGenerator(seed=seed)
-        self._pid = os.getpid()
+        self._init_sampling(seed)
         _augpy.color_jitter_params(_augpy.RandomNumberGenerator(seed=0), 0, random_order=self.random_order,
                                    **self.ranges)  # checks the ranges now
+
+    def __reduce__(self):
+        return _restore_stage, (type(self), self._params, self._sampling_state())
 
     def __call__(self, batch):
         func = "ColorJitter"
         image = _image_batch(batch, func, "(N, 3, H, W)")
         n = image.shape[0]
-        augmentation = _augmentation_list(batch.get("augmentation"), n, func)
-        if self._pid != os.getpid():  # a forked DataLoader worker: its own stream unless seeded
-            if self.seed is None:
-                self.rng = _augpy.RandomNumberGenerator()
-            self._pid = os.getpid()
-        params = _augpy.color_jitter_params(self.rng, n, random_order=self.random_order, **self.ranges)
+        augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
+        states = self._rng_states(augmentation)
+        params = _augpy.color_jitter_params(states, n, random_order=self.random_order, **self.ranges)
         light = {}
         if self.lighting:
             gray, color, contrast = _lighting_params(augmentation, n, image.shape[1], func)
@@ -156,6 +160,8 @@ class Normalize:
     def __init__(self, batch_size, mean=IMAGENET_MEAN, std=IMAGENET_STD, dtype=None, layout="NCHW",
                  num_buffers=2):
         func = "Normalize"
+        self._params = dict(batch_size=batch_size, mean=mean, std=std, dtype=dtype, layout=layout,
+                            num_buffers=num_buffers)
         self.batch_size = _positive_int("batch_size", batch_size, func)
         self.num_buffers = _positive_int("num_buffers", num_buffers, func)
         self.mean = [float(v) for v in np.ravel(mean)]
@@ -165,6 +171,10 @@ class Normalize:
             raise ValueError(f"{func}: layout must be 'NCHW' or 'NHWC', got {layout!r}")
         self.layout = layout
         self._buffers, self._shape, self._next = [], None, 0
+
+    def __reduce__(self):
+        """Its parameters; the buffers are made anew."""
+        return _restore_stage, (type(self), self._params, {})
 
     def __call__(self, batch):
         func = "Normalize"

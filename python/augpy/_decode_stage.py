@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 import numpy as np
 
 from . import _augpy
+from ._sampling import check_on_error, handle_failures
 from .targets import transform_batch_targets
 
 # Keyword arguments of make_transform that an augmentation dict may carry.
@@ -29,7 +30,7 @@ def _check_limit(decoder, header):
     image as for a full decode (a region decode alone bounds only its output)."""
     h, w = header["height"], header["width"]
     if h * w > decoder.max_pixels:
-        raise _augpy.NvJpegError(
+        raise _augpy.DecodeError(
             f"Decoder.decode: image of {h} x {w} = {h * w} pixels is larger than the decoder's limit of "
             f"{decoder.max_pixels} pixels (raise it with aug_decoder_set_limit / Decoder(max_pixels=...), at most 2^31)")
     return h, w
@@ -74,6 +75,10 @@ class DecodeWarp:
         decoder (must hold H*W*3 of the largest image); None: a new buffer per image
     :param max_pixels: the largest image (height * width) decoded, passed to each
         ``Decoder``; None: the Decoder's default (2**28)
+    :param on_error: what a file that cannot be read or decoded does: ``'raise'`` (default;
+        ``augpy.DecodeError`` naming the image's index, key or path, format and the
+        decoder's reason), ``'skip'`` (the batch comes back without it: see
+        ``batch['skipped']`` and the count ``self.skipped``) or ``'warn'`` (skip and log)
     :param dct_scale: decode each JPEG at the smallest libjpeg DCT scale M/8 (1/8, 1/4, 1/2, 1) that
         still gives the warp at least one source pixel per output pixel, and only
         the region the warp reads (``augpy.plan_decode``); the matrix and the
@@ -82,7 +87,9 @@ class DecodeWarp:
         False: always decode the whole image at full size (PNG files always are)
 
     An instance may be used in a forked child (a DataLoader worker): the child
-    gets its own decoder threads and decoders on first use.
+    gets its own decoder threads and decoders on first use. It pickles (its
+    parameters; threads, buffers and decoders are made anew), so it can be handed
+    to a spawned process or a Ray actor.
 
     Targets (docs/targets.md): each ``batch['augmentation'][i]`` gets ``matrix``
     (6 floats, the warp of the FULL decoded image, output pixel -> source pixel)
@@ -97,8 +104,14 @@ class DecodeWarp:
     ignore_index = 255
 
     def __init__(self, batch_size, shape, background=None, dtype=None, cpu_threads=1, num_buffers=2,
-                 decode_buffer_size=None, max_pixels=None, dct_scale=None):
+                 decode_buffer_size=None, max_pixels=None, dct_scale=None, on_error="raise"):
         func = type(self).__name__
+        self.__dict__.setdefault("_params", dict(
+            batch_size=batch_size, shape=shape, background=background, dtype=dtype, cpu_threads=cpu_threads,
+            num_buffers=num_buffers, decode_buffer_size=decode_buffer_size, max_pixels=max_pixels,
+            dct_scale=dct_scale, on_error=on_error))
+        self.on_error = check_on_error(on_error, func)
+        self.skipped = 0
         self.batch_size = _positive_int("batch_size", batch_size, func)
         shape = tuple(shape)
         if len(shape) != 3:
@@ -131,6 +144,14 @@ class DecodeWarp:
         self._next = 0
         self._done = [[] for _ in range(self.num_buffers)]  # per buffer: events of its last fill
         self._start_threads()
+
+    def __reduce__(self):
+        """Pickle the constructor's parameters and the stage's state (counts, the seed
+        model's draws); threads, buffers, decoders and events are made anew."""
+        return _restore_stage, (type(self), self._params, self._pickled_state())
+
+    def _pickled_state(self):
+        return {"on_error": self.on_error, "skipped": self.skipped}
 
     def _start_threads(self):
         # A forked child inherits the pool object but none of its threads (it
@@ -213,9 +234,8 @@ class DecodeWarp:
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
         # copies: the caller's dicts stay as given (the copies get matrix and source_size)
-        augmentation = [dict(a) for a in _augmentation_list(augmentation, n, func)]
-        batch["image"] = self._fill(images, augmentation)
-        batch["augmentation"] = augmentation
+        batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, n, func)]
+        batch["image"] = self._fill(images, batch["augmentation"], batch, func)
         return self._targets(batch, func)
 
     def _targets(self, batch, func):
@@ -224,11 +244,13 @@ class DecodeWarp:
         return transform_batch_targets(batch, [a["matrix"] for a in aug], [a["source_size"] for a in aug],
                                        self.shape[1:], self.box_format, self.box_params, self.ignore_index, func)
 
-    def _fill(self, images, params):
+    def _fill(self, images, params, batch, func, origin=None):
         """The ring-buffer machinery shared by the stages: run
         ``self._decode_warp(decoder, buffer, images[i], params[i], slot i)`` for every
         image (on the decoder threads) into the next ring buffer and return the
-        (n, C, H, W) batch, finalized for the caller's stream."""
+        (n, C, H, W) batch, finalized for the caller's stream. Failed images are
+        handled as ``on_error`` says (``handle_failures``): the kept ones are moved to
+        the front of the buffer and the batch's per-image lists follow them."""
         n = len(images)
         if self._pid != os.getpid():
             self._start_threads()
@@ -238,17 +260,41 @@ class DecodeWarp:
         handoff = _augpy.CudaEvent()
         handoff.record()  # all the caller has queued so far, readers of this buffer included
         jobs = [(images[i], params[i], buffer[i], handoff) for i in range(n)]
+        done, failures = [], {}
         if self._pool is None:
-            self._done[index] = [self._job(*job) for job in jobs]
+            for i, job in enumerate(jobs):
+                try:
+                    done.append(self._job(*job))
+                except Exception as e:  # noqa: BLE001 - handle_failures re-raises all but bad files
+                    failures[i] = e
         else:
             # Largest files first, so that the batch does not end on one thread decoding a
-            # big image while the others idle; then the first failure (in image order)
-            # is raised once every job has ended.
+            # big image while the others idle; failures are handled once every job has ended.
             futures = [None] * n
             for i in sorted(range(n), key=lambda i: -_size_hint(images[i])):
                 futures[i] = self._pool.submit(self._job, *jobs[i])
             wait(futures)
-            self._done[index] = [f.result() for f in futures]
+            for i, f in enumerate(futures):
+                if f.exception() is None:
+                    done.append(f.result())
+                elif isinstance(f.exception(), Exception):
+                    failures[i] = f.exception()
+                else:
+                    raise f.exception()
+        self._done[index] = done
+        keep = handle_failures(self, func, batch, images, failures, origin)
+        if failures:
+            # the kept images move to the front of the buffer, after their decodes and warps
+            stream = _augpy.get_current_stream()
+            for event in done:
+                stream.wait_event(event)
+            for j, i in enumerate(keep):
+                if i != j:
+                    buffer[j] = buffer[i]
+            moved = _augpy.CudaEvent()
+            moved.record(stream)
+            self._done[index] = [moved]
+            n = len(keep)
         return self.finalize_batch(buffer if n == self.batch_size else buffer[:n])
 
     def finalize_batch(self, buffer):
@@ -276,6 +322,13 @@ class DecodeWarp:
         pool = getattr(self, "_pool", None)
         if pool is not None and getattr(self, "_pid", None) == os.getpid():
             pool.shutdown(wait=False)
+
+
+def _restore_stage(cls, params, state):
+    """Unpickle a stage: a new one from its parameters, then its state."""
+    stage = cls(**params)
+    stage.__dict__.update(state)
+    return stage
 
 
 def _size_hint(image):

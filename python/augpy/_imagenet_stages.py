@@ -7,16 +7,18 @@ import numpy as np
 
 from . import _augpy
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD, ColorJitter, Normalize
-from ._decode_stage import (DecodeWarp, _apply_transforms, _check_batch, _check_limit, _positive_int, _read_info,
-                            _record, _size_pair)
+from ._decode_stage import (DecodeWarp, _apply_transforms, _augmentation_list, _check_batch, _check_limit,
+                            _positive_int, _read_info, _record, _size_pair)
+from ._sampling import Sampled, handle_failures
 
-class ImageNetTrain(DecodeWarp):
+class ImageNetTrain(Sampled, DecodeWarp):
     """ImageNet-style training stage: RandomResizedCrop + horizontal flip, decoded
     with DCT scaling and regions, into uint8 (N, 3, size, size) batches.
 
-    Per image: torchvision's RandomResizedCrop parameters (``augpy.random_resized_crop``,
-    drawn from this stage's ``RandomNumberGenerator``: one generator call per batch,
-    so ``seed`` makes the batches reproducible for any ``cpu_threads``), then a
+    Per image: torchvision's RandomResizedCrop parameters (``augpy.random_resized_crop``),
+    drawn as the seed model says (stream ``'ImageNetTrain'``: each image's values are a
+    pure function of its augmentation dict's ``rng`` = (seed, epoch, sample), which
+    StageDataset fills in; see augpy.image), then a
     region decode of the crop at the smallest libjpeg scale 1/8, 1/4, 1/2 or 1 that keeps at least
     one source pixel per output pixel, then one warp (antialiased with up to
     ``max_supersampling``^2 samples, mirrored when flipped) into a slot of the
@@ -26,8 +28,9 @@ class ImageNetTrain(DecodeWarp):
     normalisation are the FOLLOWING stages (hook point: ``transforms``, callables
     batch -> batch applied in order after the decode/warp, e.g. a colour-jitter
     stage then a normalize / crop_mirror_normalize stage); this stage records in
-    ``batch['augmentation']`` one dict per image with ``crop`` (y, x, h, w),
-    ``hflip`` and ``dct_scale`` (M of the M/8 decode, 8 = none).
+    ``batch['augmentation']`` one dict per image with ``rng``, ``crop`` (y, x, h, w),
+    ``hflip`` and ``dct_scale`` (M of the M/8 decode, 8 = none); given back with its
+    image, such a dict replays that image's crop and flip.
 
     :param batch_size: images per batch (at most)
     :param size: output size, int or (height, width)
@@ -35,27 +38,30 @@ class ImageNetTrain(DecodeWarp):
     :param ratio: aspect (w / h) range, drawn log-uniformly (default (3/4, 4/3))
     :param hflip: probability of a horizontal mirror
     :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
-        dct_scale: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
+        dct_scale, on_error: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
         full size and warps with the full-image matrix)
-    :param seed: seed of the stage's generator ``self.rng`` (None: from the OS; a
-        forked child then draws its own, so DataLoader workers differ; with a seed,
-        give each worker its own generator, e.g. in ``worker_init_fn``:
-        ``stage.rng = augpy.RandomNumberGenerator(seed=seed + worker_id)``)
+    :param seed: the seed of images whose dicts carry no ``rng`` (called outside
+        StageDataset): image k the stage sees gets ``rng`` = (seed, 0, k) (None: entropy
+        drawn once; a forked child draws its own). Inside StageDataset the dataset's
+        seed, epoch and each sample's key decide.
     :param max_supersampling: cap of the warp's antialiasing samples per axis
     :param transforms: callables applied to the batch dict after the decode/warp
     """
 
     def __init__(self, batch_size, size=224, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), hflip=0.5,
                  cpu_threads=1, num_buffers=2, seed=None, max_supersampling=3, dct_scale=None, background=None,
-                 decode_buffer_size=None, max_pixels=None, transforms=()):
+                 decode_buffer_size=None, max_pixels=None, transforms=(), on_error="raise"):
         func = type(self).__name__
+        self._params = dict(batch_size=batch_size, size=size, scale=scale, ratio=ratio, hflip=hflip,
+                            cpu_threads=cpu_threads, num_buffers=num_buffers, seed=seed,
+                            max_supersampling=max_supersampling, dct_scale=dct_scale, background=background,
+                            decode_buffer_size=decode_buffer_size, max_pixels=max_pixels, transforms=transforms,
+                            on_error=on_error)
         h, w = _size_pair(size, func)
         super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
                          cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
-                         max_pixels=max_pixels, dct_scale=dct_scale)
-        self.seed = seed
-        self.rng = _augpy.RandomNumberGenerator(seed=seed)
-        self._rng_pid = os.getpid()
+                         max_pixels=max_pixels, dct_scale=dct_scale, on_error=on_error)
+        self._init_sampling(seed)
         self.scale, self.ratio, self.hflip = tuple(scale), tuple(ratio), hflip
         self.max_supersampling = max_supersampling
         self.transforms = tuple(transforms)
@@ -68,46 +74,50 @@ class ImageNetTrain(DecodeWarp):
             raise type(e)(str(e).replace("random_resized_crop", func)) from None
         self._header = None
 
+    def _pickled_state(self):
+        return dict(super()._pickled_state(), **self._sampling_state())
+
     def _headers(self, images):
-        """(data, (height, width), is_jpeg) per image, read on the calling thread."""
+        """(data, (height, width), is_jpeg) per image, read on the calling thread, and the
+        failures {index: exception}."""
         if self._header is None or self._header_pid != os.getpid():
             self._header = (_augpy.Decoder() if self.max_pixels is None
                             else _augpy.Decoder(max_pixels=self.max_pixels))
             self._header_pid = os.getpid()
-        out = []
-        for data in images:
-            info, data = _read_info(self._header, data)
-            out.append((data, _check_limit(self._header, info), info["format"] == "jpeg"))
-        return out
+        out, failures = [], {}
+        for i, data in enumerate(images):
+            try:
+                info, data = _read_info(self._header, data)
+                out.append((data, _check_limit(self._header, info), info["format"] == "jpeg"))
+            except Exception as e:  # noqa: BLE001 - handle_failures re-raises all but bad files
+                failures[i] = e
+                out.append(None)
+        return out, failures
 
     def __call__(self, batch):
         """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
         returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch and
         ``'augmentation'`` the drawn parameters, after ``transforms``."""
         func = type(self).__name__
-        _check_batch(batch, func, self.batch_size)
+        augmentation = _check_batch(batch, func, self.batch_size)
         images = list(batch["image"])
         n = len(images)
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
-        headers = self._headers(images)
-        if self._rng_pid != os.getpid():
-            # a forked child (a DataLoader worker): without a seed, draw its own entropy, so
-            # that workers do not repeat each other's crops; a given seed stays reproducible
-            # (give each worker its own: stage.rng = augpy.RandomNumberGenerator(seed=...))
-            if self.seed is None:
-                self.rng = _augpy.RandomNumberGenerator()
-            self._rng_pid = os.getpid()
-        r = _augpy._random_resized_crop(self.rng, [hw[0] for _, hw, _ in headers], [hw[1] for _, hw, _ in headers],
+        batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, n, func)]
+        headers, failures = self._headers(images)
+        keep = handle_failures(self, func, batch, images, failures)  # files whose header fails
+        headers = [headers[i] for i in keep]
+        states = self._rng_states(batch["augmentation"])
+        r = _augpy._random_resized_crop(states, [hw[0] for _, hw, _ in headers], [hw[1] for _, hw, _ in headers],
                                         self.shape[1], self.shape[2], self.scale, self.ratio, self.hflip,
                                         self.max_supersampling, True, True)
-        jobs = [(item, headers[i][2]) for i, item in enumerate(r)]
-        batch["image"] = self._fill([data for data, _, _ in headers], jobs)
-        batch["augmentation"] = [{"crop": tuple(item[0]), "hflip": bool(item[1]),
-                                  "dct_scale": item[4][0] if jpeg and self._use_plan(self._header) else 8}
-                                 for item, jpeg in jobs]
-        for a, (item, _), (_, size, _) in zip(batch["augmentation"], jobs, headers):
+        plan = self._use_plan(self._header)
+        for a, item, (_, size, jpeg) in zip(batch["augmentation"], r, headers):
+            a.update(crop=tuple(item[0]), hflip=bool(item[1]), dct_scale=item[4][0] if jpeg and plan else 8)
             _record(a, item[2], size)
+        jobs = [(item, jpeg) for item, (_, _, jpeg) in zip(r, headers)]
+        batch["image"] = self._fill([data for data, _, _ in headers], jobs, batch, func, keep)
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
     def _decode_warp(self, decoder, buffer, data, job, dst):
@@ -129,12 +139,17 @@ class ImageNetEval(DecodeWarp):
     """
 
     def __init__(self, batch_size, size=224, resize=256, cpu_threads=1, num_buffers=2, max_supersampling=3,
-                 dct_scale=None, background=None, decode_buffer_size=None, max_pixels=None, transforms=()):
+                 dct_scale=None, background=None, decode_buffer_size=None, max_pixels=None, transforms=(),
+                 on_error="raise"):
         func = type(self).__name__
+        self._params = dict(batch_size=batch_size, size=size, resize=resize, cpu_threads=cpu_threads,
+                            num_buffers=num_buffers, max_supersampling=max_supersampling, dct_scale=dct_scale,
+                            background=background, decode_buffer_size=decode_buffer_size, max_pixels=max_pixels,
+                            transforms=transforms, on_error=on_error)
         h, w = _size_pair(size, func)
         super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
                          cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
-                         max_pixels=max_pixels, dct_scale=dct_scale)
+                         max_pixels=max_pixels, dct_scale=dct_scale, on_error=on_error)
         self.resize = _positive_int("resize", resize, func)
         try:
             _augpy._resize_center_crop_matrix(1, 1, self.resize, h, w, max_supersampling)
@@ -147,13 +162,12 @@ class ImageNetEval(DecodeWarp):
         """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
         returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch, after ``transforms``."""
         func = type(self).__name__
-        _check_batch(batch, func, self.batch_size)
+        augmentation = _check_batch(batch, func, self.batch_size)
         images = list(batch["image"])
         if len(images) > self.batch_size:
             raise ValueError(f"{func}: {len(images)} images for a batch size of {self.batch_size}")
-        augmentation = [{} for _ in images]
-        batch["image"] = self._fill(images, augmentation)
-        batch["augmentation"] = augmentation
+        batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, len(images), func)]
+        batch["image"] = self._fill(images, batch["augmentation"], batch, func)
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
     def _decode_warp(self, decoder, buffer, data, params, dst):
@@ -174,12 +188,13 @@ def imagenet_train(batch_size, size=224, jitter=(0.4, 0.4, 0.4, 0.1), mean=IMAGE
     """The ImageNet training recipe as one stage: ``ImageNetTrain`` (region decode, random
     resized crop, flip) -> ``ColorJitter(*jitter)`` (None: no jitter) -> ``Normalize``.
     Returns the ImageNetTrain stage with the other two as its ``transforms``; kwargs go to
-    ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip, dct_scale, ...). With a
-    seed the jitter draws from seed + 1 (the crops from seed)."""
+    ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip, dct_scale, on_error, ...).
+    The crops and the jitter draw from each image's ``rng`` (seed model, augpy.image) on
+    their own streams; ``seed`` is ImageNetTrain's (images that come without ``rng``)."""
     transforms = []
     if jitter is not None:
         b, c, s, h = jitter
-        transforms.append(ColorJitter(b, c, s, h, seed=None if seed is None else seed + 1))
+        transforms.append(ColorJitter(b, c, s, h, seed=seed))
     transforms.append(Normalize(batch_size, mean, std, dtype, layout, kwargs.get("num_buffers", 2)))
     return ImageNetTrain(batch_size, size, seed=seed, transforms=transforms, **kwargs)
 

@@ -19,6 +19,21 @@ dict holds keyword arguments of ``make_transform`` (DecodeWarp) or the keys
 ``gamma_gray``, ``gamma_color``, ``contrast`` (Lighting). Missing keys take the
 documented defaults; an explicit value, 0 included, is always used.
 
+Randomness (one model for every stage and for ``augpy.torch.StageDataset`` /
+``augpy.ray``): each image's augmentation dict carries ``'rng': (seed, epoch,
+sample)``; a stage that draws (``ImageNetTrain``: crops and flips, ``ColorJitter``:
+factors and order) draws image k's values from the Philox generator state
+``(augpy.stream_seed(seed, epoch, stage.stream), sample)``, ``stream`` being the
+class's name. So a draw is a pure function of (seed, epoch, sample, stream), never
+of the thread, the DataLoader worker, the batch position or of earlier draws, and a
+recorded dict given back with its image replays it. StageDataset sets ``rng`` =
+(its seed, the epoch, ``augpy.sample_id(key)``); a stage called with dicts without
+``rng`` sets (its ``seed``, or entropy drawn once, 0, the running count of images).
+
+Bad files: the decoding stages take ``on_error='raise' | 'skip' | 'warn'``
+(``augpy.DecodeError`` naming the image, or the image left out of the batch and
+listed in ``batch['skipped']``). Every stage pickles (its parameters and counts).
+
 The code: augpy/_decode_stage.py (DecodeWarp and the shared helpers),
 augpy/_imagenet_stages.py (the ImageNet stages and recipes), augpy/_colour_stages.py
 (Lighting, ColorJitter, Normalize).

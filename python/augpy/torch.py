@@ -4,12 +4,41 @@ Imported only on request (``import augpy.torch``): it imports torch, which
 ``import augpy`` never does.
 
 ``StageDataset(source, make_stages, batch_size, ...)`` reads ``(bytes, key,
-metadata)`` samples from ``source(worker_id, num_workers)`` (e.g.
-``augpy.data.iter_shards`` with a fixed shard list, via ``ShardSource``), groups
-them into batch dicts, runs them through the stages (``augpy.image.DecodeWarp``,
-``Lighting`` or any callable taking and returning such a dict) and yields
-``{'image': torch.Tensor, 'key': [...], 'metadata': [...], 'augmentation': [...]}``
-with the image taken by DLPack.
+metadata)`` samples from a source (``augpy.data.FolderSource`` for an ImageNet-style
+folder, ``FileListSource``, ``ShardSource`` for WebDataset tar shards, or a callable
+``(worker_id, num_workers) -> samples``), groups them into batch dicts, runs them
+through the stages (``augpy.image.ImageNetTrain``, ``DecodeWarp``, ``Lighting`` or any
+callable taking and returning such a dict) and yields ``{'image': torch.Tensor,
+'label': int64 tensor, 'key': [...], 'metadata': [...], 'augmentation': [...]}`` with
+the image taken by DLPack, or ``(images, labels)`` with ``output='tuple'``::
+
+    source = augpy.data.FolderSource("train")            # train/<class>/<image>.jpg
+    ds = augpy.torch.StageDataset(source, functools.partial(augpy.image.imagenet_train, 64),
+                                  64, seed=0, shuffle=True, output="tuple")
+    loader = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=4)
+    for epoch in range(epochs):
+        ds.set_epoch(epoch)
+        for images, labels in loader: ...
+
+One randomness model (augpy.image, docs/semantics.md §11): every draw (the shuffle,
+the stages' crops, flips and jitter, ``augment=``) is a pure function of (seed,
+epoch, sample key, stream). So the same seed gives the same batches, every
+``set_epoch(e)`` a new reproducible stream, and ``num_workers`` = 0, 1, 2, ... the
+same batches in the same order: an indexable source's epoch order is cut into
+batches and batch k goes to worker k % num_workers, which is the order in which
+torch's DataLoader takes its workers' batches. Each sample's dict in
+``batch['augmentation']`` records its ``rng`` and what the stages drew; given back
+to the stages with the image it replays them. ``state_dict()`` /
+``load_state_dict()`` resume an epoch at any sample. Call ``set_epoch(epoch)`` before
+each epoch (as with torch's DistributedSampler): without it every epoch repeats the
+first one's order and augmentations (the dataset warns when it sees this happen in
+one process; fresh DataLoader workers cannot tell).
+
+Differences on purpose: a skipped bad file (``on_error='skip'``) is replaced by the
+next sample of the same worker's share, so with bad files the batches depend on
+``num_workers``; tar shards are split by shard across workers and shuffled through a
+buffer, so their order depends on ``num_workers`` (each sample's augmentation does
+not, as it follows its key).
 
 Buffer ownership (the rule for every consumer): a DecodeWarp batch is a view of
 one of its ``num_buffers`` ring buffers and stays valid for ``num_buffers - 1``
@@ -27,21 +56,21 @@ further calls; the call after that rewrites it. So:
   In DataLoader worker processes the tensor is copied when it is sent to the main
   process anyway, so copy=False is for in-process loading (``num_workers=0``).
 
-Seeds: each worker draws its augmentation from a numpy Generator seeded with
-``SeedSequence([seed, worker_id, epoch])`` when ``seed`` is given (call
-``set_epoch`` for a new stream per epoch), else with
-``torch.utils.data.get_worker_info().seed`` (torch's per-worker seed: different
-per worker and reproducible under ``torch.manual_seed`` or a DataLoader
-``generator``); in the main process (no workers) torch.initial_seed(). The stages
-are built inside each worker by ``make_stages()`` (a picklable callable: a
-top-level function or functools.partial), so fork, spawn and forkserver all work.
+The stages are built inside each worker by ``make_stages()`` (a picklable callable:
+a top-level function or functools.partial), so fork, spawn and forkserver all work;
+the stages also pickle, should you hand them over yourself.
 """
 import importlib
+import itertools
+import multiprocessing
+import warnings
 from typing import Any
 
 import numpy as np
 
 from . import data as _data
+from ._sampling import _MASK64, check_on_error, check_seed
+from .data import FileListSource, FolderSource, ShardSource  # noqa: F401 (re-exported)
 
 # importlib keeps type checkers from requiring torch's stubs (augpy's stubs are checked without torch).
 torch = importlib.import_module("torch")
@@ -49,34 +78,12 @@ _torch_data = importlib.import_module("torch.utils.data")
 IterableDataset: Any = _torch_data.IterableDataset
 get_worker_info: Any = _torch_data.get_worker_info
 
-__all__ = ["StageDataset", "FolderSource", "ShardSource", "to_torch"]
+__all__ = ["StageDataset", "FolderSource", "FileListSource", "ShardSource", "to_torch"]
 
 
 def to_torch(t):
     """A torch tensor viewing the augpy tensor ``t`` (DLPack, zero copy)."""
     return torch.from_dlpack(t)
-
-
-class FolderSource:
-    """``source`` for StageDataset: ``augpy.data.iter_folder(root, recursive)`` split by worker."""
-
-    def __init__(self, root, recursive=False, extensions=_data.IMAGE_EXTENSIONS):
-        self.root, self.recursive, self.extensions = root, recursive, extensions
-
-    def __call__(self, worker_id, num_workers):
-        return _data.iter_folder(self.root, self.recursive, self.extensions, worker_id, num_workers)
-
-
-class ShardSource:
-    """``source`` for StageDataset: ``augpy.data.iter_shards(shards)`` split by worker (every
-    num_workers-th shard)."""
-
-    def __init__(self, shards, image_extensions=_data.IMAGE_EXTENSIONS):
-        self.shards = _data.expand_shards(shards)
-        self.image_extensions = image_extensions
-
-    def __call__(self, worker_id, num_workers):
-        return _data.iter_shards(self.shards, self.image_extensions, worker_id, num_workers)
 
 
 class _Ring:
@@ -113,70 +120,294 @@ class _Ring:
 class StageDataset(IterableDataset):
     """An IterableDataset over augpy batch stages (see the module doc).
 
-    :param source: callable ``(worker_id, num_workers) -> iterable of (bytes, key, metadata)``
+    :param source: where the samples come from: an indexable source
+        (``augpy.data.FolderSource``, ``FileListSource``: shuffled per epoch, split by
+        batch across workers), a ``ShardSource`` (streamed tar shards), or a callable
+        ``(worker_id, num_workers) -> iterable of (bytes, key, metadata)`` (streamed)
     :param make_stages: picklable callable returning a stage or a list of stages
+        (built in each worker)
     :param batch_size: samples per batch
-    :param augment: ``augment(rng, key, metadata) -> dict`` (e.g. ``augpy.data.RandomWarp``); None: no augmentation
-    :param seed: base seed (int) or None for torch's worker seeds
+    :param augment: ``augment(generator, key, metadata) -> dict`` (e.g.
+        ``augpy.data.RandomWarp``) given each sample's own numpy Generator
+        (``augpy.data.sample_generator``); None: no augmentation dicts but ``rng``
+    :param seed: int in [0, 2**64): the seed of every draw (shuffle, stages, augment);
+        None: ``torch.initial_seed()`` read once, here in the main process (fresh per
+        run, and fixed by ``torch.manual_seed``), shared with the workers
     :param copy: True: yield copies; False: yield the ring buffer with a release callable
     :param drop_last: drop a last, smaller batch
+    :param shuffle: a new order of the samples every epoch (``set_epoch``): indexable
+        sources are permuted as a whole; tar shards are permuted and then go through a
+        shuffle buffer of ``shuffle_buffer`` samples (WebDataset's scheme)
+    :param shuffle_buffer: the buffer's size for streamed sources
+    :param on_error: None: the stages' own ``on_error``; ``'raise'``, ``'skip'`` or
+        ``'warn'``: set on every stage that has one. Skipped files are replaced by the next
+        samples of the worker's share, so batches stay full; ``self.skipped`` (in-process)
+        and each batch's ``'skipped'`` list name them
+    :param output: ``'dict'`` (the batch dict) or ``'tuple'`` (``(images, labels)``)
     """
 
-    def __init__(self, source, make_stages, batch_size, augment=None, seed=None, copy=True, drop_last=False):
+    def __init__(self, source, make_stages, batch_size, augment=None, seed=None, copy=True, drop_last=False,
+                 shuffle=False, shuffle_buffer=1000, on_error=None, output="dict"):
         super().__init__()
-        if not callable(source):
-            raise TypeError("augpy.torch.StageDataset: source must be a callable (worker_id, num_workers) -> samples")
+        func = "augpy.torch.StageDataset"
+        if not (callable(source) or _indexable(source) or hasattr(source, "samples")):
+            raise TypeError(f"{func}: source must be an augpy.data source or a callable (worker_id, num_workers) "
+                            f"-> samples, got {type(source).__name__}")
         if not callable(make_stages):
-            raise TypeError("augpy.torch.StageDataset: make_stages must be a callable returning the stages")
+            raise TypeError(f"{func}: make_stages must be a callable returning the stages")
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"augpy.torch.StageDataset: batch_size must be a positive int, got {batch_size!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise ValueError(f"augpy.torch.StageDataset: seed must be a non-negative int or None, got {seed!r}")
+            raise ValueError(f"{func}: batch_size must be a positive int, got {batch_size!r}")
+        if augment is not None and not callable(augment):
+            raise TypeError(f"{func}: augment must be a callable (generator, key, metadata) -> dict or None")
+        if isinstance(shuffle_buffer, bool) or not isinstance(shuffle_buffer, int) or shuffle_buffer < 1:
+            raise ValueError(f"{func}: shuffle_buffer must be a positive int, got {shuffle_buffer!r}")
+        if on_error is not None:
+            check_on_error(on_error, func)
+        if output not in ("dict", "tuple"):
+            raise ValueError(f"{func}: output must be 'dict' or 'tuple', got {output!r}")
         self.source = source
         self.make_stages = make_stages
         self.batch_size = batch_size
         self.augment = augment
-        self.seed = seed
+        self.seed = check_seed(seed, func)
+        self._seed = self.seed if self.seed is not None else int(torch.initial_seed()) & _MASK64
         self.copy = bool(copy)
         self.drop_last = bool(drop_last)
+        self.shuffle = bool(shuffle)
+        self.shuffle_buffer = shuffle_buffer
+        self.on_error = on_error
+        self.output = output
         self.epoch = 0
+        self.skipped = 0
+        self._start = 0        # the first sample of the epoch (load_state_dict)
+        self._consumed = 0     # samples of this epoch read in this process
+        self._iterated = None  # the (seed, epoch, start) iterated to its end in this process
+        # (seed, epoch, start) in shared memory: persistent DataLoader workers keep the dataset
+        # copy of the first epoch, and read set_epoch / load_state_dict from here at each epoch
+        self._shared = multiprocessing.RawArray("Q", 3)
+        self._publish()
+
+    def _publish(self):
+        if self._shared is not None:
+            self._shared[:] = [self._seed, self.epoch, self._start]
+
+    def __getstate__(self):
+        """The shared (seed, epoch, start) travels only to processes being started (a
+        DataLoader's workers); a plain pickle keeps their values."""
+        state = dict(self.__dict__)
+        if multiprocessing.context.get_spawning_popen() is None:
+            state["_shared"] = None
+        return state
 
     def set_epoch(self, epoch):
-        """A new augmentation stream per epoch when ``seed`` is given."""
-        self.epoch = int(epoch)
+        """Epoch ``epoch``'s order and augmentations (call it before each epoch, as with
+        DistributedSampler): a new stream per epoch, no replay of the earlier ones."""
+        if isinstance(epoch, bool) or not hasattr(epoch, "__index__") or not 0 <= epoch.__index__() <= _MASK64:
+            raise ValueError(f"augpy.torch.StageDataset.set_epoch: epoch must be an int in [0, 2**64), got {epoch!r}")
+        epoch = epoch.__index__()
+        if epoch != self.epoch:
+            self._start = 0
+        self.epoch = epoch
+        self._consumed = self._start
+        self._publish()
+
+    def __len__(self):
+        """Batches per epoch (indexable sources; a worker's share is about len / num_workers)."""
+        if not _indexable(self.source):
+            raise TypeError("augpy.torch.StageDataset: len() needs an indexable source (FolderSource, "
+                            "FileListSource); streamed sources have no length")
+        n = len(self.source) - self._start
+        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+    def state_dict(self, samples_seen=None):
+        """Where the epoch stands: ``{'seed', 'epoch', 'sample', 'size', 'shuffle'}``. sample =
+        ``samples_seen`` (the samples the training loop has taken this epoch, counting from
+        the epoch's start) or, without it, the samples this process read (num_workers=0).
+        ``load_state_dict`` of it resumes the epoch at that sample."""
+        if samples_seen is None:
+            sample = self._consumed
+        else:
+            if isinstance(samples_seen, bool) or not isinstance(samples_seen, int) or samples_seen < 0:
+                raise ValueError(f"augpy.torch.StageDataset.state_dict: samples_seen must be a non-negative int, "
+                                 f"got {samples_seen!r}")
+            sample = samples_seen
+        size = len(self.source) if _indexable(self.source) else None
+        return {"seed": self._seed, "epoch": self.epoch, "sample": sample, "size": size, "shuffle": self.shuffle}
+
+    def load_state_dict(self, state):
+        """Resume: the next iteration starts at ``state['sample']`` of ``state['epoch']``'s
+        order, with that seed (indexable sources; a streamed source resumes at its epoch's
+        start). Raises ValueError for a state of another source or ordering."""
+        func = "augpy.torch.StageDataset.load_state_dict"
+        if not isinstance(state, dict):
+            raise TypeError(f"{func}: state must be a dict from state_dict(), got {type(state).__name__}")
+        keys = {"seed", "epoch", "sample", "size", "shuffle"}
+        if set(state) != keys:
+            raise ValueError(f"{func}: state must have exactly the keys {sorted(keys)}, got {sorted(state)}")
+        seed = check_seed(state["seed"], func)
+        if seed is None:
+            raise ValueError(f"{func}: state['seed'] is None")
+        epoch, sample = state["epoch"], state["sample"]
+        for name, v in (("epoch", epoch), ("sample", sample)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _MASK64:
+                raise ValueError(f"{func}: state[{name!r}] must be an int in [0, 2**64), got {v!r}")
+        size = len(self.source) if _indexable(self.source) else None
+        if state["size"] != size:
+            raise ValueError(f"{func}: the state is of a source of {state['size']} samples, this one has {size}")
+        if state["shuffle"] is not self.shuffle:
+            raise ValueError(f"{func}: the state has shuffle={state['shuffle']!r}, this dataset {self.shuffle!r}")
+        if size is not None and sample > size:
+            raise ValueError(f"{func}: state['sample'] {sample} is past the source's {size} samples")
+        self._seed, self.epoch, self._start = seed, epoch, sample if size is not None else 0
+        self._consumed = self._start
+        self._iterated = None
+        self._publish()
+
+    # ---- iteration ---------------------------------------------------------------------------
 
     def _worker(self):
         info = get_worker_info()
-        if info is None:
-            return 0, 1, (torch.initial_seed() if self.seed is None else None)
-        return info.id, info.num_workers, (info.seed if self.seed is None else None)
+        return (0, 1) if info is None else (info.id, info.num_workers)
 
-    def rng(self, worker_id, torch_seed=None):
-        """The augmentation Generator of a worker (what __iter__ uses)."""
-        if self.seed is None:
-            return np.random.default_rng(np.random.SeedSequence([torch_seed % 2**63, self.epoch]))
-        return np.random.default_rng(np.random.SeedSequence([self.seed, worker_id, self.epoch]))
+    def _samples(self, worker_id, num_workers):
+        """This worker's samples in order: (data, key, metadata, index)."""
+        src = self.source
+        if _indexable(src):
+            order = _data.epoch_order(len(src), self._seed, self.epoch, self.shuffle)[self._start:]
+            b, n = self.batch_size, len(order)
+            nb = n // b if self.drop_last else -(-n // b)
+            for k in range(worker_id, nb, num_workers):  # batch k goes to worker k % num_workers
+                for i in order[k * b:(k + 1) * b]:
+                    data, key, meta = src[int(i)]
+                    yield data, key, meta, int(i)
+            return
+        if hasattr(src, "samples"):
+            it = src.samples(self._seed, self.epoch, self.shuffle, self.shuffle_buffer, worker_id, num_workers)
+        else:
+            it = src(worker_id, num_workers)
+            if self.shuffle:
+                it = _data.shuffled(it, self.shuffle_buffer, _data.sample_generator(
+                    self._seed, self.epoch, worker_id * 2**32 + num_workers))
+        for item in it:
+            try:
+                data, key, meta = item
+            except (TypeError, ValueError):
+                raise TypeError(f"augpy.torch.StageDataset: a source must yield (bytes, key, metadata) triples, "
+                                f"got {type(item).__name__}") from None
+            yield data, key, meta, -1
 
-    def __iter__(self):
-        worker_id, num_workers, torch_seed = self._worker()
+    def _build_stages(self):
         stages = self.make_stages()
         if not isinstance(stages, (list, tuple)):
             stages = [stages]
+        if self.on_error is not None:
+            for stage in stages:
+                if hasattr(stage, "on_error"):
+                    stage.on_error = self.on_error
+        return list(stages)
+
+    def _run(self, stages, samples, ring):
+        """One batch dict of samples through the stages."""
+        batch = next(_data.batches([s[:3] for s in samples], len(samples), self.augment, seed=self._seed,
+                                   epoch=self.epoch, indices=[s[3] for s in samples]))
+        if ring is not None:
+            ring.before_call()
+        for stage in stages:
+            batch = stage(batch)
+        release = ring.issue() if ring is not None else None
+        skipped = batch.get("skipped", ())
+        self.skipped += len(skipped)
+        return batch, release
+
+    def __iter__(self):
+        worker_id, num_workers = self._worker()
+        if self._shared is not None and get_worker_info() is not None:
+            self._seed, self.epoch, self._start = (int(v) for v in self._shared)
+        here = (self._seed, self.epoch, self._start)
+        if self._iterated == here:
+            warnings.warn(f"augpy.torch.StageDataset: epoch {self.epoch} iterated again without set_epoch(): the "
+                          f"same order and augmentations as before; call set_epoch(epoch) before each epoch",
+                          stacklevel=2)
+        stages = self._build_stages()
         ring = None
         if not self.copy:
             nb = min([getattr(s, "num_buffers", 2**31) for s in stages] or [2**31])
             ring = _Ring(nb)
-        rng = self.rng(worker_id, torch_seed)
-        samples = self.source(worker_id, num_workers)
-        for batch in _data.batches(samples, self.batch_size, self.augment, rng, self.drop_last):
-            if ring is not None:
-                ring.before_call()
-            for stage in stages:
-                batch = stage(batch)
+        self._consumed = self._start
+        samples = self._samples(worker_id, num_workers)
+        while True:
+            parts, want, exhausted = [], self.batch_size, False
+            while want > 0:  # skipped files are replaced by the next samples
+                take = list(itertools.islice(samples, want))
+                if not take:
+                    exhausted = True
+                    break
+                self._consumed += len(take)
+                parts.append(self._run(stages, take, ring))
+                want -= _batch_len(parts[-1][0])
+            if want == self.batch_size or (self.drop_last and want > 0):
+                for _, release in parts:
+                    if release is not None:
+                        release()
+                break
+            yield self._hand_over(parts)
+            if exhausted:
+                break
+        self._iterated = here
+
+    def _hand_over(self, parts):
+        """The yielded batch: one part (the ring buffer, or a copy) or the parts joined (a copy)."""
+        if len(parts) == 1:
+            batch, release = parts[0]
             image = to_torch(batch["image"])
             if self.copy:
                 batch["image"] = image.clone()
             else:
                 batch["image"] = image
-                batch["release"] = ring.issue()
-            yield batch
+                batch["release"] = release
+        else:
+            batch = _join([b for b, _ in parts])
+            for _, release in parts:
+                if release is not None:
+                    release()
+            if not self.copy:
+                batch["release"] = lambda: None
+        labels = _labels(batch["metadata"])
+        if labels is not None:
+            batch["label"] = torch.tensor(labels, dtype=torch.int64)
+        if self.output == "tuple":
+            if labels is None:
+                raise ValueError("augpy.torch.StageDataset: output='tuple' needs a label per sample (a FolderSource "
+                                 "class folder, a FileListSource label or a shard's .cls member)")
+            return batch["image"], batch["label"]
+        return batch
+
+
+def _indexable(source):
+    return hasattr(source, "__len__") and hasattr(source, "__getitem__") and not callable(getattr(
+        source, "samples", None))
+
+
+def _batch_len(batch):
+    return len(batch["key"])
+
+
+def _labels(metadata):
+    """The batch's int labels (class_index or a shard's cls), or None when one is missing."""
+    out = []
+    for meta in metadata:
+        label = meta.get("class_index", meta.get("cls")) if isinstance(meta, dict) else None
+        if isinstance(label, bool) or not isinstance(label, (int, np.integer)):
+            return None
+        out.append(int(label))
+    return out
+
+
+def _join(batches):
+    """Batch dicts joined (images copied into one tensor)."""
+    out = dict(batches[0])
+    out["image"] = torch.cat([to_torch(b["image"]) for b in batches])
+    for k in ("augmentation", "key", "metadata", "index", "skipped"):
+        if any(k in b for b in batches):
+            out[k] = [v for b in batches for v in b.get(k, ())]
+    return out

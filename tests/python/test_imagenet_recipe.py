@@ -64,7 +64,8 @@ def test_color_jitter_stage_equals_the_op():
     x = batch_of(6)
     stage = ColorJitter(0.4, 0.4, 0.4, 0.1, seed=5)
     got = stage({"image": augpy.array_to_tensor(x.copy())})
-    params = augpy.color_jitter_params(augpy.RandomNumberGenerator(seed=5), 6, brightness=0.4, contrast=0.4,
+    states = augpy.sample_rng_states([(5, 0, k) for k in range(6)], "ColorJitter")  # the seed model's draws
+    params = augpy.color_jitter_params(states, 6, brightness=0.4, contrast=0.4,
                                        saturation=0.4, hue=0.1, random_order=True)
     want = augpy.color_jitter(augpy.array_to_tensor(x.copy()), **params)
     np.testing.assert_array_equal(got["image"].numpy(), want.numpy())

@@ -79,11 +79,13 @@ def test_decode_warp_dct_scale_option():
 
 
 def rrc_by_hand(seed, calls, images, size, dct=True, **kw):
-    g = augpy.RandomNumberGenerator(seed=seed)
-    g.set_state((seed, calls))
+    """Call `calls` of a stage seeded `seed` (seed model: image k of call c is sample
+    c * len(images) + k of epoch 0, drawn on the stream 'ImageNetTrain')."""
+    n = len(images)
+    states = augpy.sample_rng_states([(seed, 0, calls * n + k) for k in range(n)], "ImageNetTrain")
     dec = augpy.Decoder()
     infos = [dec.info(d) for d in images]
-    r = augpy.random_resized_crop(g, [(i["height"], i["width"]) for i in infos], size, **kw)
+    r = augpy.random_resized_crop(states, [(i["height"], i["width"]) for i in infos], size, **kw)
     out = []
     for k, (data, info) in enumerate(zip(images, infos)):
         if dct and info["format"] == "jpeg":

@@ -1,14 +1,14 @@
 """augpy.torch.StageDataset and augpy tensors in worker processes.
 
-Runs with real torch when it is importable (then also through torch's DataLoader with
-fork / spawn / forkserver workers) and otherwise against a minimal stand-in module
-(torch.utils.data.IterableDataset / get_worker_info, torch.from_dlpack,
-torch.initial_seed), installed only while this module's tests run. Either way:
+Runs with real torch when it is importable and otherwise against tests/python/torch_standin.py
+(a model of torch's tensors and of torch.utils.data's DataLoader with fork / spawn /
+forkserver worker processes, installed only while this module's tests run). Either way:
 batches equal an in-process evaluation (decode, make_transform, warp_affine with the
 same Generator draws); workers read disjoint shares with different augmentation
 streams, reproducibly; copy=False hands over the ring buffer and refuses to rewrite an
-unreleased batch. The standard library's multiprocessing (fork, spawn, forkserver Pools,
-with timeouts so that a hang fails) returns augpy tensors from workers by pickling.
+unreleased batch; DataLoader workers of every start method deliver every file once. The
+standard library's multiprocessing (fork, spawn, forkserver Pools, with timeouts so that
+a hang fails) returns augpy tensors from workers by pickling.
     python -m pytest tests/python/test_torch_adapter.py   (with or without torch)
 """
 import functools
@@ -55,16 +55,24 @@ def make_stages(num_buffers=2):
 AUGMENT = augpy.data.RandomWarp(angle=20, scale=(0.8, 1.2), hmirror=0.5)
 
 
-def reference_batches(root, worker_id, num_workers, seed, epoch=0, batch_size=4):
-    """In-process: the same files, draws and ops, one image at a time."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, worker_id, epoch]))
+def worker_share(root, seed, epoch=0, batch_size=4, worker_id=0, num_workers=1, shuffle=False):
+    """The contract's split: FolderSource's samples in epoch_order, cut into batches, batch k
+    to worker k % num_workers. A list of batches of (data, key, metadata)."""
+    src = augpy.data.FolderSource(str(root))
+    order = augpy.data.epoch_order(len(src), seed, epoch, shuffle)
+    chunks = [order[k:k + batch_size] for k in range(0, len(order), batch_size)]
+    return [[src[int(i)] for i in chunk] for chunk in chunks[worker_id::num_workers]]
+
+
+def reference_batches(root, seed, epoch=0, batch_size=4, worker_id=0, num_workers=1, shuffle=False):
+    """In-process: the same files, draws and ops, one image at a time; each sample's augment
+    draws from its own generator (seed, epoch, sample_id(key)) (the seed model)."""
     decoder = augpy.Decoder()
     out = []
-    samples = list(augpy.data.iter_folder(root, worker_id=worker_id, num_workers=num_workers))
-    for start in range(0, len(samples), batch_size):
+    for chunk in worker_share(root, seed, epoch, batch_size, worker_id, num_workers, shuffle):
         imgs, keys = [], []
-        for data, key, meta in samples[start:start + batch_size]:
-            params = AUGMENT(rng, key, meta)
+        for data, key, meta in chunk:
+            params = AUGMENT(augpy.data.sample_generator(seed, epoch, augpy.sample_id(key)), key, meta)
             img = decoder.decode(data)
             m, s = augpy.make_transform(img.shape[:2], SHAPE[1:], **params)
             dst = augpy.CudaTensor(SHAPE, dtype=augpy.uint8)
@@ -77,54 +85,22 @@ def reference_batches(root, worker_id, num_workers, seed, epoch=0, batch_size=4)
 
 # ---- torch or the stand-in ------------------------------------------------------------------------
 
-def _standin():
-    torch = types.ModuleType("torch")
-    utils = types.ModuleType("torch.utils")
-    data = types.ModuleType("torch.utils.data")
-
-    class Tensor:
-        def __init__(self, array):
-            self.array = array
-
-        def clone(self):
-            return Tensor(self.array.copy())
-
-        def numpy(self):
-            return self.array
-
-    class IterableDataset:
-        def __init__(self):
-            pass
-
-    data.IterableDataset = IterableDataset
-    data.worker_info = None
-    data.get_worker_info = lambda: data.worker_info
-    torch.utils = utils
-    utils.data = data
-    torch.Tensor = Tensor
-    torch.initial_seed = lambda: 12345
-    torch.from_dlpack = lambda t: Tensor(np.from_dlpack(t) if t.device == "cpu" else t.numpy())
-    torch.is_standin = True
-    return {"torch": torch, "torch.utils": utils, "torch.utils.data": data}
-
-
 @pytest.fixture(scope="module")
 def atorch():
-    """(augpy.torch, torch): the real ones, or the module over the stand-in."""
-    try:
-        import torch  # noqa: F401
-        real = True
-    except ImportError:
-        real = False
+    """(augpy.torch, torch): the real ones, or augpy.torch over tests/python/torch_standin.py
+    (installed only while this module's tests run, and only when torch is missing)."""
+    import torch_standin
+    saved = {k: sys.modules.get(k) for k in ("torch", "torch.utils", "torch.utils.data", "augpy.torch")}
+    torch = torch_standin.install()["torch"]
+    real = not torch_standin.is_standin(torch)
     if real and augpy.array_to_tensor(np.zeros(1)).device != "cpu" and not torch.cuda.is_available():
         pytest.skip("the default device is an (emulated) CUDA device torch cannot see: its DLPack tensors "
                     "cannot become torch tensors here")
-    saved = {k: sys.modules.get(k) for k in ("torch", "torch.utils", "torch.utils.data", "augpy.torch")}
-    if not real:
-        sys.modules.update(_standin())
     sys.modules.pop("augpy.torch", None)
     mod = importlib.import_module("augpy.torch")
-    yield mod, sys.modules["torch"]
+    yield mod, torch
+    if not real:
+        torch_standin.uninstall()  # also drops augpy.torch, which bound the stand-in
     for k, v in saved.items():
         if v is None:
             sys.modules.pop(k, None)
@@ -150,46 +126,62 @@ def test_batches_equal_in_process(atorch, tmp_path):
     make_jpegs(tmp_path, 10)
     ds = at.StageDataset(at.FolderSource(tmp_path), make_stages, 4, augment=AUGMENT, seed=7)
     got = list(ds)
-    ref = reference_batches(tmp_path, 0, 1, 7)
+    ref = reference_batches(tmp_path, 7)
     assert [b["key"] for b in got] == [k for _, k in ref]
     for b, (images, _) in zip(got, ref):
         np.testing.assert_array_equal(as_numpy(b["image"]), images)
-    again = [as_numpy(b["image"]) for b in ds]  # the same epoch again: the same stream
+    with pytest.warns(UserWarning, match="set_epoch"):  # the same epoch again: the same stream, and a warning
+        again = [as_numpy(b["image"]) for b in ds]
     for a, b in zip(again, got):
         np.testing.assert_array_equal(a, as_numpy(b["image"]))
     ds.set_epoch(1)
     other = [as_numpy(b["image"]) for b in ds]
     assert any(not np.array_equal(a, b) for a, b in zip(other, again))
+    shuffled = at.StageDataset(at.FolderSource(tmp_path), make_stages, 4, augment=AUGMENT, seed=7, shuffle=True)
+    shuffled.set_epoch(3)
+    ref = reference_batches(tmp_path, 7, epoch=3, shuffle=True)
+    got = list(shuffled)
+    assert [b["key"] for b in got] == [k for _, k in ref] != [k for _, k in reference_batches(tmp_path, 7, epoch=3)]
+    for b, (images, _) in zip(got, ref):
+        np.testing.assert_array_equal(as_numpy(b["image"]), images)
 
 
-def test_worker_share_and_stream(atorch, tmp_path):
+def test_worker_share_and_seed(atorch, tmp_path):
+    """Worker w of W gets batches w, w + W, ... of the epoch; the stream is a function of
+    the dataset's seed alone (seed=None: torch.initial_seed() read at construction), never
+    of torch's per-worker seed."""
     at, torch = atorch
     if not getattr(torch, "is_standin", False):
         pytest.skip("get_worker_info is simulated with the stand-in; real workers: test_dataloader_workers")
     make_jpegs(tmp_path, 9)
-    data = sys.modules["torch.utils.data"]
-    ds = at.StageDataset(at.FolderSource(tmp_path), make_stages, 4, augment=AUGMENT, seed=7)
+    import torch_standin as data  # get_worker_info() returns its _worker_info
+
+    def dataset(seed):
+        return at.StageDataset(at.FolderSource(tmp_path), make_stages, 4, augment=AUGMENT, seed=seed)
+
     try:
         keys = {}
         for wid in (0, 1):
-            data.worker_info = types.SimpleNamespace(id=wid, num_workers=2, seed=99 + wid)
-            got = list(ds)
-            ref = reference_batches(tmp_path, wid, 2, 7)
+            data._worker_info = types.SimpleNamespace(id=wid, num_workers=2, seed=99 + wid)
+            got = list(dataset(7))
+            ref = reference_batches(tmp_path, 7, worker_id=wid, num_workers=2)
             keys[wid] = [k for b in got for k in b["key"]]
+            assert [b["key"] for b in got] == [k for _, k in ref]
             for b, (images, _) in zip(got, ref):
                 np.testing.assert_array_equal(as_numpy(b["image"]), images)
         assert set(keys[0]).isdisjoint(keys[1]) and len(keys[0]) + len(keys[1]) == 9
-        # seed=None: torch's per-worker seed decides the stream
-        ds2 = at.StageDataset(at.FolderSource(tmp_path), make_stages, 4, augment=AUGMENT)
-        data.worker_info = types.SimpleNamespace(id=0, num_workers=1, seed=5)
-        a = [as_numpy(b["image"]) for b in ds2]
-        b = [as_numpy(b["image"]) for b in ds2]
-        data.worker_info = types.SimpleNamespace(id=0, num_workers=1, seed=6)
-        c = [as_numpy(b["image"]) for b in ds2]
-        assert all(np.array_equal(x, y) for x, y in zip(a, b))
-        assert any(not np.array_equal(x, y) for x, y in zip(a, c))
+        data._worker_info = None
+        torch.manual_seed(5)
+        seeded = [as_numpy(b["image"]) for b in dataset(5)]
+        for worker_seed in (5, 6):  # seed=None: torch.initial_seed(); torch's per-worker seed does not enter
+            data._worker_info = types.SimpleNamespace(id=0, num_workers=1, seed=worker_seed)
+            got = [as_numpy(b["image"]) for b in dataset(None)]
+            assert len(got) == len(seeded) and all(np.array_equal(x, y) for x, y in zip(got, seeded))
+        torch.manual_seed(6)
+        other = [as_numpy(b["image"]) for b in dataset(None)]
+        assert any(not np.array_equal(x, y) for x, y in zip(seeded, other))
     finally:
-        data.worker_info = None
+        data._worker_info = None
 
 
 def test_handover_and_release(atorch, tmp_path):
@@ -197,7 +189,7 @@ def test_handover_and_release(atorch, tmp_path):
     make_jpegs(tmp_path, 20)
     ds = at.StageDataset(at.FolderSource(tmp_path), functools.partial(make_stages, 3), 4, augment=AUGMENT, seed=1,
                          copy=False)
-    ref = reference_batches(tmp_path, 0, 1, 1)
+    ref = reference_batches(tmp_path, 1)
     it = iter(ds)
     # asking for the next batch while holding num_buffers - 1 = 2 unreleased ones is fine
     held = [next(it), next(it), next(it)]
@@ -224,11 +216,11 @@ def test_handover_and_release(atorch, tmp_path):
 
 def test_bad_arguments(atorch, tmp_path):
     at, _ = atorch
-    with pytest.raises(TypeError, match="augpy.torch.StageDataset: source must be a callable"):
+    with pytest.raises(TypeError, match="augpy.torch.StageDataset: source must be an augpy.data source or a callable"):
         at.StageDataset(None, make_stages, 4)
     with pytest.raises(ValueError, match="batch_size must be a positive int, got 0"):
         at.StageDataset(at.FolderSource(tmp_path), make_stages, 0)
-    with pytest.raises(ValueError, match="seed must be a non-negative int or None, got -1"):
+    with pytest.raises(ValueError, match=r"seed must be in \[0, 2\*\*64\), got -1"):
         at.StageDataset(at.FolderSource(tmp_path), make_stages, 2, seed=-1)
 
 
@@ -238,10 +230,8 @@ def test_bad_arguments(atorch, tmp_path):
 @pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
 def test_dataloader_workers(atorch, tmp_path, method):
     at, torch = atorch
-    if getattr(torch, "is_standin", False):
-        pytest.skip("needs torch's DataLoader")
     skip_fork_on_cuda(method)
-    from torch.utils.data import DataLoader
+    DataLoader = sys.modules["torch.utils.data"].DataLoader  # torch's, or the stand-in's model of it
     make_jpegs(tmp_path, 12)
     ds = at.StageDataset(at.FolderSource(tmp_path), make_stages, 4, augment=AUGMENT, seed=11)
 
@@ -250,13 +240,84 @@ def test_dataloader_workers(atorch, tmp_path, method):
         return list(loader)
 
     got = run()
-    keys = sorted(k for b in got for k in b["key"])
-    assert keys == [f"img_{i:03d}" for i in range(12)]
-    refs = {tuple(k): images for w in (0, 1) for images, k in reference_batches(tmp_path, w, 2, 11)}
-    for b in got:
-        np.testing.assert_array_equal(b["image"].numpy(), refs[tuple(b["key"])])
+    ref = reference_batches(tmp_path, 11)  # in one process: the same batches in the same order
+    assert [b["key"] for b in got] == [k for _, k in ref]
+    assert sorted(k for b in got for k in b["key"]) == [f"img_{i:03d}" for i in range(12)]
+    for b, (images, _) in zip(got, ref):
+        np.testing.assert_array_equal(b["image"].numpy(), images)
     again = run()
-    assert sorted(tuple(b["key"]) for b in again) == sorted(tuple(b["key"]) for b in got)
+    assert [b["key"] for b in again] == [b["key"] for b in got]
+
+
+# ---- the DataLoader's rules (torch's, or the stand-in's model of them) ----------------------------
+
+def _counting_dataset(base, get_worker_info, counts, fail_at=None):
+    """An IterableDataset whose worker w yields (w, i, worker seed) for i < counts[w]."""
+    class Counting(base):
+        def __iter__(self):
+            info = get_worker_info()
+            w = info.id if info is not None else 0
+            for i in range(counts[w]):
+                if (w, i) == fail_at:
+                    raise ValueError(f"bad item {i} of worker {w}")
+                yield w, i, None if info is None else info.seed
+    return Counting()
+
+
+@no_workers_under_asan
+def test_dataloader_rules(atorch):
+    """What StageDataset relies on, checked against torch 2.15 (the stand-in was compared with
+    it item for item): items come round-robin from workers 0..W-1, skipping ended ones; worker
+    w's seed is base_seed + w, the base seed drawn from the generator per epoch; an exception
+    in a worker is re-raised in its place, naming the worker, and the loader goes on."""
+    _, torch = atorch
+    data = sys.modules["torch.utils.data"]
+
+    def run(counts, workers, fail_at=None):
+        ds = _counting_dataset(data.IterableDataset, data.get_worker_info, counts, fail_at)
+        torch.manual_seed(1234)
+        loader = data.DataLoader(ds, batch_size=None, num_workers=workers, timeout=TIMEOUT,
+                                 multiprocessing_context="fork" if workers else None)
+        out, it = [], iter(loader)
+        while True:
+            try:
+                w, i, seed = next(it)
+                out.append((int(w), int(i), None if seed is None else int(seed)))
+            except StopIteration:
+                return out
+            except ValueError as e:
+                out.append(str(e).splitlines()[0])
+
+    base = 3532910284440527571  # torch.manual_seed(1234): the first int64 draw of torch's generator
+    assert run([3, 0, 5], 0) == [(0, 0, None), (0, 1, None), (0, 2, None)]
+    assert run([3, 0, 5], 3) == [(w, i, base + w) for w, i in [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2),
+                                                                (2, 3), (2, 4)]]
+    assert run([3, 3], 2, fail_at=(1, 1)) == [(0, 0, base), (1, 0, base + 1), (0, 1, base),
+                                               "Caught ValueError in DataLoader worker process 1.", (0, 2, base)]
+    with pytest.raises(ValueError, match="expected unspecified shuffle option"):
+        data.DataLoader(_counting_dataset(data.IterableDataset, data.get_worker_info, [1]), shuffle=True)
+
+
+@no_workers_under_asan
+def test_standin_hang_guard(atorch, monkeypatch):
+    """A worker that hangs fails the stand-in's loader after HANG_TIMEOUT and is stopped."""
+    _, torch = atorch
+    if not getattr(torch, "is_standin", False):
+        pytest.skip("the stand-in's own guard (torch with timeout=0 waits for ever)")
+    import torch_standin
+
+    class Hangs(torch_standin.IterableDataset):
+        def __iter__(self):
+            time.sleep(3600)
+            yield 1
+
+    monkeypatch.setattr(torch_standin, "HANG_TIMEOUT", 1.0)
+    it = iter(torch_standin.DataLoader(Hangs(), batch_size=None, num_workers=1, multiprocessing_context="fork"))
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="timed out after 1.0 seconds"):
+        next(it)
+    assert time.monotonic() - start < 30
+    assert not any(w.is_alive() for w in it._workers)
 
 
 # ---- the standard library's multiprocessing ------------------------------------------------------
@@ -271,12 +332,10 @@ def skip_fork_on_cuda(method):
 def _mp_worker(args):
     """Decode and warp one worker's share; returns augpy tensors (pickled to the parent)."""
     root, worker_id, num_workers, seed = args
-    rng = np.random.default_rng(np.random.SeedSequence([seed, worker_id, 0]))
     stage = make_stages()[0]
     out = []
-    for batch in augpy.data.batches(augpy.data.iter_folder(root, worker_id=worker_id, num_workers=num_workers), 4,
-                                    AUGMENT, rng):
-        batch = stage(batch)
+    for chunk in worker_share(root, seed, worker_id=worker_id, num_workers=num_workers):
+        batch = stage(next(augpy.data.batches(chunk, len(chunk), AUGMENT, seed=seed)))
         out.append((batch["image"].clone() if hasattr(batch["image"], "clone") else batch["image"], batch["key"]))
     return out
 
@@ -292,7 +351,7 @@ def test_multiprocessing_pool_pickles_tensors(tmp_path, method):
     with ctx.Pool(2) as pool:
         result = pool.map_async(_mp_worker, [(str(tmp_path), w, 2, 5) for w in (0, 1)]).get(timeout=TIMEOUT)
     for w, batches in enumerate(result):
-        ref = reference_batches(tmp_path, w, 2, 5)
+        ref = reference_batches(tmp_path, 5, worker_id=w, num_workers=2)
         assert len(batches) == len(ref)
         for (t, keys), (images, rkeys) in zip(batches, ref):
             assert isinstance(t, augpy.Tensor)
@@ -334,7 +393,7 @@ def test_multiprocessing_process_queue(tmp_path, method):
         if p.is_alive():
             p.kill()
     assert p.exitcode == 0
-    ref = reference_batches(tmp_path, 0, 1, 3)
+    ref = reference_batches(tmp_path, 3)
     for (t, keys), (images, rkeys) in zip(got, ref):
         assert keys == rkeys
         np.testing.assert_array_equal(t.numpy(), images)
