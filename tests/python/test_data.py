@@ -14,6 +14,9 @@ import pytest
 import augpy
 import augpy.data as data
 import augpy.image
+from seedref import fnv1a64 as ref_fnv1a64  # the independent references
+from seedref import ref_sample_id, ref_stream_seed
+from seedref import splitmix64 as ref_splitmix64
 
 
 def jpeg(seed, h=20, w=24):
@@ -153,32 +156,7 @@ def test_random_warp_draws():
         data.RandomWarp(hmirror=2)
 
 
-# ---- the seed model's reference formulas (the contract's, written out independently) ----------------
-
-M64 = (1 << 64) - 1
-
-
-def ref_splitmix64(x):
-    z = (x + 0x9E3779B97F4A7C15) & M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-def ref_fnv1a64(raw):
-    h = 0xcbf29ce484222325
-    for b in raw:
-        h = ((h ^ b) * 0x100000001b3) & M64
-    return h
-
-
-def ref_stream_seed(seed, epoch, stream):
-    return ref_splitmix64(ref_splitmix64(ref_splitmix64(seed) ^ epoch) ^ ref_fnv1a64(stream.encode()))
-
-
-def ref_sample_id(key):
-    return ref_splitmix64(ref_fnv1a64(key.encode()))
-
+# ---- the seed model's hashes against the references of seedref.py ----------------------------------
 
 def test_seed_model_hashes():
     assert ref_splitmix64(0) == 0xE220A8397B1DCDAF  # SplitMix64's published first output for state 0

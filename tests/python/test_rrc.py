@@ -18,21 +18,9 @@ import pytest
 from PIL import Image
 
 import augpy
+from seedref import M32, philox
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "rrc_torchvision.npz")
-M32 = 0xFFFFFFFF
-
-
-def philox(ctr, key):
-    """Random123's philox4x32_R(10, ctr, key)."""
-    c = list(ctr)
-    k0, k1 = key
-    for r in range(10):
-        if r:
-            k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
-        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
-        c = [((p1 >> 32) ^ c[1] ^ k0) & M32, p1 & M32, ((p0 >> 32) ^ c[3] ^ k1) & M32, p0 & M32]
-    return c
 
 
 def test_philox_known_answer():

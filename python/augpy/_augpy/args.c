@@ -445,6 +445,14 @@ int augpy_image_io(augpy_state *st, PyObject *obj, PyObject *out_obj, int kinds,
     return 0;
 }
 
+PyObject *augpy_image_result(augpy_state *st, aug_status s, aug_tensor *res, augpy_image *im, augpy_image *out,
+                             PyObject *out_obj, const char *func) {
+    PyObject *r = s != AUG_OK ? augpy_raise(st, s, func) : out->t ? Py_NewRef(out_obj) : augpy_wrap(st, res);
+    augpy_image_release(im);
+    augpy_image_release(out);
+    return r;
+}
+
 augpy_image *augpy_image_seq(augpy_state *st, PyObject *tuple, const char *func, const char *name) {
     Py_ssize_t n = PyTuple_GET_SIZE(tuple);
     augpy_image *ims = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *ims);

@@ -182,6 +182,10 @@ int augpy_image_layout(const augpy_image *im, int kinds, const char **layout, co
  * or its shape's) is one of kinds. 0 or -1 (both released). */
 int augpy_image_io(augpy_state *st, PyObject *obj, PyObject *out_obj, int kinds, augpy_image *im, augpy_image *out,
                    const char *func, const char *name);
+/* The common tail of an op read through augpy_image_io: the error for status s, else
+ * out_obj (when out= was given) or the new tensor res; im and out released. */
+PyObject *augpy_image_result(augpy_state *st, aug_status s, aug_tensor *res, augpy_image *im, augpy_image *out,
+                             PyObject *out_obj, const char *func);
 /* The items of a tuple as images (augpy_image_arg, read-only; names "name[i]"): a
  * new PyMem array of PyTuple_GET_SIZE(tuple) images (at least one slot), or NULL
  * with the error set. Release with augpy_image_seq_release(ims, n) (NULL is fine). */

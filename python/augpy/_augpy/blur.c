@@ -4,15 +4,6 @@
  * CPU tensor). */
 #include "augpy.h"
 
-/* The call's result (out's object when given, else the new tensor); releases in and out. */
-static PyObject *finish(augpy_state *st, aug_status s, aug_tensor *res, augpy_image *in, augpy_image *out,
-                        PyObject *out_obj, const char *func) {
-    PyObject *r = s != AUG_OK ? augpy_raise(st, s, func) : out->t ? Py_NewRef(out_obj) : augpy_wrap(st, res);
-    augpy_image_release(in);
-    augpy_image_release(out);
-    return r;
-}
-
 static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"input|tensor", "ksize", "out"};
     const char *func = "augpy.box_blur_single";
@@ -27,7 +18,7 @@ static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize
     aug_tensor *res = out.t;
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(in.t), aug_box_blur_single(in.t, ksize, &res));
-    return finish(st, s, res, &in, &out, a[2], func);
+    return augpy_image_result(st, s, res, &in, &out, a[2], func);
 }
 
 static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -49,7 +40,7 @@ static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_
     aug_tensor *res = out.t;
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(in.t), aug_gaussian_blur_single(in.t, sigma, &res));
-    return finish(st, s, res, &in, &out, a[2], func);
+    return augpy_image_result(st, s, res, &in, &out, a[2], func);
 }
 
 static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -73,7 +64,7 @@ static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t
         augpy_image_release(&out);
         return NULL;
     }
-    return finish(st, s, res, &in, &out, a[3], func);
+    return augpy_image_result(st, s, res, &in, &out, a[3], func);
 }
 
 static PyMethodDef blur_functions[] = {

@@ -11,16 +11,6 @@
 
 typedef aug_status (*factor_fn)(const aug_tensor *, double, aug_tensor **);
 
-/* The common tail: the call's status, then out (if given) or the new tensor; the
- * image and out released. */
-static PyObject *finish(augpy_state *st, aug_status s, PyObject *out_obj, augpy_image *im, augpy_image *out,
-                        aug_tensor *res, const char *func) {
-    PyObject *r = s != AUG_OK ? augpy_raise(st, s, func) : out->t ? Py_NewRef(out_obj) : augpy_wrap(st, res);
-    augpy_image_release(im);
-    augpy_image_release(out);
-    return r;
-}
-
 /* The image (channels first: (C, H, W) or (N, C, H, W)) and out=: augpy_image_io. */
 static int image_io(augpy_state *st, PyObject *obj, PyObject *out_obj, augpy_image *im, augpy_image *out,
                     const char *func) {
@@ -39,7 +29,7 @@ static PyObject *adjust(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     aug_tensor *res = out.t;
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(im.t), fn(im.t, f, &res));
-    return finish(st, s, a[2], &im, &out, res, func);
+    return augpy_image_result(st, s, res, &im, &out, a[2], func);
 }
 
 static PyObject *fn_adjust_brightness(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -72,7 +62,7 @@ static PyObject *fn_rgb_to_grayscale(PyObject *m, PyObject *const *args, Py_ssiz
     aug_tensor *res = out.t;
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(im.t), aug_rgb_to_grayscale(im.t, (int)noc, &res));
-    return finish(st, s, a[2], &im, &out, res, func);
+    return augpy_image_result(st, s, res, &im, &out, a[2], func);
 }
 
 static PyObject *hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *func,
@@ -86,7 +76,7 @@ static PyObject *hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObj
     aug_tensor *res = out.t;
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(im.t), fn(im.t, &res));
-    return finish(st, s, a[1], &im, &out, res, func);
+    return augpy_image_result(st, s, res, &im, &out, a[1], func);
 }
 static PyObject *fn_rgb_to_hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     return hsv(m, args, nargs, kwnames, "augpy.rgb_to_hsv", aug_rgb_to_hsv);
@@ -281,9 +271,9 @@ static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t 
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(im),
                aug_color_jitter_lighting(im, f[0], f[1], f[2], f[3], order, given ? &light : NULL, &res));
-    ret = finish(st, s, a[6], &imi, &outi, res, func);
+    ret = augpy_image_result(st, s, res, &imi, &outi, a[6], func);
 done:
-    augpy_image_release(&imi); /* (finish released them already when it ran) */
+    augpy_image_release(&imi); /* (augpy_image_result released them already when it ran) */
     augpy_image_release(&outi);
     for (int k = 0; k < 4; k++) PyMem_Free(f[k]);
     PyMem_Free(order);

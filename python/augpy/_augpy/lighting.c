@@ -27,16 +27,11 @@ static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t narg
         aug_tensor *res = out.t;
         aug_status s;
         AUGPY_CALL(s, aug_tensor_size(im.t), aug_lighting(im.t, gg, gc, ct, vmin, vmax, &res));
-        if (s != AUG_OK)
-            ret = augpy_raise(st, s, func);
-        else if (out.t)
-            ret = Py_NewRef(a[OUT]);
-        else
-            ret = augpy_wrap(st, res);
+        ret = augpy_image_result(st, s, res, &im, &out, a[OUT], func);
     }
     for (int i = 0; i < 3; i++)
         aug_tensor_free(tmp[i]);
-    augpy_image_release(&im);
+    augpy_image_release(&im); /* (augpy_image_result released them already when it ran) */
     augpy_image_release(&out);
     return ret;
 }
