@@ -34,14 +34,48 @@ def seed_runner(batch, threads):
     return run
 
 
+class _Batch:
+    """An indexable source over the batch run() was given (keys 'b<pass>_<i>')."""
+
+    def __init__(self):
+        self.datas, self.tag = [], 0
+
+    def __len__(self):
+        return len(self.datas)
+
+    def __getitem__(self, i):
+        return self.datas[i], f"b{self.tag}_{i}", {"class_index": 0}
+
+
+def _same(stage):
+    return stage
+
+
 def imagenet_runner(batch, threads):
     """augpy.image.imagenet_train: region + DCT-scaled decode of the random resized crop, one
     warp with the flip, ColorJitter(0.4, 0.4, 0.4, 0.1) in random order, Normalize to float32
-    NCHW; the stage draws its own parameters (seeded) with the same distributions."""
+    NCHW; the stage draws its own parameters with the same distributions (the seed model).
+    As a user trains with it: through augpy.torch.StageDataset (shuffle=True, a new epoch per
+    call, the zero-copy hand-over a DataLoader worker makes) when torch is importable (the
+    bench-peers venv has it), else the stage alone."""
     stage = imagenet_train(batch, size=SIZE, cpu_threads=threads, seed=1)
+    try:
+        import augpy.torch
+    except ImportError:
+        def run(datas, seeds):
+            return stage({"image": datas})["image"]
+
+        return run
+    import functools
+    source = _Batch()
+    ds = augpy.torch.StageDataset(source, functools.partial(_same, stage), batch, seed=1, shuffle=True, copy=False)
 
     def run(datas, seeds):
-        return stage({"image": datas})["image"]
+        source.datas, source.tag = datas, source.tag + 1
+        ds.set_epoch(source.tag)
+        out = next(iter(ds))
+        out["release"]()
+        return out["image"]
 
     return run
 
