@@ -4,8 +4,9 @@ The ImageNet training recipe (augpy.image.imagenet_train: region + DCT-scaled de
 the random resized crop, flip, ColorJitter, Normalize) over the bench photo set
 (bench/photos.py), one epoch at a time, three ways taking turns pass by pass:
 
-  stage       the stage called on batches of the photos in file order (the seed model's
-              per-image draws, rng filled in by the stage)
+  stage       the stage called on the same batches with the same augmentation dicts (each
+              image's rng) as the dataset's epoch, prepared beforehand: the same decodes and
+              warps, without the loader's machinery
   dataset     augpy.torch.StageDataset(shuffle=True, seed, copy=False): the epoch's
               permutation, the batch dicts with each sample's rng, the stages, the zero-copy
               hand-over to torch (num_workers=0: what each DataLoader worker runs)
@@ -22,14 +23,14 @@ import functools
 import os
 import sys
 import time
-
-import numpy as np
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchutil  # noqa: E402
 import photos  # noqa: E402
 
 import augpy  # noqa: E402
+import augpy.data  # noqa: E402
 import augpy.image  # noqa: E402
 import augpy.torch  # noqa: E402
 
@@ -65,20 +66,24 @@ def main():
         photos.make(args.photos, args.n, 0)
     datas = photos.load(args.photos, "jpeg", args.n)
     n, b = len(datas), args.batch
+    warnings.filterwarnings("ignore", message=".*without set_epoch")  # the same epoch on purpose
     stage = augpy.image.imagenet_train(b, size=224, seed=1, cpu_threads=args.threads)
-    epoch = [0]
+
+    # every pass is epoch 1 (the same crops, so the same work for every row)
+    source = MemorySource(datas)
+    order = augpy.data.epoch_order(n, 1, 1, True)
+    prepared = [([datas[i] for i in order[k:k + b]],
+                 [(1, 1, augpy.sample_id(source[int(i)][1])) for i in order[k:k + b]]) for k in range(0, n, b)]
 
     def direct():
-        for start in range(0, n, b):
-            stage({"image": datas[start:start + b]})
+        for images, rngs in prepared:
+            stage({"image": images, "augmentation": [{"rng": r} for r in rngs]})
 
     def loader(copy):
-        ds = augpy.torch.StageDataset(MemorySource(datas), functools.partial(_stage, stage), b, seed=1,
-                                      shuffle=True, copy=copy)
+        ds = augpy.torch.StageDataset(source, functools.partial(_stage, stage), b, seed=1, shuffle=True, copy=copy)
+        ds.set_epoch(1)
 
         def run():
-            epoch[0] += 1
-            ds.set_epoch(epoch[0])
             for batch in ds:
                 if not copy:
                     batch["release"]()

@@ -103,7 +103,10 @@ class Sampled:
         return [(seeds[seed, epoch], sample) for seed, epoch, sample in triples]
 
     def _sampling_state(self):
-        return {"_seed_value": self._seed_value, "_count": self._count}
+        state = {"_seed_value": self._seed_value, "_count": self._count}
+        if "stream" in self.__dict__:  # a stream name given to this stage
+            state["stream"] = self.stream
+        return state
 
 
 # ---- bad files --------------------------------------------------------------------------------------
