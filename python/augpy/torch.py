@@ -345,6 +345,12 @@ class StageDataset(IterableDataset):
                 self._consumed += len(take)
                 parts.append(self._run(stages, take, ring))
                 want -= _batch_len(parts[-1][0])
+                if want > 0:  # more stage calls follow, which may reuse this part's ring buffer
+                    batch, release = parts[-1]
+                    batch["image"] = _as_torch(batch["image"]).clone()
+                    if release is not None:
+                        release()
+                    parts[-1] = (batch, None)
             if want == self.batch_size or (self.drop_last and want > 0):
                 for _, release in parts:
                     if release is not None:
@@ -389,7 +395,12 @@ def _indexable(source):
 
 
 def _batch_len(batch):
-    return len(batch["key"])
+    image = batch["image"]
+    return int(image.shape[0]) if hasattr(image, "shape") else len(image)
+
+
+def _as_torch(t):
+    return t if isinstance(t, torch.Tensor) else to_torch(t)
 
 
 def _labels(metadata):
@@ -406,7 +417,7 @@ def _labels(metadata):
 def _join(batches):
     """Batch dicts joined (images copied into one tensor)."""
     out = dict(batches[0])
-    out["image"] = torch.cat([to_torch(b["image"]) for b in batches])
+    out["image"] = torch.cat([_as_torch(b["image"]) for b in batches])
     for k in ("augmentation", "key", "metadata", "index", "skipped"):
         if any(k in b for b in batches):
             out[k] = [v for b in batches for v in b.get(k, ())]

@@ -299,6 +299,33 @@ def test_skip_and_warn(atorch, folder, caplog):
     assert [len(b["key"]) for b in batches] == [4, 4, 4, 4, 3]
 
 
+@pytest.mark.parametrize("copy", [True, False])
+def test_refills_over_several_stage_calls(atorch, copy):
+    """A batch that needs two refills (three stage calls, more than the ring's two buffers):
+    every kept image equals the same key's image from a clean run."""
+    at, _ = atorch
+    rng = np.random.default_rng(5)
+    good = {f"g{i}": _jpeg(rng, 40 + i, 50) for i in range(7)}
+    order = ["g0", "b0", "b1", "b2", "b3", "g1", "b4", "g2", "g3", "g4", "g5", "g6"]
+    samples = [(good[k] if k in good else b"\xff\xd8\xff\xe0 broken", k, {}) for k in order]
+
+    def source(worker_id, num_workers):
+        return iter(samples)
+
+    def clean(worker_id, num_workers):
+        return iter([s for s in samples if s[1] in good])
+
+    make = functools.partial(augpy.image.DecodeWarp, 4, (3, 16, 16), num_buffers=2, on_error="skip")
+    got = list(at.StageDataset(source, make, 4, seed=3, copy=copy,
+                               augment=augpy.data.RandomWarp(angle=30, hmirror=0.5)))
+    ref = list(at.StageDataset(clean, make, 4, seed=3, augment=augpy.data.RandomWarp(angle=30, hmirror=0.5)))
+    assert [b["key"] for b in got] == [["g0", "g1", "g2", "g3"], ["g4", "g5", "g6"]]
+    assert [b["key"] for b in ref] == [["g0", "g1", "g2", "g3"], ["g4", "g5", "g6"]]
+    for b, r in zip(got, ref):
+        np.testing.assert_array_equal(as_np(b["image"]), as_np(r["image"]))
+    assert [s[1] for s in got[0]["skipped"]] == ["b0", "b1", "b2", "b3", "b4"]
+
+
 def test_stage_level_skip_keeps_ring_consistent():
     """A stage alone with on_error='skip': the batch comes back shorter, the kept images
     equal a batch without the bad file, and the next call is right."""
