@@ -146,6 +146,20 @@ def test_shuffled_epochs_mix_classes_and_repeat(atorch, folder):
     assert all(not np.array_equal(first[k], second[k]) for k in good[:5])
 
 
+def test_drop_last_and_len(atorch, folder):
+    at, torch = atorch
+    ds = dataset(at, folder, seed=4, shuffle=True, drop_last=True)
+    ds.source = good_source(folder)  # 19 files: 4 full batches of 4, the last 3 dropped
+    assert len(ds) == 4
+    got = run_epoch(at, torch, ds)
+    assert [len(k) for k, _, _ in got] == [4, 4, 4, 4]
+    kept = [k for keys, _, _ in got for k in keys]
+    assert len(set(kept)) == 16
+    full = dataset(at, folder, seed=4, shuffle=True)
+    full.source = ds.source
+    assert len(full) == 5 and [k for keys, _, _ in run_epoch(at, torch, full) for k in keys][:16] == kept
+
+
 def test_no_shuffle_keeps_sorted_order(atorch, folder):
     at, torch = atorch
     keys = [k for keys, _, _ in run_epoch(at, torch, dataset(at, folder, seed=1)) for k in keys]
