@@ -51,7 +51,7 @@ cuda-emu: deps $(CUDA_ENV)
 # The real module, built by nvcc (build-nvcc/libaug_cuda.so), and its static checks.
 cuda: deps $(CUDA_ENV)
 	set -a; . ./$(CUDA_ENV); set +a; cmake -S . -B build-nvcc -DCMAKE_BUILD_TYPE=Release -DAUG_BUILD_TESTS=OFF \
-	  -DAUG_BUILD_BENCH=OFF -DAUG_NVCC="$$AUG_NVCC" -DAUG_CUDA_LIBDIR="$$AUG_CUDA_LIBDIR:$$AUG_CUBLAS_LIBDIR" \
+	  -DAUG_BUILD_BENCH=OFF -DAUG_NVCC="$$AUG_NVCC" -DAUG_CUDA_LIBDIR="$$AUG_CUDA_LIBDIR" -DAUG_CUBLAS_LIBDIR="$$AUG_CUBLAS_LIBDIR" \
 	  -DAUG_NVJPEG_INCLUDE="$$AUG_NVJPEG_INCLUDE" -DAUG_NVJPEG_LIBDIR="$$AUG_NVJPEG_LIBDIR"
 	cmake --build build-nvcc -j$(JOBS) --target aug_cuda
 

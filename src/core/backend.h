@@ -92,7 +92,9 @@ typedef struct aug__backend {
 
     /* ---- memory ---- */
     /* Raw device memory usable by work queued on `stream` from now on; NULL on
-     * failure without setting an error (the core reports it). */
+     * failure. The core reports it as out of memory, unless the backend recorded
+     * an error of its own during the call (a broken CUDA context), which the
+     * core keeps under the caller's function name. */
     void *(*alloc)(int device_id, size_t nbytes, void *stream);
     /* Returns memory of nbytes (as allocated); work already queued on `stream`
      * (the freeing thread's current stream) may still use it. */

@@ -11,6 +11,7 @@ static _Thread_local char tls_message[1024];
 static _Thread_local char tls_function[128];
 static _Thread_local size_t tls_detail; /* offset of the detail in tls_message */
 static _Thread_local aug_status tls_status = AUG_OK;
+static _Thread_local unsigned tls_serial; /* errors recorded by this thread */
 
 aug_status aug__verror(aug_status st, const char *func, const char *fmt, va_list ap) {
     snprintf(tls_function, sizeof tls_function, "%s", func ? func : "aug");
@@ -19,8 +20,11 @@ aug_status aug__verror(aug_status st, const char *func, const char *fmt, va_list
     tls_detail = (size_t)n;
     vsnprintf(tls_message + n, sizeof tls_message - (size_t)n, fmt, ap);
     tls_status = st;
+    tls_serial++;
     return st;
 }
+
+unsigned aug__error_serial(void) { return tls_serial; }
 
 aug_status aug__error(aug_status st, const char *func, const char *fmt, ...) {
     va_list ap;

@@ -13,6 +13,10 @@ AUG__HIDDEN aug_status aug__error(aug_status st, const char *func, const char *f
 
 AUG__HIDDEN aug_status aug__verror(aug_status st, const char *func, const char *fmt, va_list ap);
 
+/* How many errors this thread has recorded: a caller compares it around a call
+ * to learn whether the call recorded one (storage.c, around a backend's alloc). */
+AUG__HIDDEN unsigned aug__error_serial(void);
+
 /* Shorthand for the common allocation failure. */
 #define AUG__NOMEM(func) aug__error(AUG_ERR_MEMORY, (func), "out of memory")
 

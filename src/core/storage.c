@@ -12,6 +12,7 @@
  * inline, 64-byte aligned like the CPU backend's memory, and are recycled through
  * core/recycle.h instead of two allocations and two frees per tensor. */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "backend.h"
 #include "recycle.h"
@@ -109,11 +110,17 @@ aug_storage *aug__storage_alloc(const char *func, aug_device dev, size_t nbytes)
         AUG__NOMEM(func);
         return NULL;
     }
+    unsigned serial = aug__error_serial();
     void *ptr = be->alloc(dev.id, nbytes, aug_stream_handle(aug_current_stream(dev)));
     if (!ptr) {
         free(s);
-        aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on %s)", nbytes,
-                   be->name);
+        if (aug__error_serial() != serial) { /* the backend said why (a broken CUDA context): keep it */
+            char why[1024];
+            snprintf(why, sizeof why, "%s", aug_last_error_detail());
+            aug__error(aug_last_status(), func, "%s", why);
+        } else {
+            aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on %s)", nbytes, be->name);
+        }
         return NULL;
     }
     return fill(s, ptr, nbytes, dev, be, NULL, NULL, 0);

@@ -19,6 +19,16 @@ extern const aug__host_api *aug__cuda_host;
  * AUG_ERR_MEMORY for cudaErrorMemoryAllocation. */
 aug_status aug__cuda_fail(const char *func, cudaError_t err, const char *what, const char *file, int line);
 
+/* 1 for the errors after which the context is unusable: a kernel faulted
+ * (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorLaunchFailure,
+ * ...), and every later CUDA call of the process returns the same error
+ * (driver_types.h: "the process must be terminated and relaunched"). */
+int aug__cuda_sticky(cudaError_t err);
+/* Records a sticky error seen by `what` for func, by name, as a broken context:
+ * "func: the CUDA context of cuda:N is broken (cudaErrorX: text, seen by what):
+ * ... restart the process". Returns AUG_ERR_CUDA. */
+aug_status aug__cuda_broken(const char *func, cudaError_t err, const char *what);
+
 /* Evaluates a CUDA runtime call; on failure records it and returns from the
  * calling function with the status. */
 #define AUG_CUDA(func, call)                                                               \
@@ -97,6 +107,15 @@ aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *da
 #define AUG__CUDA_JPEG(entry) entry
 #endif
 int aug__cuda_supports(const aug__need *need);
+
+/* cuda/dynlib.cu: a library opened at run time (never closed): soname (e.g.
+ * "libcublas.so.13"), the environment variable that names its file instead
+ * (env), the NVIDIA wheel's folder name (wheel: nvidia/<wheel>/lib) and the
+ * folder the build found it in (build_dir, or NULL). NULL with why filled (the
+ * first failure and where it looked) when nothing opens. */
+void *aug__cuda_dlopen(const char *soname, const char *env, const char *wheel, const char *build_dir, char *why,
+                       size_t why_size);
+void *aug__cuda_dlsym(void *lib, const char *name);
 
 /* cuda/memory.cu: the memory entries and module start/stop of the pool. */
 void *aug__cuda_alloc(int device_id, size_t nbytes, void *stream);

@@ -2,9 +2,10 @@
  * backend's jpeg_* entries (core/backend.h; the front, header reading and the
  * CPU-decode-and-upload fallback are core/jpeg.c's).
  *
- * libnvjpeg.so.13 is loaded on first use, from AUG_NVJPEG_LIBRARY, the
- * dynamic linker's path, or the nvidia-nvjpeg wheel's directory the build
- * found (AUG_NVJPEG_LIBDIR); without it a CUDA decoder uses the fallback. A
+ * libnvjpeg.so.13 is loaded on first use (cuda/dynlib.cu: AUG_NVJPEG_LIBRARY,
+ * the dynamic linker's path, the NVIDIA wheels' folders, the nvidia-nvjpeg
+ * wheel's directory the build found, AUG_NVJPEG_LIBDIR); without it a CUDA
+ * decoder uses the fallback. A
  * decoder holds one nvJPEG handle with nvJPEG's decoupled API: the hybrid
  * decoder (Huffman on the CPU) and, with gpu_huffman, the GPU_HYBRID one
  * (Huffman on the GPU) for the files it supports, each with its state, sharing
@@ -18,7 +19,6 @@
  * status. Only a GPU runs this file: the emulated module has no jpeg entries
  * (every image takes the fallback there), so it is compiled for nvcc only. */
 #ifndef AUG_CUDA_EMU
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,29 +37,20 @@ static pthread_once_t nv_once = PTHREAD_ONCE_INIT;
 static char nv_error[512]; /* empty: loaded */
 
 static void nv_load(void) {
-    const char *env = getenv("AUG_NVJPEG_LIBRARY");
-    const char *paths[3] = {env && *env ? env : NULL, "libnvjpeg.so.13",
 #ifdef AUG_NVJPEG_LIBDIR
-                            AUG_NVJPEG_LIBDIR "/libnvjpeg.so.13"
+    const char *build_dir = AUG_NVJPEG_LIBDIR;
 #else
-                            NULL
+    const char *build_dir = NULL;
 #endif
-    };
-    void *so = NULL;
-    const char *first_error = NULL;
-    char first[256] = "";
-    for (int i = 0; i < 3 && !so; i++) {
-        if (!paths[i]) continue;
-        so = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
-        if (!so && !first_error && (first_error = dlerror()) != NULL) snprintf(first, sizeof first, "%s", first_error);
-    }
+    char why[384];
+    void *so = aug__cuda_dlopen("libnvjpeg.so.13", "AUG_NVJPEG_LIBRARY", "nvjpeg", build_dir, why, sizeof why);
     if (!so) {
         snprintf(nv_error, sizeof nv_error, "nvJPEG is not available (%s; set AUG_NVJPEG_LIBRARY to libnvjpeg.so.13)",
-                 first[0] ? first : "libnvjpeg.so.13 not found");
+                 why);
         return;
     }
 #define AUG__NVJPEG_SYM(name, params)                                                                   \
-    if (!(*(void **)&api.name = dlsym(so, #name))) {                                                    \
+    if (!(*(void **)&api.name = aug__cuda_dlsym(so, #name))) {                                          \
         snprintf(nv_error, sizeof nv_error, "nvJPEG lacks %s (a libnvjpeg older than 13.0?)", #name);   \
         return;                                                                                         \
     }

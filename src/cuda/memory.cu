@@ -10,7 +10,9 @@
  * current stream must be synchronised by the caller before the free, as with
  * PyTorch's allocator.) When cudaMalloc fails, the pool returns every idle
  * block to the device and tries once more; a second failure is
- * AUG_ERR_MEMORY (augpy.MemoryError).
+ * AUG_ERR_MEMORY (augpy.MemoryError). A sticky error (an earlier kernel fault)
+ * is no lack of memory: it is recorded as a broken context (AUG_ERR_CUDA,
+ * aug__cuda_broken), which the core keeps.
  *
  * Sizes are rounded up to 512 bytes (1 MiB above 1 MiB), and a cached block
  * serves a request of at least half its size, so a pool of mixed tensor sizes
@@ -132,10 +134,17 @@ static void drain(pool *p) {
     }
 }
 
-void *aug__cuda_alloc(int device_id, size_t nbytes, void *stream) {
+/* aug__cuda_alloc; *recorded: 1 when an error other than a lack of memory was
+ * recorded for func (the device could not be made current, a broken context). */
+static void *alloc_block(const char *func, int device_id, size_t nbytes, void *stream, int *recorded) {
+    *recorded = 0;
     if (device_id < 0 || device_id >= npools) return NULL;
     size_t size = rounded(nbytes);
-    if (size == 0 || aug__cuda_use("aug_alloc", device_id) != AUG_OK) return NULL;
+    if (size == 0) return NULL;
+    if (aug__cuda_use(func, device_id) != AUG_OK) {
+        *recorded = 1;
+        return NULL;
+    }
     pool *p = &pools[device_id];
     pthread_mutex_lock(&p->mu);
     void *ptr = NULL;
@@ -145,16 +154,30 @@ void *aug__cuda_alloc(int device_id, size_t nbytes, void *stream) {
         give_event(p, b->event);
         b->next = p->spare;
         p->spare = b;
-    } else if (cudaMalloc(&ptr, size) != cudaSuccess) {
-        cudaGetLastError(); /* the failed allocation is not a sticky error */
-        drain(p);
-        if (cudaMalloc(&ptr, size) != cudaSuccess) {
-            cudaGetLastError();
+    } else {
+        cudaError_t e = cudaMalloc(&ptr, size);
+        if (e != cudaSuccess && !aug__cuda_sticky(e)) {
+            cudaGetLastError(); /* the failed allocation is not a sticky error */
+            drain(p);
+            e = cudaMalloc(&ptr, size);
+        }
+        if (e != cudaSuccess) {
             ptr = NULL;
+            if (aug__cuda_sticky(e)) {
+                aug__cuda_broken(func, e, "cudaMalloc");
+                *recorded = 1;
+            } else {
+                cudaGetLastError();
+            }
         }
     }
     pthread_mutex_unlock(&p->mu);
     return ptr;
+}
+
+void *aug__cuda_alloc(int device_id, size_t nbytes, void *stream) {
+    int recorded;
+    return alloc_block("aug_alloc", device_id, nbytes, stream, &recorded); /* the core reports a NULL */
 }
 
 void aug__cuda_free(int device_id, void *ptr, size_t nbytes, void *stream) {
@@ -206,8 +229,10 @@ aug_status aug__cuda_tmp_upload(const char *func, int device_id, const void *src
 }
 
 void *aug__cuda_tmp_alloc(const char *func, int device_id, size_t nbytes, cudaStream_t stream) {
-    void *p = aug__cuda_alloc(device_id, nbytes, stream);
-    if (!p) aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on cuda:%d)", nbytes, device_id);
+    int recorded;
+    void *p = alloc_block(func, device_id, nbytes, stream, &recorded);
+    if (!p && !recorded)
+        aug__error(AUG_ERR_MEMORY, func, "out of memory (failed to allocate %zu bytes on cuda:%d)", nbytes, device_id);
     return p;
 }
 

@@ -30,8 +30,42 @@ aug_status aug__error(aug_status st, const char *func, const char *fmt, ...) {
     return st;
 }
 
+int aug__cuda_sticky(cudaError_t err) {
+    switch (err) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure:
+    case cudaErrorTensorMemoryLeak:
+    case cudaErrorContained:
+    case cudaErrorMpsClientTerminated:
+    case cudaErrorExternalDevice: return 1;
+    default: return 0;
+    }
+}
+
+aug_status aug__cuda_broken(const char *func, cudaError_t err, const char *what) {
+    int dev = -1;
+    cudaGetDevice(&dev);
+    cudaGetLastError();
+    return aug__error(AUG_ERR_CUDA, func,
+                      "the CUDA context of cuda:%d is broken (%s: %s, seen by %s): a kernel faulted earlier, and "
+                      "every later CUDA call of this process fails; restart the process",
+                      dev, cudaGetErrorName(err), cudaGetErrorString(err), what);
+}
+
 aug_status aug__cuda_fail(const char *func, cudaError_t err, const char *what, const char *file, int line) {
     const char *base = strrchr(file, '/');
+    if (aug__cuda_sticky(err)) {
+        char where[256];
+        snprintf(where, sizeof where, "%s (%s:%d)", what, base ? base + 1 : file, line);
+        return aug__cuda_broken(func, err, where);
+    }
     aug_status st = err == cudaErrorMemoryAllocation ? AUG_ERR_MEMORY : AUG_ERR_CUDA;
     cudaGetLastError(); /* reported here: the next launch check must not see it again */
     return aug__error(st, func, "CUDA error %s (%s) in %s (%s:%d)", cudaGetErrorName(err), cudaGetErrorString(err),
@@ -41,6 +75,11 @@ aug_status aug__cuda_fail(const char *func, cudaError_t err, const char *what, c
 aug_status aug__cuda_launched(const char *func, const char *kernel, unsigned blocks, unsigned threads) {
     cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess) return AUG_OK;
+    if (aug__cuda_sticky(err)) {
+        char where[256];
+        snprintf(where, sizeof where, "the launch of %s", kernel);
+        return aug__cuda_broken(func, err, where);
+    }
     return aug__error(AUG_ERR_CUDA, func, "the GPU refused the launch of %s with %u blocks of %u threads: %s (%s)",
                       kernel, blocks, threads, cudaGetErrorName(err), cudaGetErrorString(err));
 }

@@ -12,11 +12,13 @@
  *   POW       exact x**y saturated; y < 0: round half to even of the real power
  *             (1, +-1 for -1, 0 for |x| >= 2, max for 0 like +inf); 0**0 = 1.
  * Floats: TRUEDIV and DIV_RNE are IEEE a / b, FLOORDIV and MOD NumPy's
- * `floor_divide` and `remainder` (npy_divmod, below), POW pow(). */
+ * `floor_divide` and `remainder` (npy_divmod, below), POW pow() (float32
+ * through double: scalar/math.h's FPOW rule). */
 #ifndef AUG_SCALAR_DIV_H
 #define AUG_SCALAR_DIV_H
 
 #include "hd.h"
+#include "math.h" /* scalar/math.h (this folder's): aug__fpow_f32 */
 
 /* ---- signed integers ---------------------------------------------------------
  * S: suffix, T: the type, U / US: its unsigned counterpart and that one's suffix. */
@@ -113,7 +115,7 @@ AUG__DEF_UNSIGNED_DIV(u64, uint64_t, UINT64_MAX)
 
 AUG_HD float aug__truediv_f32(float a, float b) { return a / b; }
 AUG_HD double aug__truediv_f64(double a, double b) { return a / b; }
-AUG_HD float aug__pow_f32(float a, float b) { return powf(a, b); }
+AUG_HD float aug__pow_f32(float a, float b) { return aug__fpow_f32(a, b); }
 AUG_HD double aug__pow_f64(double a, double b) { return pow(a, b); }
 
 /* NumPy's npy_divmod, step for step in the type itself (semantics §7): the floor

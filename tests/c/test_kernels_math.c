@@ -1,7 +1,11 @@
 /* test_kernels_math.c: the CPU "math" kernel family called directly. Every float32
  * result must lie within 2 ulp of the long double libm value rounded to float, every
  * float64 result within 4 ulp (semantics §8); out-of-domain arguments give NaN; FMA is
- * checked bit for bit against an exact __float128 evaluation. */
+ * checked bit for bit against an exact __float128 evaluation. The float32 rules
+ * that go through double (scalar/math.h: tan, atan2, pow) are swept over millions
+ * of inputs against long double and must be correctly rounded but for the one
+ * double rounding (<= 0.5 ulp + 2^-20: what makes them independent of the
+ * platform's float library, CUDA's tanf/atan2f/powf reaching 3-4 ulp). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -239,6 +243,83 @@ static void test_binary(void **state) {
     assert_true(rd == 3.141592653589793);
 }
 
+/* ---- float32 through double: tan, atan2, pow ------------------------------------- */
+
+/* |y - r| in units of the float32 ulp at r (real-valued, so a correctly rounded
+ * result is <= 0.5). A reference beyond FLT_MAX compares to the rounded value. */
+static double ulp_error32(float y, long double r) {
+    if (isnan(y) || isnan(r)) return isnan(y) && isnan(r) ? 0.0 : INFINITY;
+    if (isinf((float)r) || isinf(y)) return y == (float)r ? 0.0 : INFINITY;
+    int e;
+    frexpl(r, &e); /* |r| in [2^(e-1), 2^e): ulp 2^(e-24), subnormals 2^-149 */
+    if (e < -125) e = -125;
+    return (double)(fabsl((long double)y - r) / ldexpl(1.0L, e - 24));
+}
+
+/* A float32 sample: odd draws uniform over [lo, hi), even ones random bits (every
+ * exponent, inf, NaN). */
+static float sample32(long i, double lo, double hi) {
+    if (i & 1) return (float)(lo + (hi - lo) * rnd_unit());
+    uint32_t u = (uint32_t)rnd();
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+#define SWEEP (1 << 20)
+
+static void test_float32_through_double(void **state) {
+    (void)state;
+    static float a[SWEEP], b[SWEEP], o[SWEEP], p[SWEEP];
+    double worst[3] = {0, 0, 0};
+    int bad = 0;
+    for (int pass = 0; pass < 4; pass++) { /* 4 Mi inputs per function */
+        /* tan: a stride through every bit pattern, and [-20, 20) */
+        for (long i = 0; i < SWEEP; i++) {
+            uint32_t u = (uint32_t)(i * 4096 + pass * 1024) + (uint32_t)(rnd() & 1023);
+            memcpy(&a[i], &u, 4);
+            if (i & 1) a[i] = sample32(i, -20.0, 20.0);
+        }
+        run1(AUG_OP_TAN, AUG_FLOAT32, a, 4, o, 4, SWEEP);
+        for (long i = 0; i < SWEEP; i++) {
+            double e = ulp_error32(o[i], tanl(a[i]));
+            if (e > worst[0]) worst[0] = e;
+            if (e > 0.5 + 0x1p-20 && bad++ < 10) print_error("tan(%a) = %a (%.3f ulp)\n", a[i], o[i], e);
+        }
+        for (long i = 0; i < SWEEP; i++) {
+            a[i] = sample32(i, -4.0, 4.0);
+            b[i] = sample32(i, -4.0, 4.0);
+        }
+        run2(AUG_OP_ATAN2, AUG_FLOAT32, a, 4, b, 4, o, 4, SWEEP);
+        for (long i = 0; i < SWEEP; i++) {
+            double e = ulp_error32(o[i], atan2l(a[i], b[i]));
+            if (e > worst[1]) worst[1] = e;
+            if (e > 0.5 + 0x1p-20 && bad++ < 10) print_error("atan2(%a, %a) = %a (%.3f ulp)\n", a[i], b[i], o[i], e);
+        }
+        /* pow: bases in [0, 10) and exponents in [-30, 30), half of them integers
+         * with negative bases, and random bits */
+        for (long i = 0; i < SWEEP; i++) {
+            a[i] = sample32(i, 0.0, 10.0);
+            b[i] = sample32(i, -30.0, 30.0);
+            if ((i & 3) == 1) a[i] = -a[i], b[i] = floorf(b[i]);
+        }
+        run2(AUG_OP_FPOW, AUG_FLOAT32, a, 4, b, 4, o, 4, SWEEP);
+        char *data[3] = {(char *)a, (char *)b, (char *)p};
+        int64_t st[3] = {4, 4, 4};
+        aug__cpu_div_kernel(AUG_OP_POW, AUG_FLOAT32)(data, SWEEP, st, NULL); /* `**`: the same rule */
+        for (long i = 0; i < SWEEP; i++) {
+            double e = ulp_error32(o[i], powl(a[i], b[i]));
+            if (e > worst[2]) worst[2] = e;
+            if (e > 0.5 + 0x1p-20 && bad++ < 10) print_error("fpow(%a, %a) = %a (%.3f ulp)\n", a[i], b[i], o[i], e);
+            if (memcmp(&o[i], &p[i], 4) != 0 && bad++ < 10)
+                print_error("pow(%a, %a) = %a, fpow %a\n", a[i], b[i], p[i], o[i]);
+        }
+    }
+    print_message("float32 worst ulp over 4 Mi inputs each: tan %.6f, atan2 %.6f, pow %.6f\n", worst[0], worst[1],
+                  worst[2]);
+    assert_int_equal(bad, 0);
+}
+
 /* ---- FMA: one rounding ---------------------------------------------------------------- */
 
 static void run3(int ctype, const void *a, int64_t sa, const void *b, int64_t sb, const void *c, int64_t sc,
@@ -327,6 +408,7 @@ int main(void) {
         cmocka_unit_test(test_unary_float64),
         cmocka_unit_test(test_domains),
         cmocka_unit_test(test_binary),
+        cmocka_unit_test(test_float32_through_double),
         cmocka_unit_test(test_fma),
         cmocka_unit_test(test_layouts),
     };

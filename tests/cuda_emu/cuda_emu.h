@@ -329,6 +329,18 @@ static inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute a
     return ::cudaFuncSetAttribute((const void *)func, attr, value);
 }
 
+/* ---- libraries opened at run time (cuda/dynlib.cu) ------------------------------- */
+namespace aug_emu {
+/* dlopen(path, RTLD_NOW | RTLD_LOCAL), except that a path whose file name is
+ * libcublas.so.13 opens the emulator's cuBLAS stand-in (emu_cublas.cpp), or fails
+ * like a missing file when AUG_EMU_NO_CUBLAS=1. */
+void *lib_open(const char *path);
+/* dlsym, resolving the stand-in's names (cublasCreate_v2, ...) to it. */
+void *lib_sym(void *lib, const char *name);
+/* dlerror, or why lib_open refused the stand-in. */
+const char *lib_error();
+} /* namespace aug_emu */
+
 /* ---- emulation-only controls (not CUDA; guard uses with #if AUG_CUDA_EMU) -------- */
 extern "C" {
 /* Thread order between barriers: "forward", "reverse" or "shuffle" (also the block

@@ -619,6 +619,11 @@ static uint64_t gcd(uint64_t a, uint64_t b) {
 
 void execute_launch(Executor &ex, LaunchRec &L) {
     if (device_sticky(L.device) != cudaSuccess) return;
+    const Config &cfg = config();
+    if (!cfg.fault_kernel.empty() && L.name.find(cfg.fault_kernel) != std::string::npos) {
+        device_fault(L.device, "kernel " + L.name + ": injected by AUG_EMU_FAULT", (cudaError_t)cfg.fault_error);
+        return;
+    }
     ex.L = &L;
     ex.failed = ex.config_fail = false;
     ex.msg.clear();

@@ -9,11 +9,17 @@
  * handle's stream thread through OpenBLAS (cblas_?gemm, CblasColMajor) like a
  * kernel. A, B, C must be device memory large enough for their shapes, as on a GPU:
  * otherwise the call becomes a sticky launch failure of the device, with a
- * diagnostic, instead of touching host memory. */
+ * diagnostic, instead of touching host memory.
+ *
+ * The module opens cuBLAS at run time (cuda/dynlib.cu, cuda/cublas_api.h); here
+ * lib_open answers libcublas.so.13 with this stand-in, and refuses it when
+ * AUG_EMU_NO_CUBLAS=1 (any value but empty or 0), as a machine without cuBLAS
+ * would, so tests see gemm fail with its message and everything else work. */
 #include "emu_internal.h"
 
 #include <algorithm>
 #include <cblas.h>
+#include <dlfcn.h>
 
 struct cublasContext {
     int device;
@@ -183,3 +189,48 @@ const char *cublasGetStatusString(cublasStatus_t status) {
 }
 
 } /* extern "C" */
+
+/* ---- opening it (cuda/dynlib.cu) ------------------------------------------------------ */
+
+namespace aug_emu {
+
+static char stand_in; /* the handle lib_open returns for it */
+static thread_local const char *refused;
+
+void *lib_open(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    refused = nullptr;
+    if (strcmp(base, "libcublas.so.13") != 0) return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    const char *off = getenv("AUG_EMU_NO_CUBLAS");
+    if (off && *off && strcmp(off, "0") != 0) {
+        refused = "libcublas.so.13: cannot open shared object file: No such file or directory (the emulated "
+                  "cuBLAS is absent: AUG_EMU_NO_CUBLAS)";
+        return nullptr;
+    }
+    return &stand_in;
+}
+
+void *lib_sym(void *lib, const char *name) {
+    if (lib != &stand_in) return dlsym(lib, name);
+    static const struct {
+        const char *name;
+        void *fn;
+    } table[] = {
+        {"cublasCreate_v2", (void *)&cublasCreate_v2},       {"cublasDestroy_v2", (void *)&cublasDestroy_v2},
+        {"cublasSetStream_v2", (void *)&cublasSetStream_v2}, {"cublasGetStream_v2", (void *)&cublasGetStream_v2},
+        {"cublasSgemm_v2", (void *)&cublasSgemm_v2},         {"cublasDgemm_v2", (void *)&cublasDgemm_v2},
+    };
+    for (const auto &t : table)
+        if (strcmp(t.name, name) == 0) return t.fn;
+    refused = "the emulated cuBLAS lacks the function";
+    return nullptr;
+}
+
+const char *lib_error() {
+    const char *r = refused;
+    refused = nullptr;
+    return r ? r : dlerror();
+}
+
+} /* namespace aug_emu */

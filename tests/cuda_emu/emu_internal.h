@@ -36,6 +36,8 @@ struct Config {
     size_t stack_bytes; /* AUG_EMU_STACK_KB per fiber, default 64 (256 under ASan) */
     uint64_t seed;      /* AUG_EMU_SEED for the shuffled order */
     bool verbose;       /* AUG_EMU_VERBOSE=1: notes on refused API calls */
+    std::string fault_kernel; /* AUG_EMU_FAULT: launches of kernels whose name contains it fault */
+    int fault_error;          /* ... leaving this error sticky (default cudaErrorIllegalAddress) */
 };
 const Config &config();
 extern std::atomic<int> g_order; /* AUG_EMU_ORDER / aug_emu_set_order */
@@ -140,7 +142,7 @@ cudaError_t check_dev(int dev);
 /* The sticky error of a device (cudaSuccess if healthy). */
 cudaError_t device_sticky(int dev);
 /* Marks the device faulted and prints the one-line diagnostic. */
-void device_fault(int dev, const std::string &msg);
+void device_fault(int dev, const std::string &msg, cudaError_t err = cudaErrorLaunchFailure);
 /* A note on stderr when AUG_EMU_VERBOSE=1. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Checks a copy's direction against the registry (inferring cudaMemcpyDefault) and

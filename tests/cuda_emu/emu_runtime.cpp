@@ -8,6 +8,11 @@
  *   AUG_EMU_SEED       seed of the shuffled order (default 0x5eed)
  *   AUG_EMU_STACK_KB   fiber stack per GPU thread (default 64, 256 under ASan)
  *   AUG_EMU_VERBOSE=1  a note on stderr for every refused memory call
+ *   AUG_EMU_FAULT      KERNEL[:ERROR]: every launch of a kernel whose name contains
+ *                      KERNEL faults instead of running, leaving ERROR (a cudaError
+ *                      name; default cudaErrorIllegalAddress) sticky on its device, as
+ *                      an out-of-bounds or misaligned access on a GPU does
+ *   AUG_EMU_NO_CUBLAS=1  the cuBLAS stand-in is absent (emu_cublas.cpp)
  *
  * Every device looks like an H100 SXM (cc 9.0, 132 SMs). Device memory is host
  * memory from posix_memalign (256-byte aligned like cudaMalloc, exact size so ASan
@@ -17,7 +22,7 @@
  * Errors follow CUDA: each failing call records its error as the host thread's
  * last error (cudaGetLastError clears it, cudaPeekAtLastError does not); a kernel
  * fault is sticky: every later call involving the device returns
- * cudaErrorLaunchFailure until cudaDeviceReset. After fork() the child's calls all
+ * cudaErrorLaunchFailure (or AUG_EMU_FAULT's error) until cudaDeviceReset. After fork() the child's calls all
  * return cudaErrorInitializationError (the parent's stream threads do not exist
  * there), and after exit() starts they return cudaErrorCudartUnloading. */
 #include "emu_internal.h"
@@ -55,6 +60,8 @@ static int parse_order(const char *s) {
     return -1;
 }
 
+static bool error_named(const char *name, int *err);
+
 const Config &config() {
     static const Config c = [] {
         Config k;
@@ -76,6 +83,16 @@ const Config &config() {
         }
         int unset = -1;
         g_order.compare_exchange_strong(unset, o);
+        k.fault_error = cudaErrorIllegalAddress;
+        if (const char *f = getenv("AUG_EMU_FAULT")) {
+            const char *colon = strchr(f, ':');
+            k.fault_kernel.assign(f, colon ? (size_t)(colon - f) : strlen(f));
+            if (colon && !error_named(colon + 1, &k.fault_error)) {
+                fprintf(stderr, "aug cuda_emu: AUG_EMU_FAULT=%s: unknown error %s, using cudaErrorIllegalAddress\n", f,
+                        colon + 1);
+                k.fault_error = cudaErrorIllegalAddress;
+            }
+        }
         return k;
     }();
     return c;
@@ -198,9 +215,9 @@ cudaError_t device_sticky(int dev) {
     return (cudaError_t)state().devs[(size_t)dev]->sticky.load();
 }
 
-void device_fault(int dev, const std::string &msg) {
-    state().devs[(size_t)dev]->sticky.store(cudaErrorLaunchFailure);
-    fprintf(stderr, "aug cuda_emu: device %d: unspecified launch failure (sticky): %s\n", dev, msg.c_str());
+void device_fault(int dev, const std::string &msg, cudaError_t err) {
+    state().devs[(size_t)dev]->sticky.store(err);
+    fprintf(stderr, "aug cuda_emu: device %d: %s (sticky): %s\n", dev, cudaGetErrorString(err), msg.c_str());
     fflush(stderr);
 }
 
@@ -711,6 +728,7 @@ cudaError_t cudaPeekAtLastError(void) {
     X(cudaErrorHostMemoryAlreadyRegistered, "part or all of the requested memory range is already mapped") \
     X(cudaErrorHostMemoryNotRegistered, "pointer does not correspond to a registered memory region") \
     X(cudaErrorIllegalInstruction, "an illegal instruction was encountered")                        \
+    X(cudaErrorMisalignedAddress, "misaligned address")                                             \
     X(cudaErrorLaunchFailure, "unspecified launch failure")                                         \
     X(cudaErrorNotSupported, "operation not supported")                                             \
     X(cudaErrorNotPermitted, "operation not permitted")                                             \
@@ -729,6 +747,24 @@ const char *cudaGetErrorString(cudaError_t error) {
     switch (error) { AUG_EMU_ERRORS(X) default: return "unrecognized error code"; }
 #undef X
 }
+
+} /* extern "C" */
+
+namespace aug_emu {
+/* The error called `name` (AUG_EMU_FAULT). */
+static bool error_named(const char *name, int *err) {
+#define X(code, text)                 \
+    if (strcmp(name, #code) == 0) {   \
+        *err = code;                  \
+        return true;                  \
+    }
+    AUG_EMU_ERRORS(X)
+#undef X
+    return false;
+}
+} /* namespace aug_emu */
+
+extern "C" {
 
 /* ---- function attributes ----------------------------------------------------------------------- */
 

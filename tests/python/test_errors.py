@@ -1,6 +1,7 @@
 """Bad input to the operators, functional API, math and reductions: the right
 exception type with a message naming the function and the value (semantics §16); and a
 subprocess run of crash-prone calls checking that the interpreter survives."""
+import os
 import re
 import subprocess
 import sys
@@ -206,3 +207,41 @@ def test_interpreter_survives_crash_prone_inputs():
     r = subprocess.run([sys.executable, "-c", CRASH_PRONE], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "survived" in r.stdout
+
+
+# A machine without cuBLAS, and a kernel fault, as the emulated devices model them
+# (tests/cuda_emu: AUG_EMU_NO_CUBLAS, AUG_EMU_FAULT), in a child interpreter: gemm alone
+# fails, saying why; after the fault, the device's calls name the sticky error and say to
+# restart, while the other device works on.
+CUDA_FAULTS = textwrap.dedent("""
+    import numpy as np
+    import augpy
+    a = augpy.array_to_tensor(np.ones((4, 3), np.float32)).cuda(0)
+    b = augpy.array_to_tensor(np.ones((3, 2), np.float32)).cuda(0)
+    try:
+        augpy.gemm(a, b)
+        raise SystemExit("gemm ran without cuBLAS")
+    except augpy.CuBlasError as e:
+        assert "cuBLAS is not available" in str(e) and "AUG_CUBLAS_LIBRARY" in str(e), str(e)
+    assert (a + a).numpy().sum() == 24.0
+    assert augpy.gemm(a.cpu(), b.cpu()).numpy().tolist() == [[3.0, 3.0]] * 4
+    t = augpy.CudaTensor((1000,), dtype=augpy.float32).cuda(1)
+    augpy.RandomNumberGenerator(device_id=1, seed=1).uniform(t, 0, 1)
+    for call in (t.numpy, lambda: augpy.CudaTensor((3 << 20,), dtype=augpy.uint8).cuda(1)):
+        try:
+            call()
+            raise SystemExit("no error after the fault")
+        except augpy.CudaError as e:
+            m = str(e)
+            assert "cudaErrorMisalignedAddress" in m and "restart the process" in m, m
+            assert "out of memory" not in m, m
+    assert (a + a).numpy().sum() == 24.0
+    print("ok")
+""")
+
+
+@pytest.mark.skipif(os.environ.get("AUG_CUDA_BACKEND") != "emu", reason="the emulated devices model these")
+def test_missing_cublas_and_sticky_fault():
+    env = dict(os.environ, AUG_EMU_NO_CUBLAS="1", AUG_EMU_FAULT="aug__k_random:cudaErrorMisalignedAddress")
+    r = subprocess.run([sys.executable, "-c", CUDA_FAULTS], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr

@@ -139,6 +139,47 @@ def test_binary_float_functions(name, d1, d2):
                   msg=f"math.{name}({d1}, {d2})")
 
 
+def ulp_error32(y, ref):
+    """|y - ref| in float32 ulps at ref (real-valued: a correctly rounded result is <= 0.5);
+    ref is float64, and where it or y is not a finite float32 (inf, NaN, beyond the range)
+    the error is 0 if y is ref rounded, else inf."""
+    y = y.astype(np.float64)
+    with np.errstate(all="ignore"):
+        r32 = ref.astype(np.float32)
+        err = np.abs(y - ref) / np.ldexp(1.0, np.maximum(np.frexp(ref)[1], -125) - 24)
+    special = ~np.isfinite(r32) | ~np.isfinite(y)
+    same = (y == r32) | (np.isnan(y) & np.isnan(ref))
+    return np.where(special, np.where(same, 0.0, np.inf), err)
+
+
+def test_float32_tan_atan2_pow_round_once():
+    """float32 tan, atan2, fpow and ** are the float64 functions rounded once (scalar/math.h),
+    so on a GPU they keep semantics §8's 2 ulp whatever CUDA's float versions do (tanf 4 ulp,
+    atan2f 3, powf 4): correctly rounded but for the double rounding, here against NumPy's
+    float64 on 1 Mi inputs each (the float libraries' versions reach 1.3-1.5 ulp)."""
+    rng = np.random.default_rng(26)
+    n = 1 << 20
+    bits = rng.integers(0, 1 << 32, size=n, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    x = np.where(np.arange(n) % 2 == 1, rng.uniform(-20, 20, n).astype(np.float32), bits)
+    a = rng.uniform(-4, 4, n).astype(np.float32)
+    b = rng.uniform(-4, 4, n).astype(np.float32)
+    base = rng.uniform(0, 10, n).astype(np.float32)
+    expo = rng.uniform(-30, 30, n).astype(np.float32)
+    neg = np.arange(n) % 4 == 1  # negative bases with integer exponents
+    base[neg], expo[neg] = -base[neg], np.floor(expo[neg])
+    t = lambda v: R.make(v, "float32")  # noqa: E731
+    with np.errstate(all="ignore"):
+        cases = [("tan", R.read(am.tan(t(x))), np.tan(x.astype(np.float64))),
+                 ("atan2", R.read(am.atan2(t(a), t(b))), np.arctan2(a.astype(np.float64), b.astype(np.float64))),
+                 ("fpow", R.read(am.fpow(t(base), t(expo))),
+                  np.power(base.astype(np.float64), expo.astype(np.float64))),
+                 ("**", R.read(t(base) ** t(expo)), np.power(base.astype(np.float64), expo.astype(np.float64)))]
+    for name, got, ref in cases:
+        err = ulp_error32(got, ref)
+        i = int(np.argmax(err))
+        assert err[i] <= 0.5 + 2.0 ** -20, f"float32 {name}: {err[i]:.3f} ulp at input {i} ({got[i]!r})"
+
+
 def test_log_is_natural():
     t = R.make(np.array([1.0, math.e, 10.0], np.float64), "float64")
     np.testing.assert_allclose(R.read(am.log(t)), [0.0, 1.0, math.log(10.0)], rtol=1e-15)

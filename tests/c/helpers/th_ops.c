@@ -247,7 +247,9 @@ static th_num load(const void *p, aug_dtype t) {
 }
 
 static void store(void *p, aug_dtype t, th_num n) {
-    th_i128 i = n.isf ? (th_i128)n.f : n.i;
+    /* integer targets keep the low bits; a float outside the int128 range (or
+     * NaN) gives 0, the low bits of what x86 gives, without the undefined cast */
+    th_i128 i = !n.isf ? n.i : (n.f > -0x1p127 && n.f < 0x1p127 ? (th_i128)n.f : 0);
     double f = n.isf ? n.f : (double)n.i;
     switch (t) {
     case AUG_BOOL: { uint8_t v = (uint8_t)(i != 0); memcpy(p, &v, 1); break; }
