@@ -56,12 +56,15 @@ cuda: deps $(CUDA_ENV)
 	cmake --build build-nvcc -j$(JOBS) --target aug_cuda
 
 # The fatbinary checks (each SASS target and the PTX present; no local memory, stack or FMA where
-# the project forbids them: scripts/check_fatbin.py), and the nvcc-built module on this machine:
-# it must load, report why there is no device, and leave the CPU working.
+# the project forbids them; every kernel's block of its largest launch within 64 Ki registers:
+# scripts/check_fatbin.py, which prints the per-kernel resource table and fails when the
+# emulation's copy of the register counts, tests/cuda_emu/kernel_registers.txt, is stale: rewrite
+# it with --write-registers), and the nvcc-built module on this machine: it must load, report why
+# there is no device, and leave the CPU working.
 cuda-check: cuda venv
 	set -a; . ./$(CUDA_ENV); set +a; $(VPY) scripts/check_fatbin.py --cuobjdump "$$AUG_CUOBJDUMP" \
 	  --nvdisasm "$$AUG_NVDISASM" --fma-allowed "$(CUDA_FMA_ALLOWED)" --stack-allowed "$(CUDA_STACK_ALLOWED)" \
-	  build-nvcc/libaug_cuda.so
+	  --kernels --check-registers tests/cuda_emu/kernel_registers.txt build-nvcc/libaug_cuda.so
 	AUG_CUDA_MODULE=$(CURDIR)/build-nvcc/libaug_cuda.so $(VPY) tests/python/cuda_module_check.py
 
 build-asan: deps $(CUDA_ENV)

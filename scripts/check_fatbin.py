@@ -14,7 +14,12 @@ What
      FAIL line adds the number of LDL/STL instructions. Kernels matching --stack-allowed (default: none)
      are exempt; note that the math library's accurate sinf/cosf/tanf/sin/cos/tan keep a small stack
      frame for their large-argument reduction;
-  3. no fused multiply-add outside kernels whose mangled or demangled name matches --fma-allowed
+  3. registers, per kernel and SASS target: the block of the kernel's largest launch fits the 64 Ki
+     registers of an SM (registers per thread, allocated in units of 8, x threads <= 65536; else the
+     launch fails with cudaErrorLaunchOutOfResources). The largest launch is the kernel's
+     __launch_bounds__ (.maxntid in its PTX) or, without one, --max-threads (1024: every thread count the
+     API accepts may reach any kernel through the launch settings);
+  4. no fused multiply-add outside kernels whose mangled or demangled name matches --fma-allowed
      (re.search; default 'fma', which also matches e.g. 'fmax': pass a tighter regex if such kernels exist):
      - SASS, per target: FFMA*/DFMA*/HFMA* instructions, except `HFMA2(.MMA) Rd, -RZ, RZ, a, b`, which
        ptxas uses to load a constant into a register (0*0+c, exact);
@@ -31,8 +36,12 @@ What
        mul/add), so a contraction in a dividing kernel is still caught through its PTX. The table counts
        them under 'FMA in div'.
   Prints a table (functions per target, max registers / shared / stack / local, FMA instructions in
-  allowed kernels and in division/sqrt expansions, violations), then one FAIL line per violation (per
-  kernel and kind, naming the targets). Exit 0 when clean, 1 on violations, 2 when the tools fail or
+  allowed kernels and in division/sqrt expansions, violations), with --kernels a table per kernel (each
+  template's instantiations together: registers per target, shared, stack, the largest launch and its
+  registers), then one FAIL line per violation (per kernel and kind, naming the targets).
+  --write-registers FILE writes "kernel registers" lines (the most over targets and instantiations) for
+  the CUDA emulation, which refuses launches that would not fit (tests/cuda_emu); --check-registers FILE
+  fails when FILE differs from them (a stale table). Exit 0 when clean, 1 on violations, 2 when the tools fail or
   LIB.so holds no device code.
 
 Why
@@ -75,6 +84,9 @@ LIST_ARCH = re.compile(r"\.(sm_\d+[a-z]?)\.(cubin|ptx)$")
 RES_FUNC = re.compile(r"^\s*Function\s+(\S+?):\s*(.*)$")
 RES_FIELD = re.compile(r"([A-Z_]+(?:\[\d+\])?):(\d+)")
 PTX_FUNC = re.compile(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$.]+)")
+PTX_MAXNTID = re.compile(r"^\s*\.(?:maxntid|reqntid)\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?")
+REGS_PER_SM_BLOCK = 65536   # registers one block may use (every target: sm_75..sm_100)
+REG_UNIT = 8                # registers per thread are allocated in units of 8 (256 per warp)
 PTX_CALL = re.compile(r"^call(?:\.\w+)*\s+(?:\([^)]*\)\s*,\s*)?([\w$.]+)")
 PTX_FLOAT_TYPES = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f32x2", "f64"}
 PTX_ROUNDING = {"rn", "rz", "rm", "rp", "rna"}
@@ -266,13 +278,21 @@ def parse_ptx(text):
         if m:
             flush()
             name = m.group(2)
-            rec = funcs.setdefault(name, {"ops": collections.Counter(), "calls": set(), "entry": False})
+            rec = funcs.setdefault(name, {"ops": collections.Counter(), "calls": set(), "entry": False,
+                                          "maxntid": None})
             rec["entry"] = rec["entry"] or m.group(1) == "entry"
             if m.group(1) == "entry":
                 per_arch[arch].add(name)
             state["cur"] = name
             continue
         if state["cur"] is not None:
+            m = PTX_MAXNTID.match(line)
+            if m:
+                n = 1
+                for g in m.groups():
+                    n *= int(g) if g else 1
+                funcs[state["cur"]]["maxntid"] = n
+                continue
             state["buf"].append(line)
     flush()
     return funcs, per_arch
@@ -294,6 +314,27 @@ def ptx_effective(funcs):
         return c
 
     return {n: walk(n, {n}) for n in funcs}
+
+
+def base_name(demangled):
+    """'void k_red_block<float>(red_args, red_part*)' -> 'k_red_block': the kernel's own identifier,
+    without return type, namespaces, template arguments or parameters (the CUDA emulation names a
+    launch the same way, from the kernel expression of AUG_LAUNCH)."""
+    n = demangled.replace("(anonymous namespace)::", "")
+    cut = len(n)
+    for i, ch in enumerate(n):          # the first '<' or '(' ends the name
+        if ch in "<(":
+            cut = i
+            break
+    n = n[:cut].strip()
+    n = n.split()[-1] if n.split() else n
+    return n.split("::")[-1]
+
+
+def block_registers(regs, threads):
+    """Registers a block of `threads` threads takes: per thread rounded up to REG_UNIT, per warp."""
+    per_thread = -(-regs // REG_UNIT) * REG_UNIT
+    return per_thread * 32 * -(-threads // 32)
 
 
 def demangle(names):
@@ -322,6 +363,11 @@ def main(argv=None):
     ap.add_argument("--sass-targets", default="sm_75,sm_80,sm_90,sm_100")
     ap.add_argument("--ptx-targets", default="compute_100")
     ap.add_argument("--max-shared", type=int, default=49152, help="static shared memory limit in bytes")
+    ap.add_argument("--max-threads", type=int, default=1024,
+                    help="threads per block a kernel without __launch_bounds__ may get (default 1024)")
+    ap.add_argument("--kernels", action="store_true", help="print the per-kernel resource table")
+    ap.add_argument("--write-registers", metavar="FILE", help="write 'kernel registers' lines for the emulation")
+    ap.add_argument("--check-registers", metavar="FILE", help="fail when FILE differs from those lines")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="parallel nvdisasm runs")
     ap.add_argument("-v", "--verbose", action="store_true", help="also list every function per target")
     a = ap.parse_args(argv)
@@ -423,6 +469,14 @@ def main(argv=None):
         if st.local_ops and not matches(stack_allowed, fn) and \
                 not any(arch in res_bad.get((k, fn), {}) for k in ("local", "stack")):
             res_bad[("ldst", fn)][arch] = st.local_ops
+    # registers x threads of the largest launch
+    def bound(fn):
+        rec = ptx.get(fn)
+        return rec["maxntid"] if rec and rec.get("maxntid") else a.max_threads
+    for arch, fn, f in resources:
+        regs = f.get("REG", 0)
+        if regs and block_registers(regs, bound(fn)) > REGS_PER_SM_BLOCK:
+            res_bad[("regs", fn)][arch] = regs
     for (kind, fn), by_arch in sorted(res_bad.items(), key=lambda kv: (kv[0][0], dem[kv[0][1]])):
         for t in by_arch:
             per_target_viol[t] += 1
@@ -437,11 +491,20 @@ def main(argv=None):
                    "-warn-lmem-usage names it; --stack-allowed exempts" % (vals, lnote))
         elif kind == "shared":
             msg = "static shared memory SHARED bytes: %s > %d" % (vals, a.max_shared)
+        elif kind == "regs":
+            t = bound(fn)
+            worst = max(by_arch.values())
+            msg = ("registers REG: %s: a block of %d threads (%s) takes %d > %d registers -> "
+                   "cudaErrorLaunchOutOfResources; add __launch_bounds__(%d) (ptxas then keeps to %d registers) "
+                   "or launch fewer threads" % (
+                       vals, t, "its __launch_bounds__" if t != a.max_threads else "--max-threads",
+                       block_registers(worst, t), REGS_PER_SM_BLOCK, t,
+                       REGS_PER_SM_BLOCK // (-(-t // 32) * 32) // REG_UNIT * REG_UNIT))
         else:
             msg = "local memory instructions LDL/STL: %s" % vals
         fails.append(("local" if kind == "ldst" else kind, dem[fn], msg))
 
-    # 3. FMA.
+    # 4. FMA.
     reached = set()
     for n, rec in ptx.items():
         if rec["entry"]:
@@ -527,6 +590,48 @@ def main(argv=None):
     if a.verbose:
         for t in sorted(table, key=arch_key):
             print("%s: %s" % (t, ", ".join(sorted(dem[f] for f in table[t]["fns"]))))
+
+    # Per kernel (a template's instantiations together): registers per target, shared, stack, the
+    # largest launch and the registers its block takes.
+    fam = collections.OrderedDict()
+    for arch, fn, f in resources:
+        if fn not in ptx or not ptx[fn]["entry"]:
+            continue                                 # device functions: counted in their kernels
+        k = base_name(dem[fn])
+        r = fam.setdefault(k, {"inst": set(), "REG": {}, "SHARED": 0, "STACK": 0, "threads": 0, "block": 0})
+        r["inst"].add(fn)
+        r["REG"][arch] = max(r["REG"].get(arch, 0), f.get("REG", 0))
+        r["SHARED"] = max(r["SHARED"], f.get("SHARED", 0))
+        r["STACK"] = max(r["STACK"], f.get("STACK", 0))
+        r["threads"] = max(r["threads"], bound(fn))
+        r["block"] = max(r["block"], block_registers(f.get("REG", 0), bound(fn)))
+    if a.kernels:
+        archs = sorted({t for r in fam.values() for t in r["REG"]}, key=arch_key)
+        w = max([len(k) for k in fam] + [6])
+        head = "%-*s %4s %s %7s %6s %7s %12s" % (w, "kernel", "inst", " ".join("%6s" % t for t in archs),
+                                                  "SHARED", "STACK", "threads", "block regs")
+        print("REG per target; threads: the largest launch (__launch_bounds__, else --max-threads %d); "
+              "block regs: its registers (limit %d)" % (a.max_threads, REGS_PER_SM_BLOCK))
+        print(head)
+        print("-" * len(head))
+        for k in sorted(fam):
+            r = fam[k]
+            print("%-*s %4d %s %7d %6d %7d %12d%s" % (
+                w, k, len(r["inst"]), " ".join("%6d" % r["REG"].get(t, 0) for t in archs), r["SHARED"],
+                r["STACK"], r["threads"], r["block"], "  FAIL" if r["block"] > REGS_PER_SM_BLOCK else ""))
+    table_text = "".join("%s %d\n" % (k, max(fam[k]["REG"].values())) for k in sorted(fam))
+    if a.write_registers:
+        with open(a.write_registers, "w") as f:
+            f.write(table_text)
+    if a.check_registers:
+        try:
+            with open(a.check_registers) as f:
+                have = f.read()
+        except OSError as e:
+            have = "(%s)" % e
+        if have != table_text:
+            fails.append(("regs", a.check_registers, "the emulation's register table is stale: regenerate it "
+                          "with --write-registers %s" % a.check_registers))
 
     if fails:
         for kind, subject, msg in fails:

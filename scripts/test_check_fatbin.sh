@@ -10,6 +10,8 @@
 #     add.f16 without .rn in the PTX, fusable by the driver's JIT), a*b+c in a __noinline__ function
 #     (reported on its calling kernel), and one clean kernel -> exit 1 with
 #     one FAIL per offending kernel and none for the clean one;
+#   regs.so: a kernel of ~100 registers without __launch_bounds__ (fails: 1024 threads would not fit) and
+#     its twin with __launch_bounds__(256, 1) (passes), the --kernels table and --write/--check-registers;
 #   plus: a missing target, --fma-allowed / --stack-allowed, a host-only .so (exit 2).
 # Why: the checker is the only guard of bit-exactness and resource rules on GPU-less machines; its
 #   parsing of cuobjdump output must be proven against real nvcc output, both ways.
@@ -82,6 +84,19 @@ extern "C" __global__ void k_plain(const int *a, int *c, int n) {
   if (i < n) c[i] = a[i] * 3 + 1;
 }
 EOF
+# 96 values live at once: ~100 registers per thread, too many for a block of 1024 threads
+# (64 at most), unless __launch_bounds__ promises smaller blocks.
+cat > "$tmp/regs.cu" <<'EOF'
+#define HEAVY_BODY                                                                     \
+  float v[96];                                                                         \
+  _Pragma("unroll") for (int j = 0; j < 96; j++) v[j] = a[threadIdx.x + j * n];       \
+  float s = 0.0f;                                                                      \
+  _Pragma("unroll") for (int r = 1; r < 4; r++)                                        \
+    _Pragma("unroll") for (int j = 0; j < 96; j++) s = __fadd_rn(s, __fmul_rn(v[j], v[(j + r) % 96])); \
+  c[threadIdx.x] = s;
+extern "C" __global__ void k_heavy(const float *a, float *c, int n) { HEAVY_BODY }
+extern "C" __global__ void __launch_bounds__(256, 1) k_heavy_bounded(const float *a, float *c, int n) { HEAVY_BODY }
+EOF
 printf 'int host_only(int x) { return x + 1; }\n' > "$tmp/host.c"
 
 GENCODE=(-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
@@ -95,9 +110,10 @@ build() {  # build NAME [nvcc flags...]
 t0=$SECONDS
 build clean --fmad=false & p1=$!
 build bad & p2=$!
+build regs --fmad=false & p3=$!
 cc -fPIC -shared "$tmp/host.c" -o "$tmp/host.so"
-wait $p1 && wait $p2 || { echo "test_check_fatbin: nvcc build failed" >&2; exit 1; }
-echo "built clean.so and bad.so in $((SECONDS - t0)) s"
+wait $p1 && wait $p2 && wait $p3 || { echo "test_check_fatbin: nvcc build failed" >&2; exit 1; }
+echo "built clean.so, bad.so and regs.so in $((SECONDS - t0)) s"
 
 passed=0 failed=0
 check() {  # check NAME EXPECTED_RC [checker args...]; output in $out
@@ -147,6 +163,18 @@ check fma-allowed-narrow 1 "$tmp/clean.so" --fma-allowed '^nothing$'
 has '^FAIL fma +k_fma_explicit: SASS sm_75, sm_80, sm_90, sm_100: FFMA x1 each'
 hasnt 'k_div'
 expect "an explicit fma kernel not matching --fma-allowed is reported; div/sqrt kernel still accepted"
+
+check regs 1 "$tmp/regs.so" --kernels --write-registers "$tmp/regs.txt"
+has '^FAIL regs +k_heavy: registers REG: sm_75 [0-9]+, sm_80 [0-9]+, sm_90 [0-9]+, sm_100 [0-9]+: a block of 1024 threads'
+hasnt '^FAIL regs +k_heavy_bounded'
+has '^k_heavy +1 .* 1024 +[0-9]+  FAIL$'; has '^k_heavy_bounded +1 .* 256 +[0-9]+$'
+has 'check_fatbin: 1 violation\(s\)'
+grep -Eq '^k_heavy_bounded [0-9]+$' "$tmp/regs.txt" || { echo "--- no k_heavy_bounded in --write-registers"; ok=0; }
+expect "registers x threads: an unbounded heavy kernel fails at 1024 threads, its __launch_bounds__(256) twin passes"
+
+check regs-stale 1 "$tmp/clean.so" --check-registers "$tmp/regs.txt"
+has '^FAIL regs .*regs\.txt: the emulation.s register table is stale'
+expect "--check-registers: a table that does not match the build is reported"
 
 check host-only 2 "$tmp/host.so"
 has 'check_fatbin: .*(does not contain device code|holds no fatbinary)'

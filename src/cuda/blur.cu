@@ -248,7 +248,11 @@ AUG_GLOBAL void aug__k_blur_gauss8_h(blur_args a) {
 #define TILE_ROWS 16
 
 /* T: the buffer / accumulation type; GAUSS8: the 8-bit Gaussian's rules. */
-template <typename T, int GAUSS8> AUG_GLOBAL void aug__k_blur_v_tiled(blur_args a) {
+/* The tiled passes keep more than 64 registers per thread on sm_75/sm_80 (the
+ * vertical one spilled at 64): blocks of at most 512 threads, capped at launch. */
+#define TILED_THREADS 512
+
+template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_blur_v_tiled(blur_args a) {
     AUG_SHARED_DYN(T, sh);
     const int64_t tw = blockDim.x, es = aug__ctype_size(a.dtype), hw = a.H * a.W;
     const int64_t tx = (a.W + tw - 1) / tw, ty = (a.H + TILE_ROWS - 1) / TILE_ROWS, planes = a.n / hw;
@@ -280,7 +284,7 @@ template <typename T, int GAUSS8> AUG_GLOBAL void aug__k_blur_v_tiled(blur_args 
     }
 }
 
-template <typename T, int GAUSS8> AUG_GLOBAL void aug__k_blur_h_tiled(blur_args a) {
+template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_blur_h_tiled(blur_args a) {
     AUG_SHARED_DYN(T, sh);
     const int64_t tw = blockDim.x, es = GAUSS8 ? 1 : aug__ctype_size(a.dtype), tx = (a.W + tw - 1) / tw;
     const int64_t rows = a.n / a.W;
@@ -339,7 +343,7 @@ typedef void (*blur_kernel)(blur_args);
 
 static aug_status launch(const char *func, const aug__exec *e, blur_kernel k, const char *name, const blur_args &a) {
     aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
-    AUG_LAUNCH(k, g.blocks, g.threads, 0, aug__cuda_stream(e), a);
+    AUG_LAUNCH_NAMED(k, name, g.blocks, g.threads, 0, aug__cuda_stream(e), a);
     return aug__cuda_launched(func, name, g.blocks, g.threads);
 }
 
@@ -354,14 +358,16 @@ typedef struct pass_kernels {
  * memory, else plain. */
 static aug_status run_pass(const char *func, const aug__exec *e, const pass_kernels &k, const blur_args &a,
                            int vertical, int64_t span, size_t tsize) {
-    const aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+    aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+    g.threads = aug__cuda_bounded(g.threads, TILED_THREADS); /* the tile width is the block */
     const int64_t tw = g.threads, planes = a.n / (a.H * a.W), tx = (a.W + tw - 1) / tw;
     const int64_t lines = vertical ? TILE_ROWS + span : 1, width = vertical ? tw : tw + span;
     const size_t shmem = (size_t)(lines * width) * tsize;
     if (tw < 1 || tw > 1024 || shmem > ((size_t)48 << 10)) return launch(func, e, k.plain, k.plain_name, a);
     const int64_t tiles = vertical ? planes * ((a.H + TILE_ROWS - 1) / TILE_ROWS) * tx : a.n / a.W * tx;
-    const aug__cuda_grid t = aug__cuda_grid_for(e, tiles * tw, 256);
-    AUG_LAUNCH(k.tiled, t.blocks, t.threads, shmem, aug__cuda_stream(e), a);
+    aug__cuda_grid t = aug__cuda_grid_for(e, tiles * tw, 256);
+    t.threads = aug__cuda_bounded(t.threads, TILED_THREADS);
+    AUG_LAUNCH_NAMED(k.tiled, k.tiled_name, t.blocks, t.threads, shmem, aug__cuda_stream(e), a);
     return aug__cuda_launched(func, k.tiled_name, t.blocks, t.threads);
 }
 

@@ -5,7 +5,19 @@
  * files as C++; see tests/cuda_emu and docs/cuda.md): the host emulation
  * of the CUDA execution model, with the same macros.
  *
- *   AUG_GLOBAL                 __global__ (a kernel)
+ *   AUG_GLOBAL                 __global__ __launch_bounds__(AUG_BLOCK_THREADS, 1): a kernel.
+ *                              The launch settings reach every kernel with any block
+ *                              size the API accepts (up to 1024 threads), so ptxas must
+ *                              keep each within 64 registers per thread (65536 per block
+ *                              / 1024), or a large block fails with
+ *                              cudaErrorLaunchOutOfResources
+ *   AUG_GLOBAL_BOUNDED(n)      __global__ __launch_bounds__(n, 1): a kernel that needs more
+ *                              registers than that (at most 65536 / n); its launcher caps
+ *                              the block at n threads (aug__cuda_bounded, cuda/cuda.h).
+ *                              Both ask for one resident block only: with the bare
+ *                              __launch_bounds__(512) ptxas aimed at two and spilled
+ *                              k_red_block at 64 registers (96 without spills here).
+ *                              scripts/check_fatbin.py checks registers x threads.
  *   AUG_DEV                    __device__ __forceinline__ (a device helper)
  *   AUG_LAUNCH(k, grid, block, shmem_bytes, stream, args...)
  *                              launch kernel k (a template instantiation goes in
@@ -13,6 +25,10 @@
  *                              returns nothing: errors surface through
  *                              cudaGetLastError()/cudaPeekAtLastError(), so check
  *                              after every launch, as with <<<>>>.
+ *   AUG_LAUNCH_NAMED(k, name, grid, block, shmem_bytes, stream, args...)
+ *                              the same for a kernel chosen at run time (a pointer
+ *                              k): name is its kernel's name, which the emulation
+ *                              looks its registers up by (tests/cuda_emu)
  *   AUG_SHARED(T, name, count) inside a kernel or device function: a block-shared
  *                              array of count (a compile-time constant) T, used as
  *                              `T *name` / name[i]. At most 48 KiB per array.
@@ -31,7 +47,10 @@
 #include <cublas_v2.h>
 #endif
 
-#define AUG_GLOBAL __global__
+/* The most threads per block the API accepts on every target (sm_75..sm_100). */
+#define AUG_BLOCK_THREADS 1024
+#define AUG_GLOBAL __global__ __launch_bounds__(AUG_BLOCK_THREADS, 1)
+#define AUG_GLOBAL_BOUNDED(n) __global__ __launch_bounds__(n, 1)
 #define AUG_DEV __device__ __forceinline__
 
 /* Unroll the next loop fully (its trip count is a constant), so arrays it indexes
@@ -46,6 +65,8 @@
 
 #define AUG_LAUNCH(kernel, grid, block, shmem_bytes, stream, ...) \
     ::aug_emu::launch((kernel), #kernel, (grid), (block), (shmem_bytes), (stream), ##__VA_ARGS__)
+#define AUG_LAUNCH_NAMED(kernel, name, grid, block, shmem_bytes, stream, ...) \
+    ::aug_emu::launch((kernel), (name), (grid), (block), (shmem_bytes), (stream), ##__VA_ARGS__)
 
 /* A function-local static names the declaration site: every thread of a block
  * calling it gets the same block-shared buffer (filled with 0xFF before each block). */
@@ -64,6 +85,8 @@
 
 #define AUG_LAUNCH(kernel, grid, block, shmem_bytes, stream, ...) \
     kernel<<<(grid), (block), (shmem_bytes), (stream)>>>(__VA_ARGS__)
+#define AUG_LAUNCH_NAMED(kernel, name, grid, block, shmem_bytes, stream, ...) \
+    ((void)(name), kernel<<<(grid), (block), (shmem_bytes), (stream)>>>(__VA_ARGS__))
 
 #define AUG_SHARED(T, name, count)                                                                   \
     static_assert((count) > 0 && sizeof(T) * (count) <= 48u * 1024u,                                 \

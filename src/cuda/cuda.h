@@ -65,6 +65,14 @@ typedef struct aug__cuda_grid {
 } aug__cuda_grid;
 aug__cuda_grid aug__cuda_grid_for(const aug__exec *e, int64_t n, unsigned dflt);
 
+/* The threads per block of a kernel declared AUG_GLOBAL_BOUNDED(bound): a count the
+ * API accepts (<= AUG_BLOCK_THREADS) but over the bound runs as `bound` threads
+ * (no result depends on the block size: the kernels' orders come from the data);
+ * more is passed on, for the launch to refuse. */
+static inline unsigned aug__cuda_bounded(unsigned threads, unsigned bound) {
+    return threads > bound && threads <= AUG_BLOCK_THREADS ? bound : threads;
+}
+
 /* The stream of a plan. */
 static inline cudaStream_t aug__cuda_stream(const aug__exec *e) { return (cudaStream_t)e->stream_handle; }
 

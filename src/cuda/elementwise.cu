@@ -122,7 +122,7 @@ static aug_status convert(const char *func, const aug__exec *e, int ndim, const 
     }
     if (!src) memcpy(a.sval, sval, 16);
     aug__cuda_grid g = aug__cuda_grid_for(e, size, 256);
-    AUG_LAUNCH(conv_kernels[dst_t], g.blocks, g.threads, 0, aug__cuda_stream(e), a);
+    AUG_LAUNCH_NAMED(conv_kernels[dst_t], conv_names[dst_t], g.blocks, g.threads, 0, aug__cuda_stream(e), a);
     return aug__cuda_launched(func, conv_names[dst_t], g.blocks, g.threads);
 }
 

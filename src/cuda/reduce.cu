@@ -275,9 +275,14 @@ AUG_DEV red_part short_serial(const red_args &a, const char *base) {
     return p;
 }
 
+/* k_red_thread and k_red_block took 66 and 88 registers per thread (sm_100), more
+ * than the 64 of a 1024-thread block: blocks of at most 512 threads (up to 128
+ * registers each; check_fatbin's table has the counts), capped at launch. */
+#define RED_THREADS 512
+
 /* One thread per output, R <= AUG__RED_BLOCK: a single block, no stack. */
 template <class T>
-AUG_GLOBAL void k_red_thread(red_args a) {
+AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_thread(red_args a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.O; o += step) {
         const char *base;
@@ -295,7 +300,7 @@ AUG_GLOBAL void k_red_thread(red_args a) {
 /* One GPU block per (output, chunk); parts: the chunk partials ([O][nchunks]),
  * or NULL with one chunk (then the result is stored directly). */
 template <class T>
-AUG_GLOBAL void k_red_block(red_args a, red_part *parts) {
+AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_block(red_args a, red_part *parts) {
     AUG_SHARED(double, bval, BLOCKS_PER_CHUNK);
     AUG_SHARED(red_tpart, tpart, MAX_THREADS);
     const int float_sum = red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN);
@@ -393,6 +398,7 @@ static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
     /* Short ranges: a thread per output keeps every GPU thread busy. */
     if (a->R <= AUG__RED_BLOCK) {
         aug__cuda_grid g = aug__cuda_grid_for(e, a->O, 128);
+        g.threads = aug__cuda_bounded(g.threads, RED_THREADS);
         AUG_LAUNCH((k_red_thread<T>), g.blocks, g.threads, 0, stream, *a);
         return aug__cuda_launched(func, "k_red_thread", g.blocks, g.threads);
     }
@@ -404,6 +410,7 @@ static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
     if (g.threads > MAX_THREADS)
         return aug__error(AUG_ERR_CUDA, func, "a reduction block has at most %d threads, %u were requested",
                           MAX_THREADS, g.threads);
+    g.threads = aug__cuda_bounded(g.threads, RED_THREADS);
     if (a->nchunks <= 1) {
         AUG_LAUNCH((k_red_block<T>), g.blocks, g.threads, 0, stream, *a, (red_part *)NULL);
         return aug__cuda_launched(func, "k_red_block", g.blocks, g.threads);

@@ -118,7 +118,12 @@ AUG_DEV void nearest(const warp_args &a, const wimg &im, int64_t c, int64_t y, i
     else copy_value(im.base + (jy * im.sh + jx * im.sw + c * im.sc), im.dtype, a.dst_dtype, out);
 }
 
-AUG_GLOBAL void aug__k_warp(warp_args a) {
+/* The warp sample took 96-114 registers per thread, more than the 64 of a
+ * 1024-thread block: blocks of at most 512 threads (65536 / 512 = 128 registers
+ * each), capped at launch. */
+#define WARP_THREADS 512
+
+AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp(warp_args a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
         /* value i in the output's memory order (consecutive threads write
@@ -220,6 +225,7 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
     a.dn = p->dst->strides[0], a.dc = p->dst->strides[1], a.dy = p->dst->strides[2], a.dx = p->dst->strides[3];
     a.nearest = p->interp == AUG_WARP_NEAREST;
     aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+    g.threads = aug__cuda_bounded(g.threads, WARP_THREADS);
     AUG_LAUNCH(aug__k_warp, g.blocks, g.threads, 0, stream, a);
     st = aug__cuda_launched(func, "aug__k_warp", g.blocks, g.threads);
     aug__cuda_tmp_free(dev, dev_mem, bytes, stream);

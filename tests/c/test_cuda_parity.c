@@ -571,11 +571,28 @@ static void test_devices_and_copies(void **state) {
     aug_tensor_free(back), aug_tensor_free(g1), aug_tensor_free(g0), aug_tensor_free(c);
 }
 
+/* Setups: the calling thread's launch settings at 1024 threads per block, the most
+ * the API accepts, and back to automatic. */
+static int threads_1024(void **state) {
+    (void)state;
+    return aug_set_launch(0, 1024) == AUG_OK ? 0 : -1;
+}
+static int threads_auto(void **state) {
+    (void)state;
+    return aug_set_launch(0, 0) == AUG_OK ? 0 : -1;
+}
+#define AT_1024(t) cmocka_unit_test_setup_teardown(t, threads_1024, threads_auto)
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_dtypes),      cmocka_unit_test(test_ops_layouts),
         cmocka_unit_test(test_ops_scalars),     cmocka_unit_test(test_casts_fills),
         cmocka_unit_test(test_reductions),      cmocka_unit_test(test_random),
+        /* the families once more in blocks of 1024 threads: every kernel must take
+         * them, which its registers decide (the emulation refuses a block of more than
+         * 64 Ki registers, counted from the fatbinary: tests/cuda_emu/kernel_registers.txt) */
+        AT_1024(test_ops_dtypes),               AT_1024(test_casts_fills),
+        AT_1024(test_reductions),               AT_1024(test_random),
         cmocka_unit_test(test_gemm),            cmocka_unit_test(test_launch_settings),
         cmocka_unit_test(test_streams_events),  cmocka_unit_test(test_allocator_reuse),
         cmocka_unit_test(test_devices_and_copies),

@@ -48,6 +48,13 @@ constexpr size_t kSharedPerBlockOptin = 227 * 1024; /* cudaFuncAttributeMaxDynam
 constexpr int kMaxThreadsPerBlock = 1024;
 
 /* ---- kernels --------------------------------------------------------------------- */
+/* Registers per thread of the kernel a launch names (AUG_LAUNCH's kernel expression,
+ * e.g. "(k_red_block<T>)": its identifier, k_red_block), from the table that
+ * scripts/check_fatbin.py --write-registers reads out of the nvcc build (the most
+ * over targets and instantiations); 0 when the table lacks it or is off. */
+int kernel_registers(const char *launch_name);
+constexpr uint64_t kRegistersPerBlock = 65536; /* every target, sm_75..sm_100 */
+
 struct KernelAttr {
     int max_dyn = (int)kSharedPerBlock; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
     bool max_dyn_set = false;           /* opted in: static + dynamic may reach 227 KiB */

@@ -13,6 +13,9 @@
  *                      name; default cudaErrorIllegalAddress) sticky on its device, as
  *                      an out-of-bounds or misaligned access on a GPU does
  *   AUG_EMU_NO_CUBLAS=1  the cuBLAS stand-in is absent (emu_cublas.cpp)
+ *   AUG_EMU_REGISTERS  the kernels' register table (default: kernel_registers.txt
+ *                      beside this file, as scripts/check_fatbin.py writes it from the
+ *                      nvcc build); empty: no register budget
  *
  * Every device looks like an H100 SXM (cc 9.0, 132 SMs). Device memory is host
  * memory from posix_memalign (256-byte aligned like cudaMalloc, exact size so ASan
@@ -28,6 +31,9 @@
 #include "emu_internal.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <map>
+#include <string>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -96,6 +102,45 @@ const Config &config() {
         return k;
     }();
     return c;
+}
+
+/* ---- the register table ---------------------------------------------------------------- */
+
+/* The identifier a kernel expression names: "(k_red_block<T>)" -> "k_red_block". */
+static std::string kernel_identifier(const char *expr) {
+    std::string n(expr);
+    size_t b = n.find_first_not_of("( ");
+    n = b == std::string::npos ? "" : n.substr(b);
+    size_t e = n.find_first_of("<(), ");
+    if (e != std::string::npos) n.resize(e);
+    size_t c = n.rfind("::");
+    return c == std::string::npos ? n : n.substr(c + 2);
+}
+
+int kernel_registers(const char *launch_name) {
+    static const std::map<std::string, int> table = [] {
+        std::map<std::string, int> t;
+        const char *env = getenv("AUG_EMU_REGISTERS");
+#ifdef AUG_EMU_REGISTER_TABLE
+        const char *path = env ? env : AUG_EMU_REGISTER_TABLE;
+#else
+        const char *path = env ? env : "";
+#endif
+        if (!*path) return t;
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            fprintf(stderr, "aug cuda_emu: no register table %s (%s): launches are not checked against it\n", path,
+                    strerror(errno));
+            return t;
+        }
+        char name[256];
+        int regs;
+        while (fscanf(f, "%255s %d", name, &regs) == 2) t[name] = regs;
+        fclose(f);
+        return t;
+    }();
+    auto it = table.find(kernel_identifier(launch_name));
+    return it == table.end() ? 0 : it->second;
 }
 
 /* ---- devices ---------------------------------------------------------------------------- */

@@ -30,7 +30,9 @@
  * is cudaErrorInvalidResourceHandle; launch configuration errors (block > 1024
  * threads or over (1024, 1024, 64), grid over (2^31-1, 65535, 65535), a zero
  * dimension: cudaErrorInvalidConfiguration; too much shared memory:
- * cudaErrorInvalidValue) are not sticky and the kernel does not run.
+ * cudaErrorInvalidValue; more registers than a block may have, from the kernel's
+ * count in the fatbinary (kernel_registers): cudaErrorLaunchOutOfResources) are
+ * not sticky and the kernel does not run.
  * Once a device has faulted its streams skip queued work (records still complete,
  * so nothing waits forever). */
 #include "emu_internal.h"
@@ -320,6 +322,17 @@ void launch_submit(const char *name, const void *kfn, dim3 grid, dim3 block, siz
              block.x, block.y, block.z);
         rec(cudaErrorInvalidConfiguration);
         return;
+    }
+    /* Registers, allocated per thread in units of 8 (256 per warp): a block of more
+     * than 64 Ki is refused, as the GPU refuses it. */
+    if (int regs = kernel_registers(name)) {
+        uint64_t need = (uint64_t)((regs + 7) / 8 * 8) * 32 * ((threads + 31) / 32);
+        if (need > kRegistersPerBlock) {
+            note("launch of %s: %d registers x %llu threads need %llu > %llu registers", name, regs,
+                 (unsigned long long)threads, (unsigned long long)need, (unsigned long long)kRegistersPerBlock);
+            rec(cudaErrorLaunchOutOfResources);
+            return;
+        }
     }
     /* Shared memory: dynamic <= the kernel's maximum (48 KiB minus its static use
      * unless raised with cudaFuncSetAttribute), static + dynamic <= 48 KiB or the
