@@ -164,7 +164,8 @@ bench: build venv
 
 # The whole-recipe benchmarks against the peers (bench/pipelines.py: DALI CPU, torchvision v2,
 # albumentations, OpenCV by hand, Pillow-SIMD), in their own venv .venv-peers, never in `make test`:
-# the peers, augpy, the photo set (bench/photos.py), the recipes, then the report.
+# the peers, augpy, the photo set (bench/photos.py), the recipes, the loader's cost over its
+# stage (bench/loader.py: it needs torch, which only this venv has), then the report.
 PEERS_VENV := .venv-peers
 PEERS_PY := $(PEERS_VENV)/bin/python
 PEER_DEPS := numpy opencv-python-headless scikit-image albumentations nvidia-dali-cuda130 torch torchvision matplotlib
@@ -180,6 +181,7 @@ bench-peers: deps
 	$(PEERS_PY) -m pip install -q --no-build-isolation .
 	$(PEERS_PY) bench/photos.py
 	cd bench && ../$(PEERS_PY) pipelines.py
+	cd bench && ../$(PEERS_PY) loader.py
 	$(PEERS_PY) bench/report.py
 
 # The GPU benchmarks (bench/gpu/) at a tiny size on the emulated device, so they cannot rot.

@@ -1,4 +1,4 @@
-"""bench/bench_loader.py: what the training loader costs on top of its stage.
+"""bench/loader.py: what the training loader costs on top of its stage.
 
 The ImageNet training recipe (augpy.image.imagenet_train: region + DCT-scaled decode of
 the random resized crop, flip, ColorJitter, Normalize) over the bench photo set
@@ -16,7 +16,7 @@ CPU-ms and wall-ms per image, 1 thread (AUG_NUM_THREADS / --threads). Needs torc
 DataLoader worker's side only: IterableDataset and from_dlpack). The ratio dataset / stage
 is the loader's overhead.
 
-    python bench/bench_loader.py [--photos build/photos] [--n 256] [--batch 64] [--reps 4]
+    python bench/loader.py [--photos build/photos] [--n 256] [--batch 64] [--reps 4]
 """
 import argparse
 import functools
