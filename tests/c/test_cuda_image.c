@@ -511,25 +511,15 @@ static void test_jpeg_buffer_and_errors(void **state) {
     tjFree(j);
 }
 
-/* Setups: launch settings at 1024 threads per block, and back to automatic. */
-static int threads_1024(void **state) {
-    (void)state;
-    return aug_set_launch(0, 1024) == AUG_OK ? 0 : -1;
-}
-static int threads_auto(void **state) {
-    (void)state;
-    return aug_set_launch(0, 0) == AUG_OK ? 0 : -1;
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lighting),
         /* the families once more in blocks of 1024 threads (test_cuda_parity.c says why) */
-        cmocka_unit_test_setup_teardown(test_lighting, threads_1024, threads_auto),
-        cmocka_unit_test_setup_teardown(test_blur_box, threads_1024, threads_auto),
-        cmocka_unit_test_setup_teardown(test_blur_gaussian, threads_1024, threads_auto),
-        cmocka_unit_test_setup_teardown(test_warp_kernels, threads_1024, threads_auto),
-        cmocka_unit_test_setup_teardown(test_warp_options, threads_1024, threads_auto),
+        AT_1024(test_lighting),
+        AT_1024(test_blur_box),
+        AT_1024(test_blur_gaussian),
+        AT_1024(test_warp_kernels),
+        AT_1024(test_warp_options),
         cmocka_unit_test(test_lighting_errors),
         cmocka_unit_test(test_blur_box),
         cmocka_unit_test(test_blur_gaussian),

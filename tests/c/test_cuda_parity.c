@@ -571,18 +571,6 @@ static void test_devices_and_copies(void **state) {
     aug_tensor_free(back), aug_tensor_free(g1), aug_tensor_free(g0), aug_tensor_free(c);
 }
 
-/* Setups: the calling thread's launch settings at 1024 threads per block, the most
- * the API accepts, and back to automatic. */
-static int threads_1024(void **state) {
-    (void)state;
-    return aug_set_launch(0, 1024) == AUG_OK ? 0 : -1;
-}
-static int threads_auto(void **state) {
-    (void)state;
-    return aug_set_launch(0, 0) == AUG_OK ? 0 : -1;
-}
-#define AT_1024(t) cmocka_unit_test_setup_teardown(t, threads_1024, threads_auto)
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_dtypes),      cmocka_unit_test(test_ops_layouts),

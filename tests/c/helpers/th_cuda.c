@@ -105,3 +105,12 @@ void th_compare(const char *what, aug_dtype t, const unsigned char *a, const uns
     }
 }
 
+int th_threads_1024(void **state) {
+    (void)state;
+    return aug_set_launch(0, 1024) == AUG_OK ? 0 : -1;
+}
+
+int th_threads_auto(void **state) {
+    (void)state;
+    return aug_set_launch(0, 0) == AUG_OK ? 0 : -1;
+}

@@ -20,6 +20,12 @@ int th_have_cuda(void);
         if (!th_have_cuda()) skip();  \
     } while (0)
 
+/* cmocka setup / teardown: the calling thread's launch settings at 1024 threads
+ * per block (the most the API accepts), and back to automatic. */
+int th_threads_1024(void **state);
+int th_threads_auto(void **state);
+#define AT_1024(t) cmocka_unit_test_setup_teardown(t, th_threads_1024, th_threads_auto)
+
 /* A deterministic pattern with the edge values of the dtype first. */
 void th_fill_pattern(aug_tensor *t, uint64_t seed);
 /* Packed bytes of t (any device) in C order; caller frees. */
