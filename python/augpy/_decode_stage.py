@@ -159,7 +159,15 @@ class DecodeWarp:
         # __call__ starts both afresh when the process id has changed.
         self._pid = os.getpid()
         self._local = threading.local()
-        self._pool = ThreadPoolExecutor(self.cpu_threads) if self.cpu_threads > 1 else None
+        self._pool = (ThreadPoolExecutor(self.cpu_threads, initializer=self._cap_thread)
+                      if self.cpu_threads > 1 else None)
+
+    def _cap_thread(self):
+        """A decoder thread's share of the CPU workers for its own calls (the warp): the
+        threads, already parallel over the images, would otherwise each wake the whole pool
+        onto the cores the others decode on. Set when the thread starts and again per job
+        (set_num_threads may have changed in between)."""
+        _augpy.set_thread_num_threads(max(1, _augpy.get_num_threads() // self.cpu_threads))
 
     def _decoder(self):
         local = self._local
@@ -192,10 +200,7 @@ class DecodeWarp:
         pool share, the wait for earlier readers of this ring buffer, ``_decode_warp``,
         and the event that marks it done on this thread's stream."""
         if self._pool is not None:
-            # a decoder thread's share of the CPU workers for its own calls (the warp): the
-            # threads, already parallel over the images, would otherwise each wake the whole
-            # pool onto the cores the others decode on
-            _augpy.set_thread_num_threads(max(1, _augpy.get_num_threads() // self.cpu_threads))
+            self._cap_thread()
         decoder, buffer = self._decoder()
         stream = _augpy.get_current_stream()
         stream.wait_event(handoff)  # earlier readers of this ring buffer come first
