@@ -19,7 +19,7 @@ PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy 'ray[
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
 .PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke fuzz-python venv venv-base pytest pytest-cpu pytest-emu pyasan pytest-asan \
-        cuda cuda-emu cuda-check test demo bench bench-peers bench-gpu-smoke clean
+        cuda cuda-emu cuda-check test demo bench bench-peers bench-gpu-smoke gpu-check-prep gpu-check gpu-check-dry clean
 
 all: build
 
@@ -141,7 +141,7 @@ fuzz-python: venv
 CUDA_FMA_ALLOWED := f_(FMA|FPOW|SQRT|RSQRT|CBRT|EXP|LOG|LOG2|LOG10|SIN|COS|TAN|ASIN|ACOS|ATAN|ATAN2|SINH|COSH|TANH|ASINH|ACOSH|ATANH)_f(32|64)|f_(pow|mod|floordiv)_f(32|64)|k_random|k_blur_gauss8_(v|h)|k_blur_[vh]_tiled<float, 1>|k_light_direct|k_colour_
 CUDA_STACK_ALLOWED := f_(SIN|COS|TAN)_f(32|64)|k_random
 
-test: ctest ctest-asan fuzz-smoke cuda-check pytest bench-gpu-smoke
+test: ctest ctest-asan fuzz-smoke cuda-check pytest bench-gpu-smoke gpu-check-dry
 
 # The main job: augment JPEG batches (augpy's sample set) and write out/contact_sheet.png.
 # On a machine with an NVIDIA GPU the CUDA module is built too and installed beside augpy's
@@ -188,5 +188,19 @@ bench-peers: deps
 bench-gpu-smoke: venv cuda-emu
 	for b in bench/gpu/bench_*.py; do echo "== $$b"; AUG_CUDA_BACKEND=emu $(VPY) $$b --smoke || exit 1; done
 
+# The real-GPU check (scripts/gpu_check.sh, docs/cuda.md "Checking a real GPU"): prep gathers into
+# .gpucarry/ (<= 64 MiB, git-ignored) what a GPU machine without a package registry needs; gpu-check
+# runs there, in a copy of the checkout with .gpucarry/, within 8 minutes, logs and summary.txt in
+# OUT (default gpu_check_out/). gpu-check-dry is its run step on the emulated device at tiny sizes,
+# over the trees of cuda-emu and cuda: it keeps the script from rotting (part of `make test`).
+gpu-check-prep: $(CUDA_ENV)
+	scripts/gpu_check.sh prep
+
+gpu-check:
+	scripts/gpu_check.sh run
+
+gpu-check-dry: gpu-check-prep cuda-emu cuda venv
+	OUT=$(CURDIR)/build/gpu_check_dry GPU_CHECK_PYTHON=$(CURDIR)/$(VPY) scripts/gpu_check.sh dry-run
+
 clean:
-	rm -rf build build-asan build-nvcc build-fuzz build-pyasan build-pyasan-cmake _skbuild dist *.egg-info
+	rm -rf build build-asan build-nvcc build-fuzz build-pyasan build-pyasan-cmake build-gpu build-gpu-dry .gpucarry gpu_check_out _skbuild dist *.egg-info
