@@ -194,9 +194,13 @@ AUG__HIDDEN aug_status aug__run_elementwise(const char *func, aug_op op, const a
 
 AUG__HIDDEN extern const aug__backend aug__cpu_backend;
 
-/* The CUDA backend, loaded on first use (core/cuda_module.c); NULL when there is
- * none (aug_cuda_status() says why). */
+/* The CUDA backend, loaded and started on first use (core/cuda_module.c); NULL
+ * when there is none (aug_cuda_status() says why), and in a process forked
+ * after it started (CUDA cannot be used there). */
 AUG__HIDDEN const aug__backend *aug__cuda_backend(void);
+/* The CUDA devices, without starting CUDA when the module's probe can count them
+ * (aug_device_count); once the backend started, its own count. */
+AUG__HIDDEN int aug__cuda_device_count(void);
 
 /* ---- the CUDA module's interface ----------------------------------------------------
  * The CUDA backend is a shared object of its own (libaug_cuda.so, or the emulated

@@ -10,9 +10,21 @@
  * built from; else the dynamic loader's search path.
  *
  * A module that loads but sees no GPU (no driver, no device) reports why, and
- * the library stays on the CPU: aug_cuda_status() returns that reason. */
+ * the library stays on the CPU: aug_cuda_status() returns that reason.
+ *
+ * Loading is not starting: the module's probe (aug_cuda_module_probe,
+ * cuda/probe.cu) counts the GPUs without initialising CUDA, which answers
+ * aug_device_count and the default device; the module's init (the CUDA runtime:
+ * cudaGetDeviceCount, device properties, the memory pool) runs at the first
+ * real use, through aug__cuda_backend (an allocation, an op, a stream, device
+ * properties). From then on the runtime's count is the count. So a process that
+ * imported augpy and chose cuda:0 but ran nothing on it can fork workers that
+ * start CUDA themselves; a child forked after CUDA started cannot use CUDA (the
+ * driver refuses it), and gets a clear error naming the 'spawn' start method
+ * instead of a CUDA failure: no call reaches the module there. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +37,24 @@
 #define AUG_CUDA_MODULE_BUILD_DIR ""
 #endif
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+/* The module's probe: the device count without starting CUDA, -1 if unknown;
+ * 0 with *why set when there is none. */
+typedef int (*aug__cuda_module_probe_fn)(const aug__host_api *host, const char **why);
+#define AUG__CUDA_MODULE_PROBE "aug_cuda_module_probe"
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;  /* dlopen and probe */
+static pthread_once_t start_once = PTHREAD_ONCE_INIT; /* the module's init */
+static aug__cuda_module_init_fn init_fn;
+static int probed = -1; /* the probe's count; -1: no probe, or it could not tell */
+static atomic_int started; /* start() ran: CUDA is (or was tried to be) initialised */
+static atomic_int forked;  /* this process was forked after start() */
 static const aug__backend *loaded;
 static char status[1024] = "not loaded";
+
+static const char fork_status[] =
+    "CUDA was started in this process's parent before fork(), and a forked process cannot use it: start "
+    "worker processes with the 'spawn' method (multiprocessing.get_context('spawn'), torch.multiprocessing, "
+    "DataLoader(multiprocessing_context='spawn')), or use CUDA in the parent only after forking";
 
 static const aug__host_api host_api = {AUG__BACKEND_ABI, AUG_NUM_OPS, AUG_NUM_DTYPES, aug__verror, aug__convert_one,
                                        aug_op_name};
@@ -106,22 +133,50 @@ static void load(void) {
         dlclose(h);
         return;
     }
+    init_fn = init;
+    status[0] = '\0';
+    aug__cuda_module_probe_fn probe = (aug__cuda_module_probe_fn)(void (*)(void))dlsym(h, AUG__CUDA_MODULE_PROBE);
+    if (probe) { /* an older module has none: it starts to count */
+        const char *why = NULL;
+        probed = probe(&host_api, &why);
+        if (probed == 0) snprintf(status, sizeof status, "%s", why ? why : "no CUDA device");
+    }
+}
+
+static void after_fork_child(void) {
+    if (atomic_load(&started)) atomic_store(&forked, 1);
+}
+
+static void start(void) {
+    pthread_once(&load_once, load);
+    if (!init_fn || probed == 0) return; /* no module, or the probe found no device: nothing to start */
+    pthread_atfork(NULL, NULL, after_fork_child);
+    atomic_store(&started, 1);
     const char *why = NULL;
-    const aug__backend *be = init(&host_api, &why);
+    const aug__backend *be = init_fn(&host_api, &why);
     if (!be) {
         snprintf(status, sizeof status, "%s", why ? why : "the CUDA module refused to start");
         return; /* keep the module loaded: its runtime may hold state */
     }
     loaded = be;
-    status[0] = '\0';
 }
 
 const aug__backend *aug__cuda_backend(void) {
-    pthread_once(&load_once, load);
+    if (atomic_load(&forked)) return NULL; /* aug_cuda_status says why */
+    pthread_once(&start_once, start);
     return loaded;
+}
+
+int aug__cuda_device_count(void) {
+    pthread_once(&load_once, load);
+    if (!atomic_load(&started) && probed >= 0) return probed;
+    if (!atomic_load(&forked)) pthread_once(&start_once, start);
+    /* a forked child keeps its parent's count (module state, no CUDA call): the
+     * devices exist, but using one fails with the fork message */
+    return loaded ? loaded->device_count() : 0;
 }
 
 const char *aug_cuda_status(void) {
     pthread_once(&load_once, load);
-    return status;
+    return atomic_load(&forked) ? fork_status : status;
 }

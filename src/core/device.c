@@ -41,8 +41,7 @@ static int type_index(aug_device_type t) { return t == AUG_DEVICE_CUDA ? 1 : 0; 
 int aug_device_count(aug_device_type type) {
     if (type == AUG_DEVICE_CPU) return 1;
     if (type != AUG_DEVICE_CUDA) return 0;
-    const aug__backend *be = aug__cuda_backend();
-    return be ? be->device_count() : 0;
+    return aug__cuda_device_count();
 }
 
 aug_status aug_device_check(aug_device dev) {

@@ -6,7 +6,8 @@
  * non-zero extents times the item size must fit in int64 even when another extent
  * is 0, so every stride and byte offset of the tensor is representable.
  *
- * The default device is cuda:0 when a CUDA device is present, else cpu;
+ * The default device is cuda:0 when a CUDA device is present, else cpu (counted
+ * by the CUDA module's probe, without starting CUDA: core/cuda_module.c);
  * AUG_DEVICE=cpu|cuda|cuda:N overrides (semantics §4). A request that cannot be
  * honoured falls back to cpu and records the reason in aug_last_error() (a status
  * of AUG_ERR_CUDA) so the fallback is visible; explicitly requesting an absent

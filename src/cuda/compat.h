@@ -35,6 +35,8 @@
  *   AUG_SHARED_DYN(T, name)    `T *name` pointing at the launch's dynamic shared
  *                              memory (the shmem_bytes of AUG_LAUNCH; 16-byte aligned).
  *   AUG_UNROLL                 before a loop with a constant trip count: unroll it.
+ *   AUG_CHECK_ALIGNED(p, T)    before a typed global access of T at p: the emulation
+ *                              faults (cudaErrorMisalignedAddress) on a misaligned p.
  *
  * Raw __shared__ does not compile in the emulation build: use the macros. */
 #ifndef AUG_CUDA_COMPAT_H
@@ -59,6 +61,19 @@
 #define AUG_UNROLL _Pragma("GCC unroll 16")
 #else
 #define AUG_UNROLL _Pragma("unroll")
+#endif
+
+/* AUG_CHECK_ALIGNED(p, T): before a typed global access of T at p (the kernels'
+ * load and store helpers over tensor memory, which may be imported at any
+ * address). The emulation fails the block with a sticky cudaErrorMisalignedAddress
+ * when p is not aligned for T, as a GPU's load or store does; nvcc: nothing. */
+#if defined(AUG_CUDA_EMU)
+#define AUG_CHECK_ALIGNED(p, T)                                                              \
+    (((uintptr_t)(const void *)(p) % alignof(T)) ? ::aug_emu::misaligned(__FILE__, __LINE__, \
+                                                                         (const void *)(p), alignof(T)) \
+                                                 : (void)0)
+#else
+#define AUG_CHECK_ALIGNED(p, T) ((void)0)
 #endif
 
 #if defined(AUG_CUDA_EMU)

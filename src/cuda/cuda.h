@@ -29,6 +29,17 @@ int aug__cuda_sticky(cudaError_t err);
  * ... restart the process". Returns AUG_ERR_CUDA. */
 aug_status aug__cuda_broken(const char *func, cudaError_t err, const char *what);
 
+/* What an error of cudaErrorInitializationError adds: the usual cause is a
+ * process forked after its parent started CUDA. */
+#define AUG__CUDA_FORK_HINT                                                                                     \
+    "; a process forked after CUDA started in its parent cannot use CUDA: start worker processes with the "    \
+    "'spawn' method (multiprocessing.get_context('spawn'), torch.multiprocessing, "                            \
+    "DataLoader(multiprocessing_context='spawn'))"
+
+/* NULL when libaug's host API fits this module (ABI, op list, dtypes), else why
+ * not (cuda/probe.cu). */
+const char *aug__cuda_host_check(const aug__host_api *host);
+
 /* Evaluates a CUDA runtime call; on failure records it and returns from the
  * calling function with the status. */
 #define AUG_CUDA(func, call)                                                               \

@@ -50,7 +50,17 @@ AUG_DEV T aug__ew_load(const aug__ew_args &a, int k, int64_t off) {
         memcpy(&v, a.sval[k], sizeof v);
         return v;
     }
-    return *(const T *)(const void *)(a.base[k] + off);
+    const char *p = a.base[k] + off;
+    AUG_CHECK_ALIGNED(p, T);
+    return *(const T *)(const void *)p;
+}
+
+/* The result of ctype T stored at element offset off of the output (operand k). */
+template <class T>
+AUG_DEV void aug__ew_store(const aug__ew_args &a, int k, int64_t off, T v) {
+    char *p = a.base[k] + off;
+    AUG_CHECK_ALIGNED(p, T);
+    *(T *)(void *)p = v;
 }
 
 #define AUG__EW_LOOP(NOPS)                                                                     \
@@ -63,7 +73,7 @@ template <class TA, class TO, class F>
 AUG_GLOBAL void aug__k_unary(aug__ew_args a, F f) {
     AUG__EW_LOOP(2)
         TO r = f(aug__ew_load<TA>(a, 0, off[0]));
-        *(TO *)(void *)(a.base[1] + off[1]) = r;
+        aug__ew_store<TO>(a, 1, off[1], r);
     }
 }
 
@@ -71,7 +81,7 @@ template <class TA, class TB, class TO, class F>
 AUG_GLOBAL void aug__k_binary(aug__ew_args a, F f) {
     AUG__EW_LOOP(3)
         TO r = f(aug__ew_load<TA>(a, 0, off[0]), aug__ew_load<TB>(a, 1, off[1]));
-        *(TO *)(void *)(a.base[2] + off[2]) = r;
+        aug__ew_store<TO>(a, 2, off[2], r);
     }
 }
 
@@ -79,7 +89,7 @@ template <class T, class F>
 AUG_GLOBAL void aug__k_ternary(aug__ew_args a, F f) {
     AUG__EW_LOOP(4)
         T r = f(aug__ew_load<T>(a, 0, off[0]), aug__ew_load<T>(a, 1, off[1]), aug__ew_load<T>(a, 2, off[2]));
-        *(T *)(void *)(a.base[3] + off[3]) = r;
+        aug__ew_store<T>(a, 3, off[3], r);
     }
 }
 

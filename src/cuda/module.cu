@@ -1,7 +1,8 @@
 /* cuda/module.cu: the CUDA backend module: its entry point, devices, streams,
  * events, launch shapes, errors, and the backend table (core/backend.h).
  *
- * aug_cuda_module_init is the one exported symbol. It refuses to start (and
+ * aug_cuda_module_init is the entry point (aug_cuda_module_probe, cuda/probe.cu,
+ * counts the GPUs without starting CUDA). It refuses to start (and
  * says why) when the runtime sees no device: no driver, a driver too old for
  * this runtime, or no GPU; libaug then stays on the CPU. Device facts needed
  * by every launch (SM count, limits) are read once here. Streams and events
@@ -68,8 +69,9 @@ aug_status aug__cuda_fail(const char *func, cudaError_t err, const char *what, c
     }
     aug_status st = err == cudaErrorMemoryAllocation ? AUG_ERR_MEMORY : AUG_ERR_CUDA;
     cudaGetLastError(); /* reported here: the next launch check must not see it again */
-    return aug__error(st, func, "CUDA error %s (%s) in %s (%s:%d)", cudaGetErrorName(err), cudaGetErrorString(err),
-                      what, base ? base + 1 : file, line);
+    return aug__error(st, func, "CUDA error %s (%s) in %s (%s:%d)%s", cudaGetErrorName(err), cudaGetErrorString(err),
+                      what, base ? base + 1 : file, line,
+                      err == cudaErrorInitializationError ? AUG__CUDA_FORK_HINT : "");
 }
 
 aug_status aug__cuda_launched(const char *func, const char *kernel, unsigned blocks, unsigned threads) {
@@ -303,25 +305,9 @@ static char why_buf[512];
 
 extern "C" __attribute__((visibility("default"))) const aug__backend *aug_cuda_module_init(const aug__host_api *host,
                                                                                            const char **why) {
-    if (!host || host->abi != AUG__BACKEND_ABI) {
-        snprintf(why_buf, sizeof why_buf, "the CUDA module was built for another libaug (ABI %d, libaug has %d)",
-                 AUG__BACKEND_ABI, host ? host->abi : -1);
-        *why = why_buf;
-        return NULL;
-    }
-    /* the op list and the dtype enum are compiled into both sides: they must agree */
-    static const char *const ops[] = {
-#define X_(e, sym, arity, name, cls, fam, b, py) sym,
-        AUG_OP_LIST(X_)
-#undef X_
-    };
-    int same = host->num_ops == AUG_NUM_OPS && host->num_dtypes == AUG_NUM_DTYPES;
-    for (int i = 0; same && i < AUG_NUM_OPS; i++) same = strcmp(host->op_name((aug_op)i), ops[i]) == 0;
-    if (!same) {
-        snprintf(why_buf, sizeof why_buf, "the CUDA module was built with another op list or dtype set than libaug "
-                 "(%d ops, %d dtypes; libaug has %d, %d): rebuild it", AUG_NUM_OPS, AUG_NUM_DTYPES, host->num_ops,
-                 host->num_dtypes);
-        *why = why_buf;
+    const char *bad = aug__cuda_host_check(host);
+    if (bad) {
+        *why = bad;
         return NULL;
     }
     aug__cuda_host = host;
@@ -331,7 +317,8 @@ extern "C" __attribute__((visibility("default"))) const aug__backend *aug_cuda_m
         if (e == cudaSuccess || e == cudaErrorNoDevice)
             snprintf(why_buf, sizeof why_buf, "no CUDA device");
         else
-            snprintf(why_buf, sizeof why_buf, "no CUDA device (%s: %s)", cudaGetErrorName(e), cudaGetErrorString(e));
+            snprintf(why_buf, sizeof why_buf, "no CUDA device (%s: %s)%s", cudaGetErrorName(e), cudaGetErrorString(e),
+                     e == cudaErrorInitializationError ? AUG__CUDA_FORK_HINT : "");
         *why = why_buf;
         return NULL;
     }

@@ -26,6 +26,8 @@ AUG_GLOBAL void aug__k_take(take_args a) {
             os += x * a.o_st[d];
         }
         W *t = (W *)(void *)(a.t_base + ts), *o = (W *)(void *)(a.o_base + os);
+        AUG_CHECK_ALIGNED(t, W);
+        AUG_CHECK_ALIGNED(o, W);
         if (a.put) *t = *o;
         else *o = *t;
     }

@@ -120,6 +120,9 @@ unsigned activemask();
 void *shared_static(const SharedSite *site);
 void *shared_dynamic();
 [[noreturn]] void trap(const char *file, int line, const char *what);
+/* A typed access of `align` bytes at p that is not aligned: the block fails and
+ * the device keeps cudaErrorMisalignedAddress (sticky), as a GPU's load does. */
+[[noreturn]] void misaligned(const char *file, int line, const void *p, size_t align);
 
 /* Launch submission (emu_stream.cpp): validates the configuration on the calling
  * thread, then queues the launch on the stream. Never returns an error itself;

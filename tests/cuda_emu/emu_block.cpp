@@ -19,6 +19,8 @@
  *     __syncwarp may differ in site, as on sm_70+), or does not exist; a caller
  *     missing from its own mask; a shuffle reading a lane outside the mask; a
  *     shuffle width that is not a power of two <= 32; __trap().
+ *   - a misaligned typed global access (AUG_CHECK_ALIGNED in the kernels' load and
+ *     store helpers, cuda/compat.h): sticky cudaErrorMisalignedAddress, as on a GPU.
  * Block-shared memory (AUG_SHARED sites and the dynamic area) is a set of exact-size
  * heap buffers per launch (so ASan sees overruns), filled with 0xFF before every
  * block so that reading before a missing __syncthreads() shows garbage. */
@@ -76,6 +78,7 @@ struct Executor {
     int mode = ORDER_FORWARD;
     uint64_t rng = 1, launches = 0;
     bool failed = false, config_fail = false;
+    int fault_error = 0; /* the sticky error of the block's failure (0: cudaErrorLaunchFailure) */
     std::string msg;
 
     struct Site {
@@ -547,6 +550,13 @@ void trap(const char *file, int line, const char *what) {
     fail_thread(t, Msg().add(WHO_F ": %s at %s:%d", WHO_A(*t), what, file, line));
 }
 
+void misaligned(const char *file, int line, const void *p, size_t align) {
+    ThreadState *t = cur();
+    if (!t->ex->failed) t->ex->fault_error = cudaErrorMisalignedAddress;
+    fail_thread(t, Msg().add(WHO_F ": a %zu-byte access at %p (address mod %zu = %zu) at %s:%d", WHO_A(*t), align, p,
+                             align, (size_t)((uintptr_t)p % align), file, line));
+}
+
 /* ---- launches ------------------------------------------------------------------------------ */
 
 /* A GPU thread that overflows its fiber stack hits the guard page below it. The
@@ -626,6 +636,7 @@ void execute_launch(Executor &ex, LaunchRec &L) {
     }
     ex.L = &L;
     ex.failed = ex.config_fail = false;
+    ex.fault_error = 0;
     ex.msg.clear();
     ex.mode = g_order.load();
     ex.rng = config().seed ^ (0x9e3779b97f4a7c15ull * ++ex.launches);
@@ -674,7 +685,8 @@ void execute_launch(Executor &ex, LaunchRec &L) {
                     ex.msg.c_str());
             L.err_slot->store(cudaErrorInvalidValue);
         } else {
-            device_fault(L.device, where + ": " + ex.msg);
+            device_fault(L.device, where + ": " + ex.msg,
+                         ex.fault_error ? (cudaError_t)ex.fault_error : cudaErrorLaunchFailure);
         }
     }
     for (const Executor::Site &e : ex.sites) free(e.p);

@@ -5,7 +5,8 @@
  *   emu_stream.cpp   streams (one host thread each), events, launches, async copies
  *   emu_block.cpp    the block scheduler: fibers, barriers, warp ops, shared memory
  *   emu_fiber.cpp    context switch and stacks
- *   emu_cublas.cpp   the cuBLAS stand-in */
+ *   emu_cublas.cpp   the cuBLAS stand-in
+ *   emu_nvml.cpp     the NVML stand-in (device count without initialising) */
 #ifndef AUG_EMU_INTERNAL_H
 #define AUG_EMU_INTERNAL_H
 
@@ -31,7 +32,8 @@ struct Executor;
 /* ---- configuration (environment, read once) ------------------------------------- */
 enum Order { ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE };
 struct Config {
-    int ndev;           /* AUG_EMU_DEVICES, 0..8, default 2 */
+    int ndev_physical;  /* AUG_EMU_DEVICES, 0..8, default 2 (the emulated NVML's count) */
+    int ndev;           /* those of them CUDA_VISIBLE_DEVICES selects (the runtime's count) */
     size_t mem_bytes;   /* AUG_EMU_MEMORY_MB per device, default 81920 */
     size_t stack_bytes; /* AUG_EMU_STACK_KB per fiber, default 64 (256 under ASan) */
     uint64_t seed;      /* AUG_EMU_SEED for the shuffled order */
@@ -133,7 +135,8 @@ struct State {
 };
 State &state(); /* created at the first API call, never destroyed */
 
-extern std::atomic<bool> g_forked;   /* set in a fork() child: every call fails */
+extern std::atomic<bool> g_forked;   /* set in a fork() child of an initialised process (AUG_EMU_FORK=always:
+                                      * of any process): every call fails */
 extern std::atomic<bool> g_shutdown; /* set at process exit */
 
 /* ---- per host thread --------------------------------------------------------------- */

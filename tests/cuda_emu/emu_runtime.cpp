@@ -1,7 +1,18 @@
 /* emu_runtime.cpp: the CUDA runtime API of the emulation, device and memory part.
  *
  * Configuration (environment, read once at the first call):
- *   AUG_EMU_DEVICES    number of emulated devices, 0..8 (default 2)
+ *   AUG_EMU_DEVICES    number of emulated GPUs, 0..8 (default 2); the runtime shows
+ *                      those CUDA_VISIBLE_DEVICES selects, as the real one does (unset:
+ *                      all; a list of indices up to its first invalid or repeated
+ *                      entry; GPU-/MIG- UUIDs one each), the emulated NVML all of them
+ *   AUG_EMU_FORK       driver | always: which fork() children fail. driver (default),
+ *                      the driver's rule: every call of a child fails with
+ *                      cudaErrorInitializationError when its parent had initialised
+ *                      the runtime (any call but the NVML stand-in, emu_nvml.cpp), and
+ *                      a child of a parent that had not starts a runtime of its own.
+ *                      always: every child fails, whether or not its parent had
+ *                      (read when the library loads)
+ *   AUG_EMU_NO_NVML=1  the NVML stand-in is absent (emu_nvml.cpp)
  *   AUG_EMU_MEMORY_MB  memory per device in MiB (default 81920, an H100's 80 GiB)
  *   AUG_EMU_ORDER      forward | reverse | shuffle: thread order between barriers and
  *                      block order (default forward)
@@ -26,8 +37,9 @@
  * last error (cudaGetLastError clears it, cudaPeekAtLastError does not); a kernel
  * fault is sticky: every later call involving the device returns
  * cudaErrorLaunchFailure (or AUG_EMU_FAULT's error) until cudaDeviceReset. After fork() the child's calls all
- * return cudaErrorInitializationError (the parent's stream threads do not exist
- * there), and after exit() starts they return cudaErrorCudartUnloading. */
+ * return cudaErrorInitializationError if the parent had initialised the runtime
+ * (the parent's stream threads do not exist there; AUG_EMU_FORK), and after exit()
+ * starts they return cudaErrorCudartUnloading. */
 #include "emu_internal.h"
 
 #include <algorithm>
@@ -68,10 +80,54 @@ static int parse_order(const char *s) {
 
 static bool error_named(const char *name, int *err);
 
+/* The runtime's reading of CUDA_VISIBLE_DEVICES over `physical` GPUs. */
+static int visible_devices(int physical, const char *v) {
+    if (!v) return physical;
+    bool seen[8] = {};
+    int n = 0;
+    std::string list(v);
+    size_t pos = 0;
+    while (n < physical) {
+        size_t comma = list.find(',', pos);
+        std::string tok = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        size_t b = tok.find_first_not_of(" \t"), e = tok.find_last_not_of(" \t");
+        tok = b == std::string::npos ? "" : tok.substr(b, e - b + 1);
+        if (tok.empty()) break;
+        if (tok.size() > 4 && (tok.compare(0, 4, "GPU-") == 0 || tok.compare(0, 4, "MIG-") == 0)) {
+            n++;
+        } else {
+            if (tok.find_first_not_of("0123456789") != std::string::npos || tok.size() > 3) break;
+            int id = atoi(tok.c_str());
+            if (id >= physical || seen[id]) break;
+            seen[id] = true;
+            n++;
+        }
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return n;
+}
+
+/* AUG_EMU_FORK=always: every fork() child fails, registered when the library loads. */
+static void mark_forked() { g_forked.store(true); }
+static bool fork_always() {
+    const char *v = getenv("AUG_EMU_FORK");
+    if (!v || !*v || !strcmp(v, "driver")) return false;
+    if (!strcmp(v, "always")) return true;
+    fprintf(stderr, "aug cuda_emu: ignoring AUG_EMU_FORK=%s (driver or always)\n", v);
+    return false;
+}
+static const bool g_fork_always = [] {
+    bool always = fork_always();
+    if (always) pthread_atfork(nullptr, nullptr, mark_forked);
+    return always;
+}();
+
 const Config &config() {
     static const Config c = [] {
         Config k;
-        k.ndev = (int)env_ll("AUG_EMU_DEVICES", 2, 0, 8);
+        k.ndev_physical = (int)env_ll("AUG_EMU_DEVICES", 2, 0, 8);
+        k.ndev = visible_devices(k.ndev_physical, getenv("CUDA_VISIBLE_DEVICES"));
         k.mem_bytes = (size_t)env_ll("AUG_EMU_MEMORY_MB", 81920, 1, 1ll << 30) << 20;
 #if defined(__SANITIZE_ADDRESS__)
         long long stack_kb = 256; /* ASan's redzones make frames several times larger */
@@ -209,7 +265,8 @@ State &state() {
             fill_prop(&d->prop, i);
             st->devs.push_back(d);
         }
-        pthread_atfork(nullptr, nullptr, [] { g_forked.store(true); });
+        /* the driver's rule: a child of an initialised process cannot use CUDA */
+        if (!g_fork_always) pthread_atfork(nullptr, nullptr, mark_forked);
         atexit(at_exit_handler);
         return st;
     }();

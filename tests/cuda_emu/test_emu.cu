@@ -321,6 +321,14 @@ AUG_GLOBAL void k_trap(int *out) {
     out[threadIdx.x] = 1;
 }
 
+/* Each thread loads a float one byte past a 4-byte boundary (what a misaligned
+ * imported tensor gives a kernel's typed load). */
+AUG_GLOBAL void k_misaligned_load(const char *base, int *out) {
+    const float *p = (const float *)(const void *)(base + 1 + 4 * threadIdx.x);
+    AUG_CHECK_ALIGNED(p, float);
+    out[threadIdx.x] = (int)*p;
+}
+
 /* ---- timing kernels ---- */
 
 AUG_GLOBAL void k_saxpy(const float *x, float *y, int n, float a) {
@@ -1220,18 +1228,60 @@ static const ChildCase kChildCases[] = {
     {"mask_mismatch", "with mask 0xffffffff: lane "},
     {"other_warp_op", "with mask 0xffffffff: lane "},
     {"trap", "__trap()"},
+    {"misaligned", "address mod 4 = 1"},
+    {"fork_driver", "fork rule (driver): ok"},
+    {"fork_always", "fork rule (always): ok"},
     {"gemm_host_ptr", "is not device memory"},
     {"reset", "barrier reached by"},
     {"oob_global", "heap-buffer-overflow", true},
     {"oob_shared", "heap-buffer-overflow", true},
 };
 
+extern "C" int nvmlInit_v2(void);
+extern "C" int nvmlShutdown(void);
+extern "C" int nvmlDeviceGetCount_v2(unsigned int *count);
+
+/* The driver's fork rule (AUG_EMU_FORK, run in a fresh process): a child forked
+ * before this process initialised the runtime (it only asked the NVML stand-in)
+ * starts its own and runs a kernel (AUG_EMU_FORK=always: fails); a child forked
+ * after that fails with cudaErrorInitializationError, never hangs. */
+static int run_fork_case(bool always) {
+    alarm(60);
+    unsigned int count = 0;
+    if (nvmlInit_v2() != 0 || nvmlDeviceGetCount_v2(&count) != 0 || count < 1 || nvmlShutdown() != 0) return 30;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int *d = nullptr;
+        cudaError_t e = cudaMalloc((void **)&d, 256 * sizeof(int));
+        if (always) exit(e == cudaErrorInitializationError ? 0 : 1);
+        if (e != cudaSuccess) exit(2);
+        AUG_LAUNCH(k_fill, 1, 256, 0, 0, d, 256, 7);
+        int v = 0;
+        exit(cudaMemcpy(&v, d + 255, sizeof v, cudaMemcpyDeviceToHost) == cudaSuccess && v == 7 ? 0 : 3);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 31;
+    int *d = dev_alloc<int>(4); /* now this process has initialised */
+    pid = fork();
+    if (pid == 0) {
+        void *p = nullptr;
+        exit(cudaMalloc(&p, 16) == cudaErrorInitializationError ? 0 : 1);
+    }
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 32;
+    cudaFree(d);
+    fprintf(stderr, "fork rule (%s): ok\n", always ? "always" : "driver");
+    return 0;
+}
+
 /* Runs the faulting launch; then checks that the error is sticky on device 0 and
  * device 1 is unaffected. Returns the process exit status. */
 static int run_child_case(const char *name) {
+    std::string n = name;
+    if (n == "fork_driver" || n == "fork_always") return run_fork_case(n == "fork_always");
     alarm(60);
     int *out = dev_alloc<int>(1024);
-    std::string n = name;
+    /* the sticky error: a misaligned load leaves its own, every other fault this one */
+    const cudaError_t sticky = n == "misaligned" ? cudaErrorMisalignedAddress : cudaErrorLaunchFailure;
     if (n == "early_return" || n == "reset") AUG_LAUNCH(k_early_return, 2, 128, 0, 0, out);
     else if (n == "two_sites") AUG_LAUNCH(k_two_sites, 1, 128, 0, 0, out);
     else if (n == "lane_exited") AUG_LAUNCH(k_shfl_lane_exited, 1, 64, 0, 0, out);
@@ -1241,6 +1291,7 @@ static int run_child_case(const char *name) {
     else if (n == "mask_mismatch") AUG_LAUNCH(k_shfl_mask_mismatch, 1, 32, 0, 0, out);
     else if (n == "other_warp_op") AUG_LAUNCH(k_other_warp_op, 1, 32, 0, 0, out);
     else if (n == "trap") AUG_LAUNCH(k_trap, 1, 32, 0, 0, out);
+    else if (n == "misaligned") AUG_LAUNCH(k_misaligned_load, 1, 32, 0, 0, (const char *)out, out + 512);
     else if (n == "oob_global") {
         AUG_LAUNCH(k_oob_global, 1, 32, 0, 0, out, 1024);
         cudaDeviceSynchronize();
@@ -1261,14 +1312,14 @@ static int run_child_case(const char *name) {
         cublasDestroy(h);
     } else return 11;
     cudaError_t launch_err = cudaGetLastError(); /* fine, or already the fault (as on a GPU) */
-    if (launch_err != cudaSuccess && launch_err != cudaErrorLaunchFailure) return 12;
-    if (cudaDeviceSynchronize() != cudaErrorLaunchFailure) return 13;
+    if (launch_err != cudaSuccess && launch_err != sticky) return 12;
+    if (cudaDeviceSynchronize() != sticky) return 13;
     void *p = nullptr;
-    if (cudaMalloc(&p, 16) != cudaErrorLaunchFailure) return 14;
-    if (cudaGetLastError() != cudaErrorLaunchFailure) return 15;
-    if (cudaGetLastError() != cudaErrorLaunchFailure) return 16; /* sticky: not cleared */
+    if (cudaMalloc(&p, 16) != sticky) return 14;
+    if (cudaGetLastError() != sticky) return 15;
+    if (cudaGetLastError() != sticky) return 16; /* sticky: not cleared */
     AUG_LAUNCH(k_nothing, 1, 1, 0, 0);
-    if (cudaGetLastError() != cudaErrorLaunchFailure) return 17;
+    if (cudaGetLastError() != sticky) return 17;
     int ndev = 0;
     cudaGetDeviceCount(&ndev);
     if (ndev >= 2) { /* the other device is healthy */
@@ -1305,7 +1356,10 @@ static void test_child_cases(const char *self) {
         posix_spawn_file_actions_addclose(&fa, pipefd[0]);
         char *argv[] = {const_cast<char *>(self), const_cast<char *>("--case"), const_cast<char *>(c.name), nullptr};
         pid_t pid;
+        /* AUG_EMU_FORK is read when the emulation loads: set for that child only */
+        setenv("AUG_EMU_FORK", strcmp(c.name, "fork_always") == 0 ? "always" : "driver", 1);
         int rc = posix_spawn(&pid, self, &fa, nullptr, argv, environ);
+        unsetenv("AUG_EMU_FORK");
         posix_spawn_file_actions_destroy(&fa);
         close(pipefd[1]);
         std::string err;

@@ -478,6 +478,72 @@ def test_capsule_with_byte_offset_and_negative_strides():
     assert p.calls == 1
 
 
+# ---- alignment: the kernels' typed loads need elements aligned for their dtype (issue 26) ----------
+
+@pytest.mark.parametrize("dtype, data_off, byte_offset, mod", [
+    (np.float32, 0, 1, 1), (np.int32, 2, 0, 2), (np.float64, 4, 0, 4), (np.int16, 0, 3, 1),
+    (np.float64, 1, 2, 3)])
+def test_misaligned_cpu_capsule_refused(dtype, data_off, byte_offset, mod):
+    base = np.zeros(64, np.uint8)
+    item = np.dtype(dtype).itemsize
+    p = Producer(np.zeros(4, dtype))
+    _dl(p).data = base.ctypes.data + data_off
+    _dl(p).byte_offset = byte_offset
+    with pytest.raises(BufferError, match=r"^import_dltensor: the DLPack tensor's data \(.* \+ byte_offset %d\) is "
+                       r"not aligned for %s: its address mod %d is %d; copy or clone the array first"
+                       % (byte_offset, np.dtype(dtype).name, item, mod)):
+        augpy.import_dltensor(p.capsule)
+    assert capsule_name(p.capsule) == "dltensor" and p.calls == 0  # not taken
+
+
+def test_aligned_offsets_and_bytes_accepted():
+    """An aligned byte_offset, and one-byte dtypes at any address, import as before."""
+    a = np.arange(16, dtype=np.uint8)
+    p = Producer(a[1:])  # odd address, itemsize 1
+    assert augpy.import_dltensor(p.capsule).numpy().tolist() == list(range(1, 16))
+    b = np.arange(8, dtype=np.float32)
+    q = Producer(b)
+    _dl(q).byte_offset = 8
+    _set_shape(q, [6])
+    assert augpy.import_dltensor(q.capsule).numpy().tolist() == list(range(2, 8))
+
+
+def test_misaligned_numpy_array():
+    """NumPy exports a misaligned array over DLPack: from_dlpack refuses it, the buffer paths copy it."""
+    raw = bytearray(np.arange(9, dtype=np.float32).tobytes() + b"\0")
+    a = np.frombuffer(raw, np.float32, 8, 1)
+    assert not a.flags.aligned
+    with pytest.raises(BufferError, match=r"^from_dlpack: the DLPack tensor's data .* is not aligned for float32: "
+                       r"its address mod 4 is 1"):
+        augpy.from_dlpack(a)
+    want = a.copy()
+    np.testing.assert_array_equal(augpy.array_to_tensor(a).numpy(), want)  # a copy through an aligned array
+    zero = augpy.zeros((8,), dtype=augpy.float32)
+    np.testing.assert_array_equal(augpy.add(zero, a).numpy(), want)         # an operand: converted
+    with pytest.raises(ValueError, match=r"not aligned"):
+        augpy.tensor_to_array(augpy.array_to_tensor(want), np.frombuffer(bytearray(36), np.float32, 8, 1))
+
+
+@pytest.mark.skipif(not ON_CUDA, reason="CUDA tensors")
+def test_misaligned_cuda_capsule_refused():
+    """A CUDA capsule one byte into an allocation is refused at import: a kernel's load there would
+    leave a sticky cudaErrorMisalignedAddress (the emulated devices fault like a GPU)."""
+    t = augpy.CudaTensor((64,), augpy.uint8)
+    p = Producer(np.zeros(8, np.float32), device=(2, DEVICE_ID))
+    _dl(p).data = t.ptr + 1
+    with pytest.raises(BufferError, match=r"^from_dlpack: the DLPack tensor's data .* is not aligned for float32: "
+                       r"its address mod 4 is 1; copy or clone"):
+        augpy.from_dlpack(p.capsule)
+    assert p.calls == 0
+    q = Producer(np.zeros(8, np.float32), device=(2, DEVICE_ID))
+    _dl(q).data = t.ptr + 4  # aligned: imported, and a kernel reads it
+    got = augpy.from_dlpack(q.capsule)
+    assert got.device == DEVICE and (got + 1).numpy().shape == (8,)
+    del got
+    gc.collect()
+    assert q.calls == 1
+
+
 # ---- CUDA tensors (the emulated devices of `make pytest-emu`, or a GPU) ---------------------------
 
 @pytest.mark.skipif(not ON_CUDA, reason="CUDA tensors")

@@ -198,6 +198,124 @@ def test_forked_child_of_cuda_process_errors_at_once():
     assert out.split()[-6:] == ["hung", "0", "failed", "0", "ok", "20"], out
 
 
+# ---- the driver's fork rule (issue 26) ----------------------------------------------------------
+# CUDA refuses a child forked after its parent initialised CUDA; a child of a parent that only
+# looked at the devices can start CUDA itself. augpy decides the default device from the module's
+# probe (NVML on a GPU, its stand-in on the emulation) without starting CUDA, so a DataLoader whose
+# parent imported augpy but ran nothing on the GPU can use the GPU in forked workers. These run
+# with the emulator's driver rule (AUG_EMU_FORK=driver): only a child of an initialised parent fails.
+
+FORK_RULE = """
+import os, sys, time
+import numpy as np
+import augpy
+assert repr(augpy.CudaDevice()).endswith("(cuda)>"), repr(augpy.CudaDevice())  # the default device: cuda
+assert augpy.cuda_status().startswith("ok:"), augpy.cuda_status()
+{parent}
+pid = os.fork()
+if pid == 0:
+    code = 0
+    try:
+        x = augpy.array_to_tensor(np.arange(1000, dtype=np.int32))
+        assert x.device.startswith("cuda:"), x.device
+        assert augpy.add(x, x).numpy().tolist() == list(range(0, 2000, 2))
+        print("child: cuda ok", flush=True)
+    except augpy.CudaError as e:
+        print("child: CudaError:", e, flush=True)
+        code = 4
+    except BaseException as e:
+        print("child: %r" % (e,), flush=True)
+        code = 3
+    # the CPU works in any child
+    c = augpy.from_dlpack(np.arange(6, dtype=np.int64))
+    assert c.device == "cpu" and augpy.add(c, 1).numpy().tolist() == [1, 2, 3, 4, 5, 6]
+    print("child: cpu ok", flush=True)
+    os._exit(code)
+deadline = time.monotonic() + 60
+while True:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        break
+    if time.monotonic() > deadline:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        print("child hung")
+        sys.exit(1)
+    time.sleep(0.01)
+print("child exit", os.waitstatus_to_exitcode(status))
+"""
+
+
+def fork_rule(parent, **env):
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return run_child(FORK_RULE.format(parent=textwrap.dedent(parent)), timeout=120)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@pytest.mark.skipif(not ON_CUDA, reason="CUDA sessions only")
+def test_child_of_parent_that_only_chose_cuda_uses_cuda():
+    """The parent imported augpy and its default device is cuda, but it ran nothing there: a
+    forked child starts CUDA itself and runs an op (before: the parent had initialised CUDA at
+    import, and the child failed)."""
+    out = fork_rule("augpy.get_current_device(); augpy.CudaTensor", AUG_EMU_FORK="driver")
+    assert "child: cuda ok" in out and "child: cpu ok" in out and "child exit 0" in out, out
+
+
+@pytest.mark.skipif(not ON_CUDA, reason="CUDA sessions only")
+def test_child_of_parent_that_ran_cuda_gets_spawn_error():
+    """The parent ran an op on the GPU: the child's CUDA op raises a CudaError telling to use the
+    'spawn' start method, at once; CPU ops work there."""
+    out = fork_rule("augpy.add(augpy.array_to_tensor(np.arange(4)), 1).numpy()", AUG_EMU_FORK="driver")
+    assert "child: CudaError:" in out and "child exit 4" in out and "child: cpu ok" in out, out
+    line = next(x for x in out.splitlines() if x.startswith("child: CudaError:"))
+    assert "before fork()" in line and "'spawn' method" in line and "DataLoader(multiprocessing_context='spawn')" \
+        in line, line
+
+
+@pytest.mark.skipif(os.environ.get("AUG_CUDA_BACKEND") != "emu" or not ON_CUDA, reason="the emulation's switch")
+def test_emulator_fork_always_switch():
+    """AUG_EMU_FORK=always (every child fails, as the emulator did before): the child's error,
+    now from the runtime's own start, still names the 'spawn' method."""
+    out = fork_rule("", AUG_EMU_FORK="always")
+    assert "child: CudaError:" in out and "cudaErrorInitializationError" in out and "'spawn' method" in out, out
+    assert "child: cpu ok" in out, out
+
+
+@pytest.mark.skipif(os.environ.get("AUG_CUDA_BACKEND") != "emu" or not ON_CUDA, reason="the emulated devices")
+@pytest.mark.parametrize("visible, count", [("1", 1), ("1,0", 2), ("0,7,1", 1), ("", 0), ("-1", 0), ("none", 0)])
+def test_cuda_visible_devices(visible, count):
+    """The probe's count (before CUDA starts) and the runtime's (after) agree, whatever
+    CUDA_VISIBLE_DEVICES says; without a visible device augpy stays on the CPU."""
+    code = """
+        import numpy as np, augpy
+        before = augpy.cuda_status()
+        t = augpy.array_to_tensor(np.arange(3))
+        print(before, "|", augpy.cuda_status(), "|", t.device)
+        """
+    env = {"CUDA_VISIBLE_DEVICES": visible}
+    saved = os.environ.get("AUG_DEVICE")
+    os.environ.pop("AUG_DEVICE", None)
+    os.environ.update(env)
+    try:
+        out = run_child(code).strip()
+    finally:
+        os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+        if saved is not None:
+            os.environ["AUG_DEVICE"] = saved
+    before, after, device = [x.strip() for x in out.split("|")]
+    if count:
+        assert before == after == f"ok: {count} CUDA device(s)" and device == "cuda:0", out
+    else:
+        assert before.startswith("no CUDA device (CUDA_VISIBLE_DEVICES=") and after == before and device == "cpu", out
+
+
 # ---- multiprocessing workers (DataLoader style) -----------------------------------------------
 
 MP_WORKER = """

@@ -345,7 +345,8 @@ fail:
 }
 
 /* Builds view->t over the acquired view->buf. 0 ok, 1 strides not a multiple
- * of the itemsize (caller falls back to a packed copy), -1 error set. */
+ * of the itemsize, 3 data not aligned for the dtype (the kernels' typed loads
+ * need it; the caller falls back to a packed copy), -1 error set. */
 static int bufview_make_tensor(augpy_state *st, augpy_bufview *view, aug_dtype dt, const char *func) {
     Py_buffer *b = &view->buf;
     if (b->ndim > AUG_MAX_DIMS) {
@@ -380,6 +381,8 @@ static int bufview_make_tensor(augpy_state *st, augpy_bufview *view, aug_dtype d
         if (bs < 0) lo += (shape[d] - 1) * bs;
         else hi += (shape[d] - 1) * bs;
     }
+    Py_ssize_t align = itemsize > 8 ? 8 : itemsize;
+    if (!empty && align > 0 && (uintptr_t)b->buf % (uintptr_t)align != 0) return 3;
     size_t nbytes = empty ? 0 : (size_t)(hi - lo + itemsize);
     void *base = empty ? NULL : (char *)b->buf + lo;
     aug_storage *s = aug_storage_wrap(base, nbytes, aug_cpu_device(), NULL, NULL);
@@ -397,7 +400,7 @@ static int bufview_make_tensor(augpy_state *st, augpy_bufview *view, aug_dtype d
 }
 
 /* Try src's buffer: 0 ok (view->buf and view->t set), 1 unusable (no error set),
- * 2 odd byte strides, -1 error set. */
+ * 2 odd byte strides, 3 misaligned data, -1 error set. */
 static int try_buffer(augpy_state *st, PyObject *src, int writable, int bf16, augpy_bufview *view,
                       const char *func) {
     if (!PyObject_CheckBuffer(src) || PyUnicode_Check(src)) return 1;
@@ -422,6 +425,7 @@ static int try_buffer(augpy_state *st, PyObject *src, int writable, int bf16, au
         PyBuffer_Release(&view->buf);
         memset(&view->buf, 0, sizeof view->buf);
         if (r == 1 && ok) return 2;
+        if (r == 3) return 3;
     }
     return r;
 }
@@ -447,12 +451,18 @@ int augpy_bufview_get(augpy_state *st, PyObject *obj, int writable, augpy_bufvie
         PyErr_Format(PyExc_ValueError, "%s: the destination's strides must be multiples of its item size", func);
         return -1;
     }
-    /* Not directly usable: numpy.asarray (packed copy for odd strides). */
+    if (r == 3 && writable) {
+        PyErr_Format(PyExc_ValueError, "%s: the destination's data is not aligned for its item size; pass an "
+                     "aligned array (a copy, e.g. numpy.array(a))", func);
+        return -1;
+    }
+    /* Not directly usable: numpy.asarray (packed copy for odd strides, an aligned
+     * copy of misaligned data). */
     int bf16 = 0;
     PyObject *arr = NULL;
-    if (r == 2) {
+    if (r == 2 || r == 3) {
         PyObject *np = augpy_get_numpy(st);
-        arr = np ? PyObject_CallMethod(np, "ascontiguousarray", "(O)", obj) : NULL;
+        arr = np ? PyObject_CallMethod(np, r == 2 ? "ascontiguousarray" : "array", "(O)", obj) : NULL;
     } else {
         arr = numpy_fallback(st, obj, &bf16);
     }

@@ -454,6 +454,18 @@ static int check_dltensor(const DLTensor *dl, dl_view *v, const char *func) {
         }
     }
     v->start = start, v->end = end;
+    /* The kernels read and write whole elements (typed loads): on a GPU a misaligned
+     * one is a sticky cudaErrorMisalignedAddress that ends the process's CUDA, on the
+     * CPU undefined behaviour. Strides count elements, so the first one decides. */
+    uintptr_t align = itemsize > 8 ? 8 : (uintptr_t)itemsize;
+    if (size > 0 && first % align != 0) {
+        PyErr_Format(PyExc_BufferError,
+                     "%s: the DLPack tensor's data (%p + byte_offset %llu) is not aligned for %s: its address mod %d "
+                     "is %d; copy or clone the array first (e.g. numpy.array(a), torch's a.clone())",
+                     func, dl->data, (unsigned long long)dl->byte_offset, aug_dtype_name(v->dtype), (int)align,
+                     (int)(first % align));
+        return -1;
+    }
     return 0;
 }
 
