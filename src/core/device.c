@@ -6,10 +6,19 @@
  * the life of the process; on CUDA its handle is NULL, the legacy default
  * stream, which is what other libraries (PyTorch, CuPy) use by default too. The
  * current device, each device's current stream and the launch settings are
- * thread-local, as in CUDA and the augpy manual. */
+ * thread-local, as in CUDA and the augpy manual.
+ *
+ * The default device is cuda:0 when a CUDA device is present, else cpu (counted
+ * by the CUDA module's probe, without starting CUDA: core/cuda_module.c);
+ * AUG_DEVICE=cpu|cuda|cuda:N overrides (semantics §4). A request that cannot be
+ * honoured falls back to cpu and records the reason in aug_last_error() (a status
+ * of AUG_ERR_CUDA) so the fallback is visible; explicitly requesting an absent
+ * cuda device anywhere fails. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "backend.h"
 #include "tensor_impl.h"
 
@@ -37,6 +46,41 @@ static _Thread_local aug__launch tls_launch;
 static int type_index(aug_device_type t) { return t == AUG_DEVICE_CUDA ? 1 : 0; }
 
 /* ---- devices ----------------------------------------------------------------------- */
+
+aug_device aug_cpu_device(void) { return (aug_device){AUG_DEVICE_CPU, 0}; }
+
+aug_device aug_default_device(void) {
+    static const char func[] = "aug_default_device";
+    const char *env = getenv("AUG_DEVICE");
+    if (!env || !*env) return aug_device_count(AUG_DEVICE_CUDA) > 0 ? (aug_device){AUG_DEVICE_CUDA, 0} : aug_cpu_device();
+    if (strcasecmp(env, "cpu") == 0) return aug_cpu_device();
+    if (strncasecmp(env, "cuda", 4) == 0) {
+        const char *rest = env + 4;
+        char *end = NULL;
+        long id = 0;
+        if (*rest == ':') {
+            id = strtol(rest + 1, &end, 10);
+            if (end == rest + 1 || *end || id < 0 || id > INT_MAX) {
+                aug__error(AUG_ERR_VALUE, func, "AUG_DEVICE=%s is not one of cpu, cuda, cuda:N; using cpu", env);
+                return aug_cpu_device();
+            }
+        } else if (*rest) {
+            aug__error(AUG_ERR_VALUE, func, "AUG_DEVICE=%s is not one of cpu, cuda, cuda:N; using cpu", env);
+            return aug_cpu_device();
+        }
+        int n = aug_device_count(AUG_DEVICE_CUDA);
+        if (n == 0)
+            aug__error(AUG_ERR_CUDA, func, "AUG_DEVICE=%s requests cuda, but %s; using cpu", env, aug_cuda_status());
+        else if (id >= n)
+            aug__error(AUG_ERR_CUDA, func, "AUG_DEVICE=%s requests cuda:%ld, but there %s %d CUDA device%s; using cpu",
+                       env, id, n == 1 ? "is" : "are", n, n == 1 ? "" : "s");
+        else
+            return (aug_device){AUG_DEVICE_CUDA, (int)id};
+        return aug_cpu_device();
+    }
+    aug__error(AUG_ERR_VALUE, func, "AUG_DEVICE=%s is not one of cpu, cuda, cuda:N; using cpu", env);
+    return aug_cpu_device();
+}
 
 int aug_device_count(aug_device_type type) {
     if (type == AUG_DEVICE_CPU) return 1;

@@ -16,23 +16,7 @@
 #include "promote.h"
 #include "tensor_impl.h"
 
-/* ---- op names --------------------------------------------------------------------- */
-
-static const char *const op_names[AUG_NUM_OPS] = {
-#define AUG_X_(e, sym, arity, name, cls, fam, b, py) sym,
-    AUG_OP_LIST(AUG_X_)
-#undef AUG_X_
-};
-static const int op_arities[AUG_NUM_OPS] = {
-#define AUG_X_(e, sym, arity, name, cls, fam, b, py) arity,
-    AUG_OP_LIST(AUG_X_)
-#undef AUG_X_
-};
-
 static int op_ok(aug_op op) { return (int)op >= 0 && op < AUG_NUM_OPS; }
-
-const char *aug_op_name(aug_op op) { return op_ok(op) ? op_names[op] : "invalid"; }
-int aug_op_arity(aug_op op) { return op_ok(op) ? op_arities[op] : 0; }
 
 aug_operand aug_operand_tensor(const aug_tensor *t) {
     aug_operand o;
@@ -53,9 +37,9 @@ aug_operand aug_operand_scalar(aug_scalar s) {
 /* Checks op, arity and operands; *ntensors counts the tensor operands. */
 static aug_status check_operands(const char *func, aug_op op, int nin, const aug_operand *in, int *ntensors) {
     if (!op_ok(op)) return aug__error(AUG_ERR_VALUE, func, "invalid op %d", (int)op);
-    if (nin != op_arities[op])
-        return aug__error(AUG_ERR_VALUE, func, "`%s` takes %d operand%s, got %d", op_names[op], op_arities[op],
-                          op_arities[op] == 1 ? "" : "s", nin);
+    if (nin != aug_op_arity(op))
+        return aug__error(AUG_ERR_VALUE, func, "`%s` takes %d operand%s, got %d", aug_op_name(op), aug_op_arity(op),
+                          aug_op_arity(op) == 1 ? "" : "s", nin);
     if (!in) return aug__error(AUG_ERR_VALUE, func, "operands are NULL");
     int nt = 0, typed = 0;
     for (int i = 0; i < nin; i++) {

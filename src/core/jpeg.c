@@ -16,7 +16,7 @@
  * event). A failed CPU decode copies nothing, so the device memory is untouched.
  *
  * PNG files (magic bytes) are decoded whole on the host with libspng
- * (cpu/png.c) into the decoder's scratch memory, then cut and converted to
+ * (codec/png.c) into the decoder's scratch memory, then cut and converted to
  * the output mode; modes other than RGB convert a JPEG's RGB decode the same
  * way (aug_decoder_decode_as). Both then reach the device like the fallback. */
 #include <stdio.h>
@@ -26,7 +26,7 @@
 #include "aug/image.h"
 #include "aug/device.h"
 #include "backend.h"
-#include "cpu/png.h"
+#include "codec/png.h"
 #include "tensor_impl.h"
 
 /* Largest limit a decoder accepts, in pixels: 2^31 keeps every row pitch and

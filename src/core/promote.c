@@ -36,28 +36,6 @@
 #include "promote.h"
 #include "tensor_impl.h"
 
-/* ---- op tables ---------------------------------------------------------------- */
-
-static const char *const op_funcs[AUG_NUM_OPS] = {
-#define X_(e, sym, arity, name, cls, fam, b, py) "aug_" #name,
-    AUG_OP_LIST(X_)
-#undef X_
-};
-
-const char *aug__op_func(aug_op op) {
-    if ((int)op < 0 || op >= AUG_NUM_OPS) return "aug_elementwise";
-    return op_funcs[op];
-}
-
-aug__op_class aug__op_class_of(aug_op op) {
-    static const aug__op_class classes[AUG_NUM_OPS] = {
-#define X_(e, sym, arity, name, cls, fam, b, py) AUG__CLASS_##cls,
-        AUG_OP_LIST(X_)
-#undef X_
-    };
-    return (int)op >= 0 && op < AUG_NUM_OPS ? classes[op] : AUG__CLASS_MATH;
-}
-
 /* The ops DALI allows on all-bool operands (semantics §7). */
 static int bool_allowed(aug_op op) {
     static const unsigned char allowed[AUG_NUM_OPS] = {

@@ -41,7 +41,7 @@ LIBS="$(pkg-config --libs libturbojpeg libjpeg spng) -lopenblas -lpthread -lm"
 mkdir -p "$BUILD/obj" "$BUILD/artifacts"
 # Library objects (rebuilt when the source is newer).
 OBJS=""
-for src in "$ROOT"/src/core/*.c "$ROOT"/src/cpu/*.c; do
+for src in "$ROOT"/src/core/*.c "$ROOT"/src/cpu/*.c "$ROOT"/src/codec/*.c; do
     obj="$BUILD/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
     if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find "$ROOT/src" "$ROOT/include" -name '*.h' -newer "$obj" | head -n1)" ]; then
         echo "cc $src"

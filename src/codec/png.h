@@ -1,14 +1,17 @@
-/* cpu/png.h: PNG decoding with libspng and the host pixel conversions of the
+/* codec/png.h: PNG decoding with libspng and the host pixel conversions of the
  * decoder's output modes (private; the front is core/jpeg.c, the contract
- * include/aug/image.h aug_decoder_decode_as). */
-#ifndef AUG_CPU_PNG_H
-#define AUG_CPU_PNG_H
+ * include/aug/image.h aug_decoder_decode_as). src/codec/ is the layer below the
+ * core: host file formats that every backend's decoder uses (the CUDA decoder
+ * decodes PNGs here and uploads them), so the core may include it, and it
+ * includes nothing of the core but its error and visibility helpers. */
+#ifndef AUG_CODEC_PNG_H
+#define AUG_CODEC_PNG_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "aug/image.h"
-#include "core/backend.h"
+#include "core/error.h"
 
 /* The header (IHDR and a tRNS before the image data). AUG_ERR_JPEG
  * "func: <libspng's message>" for data that is not a readable PNG. */

@@ -1,6 +1,6 @@
-/* cpu/png.c: PNG decoding with libspng (header, whole-image RGBA decode) and
- * the host conversions between the decoder's channel modes (cpu/png.h). */
-#include "cpu/png.h"
+/* codec/png.c: PNG decoding with libspng (header, whole-image RGBA decode) and
+ * the host conversions between the decoder's channel modes (codec/png.h). */
+#include "codec/png.h"
 
 #include <spng.h>
 #include <string.h>
