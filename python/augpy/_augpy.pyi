@@ -1012,9 +1012,10 @@ def make_transform(source_size: Sequence[int], target_size: Sequence[int], angle
 def warp_affine(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any,
                 background: Any = None, supersampling: Union[int, Sequence[int]] = 1, *,
                 interpolation: str = 'linear', border: str = 'constant', layout: Optional[str] = None,
-                src_layout: Optional[str] = None) -> None:
+                src_layout: Optional[str] = None) -> _Image:
     """Affine warp of (H, W, C) / (C, H, W) / (H, W) image(s) into (C, Ht, Wt) / (Ht, Wt, C) (or a batch),
-    bilinear with supersampling or nearest; constant, replicate, reflect or symmetric borders."""
+    bilinear with supersampling or nearest; constant, replicate, reflect or symmetric borders.
+    Returns dst (the object given), as the other image ops return their out=."""
 
 
 # ---- co-transforms of boxes and keypoints (targets.c; public API in augpy.targets) ----

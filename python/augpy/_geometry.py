@@ -10,7 +10,7 @@ the mask value outside the source). Any other key is a TypeError that lists thes
 With targets the call returns ``(result, moved)``, ``moved`` the dict with the
 targets moved by the op's matrix (augpy.targets: resize_matrix, flip_matrix,
 crop_matrix, center_crop_matrix, or warp_affine's own matrix; a mask comes back
-(Ht, Wt)); warp_affine, which returns None, returns ``moved``.
+(Ht, Wt)); warp_affine's result is its dst.
 docs/targets.md has the conventions and examples.
 
 Each wrapper's docstring is the extension function's (its arguments, layouts and
@@ -140,16 +140,16 @@ def center_crop(image, size, layout=None, *, targets=None):
     return res, _follow(targets, _targets.center_crop_matrix(src, dst), src, dst, "augpy.center_crop")
 
 
-@_documented(_augpy.warp_affine, "moved (instead of None)")
+@_documented(_augpy.warp_affine, "(dst, moved)")
 def warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation="linear", border="constant",
                 layout=None, src_layout=None, targets=None):
     _check(targets, "augpy.warp_affine")
     if targets is not None and isinstance(src, (list, tuple)):
         raise ValueError("augpy.warp_affine: targets= follows one image; for a batch use the batch stages "
                          "or augpy.transform_boxes_batch")
-    _augpy.warp_affine(src, dst, matrix, background, supersampling, interpolation=interpolation, border=border,
-                       layout=layout, src_layout=src_layout)
+    res = _augpy.warp_affine(src, dst, matrix, background, supersampling, interpolation=interpolation,
+                             border=border, layout=layout, src_layout=src_layout)
     if targets is None:
-        return None
+        return res
     s, d = _hw(src, src_layout, "augpy.warp_affine"), _hw(dst, layout, "augpy.warp_affine")
-    return _follow(targets, matrix, s, d, "augpy.warp_affine")
+    return res, _follow(targets, matrix, s, d, "augpy.warp_affine")

@@ -28,4 +28,4 @@ def warp_affine(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any, 
                 supersampling: Union[int, Sequence[int]] = 1, *, interpolation: str = "linear",
                 border: str = "constant", layout: Optional[str] = None, src_layout: Optional[str] = None,
                 targets: _Targets = None) -> Any:
-    """augpy.warp_affine; with targets (one source image): the moved targets."""
+    """augpy.warp_affine (returns dst); with targets (one source image): (dst, moved targets)."""

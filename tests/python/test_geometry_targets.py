@@ -83,14 +83,15 @@ def test_warp_affine_targets_equal_the_matrix_functions():
     img, mask = image_and_mask()
     m, s = augpy.make_transform((H, W), (10, 10), angle=15, scale=1.1, hmirror=True)
     dst = augpy.CudaTensor((3, 10, 10), dtype=augpy.uint8)
-    moved = augpy.warp_affine(img, dst, m, None, s, targets=targets(mask))
+    res, moved = augpy.warp_affine(img, dst, m, None, s, targets=targets(mask))
+    assert res is dst
     boxes, _, labels = augpy.transform_boxes(BOXES, m, (H, W), (10, 10), labels=LABELS)
     np.testing.assert_allclose(moved["boxes"], boxes)
     np.testing.assert_array_equal(moved["labels"], labels)
     ref = augpy.CudaTensor((10, 10), dtype=augpy.uint8)
     augpy.warp_affine(augpy.array_to_tensor(mask), ref, m, [255], interpolation="nearest")
     np.testing.assert_array_equal(moved["mask"].numpy().reshape(10, 10), ref.numpy())
-    assert augpy.warp_affine(img, dst, m, None, s) is None  # without targets: as before
+    assert augpy.warp_affine(img, dst, m, None, s) is dst  # without targets: dst alone
 
 
 def test_identity_keeps_everything():

@@ -201,7 +201,7 @@ def test_numpy_equals_the_tensor_path():
     want = host_tensor(np.zeros((3, 8, 8), np.uint8))
     augpy.warp_affine(t, want, m, None, s)
     dst = np.zeros((3, 8, 8), np.uint8)          # a NumPy dst, written in place
-    assert augpy.warp_affine(img, dst, m, None, s) is None
+    assert augpy.warp_affine(img, dst, m, None, s) is dst
     np.testing.assert_array_equal(dst, want.numpy())
     hwc = np.zeros((8, 8, 3), np.uint8)          # channels last, from its shape
     augpy.warp_affine(img, hwc, m, None, s)

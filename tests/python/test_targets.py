@@ -355,5 +355,6 @@ def test_mask_comes_back_as_ht_wt():
     assert tuple(moved["mask"].shape) == (10, 12)
     np.testing.assert_array_equal(moved["mask"].numpy(), mask[:, ::-1])
     dst = np.zeros((3, 4, 4), np.uint8)
-    moved = augpy.warp_affine(img, dst, np.eye(2, 3), layout="CHW", targets={"mask": mask})
+    res, moved = augpy.warp_affine(img, dst, np.eye(2, 3), layout="CHW", targets={"mask": mask})
+    assert res is dst
     assert tuple(moved["mask"].shape) == (4, 4)

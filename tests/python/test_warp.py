@@ -552,3 +552,16 @@ def test_no_leaks():
     tracemalloc.stop()
     grown = sum(s.size_diff for s in after.compare_to(before, "filename") if s.size_diff > 0)
     assert grown < 64 * 1024, grown
+
+
+def test_warp_affine_returns_dst():
+    """warp_affine's result is its dst, the very object given (issue 27: every image op returns
+    its result; before, None): an augpy tensor, and a NumPy array written in place."""
+    src = np.arange(6 * 8 * 3, dtype=np.uint8).reshape(6, 8, 3)
+    m = np.array([[1, 0, 0], [0, 1, 0]], np.float32)
+    dst = augpy.CudaTensor((3, 6, 8), dtype=augpy.uint8)
+    assert augpy.warp_affine(src, dst, m) is dst
+    np.testing.assert_array_equal(dst.numpy(), src.transpose(2, 0, 1))
+    arr = np.zeros((6, 8, 3), np.uint8)
+    assert augpy.warp_affine(src, arr, m, layout="HWC") is arr
+    np.testing.assert_array_equal(arr, src)

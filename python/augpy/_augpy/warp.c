@@ -554,7 +554,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     else
         AUGPY_CALL(s, work, aug_warp_affine_ex(w.srcs[0], dst, m, bg, ss[0], &opts));
     if (s != AUG_OK) augpy_raise(st, s, func);
-    else result = Py_NewRef(Py_None);
+    else result = Py_NewRef(a[DST]); /* the result is dst, as out= is the result of the other ops */
 done:
     sources_release(&w);
     PyMem_Free(ss);
@@ -595,7 +595,8 @@ static PyMethodDef warp_functions[] = {
      "4, on exactly one end; torch tensors channels first), else HWC sources and CHW outputs (augpy tensors) or a "
      "ValueError asking for the layout (arrays). (H, W) sources and (Ht, Wt) / (N, Ht, Wt) outputs are one channel."
      "\nsrc and dst may be NumPy arrays, CPU torch tensors or any object with __dlpack__ / the buffer protocol, "
-     "used without a copy (dst, written in place, must be writable and C-contiguous)."},
+     "used without a copy (dst, written in place, must be writable and C-contiguous).\nReturns dst (the object "
+     "given), as the other image ops return their out=."},
     {NULL, NULL, 0, NULL},
 };
 
