@@ -114,13 +114,14 @@ aug_status aug__cuda_resize(const aug__resize_plan *plan);
 aug_status aug__cuda_colour(const aug__colour_plan *plan);
 aug_status aug__cuda_crop_mirror_normalize(const aug__cmn_plan *plan);
 aug_status aug__cuda_gaussian_noise(const aug__noise_plan *plan);
-/* cuda/jpeg.cu (nvJPEG; not in the emulated module, which decodes on the CPU) */
+/* cuda/jpeg.cu (nvJPEG; in the emulated module only when built with nvjpeg.h,
+ * AUG_EMU_NVJPEG: otherwise it decodes on the CPU) */
 aug_status aug__cuda_jpeg_new(const char *func, int device_id, size_t device_padding, size_t host_padding,
                               int gpu_huffman, void **decoder);
 void aug__cuda_jpeg_free(void *decoder);
 aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *data, size_t size,
                                  const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
-#ifdef AUG_CUDA_EMU
+#if defined(AUG_CUDA_EMU) && !defined(AUG_EMU_NVJPEG)
 #define AUG__CUDA_JPEG(entry) NULL
 #else
 #define AUG__CUDA_JPEG(entry) entry

@@ -5,20 +5,25 @@
  * libnvjpeg.so.13 is loaded on first use (cuda/dynlib.cu: AUG_NVJPEG_LIBRARY,
  * the dynamic linker's path, the NVIDIA wheels' folders, the nvidia-nvjpeg
  * wheel's directory the build found, AUG_NVJPEG_LIBDIR); without it a CUDA
- * decoder uses the fallback. A
- * decoder holds one nvJPEG handle with nvJPEG's decoupled API: the hybrid
- * decoder (Huffman on the CPU) and, with gpu_huffman, the GPU_HYBRID one
- * (Huffman on the GPU) for the files it supports, each with its state, sharing
- * one pinned and one device buffer (device_padding / host_padding are their
- * growth paddings). Output: interleaved RGB straight into the destination,
- * queued on the plan's stream.
+ * decoder uses the fallback. A decoder holds one nvJPEG handle with nvJPEG's
+ * decoupled API: the hybrid decoder (Huffman on the CPU) and, with gpu_huffman,
+ * the GPU_HYBRID one (Huffman on the GPU) for the files it supports. Output:
+ * interleaved RGB straight into the destination, queued on the plan's stream.
+ *
+ * The host phase of an image writes a pinned buffer that its queued transfer
+ * reads later, so images take two slots in turn, each with its own pinned and
+ * device buffer (device_padding / host_padding are their growth paddings), jpeg
+ * stream and decoder states, and an event recorded after its queued work: a
+ * slot is reused only once that event has completed (the image before last).
  *
  * Files nvJPEG does not take (CMYK/YCCK, sampling it lacks, anything it
  * answers JPEG_NOT_SUPPORTED) go back to the core as AUG__JPEG_REFUSED and are
  * decoded on the CPU. A bad or truncated file is AUG_ERR_JPEG naming nvJPEG's
- * status. Only a GPU runs this file: the emulated module has no jpeg entries
- * (every image takes the fallback there), so it is compiled for nvcc only. */
-#ifndef AUG_CUDA_EMU
+ * status. The emulated module compiles this file when the build found nvjpeg.h
+ * (AUG_EMU_NVJPEG) and then opens the emulator's stand-in nvJPEG
+ * (tests/cuda_emu/emu_nvjpeg.cpp) when AUG_EMU_NVJPEG=1 is set; otherwise it
+ * has no jpeg entries or no nvJPEG, and every image takes the fallback. */
+#if !defined(AUG_CUDA_EMU) || defined(AUG_EMU_NVJPEG)
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +48,12 @@ static void nv_load(void) {
     const char *build_dir = NULL;
 #endif
     char why[384];
-    void *so = aug__cuda_dlopen("libnvjpeg.so.13", "AUG_NVJPEG_LIBRARY", "nvjpeg", build_dir, why, sizeof why);
+#ifdef AUG_CUDA_EMU
+    const char *env = NULL; /* the emulator answers libnvjpeg.so.13 itself: never a real one */
+#else
+    const char *env = "AUG_NVJPEG_LIBRARY";
+#endif
+    void *so = aug__cuda_dlopen("libnvjpeg.so.13", env, "nvjpeg", build_dir, why, sizeof why);
     if (!so) {
         snprintf(nv_error, sizeof nv_error, "nvJPEG is not available (%s; set AUG_NVJPEG_LIBRARY to libnvjpeg.so.13)",
                  why);
@@ -90,14 +100,29 @@ static aug_status nv_fail(const char *func, const char *call, nvjpegStatus_t s) 
 
 enum { HYBRID, GPU, KINDS };
 
+/* One image in flight. nvjpegDecodeJpegHost writes the image into the slot's
+ * pinned buffer at once, while TransferToDevice (pinned -> device buffer) and
+ * DecodeJpegDevice (device buffer -> destination) only queue work on the plan's
+ * stream: the buffers stay in use until that work has run, which `done`, recorded
+ * after it, tells. */
+typedef struct jslot {
+    nvjpegJpegState_t state[KINDS]; /* GPU: NULL without gpu_huffman */
+    nvjpegBufferPinned_t pinned;
+    nvjpegBufferDevice_t devbuf; /* one per slot: two plan streams may run two images at once */
+    nvjpegJpegStream_t stream;
+    cudaEvent_t done;
+} jslot;
+
+/* Two slots used in turn (NVIDIA's decoupled-decoding sample): image k's host
+ * phase overlaps image k-1's queued work, and waits only for image k-2's. */
+enum { SLOTS = 2 };
+
 typedef struct nvj {
     int device;
+    int next; /* the slot of the next image */
     nvjpegHandle_t handle;
     nvjpegJpegDecoder_t dec[KINDS]; /* GPU: NULL without gpu_huffman */
-    nvjpegJpegState_t state[KINDS];
-    nvjpegBufferPinned_t pinned;
-    nvjpegBufferDevice_t devbuf;
-    nvjpegJpegStream_t stream;
+    jslot slots[SLOTS];
     nvjpegDecodeParams_t params;
 } nvj;
 
@@ -105,32 +130,49 @@ void aug__cuda_jpeg_free(void *decoder) {
     nvj *j = (nvj *)decoder;
     if (!j) return;
     cudaSetDevice(j->device);
+    /* queued transfers and decodes still use the buffers */
+    for (int i = 0; i < SLOTS; i++)
+        if (j->slots[i].done) cudaEventSynchronize(j->slots[i].done);
     if (j->params) api.nvjpegDecodeParamsDestroy(j->params);
-    if (j->stream) api.nvjpegJpegStreamDestroy(j->stream);
-    for (int k = 0; k < KINDS; k++) {
-        if (j->state[k]) api.nvjpegJpegStateDestroy(j->state[k]);
-        if (j->dec[k]) api.nvjpegDecoderDestroy(j->dec[k]);
+    for (int i = 0; i < SLOTS; i++) {
+        jslot *sl = &j->slots[i];
+        if (sl->stream) api.nvjpegJpegStreamDestroy(sl->stream);
+        for (int k = 0; k < KINDS; k++)
+            if (sl->state[k]) api.nvjpegJpegStateDestroy(sl->state[k]);
+        if (sl->pinned) api.nvjpegBufferPinnedDestroy(sl->pinned);
+        if (sl->devbuf) api.nvjpegBufferDeviceDestroy(sl->devbuf);
+        if (sl->done) cudaEventDestroy(sl->done);
     }
-    if (j->pinned) api.nvjpegBufferPinnedDestroy(j->pinned);
-    if (j->devbuf) api.nvjpegBufferDeviceDestroy(j->devbuf);
+    for (int k = 0; k < KINDS; k++)
+        if (j->dec[k]) api.nvjpegDecoderDestroy(j->dec[k]);
     if (j->handle) api.nvjpegDestroy(j->handle);
     free(j);
+}
+
+static aug_status setup_slot(const char *func, nvj *j, jslot *sl) {
+    NV(func, nvjpegBufferPinnedCreate(j->handle, NULL, &sl->pinned));
+    NV(func, nvjpegBufferDeviceCreate(j->handle, NULL, &sl->devbuf));
+    for (int k = 0; k < KINDS && j->dec[k]; k++) {
+        NV(func, nvjpegDecoderStateCreate(j->handle, j->dec[k], &sl->state[k]));
+        NV(func, nvjpegStateAttachPinnedBuffer(sl->state[k], sl->pinned));
+        NV(func, nvjpegStateAttachDeviceBuffer(sl->state[k], sl->devbuf));
+    }
+    NV(func, nvjpegJpegStreamCreate(j->handle, &sl->stream));
+    AUG_CUDA(func, cudaEventCreateWithFlags(&sl->done, cudaEventDisableTiming));
+    return AUG_OK;
 }
 
 static aug_status setup(const char *func, nvj *j, size_t device_padding, size_t host_padding, int gpu_huffman) {
     NV(func, nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, NULL, NULL, 0, &j->handle));
     NV(func, nvjpegSetDeviceMemoryPadding(device_padding, j->handle));
     NV(func, nvjpegSetPinnedMemoryPadding(host_padding, j->handle));
-    NV(func, nvjpegBufferPinnedCreate(j->handle, NULL, &j->pinned));
-    NV(func, nvjpegBufferDeviceCreate(j->handle, NULL, &j->devbuf));
     const nvjpegBackend_t backend[KINDS] = {NVJPEG_BACKEND_HYBRID, NVJPEG_BACKEND_GPU_HYBRID};
-    for (int k = 0; k < (gpu_huffman ? KINDS : 1); k++) {
+    for (int k = 0; k < (gpu_huffman ? KINDS : 1); k++)
         NV(func, nvjpegDecoderCreate(j->handle, backend[k], &j->dec[k]));
-        NV(func, nvjpegDecoderStateCreate(j->handle, j->dec[k], &j->state[k]));
-        NV(func, nvjpegStateAttachPinnedBuffer(j->state[k], j->pinned));
-        NV(func, nvjpegStateAttachDeviceBuffer(j->state[k], j->devbuf));
+    for (int i = 0; i < SLOTS; i++) {
+        aug_status st = setup_slot(func, j, &j->slots[i]);
+        if (st) return st;
     }
-    NV(func, nvjpegJpegStreamCreate(j->handle, &j->stream));
     NV(func, nvjpegDecodeParamsCreate(j->handle, &j->params));
     NV(func, nvjpegDecodeParamsSetOutputFormat(j->params, NVJPEG_OUTPUT_RGBI));
     return AUG_OK;
@@ -154,10 +196,10 @@ aug_status aug__cuda_jpeg_new(const char *func, int device_id, size_t device_pad
     return AUG_OK;
 }
 
-/* Whether decoder k takes the parsed file (nvjpegDecoderJpegSupported answers 0 for yes). */
-static int supported(const nvj *j, int k) {
+/* Whether decoder k takes the file parsed into sl (nvjpegDecoderJpegSupported answers 0 for yes). */
+static int supported(const nvj *j, const jslot *sl, int k) {
     int answer = 1;
-    return j->dec[k] && api.nvjpegDecoderJpegSupported(j->dec[k], j->stream, j->params, &answer) ==
+    return j->dec[k] && api.nvjpegDecoderJpegSupported(j->dec[k], sl->stream, j->params, &answer) ==
                             NVJPEG_STATUS_SUCCESS && answer == 0;
 }
 
@@ -174,20 +216,34 @@ aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *da
     aug_status st = aug__cuda_use(func, j->device);
     if (st) return st;
     const cudaStream_t stream = aug__cuda_stream(exec);
-    nvjpegStatus_t s = api.nvjpegJpegStreamParse(j->handle, (const unsigned char *)data, size, 0, 0, j->stream);
+    jslot *sl = &j->slots[j->next];
+    /* the image before last may still be queued (on any stream) reading this slot's buffers */
+    AUG_CUDA(func, cudaEventSynchronize(sl->done));
+    nvjpegStatus_t s = api.nvjpegJpegStreamParse(j->handle, (const unsigned char *)data, size, 0, 0, sl->stream);
     if (refusal(s)) return AUG__JPEG_REFUSED;
     if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, "nvjpegJpegStreamParse", s);
-    const int k = supported(j, GPU) ? GPU : HYBRID;
-    if (k == HYBRID && !supported(j, HYBRID)) return AUG__JPEG_REFUSED;
+    const int k = supported(j, sl, GPU) ? GPU : HYBRID;
+    if (k == HYBRID && !supported(j, sl, HYBRID)) return AUG__JPEG_REFUSED;
     nvjpegImage_t img;
     memset(&img, 0, sizeof img);
     img.channel[0] = dst;
     img.pitch[0] = (size_t)h->width * 3;
-    s = api.nvjpegDecodeJpegHost(j->handle, j->dec[k], j->state[k], j->params, j->stream);
+    s = api.nvjpegDecodeJpegHost(j->handle, j->dec[k], sl->state[k], j->params, sl->stream);
     if (refusal(s)) return AUG__JPEG_REFUSED;
     if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, "nvjpegDecodeJpegHost", s);
-    NV(func, nvjpegDecodeJpegTransferToDevice(j->handle, j->dec[k], j->state[k], j->stream, stream));
-    NV(func, nvjpegDecodeJpegDevice(j->handle, j->dec[k], j->state[k], &img, stream));
+    /* from here work may be queued: the slot is busy until `done`, even after a failure */
+    const char *call = "nvjpegDecodeJpegTransferToDevice";
+    s = api.nvjpegDecodeJpegTransferToDevice(j->handle, j->dec[k], sl->state[k], sl->stream, stream);
+    if (s == NVJPEG_STATUS_SUCCESS) {
+        call = "nvjpegDecodeJpegDevice";
+        s = api.nvjpegDecodeJpegDevice(j->handle, j->dec[k], sl->state[k], &img, stream);
+    }
+    j->next = (j->next + 1) % SLOTS;
+    const cudaError_t recorded = cudaEventRecord(sl->done, stream);
+    if (recorded != cudaSuccess) cudaStreamSynchronize(stream); /* no event: free the slot now */
+    if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, call, s);
+    if (recorded != cudaSuccess)
+        return aug__cuda_fail(func, recorded, "cudaEventRecord(slot done, stream)", __FILE__, __LINE__);
     return AUG_OK;
 }
 #endif

@@ -336,9 +336,11 @@ static inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute a
 namespace aug_emu {
 /* dlopen(path, RTLD_NOW | RTLD_LOCAL), except that a path whose file name is
  * libcublas.so.13 opens the emulator's cuBLAS stand-in (emu_cublas.cpp), or fails
- * like a missing file when AUG_EMU_NO_CUBLAS=1. */
+ * like a missing file when AUG_EMU_NO_CUBLAS=1, and one whose file name is
+ * libnvjpeg.so.13 opens the nvJPEG stand-in (emu_nvjpeg.cpp) with AUG_EMU_NVJPEG=1,
+ * else fails like a missing file (never a real nvJPEG). */
 void *lib_open(const char *path);
-/* dlsym, resolving the stand-in's names (cublasCreate_v2, ...) to it. */
+/* dlsym, resolving the stand-ins' names (cublasCreate_v2, nvjpegCreateEx, ...) to them. */
 void *lib_sym(void *lib, const char *name);
 /* dlerror, or why lib_open refused the stand-in. */
 const char *lib_error();

@@ -14,12 +14,17 @@
  * The module opens cuBLAS at run time (cuda/dynlib.cu, cuda/cublas_api.h); here
  * lib_open answers libcublas.so.13 with this stand-in, and refuses it when
  * AUG_EMU_NO_CUBLAS=1 (any value but empty or 0), as a machine without cuBLAS
- * would, so tests see gemm fail with its message and everything else work. */
+ * would, so tests see gemm fail with its message and everything else work.
+ * libnvjpeg.so.13 opens the nvJPEG stand-in (emu_nvjpeg.cpp) when AUG_EMU_NVJPEG=1,
+ * else fails like a missing file: never a real nvJPEG. */
 #include "emu_internal.h"
 
 #include <algorithm>
 #include <cblas.h>
 #include <dlfcn.h>
+#ifdef AUG_EMU_NVJPEG
+#include "emu_nvjpeg.h"
+#endif
 
 struct cublasContext {
     int device;
@@ -201,6 +206,15 @@ void *lib_open(const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     refused = nullptr;
+    if (strcmp(base, "libnvjpeg.so.13") == 0) { /* never a real nvJPEG with emulated streams */
+#ifdef AUG_EMU_NVJPEG
+        void *lib = nvjpeg_open(&refused);
+#else
+        void *lib = nullptr;
+        refused = "libnvjpeg.so.13: not in this emulation build (it found no nvjpeg.h)";
+#endif
+        return lib;
+    }
     if (strcmp(base, "libcublas.so.13") != 0) return dlopen(path, RTLD_NOW | RTLD_LOCAL);
     const char *off = getenv("AUG_EMU_NO_CUBLAS");
     if (off && *off && strcmp(off, "0") != 0) {
@@ -212,6 +226,13 @@ void *lib_open(const char *path) {
 }
 
 void *lib_sym(void *lib, const char *name) {
+#ifdef AUG_EMU_NVJPEG
+    if (nvjpeg_is(lib)) {
+        void *fn = nvjpeg_sym(name);
+        if (!fn) refused = "the emulated nvJPEG lacks the function";
+        return fn;
+    }
+#endif
     if (lib != &stand_in) return dlsym(lib, name);
     static const struct {
         const char *name;

@@ -1,0 +1,279 @@
+/* test_cuda_nvjpeg.c: the CUDA decoder's nvJPEG path (cuda/jpeg.cu) with work
+ * still queued: back-to-back decodes behind a busy stream, on one stream and on
+ * two, with images of one size and of growing sizes, with and without
+ * gpu_huffman; the decoder freed while its decodes are queued; nvJPEG's errors
+ * by name; every file kind against the CPU decoder.
+ *
+ * On the emulated devices it needs the emulator's nvJPEG stand-in
+ * (tests/cuda_emu/emu_nvjpeg.cpp, AUG_EMU_NVJPEG=1), whose pixels equal the CPU
+ * decoder's, so images compare exactly; on a GPU nvJPEG's IDCT differs a little
+ * (a mean difference of at most 1). Without nvJPEG the tests skip, unless
+ * AUG_REQUIRE_NVJPEG=1 (ctest sets it where the stand-in was built). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <turbojpeg.h>
+
+#include "aug/aug.h"
+#include "helpers/th_cuda.h"
+
+enum { IMAGES = 4, TRIES = 6 };
+
+static int emulated(void) {
+    const char *b = getenv("AUG_CUDA_BACKEND");
+    return b && strcmp(b, "emu") == 0;
+}
+
+/* A CUDA decoder that uses nvJPEG, or a skip (a failure under AUG_REQUIRE_NVJPEG=1). */
+static aug_decoder *nvjpeg_decoder(int gpu_huffman) {
+    if (!th_have_cuda()) skip();
+    aug_decoder *d = aug_decoder_new(TH_CUDA0, 0, 0, gpu_huffman);
+    assert_non_null(d);
+    if (strcmp(aug_decoder_engine(d), "nvjpeg") != 0) {
+        const char *req = getenv("AUG_REQUIRE_NVJPEG");
+        aug_decoder_free(d);
+        if (req && strcmp(req, "1") == 0) fail_msg("the CUDA decoder does not use nvJPEG");
+        skip();
+    }
+    return d;
+}
+
+/* A w x h JPEG of pf with gradients and noise from seed. */
+static unsigned char *encode_jpeg(int w, int h, int pf, int subsamp, int flags, uint32_t seed, unsigned long *size) {
+    int nc = tjPixelSize[pf];
+    unsigned char *img = malloc((size_t)w * (size_t)h * (size_t)nc), *buf = NULL;
+    uint32_t x = seed * 2654435761u + 777;
+    for (int i = 0; i < w * h * nc; i++) {
+        x = x * 1103515245u + 12345u;
+        img[i] = (unsigned char)((i % (w * nc)) * 255 / (w * nc) + (int)((x >> 16) % 61) + (int)(seed * 37 % 101));
+    }
+    tjhandle tj = tjInitCompress();
+    assert_int_equal(tjCompress2(tj, img, w, 0, h, pf, &buf, size, subsamp, 85, flags), 0);
+    tjDestroy(tj);
+    free(img);
+    return buf;
+}
+
+/* The CUDA decode of a file against the CPU decoder's. */
+static void same_pixels(const char *what, const aug_tensor *cpu, const aug_tensor *gpu) {
+    size_t na, nb;
+    unsigned char *x = th_bytes_of(cpu, &na), *y = th_bytes_of(gpu, &nb);
+    assert_int_equal(na, nb);
+    if (emulated()) {
+        if (memcmp(x, y, na) != 0) fail_msg("%s: the CUDA decoder's pixels differ from the CPU's", what);
+    } else {
+        double sum = 0;
+        for (size_t i = 0; i < na; i++) sum += abs((int)x[i] - (int)y[i]);
+        if (sum / (double)na > 1.0) fail_msg("%s: mean difference %g from the CPU's pixels", what, sum / (double)na);
+    }
+    free(x), free(y);
+}
+
+/* IMAGES different files (one size, or growing sizes) and their CPU decodes. */
+typedef struct files {
+    unsigned char *jpeg[IMAGES];
+    unsigned long size[IMAGES];
+    aug_tensor *ref[IMAGES];
+} files;
+
+static void files_make(files *f, int growing) {
+    aug_decoder *dc = aug_decoder_new(CPU, 0, 0, 0);
+    assert_non_null(dc);
+    for (int i = 0; i < IMAGES; i++) {
+        int w = growing ? 24 + 16 * i : 64, h = growing ? 18 + 12 * i : 48;
+        f->jpeg[i] = encode_jpeg(w, h, TJPF_RGB, TJSAMP_420, 0, (uint32_t)i + 1, &f->size[i]);
+        f->ref[i] = NULL;
+        assert_int_equal(aug_decoder_decode(dc, f->jpeg[i], f->size[i], NULL, &f->ref[i]), AUG_OK);
+    }
+    aug_decoder_free(dc);
+}
+
+static void files_free(files *f) {
+    for (int i = 0; i < IMAGES; i++) tjFree(f->jpeg[i]), aug_tensor_free(f->ref[i]);
+}
+
+/* Makes s busy for a while: reps fills of a 1 Mi-element float32 tensor, then
+ * records `after` on it. */
+static void keep_busy(aug_stream *s, aug_tensor *x, int reps, aug_event *after) {
+    aug_stream *prev = aug_current_stream(TH_CUDA0);
+    assert_int_equal(aug_set_current_stream(s), AUG_OK);
+    aug_scalar v = aug_scalar_float(1.0);
+    for (int r = 0; r < reps; r++) assert_int_equal(aug_fill(x, &v), AUG_OK);
+    assert_int_equal(aug_event_record(after, s), AUG_OK);
+    assert_int_equal(aug_set_current_stream(prev), AUG_OK);
+}
+
+static aug_tensor *busy_tensor(void) {
+    int64_t n = 1 << 20;
+    aug_tensor *x = aug_tensor_empty(1, &n, AUG_FLOAT32, TH_CUDA0);
+    assert_non_null(x);
+    return x;
+}
+
+/* The files decoded back to back, image i on streams[i % nstreams], the first
+ * stream busy in front of them, no synchronisation in between; compared with
+ * the CPU's once the device is idle. A round counts only if the busy stream was
+ * still busy after the second decode had returned (its host phase done while the
+ * first image's transfer was still queued): otherwise it is tried again with a
+ * longer wait. With one pinned buffer reused at once, image 0 gets a later
+ * image's pixels (or, for growing sizes, reads freed memory). */
+static void queued_round(int gpu_huffman, int nstreams, int growing) {
+    aug_decoder *dg = nvjpeg_decoder(gpu_huffman);
+    files f;
+    files_make(&f, growing);
+    aug_stream *streams[2] = {aug_stream_new(TH_CUDA0, 0), aug_stream_new(TH_CUDA0, 0)};
+    aug_stream *prev = aug_current_stream(TH_CUDA0);
+    aug_event *busy_done = aug_event_new(TH_CUDA0);
+    aug_tensor *x = busy_tensor();
+    assert_non_null(streams[0]), assert_non_null(streams[1]), assert_non_null(busy_done);
+    int valid = 0;
+    for (int t = 0, reps = 4; t < TRIES && !valid; t++, reps *= 2) {
+        aug_tensor *out[IMAGES] = {NULL};
+        keep_busy(streams[0], x, reps, busy_done);
+        for (int i = 0; i < IMAGES; i++) {
+            assert_int_equal(aug_set_current_stream(streams[i % nstreams]), AUG_OK);
+            assert_int_equal(aug_decoder_decode(dg, f.jpeg[i], f.size[i], NULL, &out[i]), AUG_OK);
+            if (i == 1) valid = aug_event_query(busy_done) == 0;
+        }
+        assert_int_equal(aug_set_current_stream(prev), AUG_OK);
+        assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+        for (int i = 0; i < IMAGES && valid; i++) {
+            char what[96];
+            snprintf(what, sizeof what, "gpu_huffman %d, %d stream(s), %s sizes, image %d", gpu_huffman, nstreams,
+                     growing ? "growing" : "equal", i);
+            same_pixels(what, f.ref[i], out[i]);
+        }
+        for (int i = 0; i < IMAGES; i++) aug_tensor_free(out[i]);
+    }
+    if (!valid) fail_msg("the stream never stayed busy for two decodes (%d tries)", TRIES);
+    aug_tensor_free(x);
+    aug_event_free(busy_done);
+    aug_stream_free(streams[0]), aug_stream_free(streams[1]);
+    aug_decoder_free(dg);
+    files_free(&f);
+}
+
+static void test_queued_one_stream(void **state) {
+    (void)state;
+    queued_round(0, 1, 0);
+    queued_round(1, 1, 0);
+}
+
+static void test_queued_two_streams(void **state) {
+    (void)state;
+    queued_round(0, 2, 0);
+    queued_round(1, 2, 0);
+}
+
+static void test_queued_growing(void **state) {
+    (void)state;
+    queued_round(0, 1, 1);
+    queued_round(1, 2, 1);
+}
+
+/* aug_decoder_free with decodes still queued: they complete with the right
+ * pixels, and nothing they read is freed under them (ASan). */
+static void test_free_while_queued(void **state) {
+    (void)state;
+    aug_decoder *probe = nvjpeg_decoder(0);
+    aug_decoder_free(probe);
+    files f;
+    files_make(&f, 0); /* one size: no device buffer grows (cudaFree would wait for the stream) */
+    aug_stream *s = aug_stream_new(TH_CUDA0, 0), *prev = aug_current_stream(TH_CUDA0);
+    aug_event *busy_done = aug_event_new(TH_CUDA0);
+    aug_tensor *x = busy_tensor();
+    int valid = 0;
+    for (int t = 0, reps = 4; t < TRIES && !valid; t++, reps *= 2) {
+        aug_decoder *dg = aug_decoder_new(TH_CUDA0, 0, 0, 0);
+        aug_tensor *out[2] = {NULL, NULL};
+        keep_busy(s, x, reps, busy_done);
+        assert_int_equal(aug_set_current_stream(s), AUG_OK);
+        for (int i = 0; i < 2; i++)
+            assert_int_equal(aug_decoder_decode(dg, f.jpeg[i], f.size[i], NULL, &out[i]), AUG_OK);
+        valid = aug_event_query(busy_done) == 0;
+        aug_decoder_free(dg);
+        assert_int_equal(aug_set_current_stream(prev), AUG_OK);
+        assert_int_equal(aug_stream_synchronize(s), AUG_OK);
+        for (int i = 0; i < 2 && valid; i++) same_pixels("decoded before the decoder was freed", f.ref[i], out[i]);
+        aug_tensor_free(out[0]), aug_tensor_free(out[1]);
+    }
+    if (!valid) fail_msg("the stream never stayed busy for two decodes (%d tries)", TRIES);
+    aug_tensor_free(x);
+    aug_event_free(busy_done);
+    aug_stream_free(s);
+    files_free(&f);
+}
+
+/* Every file kind, with and without gpu_huffman: nvJPEG's pixels, or the
+ * fallback's for those nvJPEG refuses (CMYK; 4:1:1, which the header reader
+ * leaves to libjpeg). */
+static void test_kinds(void **state) {
+    (void)state;
+    const int kinds[6][3] = {{TJPF_RGB, TJSAMP_420, 0}, {TJPF_RGB, TJSAMP_444, TJFLAG_PROGRESSIVE},
+                             {TJPF_GRAY, TJSAMP_GRAY, 0}, {TJPF_CMYK, TJSAMP_444, 0},
+                             {TJPF_RGB, TJSAMP_422, 0},   {TJPF_RGB, TJSAMP_411, 0}};
+    aug_decoder *dc = aug_decoder_new(CPU, 0, 0, 0);
+    for (int g = 0; g < 2; g++) {
+        aug_decoder *dg = nvjpeg_decoder(g);
+        for (int k = 0; k < 6; k++) {
+            char what[64];
+            snprintf(what, sizeof what, "kind %d, gpu_huffman %d", k, g);
+            unsigned long size;
+            unsigned char *j = encode_jpeg(45, 31, kinds[k][0], kinds[k][1], kinds[k][2], (uint32_t)k, &size);
+            aug_tensor *a = NULL, *b = NULL;
+            assert_int_equal(aug_decoder_decode(dc, j, size, NULL, &a), AUG_OK);
+            assert_int_equal(aug_decoder_decode(dg, j, size, NULL, &b), AUG_OK);
+            assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+            same_pixels(what, a, b);
+            aug_tensor_free(a), aug_tensor_free(b);
+            tjFree(j);
+        }
+        aug_decoder_free(dg);
+    }
+    aug_decoder_free(dc);
+}
+
+/* A file whose header reads but whose data is cut: nvJPEG's status by name, no
+ * tensor; the decoder (and its slots) still decode correctly afterwards. */
+static void test_bad_jpeg(void **state) {
+    (void)state;
+    aug_decoder *dg = nvjpeg_decoder(0);
+    files f;
+    files_make(&f, 0);
+    for (int round = 0; round < 3; round++) { /* the error in either slot */
+        aug_tensor *t = NULL;
+        assert_int_equal(aug_decoder_decode(dg, f.jpeg[0], f.size[0] / 2, NULL, &t), AUG_ERR_JPEG);
+        assert_null(t);
+        if (emulated())
+            assert_string_equal(aug_last_error(),
+                                "aug_decoder_decode: nvJPEG failed in nvjpegDecodeJpegHost: NVJPEG_STATUS_BAD_JPEG");
+        else
+            assert_non_null(strstr(aug_last_error(), "NVJPEG_STATUS_"));
+        for (int i = 0; i <= round; i++) {
+            assert_int_equal(aug_decoder_decode(dg, f.jpeg[i + 1], f.size[i + 1], NULL, &t), AUG_OK);
+            assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+            same_pixels("after an error", f.ref[i + 1], t);
+            aug_tensor_free(t);
+            t = NULL;
+        }
+    }
+    aug_decoder_free(dg);
+    files_free(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_queued_one_stream),
+        cmocka_unit_test(test_queued_two_streams),
+        cmocka_unit_test(test_queued_growing),
+        cmocka_unit_test(test_free_while_queued),
+        cmocka_unit_test(test_bad_jpeg),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
