@@ -1,4 +1,5 @@
-"""examples/demo.py: what `make demo` runs until the image pipeline lands.
+"""examples/demo.py: augpy's tensor math on one synthetic image, the first step of `make demo`
+(which then runs `augpy-demo`, the batch augmentation pipeline: README.md, "The demo").
 
 Brightens and darkens a synthetic uint8 image with saturating math, blends two
 images with fma, and shows that the result is exact and handed to NumPy without a

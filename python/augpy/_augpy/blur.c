@@ -1,7 +1,7 @@
 /* _augpy/blur.c: augpy.box_blur_single, gaussian_blur_single and gaussian_blur
- * (semantics §13, manual 3.1.4.4), a thin layer over the aug blur functions. sigmas
- * may also be a numpy array or a sequence of numbers (converted to a float32
- * CPU tensor). */
+ * (semantics §13; augpy manual 3.1.4.4, quoted in docs/sources/augpy-manual.md), a
+ * thin layer over the aug blur functions. sigmas may also be a numpy array or a
+ * sequence of numbers (converted to a float32 CPU tensor). */
 #include "augpy.h"
 
 static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {

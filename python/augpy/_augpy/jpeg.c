@@ -1,5 +1,5 @@
-/* _augpy/jpeg.c: augpy.Decoder and augpy.jpeg_info (semantics §13, manual 3.1.4.1)
- * over aug_decoder_* / aug_jpeg_info.
+/* _augpy/jpeg.c: augpy.Decoder and augpy.jpeg_info (semantics §13; augpy manual
+ * 3.1.4.1, quoted in docs/sources/augpy-manual.md) over aug_decoder_* / aug_jpeg_info.
  *
  * data: any C-contiguous buffer-protocol object (bytes, bytearray, memoryview,
  * numpy uint8 array), read as raw bytes without a copy; a path (str,

@@ -1,6 +1,7 @@
-/* _augpy/lighting.c: augpy.lighting (semantics §13, manual 3.1.4.3), a thin layer over
- * aug_lighting. Parameter tensors may also be given as numpy arrays or sequences
- * of numbers; those are converted to float32 tensors on the image's device first. */
+/* _augpy/lighting.c: augpy.lighting (semantics §13; augpy manual 3.1.4.3, quoted in
+ * docs/sources/augpy-manual.md), a thin layer over aug_lighting. Parameter tensors
+ * may also be given as numpy arrays or sequences of numbers; those are converted to
+ * float32 tensors on the image's device first. */
 #include "augpy.h"
 
 static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {

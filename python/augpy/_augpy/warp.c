@@ -1,5 +1,5 @@
-/* _augpy/warp.c: affine warps (semantics §13, manual 3.1.4.2) over aug_make_affine_matrix
- * and aug_warp_affine(_batch).
+/* _augpy/warp.c: affine warps (semantics §13; augpy manual 3.1.4.2, quoted in
+ * docs/sources/augpy-manual.md) over aug_make_affine_matrix and aug_warp_affine(_batch).
  *
  *   WarpScaleMode(0|1)   the enum, members also exported as module attributes
  *   make_affine_matrix(out, source_height, source_width, target_height, target_width,

@@ -1,7 +1,9 @@
 """Record albumentations' box and keypoint outputs for tests/python/test_targets.py.
 
-Run with the peers venv (albumentations 2.x, OpenCV):
-    /work/scratch/peers-venv/bin/python tests/python/data/record_albumentations_targets.py
+Run it from the repository root with the peers venv, .venv-peers (`make bench-peers` creates it
+with the Makefile's pinned PEER_DEPS); it expects albumentations==2.0.8 and
+opencv-python-headless==5.0.0.93 and refuses to record with other versions (peer_versions.py):
+    .venv-peers/bin/python tests/python/data/record_albumentations_targets.py
 
 For each case it stores, under "<case>/<field>": the source and target sizes, the
 warp matrix augpy takes (the INVERSE map, output -> source, float64: the inverse
@@ -13,6 +15,11 @@ remove_invisible=True and False. The forward matrix of A.Affine is rebuilt with
 albumentations' own create_affine_transformation_matrix and checked by warping
 an image with cv2.warpAffine, which must equal A.Affine's output exactly.
 """
+
+from peer_versions import check_peers  # this folder's helper: the Makefile's pinned peer versions
+
+check_peers(__doc__, "albumentations", "opencv-python-headless")  # before importing them
+
 import pathlib
 
 import albumentations as A

@@ -1,11 +1,17 @@
 """Records NVIDIA DALI's CPU fn.crop_mirror_normalize results into dali_cmn.npz, the oracle of
 test_normalize.py::test_matches_dali_recorded.
 
-Needs DALI, which `make test` does not install; run it in a scratch venv:
-    python3 -m venv /tmp/dali && /tmp/dali/bin/pip install nvidia-dali-cuda130 numpy
-    /tmp/dali/bin/python tests/python/data/record_dali_cmn.py
+Needs DALI, which `make test` does not install. Run it from the repository root with the peers
+venv, .venv-peers (`make bench-peers` creates it with the Makefile's pinned PEER_DEPS); it
+expects nvidia-dali-cuda130==2.4.0 and refuses to record with other versions (peer_versions.py):
+    .venv-peers/bin/python tests/python/data/record_dali_cmn.py
 DALI's CPU operators run without a GPU (device_id=None). Each case stores its parameters as JSON
 (the augpy keyword names, which are DALI's), its input images and DALI's outputs."""
+
+from peer_versions import check_peers  # this folder's helper: the Makefile's pinned peer versions
+
+check_peers(__doc__, "nvidia-dali-cuda130")  # before importing them
+
 import json
 import pathlib
 

@@ -2,10 +2,16 @@
 result: a float32 result computed through float64 must be inf, not FLT_MAX) into
 dali_overflow.npz, the oracle of test_dali_regressions.py::test_matches_dali_recorded.
 
-Needs DALI, which `make test` does not install; run it in a scratch venv:
-    python3 -m venv /tmp/dali && /tmp/dali/bin/pip install nvidia-dali-cuda130 numpy
-    /tmp/dali/bin/python tests/python/data/record_dali_overflow.py
+Needs DALI, which `make test` does not install. Run it from the repository root with the peers
+venv, .venv-peers (`make bench-peers` creates it with the Makefile's pinned PEER_DEPS); it
+expects nvidia-dali-cuda130==2.4.0 and refuses to record with other versions (peer_versions.py):
+    .venv-peers/bin/python tests/python/data/record_dali_overflow.py
 DALI's CPU operators run without a GPU (device_id=None)."""
+
+from peer_versions import check_peers  # this folder's helper: the Makefile's pinned peer versions
+
+check_peers(__doc__, "nvidia-dali-cuda130")  # before importing them
+
 import pathlib
 
 import numpy as np

@@ -1,8 +1,10 @@
 """Records NVIDIA DALI's CPU fn.decoders.image_random_crop into dali_rrc.npz, the oracle of
 tests/python/test_dali_rrc.py.
 
-Needs DALI, which `make test` does not install; run it with the peers venv:
-    /work/scratch/peers-venv/bin/python tests/python/data/record_dali_rrc.py
+Needs DALI, which `make test` does not install. Run it from the repository root with the peers
+venv, .venv-peers (`make bench-peers` creates it with the Makefile's pinned PEER_DEPS); it
+expects nvidia-dali-cuda130==2.4.0 and refuses to record with other versions (peer_versions.py):
+    .venv-peers/bin/python tests/python/data/record_dali_rrc.py
 DALI's CPU operators run without a GPU (device_id=None).
 
 1. Sampler: for each image size in SIZES, N crops of `image_random_crop(random_area=[0.08, 1],
@@ -17,6 +19,11 @@ DALI's CPU operators run without a GPU (device_id=None).
    DALI's random crops of them (4 each, `image_random_crop`, located as above) and explicit crops
    (`decoders.image_slice` with absolute anchor/shape at odd offsets); stored the crop
    window and DALI's decoded pixels, and DALI's full decode."""
+
+from peer_versions import check_peers  # this folder's helper: the Makefile's pinned peer versions
+
+check_peers(__doc__, "nvidia-dali-cuda130")  # before importing them
+
 import io
 import json
 import pathlib

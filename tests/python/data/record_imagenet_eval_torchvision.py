@@ -1,13 +1,21 @@
 """Record torchvision's evaluation transform for tests/python/test_imagenet_stages.py.
 
-Run with a Python that has torch + torchvision + Pillow (the peers venv):
-    /work/scratch/peers-venv/bin/python tests/python/data/record_imagenet_eval_torchvision.py
+Run it from the repository root with the peers venv, .venv-peers (`make bench-peers` creates it
+with the Makefile's pinned PEER_DEPS); it expects torch==2.15.0 and torchvision==0.29.2 and
+refuses to record with other versions (peer_versions.py):
+    .venv-peers/bin/python tests/python/data/record_imagenet_eval_torchvision.py
+(Pillow is whichever that venv has: Pillow-SIMD when it builds; its version is not pinned).
 Writes imagenet_eval_torchvision.npz next to this script: a few JPEGs (their bytes, made
 here with Pillow) and torchvision's Resize(RESIZE) (bilinear, antialias=True) +
 CenterCrop(SIZE) of Pillow's RGB decode of each, as uint8 (3, SIZE, SIZE); and, for the
 first image, torchvision's resize of the whole image to (SIZE, SIZE) and its horizontal flip
 (resized_crop of the full-image crop: RandomResizedCrop's warp with scale = ratio range = 1).
 """
+
+from peer_versions import check_peers  # this folder's helper: the Makefile's pinned peer versions
+
+check_peers(__doc__, "torch", "torchvision")  # before importing them
+
 import io
 import os
 

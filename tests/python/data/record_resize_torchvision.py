@@ -1,10 +1,17 @@
 """Records torchvision's resize of small images into resize_torchvision.npz, the oracle of
 test_resize.py::test_against_torchvision_recorded (`make test` has no torch).
 
-Run in a venv with torch and torchvision (the peers venv), from the repository root:
-    /work/scratch/peers-venv/bin/python tests/python/data/record_resize_torchvision.py
+Run it from the repository root with the peers venv, .venv-peers (`make bench-peers` creates it
+with the Makefile's pinned PEER_DEPS); it expects torch==2.15.0 and torchvision==0.29.2 and
+refuses to record with other versions (peer_versions.py):
+    .venv-peers/bin/python tests/python/data/record_resize_torchvision.py
 torchvision.transforms.v2.functional.resize on CHW tensors: bilinear with antialias=True and
 False, nearest; uint8 and float32 inputs; odd sizes, up and down, non-integer ratios."""
+
+from peer_versions import check_peers  # this folder's helper: the Makefile's pinned peer versions
+
+check_peers(__doc__, "torch", "torchvision")  # before importing them
+
 import pathlib
 
 import numpy as np

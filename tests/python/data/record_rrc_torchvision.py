@@ -1,11 +1,18 @@
 """Record torchvision's RandomResizedCrop.get_params samples for tests/python/test_rrc.py.
 
-Run with a Python that has torch + torchvision (the peers venv):
-    /work/scratch/peers-venv/bin/python tests/python/data/record_rrc_torchvision.py
+Run it from the repository root with the peers venv, .venv-peers (`make bench-peers` creates it
+with the Makefile's pinned PEER_DEPS); it expects torch==2.15.0 and torchvision==0.29.2 and
+refuses to record with other versions (peer_versions.py):
+    .venv-peers/bin/python tests/python/data/record_rrc_torchvision.py
 Writes rrc_torchvision.npz next to this script: for each image size (H, W) in SIZES,
 N crops (i, j, h, w) drawn with torch.manual_seed(0) and the default scale (0.08, 1.0) and
 ratio (3/4, 4/3), plus one set with scale (0.5, 0.9), ratio (0.5, 2.0).
 """
+
+from peer_versions import check_peers  # this folder's helper: the Makefile's pinned peer versions
+
+check_peers(__doc__, "torch", "torchvision")  # before importing them
+
 import math
 import os
 

@@ -3,11 +3,18 @@ adjust_brightness / contrast / saturation / hue, rgb_to_grayscale, the private _
 _hsv_to_rgb, and ColorJitter's per-image step sequence) into torchvision_colour.npz, the oracle of
 tests/python/test_colour.py.
 
-Needs torch and torchvision, which `make test` does not install; run it in a scratch venv:
-    python3 -m venv /tmp/tv && /tmp/tv/bin/pip install torch torchvision pillow numpy
-    /tmp/tv/bin/python tests/python/data/record_torchvision_colour.py
+Needs torch and torchvision, which `make test` does not install. Run it from the repository root
+with the peers venv, .venv-peers (`make bench-peers` creates it with the Makefile's pinned
+PEER_DEPS); it expects torch==2.15.0 and torchvision==0.29.2 and refuses to record with other
+versions (peer_versions.py):
+    .venv-peers/bin/python tests/python/data/record_torchvision_colour.py
 The inputs are made here (seeded NumPy draws, a crop of augpy's sample photo, and hand-picked
 pixels: grays, primaries, values at 0 and 255) and stored beside the outputs."""
+
+from peer_versions import check_peers  # this folder's helper: the Makefile's pinned peer versions
+
+check_peers(__doc__, "torch", "torchvision")  # before importing them
+
 import pathlib
 
 import numpy as np
