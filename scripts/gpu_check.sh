@@ -19,7 +19,7 @@
 #               cmake tree: libaug, the CUDA C suites, augpy's extension for this python   ~90-150 s
 #   2 static    check_fatbin.py on the sm_90 SASS: registers x threads of each kernel's
 #               largest launch, local memory, stack, FMA                                      ~15 s
-#   3 C suites  every test labelled cuda (CMake's AUG_CUDA_DEVICE_TESTS) on cuda:0          ~60-90 s
+#   3 C suites  every test labelled cuda (CMake's AUG_CUDA_DEVICE_TESTS, test_cuda_nvjpeg) on cuda:0 ~60-90 s
 #   4 probes    cuda_module_check.py; scripts/gpu_probe.py: nvJPEG against the CPU decode,
 #               back-to-back decodes behind a busy stream, 1024-thread launches, host waits  ~30 s
 #   5 benches   bench/gpu/bench_*.py at full size: ratios against device copy and torch     <=225 s
@@ -101,7 +101,8 @@ if [ "$DRY" = 1 ]; then
   set -a; . build/cuda.env; set +a
   MODULE=$ROOT/build/libaug_cuda_emu.so; FATBIN=$ROOT/build-nvcc/libaug_cuda.so; HOST=$ROOT/build
   CUOBJDUMP=$AUG_CUOBJDUMP; NVDISASM=$AUG_NVDISASM
-  export AUG_CUDA_BACKEND=emu
+  # the emulator's nvJPEG stand-in (tests/cuda_emu/emu_nvjpeg.cpp): the decoder's nvJPEG path runs
+  export AUG_CUDA_BACKEND=emu AUG_EMU_NVJPEG=1
   note "== gpu_check dry-run $(date +%F' '%T) on the emulated device (tiny sizes; the figures mean nothing)"
 else
   PY=${GPU_CHECK_PYTHON:-python3}
@@ -170,12 +171,12 @@ if [ -f "$FATBIN" ]; then
     --ptx-targets '' --fma-allowed "$FMA" --stack-allowed "$STK" --kernels "$FATBIN"
   step "check_fatbin (sm_90: resources, local memory, stack, FMA)" $?
 else
-  fail "check_fatbin: $FATBIN is missing (dry run: make cuda first)"
+  fail "check_fatbin: $FATBIN is missing$([ "$DRY" = 1 ] && echo ' (make cuda builds it)')"
 fi
 
 # ---------------------------------------------------------------------------------- 3 C suites
 C=$OUT/ctest.log; : > "$C"
-CT=(-L cuda); [ "$DRY" = 1 ] && CT+=(-R "${GPU_CHECK_CTEST:-test_cuda_faults}")
+CT=(-L cuda); [ "$DRY" = 1 ] && CT+=(-R "${GPU_CHECK_CTEST:-test_cuda_faults|test_cuda_nvjpeg}")
 (cd "$HOST" && tbox 150 "$C" ctest --output-on-failure "${CT[@]}"); rc=$?
 step "C suites on cuda:0: $(grep -Eo '[0-9]+% tests passed.*' "$C" | tail -1)" $rc
 grep -E "\*\*\*Failed|FAILED|differ" "$C" | head -20 >> "$S"
@@ -183,7 +184,7 @@ grep -E "\*\*\*Failed|FAILED|differ" "$C" | head -20 >> "$S"
 # ------------------------------------------------------------------------------------- 4 probes
 P=$OUT/probe.log; : > "$P"
 if [ "$DRY" = 1 ]; then
-  tbox 60 "$P" "$PY" scripts/gpu_probe.py --small; step "probes (gpu_probe.py --small)" $?
+  tbox 60 "$P" "$PY" scripts/gpu_probe.py --small --expect-engine nvjpeg; step "probes (gpu_probe.py --small)" $?
 else
   tbox 60 "$P" env AUG_CUDA_MODULE="$MODULE" "$PY" tests/python/cuda_module_check.py; step "cuda_module_check" $?
   tbox 120 "$P" "$PY" scripts/gpu_probe.py --expect-engine nvjpeg; step "probes (gpu_probe.py)" $?
