@@ -98,7 +98,8 @@ AUG_API void *aug_stream_handle(const aug_stream *s);
 AUG_API aug_status aug_stream_synchronize(aug_stream *s);
 /* 1 if all work queued on s has finished, 0 if not; -1 with an error set. */
 AUG_API int aug_stream_query(aug_stream *s);
-/* Work queued on s after this call waits until e's last recorded point is reached. */
+/* Work queued on s after this call waits until e's last recorded point is reached;
+ * e may be of another device of s's type (cuda:1's stream waiting for cuda:0). */
 AUG_API aug_status aug_stream_wait_event(aug_stream *s, aug_event *e);
 
 /* A new event on dev (timing enabled). New; free with aug_event_free. */

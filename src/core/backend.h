@@ -110,18 +110,23 @@ typedef struct aug__backend {
     void *(*host_alloc)(size_t nbytes);
     void (*host_free)(void *ptr);
 
-    /* ---- streams and events (handles are the backend's; NULL is valid) ---- */
+    /* ---- streams and events (handles are the backend's; NULL is valid) ----
+     * Every entry gets the device the stream or event was created on (the
+     * stream's, for stream_wait and event_record, whose event is of the same
+     * device there): a NULL stream handle means that device's default stream,
+     * not the calling thread's current device's. stream_wait may take an event
+     * of another device of the same backend. */
     aug_status (*stream_new)(int device_id, int priority, void **handle);
     void (*stream_free)(int device_id, void *handle);
-    aug_status (*stream_sync)(void *handle);
-    int (*stream_query)(void *handle);             /* 1 done, 0 pending, -1 error */
-    aug_status (*stream_wait)(void *stream, void *event);
+    aug_status (*stream_sync)(int device_id, void *handle);
+    int (*stream_query)(int device_id, void *handle); /* 1 done, 0 pending, -1 error */
+    aug_status (*stream_wait)(int device_id, void *stream, void *event);
     aug_status (*event_new)(int device_id, void **handle);
-    void (*event_free)(void *handle);
-    aug_status (*event_record)(void *event, void *stream);
-    int (*event_query)(void *event);               /* 1 done, 0 pending, -1 error */
-    aug_status (*event_sync)(void *event);
-    aug_status (*event_elapsed)(void *start, void *end, float *ms);
+    void (*event_free)(int device_id, void *handle);
+    aug_status (*event_record)(int device_id, void *event, void *stream);
+    int (*event_query)(int device_id, void *event); /* 1 done, 0 pending, -1 error */
+    aug_status (*event_sync)(int device_id, void *event);
+    aug_status (*event_elapsed)(int device_id, void *start, void *end, float *ms);
     aug_status (*synchronize)(int device_id);
     void (*priority_range)(int device_id, int *least, int *greatest);
 
@@ -208,10 +213,11 @@ AUG__HIDDEN int aug__cuda_device_count(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 9 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores; 4: resize;
-                            5: colour; 6: crop_mirror_normalize, gaussian_noise; 7: warp plan interp,
-                            border, dst strides; 8: colour plan lighting;
-                            9: jpeg region pitch / skip */
+#define AUG__BACKEND_ABI 10 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores;
+                             4: resize; 5: colour; 6: crop_mirror_normalize, gaussian_noise; 7: warp
+                             plan interp, border, dst strides; 8: colour plan lighting;
+                             9: jpeg region pitch / skip;
+                             10: the stream and event entries take the device id */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

@@ -4,9 +4,12 @@
  * A stream or event is a small core object holding its device and the backend's
  * handle. Each device has one default stream, created on first use and kept for
  * the life of the process; on CUDA its handle is NULL, the legacy default
- * stream, which is what other libraries (PyTorch, CuPy) use by default too. The
- * current device, each device's current stream and the launch settings are
- * thread-local, as in CUDA and the augpy manual.
+ * stream, which is what other libraries (PyTorch, CuPy) use by default too.
+ * Streams and events belong to the device they were made for, whatever device
+ * is current when they are used: the backend's entries get that device's id
+ * (a NULL handle is the legacy stream of THAT device). The current device, each
+ * device's current stream and the launch settings are thread-local, as in CUDA
+ * and the augpy manual.
  *
  * The default device is cuda:0 when a CUDA device is present, else cpu (counted
  * by the CUDA module's probe, without starting CUDA: core/cuda_module.c);
@@ -201,7 +204,7 @@ aug_status aug_stream_synchronize(aug_stream *s) {
     static const char func[] = "aug_stream_synchronize";
     if (!s) return aug__error(AUG_ERR_VALUE, func, "stream is NULL");
     const aug__backend *be = aug__backend_for(func, s->device);
-    return be ? be->stream_sync(s->handle) : aug_last_status();
+    return be ? be->stream_sync(s->device.id, s->handle) : aug_last_status();
 }
 
 int aug_stream_query(aug_stream *s) {
@@ -211,7 +214,7 @@ int aug_stream_query(aug_stream *s) {
         return -1;
     }
     const aug__backend *be = aug__backend_for(func, s->device);
-    return be ? be->stream_query(s->handle) : -1;
+    return be ? be->stream_query(s->device.id, s->handle) : -1;
 }
 
 static aug_status check_same_device(const char *func, aug_device a, aug_device b) {
@@ -221,13 +224,15 @@ static aug_status check_same_device(const char *func, aug_device a, aug_device b
                       aug__device_str(b, y, sizeof y));
 }
 
+/* A stream may wait for an event of another device of its type (CUDA allows it:
+ * cuda:1's stream waits for work of cuda:0), not for one of another type. */
 aug_status aug_stream_wait_event(aug_stream *s, aug_event *e) {
     static const char func[] = "aug_stream_wait_event";
     if (!s || !e) return aug__error(AUG_ERR_VALUE, func, "%s is NULL", s ? "event" : "stream");
-    aug_status st = check_same_device(func, s->device, e->device);
-    if (st) return st;
+    if (s->device.type != e->device.type) return check_same_device(func, s->device, e->device);
     const aug__backend *be = aug__backend_for(func, s->device);
-    return be ? be->stream_wait(s->handle, e->handle) : aug_last_status();
+    if (!be || !aug__backend_for(func, e->device)) return aug_last_status();
+    return be->stream_wait(s->device.id, s->handle, e->handle);
 }
 
 /* ---- events ------------------------------------------------------------------------- */
@@ -252,7 +257,7 @@ aug_event *aug_event_new(aug_device dev) {
 void aug_event_free(aug_event *e) {
     if (!e) return;
     const aug__backend *be = aug__backend_for("aug_event_free", e->device);
-    if (be) be->event_free(e->handle);
+    if (be) be->event_free(e->device.id, e->handle);
     free(e);
 }
 
@@ -265,7 +270,7 @@ aug_status aug_event_record(aug_event *e, aug_stream *s) {
     if (st) return st;
     const aug__backend *be = aug__backend_for(func, e->device);
     if (!be) return aug_last_status();
-    st = be->event_record(e->handle, s->handle);
+    st = be->event_record(e->device.id, e->handle, s->handle);
     if (st == AUG_OK) e->recorded = 1;
     return st;
 }
@@ -277,14 +282,14 @@ int aug_event_query(aug_event *e) {
         return -1;
     }
     const aug__backend *be = aug__backend_for(func, e->device);
-    return be ? be->event_query(e->handle) : -1;
+    return be ? be->event_query(e->device.id, e->handle) : -1;
 }
 
 aug_status aug_event_synchronize(aug_event *e) {
     static const char func[] = "aug_event_synchronize";
     if (!e) return aug__error(AUG_ERR_VALUE, func, "event is NULL");
     const aug__backend *be = aug__backend_for(func, e->device);
-    return be ? be->event_sync(e->handle) : aug_last_status();
+    return be ? be->event_sync(e->device.id, e->handle) : aug_last_status();
 }
 
 aug_status aug_event_elapsed_ms(aug_event *start, aug_event *end, float *ms) {
@@ -295,7 +300,7 @@ aug_status aug_event_elapsed_ms(aug_event *start, aug_event *end, float *ms) {
     if (!start->recorded || !end->recorded)
         return aug__error(AUG_ERR_VALUE, func, "both events must have been recorded");
     const aug__backend *be = aug__backend_for(func, start->device);
-    return be ? be->event_elapsed(start->handle, end->handle, ms) : aug_last_status();
+    return be ? be->event_elapsed(start->device.id, start->handle, end->handle, ms) : aug_last_status();
 }
 
 aug_status aug_synchronize(aug_device dev) {

@@ -6,7 +6,14 @@
  * one when there is one); strided tensors are packed first on their own device
  * (an elementwise copy) or unpacked there afterwards. Host sources are always
  * consumed before a call returns (the copy is blocking), so a caller may free
- * or reuse them at once. */
+ * or reuse them at once.
+ *
+ * A copy between two devices (cuda:0 -> cuda:1) runs on the source's current
+ * stream, ordered with events both ways: after the work queued so far on the
+ * destination's current stream (the destination block may come from the pool
+ * with such work still using it: the pool reuses a block at once on the stream
+ * that freed it), and before the work queued later there (so a free of the
+ * destination on that stream covers the copy). */
 #include <stdlib.h>
 #include <string.h>
 #include "backend.h"
@@ -20,6 +27,30 @@ static const aug__backend *copier(const char *func, aug_device a, aug_device b, 
 
 static int64_t nbytes_of(const aug_tensor *t) { return aug_tensor_size(t) * aug__dtype_size(t->dtype); }
 
+/* Makes `stream` (a handle of wait_dev) wait for the work queued so far on the
+ * current stream of dev (both devices of be). */
+static aug_status wait_for(const aug__backend *be, aug_device wait_dev, void *stream, aug_device dev) {
+    void *ev = NULL;
+    aug_status st = be->event_new(dev.id, &ev);
+    if (st) return st;
+    st = be->event_record(dev.id, ev, aug_stream_handle(aug_current_stream(dev)));
+    if (st == AUG_OK) st = be->stream_wait(wait_dev.id, stream, ev);
+    be->event_free(dev.id, ev); /* a wait already queued still sees the record */
+    return st;
+}
+
+/* A blocking copy from src_dev to dst_dev (two devices of be), ordered with the
+ * current streams of both (see the top of the file). */
+static aug_status peer_copy(const aug__backend *be, void *dst, aug_device dst_dev, const void *src, aug_device src_dev,
+                            size_t n) {
+    void *s = aug_stream_handle(aug_current_stream(src_dev)), *d = aug_stream_handle(aug_current_stream(dst_dev));
+    aug_status st = wait_for(be, src_dev, s, dst_dev);
+    if (st == AUG_OK) st = be->memcpy(dst, dst_dev, src, src_dev, n, s, 1);
+    /* the copy is done here, but the destination's order must not rest on that */
+    if (st == AUG_OK) st = wait_for(be, dst_dev, d, src_dev);
+    return st;
+}
+
 aug_tensor *aug_tensor_to(const aug_tensor *t, aug_device device) {
     static const char func[] = "aug_tensor_to";
     if (aug__tensor_check(func, t) != AUG_OK) return NULL;
@@ -30,9 +61,13 @@ aug_tensor *aug_tensor_to(const aug_tensor *t, aug_device device) {
     if (st == AUG_OK && nbytes_of(t) > 0) {
         aug_device via;
         const aug__backend *be = copier(func, src->device, device, &via);
-        st = be ? be->memcpy(aug_tensor_ptr(dst), device, aug_tensor_ptr(src), src->device, (size_t)nbytes_of(t),
-                             aug_stream_handle(aug_current_stream(via)), 1)
-                : aug_last_status();
+        if (!be)
+            st = aug_last_status();
+        else if (src->device.type == device.type && src->device.id != device.id)
+            st = peer_copy(be, aug_tensor_ptr(dst), device, aug_tensor_ptr(src), src->device, (size_t)nbytes_of(t));
+        else
+            st = be->memcpy(aug_tensor_ptr(dst), device, aug_tensor_ptr(src), src->device, (size_t)nbytes_of(t),
+                            aug_stream_handle(aug_current_stream(via)), 1);
     }
     aug_tensor_free(src);
     if (st != AUG_OK) {
@@ -108,11 +143,5 @@ aug_status aug_stream_sync_handle(aug_device dev, void *handle) {
     const aug__backend *be = aug__backend_for(func, dev);
     if (!be) return aug_last_status();
     if (dev.type == AUG_DEVICE_CPU) return AUG_OK;
-    void *ev = NULL;
-    aug_status st = be->event_new(dev.id, &ev);
-    if (st) return st;
-    st = be->event_record(ev, aug_stream_handle(aug_current_stream(dev)));
-    if (st == AUG_OK) st = be->stream_wait(handle, ev);
-    be->event_free(ev);
-    return st;
+    return wait_for(be, dev, handle, dev);
 }

@@ -174,9 +174,12 @@ static aug_status cpu_stream_new(int device_id, int priority, void **handle) {
     return AUG_OK;
 }
 static void cpu_stream_free(int device_id, void *handle) { (void)device_id, (void)handle; }
-static aug_status cpu_stream_sync(void *handle) { (void)handle; return AUG_OK; }
-static int cpu_stream_query(void *handle) { (void)handle; return 1; }
-static aug_status cpu_stream_wait(void *stream, void *event) { (void)stream, (void)event; return AUG_OK; }
+static aug_status cpu_stream_sync(int device_id, void *handle) { (void)device_id, (void)handle; return AUG_OK; }
+static int cpu_stream_query(int device_id, void *handle) { (void)device_id, (void)handle; return 1; }
+static aug_status cpu_stream_wait(int device_id, void *stream, void *event) {
+    (void)device_id, (void)stream, (void)event;
+    return AUG_OK;
+}
 static aug_status cpu_synchronize(int device_id) { (void)device_id; return AUG_OK; }
 
 /* The compute entries, interruptible (aug_set_interrupt_check, cpu/pool.c): a plan
@@ -216,9 +219,9 @@ static aug_status cpu_event_new(int device_id, void **handle) {
     *handle = calloc(1, sizeof(cpu_event));
     return *handle ? AUG_OK : AUG__NOMEM("aug_event_new");
 }
-static void cpu_event_free(void *handle) { free(handle); }
-static aug_status cpu_event_record(void *event, void *stream) {
-    (void)stream;
+static void cpu_event_free(int device_id, void *handle) { (void)device_id, free(handle); }
+static aug_status cpu_event_record(int device_id, void *event, void *stream) {
+    (void)device_id, (void)stream;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     cpu_event *e = event;
@@ -226,9 +229,10 @@ static aug_status cpu_event_record(void *event, void *stream) {
     e->recorded = 1;
     return AUG_OK;
 }
-static int cpu_event_query(void *event) { (void)event; return 1; }
-static aug_status cpu_event_sync(void *event) { (void)event; return AUG_OK; }
-static aug_status cpu_event_elapsed(void *start, void *end, float *ms) {
+static int cpu_event_query(int device_id, void *event) { (void)device_id, (void)event; return 1; }
+static aug_status cpu_event_sync(int device_id, void *event) { (void)device_id, (void)event; return AUG_OK; }
+static aug_status cpu_event_elapsed(int device_id, void *start, void *end, float *ms) {
+    (void)device_id;
     const cpu_event *a = start, *b = end; /* the core checked that both were recorded */
     *ms = (float)(b->ms - a->ms);
     return AUG_OK;

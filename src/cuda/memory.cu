@@ -8,11 +8,18 @@
  * allocations for any other stream only once an event recorded on S at the
  * free has completed. (Work queued on streams other than the freeing thread's
  * current stream must be synchronised by the caller before the free, as with
- * PyTorch's allocator.) When cudaMalloc fails, the pool returns every idle
- * block to the device and tries once more; a second failure is
- * AUG_ERR_MEMORY (augpy.MemoryError). A sticky error (an earlier kernel fault)
- * is no lack of memory: it is recorded as a broken context (AUG_ERR_CUDA,
- * aug__cuda_broken), which the core keeps.
+ * PyTorch's allocator.) Pools, events and stream handles are per device: every
+ * entry makes its device current first, so the NULL handle of a block is that
+ * device's legacy stream. A peer copy (cudaMemcpyPeerAsync, queued on the
+ * source device's stream) does not follow that rule by itself: its caller
+ * (core/transfer.c) orders it after the work queued on the destination's
+ * current stream (which a block handed out at once may still be used by) and
+ * before the later work there (which a free of the destination covers).
+ *
+ * When cudaMalloc fails, the pool returns every idle block to the device and
+ * tries once more; a second failure is AUG_ERR_MEMORY (augpy.MemoryError). A
+ * sticky error (an earlier kernel fault) is no lack of memory: it is recorded
+ * as a broken context (AUG_ERR_CUDA, aug__cuda_broken), which the core keeps.
  *
  * Sizes are rounded up to 512 bytes (1 MiB above 1 MiB), and a cached block
  * serves a request of at least half its size, so a pool of mixed tensor sizes
@@ -286,7 +293,7 @@ aug_status aug__cuda_memcpy(void *dst, aug_device dst_dev, const void *src, aug_
     int src_cuda = src_dev.type == AUG_DEVICE_CUDA, dst_cuda = dst_dev.type == AUG_DEVICE_CUDA;
     aug_status st = aug__cuda_use(func, src_cuda ? src_dev.id : dst_dev.id);
     if (st) return st;
-    if (src_cuda && dst_cuda && src_dev.id != dst_dev.id)
+    if (src_cuda && dst_cuda && src_dev.id != dst_dev.id) /* s: the source's; ordered by the caller */
         AUG_CUDA(func, cudaMemcpyPeerAsync(dst, dst_dev.id, src, src_dev.id, n, s));
     else
         AUG_CUDA(func, cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s));

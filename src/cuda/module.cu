@@ -7,7 +7,9 @@
  * this runtime, or no GPU; libaug then stays on the CPU. Device facts needed
  * by every launch (SM count, limits) are read once here. Streams and events
  * are the runtime's own objects; the default stream is the legacy stream
- * (handle NULL), as PyTorch and CuPy use by default. */
+ * (handle NULL), as PyTorch and CuPy use by default. A stream or event is used
+ * with its own device current (a NULL handle is the legacy stream of the
+ * current device), whatever device the calling thread had current. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,12 +185,20 @@ static void cuda_stream_free(int device_id, void *handle) {
     cudaStreamDestroy((cudaStream_t)handle);
 }
 
-static aug_status cuda_stream_sync(void *handle) {
-    AUG_CUDA("aug_stream_synchronize", cudaStreamSynchronize((cudaStream_t)handle));
+/* Every stream and event call makes the device of its stream or event current
+ * first: the NULL handle is the legacy stream of the CURRENT device, and the
+ * driver refuses to record an event onto a stream of another device than the
+ * event's (cudaErrorInvalidResourceHandle). */
+static aug_status cuda_stream_sync(int device_id, void *handle) {
+    static const char func[] = "aug_stream_synchronize";
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    AUG_CUDA(func, cudaStreamSynchronize((cudaStream_t)handle));
     return AUG_OK;
 }
 
-static int cuda_stream_query(void *handle) {
+static int cuda_stream_query(int device_id, void *handle) {
+    if (aug__cuda_use("aug_stream_query", device_id) != AUG_OK) return -1;
     cudaError_t e = cudaStreamQuery((cudaStream_t)handle);
     if (e == cudaSuccess) return 1;
     if (e == cudaErrorNotReady) return cudaGetLastError(), 0; /* not an error: never left for a launch check */
@@ -196,8 +206,12 @@ static int cuda_stream_query(void *handle) {
     return -1;
 }
 
-static aug_status cuda_stream_wait(void *stream, void *event) {
-    AUG_CUDA("aug_stream_wait_event", cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)event, 0));
+/* The event may be of another device (CUDA orders across devices this way). */
+static aug_status cuda_stream_wait(int device_id, void *stream, void *event) {
+    static const char func[] = "aug_stream_wait_event";
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    AUG_CUDA(func, cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)event, 0));
     return AUG_OK;
 }
 
@@ -211,14 +225,21 @@ static aug_status cuda_event_new(int device_id, void **handle) {
     return AUG_OK;
 }
 
-static void cuda_event_free(void *handle) { cudaEventDestroy((cudaEvent_t)handle); }
+static void cuda_event_free(int device_id, void *handle) {
+    if (aug__cuda_use("aug_event_free", device_id) != AUG_OK) return;
+    cudaEventDestroy((cudaEvent_t)handle);
+}
 
-static aug_status cuda_event_record(void *event, void *stream) {
-    AUG_CUDA("aug_event_record", cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream));
+static aug_status cuda_event_record(int device_id, void *event, void *stream) {
+    static const char func[] = "aug_event_record";
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    AUG_CUDA(func, cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream));
     return AUG_OK;
 }
 
-static int cuda_event_query(void *event) {
+static int cuda_event_query(int device_id, void *event) {
+    if (aug__cuda_use("aug_event_query", device_id) != AUG_OK) return -1;
     cudaError_t e = cudaEventQuery((cudaEvent_t)event);
     if (e == cudaSuccess) return 1;
     if (e == cudaErrorNotReady) return cudaGetLastError(), 0;
@@ -226,13 +247,19 @@ static int cuda_event_query(void *event) {
     return -1;
 }
 
-static aug_status cuda_event_sync(void *event) {
-    AUG_CUDA("aug_event_synchronize", cudaEventSynchronize((cudaEvent_t)event));
+static aug_status cuda_event_sync(int device_id, void *event) {
+    static const char func[] = "aug_event_synchronize";
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    AUG_CUDA(func, cudaEventSynchronize((cudaEvent_t)event));
     return AUG_OK;
 }
 
-static aug_status cuda_event_elapsed(void *start, void *end, float *ms) {
-    AUG_CUDA("aug_event_elapsed_ms", cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end));
+static aug_status cuda_event_elapsed(int device_id, void *start, void *end, float *ms) {
+    static const char func[] = "aug_event_elapsed_ms";
+    aug_status st = aug__cuda_use(func, device_id);
+    if (st) return st;
+    AUG_CUDA(func, cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end));
     return AUG_OK;
 }
 

@@ -8,7 +8,11 @@
  * entry, with the device and a stream in the plan, and give the CPU's results.
  * Then tables that lack an entry, or whose supports() refuses a dtype, must
  * give "aug_x: <what> is not supported on cpu for dtype <dtype>" (AUG_ERR_TYPE)
- * for each family, without running anything. */
+ * for each family, without running anything. Last, a fake two-device CUDA
+ * table (host memory, logging its stream and event entries) checks that every
+ * stream and event call names the device of its stream or event, whatever
+ * device is current, and that a copy from cuda:0 to cuda:1 is ordered after the
+ * destination stream's earlier work and before its later work. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -316,11 +320,171 @@ static void test_supports_refuses(void **state) {
     aug__backend_override(AUG_DEVICE_CPU, NULL);
 }
 
+/* ---- a fake two-device CUDA table: the device each stream / event entry gets ---- */
+
+static char seen[1024]; /* "entry:device stream-or-event ..." */
+
+static void log_call(const char *what, int device_id, const void *handle) {
+    size_t n = strlen(seen);
+    snprintf(seen + n, sizeof seen - n, "%s%s:%d:%s", n ? " " : "", what, device_id, handle ? "h" : "0");
+}
+
+static int two(void) { return 2; }
+static void *fake_alloc(int device_id, size_t nbytes, void *stream) {
+    (void)device_id, (void)stream;
+    return malloc(nbytes ? nbytes : 1);
+}
+static void fake_free(int device_id, void *ptr, size_t nbytes, void *stream) {
+    (void)device_id, (void)nbytes, (void)stream;
+    free(ptr);
+}
+static aug_status fake_memcpy(void *dst, aug_device dst_dev, const void *src, aug_device src_dev, size_t n,
+                              void *stream, int blocking) {
+    (void)blocking;
+    if (dst_dev.type == AUG_DEVICE_CUDA && src_dev.type == AUG_DEVICE_CUDA) log_call("copy", src_dev.id, stream);
+    memmove(dst, src, n);
+    return AUG_OK;
+}
+static aug_status fake_stream_new(int device_id, int priority, void **handle) {
+    (void)priority;
+    *handle = malloc(1);
+    log_call("stream_new", device_id, *handle);
+    return AUG_OK;
+}
+static void fake_stream_free(int device_id, void *handle) {
+    log_call("stream_free", device_id, handle);
+    free(handle);
+}
+static aug_status fake_stream_sync(int device_id, void *handle) {
+    log_call("sync", device_id, handle);
+    return AUG_OK;
+}
+static int fake_stream_query(int device_id, void *handle) {
+    log_call("query", device_id, handle);
+    return 1;
+}
+static aug_status fake_stream_wait(int device_id, void *stream, void *event) {
+    (void)event;
+    log_call("wait", device_id, stream);
+    return AUG_OK;
+}
+static aug_status fake_event_new(int device_id, void **handle) {
+    *handle = malloc(1);
+    log_call("event_new", device_id, *handle);
+    return AUG_OK;
+}
+static void fake_event_free(int device_id, void *handle) {
+    log_call("event_free", device_id, handle);
+    free(handle);
+}
+static aug_status fake_event_record(int device_id, void *event, void *stream) {
+    (void)event;
+    log_call("record", device_id, stream);
+    return AUG_OK;
+}
+static int fake_event_query(int device_id, void *event) {
+    log_call("event_query", device_id, event);
+    return 1;
+}
+static aug_status fake_event_sync(int device_id, void *event) {
+    log_call("event_sync", device_id, event);
+    return AUG_OK;
+}
+static aug_status fake_event_elapsed(int device_id, void *start, void *end, float *ms) {
+    (void)end;
+    log_call("elapsed", device_id, start);
+    *ms = 0;
+    return AUG_OK;
+}
+
+static aug__backend two_devices(void) {
+    aug__backend be = aug__cpu_backend;
+    be.name = "cuda", be.type = AUG_DEVICE_CUDA, be.device_count = two;
+    be.alloc = fake_alloc, be.free = fake_free, be.memcpy = fake_memcpy;
+    be.stream_new = fake_stream_new, be.stream_free = fake_stream_free, be.stream_sync = fake_stream_sync;
+    be.stream_query = fake_stream_query, be.stream_wait = fake_stream_wait;
+    be.event_new = fake_event_new, be.event_free = fake_event_free, be.event_record = fake_event_record;
+    be.event_query = fake_event_query, be.event_sync = fake_event_sync, be.event_elapsed = fake_event_elapsed;
+    return be;
+}
+
+#define EXPECT_SEEN(want)                                                                                              \
+    do {                                                                                                               \
+        if (strcmp(seen, want) != 0) fail_msg("saw \"%s\", want \"%s\"", seen, want);                                  \
+        seen[0] = '\0';                                                                                                \
+    } while (0)
+
+static void test_streams_and_events_name_their_device(void **state) {
+    (void)state;
+    aug__backend be = two_devices();
+    aug__backend_override(AUG_DEVICE_CUDA, &be);
+    const aug_device d0 = {AUG_DEVICE_CUDA, 0}, d1 = {AUG_DEVICE_CUDA, 1};
+    assert_int_equal(aug_set_current_device(d0), AUG_OK);
+    seen[0] = '\0';
+    aug_stream *def1 = aug_default_stream(d1), *s1 = aug_stream_new(d1, 0);
+    assert_non_null(def1), assert_non_null(s1);
+    EXPECT_SEEN("stream_new:1:h");
+    /* cuda:0 current: the default (NULL) stream of cuda:1 is still cuda:1's */
+    assert_int_equal(aug_stream_synchronize(def1), AUG_OK);
+    assert_int_equal(aug_stream_query(def1), 1);
+    assert_int_equal(aug_stream_synchronize(s1), AUG_OK);
+    EXPECT_SEEN("sync:1:0 query:1:0 sync:1:h");
+    aug_event *e0 = aug_event_new(d0), *e1 = aug_event_new(d1), *f1 = aug_event_new(d1);
+    assert_non_null(e0), assert_non_null(e1), assert_non_null(f1);
+    EXPECT_SEEN("event_new:0:h event_new:1:h event_new:1:h");
+    assert_int_equal(aug_event_record(e1, NULL), AUG_OK); /* cuda:1's current stream: its default */
+    assert_int_equal(aug_event_record(f1, s1), AUG_OK);
+    assert_int_equal(aug_event_record(e0, NULL), AUG_OK);
+    EXPECT_SEEN("record:1:0 record:1:h record:0:0");
+    assert_int_equal(aug_event_query(e1), 1);
+    assert_int_equal(aug_event_synchronize(e1), AUG_OK);
+    float ms = -1;
+    assert_int_equal(aug_event_elapsed_ms(e1, f1, &ms), AUG_OK);
+    EXPECT_SEEN("event_query:1:h event_sync:1:h elapsed:1:h");
+    /* a stream of cuda:1 may wait for an event of cuda:0 (CUDA orders devices so) */
+    assert_int_equal(aug_stream_wait_event(s1, e0), AUG_OK);
+    assert_int_equal(aug_stream_wait_event(def1, e0), AUG_OK);
+    EXPECT_SEEN("wait:1:h wait:1:0");
+    /* ... but events of two devices have no elapsed time, and a stream records only its device's events */
+    assert_int_equal(aug_event_elapsed_ms(e0, e1, &ms), AUG_ERR_VALUE);
+    assert_int_equal(aug_event_record(e0, s1), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_event_record: the stream is on cuda:1 but the event on cuda:0");
+    aug_event *cpu_ev = aug_event_new(CPU);
+    assert_int_equal(aug_stream_wait_event(s1, cpu_ev), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_stream_wait_event: the stream is on cuda:1 but the event on cpu");
+    aug_event_free(cpu_ev);
+    EXPECT_SEEN("");
+    aug_event_free(e0), aug_event_free(e1), aug_event_free(f1);
+    EXPECT_SEEN("event_free:0:h event_free:1:h event_free:1:h");
+
+    /* cuda:0 -> cuda:1 on cuda:0's current stream, after cuda:1's earlier work
+     * and before its later work; s1 is cuda:1's current stream here */
+    assert_int_equal(aug_set_current_stream(s1), AUG_OK);
+    const int64_t shape[1] = {5};
+    aug_scalar v = aug_scalar_float(7);
+    aug_tensor *a = aug_tensor_full(1, shape, AUG_FLOAT32, CPU, &v), *a0 = aug_tensor_to(a, d0);
+    assert_non_null(a0);
+    seen[0] = '\0';
+    aug_tensor *a1 = aug_tensor_to(a0, d1);
+    assert_non_null(a1);
+    EXPECT_SEEN("event_new:1:h record:1:h wait:0:0 event_free:1:h copy:0:0 "
+                "event_new:0:h record:0:0 wait:1:h event_free:0:h");
+    float back[5];
+    assert_int_equal(aug_tensor_read(a1, back, sizeof back, 1), AUG_OK);
+    for (int i = 0; i < 5; i++) assert_true(back[i] == 7.0f);
+    aug_tensor_free(a), aug_tensor_free(a0), aug_tensor_free(a1);
+    aug_stream_free(s1);
+    seen[0] = '\0';
+    aug__backend_override(AUG_DEVICE_CUDA, NULL);
+    assert_int_equal(aug_set_current_device(CPU), AUG_OK);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_plan_goes_through_the_table),
         cmocka_unit_test(test_missing_entries),
         cmocka_unit_test(test_supports_refuses),
+        cmocka_unit_test(test_streams_and_events_name_their_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

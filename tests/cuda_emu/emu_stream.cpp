@@ -26,13 +26,24 @@
  * cudaDeviceSynchronize wait for every stream of the device; cudaStreamWaitEvent
  * waits for the event's most recent record at the time of the call (a
  * never-recorded event: no wait); event times come from a steady clock when the
- * record executes; a launch into a stream of another device than the current one
- * is cudaErrorInvalidResourceHandle; launch configuration errors (block > 1024
- * threads or over (1024, 1024, 64), grid over (2^31-1, 65535, 65535), a zero
- * dimension: cudaErrorInvalidConfiguration; too much shared memory:
- * cudaErrorInvalidValue; more registers than a block may have, from the kernel's
- * count in the fatbinary (kernel_registers): cudaErrorLaunchOutOfResources) are
- * not sticky and the kernel does not run.
+ * record executes.
+ *
+ * Devices, as the programming guide's "Stream and Event Behavior" puts them: each
+ * device has its own legacy stream, and the handles 0 / cudaStreamLegacy /
+ * cudaStreamPerThread mean the CURRENT device's (so cudaStreamSynchronize(0) and
+ * cudaStreamQuery(0) with cuda:0 current never look at cuda:1's work); streams and
+ * events belong to the device current when they were created. A launch into a
+ * stream of another device than the current one is cudaErrorInvalidResourceHandle,
+ * and so are cudaEventRecord of an event onto a stream of another device and
+ * cudaEventElapsedTime of events of two devices; copies, cudaStreamSynchronize /
+ * Query of a stream handle, cudaEventSynchronize / Query and cudaStreamWaitEvent
+ * (a stream waiting for another device's event) work whatever device is current.
+ *
+ * Launch configuration errors (block > 1024 threads or over (1024, 1024, 64), grid
+ * over (2^31-1, 65535, 65535), a zero dimension: cudaErrorInvalidConfiguration; too
+ * much shared memory: cudaErrorInvalidValue; more registers than a block may have,
+ * from the kernel's count in the fatbinary (kernel_registers):
+ * cudaErrorLaunchOutOfResources) are not sticky and the kernel does not run.
  * Once a device has faulted its streams skip queued work (records still complete,
  * so nothing waits forever). */
 #include "emu_internal.h"
@@ -595,7 +606,10 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     if (!ev) return rec(cudaErrorInvalidResourceHandle);
     StreamImpl *s = resolve_stream(stream, &e);
     if (!s) return rec(e);
-    if (s->device != ev->device) return rec(cudaErrorInvalidResourceHandle);
+    if (s->device != ev->device) {
+        note("cudaEventRecord: the event belongs to device %d, the stream to device %d", ev->device, s->device);
+        return rec(cudaErrorInvalidResourceHandle);
+    }
     if ((e = device_sticky(s->device)) != cudaSuccess) return rec(e);
     std::shared_ptr<Record> r = std::make_shared<Record>();
     enqueue(s,
@@ -653,6 +667,10 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
     if (!ms) return rec(cudaErrorInvalidValue);
     EventImpl *a = resolve_event(start), *b = resolve_event(end);
     if (!a || !b) return rec(cudaErrorInvalidResourceHandle);
+    if (a->device != b->device) {
+        note("cudaEventElapsedTime: the events belong to devices %d and %d", a->device, b->device);
+        return rec(cudaErrorInvalidResourceHandle);
+    }
     if ((a->flags | b->flags) & cudaEventDisableTiming) return rec(cudaErrorInvalidResourceHandle);
     std::shared_ptr<Record> ra = current_record(a), rb = current_record(b);
     if (!ra || !rb) return rec(cudaErrorInvalidResourceHandle); /* never recorded */

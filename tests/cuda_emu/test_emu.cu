@@ -1083,6 +1083,52 @@ static void test_legacy_stream() {
 }
 
 /* cudaStreamPerThread: a blocking stream of its own for each host thread. */
+/* Two devices, as the driver has them: handle 0 is the CURRENT device's legacy
+ * stream, events and streams keep the device they were created on, an event is
+ * recorded only onto a stream of its device, elapsed times need one device, and a
+ * stream may wait for another device's event. A gate holds cuda:1's legacy stream,
+ * so the NotReady checks do not depend on timing. */
+static void test_devices() {
+    int ndev = 0;
+    CK(cudaGetDeviceCount(&ndev));
+    if (ndev < 2) return;
+    Gate g;
+    cudaEvent_t e1, e0, f1;
+    cudaStream_t s1;
+    CK(cudaSetDevice(1));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventCreate(&f1));
+    CK(cudaStreamCreate(&s1));
+    CK(cudaLaunchHostFunc(0, gate_host_fn, &g)); /* cuda:1's legacy stream */
+    CK(cudaEventRecord(e1, 0));
+    CHECK_ERR(cudaStreamQuery(0), cudaErrorNotReady);
+    CK(cudaSetDevice(0));
+    CK(cudaEventCreate(&e0));
+    CK(cudaStreamQuery(0)); /* cuda:0's legacy stream: idle */
+    CK(cudaStreamSynchronize(0));
+    CHECK_ERR(cudaEventQuery(e1), cudaErrorNotReady); /* queries work from any device */
+    CHECK_ERR(cudaEventRecord(e1, 0), cudaErrorInvalidResourceHandle); /* cuda:0's stream */
+    CHECK_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle);
+    CK(cudaEventRecord(f1, s1)); /* both of cuda:1: fine from cuda:0 */
+    CK(cudaEventRecord(e0, 0));
+    CK(cudaStreamWaitEvent(s1, e0, 0)); /* across devices */
+    AUG_LAUNCH(k_fill, 1, 32, 0, s1, nullptr, 0, 0);
+    CHECK_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle); /* launches need the current device */
+    CK(cudaEventSynchronize(e0));
+    g.open = 1;
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventSynchronize(f1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e1, f1));
+    CHECK_ERR(cudaEventElapsedTime(&ms, e0, e1), cudaErrorInvalidResourceHandle);
+    CHECK_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle);
+    CHECK(!g.timed_out.load());
+    CK(cudaStreamDestroy(s1));
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    CK(cudaEventDestroy(f1));
+}
+
 static void test_per_thread_stream() {
     const int n = 1024;
     int *a = dev_alloc<int>(n), *c = dev_alloc<int>(n);
@@ -1470,6 +1516,7 @@ int main(int argc, char **argv) {
         {"streams_events", test_streams_events},
         {"legacy_stream", test_legacy_stream},
         {"per_thread_stream", test_per_thread_stream},
+        {"devices", test_devices},
         {"cublas", test_cublas},
         {"fork", test_fork},
     };

@@ -336,6 +336,30 @@ def test_second_device():
     augpy.synchronize(1)
 
 
+
+@pytest.mark.skipif(NDEV < 2, reason="needs two devices (make pytest-emu)")
+@on_device_0
+def test_second_device_streams_while_cuda0_is_current():
+    """cuda:1's streams and events act on cuda:1 while cuda:0 is current (a cuda:0 op last
+    made it the CUDA runtime's current device too), and cuda:1 waits for an event of cuda:0."""
+    with augpy.CudaDevice(1):
+        e1 = augpy.CudaEvent()
+    t = augpy.zeros((1 << 20,), dtype=augpy.float32, device_id=1)
+    for _ in range(4):
+        t += 1  # queued on cuda:1's current (default) stream
+    (augpy.zeros(4) + 1).numpy()  # cuda:0 work: cuda:0 is current everywhere
+    e1.record()  # onto cuda:1's current stream, not cuda:0's
+    e1.synchronize()
+    assert e1.query() is True
+    assert np.all(t.numpy() == 4)
+    s1, e0 = augpy.CudaStream(1), augpy.CudaEvent()
+    e0.record()
+    s1.wait_event(e0)  # a stream of cuda:1 waits for cuda:0's work
+    s1.synchronize()
+    assert e0.query() is True
+    with pytest.raises(ValueError, match=r"^CudaEvent.elapsed_time: the events are on different devices"):
+        e1.elapsed_time(e0)
+
 def test_exceptions():
     for name in ["CudaError", "CuRandError", "CuBlasError", "MemoryError", "NvJpegError", "DecodeError"]:
         exc = getattr(augpy, name)
