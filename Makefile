@@ -100,9 +100,17 @@ pytest: pytest-cpu pytest-emu pytest-asan
 pytest-cpu: venv
 	cd tests/python && ../../$(VPY) -m pytest -q -p no:cacheprovider .
 
+# The decode tests once more with the emulator's stand-in nvJPEG (AUG_EMU_NVJPEG=1: Decoder().engine is
+# 'nvjpeg', whole-image JPEG decodes take cuda/jpeg.cu's nvJPEG path); 1m40s on a 2-core machine.
+NVJPEG_TESTS = test_jpeg.py test_jpeg_roi.py test_png.py test_image_pipeline.py test_imagenet_stages.py \
+  test_imagenet_recipe.py test_targets_stages.py test_loader.py test_data.py test_rrc.py test_dali_rrc.py \
+  test_fork.py test_hostile.py test_leak.py
+
 pytest-emu: venv cuda-emu
 	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ../../$(VPY) -m pytest -q -p no:cacheprovider .
 	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_DEVICE=cuda:1 ../../$(VPY) -m pytest -q -p no:cacheprovider .
+	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_EMU_NVJPEG=1 ../../$(VPY) -m pytest -q -p no:cacheprovider \
+	  $(NVJPEG_TESTS)
 
 # augpy built with ASan+UBSan into build-pyasan/ (not installed; the interpreter preloads libasan, and
 # libstdc++ after it: ASan intercepts __cxa_throw, and without libstdc++ loaded at start-up a C++

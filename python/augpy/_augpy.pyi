@@ -900,12 +900,13 @@ class CuRandError(RuntimeError): ...
 class CuBlasError(RuntimeError): ...
 class MemoryError(builtins.MemoryError): ...
 class NvJpegError(RuntimeError):
-    """JPEG decoding failed (alias JpegError); the nvJPEG (GPU) engine raises it, the CPU
-    decoders its subclass DecodeError."""
+    """JPEG decoding failed (alias JpegError); every decode error is its subclass DecodeError,
+    whatever the decoder's engine."""
 class DecodeError(NvJpegError):
-    """An image could not be decoded on the CPU (libjpeg-turbo, libspng) or its header read:
-    corrupt, truncated or unsupported data (the library's reason), an image over max_pixels, or
-    data neither JPEG nor PNG ("not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)")."""
+    """An image could not be decoded (libjpeg-turbo, libspng or nvJPEG, whatever the engine) or
+    its header read: corrupt, truncated or unsupported data (the decoder's reason; nvJPEG's read
+    "nvJPEG failed in <call>: NVJPEG_STATUS_X"), an image over max_pixels, or data neither JPEG
+    nor PNG ("not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)")."""
 
 # ---- JPEG decoding (jpeg.c) ---------------------------------------------------------------------------
 
@@ -941,8 +942,9 @@ class Decoder:
         data: bytes-like, a path, or a CPU uint8 DLPack tensor. contiguous=False: a JPEG region or
         scaled decode on a CPU decoder may return a strided view of the band libjpeg decoded (rows
         (w + 68) * 3 bytes apart), saving the copy of each row.
-        Raises DecodeError (a subclass of NvJpegError; NvJpegError itself where the 'nvjpeg' engine
-        fails on a JPEG) on corrupt or non-image data, ValueError/TypeError on a bad buffer, roi or scale."""
+        Raises DecodeError (a subclass of NvJpegError, whatever the engine; on 'nvjpeg' with nvJPEG's
+        message for the JPEG files it fails on) on corrupt or non-image data, ValueError/TypeError on
+        a bad buffer, roi or scale."""
     def info(self, data: _JpegData) -> Dict[str, Any]:
         """The header's description (JPEG or PNG, key 'format'): {'height', 'width', 'channels' (3), 'components' (1, 3, 4),
         'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK', 'YCCK'), 'sampling' ('4:2:0', ...),

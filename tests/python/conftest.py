@@ -30,6 +30,23 @@ DEVICE = augpy.CudaTensor((1,)).device
 DEVICE_ID = augpy.CudaTensor((1,)).device_id  # AUG_DEVICE=cuda:1 makes it 1
 ON_CUDA = DEVICE != "cpu"
 
+# What a Decoder() of this session decodes JPEGs with: 'libjpeg-turbo' (CPU), 'nvjpeg'
+# (CUDA with nvJPEG; the emulator's stand-in with AUG_EMU_NVJPEG=1) or
+# 'libjpeg-turbo+upload'. The decode stages plan DCT-scaled / region decodes by default
+# (dct_scale=None) only when it is not 'nvjpeg' (a planned decode runs on the CPU there).
+DECODE_ENGINE = augpy.Decoder().engine
+PLANS_BY_DEFAULT = DECODE_ENGINE != "nvjpeg"
+# nvJPEG's own failures (cuda/jpeg.cu): "nvJPEG failed in <call>: NVJPEG_STATUS_X".
+NVJPEG_FAILURE = r"nvJPEG failed in nvjpeg\w+: NVJPEG_STATUS_[A-Z_]+"
+
+
+def decode_error(dec, reason):
+    """The pattern a decode error of dec matches: libjpeg-turbo's reason (a regex) on the CPU
+    engines; on the 'nvjpeg' engine nvJPEG refuses corrupt or truncated files with its own
+    status (NVJPEG_FAILURE) where libjpeg would have said reason, so either is accepted."""
+    engine = dec if isinstance(dec, str) else dec.engine
+    return f"(?:{reason}|{NVJPEG_FAILURE})" if engine == "nvjpeg" else reason
+
 
 # Under AddressSanitizer (`make pytest-asan` preloads libasan) the resident set
 # measures ASan's quarantine and shadow memory, not ours: tests that bound its

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 import augpy
-from conftest import ON_CUDA, UNDER_ASAN
+from conftest import ON_CUDA, PLANS_BY_DEFAULT, UNDER_ASAN
 from augpy.image import DecodeWarp, ImageNetEval, ImageNetTrain
 
 
@@ -53,10 +53,13 @@ PARAMS = [{"angle": 10.0, "scale": 1.2, "hmirror": True}, {"aspect": 1.3}, {}, {
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_decode_warp_dct_scale_by_hand(threads):
-    dw = DecodeWarp(5, (3, 30, 40), background=BG, cpu_threads=threads)
+    dw = DecodeWarp(5, (3, 30, 40), background=BG, cpu_threads=threads, dct_scale=True)
     got = dw({"image": IMAGES, "augmentation": PARAMS})["image"].numpy()
     full = DecodeWarp(5, (3, 30, 40), background=BG, dct_scale=False)({"image": IMAGES, "augmentation": PARAMS})
     full = full["image"].numpy().astype(int)
+    # the default (dct_scale=None) plans unless the decoders' engine is 'nvjpeg'
+    default = DecodeWarp(5, (3, 30, 40), background=BG, cpu_threads=threads)({"image": IMAGES, "augmentation": PARAMS})
+    np.testing.assert_array_equal(default["image"].numpy(), got if PLANS_BY_DEFAULT else full)
     dec = augpy.Decoder()
     for i, (data, p) in enumerate(zip(IMAGES, PARAMS)):
         size = dec.decode(data).shape[:2]
@@ -96,18 +99,21 @@ def rrc_by_hand(seed, calls, images, size, dct=True, **kw):
     return np.stack(out), r
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_imagenet_train(threads):
-    stage = ImageNetTrain(5, size=(48, 40), seed=11, cpu_threads=threads, hflip=0.5)
+@pytest.mark.parametrize("threads,dct_scale", [(1, None), (2, None), (2, True)])
+def test_imagenet_train(threads, dct_scale):
+    """The stage equals the RRC by hand; the default plans DCT-scaled decodes unless the engine
+    is 'nvjpeg' (then every image is decoded whole, dct_scale 8), dct_scale=True always."""
+    stage = ImageNetTrain(5, size=(48, 40), seed=11, cpu_threads=threads, hflip=0.5, dct_scale=dct_scale)
+    plan = PLANS_BY_DEFAULT if dct_scale is None else dct_scale
     for call in range(3):
         b = stage({"image": IMAGES})
         got = b["image"]
         assert got.shape == (5, 3, 48, 40) and got.dtype == augpy.uint8 and got.layout == "NCHW"
-        want, r = rrc_by_hand(11, call, IMAGES, (48, 40), hflip=0.5)
+        want, r = rrc_by_hand(11, call, IMAGES, (48, 40), dct=plan, hflip=0.5)
         np.testing.assert_array_equal(got.numpy(), want)
         for k, a in enumerate(b["augmentation"]):
             assert a["crop"] == tuple(r["crop"][k]) and a["hflip"] == r["hflip"][k]
-            assert a["dct_scale"] == (r["scale"][k] if k != 3 else 8)
+            assert a["dct_scale"] == (r["scale"][k] if k != 3 and plan else 8)
     stage.close()
 
 
@@ -140,10 +146,12 @@ def test_imagenet_train_hook_and_paths(tmp_path):
 
 
 def test_imagenet_eval():
-    stage = ImageNetEval(5, size=(56, 48), resize=64, background=BG)
-    got = stage({"image": IMAGES})["image"].numpy()
+    got = ImageNetEval(5, size=(56, 48), resize=64, background=BG, dct_scale=True)({"image": IMAGES})["image"].numpy()
     full = ImageNetEval(5, size=(56, 48), resize=64, background=BG, dct_scale=False)({"image": IMAGES})
     full = full["image"].numpy()
+    # the default (dct_scale=None) plans unless the decoders' engine is 'nvjpeg'
+    default = ImageNetEval(5, size=(56, 48), resize=64, background=BG)({"image": IMAGES})["image"].numpy()
+    np.testing.assert_array_equal(default, got if PLANS_BY_DEFAULT else full)
     dec = augpy.Decoder()
     for k, data in enumerate(IMAGES):
         img = dec.decode(data)

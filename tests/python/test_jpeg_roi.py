@@ -20,6 +20,7 @@ import pytest
 from PIL import Image, JpegImagePlugin
 
 import augpy
+from conftest import decode_error
 
 SAMPLES = pathlib.Path(augpy.__file__).parent / "samples"
 DJPEG = shutil.which("djpeg")
@@ -223,14 +224,15 @@ def test_bad_roi(dec, roi, scale, exc, msg):
 
 def test_truncated_region(dec):
     data = FILES["420"][: len(FILES["420"]) // 2]
-    with pytest.raises(augpy.NvJpegError, match="Premature end of JPEG file"):
+    # scaled / region decodes run on libjpeg-turbo whatever the engine: its reason
+    with pytest.raises(augpy.DecodeError, match="^Decoder.decode: Premature end of JPEG file$"):
         dec.decode(data, scale=0.5)
-    with pytest.raises(augpy.NvJpegError):
+    with pytest.raises(augpy.DecodeError):
         dec.decode(data, roi=(40, 0, 5, 61))
     # documented: rows below the region are not read (the top rows need the first two iMCU rows)
     cut = FILES["420"][: len(FILES["420"]) * 3 // 4]
-    with pytest.raises(augpy.NvJpegError, match="Premature end of JPEG file"):
-        dec.decode(cut)
+    with pytest.raises(augpy.DecodeError, match=decode_error(dec, "Premature end of JPEG file")):
+        dec.decode(cut)  # the whole image: nvJPEG's on the 'nvjpeg' engine
     assert np.array_equal(dec.decode(cut, roi=(0, 0, 2, 61)).numpy(), pillow_rgb(FILES["420"])[:2])
 
 

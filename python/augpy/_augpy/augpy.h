@@ -84,11 +84,9 @@ extern PyModuleDef augpy_module_def;
  * returned NULL) takes aug_last_status(). Returns NULL.
  * VALUE->ValueError, TYPE->TypeError, INDEX->IndexError, MEMORY->augpy.MemoryError,
  * OVERFLOW->OverflowError, CUDA->CudaError, CURAND->CuRandError, CUBLAS->CuBlasError,
- * JPEG->DecodeError (a subclass of NvJpegError), RUNTIME->RuntimeError. */
+ * JPEG->DecodeError (a subclass of NvJpegError; every decode error, whatever the
+ * decoder's engine), RUNTIME->RuntimeError. */
 PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func);
-/* augpy_raise, with JPEG->NvJpegError itself when nvjpeg is set: the caller's
- * decoder is the nvJPEG engine and the data a JPEG (jpeg.c). */
-PyObject *augpy_raise_jpeg(augpy_state *st, aug_status status, const char *func, int nvjpeg);
 int augpy_init_errors(PyObject *module, augpy_state *st);
 
 /* The numpy module (imported on first use, cached in the state). Borrowed; NULL

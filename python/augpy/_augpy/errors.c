@@ -5,16 +5,16 @@
  * augpy.MemoryError derives from the builtin MemoryError (semantics §16), so
  * `except MemoryError` catches an out-of-memory tensor allocation too.
  * AUG_ERR_JPEG (the decoders' status) is DecodeError, a subclass of NvJpegError,
- * unless the caller says the nvJPEG engine failed (augpy_raise_jpeg): the CPU
- * decoders (libjpeg-turbo, libspng) and the header readers raise DecodeError,
- * nvJPEG NvJpegError, and `except NvJpegError` catches both.
+ * for every decode error whatever the engine (libjpeg-turbo, libspng, nvJPEG:
+ * its failures say "nvJPEG failed in <call>: NVJPEG_STATUS_X") and the header
+ * readers; `except NvJpegError` catches it too.
  *
  * Messages name the Python function: aug_last_error_detail() (the C message
  * without its "aug_xxx: " part) after the Python name given by the caller. */
 #include <string.h>
 #include "augpy.h"
 
-static PyObject *exception_for(augpy_state *st, aug_status status, int nvjpeg) {
+static PyObject *exception_for(augpy_state *st, aug_status status) {
     switch (status) {
     case AUG_ERR_VALUE: return PyExc_ValueError;
     case AUG_ERR_TYPE: return PyExc_TypeError;
@@ -24,10 +24,7 @@ static PyObject *exception_for(augpy_state *st, aug_status status, int nvjpeg) {
     case AUG_ERR_CUDA: return st && st->CudaError ? st->CudaError : PyExc_RuntimeError;
     case AUG_ERR_CURAND: return st && st->CuRandError ? st->CuRandError : PyExc_RuntimeError;
     case AUG_ERR_CUBLAS: return st && st->CuBlasError ? st->CuBlasError : PyExc_RuntimeError;
-    case AUG_ERR_JPEG: {
-        PyObject *e = st == NULL ? NULL : nvjpeg ? st->NvJpegError : st->DecodeError;
-        return e ? e : PyExc_RuntimeError;
-    }
+    case AUG_ERR_JPEG: return st && st->DecodeError ? st->DecodeError : PyExc_RuntimeError;
     default: return PyExc_RuntimeError;
     }
 }
@@ -39,7 +36,7 @@ static aug_status effective_status(aug_status status) {
     return status != AUG_OK ? status : AUG_ERR_RUNTIME;
 }
 
-PyObject *augpy_raise_jpeg(augpy_state *st, aug_status status, const char *func, int nvjpeg) {
+PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func) {
     status = effective_status(status);
     if (status == AUG_ERR_INTERRUPTED) {
         /* stopped by the interrupt check (interrupt.c): a signal handler's exception is set */
@@ -50,15 +47,11 @@ PyObject *augpy_raise_jpeg(augpy_state *st, aug_status status, const char *func,
     if (func == NULL || func[0] == '\0') func = "augpy";
     const char *detail = aug_last_error_detail();
     if (detail == NULL || detail[0] == '\0') {
-        PyErr_Format(exception_for(st, status, nvjpeg), "%s: operation failed (status %d)", func, (int)status);
+        PyErr_Format(exception_for(st, status), "%s: operation failed (status %d)", func, (int)status);
         return NULL;
     }
-    PyErr_Format(exception_for(st, status, nvjpeg), "%s: %s", func, detail);
+    PyErr_Format(exception_for(st, status), "%s: %s", func, detail);
     return NULL;
-}
-
-PyObject *augpy_raise(augpy_state *st, aug_status status, const char *func) {
-    return augpy_raise_jpeg(st, status, func, 0);
 }
 
 /* doc starts with the class's text signature ("Name(*args)\n--\n\n"), which gives
@@ -93,18 +86,19 @@ int augpy_init_errors(PyObject *module, augpy_state *st) {
     if (add_exception(module, &st->NvJpegError, "augpy.NvJpegError", PyExc_RuntimeError,
                       "NvJpegError(*args)\n--\n\n"
                       "Raised when a problem with JPEG decoding occurs, e.g., corrupt or unsupported "
-                      "image (alias augpy.JpegError). The nvJPEG (GPU) engine raises it; the CPU "
-                      "decoders raise its subclass DecodeError.") < 0)
+                      "image (alias augpy.JpegError). Every decode error is its subclass DecodeError, "
+                      "whatever the decoder's engine; `except augpy.NvJpegError` catches it.") < 0)
         return -1;
     if (add_exception(module, &st->DecodeError, "augpy.DecodeError", st->NvJpegError,
                       "DecodeError(*args)\n--\n\n"
-                      "Raised when an image cannot be decoded on the CPU (libjpeg-turbo, libspng) or its "
-                      "header cannot be read: a corrupt, truncated or unsupported JPEG or PNG (the "
-                      "library's reason in the message), one over the decoder's max_pixels, or data that "
+                      "Raised when an image cannot be decoded (libjpeg-turbo, libspng or nvJPEG, whatever "
+                      "the decoder's engine) or its header cannot be read: a corrupt, truncated or "
+                      "unsupported JPEG or PNG (the decoder's reason in the message; nvJPEG's failures "
+                      "read \"nvJPEG failed in <call>: NVJPEG_STATUS_X\"), one over the decoder's "
+                      "max_pixels, or data that "
                       "is neither (\"not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)\": its "
                       "first bytes in hex). Subclass of NvJpegError, so `except augpy.NvJpegError` "
-                      "catches it too; a decoder whose engine is 'nvjpeg' raises NvJpegError itself for "
-                      "the JPEG files nvJPEG fails on.") < 0)
+                      "catches it too.") < 0)
         return -1;
     return 0;
 }

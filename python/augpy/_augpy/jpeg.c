@@ -12,9 +12,9 @@
  * then run one at a time); one Decoder per thread runs them concurrently. The
  * lock survives fork() (fork.c): a child whose parent forked while another
  * thread was inside decode gets a fresh lock and a fresh decoder.
- * Errors: DecodeError (a subclass of NvJpegError: corrupt data, libjpeg-turbo's
- * or libspng's message; data neither JPEG nor PNG, its first bytes in hex),
- * NvJpegError itself where a decoder whose engine is nvJPEG fails on a JPEG,
+ * Errors: DecodeError (a subclass of NvJpegError) for every decode error, whatever
+ * the engine (corrupt data: libjpeg-turbo's, libspng's or nvJPEG's message; data
+ * neither JPEG nor PNG, its first bytes in hex),
  * ValueError / TypeError (buffer rules, argument types).
  * Pickling: __reduce__ gives _decoder_restore and the constructor's arguments
  * with the device the decoder was made for; the unpickled decoder is a new one
@@ -391,9 +391,6 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     if (decoder_after_fork(st, d) < 0) return NULL;
     jpeg_data data;
     if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
-    /* NvJpegError for a JPEG on the nvJPEG engine, DecodeError for the CPU's decodes */
-    int nvjpeg =
-        strcmp(aug_decoder_engine(d->dec), "nvjpeg") == 0 && aug_image_format_of(data.buf, data.len) == AUG_FORMAT_JPEG;
     aug_tensor *out = NULL;
     aug_status status;
     Py_BEGIN_ALLOW_THREADS
@@ -408,7 +405,7 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     PyThread_release_lock(d->lock);
     Py_END_ALLOW_THREADS
     release_data(&data);
-    if (status != AUG_OK) return augpy_raise_jpeg(st, status, func, nvjpeg);
+    if (status != AUG_OK) return augpy_raise(st, status, func);
     return augpy_wrap(st, out);
 }
 
@@ -468,11 +465,11 @@ static PyMethodDef decoder_methods[] = {
      "files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's\n"
      "Image.open(f).convert('RGB'). buffer: None, or a contiguous uint8 tensor of at least H*W*3 elements\n"
      "on the decoder's device; the result then shares its memory. A corrupt or truncated file raises\n"
-     "DecodeError (a subclass of NvJpegError) with libjpeg-turbo's or libspng's message (the buffer's\n"
-     "contents are then unspecified); data that is neither JPEG nor PNG raises DecodeError\n"
-     "'not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)' (its first bytes in hex). A decoder\n"
-     "whose engine is 'nvjpeg' raises NvJpegError for the JPEG files nvJPEG fails on. The GIL is\n"
-     "released while decoding.\n"
+     "DecodeError (a subclass of NvJpegError; whatever the engine) with the decoder's message:\n"
+     "libjpeg-turbo's or libspng's, or on the 'nvjpeg' engine for the JPEG files nvJPEG fails on\n"
+     "'nvJPEG failed in <call>: NVJPEG_STATUS_X' (the buffer's contents are then unspecified); data\n"
+     "that is neither JPEG nor PNG raises DecodeError 'not a JPEG or PNG file (starts with 3c 68 74\n"
+     "6d 6c 3e 0a 3c)' (its first bytes in hex). The GIL is released while decoding.\n"
      "data may also be a path (str or os.PathLike: the file is read) or a CPU DLPack object holding a\n"
      "contiguous 1-d uint8 tensor (e.g. torchvision.io.read_file's result), read without a copy.\n"
      "scale: None, or one of libjpeg-turbo's DCT scaling factors M/8 for M in 1..16 (1/8, 1/4, 3/8,\n"
@@ -514,8 +511,7 @@ static PyMemberDef decoder_members[] = {
     {"gpu_huffman", T_BOOL, offsetof(DecoderObject, gpu_huffman), READONLY,
      "Huffman decoding on the GPU requested (CUDA backend)."},
     {"max_pixels", T_LONGLONG, offsetof(DecoderObject, max_pixels), READONLY,
-     "The largest image (height * width pixels) this decoder decodes; larger ones raise DecodeError\n"
-     "(NvJpegError for a JPEG on the 'nvjpeg' engine)."},
+     "The largest image (height * width pixels) this decoder decodes; larger ones raise DecodeError."},
     {NULL, 0, 0, 0, NULL}};
 
 static PyObject *decoder_engine(PyObject *self, void *Py_UNUSED(c)) {
@@ -540,8 +536,7 @@ static PyType_Slot decoder_slots[] = {
                 "max_pixels: the largest image (height * width) decoded, in [1, 2**31]; the default 2**28\n"
                 "(16384 x 16384) refuses files whose header claims more (DecodeError naming the size and the\n"
                 "limit, raised before any pixel memory is allocated).\n"
-                "Decode errors are DecodeError, a subclass of NvJpegError, except for JPEG files on the\n"
-                "'nvjpeg' engine, which raise NvJpegError itself (see decode).\n"
+                "Decode errors are DecodeError, a subclass of NvJpegError, whatever the engine (see decode).\n"
                 "A Decoder pickles (its arguments and device; unpickling makes a fresh one), so it can be\n"
                 "handed to multiprocessing workers, spawned ones included."},
     {Py_tp_new, decoder_new},
