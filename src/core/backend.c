@@ -55,31 +55,19 @@ const aug__backend *aug__backend_for(const char *func, aug_device dev) {
     return NULL;
 }
 
-static const char *family_name(aug__family f) {
-    static const char *const names[AUG__NUM_FAMILIES] = {"this elementwise operation", "reduction", "gemm",
-                                                         "random fill", "warp_affine", "lighting", "blur",
-                                                         "JPEG decoding", "advanced indexing", "resize",
-                                                         "colour", "crop_mirror_normalize", "gaussian_noise"};
+const char *aug__family_name(aug__family f) {
+    static const char *const names[AUG__NUM_FAMILIES] = {
+#define X_(F, entry, plan, what) what,
+        AUG__COMPUTE_FAMILIES(X_)
+#undef X_
+        "JPEG decoding",
+    };
     return (int)f >= 0 && f < AUG__NUM_FAMILIES ? names[f] : "this operation";
 }
 
 static int has_entry(const aug__backend *be, aug__family f) {
-    switch (f) {
-    case AUG__FAMILY_ELEMENTWISE: return be->elementwise != NULL;
-    case AUG__FAMILY_REDUCE: return be->reduce != NULL;
-    case AUG__FAMILY_GEMM: return be->gemm != NULL;
-    case AUG__FAMILY_RANDOM: return be->random != NULL;
-    case AUG__FAMILY_WARP: return be->warp_affine != NULL;
-    case AUG__FAMILY_LIGHTING: return be->lighting != NULL;
-    case AUG__FAMILY_BLUR: return be->blur != NULL;
-    case AUG__FAMILY_JPEG: return be->jpeg_decode != NULL;
-    case AUG__FAMILY_TAKE: return be->take != NULL;
-    case AUG__FAMILY_RESIZE: return be->resize != NULL;
-    case AUG__FAMILY_COLOUR: return be->colour != NULL;
-    case AUG__FAMILY_NORMALIZE: return be->crop_mirror_normalize != NULL;
-    case AUG__FAMILY_NOISE: return be->gaussian_noise != NULL;
-    default: return 0;
-    }
+    if (f == AUG__FAMILY_JPEG) return be->jpeg_decode != NULL;
+    return (int)f >= 0 && f < AUG__FAMILY_JPEG && be->run != NULL;
 }
 
 const aug__backend *aug__backend_supporting(const char *func, aug_device dev, const aug__need *need) {
@@ -87,7 +75,7 @@ const aug__backend *aug__backend_supporting(const char *func, aug_device dev, co
     if (!be) return NULL;
     if (has_entry(be, need->family) && (!be->supports || be->supports(need))) return be;
     char name[48];
-    const char *what = need->family == AUG__FAMILY_ELEMENTWISE ? aug_op_name((aug_op)need->op) : family_name(need->family);
+    const char *what = need->family == AUG__FAMILY_ELEMENTWISE ? aug_op_name((aug_op)need->op) : aug__family_name(need->family);
     if (need->dtype != AUG_DTYPE_AUTO)
         aug__error(AUG_ERR_TYPE, func, "%s is not supported on %s for dtype %s", what,
                    aug__device_str(dev, name, sizeof name), aug_dtype_name(need->dtype));

@@ -30,23 +30,42 @@ typedef struct aug__colour_plan aug__colour_plan;
 typedef struct aug__cmn_plan aug__cmn_plan;     /* core/normalize.h */
 typedef struct aug__noise_plan aug__noise_plan; /* core/normalize.h */
 
-/* The families a backend may implement, for supports() and messages. */
+/* The family registry: every compute family, one row each,
+ *   X(FAMILY, entry, plan type, what the "not supported" message calls it).
+ * A family is AUG__FAMILY_<FAMILY>; each backend implements it as
+ * aug__<backend>_<entry>(const plan *) (aug__cpu_resize, aug__cuda_resize), and
+ * its table's one `run` entry dispatches on the family from this list
+ * (a switch over AUG__COMPUTE_FAMILIES whose cases call the functions by
+ * name); the core runs a plan with aug__dispatch_<entry>(be, plan).
+ * Adding a family is a row here, its plan and one function per backend (a
+ * missing one is a link error): no table field, no hand-written slot. The
+ * order is part of the module ABI. */
+#define AUG__COMPUTE_FAMILIES(X)                                                       \
+    X(ELEMENTWISE, elementwise, aug__ew_plan, "this elementwise operation")            \
+    X(REDUCE, reduce, aug__reduce_plan, "reduction")                                   \
+    X(GEMM, gemm, aug__gemm_plan, "gemm")                                              \
+    X(RANDOM, random, aug__random_plan, "random fill")                                 \
+    X(WARP, warp_affine, aug__warp_plan, "warp_affine")                                \
+    X(LIGHTING, lighting, aug__lighting_plan, "lighting")                              \
+    X(BLUR, blur, aug__blur_plan, "blur")                                              \
+    X(TAKE, take, aug__take_plan, "advanced indexing")                                 \
+    X(RESIZE, resize, aug__resize_plan, "resize")                                      \
+    X(COLOUR, colour, aug__colour_plan, "colour")                                      \
+    X(NORMALIZE, crop_mirror_normalize, aug__cmn_plan, "crop_mirror_normalize")        \
+    X(NOISE, gaussian_noise, aug__noise_plan, "gaussian_noise")
+
+/* The families a backend may implement, for supports() and messages: the
+ * compute families, then JPEG decoding (the jpeg_* entries of the table). */
 typedef enum aug__family {
-    AUG__FAMILY_ELEMENTWISE,
-    AUG__FAMILY_REDUCE,
-    AUG__FAMILY_GEMM,
-    AUG__FAMILY_RANDOM,
-    AUG__FAMILY_WARP,
-    AUG__FAMILY_LIGHTING,
-    AUG__FAMILY_BLUR,
+#define AUG__X(F, entry, plan, what) AUG__FAMILY_##F,
+    AUG__COMPUTE_FAMILIES(AUG__X)
+#undef AUG__X
     AUG__FAMILY_JPEG,
-    AUG__FAMILY_TAKE,
-    AUG__FAMILY_RESIZE,
-    AUG__FAMILY_COLOUR,
-    AUG__FAMILY_NORMALIZE,
-    AUG__FAMILY_NOISE,
     AUG__NUM_FAMILIES
 } aug__family;
+
+/* What messages call family f ("resize", "random fill", ...; from the registry). */
+AUG__HIDDEN const char *aug__family_name(aug__family f);
 
 /* What a plan needs, as supports() is asked: the family, the op within it
  * (aug_op for elementwise, aug_reduce_op for reductions, else 0) and the dtypes
@@ -135,14 +154,9 @@ typedef struct aug__backend {
      * "aug_x: not supported on cuda:0 for dtype Y". NULL: everything. */
     int (*supports)(const aug__need *need);
 
-    /* ---- compute ---- */
-    aug_status (*elementwise)(const aug__ew_plan *plan);
-    aug_status (*reduce)(const aug__reduce_plan *plan);
-    aug_status (*gemm)(const aug__gemm_plan *plan);
-    aug_status (*random)(const aug__random_plan *plan);       /* uniform / gaussian fills */
-    aug_status (*warp_affine)(const aug__warp_plan *plan);    /* affine warp HWC -> CHW, batched */
-    aug_status (*lighting)(const aug__lighting_plan *plan);   /* contrast + gamma, NCHW */
-    aug_status (*blur)(const aug__blur_plan *plan);           /* box / gaussian, NCHW */
+    /* ---- compute: a plan of any family of AUG__COMPUTE_FAMILIES (the plan's
+     * type is the family's; NULL: the backend computes nothing) ---- */
+    aug_status (*run)(aug__family family, const void *plan);
 
     /* ---- JPEG decoding ---- */
     /* A decoder for device_id (host_padding / device_padding / gpu_huffman as in
@@ -161,9 +175,6 @@ typedef struct aug__backend {
     aug_status (*jpeg_decode)(const char *func, void *decoder, const void *data, size_t size,
                               const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
 
-    /* ---- advanced-index copies ---- */
-    aug_status (*take)(const aug__take_plan *plan);           /* aug_take / aug_put rows */
-
     /* ---- JPEG, CPU backend only (the core calls these on aug__cpu_backend) ---- */
     /* The header's description (aug_jpeg_describe). */
     aug_status (*jpeg_describe)(const char *func, const void *data, size_t size, aug_jpeg_desc *desc);
@@ -171,15 +182,16 @@ typedef struct aug__backend {
      * memory at dst) with libjpeg's scaling, crop and skip; h from jpeg_header. */
     aug_status (*jpeg_decode_region)(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
                                      aug__jpeg_region *r, uint8_t *dst);
-
-    /* ---- resize ---- */
-    aug_status (*resize)(const aug__resize_plan *plan);       /* separable resize, any layout (core/resize.h) */
-    /* ---- colour (aug/colour.h) ---- */
-    aug_status (*colour)(const aug__colour_plan *plan);      /* jitter steps, grayscale, RGB <-> HSV, NCHW */
-    /* ---- crop_mirror_normalize and the fused Gaussian noise ---- */
-    aug_status (*crop_mirror_normalize)(const aug__cmn_plan *plan);
-    aug_status (*gaussian_noise)(const aug__noise_plan *plan);
 } aug__backend;
+
+/* aug__dispatch_<entry>(be, plan): runs a plan of that family on be (a typed
+ * call of be->run; the core checked with aug__backend_supporting that be has it). */
+#define AUG__X(F, entry, plan_t, what)                                                             \
+    static inline aug_status aug__dispatch_##entry(const aug__backend *be, const plan_t *plan) {  \
+        return be->run(AUG__FAMILY_##F, plan);                                                     \
+    }
+AUG__COMPUTE_FAMILIES(AUG__X)
+#undef AUG__X
 
 /* The backend serving a device; NULL with an error naming func if unavailable. */
 AUG__HIDDEN const aug__backend *aug__backend_for(const char *func, aug_device dev);
@@ -213,11 +225,12 @@ AUG__HIDDEN int aug__cuda_device_count(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 10 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores;
+#define AUG__BACKEND_ABI 11 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores;
                              4: resize; 5: colour; 6: crop_mirror_normalize, gaussian_noise; 7: warp
                              plan interp, border, dst strides; 8: colour plan lighting;
                              9: jpeg region pitch / skip;
-                             10: the stream and event entries take the device id */
+                             10: the stream and event entries take the device id;
+                             11: one run entry for every compute family (the family registry) */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

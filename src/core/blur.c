@@ -203,7 +203,7 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
                      : !box ? AUG__BLUR_GAUSS8
                      : plan->ksize <= AUG__BOX8_MAX ? AUG__BLUR_BOX8 : AUG__BLUR_GENERIC;
         plan->acc = blur_acc(in->dtype, box, plan->kmax);
-        if (!st && plan->n * plan->c * plan->h * plan->w > 0) st = be->blur(plan);
+        if (!st && plan->n * plan->c * plan->h * plan->w > 0) st = aug__dispatch_blur(be, plan);
         free_kernels(plan);
     }
     aug_tensor_free(tmp);

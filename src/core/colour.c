@@ -83,7 +83,7 @@ static aug_status run(aug__colour_plan *plan, const aug_tensor *im, const int64_
     plan->dst = (char *)aug_tensor_ptr(res);
     plan->u8 = im->dtype == AUG_UINT8;
     plan->exec = aug__exec_for(im->device);
-    st = plan->n * plan->h * plan->w > 0 ? be->colour(plan) : AUG_OK;
+    st = plan->n * plan->h * plan->w > 0 ? aug__dispatch_colour(be, plan) : AUG_OK;
     aug_tensor_free(packed);
     if (st == AUG_OK) {
         *out = res;

@@ -134,7 +134,7 @@ aug_status aug__run_elementwise(const char *func, aug_op op, const aug__ew_opera
     int noop;
     aug__plan_temps temps;
     aug_status st = aug__plan_elementwise(&plan, ops, &noop, &temps);
-    if (st == AUG_OK && !noop) st = be->elementwise(&plan);
+    if (st == AUG_OK && !noop) st = aug__dispatch_elementwise(be, &plan);
     aug__plan_release(&temps);
     return st;
 }

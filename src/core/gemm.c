@@ -108,7 +108,7 @@ static aug_status run_gemm(const aug__backend *be, const aug_tensor *A, const au
     p.alpha = alpha;
     p.beta = beta;
     p.exec = aug__exec_for(C->device);
-    return be->gemm(&p);
+    return aug__dispatch_gemm(be, &p);
 }
 
 aug_status aug_gemm(const aug_tensor *A, const aug_tensor *B, aug_tensor **C, double alpha, double beta) {

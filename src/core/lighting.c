@@ -137,7 +137,7 @@ static aug_status lighting_run(const aug_tensor *im, const aug_tensor *gammagray
     aug_tensor_set_layout(res, off ? "NCHW" : "CHW");
 
     aug__lighting_plan plan = {FUNC, im, res, (const char *)aug_tensor_ptr(im), (char *)aug_tensor_ptr(res), gg, gc, ct, n, c, hw, vmin, vmax, aug__exec_for(im->device)};
-    st = n * c * hw > 0 ? be->lighting(&plan) : AUG_OK;
+    st = n * c * hw > 0 ? aug__dispatch_lighting(be, &plan) : AUG_OK;
     free(params);
     if (st) {
         if (!*out) aug_tensor_free(res);

@@ -138,7 +138,7 @@ aug_status aug_rng_gaussian_noise(aug_rng *rng, const aug_tensor *x, double mean
     if (plan.n > 0) {
         aug__need need = {AUG__FAMILY_NOISE, 0, res->dtype, x->dtype};
         const aug__backend *be = aug__backend_supporting(FUNC, x->device, &need);
-        st = be ? be->gaussian_noise(&plan) : aug_last_status();
+        st = be ? aug__dispatch_gaussian_noise(be, &plan) : aug_last_status();
     }
     if (st == AUG_OK) {
         state.calls++; /* one call of the generator, as the fill it stands for */

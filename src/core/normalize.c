@@ -229,7 +229,7 @@ static aug_status run(const char *func, int64_t n, const aug_tensor *const *src,
         aug__cmn_plan plan = {func, n, c, cout, oh, ow, (int)src[0]->dtype, (int)out_dtype, p->out_nhwc != 0,
                               normalize, im, mean, inv, fill, (char *)aug_tensor_ptr(res),
                               aug__exec_for(src[0]->device)};
-        if (n * cout * oh * ow > 0) st = be->crop_mirror_normalize(&plan);
+        if (n * cout * oh * ow > 0) st = aug__dispatch_crop_mirror_normalize(be, &plan);
         if (!st) *out = res;
     }
     if (st && !*out) aug_tensor_free(res);

@@ -191,7 +191,7 @@ static aug_status run(aug_rng *rng, aug__random_plan *plan) {
         plan->base = (char *)aug_tensor_ptr(t);
         plan->aliased = aug__coalesce(t, &plan->nd, plan->shape, plan->bstride);
         plan->exec = aug__exec_for(t->device);
-        aug_status st = be->random(plan);
+        aug_status st = aug__dispatch_random(be, plan);
         if (st != AUG_OK) return st;
     }
     rng->calls++; /* wraps after 2^64 calls, as the counter word does */

@@ -154,7 +154,7 @@ aug_status aug_reduce(aug_reduce_op op, const aug_tensor *t, int naxes, const in
     /* A float result in its own dtype rounds as IEEE arithmetic does (+-inf beyond
      * the range); an `out` of another dtype is a conversion and saturates. */
     plan.ieee_out = dst->dtype == reduce_dtype(op, t->dtype, upcast);
-    st = plan.O == 0 ? AUG_OK : be->reduce(&plan);
+    st = plan.O == 0 ? AUG_OK : aug__dispatch_reduce(be, &plan);
     if (st == AUG_OK && res && tmp) st = aug__copy(func, tmp, res);
     if (st) {
         aug_tensor_free(tmp);

@@ -189,7 +189,7 @@ static aug_status run(const char *func, int64_t nsrc, const rs_src *srcs, const 
         for (int64_t i = 0; i < tb.nw; i++) w32[i] = (float)tb.w64[i];
         aug__resize_plan plan = {func, total, C, Ho, Wo, img, tb.taps, tb.w64, w32, tb.ntaps, tb.nw,
                                  (int)dst->dtype, D->c_ax >= 0 && D->c_ax < D->h_ax, aug__exec_for(dst->device)};
-        st = be->resize(&plan);
+        st = aug__dispatch_resize(be, &plan);
     }
     free(w32);
     free(tb.taps), free(tb.w64), free(tb.scratch), free(img);

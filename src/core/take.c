@@ -89,7 +89,7 @@ static aug_status run_take(const aug__backend *be, const char *func, int put, in
     p.o_base = (char *)aug_tensor_ptr(o);
     plan_rest(&p, t, k, o);
     p.exec = aug__exec_for(t->device);
-    return n * p.rest > 0 ? be->take(&p) : AUG_OK;
+    return n * p.rest > 0 ? aug__dispatch_take(be, &p) : AUG_OK;
 }
 
 aug_status aug_take(const aug_tensor *t, int k, const int64_t *const *idx, int64_t n, aug_tensor **out) {

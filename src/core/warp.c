@@ -247,7 +247,7 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
                                .width = Wt, .matrices = matrices, .supersampling = supersampling,
                                .background = bg, .exec = aug__exec_for(dst->device),
                                .interp = (int)o.interpolation, .border = (int)o.border};
-        st = be->warp_affine(&plan);
+        st = aug__dispatch_warp_affine(be, &plan);
     }
     if (bg && bg != bg_stack) free(bg);
     if (views != vstack) free(views);

@@ -182,28 +182,26 @@ static aug_status cpu_stream_wait(int device_id, void *stream, void *event) {
 }
 static aug_status cpu_synchronize(int device_id) { (void)device_id; return AUG_OK; }
 
-/* The compute entries, interruptible (aug_set_interrupt_check, cpu/pool.c): a plan
- * whose tasks were cut short by the caller's interrupt check returns
- * AUG_ERR_INTERRUPTED; its output holds partial results. */
-static aug_status interrupted(const char *func, aug_status st) {
+/* The run entry: every compute family of the registry (core/backend.h), each by
+ * its function aug__cpu_<entry>, interruptible (aug_set_interrupt_check,
+ * cpu/pool.c): a plan whose tasks were cut short by the caller's interrupt check
+ * returns AUG_ERR_INTERRUPTED; its output holds partial results. */
+static aug_status cpu_run(aug__family family, const void *plan) {
+    (void)aug__interrupt_take();
+    aug_status st;
+    const char *func;
+    switch (family) {
+#define X_(F, entry, plan_t, what)                                                                  \
+    case AUG__FAMILY_##F:                                                                           \
+        st = aug__cpu_##entry((const plan_t *)plan), func = ((const plan_t *)plan)->func;           \
+        break;
+        AUG__COMPUTE_FAMILIES(X_)
+#undef X_
+    default: return aug__error(AUG_ERR_VALUE, "aug__cpu_backend", "no compute family %d", (int)family);
+    }
     if (!aug__interrupt_take()) return st;
     return aug__error(AUG_ERR_INTERRUPTED, func, "interrupted; the output holds partial results");
 }
-#define AUG__INTERRUPTIBLE(name, plan_type, run)                  \
-    static aug_status name(const plan_type *plan) {               \
-        (void)aug__interrupt_take();                              \
-        return interrupted(plan->func, run(plan));                \
-    }
-AUG__INTERRUPTIBLE(cpu_elementwise, aug__ew_plan, aug__cpu_elementwise)
-AUG__INTERRUPTIBLE(cpu_reduce, aug__reduce_plan, aug__cpu_reduce)
-AUG__INTERRUPTIBLE(cpu_random, aug__random_plan, aug__cpu_random)
-AUG__INTERRUPTIBLE(cpu_warp_affine, aug__warp_plan, aug__cpu_warp_affine)
-AUG__INTERRUPTIBLE(cpu_lighting, aug__lighting_plan, aug__cpu_lighting)
-AUG__INTERRUPTIBLE(cpu_blur, aug__blur_plan, aug__cpu_blur)
-AUG__INTERRUPTIBLE(cpu_resize, aug__resize_plan, aug__cpu_resize)
-AUG__INTERRUPTIBLE(cpu_colour, aug__colour_plan, aug__cpu_colour)
-AUG__INTERRUPTIBLE(cpu_crop_mirror_normalize, aug__cmn_plan, aug__cpu_crop_mirror_normalize)
-AUG__INTERRUPTIBLE(cpu_gaussian_noise, aug__noise_plan, aug__cpu_gaussian_noise)
 static void cpu_priority_range(int device_id, int *least, int *greatest) {
     (void)device_id;
     *least = *greatest = 0;
@@ -264,22 +262,11 @@ const aug__backend aug__cpu_backend = {
     .synchronize = cpu_synchronize,
     .priority_range = cpu_priority_range,
     .supports = NULL, /* the CPU runs every plan */
-    .elementwise = cpu_elementwise,
-    .reduce = cpu_reduce,
-    .gemm = aug__cpu_gemm,
-    .random = cpu_random,
-    .warp_affine = cpu_warp_affine,
-    .lighting = cpu_lighting,
-    .blur = cpu_blur,
+    .run = cpu_run,
     .jpeg_new = aug__cpu_jpeg_open,
     .jpeg_free = aug__cpu_jpeg_close,
     .jpeg_header = aug__cpu_jpeg_header_entry,
     .jpeg_decode = aug__cpu_jpeg_decode_entry,
-    .take = aug__cpu_take,
     .jpeg_describe = aug__libjpeg_describe,
     .jpeg_decode_region = aug__libjpeg_decode_region,
-    .resize = cpu_resize,
-    .colour = cpu_colour,
-    .crop_mirror_normalize = cpu_crop_mirror_normalize,
-    .gaussian_noise = cpu_gaussian_noise,
 };

@@ -280,51 +280,56 @@ int aug__cuda_supports(const aug__need *need) {
 
 /* ---- the table --------------------------------------------------------------------------- */
 
-static const aug__backend cuda_backend = {
-    /* .name = */ "cuda",
-    /* .type = */ AUG_DEVICE_CUDA,
-    /* .device_count = */ cuda_device_count,
-    /* .device_props = */ cuda_device_props,
-    /* .alloc = */ aug__cuda_alloc,
-    /* .free = */ aug__cuda_free,
-    /* .memcpy = */ aug__cuda_memcpy,
-    /* .meminfo = */ aug__cuda_meminfo,
-    /* .release = */ aug__cuda_release,
-    /* .host_alloc = */ aug__cuda_host_alloc,
-    /* .host_free = */ aug__cuda_host_free,
-    /* .stream_new = */ cuda_stream_new,
-    /* .stream_free = */ cuda_stream_free,
-    /* .stream_sync = */ cuda_stream_sync,
-    /* .stream_query = */ cuda_stream_query,
-    /* .stream_wait = */ cuda_stream_wait,
-    /* .event_new = */ cuda_event_new,
-    /* .event_free = */ cuda_event_free,
-    /* .event_record = */ cuda_event_record,
-    /* .event_query = */ cuda_event_query,
-    /* .event_sync = */ cuda_event_sync,
-    /* .event_elapsed = */ cuda_event_elapsed,
-    /* .synchronize = */ cuda_synchronize,
-    /* .priority_range = */ cuda_priority_range,
-    /* .supports = */ aug__cuda_supports,
-    /* .elementwise = */ aug__cuda_elementwise,
-    /* .reduce = */ aug__cuda_reduce,
-    /* .gemm = */ aug__cuda_gemm,
-    /* .random = */ aug__cuda_random,
-    /* .warp_affine = */ aug__cuda_warp_affine,
-    /* .lighting = */ aug__cuda_lighting,
-    /* .blur = */ aug__cuda_blur,
-    /* .jpeg_new = */ AUG__CUDA_JPEG(aug__cuda_jpeg_new),
-    /* .jpeg_free = */ AUG__CUDA_JPEG(aug__cuda_jpeg_free),
-    /* .jpeg_header = */ NULL, /* headers are read on the host (core/jpeg.c) */
-    /* .jpeg_decode = */ AUG__CUDA_JPEG(aug__cuda_jpeg_decode),
-    /* .take = */ aug__cuda_take,
-    /* .jpeg_describe = */ NULL,      /* headers are read on the host (core/jpeg.c) */
-    /* .jpeg_decode_region = */ NULL, /* region/scaled decodes: CPU decode + upload (core/jpeg.c) */
-    /* .resize = */ aug__cuda_resize,
-    /* .colour = */ aug__cuda_colour,
-    /* .crop_mirror_normalize = */ aug__cuda_crop_mirror_normalize,
-    /* .gaussian_noise = */ aug__cuda_gaussian_noise,
-};
+/* Every compute family of the registry (core/backend.h), each by its function
+ * aug__cuda_<entry>. */
+static aug_status cuda_run(aug__family family, const void *plan) {
+    switch (family) {
+#define X_(F, entry, plan_t, what)                                                                  \
+    case AUG__FAMILY_##F: return aug__cuda_##entry((const plan_t *)plan);
+        AUG__COMPUTE_FAMILIES(X_)
+#undef X_
+    default: return aug__error(AUG_ERR_VALUE, "aug_cuda_module", "no compute family %d", (int)family);
+    }
+}
+
+/* The table, filled by name (nvcc's C++ has no designated initializers). */
+static aug__backend make_table(void) {
+    aug__backend t;
+    memset(&t, 0, sizeof t);
+    t.name = "cuda";
+    t.type = AUG_DEVICE_CUDA;
+    t.device_count = cuda_device_count;
+    t.device_props = cuda_device_props;
+    t.alloc = aug__cuda_alloc;
+    t.free = aug__cuda_free;
+    t.memcpy = aug__cuda_memcpy;
+    t.meminfo = aug__cuda_meminfo;
+    t.release = aug__cuda_release;
+    t.host_alloc = aug__cuda_host_alloc;
+    t.host_free = aug__cuda_host_free;
+    t.stream_new = cuda_stream_new;
+    t.stream_free = cuda_stream_free;
+    t.stream_sync = cuda_stream_sync;
+    t.stream_query = cuda_stream_query;
+    t.stream_wait = cuda_stream_wait;
+    t.event_new = cuda_event_new;
+    t.event_free = cuda_event_free;
+    t.event_record = cuda_event_record;
+    t.event_query = cuda_event_query;
+    t.event_sync = cuda_event_sync;
+    t.event_elapsed = cuda_event_elapsed;
+    t.synchronize = cuda_synchronize;
+    t.priority_range = cuda_priority_range;
+    t.supports = aug__cuda_supports;
+    t.run = cuda_run;
+    /* JPEG: nvJPEG decodes whole files; headers are read and region / scaled
+     * decodes done on the host (core/jpeg.c), so those entries stay NULL */
+    t.jpeg_new = AUG__CUDA_JPEG(aug__cuda_jpeg_new);
+    t.jpeg_free = AUG__CUDA_JPEG(aug__cuda_jpeg_free);
+    t.jpeg_decode = AUG__CUDA_JPEG(aug__cuda_jpeg_decode);
+    return t;
+}
+static const aug__backend cuda_backend = make_table();
 
 /* ---- start ------------------------------------------------------------------------------ */
 
