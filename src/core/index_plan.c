@@ -259,22 +259,36 @@ static aug_status merge_masks(const char *func, const aug_tensor *t, entry_list 
 }
 
 /* The coordinates of a mask's true entries over src's dims [sdim, sdim + ndim),
- * one new array per dimension (NumPy's nonzero), into nz[] and arr[]. */
+ * one new array per dimension (NumPy's nonzero), into nz[] and arr[]. Branchless:
+ * every entry's coordinates are written at the next free slot, which only a true
+ * entry keeps (so the arrays have one spare slot; random masks mispredict). */
 static aug_status nonzero(const char *func, const entry *e, const aug_tensor *src, idx_array *arr, int64_t **nz) {
     const int k = e->ndim;
     const int64_t *shape = src->shape + e->sdim, n = numel(k, shape);
+    const unsigned char *m = e->mask;
     int64_t count = 0;
-    for (int64_t f = 0; f < n; f++) count += e->mask[f] != 0;
+    for (int64_t f = 0; f < n; f++) count += m[f] != 0;
     for (int d = 0; d < k; d++) {
-        if (!(nz[d] = malloc((size_t)(count > 0 ? count : 1) * sizeof(int64_t)))) return AUG__NOMEM(func);
+        if (!(nz[d] = malloc((size_t)(count + 1) * sizeof(int64_t)))) return AUG__NOMEM(func);
         arr[d] = (idx_array){.v = nz[d], .own = &nz[d], .ndim = 1, .shape = {count}};
     }
-    int64_t c[AUG_MAX_DIMS] = {0}, j = 0;
-    for (int64_t f = 0; f < n; f++) {
-        if (e->mask[f])
-            for (int d = 0; d < k; d++) nz[d][j] = c[d];
-        j += e->mask[f] != 0;
-        for (int d = k - 1; d >= 0 && ++c[d] == shape[d]; d--) c[d] = 0;
+    int64_t j = 0, *last = nz[k - 1];
+    if (k == 1) {
+        for (int64_t f = 0; f < n; f++) {
+            last[j] = f;
+            j += m[f] != 0;
+        }
+        return AUG_OK;
+    }
+    const int64_t inner = shape[k - 1];
+    int64_t c[AUG_MAX_DIMS] = {0};
+    for (int64_t f = 0; f < n; f += inner) { /* one run of the last dimension at a time */
+        for (int64_t x = 0; x < inner; x++) {
+            for (int d = 0; d < k - 1; d++) nz[d][j] = c[d];
+            last[j] = x;
+            j += m[f + x] != 0;
+        }
+        for (int d = k - 2; d >= 0 && ++c[d] == shape[d]; d--) c[d] = 0;
     }
     return AUG_OK;
 }
