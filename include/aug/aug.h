@@ -14,4 +14,5 @@
 #include "colour.h"
 #include "normalize.h"
 #include "rrc.h"
+#include "index.h"
 #endif

@@ -89,7 +89,8 @@ typedef enum aug_index_kind {
     AUG_INDEX_INT,      /* i (negative counts from the back) */
     AUG_INDEX_SLICE,    /* start:stop:step, each optional */
     AUG_INDEX_NEWAXIS,  /* None */
-    AUG_INDEX_ELLIPSIS  /* ... */
+    AUG_INDEX_ELLIPSIS, /* ... */
+    AUG_INDEX_TENSOR    /* an index array or mask: aug_index_item (aug/index.h) only */
 } aug_index_kind;
 
 typedef struct aug_index {

@@ -156,6 +156,7 @@ aug_tensor *aug_tensor_index(const aug_tensor *t, int n, const aug_index *idx) {
             consumed = t->ndim; /* an Ellipsis covers the rest once */
             break;
         }
+        case AUG_INDEX_TENSOR: break; /* refused above (aug_tensor_index_get takes index tensors) */
         }
     }
     aug_tensor *v = aug__tensor_new_view(func, t);
