@@ -8,6 +8,7 @@
 #include "ops.h"
 #include "random.h"
 #include "reshape.h"
+#include "conventions.h"
 #include "image.h"
 #include "targets.h"
 #include "resize.h"

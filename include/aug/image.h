@@ -12,6 +12,7 @@
 #ifndef AUG_IMAGE_H
 #define AUG_IMAGE_H
 
+#include "conventions.h"
 #include "tensor.h"
 
 #ifdef __cplusplus
@@ -82,11 +83,14 @@ AUG_API aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src
  * aug_warp_options_default() gives the behaviour of aug_warp_affine: bilinear,
  * constant border (the background), source layout from the tensor, output
  * (C, Ht, Wt) / (N, C, Ht, Wt). */
-typedef enum aug_warp_interp {
-    AUG_WARP_LINEAR = 0,  /* bilinear, the mean of s*s samples */
-    AUG_WARP_NEAREST = 1  /* the source value at floor(sx + 0.5), floor(sy + 0.5) of the pixel
-                           * centre, never blended (masks, labels); supersampling is ignored */
-} aug_warp_interp;
+/* The interpolation: aug_interp (aug/conventions.h); aug_warp_interp and its
+ * constants are its old spelling. LINEAR: bilinear, the mean of s*s samples;
+ * NEAREST: the source value at floor(sx + 0.5), floor(sy + 0.5) of the pixel
+ * centre, never blended (masks, labels), supersampling ignored. Warp has no
+ * AREA (AUG_ERR_VALUE "interpolation 'area' is not supported (linear, nearest)"). */
+typedef aug_interp aug_warp_interp;
+#define AUG_WARP_LINEAR AUG_INTERP_LINEAR
+#define AUG_WARP_NEAREST AUG_INTERP_NEAREST
 
 typedef enum aug_warp_border {
     AUG_WARP_BORDER_CONSTANT = 0,  /* outside pixels take the background value (OpenCV BORDER_CONSTANT) */
@@ -106,13 +110,21 @@ typedef enum aug_warp_layout {
 typedef struct aug_warp_options {
     aug_warp_interp interpolation;
     aug_warp_border border;
+    /* the layouts as enums: the old spelling, used where the string below is NULL */
     aug_warp_layout src_layout, dst_layout;
+    /* The layouts as strings (aug/conventions.h), NULL by default: layout, the
+     * source images' ("HWC" or "CHW"; "NHWC" / "NCHW" name a batch's images the
+     * same way), overrides src_layout; out_layout, the output's ("CHW" / "HWC",
+     * a batch's "NCHW" / "NHWC"), overrides dst_layout. Others: AUG_ERR_VALUE
+     * "func: layout 'X' is not supported (HWC, CHW, NHWC, NCHW)". */
+    const char *layout, *out_layout;
 } aug_warp_options;
 
 AUG_API aug_warp_options aug_warp_options_default(void);
 
-/* The enum value of a name, case-insensitive: "linear" (also "bilinear") /
- * "nearest"; "constant", "replicate" (also "edge"), "reflect" (also
+/* The enum value of a name, case-insensitive: the interpolation as
+ * aug_interp_from_name (its old spelling; "area" is accepted and refused by the
+ * warp); "constant", "replicate" (also "edge"), "reflect" (also
  * "reflect_101", "reflect101"), "symmetric"; "HWC" / "CHW" (a batch's "NHWC" /
  * "NCHW" too). AUG_ERR_VALUE naming func and the string for anything else. */
 AUG_API aug_status aug_warp_interp_from_name(const char *func, const char *name, aug_warp_interp *out);

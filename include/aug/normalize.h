@@ -48,10 +48,17 @@ typedef struct aug_cmn_params {
     int nfill;
     aug_oob_policy oob;
     int pad_output;          /* pad the channels to the next power of two (3 -> 4), as DALI */
+    /* The layouts as strings (aug/conventions.h), NULL by default: layout, the
+     * input images' ("HWC" or "CHW"); out_layout, the output's ("NCHW" / "NHWC",
+     * for one image "CHW" / "HWC"); other strings: AUG_ERR_VALUE "func: layout
+     * 'X' is not supported (HWC, CHW)". NULL takes the flags in_chw / out_nhwc
+     * above (the old spelling); with in_chw 0 an image 0 labelled "CHW" is read as CHW. */
+    const char *layout, *out_layout;
 } aug_cmn_params;
 
-/* Defaults: HWC in, NCHW out, whole image, positions 0.5, no mirror, mean 0,
- * std 1, scale 1, shift 0, fill 0, AUG_OOB_ERROR, no channel padding. */
+/* Defaults: layouts NULL (the flags: HWC in, or CHW for an image labelled
+ * "CHW"; NCHW out), whole image, positions 0.5, no mirror, mean 0, std 1,
+ * scale 1, shift 0, fill 0, AUG_OOB_ERROR, no channel padding. */
 AUG_API aug_cmn_params aug_cmn_params_default(void);
 
 /* Crop, mirror, normalise and convert n images src[i] ((H_i, W_i, C) or (C,

@@ -5,13 +5,16 @@
  * Layouts: an image is "HW", "HWC" (as decoded) or "CHW"; a batch "NHWC" or
  * "NCHW". A `layout` argument names the input's layout; NULL takes the tensor's
  * layout string, and a tensor without one counts as "HW" (2-D), "HWC" (3-D) or
- * "NCHW" (4-D). A layout argument that differs from the tensor's non-empty
- * layout is an error (AUG_ERR_VALUE), as is one whose length is not ndim.
+ * "NCHW" (4-D) (aug/conventions.h). A layout argument that differs from the
+ * tensor's non-empty layout is an error (AUG_ERR_VALUE), as is one whose length
+ * is not ndim, and one the function does not read ("func: layout 'NHWC' is not
+ * supported (HW, HWC, CHW)", aug_layout_check's message).
  * Inputs may have any strides (views: crops, flips, transposes). Errors:
  * aug_status / NULL with "aug_<function>: ..." messages (aug_last_error()). */
 #ifndef AUG_RESIZE_H
 #define AUG_RESIZE_H
 
+#include "conventions.h"
 #include "tensor.h"
 
 #ifdef __cplusplus
@@ -20,11 +23,16 @@ extern "C" {
 
 /* ---- resize ------------------------------------------------------------------ */
 
-typedef enum aug_resize_interp {
-    AUG_RESIZE_NEAREST = 0, /* cv2.INTER_NEAREST: source index floor(x * (1 / (out / in))) */
-    AUG_RESIZE_LINEAR = 1,  /* cv2.INTER_LINEAR (antialias off); Pillow's BILINEAR on downscale (on) */
-    AUG_RESIZE_AREA = 2     /* cv2.INTER_AREA */
-} aug_resize_interp;
+/* The interpolation: aug_interp (aug/conventions.h); aug_resize_interp and its
+ * constants are its old spelling (the names compile unchanged; the values are
+ * aug_interp's: LINEAR 0, NEAREST 1, AREA 2).
+ * NEAREST: cv2.INTER_NEAREST, source index floor(x * (1 / (out / in)));
+ * LINEAR: cv2.INTER_LINEAR (antialias off), Pillow's BILINEAR on downscale (on);
+ * AREA: cv2.INTER_AREA. */
+typedef aug_interp aug_resize_interp;
+#define AUG_RESIZE_NEAREST AUG_INTERP_NEAREST
+#define AUG_RESIZE_LINEAR AUG_INTERP_LINEAR
+#define AUG_RESIZE_AREA AUG_INTERP_AREA
 
 /* Resizes src to (height, width) (1 ... 2^31 - 1 each): an image (H, W[, C]) /
  * (C, H, W) or a batch (N, ...) whose images all take the same size. Every dtype
@@ -52,10 +60,10 @@ AUG_API aug_status aug_resize(const aug_tensor *src, const char *layout, int64_t
 /* Resizes n >= 1 images src[i] (each "HW", "HWC" or "CHW" per `layout`, any
  * sizes, strides and dtype, the same channel count) into dst (n, C, height,
  * width) ("NCHW") or (n, height, width, C) ("NHWC"), any dtype, on the images'
- * device, not overlapping them. dst_layout: "NCHW", "NHWC" or NULL (dst's
+ * device, not overlapping them. out_layout: "NCHW", "NHWC" or NULL (dst's
  * layout, "NCHW" when it has none); it is set on dst. Otherwise as aug_resize. */
 AUG_API aug_status aug_resize_batch(int64_t n, const aug_tensor *const *src, const char *layout, aug_tensor *dst,
-                                    const char *dst_layout, aug_resize_interp interp, int antialias);
+                                    const char *out_layout, aug_resize_interp interp, int antialias);
 
 /* The output size that makes the shorter side `size` and keeps the aspect
  * ratio (torchvision's resize with an int size): shorter = size, longer =

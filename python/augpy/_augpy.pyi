@@ -888,7 +888,7 @@ def crop_mirror_normalize(images: Union[_Image, Sequence[_Image]],
                           mean: Union[float, Sequence[float]] = 0.0, std: Union[float, Sequence[float]] = 1.0,
                           scale: float = 1.0, shift: float = 0.0,
                           fill_values: Union[float, Sequence[float]] = 0.0, dtype: Optional[_DTypeLike] = None,
-                          input_layout: str = "HWC", output_layout: str = "CHW", pad_output: bool = False,
+                          layout: Optional[str] = None, out_layout: str = "CHW", pad_output: bool = False,
                           out_of_bounds_policy: str = "error", out: Optional[_Image] = None) -> CudaTensor:
     """DALI's fn.crop_mirror_normalize: crop, mirror, (x - mean) / std * scale + shift, convert (docs/normalize.md)."""
 
@@ -1038,16 +1038,16 @@ def _keypoints_affine(keypoints: Any, matrix: Sequence[float], target_size: Sequ
     """Keypoints (n, 2|3|4) through the warp matrix: (keypoints, visible rows int64)."""
 # ---- resize, flip, crop (docs/resize.md) ----
 
-_Interp = str  # 'nearest', 'bilinear' (or 'linear'), 'area'
+_Interp = str  # 'linear' (also 'bilinear', 'inter_linear'), 'nearest', 'area' (aug_interp_from_name)
 _SizeLike = Union[SupportsIndex, Sequence[SupportsIndex]]
 
 
-def resize(image: _Image, size: _SizeLike, interpolation: _Interp = "bilinear", antialias: bool = True,
+def resize(image: _Image, size: _SizeLike, interpolation: _Interp = "linear", antialias: bool = True,
            layout: Optional[str] = None, out: Optional[_Image] = None) -> CudaTensor:
     """Resize an image (HW, HWC, CHW) or batch (NHWC, NCHW) to (h, w), or an int: the shorter side."""
 
 
-def resize_batch(images: Sequence[_Image], size: _SizeLike, interpolation: _Interp = "bilinear",
+def resize_batch(images: Sequence[_Image], size: _SizeLike, interpolation: _Interp = "linear",
                  antialias: bool = True, layout: Optional[str] = None, out_layout: Optional[str] = "NCHW",
                  dtype: Any = None, out: Optional[_Image] = None) -> CudaTensor:
     """Resize images of any sizes into one (N, C, H, W) / (N, H, W, C) batch."""

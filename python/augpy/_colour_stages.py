@@ -189,6 +189,6 @@ class Normalize:
         out = self._buffers[self._next]
         self._next = (self._next + 1) % self.num_buffers
         out = out if n == self.batch_size else out[:n]
-        batch["image"] = _augpy.crop_mirror_normalize(image, input_layout="CHW", output_layout=self.layout,
+        batch["image"] = _augpy.crop_mirror_normalize(image, layout="CHW", out_layout=self.layout,
                                                       mean=self.mean, std=self.std, dtype=self.dtype, out=out)
         return batch

@@ -84,7 +84,7 @@ def _hw(image, layout, func):
 
 
 @_documented(_augpy.resize, "(resized, moved)")
-def resize(image, size, interpolation="bilinear", antialias=True, layout=None, out=None, *, targets=None):
+def resize(image, size, interpolation="linear", antialias=True, layout=None, out=None, *, targets=None):
     _check(targets, "augpy.resize")
     res = _augpy.resize(image, size, interpolation, antialias, layout, out)
     if targets is None:

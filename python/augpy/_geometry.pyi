@@ -8,7 +8,7 @@ _Targets = Optional[Dict[str, Any]]
 _SizeLike = Union[SupportsIndex, Sequence[SupportsIndex]]
 
 
-def resize(image: _Image, size: _SizeLike, interpolation: str = "bilinear", antialias: bool = True,
+def resize(image: _Image, size: _SizeLike, interpolation: str = "linear", antialias: bool = True,
            layout: Optional[str] = None, out: Optional[_Image] = None, *, targets: _Targets = None) -> Any:
     """augpy.resize; with targets: (resized, moved targets)."""
 def flip(image: _Image, horizontal: bool = True, vertical: bool = False, layout: Optional[str] = None, *,

@@ -9,6 +9,7 @@
  * contiguous; an input that is strided (a crop, a flipped or transposed view)
  * or that the output overlaps (in place) is read from a packed temporary copy. */
 #include <math.h>
+#include "aug/conventions.h"
 #include <stdlib.h>
 #include <limits.h>
 #include "aug/image.h"
@@ -144,6 +145,7 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
     const char *func = plan->func;
     char sa[96], da[32], db[32];
     aug_status st = aug__tensor_check(func, in);
+    if (!st) st = aug_layout_check(func, NULL, in->layout, "NCHW,CHW");
     if (st) return st;
     if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
     if (in->ndim != ndim)

@@ -3,6 +3,7 @@
  * (with aug_color_jitter_lighting's lighting values); and
  * ColorJitter's parameter sampling. */
 #include <math.h>
+#include "aug/conventions.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include "aug/colour.h"
@@ -15,6 +16,7 @@
 static aug_status check_image(const char *func, const aug_tensor *im, int only3, int float_only, int64_t dims[4]) {
     char sa[96];
     aug_status st = aug__tensor_check(func, im);
+    if (!st) st = aug_layout_check(func, NULL, im->layout, "NCHW,CHW");
     if (st) return st;
     if (im->ndim != 4 && im->ndim != 3)
         return aug__error(AUG_ERR_VALUE, func, "image must be (N, C, H, W) or (C, H, W), got shape %s",

@@ -78,6 +78,7 @@ aug_status aug_lighting(const aug_tensor *im, const aug_tensor *gammagrays, cons
                         const aug_tensor *contrasts, double vmin, double vmax, aug_tensor **out) {
     char sa[96];
     aug_status st = aug__tensor_check(FUNC, im);
+    if (!st) st = aug_layout_check(FUNC, NULL, im->layout, "NCHW,CHW");
     if (st) return st;
     if (!out) return aug__error(AUG_ERR_VALUE, FUNC, "out is NULL");
     if (im->ndim != 4 && im->ndim != 3)

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "aug/conventions.h"
 #include "aug/normalize.h"
 #include "normalize.h"
 #include "tensor_impl.h"
@@ -135,6 +136,23 @@ static aug_status output(const char *func, aug_tensor **out, int ndim, const int
     return AUG_OK;
 }
 
+/* The layouts as strings (aug/conventions.h) or the old flags: p->layout
+ * ("HWC" / "CHW"), else in_chw, else image 0's layout string when it is "CHW";
+ * p->out_layout ("NCHW" / "NHWC", one image "CHW" / "HWC"), else out_nhwc. */
+static aug_status resolve_layouts(const char *func, const aug_tensor *src0, int single, aug_cmn_params *p) {
+    aug_status st;
+    if (p->layout) {
+        if ((st = aug_layout_check(func, "layout", p->layout, "HWC,CHW"))) return st;
+        p->in_chw = !strcmp(p->layout, "CHW");
+    } else if (!p->in_chw && src0 && !strcmp(src0->layout, "CHW"))
+        p->in_chw = 1;
+    if (p->out_layout) {
+        if ((st = aug_layout_check(func, "out_layout", p->out_layout, single ? "CHW,HWC" : "NCHW,NHWC"))) return st;
+        p->out_nhwc = strstr(p->out_layout, "HWC") != NULL;
+    }
+    return AUG_OK;
+}
+
 static aug_status run(const char *func, int64_t n, const aug_tensor *const *src, aug_dtype out_dtype,
                       const aug_cmn_params *p, aug_tensor **out, int single) {
     char sa[96];
@@ -142,8 +160,11 @@ static aug_status run(const char *func, int64_t n, const aug_tensor *const *src,
     if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
     if (n < 1 || !src) return aug__error(AUG_ERR_VALUE, func, "no images (n = %lld)", (long long)n);
     if (!aug__dtype_ok(out_dtype)) return aug__error(AUG_ERR_TYPE, func, "invalid output dtype %d", (int)out_dtype);
-    const int cdim = p->in_chw ? 0 : 2, hdim = p->in_chw ? 1 : 0;
     aug_status st;
+    aug_cmn_params q = *p; /* the layouts resolved into in_chw / out_nhwc */
+    if ((st = resolve_layouts(func, src[0], single, &q))) return st;
+    p = &q;
+    const int cdim = p->in_chw ? 0 : 2, hdim = p->in_chw ? 1 : 0;
     for (int64_t i = 0; i < n; i++) {
         const aug_tensor *t = src[i];
         if ((st = aug__tensor_check(func, t))) return st;

@@ -9,6 +9,7 @@
 #include "aug/resize.h"
 #include "backend.h"
 #include "resize.h"
+#include "conventions.h"
 #include "resize_layout.h"
 #include "scalar/resize.h"
 #include "tensor_impl.h"
@@ -39,10 +40,11 @@ aug_status aug__image_layout(const char *func, const aug_tensor *t, const char *
         if (strcmp(name, LAYOUTS[i]) == 0) which = i;
     int batch = which >= 3;
     if (which < 0 || (batch && !(kinds & AUG__LAYOUT_BATCH)) || (!batch && !(kinds & AUG__LAYOUT_IMAGE))) {
-        const char *want = kinds == AUG__LAYOUT_BATCH   ? "NHWC or NCHW"
-                           : kinds == AUG__LAYOUT_IMAGE ? "HW, HWC or CHW"
-                                                        : "HW, HWC, CHW, NHWC or NCHW";
-        return aug__error(AUG_ERR_VALUE, func, "layout '%s' is not one of %s", name, want);
+        const char *want = kinds == AUG__LAYOUT_BATCH   ? "NHWC,NCHW"
+                           : kinds == AUG__LAYOUT_IMAGE ? "HW,HWC,CHW"
+                                                        : "HW,HWC,CHW,NHWC,NCHW";
+        aug_status bad = aug_layout_check(func, NULL, name, want);
+        return bad ? bad : aug__error(AUG_ERR_VALUE, func, "layout '%s' is not supported", name);
     }
     int nd = (int)strlen(name);
     if (t->ndim != nd)
@@ -141,12 +143,14 @@ typedef struct rs_src {
 /* Plans and runs n source images (the images of srcs, each with L.N images)
  * into dst, whose geometry is D (D.N images in total). */
 static aug_status run(const char *func, int64_t nsrc, const rs_src *srcs, const aug_tensor *dst,
-                      const aug__img_layout *D, aug_resize_interp interp, int antialias) {
+                      const aug__img_layout *D, aug_interp mode, int antialias) {
     aug_status st = AUG_OK;
+    /* the backends' numbering (scalar/resize.h): 0 nearest, 1 linear, 2 area */
+    int interp = mode == AUG_INTERP_NEAREST ? 0 : mode == AUG_INTERP_LINEAR ? 1 : 2;
     int64_t total = D->N, Ho = D->H, Wo = D->W, C = D->C;
     if (total == 0 || C == 0) return AUG_OK;
     aug_dtype sdt0 = srcs[0].t->dtype;
-    aug__need need = {AUG__FAMILY_RESIZE, (int)interp, dst->dtype, sdt0};
+    aug__need need = {AUG__FAMILY_RESIZE, interp, dst->dtype, sdt0};
     const aug__backend *be = aug__backend_supporting(func, dst->device, &need);
     if (!be) return aug_last_status();
     aug__resize_image *img = calloc((size_t)total, sizeof *img);
@@ -162,8 +166,8 @@ static aug_status run(const char *func, int64_t nsrc, const rs_src *srcs, const 
         for (int64_t i = 0; i < L->N; i++, k++) {
             aug__resize_image *m = &img[k];
             if (L->H != prevH || L->W != prevW) {
-                int mx = aug__resize_axis_mode((int)interp, antialias, L->W, Wo, L->H, Ho);
-                int my = aug__resize_axis_mode((int)interp, antialias, L->H, Ho, L->W, Wo);
+                int mx = aug__resize_axis_mode(interp, antialias, L->W, Wo, L->H, Ho);
+                int my = aug__resize_axis_mode(interp, antialias, L->H, Ho, L->W, Wo);
                 int gx, gy;
                 if ((st = add_axis(func, &tb, mx, L->W, Wo, &xtab, &gx)) ||
                     (st = add_axis(func, &tb, my, L->H, Ho, &ytab, &gy)))
@@ -196,12 +200,14 @@ static aug_status run(const char *func, int64_t nsrc, const rs_src *srcs, const 
     return st;
 }
 
-static aug_status check_args(const char *func, int64_t height, int64_t width, aug_resize_interp interp) {
+static aug_status check_args(const char *func, int64_t height, int64_t width, aug_interp interp) {
     if (height < 1 || width < 1 || height > INT32_MAX || width > INT32_MAX)
         return aug__error(AUG_ERR_VALUE, func, "size (%lld, %lld) must be in [1, %d]", (long long)height,
                           (long long)width, INT32_MAX);
-    if ((int)interp < 0 || (int)interp > 2)
-        return aug__error(AUG_ERR_VALUE, func, "unknown interpolation %d (0 nearest, 1 linear, 2 area)", (int)interp);
+    aug_status st = aug__interp_check(func, interp,
+                                      AUG__INTERP_BIT(AUG_INTERP_LINEAR) | AUG__INTERP_BIT(AUG_INTERP_NEAREST) |
+                                          AUG__INTERP_BIT(AUG_INTERP_AREA));
+    if (st) return st;
     return AUG_OK;
 }
 
@@ -278,7 +284,7 @@ aug_status aug_resize(const aug_tensor *src, const char *layout, int64_t height,
 }
 
 aug_status aug_resize_batch(int64_t n, const aug_tensor *const *src, const char *layout, aug_tensor *dst,
-                            const char *dst_layout, aug_resize_interp interp, int antialias) {
+                            const char *out_layout, aug_resize_interp interp, int antialias) {
     static const char func[] = "aug_resize_batch";
     char sbuf[128];
     aug_status st = aug__tensor_check(func, dst);
@@ -288,9 +294,8 @@ aug_status aug_resize_batch(int64_t n, const aug_tensor *const *src, const char 
     if (dst->ndim != 4)
         return aug__error(AUG_ERR_VALUE, func, "dst must be (N, C, H, W) or (N, H, W, C), got shape %s",
                           aug_shape_str(dst->ndim, dst->shape, sbuf, sizeof sbuf));
-    const char *dl = dst_layout ? dst_layout : dst->layout[0] ? dst->layout : "NCHW";
-    if (strcmp(dl, "NCHW") != 0 && strcmp(dl, "NHWC") != 0)
-        return aug__error(AUG_ERR_VALUE, func, "dst layout '%s' is not NCHW or NHWC", dl);
+    const char *dl = out_layout ? out_layout : dst->layout[0] ? dst->layout : "NCHW";
+    if ((st = aug_layout_check(func, "out_layout", dl, "NCHW,NHWC"))) return st;
     aug__img_layout D;
     aug_tensor probe = *dst;
     strcpy(probe.layout, dl);

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include "aug/image.h"
 #include "backend.h"
+#include "conventions.h"
 #include "tensor_impl.h"
 #include "warp.h"
 
@@ -51,7 +52,8 @@ static aug_status read_background(const char *func, const aug_tensor *bg, aug_de
 /* ---- names and options ------------------------------------------------------------ */
 
 aug_warp_options aug_warp_options_default(void) {
-    aug_warp_options o = {AUG_WARP_LINEAR, AUG_WARP_BORDER_CONSTANT, AUG_WARP_LAYOUT_AUTO, AUG_WARP_LAYOUT_AUTO};
+    aug_warp_options o = {AUG_WARP_LINEAR, AUG_WARP_BORDER_CONSTANT, AUG_WARP_LAYOUT_AUTO, AUG_WARP_LAYOUT_AUTO,
+                          NULL, NULL};
     return o;
 }
 
@@ -72,13 +74,7 @@ static aug_status from_name(const char *func, const char *what, const char *name
 }
 
 aug_status aug_warp_interp_from_name(const char *func, const char *name, aug_warp_interp *out) {
-    static const name_value t[] = {{"linear", AUG_WARP_LINEAR}, {"bilinear", AUG_WARP_LINEAR},
-                                   {"nearest", AUG_WARP_NEAREST}, {NULL, 0}};
-    int v = 0;
-    aug_status st = from_name(func ? func : "aug_warp_interp_from_name", "interpolation", name, t,
-                              "'linear' or 'nearest'", &v);
-    if (!st) *out = (aug_warp_interp)v;
-    return st;
+    return aug_interp_from_name(func ? func : "aug_warp_interp_from_name", name, out);
 }
 
 aug_status aug_warp_border_from_name(const char *func, const char *name, aug_warp_border *out) {
@@ -148,14 +144,26 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
     aug_warp_options o = opts ? *opts : aug_warp_options_default();
     aug_status st = aug__tensor_check(func, dst);
     if (st) return st;
-    if ((unsigned)o.interpolation > AUG_WARP_NEAREST)
+    if ((unsigned)o.interpolation > AUG_INTERP_AREA)
         return aug__error(AUG_ERR_VALUE, func, "interpolation %d is not an aug_warp_interp", (int)o.interpolation);
+    if ((st = aug__interp_check(func, o.interpolation,
+                                AUG__INTERP_BIT(AUG_INTERP_LINEAR) | AUG__INTERP_BIT(AUG_INTERP_NEAREST))))
+        return st;
     if ((unsigned)o.border > AUG_WARP_BORDER_SYMMETRIC)
         return aug__error(AUG_ERR_VALUE, func, "border %d is not an aug_warp_border", (int)o.border);
     if ((unsigned)o.src_layout > AUG_WARP_LAYOUT_CHW)
         return aug__error(AUG_ERR_VALUE, func, "src_layout %d is not an aug_warp_layout", (int)o.src_layout);
     if ((unsigned)o.dst_layout > AUG_WARP_LAYOUT_CHW)
         return aug__error(AUG_ERR_VALUE, func, "dst_layout %d is not an aug_warp_layout", (int)o.dst_layout);
+    /* the layout strings override the enums (aug/conventions.h) */
+    if (o.layout) {
+        if ((st = aug_layout_check(func, "layout", o.layout, "HWC,CHW,NHWC,NCHW"))) return st;
+        o.src_layout = strstr(o.layout, "CHW") ? AUG_WARP_LAYOUT_CHW : AUG_WARP_LAYOUT_HWC;
+    }
+    if (o.out_layout) {
+        if ((st = aug_layout_check(func, "out_layout", o.out_layout, batch ? "NCHW,NHWC" : "CHW,HWC"))) return st;
+        o.dst_layout = strstr(o.out_layout, "CHW") ? AUG_WARP_LAYOUT_CHW : AUG_WARP_LAYOUT_HWC;
+    }
     if (n < 1) return aug__error(AUG_ERR_VALUE, func, "the batch needs at least one image, got %lld", (long long)n);
     if (!src) return aug__error(AUG_ERR_VALUE, func, "src is NULL");
     if (!matrices) return aug__error(AUG_ERR_VALUE, func, "matrix is NULL");

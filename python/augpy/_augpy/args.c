@@ -9,6 +9,8 @@
  * one converter here (augpy_image_arg: augpy tensors as they are, foreign arrays
  * imported without a copy by DLPack or the buffer protocol) and read a tensor
  * without a layout string by its shape (augpy_image_layout; docs/semantics.md §13).
+ * The conventions every image op shares are parsed here once: the interpolation
+ * (augpy_parse_interp) and layout strings (augpy_parse_layout).
  * Conversions of tensors, arrays, dtypes and scalars themselves are in convert.c. */
 #include <string.h>
 #include "augpy.h"
@@ -343,6 +345,40 @@ int augpy_image_out(augpy_state *st, PyObject *obj, augpy_image *im, const char 
 void augpy_image_release(augpy_image *im) {
     Py_CLEAR(im->obj);
     im->t = NULL;
+}
+
+/* ---- the conventions of image ops (aug/conventions.h) ------------------------------- */
+
+int augpy_parse_interp(augpy_state *st, PyObject *obj, aug_interp *out, const char *func) {
+    *out = AUG_INTERP_LINEAR;
+    if (!obj || obj == Py_None) return 0;
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: interpolation must be a str ('linear', 'nearest' or 'area'), not '%.100s'",
+                     func, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8(obj);
+    if (!s) return -1;
+    aug_status status = aug_interp_from_name(func, s, out);
+    return status ? (augpy_raise(st, status, NULL), -1) : 0;
+}
+
+int augpy_parse_layout(augpy_state *st, PyObject *obj, const char *supported, const char **out, const char *func,
+                       const char *name) {
+    *out = NULL;
+    if (!obj || obj == Py_None) return 0;
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a str or None, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8(obj);
+    if (!s) return -1;
+    if (supported) {
+        aug_status status = aug_layout_check(func, name, s, supported);
+        if (status) return augpy_raise(st, status, NULL), -1;
+    }
+    *out = s;
+    return 0;
 }
 
 /* ---- layouts of images without one ----------------------------------------------------- */

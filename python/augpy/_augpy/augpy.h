@@ -132,6 +132,16 @@ int augpy_parse_number(augpy_state *st, PyObject *obj, double *out, const char *
 int augpy_parse_shape(PyObject *obj, int64_t *shape, const char *func);
 /* `out=` keyword: None -> *out = NULL; else must be a Tensor (borrowed). */
 int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char *func);
+/* The conventions of image ops (aug/conventions.h; docs/semantics.md "Conventions
+ * of image ops"). interpolation=: absent / None -> AUG_INTERP_LINEAR, else a str
+ * read by aug_interp_from_name (TypeError for other types; ValueError with the C
+ * message). A layout keyword `name`: absent / None -> *out = NULL (the tensor's
+ * layout or the op's default), else a str (TypeError "func: name must be a str or
+ * None") that, when supported ("NCHW,CHW", ...) is given, aug_layout_check accepts
+ * (ValueError "func: name 'X' is not supported (NCHW, CHW)"). 0 or -1. */
+int augpy_parse_interp(augpy_state *st, PyObject *obj, aug_interp *out, const char *func);
+int augpy_parse_layout(augpy_state *st, PyObject *obj, const char *supported, const char **out, const char *func,
+                       const char *name);
 /* An image argument of the image functions (resize, flip, warp_affine, the blurs,
  * lighting, the colour ops, crop_mirror_normalize, ...): an augpy Tensor as it is,
  * else a foreign array imported without a copy: __dlpack__ first (numpy, torch,

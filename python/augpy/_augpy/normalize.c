@@ -112,20 +112,14 @@ static int parse_anchors(PyObject *obj, int64_t *vals, Py_ssize_t n, const char 
     return r;
 }
 
-static int parse_layout(PyObject *obj, const char *a, const char *b, int *out, const char *func, const char *name) {
-    if (!obj || obj == Py_None) return 0;
-    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
-    if (!s) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a str", func, name);
-        return -1;
-    }
-    if (s[0] == 'N' && strlen(s) == 4) s++;
-    if (strcmp(s, a) == 0) *out = 0;
-    else if (strcmp(s, b) == 0) *out = 1;
-    else {
-        PyErr_Format(PyExc_ValueError, "%s: %s must be '%s' or '%s', got %R", func, name, a, b, obj);
-        return -1;
-    }
+/* A layout keyword (augpy_parse_layout): "HWC", "CHW", or with the batch's "N"
+ * ("NHWC", "NCHW"), into the flag *out: 1 when the layout is `one`'s ("CHW" for
+ * the input's in_chw, "HWC" for the output's out_nhwc); None leaves it. */
+static int parse_layout(augpy_state *st, PyObject *obj, const char *one, int *out, const char *func,
+                        const char *name) {
+    const char *s;
+    if (augpy_parse_layout(st, obj, "HWC,CHW,NHWC,NCHW", &s, func, name) < 0) return -1;
+    if (s) *out = strcmp(s + (s[0] == 'N'), one) == 0;
     return 0;
 }
 
@@ -143,8 +137,8 @@ static int parse_params(augpy_state *st, PyObject **a, aug_cmn_params *p, aug_dt
                         const char *func) {
     double d;
     if ((a[DTYPE] && a[DTYPE] != Py_None && augpy_parse_dtype(st, a[DTYPE], dtype, func) < 0) ||
-        parse_layout(a[INL], "HWC", "CHW", &p->in_chw, func, "input_layout") < 0 ||
-        parse_layout(a[OUTL], "CHW", "HWC", &p->out_nhwc, func, "output_layout") < 0)
+        parse_layout(st, a[INL], "CHW", &p->in_chw, func, "layout") < 0 ||
+        parse_layout(st, a[OUTL], "HWC", &p->out_nhwc, func, "out_layout") < 0)
         return -1;
     if (a[SCALE]) {
         if (augpy_parse_double(a[SCALE], &d, func, "scale") < 0) return -1;
@@ -221,7 +215,7 @@ static void images_release(cmn_images *c) {
     Py_XDECREF(c->seq);
 }
 
-/* The images and, when input_layout was not given, in_chw from their layout
+/* The images and, when layout= was not given, in_chw from their layout
  * strings or shapes (augpy_image_layout; default HWC). 0 or -1 (c to release). */
 static int parse_images(augpy_state *st, PyObject *images, int layout_given, cmn_images *c, int *in_chw,
                         const char *func) {
@@ -235,7 +229,7 @@ static int parse_images(augpy_state *st, PyObject *images, int layout_given, cmn
             return c->ims ? (PyErr_NoMemory(), -1) : -1;
         for (Py_ssize_t i = 0; i < c->n; i++) c->views[i] = c->ims[i].t; /* borrowed */
         if (!layout_given &&
-            augpy_images_layout(c->ims, c->n, AUGPY_HWC | AUGPY_CHW, &l, func, "images", "input_layout") < 0)
+            augpy_images_layout(c->ims, c->n, AUGPY_HWC | AUGPY_CHW, &l, func, "images", "layout") < 0)
             return -1;
     } else {
         if (augpy_image_arg(st, images, 0, &c->one, func, "images") < 0) return -1;
@@ -247,7 +241,7 @@ static int parse_images(augpy_state *st, PyObject *images, int layout_given, cmn
         }
         c->single = t->ndim == 3;
         c->n = c->single ? 1 : (Py_ssize_t)t->shape[0];
-        if (!layout_given && augpy_image_layout(&c->one, AUGPY_ANY_LAYOUT, &l, func, "images", "input_layout") < 0)
+        if (!layout_given && augpy_image_layout(&c->one, AUGPY_ANY_LAYOUT, &l, func, "images", "layout") < 0)
             return -1;
         if (!l && (!strcmp(t->layout, "CHW") || !strcmp(t->layout, "NCHW"))) l = t->layout;
         if (!(c->views = PyMem_Calloc((size_t)(c->n > 0 ? c->n : 1), sizeof *c->views))) return PyErr_NoMemory(), -1;
@@ -303,7 +297,7 @@ static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     static const char *const names[] = {
         "images",      "crop",   "crop_h",       "crop_w",        "crop_pos_x", "crop_pos_y",
         "anchor",      "mirror", "mean",         "std",           "scale",      "shift",
-        "fill_values", "dtype",  "input_layout", "output_layout", "pad_output", "out_of_bounds_policy",
+        "fill_values", "dtype",  "layout|input_layout", "out_layout|output_layout", "pad_output", "out_of_bounds_policy",
         "out"};
     const char *func = "augpy.crop_mirror_normalize";
     augpy_state *st = augpy_state_from_module(m);
@@ -359,15 +353,16 @@ static PyMethodDef normalize_functions[] = {
     {"crop_mirror_normalize", (PyCFunction)(void (*)(void))fn_cmn, METH_FASTCALL | METH_KEYWORDS,
      "crop_mirror_normalize(images, crop=None, crop_h=None, crop_w=None, crop_pos_x=None, crop_pos_y=None, "
      "anchor=None, mirror=None, mean=0.0, std=1.0, scale=1.0, shift=0.0, fill_values=0.0, dtype=None, "
-     "input_layout='HWC', output_layout='CHW', pad_output=False, out_of_bounds_policy='error', out=None)\n--\n\n"
+     "layout=None, out_layout='CHW', pad_output=False, out_of_bounds_policy='error', out=None)\n--\n\n"
      "DALI's fn.crop_mirror_normalize (dtype None: float32): crop a window of each image, mirror it horizontally (per image),\n"
      "output = scale * (input - mean) / std + shift per channel, converted to dtype with saturation.\n"
-     "images: a 3-D image (H, W, C) (or (C, H, W) with input_layout='CHW'), a 4-D batch, or a list of\n"
+     "images: a 3-D image (H, W, C) (or (C, H, W) with layout='CHW'), a 4-D batch, or a list of\n"
      "images of any sizes; any dtype and strides. crop=(h, w) or crop_h/crop_w (default: the whole\n"
      "image); crop_pos_x/crop_pos_y in [0, 1] (default 0.5; a number or one per image) place the window\n"
      "at round(pos * (extent - crop)) (half away from zero), or anchor=(y, x) (one pair or one per image)\n"
      "places it explicitly. mirror: 0/1 or one per image. mean/std/fill_values: a number or one per\n"
-     "channel. output_layout 'CHW' or 'HWC' (batches get N in front); pad_output pads the channels to the\n"
+     "channel. layout (None: the images' layout strings or shapes, else 'HWC') and out_layout 'CHW' or 'HWC'\n"
+     "(batches get N in front; the old keywords input_layout= / output_layout= are accepted); pad_output pads the channels to the\n"
      "next power of two. out_of_bounds_policy: 'error' (default), 'pad' (fill_values outside the image)\n"
      "or 'trim_to_shape'. Returns a new tensor, or out. docs/normalize.md gives the exact arithmetic."},
     {NULL, NULL, 0, NULL},

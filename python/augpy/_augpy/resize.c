@@ -4,41 +4,6 @@
  * call, the result. */
 #include "augpy.h"
 
-/* The interpolation name: 'nearest', 'bilinear' (or 'linear'), 'area'. */
-static int parse_interp(PyObject *obj, aug_resize_interp *out, const char *func) {
-    if (!obj) {
-        *out = AUG_RESIZE_LINEAR;
-        return 0;
-    }
-    if (!PyUnicode_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: interpolation must be a str ('nearest', 'bilinear' or 'area'), not '%.100s'",
-                     func, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    const char *s = PyUnicode_AsUTF8(obj);
-    if (!s) return -1;
-    if (strcmp(s, "nearest") == 0) *out = AUG_RESIZE_NEAREST;
-    else if (strcmp(s, "bilinear") == 0 || strcmp(s, "linear") == 0) *out = AUG_RESIZE_LINEAR;
-    else if (strcmp(s, "area") == 0) *out = AUG_RESIZE_AREA;
-    else {
-        PyErr_Format(PyExc_ValueError, "%s: unknown interpolation %R ('nearest', 'bilinear' or 'area')", func, obj);
-        return -1;
-    }
-    return 0;
-}
-
-/* A layout argument: None (NULL) or a str. */
-static int parse_layout(PyObject *obj, const char **out, const char *func, const char *name) {
-    *out = NULL;
-    if (!obj || obj == Py_None) return 0;
-    if (!PyUnicode_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a str or None, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    *out = PyUnicode_AsUTF8(obj);
-    return *out ? 0 : -1;
-}
-
 static int parse_bool(PyObject *obj, int dflt, int *out) {
     if (!obj) {
         *out = dflt;
@@ -94,14 +59,14 @@ static PyObject *fn_resize(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     PyObject *a[NSLOTS], *ret = NULL;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
     augpy_image im, out;
-    aug_resize_interp interp;
+    aug_interp interp;
     int aa;
     const char *layout;
     int64_t h, w;
     if (augpy_image_arg(st, a[IM], 0, &im, func, "image") < 0) return NULL;
-    if (augpy_image_out(st, a[OUT], &out, func) < 0 || parse_layout(a[LAYOUT], &layout, func, "layout") < 0 ||
+    if (augpy_image_out(st, a[OUT], &out, func) < 0 || augpy_parse_layout(st, a[LAYOUT], NULL, &layout, func, "layout") < 0 ||
         (!layout && augpy_image_layout(&im, AUGPY_ANY_LAYOUT, &layout, func, "image", NULL) < 0) ||
-        parse_interp(a[INTERP], &interp, func) < 0 || parse_bool(a[AA], 1, &aa) < 0 ||
+        augpy_parse_interp(st, a[INTERP], &interp, func) < 0 || parse_bool(a[AA], 1, &aa) < 0 ||
         parse_size(a[SIZE], im.t, layout, &h, &w, func, st) < 0)
         goto done;
     aug_tensor *res = out.t;
@@ -125,12 +90,12 @@ static PyObject *fn_resize_batch(PyObject *m, PyObject *const *args, Py_ssize_t 
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
-    aug_resize_interp interp;
+    aug_interp interp;
     int aa;
     const char *layout, *olayout;
     int64_t h, w;
-    if (parse_layout(a[LAYOUT], &layout, func, "layout") < 0 ||
-        parse_layout(a[OLAYOUT], &olayout, func, "out_layout") < 0 || parse_interp(a[INTERP], &interp, func) < 0 ||
+    if (augpy_parse_layout(st, a[LAYOUT], NULL, &layout, func, "layout") < 0 ||
+        augpy_parse_layout(st, a[OLAYOUT], NULL, &olayout, func, "out_layout") < 0 || augpy_parse_interp(st, a[INTERP], &interp, func) < 0 ||
         parse_bool(a[AA], 1, &aa) < 0 || parse_size(a[SIZE], NULL, NULL, &h, &w, func, st) < 0)
         return NULL;
     if (!PyList_Check(a[IMS]) && !PyTuple_Check(a[IMS])) {
@@ -235,7 +200,7 @@ static PyObject *finish_view(augpy_state *st, aug_tensor *v, augpy_image *im, co
 static int image_and_layout(augpy_state *st, PyObject *obj, PyObject *layout_obj, int kinds, augpy_image *im,
                             const char **layout, const char *func) {
     if (augpy_image_arg(st, obj, 0, im, func, "image") < 0) return -1;
-    if (parse_layout(layout_obj, layout, func, "layout") < 0 ||
+    if (augpy_parse_layout(st, layout_obj, NULL, layout, func, "layout") < 0 ||
         (!*layout && augpy_image_layout(im, kinds, layout, func, "image", NULL) < 0)) {
         augpy_image_release(im);
         return -1;
@@ -317,7 +282,7 @@ static PyObject *fn_flip_batch(PyObject *m, PyObject *const *args, Py_ssize_t na
     const char *layout;
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
     if (parse_bool(a[H], 1, &h) < 0 || parse_bool(a[V], 0, &v) < 0 ||
-        parse_layout(a[LAYOUT], &layout, func, "layout") < 0)
+        augpy_parse_layout(st, a[LAYOUT], NULL, &layout, func, "layout") < 0)
         return NULL;
     /* out may be the batch itself (in place): one import of a foreign array, writable */
     int inplace = a[OUT] && a[OUT] == a[B];
@@ -378,9 +343,9 @@ static PyObject *fn_image_dims(PyObject *m, PyObject *const *args, Py_ssize_t na
 
 static PyMethodDef resize_functions[] = {
     {"resize", (PyCFunction)(void (*)(void))fn_resize, METH_FASTCALL | METH_KEYWORDS,
-     "resize(image, size, interpolation='bilinear', antialias=True, layout=None, out=None)\n--\n\n"
+     "resize(image, size, interpolation='linear', antialias=True, layout=None, out=None)\n--\n\n"
      "Resize an image (HW, HWC, CHW) or a batch (NHWC, NCHW) to size = (height, width), or with an int size\n"
-     "make the shorter side that long (torchvision). interpolation: 'nearest', 'bilinear' or 'area' (OpenCV's\n"
+     "make the shorter side that long (torchvision). interpolation: 'linear' (also 'bilinear'), 'nearest' or 'area' (OpenCV's\n"
      "INTER_NEAREST, INTER_LINEAR, INTER_AREA); antialias: bilinear shrinking uses Pillow's widened triangle\n"
      "filter (torchvision antialias=True). Any dtype and strides; saturate_cast.\n"
      "layout: None reads the tensor's layout string; without one a 3-D shape with channels (at most 4) on\n"
@@ -391,7 +356,7 @@ static PyMethodDef resize_functions[] = {
      "protocol or __array_interface__, used without a copy (the result is an augpy tensor).\n"
      "Returns a new tensor, or out (any dtype and strides; a writable array is written in place)."},
     {"resize_batch", (PyCFunction)(void (*)(void))fn_resize_batch, METH_FASTCALL | METH_KEYWORDS,
-     "resize_batch(images, size, interpolation='bilinear', antialias=True, layout=None, out_layout='NCHW',\n"
+     "resize_batch(images, size, interpolation='linear', antialias=True, layout=None, out_layout='NCHW',\n"
      "             dtype=None, out=None)\n--\n\n"
      "Resize a list of images (HW, HWC or CHW, any sizes; tensors or arrays) into one (N, C, H, W) or\n"
      "(N, H, W, C) batch (layout None: the one the images' layout strings and shapes agree on);\n"

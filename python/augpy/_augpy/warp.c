@@ -356,28 +356,17 @@ static int option_name(PyObject *obj, const char **name, const char *func, const
     return *name ? 0 : -1;
 }
 
-/* A layout keyword: 3 letters for one image, 4 ("N" first) for a batch, then
- * aug_warp_layout_from_name. *name: the str (NULL when not given). */
+/* A layout keyword (augpy_parse_layout): one image's is "CHW" / "HWC", a batch's
+ * dst "NCHW" / "NHWC", a batch's src either (list images are 3-D), then the
+ * aug_warp_layout it names. *name: the str (NULL when not given). */
 static int parse_layout(augpy_state *st, PyObject *obj, int batch, int src, aug_warp_layout *out, const char **name,
                         const char *func) {
-    const char *what = src ? "src_layout" : "layout";
-    if (option_name(obj, name, func, what) < 0) return -1;
+    const char *supported = !batch ? "CHW,HWC" : src ? "NCHW,NHWC,CHW,HWC" : "NCHW,NHWC";
     *out = AUG_WARP_LAYOUT_AUTO;
+    if (augpy_parse_layout(st, obj, supported, name, func, src ? "src_layout" : "layout") < 0) return -1;
     if (!*name) return 0;
-    size_t len = strlen(*name);
-    /* a batch given as one tensor may name its 4-D layout; list images are 3-D */
-    int ok = batch ? (len == 4 || (src && len == 3)) : len == 3;
-    if (!ok) {
-        PyErr_Format(PyExc_ValueError, "%s: %s '%.40s' does not fit %s (expected %s)", func, what, *name,
-                     batch ? "a batch" : "one image", batch ? "'NCHW' or 'NHWC'" : "'CHW' or 'HWC'");
-        return -1;
-    }
     aug_status s = aug_warp_layout_from_name(func, *name, out);
-    if (s != AUG_OK) {
-        augpy_raise(st, s, NULL);
-        return -1;
-    }
-    return 0;
+    return s ? (augpy_raise(st, s, NULL), -1) : 0;
 }
 
 /* The source images of warp_affine: one image, a list of them, or an NHWC / NCHW
@@ -515,13 +504,12 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     }
     if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 3, a) < 0) return NULL;
     aug_warp_options opts = aug_warp_options_default();
-    const char *iname, *bname, *dname, *sname;
-    if (option_name(a[INTERP], &iname, func, "interpolation") < 0 ||
+    const char *bname, *dname, *sname;
+    if (augpy_parse_interp(st, a[INTERP], &opts.interpolation, func) < 0 ||
         option_name(a[BORDER], &bname, func, "border") < 0)
         return NULL;
     aug_status ost = AUG_OK;
-    if (iname) ost = aug_warp_interp_from_name(func, iname, &opts.interpolation);
-    if (!ost && bname) ost = aug_warp_border_from_name(func, bname, &opts.border);
+    if (bname) ost = aug_warp_border_from_name(func, bname, &opts.border);
     if (ost) return augpy_raise(st, ost, NULL);
     augpy_image dsti;
     if (augpy_image_arg(st, a[DST], 1, &dsti, func, "dst") < 0) return NULL;
@@ -588,7 +576,7 @@ static PyMethodDef warp_functions[] = {
      "supersampling; pixels outside the source take `background` (None: zeros; a tensor, number or sequence of "
      "C values). Batch form: src a list of (H_i, W_i, C) tensors or an (N, H, W, C) tensor, dst (N, C, Ht, Wt), "
      "matrix (N, 2, 3), supersampling an int or N ints. Any dtypes; results saturate. interpolation: 'linear' "
-     "or 'nearest' (one source value, never blended: masks and labels; supersampling ignored). border: "
+     "(also 'bilinear') or 'nearest' (one source value, never blended: masks and labels; supersampling ignored). border: "
      "'constant' (background), 'replicate', 'reflect' (OpenCV BORDER_REFLECT_101) or 'symmetric' "
      "(BORDER_REFLECT).\nlayout: dst's layout, 'CHW' or 'HWC' ('NCHW' / 'NHWC' for a batch); src_layout: 'HWC' or "
      "'CHW' ('NHWC' / 'NCHW' for a batch tensor).\nNone reads the layout string, else the shape (channels, at most "
