@@ -559,9 +559,9 @@ def test_warp_affine_returns_dst():
     its result; before, None): an augpy tensor, and a NumPy array written in place."""
     src = np.arange(6 * 8 * 3, dtype=np.uint8).reshape(6, 8, 3)
     m = np.array([[1, 0, 0], [0, 1, 0]], np.float32)
-    dst = augpy.CudaTensor((3, 6, 8), dtype=augpy.uint8)
-    assert augpy.warp_affine(src, dst, m) is dst
+    dst = augpy.CudaTensor((3, 6, 8), dtype=augpy.uint8)  # the default device, as the source
+    assert augpy.warp_affine(augpy.array_to_tensor(src), dst, m) is dst
     np.testing.assert_array_equal(dst.numpy(), src.transpose(2, 0, 1))
-    arr = np.zeros((6, 8, 3), np.uint8)
+    arr = np.zeros((6, 8, 3), np.uint8)  # arrays: both on the cpu
     assert augpy.warp_affine(src, arr, m, layout="HWC") is arr
     np.testing.assert_array_equal(arr, src)
