@@ -92,8 +92,7 @@ static void run_lighting(ph_run *r, const ph_case *c) {
     check_lighting(r, 4, many, AUG_UINT16, g2, k2, c2, 0, 65535);
     check_lighting(r, 4, many, AUG_INT16, g2, k2, c2, -1000, 1000);
     check_lighting(r, 4, many, AUG_UINT8, g2, k2, c2, 10, 200);
-    /* random batch and plane sizes */
-    for (int k = 0; k < 2; k++) {
+    { /* a random batch and plane size */
         aug_dtype t = ALL[ph_range(r, 0, 12)];
         const int64_t rs[4] = {ph_range(r, 1, 3), 3, ph_range(r, 1, 24), ph_range(r, 1, 24)};
         double vmin = t == AUG_INT8 ? -128 : t == AUG_INT16 ? -32768 : 0;
@@ -152,7 +151,7 @@ static void run_blur_box(ph_run *r, const ph_case *c) {
         for (int k = 0; k < 6; k++) check_blur(r, BOX, 3, img, u8[i], ks[k], 0, NULL, 0);
     check_blur(r, BOX, 3, thin, AUG_UINT8, 5, 0, NULL, 0);
     check_blur(r, BOX, 3, tall, AUG_INT16, 5, 0, NULL, 0);
-    for (int k = 0; k < 3; k++) { /* random sizes and windows */
+    for (int k = 0; k < 2; k++) { /* random sizes and windows */
         const int64_t rs[3] = {ph_range(r, 1, 3), ph_range(r, 1, 24), ph_range(r, 1, 24)};
         check_blur(r, BOX, 3, rs, ALL[ph_range(r, 0, 12)], (int)ph_range(r, 1, 30), 0, NULL, 0);
     }
@@ -176,7 +175,7 @@ static void run_blur_gaussian(ph_run *r, const ph_case *c) {
     check_blur(r, GAUSS_BATCH, 4, batch, AUG_UINT8, 0, 0, sigmas, 4);
     check_blur(r, GAUSS_BATCH, 4, batch, AUG_INT8, 0, 0, sigmas, 1000);
     check_blur(r, GAUSS_BATCH, 4, batch, AUG_FLOAT32, 0, 0, sigmas, 6);
-    for (int k = 0; k < 3; k++) { /* random sizes and sigmas */
+    for (int k = 0; k < 2; k++) { /* random sizes and sigmas */
         const int64_t rs[3] = {ph_range(r, 1, 3), ph_range(r, 1, 24), ph_range(r, 1, 24)};
         check_blur(r, GAUSS, 3, rs, ALL[ph_range(r, 0, 12)], 0, 0.3 + (double)ph_range(r, 0, 40) / 10.0, NULL, 0);
     }

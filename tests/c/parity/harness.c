@@ -92,6 +92,8 @@ static void test_registry_complete(void **state) {
 
 aug_device ph_dev(const ph_run *r) { return r->dev; }
 
+int ph_threads(const ph_run *r) { return r->threads; }
+
 uint64_t ph_rand(ph_run *r) {
     uint64_t x = r->state;
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;

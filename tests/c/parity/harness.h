@@ -79,6 +79,7 @@ extern const ph_case_list ph_cases_elementwise, ph_cases_reduce, ph_cases_misc, 
 /* ---- what a run uses ---------------------------------------------------------- */
 
 aug_device ph_dev(const ph_run *r);
+int ph_threads(const ph_run *r);                  /* the run's block size: 0 automatic, or 1024 */
 uint64_t ph_rand(ph_run *r);                      /* the case's random stream (from the seed) */
 int64_t ph_range(ph_run *r, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
 /* A random shape of 1..max_ndim dims of extents 1..max_extent (odd sizes likely),
