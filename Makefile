@@ -81,7 +81,7 @@ ctest-asan: build-asan
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  sh -c 'export AUG_EMU_ORDER=shuffle AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1; ./test_cuda_parity && ./test_cuda_image'
+	  sh -c 'export AUG_EMU_ORDER=shuffle AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1; ./test_cuda_parity && ./test_cuda_runtime'
 
 # .venv with the test dependencies, then augpy installed into it.
 venv-base: deps

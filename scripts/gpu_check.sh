@@ -24,7 +24,7 @@
 #               back-to-back decodes behind a busy stream, 1024-thread launches, host waits  ~30 s
 #   5 benches   bench/gpu/bench_*.py at full size: ratios against device copy and torch     <=225 s
 #   6 pytest    the device subset with cuda:0 the default (torch interop, fork)              <=150 s
-#   7 sanitizer compute-sanitizer racecheck and synccheck on test_cuda_image, if time is left <=60 s
+#   7 sanitizer compute-sanitizer racecheck and synccheck on the parity harness's image cases, if time is left <=60 s
 set -u
 MODE=${1:-run}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -214,8 +214,9 @@ grep -E "^(FAILED|ERROR) " "$Y" | head -20 >> "$S"
 # --------------------------------------------------------------------------- 7 sanitizer (if time)
 if [ "$DRY" = 0 ] && [ "$(left)" -gt 60 ] && command -v compute-sanitizer > /dev/null; then
   for tool in racecheck synccheck; do
-    (cd "$HOST" && tbox 30 "$C" compute-sanitizer --tool $tool --error-exitcode 9 ./test_cuda_image)
-    step "compute-sanitizer $tool test_cuda_image" $?
+    (cd "$HOST" && AUG_PARITY_FILTER=lighting/,blur/,warp/ tbox 30 "$C" compute-sanitizer --tool $tool \
+       --error-exitcode 9 ./test_cuda_parity)
+    step "compute-sanitizer $tool test_cuda_parity (lighting, blur, warp)" $?
   done
 else
   note "--   compute-sanitizer: not run ($([ "$DRY" = 1 ] && echo 'dry run' || echo "$(left) s left or no compute-sanitizer"))"

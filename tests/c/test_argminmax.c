@@ -2,8 +2,8 @@
  * reference written here (NumPy's rules: the first minimum / maximum in C order of
  * the reduced axes; the first NaN wins; -0.0 equals +0.0): every dtype, all axes and
  * each single axis, keepdim, reversed and permuted views, ties and NaNs across the
- * 65536-element chunks, a given out= of another dtype, and the errors. On the CPU,
- * and on cuda:0 as well when there is one (ctest runs this on the emulated device). */
+ * 65536-element chunks, a given out= of another dtype, and the errors, on the CPU
+ * (tests/c/parity/cases_reduce.c compares the CUDA backend with it). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -182,11 +182,10 @@ static void check(const aug_tensor *t, aug_device dev, int naxes, const int *axe
     }
 }
 
+/* The CPU (the CUDA backend is compared with it by tests/c/parity/cases_reduce.c). */
 static int ndevices(aug_device *devs) {
     devs[0] = aug_cpu_device();
-    if (!th_have_cuda()) return 1;
-    devs[1] = TH_CUDA0;
-    return 2;
+    return 1;
 }
 
 static void test_every_dtype_and_axis(void **state) {

@@ -2,7 +2,8 @@
  * roi, truncation, the limit) and aug/rrc.h (aug_random_resized_crop,
  * aug_plan_decode, aug_resize_center_crop_matrix). PNGs are encoded with
  * libspng's encoder from known samples; the expected pixels are computed here
- * from the samples by the documented rules (Pillow's luma, 16-bit rounding). */
+ * from the samples by the documented rules (Pillow's luma, 16-bit rounding). A
+ * CUDA decoder against these: tests/c/parity/cases_decode.c. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -112,38 +113,6 @@ static void test_png_16bit_gray(void **state) {
     free(png);
 }
 
-/* A CUDA decoder decodes PNG on the CPU and uploads: the same bytes, every mode. */
-static void test_png_cuda(void **state) {
-    (void)state;
-    NEED_CUDA();
-    enum { H = 9, W = 14 };
-    uint8_t ga[H * W * 2];
-    for (int i = 0; i < H * W * 2; i++) ga[i] = (uint8_t)(i * 53 + 7);
-    size_t size = 0;
-    void *png = encode(H, W, SPNG_COLOR_TYPE_GRAYSCALE_ALPHA, 8, ga, sizeof ga, &size);
-    aug_decoder *cpu = aug_decoder_new(CPU, 0, 0, 0), *gpu = aug_decoder_new(TH_CUDA0, 0, 0, 0);
-    assert_non_null(gpu);
-    int64_t roi[4] = {1, 2, 5, 7};
-    for (int mode = 0; mode <= 4; mode++) {
-        aug_tensor *a = NULL, *b = NULL;
-        assert_int_equal(aug_decoder_decode_as(cpu, png, size, roi, 1, 1, (aug_decode_mode)mode, NULL, &a), AUG_OK);
-        assert_int_equal(aug_decoder_decode_as(gpu, png, size, roi, 1, 1, (aug_decode_mode)mode, NULL, &b), AUG_OK);
-        assert_true(b->device.type != AUG_DEVICE_CPU);
-        size_t na, nb;
-        unsigned char *pa = th_bytes_of(a, &na), *pb = th_bytes_of(b, &nb);
-        assert_int_equal(na, nb);
-        assert_memory_equal(pa, pb, na);
-        free(pa), free(pb);
-        aug_tensor_free(a), aug_tensor_free(b);
-    }
-    aug_tensor *t = NULL;
-    assert_int_equal(aug_decoder_decode(gpu, png, size / 2, NULL, &t), AUG_ERR_JPEG);
-    assert_null(t);
-    aug_decoder_free(cpu);
-    aug_decoder_free(gpu);
-    free(png);
-}
-
 static void test_rrc(void **state) {
     (void)state;
     aug_rng *rng = aug_rng_new(CPU, &(uint64_t){42});
@@ -237,7 +206,7 @@ static void test_plan(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_png_modes), cmocka_unit_test(test_png_16bit_gray), cmocka_unit_test(test_png_cuda),
+        cmocka_unit_test(test_png_modes), cmocka_unit_test(test_png_16bit_gray),
         cmocka_unit_test(test_rrc),       cmocka_unit_test(test_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,7 @@
  * reference written here from the tensor's elements (every dtype size, negative
  * and repeated indices, strided and broadcast operands, the last of repeated
  * writes winning, a value cast from another dtype or overlapping the tensor,
- * errors), and on the emulated CUDA device byte for byte against the CPU. */
+ * errors); tests/c/parity/cases_misc.c compares the CUDA backend with it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -126,43 +126,10 @@ static void test_errors(void **state) {
     aug_tensor_free(empty), aug_tensor_free(v), aug_tensor_free(out), aug_tensor_free(t);
 }
 
-/* The same calls on cuda:0, byte for byte the CPU's results. */
-static void test_cuda_parity(void **state) {
-    (void)state;
-    NEED_CUDA();
-    const int64_t shape[4] = {3, 4, 5, 2};
-    enum { N = 40 };
-    int64_t i0[N], i1[N];
-    for (int b = 0; b < N; b++) {
-        i0[b] = (b * 7) % 3 - (b % 2 ? 3 : 0);
-        i1[b] = (b * 5) % 4;
-    }
-    const int64_t *idx[2] = {i0, i1};
-    for (int s = 0; s < 4; s++) {
-        aug_tensor *tc = pattern(4, shape, SIZES[s], CPU, 11), *tg = pattern(4, shape, SIZES[s], TH_CUDA0, 11);
-        aug_tensor *oc = NULL, *og = NULL;
-        assert_int_equal(aug_take(tc, 2, idx, N, &oc), AUG_OK);
-        assert_int_equal(aug_take(tg, 2, idx, N, &og), AUG_OK);
-        size_t na, nb;
-        unsigned char *a = th_bytes_of(oc, &na), *b = th_bytes_of(og, &nb);
-        assert_int_equal(na, nb);
-        th_compare("aug_take", SIZES[s], a, b, na, 0);
-        free(a), free(b);
-        aug_tensor *vc = pattern(3, (int64_t[]){N, 5, 2}, AUG_FLOAT64, CPU, 5);
-        assert_int_equal(aug_put(tc, 2, idx, N, vc), AUG_OK);
-        assert_int_equal(aug_put(tg, 2, idx, N, vc), AUG_OK); /* a host value, copied to the device */
-        a = th_bytes_of(tc, &na), b = th_bytes_of(tg, &nb);
-        th_compare("aug_put", SIZES[s], a, b, na, 0);
-        free(a), free(b);
-        aug_tensor_free(vc), aug_tensor_free(oc), aug_tensor_free(og), aug_tensor_free(tc), aug_tensor_free(tg);
-    }
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_take_reference), cmocka_unit_test(test_put_reference),
         cmocka_unit_test(test_put_overlap),    cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_cuda_parity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,8 +5,8 @@
  * the identity), a 90 degree rotation swaps the axes, a box that leaves the image
  * is dropped, clipping and the min_area / min_visibility filters, the three box
  * formats and normalised coordinates, the angle and scale of keypoints, the
- * padded batch form; tensors on the (emulated) CUDA device come back on it; every
- * error path names the function and the value. */
+ * padded batch form; every error path names the function and the value. On a
+ * CUDA device against these: tests/c/parity/cases_misc.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -263,12 +263,6 @@ static void test_tensors_cpu(void **state) {
     run_tensor_forms(CPU);
 }
 
-static void test_tensors_cuda(void **state) {
-    (void)state;
-    NEED_CUDA();
-    run_tensor_forms(TH_CUDA0);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_identity),
@@ -278,7 +272,6 @@ int main(void) {
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_tensors_cpu),
-        cmocka_unit_test(test_tensors_cuda),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

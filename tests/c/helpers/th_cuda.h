@@ -1,7 +1,8 @@
-/* th_cuda.h: what the CUDA parity tests share (test_cuda_parity.c,
- * test_cuda_image.c): the device check, value patterns with every dtype's edge
- * values, packed bytes of a tensor on any device, and the CPU/CUDA comparison
- * with the ulp bounds of semantics §8 for transcendentals. */
+/* th_cuda.h: what the CUDA tests share (the parity harness tests/c/parity/,
+ * test_cuda_*.c): the device check, value patterns with every dtype's edge
+ * values, packed bytes of a tensor on any device, the launch settings of a
+ * cmocka test, and a plain byte comparison with the ulp bounds of semantics §8
+ * (the harness has its own, with the failure report of harness.h). */
 #ifndef TH_CUDA_H
 #define TH_CUDA_H
 

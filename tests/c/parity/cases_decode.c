@@ -1,0 +1,139 @@
+/* cases_decode.c: parity cases of the JPEG family: a CUDA decoder's pixels
+ * against the CPU decoder's for 4:2:0 / 4:4:4 progressive / gray / CMYK / 4:2:2
+ * / 4:1:1 JPEGs of fixed and random sizes, into a device buffer on a stream of
+ * its own, and PNGs in every decode mode with a region (decoded on the CPU and
+ * uploaded). Identical where the CPU decodes (the fallback, the emulation,
+ * CMYK, PNG); nvJPEG's IDCT and upsampling differ slightly: a mean absolute
+ * difference of at most 1 (tests/c/test_cuda_nvjpeg.c covers its two-slot
+ * pipeline). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <spng.h>
+#include <turbojpeg.h>
+
+#include "core/backend.h"
+#include "helpers/th_cuda.h"
+#include "parity/harness.h"
+
+/* A w x h image of pf (RGB, gray or CMYK) with gradients and noise, as a JPEG. */
+static unsigned char *encode_jpeg(int w, int h, int pf, int subsamp, int flags, unsigned long *size) {
+    int nc = tjPixelSize[pf];
+    unsigned char *img = malloc((size_t)w * (size_t)h * (size_t)nc), *buf = NULL;
+    uint32_t x = 777;
+    for (int i = 0; i < w * h * nc; i++) {
+        x = x * 1103515245u + 12345u;
+        img[i] = (unsigned char)((i % (w * nc)) * 255 / (w * nc) + (int)((x >> 16) % 31));
+    }
+    tjhandle tj = tjInitCompress();
+    assert_int_equal(tjCompress2(tj, img, w, 0, h, pf, &buf, size, subsamp, 85, flags), 0);
+    tjDestroy(tj);
+    free(img);
+    return buf;
+}
+
+static ph_bound jpeg_bound(const aug_decoder *d, int cmyk) {
+    return strcmp(aug_decoder_engine(d), "nvjpeg") == 0 && !cmyk ? (ph_bound){PH_MEAN, 1.0} : (ph_bound){PH_EXACT, 0};
+}
+
+static void run_jpeg(ph_run *r, const ph_case *c) {
+    aug_decoder *dc = aug_decoder_new(CPU, 0, 0, 0), *dg = aug_decoder_new(ph_dev(r), 1024, 4096, 1);
+    assert_non_null(dc), assert_non_null(dg);
+    const char *engine = aug_decoder_engine(dg);
+    assert_true(strcmp(engine, "nvjpeg") == 0 || strcmp(engine, "libjpeg-turbo+upload") == 0);
+    const int kinds[6][3] = {{TJPF_RGB, TJSAMP_420, 0}, {TJPF_RGB, TJSAMP_444, TJFLAG_PROGRESSIVE},
+                             {TJPF_GRAY, TJSAMP_GRAY, 0}, {TJPF_CMYK, TJSAMP_444, 0},
+                             {TJPF_RGB, TJSAMP_422, 0}, {TJPF_RGB, TJSAMP_411, 0}};
+    int sizes[4][2] = {{64, 48}, {17, 5}, {301, 203}, {(int)ph_range(r, 1, 120), (int)ph_range(r, 1, 120)}};
+    for (int k = 0; k < 6; k++)
+        for (int z = 0; z < 4; z++) {
+            char what[64];
+            snprintf(what, sizeof what, "jpeg kind %d, %dx%d", k, sizes[z][0], sizes[z][1]);
+            unsigned long size;
+            unsigned char *j = encode_jpeg(sizes[z][0], sizes[z][1], kinds[k][0], kinds[k][1], kinds[k][2], &size);
+            aug_tensor *a = NULL, *b = NULL;
+            assert_int_equal(aug_decoder_decode(dc, j, size, NULL, &a), AUG_OK);
+            assert_int_equal(aug_decoder_decode(dg, j, size, NULL, &b), AUG_OK);
+            assert_string_equal(b->layout, "HWC");
+            ph_inputs(r, 1, (const aug_tensor *const *)&a);
+            ph_check_bound(r, what, a, b, jpeg_bound(dg, kinds[k][0] == TJPF_CMYK)); /* nvJPEG refuses CMYK */
+            aug_tensor_free(a), aug_tensor_free(b);
+            tjFree(j);
+        }
+    /* into a device buffer: a view of its memory, on a stream of its own */
+    unsigned long size;
+    unsigned char *j = encode_jpeg(40, 30, TJPF_RGB, TJSAMP_420, 0, &size);
+    int64_t n = 40 * 30 * 3 + 100;
+    aug_tensor *buf = aug_tensor_zeros(1, &n, AUG_UINT8, ph_dev(r)), *ref = NULL, *t = NULL;
+    assert_int_equal(aug_decoder_decode(dc, j, size, NULL, &ref), AUG_OK);
+    assert_int_equal(aug_synchronize(ph_dev(r)), AUG_OK); /* the zeros are written before another stream uses buf */
+    aug_stream *s = aug_stream_new(ph_dev(r), 0), *prev = aug_current_stream(ph_dev(r));
+    assert_int_equal(aug_set_current_stream(s), AUG_OK);
+    assert_int_equal(aug_decoder_decode(dg, j, size, buf, &t), AUG_OK);
+    assert_int_equal(aug_set_current_stream(prev), AUG_OK);
+    assert_ptr_equal(aug_tensor_ptr(t), aug_tensor_ptr(buf));
+    assert_int_equal(aug_stream_synchronize(s), AUG_OK);
+    ph_check_bound(r, "jpeg into a device buffer", ref, t, jpeg_bound(dg, 0));
+    aug_tensor_free(t), aug_tensor_free(ref), aug_tensor_free(buf);
+    aug_stream_free(s);
+    tjFree(j);
+    aug_decoder_free(dc), aug_decoder_free(dg);
+}
+
+static void *encode_png(uint32_t h, uint32_t w, uint8_t ct, uint8_t depth, const void *samples, size_t len,
+                        size_t *size) {
+    spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
+    spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1);
+    struct spng_ihdr ihdr = {.width = w, .height = h, .bit_depth = depth, .color_type = ct};
+    spng_set_ihdr(ctx, &ihdr);
+    assert_int_equal(spng_encode_image(ctx, samples, len, SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE), 0);
+    int err = 0;
+    void *out = spng_get_png_buffer(ctx, size, &err);
+    assert_int_equal(err, 0);
+    spng_ctx_free(ctx);
+    return out;
+}
+
+/* A CUDA decoder decodes PNG on the CPU and uploads: the same bytes, every mode. */
+static void run_png(ph_run *r, const ph_case *c) {
+    const uint32_t H = (uint32_t)ph_range(r, 8, 20), W = (uint32_t)ph_range(r, 8, 20);
+    uint8_t *ga = malloc((size_t)H * W * 2);
+    for (uint32_t i = 0; i < H * W * 2; i++) ga[i] = (uint8_t)(i * 53 + 7);
+    size_t size = 0;
+    void *png = encode_png(H, W, SPNG_COLOR_TYPE_GRAYSCALE_ALPHA, 8, ga, (size_t)H * W * 2, &size);
+    aug_decoder *cpu = aug_decoder_new(CPU, 0, 0, 0), *gpu = aug_decoder_new(ph_dev(r), 0, 0, 0);
+    assert_non_null(gpu);
+    int64_t roi[4] = {1, 2, ph_range(r, 1, H - 1), ph_range(r, 1, W - 2)};
+    for (int mode = 0; mode <= 4; mode++) {
+        aug_tensor *a = NULL, *b = NULL;
+        assert_int_equal(aug_decoder_decode_as(cpu, png, size, roi, 1, 1, (aug_decode_mode)mode, NULL, &a), AUG_OK);
+        assert_int_equal(aug_decoder_decode_as(gpu, png, size, roi, 1, 1, (aug_decode_mode)mode, NULL, &b), AUG_OK);
+        ph_inputs(r, 1, (const aug_tensor *const *)&a);
+        ph_check(r, "png decode_as", a, b);
+        aug_tensor_free(a), aug_tensor_free(b);
+    }
+    /* a truncated file: the same error on both */
+    aug_tensor *t = NULL, *u = NULL;
+    aug_clear_error();
+    aug_status sc = aug_decoder_decode(cpu, png, size / 2, NULL, &t);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", aug_last_error());
+    aug_status sg = aug_decoder_decode(gpu, png, size / 2, NULL, &u);
+    ph_check_status(r, "png truncated", sc, msg, sg);
+    assert_int_equal(sg, AUG_ERR_JPEG);
+    assert_null(u);
+    aug_tensor_free(t);
+    aug_decoder_free(cpu), aug_decoder_free(gpu);
+    free(png), free(ga);
+}
+
+static const ph_case CASES[] = {
+    {"jpeg/decode", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_jpeg},
+    /* PNG reaches a CUDA decoder as a CPU decode and an upload (the JPEG family's fallback) */
+    {"jpeg/png", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_png},
+};
+const ph_case_list ph_cases_decode = {CASES, sizeof CASES / sizeof CASES[0]};

@@ -1,0 +1,353 @@
+/* cases_image.c: parity cases of the lighting, blur and warp families (ported
+ * from the former tests/c/test_cuda_image.c, with random image sizes added):
+ * lighting of one image and of batches on every dtype, separately and in place
+ * (8- and 16-bit exactly, floats within semantics §8 on a GPU: exactly on the
+ * emulated devices, which use the host's libm); box and Gaussian blurs, per-image
+ * sigmas, windows wider than the image, in place; the affine warp on every dtype
+ * pair, every kernel (fixed point, float32, exact), channel counts, supersampling,
+ * source views (reversed rows, strided channels, CHW) and every option. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/backend.h"
+#include "helpers/th_cuda.h"
+#include "parity/harness.h"
+
+static const aug_dtype ALL[13] = {AUG_BOOL,   AUG_INT8,    AUG_INT16,   AUG_INT32,  AUG_INT64,
+                                  AUG_UINT8,  AUG_UINT16,  AUG_UINT32,  AUG_UINT64, AUG_FLOAT16,
+                                  AUG_BFLOAT16, AUG_FLOAT32, AUG_FLOAT64};
+
+/* A float32 1-D tensor of n values on dev. */
+static aug_tensor *floats_on(const float *v, int64_t n, aug_device dev) {
+    aug_tensor *h = aug_tensor_empty(1, &n, AUG_FLOAT32, CPU);
+    assert_non_null(h);
+    memcpy(aug_tensor_ptr(h), v, (size_t)n * sizeof(float));
+    if (dev.type == AUG_DEVICE_CPU) return h;
+    aug_tensor *d = aug_tensor_to(h, dev);
+    assert_non_null(d);
+    aug_tensor_free(h);
+    return d;
+}
+
+/* An image of the shape and dtype with pattern values, on the CPU, and its copy on the device. */
+static void image_pair(ph_run *r, int ndim, const int64_t *shape, aug_dtype t, uint64_t seed, aug_tensor **cpu,
+                       aug_tensor **gpu) {
+    *cpu = aug_tensor_empty(ndim, shape, t, CPU);
+    assert_non_null(*cpu);
+    th_fill_pattern(*cpu, seed);
+    *gpu = aug_tensor_to(*cpu, ph_dev(r));
+    assert_non_null(*gpu);
+    ph_inputs(r, 1, (const aug_tensor *const *)cpu);
+}
+
+/* ---- lighting --------------------------------------------------------------- */
+
+/* The lighting of one image or batch on both backends, separately and in place. */
+static void check_lighting(ph_run *r, int ndim, const int64_t *shape, aug_dtype t, const float *gg, const float *gc,
+                           const float *ct, double vmin, double vmax) {
+    char what[128];
+    int64_t n = ndim == 4 ? shape[0] : 1, c = shape[ndim - 3];
+    snprintf(what, sizeof what, "lighting %s %lldx%lld", aug_dtype_name(t), (long long)n, (long long)c);
+    aug_tensor *im, *gim;
+    image_pair(r, ndim, shape, t, (uint64_t)t + 11, &im, &gim);
+    aug_tensor *p[3] = {floats_on(gg, n, CPU), floats_on(gc, n * c, CPU), floats_on(ct, n, CPU)};
+    aug_tensor *q[3] = {floats_on(gg, n, ph_dev(r)), floats_on(gc, n * c, ph_dev(r)), floats_on(ct, n, ph_dev(r))};
+    aug_tensor *rc = NULL, *gr = NULL;
+    assert_int_equal(aug_lighting(im, p[0], p[1], p[2], vmin, vmax, &rc), AUG_OK);
+    assert_int_equal(aug_lighting(gim, q[0], q[1], q[2], vmin, vmax, &gr), AUG_OK);
+    ph_check(r, what, rc, gr);
+    assert_string_equal(gr->layout, ndim == 4 ? "NCHW" : "CHW");
+    /* in place */
+    assert_int_equal(aug_lighting(gim, q[0], q[1], q[2], vmin, vmax, &gim), AUG_OK);
+    ph_check(r, what, rc, gim);
+    aug_tensor_free(rc), aug_tensor_free(gr), aug_tensor_free(im), aug_tensor_free(gim);
+    for (int i = 0; i < 3; i++) aug_tensor_free(p[i]), aug_tensor_free(q[i]);
+}
+
+static void run_lighting(ph_run *r, const ph_case *c) {
+    (void)c;
+    const float gg[3] = {1.0f, 0.5f, 2.2f}, ct[3] = {0.0f, 0.7f, -0.4f};
+    const float gc[9] = {1.0f, 1.3f, 0.8f, 1.0f, 1.0f, 1.0f, 0.6f, 1.9f, 1.1f};
+    /* a batch with planes larger than the 8-bit table, and the (C, H, W) form with small planes */
+    const int64_t batch[4] = {3, 3, 20, 17}, one[3] = {3, 5, 7};
+    for (int i = 0; i < 13; i++) {
+        aug_dtype t = ALL[i];
+        double vmin = t == AUG_INT8 ? -128 : t == AUG_INT16 ? -32768 : 0;
+        double vmax = t == AUG_BOOL ? 1 : t == AUG_INT8 ? 127 : t == AUG_INT16 ? 32767 : t == AUG_UINT16 ? 65535 : 255;
+        check_lighting(r, 4, batch, t, gg, gc, ct, vmin, vmax);
+        check_lighting(r, 3, one, t, gg + 1, gc + 3, ct + 1, vmin, vmax);
+    }
+    /* more planes than one upload group of 16-bit tables (16) */
+    enum { N = 6, C = 3 };
+    float g2[N], c2[N], k2[N * C];
+    for (int i = 0; i < N; i++) g2[i] = 0.5f + 0.25f * (float)i, c2[i] = -1.0f + 0.4f * (float)i;
+    for (int i = 0; i < N * C; i++) k2[i] = 0.7f + 0.05f * (float)i;
+    const int64_t many[4] = {N, C, 9, 11};
+    check_lighting(r, 4, many, AUG_UINT16, g2, k2, c2, 0, 65535);
+    check_lighting(r, 4, many, AUG_INT16, g2, k2, c2, -1000, 1000);
+    check_lighting(r, 4, many, AUG_UINT8, g2, k2, c2, 10, 200);
+    { /* a random batch and plane size */
+        aug_dtype t = ALL[ph_range(r, 0, 12)];
+        const int64_t rs[4] = {ph_range(r, 1, 3), 3, ph_range(r, 1, 24), ph_range(r, 1, 24)};
+        double vmin = t == AUG_INT8 ? -128 : t == AUG_INT16 ? -32768 : 0;
+        double vmax = t == AUG_BOOL ? 1 : t == AUG_INT8 ? 127 : t == AUG_INT16 ? 32767 : t == AUG_UINT16 ? 65535 : 255;
+        check_lighting(r, 4, rs, t, gg, gc, ct, vmin, vmax);
+    }
+}
+
+/* ---- blur ------------------------------------------------------------------- */
+
+enum { BOX, GAUSS, GAUSS_BATCH };
+
+/* One blur on both backends (into new outputs, then in place on the GPU). */
+static void check_blur(ph_run *r, int kind, int ndim, const int64_t *shape, aug_dtype t, int ksize, double sigma,
+                       const float *sigmas, int max_ksize) {
+    char what[160];
+    snprintf(what, sizeof what, "%s %s %lldx%lld ksize %d sigma %g max_ksize %d",
+             kind == BOX ? "box" : "gaussian", aug_dtype_name(t), (long long)shape[ndim - 2],
+             (long long)shape[ndim - 1], ksize, sigma, max_ksize);
+    aug_tensor *im, *gim, *rc = NULL, *gr = NULL, *s = NULL, *gs = NULL;
+    image_pair(r, ndim, shape, t, (uint64_t)t * 7 + 3, &im, &gim);
+    aug_status a, b;
+    if (kind == BOX) {
+        a = aug_box_blur_single(im, ksize, &rc), b = aug_box_blur_single(gim, ksize, &gr);
+    } else if (kind == GAUSS) {
+        a = aug_gaussian_blur_single(im, sigma, &rc), b = aug_gaussian_blur_single(gim, sigma, &gr);
+    } else {
+        s = floats_on(sigmas, shape[0], CPU), gs = floats_on(sigmas, shape[0], ph_dev(r));
+        a = aug_gaussian_blur(im, s, max_ksize, &rc), b = aug_gaussian_blur(gim, gs, max_ksize, &gr);
+    }
+    assert_int_equal(a, AUG_OK);
+    assert_int_equal(b, AUG_OK);
+    ph_check(r, what, rc, gr);
+    assert_string_equal(gr->layout, ndim == 4 ? "NCHW" : "CHW");
+    /* in place: the core blurs a temporary copy */
+    if (kind == BOX) b = aug_box_blur_single(gim, ksize, &gim);
+    else if (kind == GAUSS) b = aug_gaussian_blur_single(gim, sigma, &gim);
+    else b = aug_gaussian_blur(gim, gs, max_ksize, &gim);
+    assert_int_equal(b, AUG_OK);
+    ph_check(r, what, rc, gim);
+    aug_tensor_free(rc), aug_tensor_free(gr), aug_tensor_free(im), aug_tensor_free(gim);
+    aug_tensor_free(s), aug_tensor_free(gs);
+}
+
+static void run_blur_box(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t img[3] = {2, 13, 21}, thin[3] = {1, 1, 9}, tall[3] = {3, 11, 1};
+    for (int i = 0; i < 13; i++) {
+        check_blur(r, BOX, 3, img, ALL[i], 3, 0, NULL, 0);
+        check_blur(r, BOX, 3, img, ALL[i], 4, 0, NULL, 0); /* even: shifted window */
+    }
+    /* the 8-bit exact path up to its limit, the generic one beyond, windows wider than the image */
+    const aug_dtype u8[4] = {AUG_UINT8, AUG_INT8, AUG_UINT16, AUG_FLOAT32};
+    const int ks[6] = {2, 7, 16, 17, 40, 300};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 6; k++) check_blur(r, BOX, 3, img, u8[i], ks[k], 0, NULL, 0);
+    check_blur(r, BOX, 3, thin, AUG_UINT8, 5, 0, NULL, 0);
+    check_blur(r, BOX, 3, tall, AUG_INT16, 5, 0, NULL, 0);
+    for (int k = 0; k < 2; k++) { /* random sizes and windows */
+        const int64_t rs[3] = {ph_range(r, 1, 3), ph_range(r, 1, 24), ph_range(r, 1, 24)};
+        check_blur(r, BOX, 3, rs, ALL[ph_range(r, 0, 12)], (int)ph_range(r, 1, 30), 0, NULL, 0);
+    }
+}
+
+static void run_blur_gaussian(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t img[3] = {3, 17, 23}, small[3] = {1, 2, 3};
+    const double sig[5] = {0.4, 1.0, 2.3, 7.5, 60.0}; /* 60: taps clipped to the image, tails */
+    for (int i = 0; i < 13; i++) check_blur(r, GAUSS, 3, img, ALL[i], 0, 1.6, NULL, 0);
+    for (int k = 0; k < 5; k++) {
+        check_blur(r, GAUSS, 3, img, AUG_UINT8, 0, sig[k], NULL, 0);
+        check_blur(r, GAUSS, 3, img, AUG_INT8, 0, sig[k], NULL, 0);
+        check_blur(r, GAUSS, 3, img, AUG_FLOAT64, 0, sig[k], NULL, 0);
+        check_blur(r, GAUSS, 3, small, AUG_UINT8, 0, sig[k], NULL, 0);
+    }
+    /* per-image sigmas: copies (<= 0), max_ksize clipping (an even, asymmetric window) */
+    const int64_t batch[4] = {5, 2, 15, 12};
+    const float sigmas[5] = {1.2f, 0.0f, 3.3f, -1.0f, 9.0f};
+    for (int i = 0; i < 13; i++) check_blur(r, GAUSS_BATCH, 4, batch, ALL[i], 0, 0, sigmas, 9);
+    check_blur(r, GAUSS_BATCH, 4, batch, AUG_UINT8, 0, 0, sigmas, 4);
+    check_blur(r, GAUSS_BATCH, 4, batch, AUG_INT8, 0, 0, sigmas, 1000);
+    check_blur(r, GAUSS_BATCH, 4, batch, AUG_FLOAT32, 0, 0, sigmas, 6);
+    for (int k = 0; k < 2; k++) { /* random sizes and sigmas */
+        const int64_t rs[3] = {ph_range(r, 1, 3), ph_range(r, 1, 24), ph_range(r, 1, 24)};
+        check_blur(r, GAUSS, 3, rs, ALL[ph_range(r, 0, 12)], 0, 0.3 + (double)ph_range(r, 0, 40) / 10.0, NULL, 0);
+    }
+}
+
+
+/* ---- warp ------------------------------------------------------------------- */
+
+/* A warp of n images on both backends: sources (H_i, W_i, C) of dtype st, the
+ * same views on each device (layout 1: rows reversed; 2: channels strided, not
+ * packed; 3: a CHW tensor passed as is, with o->src_layout CHW), into
+ * (n, C, Ht, Wt) of dtype dt, or (n, Ht, Wt, C) for o->dst_layout HWC. o NULL:
+ * aug_warp_affine_batch, else aug_warp_affine_batch_ex with o. */
+static void check_warp_opts(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
+                            int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed,
+                            const aug_warp_options *o) {
+    char what[200];
+    snprintf(what, sizeof what,
+             "warp %s -> %s, %lld images, C %lld, s %d, layout %d, background %s, interp %d, border %d, dst %d",
+             aug_dtype_name(st), aug_dtype_name(dt), (long long)n, (long long)C, s, layout,
+             bgv ? aug_dtype_name(bgt) : "none", o ? (int)o->interpolation : -1, o ? (int)o->border : -1,
+             o ? (int)o->dst_layout : -1);
+    aug_tensor *hs[4], *gs[4], *hv[4], *gv[4];
+    float m[24];
+    int ss[4];
+    for (int64_t i = 0; i < n; i++) {
+        int64_t H = hw[i][0], W = hw[i][1];
+        int64_t shape[3] = {H, W, C}, cshape[3] = {C, H, W};
+        image_pair(r, 3, layout >= 2 ? cshape : shape, st, seed + (uint64_t)i, &hs[i], &gs[i]);
+        aug_tensor *base[2] = {hs[i], gs[i]}, **view[2] = {&hv[i], &gv[i]};
+        for (int d = 0; d < 2; d++) {
+            aug_tensor *t = base[d];
+            if (layout == 1) { /* rows reversed: a negative stride */
+                int64_t str[3] = {-t->strides[0], t->strides[1], t->strides[2]};
+                int64_t off = t->byte_offset + (H - 1) * t->strides[0] * aug_tensor_itemsize(t);
+                *view[d] = aug_tensor_from_storage(t->storage, off, 3, shape, str, st);
+            } else if (layout == 3) { /* CHW, read by the src_layout option */
+                *view[d] = aug_tensor_view(t);
+            } else if (layout == 2) { /* CHW memory seen as HWC */
+                int perm[3] = {1, 2, 0};
+                *view[d] = aug_tensor_permute(t, perm);
+            } else {
+                *view[d] = aug_tensor_view(t);
+            }
+            assert_non_null(*view[d]);
+        }
+        aug_affine_params p = aug_affine_params_default();
+        p.angle = 17.0 + 41.0 * (double)i, p.scale = 0.7 + 0.3 * (double)i, p.shearx = 0.1, p.shifty = 0.3;
+        p.hmirror = (int)(i & 1);
+        assert_int_equal(aug_make_affine_matrix(m + 6 * i, H, W, Ht, Wt, &p, NULL), AUG_OK);
+        ss[i] = s + (int)(i % 2);
+    }
+    aug_tensor *hb = NULL, *gb = NULL;
+    if (bgv) {
+        hb = aug_tensor_empty(1, &C, AUG_FLOAT64, CPU);
+        memcpy(aug_tensor_ptr(hb), bgv, (size_t)C * sizeof(double));
+        aug_tensor *cast = NULL;
+        assert_int_equal(aug_cast(hb, bgt, &cast), AUG_OK);
+        aug_tensor_free(hb);
+        hb = cast;
+        gb = aug_tensor_to(hb, ph_dev(r));
+    }
+    int64_t dshape[4] = {n, C, Ht, Wt}, hshape[4] = {n, Ht, Wt, C};
+    const int64_t *ds = o && o->dst_layout == AUG_WARP_LAYOUT_HWC ? hshape : dshape;
+    aug_tensor *hd = aug_tensor_empty(4, ds, dt, CPU), *gd = aug_tensor_empty(4, ds, dt, ph_dev(r));
+    if (!o) {
+        assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)hv, hd, m, hb, ss), AUG_OK);
+        assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)gv, gd, m, gb, ss), AUG_OK);
+    } else {
+        aug_warp_options oo = *o;
+        if (layout == 3) oo.src_layout = AUG_WARP_LAYOUT_CHW;
+        assert_int_equal(aug_warp_affine_batch_ex(n, (const aug_tensor *const *)hv, hd, m, hb, ss, &oo), AUG_OK);
+        assert_int_equal(aug_warp_affine_batch_ex(n, (const aug_tensor *const *)gv, gd, m, gb, ss, &oo), AUG_OK);
+    }
+    ph_check(r, what, hd, gd);
+    for (int64_t i = 0; i < n; i++)
+        aug_tensor_free(hs[i]), aug_tensor_free(gs[i]), aug_tensor_free(hv[i]), aug_tensor_free(gv[i]);
+    aug_tensor_free(hb), aug_tensor_free(gb), aug_tensor_free(hd), aug_tensor_free(gd);
+}
+
+static void check_warp(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
+                       int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed) {
+    check_warp_opts(r, n, hw, C, st, dt, Ht, Wt, bgv, bgt, s, layout, seed, NULL);
+}
+
+/* The options on both backends: every border with both interpolations and both
+ * output layouts over the kernels' dtype pairs, and nearest on every pair. */
+static void run_warp_options(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t sizes[3][2] = {{17, 11}, {5, 23}, {1, 1}}, one[1][2] = {{9, 13}};
+    const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9};
+    for (int interp = 0; interp < 2; interp++)
+        for (int border = 0; border < 4; border++)
+            for (int dl = 0; dl < 2; dl++) {
+                aug_warp_options o = aug_warp_options_default();
+                o.interpolation = (aug_warp_interp)interp, o.border = (aug_warp_border)border;
+                o.dst_layout = dl ? AUG_WARP_LAYOUT_HWC : AUG_WARP_LAYOUT_CHW;
+                for (int s = 1; s <= 3; s += 2)
+                    for (int layout = 0; layout < 4; layout++) {
+                        check_warp_opts(r, 3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, bytes, AUG_UINT8, s, layout, 1, &o);
+                        check_warp_opts(r, 3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, floats, AUG_FLOAT64, s, layout, 2,
+                                        &o);
+                        check_warp_opts(r, 2, sizes, 3, AUG_FLOAT32, AUG_INT16, 9, 10, floats, AUG_FLOAT32, s, layout, 3,
+                                        &o);
+                        check_warp_opts(r, 2, sizes, 3, AUG_INT32, AUG_UINT8, 9, 10, floats, AUG_FLOAT64, s, layout, 5,
+                                        &o);
+                        check_warp_opts(r, 2, sizes, 1, AUG_FLOAT64, AUG_FLOAT32, 9, 10, NULL, AUG_UINT8, s, layout, 6,
+                                        &o);
+                    }
+            }
+    const double bg[3] = {7, 200.5, -3};
+    for (int border = 0; border < 4; border += 3) {
+        aug_warp_options o = aug_warp_options_default();
+        o.interpolation = AUG_WARP_NEAREST, o.border = (aug_warp_border)border;
+        for (int a = 0; a < 13; a++)
+            for (int b = 0; b < 13; b++) check_warp_opts(r, 1, one, 3, ALL[a], ALL[b], 6, 8, bg, AUG_FLOAT32, 1, 0, 5, &o);
+    }
+}
+
+static void run_warp_dtypes(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t one[1][2] = {{9, 13}};
+    const double bg[3] = {7, 200.5, -3};
+    for (int a = 0; a < 13; a++)
+        for (int b = 0; b < 13; b++) check_warp(r, 1, one, 3, ALL[a], ALL[b], 6, 8, bg, AUG_FLOAT32, 1, 0, 5);
+    for (int a = 0; a < 13; a++) check_warp(r, 1, one, 3, ALL[a], ALL[a], 7, 5, NULL, AUG_UINT8, 2, 0, 9);
+}
+
+static void run_warp_kernels(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t sizes[3][2] = {{17, 11}, {5, 23}, {1, 1}};
+    const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9}, huge[4] = {1e300, 0, 1, 2};
+    for (int s = 1; s <= 3; s++)
+        for (int layout = 0; layout < 3; layout++) {
+            /* fixed point (packed uint8, byte background), and its neighbours */
+            check_warp(r, 3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, bytes, AUG_UINT8, s, layout, 1);
+            check_warp(r, 3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, floats, AUG_FLOAT64, s, layout, 2);
+            /* float32 kernel, and the exact one for wide types / float64 / a huge background */
+            check_warp(r, 2, sizes, 3, AUG_FLOAT32, AUG_INT16, 9, 10, floats, AUG_FLOAT32, s, layout, 3);
+            check_warp(r, 2, sizes, 3, AUG_UINT16, AUG_FLOAT32, 9, 10, bytes, AUG_UINT8, s, layout, 4);
+            check_warp(r, 2, sizes, 3, AUG_INT32, AUG_UINT8, 9, 10, floats, AUG_FLOAT64, s, layout, 5);
+            check_warp(r, 2, sizes, 3, AUG_FLOAT32, AUG_FLOAT64, 9, 10, NULL, AUG_UINT8, s, layout, 6);
+            check_warp(r, 2, sizes, 3, AUG_FLOAT32, AUG_FLOAT32, 9, 10, huge, AUG_FLOAT64, s, layout, 7);
+        }
+    /* channel counts 1 and 5, supersampling 4 */
+    const double five[5] = {9, 0, 255, 128, 3};
+    for (int l = 0; l < 3; l++) {
+        check_warp(r, 3, sizes, 1, AUG_UINT8, AUG_UINT8, 11, 13, five, AUG_UINT8, 4, l, 10);
+        check_warp(r, 3, sizes, 5, AUG_UINT8, AUG_UINT8, 11, 13, five, AUG_UINT8, 4, l, 11);
+        check_warp(r, 2, sizes, 1, AUG_FLOAT32, AUG_UINT8, 8, 9, five, AUG_FLOAT32, 4, l, 12);
+        check_warp(r, 2, sizes, 5, AUG_INT16, AUG_FLOAT64, 8, 9, five, AUG_FLOAT64, 4, l, 13);
+    }
+    /* many channels (more than the CPU's channel group) and supersampling 15 / 16 (the largest) */
+    const double many[20] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+    check_warp(r, 1, sizes, 20, AUG_UINT8, AUG_UINT8, 4, 5, many, AUG_UINT8, 1, 0, 8);
+    check_warp(r, 1, sizes, 2, AUG_UINT8, AUG_UINT8, 3, 4, NULL, AUG_UINT8, 16, 0, 9);
+    check_warp(r, 2, sizes, 2, AUG_UINT8, AUG_UINT8, 3, 4, NULL, AUG_UINT8, 15, 0, 9);
+    for (int k = 0; k < 6; k++) { /* random source and target sizes, channels, dtypes, views */
+        int64_t rs[3][2];
+        for (int i = 0; i < 3; i++) rs[i][0] = ph_range(r, 1, 30), rs[i][1] = ph_range(r, 1, 30);
+        check_warp(r, 3, (const int64_t(*)[2])rs, ph_range(r, 1, 5), ALL[ph_range(r, 1, 12)], ALL[ph_range(r, 1, 12)],
+                   ph_range(r, 1, 20), ph_range(r, 1, 20), five, AUG_FLOAT64, (int)ph_range(r, 1, 4),
+                   (int)ph_range(r, 0, 2), ph_rand(r) % 100);
+    }
+}
+static const ph_case CASES[] = {
+    /* floats within semantics §8 on a GPU (powf / expf); 8- and 16-bit exactly */
+    {"lighting/lighting", AUG__FAMILY_LIGHTING, -1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_ULP8, run_lighting},
+    {"blur/box", AUG__FAMILY_BLUR, 0, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_blur_box},
+    {"blur/gaussian", AUG__FAMILY_BLUR, 1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_blur_gaussian},
+    {"warp/kernels", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_kernels},
+    {"warp/dtypes", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_dtypes},
+    {"warp/options", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_options},
+};
+const ph_case_list ph_cases_image = {CASES, sizeof CASES / sizeof CASES[0]};
