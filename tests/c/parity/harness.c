@@ -35,35 +35,12 @@ static const ph_case_list *const LISTS[] = {&ph_cases_elementwise, &ph_cases_red
                                             &ph_cases_normalize, &ph_cases_decode};
 enum { NLISTS = sizeof LISTS / sizeof LISTS[0] };
 
-/* The backend's families (src/core/backend.h), by name: a family added there
- * without a name here is a -Wswitch warning, and one without a case a failure. */
-static const char *family_name(int f) {
-    switch ((aug__family)f) {
-    case AUG__FAMILY_ELEMENTWISE: return "elementwise";
-    case AUG__FAMILY_REDUCE: return "reduce";
-    case AUG__FAMILY_GEMM: return "gemm";
-    case AUG__FAMILY_RANDOM: return "random";
-    case AUG__FAMILY_WARP: return "warp";
-    case AUG__FAMILY_LIGHTING: return "lighting";
-    case AUG__FAMILY_BLUR: return "blur";
-    case AUG__FAMILY_JPEG: return "jpeg";
-    case AUG__FAMILY_TAKE: return "take";
-    case AUG__FAMILY_RESIZE: return "resize";
-    case AUG__FAMILY_COLOUR: return "colour";
-    case AUG__FAMILY_NORMALIZE: return "normalize";
-    case AUG__FAMILY_NOISE: return "noise";
-    case AUG__NUM_FAMILIES: break;
-    }
-    return NULL;
-}
-
 /* Every family has a case (none is exempt: gemm compares within PH_ABS, JPEG
  * decoding within PH_MEAN), every elementwise op has its own, names are unique. */
 static void test_registry_complete(void **state) {
     (void)state;
     for (int f = 0; f < AUG__NUM_FAMILIES; f++) {
-        const char *name = family_name(f);
-        if (!name) fail_msg("parity: backend family %d has no name in parity/harness.c family_name()", f);
+        const char *name = aug__family_name((aug__family)f); /* the registry's (core/backend.h) */
         int n = 0;
         for (int l = 0; l < NLISTS; l++)
             for (size_t i = 0; i < LISTS[l]->n; i++) n += LISTS[l]->cases[i].family == f;
