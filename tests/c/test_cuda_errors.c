@@ -20,26 +20,14 @@
 #include "aug/aug.h"
 #include "helpers/th_cuda.h"
 
-/* A float32 1-D tensor of n values on dev. */
-static aug_tensor *floats_on(const float *v, int64_t n, aug_device dev) {
-    aug_tensor *h = aug_tensor_empty(1, &n, AUG_FLOAT32, CPU);
-    assert_non_null(h);
-    memcpy(aug_tensor_ptr(h), v, (size_t)n * sizeof(float));
-    if (dev.type == AUG_DEVICE_CPU) return h;
-    aug_tensor *d = aug_tensor_to(h, dev);
-    assert_non_null(d);
-    aug_tensor_free(h);
-    return d;
-}
-
 static void test_lighting_errors(void **state) {
     (void)state;
     NEED_CUDA();
     const int64_t shape[4] = {2, 3, 4, 4};
     aug_tensor *im = aug_tensor_zeros(4, shape, AUG_UINT8, TH_CUDA0), *out = NULL;
     const float one[6] = {1, 1, 1, 1, 1, 1}, zero[2] = {0, 0}, bad[2] = {1, -2};
-    aug_tensor *g = floats_on(one, 2, TH_CUDA0), *gc = floats_on(one, 6, TH_CUDA0), *k = floats_on(zero, 2, TH_CUDA0);
-    aug_tensor *gcpu = floats_on(one, 2, CPU), *kbad = floats_on(bad, 2, TH_CUDA0);
+    aug_tensor *g = th_floats_on(one, 2, TH_CUDA0), *gc = th_floats_on(one, 6, TH_CUDA0), *k = th_floats_on(zero, 2, TH_CUDA0);
+    aug_tensor *gcpu = th_floats_on(one, 2, CPU), *kbad = th_floats_on(bad, 2, TH_CUDA0);
     /* parameters on another device than the image */
     assert_int_equal(aug_lighting(im, gcpu, gc, k, 0, 255, &out), AUG_ERR_VALUE);
     assert_string_equal(aug_last_error(), "aug_lighting: gammagrays is on device cpu but the image is on cuda:0");
@@ -68,7 +56,7 @@ static void test_blur_errors(void **state) {
     const int64_t shape[4] = {2, 1, 4, 4};
     aug_tensor *im = aug_tensor_zeros(4, shape, AUG_UINT8, TH_CUDA0), *out = NULL;
     const float bad[2] = {1.0f, NAN};
-    aug_tensor *s = floats_on(bad, 2, TH_CUDA0), *scpu = floats_on(bad, 2, CPU);
+    aug_tensor *s = th_floats_on(bad, 2, TH_CUDA0), *scpu = th_floats_on(bad, 2, CPU);
     assert_int_equal(aug_gaussian_blur(im, s, 5, &out), AUG_ERR_VALUE);
     assert_string_equal(aug_last_error(), "aug_gaussian_blur: sigmas[1] = nan must be finite");
     assert_int_equal(aug_gaussian_blur(im, scpu, 5, &out), AUG_ERR_VALUE);

@@ -188,20 +188,11 @@ static void test_errors(void **state) {
     assert_null(r);
 }
 
-static aug_tensor *from_doubles(const double *v, int ndim, const int64_t *shape, aug_dtype dt, aug_device dev) {
-    aug_tensor *h = aug_tensor_empty(ndim, shape, AUG_FLOAT64, CPU);
-    memcpy(aug_tensor_ptr(h), v, (size_t)aug_tensor_size(h) * sizeof(double));
-    aug_tensor *t = aug_tensor_empty(ndim, shape, dt, dev);
-    assert_int_equal(aug_copy(h, t), AUG_OK);
-    aug_tensor_free(h);
-    return t;
-}
-
 static void run_tensor_forms(aug_device dev) {
     float m[6] = {1, 0, -40, 0, 1, 0};
     double in[16] = {0, 0, 10, 10, 30, 0, 60, 10, 70, 0, 80, 10, 20, 20, 30, 30};
     int64_t shape[2] = {4, 4};
-    aug_tensor *b = from_doubles(in, 2, shape, AUG_INT32, dev), *o = NULL, *k = NULL;
+    aug_tensor *b = th_from_doubles(in, 2, shape, AUG_INT32, dev), *o = NULL, *k = NULL;
     aug_box_params p = aug_box_params_default();
     assert_int_equal(aug_boxes_affine(b, m, 64, 100, 64, 64, &p, &o, &k), AUG_OK);
     assert_int_equal(o->device.type, dev.type);
@@ -220,7 +211,7 @@ static void run_tensor_forms(aug_device dev) {
     int64_t s3[3] = {2, 4, 4}, counts[2] = {4, 1}, oc[2];
     float ms[12] = {1, 0, -40, 0, 1, 0, 1, 0, 0, 0, 1, 0};
     int64_t sizes[4] = {64, 100, 64, 64};
-    aug_tensor *bt = from_doubles(bb, 3, s3, AUG_FLOAT64, dev);
+    aug_tensor *bt = th_from_doubles(bb, 3, s3, AUG_FLOAT64, dev);
     o = k = NULL;
     assert_int_equal(aug_boxes_affine_batch(bt, counts, ms, sizes, 64, 64, &p, &o, oc, &k), AUG_OK);
     assert_int_equal(oc[0], 2);
@@ -238,7 +229,7 @@ static void run_tensor_forms(aug_device dev) {
     counts[1] = 1;
     bb[16 + 2] = -5;
     aug_tensor_free(bt);
-    bt = from_doubles(bb, 3, s3, AUG_FLOAT64, dev);
+    bt = th_from_doubles(bb, 3, s3, AUG_FLOAT64, dev);
     expect_error(aug_boxes_affine_batch(bt, counts, ms, sizes, 64, 64, &p, &o, oc, &k), AUG_ERR_VALUE,
                  "aug_boxes_affine_batch: image 1: box 0 has x_max < x_min (-5 < 0)");
     aug_tensor_free(bt);
@@ -246,7 +237,7 @@ static void run_tensor_forms(aug_device dev) {
     /* keypoints */
     double kp[6] = {10, 5, 30, 5, 23.9, 5};
     int64_t ks[2] = {3, 2};
-    aug_tensor *kt = from_doubles(kp, 2, ks, AUG_FLOAT32, dev);
+    aug_tensor *kt = th_from_doubles(kp, 2, ks, AUG_FLOAT32, dev);
     o = k = NULL;
     assert_int_equal(aug_keypoints_affine(kt, m, 64, 64, 0, &o, &k), AUG_OK);
     assert_int_equal(o->shape[0], 3);

@@ -114,3 +114,24 @@ int th_threads_auto(void **state) {
     (void)state;
     return aug_set_launch(0, 0) == AUG_OK ? 0 : -1;
 }
+
+aug_tensor *th_floats_on(const float *v, int64_t n, aug_device dev) {
+    aug_tensor *h = aug_tensor_empty(1, &n, AUG_FLOAT32, CPU);
+    assert_non_null(h);
+    memcpy(aug_tensor_ptr(h), v, (size_t)n * sizeof(float));
+    if (dev.type == AUG_DEVICE_CPU) return h;
+    aug_tensor *d = aug_tensor_to(h, dev);
+    assert_non_null(d);
+    aug_tensor_free(h);
+    return d;
+}
+
+aug_tensor *th_from_doubles(const double *v, int ndim, const int64_t *shape, aug_dtype dt, aug_device dev) {
+    aug_tensor *h = aug_tensor_empty(ndim, shape, AUG_FLOAT64, CPU);
+    assert_non_null(h);
+    memcpy(aug_tensor_ptr(h), v, (size_t)aug_tensor_size(h) * sizeof(double));
+    aug_tensor *t = aug_tensor_empty(ndim, shape, dt, dev);
+    assert_int_equal(aug_copy(h, t), AUG_OK);
+    aug_tensor_free(h);
+    return t;
+}

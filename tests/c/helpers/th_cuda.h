@@ -27,6 +27,12 @@ int th_threads_1024(void **state);
 int th_threads_auto(void **state);
 #define AT_1024(t) cmocka_unit_test_setup_teardown(t, th_threads_1024, th_threads_auto)
 
+/* A float32 1-D tensor of the n values v on dev. */
+aug_tensor *th_floats_on(const float *v, int64_t n, aug_device dev);
+/* A tensor of dtype dt and the given shape on dev holding the doubles v (C
+ * order), converted with aug_copy's saturating casts. */
+aug_tensor *th_from_doubles(const double *v, int ndim, const int64_t *shape, aug_dtype dt, aug_device dev);
+
 /* A deterministic pattern with the edge values of the dtype first. */
 void th_fill_pattern(aug_tensor *t, uint64_t seed);
 /* Packed bytes of t (any device) in C order; caller frees. */

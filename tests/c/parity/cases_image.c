@@ -23,18 +23,6 @@ static const aug_dtype ALL[13] = {AUG_BOOL,   AUG_INT8,    AUG_INT16,   AUG_INT3
                                   AUG_UINT8,  AUG_UINT16,  AUG_UINT32,  AUG_UINT64, AUG_FLOAT16,
                                   AUG_BFLOAT16, AUG_FLOAT32, AUG_FLOAT64};
 
-/* A float32 1-D tensor of n values on dev. */
-static aug_tensor *floats_on(const float *v, int64_t n, aug_device dev) {
-    aug_tensor *h = aug_tensor_empty(1, &n, AUG_FLOAT32, CPU);
-    assert_non_null(h);
-    memcpy(aug_tensor_ptr(h), v, (size_t)n * sizeof(float));
-    if (dev.type == AUG_DEVICE_CPU) return h;
-    aug_tensor *d = aug_tensor_to(h, dev);
-    assert_non_null(d);
-    aug_tensor_free(h);
-    return d;
-}
-
 /* An image of the shape and dtype with pattern values, on the CPU, and its copy on the device. */
 static void image_pair(ph_run *r, int ndim, const int64_t *shape, aug_dtype t, uint64_t seed, aug_tensor **cpu,
                        aug_tensor **gpu) {
@@ -56,8 +44,8 @@ static void check_lighting(ph_run *r, int ndim, const int64_t *shape, aug_dtype 
     snprintf(what, sizeof what, "lighting %s %lldx%lld", aug_dtype_name(t), (long long)n, (long long)c);
     aug_tensor *im, *gim;
     image_pair(r, ndim, shape, t, (uint64_t)t + 11, &im, &gim);
-    aug_tensor *p[3] = {floats_on(gg, n, CPU), floats_on(gc, n * c, CPU), floats_on(ct, n, CPU)};
-    aug_tensor *q[3] = {floats_on(gg, n, ph_dev(r)), floats_on(gc, n * c, ph_dev(r)), floats_on(ct, n, ph_dev(r))};
+    aug_tensor *p[3] = {th_floats_on(gg, n, CPU), th_floats_on(gc, n * c, CPU), th_floats_on(ct, n, CPU)};
+    aug_tensor *q[3] = {th_floats_on(gg, n, ph_dev(r)), th_floats_on(gc, n * c, ph_dev(r)), th_floats_on(ct, n, ph_dev(r))};
     aug_tensor *rc = NULL, *gr = NULL;
     assert_int_equal(aug_lighting(im, p[0], p[1], p[2], vmin, vmax, &rc), AUG_OK);
     assert_int_equal(aug_lighting(gim, q[0], q[1], q[2], vmin, vmax, &gr), AUG_OK);
@@ -120,7 +108,7 @@ static void check_blur(ph_run *r, int kind, int ndim, const int64_t *shape, aug_
     } else if (kind == GAUSS) {
         a = aug_gaussian_blur_single(im, sigma, &rc), b = aug_gaussian_blur_single(gim, sigma, &gr);
     } else {
-        s = floats_on(sigmas, shape[0], CPU), gs = floats_on(sigmas, shape[0], ph_dev(r));
+        s = th_floats_on(sigmas, shape[0], CPU), gs = th_floats_on(sigmas, shape[0], ph_dev(r));
         a = aug_gaussian_blur(im, s, max_ksize, &rc), b = aug_gaussian_blur(gim, gs, max_ksize, &gr);
     }
     assert_int_equal(a, AUG_OK);

@@ -107,15 +107,6 @@ static void run_take(ph_run *r, const ph_case *c) {
 
 /* ---- targets: boxes and keypoints ------------------------------------------------- */
 
-static aug_tensor *from_doubles(const double *v, int ndim, const int64_t *shape, aug_dtype dt, aug_device dev) {
-    aug_tensor *h = aug_tensor_empty(ndim, shape, AUG_FLOAT64, CPU);
-    memcpy(aug_tensor_ptr(h), v, (size_t)aug_tensor_size(h) * sizeof(double));
-    aug_tensor *t = aug_tensor_empty(ndim, shape, dt, dev);
-    assert_int_equal(aug_copy(h, t), AUG_OK);
-    aug_tensor_free(h);
-    return t;
-}
-
 /* tests/c/test_targets.c's tensor forms (which check the CPU's values) on both devices. */
 static void run_targets(ph_run *r, const ph_case *c) {
     aug_device dv[2] = {CPU, ph_dev(r)};
@@ -130,8 +121,8 @@ static void run_targets(ph_run *r, const ph_case *c) {
     aug_box_params p = aug_box_params_default();
     aug_tensor *o[2][5] = {{NULL}}, *k[2][5] = {{NULL}};
     for (int d = 0; d < 2; d++) {
-        aug_tensor *b = from_doubles(in, 2, shape, AUG_INT32, dv[d]), *bt = from_doubles(bb, 3, s3, AUG_FLOAT64, dv[d]);
-        aug_tensor *kt = from_doubles(kp, 2, ks, AUG_FLOAT32, dv[d]);
+        aug_tensor *b = th_from_doubles(in, 2, shape, AUG_INT32, dv[d]), *bt = th_from_doubles(bb, 3, s3, AUG_FLOAT64, dv[d]);
+        aug_tensor *kt = th_from_doubles(kp, 2, ks, AUG_FLOAT32, dv[d]);
         assert_int_equal(aug_boxes_affine(b, m, 64, 100, 64, 64, &p, &o[d][0], &k[d][0]), AUG_OK);
         assert_int_equal(aug_boxes_affine_batch(bt, counts, ms, sizes, 64, 64, &p, &o[d][1], oc[d], &k[d][1]), AUG_OK);
         assert_int_equal(aug_keypoints_affine(kt, m, 64, 64, 0, &o[d][2], &k[d][2]), AUG_OK);
