@@ -19,21 +19,11 @@
 #include "aug/image.h"
 #include "plan.h"
 
-/* Plans of the other op families, each defined in its family's private core
- * header (random.h, warp.h, lighting.h, blur.h in src/core). */
-typedef struct aug__random_plan aug__random_plan;
-typedef struct aug__warp_plan aug__warp_plan;
-typedef struct aug__lighting_plan aug__lighting_plan;
-typedef struct aug__blur_plan aug__blur_plan;
-typedef struct aug__resize_plan aug__resize_plan;
-typedef struct aug__colour_plan aug__colour_plan;
-typedef struct aug__cmn_plan aug__cmn_plan;     /* core/normalize.h */
-typedef struct aug__noise_plan aug__noise_plan; /* core/normalize.h */
-
 /* The family registry: every compute family, one row each,
  *   X(FAMILY, entry, plan type, what the "not supported" message calls it).
  * A family is AUG__FAMILY_<FAMILY>; each backend implements it as
- * aug__<backend>_<entry>(const plan *) (aug__cpu_resize, aug__cuda_resize), and
+ * aug__<backend>_<entry>(const plan *) (aug__cpu_resize, aug__cuda_resize,
+ * declared from this list in cpu/cpu.h and cuda/cuda.h), and
  * its table's one `run` entry dispatches on the family from this list
  * (a switch over AUG__COMPUTE_FAMILIES whose cases call the functions by
  * name); the core runs a plan with aug__dispatch_<entry>(be, plan).
@@ -53,6 +43,13 @@ typedef struct aug__noise_plan aug__noise_plan; /* core/normalize.h */
     X(COLOUR, colour, aug__colour_plan, "colour")                                      \
     X(NORMALIZE, crop_mirror_normalize, aug__cmn_plan, "crop_mirror_normalize")        \
     X(NOISE, gaussian_noise, aug__noise_plan, "gaussian_noise")
+
+/* Each family's plan type, declared here and defined in the family's private
+ * core header (core/plan.h, random.h, warp.h, lighting.h, blur.h, resize.h,
+ * colour.h, normalize.h); every plan is `struct T` named T. */
+#define AUG__X(F, entry, plan_t, what) typedef struct plan_t plan_t;
+AUG__COMPUTE_FAMILIES(AUG__X)
+#undef AUG__X
 
 /* The families a backend may implement, for supports() and messages: the
  * compute families, then JPEG decoding (the jpeg_* entries of the table). */

@@ -1,26 +1,18 @@
 /* cpu/cpu.h: compute entries of the CPU backend table (private).
  *
- * core/backend.h declares the backend interface; src/cpu/backend.c fills the
- * `aug__cpu_backend` table with these functions, each implemented in its own
- * family file (elementwise.c, reduce.c, gemm.c, random.c, warp.c, lighting.c,
- * blur.c; plans in core/plan.h and the src/core family headers). */
+ * core/backend.h declares the backend interface and the family registry;
+ * src/cpu/backend.c's run entry calls these functions, each implemented in its
+ * own family file (elementwise.c, reduce.c, gemm.c, random.c, warp.c,
+ * lighting.c, blur.c, ...; plans in core/plan.h and the src/core family headers). */
 #ifndef AUG_CPU_CPU_H
 #define AUG_CPU_CPU_H
 
 #include "core/backend.h"
 
-AUG__HIDDEN aug_status aug__cpu_elementwise(const aug__ew_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_reduce(const aug__reduce_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_gemm(const aug__gemm_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_random(const aug__random_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_warp_affine(const aug__warp_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_lighting(const aug__lighting_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_colour(const aug__colour_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_blur(const aug__blur_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_crop_mirror_normalize(const aug__cmn_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_gaussian_noise(const aug__noise_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_take(const aug__take_plan *plan);
-AUG__HIDDEN aug_status aug__cpu_resize(const aug__resize_plan *plan);
+/* aug__cpu_<entry>(plan) of every family of the registry (core/backend.h). */
+#define X_(F, entry, plan_t, what) AUG__HIDDEN aug_status aug__cpu_##entry(const plan_t *plan);
+AUG__COMPUTE_FAMILIES(X_)
+#undef X_
 
 /* ---- test hooks (hidden; tests/c reach them through the static library) ---- */
 

@@ -101,19 +101,11 @@ aug_status aug__cuda_upload(const char *func, void *dst, const void *src, size_t
 aug_status aug__cuda_tmp_upload(const char *func, int device_id, const void *src, size_t n, cudaStream_t stream,
                                 void **dst);
 
-/* The table entries of the family files. */
-aug_status aug__cuda_elementwise(const aug__ew_plan *plan);
-aug_status aug__cuda_reduce(const aug__reduce_plan *plan);
-aug_status aug__cuda_gemm(const aug__gemm_plan *plan);
-aug_status aug__cuda_random(const aug__random_plan *plan);
-aug_status aug__cuda_lighting(const aug__lighting_plan *plan);
-aug_status aug__cuda_blur(const aug__blur_plan *plan);
-aug_status aug__cuda_warp_affine(const aug__warp_plan *plan);
-aug_status aug__cuda_take(const aug__take_plan *plan);
-aug_status aug__cuda_resize(const aug__resize_plan *plan);
-aug_status aug__cuda_colour(const aug__colour_plan *plan);
-aug_status aug__cuda_crop_mirror_normalize(const aug__cmn_plan *plan);
-aug_status aug__cuda_gaussian_noise(const aug__noise_plan *plan);
+/* aug__cuda_<entry>(plan) of every family of the registry (core/backend.h),
+ * each in its family's file. */
+#define X_(F, entry, plan_t, what) aug_status aug__cuda_##entry(const plan_t *plan);
+AUG__COMPUTE_FAMILIES(X_)
+#undef X_
 /* cuda/jpeg.cu (nvJPEG; in the emulated module only when built with nvjpeg.h,
  * AUG_EMU_NVJPEG: otherwise it decodes on the CPU) */
 aug_status aug__cuda_jpeg_new(const char *func, int device_id, size_t device_padding, size_t host_padding,
