@@ -858,7 +858,8 @@ def reshape(data: Sequence[CudaTensor], shape_input: Optional[_ShapeArg] = None,
 
 # ---- image: lighting and blur (semantics §13) -------------------------------------------------------
 
-_ParamLike = Union[CudaTensor, Sequence[float], _NDArray]  # float32 tensor, numpy array or sequence
+# a number or one per image: a float32 tensor, a numpy array or a sequence
+_ParamLike = Union[float, CudaTensor, Sequence[float], _NDArray]
 
 
 def lighting(imtensor: _Image, gammagrays: _ParamLike, gammacolors: _ParamLike, contrasts: _ParamLike,
@@ -1084,7 +1085,7 @@ def image_dims(image: _Image, layout: Optional[str] = None) -> Tuple[int, int, i
     """(N, H, W, C) of an image or batch under its layout."""
 # ---- colour (colour.c, docs/colour.md) ------------------------------------------------------------------
 
-_FactorsLike = Optional[Union[Sequence[float], _NDArray]]  # N factors per image, or None: step skipped
+_FactorsLike = Optional[Union[float, Sequence[float], _NDArray]]  # a number or one per image, or None: step skipped
 _RangeLike = Optional[Union[float, Tuple[float, float], Sequence[float]]]
 
 

@@ -257,7 +257,7 @@ def test_bad_images(rng):
         augpy.crop_mirror_normalize([])
     with pytest.raises(TypeError, match="images"):
         augpy.crop_mirror_normalize(5)
-    with pytest.raises(ValueError, match="crop_pos_x has 1 values but there are 2 images"):
+    with pytest.raises(ValueError, match="crop_pos_x has 1 values for 2 images"):
         augpy.crop_mirror_normalize([a, a], crop=(2, 2), crop_pos_x=[0.5])
     with pytest.raises(ValueError, match="out has shape"):
         augpy.crop_mirror_normalize(a, out=augpy.empty((3, 6, 7), dtype=augpy.float32))
