@@ -213,7 +213,7 @@ int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char
         return 0;
     }
     if (!augpy_is_tensor(st, obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: out must be a CudaTensor or None, got %.100s", func,
+        PyErr_Format(PyExc_TypeError, "%s: out must be a Tensor or None, got %.100s", func,
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -433,7 +433,7 @@ int augpy_image_arg(augpy_state *st, PyObject *obj, int writable, augpy_image *i
     }
     if (!dl && !buf) {
         PyErr_Format(PyExc_TypeError,
-                     "%s: %s must be a CudaTensor or an array (numpy, torch: any object with __dlpack__, the "
+                     "%s: %s must be a Tensor or an array (numpy, torch: any object with __dlpack__, the "
                      "buffer protocol or __array_interface__), got %.100s",
                      func, name, Py_TYPE(obj)->tp_name);
         return -1;

@@ -31,7 +31,7 @@ static inline int PyModule_AddObjectRef(PyObject *module, const char *name, PyOb
 #define Py_TPFLAGS_IMMUTABLETYPE 0
 #endif
 
-/* The Tensor object (augpy.CudaTensor == augpy.Tensor). */
+/* The Tensor object (augpy.Tensor == augpy.Tensor). */
 typedef struct {
     PyObject_HEAD
     aug_tensor *t;          /* owned; never NULL after construction */
@@ -151,7 +151,7 @@ int augpy_parse_layout(augpy_state *st, PyObject *obj, const char *supported, co
  * ValueError. im->obj is a new reference to a Tensor object (the argument itself,
  * or a Tensor over the foreign memory, which keeps that alive), im->t its tensor;
  * release with augpy_image_release (safe on a zeroed or released im). TypeError
- * "func: name must be a CudaTensor or an array ..." for anything else (str, bytes,
+ * "func: name must be a Tensor or an array ..." for anything else (str, bytes,
  * None, lists). 0 or -1. */
 typedef struct {
     PyObject *obj; /* new reference, NULL when unset */
