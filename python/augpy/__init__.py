@@ -1,7 +1,8 @@
 """augpy: saturating tensor math and image augmentation over the aug C library.
 
 Everything is implemented in the C extension ``augpy._augpy`` and re-exported here;
-``augpy.Tensor`` is ``augpy.CudaTensor`` and ``augpy.JpegError`` is
+``augpy.Tensor`` is the tensor class (``augpy.CudaTensor``, the manual's name, is the same
+class) and ``augpy.JpegError`` is
 ``augpy.NvJpegError``. ``augpy.math`` holds the DALI math functions and
 ``augpy.numeric_limits`` the saturating-cast limits. ``augpy.targets`` moves boxes and
 keypoints with a warp matrix, ``augpy.data`` reads folders and tar shards;
@@ -15,9 +16,8 @@ and the submodule ``math`` (it would shadow the standard library's); use them as
 """
 import builtins as _builtins
 from ._augpy import *  # noqa: F401,F403
-from ._augpy import CudaTensor, NvJpegError, __version__  # noqa: F401
+from ._augpy import CudaTensor, NvJpegError, Tensor, __version__  # noqa: F401
 
-Tensor = CudaTensor
 JpegError = NvJpegError
 
 from . import image, math, numeric_limits  # noqa: E402,F401
@@ -31,7 +31,7 @@ from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix, sa
 from ._geometry import center_crop, crop, flip, hflip, resize, vflip, warp_affine  # noqa: E402,F401
 
 __all__ = sorted([name for name in vars(_augpy) if not name.startswith("_") and not hasattr(_builtins, name)]
-                 + ["Tensor", "JpegError", "image", "numeric_limits"]
+                 + ["JpegError", "image", "numeric_limits"]
                  + ["data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints",
                     "transform_keypoints_batch"]
                  + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states"])

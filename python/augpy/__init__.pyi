@@ -1,5 +1,5 @@
 """Type stubs for augpy: everything comes from the C extension (augpy/_augpy.pyi) and is
-re-exported here, plus the aliases ``Tensor`` (= CudaTensor) and ``JpegError``
+re-exported here, plus the aliases ``CudaTensor`` (= Tensor, the manual's name) and ``JpegError``
 (= NvJpegError) and the submodules ``image``, ``math`` and ``numeric_limits``."""
 from . import image as image
 from . import math as math
@@ -16,12 +16,12 @@ from .rrc import random_resized_crop as random_resized_crop
 from .rrc import resize_center_crop_matrix as resize_center_crop_matrix
 from .rrc import sample_rng_states as sample_rng_states
 from ._augpy import *
+from ._augpy import Tensor as Tensor
 from ._augpy import CudaTensor as CudaTensor
 from ._augpy import NvJpegError as NvJpegError
 from ._augpy import DecodeError as DecodeError
 from ._augpy import __version__ as __version__
 
-Tensor = CudaTensor
 JpegError = NvJpegError
 
 # the geometric ops with targets= (augpy/_geometry.py): with targets they return

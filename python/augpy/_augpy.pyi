@@ -24,7 +24,7 @@ _DTypeLike = Union["DLDataType", type, numpy.dtype[Any], str]
 _Number = Union[bool, int, float, numpy.bool_, numpy.number[Any], "Constant"]
 # A tensor, a Python / numpy number (a weak scalar), an augpy.Constant, or an
 # array-like (buffer-protocol object, numpy array, nested sequence), copied.
-_Operand = Union["CudaTensor", _Number, numpy.typing.ArrayLike]
+_Operand = Union["Tensor", _Number, numpy.typing.ArrayLike]
 _Buffer = Union[bytes, bytearray, memoryview, _NDArray]
 
 
@@ -35,7 +35,7 @@ class _SupportsDLPack(Protocol):
 # An image argument of the image functions: an augpy tensor as it is, or a NumPy array, a (CPU)
 # torch tensor or any object with __dlpack__ / the buffer protocol, used without a copy
 # (docs/semantics.md, layouts); an `out=` / dst array is written in place.
-_Image = Union["CudaTensor", _NDArray, _SupportsDLPack, memoryview]
+_Image = Union["Tensor", _NDArray, _SupportsDLPack, memoryview]
 # JPEG data: bytes-like, a path (str / os.PathLike: the file is read) or a CPU DLPack uint8 tensor
 _JpegData = Union[_Buffer, str, os.PathLike[str], os.PathLike[bytes], Any]
 _Axis = Union[None, int, Sequence[int]]
@@ -125,10 +125,10 @@ def _cast_limits(src: _DTypeLike, dst: _DTypeLike, /) -> Tuple[Optional[Union[in
 
 
 @final
-class CudaTensor:
+class Tensor:
     """augpy's tensor: a DLPack-compatible strided view over reference-counted memory.
 
-    ``CudaTensor(shape, dtype=uint8, device_id=0)`` allocates uninitialised memory on the
+    ``Tensor(shape, dtype=uint8, device_id=0)`` allocates uninitialised memory on the
     default device (cuda:0 when available, else the CPU). NumPy basic indexing,
     saturating broadcasting math, the buffer protocol (CPU tensors) and DLPack.
     """
@@ -136,7 +136,7 @@ class CudaTensor:
     __array_ufunc__: ClassVar[None]  # numpy defers `ndarray op tensor` to the reflected operators
     __hash__: ClassVar[None]  # type: ignore[assignment]
 
-    def __new__(cls, shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: int = 0) -> "CudaTensor": ...
+    def __new__(cls, shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: int = 0) -> "Tensor": ...
     @property
     def shape(self) -> Tuple[int, ...]:
         """Tensor shape."""
@@ -179,22 +179,22 @@ class CudaTensor:
     @layout.setter
     def layout(self, value: str) -> None: ...
 
-    def reshape(self, shape: _Shape, *extents: SupportsIndex) -> "CudaTensor":
+    def reshape(self, shape: _Shape, *extents: SupportsIndex) -> "Tensor":
         """View with a new shape (one -1 inferred): reshape((6, 4)), reshape(shape=[6, 4]) or
         reshape(6, 4); contiguous tensors only."""
-    def transpose(self, *axes: Union[int, Sequence[int]]) -> "CudaTensor":
+    def transpose(self, *axes: Union[int, Sequence[int]]) -> "Tensor":
         """A view with permuted dimensions, as numpy.transpose (none: reversed)."""
-    def contiguous(self) -> "CudaTensor":
+    def contiguous(self) -> "Tensor":
         """self if C-contiguous, else a packed copy."""
     def numpy(self, array: Any = None, blocking: bool = True) -> _NDArray:
         """Copy into a new numpy array, or into the writable buffer ``array``; blocking=False
         queues a CUDA tensor's copy into page-locked memory (synchronise before reading)."""
-    def to(self, device: Union[str, int, _DTypeLike, None] = None, dtype: Optional[_DTypeLike] = None) -> "CudaTensor":
+    def to(self, device: Union[str, int, _DTypeLike, None] = None, dtype: Optional[_DTypeLike] = None) -> "Tensor":
         """This tensor on 'cpu', 'cuda', 'cuda:N' or a device_id and/or as dtype (torch's forms
         to(device), to(dtype), to(device, dtype)): itself when nothing changes, else a packed copy."""
-    def cpu(self) -> "CudaTensor":
+    def cpu(self) -> "Tensor":
         """This tensor on the cpu: itself or a copy."""
-    def cuda(self, device_id: Optional[int] = 0) -> "CudaTensor":
+    def cuda(self, device_id: Optional[int] = 0) -> "Tensor":
         """This tensor on cuda:device_id: itself or a copy."""
     def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> _NDArray: ...
     def __dlpack__(self, *, stream: Optional[int] = None, max_version: Optional[Tuple[int, int]] = None,
@@ -203,35 +203,35 @@ class CudaTensor:
     def __dlpack_device__(self) -> Tuple[int, int]: ...
 
     # ---- NumPy / PyTorch conveniences (tensor_methods.c) ----
-    def astype(self, dtype: _DTypeLike, copy: bool = True) -> "CudaTensor":
+    def astype(self, dtype: _DTypeLike, copy: bool = True) -> "Tensor":
         """A new tensor of dtype with the values saturate_cast (copy=False: self when the dtype matches)."""
-    def clone(self) -> "CudaTensor":
+    def clone(self) -> "Tensor":
         """A packed copy on the same device."""
-    def copy(self) -> "CudaTensor":
+    def copy(self) -> "Tensor":
         """A packed copy on the same device (= clone())."""
-    def __copy__(self) -> "CudaTensor": ...
-    def __deepcopy__(self, memo: Any, /) -> "CudaTensor": ...
+    def __copy__(self) -> "Tensor": ...
+    def __deepcopy__(self, memo: Any, /) -> "Tensor": ...
     def tolist(self) -> Any:
         """The values as nested lists of Python bool/int/float (0-d: one value)."""
     def item(self, *index: SupportsIndex) -> Union[bool, int, float]:
         """One value: item() of a one-element tensor (ValueError otherwise), item(flat), item(i, j, ...)."""
     @property
-    def T(self) -> "CudaTensor":
+    def T(self) -> "Tensor":
         """The view with the dimensions reversed."""
-    def permute(self, *dims: Union[SupportsIndex, Sequence[SupportsIndex]]) -> "CudaTensor":
+    def permute(self, *dims: Union[SupportsIndex, Sequence[SupportsIndex]]) -> "Tensor":
         """A view with the dimensions permuted (every dimension once), as torch.permute."""
-    def squeeze(self, axis: Union[None, SupportsIndex, Sequence[SupportsIndex]] = None) -> "CudaTensor":
+    def squeeze(self, axis: Union[None, SupportsIndex, Sequence[SupportsIndex]] = None) -> "Tensor":
         """A view without extent-1 dimensions (all, or the given ones)."""
-    def unsqueeze(self, axis: SupportsIndex) -> "CudaTensor":
+    def unsqueeze(self, axis: SupportsIndex) -> "Tensor":
         """A view with a new extent-1 dimension at axis (of the result)."""
-    def ravel(self) -> "CudaTensor":
+    def ravel(self) -> "Tensor":
         """C-contiguous 1-D, as numpy.ravel: a view of a contiguous tensor, else a copy."""
-    def flatten(self) -> "CudaTensor":
+    def flatten(self) -> "Tensor":
         """1-D copy in C order."""
-    def view(self, *args: Union[_DTypeLike, _Shape]) -> "CudaTensor":
+    def view(self, *args: Union[_DTypeLike, _Shape]) -> "Tensor":
         """view(dtype): the same bytes as another dtype (NumPy's rules); view(*shape): a reshape view."""
     def clip(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None,
-             out: Optional["CudaTensor"] = None) -> "CudaTensor":
+             out: Optional["Tensor"] = None) -> "Tensor":
         """Values limited to [min, max], as augpy.math.clamp."""
     def __reduce__(self) -> Tuple[Any, Tuple[bytes, Tuple[int, ...], str, str, str]]: ...
     @property
@@ -240,12 +240,12 @@ class CudaTensor:
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:
         """The CUDA array interface v3 with the stream to order on (CUDA tensors only)."""
-    def __getitem__(self, key: Any, /) -> "CudaTensor": ...
+    def __getitem__(self, key: Any, /) -> "Tensor": ...
     def __setitem__(self, key: Any, value: _Operand, /) -> None: ...
     def __delitem__(self, key: Any, /) -> None:
         """Not supported (TypeError): tensors have a fixed shape."""
     def __len__(self) -> int: ...
-    def __iter__(self) -> Iterator["CudaTensor"]: ...
+    def __iter__(self) -> Iterator["Tensor"]: ...
     def __bool__(self) -> bool: ...
     def __int__(self) -> int: ...
     def __float__(self) -> float: ...
@@ -255,113 +255,116 @@ class CudaTensor:
         def __release_buffer__(self, buffer: memoryview, /) -> None: ...
 
     # ---- op methods (ops.c, reduce.c, mathfuncs.c) ----
-    def fill(self, value: _Operand, blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor":
+    def fill(self, value: _Operand, blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
         """Fill with a scalar, or copy a tensor / array (broadcast) into this tensor; returns self."""
-    def sum(self, axis: _Axis = None, keepdim: bool = False, upcast: bool = False, out: Optional["CudaTensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
-    def min(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
-    def max(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
-    def mean(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
-             blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
-    def all(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
-    def any(self, axis: _Axis = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
-    def argmin(self, axis: Optional[int] = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
-               blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
-    def argmax(self, axis: Optional[int] = None, keepdim: bool = False, out: Optional["CudaTensor"] = None,
-               blocks_per_sm: int = 8, threads: int = 0) -> "CudaTensor": ...
-    def abs(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def fabs(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def floor(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def ceil(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def pow(self, exponent: _Operand, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def sqrt(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def cbrt(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def exp(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def log(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def log2(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def log10(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def sin(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def cos(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def tan(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def asin(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def acos(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def atan(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def atan2(self, right: _Operand, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def sinh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def cosh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def tanh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def asinh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def acosh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
-    def atanh(self, out: Optional["CudaTensor"] = None) -> "CudaTensor": ...
+    def sum(self, axis: _Axis = None, keepdim: bool = False, upcast: bool = False, out: Optional["Tensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+    def min(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+    def max(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+    def mean(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
+             blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+    def all(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+    def any(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+    def argmin(self, axis: Optional[int] = None, keepdim: bool = False, out: Optional["Tensor"] = None,
+               blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+    def argmax(self, axis: Optional[int] = None, keepdim: bool = False, out: Optional["Tensor"] = None,
+               blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+    def abs(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def fabs(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def floor(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def ceil(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def pow(self, exponent: _Operand, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def sqrt(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def cbrt(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def exp(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def log(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def log2(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def log10(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def sin(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def cos(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def tan(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def asin(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def acos(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def atan(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def atan2(self, right: _Operand, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def sinh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def cosh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def tanh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def asinh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def acosh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+    def atanh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
 
     # ---- operators (semantics §7): elementwise, broadcasting, saturating ----
-    def __add__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __radd__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __sub__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rsub__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __mul__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rmul__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __truediv__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rtruediv__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __floordiv__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rfloordiv__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __mod__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rmod__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __divmod__(self, other: _Operand, /) -> Tuple["CudaTensor", "CudaTensor"]: ...
-    def __rdivmod__(self, other: _Operand, /) -> Tuple["CudaTensor", "CudaTensor"]: ...
-    def __pow__(self, other: _Operand, mod: None = None, /) -> "CudaTensor": ...
-    def __rpow__(self, other: _Operand, mod: None = None, /) -> "CudaTensor": ...
-    def __and__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rand__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __or__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __ror__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __xor__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rxor__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __lshift__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rlshift__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rshift__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __rrshift__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __matmul__(self, other: "CudaTensor", /) -> "CudaTensor": ...
-    def __rmatmul__(self, other: "CudaTensor", /) -> "CudaTensor": ...
-    def __iadd__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __isub__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __imul__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __itruediv__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __ifloordiv__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __imod__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __ipow__(self, other: _Operand, mod: None = None, /) -> "CudaTensor": ...  # see tests/python/stubtest_allowlist.txt
-    def __iand__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __ior__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __ixor__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __ilshift__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __irshift__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __neg__(self) -> "CudaTensor": ...
-    def __pos__(self) -> "CudaTensor": ...
-    def __abs__(self) -> "CudaTensor": ...
-    def __invert__(self) -> "CudaTensor": ...
-    def __eq__(self, other: object, /) -> "CudaTensor": ...  # type: ignore[override]
-    def __ne__(self, other: object, /) -> "CudaTensor": ...  # type: ignore[override]
-    def __lt__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __le__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __gt__(self, other: _Operand, /) -> "CudaTensor": ...
-    def __ge__(self, other: _Operand, /) -> "CudaTensor": ...
+    def __add__(self, other: _Operand, /) -> "Tensor": ...
+    def __radd__(self, other: _Operand, /) -> "Tensor": ...
+    def __sub__(self, other: _Operand, /) -> "Tensor": ...
+    def __rsub__(self, other: _Operand, /) -> "Tensor": ...
+    def __mul__(self, other: _Operand, /) -> "Tensor": ...
+    def __rmul__(self, other: _Operand, /) -> "Tensor": ...
+    def __truediv__(self, other: _Operand, /) -> "Tensor": ...
+    def __rtruediv__(self, other: _Operand, /) -> "Tensor": ...
+    def __floordiv__(self, other: _Operand, /) -> "Tensor": ...
+    def __rfloordiv__(self, other: _Operand, /) -> "Tensor": ...
+    def __mod__(self, other: _Operand, /) -> "Tensor": ...
+    def __rmod__(self, other: _Operand, /) -> "Tensor": ...
+    def __divmod__(self, other: _Operand, /) -> Tuple["Tensor", "Tensor"]: ...
+    def __rdivmod__(self, other: _Operand, /) -> Tuple["Tensor", "Tensor"]: ...
+    def __pow__(self, other: _Operand, mod: None = None, /) -> "Tensor": ...
+    def __rpow__(self, other: _Operand, mod: None = None, /) -> "Tensor": ...
+    def __and__(self, other: _Operand, /) -> "Tensor": ...
+    def __rand__(self, other: _Operand, /) -> "Tensor": ...
+    def __or__(self, other: _Operand, /) -> "Tensor": ...
+    def __ror__(self, other: _Operand, /) -> "Tensor": ...
+    def __xor__(self, other: _Operand, /) -> "Tensor": ...
+    def __rxor__(self, other: _Operand, /) -> "Tensor": ...
+    def __lshift__(self, other: _Operand, /) -> "Tensor": ...
+    def __rlshift__(self, other: _Operand, /) -> "Tensor": ...
+    def __rshift__(self, other: _Operand, /) -> "Tensor": ...
+    def __rrshift__(self, other: _Operand, /) -> "Tensor": ...
+    def __matmul__(self, other: "Tensor", /) -> "Tensor": ...
+    def __rmatmul__(self, other: "Tensor", /) -> "Tensor": ...
+    def __iadd__(self, other: _Operand, /) -> "Tensor": ...
+    def __isub__(self, other: _Operand, /) -> "Tensor": ...
+    def __imul__(self, other: _Operand, /) -> "Tensor": ...
+    def __itruediv__(self, other: _Operand, /) -> "Tensor": ...
+    def __ifloordiv__(self, other: _Operand, /) -> "Tensor": ...
+    def __imod__(self, other: _Operand, /) -> "Tensor": ...
+    def __ipow__(self, other: _Operand, mod: None = None, /) -> "Tensor": ...  # see tests/python/stubtest_allowlist.txt
+    def __iand__(self, other: _Operand, /) -> "Tensor": ...
+    def __ior__(self, other: _Operand, /) -> "Tensor": ...
+    def __ixor__(self, other: _Operand, /) -> "Tensor": ...
+    def __ilshift__(self, other: _Operand, /) -> "Tensor": ...
+    def __irshift__(self, other: _Operand, /) -> "Tensor": ...
+    def __neg__(self) -> "Tensor": ...
+    def __pos__(self) -> "Tensor": ...
+    def __abs__(self) -> "Tensor": ...
+    def __invert__(self) -> "Tensor": ...
+    def __eq__(self, other: object, /) -> "Tensor": ...  # type: ignore[override]
+    def __ne__(self, other: object, /) -> "Tensor": ...  # type: ignore[override]
+    def __lt__(self, other: _Operand, /) -> "Tensor": ...
+    def __le__(self, other: _Operand, /) -> "Tensor": ...
+    def __gt__(self, other: _Operand, /) -> "Tensor": ...
+    def __ge__(self, other: _Operand, /) -> "Tensor": ...
 
 
-def array_to_tensor(array: Any, device_id: Union[int, CudaTensor] = 0, tensor: Optional[CudaTensor] = None) -> CudaTensor:
+def array_to_tensor(array: Any, device_id: Union[int, Tensor] = 0, tensor: Optional[Tensor] = None) -> Tensor:
     """Copy a buffer / array-like into a new tensor on ``device_id``, or into ``tensor``
     (also given in place of device_id, the seed's form)."""
 
 
-def tensor_to_array(tensor: CudaTensor, array: Any = None) -> _NDArray:
+def tensor_to_array(tensor: Tensor, array: Any = None) -> _NDArray:
     """Copy a tensor into a new numpy array, or into the writable buffer ``array``."""
 
 
-def empty_like(tensor: CudaTensor, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+def empty_like(tensor: Tensor, dtype: Optional[_DTypeLike] = None) -> Tensor:
     """New uninitialised tensor with the shape, device and (unless given) dtype of ``tensor``."""
+
+CudaTensor = Tensor  # the augpy manual's name for the same class
+
 
 # ---- creation and Constant (create.c) --------------------------------------------------------
 
@@ -383,62 +386,62 @@ class Constant:
         """The value after saturate_cast to dtype, as a Python number."""
 
 
-def zeros(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+def zeros(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
     """A new tensor of zeros (dtype None: uint8)."""
 
 
-def ones(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+def ones(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
     """A new tensor of ones (dtype None: uint8)."""
 
 
 def full(shape: _Shape, value: _Number, dtype: Optional[_DTypeLike] = None,
-         device_id: Optional[int] = None) -> CudaTensor:
+         device_id: Optional[int] = None) -> Tensor:
     """A new tensor filled with value (dtype None: uint8 for an int, float32 for a float, ...)."""
 
 
-def empty(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+def empty(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
     """A new tensor with uninitialised values (dtype None: uint8)."""
 
 
 def arange(start: Union[int, float, None] = None, stop: Union[int, float, None] = None,
            step: Union[int, float, None] = None, dtype: Optional[_DTypeLike] = None,
-           device_id: Optional[int] = None) -> CudaTensor:
+           device_id: Optional[int] = None) -> Tensor:
     """Evenly spaced values in [start, stop) as numpy.arange (dtype None: int64 for ints, else float32)."""
 
 
-def asarray(a: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+def asarray(a: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
     """a as a tensor: a tensor of that dtype and device itself, else a new tensor."""
 
 
-def tensor(data: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> CudaTensor:
+def tensor(data: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
     """A new tensor with a copy of data's values."""
 
 
-def stack(arrays: Sequence[Union[CudaTensor, numpy.typing.ArrayLike]], axis: int = 0,
-          out: Optional[CudaTensor] = None, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+def stack(arrays: Sequence[Union[Tensor, numpy.typing.ArrayLike]], axis: int = 0,
+          out: Optional[Tensor] = None, dtype: Optional[_DTypeLike] = None) -> Tensor:
     """Join tensors of one shape along a new axis (numpy.stack)."""
 
 
-def concatenate(arrays: Sequence[Union[CudaTensor, numpy.typing.ArrayLike]], axis: int = 0,
-                out: Optional[CudaTensor] = None, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+def concatenate(arrays: Sequence[Union[Tensor, numpy.typing.ArrayLike]], axis: int = 0,
+                out: Optional[Tensor] = None, dtype: Optional[_DTypeLike] = None) -> Tensor:
     """Join tensors along an existing axis (numpy.concatenate)."""
 
 
 @overload
-def where(condition: _Operand, x: None = None, y: None = None, out: None = None) -> Tuple[CudaTensor, ...]: ...
+def where(condition: _Operand, x: None = None, y: None = None, out: None = None) -> Tuple[Tensor, ...]: ...
 @overload
-def where(condition: _Operand, x: _Operand, y: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def where(condition: _Operand, x: _Operand, y: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
 
 
-def zeros_like(tensor: CudaTensor, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+def zeros_like(tensor: Tensor, dtype: Optional[_DTypeLike] = None) -> Tensor:
     """Zeros with tensor's shape, device and (default) dtype."""
 
 
-def ones_like(tensor: CudaTensor, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+def ones_like(tensor: Tensor, dtype: Optional[_DTypeLike] = None) -> Tensor:
     """Ones with tensor's shape, device and (default) dtype."""
 
 
-def full_like(tensor: CudaTensor, value: _Number, dtype: Optional[_DTypeLike] = None) -> CudaTensor:
+def full_like(tensor: Tensor, value: _Number, dtype: Optional[_DTypeLike] = None) -> Tensor:
     """value with tensor's shape, device and (default) dtype."""
 
 # ---- functional API (ops.c, semantics §9) ---------------------------------------------------------------
@@ -446,182 +449,182 @@ def full_like(tensor: CudaTensor, value: _Number, dtype: Optional[_DTypeLike] = 
 # `out` the result is stored there with saturate_cast and `out` is returned.
 
 
-def add(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-        threads: int = 512) -> CudaTensor:
+def add(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> Tensor:
     """tensor + other."""
 
 
-def sub(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-        threads: int = 512) -> CudaTensor:
+def sub(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> Tensor:
     """tensor - other."""
 
 
-def rsub(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-         threads: int = 512) -> CudaTensor:
+def rsub(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+         threads: int = 512) -> Tensor:
     """other - tensor."""
 
 
-def mul(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-        threads: int = 512) -> CudaTensor:
+def mul(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> Tensor:
     """tensor * other."""
 
 
-def div(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-        threads: int = 512) -> CudaTensor:
+def div(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> Tensor:
     """tensor / other, integers rounded half to even."""
 
 
-def rdiv(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-         threads: int = 512) -> CudaTensor:
+def rdiv(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+         threads: int = 512) -> Tensor:
     """other / tensor, integers rounded half to even."""
 
 
-def lt(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-       threads: int = 512) -> CudaTensor:
+def lt(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> Tensor:
     """tensor < other as a bool tensor."""
 
 
-def le(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-       threads: int = 512) -> CudaTensor:
+def le(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> Tensor:
     """tensor <= other as a bool tensor."""
 
 
-def gt(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-       threads: int = 512) -> CudaTensor:
+def gt(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> Tensor:
     """tensor > other as a bool tensor."""
 
 
-def ge(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-       threads: int = 512) -> CudaTensor:
+def ge(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> Tensor:
     """tensor >= other as a bool tensor."""
 
 
-def eq(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-       threads: int = 512) -> CudaTensor:
+def eq(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> Tensor:
     """tensor == other as a bool tensor."""
 
 
-def ne(tensor: CudaTensor, other: _Operand, out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-       threads: int = 512) -> CudaTensor:
+def ne(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+       threads: int = 512) -> Tensor:
     """tensor != other as a bool tensor."""
 
 
-def fma(scalar: Union[_Number, CudaTensor, _NDArray, Sequence[float]], tensor1: CudaTensor,
-        tensor2: Union[CudaTensor, _Number], out: Optional[CudaTensor] = None, blocks_per_sm: int = 8,
-        threads: int = 512) -> CudaTensor:
+def fma(scalar: Union[_Number, Tensor, _NDArray, Sequence[float]], tensor1: Tensor,
+        tensor2: Union[Tensor, _Number], out: Optional[Tensor] = None, blocks_per_sm: int = 8,
+        threads: int = 512) -> Tensor:
     """scalar * tensor1 + tensor2 with one rounding; scalar may be a broadcasting tensor, tensor2 a number."""
 
 
-def gemm(A: CudaTensor, B: CudaTensor, C: Optional[CudaTensor] = None, alpha: _Number = 1.0,
-         beta: _Number = 0.0) -> CudaTensor:
+def gemm(A: Tensor, B: Tensor, C: Optional[Tensor] = None, alpha: _Number = 1.0,
+         beta: _Number = 0.0) -> Tensor:
     """C = alpha * (A @ B) + beta * C for 2-D float32/float64 tensors; returns C."""
 
 
-def fill(scalar: _Operand, dst: CudaTensor, blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def fill(scalar: _Operand, dst: Tensor, blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """Fill dst with scalar (or copy a tensor / array into it, broadcast), saturate_cast; returns dst."""
 
 
-def copy(src: Union[CudaTensor, numpy.typing.ArrayLike], dst: CudaTensor, blocks_per_sm: int = 8,
-         threads: int = 0) -> CudaTensor:
+def copy(src: Union[Tensor, numpy.typing.ArrayLike], dst: Tensor, blocks_per_sm: int = 8,
+         threads: int = 0) -> Tensor:
     """Copy src into dst, broadcasting, with saturate_cast; returns dst."""
 
 
-def cast(tensor: CudaTensor, dtype: Union[_DTypeLike, CudaTensor], blocks_per_sm: int = 8,
-         threads: int = 0) -> CudaTensor:
+def cast(tensor: Tensor, dtype: Union[_DTypeLike, Tensor], blocks_per_sm: int = 8,
+         threads: int = 0) -> Tensor:
     """Saturating cast to a dtype (new tensor), or into an output tensor given in place of dtype."""
 
 # ---- reductions (reduce.c, semantics §10) ------------------------------------------------------------------
 
 
-def sum(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, upcast: bool = False,
-        out: Optional[CudaTensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def sum(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, upcast: bool = False,
+        out: Optional[Tensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """Sum over axis (None: all, a 0-d result); upcast=True gives int64 / uint64 / float64.
     ``sum(tensor, upcast)`` with a bool second argument is the seed's form."""
 
 
-def min(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
-        blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def min(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
+        blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """Minimum over axis (NaN propagates)."""
 
 
-def max(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
-        blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def max(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
+        blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """Maximum over axis (NaN propagates)."""
 
 
-def mean(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
-         blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def mean(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
+         blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """Mean over axis (integers give float64)."""
 
 
-def all(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
-        blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def all(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
+        blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """True where every element is nonzero (bool tensor)."""
 
 
-def any(tensor: CudaTensor, axis: _Axis = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
-        blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def any(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
+        blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """True where some element is nonzero (bool tensor)."""
 
 
-def argmin(tensor: CudaTensor, axis: Optional[int] = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
-           blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def argmin(tensor: Tensor, axis: Optional[int] = None, keepdim: bool = False, out: Optional[Tensor] = None,
+           blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """int64 index of the first minimum (None: flat index); a NaN wins (the first NaN)."""
 
 
-def argmax(tensor: CudaTensor, axis: Optional[int] = None, keepdim: bool = False, out: Optional[CudaTensor] = None,
-           blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+def argmax(tensor: Tensor, axis: Optional[int] = None, keepdim: bool = False, out: Optional[Tensor] = None,
+           blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
     """int64 index of the first maximum (None: flat index); a NaN wins (the first NaN)."""
 
 
-def _rebuild_tensor(data: _Buffer, shape: Sequence[int], dtype: _DTypeLike, device: str, layout: str) -> CudaTensor:
-    """pickle's reconstructor of a CudaTensor."""
+def _rebuild_tensor(data: _Buffer, shape: Sequence[int], dtype: _DTypeLike, device: str, layout: str) -> Tensor:
+    """pickle's reconstructor of a Tensor."""
 
 # ---- math functions (mathfuncs.c; re-exported by augpy.math under their DALI names) ---------
 
 
-def _math_abs(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_fabs(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_floor(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_ceil(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_pow(base: _Operand, exponent: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_fpow(base: _Operand, exponent: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_min(left: _Operand, right: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_max(left: _Operand, right: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_clamp(value: _Operand, lo: _Operand, hi: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_sqrt(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_rsqrt(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_cbrt(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_exp(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_log(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_log2(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_log10(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_sin(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_cos(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_tan(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_asin(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_acos(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_atan(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_atan2(left: _Operand, right: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_sinh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_cosh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_tanh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_asinh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_acosh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
-def _math_atanh(input: _Operand, out: Optional[CudaTensor] = None) -> CudaTensor: ...
+def _math_abs(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_fabs(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_floor(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_ceil(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_pow(base: _Operand, exponent: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_fpow(base: _Operand, exponent: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_min(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_max(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_clamp(value: _Operand, lo: _Operand, hi: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_sqrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_rsqrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_cbrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_exp(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_log(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_log2(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_log10(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_sin(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_cos(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_tan(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_asin(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_acos(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_atan(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_atan2(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_sinh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_cosh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_tanh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_asinh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_acosh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_atanh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
 
 # ---- DLPack -------------------------------------------------------------------------------------
 
 
-def export_dltensor(tensor: CudaTensor, name: str = "dltensor", destruct: bool = True) -> CapsuleType:
+def export_dltensor(tensor: Tensor, name: str = "dltensor", destruct: bool = True) -> CapsuleType:
     """Export as a DLPack capsule stored under ``name`` (zero copy)."""
 
 
-def import_dltensor(tensor_capsule: CapsuleType, name: str = "dltensor") -> CudaTensor:
+def import_dltensor(tensor_capsule: CapsuleType, name: str = "dltensor") -> Tensor:
     """Wrap the tensor in a DLPack capsule (zero copy); the capsule is renamed 'used_...'."""
 
 
-def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> CudaTensor:
+def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> Tensor:
     """Zero-copy tensor over any ``__dlpack__`` producer or DLPack capsule."""
 
 # ---- devices, streams, events (device.c, semantics §4) ---------------------------------------------------
@@ -810,14 +813,14 @@ class RandomNumberGenerator:
     def seed(self) -> int: ...
     @property
     def device_id(self) -> int: ...
-    def uniform(self, target: Union[CudaTensor, _NDArray], vmin: float, vmax: float,
+    def uniform(self, target: Union[Tensor, _NDArray], vmin: float, vmax: float,
                 blocks_per_sm: int = 8, threads: int = 0) -> None:
         """Fill target with values uniform in [vmin, vmax) (integers: every integer equally likely)."""
-    def gaussian(self, target: Union[CudaTensor, _NDArray], mean: float = 0.0, std: float = 1.0,
+    def gaussian(self, target: Union[Tensor, _NDArray], mean: float = 0.0, std: float = 1.0,
                  blocks_per_sm: int = 8, threads: int = 0) -> None:
         """Fill target with normal values (Box-Muller); integers round half to even and saturate."""
-    def gaussian_noise(self, x: CudaTensor, std: Union[float, _ParamLike] = 1.0, mean: float = 0.0,
-                       out: Optional[CudaTensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> CudaTensor:
+    def gaussian_noise(self, x: Tensor, std: Union[float, _ParamLike] = 1.0, mean: float = 0.0,
+                       out: Optional[Tensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
         """x + the float32 Gaussian fill of this state (std a number or one per image), saturated, one pass."""
     def get_state(self) -> Tuple[int, int]:
         """(seed, calls): set_state of it replays the following fills."""
@@ -842,40 +845,41 @@ def sample_id(key: Union[str, bytes, bytearray, memoryview, int, numpy.integer[A
 
 # ---- reshape (DALI fn.reshape, reshape.c) -----------------------------------------------------------
 
-_ShapeArg = Union[int, Sequence[int], Sequence[Sequence[int]], CudaTensor, _NDArray]
-_RelShapeArg = Union[float, Sequence[float], Sequence[Sequence[float]], CudaTensor, _NDArray]
+_ShapeArg = Union[int, Sequence[int], Sequence[Sequence[int]], Tensor, _NDArray]
+_RelShapeArg = Union[float, Sequence[float], Sequence[Sequence[float]], Tensor, _NDArray]
 
 
 @overload
-def reshape(data: CudaTensor, shape_input: Optional[_ShapeArg] = None, *, shape: Optional[_ShapeArg] = None,
+def reshape(data: Tensor, shape_input: Optional[_ShapeArg] = None, *, shape: Optional[_ShapeArg] = None,
             rel_shape: Optional[_RelShapeArg] = None, src_dims: Optional[Union[int, Sequence[int]]] = None,
-            layout: Optional[str] = None, dtype: Optional[_DTypeLike] = None) -> CudaTensor: ...
+            layout: Optional[str] = None, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
 @overload
-def reshape(data: Sequence[CudaTensor], shape_input: Optional[_ShapeArg] = None, *,
+def reshape(data: Sequence[Tensor], shape_input: Optional[_ShapeArg] = None, *,
             shape: Optional[_ShapeArg] = None, rel_shape: Optional[_RelShapeArg] = None,
             src_dims: Optional[Union[int, Sequence[int]]] = None, layout: Optional[str] = None,
-            dtype: Optional[_DTypeLike] = None) -> List[CudaTensor]: ...
+            dtype: Optional[_DTypeLike] = None) -> List[Tensor]: ...
 
 # ---- image: lighting and blur (semantics §13) -------------------------------------------------------
 
-_ParamLike = Union[CudaTensor, Sequence[float], _NDArray]  # float32 tensor, numpy array or sequence
+# a number or one per image: a float32 tensor, a numpy array or a sequence
+_ParamLike = Union[float, Tensor, Sequence[float], _NDArray]
 
 
 def lighting(imtensor: _Image, gammagrays: _ParamLike, gammacolors: _ParamLike, contrasts: _ParamLike,
-             vmin: float, vmax: float, out: Optional[_Image] = None) -> CudaTensor:
+             vmin: float, vmax: float, out: Optional[_Image] = None) -> Tensor:
     """Contrast and gamma per image/channel of an (N, C, H, W) (or (C, H, W)) batch; out may be imtensor."""
 
 
-def box_blur_single(input: _Image, ksize: int, out: Optional[_Image] = None) -> CudaTensor:
+def box_blur_single(input: _Image, ksize: int, out: Optional[_Image] = None) -> Tensor:
     """Mean over the ksize x ksize window of a (C, H, W) image, edges replicated."""
 
 
-def gaussian_blur_single(input: _Image, sigma: float, out: Optional[_Image] = None) -> CudaTensor:
+def gaussian_blur_single(input: _Image, sigma: float, out: Optional[_Image] = None) -> Tensor:
     """Gaussian blur of a (C, H, W) image; ksize = max(3, int(sigma*6.6 - 2.3) | 1); sigma <= 0 copies."""
 
 
 def gaussian_blur(input: _Image, sigmas: _ParamLike, max_ksize: int,
-                  out: Optional[_Image] = None) -> CudaTensor:
+                  out: Optional[_Image] = None) -> Tensor:
     """Gaussian blur of an (N, C, H, W) batch, one sigma per image, ksize clipped at max_ksize."""
 
 def crop_mirror_normalize(images: Union[_Image, Sequence[_Image]],
@@ -889,7 +893,7 @@ def crop_mirror_normalize(images: Union[_Image, Sequence[_Image]],
                           scale: float = 1.0, shift: float = 0.0,
                           fill_values: Union[float, Sequence[float]] = 0.0, dtype: Optional[_DTypeLike] = None,
                           layout: Optional[str] = None, out_layout: str = "CHW", pad_output: bool = False,
-                          out_of_bounds_policy: str = "error", out: Optional[_Image] = None) -> CudaTensor:
+                          out_of_bounds_policy: str = "error", out: Optional[_Image] = None) -> Tensor:
     """DALI's fn.crop_mirror_normalize: crop, mirror, (x - mean) / std * scale + shift, convert (docs/normalize.md)."""
 
 # ---- exceptions -----------------------------------------------------------------------------------
@@ -930,10 +934,10 @@ class Decoder:
     @property
     def engine(self) -> str:
         """'libjpeg-turbo', 'nvjpeg' or 'libjpeg-turbo+upload'."""
-    def decode(self, data: _JpegData, buffer: Optional[CudaTensor] = None,
+    def decode(self, data: _JpegData, buffer: Optional[Tensor] = None,
                roi: Optional[Sequence[SupportsIndex]] = None,
                scale: Union[None, float, fractions.Fraction, Tuple[int, int]] = None,
-               mode: Optional[str] = None, contiguous: bool = True) -> CudaTensor:
+               mode: Optional[str] = None, contiguous: bool = True) -> Tensor:
         """Decode to an (H, W, 3) uint8 RGB tensor with layout 'HWC' (pixels equal Pillow's
         convert('RGB')). buffer: contiguous uint8 tensor of >= H*W*3 elements; the result shares it.
         scale: one of libjpeg-turbo's factors M/8, M in 1..16 (DCT-domain scaling; the image becomes
@@ -1024,17 +1028,17 @@ def warp_affine(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any,
 
 def _boxes_affine(boxes: Any, matrix: Sequence[float], source_size: Sequence[int], target_size: Sequence[int],
                   format: str = "xyxy", normalized: bool = False, min_area: float = 0.0,
-                  min_visibility: float = 0.0, func: Optional[str] = None) -> Tuple[CudaTensor, CudaTensor]:
+                  min_visibility: float = 0.0, func: Optional[str] = None) -> Tuple[Tensor, Tensor]:
     """Boxes (n, 4) through the warp matrix: (boxes (k, 4), kept rows int64 (k,))."""
 
 def _boxes_affine_batch(boxes: Any, counts: Optional[Sequence[int]], matrices: Sequence[float],
                         source_sizes: Sequence[int], target_size: Sequence[int], format: str = "xyxy",
                         normalized: bool = False, min_area: float = 0.0, min_visibility: float = 0.0,
-                        func: Optional[str] = None) -> Tuple[CudaTensor, List[int], CudaTensor]:
+                        func: Optional[str] = None) -> Tuple[Tensor, List[int], Tensor]:
     """Padded boxes (N, M, 4): (boxes (N, M, 4), counts, kept rows (N, M))."""
 
 def _keypoints_affine(keypoints: Any, matrix: Sequence[float], target_size: Sequence[int],
-                      remove_invisible: bool = False, func: Optional[str] = None) -> Tuple[CudaTensor, CudaTensor]:
+                      remove_invisible: bool = False, func: Optional[str] = None) -> Tuple[Tensor, Tensor]:
     """Keypoints (n, 2|3|4) through the warp matrix: (keypoints, visible rows int64)."""
 # ---- resize, flip, crop (docs/resize.md) ----
 
@@ -1043,40 +1047,40 @@ _SizeLike = Union[SupportsIndex, Sequence[SupportsIndex]]
 
 
 def resize(image: _Image, size: _SizeLike, interpolation: _Interp = "linear", antialias: bool = True,
-           layout: Optional[str] = None, out: Optional[_Image] = None) -> CudaTensor:
+           layout: Optional[str] = None, out: Optional[_Image] = None) -> Tensor:
     """Resize an image (HW, HWC, CHW) or batch (NHWC, NCHW) to (h, w), or an int: the shorter side."""
 
 
 def resize_batch(images: Sequence[_Image], size: _SizeLike, interpolation: _Interp = "linear",
                  antialias: bool = True, layout: Optional[str] = None, out_layout: Optional[str] = "NCHW",
-                 dtype: Any = None, out: Optional[_Image] = None) -> CudaTensor:
+                 dtype: Any = None, out: Optional[_Image] = None) -> Tensor:
     """Resize images of any sizes into one (N, C, H, W) / (N, H, W, C) batch."""
 
 
 def flip(image: _Image, horizontal: bool = True, vertical: bool = False,
-         layout: Optional[str] = None) -> CudaTensor:
+         layout: Optional[str] = None) -> Tensor:
     """A mirrored view (negative strides, no copy)."""
 
 
-def hflip(image: _Image, layout: Optional[str] = None) -> CudaTensor:
+def hflip(image: _Image, layout: Optional[str] = None) -> Tensor:
     """A left-right mirrored view."""
 
 
-def vflip(image: _Image, layout: Optional[str] = None) -> CudaTensor:
+def vflip(image: _Image, layout: Optional[str] = None) -> Tensor:
     """An upside-down view."""
 
 
 def crop(image: _Image, y: SupportsIndex, x: SupportsIndex, h: SupportsIndex, w: SupportsIndex,
-         layout: Optional[str] = None) -> CudaTensor:
+         layout: Optional[str] = None) -> Tensor:
     """A view of rows y .. y+h-1 and columns x .. x+w-1."""
 
 
-def center_crop(image: _Image, size: _SizeLike, layout: Optional[str] = None) -> CudaTensor:
+def center_crop(image: _Image, size: _SizeLike, layout: Optional[str] = None) -> Tensor:
     """torchvision's CenterCrop: a view when it fits, else the image centred on zeros (a new tensor)."""
 
 
 def flip_batch(batch: _Image, flags: Sequence[Any], horizontal: bool = True, vertical: bool = False,
-               layout: Optional[str] = None, out: Optional[_Image] = None) -> CudaTensor:
+               layout: Optional[str] = None, out: Optional[_Image] = None) -> Tensor:
     """A copy of an NCHW / NHWC batch with image i flipped where flags[i] is true; out may be batch."""
 
 
@@ -1084,37 +1088,37 @@ def image_dims(image: _Image, layout: Optional[str] = None) -> Tuple[int, int, i
     """(N, H, W, C) of an image or batch under its layout."""
 # ---- colour (colour.c, docs/colour.md) ------------------------------------------------------------------
 
-_FactorsLike = Optional[Union[Sequence[float], _NDArray]]  # N factors per image, or None: step skipped
+_FactorsLike = Optional[Union[float, Sequence[float], _NDArray]]  # a number or one per image, or None: step skipped
 _RangeLike = Optional[Union[float, Tuple[float, float], Sequence[float]]]
 
 
-def adjust_brightness(imtensor: _Image, brightness_factor: float, out: Optional[_Image] = None) -> CudaTensor:
+def adjust_brightness(imtensor: _Image, brightness_factor: float, out: Optional[_Image] = None) -> Tensor:
     """torchvision's adjust_brightness of a uint8/float32 (N, C, H, W) or (C, H, W) image, C = 1 or 3."""
 
 
-def adjust_contrast(imtensor: _Image, contrast_factor: float, out: Optional[_Image] = None) -> CudaTensor:
+def adjust_contrast(imtensor: _Image, contrast_factor: float, out: Optional[_Image] = None) -> Tensor:
     """torchvision's adjust_contrast: blend with each image's grayscale mean."""
 
 
 def adjust_saturation(imtensor: _Image, saturation_factor: float,
-                      out: Optional[_Image] = None) -> CudaTensor:
+                      out: Optional[_Image] = None) -> Tensor:
     """torchvision's adjust_saturation: blend with each pixel's grayscale."""
 
 
-def adjust_hue(imtensor: _Image, hue_factor: float, out: Optional[_Image] = None) -> CudaTensor:
+def adjust_hue(imtensor: _Image, hue_factor: float, out: Optional[_Image] = None) -> Tensor:
     """torchvision's adjust_hue: rotate the hue by hue_factor in [-0.5, 0.5] turns."""
 
 
 def rgb_to_grayscale(imtensor: _Image, num_output_channels: int = 1,
-                     out: Optional[_Image] = None) -> CudaTensor:
+                     out: Optional[_Image] = None) -> Tensor:
     """torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B into 1 or 3 channels."""
 
 
-def rgb_to_hsv(imtensor: _Image, out: Optional[_Image] = None) -> CudaTensor:
+def rgb_to_hsv(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
     """float32 RGB -> HSV (torchvision's _rgb_to_hsv)."""
 
 
-def hsv_to_rgb(imtensor: _Image, out: Optional[_Image] = None) -> CudaTensor:
+def hsv_to_rgb(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
     """float32 HSV -> RGB (torchvision's _hsv_to_rgb)."""
 
 
@@ -1124,7 +1128,7 @@ def color_jitter(imtensor: _Image, brightness: _FactorsLike = None, contrast: _F
                  out: Optional[_Image] = None, gammagrays: _FactorsLike = None,
                  gammacolors: Optional[Union[Sequence[float], Sequence[Sequence[float]], _NDArray]] = None,
                  contrasts: _FactorsLike = None, vmin: Optional[float] = None,
-                 vmax: Optional[float] = None) -> CudaTensor:
+                 vmax: Optional[float] = None) -> Tensor:
     """ColorJitter on a batch in one pass, with per-image factors and step order; with gammagrays,
     gammacolors, contrasts, vmin and vmax, lighting() of the result in the same pass."""
 

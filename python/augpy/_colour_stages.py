@@ -36,7 +36,7 @@ class Lighting:
         func = "Lighting"
         augmentation = _check_batch(batch, func, self.batch_size)
         image = batch["image"]
-        if not isinstance(image, _augpy.CudaTensor) or image.ndim != 4:
+        if not isinstance(image, _augpy.Tensor) or image.ndim != 4:
             raise ValueError(f"{func}: batch['image'] must be an (N, C, H, W) tensor")
         n, c = image.shape[0], image.shape[1]
         if n > self.batch_size:
@@ -77,7 +77,7 @@ def _image_batch(batch, func, shape):
     """batch['image'] of a batch dict, checked to be a 4-D tensor (shape: its description)."""
     _check_batch(batch, func, None)
     image = batch["image"]
-    if not isinstance(image, _augpy.CudaTensor) or image.ndim != 4:
+    if not isinstance(image, _augpy.Tensor) or image.ndim != 4:
         raise ValueError(f"{func}: batch['image'] must be an {shape} tensor")
     return image
 
@@ -184,7 +184,7 @@ class Normalize:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
         shape = (self.batch_size, c, h, w) if self.layout == "NCHW" else (self.batch_size, h, w, c)
         if self._shape != shape:
-            self._buffers = [_augpy.CudaTensor(shape, dtype=self.dtype) for _ in range(self.num_buffers)]
+            self._buffers = [_augpy.Tensor(shape, dtype=self.dtype) for _ in range(self.num_buffers)]
             self._shape = shape
         out = self._buffers[self._next]
         self._next = (self._next + 1) % self.num_buffers

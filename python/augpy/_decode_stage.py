@@ -123,7 +123,7 @@ class DecodeWarp:
         channels = self.shape[0]
         if background is None:
             background = np.zeros(channels, dtype=np.float64)
-        if not isinstance(background, _augpy.CudaTensor):
+        if not isinstance(background, _augpy.Tensor):
             background = _augpy.array_to_tensor(np.ascontiguousarray(background, dtype=np.float64).reshape(-1))
         if background.size != channels:
             raise ValueError(f"{func}: background has {background.size} values, expected {channels} (one per channel)")
@@ -137,7 +137,7 @@ class DecodeWarp:
         if dct_scale is not None and not isinstance(dct_scale, (bool, np.bool_)):
             raise TypeError(f"{func}: dct_scale must be None, True or False, got {dct_scale!r}")
         self.dct_scale = None if dct_scale is None else bool(dct_scale)
-        self.buffers = [_augpy.CudaTensor((self.batch_size,) + self.shape, dtype=self.dtype)
+        self.buffers = [_augpy.Tensor((self.batch_size,) + self.shape, dtype=self.dtype)
                         for _ in range(self.num_buffers)]
         for b in self.buffers:
             b.layout = "NCHW"
@@ -178,7 +178,7 @@ class DecodeWarp:
             local.decoder = (_augpy.Decoder() if self.max_pixels is None
                              else _augpy.Decoder(max_pixels=self.max_pixels))
             local.buffer = (None if self.decode_buffer_size is None
-                            else _augpy.CudaTensor((self.decode_buffer_size,), dtype=_augpy.uint8))
+                            else _augpy.Tensor((self.decode_buffer_size,), dtype=_augpy.uint8))
         return local.decoder, local.buffer
 
     def _use_plan(self, decoder):

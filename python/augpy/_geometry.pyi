@@ -2,7 +2,7 @@
 TypeError; the runtime docstrings are the extension's plus the targets= paragraph)."""
 from typing import Any, Dict, Optional, Sequence, SupportsIndex, Tuple, Union
 
-from ._augpy import CudaTensor, _Image
+from ._augpy import Tensor, _Image
 
 _Targets = Optional[Dict[str, Any]]
 _SizeLike = Union[SupportsIndex, Sequence[SupportsIndex]]

@@ -71,14 +71,14 @@ def parse_args(argv):
 def select_device(spec):
     """Activate the device named by spec; returns its name ('cpu' or 'cuda:N')."""
     if spec == "auto":
-        return str(augpy.CudaTensor((1,)).device)
+        return str(augpy.Tensor((1,)).device)
     if spec == "cpu":
-        if str(augpy.CudaTensor((1,)).device) != "cpu":
+        if str(augpy.Tensor((1,)).device) != "cpu":
             raise SystemExit("augpy-demo: this build runs on CUDA by default; use --device auto")
         return "cpu"
     if spec == "cuda" or spec.startswith("cuda:"):
         index = int(spec.partition(":")[2] or 0)
-        probe = str(augpy.CudaTensor((1,)).device)
+        probe = str(augpy.Tensor((1,)).device)
         if not probe.startswith("cuda"):
             raise SystemExit(f"augpy-demo: device {spec!r} is not available: augpy runs on the CPU here "
                              "(no CUDA build or no GPU)")
@@ -239,8 +239,8 @@ def run(args):
     lighting = Lighting(bs, channels=3)
     # Originals for the contact sheet: the whole image fitted into the canvas.
     thumbs = DecodeWarp(1, (3, h, w), background=(255, 255, 255))
-    noise = augpy.CudaTensor((bs, 3, h, w), dtype=augpy.float32)
-    blurred = augpy.CudaTensor((bs, 3, h, w), dtype=augpy.uint8)
+    noise = augpy.Tensor((bs, 3, h, w), dtype=augpy.float32)
+    blurred = augpy.Tensor((bs, 3, h, w), dtype=augpy.uint8)
 
     stages = {"decode+warp": 0.0, "lighting": 0.0, "blur": 0.0, "noise": 0.0}
     pairs = []

@@ -7,7 +7,7 @@ import numpy
 import numpy.typing
 from typing_extensions import Unpack
 
-from ._augpy import CudaTensor, _DTypeLike, _RangeLike
+from ._augpy import Tensor, _DTypeLike, _RangeLike
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "imagenet_eval", "imagenet_train"]
@@ -22,7 +22,7 @@ _SizeLike = Union[_Int, Sequence[_Int]]
 # One value per channel (or one for all): a number, a sequence or an array.
 _PerChannel = Union[float, Sequence[float], numpy.typing.NDArray[Any]]
 # C background values: a tensor, a sequence or an array; None: zeros.
-_Background = Union[CudaTensor, Sequence[float], numpy.typing.NDArray[Any], None]
+_Background = Union[Tensor, Sequence[float], numpy.typing.NDArray[Any], None]
 # A seed: None (entropy drawn once) or an int in [0, 2**64).
 _Seed = Optional[SupportsIndex]
 
@@ -48,11 +48,11 @@ class DecodeWarp:
     dtype: _DTypeLike
     cpu_threads: int
     num_buffers: int
-    background: CudaTensor
+    background: Tensor
     decode_buffer_size: Optional[int]
     max_pixels: Optional[int]
     dct_scale: Optional[bool]
-    buffers: List[CudaTensor]
+    buffers: List[Tensor]
     def __init__(self, batch_size: _Int, shape: Sequence[_Int], background: _Background = None,
                  dtype: Optional[_DTypeLike] = None, cpu_threads: _Int = 1, num_buffers: _Int = 2,
                  decode_buffer_size: Optional[_Int] = None, max_pixels: Optional[_Int] = None,
@@ -61,7 +61,7 @@ class DecodeWarp:
         """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like, paths or DLPack
         tensors) and warp each image into the next batch buffer; returns ``batch`` with
         ``'image'`` the (n, C, H, W) batch."""
-    def finalize_batch(self, buffer: CudaTensor) -> CudaTensor:
+    def finalize_batch(self, buffer: Tensor) -> Tensor:
         """Make a batch buffer (or a view of one) ready for the caller's current stream."""
     def close(self) -> None:
         """Stop the decoder threads."""

@@ -25,7 +25,7 @@ def _float_array(value, func, name):
     """value as a float64 array; a sequence that changes while numpy reads it (a hostile
     element's __float__) is a ValueError naming the function, not numpy's RuntimeError."""
     try:
-        return np.asarray(value.numpy() if isinstance(value, _augpy.CudaTensor) else value, dtype=np.float64)
+        return np.asarray(value.numpy() if isinstance(value, _augpy.Tensor) else value, dtype=np.float64)
     except RuntimeError as e:
         raise ValueError(f"{func}: {name} changed while it was read ({e})") from None
 
@@ -64,7 +64,7 @@ def _sizes(sizes, n, func):
 
 
 def _is_tensor(x):
-    return isinstance(x, _augpy.CudaTensor)
+    return isinstance(x, _augpy.Tensor)
 
 
 def _out(t, as_tensor):
@@ -382,7 +382,7 @@ def _warp_masks(masks, m, sizes, target_size, ignore_index, func):
             raise ValueError(f"{func}: batch['masks'][{i}] has shape {tuple(t.shape)}, "
                              f"its image is {tuple(int(v) for v in sizes[i])} (height, width)")
         tensors.append(t)
-    out = _augpy.CudaTensor((len(masks),) + tuple(target_size), dtype=tensors[0].dtype,
+    out = _augpy.Tensor((len(masks),) + tuple(target_size), dtype=tensors[0].dtype,
                             device_id=tensors[0].device_id)
     for i, t in enumerate(tensors):
         if t.dtype != out.dtype or t.device != out.device:

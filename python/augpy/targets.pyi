@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar,
 import numpy
 import numpy.typing
 
-from ._augpy import CudaTensor
+from ._augpy import Tensor
 
 __all__ = ["transform_boxes", "transform_boxes_batch", "transform_keypoints", "transform_keypoints_batch",
            "BOX_FORMATS", "resize_matrix", "flip_matrix", "crop_matrix", "center_crop_matrix", "center_crop_offsets",
@@ -20,14 +20,14 @@ _Float64Array = numpy.typing.NDArray[numpy.float64]
 # Boxes (n, 4) / keypoints (n, 2|3|4) that are not an augpy tensor: numpy arrays, nested sequences.
 _Rows = numpy.typing.ArrayLike
 # The (2, 3) warp matrix (or, for the batch functions, (N, 2, 3) / one (2, 3) for all).
-_Matrix = Union[CudaTensor, numpy.typing.ArrayLike]
+_Matrix = Union[Tensor, numpy.typing.ArrayLike]
 # One entry per image of a batch (a list or tuple: anything else is a padded array).
-_TensorList = Union[List[CudaTensor], Tuple[CudaTensor, ...]]
+_TensorList = Union[List[Tensor], Tuple[Tensor, ...]]
 _RowsList = Union[List[_Rows], Tuple[_Rows, ...]]
 # (height, width)
 _Size = Sequence[int]
 # Labels, filtered like the rows: a tensor gives a tensor, an array an array, a sequence a list.
-_Labels = TypeVar("_Labels", CudaTensor, _NDArray, Sequence[Any])
+_Labels = TypeVar("_Labels", Tensor, _NDArray, Sequence[Any])
 # An (h, w) image size or a square side, as the matrix helpers take it (positive ints).
 _HW = Union[int, numpy.integer[Any], Sequence[Union[int, numpy.integer[Any]]]]
 
@@ -37,18 +37,18 @@ TARGET_KEYS: Tuple[str, str, str]
 # ---- boxes ----
 
 @overload
-def transform_boxes(boxes: CudaTensor, matrix: _Matrix, source_size: _Size, target_size: _Size,
+def transform_boxes(boxes: Tensor, matrix: _Matrix, source_size: _Size, target_size: _Size,
                     format: str = "xyxy", normalized: bool = False, min_area: float = 0.0, min_visibility: float = 0.0,
-                    labels: None = None) -> Tuple[CudaTensor, CudaTensor]:
+                    labels: None = None) -> Tuple[Tensor, Tensor]:
     """Move boxes (n, 4) with a geometric op: ``(boxes, keep)``, keep the int64 indices of the kept rows."""
 @overload
-def transform_boxes(boxes: CudaTensor, matrix: _Matrix, source_size: _Size, target_size: _Size,
+def transform_boxes(boxes: Tensor, matrix: _Matrix, source_size: _Size, target_size: _Size,
                     format: str = "xyxy", normalized: bool = False, min_area: float = 0.0, min_visibility: float = 0.0,
-                    *, labels: _Labels) -> Tuple[CudaTensor, CudaTensor, _Labels]: ...
+                    *, labels: _Labels) -> Tuple[Tensor, Tensor, _Labels]: ...
 @overload
-def transform_boxes(boxes: CudaTensor, matrix: _Matrix, source_size: _Size, target_size: _Size, format: str,
+def transform_boxes(boxes: Tensor, matrix: _Matrix, source_size: _Size, target_size: _Size, format: str,
                     normalized: bool, min_area: float, min_visibility: float,
-                    labels: _Labels) -> Tuple[CudaTensor, CudaTensor, _Labels]: ...
+                    labels: _Labels) -> Tuple[Tensor, Tensor, _Labels]: ...
 @overload
 def transform_boxes(boxes: _Rows, matrix: _Matrix, source_size: _Size, target_size: _Size,
                     format: str = "xyxy", normalized: bool = False, min_area: float = 0.0, min_visibility: float = 0.0,
@@ -69,19 +69,19 @@ def transform_boxes_batch(boxes: _TensorList, matrices: _Matrix,
                           source_sizes: numpy.typing.ArrayLike, target_size: _Size, counts: None = None,
                           format: str = "xyxy", normalized: bool = False, min_area: float = 0.0,
                           min_visibility: float = 0.0,
-                          labels: None = None) -> Tuple[List[CudaTensor], List[CudaTensor]]:
+                          labels: None = None) -> Tuple[List[Tensor], List[Tensor]]:
     """The batch form of ``transform_boxes`` (ragged lists, or one padded array with ``counts``)."""
 @overload
 def transform_boxes_batch(boxes: _TensorList, matrices: _Matrix,
                           source_sizes: numpy.typing.ArrayLike, target_size: _Size, counts: None = None,
                           format: str = "xyxy", normalized: bool = False, min_area: float = 0.0,
                           min_visibility: float = 0.0, *,
-                          labels: Sequence[_Labels]) -> Tuple[List[CudaTensor], List[CudaTensor], List[_Labels]]: ...
+                          labels: Sequence[_Labels]) -> Tuple[List[Tensor], List[Tensor], List[_Labels]]: ...
 @overload
 def transform_boxes_batch(boxes: _TensorList, matrices: _Matrix,
                           source_sizes: numpy.typing.ArrayLike, target_size: _Size, counts: None, format: str,
                           normalized: bool, min_area: float, min_visibility: float,
-                          labels: Sequence[_Labels]) -> Tuple[List[CudaTensor], List[CudaTensor], List[_Labels]]: ...
+                          labels: Sequence[_Labels]) -> Tuple[List[Tensor], List[Tensor], List[_Labels]]: ...
 @overload
 def transform_boxes_batch(boxes: _RowsList, matrices: _Matrix,
                           source_sizes: numpy.typing.ArrayLike, target_size: _Size, counts: None = None,
@@ -100,14 +100,14 @@ def transform_boxes_batch(boxes: _RowsList, matrices: _Matrix,
                           normalized: bool, min_area: float, min_visibility: float,
                           labels: Sequence[_Labels]) -> Tuple[List[_NDArray], List[_Int64Array], List[_Labels]]: ...
 @overload
-def transform_boxes_batch(boxes: CudaTensor, matrices: _Matrix, source_sizes: numpy.typing.ArrayLike,
-                          target_size: _Size, counts: Optional[Union[CudaTensor, numpy.typing.ArrayLike]] = None,
+def transform_boxes_batch(boxes: Tensor, matrices: _Matrix, source_sizes: numpy.typing.ArrayLike,
+                          target_size: _Size, counts: Optional[Union[Tensor, numpy.typing.ArrayLike]] = None,
                           format: str = "xyxy", normalized: bool = False, min_area: float = 0.0,
                           min_visibility: float = 0.0,
-                          labels: None = None) -> Tuple[CudaTensor, List[int], CudaTensor]: ...
+                          labels: None = None) -> Tuple[Tensor, List[int], Tensor]: ...
 @overload
 def transform_boxes_batch(boxes: _Rows, matrices: _Matrix, source_sizes: numpy.typing.ArrayLike,
-                          target_size: _Size, counts: Optional[Union[CudaTensor, numpy.typing.ArrayLike]] = None,
+                          target_size: _Size, counts: Optional[Union[Tensor, numpy.typing.ArrayLike]] = None,
                           format: str = "xyxy", normalized: bool = False, min_area: float = 0.0,
                           min_visibility: float = 0.0,
                           labels: None = None) -> Tuple[_NDArray, List[int], _Int64Array]: ...
@@ -115,16 +115,16 @@ def transform_boxes_batch(boxes: _Rows, matrices: _Matrix, source_sizes: numpy.t
 # ---- keypoints ----
 
 @overload
-def transform_keypoints(keypoints: CudaTensor, matrix: _Matrix, target_size: _Size, remove_invisible: bool = True,
-                        labels: None = None) -> Tuple[CudaTensor, CudaTensor]:
+def transform_keypoints(keypoints: Tensor, matrix: _Matrix, target_size: _Size, remove_invisible: bool = True,
+                        labels: None = None) -> Tuple[Tensor, Tensor]:
     """Move keypoints (n, 2|3|4): ``(keypoints, visible)`` (+ labels), visible the int64 indices
     of the rows inside the image."""
 @overload
-def transform_keypoints(keypoints: CudaTensor, matrix: _Matrix, target_size: _Size, remove_invisible: bool = True,
-                        *, labels: _Labels) -> Tuple[CudaTensor, CudaTensor, _Labels]: ...
+def transform_keypoints(keypoints: Tensor, matrix: _Matrix, target_size: _Size, remove_invisible: bool = True,
+                        *, labels: _Labels) -> Tuple[Tensor, Tensor, _Labels]: ...
 @overload
-def transform_keypoints(keypoints: CudaTensor, matrix: _Matrix, target_size: _Size, remove_invisible: bool,
-                        labels: _Labels) -> Tuple[CudaTensor, CudaTensor, _Labels]: ...
+def transform_keypoints(keypoints: Tensor, matrix: _Matrix, target_size: _Size, remove_invisible: bool,
+                        labels: _Labels) -> Tuple[Tensor, Tensor, _Labels]: ...
 @overload
 def transform_keypoints(keypoints: _Rows, matrix: _Matrix, target_size: _Size, remove_invisible: bool = True,
                         labels: None = None) -> Tuple[_NDArray, _Int64Array]: ...
@@ -138,16 +138,16 @@ def transform_keypoints(keypoints: _Rows, matrix: _Matrix, target_size: _Size, r
 @overload
 def transform_keypoints_batch(keypoints: _TensorList, matrices: _Matrix,
                               target_size: _Size, remove_invisible: bool = True,
-                              labels: None = None) -> Tuple[List[CudaTensor], List[CudaTensor]]:
+                              labels: None = None) -> Tuple[List[Tensor], List[Tensor]]:
     """``transform_keypoints`` per image of a batch (a list of N keypoint arrays); returns lists."""
 @overload
 def transform_keypoints_batch(keypoints: _TensorList, matrices: _Matrix, target_size: _Size,
                               remove_invisible: bool = True, *, labels: Sequence[_Labels]
-                              ) -> Tuple[List[CudaTensor], List[CudaTensor], List[_Labels]]: ...
+                              ) -> Tuple[List[Tensor], List[Tensor], List[_Labels]]: ...
 @overload
 def transform_keypoints_batch(keypoints: _TensorList, matrices: _Matrix, target_size: _Size,
                               remove_invisible: bool, labels: Sequence[_Labels]
-                              ) -> Tuple[List[CudaTensor], List[CudaTensor], List[_Labels]]: ...
+                              ) -> Tuple[List[Tensor], List[Tensor], List[_Labels]]: ...
 @overload
 def transform_keypoints_batch(keypoints: _RowsList, matrices: _Matrix,
                               target_size: _Size, remove_invisible: bool = True,

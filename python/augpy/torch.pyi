@@ -4,7 +4,7 @@ They need neither torch nor its stubs: torch's tensors and the IterableDataset b
 ``Any`` here (so a StageDataset is accepted wherever torch's stubs want a Dataset)."""
 from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Protocol, Sequence, SupportsIndex, Tuple, Union
 
-from ._augpy import CudaTensor
+from ._augpy import Tensor
 from .data import FileListSource as FileListSource
 from .data import FolderSource as FolderSource
 from .data import ShardSource as ShardSource
@@ -39,7 +39,7 @@ class _Streamed(Protocol):
 _Source = Union[_Indexable, _Streamed, Callable[[int, int], Iterable[_SampleLike]]]
 
 
-def to_torch(t: CudaTensor) -> Any:
+def to_torch(t: Tensor) -> Any:
     """A torch tensor viewing the augpy tensor ``t`` (DLPack, zero copy)."""
 
 

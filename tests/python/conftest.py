@@ -26,8 +26,8 @@ HAVE_ML_DTYPES = importlib.util.find_spec("ml_dtypes") is not None
 # backend runs (`make pytest-emu` runs the whole suite again on the emulated
 # devices). Tests of host-only protocols (the buffer protocol, NumPy's DLPack)
 # use host_tensor, so they run in both sessions.
-DEVICE = augpy.CudaTensor((1,)).device
-DEVICE_ID = augpy.CudaTensor((1,)).device_id  # AUG_DEVICE=cuda:1 makes it 1
+DEVICE = augpy.Tensor((1,)).device
+DEVICE_ID = augpy.Tensor((1,)).device_id  # AUG_DEVICE=cuda:1 makes it 1
 ON_CUDA = DEVICE != "cpu"
 
 # What a Decoder() of this session decodes JPEGs with: 'libjpeg-turbo' (CPU), 'nvjpeg'

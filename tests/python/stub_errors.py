@@ -10,7 +10,7 @@ import augpy.ray
 import augpy.torch
 
 
-def wrong(make: Any, tensor: augpy.CudaTensor) -> None:
+def wrong(make: Any, tensor: augpy.Tensor) -> None:
     src = augpy.data.FolderSource("train")
     m = augpy.targets.resize_matrix((480, 640), 224)
     # augpy.torch: keywords, the source, the batch size, to_torch's argument
@@ -25,7 +25,7 @@ def wrong(make: Any, tensor: augpy.CudaTensor) -> None:
     augpy.image.imagenet_eval(4, seed=1)  # E: call-arg
     augpy.image.ImageNetTrain(4, hflip="yes")  # E: arg-type
     augpy.image.Lighting(4)(["image"])  # E: arg-type
-    not_a_tensor: augpy.CudaTensor = augpy.image.Normalize(4)({"image": tensor})  # E: assignment
+    not_a_tensor: augpy.Tensor = augpy.image.Normalize(4)({"image": tensor})  # E: assignment
     # augpy.data: sources, samples, seeds, augment callables
     augpy.data.FolderSource(3)  # E: arg-type
     augpy.data.batches([(b"", "key")], 4)  # E: list-item
@@ -35,7 +35,7 @@ def wrong(make: Any, tensor: augpy.CudaTensor) -> None:
     augpy.data.ShardSource("a.tar").samples(shuffle_buffer=None)  # E: arg-type
     # augpy.targets: numpy in gives numpy out, missing sizes, keywords
     boxes = np.zeros((1, 4))
-    from_numpy: augpy.CudaTensor = augpy.targets.transform_boxes(boxes, m, (4, 4), (4, 4))[0]  # E: assignment
+    from_numpy: augpy.Tensor = augpy.targets.transform_boxes(boxes, m, (4, 4), (4, 4))[0]  # E: assignment
     augpy.targets.transform_boxes(tensor, m, (4, 4))  # E: call-overload
     augpy.targets.flip_matrix((4, 4), diagonal=True)  # E: call-arg
     augpy.targets.transform_batch_targets([tensor], [m], [(4, 4)], (4, 4))  # E: arg-type

@@ -12,7 +12,7 @@ import augpy.torch
 from augpy.numeric_limits import CAST_LIMITS
 
 
-def pipeline(images: List[augpy.CudaTensor]) -> Tuple[np.ndarray, float]:
+def pipeline(images: List[augpy.Tensor]) -> Tuple[np.ndarray, float]:
     t = augpy.zeros((2, 3, 4), augpy.float32)
     u = augpy.array_to_tensor(np.ones((3, 4), np.uint8))
     v: augpy.Tensor = (t + 1) * 2 - u / 3
@@ -47,8 +47,8 @@ def pipeline(images: List[augpy.CudaTensor]) -> Tuple[np.ndarray, float]:
     mat, ss = augpy.make_transform((480, 640), (224, 224), angle=10)
     seq = augpy.arange(0, 10, 2, dtype=augpy.int32)
     joined = augpy.concatenate([augpy.stack([seq, seq]), augpy.asarray([[1, 2, 3, 4, 5]])], axis=0)
-    picked: augpy.CudaTensor = augpy.where(joined > 3, joined, 0)
-    nz: tuple[augpy.CudaTensor, ...] = augpy.where(picked)
+    picked: augpy.Tensor = augpy.where(joined > 3, joined, 0)
+    nz: tuple[augpy.Tensor, ...] = augpy.where(picked)
     picked[[0, 1]] = augpy.tensor(np.zeros(5), dtype=augpy.int32)
     e = augpy.empty((2,), augpy.float32).reshape(shape=[2, 1])
     _ = (nz, e, augpy.to_augpy_dtype(numpy_dtype=np.uint8), picked[picked > 1])
@@ -72,7 +72,7 @@ def batch_stages(jpegs: List[bytes]) -> Dict[str, Any]:
     batch: Dict[str, Any] = {"image": jpegs, "augmentation": [{"angle": 5.0} for _ in jpegs]}
     for s in (warp, light, jitter, norm, train, evaluate, stage, ev):
         batch = s(batch)
-    image: augpy.CudaTensor = warp.finalize_batch(warp.buffers[0])
+    image: augpy.Tensor = warp.finalize_batch(warp.buffers[0])
     shape: Tuple[int, int, int] = warp.shape
     warp.close()
     keys: Tuple[str, ...] = augpy.image.WARP_KEYS
@@ -93,13 +93,13 @@ def batch_stages(jpegs: List[bytes]) -> Dict[str, Any]:
     return batch
 
 
-def moved_targets(mask: augpy.CudaTensor) -> None:
+def moved_targets(mask: augpy.Tensor) -> None:
     """augpy.targets: numpy in, numpy out; tensors in, tensors out; labels as given."""
     m = augpy.targets.resize_matrix((480, 640), 224)
     boxes, keep = augpy.targets.transform_boxes([[1, 2, 30, 40]], m, (480, 640), (224, 224), format="xywh")
     kept: npt.NDArray[np.int64] = keep
     tb, tk, tl = augpy.targets.transform_boxes(mask, m, (480, 640), (224, 224), labels=mask)
-    t3: Tuple[augpy.CudaTensor, augpy.CudaTensor, augpy.CudaTensor] = (tb, tk, tl)
+    t3: Tuple[augpy.Tensor, augpy.Tensor, augpy.Tensor] = (tb, tk, tl)
     _, _, names = augpy.transform_boxes(np.zeros((2, 4)), m, (480, 640), (224, 224), "xyxy", False, 0.0, 0.0,
                                         ["cat", "dog"])
     label_seq: Sequence[Any] = names

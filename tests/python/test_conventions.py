@@ -128,3 +128,92 @@ def test_every_op_returns_out(rng):
     assert augpy.warp_affine(hwc, dst, [[1, 0, 0], [0, 1, 0]]) is dst
     out = augpy.empty((3, 4, 4), dtype=augpy.float32)
     assert augpy.crop_mirror_normalize(hwc, crop=(4, 4), out=out) is out
+
+
+# ---- a number or one per image -------------------------------------------------------------------
+
+class _Hostile:
+    """A number whose __float__ raises: the parser passes its error on."""
+    def __float__(self):
+        raise RuntimeError("hostile __float__")
+
+
+def _batch(rng, n=2):
+    return augpy.array_to_tensor(rng.integers(0, 256, (n, 3, 6, 7), dtype=np.uint8))
+
+
+def _light(x, **kw):
+    p = dict(gammagrays=[1.2, 1.2], gammacolors=[0.9] * 6, contrasts=[0.3, 0.3], vmin=0, vmax=255)
+    return augpy.lighting(x, **dict(p, **kw))
+
+
+def _jitter(x, **kw):
+    return augpy.color_jitter(x, **kw)
+
+
+def _cmn(x, **kw):
+    return augpy.crop_mirror_normalize(x, crop=(4, 5), **kw)
+
+
+# (call, name, scalar, per-image value for 2 images (the scalar repeated))
+PER_IMAGE = [
+    (lambda x, v: augpy.gaussian_blur(x, v, 9), "augpy.gaussian_blur: sigmas", 1.5),
+    (lambda x, v: _light(x, gammagrays=v), "augpy.lighting: gammagrays", 1.2),
+    (lambda x, v: _light(x, contrasts=v), "augpy.lighting: contrasts", 0.3),
+    (lambda x, v: _jitter(x, brightness=v), "augpy.color_jitter: brightness", 1.25),
+    (lambda x, v: _jitter(x, hue=v), "augpy.color_jitter: hue", 0.1),
+    (lambda x, v: _cmn(x, crop_pos_x=v), "augpy.crop_mirror_normalize: crop_pos_x", 0.25),
+    (lambda x, v: _cmn(x, mirror=v), "augpy.crop_mirror_normalize: mirror", 1),
+]
+
+
+@pytest.mark.parametrize("call, name, scalar", PER_IMAGE, ids=[p[1] for p in PER_IMAGE])
+def test_per_image_number_sequence_array(rng, call, name, scalar):
+    x = _batch(rng)
+    want = call(x, [scalar, scalar]).numpy()
+    for v in (scalar, (scalar, scalar), np.array([scalar, scalar]), np.float32(scalar), [np.float64(scalar)] * 2,
+              (s for s in [scalar, scalar])):
+        np.testing.assert_array_equal(call(x, v).numpy(), want)
+
+
+@pytest.mark.parametrize("call, name, scalar", PER_IMAGE, ids=[p[1] for p in PER_IMAGE])
+def test_per_image_one_message(rng, call, name, scalar):
+    x = _batch(rng)
+    with pytest.raises(TypeError, match=rf"^{name} must be a number or 2 numbers \(one per image\), not 'str'$"):
+        call(x, "ab")
+    with pytest.raises(TypeError, match=rf"^{name} must be a number or 2 numbers \(one per image\), not 'object'$"):
+        call(x, object())
+    with pytest.raises(ValueError, match=rf"^{name} has 3 values for 2 images$"):
+        call(x, [scalar] * 3)
+    with pytest.raises(RuntimeError, match="hostile __float__"):
+        call(x, _Hostile())
+    with pytest.raises(RuntimeError, match="hostile __float__"):
+        call(x, [scalar, _Hostile()])
+
+
+def test_per_image_per_channel_and_tensors(rng):
+    x = _batch(rng)
+    want = _light(x).numpy()
+    # gammacolors: a number, N * C flat, (N, C) rows, a float32 tensor (as before)
+    for v in (0.9, [0.9] * 6, [[0.9] * 3] * 2, np.full((2, 3), 0.9),
+              augpy.array_to_tensor(np.full(6, 0.9, np.float32))):
+        np.testing.assert_array_equal(_light(x, gammacolors=v).numpy(), want)
+    with pytest.raises(ValueError, match=r"^augpy.lighting: gammacolors has 5 values for 2 images \(3 per image\)$"):
+        _light(x, gammacolors=[0.9] * 5)
+    sig = augpy.gaussian_blur(x, [1.5, 1.5], 9).numpy()
+    np.testing.assert_array_equal(augpy.gaussian_blur(x, augpy.array_to_tensor(np.full(2, 1.5, np.float32)), 9).numpy(),
+                                  sig)
+    # an augpy tensor keeps the C function's own checks
+    with pytest.raises(TypeError, match=r"augpy.gaussian_blur.*float32"):
+        augpy.gaussian_blur(x, augpy.array_to_tensor(np.ones(2)), 9)
+
+
+def test_warp_supersampling_one_message(rng):
+    src = _batch(rng)
+    dst = augpy.empty((2, 3, 6, 7), dtype=augpy.uint8)
+    eye = [[1, 0, 0], [0, 1, 0]]
+    with pytest.raises(TypeError,
+                       match=r"warp_affine: supersampling must be an int or 2 ints \(one per image\), not 'str'"):
+        augpy.warp_affine(src, dst, [eye, eye], supersampling="ab")
+    with pytest.raises(ValueError, match=r"warp_affine: supersampling has 3 values for 2 images"):
+        augpy.warp_affine(src, dst, [eye, eye], supersampling=[1, 1, 1])

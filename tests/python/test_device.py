@@ -13,7 +13,7 @@ import pytest
 
 import augpy
 
-ON_CPU = augpy.CudaTensor(1).device == "cpu"
+ON_CPU = augpy.Tensor(1).device == "cpu"
 BACKEND = "cpu" if ON_CPU else "cuda"
 DEVICE0 = "cpu" if ON_CPU else "cuda:0"
 
@@ -93,7 +93,7 @@ def invalid_id_message(name, device_id):
 @pytest.mark.parametrize("func, name", [
     (augpy.get_device_properties, "get_device_properties"), (augpy.meminfo, "meminfo"),
     (augpy.CudaDevice, "CudaDevice"), (augpy.CudaStream, "CudaStream"), (augpy.synchronize, "synchronize"),
-    (lambda i: augpy.CudaTensor(2, augpy.uint8, i), "CudaTensor"),
+    (lambda i: augpy.Tensor(2, augpy.uint8, i), "Tensor"),
     (lambda i: augpy.zeros(2, device_id=i), "augpy.zeros"),
     (lambda i: augpy.array_to_tensor(np.zeros(2), i), "array_to_tensor"),
     (lambda i: augpy.RandomNumberGenerator(i), "RandomNumberGenerator")])
@@ -113,7 +113,7 @@ def test_invalid_device_ids(func, name):
 
 # Written for sessions whose default device is device 0 (the cpu, cuda:0); the
 # AUG_DEVICE=cuda:1 session (make pytest-emu) skips them.
-on_device_0 = pytest.mark.skipif(augpy.CudaTensor(1).device_id != 0, reason="written for default device 0")
+on_device_0 = pytest.mark.skipif(augpy.Tensor(1).device_id != 0, reason="written for default device 0")
 
 
 @on_device_0
@@ -299,7 +299,7 @@ def test_events():
 
 
 def test_release_and_synchronize():
-    t = augpy.CudaTensor(3)
+    t = augpy.Tensor(3)
     assert augpy.release() is None
     assert augpy.synchronize() is None and augpy.synchronize(0) is None
     assert augpy.synchronize(None) is None and augpy.synchronize(device_id=0) is None
@@ -401,11 +401,11 @@ def test_thread_num_threads():
         t.join()
         assert seen == [0]
         a = augpy.asarray(np.arange(4096 * 3, dtype=np.float32).reshape(64, 64, 3))
-        out = augpy.CudaTensor((3, 32, 32), dtype=augpy.float32)
+        out = augpy.Tensor((3, 32, 32), dtype=augpy.float32)
         m = np.array([[2, 0, 0], [0, 2, 0]], np.float32)
         augpy.warp_affine(a, out, m, None, 1)  # runs on this thread alone; same values
         augpy.set_thread_num_threads(0)
-        ref = augpy.CudaTensor((3, 32, 32), dtype=augpy.float32)
+        ref = augpy.Tensor((3, 32, 32), dtype=augpy.float32)
         augpy.warp_affine(a, ref, m, None, 1)
         np.testing.assert_array_equal(out.numpy(), ref.numpy())
         augpy.set_thread_num_threads(3)

@@ -142,13 +142,13 @@ def test_numpy_from_augpy_0d_and_empty():
     t = host_tensor(np.array(2.5, np.float32))
     arr = np.from_dlpack(t)
     assert arr.shape == () and arr[()] == 2.5
-    e = np.from_dlpack(augpy.CudaTensor((0, 3), augpy.int16).cpu())
+    e = np.from_dlpack(augpy.Tensor((0, 3), augpy.int16).cpu())
     assert e.shape == (0, 3) and e.dtype == np.int16
 
 
 def test_dlpack_device():
-    assert augpy.CudaTensor(3).__dlpack_device__() == ((2, DEVICE_ID) if ON_CUDA else (1, 0))
-    assert augpy.CudaTensor(3).cpu().__dlpack_device__() == (1, 0)
+    assert augpy.Tensor(3).__dlpack_device__() == ((2, DEVICE_ID) if ON_CUDA else (1, 0))
+    assert augpy.Tensor(3).cpu().__dlpack_device__() == (1, 0)
 
 
 def test_legacy_and_versioned_capsules():
@@ -187,20 +187,20 @@ def test_dlpack_copy():
 
 
 @pytest.mark.parametrize("kwargs, exc, msg", [
-    ({"stream": "x"}, TypeError, r"CudaTensor.__dlpack__: stream must be None or an int"),
-    ({"max_version": 1}, TypeError, r"CudaTensor.__dlpack__: max_version must be None or a \(major, minor\)"),
-    ({"dl_device": (2, 9)}, BufferError, r"CudaTensor.__dlpack__: unsupported device requested \(2, 9\); the "),
-    ({"dl_device": (1, 1)}, BufferError, r"CudaTensor.__dlpack__: unsupported device requested \(1, 1\); the "),
-    ({"dl_device": "cpu"}, TypeError, r"CudaTensor.__dlpack__: dl_device must be a"),
-    ({"foo": 1}, TypeError, r"CudaTensor.__dlpack__: unexpected keyword argument 'foo'"),
+    ({"stream": "x"}, TypeError, r"Tensor.__dlpack__: stream must be None or an int"),
+    ({"max_version": 1}, TypeError, r"Tensor.__dlpack__: max_version must be None or a \(major, minor\)"),
+    ({"dl_device": (2, 9)}, BufferError, r"Tensor.__dlpack__: unsupported device requested \(2, 9\); the "),
+    ({"dl_device": (1, 1)}, BufferError, r"Tensor.__dlpack__: unsupported device requested \(1, 1\); the "),
+    ({"dl_device": "cpu"}, TypeError, r"Tensor.__dlpack__: dl_device must be a"),
+    ({"foo": 1}, TypeError, r"Tensor.__dlpack__: unexpected keyword argument 'foo'"),
 ])
 def test_dlpack_argument_errors(kwargs, exc, msg):
     with pytest.raises(exc, match=msg):
-        augpy.CudaTensor(3).__dlpack__(**kwargs)
+        augpy.Tensor(3).__dlpack__(**kwargs)
 
 
 def test_dlpack_accepts_cpu_stream_and_device():
-    t = augpy.CudaTensor(3).cpu()
+    t = augpy.Tensor(3).cpu()
     assert capsule_name(t.__dlpack__(stream=None, dl_device=(1, 0), copy=False)) == "dltensor"
     assert capsule_name(t.__dlpack__(stream=0, max_version=(1, 2))) == "dltensor_versioned"
 
@@ -263,7 +263,7 @@ def test_readonly_producer_is_copied():
 
 
 def test_from_dlpack_of_augpy_tensor_bfloat16():
-    t = augpy.CudaTensor((2, 3), augpy.bfloat16)
+    t = augpy.Tensor((2, 3), augpy.bfloat16)
     u = augpy.from_dlpack(t)
     assert u.ptr == t.ptr and u.dtype is augpy.bfloat16 and u is not t
 
@@ -528,7 +528,7 @@ def test_misaligned_numpy_array():
 def test_misaligned_cuda_capsule_refused():
     """A CUDA capsule one byte into an allocation is refused at import: a kernel's load there would
     leave a sticky cudaErrorMisalignedAddress (the emulated devices fault like a GPU)."""
-    t = augpy.CudaTensor((64,), augpy.uint8)
+    t = augpy.Tensor((64,), augpy.uint8)
     p = Producer(np.zeros(8, np.float32), device=(2, DEVICE_ID))
     _dl(p).data = t.ptr + 1
     with pytest.raises(BufferError, match=r"^from_dlpack: the DLPack tensor's data .* is not aligned for float32: "
@@ -578,7 +578,7 @@ def test_cuda_consumer_stream_waits():
         assert np.all(augpy.from_dlpack(cap).numpy() == 15)
     for stream in (None, 1, 2, -1):
         augpy.from_dlpack(t.__dlpack__(stream=stream))
-    with pytest.raises(ValueError, match=r"^CudaTensor.__dlpack__: stream 0 is not a CUDA stream"):
+    with pytest.raises(ValueError, match=r"^Tensor.__dlpack__: stream 0 is not a CUDA stream"):
         t.__dlpack__(stream=0)
 
 

@@ -225,9 +225,9 @@ CUDA_FAULTS = textwrap.dedent("""
         assert "cuBLAS is not available" in str(e) and "AUG_CUBLAS_LIBRARY" in str(e), str(e)
     assert (a + a).numpy().sum() == 24.0
     assert augpy.gemm(a.cpu(), b.cpu()).numpy().tolist() == [[3.0, 3.0]] * 4
-    t = augpy.CudaTensor((1000,), dtype=augpy.float32).cuda(1)
+    t = augpy.Tensor((1000,), dtype=augpy.float32).cuda(1)
     augpy.RandomNumberGenerator(device_id=1, seed=1).uniform(t, 0, 1)
-    for call in (t.numpy, lambda: augpy.CudaTensor((3 << 20,), dtype=augpy.uint8).cuda(1)):
+    for call in (t.numpy, lambda: augpy.Tensor((3 << 20,), dtype=augpy.uint8).cuda(1)):
         try:
             call()
             raise SystemExit("no error after the fault")

@@ -137,8 +137,8 @@ def test_fork_while_filling_shared_generator():
     fork_stress(
         """
         rng = augpy.RandomNumberGenerator(seed=5)
-        big = augpy.CudaTensor((4_000_000,), augpy.float32)
-        small = augpy.CudaTensor((1000,), augpy.float32)
+        big = augpy.Tensor((4_000_000,), augpy.float32)
+        small = augpy.Tensor((1000,), augpy.float32)
         """,
         "rng.uniform(big, 0.0, 1.0)",
         """
@@ -154,7 +154,7 @@ def test_fork_while_pool_runs_big_op():
         """
         augpy.set_num_threads(4) if hasattr(augpy, "set_num_threads") else None
         a = augpy.array_to_tensor(np.arange(3_000_000, dtype=np.float32))
-        out = augpy.CudaTensor((3_000_000,), augpy.float32)
+        out = augpy.Tensor((3_000_000,), augpy.float32)
         """,
         "augpy.add(a, a, out=out)",
         """
@@ -187,10 +187,10 @@ def test_forked_child_of_cuda_process_errors_at_once():
     even when a parent thread was allocating at fork time."""
     code = FORK_STRESS.format(
         setup="",
-        busy=" " * 8 + "augpy.CudaTensor((1 << 16,), augpy.uint8).numpy()",
+        busy=" " * 8 + "augpy.Tensor((1 << 16,), augpy.uint8).numpy()",
         child=textwrap.indent(textwrap.dedent("""
             try:
-                augpy.CudaTensor((1 << 16,), augpy.uint8).numpy()
+                augpy.Tensor((1 << 16,), augpy.uint8).numpy()
             except (augpy.CudaError, MemoryError):  # the emulator's cudaMalloc fails after fork
                 pass
             """), " " * 12))
@@ -264,7 +264,7 @@ def test_child_of_parent_that_only_chose_cuda_uses_cuda():
     """The parent imported augpy and its default device is cuda, but it ran nothing there: a
     forked child starts CUDA itself and runs an op (before: the parent had initialised CUDA at
     import, and the child failed)."""
-    out = fork_rule("augpy.get_current_device(); augpy.CudaTensor", AUG_EMU_FORK="driver")
+    out = fork_rule("augpy.get_current_device(); augpy.Tensor", AUG_EMU_FORK="driver")
     assert "child: cuda ok" in out and "child: cpu ok" in out and "child exit 0" in out, out
 
 

@@ -202,7 +202,7 @@ print(before, blas(), np.asarray(r).tolist())
 
 
 def test_fill_copy_cast():
-    t = augpy.CudaTensor((2, 3), augpy.uint8)
+    t = augpy.Tensor((2, 3), augpy.uint8)
     assert augpy.fill(3.5, t) is t
     assert R.read(t).tolist() == [[4] * 3] * 2
     assert t.fill(-1) is t and R.read(t).tolist() == [[0] * 3] * 2

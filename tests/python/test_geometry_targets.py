@@ -82,13 +82,13 @@ def test_resize_halves():
 def test_warp_affine_targets_equal_the_matrix_functions():
     img, mask = image_and_mask()
     m, s = augpy.make_transform((H, W), (10, 10), angle=15, scale=1.1, hmirror=True)
-    dst = augpy.CudaTensor((3, 10, 10), dtype=augpy.uint8)
+    dst = augpy.Tensor((3, 10, 10), dtype=augpy.uint8)
     res, moved = augpy.warp_affine(img, dst, m, None, s, targets=targets(mask))
     assert res is dst
     boxes, _, labels = augpy.transform_boxes(BOXES, m, (H, W), (10, 10), labels=LABELS)
     np.testing.assert_allclose(moved["boxes"], boxes)
     np.testing.assert_array_equal(moved["labels"], labels)
-    ref = augpy.CudaTensor((10, 10), dtype=augpy.uint8)
+    ref = augpy.Tensor((10, 10), dtype=augpy.uint8)
     augpy.warp_affine(augpy.array_to_tensor(mask), ref, m, [255], interpolation="nearest")
     np.testing.assert_array_equal(moved["mask"].numpy().reshape(10, 10), ref.numpy())
     assert augpy.warp_affine(img, dst, m, None, s) is dst  # without targets: dst alone
@@ -112,7 +112,7 @@ def test_bad_targets():
     with pytest.raises(ValueError, match="augpy.resize: targets= follows one image"):
         augpy.resize(augpy.zeros((2, 3, 8, 8), augpy.uint8), (4, 4), targets={"boxes": BOXES})
     with pytest.raises(ValueError, match="augpy.warp_affine: targets= follows one image"):
-        augpy.warp_affine([img], augpy.CudaTensor((1, 3, 4, 4), dtype=augpy.uint8), np.eye(2, 3), targets={})
+        augpy.warp_affine([img], augpy.Tensor((1, 3, 4, 4), dtype=augpy.uint8), np.eye(2, 3), targets={})
     with pytest.raises(ValueError, match="NaN"):
         augpy.hflip(img, targets={"boxes": [[0, 0, np.nan, 3]]})
     with pytest.raises(TypeError, match="integer mask"):

@@ -238,7 +238,7 @@ LONG_CALLS = {
     # seconds to minutes each on the CPU backend; the GIL is released throughout
     "warp_affine": """
         src = augpy.array_to_tensor(np.zeros((1500, 1500, 3), np.float32))
-        dst = augpy.CudaTensor((3, 1500, 1500), augpy.float32)
+        dst = augpy.Tensor((3, 1500, 1500), augpy.float32)
         call = lambda: augpy.warp_affine(src, dst, [[1, 0, 0], [0, 1, 0]], None, 16)
         """,
     "gaussian_blur": """
@@ -247,7 +247,7 @@ LONG_CALLS = {
         """,
     "random_gaussian": """
         rng = augpy.RandomNumberGenerator(seed=1)
-        t = augpy.CudaTensor((60_000_000,), augpy.float64)
+        t = augpy.Tensor((60_000_000,), augpy.float64)
         call = lambda: rng.gaussian(t, 0, 1)
         """,
 }
@@ -306,7 +306,7 @@ def test_signal_handler_runs_during_long_call():
         seen = []
         signal.signal(signal.SIGUSR1, lambda *_: seen.append(time.monotonic()))
         src = augpy.array_to_tensor(np.full((1200, 1200, 3), 7, np.float32))
-        dst = augpy.CudaTensor((3, 1200, 1200), augpy.float32)
+        dst = augpy.Tensor((3, 1200, 1200), augpy.float32)
         print("start", flush=True)
         augpy.warp_affine(src, dst, [[1, 0, 0], [0, 1, 0]], None, 16)
         end = time.monotonic()

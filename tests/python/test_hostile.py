@@ -77,8 +77,8 @@ def test_shapes_from_mutating_lists():
         assert augpy.zeros(make(3, 4)).shape == (3, 4)
         assert augpy.ones(make(3, 4)).shape == (3, 4)
         assert augpy.full(make(3, 4), 7).numpy().tolist() == [[7] * 4] * 3
-        assert augpy.CudaTensor(make(3, 4)).shape == (3, 4)
-        assert augpy.CudaTensor(make(3, 4), augpy.float32).shape == (3, 4)
+        assert augpy.Tensor(make(3, 4)).shape == (3, 4)
+        assert augpy.Tensor(make(3, 4), augpy.float32).shape == (3, 4)
         assert augpy.zeros((12,)).reshape(make(3, 4)).shape == (3, 4)
         assert augpy.empty_like(augpy.zeros(make(3, 4))).shape == (3, 4)
     """)
@@ -170,11 +170,11 @@ def test_int_arguments_name_function_and_range():
     raises(ValueError, r"^Decoder: device_padding = -1606938044258990275541962092341162602522202993782792835301376 is "
            r"out of range", augpy.Decoder, -2 ** 200)
     raises(ValueError, r"^Decoder: host_padding = -1 is out of range", augpy.Decoder, 0, -1)
-    raises(ValueError, r"^CudaTensor: invalid device_id 2147483648", augpy.CudaTensor, (3,), augpy.uint8, 2 ** 31)
+    raises(ValueError, r"^Tensor: invalid device_id 2147483648", augpy.Tensor, (3,), augpy.uint8, 2 ** 31)
     raises(ValueError, r"^augpy.zeros: invalid device_id", augpy.zeros, (3,), device_id=2 ** 70)
     raises(ValueError, r"^augpy.full: invalid device_id", augpy.full, (3,), 1, device_id=2 ** 70)
     t = augpy.zeros((2,))
-    raises(ValueError, r"^CudaTensor.__dlpack__: max_version\\[0\\] = ", t.__dlpack__, max_version=(2 ** 70, 0))
+    raises(ValueError, r"^Tensor.__dlpack__: max_version\\[0\\] = ", t.__dlpack__, max_version=(2 ** 70, 0))
     # an __index__ that returns a huge int is reported by its value, not the object's repr
     class Huge:
         def __index__(self):
@@ -189,13 +189,13 @@ def test_too_big_shapes_are_value_errors():
     run_child("""
     big = r"array is too big; `arr.size \\* arr.dtype.itemsize` is larger than the maximum possible size"
     for exc_np, call in [
-            (lambda: np.empty((2 ** 62,), np.uint32), lambda: augpy.CudaTensor((2 ** 62,), augpy.uint32)),
+            (lambda: np.empty((2 ** 62,), np.uint32), lambda: augpy.Tensor((2 ** 62,), augpy.uint32)),
             (lambda: np.zeros((0, 2 ** 62, 4)), lambda: augpy.zeros((0, 2 ** 62, 4))),
             (lambda: np.ones((2 ** 31, 2 ** 31), np.float64), lambda: augpy.ones((2 ** 31, 2 ** 31), augpy.float64)),
             (lambda: np.full((2 ** 62, 8), 1, np.int8), lambda: augpy.full((2 ** 62, 8), 1, augpy.int8))]:
         e = raises(ValueError, big, exc_np)
-        raises(ValueError, "^augpy.|^CudaTensor: " + big, call)
-    raises(ValueError, "^CudaTensor.reshape: ", augpy.zeros((0,)).reshape, (0, 2 ** 62, 4))
+        raises(ValueError, "^augpy.|^Tensor: " + big, call)
+    raises(ValueError, "^Tensor.reshape: ", augpy.zeros((0,)).reshape, (0, 2 ** 62, 4))
     """)
 
 
@@ -248,7 +248,7 @@ def test_huge_int_scalars_follow_the_weak_rule():
     raises(OverflowError, r"^augpy.full: integer scalar 18446744073709551616 is out of range \\[", augpy.full, (2,),
            2 ** 64)
     raises(OverflowError, r"^Tensor.fill: .* out of range for bool$", augpy.zeros((2,), augpy.bool_).fill, 2 ** 64)
-    raises(OverflowError, r"^CudaTensor.__setitem__: .* out of range for uint8$", u.__setitem__, 0, 2 ** 64)
+    raises(OverflowError, r"^Tensor.__setitem__: .* out of range for uint8$", u.__setitem__, 0, 2 ** 64)
     raises(OverflowError, r"^augpy.math.clamp: .* out of range for int8$", augpy.math.clamp,
            augpy.zeros((2,), augpy.int8), -2 ** 70, 2 ** 70)
     """)

@@ -43,7 +43,7 @@ def by_hand(data, params, shape, background, dtype=augpy.uint8):
     img = augpy.Decoder().decode(data)
     keys = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode", "max_supersampling")
     m, s = augpy.make_transform(img.shape[:2], shape[1:], **{k: v for k, v in params.items() if k in keys})
-    dst = augpy.CudaTensor(shape, dtype=dtype)
+    dst = augpy.Tensor(shape, dtype=dtype)
     augpy.warp_affine(img, dst, m, augpy.array_to_tensor(np.array(background, np.float64)), s)
     return dst.numpy()
 
@@ -66,7 +66,7 @@ def on_cpu(data, params, shape, background):
     img = augpy.array_to_tensor(np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))).cpu()
     keys = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode", "max_supersampling")
     m, s = augpy.make_transform(img.shape[:2], shape[1:], **{k: v for k, v in params.items() if k in keys})
-    dst = augpy.CudaTensor(shape).cpu()
+    dst = augpy.Tensor(shape).cpu()
     augpy.warp_affine(img, dst, m, augpy.array_to_tensor(np.array(background, np.float64)).cpu(), s)
     return dst.numpy()
 
@@ -216,7 +216,7 @@ def test_decode_warp_bad_batches():
 def test_lighting_bad_arguments():
     light = Lighting(2, channels=3)
     with pytest.raises(ValueError, match="channels"):
-        light({"image": augpy.CudaTensor((1, 4, 2, 2)), "augmentation": [{}]})
+        light({"image": augpy.Tensor((1, 4, 2, 2)), "augmentation": [{}]})
     with pytest.raises(ValueError, match="gamma_color"):
         light({"image": augpy.zeros((1, 3, 2, 2)), "augmentation": [{"gamma_color": [1, 2]}]})
     with pytest.raises(ValueError, match="min_value"):

@@ -228,9 +228,9 @@ def test_mask_writes_of_one_value(dt):
         t = augpy.asarray(a)
         t[mask] = value
         want = a.copy()
-        key = mask.numpy() if isinstance(mask, augpy.CudaTensor) else (
+        key = mask.numpy() if isinstance(mask, augpy.Tensor) else (
             mask if not isinstance(mask, list) else np.array(mask))
-        v = value.numpy() if isinstance(value, augpy.CudaTensor) else np.asarray(value)
+        v = value.numpy() if isinstance(value, augpy.Tensor) else np.asarray(value)
         if np.dtype(dt).kind in "iu":   # augpy saturates (round half to even); NumPy would wrap
             info = np.iinfo(dt)
             v = np.clip(np.round(v.astype(np.float64)), info.min, info.max)

@@ -33,26 +33,26 @@ def test_property_set_get_clear():
     t.layout = "CHW"
     t.layout = None
     assert t.layout == ""
-    assert repr(t) == f"<CudaTensor shape=(2, 3, 4), device={DEVICE}, dtype=uint8>"
+    assert repr(t) == f"<Tensor shape=(2, 3, 4), device={DEVICE}, dtype=uint8>"
     t.layout = "HWC"
-    assert repr(t) == f"<CudaTensor shape=(2, 3, 4), device={DEVICE}, dtype=uint8>"
+    assert repr(t) == f"<Tensor shape=(2, 3, 4), device={DEVICE}, dtype=uint8>"
 
 
 @pytest.mark.parametrize("bad", ["HW", "HWCN", "ABCDEFGHI"])
 def test_property_wrong_length(bad):
     t = make((2, 3, 4), "HWC")
-    with pytest.raises(ValueError, match=rf"^CudaTensor.layout: layout \"{bad[:9]}\".* but the tensor has 3 dimensions"):
+    with pytest.raises(ValueError, match=rf"^Tensor.layout: layout \"{bad[:9]}\".* but the tensor has 3 dimensions"):
         t.layout = bad
     assert t.layout == "HWC"  # unchanged after an error
 
 
 def test_property_bad_values():
     t = make((2, 3))
-    with pytest.raises(TypeError, match=r"CudaTensor.layout: layout must be a str, got int"):
+    with pytest.raises(TypeError, match=r"Tensor.layout: layout must be a str, got int"):
         t.layout = 3
-    with pytest.raises(ValueError, match=r"CudaTensor.layout: layout 'Hé' must be ASCII"):
+    with pytest.raises(ValueError, match=r"Tensor.layout: layout 'Hé' must be ASCII"):
         t.layout = "Hé"  # two characters but three UTF-8 bytes
-    with pytest.raises(ValueError, match=r"CudaTensor.layout: layout 'H\\x00' must be ASCII"):
+    with pytest.raises(ValueError, match=r"Tensor.layout: layout 'H\\x00' must be ASCII"):
         t.layout = "H\x00"
     with pytest.raises(AttributeError):
         del t.layout
@@ -180,7 +180,7 @@ def rand(shape, seed=0):
 def test_numpy_views_share_memory():
     img = rand((9, 11, 3))
     v = augpy.hflip(img)                       # a view of the NumPy memory, an augpy tensor
-    assert isinstance(v, augpy.CudaTensor) and v.layout == "HWC" and v.device == "cpu"
+    assert isinstance(v, augpy.Tensor) and v.layout == "HWC" and v.device == "cpu"
     np.testing.assert_array_equal(v.numpy(), img[:, ::-1])
     img[0, 0, 0] = 17 if img[0, 0, 0] != 17 else 18
     assert v.numpy()[0, -1, 0] == img[0, 0, 0]  # no copy: a write shows through the view
@@ -241,7 +241,7 @@ def test_buffer_protocol_objects():
 
 @pytest.mark.parametrize("bad", [b"jpeg bytes", "image", None, [[1, 2], [3, 4]], 3])
 def test_non_arrays_are_type_errors(bad):
-    with pytest.raises(TypeError, match="augpy.flip: image must be a CudaTensor or an array"):
+    with pytest.raises(TypeError, match="augpy.flip: image must be a Tensor or an array"):
         augpy.flip(bad)
 
 

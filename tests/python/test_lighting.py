@@ -151,7 +151,7 @@ def test_lighting_bad_inputs(rng):
         f(x, "abc", gc, ct, 0, 255)
     with pytest.raises(TypeError, match=r"augpy.lighting.*vmin"):
         f(x, gg, gc, ct, "0", 255)
-    with pytest.raises(TypeError, match=r"augpy.lighting: imtensor must be a CudaTensor or an array"):
+    with pytest.raises(TypeError, match=r"augpy.lighting: imtensor must be a Tensor or an array"):
         f("abc", gg, gc, ct, 0, 255)
     with pytest.raises(ValueError, match=r"augpy.lighting.*shape \(2,\)"):  # a NumPy array is an image argument
         f(gg, gg, gc, ct, 0, 255)

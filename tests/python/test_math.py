@@ -65,7 +65,7 @@ def test_all_names_exist():
         assert callable(getattr(am, n)), n
         assert getattr(am, n).__name__ == n
     for n in METHODS:
-        assert callable(getattr(augpy.CudaTensor, n)), n
+        assert callable(getattr(augpy.Tensor, n)), n
 
 
 OPS_H = pathlib.Path(__file__).resolve().parents[2] / "include" / "aug" / "ops.h"
@@ -100,12 +100,12 @@ def test_math_exposure_follows_the_c_op_list():
         assert fn.__doc__ and fn.__doc__.strip(), name
         args = [t] * arity
         if name in METHODS:
-            method = getattr(augpy.CudaTensor, name)
+            method = getattr(augpy.Tensor, name)
             assert list(inspect.signature(method).parameters) == ["self"] + params[1:], name
             assert method.__doc__ == fn.__doc__, name
             np.testing.assert_array_equal(getattr(t, name)(*args[1:]).numpy(), fn(*args).numpy())
         else:
-            assert not hasattr(augpy.CudaTensor, name) or name in ("min", "max"), name  # min/max: reductions
+            assert not hasattr(augpy.Tensor, name) or name in ("min", "max"), name  # min/max: reductions
 
 
 @pytest.mark.parametrize("d", R.DTYPES)

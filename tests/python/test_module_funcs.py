@@ -52,7 +52,7 @@ def test_arange_dtype_and_keywords():
     same(augpy.arange(250, 260, dtype=augpy.uint8), np.minimum(np.arange(250, 260), 255).astype(np.uint8))
     same(augpy.arange(start=1, stop=4, step=1, dtype="float64"), np.arange(1, 4, dtype=np.float64))
     same(augpy.arange(stop=3), np.arange(3))
-    assert augpy.arange(3, device_id=augpy.CudaTensor((1,)).device_id).device == DEVICE
+    assert augpy.arange(3, device_id=augpy.Tensor((1,)).device_id).device == DEVICE
 
 
 def test_arange_errors():

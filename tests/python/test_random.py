@@ -26,7 +26,7 @@ def values(t):
 
 
 def filled(kind, shape, dtype, *params, seed=1234):
-    t = augpy.CudaTensor(shape, dtype=augpy_dtype(dtype) if isinstance(dtype, str) else dtype)
+    t = augpy.Tensor(shape, dtype=augpy_dtype(dtype) if isinstance(dtype, str) else dtype)
     getattr(RNG(seed=seed), kind)(t, *params)
     return values(t)
 
@@ -78,7 +78,7 @@ def test_same_seed_same_bytes(dtype, kind):
 
 def test_state_replay_and_pickle():
     g = RNG(seed=2 ** 64 - 1)
-    a, b = augpy.CudaTensor((1000,), dtype=augpy.float32), augpy.CudaTensor((1000,), dtype=augpy.float32)
+    a, b = augpy.Tensor((1000,), dtype=augpy.float32), augpy.Tensor((1000,), dtype=augpy.float32)
     g.uniform(a, 0, 1)
     state = g.get_state()
     assert state == (2 ** 64 - 1, 1)
@@ -110,13 +110,13 @@ def test_threads_and_strides_do_not_matter():
     finally:
         augpy.set_num_threads(0)
     # a strided view gets, in C order, the values of a contiguous tensor of its shape
-    base = augpy.CudaTensor((130, 3001), dtype=augpy.float32)
+    base = augpy.Tensor((130, 3001), dtype=augpy.float32)
     view = base[::-2, :]
     assert view.shape == (65, 3001)
     RNG(seed=1234).gaussian(view, 0, 1)
     np.testing.assert_array_equal(view.numpy(), ref)
     # an inner stride of 2 likewise
-    base = augpy.CudaTensor((65, 6002), dtype=augpy.float32)
+    base = augpy.Tensor((65, 6002), dtype=augpy.float32)
     RNG(seed=1234).gaussian(base[:, 1::2], 0, 1)
     np.testing.assert_array_equal(base.numpy()[:, 1::2], ref)
 
@@ -286,18 +286,18 @@ def test_large_parameters_saturate():
 ])
 def test_uniform_bad_values(args, match):
     g = RNG(seed=1)
-    t = augpy.CudaTensor((4,), dtype=augpy.float32)
+    t = augpy.Tensor((4,), dtype=augpy.float32)
     with pytest.raises(ValueError, match="RandomNumberGenerator.uniform: " + match):
         g.uniform(t, *args)
     assert g.get_state() == (1, 0)  # failed calls do not count
 
 
 def test_empty_integer_range():
-    t = augpy.CudaTensor((4,), dtype=augpy.int8)
+    t = augpy.Tensor((4,), dtype=augpy.int8)
     with pytest.raises(ValueError, match=r"RandomNumberGenerator.uniform: no int8 value in \[0.2"):
         RNG(seed=1).uniform(t, 0.2, 0.9)
     with pytest.raises(ValueError, match="no uint8 value"):
-        RNG(seed=1).uniform(augpy.CudaTensor((4,), dtype=augpy.uint8), -5, 0)
+        RNG(seed=1).uniform(augpy.Tensor((4,), dtype=augpy.uint8), -5, 0)
 
 
 @pytest.mark.parametrize("args,match", [
@@ -306,14 +306,14 @@ def test_empty_integer_range():
     ((0.0, float("inf")), "std must be finite"),
 ])
 def test_gaussian_bad_values(args, match):
-    t = augpy.CudaTensor((4,), dtype=augpy.float32)
+    t = augpy.Tensor((4,), dtype=augpy.float32)
     with pytest.raises(ValueError, match="RandomNumberGenerator.gaussian: " + match):
         RNG(seed=1).gaussian(t, *args)
 
 
 def test_bad_types_and_arguments():
     g = RNG(seed=1)
-    t = augpy.CudaTensor((4,), dtype=augpy.float32)
+    t = augpy.Tensor((4,), dtype=augpy.float32)
     with pytest.raises(TypeError, match="RandomNumberGenerator.uniform"):
         g.uniform(t, "a", 1)
     with pytest.raises(TypeError, match="RandomNumberGenerator.uniform"):
@@ -357,7 +357,7 @@ def test_no_leaks():
         with open("/proc/self/statm") as f:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
-    t = augpy.CudaTensor((3, 3), dtype=augpy.uint8)
+    t = augpy.Tensor((3, 3), dtype=augpy.uint8)
     arr = np.zeros(5)
 
     def calls():

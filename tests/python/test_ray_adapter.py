@@ -76,7 +76,7 @@ def in_process(folder, seed, epoch=0):
         params = AUGMENT(gen, key, {"path": path})
         img = decoder.decode(data)
         m, s = augpy.make_transform(img.shape[:2], SHAPE[1:], **params)
-        dst = augpy.CudaTensor(SHAPE, dtype=augpy.uint8)
+        dst = augpy.Tensor(SHAPE, dtype=augpy.uint8)
         augpy.warp_affine(img, dst, m, None, s)
         out[path] = dst.numpy()
     return out

@@ -261,7 +261,7 @@ def test_bad_input():
         with pytest.raises(ValueError, match="augpy.resize: the output has self-overlapping"):
             augpy.resize(t, (4, 4), out=augpy.from_dlpack(shared))
         assert not base.any()
-    with pytest.raises(TypeError, match="augpy.resize: image must be a CudaTensor or an array"):
+    with pytest.raises(TypeError, match="augpy.resize: image must be a Tensor or an array"):
         augpy.resize([[1, 2], [3, 4]], (2, 2))  # a list is no array (it would need a copy)
     with pytest.raises(ValueError, match="augpy.resize: cannot tell the layout of image from its shape \\(4, 4, 3\\)"
                                          ".*pass layout="):
@@ -288,7 +288,7 @@ def test_numpy_hwc_uint8_without_copy():
     t = augpy.array_to_tensor(img)
     for interp, aa in INTERPS:
         r = augpy.resize(img, (13, 21), interp, aa)  # the array itself, not a tensor made from it
-        assert isinstance(r, augpy.CudaTensor) and r.layout == "HWC" and r.device == "cpu"
+        assert isinstance(r, augpy.Tensor) and r.layout == "HWC" and r.device == "cpu"
         same(r.numpy(), augpy.resize(t, (13, 21), interp, aa).numpy())
     out = np.zeros((13, 21, 3), np.uint8)          # an array out=: written in place, returned
     assert augpy.resize(img, (13, 21), out=out) is out

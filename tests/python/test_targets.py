@@ -151,7 +151,7 @@ def test_with_make_transform_and_warp():
     img = np.zeros((60, 80, 3), np.uint8)
     img[20:30, 10:40] = 255
     m, _ = augpy.make_transform((60, 80), (64, 64), angle=25, scale=0.8)
-    dst = augpy.CudaTensor((3, 64, 64), dtype=augpy.uint8)
+    dst = augpy.Tensor((3, 64, 64), dtype=augpy.uint8)
     augpy.warp_affine(augpy.array_to_tensor(img), dst, m, supersampling=1)
     ys, xs = np.nonzero(dst.numpy()[0] > 0)
     (box,), keep = augpy.transform_boxes(np.array([[10, 20, 40, 30]]), m, (60, 80), (64, 64))

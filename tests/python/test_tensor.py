@@ -22,7 +22,7 @@ def filled(a):
 # ---- creation and properties ------------------------------------------------------------
 
 def test_create_default():
-    t = augpy.CudaTensor((2, 2, 4))
+    t = augpy.Tensor((2, 2, 4))
     assert t.shape == (2, 2, 4)
     assert t.strides == (8, 4, 1)
     assert t.dtype is augpy.uint8
@@ -32,70 +32,70 @@ def test_create_default():
     assert t.layout == ""
     assert t.byte_offset == 0
     assert isinstance(t.ptr, int) and t.ptr != 0
-    assert augpy.Tensor is augpy.CudaTensor
+    assert augpy.CudaTensor is augpy.Tensor
 
 
 @pytest.mark.parametrize("name", DTYPE_NAMES + ["bfloat16"])
 def test_create_dtypes(name):
-    t = augpy.CudaTensor([3, 5], dtype=augpy_dtype(name))
+    t = augpy.Tensor([3, 5], dtype=augpy_dtype(name))
     assert t.dtype is augpy_dtype(name)
     assert t.itemsize == t.dtype.itemsize
     assert t.strides == (5, 1)
 
 
 def test_create_dtype_spellings():
-    assert augpy.CudaTensor(4, np.int16).dtype is augpy.int16
-    assert augpy.CudaTensor(4, dtype="float32").dtype is augpy.float32
-    assert augpy.CudaTensor(4, dtype=np.dtype("u2")).dtype is augpy.uint16
-    assert augpy.CudaTensor(shape=(1,), dtype=augpy.int8, device_id=0).dtype is augpy.int8
+    assert augpy.Tensor(4, np.int16).dtype is augpy.int16
+    assert augpy.Tensor(4, dtype="float32").dtype is augpy.float32
+    assert augpy.Tensor(4, dtype=np.dtype("u2")).dtype is augpy.uint16
+    assert augpy.Tensor(shape=(1,), dtype=augpy.int8, device_id=0).dtype is augpy.int8
 
 
 def test_create_shapes():
-    assert augpy.CudaTensor(5).shape == (5,)
-    assert augpy.CudaTensor(()).shape == ()
-    assert augpy.CudaTensor([]).size == 1
-    assert augpy.CudaTensor((0, 3)).size == 0
-    assert augpy.CudaTensor((1,) * 8).ndim == 8
-    assert augpy.CudaTensor(np.array([2, 3])).shape == (2, 3)
+    assert augpy.Tensor(5).shape == (5,)
+    assert augpy.Tensor(()).shape == ()
+    assert augpy.Tensor([]).size == 1
+    assert augpy.Tensor((0, 3)).size == 0
+    assert augpy.Tensor((1,) * 8).ndim == 8
+    assert augpy.Tensor(np.array([2, 3])).shape == (2, 3)
 
 
 @pytest.mark.parametrize("args, exc, msg", [
-    (((-3,),), ValueError, r"CudaTensor: shape entries must be >= 0, got -3"),
-    (((2, -1),), ValueError, r"CudaTensor: shape entries must be >= 0, got -1"),
-    (("ab",), TypeError, r"CudaTensor: shape must be an int or a sequence of ints, got str"),
-    (((1.5, 2),), TypeError, r"CudaTensor: shape entries must be integers, got float"),
-    (((1,) * 9,), ValueError, r"CudaTensor: too many dimensions in shape: 9 \(at most 8"),
-    ((None,), TypeError, r"CudaTensor: shape must be an int or a sequence of ints, got NoneType"),
-    (((2 ** 70,),), ValueError, r"CudaTensor: shape entry \d+ is too large"),
-    (((2,), "foo"), TypeError, r"CudaTensor: cannot interpret 'foo' as a data type"),
-    (((2,), np.complex64), TypeError, r"CudaTensor: unsupported data type"),
-    (((2,), augpy.uint8, 99), ValueError, r"CudaTensor: invalid device_id 99"),
-    (((2,), augpy.uint8, -1), ValueError, r"CudaTensor: invalid device_id -1"),
+    (((-3,),), ValueError, r"Tensor: shape entries must be >= 0, got -3"),
+    (((2, -1),), ValueError, r"Tensor: shape entries must be >= 0, got -1"),
+    (("ab",), TypeError, r"Tensor: shape must be an int or a sequence of ints, got str"),
+    (((1.5, 2),), TypeError, r"Tensor: shape entries must be integers, got float"),
+    (((1,) * 9,), ValueError, r"Tensor: too many dimensions in shape: 9 \(at most 8"),
+    ((None,), TypeError, r"Tensor: shape must be an int or a sequence of ints, got NoneType"),
+    (((2 ** 70,),), ValueError, r"Tensor: shape entry \d+ is too large"),
+    (((2,), "foo"), TypeError, r"Tensor: cannot interpret 'foo' as a data type"),
+    (((2,), np.complex64), TypeError, r"Tensor: unsupported data type"),
+    (((2,), augpy.uint8, 99), ValueError, r"Tensor: invalid device_id 99"),
+    (((2,), augpy.uint8, -1), ValueError, r"Tensor: invalid device_id -1"),
 ])
 def test_create_errors(args, exc, msg):
     with pytest.raises(exc, match=msg):
-        augpy.CudaTensor(*args)
+        augpy.Tensor(*args)
 
 
 def test_create_too_large():
-    with pytest.raises((MemoryError, OverflowError, ValueError), match=r"CudaTensor: "):
-        augpy.CudaTensor((2 ** 40, 2 ** 40))
+    with pytest.raises((MemoryError, OverflowError, ValueError), match=r"Tensor: "):
+        augpy.Tensor((2 ** 40, 2 ** 40))
 
 
 # ---- repr (the manual's examples; device=cuda:0 on a GPU) -----------------------------------------------
 
 def test_repr_manual_examples():
-    t = augpy.CudaTensor((2, 2, 4), augpy.uint8)
-    assert repr(t) == f"<CudaTensor shape=(2, 2, 4), device={DEVICE}, dtype=uint8>"
-    assert repr(t[1, 1, 3]) == f"<CudaTensor shape=(), device={DEVICE}, dtype=uint8>"
-    assert repr(t[-1]) == f"<CudaTensor shape=(2, 4), device={DEVICE}, dtype=uint8>"
-    assert repr(t[:, 0]) == f"<CudaTensor shape=(2, 4), device={DEVICE}, dtype=uint8>"
-    assert repr(t[:, 1:, 1:-1]) == f"<CudaTensor shape=(2, 1, 2), device={DEVICE}, dtype=uint8>"
-    assert repr(t[:, :, ::2]) == f"<CudaTensor shape=(2, 2, 2), device={DEVICE}, dtype=uint8>"
+    t = augpy.Tensor((2, 2, 4), augpy.uint8)
+    assert repr(t) == f"<Tensor shape=(2, 2, 4), device={DEVICE}, dtype=uint8>"
+    assert repr(t[1, 1, 3]) == f"<Tensor shape=(), device={DEVICE}, dtype=uint8>"
+    assert repr(t[-1]) == f"<Tensor shape=(2, 4), device={DEVICE}, dtype=uint8>"
+    assert repr(t[:, 0]) == f"<Tensor shape=(2, 4), device={DEVICE}, dtype=uint8>"
+    assert repr(t[:, 1:, 1:-1]) == f"<Tensor shape=(2, 1, 2), device={DEVICE}, dtype=uint8>"
+    assert repr(t[:, :, ::2]) == f"<Tensor shape=(2, 2, 2), device={DEVICE}, dtype=uint8>"
     background = augpy.array_to_tensor(np.array([124, 116, 104], dtype=np.uint8))
-    assert repr(background) == f"<CudaTensor shape=(3), device={DEVICE}, dtype=uint8>"
+    assert repr(background) == f"<Tensor shape=(3), device={DEVICE}, dtype=uint8>"
     assert str(background) == "[124 116 104]"  # str shows the values, as NumPy's
-    assert repr(augpy.CudaTensor((1,), augpy.float64)) == f"<CudaTensor shape=(1), device={DEVICE}, dtype=float64>"
+    assert repr(augpy.Tensor((1,), augpy.float64)) == f"<Tensor shape=(1), device={DEVICE}, dtype=float64>"
 
 
 # ---- indexing against NumPy ----------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_getitem_matches_numpy(shape, idx):
     if exc is not None:
         # Both reject the index; for several faults at once (a zero step and too many
         # indices) NumPy and aug may report a different one first.
-        with pytest.raises((IndexError, ValueError), match=r"CudaTensor.__getitem__: ") as info:
+        with pytest.raises((IndexError, ValueError), match=r"Tensor.__getitem__: ") as info:
             t[idx]
         items = idx if isinstance(idx, tuple) else (idx,)
         if sum(i is not None and i is not Ellipsis for i in items) <= len(shape):
@@ -181,22 +181,22 @@ def test_getitem_scalar_result_is_0d():
 
 
 @pytest.mark.parametrize("idx, exc, msg", [
-    ((5,), IndexError, r"CudaTensor.__getitem__: index 5 is out of bounds for axis 0 with size 2"),
-    ((0, 0, 0, 0), IndexError, r"CudaTensor.__getitem__: too many indices"),
-    ((slice(None, None, 0),), ValueError, r"CudaTensor.__getitem__: slice step cannot be zero"),
-    ((5, slice(None, None, 0)), IndexError, r"CudaTensor.__getitem__: index 5 is out of bounds for axis 0"),
-    ((slice(None, None, 0), 5), ValueError, r"CudaTensor.__getitem__: slice step cannot be zero"),
-    ((Ellipsis, Ellipsis), IndexError, r"CudaTensor.__getitem__: an index can only have a single ellipsis"),
-    (([0, 2],), IndexError, r"CudaTensor.__getitem__: index 2 is out of bounds for axis 0 with size 2"),
-    (([0.5],), IndexError, r"CudaTensor.__getitem__: arrays used as indices must be of integer"),
-    ((1.0,), IndexError, r"CudaTensor.__getitem__: only integers, slices .* got float"),
-    ((True,), IndexError, r"CudaTensor.__getitem__: only integers, slices .* got bool"),
-    (("a",), IndexError, r"CudaTensor.__getitem__: only integers, slices .* got str"),
-    ((slice(0.5, 2),), TypeError, r"CudaTensor.__getitem__: slice indices must be integers or None"),
-    ((2 ** 70,), IndexError, r"CudaTensor.__getitem__: index 1180591620717411303424 is out of bounds"),
+    ((5,), IndexError, r"Tensor.__getitem__: index 5 is out of bounds for axis 0 with size 2"),
+    ((0, 0, 0, 0), IndexError, r"Tensor.__getitem__: too many indices"),
+    ((slice(None, None, 0),), ValueError, r"Tensor.__getitem__: slice step cannot be zero"),
+    ((5, slice(None, None, 0)), IndexError, r"Tensor.__getitem__: index 5 is out of bounds for axis 0"),
+    ((slice(None, None, 0), 5), ValueError, r"Tensor.__getitem__: slice step cannot be zero"),
+    ((Ellipsis, Ellipsis), IndexError, r"Tensor.__getitem__: an index can only have a single ellipsis"),
+    (([0, 2],), IndexError, r"Tensor.__getitem__: index 2 is out of bounds for axis 0 with size 2"),
+    (([0.5],), IndexError, r"Tensor.__getitem__: arrays used as indices must be of integer"),
+    ((1.0,), IndexError, r"Tensor.__getitem__: only integers, slices .* got float"),
+    ((True,), IndexError, r"Tensor.__getitem__: only integers, slices .* got bool"),
+    (("a",), IndexError, r"Tensor.__getitem__: only integers, slices .* got str"),
+    ((slice(0.5, 2),), TypeError, r"Tensor.__getitem__: slice indices must be integers or None"),
+    ((2 ** 70,), IndexError, r"Tensor.__getitem__: index 1180591620717411303424 is out of bounds"),
 ])
 def test_getitem_errors(idx, exc, msg):
-    t = augpy.CudaTensor((2, 3, 4))
+    t = augpy.Tensor((2, 3, 4))
     with pytest.raises(exc, match=msg):
         t[idx]
 
@@ -227,7 +227,7 @@ def test_huge_slice_bounds_clamp():
     ("float16", 70000, 65504.0), ("int32", True, 1), ("uint8", np.float32(7.5), 8), ("int16", np.int64(-40000), -32768),
 ])
 def test_setitem_scalar_saturates(name, value, expect):
-    t = augpy.CudaTensor((2, 3), augpy_dtype(name))
+    t = augpy.Tensor((2, 3), augpy_dtype(name))
     t[:] = value
     out = t.numpy()
     assert out.dtype == np.dtype(name)
@@ -235,7 +235,7 @@ def test_setitem_scalar_saturates(name, value, expect):
 
 
 def test_setitem_manual_example():
-    t = augpy.CudaTensor((2, 2, 4), augpy.uint8)
+    t = augpy.Tensor((2, 2, 4), augpy.uint8)
     t[:] = 40
     np.testing.assert_array_equal(t.numpy(), np.full((2, 2, 4), 40, np.uint8))
 
@@ -272,21 +272,21 @@ def test_setitem_overlapping():
 
 
 @pytest.mark.parametrize("value, exc, msg", [
-    ("abc", TypeError, r"CudaTensor.__setitem__: cannot assign str"),
-    (None, TypeError, r"CudaTensor.__setitem__: cannot assign NoneType"),
-    (np.zeros(3), ValueError, r"CudaTensor.__setitem__: .*broadcast"),
-    (object(), TypeError, r"CudaTensor.__setitem__: cannot convert object"),
+    ("abc", TypeError, r"Tensor.__setitem__: cannot assign str"),
+    (None, TypeError, r"Tensor.__setitem__: cannot assign NoneType"),
+    (np.zeros(3), ValueError, r"Tensor.__setitem__: .*broadcast"),
+    (object(), TypeError, r"Tensor.__setitem__: cannot convert object"),
     (2 ** 64, OverflowError, r"out of range"),
-    (np.array(["x"]), TypeError, r"CudaTensor.__setitem__: "),
+    (np.array(["x"]), TypeError, r"Tensor.__setitem__: "),
 ])
 def test_setitem_errors(value, exc, msg):
-    t = augpy.CudaTensor((2, 4))
+    t = augpy.Tensor((2, 4))
     with pytest.raises(exc, match=msg):
         t[0] = value
 
 
 def test_delitem():
-    t = augpy.CudaTensor((2, 4))
+    t = augpy.Tensor((2, 4))
     with pytest.raises(TypeError, match=r"cannot be deleted"):
         del t[0]
 
@@ -347,7 +347,7 @@ def test_array_to_tensor_other_sources():
 
 
 def test_array_to_tensor_into_tensor():
-    dst = augpy.CudaTensor((2, 3), augpy.uint8)
+    dst = augpy.Tensor((2, 3), augpy.uint8)
     res = augpy.array_to_tensor(np.array([[-1.0, 2.5, 300.0]]), dst)
     assert res is dst
     assert dst.numpy().tolist() == [[0, 2, 255]] * 2
@@ -361,8 +361,8 @@ def test_array_to_tensor_into_tensor():
     ((np.zeros(2, np.complex64),), {}, TypeError, r"array_to_tensor: "),
     ((np.zeros(3), 99), {}, ValueError, r"array_to_tensor: invalid device_id 99"),
     ((np.zeros(3), "x"), {}, TypeError, r"array_to_tensor: device_id must be an int"),
-    ((np.zeros(3),), {"tensor": 5}, TypeError, r"array_to_tensor: tensor must be a CudaTensor"),
-    ((np.zeros(3),), {"tensor": augpy.CudaTensor(4)}, ValueError, r"array_to_tensor: .*broadcast"),
+    ((np.zeros(3),), {"tensor": 5}, TypeError, r"array_to_tensor: tensor must be a Tensor"),
+    ((np.zeros(3),), {"tensor": augpy.Tensor(4)}, ValueError, r"array_to_tensor: .*broadcast"),
     ((np.zeros([1] * 9),), {}, ValueError, r"array_to_tensor: array has 9 dimensions"),
 ])
 def test_array_to_tensor_errors(args, kwargs, exc, msg):
@@ -408,7 +408,7 @@ def test_tensor_to_array_readonly_array():
 
 
 def test_tensor_to_array_type_errors():
-    with pytest.raises(TypeError, match=r"tensor_to_array: tensor must be a CudaTensor, got list"):
+    with pytest.raises(TypeError, match=r"tensor_to_array: tensor must be a Tensor, got list"):
         augpy.tensor_to_array([1, 2])
 
 
@@ -418,7 +418,7 @@ def test_array_protocol():
     assert a.dtype == np.int32 and a.tolist() == [[0, 1, 2], [3, 4, 5]]
     assert t.__array__(np.float64).dtype == np.float64
     if ON_CUDA:  # device memory: numpy can only have a copy
-        with pytest.raises(ValueError, match=r"^CudaTensor.__array__: a copy is required for a int32 tensor on a "
+        with pytest.raises(ValueError, match=r"^Tensor.__array__: a copy is required for a int32 tensor on a "
                                              r"cuda device \(copy=False given\)$"):
             t.__array__(copy=False)
         t = t.cpu()
@@ -487,15 +487,15 @@ def test_buffer_0d_and_broadcast():
 
 
 def test_buffer_bfloat16_rejected():
-    t = augpy.CudaTensor((2,), augpy.bfloat16).cpu()
-    with pytest.raises(BufferError, match=r"CudaTensor: bfloat16 tensors cannot be exported"):
+    t = augpy.Tensor((2,), augpy.bfloat16).cpu()
+    with pytest.raises(BufferError, match=r"Tensor: bfloat16 tensors cannot be exported"):
         memoryview(t)
 
 
 @pytest.mark.skipif(not ON_CUDA, reason="a CUDA tensor")
 def test_buffer_refused_on_cuda():
     t = augpy.array_to_tensor(np.arange(4, dtype=np.uint8))
-    with pytest.raises(BufferError, match=rf"^CudaTensor: only CPU tensors support the buffer protocol, this one is "
+    with pytest.raises(BufferError, match=rf"^Tensor: only CPU tensors support the buffer protocol, this one is "
                                           rf"on {DEVICE}; use numpy\(\) or DLPack$"):
         memoryview(t)
     np.testing.assert_array_equal(np.asarray(t), np.arange(4))  # numpy falls back to __array__ (a copy)
@@ -525,8 +525,8 @@ def test_len_and_iter():
     for row, ref in zip(rows, a):
         np.testing.assert_array_equal(row.numpy(), ref)
     assert [int(x) for x in t[1]] == [4, 5, 6, 7]
-    assert len(augpy.CudaTensor((0, 2))) == 0 and list(augpy.CudaTensor((0, 2))) == []
-    s = augpy.CudaTensor(())
+    assert len(augpy.Tensor((0, 2))) == 0 and list(augpy.Tensor((0, 2))) == []
+    s = augpy.Tensor(())
     with pytest.raises(TypeError, match=r"len\(\) of a 0-d tensor"):
         len(s)
     with pytest.raises(TypeError, match=r"iteration over a 0-d tensor"):
@@ -542,15 +542,15 @@ def test_scalar_conversions():
     assert not bool(augpy.array_to_tensor(np.array([False])))
     big = augpy.array_to_tensor(np.array(2 ** 64 - 1, np.uint64))
     assert int(big) == 2 ** 64 - 1
-    with pytest.raises(ValueError, match=r"CudaTensor: the truth value of a tensor with 2 elements"):
-        bool(augpy.CudaTensor(2))
-    with pytest.raises(TypeError, match=r"CudaTensor: only tensors with one element can be converted to int"):
-        int(augpy.CudaTensor(2))
-    with pytest.raises(ValueError, match=r"CudaTensor: only tensors with one element .* float"):
-        float(augpy.CudaTensor(0))
-    with pytest.raises(TypeError, match=r"CudaTensor: only 0-d integer tensors"):
+    with pytest.raises(ValueError, match=r"Tensor: the truth value of a tensor with 2 elements"):
+        bool(augpy.Tensor(2))
+    with pytest.raises(TypeError, match=r"Tensor: only tensors with one element can be converted to int"):
+        int(augpy.Tensor(2))
+    with pytest.raises(ValueError, match=r"Tensor: only tensors with one element .* float"):
+        float(augpy.Tensor(0))
+    with pytest.raises(TypeError, match=r"Tensor: only 0-d integer tensors"):
         operator.index(t)
-    with pytest.raises(TypeError, match=r"CudaTensor: only 0-d integer tensors"):
+    with pytest.raises(TypeError, match=r"Tensor: only 0-d integer tensors"):
         operator.index(augpy.array_to_tensor(np.array([3])))
 
 
@@ -568,21 +568,21 @@ def test_reshape():
 
 
 @pytest.mark.parametrize("shape, exc, msg", [
-    ((5, 5), ValueError, r"CudaTensor.reshape: cannot reshape tensor of size 24 into shape \(5, 5\)"),
-    ((-1, -1), ValueError, r"CudaTensor.reshape: can only specify one unknown dimension"),
-    ((2, -3), ValueError, r"CudaTensor.reshape: "),
-    (("a",), TypeError, r"CudaTensor.reshape: shape entries must be integers"),
-    ((1,) * 9, ValueError, r"CudaTensor.reshape: too many dimensions"),
+    ((5, 5), ValueError, r"Tensor.reshape: cannot reshape tensor of size 24 into shape \(5, 5\)"),
+    ((-1, -1), ValueError, r"Tensor.reshape: can only specify one unknown dimension"),
+    ((2, -3), ValueError, r"Tensor.reshape: "),
+    (("a",), TypeError, r"Tensor.reshape: shape entries must be integers"),
+    ((1,) * 9, ValueError, r"Tensor.reshape: too many dimensions"),
 ])
 def test_reshape_errors(shape, exc, msg):
-    t = augpy.CudaTensor(24)
+    t = augpy.Tensor(24)
     with pytest.raises(exc, match=msg):
         t.reshape(shape)
 
 
 def test_reshape_non_contiguous():
-    t = augpy.CudaTensor((4, 6))[:, ::2]
-    with pytest.raises(ValueError, match=r"CudaTensor.reshape: .*contiguous\(\)"):
+    t = augpy.Tensor((4, 6))[:, ::2]
+    with pytest.raises(ValueError, match=r"Tensor.reshape: .*contiguous\(\)"):
         t.reshape(12)
     c = t.contiguous()
     assert c.is_contiguous and c.strides == (3, 1)
@@ -592,32 +592,50 @@ def test_reshape_non_contiguous():
 
 
 def test_layout():
-    t = augpy.CudaTensor((2, 3, 4))
+    t = augpy.Tensor((2, 3, 4))
     t.layout = "HWC"
     assert t.layout == "HWC"
     assert t[0].layout in ("", "WC")  # the C library decides how views keep layouts
     t.layout = None
     assert t.layout == ""
-    with pytest.raises(ValueError, match=r"CudaTensor.layout: "):
+    with pytest.raises(ValueError, match=r"Tensor.layout: "):
         t.layout = "HW"
-    with pytest.raises(TypeError, match=r"CudaTensor.layout: layout must be a str, got int"):
+    with pytest.raises(TypeError, match=r"Tensor.layout: layout must be a str, got int"):
         t.layout = 3
 
 
 def test_empty_like():
-    t = augpy.CudaTensor((2, 5), augpy.int16)[:, ::2]
+    t = augpy.Tensor((2, 5), augpy.int16)[:, ::2]
     e = augpy.empty_like(t)
     assert e.shape == (2, 3) and e.dtype is augpy.int16 and e.is_contiguous
     assert augpy.empty_like(t, augpy.float32).dtype is augpy.float32
     assert augpy.empty_like(t, dtype=np.uint8).dtype is augpy.uint8
-    with pytest.raises(TypeError, match=r"empty_like: tensor must be a CudaTensor, got numpy.ndarray"):
+    with pytest.raises(TypeError, match=r"empty_like: tensor must be a Tensor, got numpy.ndarray"):
         augpy.empty_like(np.zeros(3))
 
 
 def test_weakref_and_gc():
-    t = augpy.CudaTensor(3)
+    t = augpy.Tensor(3)
     r = weakref.ref(t)
     assert r() is t
     del t
     gc.collect()
     assert r() is None
+
+
+def test_cudatensor_is_the_manuals_name_for_tensor():
+    """augpy.Tensor is the class; CudaTensor, the augpy manual's name, is the same type object,
+    so the old spellings (constructor, isinstance, pickles) keep working."""
+    import pickle
+    assert augpy.CudaTensor is augpy.Tensor and augpy._augpy.CudaTensor is augpy._augpy.Tensor
+    assert augpy.Tensor.__name__ == "Tensor" and "CudaTensor" in augpy.__all__ and "Tensor" in augpy.__all__
+    t = augpy.CudaTensor((2, 3), dtype=augpy.float32)
+    t.fill(1.5)
+    assert type(t) is augpy.Tensor and isinstance(t, augpy.CudaTensor) and isinstance(t, augpy.Tensor)
+    assert repr(t).startswith("<Tensor shape=(2, 3), device=")
+    u = pickle.loads(pickle.dumps(t))
+    assert type(u) is augpy.Tensor and u.numpy().tolist() == [[1.5] * 3] * 2
+    with pytest.raises(TypeError, match=r"^Tensor: shape must be an int or a sequence of ints, got str"):
+        augpy.CudaTensor("ab")
+    with pytest.raises(TypeError, match=r"out must be a Tensor or None"):
+        augpy.add(t, t, out=1)

@@ -50,7 +50,7 @@ def views(draw, dtypes=DTYPE_NAMES, min_dims=0, max_dims=4, max_side=5, min_side
 
 
 def assert_same(t, a):
-    if isinstance(a, augpy.CudaTensor):
+    if isinstance(a, augpy.Tensor):
         assert a.dtype == t.dtype
         a = a.numpy()
     assert t.shape == a.shape
@@ -139,13 +139,13 @@ def test_item(name):
 
 @pytest.mark.parametrize("shape", [(3,), (0,), (2, 2), (1, 0)])
 def test_item_needs_one_element(shape):
-    with pytest.raises(ValueError, match=r"CudaTensor.item: can only convert a tensor of size 1 to a Python scalar"):
+    with pytest.raises(ValueError, match=r"Tensor.item: can only convert a tensor of size 1 to a Python scalar"):
         dev_tensor(np.zeros(shape, np.float32)).item()
 
 
 def test_item_bad_indices():
     t = dev_tensor(np.zeros((2, 3), np.float32))
-    with pytest.raises(IndexError, match=r"CudaTensor.item: index 6 is out of bounds for size 6"):
+    with pytest.raises(IndexError, match=r"Tensor.item: index 6 is out of bounds for size 6"):
         t.item(6)
     with pytest.raises(IndexError, match=r"index -3 is out of bounds for axis of size 2"):
         t.item(-3, 0)
@@ -240,7 +240,7 @@ def test_view_dtype_against_numpy(v, to):
     try:
         want = a.view(to)
     except ValueError:
-        with pytest.raises(ValueError, match=r"CudaTensor.view"):
+        with pytest.raises(ValueError, match=r"Tensor.view"):
             t.view(to)
         return
     try:
@@ -270,7 +270,7 @@ def test_view_shape_and_errors():
         dev_tensor(np.zeros(3, np.uint8)).view(augpy.uint16)
     with pytest.raises(ValueError, match="contiguous"):
         t.view(3, 4)[:, ::2].view(6)
-    with pytest.raises(TypeError, match="CudaTensor.view"):
+    with pytest.raises(TypeError, match="Tensor.view"):
         t.view(augpy.uint8, augpy.int8)
 
 
@@ -329,7 +329,7 @@ def test_clip_out_and_errors():
     out = dev_tensor(np.zeros(6, np.float32))
     assert t.clip(1, 4, out=out) is out
     np.testing.assert_array_equal(out.numpy(), np.clip(np.arange(6, dtype=np.float32), 1, 4))
-    with pytest.raises(TypeError, match="CudaTensor.clip"):
+    with pytest.raises(TypeError, match="Tensor.clip"):
         t.clip("a", 3)
 
 
@@ -451,7 +451,7 @@ def test_cuda_array_interface():
 def test_str_is_numpys(v):
     _, a, t = v
     assert str(t) == str(a)
-    assert repr(t).startswith("<CudaTensor shape=")
+    assert repr(t).startswith("<Tensor shape=")
 
 
 def test_str_summarises_big_tensors():

@@ -75,7 +75,7 @@ def reference_batches(root, seed, epoch=0, batch_size=4, worker_id=0, num_worker
             params = AUGMENT(augpy.data.sample_generator(seed, epoch, augpy.sample_id(key)), key, meta)
             img = decoder.decode(data)
             m, s = augpy.make_transform(img.shape[:2], SHAPE[1:], **params)
-            dst = augpy.CudaTensor(SHAPE, dtype=augpy.uint8)
+            dst = augpy.Tensor(SHAPE, dtype=augpy.uint8)
             augpy.warp_affine(img, dst, m, None, s)
             imgs.append(dst.numpy())
             keys.append(key)

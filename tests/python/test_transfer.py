@@ -21,15 +21,15 @@ def test_to_and_cpu_on_own_device():
 
 
 @pytest.mark.parametrize("spec, exc, msg", [
-    ("gpu", ValueError, r"^CudaTensor.to: device must be 'cpu', 'cuda' or 'cuda:N', got 'gpu'$"),
-    ("cuda:x", ValueError, r"^CudaTensor.to: device must be 'cpu', 'cuda' or 'cuda:N', got 'cuda:x'$"),
-    ("cuda:99", ValueError, r"^CudaTensor.to: device 'cuda:99' does not exist"),
-    (1.5, TypeError, r"^CudaTensor.to: device must be 'cpu', 'cuda', 'cuda:N' or a device_id int, got float$"),
-    (99, ValueError, r"^CudaTensor.to: invalid device_id 99"),
+    ("gpu", ValueError, r"^Tensor.to: device must be 'cpu', 'cuda' or 'cuda:N', got 'gpu'$"),
+    ("cuda:x", ValueError, r"^Tensor.to: device must be 'cpu', 'cuda' or 'cuda:N', got 'cuda:x'$"),
+    ("cuda:99", ValueError, r"^Tensor.to: device 'cuda:99' does not exist"),
+    (1.5, TypeError, r"^Tensor.to: device must be 'cpu', 'cuda', 'cuda:N' or a device_id int, got float$"),
+    (99, ValueError, r"^Tensor.to: invalid device_id 99"),
 ])
 def test_to_errors(spec, exc, msg):
     with pytest.raises(exc, match=msg):
-        augpy.CudaTensor(3).to(spec)
+        augpy.Tensor(3).to(spec)
 
 
 def test_tuple_and_list_operands():
@@ -49,7 +49,7 @@ def test_host_arrays_go_to_the_tensors_device():
     t[0] = np.array([-1, -2])
     augpy.copy(np.array([[5], [6]]), t[:, 1:])
     np.testing.assert_array_equal(t.numpy(), [[-1, 5], [3, 6]])
-    out = augpy.CudaTensor((2, 2), augpy.int32)
+    out = augpy.Tensor((2, 2), augpy.int32)
     assert augpy.add(t, np.ones(2, np.int32), out=out) is out
     np.testing.assert_array_equal(out.numpy(), [[0, 6], [4, 7]])
 
@@ -68,7 +68,7 @@ def test_cross_device_copies_and_mixing_errors():
     v = g[:, ::2, ::-1]
     np.testing.assert_array_equal(v.cpu().numpy(), a[:, ::2, ::-1])
     # augpy.copy between devices, with a dtype change and broadcasting
-    dst = augpy.CudaTensor((2, 3, 4), augpy.uint8)
+    dst = augpy.Tensor((2, 3, 4), augpy.uint8)
     augpy.copy(c[0], dst)
     np.testing.assert_array_equal(dst.numpy(), np.broadcast_to(a[0], (2, 3, 4)))
     with pytest.raises(ValueError, match=rf"^Tensor.__add__: operands are on different devices \(({DEVICE} and cpu|"
@@ -110,7 +110,7 @@ def test_numpy_nonblocking():
     augpy.synchronize()
     assert arr.dtype == np.float32 and arr.shape == (1000,)
     assert np.all(arr == 2.0)
-    s = augpy.CudaTensor((3, 0), augpy.uint8).numpy(blocking=False)
+    s = augpy.Tensor((3, 0), augpy.uint8).numpy(blocking=False)
     augpy.synchronize()
     assert s.shape == (3, 0)
     if ON_CUDA:  # page-locked memory the array keeps alive
@@ -135,7 +135,7 @@ def test_transpose_views():
                           ((0, 0, 1), ValueError, r"repeated axis 0"),
                           ((0, 1, 3), ValueError, r"axis 3 is out of bounds for a tensor of dimension 3"),
                           (("a",), TypeError, r"axes must be ints or one sequence of ints, got str")]:
-        with pytest.raises(exc, match=r"^CudaTensor.transpose: " + msg):
+        with pytest.raises(exc, match=r"^Tensor.transpose: " + msg):
             t.transpose(*bad)
 
 

@@ -99,7 +99,7 @@ def cv_warp(img, m, shape, bg):
 def warp(img, shape, m, bg=None, s=1, dtype=None):
     src = augpy.array_to_tensor(np.ascontiguousarray(img))
     dt = augpy.to_augpy_dtype(img.dtype) if dtype is None else dtype
-    dst = augpy.CudaTensor((img.shape[2],) + tuple(shape), dtype=dt)
+    dst = augpy.Tensor((img.shape[2],) + tuple(shape), dtype=dt)
     augpy.warp_affine(src, dst, m, bg, s)
     return dst
 
@@ -115,7 +115,7 @@ def test_seed_matrix():
     assert augpy.make_affine_matrix(out, 480, 640, 224, 224, 10.0) == 3
     np.testing.assert_array_equal(out, m)
     # the manual's example: img.shape[:2] and warped.shape[1:]
-    warped = augpy.CudaTensor((3, 224, 224))
+    warped = augpy.Tensor((3, 224, 224))
     m2, _ = augpy.make_transform(np.zeros((480, 640, 3)).shape[:2], warped.shape[1:], angle=10)
     np.testing.assert_array_equal(m2, m)
 
@@ -269,7 +269,7 @@ def test_warp_seed_example_vs_opencv():
     rng = np.random.default_rng(0)
     img = smooth_image(rng, 480, 640, 3)
     bg = np.array([124, 116, 104], np.uint8)
-    warped = augpy.CudaTensor((3, 224, 224))
+    warped = augpy.Tensor((3, 224, 224))
     m, s = augpy.make_transform(img.shape[:2], warped.shape[1:], angle=10)
     augpy.warp_affine(augpy.array_to_tensor(img), warped, m, augpy.array_to_tensor(bg), 1)
     assert warped.layout == "CHW"
@@ -313,7 +313,7 @@ def test_warp_every_dtype(name, s):
         src = augpy.array_to_tensor(img)
     bg = [1, -2.5, 3] if name not in ("bool",) else [1, 0, 1]
     m, _ = augpy.make_transform(img.shape[:2], shape, angle=17, scale=0.9)
-    dst = augpy.CudaTensor((3,) + shape, dtype=augpy_dtype(name))
+    dst = augpy.Tensor((3,) + shape, dtype=augpy_dtype(name))
     augpy.warp_affine(src, dst, m, bg, s)
     got = augpy.cast(dst, augpy.float64).numpy()
     exact = ref_warp(img.astype(np.float64), m, shape, bg, s)
@@ -355,7 +355,7 @@ rng = np.random.default_rng(9)
 img = rng.uniform(0, 1000, (70, 90, 3)).astype('{name}')
 m, _ = augpy.make_transform(img.shape[:2], (50, 60), angle=23, scale=0.9)
 for s in (1, 2):
-    dst = augpy.CudaTensor((3, 50, 60), dtype=augpy.float32)
+    dst = augpy.Tensor((3, 50, 60), dtype=augpy.float32)
     augpy.warp_affine(augpy.array_to_tensor(img), dst, m, [1.5, -2, 300], s)
     np.save(r'{tmp_path}/out%d_' % s + __import__('os').environ.get('AUG_SIMD', 'auto') + '.npy', dst.numpy())
 """
@@ -410,7 +410,7 @@ def test_warp_identity_and_strided_src():
     np.testing.assert_array_equal(out, img.transpose(2, 0, 1))
     # a non-contiguous source view (every other column, channels reversed)
     t = augpy.array_to_tensor(img)[:, ::2, ::-1]
-    dst = augpy.CudaTensor((3, 12, 8), dtype=augpy.uint8)
+    dst = augpy.Tensor((3, 12, 8), dtype=augpy.uint8)
     augpy.warp_affine(t, dst, [[1, 0, 0], [0, 1, 0]])
     np.testing.assert_array_equal(dst.numpy(), img[:, ::2, ::-1].transpose(2, 0, 1))
 
@@ -427,7 +427,7 @@ def test_warp_batch_list_and_nhwc():
         ms.append(m)
         ss.append(s)
     bg = [10, 20, 30]
-    dst = augpy.CudaTensor((3, 3) + shape, dtype=augpy.uint8)
+    dst = augpy.Tensor((3, 3) + shape, dtype=augpy.uint8)
     augpy.warp_affine([augpy.array_to_tensor(im) for im in imgs], dst, np.stack(ms), bg, ss)
     assert dst.layout == "NCHW"
     for i, im in enumerate(imgs):
@@ -435,7 +435,7 @@ def test_warp_batch_list_and_nhwc():
     # NHWC tensor, one supersampling for all
     stack = np.stack([smooth_image(rng, 30, 40, 3) for _ in range(4)])
     m4 = np.stack([augpy.make_transform((30, 40), shape, angle=a)[0] for a in (0, 10, 20, 30)])
-    dst4 = augpy.CudaTensor((4, 3) + shape, dtype=augpy.float32)
+    dst4 = augpy.Tensor((4, 3) + shape, dtype=augpy.float32)
     augpy.warp_affine(augpy.array_to_tensor(stack), dst4, m4, None, 2)
     for i in range(4):
         np.testing.assert_array_equal(dst4.numpy()[i], warp(stack[i], shape, m4[i], None, 2, augpy.float32).numpy())
@@ -445,17 +445,17 @@ def test_warp_batch_list_and_nhwc():
 
 def test_warp_bad_input():
     img = augpy.array_to_tensor(np.zeros((10, 10, 3), np.uint8))
-    dst = augpy.CudaTensor((3, 8, 8), dtype=augpy.uint8)
+    dst = augpy.Tensor((3, 8, 8), dtype=augpy.uint8)
     eye = [[1, 0, 0], [0, 1, 0]]
     with pytest.raises(ValueError, match="warp_affine.*src must be \\(H, W, C\\)"):
         augpy.warp_affine(augpy.array_to_tensor(np.zeros((10,), np.uint8)), dst, eye)
     with pytest.raises(ValueError, match="warp_affine.*dst must be \\(C, H, W\\)"):
-        augpy.warp_affine(img, augpy.CudaTensor((8,), dtype=augpy.uint8), eye)
+        augpy.warp_affine(img, augpy.Tensor((8,), dtype=augpy.uint8), eye)
     # (H, W) tensors are one channel (test_warp_options.py)
     with pytest.raises(ValueError, match="warp_affine.*src image 0 has 1 channels but dst has 3"):
         augpy.warp_affine(augpy.array_to_tensor(np.zeros((10, 10), np.uint8)), dst, eye)
     with pytest.raises(ValueError, match="warp_affine.*src image 0 has 3 channels but dst has 1"):
-        augpy.warp_affine(img, augpy.CudaTensor((8, 8), dtype=augpy.uint8), eye)
+        augpy.warp_affine(img, augpy.Tensor((8, 8), dtype=augpy.uint8), eye)
     with pytest.raises(ValueError, match="warp_affine.*4 channels but dst has 3"):
         augpy.warp_affine(augpy.array_to_tensor(np.zeros((10, 10, 4), np.uint8)), dst, eye)
     with pytest.raises(ValueError, match="warp_affine.*background has 2 values"):
@@ -464,7 +464,7 @@ def test_warp_bad_input():
         with pytest.raises(ValueError, match=rf"warp_affine: supersampling must be in \[1, 16\], got {ss}"):
             augpy.warp_affine(img, dst, eye, None, ss)
     with pytest.raises(ValueError, match=r"warp_affine: supersampling must be in \[1, 16\], got 99999"):
-        augpy.warp_affine([img, img], augpy.CudaTensor((2, 3, 8, 8), dtype=augpy.uint8), [eye, eye], None, [1, 99999])
+        augpy.warp_affine([img, img], augpy.Tensor((2, 3, 8, 8), dtype=augpy.uint8), [eye, eye], None, [1, 99999])
     augpy.warp_affine(img, dst, eye, None, 16)  # the largest allowed
     with pytest.raises(ValueError, match=r"max_supersampling must be in \[1, 16\], got 17"):
         augpy.make_transform((10, 10), (10, 10), max_supersampling=17)
@@ -474,16 +474,16 @@ def test_warp_bad_input():
     with pytest.raises(ValueError, match="warp_affine.*matrix must have shape \\(2, 3\\)"):
         augpy.warp_affine(img, dst, [[1, 0], [0, 1]])
     with pytest.raises(ValueError, match="warp_affine.*contiguous"):
-        big = augpy.CudaTensor((3, 8, 16), dtype=augpy.uint8)
+        big = augpy.Tensor((3, 8, 16), dtype=augpy.uint8)
         augpy.warp_affine(img, big[:, :, ::2], eye)
-    with pytest.raises(TypeError, match="warp_affine: src must be a CudaTensor or an array"):
+    with pytest.raises(TypeError, match="warp_affine: src must be a Tensor or an array"):
         augpy.warp_affine("abc", dst, eye)  # (a NumPy array is imported: test_layout.py)
     with pytest.raises(TypeError, match="warp_affine.*dst"):
         augpy.warp_affine(img, None, eye)
     with pytest.raises(TypeError, match="warp_affine.*supersampling"):
         augpy.warp_affine(img, dst, eye, None, 1.5)
     # batches
-    dst2 = augpy.CudaTensor((2, 3, 8, 8), dtype=augpy.uint8)
+    dst2 = augpy.Tensor((2, 3, 8, 8), dtype=augpy.uint8)
     with pytest.raises(ValueError, match="warp_affine.*matrix must have shape \\(2, 2, 3\\)"):
         augpy.warp_affine([img, img], dst2, np.zeros((3, 2, 3)))
     with pytest.raises(ValueError, match="warp_affine.*dst holds 2 images"):
@@ -498,7 +498,7 @@ def test_warp_bad_input():
     with pytest.raises(ValueError, match="warp_affine.*dst holds 3 images \\(shape \\(3, 8, 8\\)\\) but 2"):
         augpy.warp_affine([img, img], dst, np.tile(np.eye(2, 3), (2, 1, 1)))
     with pytest.raises(ValueError, match="warp_affine.*\\(N, C, H, W\\)"):
-        augpy.warp_affine([img, img], augpy.CudaTensor((2, 1, 3, 8, 8), dtype=augpy.uint8),
+        augpy.warp_affine([img, img], augpy.Tensor((2, 1, 3, 8, 8), dtype=augpy.uint8),
                           np.tile(np.eye(2, 3), (2, 1, 1)))
 
 
@@ -517,8 +517,8 @@ def test_no_leaks():
     import tracemalloc
 
     img = augpy.array_to_tensor(np.zeros((20, 20, 3), np.uint8))
-    dst = augpy.CudaTensor((3, 8, 8), dtype=augpy.uint8)
-    dst2 = augpy.CudaTensor((2, 3, 8, 8), dtype=augpy.uint8)
+    dst = augpy.Tensor((3, 8, 8), dtype=augpy.uint8)
+    dst2 = augpy.Tensor((2, 3, 8, 8), dtype=augpy.uint8)
     out = np.zeros((2, 3), np.float32)
     eye = np.eye(2, 3, dtype=np.float32)
     eyes = np.stack([eye, eye])
@@ -559,7 +559,7 @@ def test_warp_affine_returns_dst():
     its result; before, None): an augpy tensor, and a NumPy array written in place."""
     src = np.arange(6 * 8 * 3, dtype=np.uint8).reshape(6, 8, 3)
     m = np.array([[1, 0, 0], [0, 1, 0]], np.float32)
-    dst = augpy.CudaTensor((3, 6, 8), dtype=augpy.uint8)  # the default device, as the source
+    dst = augpy.Tensor((3, 6, 8), dtype=augpy.uint8)  # the default device, as the source
     assert augpy.warp_affine(augpy.array_to_tensor(src), dst, m) is dst
     np.testing.assert_array_equal(dst.numpy(), src.transpose(2, 0, 1))
     arr = np.zeros((6, 8, 3), np.uint8)  # arrays: both on the cpu

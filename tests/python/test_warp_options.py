@@ -120,7 +120,7 @@ def to_numpy(t):
 def warp(img, dst_shape, m, bg=None, s=1, dtype=None, **kw):
     src = augpy.array_to_tensor(np.ascontiguousarray(img))
     dt = augpy.to_augpy_dtype(img.dtype) if dtype is None else dtype
-    dst = augpy.CudaTensor(tuple(dst_shape), dtype=dt)
+    dst = augpy.Tensor(tuple(dst_shape), dtype=dt)
     augpy.warp_affine(src, dst, m, bg, s, **kw)
     return dst
 
@@ -305,7 +305,7 @@ def test_mask_ignore_index(dtype):
     ignore = 255 if dtype == np.uint8 else -1
     m, _ = augpy.make_transform((64, 48), (40, 40), angle=25, scale=0.8)
     src = augpy.array_to_tensor(mask)
-    dst = augpy.CudaTensor((40, 40), dtype=augpy.to_augpy_dtype(mask.dtype))
+    dst = augpy.Tensor((40, 40), dtype=augpy.to_augpy_dtype(mask.dtype))
     augpy.warp_affine(src, dst, m, background=ignore, interpolation="nearest")
     assert dst.layout == "HW"
     out = dst.numpy()
@@ -336,14 +336,14 @@ def test_layouts_agree(interpolation):
     np.testing.assert_array_equal(hwc.numpy().transpose(2, 0, 1), ref)
     # a CHW source: explicit, and from the tensor's layout string
     chw = augpy.array_to_tensor(np.ascontiguousarray(img.transpose(2, 0, 1)))
-    d = augpy.CudaTensor((3, 17, 15), dtype=augpy.uint8)
+    d = augpy.Tensor((3, 17, 15), dtype=augpy.uint8)
     augpy.warp_affine(chw, d, m, [1, 2, 3], 2, src_layout="CHW", **kw)
     np.testing.assert_array_equal(d.numpy(), ref)
     chw.layout = "CHW"
     augpy.warp_affine(chw, d, m, [1, 2, 3], 2, **kw)
     np.testing.assert_array_equal(d.numpy(), ref)
     # a single channel as (H, W) in and out
-    d1 = augpy.CudaTensor((17, 15), dtype=augpy.uint8)
+    d1 = augpy.Tensor((17, 15), dtype=augpy.uint8)
     augpy.warp_affine(augpy.array_to_tensor(np.ascontiguousarray(img[..., 1])), d1, m, 2, 2, **kw)
     assert d1.layout == "HW"
     np.testing.assert_array_equal(d1.numpy(), ref[1])
@@ -358,7 +358,7 @@ def test_warp_twice():
     m2 = np.array([[1, 0, 4], [0, 1, 1]], np.float32)
     first = warp(img, (3, 30, 30), m1, 0, 1)
     assert first.layout == "CHW"
-    second = augpy.CudaTensor((3, 20, 20), dtype=augpy.float32)
+    second = augpy.Tensor((3, 20, 20), dtype=augpy.float32)
     augpy.warp_affine(first, second, m2, 0, 1)
     direct = warp(img, (3, 20, 20), np.array([[1, 0, 7], [0, 1, 3]], np.float32), 0, 1)
     np.testing.assert_array_equal(second.numpy(), direct.numpy())
@@ -371,9 +371,9 @@ def test_batch_layouts(border):
     ms = np.stack([random_matrix(rng, 1.2, 25) for _ in imgs])
     srcs = [augpy.array_to_tensor(i) for i in imgs]
     for interp in ("linear", "nearest"):
-        nchw = augpy.CudaTensor((3, 3, 11, 13), dtype=augpy.uint8)
+        nchw = augpy.Tensor((3, 3, 11, 13), dtype=augpy.uint8)
         augpy.warp_affine(srcs, nchw, ms, [5, 6, 7], [1, 2, 3], interpolation=interp, border=border)
-        nhwc = augpy.CudaTensor((3, 11, 13, 3), dtype=augpy.uint8)
+        nhwc = augpy.Tensor((3, 11, 13, 3), dtype=augpy.uint8)
         augpy.warp_affine(srcs, nhwc, ms, [5, 6, 7], [1, 2, 3], interpolation=interp, border=border,
                           layout="NHWC")
         assert nchw.layout == "NCHW" and nhwc.layout == "NHWC"
@@ -385,8 +385,8 @@ def test_batch_layouts(border):
     same = [rng.integers(0, 256, (12, 14, 3), dtype=np.uint8) for _ in range(2)]
     nhwc_src = augpy.array_to_tensor(np.stack(same))
     nchw_src = augpy.array_to_tensor(np.ascontiguousarray(np.stack(same).transpose(0, 3, 1, 2)))
-    a = augpy.CudaTensor((2, 3, 9, 9), dtype=augpy.uint8)
-    b = augpy.CudaTensor((2, 3, 9, 9), dtype=augpy.uint8)
+    a = augpy.Tensor((2, 3, 9, 9), dtype=augpy.uint8)
+    b = augpy.Tensor((2, 3, 9, 9), dtype=augpy.uint8)
     augpy.warp_affine(nhwc_src, a, ms[:2], 0, 1, border=border)
     augpy.warp_affine(nchw_src, b, ms[:2], 0, 1, border=border, src_layout="NCHW")
     np.testing.assert_array_equal(a.numpy(), b.numpy())
@@ -396,7 +396,7 @@ def test_batch_layouts(border):
 
 def test_options_bad_input():
     img = augpy.array_to_tensor(np.zeros((10, 10, 3), np.uint8))
-    dst = augpy.CudaTensor((3, 8, 8), dtype=augpy.uint8)
+    dst = augpy.Tensor((3, 8, 8), dtype=augpy.uint8)
     eye = [[1, 0, 0], [0, 1, 0]]
     with pytest.raises(ValueError, match="augpy.warp_affine: unknown interpolation 'cubic'"):
         augpy.warp_affine(img, dst, eye, interpolation="cubic")
@@ -413,7 +413,7 @@ def test_options_bad_input():
     with pytest.raises(ValueError, match=r"augpy.warp_affine: layout 'NCHW' is not supported \(CHW, HWC\)"):
         augpy.warp_affine(img, dst, eye, layout="NCHW")
     with pytest.raises(ValueError, match=r"augpy.warp_affine: layout 'CHW' is not supported \(NCHW, NHWC\)"):
-        augpy.warp_affine([img], augpy.CudaTensor((1, 3, 8, 8), dtype=augpy.uint8), [eye], layout="CHW")
+        augpy.warp_affine([img], augpy.Tensor((1, 3, 8, 8), dtype=augpy.uint8), [eye], layout="CHW")
     with pytest.raises(ValueError, match=r"augpy.warp_affine: src_layout 'NHWC' is not supported \(CHW, HWC\)"):
         augpy.warp_affine(img, dst, eye, src_layout="NHWC")
     # the tensor's layout string contradicts the option
@@ -431,12 +431,12 @@ def test_options_bad_input():
     with pytest.raises(ValueError, match=r"augpy.warp_affine: src must be \(H, W, C\), \(C, H, W\) or \(H, W\)"):
         augpy.warp_affine(augpy.array_to_tensor(np.zeros(10, np.uint8)), dst, eye)
     with pytest.raises(ValueError, match=r"augpy.warp_affine: dst must be \(H, W, C\) or \(H, W\)"):
-        augpy.warp_affine(img, augpy.CudaTensor((8,), dtype=augpy.uint8), eye, layout="HWC")
+        augpy.warp_affine(img, augpy.Tensor((8,), dtype=augpy.uint8), eye, layout="HWC")
     with pytest.raises(ValueError, match=r"augpy.warp_affine: dst must be \(N, C, H, W\) or \(N, H, W\)"):
-        augpy.warp_affine([img], augpy.CudaTensor((1, 1, 3, 8, 8), dtype=augpy.uint8), [eye])
+        augpy.warp_affine([img], augpy.Tensor((1, 1, 3, 8, 8), dtype=augpy.uint8), [eye])
     # a 2-D output needs one channel
     with pytest.raises(ValueError, match="augpy.warp_affine: src image 0 has 3 channels but dst has 1"):
-        augpy.warp_affine(img, augpy.CudaTensor((8, 8), dtype=augpy.uint8), eye)
+        augpy.warp_affine(img, augpy.Tensor((8, 8), dtype=augpy.uint8), eye)
     # the options are keyword-only
     with pytest.raises(TypeError, match="positional arguments"):
         augpy.warp_affine(img, dst, eye, None, 1, "nearest")
@@ -454,8 +454,8 @@ def test_options_no_leaks():
 
     img = augpy.array_to_tensor(np.zeros((20, 20, 3), np.uint8))
     mask = augpy.array_to_tensor(np.zeros((20, 20), np.int32))
-    dst = augpy.CudaTensor((8, 8, 3), dtype=augpy.uint8)
-    dm = augpy.CudaTensor((2, 8, 8), dtype=augpy.int32)
+    dst = augpy.Tensor((8, 8, 3), dtype=augpy.uint8)
+    dm = augpy.Tensor((2, 8, 8), dtype=augpy.int32)
     eye = np.eye(2, 3, dtype=np.float32)
 
     def calls():

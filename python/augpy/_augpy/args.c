@@ -10,7 +10,8 @@
  * imported without a copy by DLPack or the buffer protocol) and read a tensor
  * without a layout string by its shape (augpy_image_layout; docs/semantics.md §13).
  * The conventions every image op shares are parsed here once: the interpolation
- * (augpy_parse_interp) and layout strings (augpy_parse_layout).
+ * (augpy_parse_interp), layout strings (augpy_parse_layout) and the parameters
+ * given as a number or one per image (augpy_parse_per_image and its tensor form).
  * Conversions of tensors, arrays, dtypes and scalars themselves are in convert.c. */
 #include <string.h>
 #include "augpy.h"
@@ -212,7 +213,7 @@ int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char
         return 0;
     }
     if (!augpy_is_tensor(st, obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: out must be a CudaTensor or None, got %.100s", func,
+        PyErr_Format(PyExc_TypeError, "%s: out must be a Tensor or None, got %.100s", func,
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -238,6 +239,122 @@ aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, aug_device dev, co
     *tmp = augpy_tensor_from_buffer(st, arr, dev, func);
     Py_DECREF(arr);
     return *tmp;
+}
+
+/* ---- "a number or one per image" ------------------------------------------------------ */
+
+/* The message naming what such a parameter takes: "<func>: <name> must be a number
+ * or <n> numbers (one per image), not '<type>'" (per > 1: "(<per> per image)"). */
+static void per_image_type_error(PyObject *obj, int64_t n, int64_t per, const char *func, const char *name) {
+    if (per == 1)
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number or %lld numbers (one per image), not '%.100s'", func,
+                     name, (long long)n, Py_TYPE(obj)->tp_name);
+    else
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number or %lld numbers (%lld per image), not '%.100s'", func,
+                     name, (long long)(n * per), (long long)per, Py_TYPE(obj)->tp_name);
+}
+
+/* 1 when obj holds values to read one by one (a sequence, a NumPy array or an augpy
+ * tensor with a length), 0 when it is one value (a number, a 0-d array or tensor,
+ * or anything else, left to augpy_parse_double's message), -1 on an error. */
+static int has_items(PyObject *obj) {
+    if (PyUnicode_Check(obj) || PyBytes_Check(obj) || !PySequence_Check(obj)) return 0;
+    if (PySequence_Size(obj) >= 0) return 1;
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1; /* "len() of a 0-d tensor": one value */
+    PyErr_Clear();
+    return 0;
+}
+
+/* One item of the sequence: a number, or a row of numbers (a nested sequence or a
+ * NumPy row), stored at vals[*k...] while *k < count (counted on beyond it). */
+static int per_image_item(PyObject *item, double *vals, int64_t count, int64_t *k, const char *func,
+                          const char *name) {
+    int rows = has_items(item);
+    if (rows < 0) return -1;
+    PyObject *row = rows ? PySequence_Tuple(item) : NULL;
+    if (rows && !row) return -1;
+    Py_ssize_t m = row ? PyTuple_GET_SIZE(row) : 1;
+    for (Py_ssize_t j = 0; j < m; j++) {
+        double d;
+        if (augpy_parse_double(row ? PyTuple_GET_ITEM(row, j) : item, &d, func, name) < 0) {
+            Py_XDECREF(row);
+            return -1;
+        }
+        if (*k < count) vals[*k] = d;
+        ++*k;
+    }
+    Py_XDECREF(row);
+    return 0;
+}
+
+int augpy_parse_per_image(PyObject *obj, int64_t n, int64_t per, double *vals, const char *func, const char *name) {
+    const int64_t count = n * per;
+    int items = PyNumber_Check(obj) ? has_items(obj) : 1;
+    if (items < 0) return -1;
+    if (!items) {
+        double d;
+        if (augpy_parse_double(obj, &d, func, name) < 0) return -1;
+        for (int64_t i = 0; i < count; i++) vals[i] = d;
+        return 0;
+    }
+    /* a snapshot first: an item's __float__ may change a list */
+    PyObject *seq = PyUnicode_Check(obj) || PyBytes_Check(obj) ? NULL : PySequence_Tuple(obj);
+    if (!seq) {
+        if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+        PyErr_Clear();
+        per_image_type_error(obj, n, per, func, name);
+        return -1;
+    }
+    int64_t k = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seq); i++) {
+        if (per_image_item(PyTuple_GET_ITEM(seq, i), vals, count, &k, func, name) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    if (k == count) return 0;
+    if (per == 1)
+        PyErr_Format(PyExc_ValueError, "%s: %s has %lld values for %lld images", func, name, (long long)k,
+                     (long long)n);
+    else
+        PyErr_Format(PyExc_ValueError, "%s: %s has %lld values for %lld images (%lld per image)", func, name,
+                     (long long)k, (long long)n, (long long)per);
+    return -1;
+}
+
+double *augpy_per_image_alloc(PyObject *obj, int64_t n, int64_t per, const char *func, const char *name) {
+    double *v = PyMem_Malloc((size_t)(n * per + 1) * sizeof(double));
+    if (!v) return (double *)PyErr_NoMemory();
+    if (augpy_parse_per_image(obj, n, per, v, func, name) < 0) {
+        PyMem_Free(v);
+        return NULL;
+    }
+    return v;
+}
+
+aug_tensor *augpy_per_image_tensor(augpy_state *st, PyObject *obj, int64_t n, int64_t per, aug_device dev,
+                                   const char *func, const char *name, aug_tensor **tmp) {
+    *tmp = NULL;
+    if (augpy_is_tensor(st, obj)) return ((AugTensorObject *)obj)->t;
+    const int64_t count = n * per;
+    double *v = augpy_per_image_alloc(obj, n, per, func, name);
+    float *f = v ? PyMem_Malloc((size_t)(count + 1) * sizeof(float)) : NULL;
+    if (v && !f) PyErr_NoMemory();
+    aug_tensor *t = f ? aug_tensor_empty(1, &count, AUG_FLOAT32, dev) : NULL;
+    if (f && !t) augpy_raise(st, AUG_OK, func);
+    if (t) {
+        for (int64_t i = 0; i < count; i++) f[i] = (float)v[i];
+        aug_status s = aug_tensor_write(t, f, (size_t)count * sizeof(float));
+        if (s != AUG_OK) {
+            aug_tensor_free(t);
+            t = NULL;
+            augpy_raise(st, s, func);
+        }
+    }
+    PyMem_Free(v);
+    PyMem_Free(f);
+    return *tmp = t;
 }
 
 /* ---- image arguments ------------------------------------------------------------------- */
@@ -316,7 +433,7 @@ int augpy_image_arg(augpy_state *st, PyObject *obj, int writable, augpy_image *i
     }
     if (!dl && !buf) {
         PyErr_Format(PyExc_TypeError,
-                     "%s: %s must be a CudaTensor or an array (numpy, torch: any object with __dlpack__, the "
+                     "%s: %s must be a Tensor or an array (numpy, torch: any object with __dlpack__, the "
                      "buffer protocol or __array_interface__), got %.100s",
                      func, name, Py_TYPE(obj)->tp_name);
         return -1;

@@ -31,7 +31,7 @@ static inline int PyModule_AddObjectRef(PyObject *module, const char *name, PyOb
 #define Py_TPFLAGS_IMMUTABLETYPE 0
 #endif
 
-/* The Tensor object (augpy.CudaTensor == augpy.Tensor). */
+/* The Tensor object (augpy.Tensor == augpy.Tensor). */
 typedef struct {
     PyObject_HEAD
     aug_tensor *t;          /* owned; never NULL after construction */
@@ -151,7 +151,7 @@ int augpy_parse_layout(augpy_state *st, PyObject *obj, const char *supported, co
  * ValueError. im->obj is a new reference to a Tensor object (the argument itself,
  * or a Tensor over the foreign memory, which keeps that alive), im->t its tensor;
  * release with augpy_image_release (safe on a zeroed or released im). TypeError
- * "func: name must be a CudaTensor or an array ..." for anything else (str, bytes,
+ * "func: name must be a Tensor or an array ..." for anything else (str, bytes,
  * None, lists). 0 or -1. */
 typedef struct {
     PyObject *obj; /* new reference, NULL when unset */
@@ -212,6 +212,19 @@ PyObject *augpy_import_dlpack(augpy_state *st, PyObject *obj, int writable, cons
  * NULL with TypeError. */
 aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, aug_device dev, const char *func, const char *name,
                               aug_tensor **tmp);
+/* The "a number or one per image" parameter form of every image op: a number (for
+ * every value), or n * per numbers (per per image: 1, or C for per-channel values)
+ * as a flat sequence or as n rows (lists, tuples, NumPy arrays), into vals[n * per].
+ * TypeError "<func>: <name> must be a number or <n> numbers (one per image), not
+ * '<type>'"; ValueError "<name> has <k> values for <n> images". 0 or -1. */
+int augpy_parse_per_image(PyObject *obj, int64_t n, int64_t per, double *vals, const char *func, const char *name);
+/* augpy_parse_per_image into a new PyMem_Malloc'ed array (caller PyMem_Frees); NULL on error. */
+double *augpy_per_image_alloc(PyObject *obj, int64_t n, int64_t per, const char *func, const char *name);
+/* The tensor form: an augpy tensor as it is (borrowed; the C function checks its
+ * dtype and shape), anything else parsed by augpy_parse_per_image into a new
+ * float32 tensor (n * per,) on dev stored in *tmp (caller frees). NULL on error. */
+aug_tensor *augpy_per_image_tensor(augpy_state *st, PyObject *obj, int64_t n, int64_t per, aug_device dev,
+                                   const char *func, const char *name, aug_tensor **tmp);
 /* A device: 'cpu', 'cuda' (cuda:0), 'cuda:N', or an int (a device_id of the
  * default backend). TypeError / ValueError naming func. 0 or -1. */
 int augpy_parse_device(PyObject *obj, aug_device *out, const char *func);

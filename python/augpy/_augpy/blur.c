@@ -1,7 +1,7 @@
 /* _augpy/blur.c: augpy.box_blur_single, gaussian_blur_single and gaussian_blur
  * (semantics §13; augpy manual 3.1.4.4, quoted in docs/sources/augpy-manual.md), a
- * thin layer over the aug blur functions. sigmas may also be a numpy array or a
- * sequence of numbers (converted to a float32 CPU tensor). */
+ * thin layer over the aug blur functions. sigmas is a number or one per image: a
+ * float32 tensor, or a number, numpy array or sequence (augpy_per_image_tensor). */
 #include "augpy.h"
 
 static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -55,7 +55,7 @@ static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t
         augpy_image_io(st, a[0], a[3], AUGPY_NCHW, &in, &out, func, "input") < 0)
         return NULL;
     aug_tensor *tmp = NULL, *res = out.t;
-    aug_tensor *sig = augpy_float32_arg(st, a[1], in.t->device, func, "sigmas", &tmp);
+    aug_tensor *sig = augpy_per_image_tensor(st, a[1], in.t->shape[0], 1, in.t->device, func, "sigmas", &tmp);
     aug_status s = AUG_OK;
     if (sig) AUGPY_CALL(s, aug_tensor_size(in.t), aug_gaussian_blur(in.t, sig, max_ksize, &res));
     aug_tensor_free(tmp);

@@ -4,9 +4,10 @@
  * augpy.lighting fused when its parameters are given) and
  * color_jitter_params (ColorJitter's sampling from a RandomNumberGenerator or
  * from per-image generator states).
- * Per-image factors are sequences of numbers (lists, tuples, numpy arrays);
- * the order is a sequence of N rows of 4 ints. Sequences are copied into tuples
- * before their items are read (an item's __float__ may change a list). */
+ * Per-image factors are a number or one per image (augpy_parse_per_image: lists,
+ * tuples, numpy arrays); the order is a sequence of N rows of 4 ints. Sequences
+ * are copied into tuples before their items are read (an item's __float__ may
+ * change a list). */
 #include "augpy.h"
 
 typedef aug_status (*factor_fn)(const aug_tensor *, double, aug_tensor **);
@@ -85,40 +86,12 @@ static PyObject *fn_hsv_to_rgb(PyObject *m, PyObject *const *args, Py_ssize_t na
     return hsv(m, args, nargs, kwnames, "augpy.hsv_to_rgb", aug_hsv_to_rgb);
 }
 
-/* A sequence of exactly n numbers (None: *out = NULL). 0 or -1. */
-static int parse_factors(PyObject *obj, int64_t n, double **out, const char *func, const char *name) {
+/* A per-image factor (augpy_parse_per_image: a number or n of them, n * per values;
+ * None: *out = NULL) into a new array. 0 or -1. */
+static int parse_factors(PyObject *obj, int64_t n, int64_t per, double **out, const char *func, const char *name) {
     *out = NULL;
     if (!obj || obj == Py_None) return 0;
-    PyObject *seq = PySequence_Tuple(obj);
-    if (!seq) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: %s must be None or a sequence of %lld numbers, not '%.100s'", func, name,
-                     (long long)n, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
-    if ((int64_t)len != n) {
-        PyErr_Format(PyExc_ValueError, "%s: %s has %zd values but the batch has %lld images", func, name, len,
-                     (long long)n);
-        Py_DECREF(seq);
-        return -1;
-    }
-    double *v = PyMem_Malloc((size_t)(n + 1) * sizeof(double));
-    if (!v) {
-        Py_DECREF(seq);
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        if (augpy_parse_double(PySequence_Fast_GET_ITEM(seq, i), &v[i], func, name) < 0) {
-            PyMem_Free(v);
-            Py_DECREF(seq);
-            return -1;
-        }
-    }
-    Py_DECREF(seq);
-    *out = v;
-    return 0;
+    return (*out = augpy_per_image_alloc(obj, n, per, func, name)) ? 0 : -1;
 }
 
 /* N rows of 4 ints (None: *out = NULL). 0 or -1. */
@@ -176,56 +149,6 @@ fail:
     return -1;
 }
 
-/* count numbers: a flat sequence, or rows of numbers (an (N, C) nested list or
- * numpy array) read row by row. 0 or -1. */
-static int parse_flat(PyObject *obj, int64_t count, double **out, const char *func, const char *name) {
-    *out = NULL;
-    PyObject *seq = PySequence_Tuple(obj);
-    if (!seq) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a sequence of %lld numbers, not '%.100s'", func, name,
-                     (long long)count, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    double *v = PyMem_Malloc((size_t)(count + 1) * sizeof(double));
-    int64_t k = 0;
-    if (!v) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        PyObject *row = PySequence_Check(item) && !PyUnicode_Check(item) ? PySequence_Tuple(item) : NULL;
-        if (PyErr_Occurred()) goto fail;
-        Py_ssize_t m = row ? PySequence_Fast_GET_SIZE(row) : 1;
-        for (Py_ssize_t j = 0; j < m; j++) {
-            if (k >= count) {
-                Py_XDECREF(row);
-                PyErr_Format(PyExc_ValueError, "%s: %s has more than the %lld values needed", func, name,
-                             (long long)count);
-                goto fail;
-            }
-            if (augpy_parse_double(row ? PySequence_Fast_GET_ITEM(row, j) : item, &v[k++], func, name) < 0) {
-                Py_XDECREF(row);
-                goto fail;
-            }
-        }
-        Py_XDECREF(row);
-    }
-    if (k != count) {
-        PyErr_Format(PyExc_ValueError, "%s: %s has %lld values but %lld are needed", func, name, (long long)k,
-                     (long long)count);
-        goto fail;
-    }
-    Py_DECREF(seq);
-    *out = v;
-    return 0;
-fail:
-    PyMem_Free(v);
-    Py_DECREF(seq);
-    return -1;
-}
-
 static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {
         "imtensor|tensor", "brightness",  "contrast",  "saturation", "hue", "order", "out",
@@ -244,7 +167,7 @@ static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t 
     int32_t *order = NULL;
     PyObject *ret = NULL;
     for (int k = 0; k < 4; k++)
-        if (parse_factors(a[1 + k], n, &f[k], func, fnames[k]) < 0) goto done;
+        if (parse_factors(a[1 + k], n, 1, &f[k], func, fnames[k]) < 0) goto done;
     if (parse_order(a[5], n, &order, func) < 0) goto done;
     /* the fused lighting: all five of its arguments, or none */
     int given = 0;
@@ -261,8 +184,9 @@ static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t 
         goto done;
     }
     if (given &&
-        (parse_factors(a[7], n, &gg, func, "gammagrays") < 0 || parse_flat(a[8], n * c, &gc, func, "gammacolors") < 0 ||
-         parse_factors(a[9], n, &ct, func, "contrasts") < 0 ||
+        (parse_factors(a[7], n, 1, &gg, func, "gammagrays") < 0 ||
+         parse_factors(a[8], n, c, &gc, func, "gammacolors") < 0 ||
+         parse_factors(a[9], n, 1, &ct, func, "contrasts") < 0 ||
          augpy_parse_double(a[10], &light.vmin, func, "vmin") < 0 ||
          augpy_parse_double(a[11], &light.vmax, func, "vmax") < 0))
         goto done;

@@ -214,7 +214,7 @@ static PyObject *negative_strides_error(const aug_tensor *t, const char *func, c
 }
 
 PyObject *augpy_tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *func = "CudaTensor.__dlpack__";
+    static const char *func = "Tensor.__dlpack__";
     static const char *const names[] = {"stream", "max_version", "dl_device", "copy"};
     PyObject *vals[4] = {Py_None, Py_None, Py_None, Py_None};
     Py_ssize_t npos = PyVectorcall_NARGS((size_t)nargs);

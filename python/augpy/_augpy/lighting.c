@@ -1,7 +1,7 @@
 /* _augpy/lighting.c: augpy.lighting (semantics §13; augpy manual 3.1.4.3, quoted in
- * docs/sources/augpy-manual.md), a thin layer over aug_lighting. Parameter tensors
- * may also be given as numpy arrays or sequences of numbers; those are converted to
- * float32 tensors on the image's device first. */
+ * docs/sources/augpy-manual.md), a thin layer over aug_lighting. The parameters are
+ * a number or one per image (per channel for gammacolors): float32 tensors, or
+ * numbers, numpy arrays or sequences (augpy_per_image_tensor, on the image's device). */
 #include "augpy.h"
 
 static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -18,11 +18,20 @@ static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t narg
     if (augpy_parse_double(a[VMIN], &vmin, func, "vmin") < 0 || augpy_parse_double(a[VMAX], &vmax, func, "vmax") < 0 ||
         augpy_image_io(st, a[IM], a[OUT], AUGPY_CHW | AUGPY_NCHW, &im, &out, func, "imtensor") < 0)
         return NULL;
+    if (im.t->ndim != 3 && im.t->ndim != 4) { /* before the parameters, counted by the image's shape */
+        char sa[96];
+        PyErr_Format(PyExc_ValueError, "%s: image must be (N, C, H, W) or (C, H, W), got shape %s", func,
+                     aug_shape_str(im.t->ndim, im.t->shape, sa, sizeof sa));
+        augpy_image_release(&im);
+        augpy_image_release(&out);
+        return NULL;
+    }
     aug_device dev = im.t->device;
     aug_tensor *tmp[3] = {NULL, NULL, NULL};
-    aug_tensor *gg = augpy_float32_arg(st, a[GG], dev, func, "gammagrays", &tmp[0]);
-    aug_tensor *gc = gg ? augpy_float32_arg(st, a[GC], dev, func, "gammacolors", &tmp[1]) : NULL;
-    aug_tensor *ct = gc ? augpy_float32_arg(st, a[CT], dev, func, "contrasts", &tmp[2]) : NULL;
+    int64_t n = im.t->ndim == 4 ? im.t->shape[0] : 1, c = im.t->ndim >= 3 ? im.t->shape[im.t->ndim - 3] : 1;
+    aug_tensor *gg = augpy_per_image_tensor(st, a[GG], n, 1, dev, func, "gammagrays", &tmp[0]);
+    aug_tensor *gc = gg ? augpy_per_image_tensor(st, a[GC], n, c, dev, func, "gammacolors", &tmp[1]) : NULL;
+    aug_tensor *ct = gc ? augpy_per_image_tensor(st, a[CT], n, 1, dev, func, "contrasts", &tmp[2]) : NULL;
     PyObject *ret = NULL;
     if (ct) {
         aug_tensor *res = out.t;

@@ -115,7 +115,7 @@ static PyMethodDef module_methods[] = {
 static int (*const families[])(PyObject *module, augpy_state *st) = {
     augpy_init_errors,      /* errors.c: CudaError ... NvJpegError */
     augpy_init_dtypes,      /* dtype.c: DLDataType, DLDataTypeCode, the dtype objects */
-    augpy_init_tensor,      /* tensor.c: CudaTensor */
+    augpy_init_tensor,      /* tensor.c: Tensor */
     augpy_init_tensor_methods, /* tensor_methods.c: _rebuild_tensor (pickle) */
     augpy_init_tensor_io,   /* tensor_io.c: array_to_tensor, tensor_to_array, empty_like */
     augpy_init_dlpack,      /* dlpack.c: export_dltensor, import_dltensor, from_dlpack */

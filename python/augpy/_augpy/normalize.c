@@ -41,39 +41,6 @@ static int parse_floats(PyObject *obj, float *vals, int max, const char *func, c
     return (int)n;
 }
 
-/* A per-image value: one number for every image, or a sequence of n. */
-static int parse_per_image(PyObject *obj, float *vals, Py_ssize_t n, const char *func, const char *name) {
-    float tmp[1];
-    if (PyNumber_Check(obj) && !PySequence_Check(obj)) {
-        if (parse_floats(obj, tmp, 1, func, name) < 0) return -1;
-        for (Py_ssize_t i = 0; i < n; i++) vals[i] = tmp[0];
-        return 0;
-    }
-    PyObject *seq = PySequence_Fast(obj, "");
-    if (!seq) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a number or a sequence of one per image, not '%.100s'", func,
-                     name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    if (PySequence_Fast_GET_SIZE(seq) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: %s has %zd values but there are %zd images", func, name,
-                     PySequence_Fast_GET_SIZE(seq), n);
-        Py_DECREF(seq);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        double d;
-        if (augpy_parse_double(PySequence_Fast_GET_ITEM(seq, i), &d, func, name) < 0) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        vals[i] = (float)d;
-    }
-    Py_DECREF(seq);
-    return 0;
-}
-
 /* anchor: (y, x) for every image, or a sequence of n (y, x) pairs. */
 static int parse_anchors(PyObject *obj, int64_t *vals, Py_ssize_t n, const char *func) {
     PyObject *seq = PySequence_Fast(obj, "");
@@ -258,16 +225,16 @@ static int parse_images(augpy_state *st, PyObject *images, int layout_given, cmn
 /* crop_pos_x / crop_pos_y, anchor and mirror (one value or one per image) into
  * pos, anchors, mirror (n entries; tmp scratch), set in p. 0 or -1. */
 static int parse_per_image_params(PyObject **a, Py_ssize_t n, aug_cmn_params *p, float *pos, int64_t *anchors,
-                                  uint8_t *mirror, float *tmp, const char *func) {
+                                  uint8_t *mirror, double *tmp, const char *func) {
     if ((a[PX] && a[PX] != Py_None) || (a[PY] && a[PY] != Py_None)) {
         for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = pos[2 * i + 1] = 0.5f;
         if (a[PY] && a[PY] != Py_None) {
-            if (parse_per_image(a[PY], tmp, n, func, "crop_pos_y") < 0) return -1;
-            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = tmp[i];
+            if (augpy_parse_per_image(a[PY], n, 1, tmp, func, "crop_pos_y") < 0) return -1;
+            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i] = (float)tmp[i];
         }
         if (a[PX] && a[PX] != Py_None) {
-            if (parse_per_image(a[PX], tmp, n, func, "crop_pos_x") < 0) return -1;
-            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i + 1] = tmp[i];
+            if (augpy_parse_per_image(a[PX], n, 1, tmp, func, "crop_pos_x") < 0) return -1;
+            for (Py_ssize_t i = 0; i < n; i++) pos[2 * i + 1] = (float)tmp[i];
         }
         p->crop_pos = pos;
     }
@@ -280,13 +247,14 @@ static int parse_per_image_params(PyObject **a, Py_ssize_t n, aug_cmn_params *p,
         p->anchors = anchors;
     }
     if (a[MIRROR] && a[MIRROR] != Py_None) {
-        if (parse_per_image(a[MIRROR], tmp, n, func, "mirror") < 0) return -1;
+        if (augpy_parse_per_image(a[MIRROR], n, 1, tmp, func, "mirror") < 0) return -1;
         for (Py_ssize_t i = 0; i < n; i++) {
-            if (tmp[i] != 0.0f && tmp[i] != 1.0f) {
-                PyErr_Format(PyExc_ValueError, "%s: mirror values must be 0 or 1, got %g", func, (double)tmp[i]);
+            float v = (float)tmp[i];
+            if (v != 0.0f && v != 1.0f) {
+                PyErr_Format(PyExc_ValueError, "%s: mirror values must be 0 or 1, got %g", func, (double)v);
                 return -1;
             }
-            mirror[i] = tmp[i] != 0.0f;
+            mirror[i] = v != 0.0f;
         }
         p->mirror = mirror;
     }
@@ -311,7 +279,8 @@ static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     cmn_images c;
     if (augpy_image_out(st, a[OUT], &outi, func) < 0) return NULL;
     PyObject *ret = NULL;
-    float *pos = NULL, *tmp = NULL;
+    float *pos = NULL;
+    double *tmp = NULL;
     int64_t *anchors = NULL;
     uint8_t *mirror = NULL;
     if (parse_images(st, a[IMG], a[INL] && a[INL] != Py_None, &c, &p.in_chw, func) < 0) goto done;
@@ -319,7 +288,7 @@ static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     pos = PyMem_Calloc((size_t)(2 * cnt), sizeof(float));
     anchors = PyMem_Calloc((size_t)(2 * cnt), sizeof(int64_t));
     mirror = PyMem_Calloc((size_t)cnt, 1);
-    tmp = PyMem_Calloc((size_t)cnt, sizeof(float));
+    tmp = PyMem_Calloc((size_t)cnt, sizeof(double));
     if (!pos || !anchors || !mirror || !tmp) {
         PyErr_NoMemory();
         goto done;

@@ -251,94 +251,86 @@ static PyObject *fn_reshape(PyObject *module, PyObject *const *args, Py_ssize_t 
     return r;
 }
 
-/* fn_reshape once its arguments are bound (p[DATA] a tensor, or a tuple or tuple
- * snapshot of tensors). */
-static PyObject *reshape_parsed(augpy_state *st, PyObject **p) {
-    enum { DATA, SHAPE_INPUT, SHAPE, REL, SRC, LAYOUT, DTYPE, NSLOTS };
-
-    /* data: one tensor or a batch */
-    PyObject *data = p[DATA];
-    int batch = is_seq(data);
-    Py_ssize_t n = batch ? PySequence_Fast_GET_SIZE(data) : 1;
-    if (n > INT_MAX) {
-        PyErr_Format(PyExc_ValueError, "%s: a batch of %zd samples is too large", FUNC, n);
-        return NULL;
+/* data: one tensor or (batch) a tuple of n tensors. 0 or -1. */
+static int check_data(augpy_state *st, PyObject *data, int *batch, Py_ssize_t *n) {
+    *batch = is_seq(data);
+    *n = *batch ? PySequence_Fast_GET_SIZE(data) : 1;
+    if (*n > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: a batch of %zd samples is too large", FUNC, *n);
+        return -1;
     }
-    if (!batch && !augpy_is_tensor(st, data)) {
+    if (!*batch && !augpy_is_tensor(st, data)) {
         PyErr_Format(PyExc_TypeError, "%s: data must be a Tensor or a list of Tensors, not %.100s", FUNC,
                      Py_TYPE(data)->tp_name);
-        return NULL;
+        return -1;
     }
-    for (Py_ssize_t i = 0; batch && i < n; i++) {
+    for (Py_ssize_t i = 0; *batch && i < *n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(data, i);
         if (!augpy_is_tensor(st, item)) {
             PyErr_Format(PyExc_TypeError, "%s: data[%zd] must be a Tensor, not %.100s", FUNC, i,
                          Py_TYPE(item)->tp_name);
-            return NULL;
+            return -1;
         }
     }
+    return 0;
+}
 
-    aug_reshape_args base = aug_reshape_args_init();
-    const char *layout = NULL;
-    if (p[LAYOUT] && p[LAYOUT] != Py_None) {
-        if (!PyUnicode_Check(p[LAYOUT])) {
-            PyErr_Format(PyExc_TypeError, "%s: layout must be a str, not %.100s", FUNC, Py_TYPE(p[LAYOUT])->tp_name);
-            return NULL;
+/* layout (an ASCII str, one character per dimension, or None) and dtype into base. 0 or -1. */
+static int parse_layout_dtype(augpy_state *st, PyObject *layout_obj, PyObject *dtype_obj, aug_reshape_args *base) {
+    if (layout_obj && layout_obj != Py_None) {
+        if (!PyUnicode_Check(layout_obj)) {
+            PyErr_Format(PyExc_TypeError, "%s: layout must be a str, not %.100s", FUNC, Py_TYPE(layout_obj)->tp_name);
+            return -1;
         }
         Py_ssize_t len;
-        layout = PyUnicode_AsUTF8AndSize(p[LAYOUT], &len);
-        if (!layout) return NULL;
-        if (!PyUnicode_IS_ASCII(p[LAYOUT]) || (Py_ssize_t)strlen(layout) != len) {
+        const char *layout = PyUnicode_AsUTF8AndSize(layout_obj, &len);
+        if (!layout) return -1;
+        if (!PyUnicode_IS_ASCII(layout_obj) || (Py_ssize_t)strlen(layout) != len) {
             PyErr_Format(PyExc_ValueError, "%s: layout %R must be ASCII characters (one per dimension)", FUNC,
-                         p[LAYOUT]);
-            return NULL;
+                         layout_obj);
+            return -1;
         }
-        base.layout = layout;
+        base->layout = layout;
     }
-    if (p[DTYPE] && p[DTYPE] != Py_None && augpy_parse_dtype(st, p[DTYPE], &base.dtype, FUNC) < 0) return NULL;
+    if (dtype_obj && dtype_obj != Py_None && augpy_parse_dtype(st, dtype_obj, &base->dtype, FUNC) < 0) return -1;
+    return 0;
+}
 
-    matrix ms[3], src;
-    static const char *const mnames[3] = {"shape_input", "shape", "rel_shape"};
-    memset(ms, 0, sizeof ms);
-    memset(&src, 0, sizeof src);
-    PyObject *result = NULL;
-    aug_reshape_args *per = NULL;
-    aug_tensor **outs = NULL;
-    const aug_tensor **ins = NULL;
-    int src_buf[AUG_MAX_DIMS];
-    for (int k = 0; k < 3; k++)
-        if (parse_matrix(st, p[SHAPE_INPUT + k], mnames[k], k == 2, &ms[k]) < 0) goto done;
-    if (parse_matrix(st, p[SRC], "src_dims", 0, &src) < 0) goto done;
-    if (src.given) {
-        if (src.is2d) {
-            PyErr_Format(PyExc_ValueError, "%s: `src_dims` must be a 1-D list of ints, got %R", FUNC, p[SRC]);
-            goto done;
-        }
-        if (src.cols > AUG_MAX_DIMS) {
-            PyErr_Format(PyExc_ValueError, "%s: `src_dims` has %zd elements; the output can have at most %d dimensions",
-                         FUNC, src.cols, AUG_MAX_DIMS);
-            goto done;
-        }
-        for (Py_ssize_t i = 0; i < src.cols; i++) {
-            if (src.iv[i] < INT_MIN || src.iv[i] > INT_MAX) {
-                PyErr_Format(PyExc_ValueError, "%s: `src_dims[%zd] == %lld` is out of bounds", FUNC, i,
-                             (long long)src.iv[i]);
-                goto done;
-            }
-            src_buf[i] = (int)src.iv[i];
-        }
-        base.has_src_dims = 1;
-        base.src_ndim = (int)src.cols;
-        base.src_dims = src_buf;
+/* src_dims (parsed into src: a 1-D list of ints) into src_buf and base. 0 or -1. */
+static int use_src_dims(PyObject *obj, const matrix *src, int *src_buf, aug_reshape_args *base) {
+    if (!src->given) return 0;
+    if (src->is2d) {
+        PyErr_Format(PyExc_ValueError, "%s: `src_dims` must be a 1-D list of ints, got %R", FUNC, obj);
+        return -1;
     }
+    if (src->cols > AUG_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "%s: `src_dims` has %zd elements; the output can have at most %d dimensions",
+                     FUNC, src->cols, AUG_MAX_DIMS);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < src->cols; i++) {
+        if (src->iv[i] < INT_MIN || src->iv[i] > INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "%s: `src_dims[%zd] == %lld` is out of bounds", FUNC, i,
+                         (long long)src->iv[i]);
+            return -1;
+        }
+        src_buf[i] = (int)src->iv[i];
+    }
+    base->has_src_dims = 1;
+    base->src_ndim = (int)src->cols;
+    base->src_dims = src_buf;
+    return 0;
+}
+
+/* The number of args structs: one per row of a 2-D shape argument (whose rows
+ * must be one per sample when it is the only shape source), else 1. -1 on error. */
+static Py_ssize_t count_arg_rows(const matrix *ms, const char *const *mnames, Py_ssize_t n) {
     for (int k = 0; k < 3; k++)
         if (ms[k].given && ms[k].cols > AUG_MAX_DIMS) {
             PyErr_Format(PyExc_ValueError, "%s: `%s` has %zd elements; the output can have at most %d dimensions",
                          FUNC, mnames[k], ms[k].cols, AUG_MAX_DIMS);
-            goto done;
+            return -1;
         }
-
-    /* One args struct per row of a 2-D argument, else one for every sample. */
     Py_ssize_t nargs_c = 1;
     for (int k = 0; k < 3; k++)
         if (ms[k].given && ms[k].is2d) nargs_c = ms[k].rows;
@@ -349,22 +341,20 @@ static PyObject *reshape_parsed(augpy_state *st, PyObject **p) {
         if (ngiven == 1 && ms[k].given && ms[k].is2d && ms[k].rows != n) {
             PyErr_Format(PyExc_ValueError, "%s: The new shape must have same number of samples. Got %zd, expected %zd",
                          FUNC, ms[k].rows, n);
-            goto done;
+            return -1;
         }
     if (nargs_c > INT_MAX) {
         PyErr_Format(PyExc_ValueError, "%s: too many rows in the shape argument", FUNC);
-        goto done;
+        return -1;
     }
-    per = PyMem_Calloc((size_t)nargs_c + 1, sizeof *per);
-    outs = PyMem_Calloc((size_t)n + 1, sizeof *outs);
-    ins = PyMem_Calloc((size_t)n + 1, sizeof *ins);
-    if (!per || !outs || !ins) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    return nargs_c;
+}
+
+/* per[j] = base with row j (or the one row) of shape_input / shape / rel_shape. */
+static void fill_arg_rows(const matrix *ms, const aug_reshape_args *base, aug_reshape_args *per, Py_ssize_t nargs_c) {
     for (Py_ssize_t j = 0; j < nargs_c; j++) {
         aug_reshape_args *a = &per[j];
-        *a = base;
+        *a = *base;
         for (int k = 0; k < 3; k++) {
             if (!ms[k].given) continue;
             Py_ssize_t row = ms[k].is2d ? j : 0;
@@ -384,31 +374,71 @@ static PyObject *reshape_parsed(augpy_state *st, PyObject **p) {
             }
         }
     }
-    if (nargs_c == 0) per[0] = base; /* an empty 2-D argument: checks still see the flags */
-    for (Py_ssize_t i = 0; i < n; i++)
-        ins[i] = ((AugTensorObject *)(batch ? PySequence_Fast_GET_ITEM(data, i) : data))->t;
+    if (nargs_c == 0) per[0] = *base; /* an empty 2-D argument: checks still see the flags */
+}
 
-    aug_status status = aug_reshape_batch((int)n, ins, per, (int)nargs_c, outs);
-    if (status != AUG_OK) {
-        augpy_raise(st, status, FUNC);
-        goto done;
-    }
+/* The result: outs[0] wrapped, or (batch) a list of the n wrapped outputs; the
+ * wrapped entries of outs are set to NULL (the caller frees the rest). */
+static PyObject *wrap_outputs(augpy_state *st, int batch, Py_ssize_t n, aug_tensor **outs) {
     if (!batch) {
-        result = augpy_wrap(st, outs[0]);
+        PyObject *r = augpy_wrap(st, outs[0]);
         outs[0] = NULL;
-        goto done;
+        return r;
     }
-    result = PyList_New(n);
-    if (!result) goto done;
+    PyObject *result = PyList_New(n);
+    if (!result) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *w = augpy_wrap(st, outs[i]);
         outs[i] = NULL;
         if (!w) {
-            Py_CLEAR(result);
-            goto done;
+            Py_DECREF(result);
+            return NULL;
         }
         PyList_SET_ITEM(result, i, w);
     }
+    return result;
+}
+
+/* fn_reshape once its arguments are bound (p[DATA] a tensor, or a tuple or tuple
+ * snapshot of tensors). */
+static PyObject *reshape_parsed(augpy_state *st, PyObject **p) {
+    enum { DATA, SHAPE_INPUT, SHAPE, REL, SRC, LAYOUT, DTYPE, NSLOTS };
+    static const char *const mnames[3] = {"shape_input", "shape", "rel_shape"};
+    PyObject *data = p[DATA];
+    int batch;
+    Py_ssize_t n;
+    aug_reshape_args base = aug_reshape_args_init();
+    if (check_data(st, data, &batch, &n) < 0 || parse_layout_dtype(st, p[LAYOUT], p[DTYPE], &base) < 0) return NULL;
+
+    matrix ms[3], src;
+    memset(ms, 0, sizeof ms);
+    memset(&src, 0, sizeof src);
+    PyObject *result = NULL;
+    aug_reshape_args *per = NULL;
+    aug_tensor **outs = NULL;
+    const aug_tensor **ins = NULL;
+    int src_buf[AUG_MAX_DIMS];
+    for (int k = 0; k < 3; k++)
+        if (parse_matrix(st, p[SHAPE_INPUT + k], mnames[k], k == 2, &ms[k]) < 0) goto done;
+    if (parse_matrix(st, p[SRC], "src_dims", 0, &src) < 0 || use_src_dims(p[SRC], &src, src_buf, &base) < 0)
+        goto done;
+    Py_ssize_t nargs_c = count_arg_rows(ms, mnames, n);
+    if (nargs_c < 0) goto done;
+    per = PyMem_Calloc((size_t)nargs_c + 1, sizeof *per);
+    outs = PyMem_Calloc((size_t)n + 1, sizeof *outs);
+    ins = PyMem_Calloc((size_t)n + 1, sizeof *ins);
+    if (!per || !outs || !ins) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    fill_arg_rows(ms, &base, per, nargs_c);
+    for (Py_ssize_t i = 0; i < n; i++)
+        ins[i] = ((AugTensorObject *)(batch ? PySequence_Fast_GET_ITEM(data, i) : data))->t;
+    aug_status status = aug_reshape_batch((int)n, ins, per, (int)nargs_c, outs);
+    if (status != AUG_OK)
+        augpy_raise(st, status, FUNC);
+    else
+        result = wrap_outputs(st, batch, n, outs);
 done:
     if (outs)
         for (Py_ssize_t i = 0; i < n; i++) aug_tensor_free(outs[i]);

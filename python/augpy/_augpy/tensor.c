@@ -1,4 +1,4 @@
-/* _augpy/tensor.c: the Tensor type (augpy.CudaTensor, alias augpy.Tensor).
+/* _augpy/tensor.c: the Tensor type (augpy.Tensor, alias augpy.Tensor).
  *
  * A Tensor object owns one aug_tensor (a strided view over reference-counted
  * storage), so views made by indexing keep their base's memory alive without
@@ -21,7 +21,7 @@ int augpy_is_tensor(augpy_state *st, PyObject *obj) { return PyObject_TypeCheck(
 
 aug_tensor *augpy_tensor_arg(augpy_state *st, PyObject *obj, const char *func, const char *argname) {
     if (!augpy_is_tensor(st, obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a CudaTensor, got %.100s", func, argname,
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a Tensor, got %.100s", func, argname,
                      Py_TYPE(obj)->tp_name);
         return NULL;
     }
@@ -63,25 +63,25 @@ static PyObject *shape_str(const aug_tensor *t) {
 static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"shape", "dtype", "device_id", NULL};
     PyObject *shape_obj, *dtype_obj = Py_None, *device_obj = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:CudaTensor", kwlist, &shape_obj, &dtype_obj, &device_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:Tensor", kwlist, &shape_obj, &dtype_obj, &device_obj))
         return NULL;
     augpy_state *st = augpy_state_from_type(type);
     if (st == NULL) return NULL;
     int64_t shape[AUG_MAX_DIMS];
-    int ndim = augpy_parse_shape(shape_obj, shape, "CudaTensor");
+    int ndim = augpy_parse_shape(shape_obj, shape, "Tensor");
     if (ndim < 0) return NULL;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] < 0) {
-            PyErr_Format(PyExc_ValueError, "CudaTensor: shape entries must be >= 0, got %lld", (long long)shape[d]);
+            PyErr_Format(PyExc_ValueError, "Tensor: shape entries must be >= 0, got %lld", (long long)shape[d]);
             return NULL;
         }
     }
     aug_dtype dt = AUG_UINT8;
-    if (dtype_obj != Py_None && augpy_parse_dtype(st, dtype_obj, &dt, "CudaTensor") < 0) return NULL;
+    if (dtype_obj != Py_None && augpy_parse_dtype(st, dtype_obj, &dt, "Tensor") < 0) return NULL;
     aug_device dev = aug_default_device();
-    if (device_obj && augpy_parse_device_id(device_obj, 0, &dev, "CudaTensor") < 0) return NULL;
+    if (device_obj && augpy_parse_device_id(device_obj, 0, &dev, "Tensor") < 0) return NULL;
     aug_tensor *t = aug_tensor_empty(ndim, shape, dt, dev);
-    if (t == NULL) return augpy_raise(st, AUG_OK, "CudaTensor");
+    if (t == NULL) return augpy_raise(st, AUG_OK, "Tensor");
     AugTensorObject *obj = (AugTensorObject *)type->tp_alloc(type, 0);
     if (obj == NULL) {
         aug_tensor_free(t);
@@ -151,12 +151,12 @@ static PyObject *get_dtype(PyObject *self, void *Py_UNUSED(c)) {
 static int set_layout(PyObject *self, PyObject *value, void *Py_UNUSED(c)) {
     const char *layout = "";
     if (value == NULL) {
-        PyErr_SetString(PyExc_AttributeError, "CudaTensor.layout: cannot delete the layout (assign '' instead)");
+        PyErr_SetString(PyExc_AttributeError, "Tensor.layout: cannot delete the layout (assign '' instead)");
         return -1;
     }
     if (value != Py_None) {
         if (!PyUnicode_Check(value)) {
-            PyErr_Format(PyExc_TypeError, "CudaTensor.layout: layout must be a str, got %.100s",
+            PyErr_Format(PyExc_TypeError, "Tensor.layout: layout must be a str, got %.100s",
                          Py_TYPE(value)->tp_name);
             return -1;
         }
@@ -166,7 +166,7 @@ static int set_layout(PyObject *self, PyObject *value, void *Py_UNUSED(c)) {
         /* One byte per dimension: non-ASCII letters or an embedded NUL would make
          * the C string's length differ from the str's. */
         if (!PyUnicode_IS_ASCII(value) || (Py_ssize_t)strlen(layout) != len) {
-            PyErr_Format(PyExc_ValueError, "CudaTensor.layout: layout %R must be ASCII characters, one per dimension",
+            PyErr_Format(PyExc_ValueError, "Tensor.layout: layout %R must be ASCII characters, one per dimension",
                          value);
             return -1;
         }
@@ -174,7 +174,7 @@ static int set_layout(PyObject *self, PyObject *value, void *Py_UNUSED(c)) {
     aug_status status = aug_tensor_set_layout(T(self), layout);
     if (status != AUG_OK) {
         augpy_state *st = augpy_state_from_obj(self);
-        augpy_raise(st, status, "CudaTensor.layout");
+        augpy_raise(st, status, "Tensor.layout");
         return -1;
     }
     return 0;
@@ -185,7 +185,7 @@ static PyObject *tensor_repr(PyObject *self) {
     PyObject *shape = shape_str(t), *device = augpy_device_str(t->device);
     PyObject *res = NULL;
     if (shape && device)
-        res = PyUnicode_FromFormat("<CudaTensor shape=%U, device=%U, dtype=%s>", shape, device,
+        res = PyUnicode_FromFormat("<Tensor shape=%U, device=%U, dtype=%s>", shape, device,
                                    aug_dtype_name(t->dtype));
     Py_XDECREF(shape);
     Py_XDECREF(device);
@@ -282,8 +282,8 @@ static aug_tensor *index_view(PyObject *self, PyObject *key, const char *func) {
 static PyObject *tensor_getitem(PyObject *self, PyObject *key) {
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
-    if (augpy_index_is_advanced(st, key)) return augpy_index_get(st, self, key, "CudaTensor.__getitem__");
-    return augpy_wrap(st, index_view(self, key, "CudaTensor.__getitem__"));
+    if (augpy_index_is_advanced(st, key)) return augpy_index_get(st, self, key, "Tensor.__getitem__");
+    return augpy_wrap(st, index_view(self, key, "Tensor.__getitem__"));
 }
 
 /* dst[...] = value for a tensor, scalar or array-like value. 0 or -1. */
@@ -316,7 +316,7 @@ static int assign(augpy_state *st, aug_tensor *dst, PyObject *value, const char 
 }
 
 static int tensor_setitem(PyObject *self, PyObject *key, PyObject *value) {
-    static const char *func = "CudaTensor.__setitem__";
+    static const char *func = "Tensor.__setitem__";
     if (value == NULL) {
         PyErr_Format(PyExc_TypeError, "%s: tensor elements cannot be deleted", func);
         return -1;
@@ -346,7 +346,7 @@ static PyObject *tensor_item(PyObject *self, Py_ssize_t i) {
         return NULL;
     }
     if (i < 0 || i >= T(self)->shape[0]) {
-        PyErr_Format(PyExc_IndexError, "CudaTensor: index %zd is out of bounds for axis 0 with size %lld", i,
+        PyErr_Format(PyExc_IndexError, "Tensor: index %zd is out of bounds for axis 0 with size %lld", i,
                      (long long)T(self)->shape[0]);
         return NULL;
     }
@@ -354,7 +354,7 @@ static PyObject *tensor_item(PyObject *self, Py_ssize_t i) {
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     aug_tensor *view = aug_tensor_index(T(self), 1, &ix);
-    if (view == NULL) return augpy_raise(st, AUG_OK, "CudaTensor.__iter__");
+    if (view == NULL) return augpy_raise(st, AUG_OK, "Tensor.__iter__");
     return augpy_wrap(st, view);
 }
 
@@ -377,11 +377,11 @@ static PyObject *single_value(PyObject *self, const char *what) {
         if (shape == NULL) return NULL;
         if (strcmp(what, "bool") == 0)
             PyErr_Format(PyExc_ValueError,
-                         "CudaTensor: the truth value of a tensor with %lld elements (shape %U) is ambiguous",
+                         "Tensor: the truth value of a tensor with %lld elements (shape %U) is ambiguous",
                          (long long)size, shape);
         else
             PyErr_Format(size == 0 ? PyExc_ValueError : PyExc_TypeError,
-                         "CudaTensor: only tensors with one element can be converted to %s, got shape %U", what,
+                         "Tensor: only tensors with one element can be converted to %s, got shape %U", what,
                          shape);
         Py_DECREF(shape);
         return NULL;
@@ -389,7 +389,7 @@ static PyObject *single_value(PyObject *self, const char *what) {
     int64_t zeros[AUG_MAX_DIMS] = {0};
     aug_scalar s;
     aug_status status = aug_tensor_get_item(t, zeros, &s);
-    if (status != AUG_OK) return augpy_raise(augpy_state_from_obj(self), status, "CudaTensor");
+    if (status != AUG_OK) return augpy_raise(augpy_state_from_obj(self), status, "Tensor");
     return augpy_scalar_to_py(&s);
 }
 
@@ -421,7 +421,7 @@ static PyObject *tensor_index(PyObject *self) {
     aug_kind kind = aug_dtype_info(T(self)->dtype)->kind;
     if (T(self)->ndim != 0 || (kind != AUG_KIND_INT && kind != AUG_KIND_UINT)) {
         PyErr_Format(PyExc_TypeError,
-                     "CudaTensor: only 0-d integer tensors can be converted to an index, got ndim %d dtype %s",
+                     "Tensor: only 0-d integer tensors can be converted to an index, got ndim %d dtype %s",
                      T(self)->ndim, aug_dtype_name(T(self)->dtype));
         return NULL;
     }
@@ -431,7 +431,7 @@ static PyObject *tensor_index(PyObject *self) {
 /* ---- methods ------------------------------------------------------------------------- */
 
 static PyObject *tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static const char *func = "CudaTensor.reshape";
+    static const char *func = "Tensor.reshape";
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     PyObject *shape_obj = args;
@@ -454,7 +454,7 @@ static PyObject *tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs
 }
 
 static PyObject *tensor_transpose(PyObject *self, PyObject *args) {
-    static const char *func = "CudaTensor.transpose";
+    static const char *func = "Tensor.transpose";
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     const int ndim = T(self)->ndim;
@@ -516,7 +516,7 @@ static PyObject *tensor_contiguous(PyObject *self, PyObject *Py_UNUSED(unused)) 
     if (aug_tensor_is_contiguous(T(self))) return Py_NewRef(self);
     aug_tensor *packed;
     AUGPY_CALL(packed, aug_tensor_size(T(self)), aug_tensor_contiguous(T(self)));
-    if (packed == NULL) return augpy_raise(st, AUG_OK, "CudaTensor.contiguous");
+    if (packed == NULL) return augpy_raise(st, AUG_OK, "Tensor.contiguous");
     return augpy_wrap(st, packed);
 }
 
@@ -597,7 +597,7 @@ static PyMemberDef tensor_members[] = {
     {NULL, 0, 0, 0, NULL}};
 
 static const char tensor_doc[] =
-    "CudaTensor(shape, dtype=None, device_id=0)\n--\n\n"
+    "Tensor(shape, dtype=None, device_id=0)\n--\n\n"
     "augpy's tensor: a DLPack-compatible strided view over reference-counted memory on the\n"
     "default device (cuda:0 when available, else the CPU). The memory is not initialised.\n"
     "dtype None is uint8.\n"
@@ -692,7 +692,7 @@ int augpy_init_tensor(PyObject *module, augpy_state *st) {
     slots[k++] = (PyType_Slot){Py_tp_getset, all_getset};
     slots[k] = (PyType_Slot){0, NULL};
     PyType_Spec spec = {
-        .name = "augpy._augpy.CudaTensor",
+        .name = "augpy._augpy.Tensor",
         .basicsize = sizeof(AugTensorObject),
         .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
         .slots = slots,
@@ -704,5 +704,7 @@ int augpy_init_tensor(PyObject *module, augpy_state *st) {
      * tensor result) only when the class opts out of ufuncs this way. */
     if (PyDict_SetItemString(st->TensorType->tp_dict, "__array_ufunc__", Py_None) < 0) return -1;
     PyType_Modified(st->TensorType);
+    /* augpy.Tensor, and CudaTensor: the augpy manual's name for the same class */
+    if (PyModule_AddObjectRef(module, "Tensor", (PyObject *)st->TensorType) < 0) return -1;
     return PyModule_AddObjectRef(module, "CudaTensor", (PyObject *)st->TensorType);
 }

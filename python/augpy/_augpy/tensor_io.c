@@ -2,7 +2,7 @@
  *
  * The buffer protocol export of CPU tensors (any strides; bool as '?', float16
  * as 'e'; bfloat16 has no PEP 3118 format and raises BufferError), the numpy
- * conversions (CudaTensor.numpy, __array__, tensor_to_array) and the creation
+ * conversions (Tensor.numpy, __array__, tensor_to_array) and the creation
  * functions array_to_tensor and empty_like, and moving tensors between devices
  * (to / cpu / cuda). Every copy is one aug_copy between the tensor and a
  * zero-copy view of the other side's buffer (convert.c), across devices where
@@ -38,7 +38,7 @@ int augpy_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     view->obj = NULL;
     if (t->device.type != AUG_DEVICE_CPU) {
         PyErr_Format(PyExc_BufferError,
-                     "CudaTensor: only CPU tensors support the buffer protocol, this one is on cuda:%d; "
+                     "Tensor: only CPU tensors support the buffer protocol, this one is on cuda:%d; "
                      "use numpy() or DLPack",
                      t->device.id);
         return -1;
@@ -46,7 +46,7 @@ int augpy_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     const char *format = buffer_format(t->dtype);
     if (format == NULL) {
         PyErr_Format(PyExc_BufferError,
-                     "CudaTensor: %s tensors cannot be exported through the buffer protocol (no PEP 3118 "
+                     "Tensor: %s tensors cannot be exported through the buffer protocol (no PEP 3118 "
                      "format); use numpy() with ml_dtypes installed, or cast first",
                      aug_dtype_name(t->dtype));
         return -1;
@@ -81,7 +81,7 @@ int augpy_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     else if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES) need = "C";
     if (need && !PyBuffer_IsContiguous(view, need[0])) {
         PyMem_Free(arrays);
-        PyErr_Format(PyExc_BufferError, "CudaTensor: the tensor is not %s-contiguous; call contiguous() first",
+        PyErr_Format(PyExc_BufferError, "Tensor: the tensor is not %s-contiguous; call contiguous() first",
                      need[0] == 'F' ? "Fortran" : need[0] == 'A' ? "C- or Fortran" : "C");
         return -1;
     }
@@ -244,8 +244,8 @@ PyObject *augpy_tensor_numpy_method(PyObject *self, PyObject *args, PyObject *kw
     /* CPU copies are synchronous, so blocking=False returns finished data as well;
      * into a caller's array the copy is synchronous too (its memory is pageable). */
     if (!blocking && T(self)->device.type != AUG_DEVICE_CPU && array == Py_None)
-        return numpy_async(st, T(self), "CudaTensor.numpy");
-    return augpy_tensor_to_numpy(st, T(self), array, "CudaTensor.numpy");
+        return numpy_async(st, T(self), "Tensor.numpy");
+    return augpy_tensor_to_numpy(st, T(self), array, "Tensor.numpy");
 }
 
 /* ---- devices ---------------------------------------------------------------------------- */
@@ -278,7 +278,7 @@ static int device_like(PyObject *obj) {
 }
 
 PyObject *augpy_tensor_to_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char func[] = "CudaTensor.to";
+    static const char func[] = "Tensor.to";
     static const char *const names[] = {"device", "dtype"};
     PyObject *a[2] = {NULL, NULL};
     if (augpy_parse_args(func, args, nargs, kwnames, names, 2, 0, a) < 0) return NULL;
@@ -314,11 +314,11 @@ PyObject *augpy_tensor_to_method(PyObject *self, PyObject *const *args, Py_ssize
 }
 
 PyObject *augpy_tensor_cpu_method(PyObject *self, PyObject *Py_UNUSED(u)) {
-    return move_to(self, aug_cpu_device(), "CudaTensor.cpu");
+    return move_to(self, aug_cpu_device(), "Tensor.cpu");
 }
 
 PyObject *augpy_tensor_cuda_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char func[] = "CudaTensor.cuda";
+    static const char func[] = "Tensor.cuda";
     static const char *const names[] = {"device_id"};
     PyObject *a[1] = {NULL};
     if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 0, a) < 0) return NULL;
@@ -338,7 +338,7 @@ PyObject *augpy_tensor_cuda_method(PyObject *self, PyObject *const *args, Py_ssi
 }
 
 PyObject *augpy_tensor_array_method(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static const char *func = "CudaTensor.__array__";
+    static const char *func = "Tensor.__array__";
     static char *kwlist[] = {"dtype", "copy", NULL};
     PyObject *dtype = Py_None, *copy = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", kwlist, &dtype, &copy)) return NULL;

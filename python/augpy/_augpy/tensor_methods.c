@@ -57,15 +57,15 @@ static aug_tensor *packed_copy(const aug_tensor *t) {
 /* ---- copies and casts ------------------------------------------------------------------ */
 
 static PyObject *m_clone(PyObject *self, PyObject *Py_UNUSED(u)) {
-    return wrap_or_raise(self, packed_copy(T(self)), "CudaTensor.clone");
+    return wrap_or_raise(self, packed_copy(T(self)), "Tensor.clone");
 }
 
 static PyObject *m_deepcopy(PyObject *self, PyObject *Py_UNUSED(memo)) {
-    return wrap_or_raise(self, packed_copy(T(self)), "CudaTensor.__deepcopy__");
+    return wrap_or_raise(self, packed_copy(T(self)), "Tensor.__deepcopy__");
 }
 
 static PyObject *m_astype(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char func[] = "CudaTensor.astype";
+    static const char func[] = "Tensor.astype";
     static const char *const names[] = {"dtype", "copy"};
     PyObject *a[2];
     augpy_state *st = augpy_state_from_obj(self);
@@ -91,7 +91,7 @@ static PyObject *list_of(augpy_state *st, const aug_tensor *host, int d, int64_t
     if (d == host->ndim) {
         aug_scalar s;
         aug_status status = aug_tensor_get_item(host, idx, &s);
-        if (status != AUG_OK) return augpy_raise(st, status, "CudaTensor.tolist");
+        if (status != AUG_OK) return augpy_raise(st, status, "Tensor.tolist");
         return augpy_scalar_to_py(&s);
     }
     PyObject *list = PyList_New((Py_ssize_t)host->shape[d]);
@@ -117,7 +117,7 @@ static PyObject *m_tolist(PyObject *self, PyObject *Py_UNUSED(u)) {
         Py_BEGIN_ALLOW_THREADS
         host = aug_tensor_to(t, aug_cpu_device());
         Py_END_ALLOW_THREADS
-        if (host == NULL) return augpy_raise(st, AUG_OK, "CudaTensor.tolist");
+        if (host == NULL) return augpy_raise(st, AUG_OK, "Tensor.tolist");
     }
     int64_t idx[AUG_MAX_DIMS] = {0};
     PyObject *res = list_of(st, host ? host : t, 0, idx);
@@ -128,7 +128,7 @@ static PyObject *m_tolist(PyObject *self, PyObject *Py_UNUSED(u)) {
 /* item(): the one element; item(i): element i in C order; item(i0, ..., in-1): that
  * element (negative indices count from the back), as numpy.ndarray.item. */
 static PyObject *m_item(PyObject *self, PyObject *args) {
-    static const char func[] = "CudaTensor.item";
+    static const char func[] = "Tensor.item";
     const aug_tensor *t = T(self);
     const Py_ssize_t n = PyTuple_GET_SIZE(args);
     int64_t size = aug_tensor_size(t), idx[AUG_MAX_DIMS] = {0};
@@ -179,7 +179,7 @@ static PyObject *get_T(PyObject *self, void *Py_UNUSED(c)) {
     int perm[AUG_MAX_DIMS];
     const int ndim = T(self)->ndim;
     for (int d = 0; d < ndim; d++) perm[d] = ndim - 1 - d;
-    return wrap_or_raise(self, aug_tensor_permute(T(self), perm), "CudaTensor.T");
+    return wrap_or_raise(self, aug_tensor_permute(T(self), perm), "Tensor.T");
 }
 
 /* The axes of *dims or of one sequence argument (tuple, list, 1-d array). Returns
@@ -199,7 +199,7 @@ static Py_ssize_t axes_args(PyObject *args, PyObject **seq) {
 }
 
 static PyObject *m_permute(PyObject *self, PyObject *args) {
-    static const char func[] = "CudaTensor.permute";
+    static const char func[] = "Tensor.permute";
     const int ndim = T(self)->ndim;
     PyObject *seq;
     Py_ssize_t n = axes_args(args, &seq);
@@ -242,7 +242,7 @@ static aug_tensor *drop_dims(const aug_tensor *t, const int *drop) {
 }
 
 static PyObject *m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char func[] = "CudaTensor.squeeze";
+    static const char func[] = "Tensor.squeeze";
     static const char *const names[] = {"axis|dim"};
     PyObject *a[1];
     if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 0, a) < 0) return NULL;
@@ -277,7 +277,7 @@ static PyObject *m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nar
 }
 
 static PyObject *m_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char func[] = "CudaTensor.unsqueeze";
+    static const char func[] = "Tensor.unsqueeze";
     static const char *const names[] = {"axis|dim"};
     PyObject *a[1];
     if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
@@ -299,7 +299,7 @@ static PyObject *m_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 /* ravel: NumPy's, a C-contiguous 1-D result: a view of a contiguous tensor, else a copy. */
 static PyObject *m_ravel(PyObject *self, PyObject *Py_UNUSED(u)) {
-    static const char func[] = "CudaTensor.ravel";
+    static const char func[] = "Tensor.ravel";
     const aug_tensor *t = T(self);
     int64_t shape[1] = {aug_tensor_size(t)};
     aug_tensor *v;
@@ -319,7 +319,7 @@ static PyObject *m_flatten(PyObject *self, PyObject *Py_UNUSED(u)) {
     int64_t shape[1] = {aug_tensor_size(t)};
     aug_tensor *v = packed ? aug_tensor_reshape(packed, 1, shape) : NULL;
     aug_tensor_free(packed);
-    return wrap_or_raise(self, v, "CudaTensor.flatten");
+    return wrap_or_raise(self, v, "Tensor.flatten");
 }
 
 /* view(dtype): the same bytes as another dtype, NumPy's rules; view(*shape): torch's
@@ -382,7 +382,7 @@ static PyObject *view_dtype(PyObject *self, aug_dtype dt, const char *func) {
 }
 
 static PyObject *m_view(PyObject *self, PyObject *args) {
-    static const char func[] = "CudaTensor.view";
+    static const char func[] = "Tensor.view";
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(args);
@@ -409,7 +409,7 @@ static PyObject *m_view(PyObject *self, PyObject *args) {
 /* ---- clip: augpy.math.clamp, or max / min with one bound ---------------------------------- */
 
 static PyObject *m_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char func[] = "CudaTensor.clip";
+    static const char func[] = "Tensor.clip";
     static const char *const names[] = {"min|a_min|lo", "max|a_max|hi", "out"};
     PyObject *a[3];
     augpy_state *st = augpy_state_from_obj(self);
@@ -452,7 +452,7 @@ static const char *typestr(aug_dtype dt, const char *attr) {
     default:
         /* AttributeError, so NumPy and hasattr() fall back to __array__ / DLPack. */
         PyErr_Format(PyExc_AttributeError,
-                     "CudaTensor.%s: %s has no NumPy typestr (use numpy(), __array__ or DLPack instead)", attr,
+                     "Tensor.%s: %s has no NumPy typestr (use numpy(), __array__ or DLPack instead)", attr,
                      aug_dtype_name(dt));
         return NULL;
     }
@@ -491,7 +491,7 @@ static PyObject *get_array_interface(PyObject *self, void *Py_UNUSED(c)) {
     const aug_tensor *t = T(self);
     if (t->device.type != AUG_DEVICE_CPU) {
         PyErr_Format(PyExc_AttributeError,
-                     "CudaTensor.__array_interface__: the tensor is on cuda:%d, not the cpu (use "
+                     "Tensor.__array_interface__: the tensor is on cuda:%d, not the cpu (use "
                      "__cuda_array_interface__, or cpu() first)",
                      t->device.id);
         return NULL;
@@ -503,7 +503,7 @@ static PyObject *get_cuda_array_interface(PyObject *self, void *Py_UNUSED(c)) {
     const aug_tensor *t = T(self);
     if (t->device.type != AUG_DEVICE_CUDA) {
         PyErr_SetString(PyExc_AttributeError,
-                        "CudaTensor.__cuda_array_interface__: the tensor is on the cpu (use __array_interface__)");
+                        "Tensor.__cuda_array_interface__: the tensor is on the cpu (use __array_interface__)");
         return NULL;
     }
     PyObject *d = interface_dict(t, "__cuda_array_interface__");
@@ -530,12 +530,12 @@ PyObject *augpy_tensor_str(PyObject *self) {
     if (st == NULL) return NULL;
     const aug_tensor *t = T(self);
     aug_tensor *tmp = NULL;
-    PyObject *arr = augpy_tensor_to_numpy(st, t, NULL, "CudaTensor.__str__");
+    PyObject *arr = augpy_tensor_to_numpy(st, t, NULL, "Tensor.__str__");
     if (arr == NULL && t->dtype == AUG_BFLOAT16 && PyErr_ExceptionMatches(PyExc_TypeError)) {
         /* without ml_dtypes: the exact float32 values */
         PyErr_Clear();
-        if (aug_cast(t, AUG_FLOAT32, &tmp) != AUG_OK) return augpy_raise(st, AUG_OK, "CudaTensor.__str__");
-        arr = augpy_tensor_to_numpy(st, tmp, NULL, "CudaTensor.__str__");
+        if (aug_cast(t, AUG_FLOAT32, &tmp) != AUG_OK) return augpy_raise(st, AUG_OK, "Tensor.__str__");
+        arr = augpy_tensor_to_numpy(st, tmp, NULL, "Tensor.__str__");
         aug_tensor_free(tmp);
     }
     if (arr == NULL && PyErr_ExceptionMatches(PyExc_ImportError)) { /* no NumPy: the repr */
@@ -551,7 +551,7 @@ PyObject *augpy_tensor_str(PyObject *self) {
 /* ---- pickle ----------------------------------------------------------------------------- */
 
 static PyObject *m_reduce(PyObject *self, PyObject *Py_UNUSED(u)) {
-    static const char func[] = "CudaTensor.__reduce__";
+    static const char func[] = "Tensor.__reduce__";
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     const aug_tensor *t = T(self);
@@ -628,7 +628,7 @@ static PyObject *fn_rebuild(PyObject *module, PyObject *const *args, Py_ssize_t 
 static PyMethodDef functions[] = {
     {"_rebuild_tensor", (PyCFunction)(void (*)(void))fn_rebuild, METH_FASTCALL | METH_KEYWORDS,
      "_rebuild_tensor(data, shape, dtype, device, layout)\n--\n\n"
-     "pickle's reconstructor of a CudaTensor: a new packed tensor on `device` ('cpu' or 'cuda:N';\n"
+     "pickle's reconstructor of a Tensor: a new packed tensor on `device` ('cpu' or 'cuda:N';\n"
      "ValueError when that device does not exist here) with the C-ordered bytes `data`."},
     {NULL, NULL, 0, NULL}};
 

@@ -472,11 +472,12 @@ static int parse_supersampling(PyObject *obj, const warp_sources *w, int *ss, co
         for (int64_t i = 1; i < n; i++) ss[i] = ss[0];
         return 0;
     }
-    PyObject *sq = PySequence_Check(obj) ? PySequence_Tuple(obj) : NULL; /* a snapshot, as parse_pair */
+    PyObject *sq = PySequence_Check(obj) && !PyUnicode_Check(obj) && !PyBytes_Check(obj)
+                       ? PySequence_Tuple(obj) : NULL; /* a snapshot, as parse_pair */
     if (!sq) {
         PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s: supersampling must be an int or a sequence of ints, not '%.100s'", func,
-                     Py_TYPE(obj)->tp_name);
+        PyErr_Format(PyExc_TypeError, "%s: supersampling must be an int or %lld ints (one per image), not '%.100s'",
+                     func, (long long)n, Py_TYPE(obj)->tp_name);
         return -1;
     }
     int rc = 0;
