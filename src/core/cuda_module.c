@@ -178,5 +178,9 @@ int aug__cuda_device_count(void) {
 
 const char *aug_cuda_status(void) {
     pthread_once(&load_once, load);
-    return atomic_load(&forked) ? fork_status : status;
+    if (atomic_load(&forked)) return fork_status;
+    /* the probe could not tell (no NVML, no /proc/driver/nvidia): only the
+     * runtime knows whether there is a device, and the status must say */
+    if (init_fn && probed < 0) pthread_once(&start_once, start);
+    return status;
 }
