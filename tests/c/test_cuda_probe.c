@@ -8,7 +8,10 @@
  * and the runtime's count agrees once an allocation started it.
  *
  * The module is libaug_cuda_emu.so beside this binary (or $AUG_CUDA_MODULE); the
- * tests skip without it unless AUG_REQUIRE_CUDA=1. */
+ * tests skip without it unless AUG_REQUIRE_CUDA=1. On a real GPU (AUG_CUDA_BACKEND
+ * other than emu: make gpu-check) the counts are those of the machine's N GPUs and
+ * NVML's absence cannot be staged; the cases that need the stand-in's two GPUs or
+ * its fake UUIDs are left out there (the runtime rejects a UUID it does not know). */
 #include <dlfcn.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -47,7 +50,7 @@ static int open_module(void) {
     module = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (module) probe = (probe_fn)(void (*)(void))dlsym(module, "aug_cuda_module_probe");
     const char *req = getenv("AUG_REQUIRE_CUDA");
-    if (!probe && req && strcmp(req, "1") == 0) fail_msg("no emulated CUDA module with a probe at %s", path);
+    if (!probe && req && strcmp(req, "1") == 0) fail_msg("no CUDA module with a probe at %s", path);
     return probe != NULL;
 }
 
@@ -64,23 +67,42 @@ static int probe_with(const char *v, const char **why) {
     return n;
 }
 
+static int emulated(void) {
+    const char *b = getenv("AUG_CUDA_BACKEND");
+    return b && strcmp(b, "emu") == 0;
+}
+
 static void test_visible_devices(void **state) {
     (void)state;
     if (!open_module()) skip();
     static const struct {
         const char *v;
         int n;
-    } cases[] = {
+    } emu_cases[] = {
         {NULL, 2}, {"", 0}, {"-1", 0}, {"none", 0}, {"0", 1}, {"1", 1}, {"1,0", 2}, {" 1 , 0 ", 2},
         {"0,5,1", 1}, {"2", 0}, {"0,0", 1}, {"0,x", 1}, {"0,,1", 1},
         {"GPU-8f6a1c2e-0000-0000-0000-000000000000", 1}, {"MIG-1,MIG-2,MIG-3", 2}, {"GPU-a,0", 2},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    /* a real machine: N GPUs, N >= 1 (AUG_REQUIRE_CUDA=1 there), counted relative to N */
+    const char *why0;
+    int all = probe_with(NULL, &why0);
+    char past[16];
+    snprintf(past, sizeof past, "%d", all > 0 ? all : 0);
+    const struct {
+        const char *v;
+        int n;
+    } real_cases[] = {
+        {NULL, all}, {"", 0}, {"-1", 0}, {"none", 0}, {"0", 1}, {"0,0", 1}, {"0,x", 1}, {" 0 ", 1}, {past, 0},
+    };
+    int emu = emulated();
+    if (!emu && all < 1) fail_msg("a real GPU machine: the probe counts %d GPUs (%s)", all, why0 ? why0 : "");
+    size_t count = emu ? sizeof emu_cases / sizeof emu_cases[0] : sizeof real_cases / sizeof real_cases[0];
+    for (size_t i = 0; i < count; i++) {
+        const char *v = emu ? emu_cases[i].v : real_cases[i].v;
+        int want = emu ? emu_cases[i].n : real_cases[i].n;
         const char *why;
-        int n = probe_with(cases[i].v, &why);
-        if (n != cases[i].n)
-            fail_msg("CUDA_VISIBLE_DEVICES=%s: the probe counts %d, want %d", cases[i].v ? cases[i].v : "(unset)", n,
-                     cases[i].n);
+        int n = probe_with(v, &why);
+        if (n != want) fail_msg("CUDA_VISIBLE_DEVICES=%s: the probe counts %d, want %d", v ? v : "(unset)", n, want);
         if (n == 0) {
             assert_non_null(why);
             assert_non_null(strstr(why, "no CUDA device (CUDA_VISIBLE_DEVICES="));
@@ -92,9 +114,11 @@ static void test_without_nvml_and_abi(void **state) {
     (void)state;
     if (!open_module()) skip();
     const char *why;
-    setenv("AUG_EMU_NO_NVML", "1", 1);
-    assert_int_equal(probe_with(NULL, &why), -1); /* cannot tell: libaug starts the runtime to know */
-    unsetenv("AUG_EMU_NO_NVML");
+    if (emulated()) { /* the stand-in's NVML can be taken away; a real machine's cannot */
+        setenv("AUG_EMU_NO_NVML", "1", 1);
+        assert_int_equal(probe_with(NULL, &why), -1); /* cannot tell: libaug starts the runtime to know */
+        unsetenv("AUG_EMU_NO_NVML");
+    }
     aug__host_api old = host;
     old.abi = AUG__BACKEND_ABI - 1;
     why = NULL;
@@ -103,13 +127,15 @@ static void test_without_nvml_and_abi(void **state) {
     assert_non_null(strstr(why, "built for another libaug"));
 }
 
-/* libaug: the count before and after the runtime started (AUG_CUDA_BACKEND=emu). */
+/* libaug: the count before and after the runtime started (the stand-in's 2 GPUs, or
+ * the real machine's: the probe's count must be the runtime's). */
 static void test_library_count(void **state) {
     (void)state;
     const char *b = getenv("AUG_CUDA_BACKEND");
-    if (!b || strcmp(b, "emu") != 0 || !open_module()) skip();
+    if (!b || (strcmp(b, "emu") != 0 && strcmp(b, "cuda") != 0) || !open_module()) skip();
     int before = aug_device_count(AUG_DEVICE_CUDA);
-    assert_int_equal(before, 2);
+    if (emulated()) assert_int_equal(before, 2);
+    else assert_true(before >= 1);
     aug_device d = aug_default_device();
     assert_int_equal(d.type, AUG_DEVICE_CUDA);
     assert_int_equal(d.id, 0);

@@ -791,6 +791,8 @@ class DataLoader:
 
 class _SingleProcessIter:
     def __init__(self, loader):
+        if loader.timeout != 0:  # torch's own assertion (seen with torch 2.x on the GPU machine)
+            raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
         self._sampler_iter = loader._index_sampler()
         self._base_seed = _base_seed(loader.generator)  # drawn as torch draws it, unused here
         self._fetcher = _Fetcher(loader.iterable, loader.dataset, loader.batch_size is not None, loader.collate_fn,
