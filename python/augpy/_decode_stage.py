@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 import numpy as np
 
 from . import _augpy
+from ._files import read_regular
 from ._sampling import check_on_error, handle_failures
 from .targets import transform_batch_targets
 
@@ -20,8 +21,7 @@ WARP_KEYS = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror",
 def _read_info(decoder, data):
     """(decoder.info(data), data), a path read once into bytes."""
     if isinstance(data, (str, os.PathLike)):
-        with open(data, "rb") as f:
-            data = f.read()
+        data = read_regular(data, "augpy.image.DecodeWarp")
     return decoder.info(data), data
 
 
@@ -143,6 +143,7 @@ class DecodeWarp:
             b.layout = "NCHW"
         self._next = 0
         self._done = [[] for _ in range(self.num_buffers)]  # per buffer: events of its last fill
+        self._pending = {}  # buffer index -> the futures of a fill an exception left running
         self._start_threads()
 
     def __reduce__(self):
@@ -262,6 +263,7 @@ class DecodeWarp:
         index = self._next
         buffer = self.buffers[index]
         self._next = (self._next + 1) % self.num_buffers
+        self._settle(index)
         handoff = _augpy.CudaEvent()
         handoff.record()  # all the caller has queued so far, readers of this buffer included
         jobs = [(images[i], params[i], buffer[i], handoff) for i in range(n)]
@@ -275,10 +277,21 @@ class DecodeWarp:
         else:
             # Largest files first, so that the batch does not end on one thread decoding a
             # big image while the others idle; failures are handled once every job has ended.
-            futures = [None] * n
-            for i in sorted(range(n), key=lambda i: -_size_hint(images[i])):
-                futures[i] = self._pool.submit(self._job, *jobs[i])
-            wait(futures)
+            futures = []
+            try:
+                for i in sorted(range(n), key=lambda i: -_size_hint(images[i])):
+                    futures.append((i, self._pool.submit(self._job, *jobs[i])))
+                wait([f for _, f in futures])
+            except BaseException:
+                # Ctrl-C (or any exception) while the jobs run: the jobs not started are
+                # cancelled, and this buffer is not filled again (nor handed out) before
+                # the running ones have ended (_settle), so they cannot write into a batch
+                # the caller holds. The exception leaves at once.
+                for _, f in futures:
+                    f.cancel()
+                self._pending[index] = [f for _, f in futures]
+                raise
+            futures = [f for _, f in sorted(futures, key=lambda p: p[0])]
             for i, f in enumerate(futures):
                 if f.exception() is None:
                     done.append(f.result())
@@ -301,6 +314,18 @@ class DecodeWarp:
             self._done[index] = [moved]
             n = len(keep)
         return self.finalize_batch(buffer if n == self.batch_size else buffer[:n])
+
+    def _settle(self, index):
+        """Before buffer ``index`` is filled again: the jobs an interrupted fill left
+        running there have ended, and the caller's stream waits for their device work."""
+        pending = self._pending.pop(index, None)
+        if not pending:
+            return
+        wait(pending)
+        stream = _augpy.get_current_stream()
+        for f in pending:
+            if not f.cancelled() and f.exception() is None:
+                stream.wait_event(f.result())
 
     def finalize_batch(self, buffer):
         """Make a batch buffer (or a view of one) ready for use on the caller's

@@ -22,6 +22,7 @@ import logging
 import os
 
 from . import _augpy
+from ._files import read_regular
 
 ON_ERROR = ("raise", "skip", "warn")
 _MASK64 = (1 << 64) - 1
@@ -145,8 +146,7 @@ def decode_error(func, batch, i, data, exc, origin=None):
     fmt = sniff(data)
     if fmt == "path":
         try:
-            with open(data, "rb") as f:
-                fmt = sniff(f.read(8))
+            fmt = sniff(read_regular(data, func, 8))
         except OSError:
             fmt = "unreadable"
     at = i if origin is None else origin[i]

@@ -11,7 +11,7 @@ other batch stages::
 Indexable sources (``len(src)``, ``src[i]``, a fixed order)
 -----------------------------------------------------------
 
-- ``FolderSource(root, recursive=True, extensions=IMAGE_EXTENSIONS)``: the image
+- ``FolderSource(root, recursive=True, extensions=IMAGE_EXTENSIONS, follow_symlinks=False)``: the image
   files of a folder with torchvision ``ImageFolder``'s conventions.
   ``src.classes`` is the sorted list of the names of root's sub-folders that hold at
   least one image, ``src.class_to_idx`` maps them to 0, 1, ...; a file's class is
@@ -27,8 +27,12 @@ Indexable sources (``len(src)``, ``src[i]``, a fixed order)
   FileNotFoundError (or, with ``allow_empty=True``, gives it an index). So wherever
   ImageFolder accepts a folder, ``classes``, ``class_to_idx`` and ``samples``
   (the class files) equal ImageFolder's. ``recursive=False`` lists only the files
-  directly in root (no classes). Extensions match case-insensitively; folder
-  symlinks are followed (each real folder once).
+  directly in root (no classes). Extensions match case-insensitively. Only regular
+  files are listed and read (a FIFO or a link to a device named ``x.jpg`` is left
+  out; a file that turned into one after the listing is an OSError). Links are
+  followed (each real folder once) while they stay inside root; a link that leads
+  outside it is a ValueError naming it, unless ``follow_symlinks=True`` (a folder of
+  links into a full dataset is common; an untrusted folder's link to /etc is not).
 - ``FileListSource(paths, labels=None, root=None, keys=None)``: an explicit list of
   files. key = the path relative to ``root`` without its extension when root is
   given, else the path itself without its extension (or ``keys[i]``). ``labels``:
@@ -48,7 +52,8 @@ relative paths as ``iter_folder`` sorts them, FileListSource in list order.
 Streamed sources: tar shards
 ----------------------------
 
-- ``ShardSource(shards, image_extensions=IMAGE_EXTENSIONS)``: tar files as WebDataset
+- ``ShardSource(shards, image_extensions=IMAGE_EXTENSIONS, on_error='raise', max_image_bytes,
+  max_meta_bytes, max_members)``: tar files as WebDataset
   writes them (a path, a brace pattern, or a list of them). A sample is the run of
   consecutive members that share a key (the member path up to the first dot of
   its file name), e.g. ``n01440764_10026.jpg`` + ``.cls`` + ``.json``. The image
@@ -56,7 +61,16 @@ Streamed sources: tar shards
   metadata by extension: ``.cls`` / ``.idx`` / ``.index`` -> int, ``.json`` -> parsed JSON,
   ``.txt`` -> str, anything else -> bytes; plus ``'__shard__'``. Samples without
   an image are skipped. Only the standard library's ``tarfile`` reads the tars
-  (streaming: a shard is read once, front to back).
+  (streaming: a shard is read once, front to back, one member at a time, keeping
+  no member headers). Bounded: an image member over ``max_image_bytes`` (256 MiB),
+  another member over ``max_meta_bytes`` (4 MiB) or a key with more than
+  ``max_members`` (256) members is a bad sample and is never read; so is a member
+  named ``<key>.__shard__`` / ``<key>.__key__`` (reserved) or metadata that does not
+  parse. Sparse members, links, devices and FIFOs are skipped with a warning on the
+  ``augpy`` logger. ``on_error`` says what a bad sample, or a shard that cannot be
+  read to its end, does, as for the stages: ``'raise'`` (ValueError naming the shard
+  and the member), ``'skip'`` (the sample, or the rest of the shard, is left out) or
+  ``'warn'`` (skip and log). ``iter_shards`` takes the same options.
 
   ``src.samples(seed, epoch, shuffle, shuffle_buffer, worker_id, num_workers)``
   yields one worker's samples of one epoch. With ``shuffle``: the shard order is
@@ -130,15 +144,16 @@ The iterators take ``worker_id`` / ``num_workers`` and then read only that
 worker's share: every num_workers-th shard (tar) or file (folder), starting at
 worker_id. With more workers than shards some workers get nothing.
 """
-import json
 import operator
 import os
 import re
-import tarfile
 
 import numpy as np
 
 from . import _augpy
+from ._files import allowed, check_inside, read_regular
+from ._sampling import check_on_error
+from ._shards import MAX_IMAGE_BYTES, MAX_META_BYTES, MAX_MEMBERS, check_limits, samples_of_tar
 
 __all__ = ["IMAGE_EXTENSIONS", "FolderSource", "FileListSource", "ShardSource", "epoch_order", "sample_generator",
            "shuffled", "list_images", "iter_folder", "expand_shards", "split", "iter_shards", "batches", "RandomWarp"]
@@ -232,37 +247,44 @@ def _extensions(extensions):
     return tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
 
 
-def list_images(root, recursive=False, extensions=IMAGE_EXTENSIONS):
+def list_images(root, recursive=False, extensions=IMAGE_EXTENSIONS, follow_symlinks=False):
     """The image files under ``root`` (case-insensitive extensions), sorted by
-    their path relative to root (``/`` separated)."""
-    func = "augpy.data.list_images"
+    their path relative to root (``/`` separated). Regular files only; a link whose
+    target leaves root is a ValueError unless ``follow_symlinks``."""
+    return _list_images(root, recursive, extensions, follow_symlinks, "augpy.data.list_images")
+
+
+def _list_images(root, recursive, extensions, follow_symlinks, func):
     if not os.path.isdir(root):
         raise FileNotFoundError(f"{func}: {root!r} is not a folder")
     ext = _extensions(extensions)
+    real_root = os.path.realpath(root)
     found = []
     if recursive:
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()
             for name in filenames:
-                if os.path.splitext(name)[1].lower() in ext:
-                    found.append(os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/"))
+                path = os.path.join(dirpath, name)
+                if os.path.splitext(name)[1].lower() in ext and allowed(path, real_root, follow_symlinks, func):
+                    found.append(os.path.relpath(path, root).replace(os.sep, "/"))
     else:
         for name in os.listdir(root):
-            if os.path.splitext(name)[1].lower() in ext and os.path.isfile(os.path.join(root, name)):
+            path = os.path.join(root, name)
+            if os.path.splitext(name)[1].lower() in ext and allowed(path, real_root, follow_symlinks, func):
                 found.append(name)
     return [os.path.join(root, rel) for rel in sorted(found)]
 
 
-def iter_folder(root, recursive=False, extensions=IMAGE_EXTENSIONS, worker_id=None, num_workers=None):
+def iter_folder(root, recursive=False, extensions=IMAGE_EXTENSIONS, worker_id=None, num_workers=None,
+                follow_symlinks=False):
     """Yield ``(bytes, key, metadata)`` for the image files of a folder (see the module doc)."""
-    worker_id, num_workers = _check_worker(worker_id, num_workers, "augpy.data.iter_folder")
-    for path in list_images(root, recursive, extensions)[worker_id::num_workers]:
+    func = "augpy.data.iter_folder"
+    worker_id, num_workers = _check_worker(worker_id, num_workers, func)
+    for path in _list_images(root, recursive, extensions, follow_symlinks, func)[worker_id::num_workers]:
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         key = os.path.splitext(rel)[0]
         parent = os.path.dirname(rel)
-        with open(path, "rb") as f:
-            data = f.read()
-        yield data, key, {"path": path, "label": os.path.basename(parent)}
+        yield read_regular(path, func), key, {"path": path, "label": os.path.basename(parent)}
 
 
 # ---- indexable sources --------------------------------------------------------------------------
@@ -306,8 +328,7 @@ class _IndexableSource:
         """``(bytes, key, {'path': str, 'label': class name or '', 'class_index': int})``."""
         j = self._index(i)
         path, c = self.samples[j]
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_regular(path, self._name)
         return data, self.keys[j], {"path": path, "label": self.classes[c] if c >= 0 else "", "class_index": c}
 
     def _legacy_order(self):
@@ -327,7 +348,7 @@ class FolderSource(_IndexableSource):
 
     _name = "augpy.data.FolderSource"
 
-    def __init__(self, root, recursive=True, extensions=IMAGE_EXTENSIONS):
+    def __init__(self, root, recursive=True, extensions=IMAGE_EXTENSIONS, follow_symlinks=False):
         if not isinstance(root, (str, os.PathLike)):
             raise TypeError(f"{self._name}: root must be a path, got {type(root).__name__}")
         root = os.fspath(root)
@@ -335,20 +356,25 @@ class FolderSource(_IndexableSource):
             raise FileNotFoundError(f"{self._name}: {root!r} is not a folder")
         self.root, self.recursive = root, bool(recursive)
         self.extensions = _extensions(extensions)
-        ext = self.extensions
+        self.follow_symlinks = bool(follow_symlinks)
+        ext, real_root = self.extensions, os.path.realpath(root)
 
         def is_image(path):
-            return os.path.splitext(path)[1].lower() in ext and os.path.isfile(path)
+            return os.path.splitext(path)[1].lower() in ext and allowed(path, real_root, self.follow_symlinks, self._name)
+
+        def is_folder(path):
+            return os.path.isdir(path) and bool(check_inside(path, real_root, self.follow_symlinks, self._name))
 
         top = sorted(e.name for e in os.scandir(root) if is_image(e.path))
         class_files = []  # (class name, [paths in ImageFolder's order])
         if self.recursive:
-            for name in sorted(e.name for e in os.scandir(root) if e.is_dir()):
+            for name in sorted(e.name for e in os.scandir(root) if is_folder(e.path)):
                 visited = set()
                 found = []
                 for dirpath, dirnames, filenames in os.walk(os.path.join(root, name), followlinks=True):
                     visited.add(os.path.realpath(dirpath))
-                    dirnames[:] = [d for d in dirnames if os.path.realpath(os.path.join(dirpath, d)) not in visited]
+                    dirnames[:] = [d for d in dirnames if os.path.realpath(os.path.join(dirpath, d)) not in visited
+                                   and is_folder(os.path.join(dirpath, d))]
                     found.append((dirpath, sorted(f for f in filenames if is_image(os.path.join(dirpath, f)))))
                 paths = [os.path.join(d, f) for d, files in sorted(found) for f in files]
                 if paths:
@@ -456,74 +482,21 @@ def expand_shards(pattern):
     return out
 
 
-def _split_key(name):
-    """WebDataset's rule: key = the path up to the first dot of the file name."""
-    d, base = os.path.split(name)
-    dot = base.find(".")
-    if dot <= 0:
-        return None, None
-    return (d + "/" if d else "") + base[:dot], base[dot:].lower()
-
-
-def _decode_member(ext, raw):
-    last = ext.rsplit(".", 1)[-1]
-    if last in ("cls", "idx", "index"):
-        return int(raw.decode("utf-8").strip())
-    if last == "json":
-        return json.loads(raw.decode("utf-8"))
-    if last == "txt":
-        return raw.decode("utf-8")
-    return raw
-
-
-def _samples_of_tar(path, image_ext):
-    func = "augpy.data.iter_shards"
-    key, members = None, {}
-
-    def finish():
-        image = next((e for e in members if e in image_ext or e.rsplit(".", 1)[-1] in
-                      [x[1:] for x in image_ext]), None)
-        if key is None or image is None:
-            return None
-        meta = {"__shard__": os.fspath(path)}
-        for e, raw in members.items():
-            if e != image:
-                meta[e[1:]] = _decode_member(e, raw)
-        return members[image], key, meta
-
-    try:
-        tar = tarfile.open(path, mode="r|*")
-    except (tarfile.TarError, OSError) as e:
-        raise ValueError(f"{func}: cannot read shard {os.fspath(path)!r}: {e}") from None
-    with tar:
-        try:
-            for info in tar:
-                if not info.isfile():
-                    continue
-                k, ext = _split_key(info.name)
-                if k is None:
-                    continue
-                if k != key:
-                    sample = finish()
-                    if sample is not None:
-                        yield sample
-                    key, members = k, {}
-                f = tar.extractfile(info)
-                members[ext] = f.read() if f is not None else b""
-        except tarfile.TarError as e:
-            raise ValueError(f"{func}: shard {os.fspath(path)!r} is damaged: {e}") from None
-    sample = finish()
-    if sample is not None:
-        yield sample
-
-
-def iter_shards(shards, image_extensions=IMAGE_EXTENSIONS, worker_id=None, num_workers=None):
+def iter_shards(shards, image_extensions=IMAGE_EXTENSIONS, worker_id=None, num_workers=None, on_error="raise",
+                max_image_bytes=MAX_IMAGE_BYTES, max_meta_bytes=MAX_META_BYTES, max_members=MAX_MEMBERS):
     """Yield ``(bytes, key, metadata)`` for the samples of WebDataset-style tar
     shards (a path, a brace pattern, or a list of them; see the module doc)."""
-    worker_id, num_workers = _check_worker(worker_id, num_workers, "augpy.data.iter_shards")
+    func = "augpy.data.iter_shards"
+    worker_id, num_workers = _check_worker(worker_id, num_workers, func)
+    on_error = check_on_error(on_error, func)
+    limits = check_limits(func, max_image_bytes, max_meta_bytes, max_members)
     ext = _extensions(image_extensions)
-    for path in expand_shards(shards)[worker_id::num_workers]:
-        yield from _samples_of_tar(path, ext)
+    return _iter_shards(expand_shards(shards)[worker_id::num_workers], ext, on_error, limits)
+
+
+def _iter_shards(paths, ext, on_error, limits):
+    for path in paths:
+        yield from samples_of_tar(path, ext, on_error, limits)
 
 
 def shuffled(samples, buffer_size, rng):
@@ -567,12 +540,17 @@ class ShardSource:
 
     _name = "augpy.data.ShardSource"
 
-    def __init__(self, shards, image_extensions=IMAGE_EXTENSIONS):
+    def __init__(self, shards, image_extensions=IMAGE_EXTENSIONS, on_error="raise", max_image_bytes=MAX_IMAGE_BYTES,
+                 max_meta_bytes=MAX_META_BYTES, max_members=MAX_MEMBERS):
         self.shards = expand_shards(shards)
         self.image_extensions = image_extensions
+        self.on_error = check_on_error(on_error, self._name)
+        self.limits = check_limits(self._name, max_image_bytes, max_meta_bytes, max_members)
 
     def __call__(self, worker_id, num_workers):
-        return iter_shards(self.shards, self.image_extensions, worker_id, num_workers)
+        worker_id, num_workers = _check_worker(worker_id, num_workers, self._name)
+        return _iter_shards(self.shards[worker_id::num_workers], _extensions(self.image_extensions), self.on_error,
+                            self.limits)
 
     def shard_order(self, seed, epoch, shuffle=True):
         """The shards in epoch ``epoch``'s order (``epoch_order`` of their count)."""
@@ -594,13 +572,10 @@ class ShardSource:
         ext = _extensions(self.image_extensions)
         mine = self.shard_order(seed, epoch, bool(shuffle))[worker_id::num_workers]
 
-        def stream():
-            for path in mine:
-                yield from _samples_of_tar(path, ext)
-
+        stream = _iter_shards(mine, ext, self.on_error, self.limits)
         if not shuffle or shuffle_buffer <= 1:
-            return stream()
-        return shuffled(stream(), shuffle_buffer, np.random.default_rng([seed, epoch, worker_id, num_workers]))
+            return stream
+        return shuffled(stream, shuffle_buffer, np.random.default_rng([seed, epoch, worker_id, num_workers]))
 
     def __repr__(self):
         return f"ShardSource({len(self.shards)} shards)"

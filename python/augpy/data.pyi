@@ -38,10 +38,12 @@ def sample_generator(seed: _UInt64, epoch: _UInt64, sample: _UInt64) -> numpy.ra
     """The numpy Generator an ``augment`` callable gets for one sample."""
 def split(items: Iterable[_T], worker_id: Optional[_Int], num_workers: Optional[_Int]) -> List[_T]:
     """Worker ``worker_id``'s share of ``items``: every num_workers-th, from worker_id."""
-def list_images(root: _Path, recursive: bool = False, extensions: _Extensions = ...) -> List[str]:
+def list_images(root: _Path, recursive: bool = False, extensions: _Extensions = ...,
+                follow_symlinks: bool = False) -> List[str]:
     """The image files under ``root``, sorted by their path relative to root."""
 def iter_folder(root: _Path, recursive: bool = False, extensions: _Extensions = ...,
-                worker_id: Optional[_Int] = None, num_workers: Optional[_Int] = None) -> Iterator[_Sample]:
+                worker_id: Optional[_Int] = None, num_workers: Optional[_Int] = None,
+                follow_symlinks: bool = False) -> Iterator[_Sample]:
     """``(bytes, key, {'path': str, 'label': str})`` for the image files of a folder."""
 
 
@@ -69,7 +71,9 @@ class FolderSource(_IndexableSource):
     root: str
     recursive: bool
     extensions: Tuple[str, ...]
-    def __init__(self, root: _Path, recursive: bool = True, extensions: _Extensions = ...) -> None: ...
+    follow_symlinks: bool
+    def __init__(self, root: _Path, recursive: bool = True, extensions: _Extensions = ...,
+                 follow_symlinks: bool = False) -> None: ...
 
 
 class FileListSource(_IndexableSource):
@@ -83,7 +87,8 @@ class FileListSource(_IndexableSource):
 def expand_shards(pattern: _Shards) -> List[str]:
     """``'a-{000..002}.tar'`` -> ['a-000.tar', 'a-001.tar', 'a-002.tar']; a list is expanded item by item."""
 def iter_shards(shards: _Shards, image_extensions: _Extensions = ..., worker_id: Optional[_Int] = None,
-                num_workers: Optional[_Int] = None) -> Iterator[_Sample]:
+                num_workers: Optional[_Int] = None, on_error: str = "raise", max_image_bytes: _Int = ...,
+                max_meta_bytes: _Int = ..., max_members: _Int = ...) -> Iterator[_Sample]:
     """``(bytes, key, metadata)`` for the samples of WebDataset-style tar shards."""
 def shuffled(samples: Iterable[_T], buffer_size: _Int, rng: numpy.random.Generator) -> Iterator[_T]:
     """``samples`` through a shuffle buffer of ``buffer_size`` items (WebDataset's scheme)."""
@@ -94,7 +99,10 @@ class ShardSource:
 
     shards: List[str]
     image_extensions: _Extensions
-    def __init__(self, shards: _Shards, image_extensions: _Extensions = ...) -> None: ...
+    on_error: str
+    limits: Tuple[int, int, int]
+    def __init__(self, shards: _Shards, image_extensions: _Extensions = ..., on_error: str = "raise",
+                 max_image_bytes: _Int = ..., max_meta_bytes: _Int = ..., max_members: _Int = ...) -> None: ...
     def __call__(self, worker_id: Optional[_Int], num_workers: Optional[_Int]) -> Iterator[_Sample]: ...
     def shard_order(self, seed: Optional[_UInt64], epoch: _UInt64, shuffle: bool = True) -> List[str]:
         """The shards in epoch ``epoch``'s order."""

@@ -254,8 +254,13 @@ def test_folder_source_follows_folder_links_once(tmp_path):
     (tmp_path / "real" / "cls" / "loop").symlink_to(tmp_path / "real" / "cls")
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "linked").symlink_to(tmp_path / "real" / "cls")
-    src = data.FolderSource(tmp_path / "data")
+    with pytest.raises(ValueError, match=r"augpy.data.FolderSource: .*linked' leads outside the root, to .*real/cls'; "
+                                         r"pass follow_symlinks=True"):
+        data.FolderSource(tmp_path / "data")
+    src = data.FolderSource(tmp_path / "data", follow_symlinks=True)
     assert src.classes == ["linked"] and src.keys == ["linked/a"]
+    inner = data.FolderSource(tmp_path / "real")  # the loop stays inside: followed once, no flag needed
+    assert inner.classes == ["cls"] and inner.keys == ["cls/a"]
 
 
 def test_file_list_source(tmp_path):

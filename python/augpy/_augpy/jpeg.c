@@ -167,18 +167,14 @@ static void release_data(jpeg_data *d) {
 
 #define DATA_KINDS "bytes-like (bytes, bytearray, memoryview, numpy uint8 array), a CPU uint8 DLPack tensor or a path"
 
-/* A path (str or os.PathLike): the file's contents, as a new bytes object. */
-static PyObject *read_path(PyObject *path) {
-    PyObject *io = PyImport_ImportModule("io");
-    if (io == NULL) return NULL;
-    PyObject *f = PyObject_CallMethod(io, "open", "Os", path, "rb");
-    Py_DECREF(io);
-    if (f == NULL) return NULL;
-    PyObject *bytes = PyObject_CallMethod(f, "read", NULL);
-    PyObject *r = PyObject_CallMethod(f, "close", NULL);
-    Py_DECREF(f);
-    if (r == NULL) Py_CLEAR(bytes);
-    Py_XDECREF(r);
+/* A path (str or os.PathLike): the file's contents, as a new bytes object, read by
+ * augpy._files.read_regular (the one rule for paths: regular files only, so a FIFO
+ * or /dev/zero is an OSError naming func rather than a hang or a read without end). */
+static PyObject *read_path(PyObject *path, const char *func) {
+    PyObject *files = PyImport_ImportModule("augpy._files");
+    if (files == NULL) return NULL;
+    PyObject *bytes = PyObject_CallMethod(files, "read_regular", "Os", path, func);
+    Py_DECREF(files);
     if (bytes != NULL && !PyBytes_Check(bytes)) {
         PyErr_SetString(PyExc_TypeError, "reading the file did not give bytes");
         Py_CLEAR(bytes);
@@ -193,7 +189,7 @@ static PyObject *read_path(PyObject *path) {
 static int get_data(augpy_state *st, PyObject *module, PyObject *obj, jpeg_data *out, const char *func) {
     memset(out, 0, sizeof *out);
     if (PyUnicode_Check(obj) || (!PyObject_CheckBuffer(obj) && PyObject_HasAttrString(obj, "__fspath__"))) {
-        PyObject *bytes = read_path(obj);
+        PyObject *bytes = read_path(obj, func);
         if (bytes == NULL) return -1;
         int r = PyObject_GetBuffer(bytes, &out->view, PyBUF_SIMPLE);
         Py_DECREF(bytes); /* the view holds it */
