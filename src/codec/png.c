@@ -89,6 +89,36 @@ aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size,
     return st;
 }
 
+aug_status aug__png_decode_region(const char *func, const void *data, size_t size, const aug_png_desc *desc,
+                                  int64_t y, int64_t x, int64_t h, int64_t w, void *row, uint8_t *dst,
+                                  int out_channels) {
+    aug_status st = AUG_OK;
+    spng_ctx *ctx = open_ctx(func, data, size, &st);
+    if (ctx == NULL) return st;
+    int src16 = desc->bit_depth == 16;
+    int fmt = src16 ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8;
+    size_t row_len = (size_t)desc->width * aug__png_pixel_bytes(desc), len = 0;
+    int err = spng_decoded_image_size(ctx, fmt, &len);
+    if (err == 0 && len != row_len * (size_t)desc->height)
+        st = aug__error(AUG_ERR_JPEG, func, "PNG: libspng's image size %zu is not %zu bytes", len,
+                        row_len * (size_t)desc->height);
+    else if (err == 0)
+        err = spng_decode_image(ctx, NULL, 0, fmt, SPNG_DECODE_TRNS | SPNG_DECODE_PROGRESSIVE);
+    /* every row is decoded (the ones below the region too), so that damage anywhere
+     * in the image data is found as a whole decode finds it */
+    for (int64_t r = 0; err == 0 && st == AUG_OK && r < desc->height; r++) {
+        err = spng_decode_row(ctx, row, row_len);
+        if (err == SPNG_EOI && r == desc->height - 1) err = 0;
+        if (err == 0 && r >= y && r < y + h)
+            aug__convert_pixels(row, 4, src16, desc->width, 0, x, 1, w,
+                                dst + (size_t)(r - y) * (size_t)w * (size_t)out_channels, out_channels);
+    }
+    if (err == 0 && st == AUG_OK) err = spng_decode_chunks(ctx);
+    if (err != 0) st = spng_fail(func, err);
+    spng_ctx_free(ctx);
+    return st;
+}
+
 /* 16-bit sample to the nearest 8-bit one: round(v * 255 / 65535). */
 static inline unsigned to8(unsigned v) { return (v * 255u + 32767u) / 65535u; }
 

@@ -27,6 +27,16 @@ AUG__HIDDEN size_t aug__png_pixel_bytes(const aug_png_desc *desc);
 AUG__HIDDEN aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size, const aug_png_desc *desc,
                                             void *dst);
 
+/* Decodes a non-interlaced PNG row by row (libspng's progressive reads) and
+ * converts the region (y, x, h, w) of it straight into dst (h * w *
+ * out_channels packed 8-bit pixels, host memory), as aug__png_decode_rgba and
+ * aug__convert_pixels would, with one row of RGBA (row: width * pixel bytes)
+ * as the only scratch. Every row is decoded; the errors are
+ * aug__png_decode_rgba's. Adam7 files need the whole image: use that one. */
+AUG__HIDDEN aug_status aug__png_decode_region(const char *func, const void *data, size_t size,
+                                              const aug_png_desc *desc, int64_t y, int64_t x, int64_t h, int64_t w,
+                                              void *row, uint8_t *dst, int out_channels);
+
 /* Converts the region (y, x, h, w) of a packed host image src (src_channels 3
  * or 4 per pixel, 8-bit, or 16-bit host-endian when src16, src_width pixels
  * per row) to out_channels (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA) packed 8-bit

@@ -244,23 +244,46 @@ static aug_status grow_scratch(const char *func, aug_decoder *d, size_t n) {
     return AUG_OK;
 }
 
+/* A decode's scratch is kept for the next one up to this size (plus host_padding);
+ * larger scratch (a CMYK JPEG converted to another mode, an Adam7 PNG) is freed
+ * when the decode ends, so a long-lived decoder holds no more after one big file. */
+#define SCRATCH_KEEP ((size_t)16 << 20)
+
+static aug_status trim_scratch(aug_decoder *d, aug_status st) {
+    if (d->scratch_size > SCRATCH_KEEP + d->host_padding) {
+        free(d->scratch);
+        d->scratch = NULL;
+        d->scratch_size = 0;
+    }
+    return st;
+}
+
 static aug_status fill_jpeg(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
     const fill_job *j = ctx;
     if (j->channels == 3) return cpu_decode(func, d, j->data, j->size, j->h, j->r, host, j->exec);
     aug_status st = grow_scratch(func, d, (size_t)(j->oh * j->ow * 3));
     if (st == AUG_OK) st = cpu_decode(func, d, j->data, j->size, j->h, j->r, d->scratch, j->exec);
     if (st == AUG_OK) aug__convert_pixels(d->scratch, 3, 0, j->ow, 0, 0, j->oh, j->ow, host, j->channels);
-    return st;
+    return trim_scratch(d, st);
 }
 
+/* A PNG: row by row into the output, one RGBA row of scratch; an Adam7 file
+ * whole into scratch (4 or 8 bytes per pixel), then cut and converted. */
 static aug_status fill_png(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
     const fill_job *j = ctx;
-    size_t pb = aug__png_pixel_bytes(j->png);
-    aug_status st = grow_scratch(func, d, (size_t)(j->png->height * j->png->width) * pb);
+    size_t pb = aug__png_pixel_bytes(j->png), row = (size_t)j->png->width * pb;
+    if (!j->png->interlaced) {
+        aug_status st = grow_scratch(func, d, row);
+        if (st == AUG_OK)
+            st = aug__png_decode_region(func, j->data, j->size, j->png, j->y, j->x, j->oh, j->ow, d->scratch, host,
+                                        j->channels);
+        return trim_scratch(d, st);
+    }
+    aug_status st = grow_scratch(func, d, row * (size_t)j->png->height);
     if (st == AUG_OK) st = aug__png_decode_rgba(func, j->data, j->size, j->png, d->scratch);
     if (st == AUG_OK)
         aug__convert_pixels(d->scratch, 4, pb == 8, j->png->width, j->y, j->x, j->oh, j->ow, host, j->channels);
-    return st;
+    return trim_scratch(d, st);
 }
 
 /* The scale as libjpeg's M/8 (M in 1..16), or 0. */

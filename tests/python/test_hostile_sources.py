@@ -240,3 +240,34 @@ def test_shard_options_checked(kw, exc, msg):
         data.iter_shards("a.tar", **kw)
     with pytest.raises(exc, match="augpy.data.ShardSource: " + msg):
         data.ShardSource("a.tar", **kw)
+
+
+# ---- PNG memory (issue 32, item 5) ---------------------------------------------------------------
+
+PNG_CHILD = r'''
+import resource
+import cv2, numpy as np
+import augpy
+
+data = cv2.imencode(".png", np.zeros((8192, 8192), np.uint8))[1].tobytes()
+dec = augpy.Decoder()
+dec.decode(cv2.imencode(".png", np.zeros((8, 8), np.uint8))[1].tobytes(), mode="gray")  # warm up
+def rss_mb():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS")) / 1024
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+t = dec.decode(data, mode="gray")
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+del t
+print("%.0f %.0f" % (peak - before, rss_mb()))
+'''
+
+
+def test_png_decoded_row_by_row():
+    """An 8192 x 8192 gray PNG (65 KB) to gray: the output is 64 MiB; the RGBA scratch of the
+    whole image (256 MiB more) is gone, and nothing large is kept after the result is freed."""
+    out = subprocess.run([sys.executable, "-c", PNG_CHILD], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    growth, held = map(float, out.stdout.split())
+    assert growth < 64 + 40, out.stdout  # the output and a few rows, not 64 + 256 MiB
+    assert held < 200, out.stdout
