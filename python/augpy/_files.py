@@ -17,7 +17,10 @@ def read_regular(path, func, limit=-1):
     """The bytes of the regular file at ``path`` (its first ``limit`` bytes when limit >= 0);
     an OSError naming func and the path for a FIFO, a device, a socket or a folder (a bad file,
     as a missing one is: the stages' ``on_error`` applies to both)."""
-    fd = os.open(path, _FLAGS)
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError as e:  # the same class (FileNotFoundError, PermissionError...), naming func
+        raise type(e)(e.errno, f"{func}: {e.strerror}", os.fspath(path)) from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):

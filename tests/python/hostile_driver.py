@@ -44,8 +44,10 @@ class Hostile(Exception):
     """Raised by the hostile objects: propagating it is the right answer."""
 
 
+# OSError: a str or os.PathLike given as data is a path (FileNotFoundError naming the function
+# and the path is the right answer for augpy.jpeg_info('bool')).
 ALLOWED = (TypeError, ValueError, IndexError, OverflowError, MemoryError, BufferError, KeyError,
-           AttributeError, NotImplementedError, Hostile)
+           AttributeError, NotImplementedError, OSError, Hostile)
 ALLOWED_AUGPY = ("NvJpegError", "JpegError", "DecodeError", "MemoryError", "CudaError", "CuRandError", "CuBlasError")
 # CPython's own texts, which reach the user only when a conversion is not checked by us.
 BARE_MESSAGES = ("Python int too large to convert", "int too large to convert", "returned a result with an exception",
