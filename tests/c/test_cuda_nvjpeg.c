@@ -88,7 +88,7 @@ static void same_pixels(const char *what, const unsigned char *want, size_t n, c
     assert_int_equal(n, ng);
     char why[160];
     if (!th_nvjpeg_matches(want, got, n, emulated(), why, sizeof why))
-        fail_msg("%s: the CUDA decoder's pixels differ from libjpeg-turbo's fast-upsampling decode: %s", what, why);
+        fail_msg("%s: the CUDA decoder's pixels differ from the expected ones: %s", what, why);
     free(got);
 }
 
