@@ -14,6 +14,9 @@
  * page-locked staging buffer and copies the pixels to the device, queued on the
  * current stream; the staging buffer is reused once that copy has finished (an
  * event). A failed CPU decode copies nothing, so the device memory is untouched.
+ * A whole-image decode reaches the device's decoder only when the file's marker
+ * structure runs to its EOI (core/jpeg_markers.c): nvJPEG decodes a truncated
+ * file without an error, where libjpeg-turbo reports "Premature end of JPEG file".
  *
  * PNG files (magic bytes) are decoded whole on the host with libspng
  * (codec/png.c) into the decoder's scratch memory, then cut and converted to
@@ -27,6 +30,7 @@
 #include "aug/device.h"
 #include "backend.h"
 #include "codec/png.h"
+#include "jpeg_markers.h"
 #include "tensor_impl.h"
 
 /* Largest limit a decoder accepts, in pixels: 2^31 keeps every row pitch and
@@ -442,7 +446,9 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
     if (channels != 3 || d->device.type == AUG_DEVICE_CPU || !d->impl || r != NULL)
         st = deliver(func, d, (size_t)(oh * ow * channels), fill_jpeg, &j, dst, &exec);
     else {
-        st = d->backend->jpeg_decode(func, d->impl, data, size, &h, dst, &exec);
+        /* nvJPEG decodes a file cut short without an error (grey or stale rows): only complete files reach it */
+        st = aug__jpeg_check_complete(func, data, size);
+        if (st == AUG_OK) st = d->backend->jpeg_decode(func, d->impl, data, size, &h, dst, &exec);
         if (st == AUG__JPEG_REFUSED) st = deliver(func, d, (size_t)(oh * ow * 3), fill_jpeg, &j, dst, &exec);
     }
     return finish(st, t, out);

@@ -1,14 +1,17 @@
 /* test_cuda_nvjpeg.c: the CUDA decoder's nvJPEG path (cuda/jpeg.cu) with work
  * still queued: back-to-back decodes behind a busy stream, on one stream and on
  * two, with images of one size and of growing sizes, with and without
- * gpu_huffman; the decoder freed while its decodes are queued; nvJPEG's errors
- * by name; every file kind against the CPU decoder.
+ * gpu_huffman; the decoder freed while its decodes are queued; truncated files
+ * refused whatever nvJPEG says; every file kind.
  *
- * On the emulated devices it needs the emulator's nvJPEG stand-in
- * (tests/cuda_emu/emu_nvjpeg.cpp, AUG_EMU_NVJPEG=1), whose pixels equal the CPU
- * decoder's, so images compare exactly; on a GPU nvJPEG's IDCT differs a little
- * (a mean difference of at most 1). Without nvJPEG the tests skip, unless
- * AUG_REQUIRE_NVJPEG=1 (ctest sets it where the stand-in was built). */
+ * nvJPEG's pixels are compared with libjpeg-turbo's fast-upsampling decode
+ * (helpers/th_jpeg.h: nvJPEG replicates chroma), the files it leaves to the CPU
+ * (CMYK, the libjpeg fallback's) with the CPU decoder's. On the emulated devices
+ * it needs the emulator's nvJPEG stand-in (tests/cuda_emu/emu_nvjpeg.cpp,
+ * AUG_EMU_NVJPEG=1), which decodes with fast upsampling, so images compare
+ * exactly; on a GPU within IDCT rounding (TH_NVJPEG_MEAN, TH_NVJPEG_MAX).
+ * Without nvJPEG the tests skip, unless AUG_REQUIRE_NVJPEG=1 (ctest sets it
+ * where the stand-in was built). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +24,7 @@
 
 #include "aug/aug.h"
 #include "helpers/th_cuda.h"
+#include "helpers/th_jpeg.h"
 
 enum { IMAGES = 4, TRIES = 6 };
 
@@ -59,42 +63,53 @@ static unsigned char *encode_jpeg(int w, int h, int pf, int subsamp, int flags, 
     return buf;
 }
 
-/* The CUDA decode of a file against the CPU decoder's. */
-static void same_pixels(const char *what, const aug_tensor *cpu, const aug_tensor *gpu) {
-    size_t na, nb;
-    unsigned char *x = th_bytes_of(cpu, &na), *y = th_bytes_of(gpu, &nb);
-    assert_int_equal(na, nb);
-    if (emulated()) {
-        if (memcmp(x, y, na) != 0) fail_msg("%s: the CUDA decoder's pixels differ from the CPU's", what);
-    } else {
-        double sum = 0;
-        for (size_t i = 0; i < na; i++) sum += abs((int)x[i] - (int)y[i]);
-        if (sum / (double)na > 1.0) fail_msg("%s: mean difference %g from the CPU's pixels", what, sum / (double)na);
+/* What the 'nvjpeg' engine must give for a file: libjpeg-turbo's fast-upsampling
+ * decode where nvJPEG decodes it, else (CMYK, the libjpeg fallback's files) the
+ * CPU decoder's pixels; malloc'd, *n bytes. */
+static unsigned char *expected(const unsigned char *jpeg, unsigned long size, size_t *n) {
+    int w = 0, h = 0;
+    unsigned char *px = th_nvjpeg_reference(jpeg, size, &w, &h);
+    if (px != NULL) {
+        *n = (size_t)w * (size_t)h * 3;
+        return px;
     }
-    free(x), free(y);
+    aug_decoder *dc = aug_decoder_new(CPU, 0, 0, 0);
+    aug_tensor *t = NULL;
+    assert_int_equal(aug_decoder_decode(dc, jpeg, size, NULL, &t), AUG_OK);
+    px = th_bytes_of(t, n);
+    aug_tensor_free(t), aug_decoder_free(dc);
+    return px;
 }
 
-/* IMAGES different files (one size, or growing sizes) and their CPU decodes. */
+/* The CUDA decode of a file against the expected pixels (n bytes). */
+static void same_pixels(const char *what, const unsigned char *want, size_t n, const aug_tensor *gpu) {
+    size_t ng;
+    unsigned char *got = th_bytes_of(gpu, &ng);
+    assert_int_equal(n, ng);
+    char why[160];
+    if (!th_nvjpeg_matches(want, got, n, emulated(), why, sizeof why))
+        fail_msg("%s: the CUDA decoder's pixels differ from the expected ones: %s", what, why);
+    free(got);
+}
+
+/* IMAGES different files (one size, or growing sizes) and their expected pixels. */
 typedef struct files {
     unsigned char *jpeg[IMAGES];
     unsigned long size[IMAGES];
-    aug_tensor *ref[IMAGES];
+    unsigned char *ref[IMAGES];
+    size_t nref[IMAGES];
 } files;
 
 static void files_make(files *f, int growing) {
-    aug_decoder *dc = aug_decoder_new(CPU, 0, 0, 0);
-    assert_non_null(dc);
     for (int i = 0; i < IMAGES; i++) {
         int w = growing ? 24 + 16 * i : 64, h = growing ? 18 + 12 * i : 48;
         f->jpeg[i] = encode_jpeg(w, h, TJPF_RGB, TJSAMP_420, 0, (uint32_t)i + 1, &f->size[i]);
-        f->ref[i] = NULL;
-        assert_int_equal(aug_decoder_decode(dc, f->jpeg[i], f->size[i], NULL, &f->ref[i]), AUG_OK);
+        f->ref[i] = expected(f->jpeg[i], f->size[i], &f->nref[i]);
     }
-    aug_decoder_free(dc);
 }
 
 static void files_free(files *f) {
-    for (int i = 0; i < IMAGES; i++) tjFree(f->jpeg[i]), aug_tensor_free(f->ref[i]);
+    for (int i = 0; i < IMAGES; i++) tjFree(f->jpeg[i]), free(f->ref[i]);
 }
 
 /* Makes s busy for a while: reps fills of a 1 Mi-element float32 tensor, then
@@ -146,7 +161,7 @@ static void queued_round(int gpu_huffman, int nstreams, int growing) {
             char what[96];
             snprintf(what, sizeof what, "gpu_huffman %d, %d stream(s), %s sizes, image %d", gpu_huffman, nstreams,
                      growing ? "growing" : "equal", i);
-            same_pixels(what, f.ref[i], out[i]);
+            same_pixels(what, f.ref[i], f.nref[i], out[i]);
         }
         for (int i = 0; i < IMAGES; i++) aug_tensor_free(out[i]);
     }
@@ -199,7 +214,7 @@ static void test_free_while_queued(void **state) {
         aug_decoder_free(dg);
         assert_int_equal(aug_set_current_stream(prev), AUG_OK);
         assert_int_equal(aug_stream_synchronize(s), AUG_OK);
-        for (int i = 0; i < 2 && valid; i++) same_pixels("decoded before the decoder was freed", f.ref[i], out[i]);
+        for (int i = 0; i < 2 && valid; i++) same_pixels("decoded before the decoder was freed", f.ref[i], f.nref[i], out[i]);
         aug_tensor_free(out[0]), aug_tensor_free(out[1]);
     }
     if (!valid) fail_msg("the stream never stayed busy for two decodes (%d tries)", TRIES);
@@ -209,9 +224,10 @@ static void test_free_while_queued(void **state) {
     files_free(&f);
 }
 
-/* Every file kind, with and without gpu_huffman: nvJPEG's pixels, or the
- * fallback's for those nvJPEG refuses (CMYK; 4:1:1, which the header reader
- * leaves to libjpeg). */
+/* Every file kind, with and without gpu_huffman: nvJPEG's pixels (fast
+ * upsampling), or the fallback's for those nvJPEG refuses (CMYK). For the
+ * subsampled kinds the two references differ, so the comparison tells fast
+ * upsampling from the CPU decoder's fancy upsampling. */
 static void test_kinds(void **state) {
     (void)state;
     const int kinds[6][3] = {{TJPF_RGB, TJSAMP_420, 0}, {TJPF_RGB, TJSAMP_444, TJFLAG_PROGRESSIVE},
@@ -229,7 +245,13 @@ static void test_kinds(void **state) {
             assert_int_equal(aug_decoder_decode(dc, j, size, NULL, &a), AUG_OK);
             assert_int_equal(aug_decoder_decode(dg, j, size, NULL, &b), AUG_OK);
             assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
-            same_pixels(what, a, b);
+            size_t n, nc;
+            unsigned char *want = expected(j, size, &n), *cpu = th_bytes_of(a, &nc);
+            assert_int_equal(n, nc);
+            const int subsampled = kinds[k][1] == TJSAMP_420 || kinds[k][1] == TJSAMP_422; /* 4:1:1: libjpeg replicates too */
+            if (subsampled && memcmp(want, cpu, n) == 0) fail_msg("%s: fast and fancy upsampling agree", what);
+            same_pixels(what, want, n, b);
+            free(want), free(cpu);
             aug_tensor_free(a), aug_tensor_free(b);
             tjFree(j);
         }
@@ -238,8 +260,11 @@ static void test_kinds(void **state) {
     aug_decoder_free(dc);
 }
 
-/* A file whose header reads but whose data is cut: nvJPEG's status by name, no
- * tensor; the decoder (and its slots) still decode correctly afterwards. */
+/* A file whose header reads but whose data is cut, at many points: refused
+ * with libjpeg-turbo's words before nvJPEG (which decodes such a file without
+ * an error, on an H200 and on the emulator's stand-in) sees it, no tensor; the
+ * decoder (and its slots) still decode correctly afterwards. A corrupt segment
+ * length after the header: refused too. */
 static void test_bad_jpeg(void **state) {
     (void)state;
     aug_decoder *dg = nvjpeg_decoder(0);
@@ -247,17 +272,31 @@ static void test_bad_jpeg(void **state) {
     files_make(&f, 0);
     for (int round = 0; round < 3; round++) { /* the error in either slot */
         aug_tensor *t = NULL;
-        assert_int_equal(aug_decoder_decode(dg, f.jpeg[0], f.size[0] / 2, NULL, &t), AUG_ERR_JPEG);
+        const unsigned long cuts[5] = {f.size[0] / 2, f.size[0] - 1, f.size[0] - 2, f.size[0] * 7 / 8,
+                                       f.size[0] / 2 + (unsigned long)round};
+        for (int c = 0; c < 5; c++) {
+            assert_int_equal(aug_decoder_decode(dg, f.jpeg[0], cuts[c], NULL, &t), AUG_ERR_JPEG);
+            assert_null(t);
+            const char *want = "aug_decoder_decode: Premature end of JPEG file (its ";
+            if (strncmp(aug_last_error(), want, strlen(want)) != 0)
+                fail_msg("cut to %lu of %lu bytes: %s", cuts[c], f.size[0], aug_last_error());
+        }
+        /* a COM segment of length 1 between the scan and EOI */
+        unsigned char *bogus = malloc(f.size[0] + 4);
+        memcpy(bogus, f.jpeg[0], f.size[0] - 2);
+        memcpy(bogus + f.size[0] - 2, "\xff\xfe\x00\x01\xff\xd9", 6);
+        assert_int_equal(aug_decoder_decode(dg, bogus, f.size[0] + 4, NULL, &t), AUG_ERR_JPEG);
         assert_null(t);
-        if (emulated())
-            assert_string_equal(aug_last_error(),
-                                "aug_decoder_decode: nvJPEG failed in nvjpegDecodeJpegHost: NVJPEG_STATUS_BAD_JPEG");
-        else
-            assert_non_null(strstr(aug_last_error(), "NVJPEG_STATUS_"));
+        char want[128];
+        snprintf(want, sizeof want,
+                 "aug_decoder_decode: Corrupt JPEG data: the segment of marker 0xfe at byte %lu has a length below 2",
+                 f.size[0] - 2);
+        assert_string_equal(aug_last_error(), want);
+        free(bogus);
         for (int i = 0; i <= round; i++) {
             assert_int_equal(aug_decoder_decode(dg, f.jpeg[i + 1], f.size[i + 1], NULL, &t), AUG_OK);
             assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
-            same_pixels("after an error", f.ref[i + 1], t);
+            same_pixels("after an error", f.ref[i + 1], f.nref[i + 1], t);
             aug_tensor_free(t);
             t = NULL;
         }

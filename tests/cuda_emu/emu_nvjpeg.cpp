@@ -3,10 +3,16 @@
  * buffer reused too early gives a wrong image, as on a GPU.
  *
  *   nvjpegJpegStreamParse      keeps a copy of the file (BAD_JPEG unless its header reads)
- *   nvjpegDecodeJpegHost       decodes it at once, with libjpeg-turbo and the CPU
- *                              backend's flags (so pixels equal the CPU decoder's),
- *                              INTO THE STATE'S ATTACHED PINNED BUFFER (grown with
- *                              the handle's pinned padding; BAD_JPEG if it fails)
+ *   nvjpegDecodeJpegHost       decodes it at once, with libjpeg-turbo, the accurate
+ *                              integer IDCT and FAST UPSAMPLING (chroma replicated,
+ *                              as nvJPEG does: on an H200 its pixels are those of
+ *                              TJFLAG_FASTUPSAMPLE up to IDCT rounding, not the CPU
+ *                              decoder's fancy upsampling), INTO THE STATE'S
+ *                              ATTACHED PINNED BUFFER (grown with the handle's
+ *                              pinned padding). A file cut short decodes WITHOUT
+ *                              AN ERROR, its missing rows grey, as on nvJPEG (the
+ *                              core's marker walk must refuse it first); libjpeg's
+ *                              other warnings too; its errors are BAD_JPEG.
  *   ...TransferToDevice        queues on the given stream a copy pinned buffer ->
  *                              attached device buffer (read when the stream gets there)
  *   nvjpegDecodeJpegDevice     queues device buffer -> the output image (RGBI)
@@ -28,10 +34,11 @@
 #include <turbojpeg.h>
 #include "nvjpeg_api.h"
 
+/* Warnings (premature end of data, stray bytes) do not stop the decode: nvJPEG decodes such files. */
 #ifdef TJFLAG_LIMITSCANS
-#define EMU_TJ_FLAGS (TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
+#define EMU_TJ_FLAGS (TJFLAG_ACCURATEDCT | TJFLAG_FASTUPSAMPLE | TJFLAG_LIMITSCANS)
 #else
-#define EMU_TJ_FLAGS (TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING)
+#define EMU_TJ_FLAGS (TJFLAG_ACCURATEDCT | TJFLAG_FASTUPSAMPLE)
 #endif
 
 struct nvjpegHandle {
@@ -257,7 +264,8 @@ nvjpegStatus_t nvjpegDecodeJpegHost(nvjpegHandle_t handle, nvjpegJpegDecoder_t d
     }
     if (!state->tj && !(state->tj = tjInitDecompress())) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
     if (tjDecompress2(state->tj, stream->data.data(), (unsigned long)stream->data.size(), b->p, stream->width,
-                      stream->width * 3, stream->height, TJPF_RGB, EMU_TJ_FLAGS) != 0)
+                      stream->width * 3, stream->height, TJPF_RGB, EMU_TJ_FLAGS) != 0 &&
+        tjGetErrorCode(state->tj) != TJERR_WARNING) /* a warning: the image is complete (grey-filled if cut) */
         return NVJPEG_STATUS_BAD_JPEG;
     state->width = stream->width, state->height = stream->height;
     state->phase = nvjpegJpegState::HOST_DONE;

@@ -25,12 +25,16 @@
  * Checked beyond ASan/UBSan/leaks: info and decode agree on the size; a decoded
  * image is (H, W, 3) uint8 "HWC"; a failure names aug_decoder_decode and leaves
  * *out untouched; images over MAX_DECODE_PIXELS are refused by the decoder's
- * limit (aug_decoder_set_limit) with AUG_ERR_JPEG. */
+ * limit (aug_decoder_set_limit) with AUG_ERR_JPEG; the marker walk that gates
+ * nvJPEG (core/jpeg_markers.c) runs on every input and reaches an EOI in every
+ * JPEG libjpeg-turbo decodes (a CUDA decoder never refuses as truncated a file
+ * the CPU decodes: libjpeg reads to EOI, and a missing one is an error here). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jpeg_markers.h"
 #include "fuzz_util.h"
 
 #define MAX_DECODE_PIXELS ((int64_t)1 << 22)
@@ -55,8 +59,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (info != AUG_OK) CHECK(strncmp(aug_last_error(), "aug_jpeg_info: ", 15) == 0);
     aug_tensor *sentinel = (aug_tensor *)(uintptr_t)0x5A5A, *out = sentinel;
     aug_status st = aug_decoder_decode(decoder, data, size, NULL, &out);
+    const aug__jpeg_walk walk = aug__jpeg_walk_markers(data, size);
+    CHECK(walk.end != AUG__JPEG_END_EOI || walk.at <= size);
     if (st == AUG_OK) {
         CHECK(info == AUG_OK && out != sentinel);
+        if (aug_image_format_of(data, size) == AUG_FORMAT_JPEG) CHECK(walk.end == AUG__JPEG_END_EOI);
         CHECK(out->ndim == 3 && out->shape[0] == H && out->shape[1] == W && out->shape[2] == 3);
         CHECK(out->dtype == AUG_UINT8 && strcmp(out->layout, "HWC") == 0 && aug_tensor_is_contiguous(out));
         CHECK(H * W <= MAX_DECODE_PIXELS);

@@ -268,7 +268,11 @@ void ph_check_bound(ph_run *r, const char *what, const aug_tensor *a, const aug_
         if (bound.kind == PH_MEAN) {
             sum += isnan(diff) ? INFINITY : diff;
             if (!(diff <= worst)) worst = diff, worst_i = i;
-            continue;
+            if (bound.max <= 0 || diff <= bound.max) continue;
+            char extra[64];
+            snprintf(extra, sizeof extra, " (the difference exceeds %g)", bound.max);
+            free(x), free(y);
+            fail_at(r, what, a, i, u, v, t, extra);
         }
         if (bound.kind == PH_ULP && mant_bits(t)) {
             double lim = (t == AUG_FLOAT64 ? 4 : t == AUG_FLOAT32 ? 2 : 1);

@@ -23,12 +23,13 @@ typedef enum ph_bound_kind {
     PH_EXACT,  /* byte for byte (any two NaNs match: payloads are not specified) */
     PH_ULP,    /* floats within `ulp` ulps of the larger magnitude (semantics §8: transcendentals) */
     PH_ABS,    /* floats within `tol` absolutely (gemm: cuBLAS's order of summation) */
-    PH_MEAN    /* the mean absolute difference at most `tol` (nvJPEG's IDCT; exact on the emulation) */
+    PH_MEAN    /* the mean absolute difference at most `tol`, each at most `max` (nvJPEG's IDCT) */
 } ph_bound_kind;
 
 typedef struct ph_bound {
     ph_bound_kind kind;
     double tol; /* PH_ABS / PH_MEAN */
+    double max; /* PH_MEAN: the largest difference allowed; 0: no bound */
 } ph_bound;
 
 /* semantics §8's bounds for transcendentals: 2 ulp float32, 4 float64, 1 of the 16-bit floats' own */
