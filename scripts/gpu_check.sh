@@ -20,7 +20,7 @@
 #   2 static    check_fatbin.py on the sm_90 SASS: registers x threads of each kernel's
 #               largest launch, local memory, stack, FMA                                      ~15 s
 #   3 C suites  every test labelled cuda (CMake's AUG_CUDA_DEVICE_TESTS, test_cuda_nvjpeg) on cuda:0 ~60-90 s
-#   4 probes    cuda_module_check.py; scripts/gpu_probe.py: nvJPEG against the CPU decode,
+#   4 probes    cuda_module_check.py; scripts/gpu_probe.py: nvJPEG against libjpeg-turbo's fast-upsampling decode,
 #               back-to-back decodes behind a busy stream, 1024-thread launches, host waits  ~30 s
 #   5 benches   bench/gpu/bench_*.py at full size: ratios against device copy and torch     <=225 s
 #   6 pytest    the device subset with cuda:0 the default (torch interop, fork)              <=150 s

@@ -225,6 +225,19 @@ AUG_API const char *aug_decoder_engine(const aug_decoder *d);
  * (else AUG_ERR_VALUE). aug_decoder_limit returns the limit (0 for NULL). */
 AUG_API aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels);
 AUG_API int64_t aug_decoder_limit(const aug_decoder *d);
+/* The decode cost bound of progressive (and arithmetic multi-scan) JPEGs, whose
+ * decode keeps every coefficient of the whole image (2 bytes per sample of each
+ * component: 6 bytes per pixel for 4:4:4 colour, 3 for 4:2:0) and reads the data
+ * once per scan. Such a file is refused with AUG_ERR_JPEG, before anything is
+ * decoded, when its whole image is over the decoder's limit (above; whatever
+ * the roi or scale) or its scans x pixels are over max_scan_pixels (default
+ * 2^32: a usual 10-scan 16384 x 16384 file passes, a 500-scan file built to
+ * make decoding take minutes does not above about 2900 x 2900). On the CPU such
+ * files decode through libjpeg's API, which polls the thread's interrupt check
+ * (aug_set_interrupt_check), so a long one stops when asked. max_scan_pixels >= 1
+ * (else AUG_ERR_VALUE); aug_decoder_scan_limit returns it (0 for NULL). */
+AUG_API aug_status aug_decoder_set_scan_limit(aug_decoder *d, int64_t max_scan_pixels);
+AUG_API int64_t aug_decoder_scan_limit(const aug_decoder *d);
 
 /* Image size of a JPEG from its header, without decoding it. AUG_ERR_JPEG with
  * libjpeg-turbo's message if the header cannot be read ("not a JPEG or PNG

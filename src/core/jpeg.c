@@ -40,6 +40,11 @@
  * (aug_decoder_set_limit). */
 #define MAX_PIXELS_HARD ((int64_t)1 << 31)
 #define MAX_PIXELS_DEFAULT ((int64_t)1 << 28)
+/* A progressive (or arithmetic multi-scan) file is read once per scan over the
+ * whole image: its cost is about scans x pixels. The default budget, 2^32
+ * scan-pixels, lets a usual 10-scan file of 16384 x 16384 through (2.7e9) and
+ * refuses one of 500 scans above 2900 x 2900 (at 16384^2 such a file took 61 s). */
+#define MAX_SCAN_PIXELS_DEFAULT ((int64_t)1 << 32)
 
 struct aug_decoder {
     aug_device device;
@@ -48,6 +53,7 @@ struct aug_decoder {
     void *cpu;                   /* a non-CPU device: the CPU decoder of the fallback */
     size_t host_padding;
     int64_t max_pixels;          /* images with more pixels are refused */
+    int64_t max_scan_pixels;     /* multi-scan files with more scans x pixels are refused */
     uint8_t *staging;            /* the fallback's page-locked pixels */
     size_t staging_size;
     aug_event *copied;           /* recorded after the last upload from staging */
@@ -68,6 +74,7 @@ aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t ho
     d->backend = be;
     d->host_padding = host_padding;
     d->max_pixels = MAX_PIXELS_DEFAULT;
+    d->max_scan_pixels = MAX_SCAN_PIXELS_DEFAULT;
     aug_status st = AUG_OK;
     if (device.type == AUG_DEVICE_CPU) {
         st = be->jpeg_new(func, device.id, device_padding, host_padding, gpu_huffman != 0, &d->impl);
@@ -131,6 +138,18 @@ aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels) {
 }
 
 int64_t aug_decoder_limit(const aug_decoder *d) { return d ? d->max_pixels : 0; }
+
+aug_status aug_decoder_set_scan_limit(aug_decoder *d, int64_t max_scan_pixels) {
+    static const char func[] = "aug_decoder_set_scan_limit";
+    if (d == NULL) return aug__error(AUG_ERR_VALUE, func, "decoder is NULL");
+    if (max_scan_pixels < 1)
+        return aug__error(AUG_ERR_VALUE, func, "max_scan_pixels must be >= 1, got %lld", (long long)max_scan_pixels);
+    d->max_scan_pixels = max_scan_pixels;
+    return AUG_OK;
+}
+
+int64_t aug_decoder_scan_limit(const aug_decoder *d) { return d ? d->max_scan_pixels : 0; }
+
 
 /* Before anything is allocated for the image. */
 static aug_status check_limit(const char *func, const aug_decoder *d, int64_t height, int64_t width) {
@@ -290,6 +309,26 @@ static aug_status fill_png(const char *func, aug_decoder *d, const void *ctx, ui
     return trim_scratch(d, st);
 }
 
+/* A progressive or arithmetic multi-scan file keeps the whole image's
+ * coefficients (2 bytes per sample of every component) and reads the data once
+ * per scan, whatever the roi or scale: the whole image is held to max_pixels and
+ * scans x pixels to max_scan_pixels (the CPU backend decodes such files through
+ * libjpeg's API, whose progress monitor polls the caller's interrupt check). */
+static aug_status check_multiscan(const char *func, const aug_decoder *d, const void *data, size_t size,
+                                  const aug__jpeg_header *h) {
+    if (!AUG__JPEG_MULTISCAN(aug__jpeg_frame(data, size))) return AUG_OK;
+    aug_status st = check_limit(func, d, h->height, h->width);
+    if (st != AUG_OK) return st;
+    int64_t scans = aug__jpeg_walk_markers(data, size).scans, pixels = h->height * h->width;
+    if (scans > d->max_scan_pixels / pixels)
+        return aug__error(AUG_ERR_JPEG, func,
+                          "progressive JPEG of %lld scans x %lld pixels = %lld scan-pixels is over the decoder's "
+                          "limit of %lld (raise it with aug_decoder_set_scan_limit / Decoder(max_scan_pixels=...))",
+                          (long long)scans, (long long)pixels, (long long)(scans * pixels),
+                          (long long)d->max_scan_pixels);
+    return AUG_OK;
+}
+
 /* The scale as libjpeg's M/8 (M in 1..16), or 0. */
 static int scale_eighths(int num, int denom) {
     if (num <= 0 || denom <= 0 || ((int64_t)num * 8) % denom != 0) return 0;
@@ -431,7 +470,8 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
         }
         oh = reg.h, ow = reg.w;
     }
-    if ((st = check_limit(func, d, oh, ow)) != AUG_OK) return st;
+    if ((st = check_limit(func, d, oh, ow)) != AUG_OK || (st = check_multiscan(func, d, data, size, &h)) != AUG_OK)
+        return st;
     int channels = mode_channels(mode, h.components == 1 ? 1 : 3);
     if (view && r != NULL && channels == 3 && h.components != 4 && d->device.type == AUG_DEVICE_CPU &&
         d->backend->jpeg_decode_region != NULL) {

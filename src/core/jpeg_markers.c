@@ -37,8 +37,9 @@ static size_t scan_end(const uint8_t *d, size_t i, size_t n) {
     }
 }
 
-aug__jpeg_walk aug__jpeg_walk_markers(const uint8_t *d, size_t n) {
-    aug__jpeg_walk w = {AUG__JPEG_END_NO_SOI, n, 0};
+/* The walk; header_only stops at the first SOS (end AT_MARKER, at its offset). */
+static aug__jpeg_walk walk(const uint8_t *d, size_t n, int header_only) {
+    aug__jpeg_walk w = {AUG__JPEG_END_NO_SOI, n, 0, 0};
     if (n < 2 || d[0] != 0xFF || d[1] != 0xD8) return w;
     size_t i = 2;
     for (;;) {
@@ -60,6 +61,12 @@ aug__jpeg_walk aug__jpeg_walk_markers(const uint8_t *d, size_t n) {
             w.end = AUG__JPEG_END_IN_SEGMENT;
             return w;
         }
+        if (code == 0xDA && header_only) {
+            w.end = AUG__JPEG_END_AT_MARKER, w.at = marker;
+            return w;
+        }
+        if (w.frame == 0 && code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC)
+            w.frame = code;
         const size_t len = (size_t)d[i] << 8 | d[i + 1];
         if (len < 2) {
             w.end = AUG__JPEG_END_BAD_LENGTH, w.at = marker;
@@ -79,6 +86,10 @@ aug__jpeg_walk aug__jpeg_walk_markers(const uint8_t *d, size_t n) {
         }
     }
 }
+
+aug__jpeg_walk aug__jpeg_walk_markers(const uint8_t *d, size_t n) { return walk(d, n, 0); }
+
+int aug__jpeg_frame(const uint8_t *d, size_t n) { return walk(d, n, 1).frame; }
 
 aug_status aug__jpeg_check_complete(const char *func, const void *data, size_t size) {
     const aug__jpeg_walk w = aug__jpeg_walk_markers(data, size);

@@ -26,6 +26,7 @@
 #include <turbojpeg.h>
 
 #include "cpu/jpeg.h"
+#include "core/jpeg_markers.h"
 
 struct aug__cpu_jpeg {
     tjhandle tj;
@@ -157,7 +158,10 @@ aug_status aug__cpu_jpeg_decode(const char *func, aug__cpu_jpeg *j, const void *
                                 const aug__jpeg_header *h, uint8_t *dst) {
     aug_status st = check_size(func, size);
     if (st != AUG_OK) return st;
-    if (h->libjpeg) return aug__libjpeg_decode(func, data, size, h, dst);
+    /* progressive and arithmetic multi-scan files too: libjpeg's progress monitor
+     * polls the interrupt check over their many passes (same pixels as TurboJPEG) */
+    if (h->libjpeg || AUG__JPEG_MULTISCAN(aug__jpeg_frame(data, size)))
+        return aug__libjpeg_decode(func, data, size, h, dst);
     if ((st = handle_ok(func, j)) != AUG_OK) return st;
     int w = (int)h->width, hh = (int)h->height; /* < 2^16 each (JPEG), checked by the front */
     size_t npix = (size_t)h->width * (size_t)h->height;

@@ -22,6 +22,7 @@
 #include <jpeglib.h>
 
 #include "cpu/jpeg.h"
+#include "cpu/pool.h"
 
 /* TurboJPEG's LIMITSCANS threshold (turbojpeg.c), kept equal so both paths
  * refuse the same files. */
@@ -31,6 +32,7 @@ typedef struct {
     struct jpeg_error_mgr pub;
     struct jpeg_progress_mgr progress;
     jmp_buf env;
+    int interrupted; /* the caller's interrupt check asked to stop (aug_set_interrupt_check) */
     char msg[JMSG_LENGTH_MAX];
 } aug__jerr;
 
@@ -46,11 +48,25 @@ static void on_message(j_common_ptr c, int msg_level) {
     if (msg_level < 0) on_error(c);
 }
 
+/* libjpeg calls this per iMCU row read and per row group written: the scan
+ * limit, and the thread's interrupt check (every 10 ms at most), so a long
+ * progressive decode stops soon after Ctrl-C. */
 static void on_progress(j_common_ptr c) {
-    if (!c->is_decompressor || ((j_decompress_ptr)c)->input_scan_number <= AUG__MAX_SCANS) return;
     aug__jerr *e = (aug__jerr *)c->err;
+    if (aug__interrupt_poll()) {
+        e->interrupted = 1;
+        longjmp(e->env, 1);
+    }
+    if (!c->is_decompressor || ((j_decompress_ptr)c)->input_scan_number <= AUG__MAX_SCANS) return;
     snprintf(e->msg, sizeof e->msg, "Progressive JPEG image has more than %d scans", AUG__MAX_SCANS);
     longjmp(e->env, 1);
+}
+
+/* The error of a decode that jumped back: libjpeg's message, or the interrupt. */
+static aug_status jumped(const char *func, const aug__jerr *e) {
+    if (e->interrupted && aug__interrupt_take())
+        return aug__error(AUG_ERR_INTERRUPTED, func, "interrupted; nothing is returned");
+    return aug__error(AUG_ERR_JPEG, func, "%s", e->msg);
 }
 
 static void setup(struct jpeg_decompress_struct *c, aug__jerr *e) {
@@ -58,6 +74,7 @@ static void setup(struct jpeg_decompress_struct *c, aug__jerr *e) {
     e->pub.error_exit = on_error;
     e->pub.emit_message = on_message;
     e->msg[0] = '\0';
+    e->interrupted = 0;
     memset(&e->progress, 0, sizeof e->progress);
     e->progress.progress_monitor = on_progress;
 }
@@ -81,7 +98,7 @@ aug_status aug__libjpeg_header(const char *func, const void *data, size_t size, 
     setup(&c, &e);
     if (setjmp(e.env)) {
         jpeg_destroy_decompress(&c);
-        return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
+        return jumped(func, &e);
     }
     jpeg_create_decompress(&c);
     jpeg_mem_src(&c, (const unsigned char *)data, (unsigned long)size);
@@ -128,7 +145,7 @@ aug_status aug__libjpeg_decode(const char *func, const void *data, size_t size, 
     setup(&c, &e);
     if (setjmp(e.env)) {
         jpeg_destroy_decompress(&c);
-        return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
+        return jumped(func, &e);
     }
     if (open_checked(&c, &e, data, size, h) != 0) {
         jpeg_destroy_decompress(&c);
@@ -211,7 +228,7 @@ aug_status aug__libjpeg_describe(const char *func, const void *data, size_t size
     setup(&c, &e);
     if (setjmp(e.env)) {
         jpeg_destroy_decompress(&c);
-        return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
+        return jumped(func, &e);
     }
     jpeg_create_decompress(&c);
     jpeg_mem_src(&c, (const unsigned char *)data, (unsigned long)size);
@@ -245,7 +262,7 @@ aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t
     setup(&c, &e);
     if (setjmp(e.env)) {
         jpeg_destroy_decompress(&c);
-        return aug__error(AUG_ERR_JPEG, func, "%s", e.msg);
+        return jumped(func, &e);
     }
     if (open_checked(&c, &e, data, size, h) != 0) {
         jpeg_destroy_decompress(&c);

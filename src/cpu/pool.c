@@ -153,8 +153,8 @@ static int spin_for_helpers(pool *p) {
 }
 
 /* The calling thread's interrupt check, run when POLL_NS have passed since the
- * last run; 1 once it asked to stop. */
-static int poll_interrupt(void) {
+ * last run; 1 once it asked to stop (cpu/pool.h). */
+int aug__interrupt_poll(void) {
     if (t_interrupted) return 1;
     if (!t_check) return 0;
     int64_t t = now_ns();
@@ -170,7 +170,7 @@ static void run_tasks(pool *p, int nranges, aug__task_fn fn, void *ctx, int work
         pool_range *r = &g_ranges[(worker + i) % nranges];
         for (;;) {
             if (atomic_load_explicit(&p->cancel, memory_order_relaxed)) return;
-            if (worker == 0 && poll_interrupt()) {
+            if (worker == 0 && aug__interrupt_poll()) {
                 atomic_store_explicit(&p->cancel, 1, memory_order_relaxed);
                 return;
             }
@@ -289,7 +289,7 @@ aug_status aug_set_thread_num_threads(int n) {
 
 static void run_serial(int64_t ntasks, aug__task_fn fn, void *ctx) {
     for (int64_t t = 0; t < ntasks; t++) {
-        if (poll_interrupt()) return;
+        if (aug__interrupt_poll()) return;
         fn(ctx, t, 0);
     }
 }

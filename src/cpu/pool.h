@@ -20,6 +20,10 @@ AUG__HIDDEN void aug__parallel_for(int64_t ntasks, aug__task_fn fn, void *ctx);
  * aug__interrupt_take, which reports (1) and clears it. The CPU backend's entries
  * clear it before and take it after running a plan (cpu/backend.c). */
 AUG__HIDDEN int aug__interrupt_take(void);
+/* For long single-threaded work outside aug__parallel_for (a JPEG decode's
+ * progress monitor): runs the calling thread's check when 10 ms have passed
+ * since its last run; 1 once it asked to stop (then taken as above). */
+AUG__HIDDEN int aug__interrupt_poll(void);
 
 /* Upper bound on the `worker` argument + 1 (for per-worker scratch arrays). */
 #define AUG__MAX_WORKERS 256

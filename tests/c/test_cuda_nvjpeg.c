@@ -206,6 +206,14 @@ static void test_free_while_queued(void **state) {
     for (int t = 0, reps = 4; t < TRIES && !valid; t++, reps *= 2) {
         aug_decoder *dg = aug_decoder_new(TH_CUDA0, 0, 0, 0);
         aug_tensor *out[2] = {NULL, NULL};
+        /* its buffers first: a new decoder's first decode allocates pinned memory,
+         * which synchronises the device on real hardware (the H200 run's "never
+         * stayed busy"), so the busy stream would drain before the decodes */
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(aug_decoder_decode(dg, f.jpeg[i], f.size[i], NULL, &out[i]), AUG_OK);
+            aug_tensor_free(out[i]), out[i] = NULL;
+        }
+        assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
         keep_busy(s, x, reps, busy_done);
         assert_int_equal(aug_set_current_stream(s), AUG_OK);
         for (int i = 0; i < 2; i++)

@@ -389,6 +389,8 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
     aug_tensor *out = NULL;
     aug_status status;
+    augpy_interrupt_scope scope; /* Ctrl-C stops a long libjpeg decode (progressive files) */
+    augpy_interrupt_begin(&scope);
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(d->lock, WAIT_LOCK);
     if (region && !contiguous && mode == AUG_DECODE_RGB)
@@ -400,6 +402,7 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
         status = aug_decoder_decode(d->dec, data.buf, data.len, buffer, &out);
     PyThread_release_lock(d->lock);
     Py_END_ALLOW_THREADS
+    augpy_interrupt_end(&scope);
     release_data(&data);
     if (status != AUG_OK) return augpy_raise(st, status, func);
     return augpy_wrap(st, out);

@@ -154,7 +154,7 @@ static void run_overlap(ph_run *r, const ph_case *c) {
 /* the bound of an op of each family of AUG_OP_LIST: math functions and the
  * divisions through float (pow, truediv, floordiv, mod) within semantics §8 */
 #define BOUND_ARITH(e) PH_BOUND_EXACT
-#define BOUND_DIV(e) {AUG_OP_##e == AUG_OP_DIV_RNE ? PH_EXACT : PH_ULP, 0}
+#define BOUND_DIV(e) {AUG_OP_##e == AUG_OP_DIV_RNE ? PH_EXACT : PH_ULP, 0, 0}
 #define BOUND_CMP(e) PH_BOUND_EXACT
 #define BOUND_BITWISE(e) PH_BOUND_EXACT
 #define BOUND_MATH(e) PH_BOUND_ULP8

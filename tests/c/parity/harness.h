@@ -33,8 +33,8 @@ typedef struct ph_bound {
 } ph_bound;
 
 /* semantics §8's bounds for transcendentals: 2 ulp float32, 4 float64, 1 of the 16-bit floats' own */
-#define PH_BOUND_EXACT {PH_EXACT, 0}
-#define PH_BOUND_ULP8 {PH_ULP, 0}
+#define PH_BOUND_EXACT {PH_EXACT, 0, 0}
+#define PH_BOUND_ULP8 {PH_ULP, 0, 0}
 
 /* Operand layouts the generators draw from (one bit each in ph_case.layouts). */
 enum {
