@@ -594,9 +594,52 @@ static void test_pixel_limit(void **state) {
     aug_decoder_free(d);
 }
 
+/* The scan budget of progressive files (scans x pixels, default 2^32): a
+ * baseline file ignores it; a progressive one is refused over it, by name, and
+ * region decodes of it are held to the whole image's pixel limit. */
+static void test_scan_limit(void **state) {
+    (void)state;
+    aug_decoder *d = aug_decoder_new(CPU, 0, 0, 0);
+    assert_non_null(d);
+    assert_int_equal(aug_decoder_scan_limit(d), (int64_t)1 << 32);
+    assert_int_equal(aug_decoder_scan_limit(NULL), 0);
+    jpeg base = encode(40, 30, TJPF_RGB, TJSAMP_420, 90, 0);
+    jpeg prog = encode(40, 30, TJPF_RGB, TJSAMP_420, 90, TJFLAG_PROGRESSIVE);
+    int scans = 0; /* SOS markers: FF DA is always one (entropy-coded FF bytes are followed by 00) */
+    for (size_t i = 0; i + 1 < prog.size; i++) scans += prog.buf[i] == 0xFF && prog.buf[i + 1] == 0xDA;
+    assert_true(scans > 1);
+    assert_int_equal(aug_decoder_set_scan_limit(d, (int64_t)scans * 1200 - 1), AUG_OK);
+    aug_tensor *t = decode_ok(d, &base, NULL);
+    aug_tensor_free(t);
+    expect_jpeg_error(d, prog.buf, prog.size, NULL);
+    char want[160];
+    snprintf(want, sizeof want, "progressive JPEG of %d scans x 1200 pixels = %d scan-pixels is over the decoder's "
+             "limit of %d", scans, scans * 1200, scans * 1200 - 1);
+    assert_non_null(strstr(aug_last_error(), want));
+    assert_int_equal(aug_decoder_set_scan_limit(d, (int64_t)scans * 1200), AUG_OK);
+    t = decode_ok(d, &prog, NULL);
+    aug_tensor_free(t);
+    /* a region of a progressive file: the whole image against max_pixels */
+    int64_t roi[4] = {0, 0, 10, 10};
+    assert_int_equal(aug_decoder_set_limit(d, 100), AUG_OK);
+    assert_int_equal(aug_decoder_decode_region(d, base.buf, base.size, roi, 1, 1, NULL, &t), AUG_OK);
+    aug_tensor_free(t);
+    t = NULL;
+    assert_int_equal(aug_decoder_decode_region(d, prog.buf, prog.size, roi, 1, 1, NULL, &t), AUG_ERR_JPEG);
+    assert_null(t);
+    assert_non_null(strstr(aug_last_error(), "image of 30 x 40 = 1200 pixels is larger than the decoder's limit of 100"));
+    assert_int_equal(aug_decoder_set_scan_limit(d, 0), AUG_ERR_VALUE);
+    assert_non_null(strstr(aug_last_error(), "aug_decoder_set_scan_limit: max_scan_pixels must be >= 1, got 0"));
+    assert_int_equal(aug_decoder_set_scan_limit(NULL, 5), AUG_ERR_VALUE);
+    assert_int_equal(aug_decoder_scan_limit(d), (int64_t)scans * 1200);
+    free(base.buf);
+    free(prog.buf);
+    aug_decoder_free(d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_matches_turbojpeg), cmocka_unit_test(test_flat_exact),
+        cmocka_unit_test(test_matches_turbojpeg), cmocka_unit_test(test_flat_exact), cmocka_unit_test(test_scan_limit),
         cmocka_unit_test(test_cmyk),              cmocka_unit_test(test_truncated_and_garbage),
         cmocka_unit_test(test_buffer),            cmocka_unit_test(test_null_args),
         cmocka_unit_test(test_odd_sampling_factors), cmocka_unit_test(test_odd_sampling_cmyk),
