@@ -627,7 +627,8 @@ static void test_scan_limit(void **state) {
     t = NULL;
     assert_int_equal(aug_decoder_decode_region(d, prog.buf, prog.size, roi, 1, 1, NULL, &t), AUG_ERR_JPEG);
     assert_null(t);
-    assert_non_null(strstr(aug_last_error(), "image of 30 x 40 = 1200 pixels is larger than the decoder's limit of 100"));
+    assert_non_null(
+        strstr(aug_last_error(), "image of 30 x 40 = 1200 pixels is larger than the decoder's limit of 100"));
     assert_int_equal(aug_decoder_set_scan_limit(d, 0), AUG_ERR_VALUE);
     assert_non_null(strstr(aug_last_error(), "aug_decoder_set_scan_limit: max_scan_pixels must be >= 1, got 0"));
     assert_int_equal(aug_decoder_set_scan_limit(NULL, 5), AUG_ERR_VALUE);
