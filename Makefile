@@ -136,9 +136,11 @@ fuzz-smoke: deps
 	tests/fuzz/run.sh --smoke
 
 # Random hostile calls over augpy's public API (tests/python/hostile_driver.py), longer than the
-# bounded run that pytest makes (test_hostile.py): FUZZ_SECONDS of calls from seed FUZZ_SEED.
+# bounded run that pytest makes (test_hostile.py): FUZZ_SECONDS of calls from seed FUZZ_SEED; then
+# as long of mutated tar shards through augpy.data's reader (tests/python/fuzz_shards.py).
 fuzz-python: venv
 	cd tests/python && ../../$(VPY) hostile_driver.py --seconds $(or $(FUZZ_SECONDS),600) --seed $(or $(FUZZ_SEED),1)
+	cd tests/python && ../../$(VPY) fuzz_shards.py --seconds $(or $(FUZZ_SECONDS),600) --seed $(or $(FUZZ_SEED),1)
 
 # Kernels whose bits may come from CUDA's math library (fused multiply-adds inside libdevice's
 # transcendentals, pow and fmod (float `%` and `//`, NumPy's divmod), and lighting's exp/atanh/pow on non-table dtypes), the explicit

@@ -271,3 +271,33 @@ def test_png_decoded_row_by_row():
     growth, held = map(float, out.stdout.split())
     assert growth < 64 + 40, out.stdout  # the output and a few rows, not 64 + 256 MiB
     assert held < 200, out.stdout
+
+
+def test_a_declared_size_past_the_end_is_not_spun_through(tmp_path):
+    """A cut tar whose member declares 8 GiB (octal) or 2^80 bytes (GNU base-256): tarfile's own
+    skip of a stream reads on for the declared size after the end of the data (8 s for the
+    first); the reader drains what is there and calls the shard damaged at once."""
+    import time
+    for size_field in (b"%011o\0" % ((1 << 33) - 1), b"\x80" + (1 << 80).to_bytes(11, "big")):
+        path = tmp_path / "claims.tar"
+        with tarfile.open(path, "w", format=tarfile.GNU_FORMAT) as tar:
+            add(tar, "a.jpg", jpeg(20))
+            add(tar, "b.jpg", jpeg(21) * 3)
+        raw = bytearray(path.read_bytes())
+        second = 512 + (len(jpeg(20)) + 511) // 512 * 512
+        raw[second + 124:second + 136] = size_field
+        block = bytearray(raw[second:second + 512])
+        block[148:156] = b" " * 8
+        raw[second + 148:second + 156] = b"%06o\0 " % sum(block)
+        path.write_bytes(bytes(raw[:second + 2048]))
+        t0 = time.monotonic()
+        with pytest.raises(ValueError, match=r"shard .*claims.tar' is damaged"):
+            list(data.iter_shards(str(path)))
+        assert [k for _, k, _ in data.iter_shards(str(path), on_error="skip")] == ["a"]
+        assert time.monotonic() - t0 < 2.0
+
+
+def test_fuzz_shards_smoke():
+    """tests/python/fuzz_shards.py (make fuzz-python runs it longer) for a few seconds."""
+    import fuzz_shards
+    assert fuzz_shards.main(["--seconds", "4", "--seed", "7"]) == 0
