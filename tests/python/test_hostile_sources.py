@@ -19,6 +19,7 @@ import pytest
 
 import augpy
 import augpy.data as data
+from conftest import ON_CUDA, UNDER_ASAN
 
 
 def jpeg(seed, h=12, w=16):
@@ -263,6 +264,8 @@ print("%.0f %.0f" % (peak - before, rss_mb()))
 '''
 
 
+@pytest.mark.skipif(UNDER_ASAN or ON_CUDA, reason="the CPU decoder's memory (ASan's allocator and a CUDA "
+                                                  "decoder's staging and device copy add their own)")
 def test_png_decoded_row_by_row():
     """An 8192 x 8192 gray PNG (65 KB) to gray: the output is 64 MiB; the RGBA scratch of the
     whole image (256 MiB more) is gone, and nothing large is kept after the result is freed."""
