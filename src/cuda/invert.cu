@@ -33,6 +33,6 @@ aug_status aug__cuda_invert(const aug__invert_plan *p) {
     case AUG_UINT16: return launch<uint16_t>(p, "aug__k_invert<uint16_t>");
     case AUG_FLOAT32: return launch<float>(p, "aug__k_invert<float>");
     case AUG_FLOAT64: return launch<double>(p, "aug__k_invert<double>");
-    default: return aug__error(AUG_ERR_TYPE, p->func, "invert of dtype %s is not supported on CUDA", "?");
+    default: return aug__error(AUG_ERR_TYPE, p->func, "invert of dtype %d is not supported on CUDA", p->dtype);
     }
 }
