@@ -11,7 +11,8 @@
 #     (reported on its calling kernel), and one clean kernel -> exit 1 with
 #     one FAIL per offending kernel and none for the clean one;
 #   regs.so: a kernel of ~100 registers without __launch_bounds__ (fails: 1024 threads would not fit) and
-#     its twin with __launch_bounds__(256, 1) (passes), the --kernels table and --write/--check-registers;
+#     its twin with __launch_bounds__(256, 1) (passes), the --kernels table and --write/--check-registers
+#     (a stale table fails; a kernel of at most 64 registers may be absent, a bigger one may not);
 #   plus: a missing target, --fma-allowed / --stack-allowed, a host-only .so (exit 2).
 # Why: the checker is the only guard of bit-exactness and resource rules on GPU-less machines; its
 #   parsing of cuobjdump output must be proven against real nvcc output, both ways.
@@ -175,6 +176,21 @@ expect "registers x threads: an unbounded heavy kernel fails at 1024 threads, it
 check regs-stale 1 "$tmp/clean.so" --check-registers "$tmp/regs.txt"
 has '^FAIL regs .*regs\.txt: the emulation.s register table is stale'
 expect "--check-registers: a table that does not match the build is reported"
+
+check regs-write 0 "$tmp/clean.so" --write-registers "$tmp/clean_regs.txt"
+check regs-current 0 "$tmp/clean.so" --check-registers "$tmp/clean_regs.txt"
+hasnt FAIL
+expect "--check-registers: the table --write-registers wrote is current"
+
+grep -v '^k_add_sat ' "$tmp/clean_regs.txt" > "$tmp/clean_regs_less.txt"
+check regs-small-absent 0 "$tmp/clean.so" --check-registers "$tmp/clean_regs_less.txt"
+hasnt FAIL
+expect "--check-registers: a kernel of at most 64 registers may be absent (any block fits)"
+
+grep -v '^k_heavy_bounded ' "$tmp/regs.txt" > "$tmp/regs_less.txt"
+check regs-big-absent 1 "$tmp/regs.so" --check-registers "$tmp/regs_less.txt"
+has '^FAIL regs .*regs_less\.txt: the emulation.s register table is stale'
+expect "--check-registers: a kernel of more than 64 registers must be listed"
 
 check host-only 2 "$tmp/host.so"
 has 'check_fatbin: .*(does not contain device code|holds no fatbinary)'

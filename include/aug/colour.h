@@ -1,6 +1,6 @@
 /* aug/colour.h: colour adjustments with torchvision's semantics (docs/colour.md):
  * brightness, contrast, saturation, hue (torchvision.transforms.v2.functional
- * adjust_*), rgb_to_grayscale, RGB <-> HSV, and a batch jitter with per-image
+ * adjust_*), invert, rgb_to_grayscale, RGB <-> HSV, and a batch jitter with per-image
  * factors and step order (ColorJitter) done in one pass over the pixels.
  *
  * Images are (N, C, H, W) batches or (C, H, W) single images, any strides (a
@@ -32,6 +32,15 @@ AUG_API aug_status aug_adjust_saturation(const aug_tensor *im, double factor, au
 /* rotate the hue by factor (in [-0.5, 0.5]) turns through HSV in float32; a
  * 1-channel image is returned unchanged. */
 AUG_API aug_status aug_adjust_hue(const aug_tensor *im, double factor, aug_tensor **out);
+
+/* torchvision's invert: 255 - x for uint8 (max - x for uint16), 1 - x for
+ * float32 and float64 (its bound for floats is 1.0), per value. Unlike the
+ * functions above it takes any image layout: (H, W), (H, W, C), (C, H, W),
+ * (N, H, W, C) or (N, C, H, W) (a layout string, when the image has one, must be
+ * one of those; the result keeps it), any channel count, any strides (a strided
+ * image is read from one contiguous copy). Output as above: out may be the image
+ * itself (in place) when it is contiguous. */
+AUG_API aug_status aug_invert(const aug_tensor *im, aug_tensor **out);
 
 /* 0.2989 R + 0.587 G + 0.114 B (float32, truncated for uint8) into 1 or 3
  * identical channels (num_output_channels 1 or 3); a 1-channel input is copied

@@ -52,7 +52,7 @@ __all__ = [
     "data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints", "transform_keypoints_batch",
     "resize", "resize_batch", "flip", "hflip", "vflip", "crop", "center_crop", "flip_batch", "image_dims",
     "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "rgb_to_hsv",
-    "hsv_to_rgb", "color_jitter", "color_jitter_params",
+    "hsv_to_rgb", "color_jitter", "color_jitter_params", "invert",
     "rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states",
     "stream_seed", "sample_id",
 ]

@@ -1114,6 +1114,10 @@ def rgb_to_grayscale(imtensor: _Image, num_output_channels: int = 1,
     """torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B into 1 or 3 channels."""
 
 
+def invert(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
+    """torchvision's invert: 255 - x (uint8), 65535 - x (uint16), 1 - x (float32/float64), any image layout."""
+
+
 def rgb_to_hsv(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
     """float32 RGB -> HSV (torchvision's _rgb_to_hsv)."""
 

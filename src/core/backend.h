@@ -27,9 +27,10 @@
  * its table's one `run` entry dispatches on the family from this list
  * (a switch over AUG__COMPUTE_FAMILIES whose cases call the functions by
  * name); the core runs a plan with aug__dispatch_<entry>(be, plan).
- * Adding a family is a row here, its plan and one function per backend (a
- * missing one is a link error): no table field, no hand-written slot. The
- * order is part of the module ABI. */
+ * Adding a family is a row here, its plan (and its header in the list at the
+ * end of this file) and one function per backend (a missing one is a link
+ * error): no table field, no hand-written slot, no ABI bump (the CUDA module
+ * compares this list, by names, with libaug's when it loads: aug__host_api). */
 #define AUG__COMPUTE_FAMILIES(X)                                                       \
     X(ELEMENTWISE, elementwise, aug__ew_plan, "this elementwise operation")            \
     X(REDUCE, reduce, aug__reduce_plan, "reduction")                                   \
@@ -42,11 +43,13 @@
     X(RESIZE, resize, aug__resize_plan, "resize")                                      \
     X(COLOUR, colour, aug__colour_plan, "colour")                                      \
     X(NORMALIZE, crop_mirror_normalize, aug__cmn_plan, "crop_mirror_normalize")        \
-    X(NOISE, gaussian_noise, aug__noise_plan, "gaussian_noise")
+    X(NOISE, gaussian_noise, aug__noise_plan, "gaussian_noise")                        \
+    X(INVERT, invert, aug__invert_plan, "invert")
 
 /* Each family's plan type, declared here and defined in the family's private
  * core header (core/plan.h, random.h, warp.h, lighting.h, blur.h, resize.h,
- * colour.h, normalize.h); every plan is `struct T` named T. */
+ * colour.h, normalize.h, invert.h: included at the end of this file, so whoever
+ * sees the registry sees every plan); every plan is `struct T` named T. */
 #define AUG__X(F, entry, plan_t, what) typedef struct plan_t plan_t;
 AUG__COMPUTE_FAMILIES(AUG__X)
 #undef AUG__X
@@ -222,12 +225,13 @@ AUG__HIDDEN int aug__cuda_device_count(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 11 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores;
+#define AUG__BACKEND_ABI 12 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores;
                              4: resize; 5: colour; 6: crop_mirror_normalize, gaussian_noise; 7: warp
                              plan interp, border, dst strides; 8: colour plan lighting;
                              9: jpeg region pitch / skip;
                              10: the stream and event entries take the device id;
-                             11: one run entry for every compute family (the family registry) */
+                             11: one run entry for every compute family (the family registry);
+                             12: the host API names the families (a new family needs no bump) */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {
@@ -240,8 +244,25 @@ typedef struct aug__host_api {
     void (*convert_one)(const void *src, int src_t, void *dst, int dst_t);
     /* aug_op_name, for messages. */
     const char *(*op_name)(aug_op op);
+    /* AUG__NUM_FAMILIES and aug__family_name of libaug: the module refuses to load
+     * when its family registry differs (the family numbers are run's argument). */
+    int num_families;
+    const char *(*family_name)(aug__family f);
 } aug__host_api;
 
 typedef const aug__backend *(*aug__cuda_module_init_fn)(const aug__host_api *host, const char **why);
+
+/* The families' plans (one header per row of AUG__COMPUTE_FAMILIES beyond
+ * plan.h's elementwise, reduce, gemm and take), so that code handed a plan of any
+ * family (each backend's run entry, the tests' recording tables) reads its func
+ * and exec without a list of its own. Each includes this file first (guarded). */
+#include "random.h"
+#include "warp.h"
+#include "lighting.h"
+#include "blur.h"
+#include "resize.h"
+#include "colour.h"
+#include "normalize.h"
+#include "invert.h"
 
 #endif

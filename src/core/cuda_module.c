@@ -57,7 +57,7 @@ static const char fork_status[] =
     "DataLoader(multiprocessing_context='spawn')), or use CUDA in the parent only after forking";
 
 static const aug__host_api host_api = {AUG__BACKEND_ABI, AUG_NUM_OPS, AUG_NUM_DTYPES, aug__verror, aug__convert_one,
-                                       aug_op_name};
+                                       aug_op_name, AUG__NUM_FAMILIES, aug__family_name};
 
 /* dlopen of dir/name when that file exists, or of plain `name` through the
  * loader's search path (dir NULL). A file that exists but fails to load keeps

@@ -130,6 +130,20 @@ const char *aug__cuda_host_check(const aug__host_api *host) {
                  host->num_dtypes);
         return why;
     }
+    /* ... and the family registry (core/backend.h): run's family numbers */
+    static const char *const families[] = {
+#define X_(F, entry, plan_t, what) what,
+        AUG__COMPUTE_FAMILIES(X_)
+#undef X_
+    };
+    same = host->num_families == AUG__NUM_FAMILIES && host->family_name != NULL;
+    for (int f = 0; same && f < AUG__FAMILY_JPEG; f++)
+        same = strcmp(host->family_name((aug__family)f), families[f]) == 0;
+    if (!same) {
+        snprintf(why, sizeof why, "the CUDA module was built with another family registry than libaug "
+                 "(%d families; libaug has %d): rebuild it", (int)AUG__NUM_FAMILIES, host->num_families);
+        return why;
+    }
     return NULL;
 }
 

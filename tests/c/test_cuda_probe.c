@@ -55,7 +55,7 @@ static int open_module(void) {
 }
 
 static const aug__host_api host = {AUG__BACKEND_ABI, AUG_NUM_OPS, AUG_NUM_DTYPES, aug__verror, aug__convert_one,
-                                   aug_op_name};
+                                   aug_op_name, AUG__NUM_FAMILIES, aug__family_name};
 
 /* The probe's count with CUDA_VISIBLE_DEVICES = v (NULL: unset). */
 static int probe_with(const char *v, const char **why) {
@@ -110,6 +110,11 @@ static void test_visible_devices(void **state) {
     }
 }
 
+/* libaug's family names with the last compute family renamed. */
+static const char *renamed_family(aug__family f) {
+    return f == AUG__FAMILY_JPEG - 1 ? "not a family" : aug__family_name(f);
+}
+
 static void test_without_nvml_and_abi(void **state) {
     (void)state;
     if (!open_module()) skip();
@@ -125,6 +130,18 @@ static void test_without_nvml_and_abi(void **state) {
     assert_int_equal(probe(&old, &why), 0);
     assert_non_null(why);
     assert_non_null(strstr(why, "built for another libaug"));
+    old = host; /* a libaug with one family more (or another order) */
+    old.num_families = AUG__NUM_FAMILIES + 1;
+    why = NULL;
+    assert_int_equal(probe(&old, &why), 0);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "built with another family registry than libaug"));
+    old = host;
+    old.family_name = renamed_family;
+    why = NULL;
+    assert_int_equal(probe(&old, &why), 0);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "another family registry"));
 }
 
 /* libaug: the count before and after the runtime started (the stand-in's 2 GPUs, or

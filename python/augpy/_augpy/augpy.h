@@ -324,26 +324,39 @@ unsigned long augpy_fork_generation(void); /* forks this process has been throug
 int augpy_forksafe_lock_check(PyThread_type_lock *lock, unsigned long *generation);
 
 /* ---- registration of each file's functions and types (called by module.c) --- */
-int augpy_init_dtypes(PyObject *module, augpy_state *st);   /* dtype.c */
-int augpy_init_tensor(PyObject *module, augpy_state *st);   /* tensor.c */
-int augpy_init_tensor_io(PyObject *module, augpy_state *st); /* tensor_io.c: array_to_tensor, ... */
-int augpy_init_dlpack(PyObject *module, augpy_state *st);   /* dlpack.c */
-int augpy_init_device(PyObject *module, augpy_state *st);   /* device.c */
-int augpy_init_create(PyObject *module, augpy_state *st);   /* create.c: Constant, zeros, ones, full, *_like */
-int augpy_init_ops(PyObject *module, augpy_state *st);      /* ops.c: functional API, fma, gemm, ... */
-int augpy_init_math(PyObject *module, augpy_state *st);     /* mathfuncs.c: DALI math names */
-int augpy_init_reduce(PyObject *module, augpy_state *st);   /* reduce.c */
-int augpy_init_random(PyObject *module, augpy_state *st);   /* random.c: RandomNumberGenerator, stream_seed, sample_id */
-int augpy_init_reshape(PyObject *module, augpy_state *st);  /* reshape.c: DALI reshape */
-int augpy_init_jpeg(PyObject *module, augpy_state *st);     /* jpeg.c: Decoder */
-int augpy_init_warp(PyObject *module, augpy_state *st);     /* warp.c: make_affine_matrix, warp_affine */
-int augpy_init_lighting(PyObject *module, augpy_state *st); /* lighting.c */
-int augpy_init_blur(PyObject *module, augpy_state *st);     /* blur.c */
-int augpy_init_create_more(PyObject *module, augpy_state *st); /* create_more.c: empty, arange, stack, where, ... */
-int augpy_init_targets(PyObject *module, augpy_state *st);  /* targets.c: boxes and keypoints co-transforms */
-int augpy_init_resize(PyObject *module, augpy_state *st);   /* resize.c: resize, flip, crop */
-int augpy_init_colour(PyObject *module, augpy_state *st);   /* colour.c */
-int augpy_init_normalize(PyObject *module, augpy_state *st); /* normalize.c: crop_mirror_normalize */
+/* Every file's registration augpy_init_<name>(module, state), one row each, in
+ * dependency order: the exception classes and dtypes first (everything raises or
+ * names dtypes), then the Tensor type, then the families that take tensors. Each
+ * file's augpy_init_<name> registers only its own functions and types; module.c
+ * calls them in this order. A new file is a row here (no other list). */
+#define AUGPY_FAMILIES(X)                                                                          \
+    X(errors)         /* errors.c: CudaError ... NvJpegError */                                    \
+    X(dtypes)         /* dtype.c: DLDataType, DLDataTypeCode, the dtype objects */                 \
+    X(tensor)         /* tensor.c: Tensor */                                                       \
+    X(tensor_methods) /* tensor_methods.c: _rebuild_tensor (pickle) */                             \
+    X(tensor_io)      /* tensor_io.c: array_to_tensor, tensor_to_array, empty_like */              \
+    X(dlpack)         /* dlpack.c: export_dltensor, import_dltensor, from_dlpack */                \
+    X(device)         /* device.c: CudaDevice, CudaStream, CudaEvent, ... */                       \
+    X(create)         /* create.c: Constant, zeros, ones, full, *_like */                          \
+    X(ops)            /* ops.c: add ... ne, fma, gemm, fill, copy, cast */                         \
+    X(math)           /* mathfuncs.c: _math_<name> (augpy.math) */                                 \
+    X(reduce)         /* reduce.c: sum, min, max, mean, all, any, argmin, argmax */                \
+    X(random)         /* random.c: RandomNumberGenerator, stream_seed, sample_id */                \
+    X(reshape)        /* reshape.c: reshape (DALI) */                                              \
+    X(jpeg)           /* jpeg.c: Decoder, jpeg_info */                                             \
+    X(warp)           /* warp.c: WarpScaleMode, make_affine_matrix, make_transform, warp_affine */ \
+    X(lighting)       /* lighting.c: lighting */                                                   \
+    X(blur)           /* blur.c: box_blur_single, gaussian_blur_single, gaussian_blur */           \
+    X(create_more)    /* create_more.c: empty, arange, asarray, tensor, stack, concatenate, where */ \
+    X(targets)        /* targets.c: _boxes_affine, _boxes_affine_batch, _keypoints_affine */       \
+    X(resize)         /* resize.c: resize, resize_batch, flip, hflip, vflip, crop, center_crop */  \
+    X(colour)         /* colour.c: adjust_*, rgb_to_grayscale, rgb_to_hsv, hsv_to_rgb, color_jitter */ \
+    X(normalize)      /* normalize.c: crop_mirror_normalize */                                     \
+    X(rrc)            /* rrc.c: _random_resized_crop, _plan_decode (augpy.rrc) */                  \
+    X(invert)         /* invert.c: invert */
+#define AUGPY_INIT_DECL(name) int augpy_init_##name(PyObject *module, augpy_state *st);
+AUGPY_FAMILIES(AUGPY_INIT_DECL)
+#undef AUGPY_INIT_DECL
 /* NumPy's nonzero of a Tensor object: a tuple of int64 index tensors on its device
  * (computed on the host). (create_more.c) */
 PyObject *augpy_nonzero(augpy_state *st, PyObject *tensor, const char *func);

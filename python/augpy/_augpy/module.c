@@ -108,34 +108,11 @@ static PyMethodDef module_methods[] = {
 
 /* ---- lifecycle ----------------------------------------------------------------- */
 
-/* Every family's registration, in dependency order: the exception classes and
- * dtypes first (everything raises or names dtypes), then the Tensor type, then
- * the families that take tensors. Each file's augpy_init_* registers only its
- * own functions and types. */
+/* Every file's registration, in the dependency order of AUGPY_FAMILIES (augpy.h). */
 static int (*const families[])(PyObject *module, augpy_state *st) = {
-    augpy_init_errors,      /* errors.c: CudaError ... NvJpegError */
-    augpy_init_dtypes,      /* dtype.c: DLDataType, DLDataTypeCode, the dtype objects */
-    augpy_init_tensor,      /* tensor.c: Tensor */
-    augpy_init_tensor_methods, /* tensor_methods.c: _rebuild_tensor (pickle) */
-    augpy_init_tensor_io,   /* tensor_io.c: array_to_tensor, tensor_to_array, empty_like */
-    augpy_init_dlpack,      /* dlpack.c: export_dltensor, import_dltensor, from_dlpack */
-    augpy_init_device,      /* device.c: CudaDevice, CudaStream, CudaEvent, ... */
-    augpy_init_create,      /* create.c: Constant, zeros, ones, full, *_like */
-    augpy_init_ops,         /* ops.c: add ... ne, fma, gemm, fill, copy, cast */
-    augpy_init_math,        /* mathfuncs.c: _math_<name> (augpy.math) */
-    augpy_init_reduce,      /* reduce.c: sum, min, max, mean, all, any, argmin, argmax */
-    augpy_init_random,      /* random.c: RandomNumberGenerator */
-    augpy_init_reshape,     /* reshape.c: reshape (DALI) */
-    augpy_init_jpeg,        /* jpeg.c: Decoder, jpeg_info */
-    augpy_init_warp,        /* warp.c: WarpScaleMode, make_affine_matrix, make_transform, warp_affine */
-    augpy_init_lighting,    /* lighting.c: lighting */
-    augpy_init_blur,        /* blur.c: box_blur_single, gaussian_blur_single, gaussian_blur */
-    augpy_init_create_more, /* create_more.c: empty, arange, asarray, tensor, stack, concatenate, where */
-    augpy_init_targets,     /* targets.c: _boxes_affine, _boxes_affine_batch, _keypoints_affine */
-    augpy_init_resize,      /* resize.c: resize, resize_batch, flip, hflip, vflip, crop, center_crop, flip_batch */
-    augpy_init_colour,      /* colour.c: adjust_*, rgb_to_grayscale, rgb_to_hsv, hsv_to_rgb, color_jitter */
-    augpy_init_normalize,   /* normalize.c: crop_mirror_normalize */
-    augpy_init_rrc,         /* rrc.c: _random_resized_crop, _plan_decode (augpy.rrc) */
+#define AUGPY_INIT_FN(name) augpy_init_##name,
+    AUGPY_FAMILIES(AUGPY_INIT_FN)
+#undef AUGPY_INIT_FN
 };
 
 static int augpy_exec(PyObject *module) {

@@ -2,7 +2,9 @@
  * which keeps the CPU's references): every colour function on uint8 and float32
  * images of 1 and 3 channels, byte for byte (float32 included: both backends
  * sum the contrast mean in the same order); aug_color_jitter_lighting on the
- * device against aug_color_jitter then aug_lighting there and against the CPU. */
+ * device against aug_color_jitter then aug_lighting there and against the CPU;
+ * aug_invert (its own family) on 2-4-d views of every layout it reads and every
+ * dtype it takes, out of place and in place. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,10 +134,37 @@ static void run_jitter_lighting(ph_run *r, const ph_case *cs) {
         }
 }
 
+/* aug_invert of a random view (contiguous, strided, reversed, permuted: the
+ * core packs it), then in place on a contiguous copy. */
+static void run_invert(ph_run *r, const ph_case *cs) {
+    for (int d = 0; d < ph_ndtypes(cs); d++)
+        for (int layout = PH_L_CONTIG; layout <= PH_L_PERMUTED; layout++) {
+            aug_dtype t = ph_dtype(cs, d);
+            int64_t shape[4];
+            int nd = 0;
+            while (nd < 2) nd = ph_shape(r, cs->max_ndim, 40, 20000, shape);
+            aug_tensor *x, *xd, *a = NULL, *g = NULL;
+            ph_operand(r, t, layout, nd, shape, &x, &xd);
+            ph_inputs(r, 1, (const aug_tensor *const *)&x);
+            assert_int_equal(aug_invert(x, &a), AUG_OK);
+            assert_int_equal(aug_invert(xd, &g), AUG_OK);
+            ph_check(r, "invert", a, g);
+            aug_tensor *in_place = aug_tensor_contiguous(xd);
+            assert_non_null(in_place);
+            assert_int_equal(aug_invert(in_place, &in_place), AUG_OK);
+            ph_check(r, "invert in place", a, in_place);
+            aug_tensor_free(in_place), aug_tensor_free(a), aug_tensor_free(g);
+            aug_tensor_free(x), aug_tensor_free(xd);
+        }
+}
+
 static const ph_case CASES[] = {
     {"colour/functions", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), 0, 4, NULL,
      PH_BOUND_EXACT, run_functions},
     {"colour/jitter_lighting", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), 0, 4, NULL,
      PH_BOUND_EXACT, run_jitter_lighting},
+    {"invert/image", AUG__FAMILY_INVERT, -1,
+     (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
+     PH_BOUND_EXACT, run_invert},
 };
 const ph_case_list ph_cases_colour = {CASES, sizeof CASES / sizeof CASES[0]};

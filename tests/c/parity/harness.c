@@ -1,7 +1,8 @@
 /* harness.c: the CUDA parity harness's runner (harness.h): the registry and its
- * completeness against the backend's families, the operand generators, the
- * comparison with its failure report, and main (one cmocka test per case and
- * launch setting, each over every CUDA device present). */
+ * completeness against the backend's families, the CPU side recorded through a
+ * copy of the CPU backend's table (every family's plans reach it), the operand
+ * generators, the comparison with its failure report, and main (one cmocka test
+ * per case and launch setting, each over every CUDA device present). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,6 +64,39 @@ static void test_registry_complete(void **state) {
                     if ((m != l || j != i) && strcmp(LISTS[m]->cases[j].name, c->name) == 0)
                         fail_msg("parity: two cases named %s", c->name);
         }
+}
+
+/* ---- the CPU side through a recording backend table ------------------------------------- */
+
+/* Every case computes its reference on the CPU through this copy of the CPU
+ * backend's table: each compute plan is counted by family and must name the cpu
+ * and carry a stream (test_backend.c's check, here for every family, since each
+ * family has a case). */
+static aug__backend g_cpu_rec;
+static long long g_cpu_calls[AUG__NUM_FAMILIES], g_cpu_bad_exec;
+
+static aug_status cpu_rec_run(aug__family family, const void *plan) {
+    const aug__exec *e = NULL;
+    switch (family) {
+#define X_(F, entry, plan_t, what)                                                                  \
+    case AUG__FAMILY_##F: e = &((const plan_t *)plan)->exec; break;
+        AUG__COMPUTE_FAMILIES(X_)
+#undef X_
+    default: break;
+    }
+    if (e && e->device.type == AUG_DEVICE_CPU && e->device.id == 0 && e->stream != NULL) g_cpu_calls[family]++;
+    else g_cpu_bad_exec++;
+    return aug__cpu_backend.run(family, plan);
+}
+
+/* Last: every compute family whose cases ran reached the CPU table with a good
+ * exec (so a new family needs no call in test_backend.c). */
+static void test_cpu_table_reached(void **state) {
+    const int *ran = *state;
+    for (int f = 0; f < AUG__FAMILY_JPEG; f++)
+        if (ran[f] && g_cpu_calls[f] == 0)
+            fail_msg("parity: family %s never reached the CPU backend table", aug__family_name((aug__family)f));
+    if (g_cpu_bad_exec) fail_msg("parity: %lld CPU plans without the cpu device or a stream", g_cpu_bad_exec);
 }
 
 /* ---- randomness and shapes ----------------------------------------------------------- */
@@ -336,6 +370,8 @@ static int selected(const char *name) {
  * device and every kernel again in blocks of 1024 threads (every kernel must take
  * them, which its registers decide: the emulation refuses a block of more than
  * 64 Ki registers, counted from the fatbinary, tests/cuda_emu/kernel_registers.txt). */
+static int g_case_ran[AUG__NUM_FAMILIES];
+
 static void run_case(void **state) {
     const ph_case *c = *state;
     NEED_CUDA();
@@ -348,6 +384,7 @@ static void run_case(void **state) {
         r.state = (g_seed ^ hash_name(c->name)) * 0x9e3779b97f4a7c15ull | 1;
         c->run(&r, c);
         g_runs++;
+        if (c->family >= 0) g_case_ran[c->family]++;
         assert_int_equal(aug_synchronize(r.dev), AUG_OK);
     }
 }
@@ -358,7 +395,10 @@ int main(void) {
     g_filter = getenv("AUG_PARITY_FILTER");
     size_t total = 0, ncases = 0;
     for (int l = 0; l < NLISTS; l++) total += LISTS[l]->n;
-    struct CMUnitTest *tests = calloc(2 * total + 1, sizeof *tests);
+    struct CMUnitTest *tests = calloc(2 * total + 2, sizeof *tests);
+    g_cpu_rec = aug__cpu_backend;
+    g_cpu_rec.run = cpu_rec_run;
+    aug__backend_override(AUG_DEVICE_CPU, &g_cpu_rec);
     size_t nt = 0;
     tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_registry_complete);
     for (int setting = 0; setting < 2; setting++) /* automatic, then blocks of 1024 threads */
@@ -376,12 +416,15 @@ int main(void) {
                 tests[nt].initial_state = (void *)c;
                 nt++;
             }
+    tests[nt] = (struct CMUnitTest)cmocka_unit_test(test_cpu_table_reached);
+    tests[nt++].initial_state = g_case_ran;
     int rc = _cmocka_run_group_tests("test_cuda_parity", tests, nt, NULL, NULL);
+    aug__backend_override(AUG_DEVICE_CPU, NULL);
     printf("parity: seed %llu: %zu cases (of %zu), %lld runs (%d devices: automatic launch settings on all but the last, 1024 threads on the last), "
            "%lld results compared (%lld bytes) and %lld errors\n",
            (unsigned long long)g_seed, ncases, total, g_runs, aug_device_count(AUG_DEVICE_CUDA), g_comparisons,
            g_bytes, g_errors);
-    for (size_t i = 1; i < nt; i++) free((char *)tests[i].name);
+    for (size_t i = 1; i + 1 < nt; i++) free((char *)tests[i].name);
     free(tests);
     return rc;
 }

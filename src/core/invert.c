@@ -1,0 +1,63 @@
+/* core/invert.c: aug_invert (include/aug/colour.h), the backend-neutral half:
+ * the image's checks, the output, the plan (core/invert.h). */
+#include "aug/colour.h"
+#include "aug/conventions.h"
+#include "invert.h"
+#include "tensor_impl.h"
+
+#define FUNC "aug_invert"
+
+/* An image of any layout convention: 2-d (H, W), 3-d or 4-d, uint8, uint16,
+ * float32 or float64; a layout string, when it has one, among the image ones. */
+static aug_status check_image(const aug_tensor *im) {
+    char sa[96];
+    aug_status st = aug__tensor_check(FUNC, im);
+    if (!st) st = aug_layout_check(FUNC, NULL, im->layout, "HW,HWC,CHW,NHWC,NCHW");
+    if (st) return st;
+    if (im->ndim < 2 || im->ndim > 4)
+        return aug__error(AUG_ERR_VALUE, FUNC,
+                          "image must be (H, W), (H, W, C), (C, H, W), (N, H, W, C) or (N, C, H, W), got shape %s",
+                          aug_shape_str(im->ndim, im->shape, sa, sizeof sa));
+    if (im->dtype != AUG_UINT8 && im->dtype != AUG_UINT16 && im->dtype != AUG_FLOAT32 && im->dtype != AUG_FLOAT64)
+        return aug__error(AUG_ERR_TYPE, FUNC, "image dtype %s is not supported (uint8, uint16, float32 or float64)",
+                          aug_dtype_name(im->dtype));
+    return AUG_OK;
+}
+
+aug_status aug_invert(const aug_tensor *im, aug_tensor **out) {
+    if (!out) return aug__error(AUG_ERR_VALUE, FUNC, "out is NULL");
+    aug_status st = check_image(im);
+    if (st) return st;
+    aug__need need = {AUG__FAMILY_INVERT, 0, im->dtype, AUG_DTYPE_AUTO};
+    const aug__backend *be = aug__backend_supporting(FUNC, im->device, &need);
+    if (!be) return aug_last_status();
+    aug_tensor *res = NULL, *packed = NULL;
+    if ((st = aug__out_like(FUNC, out, im, "the image", &res))) return st;
+    if (res == *out && aug__tensors_overlap(res, im) && aug_tensor_ptr(res) != aug_tensor_ptr(im)) {
+        st = aug__error(AUG_ERR_VALUE, FUNC, "out partially overlaps the image (only out == image is allowed)");
+        goto fail;
+    }
+    /* A strided image (a crop, a flipped or transposed view) is read from one
+     * contiguous copy; out is contiguous (aug__out_like), so out == a strided
+     * image is refused there. */
+    if (!aug_tensor_is_contiguous(im) && !(packed = aug_tensor_contiguous(im))) {
+        st = aug_last_status();
+        goto fail;
+    }
+    if (res != *out) aug_tensor_set_layout(res, im->layout);
+    aug__invert_plan plan = {.func = FUNC,
+                             .dtype = (int)im->dtype,
+                             .n = aug_tensor_size(im),
+                             .src = (const char *)aug_tensor_ptr(packed ? packed : im),
+                             .dst = (char *)aug_tensor_ptr(res),
+                             .exec = aug__exec_for(im->device)};
+    st = plan.n > 0 ? aug__dispatch_invert(be, &plan) : AUG_OK;
+    aug_tensor_free(packed);
+    if (st == AUG_OK) {
+        *out = res;
+        return AUG_OK;
+    }
+fail:
+    if (res != *out) aug_tensor_free(res);
+    return st;
+}
