@@ -86,7 +86,13 @@ carried_debs() {
   for d in "$CARRY"/deb/*.deb; do dpkg-deb -x "$d" "$1" || return 1; done
   export LD_LIBRARY_PATH=$ml:$ml/openblas-pthread:${LD_LIBRARY_PATH:-} PKG_CONFIG_SYSROOT_DIR=$1
   export PKG_CONFIG_LIBDIR=$ml/pkgconfig:$1/usr/share/pkgconfig
-  CMAKE_DEPS=(-DCMAKE_PREFIX_PATH="$1/usr" -DCMAKE_INCLUDE_PATH="$1/usr/include" -DPKG_CONFIG_EXECUTABLE="$1/usr/bin/pkgconf")
+  # the carried headers before the machine's own: pkg-config drops -I/usr/include (a "system"
+  # folder) even under a sysroot, and jconfig.h sits in the multiarch folder, so without these
+  # the second H200 run compiled Ubuntu's jpeglib.h (JPEG_LIB_VERSION 80) against the carried
+  # libjpeg.so.62: "Wrong JPEG library version: library is 62, caller expects 80"
+  local inc="-isystem $1/usr/include/x86_64-linux-gnu -isystem $1/usr/include"
+  CMAKE_DEPS=(-DCMAKE_PREFIX_PATH="$1/usr" -DCMAKE_INCLUDE_PATH="$1/usr/include" -DPKG_CONFIG_EXECUTABLE="$1/usr/bin/pkgconf"
+              -DCMAKE_C_FLAGS="$inc" -DCMAKE_CXX_FLAGS="$inc")
 }
 JOBS=$(nproc)
 export PYTHONUNBUFFERED=1
@@ -180,6 +186,9 @@ fi
 # ---------------------------------------------------------------------------------- 3 C suites
 C=$OUT/ctest.log; : > "$C"
 CT=(-L cuda); [ "$DRY" = 1 ] && CT+=(-R "${GPU_CHECK_CTEST:-test_cuda_faults|test_cuda_nvjpeg}")
+# the CPU decoder's own suites first: a header/library mismatch of the carried packages fails here by name
+(cd "$HOST" && tbox 60 "$C" ctest --output-on-failure -R '^(test_jpeg|test_jpeg_region|test_png_rrc)$'); rc=$?
+step "CPU JPEG/PNG suites (the carried headers match the carried libraries)" $rc
 (cd "$HOST" && tbox 150 "$C" ctest --output-on-failure "${CT[@]}"); rc=$?
 step "C suites on cuda:0: $(grep -Eo '[0-9]+% tests passed.*' "$C" | tail -1)" $rc
 grep -E "\*\*\*Failed|FAILED|differ" "$C" | head -20 >> "$S"
