@@ -15,7 +15,8 @@
  * reused before the copy out of it had run gives a call another call's
  * parameters. test_host_buffers: the cache of page-locked host blocks
  * (numpy(blocking=False)) without host waits, and without handing out a block
- * that a queued copy still writes. */
+ * that a queued copy still writes. test_fallback_decode: the CPU decoder's
+ * fallback on a CUDA device uploads through two staging buffers in turn. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <turbojpeg.h>
 
 #include "aug/aug.h"
 #include "helpers/th_cuda.h"
@@ -393,11 +395,75 @@ static void test_host_buffers(void **state) {
     aug_tensor_free(x), aug_tensor_free(a), aug_tensor_free(b);
 }
 
+/* A w x h RGB JPEG with gradients from seed (tjFree it). */
+static unsigned char *make_jpeg(int w, int h, unsigned seed, unsigned long *size) {
+    unsigned char *img = malloc((size_t)w * (size_t)h * 3), *buf = NULL;
+    assert_non_null(img);
+    for (int i = 0; i < w * h * 3; i++) img[i] = (unsigned char)((i * 7 + (int)seed * 31) % 251);
+    tjhandle tj = tjInitCompress();
+    assert_int_equal(tjCompress2(tj, img, w, 0, h, TJPF_RGB, &buf, size, TJSAMP_420, 90, 0), 0);
+    tjDestroy(tj);
+    free(img);
+    return buf;
+}
+
+/* The CPU decoder's fallback on a CUDA device (the decoder of the emulated
+ * devices without nvJPEG): two decodes behind a busy stream wait for nothing (two
+ * page-locked staging buffers in turn), and both images equal the CPU's. With
+ * nvJPEG (a GPU) the decoder is cuda/jpeg.cu's, whose slot rule is
+ * test_cuda_nvjpeg's: skipped here. */
+static void test_fallback_decode(void **state) {
+    (void)state;
+    if (!th_have_cuda()) skip();
+    waits_fn waits = counter();
+    aug_decoder *dg = aug_decoder_new(TH_CUDA0, 0, 0, 0), *dc = aug_decoder_new(CPU, 0, 0, 0);
+    assert_non_null(dg), assert_non_null(dc);
+    if (strcmp(aug_decoder_engine(dg), "nvjpeg") == 0) {
+        aug_decoder_free(dg), aug_decoder_free(dc);
+        skip();
+    }
+    unsigned long size[2];
+    unsigned char *jpeg[2] = {make_jpeg(40, 32, 1, &size[0]), make_jpeg(40, 32, 2, &size[1])};
+    aug_tensor *x = busy_tensor();
+    aug_event *busy_done = aug_event_new(TH_CUDA0);
+    assert_non_null(busy_done);
+    for (int w = 0; w < 2; w++) { /* both staging buffers allocated */
+        aug_tensor *t = NULL;
+        assert_int_equal(aug_decoder_decode(dg, jpeg[w], size[w], NULL, &t), AUG_OK);
+        aug_tensor_free(t);
+    }
+    int busy = 0, reps = 4;
+    for (int t = 0; t < TRIES && !busy; t++, reps *= 4) {
+        assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+        aug_tensor *got[2] = {NULL, NULL};
+        keep_busy(x, reps, busy_done);
+        const char *last = NULL;
+        long long w0 = waits ? waits(NULL) : 0;
+        for (int i = 0; i < 2; i++) assert_int_equal(aug_decoder_decode(dg, jpeg[i], size[i], NULL, &got[i]), AUG_OK);
+        if (waits && waits(&last) != w0)
+            fail_msg("%lld host wait(s) in two decodes, the last in %s", waits(NULL) - w0, last);
+        busy = aug_event_query(busy_done) == 0;
+        assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+        for (int i = 0; i < 2; i++) {
+            aug_tensor *want = NULL;
+            assert_int_equal(aug_decoder_decode(dc, jpeg[i], size[i], NULL, &want), AUG_OK);
+            same_result("the fallback decode", i, want, got[i]);
+            aug_tensor_free(want), aug_tensor_free(got[i]);
+        }
+    }
+    if (!busy) fail_msg("the stream was never still busy after two decodes (%d tries)", TRIES);
+    tjFree(jpeg[0]), tjFree(jpeg[1]);
+    aug_event_free(busy_done);
+    aug_tensor_free(x);
+    aug_decoder_free(dg), aug_decoder_free(dc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_host_wait),
         cmocka_unit_test(test_queued_calls),
         cmocka_unit_test(test_host_buffers),
+        cmocka_unit_test(test_fallback_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
