@@ -21,18 +21,21 @@ def main():
                                     scale=float(rng.uniform(0.8, 1.3)), max_supersampling=1)
         mats.append(m)
         ss.append(s)
-    bg = augpy.array_to_tensor(np.array([124, 116, 104], np.float64))
+    # the parameters as host tensors (no copy), as the pipeline stages pass them: the ops
+    # read them on the host without waiting for the GPU (docs/cuda.md, no host waits)
+    host = augpy.from_dlpack
+    bg = host(np.array([124, 116, 104], np.float64))
 
     matrices = np.stack([np.asarray(m, np.float32) for m in mats])
 
     def warp():  # one batched call: every image one launch
         augpy.warp_affine(srcs, dst, matrices, bg, ss)
 
-    sigmas = augpy.array_to_tensor(rng.uniform(0.5, 3.0, n).astype(np.float32))
+    sigmas = host(rng.uniform(0.5, 3.0, n).astype(np.float32))
     blurred = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
-    gg = augpy.array_to_tensor(rng.uniform(0.7, 1.4, n).astype(np.float32))
-    gc = augpy.array_to_tensor(rng.uniform(0.8, 1.2, 3 * n).astype(np.float32))
-    ct = augpy.array_to_tensor(rng.uniform(-0.5, 0.5, n).astype(np.float32))
+    gg = host(rng.uniform(0.7, 1.4, n).astype(np.float32))
+    gc = host(rng.uniform(0.8, 1.2, 3 * n).astype(np.float32))
+    ct = host(rng.uniform(-0.5, 0.5, n).astype(np.float32))
     lit = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
     cases = {
         "warp_affine (batch)": lambda: warp(),

@@ -129,7 +129,12 @@ AUG_API aug_status aug_device_release(aug_device dev);
 
 /* Host memory for asynchronous copies from and to dev: page-locked on a CUDA
  * device (plain aligned memory for the CPU). NULL with an error when out of
- * memory. Free with aug_host_free(dev, ptr). */
+ * memory. Free with aug_host_free(dev, ptr). On a CUDA device the blocks come
+ * from a cache (no device synchronisation): a freed block is handed out again
+ * only after the copies queued into or out of it through this library
+ * (aug_tensor_read / aug_tensor_write and the other copies) have run; a copy
+ * queued by other means (cudaMemcpyAsync of your own) must have finished before
+ * aug_host_free. */
 AUG_API void *aug_host_alloc(aug_device dev, size_t nbytes);
 AUG_API void aug_host_free(aug_device dev, void *ptr); /* NULL is fine */
 

@@ -66,7 +66,8 @@ AUG_API aug_status aug_make_affine_matrix(float out[6], int64_t source_height, i
  * neighbours outside the source take the background value; stored with
  * saturate_cast (semantics §13; docs/warp.md gives the arithmetic). matrix: 6 finite
  * floats as from aug_make_affine_matrix (host memory). background: NULL (zeros)
- * or a tensor of any shape and dtype holding exactly C values, on src's device.
+ * or a tensor of any shape and dtype holding exactly C values, on src's device
+ * or on the CPU (read without waiting for the GPU).
  * supersampling in [1, AUG_MAX_SUPERSAMPLING] (else AUG_ERR_VALUE naming the
  * function and the value). dst must not overlap src; its layout is set to "CHW". */
 AUG_API aug_status aug_warp_affine(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
@@ -154,7 +155,8 @@ AUG_API aug_status aug_warp_affine_batch_ex(int64_t n, const aug_tensor *const *
 /* Contrast and gamma per image and channel (semantics §13, manual 3.1.4.3). im is
  * (N, C, H, W), or (C, H, W) taken as N = 1, any dtype and strides (a strided
  * view is read through one packed temporary copy). Parameters
- * are float32 tensors on im's device: gammagrays [N], gammacolors [N*C] or
+ * are float32 tensors on im's device or on the CPU (read without waiting for
+ * the GPU; from a GPU they are read back): gammagrays [N], gammacolors [N*C] or
  * (N, C) (C order: image-major), contrasts [N]. Per value x of image n, channel
  * c: v = clip((x - vmin) / (vmax - vmin), 0, 1); v = (1 - |k|) v + |k| f(v) with
  * k = contrasts[n], f = f_pos (k >= 0) or f_neg (k < 0); v = v^(gammagrays[n] *
@@ -184,7 +186,8 @@ AUG_API aug_status aug_box_blur_single(const aug_tensor *in, int ksize, aug_tens
 /* in (C, H, W); sigma finite; ksize = aug_gaussian_ksize(sigma, 0); weights
  * exp(-i^2 / (2 sigma^2)) normalised to sum 1; sigma <= 0 copies. */
 AUG_API aug_status aug_gaussian_blur_single(const aug_tensor *in, double sigma, aug_tensor **out);
-/* in (N, C, H, W); sigmas float32 [N] on in's device (finite; <= 0 copies that
+/* in (N, C, H, W); sigmas float32 [N] on in's device or the CPU (read without
+ * waiting for the GPU; from a GPU they are read back) (finite; <= 0 copies that
  * image); per image ksize = aug_gaussian_ksize(sigmas[n], max_ksize), weights
  * renormalised over the clipped window. max_ksize >= 1. */
 AUG_API aug_status aug_gaussian_blur(const aug_tensor *in, const aug_tensor *sigmas, int max_ksize,

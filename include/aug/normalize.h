@@ -90,7 +90,8 @@ AUG_API aug_status aug_crop_mirror_normalize(const aug_tensor *src, aug_dtype ou
  * the addition is augpy.add(x, noise, out=out)'s: in the temp type of
  * promote(x dtype, float32), stored into out with saturate_cast. std_n is std
  * or, when stds is non-NULL, stds[n] for the n-th slice along x's first axis
- * (stds: float32, x->shape[0] values, on x's device). mean finite, std values
+ * (stds: float32, x->shape[0] values, on x's device or the CPU, which reads
+ * them without waiting for the GPU). mean finite, std values
  * finite and >= 0. Counts one call of the generator, as the fill would. x:
  * any dtype and strides; *out: NULL -> new C-contiguous tensor of x's shape
  * and dtype, else x's shape (any dtype, any non-self-overlapping strides); it

@@ -45,8 +45,9 @@ class Lighting:
             raise ValueError(f"{func}: images have {c} channels, expected {self.channels}")
         augmentation = _augmentation_list(augmentation, n, func)
         gray, color, contrast = _lighting_params(augmentation, n, c, func)
-        _augpy.lighting(image, _augpy.array_to_tensor(gray), _augpy.array_to_tensor(color.reshape(-1)),
-                        _augpy.array_to_tensor(contrast), self.min_value, self.max_value, out=image)
+        # host tensors (no copy): read on the host, so the call does not wait for the GPU
+        _augpy.lighting(image, _augpy.from_dlpack(gray), _augpy.from_dlpack(color.reshape(-1)),
+                        _augpy.from_dlpack(contrast), self.min_value, self.max_value, out=image)
         return batch
 
 

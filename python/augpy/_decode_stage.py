@@ -124,7 +124,8 @@ class DecodeWarp:
         if background is None:
             background = np.zeros(channels, dtype=np.float64)
         if not isinstance(background, _augpy.Tensor):
-            background = _augpy.array_to_tensor(np.ascontiguousarray(background, dtype=np.float64).reshape(-1))
+            # on the host: each warp reads it there, without waiting for the GPU
+            background = _augpy.from_dlpack(np.ascontiguousarray(background, dtype=np.float64).reshape(-1).copy())
         if background.size != channels:
             raise ValueError(f"{func}: background has {background.size} values, expected {channels} (one per channel)")
         self.background = background

@@ -12,8 +12,11 @@
  * module, or nvJPEG not installed), or whose decoder refuses a file
  * (AUG__JPEG_REFUSED: CMYK, sampling nvJPEG lacks), decodes on the CPU into a
  * page-locked staging buffer and copies the pixels to the device, queued on the
- * current stream; the staging buffer is reused once that copy has finished (an
- * event). A failed CPU decode copies nothing, so the device memory is untouched.
+ * current stream. Two staging buffers are used in turn, each reused once the copy
+ * out of it has finished (an event, queried before any wait): the next image's
+ * host decode overlaps the previous image's upload, and a decode waits only when
+ * the upload from two images back is still queued. A failed CPU decode copies
+ * nothing, so the device memory is untouched.
  * A whole-image decode reaches the device's decoder only when the file's marker
  * structure runs to its EOI (core/jpeg_markers.c): nvJPEG decodes a truncated
  * file without an error, where libjpeg-turbo reports "Premature end of JPEG file".
@@ -54,9 +57,10 @@ struct aug_decoder {
     size_t host_padding;
     int64_t max_pixels;          /* images with more pixels are refused */
     int64_t max_scan_pixels;     /* multi-scan files with more scans x pixels are refused */
-    uint8_t *staging;            /* the fallback's page-locked pixels */
-    size_t staging_size;
-    aug_event *copied;           /* recorded after the last upload from staging */
+    uint8_t *staging[2];         /* the fallback's page-locked pixels, used in turn */
+    size_t staging_size[2];
+    aug_event *copied[2];        /* recorded after the last upload from staging[i] */
+    int next;                    /* the staging buffer of the next upload */
     uint8_t *scratch;            /* host memory of PNG decodes and mode conversions */
     size_t scratch_size;
 };
@@ -86,7 +90,8 @@ aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t ho
             aug_clear_error();
         }
         st = aug__cpu_backend.jpeg_new(func, 0, 0, host_padding, 0, &d->cpu);
-        if (st == AUG_OK && (d->copied = aug_event_new(device)) == NULL) st = aug_last_status();
+        for (int i = 0; i < 2 && st == AUG_OK; i++)
+            if ((d->copied[i] = aug_event_new(device)) == NULL) st = aug_last_status();
     }
     if (st != AUG_OK) {
         aug_decoder_free(d);
@@ -99,9 +104,12 @@ void aug_decoder_free(aug_decoder *d) {
     if (d == NULL) return;
     if (d->impl) d->backend->jpeg_free(d->impl);
     if (d->cpu) aug__cpu_backend.jpeg_free(d->cpu);
-    if (d->copied) aug_event_synchronize(d->copied); /* the last upload still reads staging */
-    aug_event_free(d->copied);
-    if (d->staging) aug_host_free(d->device, d->staging);
+    for (int i = 0; i < 2; i++) {
+        /* a queued upload may still read the buffer (the page-locked cache also waits for it) */
+        if (d->copied[i]) aug_event_synchronize(d->copied[i]);
+        aug_event_free(d->copied[i]);
+        if (d->staging[i]) aug_host_free(d->device, d->staging[i]);
+    }
     free(d->scratch);
     free(d);
 }
@@ -229,18 +237,24 @@ typedef aug_status (*host_fill)(const char *func, aug_decoder *d, const void *ct
 static aug_status deliver(const char *func, aug_decoder *d, size_t n, host_fill fill, const void *ctx, uint8_t *dst,
                           const aug__exec *exec) {
     if (d->device.type == AUG_DEVICE_CPU) return fill(func, d, ctx, dst);
-    aug_status st = aug_event_synchronize(d->copied); /* the previous upload has read staging */
-    if (st != AUG_OK) return st;
-    if (d->staging_size < n) {
-        aug_host_free(d->device, d->staging);
-        d->staging_size = 0;
+    const int i = d->next;
+    aug_status st = AUG_OK;
+    int done = aug_event_query(d->copied[i]); /* the upload from two images back has read it */
+    if (done < 0) return aug_last_status();
+    if (!done && (st = aug_event_synchronize(d->copied[i])) != AUG_OK) return st;
+    if (d->staging_size[i] < n) {
+        aug_host_free(d->device, d->staging[i]);
+        d->staging[i] = NULL;
+        d->staging_size[i] = 0;
         size_t want = n + d->host_padding < n ? n : n + d->host_padding;
-        if ((d->staging = aug_host_alloc(d->device, want)) == NULL) return aug_last_status();
-        d->staging_size = want;
+        if ((d->staging[i] = aug_host_alloc(d->device, want)) == NULL) return aug_last_status();
+        d->staging_size[i] = want;
     }
-    st = fill(func, d, ctx, d->staging);
-    if (st == AUG_OK) st = d->backend->memcpy(dst, d->device, d->staging, aug_cpu_device(), n, exec->stream_handle, 0);
-    if (st == AUG_OK) st = aug_event_record(d->copied, exec->stream);
+    st = fill(func, d, ctx, d->staging[i]);
+    if (st == AUG_OK)
+        st = d->backend->memcpy(dst, d->device, d->staging[i], aug_cpu_device(), n, exec->stream_handle, 0);
+    if (st == AUG_OK) st = aug_event_record(d->copied[i], exec->stream);
+    if (st == AUG_OK) d->next = 1 - i;
     return st;
 }
 

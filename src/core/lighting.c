@@ -4,8 +4,9 @@
  * The image is (N, C, H, W), or (C, H, W) taken as one image, any strides (a
  * strided one is packed into a contiguous temporary first); the output is
  * contiguous. Parameters are float32 tensors
- * on the image's device: gammagrays [N], gammacolors [N*C] or (N, C), contrasts
- * [N]. Their values are read to the host and checked here. */
+ * on the image's device or on the CPU: gammagrays [N], gammacolors [N*C] or (N,
+ * C), contrasts [N]. Their values are read to the host and checked here (from
+ * the CPU without waiting for the image's device; from the device with a wait). */
 #include <math.h>
 #include <stdlib.h>
 #include "aug/image.h"
@@ -43,7 +44,7 @@ static aug_status read_param(const aug_tensor *t, double *dst) {
     return st;
 }
 
-/* A parameter tensor: float32 on dev with `count` values, 1-D, or (n, c) when c2 > 0. */
+/* A parameter tensor: float32 on dev or the CPU with `count` values, 1-D, or (n, c) when c2 > 0. */
 static aug_status check_param(const aug_tensor *p, const char *name, int64_t count, int64_t n, int64_t c2,
                               aug_device dev) {
     char sa[96], da[32], db[32];
@@ -52,7 +53,7 @@ static aug_status check_param(const aug_tensor *p, const char *name, int64_t cou
     if (st) return st;
     if (p->dtype != AUG_FLOAT32)
         return aug__error(AUG_ERR_TYPE, FUNC, "%s must be float32, not %s", name, aug_dtype_name(p->dtype));
-    if (!aug__device_eq(p->device, dev))
+    if (p->device.type != AUG_DEVICE_CPU && !aug__device_eq(p->device, dev))
         return aug__error(AUG_ERR_VALUE, FUNC, "%s is on device %s but the image is on %s", name,
                           aug__device_str(p->device, da, sizeof da), aug__device_str(dev, db, sizeof db));
     int ok = (p->ndim == 1 && p->shape[0] == count) ||

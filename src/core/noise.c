@@ -22,14 +22,15 @@ static aug_status check_std(double v, const char *name, long long i) {
     return AUG_OK;
 }
 
-/* stds: float32, 1-D with x->shape[0] values on x's device; values read and checked. */
+/* stds: float32, 1-D with x->shape[0] values on x's device or the CPU (read without
+ * waiting for x's device); values read and checked. */
 static aug_status read_stds(const aug_tensor *x, const aug_tensor *stds, double **vals) {
     char sa[96], da[32], db[32];
     aug_status st = aug__tensor_check(FUNC, stds);
     if (st) return st;
     if (stds->dtype != AUG_FLOAT32)
         return aug__error(AUG_ERR_TYPE, FUNC, "stds must be float32, not %s", aug_dtype_name(stds->dtype));
-    if (!aug__device_eq(stds->device, x->device))
+    if (stds->device.type != AUG_DEVICE_CPU && !aug__device_eq(stds->device, x->device))
         return aug__error(AUG_ERR_VALUE, FUNC, "stds is on %s but x is on %s",
                           aug__device_str(stds->device, da, sizeof da), aug__device_str(x->device, db, sizeof db));
     if (x->ndim < 1) return aug__error(AUG_ERR_VALUE, FUNC, "per-image stds need x with a first (image) axis");

@@ -387,12 +387,11 @@ aug_status aug__cuda_blur(const aug__blur_plan *p) {
         free(taps);
         return taps ? AUG_ERR_MEMORY : AUG__NOMEM(func); /* tmp_alloc recorded its error */
     }
-    cudaError_t err = cudaMemcpyAsync(dtaps, taps, tbytes, cudaMemcpyHostToDevice, stream);
-    if (err == cudaSuccess) err = cudaStreamSynchronize(stream); /* taps is freed below */
+    st = aug__cuda_upload(func, dtaps, taps, tbytes, stream); /* taps is freed at once */
     free(taps);
-    if (err != cudaSuccess) {
+    if (st) {
         aug__cuda_tmp_free(dev, dtaps, tbytes, stream);
-        return aug__cuda_fail(func, err, "uploading the blur taps", __FILE__, __LINE__);
+        return st;
     }
 
     const int64_t hw = p->h * p->w, planes = p->n * p->c;

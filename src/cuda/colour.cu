@@ -164,9 +164,7 @@ aug_status aug__cuda_colour(const aug__colour_plan *p) {
     a.img = (const aug__colour_image *)(const void *)(scratch + sum_bytes);
     a.means = (float *)(void *)(scratch + sum_bytes + img_bytes);
     st = AUG_OK;
-    cudaError_t ce = cudaMemcpyAsync(scratch + sum_bytes, p->img, img_bytes, cudaMemcpyHostToDevice, stream);
-    if (ce == cudaSuccess) ce = cudaStreamSynchronize(stream); /* p->img is freed after the call */
-    if (ce != cudaSuccess) st = aug__cuda_fail(func, ce, "cudaMemcpyAsync(step lists)", __FILE__, __LINE__);
+    st = aug__cuda_upload(func, scratch + sum_bytes, p->img, img_bytes, stream); /* p->img is freed after the call */
     if (st == AUG_OK && p->light_gamma) {
         /* after the means (8-byte aligned): the tables, or the gammas and contrasts */
         char *light = scratch + sum_bytes + img_bytes + mean_bytes;

@@ -92,9 +92,14 @@ static inline cudaStream_t aug__cuda_stream(const aug__exec *e) { return (cudaSt
  * freeing it with work still queued on `stream` is safe. */
 void *aug__cuda_tmp_alloc(const char *func, int device_id, size_t nbytes, cudaStream_t stream);
 void aug__cuda_tmp_free(int device_id, void *ptr, size_t nbytes, cudaStream_t stream);
-/* Copies n bytes of host memory to dst in stream order and waits for the copy, so
- * the caller may free or reuse the host buffer at once (cuda/memory.cu). */
+/* Copies n bytes of host memory to dst in stream order through the current
+ * device's page-locked staging ring (cuda/staging.cu), without waiting for the
+ * stream: the caller may free or reuse the host buffer at once, and the call
+ * returns while the stream is busy (it waits only when the ring is full of
+ * queued copies, for the oldest). */
 aug_status aug__cuda_upload(const char *func, void *dst, const void *src, size_t n, cudaStream_t stream);
+/* The staging rings of ndevices devices, empty until their first upload (0 when out of memory). */
+int aug__cuda_staging_init(int ndevices);
 /* *dst = aug__cuda_tmp_alloc of n bytes holding a copy of host memory src
  * (uploaded as aug__cuda_upload does); on an error *dst is NULL. Free with
  * aug__cuda_tmp_free. */
@@ -129,7 +134,8 @@ void *aug__cuda_dlopen(const char *soname, const char *env, const char *wheel, c
                        size_t why_size);
 void *aug__cuda_dlsym(void *lib, const char *name);
 
-/* cuda/memory.cu: the memory entries and module start/stop of the pool. */
+/* cuda/memory.cu: the memory entries and module start/stop of the pool (which
+ * starts the staging rings too). */
 void *aug__cuda_alloc(int device_id, size_t nbytes, void *stream);
 void aug__cuda_free(int device_id, void *ptr, size_t nbytes, void *stream);
 aug_status aug__cuda_memcpy(void *dst, aug_device dst_dev, const void *src, aug_device src_dev, size_t n,

@@ -121,8 +121,7 @@ aug_status aug__cuda_lighting(const aug__lighting_plan *p) {
         aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
         AUG_LAUNCH(aug__k_light_table, g.blocks, g.threads, 0, stream, a);
         st = aug__cuda_launched(func, "aug__k_light_table", g.blocks, g.threads);
-        /* the next group's tables overwrite these: let this group's kernel finish */
-        if (st == AUG_OK && q0 + group < nplanes) AUG_CUDA(func, cudaStreamSynchronize(stream));
+        /* the next group's tables overwrite these in stream order, after this kernel */
     }
     if (dtables) aug__cuda_tmp_free(dev, dtables, tbytes, stream);
     free(tables);

@@ -55,15 +55,20 @@ typedef struct pool {
 
 static pool *pools;
 static int npools;
+static pthread_mutex_t host_mu = PTHREAD_MUTEX_INITIALIZER; /* the page-locked cache (below) */
+static void host_drain(void);
 
 static void atfork_prepare(void) {
     for (int i = 0; i < npools; i++) pthread_mutex_lock(&pools[i].mu);
+    pthread_mutex_lock(&host_mu);
 }
 static void atfork_parent(void) {
+    pthread_mutex_unlock(&host_mu);
     for (int i = npools - 1; i >= 0; i--) pthread_mutex_unlock(&pools[i].mu);
 }
 static void atfork_child(void) {
     for (int i = 0; i < npools; i++) pthread_mutex_init(&pools[i].mu, NULL);
+    pthread_mutex_init(&host_mu, NULL);
 }
 
 int aug__cuda_pool_init(int ndevices) {
@@ -72,7 +77,7 @@ int aug__cuda_pool_init(int ndevices) {
     for (int i = 0; i < ndevices; i++) pthread_mutex_init(&pools[i].mu, NULL);
     npools = ndevices;
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
-    return 1;
+    return aug__cuda_staging_init(ndevices);
 }
 
 static size_t rounded(size_t n) {
@@ -217,12 +222,6 @@ void aug__cuda_free(int device_id, void *ptr, size_t nbytes, void *stream) {
     pthread_mutex_unlock(&p->mu);
 }
 
-aug_status aug__cuda_upload(const char *func, void *dst, const void *src, size_t n, cudaStream_t stream) {
-    AUG_CUDA(func, cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, stream));
-    AUG_CUDA(func, cudaStreamSynchronize(stream));
-    return AUG_OK;
-}
-
 aug_status aug__cuda_tmp_upload(const char *func, int device_id, const void *src, size_t n, cudaStream_t stream,
                                 void **dst) {
     *dst = aug__cuda_tmp_alloc(func, device_id, n, stream);
@@ -255,6 +254,8 @@ aug_status aug__cuda_release(int device_id) {
     pthread_mutex_lock(&p->mu);
     drain(p);
     pthread_mutex_unlock(&p->mu);
+    host_drain();
+    aug__cuda_use(func, device_id);
     return AUG_OK;
 }
 
@@ -272,17 +273,152 @@ aug_status aug__cuda_meminfo(int device_id, size_t *used, size_t *free_bytes, si
 
 /* ---- host memory and copies ------------------------------------------------------------ */
 
+/* Page-locked host memory (aug_host_alloc: numpy(blocking=False), the decoders'
+ * staging) is cached too: cudaMallocHost and cudaFreeHost synchronise the device.
+ * Every asynchronous copy from or to a block goes through aug__cuda_memcpy,
+ * which records the block's event after it (a copy on another stream first
+ * waits for the previous one, so the event covers every copy queued so far);
+ * a freed block is handed out again only once that event has completed, so a
+ * block freed with its copy still queued is never overwritten under it. At most
+ * HOST_CACHE bytes are kept; beyond, a free returns the block (waiting). */
+#define HOST_CACHE ((size_t)256 << 20)
+
+typedef struct hblock {
+    void *ptr;
+    size_t size;
+    int event_dev;     /* the device of event */
+    cudaEvent_t event; /* recorded after the last copy queued from or to the block, or NULL */
+    struct hblock *next;
+} hblock;
+
+static hblock *host_live, *host_idle;
+static size_t host_idle_bytes;
+
+static int host_event_done(hblock *b) {
+    if (!b->event) return 1;
+    int cur = -1;
+    cudaGetDevice(&cur);
+    if (cur != b->event_dev) cudaSetDevice(b->event_dev);
+    cudaError_t e = cudaEventQuery(b->event);
+    if (cur >= 0 && cur != b->event_dev) cudaSetDevice(cur);
+    if (e != cudaSuccess) cudaGetLastError(); /* not ready: not an error to report */
+    return e == cudaSuccess;
+}
+
 void *aug__cuda_host_alloc(size_t nbytes) {
-    void *p = NULL;
-    if (cudaMallocHost(&p, nbytes ? nbytes : 1) != cudaSuccess) {
-        cudaGetLastError();
-        return NULL;
+    size_t size = rounded(nbytes ? nbytes : 1);
+    if (size == 0) return NULL;
+    pthread_mutex_lock(&host_mu);
+    hblock **best = NULL;
+    for (hblock **b = &host_idle; *b; b = &(*b)->next) {
+        hblock *c = *b;
+        if (c->size < size || c->size / 2 > size) continue;
+        if (best && (*best)->size <= c->size) continue;
+        if (!host_event_done(c)) continue; /* a copy still reads or writes it */
+        best = b;
+        if (c->size == size) break;
     }
-    return p;
+    hblock *c = NULL;
+    if (best) {
+        c = *best;
+        *best = c->next;
+        host_idle_bytes -= c->size;
+    } else if ((c = (hblock *)calloc(1, sizeof *c)) != NULL) {
+        if (cudaMallocHost(&c->ptr, size) != cudaSuccess) {
+            cudaGetLastError();
+            free(c);
+            c = NULL;
+        } else {
+            c->size = size;
+        }
+    }
+    if (c) {
+        c->next = host_live;
+        host_live = c;
+    }
+    pthread_mutex_unlock(&host_mu);
+    return c ? c->ptr : NULL;
+}
+
+/* The live block holding [p, p + n), unlinked when unlink; NULL if none (lock held). */
+static hblock *host_find(const void *p, size_t n, int unlink) {
+    for (hblock **b = &host_live; *b; b = &(*b)->next) {
+        hblock *c = *b;
+        if ((const char *)p < (const char *)c->ptr || (size_t)((const char *)p - (const char *)c->ptr) > c->size ||
+            n > c->size - (size_t)((const char *)p - (const char *)c->ptr))
+            continue;
+        if (unlink) *b = c->next;
+        return c;
+    }
+    return NULL;
+}
+
+static void host_release_block(hblock *c) {
+    if (c->event) {
+        cudaSetDevice(c->event_dev);
+        cudaEventDestroy(c->event);
+    }
+    cudaFreeHost(c->ptr); /* waits for the device */
+    free(c);
 }
 
 void aug__cuda_host_free(void *ptr) {
-    if (ptr) cudaFreeHost(ptr);
+    if (!ptr) return;
+    pthread_mutex_lock(&host_mu);
+    hblock *c = host_find(ptr, 0, 1);
+    const int cache = c && host_idle_bytes + c->size <= HOST_CACHE;
+    if (cache) {
+        c->next = host_idle;
+        host_idle = c;
+        host_idle_bytes += c->size;
+    }
+    pthread_mutex_unlock(&host_mu);
+    if (!c) {
+        cudaFreeHost(ptr); /* not from the cache */
+    } else if (!cache) {
+        int cur = -1;
+        cudaGetDevice(&cur);
+        host_release_block(c);
+        if (cur >= 0) cudaSetDevice(cur);
+    }
+}
+
+/* Returns the idle page-locked blocks (aug_device_release; waits for the device). */
+static void host_drain(void) {
+    pthread_mutex_lock(&host_mu);
+    hblock *b = host_idle;
+    host_idle = NULL;
+    host_idle_bytes = 0;
+    pthread_mutex_unlock(&host_mu);
+    while (b) {
+        hblock *next = b->next;
+        host_release_block(b);
+        b = next;
+    }
+}
+
+/* After a copy queued on s (of device dev) from or to host memory p: the event
+ * of p's block, if p is in one, now follows that copy. */
+static void host_track(const void *p, size_t n, int dev, cudaStream_t s) {
+    pthread_mutex_lock(&host_mu);
+    hblock *c = host_find(p, n, 0);
+    if (c) {
+        if (c->event && c->event_dev != dev) { /* another device's: s waits for it, then one of dev */
+            if (!host_event_done(c)) cudaStreamWaitEvent(s, c->event, 0);
+            cudaSetDevice(c->event_dev);
+            cudaEventDestroy(c->event);
+            cudaSetDevice(dev);
+            c->event = NULL;
+        }
+        if (c->event && !host_event_done(c)) cudaStreamWaitEvent(s, c->event, 0); /* covers the earlier copy */
+        if (!c->event && cudaEventCreateWithFlags(&c->event, cudaEventDisableTiming) != cudaSuccess) c->event = NULL;
+        c->event_dev = dev;
+        if (c->event && cudaEventRecord(c->event, s) != cudaSuccess) {
+            cudaGetLastError();
+            cudaStreamSynchronize(s); /* no record: the copy is done when the block is reused */
+        }
+    }
+    pthread_mutex_unlock(&host_mu);
 }
 
 aug_status aug__cuda_memcpy(void *dst, aug_device dst_dev, const void *src, aug_device src_dev, size_t n,
@@ -298,5 +434,6 @@ aug_status aug__cuda_memcpy(void *dst, aug_device dst_dev, const void *src, aug_
     else
         AUG_CUDA(func, cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s));
     if (blocking) AUG_CUDA(func, cudaStreamSynchronize(s));
+    else if (!src_cuda || !dst_cuda) host_track(src_cuda ? dst : src, n, src_cuda ? src_dev.id : dst_dev.id, s);
     return AUG_OK;
 }

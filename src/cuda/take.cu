@@ -43,12 +43,12 @@ aug_status aug__cuda_take(const aug__take_plan *p) {
     const size_t bytes = (size_t)p->n * sizeof(int64_t);
     int64_t *doff = (int64_t *)aug__cuda_tmp_alloc(func, dev, 2 * bytes, stream);
     if (!doff) return AUG_ERR_MEMORY; /* tmp_alloc recorded its error */
-    cudaError_t err = cudaMemcpyAsync(doff, p->t_off, bytes, cudaMemcpyHostToDevice, stream);
-    if (err == cudaSuccess) err = cudaMemcpyAsync(doff + p->n, p->o_off, bytes, cudaMemcpyHostToDevice, stream);
-    if (err == cudaSuccess) err = cudaStreamSynchronize(stream); /* the host tables are freed after return */
-    if (err != cudaSuccess) {
+    /* the host tables are freed after return: the ring holds copies of them */
+    st = aug__cuda_upload(func, doff, p->t_off, bytes, stream);
+    if (st == AUG_OK) st = aug__cuda_upload(func, doff + p->n, p->o_off, bytes, stream);
+    if (st) {
         aug__cuda_tmp_free(dev, doff, 2 * bytes, stream);
-        return aug__cuda_fail(func, err, "uploading the index offsets", __FILE__, __LINE__);
+        return st;
     }
     take_args a;
     memset(&a, 0, sizeof a);

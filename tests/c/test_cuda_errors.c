@@ -28,9 +28,16 @@ static void test_lighting_errors(void **state) {
     const float one[6] = {1, 1, 1, 1, 1, 1}, zero[2] = {0, 0}, bad[2] = {1, -2};
     aug_tensor *g = th_floats_on(one, 2, TH_CUDA0), *gc = th_floats_on(one, 6, TH_CUDA0), *k = th_floats_on(zero, 2, TH_CUDA0);
     aug_tensor *gcpu = th_floats_on(one, 2, CPU), *kbad = th_floats_on(bad, 2, TH_CUDA0);
-    /* parameters on another device than the image */
-    assert_int_equal(aug_lighting(im, gcpu, gc, k, 0, 255, &out), AUG_ERR_VALUE);
-    assert_string_equal(aug_last_error(), "aug_lighting: gammagrays is on device cpu but the image is on cuda:0");
+    /* parameters on the CPU are read there (no wait for the GPU); on another GPU they are refused */
+    assert_int_equal(aug_lighting(im, gcpu, gc, k, 0, 255, &out), AUG_OK);
+    aug_tensor_free(out);
+    out = NULL;
+    if (aug_device_count(AUG_DEVICE_CUDA) > 1) {
+        aug_tensor *g1 = th_floats_on(one, 2, (aug_device){AUG_DEVICE_CUDA, 1});
+        assert_int_equal(aug_lighting(im, g1, gc, k, 0, 255, &out), AUG_ERR_VALUE);
+        assert_string_equal(aug_last_error(), "aug_lighting: gammagrays is on device cuda:1 but the image is on cuda:0");
+        aug_tensor_free(g1);
+    }
     /* values read back from the device are checked */
     assert_int_equal(aug_lighting(im, g, gc, kbad, 0, 255, &out), AUG_ERR_VALUE);
     assert_string_equal(aug_last_error(), "aug_lighting: contrasts[1] = -2 must be in [-1, 1]");
@@ -59,8 +66,14 @@ static void test_blur_errors(void **state) {
     aug_tensor *s = th_floats_on(bad, 2, TH_CUDA0), *scpu = th_floats_on(bad, 2, CPU);
     assert_int_equal(aug_gaussian_blur(im, s, 5, &out), AUG_ERR_VALUE);
     assert_string_equal(aug_last_error(), "aug_gaussian_blur: sigmas[1] = nan must be finite");
-    assert_int_equal(aug_gaussian_blur(im, scpu, 5, &out), AUG_ERR_VALUE);
-    assert_string_equal(aug_last_error(), "aug_gaussian_blur: sigmas is on device cpu but the input is on cuda:0");
+    assert_int_equal(aug_gaussian_blur(im, scpu, 5, &out), AUG_ERR_VALUE); /* host sigmas are checked too */
+    assert_string_equal(aug_last_error(), "aug_gaussian_blur: sigmas[1] = nan must be finite");
+    if (aug_device_count(AUG_DEVICE_CUDA) > 1) {
+        aug_tensor *s1 = th_floats_on(bad, 2, (aug_device){AUG_DEVICE_CUDA, 1});
+        assert_int_equal(aug_gaussian_blur(im, s1, 5, &out), AUG_ERR_VALUE);
+        assert_string_equal(aug_last_error(), "aug_gaussian_blur: sigmas is on device cuda:1 but the input is on cuda:0");
+        aug_tensor_free(s1);
+    }
     assert_null(out);
     aug_tensor_free(im), aug_tensor_free(s), aug_tensor_free(scpu);
 }
@@ -72,8 +85,13 @@ static void test_warp_errors(void **state) {
     aug_tensor *src = aug_tensor_zeros(3, s, AUG_UINT8, TH_CUDA0), *dst = aug_tensor_empty(3, d, AUG_UINT8, TH_CUDA0);
     aug_tensor *bgc = aug_tensor_zeros(1, &d[0], AUG_UINT8, CPU), *csrc = aug_tensor_zeros(3, s, AUG_UINT8, CPU);
     const float m[6] = {1, 0, 0, 0, 1, 0};
-    assert_int_equal(aug_warp_affine(src, dst, m, bgc, 1), AUG_ERR_VALUE);
-    assert_string_equal(aug_last_error(), "aug_warp_affine: background is on cpu but the images are on cuda:0");
+    assert_int_equal(aug_warp_affine(src, dst, m, bgc, 1), AUG_OK); /* a host background: read without a wait */
+    if (aug_device_count(AUG_DEVICE_CUDA) > 1) {
+        aug_tensor *bg1 = aug_tensor_zeros(1, &d[0], AUG_UINT8, (aug_device){AUG_DEVICE_CUDA, 1});
+        assert_int_equal(aug_warp_affine(src, dst, m, bg1, 1), AUG_ERR_VALUE);
+        assert_string_equal(aug_last_error(), "aug_warp_affine: background is on cuda:1 but the images are on cuda:0");
+        aug_tensor_free(bg1);
+    }
     assert_int_equal(aug_warp_affine(csrc, dst, m, NULL, 1), AUG_ERR_VALUE);
     assert_string_equal(aug_last_error(), "aug_warp_affine: src is on cpu but dst is on cuda:0");
     /* dst overlapping the source on the device */

@@ -6,7 +6,8 @@
  *   emu_block.cpp    the block scheduler: fibers, barriers, warp ops, shared memory
  *   emu_fiber.cpp    context switch and stacks
  *   emu_cublas.cpp   the cuBLAS stand-in
- *   emu_nvml.cpp     the NVML stand-in (device count without initialising) */
+ *   emu_nvml.cpp     the NVML stand-in (device count without initialising)
+ *   emu_hostwait.cpp the count of host waits per calling thread */
 #ifndef AUG_EMU_INTERNAL_H
 #define AUG_EMU_INTERNAL_H
 
@@ -119,6 +120,10 @@ struct PtrInfo {
 };
 /* The registered allocation containing p, if any. */
 PtrInfo lookup_ptr(const void *p);
+/* Counts a host wait of the calling thread in the API call api (emu_hostwait.cpp). */
+void host_wait(const char *api);
+/* Is p pageable host memory (neither device memory nor pinned or registered)? */
+bool host_pageable(const void *p);
 /* Does [p, p + n) lie inside the allocation? */
 inline bool in_range(const PtrInfo &i, const void *p, size_t n) {
     return (const char *)p >= i.base && (size_t)((const char *)p - i.base) <= i.size &&

@@ -572,6 +572,7 @@ cudaError_t cudaDeviceSynchronize(void) {
     cudaError_t e = api_enter();
     if (e != cudaSuccess) return e;
     if ((e = check_dev(cur_device())) != cudaSuccess) return rec(e);
+    host_wait("cudaDeviceSynchronize");
     device_wait_idle(cur_device());
     return rec(device_sticky(cur_device()));
 }
@@ -670,6 +671,7 @@ cudaError_t cudaFree(void *devPtr) {
         return rec(cudaErrorInvalidValue);
     }
     if ((e = device_sticky(i.device)) != cudaSuccess) return rec(e);
+    host_wait("cudaFree");
     device_wait_idle(i.device);
     State &st = state();
     {
@@ -697,6 +699,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
     *pHost = nullptr;
     if (size == 0) return cudaSuccess;
     void *p = nullptr;
+    host_wait("cudaHostAlloc"); /* a GPU synchronises the device to map the pages */
     if (posix_memalign(&p, 4096, size) != 0) return rec(cudaErrorMemoryAllocation);
     State &st = state();
     std::lock_guard<std::mutex> lk(st.mu);
@@ -716,6 +719,7 @@ cudaError_t cudaFreeHost(void *ptr) {
         note("cudaFreeHost(%p): not the start of a cudaMallocHost/cudaHostAlloc block", ptr);
         return rec(cudaErrorInvalidValue);
     }
+    host_wait("cudaFreeHost");
     device_wait_idle(i.device); /* an async copy may still use it */
     State &st = state();
     {
@@ -730,6 +734,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
     ENTER_DEV();
     (void)flags;
     if (!ptr || size == 0) return rec(cudaErrorInvalidValue);
+    host_wait("cudaHostRegister");
     State &st = state();
     std::lock_guard<std::mutex> lk(st.mu);
     if (overlaps_locked(st, (uintptr_t)ptr, size)) {
@@ -745,6 +750,7 @@ cudaError_t cudaHostUnregister(void *ptr) {
     if (e != cudaSuccess) return e;
     PtrInfo i = lookup_ptr(ptr);
     if (i.kind != ALLOC_REGISTERED || i.base != ptr) return rec(cudaErrorHostMemoryNotRegistered);
+    host_wait("cudaHostUnregister");
     device_wait_idle(i.device);
     State &st = state();
     std::lock_guard<std::mutex> lk(st.mu);

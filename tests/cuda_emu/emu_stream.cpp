@@ -380,6 +380,10 @@ static cudaError_t copy_async(void *dst, const void *src, size_t n, cudaMemcpyKi
     if ((e = device_sticky(s->device)) != cudaSuccess) return rec(e);
     if ((e = check_copy(dst, n, src, n, &kind, api)) != cudaSuccess) return rec(e);
     if (n == 0) return cudaSuccess;
+    if (sync) host_wait(api);
+    else if ((kind == cudaMemcpyHostToDevice && host_pageable(src)) ||
+             (kind == cudaMemcpyDeviceToHost && host_pageable(dst)))
+        host_wait("cudaMemcpyAsync (pageable host memory)");
     uint64_t seq = enqueue(s, [dst, src, n](Executor &) { memcpy(dst, src, n); });
     if (!sync) return cudaSuccess;
     stream_wait(s, seq);
@@ -412,6 +416,8 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
     if (width == 0 || height == 0) return cudaSuccess;
     size_t dspan = (height - 1) * dpitch + width, sspan = (height - 1) * spitch + width;
     if ((e = check_copy(dst, dspan, src, sspan, &kind, "cudaMemcpy2DAsync")) != cudaSuccess) return rec(e);
+    if ((kind == cudaMemcpyHostToDevice && host_pageable(src)) || (kind == cudaMemcpyDeviceToHost && host_pageable(dst)))
+        host_wait("cudaMemcpy2DAsync (pageable host memory)");
     enqueue(s, [=](Executor &) {
         for (size_t r = 0; r < height; r++) memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
     });
@@ -442,6 +448,7 @@ static cudaError_t memset_impl(void *p, int value, size_t count, cudaStream_t st
     if ((e = check_device_range(p, count, sync ? "cudaMemset" : "cudaMemsetAsync", "destination", -1)) != cudaSuccess)
         return rec(e);
     if (count == 0) return cudaSuccess;
+    if (sync) host_wait("cudaMemset");
     uint64_t seq = enqueue(s, [=](Executor &) { memset(p, value & 0xff, count); });
     if (sync) stream_wait(s, seq);
     return cudaSuccess;
@@ -493,6 +500,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     if (e != cudaSuccess) return e;
     StreamImpl *s = resolve_stream(stream, &e);
     if (!s) return rec(e);
+    host_wait("cudaStreamSynchronize");
     stream_wait(s);
     return rec(device_sticky(s->device));
 }
@@ -657,6 +665,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     EventImpl *ev = resolve_event(event);
     if (!ev) return rec(cudaErrorInvalidResourceHandle);
     std::shared_ptr<Record> r = current_record(ev);
+    host_wait("cudaEventSynchronize");
     if (r) wait_record(*r);
     return rec(device_sticky(ev->device));
 }
