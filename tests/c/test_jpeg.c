@@ -317,9 +317,15 @@ static void test_null_args(void **state) {
 
     assert_null(aug_decoder_new((aug_device){AUG_DEVICE_CPU, 1}, 0, 0, 0));
     assert_int_equal(aug_last_status(), AUG_ERR_VALUE);
-    assert_null(aug_decoder_new((aug_device){AUG_DEVICE_CUDA, 0}, 0, 0, 0));
-    assert_int_equal(aug_last_status(), AUG_ERR_CUDA);
-    assert_int_equal(strncmp(aug_last_error(), "aug_decoder_new: ", 17), 0);
+    aug_decoder *g = aug_decoder_new((aug_device){AUG_DEVICE_CUDA, 0}, 0, 0, 0);
+    if (aug_device_count(AUG_DEVICE_CUDA) > 0) { /* a GPU machine (make gpu-check) */
+        assert_non_null(g);
+        aug_decoder_free(g);
+    } else {
+        assert_null(g);
+        assert_int_equal(aug_last_status(), AUG_ERR_CUDA);
+        assert_int_equal(strncmp(aug_last_error(), "aug_decoder_new: ", 17), 0);
+    }
 }
 
 /* ---- libjpeg-API files: sampling factors of our choice ---- */
