@@ -100,7 +100,8 @@ static PyMethodDef dtype_methods[] = {
 static PyType_Slot dtype_slots[] = {
     {Py_tp_doc, "DLDataType(code, bits, lanes=1)\n--\n\n"
                 "DLPack data type of tensors. One object exists per supported type (augpy.uint8, ...);\n"
-                "the constructor returns it. lanes must be 1."},
+                "the constructor returns it (TypeError for an unsupported combination). lanes must be 1.\n"
+                "Equal objects are identical; hashable and picklable."},
     {Py_tp_new, dtype_new},
     {Py_tp_dealloc, dtype_dealloc},
     {Py_tp_repr, dtype_repr},
