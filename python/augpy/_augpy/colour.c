@@ -53,7 +53,7 @@ static PyObject *fn_adjust_hue(PyObject *m, PyObject *const *args, Py_ssize_t na
 }
 
 AUGPY_SIG(rgb_to_grayscale_sig, "rgb_to_grayscale", {"imtensor|tensor"}, {"num_output_channels", "1"},
-    {"out", "None"});
+          {"out", "None"});
 
 static PyObject *fn_rgb_to_grayscale(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     const char *func = "augpy.rgb_to_grayscale";
@@ -160,8 +160,8 @@ fail:
 }
 
 AUGPY_SIG(color_jitter_sig, "color_jitter", {"imtensor|tensor"}, {"brightness", "None"}, {"contrast", "None"},
-    {"saturation", "None"}, {"hue", "None"}, {"order", "None"}, {"out", "None"}, {"gammagrays", "None"},
-    {"gammacolors", "None"}, {"contrasts", "None"}, {"vmin", "None"}, {"vmax", "None"});
+          {"saturation", "None"}, {"hue", "None"}, {"order", "None"}, {"out", "None"}, {"gammagrays", "None"},
+          {"gammacolors", "None"}, {"contrasts", "None"}, {"vmin", "None"}, {"vmax", "None"});
 
 static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const fnames[] = {"brightness", "contrast", "saturation", "hue"};
@@ -287,7 +287,7 @@ static PyObject *params_dict(int64_t n, double *const o[4], const int32_t *order
 /* rng: a generator (one uniform fill of n * 7 values) or n (seed, calls) states
  * (aug_color_jitter_sample_states: image k from states[k] alone, no generator advanced). */
 AUGPY_SIG(color_jitter_params_sig, "color_jitter_params", {"rng"}, {"n"}, {"brightness", "None"},
-    {"contrast", "None"}, {"saturation", "None"}, {"hue", "None"}, {"random_order", "True"});
+          {"contrast", "None"}, {"saturation", "None"}, {"hue", "None"}, {"random_order", "True"});
 
 static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const fnames[] = {"brightness", "contrast", "saturation", "hue"};

@@ -60,7 +60,7 @@ static PyObject *from_host(augpy_state *st, aug_tensor *host, aug_dtype dt, aug_
 }
 
 AUGPY_SIG(arange_sig, "arange", {"start", "None"}, {"stop", "None"}, {"step", "None"}, {"dtype", "None"},
-    {"device_id", "None"});
+          {"device_id", "None"});
 
 static PyObject *fn_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *func = "augpy.arange";

@@ -361,7 +361,7 @@ static int parse_mode(PyObject *obj, aug_decode_mode *mode, const char *func) {
 }
 
 AUGPY_METHOD_SIG(decode_method_sig, "decode", {"data"}, {"buffer", "None"}, {"roi", "None"}, {"scale", "None"},
-    {"mode", "None"}, {"contiguous", "True"});
+                 {"mode", "None"}, {"contiguous", "True"});
 
 static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Decoder.decode";

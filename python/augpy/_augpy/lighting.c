@@ -5,7 +5,7 @@
 #include "augpy.h"
 
 AUGPY_SIG(lighting_sig, "lighting", {"imtensor|tensor"}, {"gammagrays"}, {"gammacolors"}, {"contrasts"}, {"vmin"},
-    {"vmax"}, {"out", "None"});
+          {"vmax"}, {"out", "None"});
 
 static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { IM, GG, GC, CT, VMIN, VMAX, OUT, NSLOTS };

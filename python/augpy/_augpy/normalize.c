@@ -262,10 +262,10 @@ static int parse_per_image_params(PyObject **a, Py_ssize_t n, aug_cmn_params *p,
 }
 
 AUGPY_SIG(crop_mirror_normalize_sig, "crop_mirror_normalize", {"images"}, {"crop", "None"}, {"crop_h", "None"},
-    {"crop_w", "None"}, {"crop_pos_x", "None"}, {"crop_pos_y", "None"}, {"anchor", "None"}, {"mirror", "None"},
-    {"mean", "0.0"}, {"std", "1.0"}, {"scale", "1.0"}, {"shift", "0.0"}, {"fill_values", "0.0"}, {"dtype", "None"},
-    {"layout|input_layout", "None"}, {"out_layout|output_layout", "'CHW'"}, {"pad_output", "False"},
-    {"out_of_bounds_policy", "'error'"}, {"out", "None"});
+          {"crop_w", "None"}, {"crop_pos_x", "None"}, {"crop_pos_y", "None"}, {"anchor", "None"}, {"mirror", "None"},
+          {"mean", "0.0"}, {"std", "1.0"}, {"scale", "1.0"}, {"shift", "0.0"}, {"fill_values", "0.0"},
+          {"dtype", "None"}, {"layout|input_layout", "None"}, {"out_layout|output_layout", "'CHW'"},
+          {"pad_output", "False"}, {"out_of_bounds_policy", "'error'"}, {"out", "None"});
 
 static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     const char *func = "augpy.crop_mirror_normalize";

@@ -353,7 +353,7 @@ FUNCTIONAL(ne, NE, 0)
 /* ---- fma, gemm, fill, copy, cast ---------------------------------------------- */
 
 AUGPY_SIG(fma_sig, "fma", {"scalar"}, {"tensor1"}, {"tensor2"}, {"out", "None"}, {"blocks_per_sm", "8"},
-    {"threads", "512"});
+          {"threads", "512"});
 
 static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     const char *func = "augpy.fma";

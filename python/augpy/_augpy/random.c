@@ -160,7 +160,7 @@ static PyObject *rng_gaussian(PyObject *self, PyObject *const *args, Py_ssize_t 
 /* gaussian_noise(x, std=1.0, mean=0.0, out=None): aug_rng_gaussian_noise; std a
  * number, or per image (a Tensor, array or sequence: float32 on x's device). */
 AUGPY_METHOD_SIG(gaussian_noise_method_sig, "gaussian_noise", {"x"}, {"std", "1.0"}, {"mean", "0.0"}, {"out", "None"},
-    {"blocks_per_sm", "8"}, {"threads", "0"});
+                 {"blocks_per_sm", "8"}, {"threads", "0"});
 
 static PyObject *rng_gaussian_noise(PyObject *obj, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     const char *func = "RandomNumberGenerator.gaussian_noise";

@@ -52,7 +52,7 @@ static int parse_size(PyObject *obj, const aug_tensor *image, const char *layout
 }
 
 AUGPY_SIG(resize_sig, "resize", {"image"}, {"size"}, {"interpolation", "'linear'"}, {"antialias", "True"},
-    {"layout", "None"}, {"out", "None"});
+          {"layout", "None"}, {"out", "None"});
 
 static PyObject *fn_resize(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { IM, SIZE, INTERP, AA, LAYOUT, OUT, NSLOTS };
@@ -85,7 +85,7 @@ done:
 }
 
 AUGPY_SIG(resize_batch_sig, "resize_batch", {"images"}, {"size"}, {"interpolation", "'linear'"},
-    {"antialias", "True"}, {"layout", "None"}, {"out_layout", "'NCHW'"}, {"dtype", "None"}, {"out", "None"});
+          {"antialias", "True"}, {"layout", "None"}, {"out_layout", "'NCHW'"}, {"dtype", "None"}, {"out", "None"});
 
 static PyObject *fn_resize_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { IMS, SIZE, INTERP, AA, LAYOUT, OLAYOUT, DTYPE, OUT, NSLOTS };
@@ -281,7 +281,7 @@ static PyObject *fn_center_crop(PyObject *m, PyObject *const *args, Py_ssize_t n
 }
 
 AUGPY_SIG(flip_batch_sig, "flip_batch", {"batch"}, {"flags"}, {"horizontal", "True"}, {"vertical", "False"},
-    {"layout", "None"}, {"out", "None"});
+          {"layout", "None"}, {"out", "None"});
 
 static PyObject *fn_flip_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { B, FLAGS, H, V, LAYOUT, OUT, NSLOTS };

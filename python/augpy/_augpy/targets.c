@@ -84,7 +84,8 @@ static const char *func_name(PyObject *obj, const char *dflt) {
 }
 
 AUGPY_SIG(boxes_affine_sig, "_boxes_affine", {"boxes"}, {"matrix"}, {"source_size"}, {"target_size"},
-    {"format", "'xyxy'"}, {"normalized", "False"}, {"min_area", "0.0"}, {"min_visibility", "0.0"}, {"func", "None"});
+          {"format", "'xyxy'"}, {"normalized", "False"}, {"min_area", "0.0"}, {"min_visibility", "0.0"},
+          {"func", "None"});
 
 static PyObject *fn_boxes_affine(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { BOXES, MAT, SRC, DST, FMT, NORM, AREA, VIS, FUNC, NSLOTS };
@@ -115,8 +116,8 @@ static PyObject *fn_boxes_affine(PyObject *m, PyObject *const *args, Py_ssize_t 
 }
 
 AUGPY_SIG(boxes_affine_batch_sig, "_boxes_affine_batch", {"boxes"}, {"counts"}, {"matrices"}, {"source_sizes"},
-    {"target_size"}, {"format", "'xyxy'"}, {"normalized", "False"}, {"min_area", "0.0"}, {"min_visibility", "0.0"},
-    {"func", "None"});
+          {"target_size"}, {"format", "'xyxy'"}, {"normalized", "False"}, {"min_area", "0.0"},
+          {"min_visibility", "0.0"}, {"func", "None"});
 
 static PyObject *fn_boxes_affine_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { BOXES, COUNTS, MATS, SRCS, DST, FMT, NORM, AREA, VIS, FUNC, NSLOTS };
@@ -188,7 +189,7 @@ done:
 }
 
 AUGPY_SIG(keypoints_affine_sig, "_keypoints_affine", {"keypoints"}, {"matrix"}, {"target_size"},
-    {"remove_invisible", "False"}, {"func", "None"});
+          {"remove_invisible", "False"}, {"func", "None"});
 
 static PyObject *fn_keypoints_affine(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { KP, MAT, DST, REMOVE, FUNC, NSLOTS };

@@ -211,9 +211,9 @@ static int store_matrix(augpy_state *st, PyObject *out, const float *m, const ch
 /* ---- make_affine_matrix / make_transform ------------------------------------------------- */
 
 AUGPY_SIG(make_affine_matrix_sig, "make_affine_matrix", {"out"}, {"source_height"}, {"source_width"},
-    {"target_height"}, {"target_width"}, {"angle", "0.0"}, {"scale", "1.0"}, {"aspect", "1.0"}, {"shifty", "0.0"},
-    {"shiftx", "0.0"}, {"sheary", "0.0"}, {"shearx", "0.0"}, {"hmirror", "False"}, {"vmirror", "False"},
-    {"scale_mode", "'shortest'"}, {"max_supersampling", "3"});
+          {"target_height"}, {"target_width"}, {"angle", "0.0"}, {"scale", "1.0"}, {"aspect", "1.0"}, {"shifty", "0.0"},
+          {"shiftx", "0.0"}, {"sheary", "0.0"}, {"shearx", "0.0"}, {"hmirror", "False"}, {"vmirror", "False"},
+          {"scale_mode", "'shortest'"}, {"max_supersampling", "3"});
 
 static PyObject *make_affine_matrix(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { OUT, SH, SW, TH, TW, ANGLE, SCALE, ASPECT, SHY, SHX, SHEARY, SHEARX, HM, VM, MODE, MAXSS, NSLOTS };
@@ -242,8 +242,8 @@ static PyObject *make_affine_matrix(PyObject *module, PyObject *const *args, Py_
 }
 
 AUGPY_SIG(make_transform_sig, "make_transform", {"source_size"}, {"target_size"}, {"angle", "0"}, {"scale", "1"},
-    {"aspect", "1"}, {"shift", "None"}, {"shear", "None"}, {"hmirror", "False"}, {"vmirror", "False"},
-    {"scale_mode", "'shortest'"}, {"max_supersampling", "3"}, {"out", "None"});
+          {"aspect", "1"}, {"shift", "None"}, {"shear", "None"}, {"hmirror", "False"}, {"vmirror", "False"},
+          {"scale_mode", "'shortest'"}, {"max_supersampling", "3"}, {"out", "None"});
 
 static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     enum { SRC, DST, ANGLE, SCALE, ASPECT, SHIFT, SHEAR, HM, VM, MODE, MAXSS, OUT, NSLOTS };
