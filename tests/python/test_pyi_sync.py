@@ -185,3 +185,17 @@ def test_the_text_signature_comes_from_the_argument_spec():
     # a method's spec (without self) and the function's share the text
     assert str(inspect.signature(augpy.Tensor.sum)) == str(inspect.signature(augpy.sum)).replace(
         "(tensor, ", "(self, /, ")
+
+
+def test_a_second_module_instance_keeps_the_signatures():
+    # the docstrings are built once into the static method tables: executing the module
+    # again (a re-import, a subinterpreter) neither fails on them nor signs them twice
+    import importlib.util
+    spec = importlib.util.find_spec("augpy._augpy")
+    again = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(again)
+    assert again is not augpy._augpy
+    for name in ("gaussian_blur", "add", "sum", "reshape"):
+        assert getattr(again, name).__text_signature__ == getattr(augpy._augpy, name).__text_signature__
+        assert getattr(again, name).__doc__ == getattr(augpy._augpy, name).__doc__
+    assert again.Tensor.sum.__text_signature__ == augpy.Tensor.sum.__text_signature__
