@@ -2,7 +2,9 @@
 
 Checked against the runtime by ``python -m mypy.stubtest augpy``
 (tests/python/test_stubs.py); the docstrings of the extension carry the runtime
-signatures (``__text_signature__``) that stubtest compares with these.
+signatures (``__text_signature__``) that stubtest compares with these. The
+docstrings below are the extension's own, copied by scripts/gen_pyi.py
+(tests/python/test_pyi_sync.py checks them and the signatures): edit the C text.
 """
 import builtins
 import enum
@@ -44,7 +46,8 @@ _Axis = Union[None, int, Sequence[int]]
 
 
 class DLDataTypeCode(enum.IntEnum):
-    """DLPack type code enum."""
+    """DLPack type code enum (kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLBool, ...).
+    The `code` of a DLDataType (an IntEnum with DLPack's values)."""
 
     kDLInt = 0
     kDLUInt = 1
@@ -57,14 +60,13 @@ class DLDataTypeCode(enum.IntEnum):
 
 @final
 class DLDataType:
-    """DLPack data type of tensors; one object per supported type (``augpy.uint8``, ...).
-
-    ``DLDataType(code, bits, lanes=1)`` returns that object; unsupported combinations
-    raise TypeError. Equal objects are identical; hashable and picklable.
-    """
+    """DLPack data type of tensors. One object exists per supported type (augpy.uint8, ...);
+    the constructor returns it (TypeError for an unsupported combination). lanes must be 1.
+    Equal objects are identical; hashable and picklable."""
 
     def __new__(cls, code: int, bits: int, lanes: int = 1) -> "DLDataType": ...
-    def __reduce__(self) -> Tuple[Type["DLDataType"], Tuple[int, int, int]]: ...
+    def __reduce__(self) -> Tuple[Type["DLDataType"], Tuple[int, int, int]]:
+        """Pickle as DLDataType(code, bits, 1)."""
     def __lt__(self, other: object, /) -> bool: ...
     def __le__(self, other: object, /) -> bool: ...
     def __gt__(self, other: object, /) -> bool: ...
@@ -72,7 +74,7 @@ class DLDataType:
     def __hash__(self) -> int: ...
     @property
     def code(self) -> DLDataTypeCode:
-        """DLPack type code."""
+        """DLPack type code, see DLDataTypeCode."""
     @property
     def bits(self) -> int:
         """Number of bits."""
@@ -81,10 +83,10 @@ class DLDataType:
         """Number of elements for vector types; always 1."""
     @property
     def itemsize(self) -> int:
-        """Number of bytes per element."""
+        """Number of bytes per element with this data type."""
     @property
     def name(self) -> str:
-        """Name of the type, e.g. ``'uint8'``."""
+        """Name of the data type, e.g. 'uint8'."""
 
 
 bool_: DLDataType
@@ -103,35 +105,41 @@ float64: DLDataType
 
 
 def to_augpy_dtype(numpy_dtype: _DTypeLike) -> DLDataType:
-    """Translate a numpy dtype, numpy type or name to the augpy data type."""
+    """Translate a numpy dtype (or type, or name) to the augpy data type:
+    ``to_augpy_dtype(numpy.uint8) == augpy.uint8``."""
 
 
 def to_numpy_dtype(augpy_dtype: _DTypeLike) -> type:
-    """Translate an augpy data type to the numpy scalar type (bfloat16 needs ml_dtypes)."""
+    """Translate an augpy data type to the numpy scalar type:
+    ``to_numpy_dtype(augpy.uint8) == numpy.uint8``. bfloat16 needs the ml_dtypes package
+    (TypeError otherwise)."""
 
 
 def swap_dtype(dtype: _DTypeLike) -> Union[DLDataType, type]:
-    """augpy -> numpy, numpy -> augpy."""
+    """Translate augpy -> numpy and numpy -> augpy data types:
+    ``swap_dtype(augpy.uint8) == numpy.uint8``, ``swap_dtype(numpy.uint8) == augpy.uint8``."""
 
 
 def to_temp_dtype(dtype: _DTypeLike) -> Union[DLDataType, type]:
-    """The temp type augpy computes in, of the same kind (augpy or numpy) as the argument."""
+    """The temp type augpy computes in for the given augpy or numpy dtype (float32 for types
+    of up to 16 bits, float64 for 32- and 64-bit types and float64 itself); the result is
+    of the same kind (augpy or numpy) as the argument."""
 
 
 def _cast_limits(src: _DTypeLike, dst: _DTypeLike, /) -> Tuple[Optional[Union[int, float]], Optional[Union[int, float]]]:
-    """Raw CAST_LIMITS entry; see augpy.numeric_limits."""
+    """(vmin, vmax): the lowest and highest values a saturating cast src -> dst can produce; None where every
+    source value is representable. See augpy.numeric_limits.CAST_LIMITS."""
 
 # ---- tensors ------------------------------------------------------------------------------
 
 
 @final
 class Tensor:
-    """augpy's tensor: a DLPack-compatible strided view over reference-counted memory.
-
-    ``Tensor(shape, dtype=uint8, device_id=0)`` allocates uninitialised memory on the
-    default device (cuda:0 when available, else the CPU). NumPy basic indexing,
-    saturating broadcasting math, the buffer protocol (CPU tensors) and DLPack.
-    """
+    """augpy's tensor: a DLPack-compatible strided view over reference-counted memory on the
+    default device (cuda:0 when available, else the CPU). The memory is not initialised.
+    dtype None is uint8.
+    NumPy basic indexing, broadcasting saturating math, the buffer protocol (CPU) and
+    DLPack are supported. augpy.Tensor is the same class."""
 
     __array_ufunc__: ClassVar[None]  # numpy defers `ndarray op tensor` to the reflected operators
     __hash__: ClassVar[None]  # type: ignore[assignment]
@@ -139,107 +147,147 @@ class Tensor:
     def __new__(cls, shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: int = 0) -> "Tensor": ...
     @property
     def shape(self) -> Tuple[int, ...]:
-        """Tensor shape."""
+        """Tensor shape (tuple of ints)."""
     @property
     def strides(self) -> Tuple[int, ...]:
-        """Strides in elements (may be 0 or negative)."""
+        """Tensor strides in elements (not bytes): the number of elements to skip to reach the next
+        element along each dimension. May be 0 (broadcast) or negative."""
     @property
     def ndim(self) -> int:
         """Number of dimensions."""
     @property
     def size(self) -> int:
-        """Number of elements."""
+        """Number of elements in the tensor."""
     @property
     def itemsize(self) -> int:
-        """Bytes per element."""
+        """Size of one element in bytes."""
     @property
     def nbytes(self) -> int:
         """size * itemsize."""
     @property
     def dtype(self) -> DLDataType:
-        """Tensor data type."""
+        """Tensor data type (DLDataType)."""
     @property
     def ptr(self) -> int:
-        """Address of the first element (already includes byte_offset)."""
+        """Address of the first element (element [0, ..., 0]); it already includes byte_offset."""
     @property
     def byte_offset(self) -> int:
-        """Offset of the first element from the start of the memory block."""
+        """Offset in bytes of the first element from the start of the tensor's memory block
+        (the DLPack data pointer is ptr - byte_offset)."""
     @property
     def is_contiguous(self) -> bool:
-        """True if the elements are packed in C order."""
+        """True if the elements are packed in C order (extent-1 dimensions ignored)."""
     @property
     def device(self) -> str:
-        """'cpu' or 'cuda:N'."""
+        """Device the memory lives on: 'cpu' or 'cuda:N'."""
     @property
     def device_id(self) -> int:
-        """Device index."""
+        """Device index (0 for the CPU)."""
     @property
     def layout(self) -> str:
-        """DALI layout string ('HWC', ...) or ''; settable."""
+        """DALI-style layout string, one character per dimension (e.g. 'HWC'), or ''. Settable."""
     @layout.setter
     def layout(self, value: str) -> None: ...
 
     def reshape(self, shape: _Shape, *extents: SupportsIndex) -> "Tensor":
-        """View with a new shape (one -1 inferred): reshape((6, 4)), reshape(shape=[6, 4]) or
-        reshape(6, 4); contiguous tensors only."""
+        """A view with the same memory and a different shape with the same number of elements;
+        one extent may be -1 (inferred). Only contiguous tensors can be reshaped (ValueError
+        naming contiguous() otherwise). The shape is one sequence (or shape=[6, 4], the manual's
+        form) or the extents as separate arguments (reshape(6, 4))."""
     def transpose(self, *axes: Union[int, Sequence[int]]) -> "Tensor":
-        """A view with permuted dimensions, as numpy.transpose (none: reversed)."""
+        """A view with the dimensions permuted, as numpy.transpose: axes (separate ints or one sequence)
+        name the source dimension of each result dimension, negative ones counted from the end; none
+        reverses the order. A layout string is permuted with the dimensions ("HWC" -> "CHW")."""
     def contiguous(self) -> "Tensor":
-        """self if C-contiguous, else a packed copy."""
+        """This tensor if it is C-contiguous, else a packed copy."""
     def numpy(self, array: Any = None, blocking: bool = True) -> _NDArray:
-        """Copy into a new numpy array, or into the writable buffer ``array``; blocking=False
-        queues a CUDA tensor's copy into page-locked memory (synchronise before reading)."""
+        """Copy the tensor into a new numpy array, or into `array` (any writable buffer) and return
+        it as a numpy array. Returns once the data is there. With blocking=False and no array, a
+        CUDA tensor's copy is queued on the current stream into page-locked memory and the array
+        returned at once: synchronise the stream (or device) before reading it. On the CPU every
+        copy is synchronous."""
     def to(self, device: Union[str, int, _DTypeLike, None] = None, dtype: Optional[_DTypeLike] = None) -> "Tensor":
-        """This tensor on 'cpu', 'cuda', 'cuda:N' or a device_id and/or as dtype (torch's forms
-        to(device), to(dtype), to(device, dtype)): itself when nothing changes, else a packed copy."""
+        """This tensor on `device` ('cpu', 'cuda', 'cuda:N', or a device_id of the default backend) and/or
+        as `dtype` (saturating, as astype), as torch's Tensor.to: to(device), to(dtype) (a dtype in the
+        first place), to(device, dtype). Itself when nothing changes, else a packed copy (queued on
+        the current stream; a copy to the cpu returns once the data is there)."""
     def cpu(self) -> "Tensor":
-        """This tensor on the cpu: itself or a copy."""
+        """This tensor on the cpu: itself, or a copy (returns once the data is there)."""
     def cuda(self, device_id: Optional[int] = 0) -> "Tensor":
-        """This tensor on cuda:device_id: itself or a copy."""
-    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> _NDArray: ...
+        """This tensor on cuda:device_id: itself, or a copy. ValueError without such a device."""
+    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> _NDArray:
+        """numpy array protocol: a numpy.ndarray with a copy of the values."""
     def __dlpack__(self, *, stream: Optional[int] = None, max_version: Optional[Tuple[int, int]] = None,
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> CapsuleType:
-        """DLPack capsule (versioned when max_version >= (1, 0))."""
-    def __dlpack_device__(self) -> Tuple[int, int]: ...
+        """Export the tensor as a DLPack capsule (zero copy): 'dltensor_versioned' when max_version
+        >= (1, 0), else the legacy 'dltensor'. A CUDA tensor's consumer stream (None or 1: the legacy
+        default stream, 2: per-thread, -1: no synchronisation, else a cudaStream_t) waits for the work
+        queued so far. dl_device may ask for another device (a packed copy, unless copy=False); copy=True
+        always copies. A view with negative strides (t[::-1]), which PyTorch and TensorFlow reject, is
+        exported as a packed copy (BufferError naming contiguous() with copy=False)."""
+    def __dlpack_device__(self) -> Tuple[int, int]:
+        """(device_type, device_id) as DLPack codes: (1, 0) for the CPU."""
 
     # ---- NumPy / PyTorch conveniences (tensor_methods.c) ----
     def astype(self, dtype: _DTypeLike, copy: bool = True) -> "Tensor":
-        """A new tensor of dtype with the values saturate_cast (copy=False: self when the dtype matches)."""
+        """A new tensor of `dtype` with the values saturate_cast (as augpy.cast: out-of-range values
+        clamp, NaN becomes 0 in integers). copy=False returns the tensor itself when it already has
+        that dtype."""
     def clone(self) -> "Tensor":
-        """A packed copy on the same device."""
+        """A packed (C-contiguous) copy on the same device, with the layout."""
     def copy(self) -> "Tensor":
-        """A packed copy on the same device (= clone())."""
-    def __copy__(self) -> "Tensor": ...
-    def __deepcopy__(self, memo: Any, /) -> "Tensor": ...
+        """A packed (C-contiguous) copy on the same device, with the layout (= clone())."""
+    def __copy__(self) -> "Tensor":
+        """copy.copy(): a packed copy (= clone())."""
+    def __deepcopy__(self, memo: Any, /) -> "Tensor":
+        """copy.deepcopy(): a packed copy (= clone())."""
     def tolist(self) -> Any:
-        """The values as nested lists of Python bool/int/float (0-d: one value)."""
+        """The values as nested lists of Python bool/int/float (a 0-d tensor: one
+        value), as numpy.ndarray.tolist."""
     def item(self, *index: SupportsIndex) -> Union[bool, int, float]:
-        """One value: item() of a one-element tensor (ValueError otherwise), item(flat), item(i, j, ...)."""
+        """One value as a Python bool/int/float, as numpy.ndarray.item: item() needs exactly one element
+        (ValueError otherwise), item(i) takes element i in C order, item(i0, ..., in-1) that element."""
     @property
     def T(self) -> "Tensor":
-        """The view with the dimensions reversed."""
+        """The view with the dimensions reversed (numpy.ndarray.T)."""
     def permute(self, *dims: Union[SupportsIndex, Sequence[SupportsIndex]]) -> "Tensor":
-        """A view with the dimensions permuted (every dimension once), as torch.permute."""
+        """A view with the dimensions permuted, as torch.permute: every dimension once (separate ints
+        or one sequence, negative counted from the end). Same as transpose(*dims) with all axes."""
     def squeeze(self, axis: Union[None, SupportsIndex, Sequence[SupportsIndex]] = None) -> "Tensor":
-        """A view without extent-1 dimensions (all, or the given ones)."""
+        """A view without the extent-1 dimensions (axis None), or without the given ones (an int or a
+        tuple; ValueError for an axis whose extent is not 1). Layout letters follow."""
     def unsqueeze(self, axis: SupportsIndex) -> "Tensor":
-        """A view with a new extent-1 dimension at axis (of the result)."""
+        """A view with a new extent-1 dimension at `axis` of the result (-ndim-1 <= axis <= ndim), as
+        torch.unsqueeze / numpy.expand_dims. Clears the layout."""
     def ravel(self) -> "Tensor":
-        """C-contiguous 1-D, as numpy.ravel: a view of a contiguous tensor, else a copy."""
+        """The elements as a C-contiguous 1-D tensor, as numpy.ravel: a view of a contiguous tensor,
+        else a packed copy (reshape(-1) / view(-1) never copy)."""
     def flatten(self) -> "Tensor":
-        """1-D copy in C order."""
+        """The elements as a new 1-D tensor in C order: always a copy (numpy.ndarray.flatten)."""
     def view(self, *args: Union[_DTypeLike, _Shape]) -> "Tensor":
-        """view(dtype): the same bytes as another dtype (NumPy's rules); view(*shape): a reshape view."""
+        """view(dtype): the same memory as another dtype, NumPy's rules: with the same itemsize any
+        strides; otherwise the last axis must be contiguous and its bytes a multiple of the new
+        itemsize (its extent scales), and the other strides multiples of it. view(*shape): torch's
+        view, a reshape without a copy (contiguous tensors only). view(): the same view."""
     def clip(self, min: Optional[_Operand] = None, max: Optional[_Operand] = None,
              out: Optional["Tensor"] = None) -> "Tensor":
-        """Values limited to [min, max], as augpy.math.clamp."""
-    def __reduce__(self) -> Tuple[Any, Tuple[bytes, Tuple[int, ...], str, str, str]]: ...
+        """Values limited to [min, max], as augpy.math.clamp (promoted type, NaN propagates); with one
+        bound augpy.math.max / min, with none a copy. Bounds are numbers, tensors or arrays."""
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes, Tuple[int, ...], str, str, str]]:
+        """pickle support: the values (C order, a CUDA tensor's copied to the host), shape, dtype,
+        device and layout. A CUDA tensor unpickles onto the same device index, ValueError when
+        there is no such device."""
     @property
     def __array_interface__(self) -> dict[str, Any]:
-        """NumPy's array interface v3 (CPU tensors; AttributeError otherwise and for bfloat16)."""
+        """NumPy's array interface (version 3) of a CPU tensor: shape, typestr, data (ptr, readonly),
+        strides in bytes (None when C-contiguous), descr. AttributeError on a CUDA tensor and for
+        bfloat16 (no NumPy typestr), so consumers fall back to __array__ / DLPack."""
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:
-        """The CUDA array interface v3 with the stream to order on (CUDA tensors only)."""
+        """The CUDA array interface (version 3) of a CUDA tensor: as __array_interface__ plus `stream`,
+        the calling thread's current augpy stream of the device (1: CUDA's legacy default stream) on
+        which the consumer must order its use of the data. AttributeError on a CPU tensor and for
+        bfloat16."""
     def __getitem__(self, key: Any, /) -> "Tensor": ...
     def __setitem__(self, key: Any, value: _Operand, /) -> None: ...
     def __delitem__(self, key: Any, /) -> None:
@@ -256,47 +304,143 @@ class Tensor:
 
     # ---- op methods (ops.c, reduce.c, mathfuncs.c) ----
     def fill(self, value: _Operand, blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
-        """Fill with a scalar, or copy a tensor / array (broadcast) into this tensor; returns self."""
+        """Fill with a scalar, or copy a tensor / array (broadcast) into this tensor, with saturate_cast. Returns this tensor."""
     def sum(self, axis: _Axis = None, keepdim: bool = False, upcast: bool = False, out: Optional["Tensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
+        """Sum over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints). Integers accumulate exactly and saturate to the input dtype, or with upcast=True are returned as int64 / uint64 / float64. sum(tensor, upcast) with a bool second argument is the seed's form.
+        keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+        blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
     def min(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
+        """Minimum (NaN propagates; an empty reduction raises ValueError) over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+        keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+        blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
     def max(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
+        """Maximum (NaN propagates; an empty reduction raises ValueError) over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+        keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+        blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
     def mean(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
-             blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+             blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
+        """Mean (float inputs keep their dtype, integers give float64) over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+        keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+        blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
     def all(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
+        """True where every element is nonzero, as a bool tensor, over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+        keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+        blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
     def any(self, axis: _Axis = None, keepdim: bool = False, out: Optional["Tensor"] = None,
-            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+            blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
+        """True where some element is nonzero, as a bool tensor, over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+        keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+        blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
     def argmin(self, axis: Optional[int] = None, keepdim: bool = False, out: Optional["Tensor"] = None,
-               blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
+               blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
+        """The int64 index of the first minimum over `axis` (None: the flat index in C order, a 0-d tensor; an int: the index along that axis), as numpy.argmin: a NaN counts as the minimum (the first NaN wins), -0.0 equals 0.0. An empty reduction raises ValueError.
+        keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+        blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
     def argmax(self, axis: Optional[int] = None, keepdim: bool = False, out: Optional["Tensor"] = None,
-               blocks_per_sm: int = 8, threads: int = 0) -> "Tensor": ...
-    def abs(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def fabs(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def floor(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def ceil(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def pow(self, exponent: _Operand, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def sqrt(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def cbrt(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def exp(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def log(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def log2(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def log10(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def sin(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def cos(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def tan(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def asin(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def acos(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def atan(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def atan2(self, right: _Operand, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def sinh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def cosh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def tanh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def asinh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def acosh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def atanh(self, out: Optional["Tensor"] = None) -> "Tensor": ...
+               blocks_per_sm: int = 8, threads: int = 0) -> "Tensor":
+        """The int64 index of the first maximum over `axis` (None: the flat index in C order, a 0-d tensor; an int: the index along that axis), as numpy.argmax: a NaN counts as the maximum (the first NaN wins), -0.0 equals 0.0. An empty reduction raises ValueError.
+        keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+        blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
+    def abs(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Absolute value; same dtype, saturating (abs(int8 -128) = 127).
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def fabs(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Absolute value as a float (integers -> float32).
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def floor(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Round down; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def ceil(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Round up; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def pow(self, exponent: _Operand, out: Optional["Tensor"] = None) -> "Tensor":
+        """base ** exponent (promoted type; integers exact, saturated).
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def sqrt(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Square root; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def cbrt(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Cube root; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def exp(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """e ** x; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def log(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Natural logarithm; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def log2(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Base-2 logarithm; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def log10(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Base-10 logarithm; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def sin(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Sine (radians); integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def cos(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Cosine (radians); integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def tan(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Tangent (radians); integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def asin(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Arc sine; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def acos(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Arc cosine; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def atan(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Arc tangent; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def atan2(self, right: _Operand, out: Optional["Tensor"] = None) -> "Tensor":
+        """Arc tangent of left / right using both signs (C atan2(left, right)); integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def sinh(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Hyperbolic sine; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def cosh(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Hyperbolic cosine; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def tanh(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Hyperbolic tangent; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def asinh(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Inverse hyperbolic sine; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def acosh(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Inverse hyperbolic cosine; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+    def atanh(self, out: Optional["Tensor"] = None) -> "Tensor":
+        """Inverse hyperbolic tangent; integers -> float32.
+        Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+        broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
 
     # ---- operators (semantics §7): elementwise, broadcasting, saturating ----
     def __add__(self, other: _Operand, /) -> "Tensor": ...
@@ -352,16 +496,20 @@ class Tensor:
 
 
 def array_to_tensor(array: Any, device_id: Union[int, Tensor] = 0, tensor: Optional[Tensor] = None) -> Tensor:
-    """Copy a buffer / array-like into a new tensor on ``device_id``, or into ``tensor``
-    (also given in place of device_id, the seed's form)."""
+    """Copy a buffer-protocol object or array-like (any strides, any supported dtype) into a new
+    tensor on the given device, or into `tensor` (broadcast, saturate_cast), which is returned.
+    The seed's form array_to_tensor(array, tensor) also works."""
 
 
 def tensor_to_array(tensor: Tensor, array: Any = None) -> _NDArray:
-    """Copy a tensor into a new numpy array, or into the writable buffer ``array``."""
+    """Copy a tensor into a new numpy array, or into the writable buffer `array`: one of the
+    tensor's shape (values saturate-cast to its dtype), or a packed byte buffer / buffer of the
+    tensor's dtype with enough room (viewed with the tensor's shape and dtype). Returns the array."""
 
 
 def empty_like(tensor: Tensor, dtype: Optional[_DTypeLike] = None) -> Tensor:
-    """New uninitialised tensor with the shape, device and (unless given) dtype of ``tensor``."""
+    """A new uninitialised C-contiguous tensor with the shape, device and (unless given) dtype
+    of `tensor`."""
 
 CudaTensor = Tensor  # the augpy manual's name for the same class
 
@@ -371,14 +519,14 @@ CudaTensor = Tensor  # the augpy manual's name for the same class
 
 @final
 class Constant:
-    """A typed (non-weak) scalar operand, like DALI's ``types.Constant``: it promotes like a
-    0-d tensor of ``dtype``. dtype None: bool -> bool, int -> int32 (int64 / uint64 when
-    needed), float -> float32, a numpy scalar -> its dtype."""
+    """A typed (non-weak) scalar operand, like DALI's types.Constant: it promotes like a 0-d tensor of `dtype`
+    instead of taking the other operand's type. dtype None: int32 for an int (DALI; int64 / uint64 when the value needs it), float32 for a float, bool for a bool,
+    a numpy scalar's or Constant's own dtype."""
 
     def __new__(cls, value: Union[_Number, numpy.generic], dtype: Optional[_DTypeLike] = None) -> "Constant": ...
     @property
     def dtype(self) -> DLDataType:
-        """The constant's dtype."""
+        """The constant's dtype (a DLDataType)."""
     @property
     def value(self) -> Any:
         """The value as given."""
@@ -387,62 +535,85 @@ class Constant:
 
 
 def zeros(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
-    """A new tensor of zeros (dtype None: uint8)."""
+    """A new tensor of zeros (dtype None: uint8).
+    shape: an int or a sequence of ints; device_id: an index into the default backend's devices (None: the default device)."""
 
 
 def ones(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
-    """A new tensor of ones (dtype None: uint8)."""
+    """A new tensor of ones (dtype None: uint8).
+    shape: an int or a sequence of ints; device_id: an index into the default backend's devices (None: the default device)."""
 
 
 def full(shape: _Shape, value: _Number, dtype: Optional[_DTypeLike] = None,
          device_id: Optional[int] = None) -> Tensor:
-    """A new tensor filled with value (dtype None: uint8 for an int, float32 for a float, ...)."""
+    """A new tensor filled with value.
+    dtype None: uint8 for an int, float32 for a float, bool for a bool, a Constant's dtype.
+    shape: an int or a sequence of ints; device_id: an index into the default backend's devices (None: the default device)."""
 
 
 def empty(shape: _Shape, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
-    """A new tensor with uninitialised values (dtype None: uint8)."""
+    """New tensor of the given shape and dtype (default uint8, as zeros) on device_id (default: the
+    current device), its values uninitialised."""
 
 
 def arange(start: Union[int, float, None] = None, stop: Union[int, float, None] = None,
            step: Union[int, float, None] = None, dtype: Optional[_DTypeLike] = None,
            device_id: Optional[int] = None) -> Tensor:
-    """Evenly spaced values in [start, stop) as numpy.arange (dtype None: int64 for ints, else float32)."""
+    """Evenly spaced values in [start, stop), as numpy.arange: arange(stop), arange(start, stop[, step]);
+    ceil((stop - start) / step) elements, value i = start + i * step. dtype None: int64 when start,
+    stop and step are ints, else float32 (augpy's float default, as full()); a given dtype receives
+    the values saturate-cast (computed in int64 or float64). step 0 is a ValueError."""
 
 
 def asarray(a: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
-    """a as a tensor: a tensor of that dtype and device itself, else a new tensor."""
+    """a as a tensor: a tensor of that dtype on that device is returned itself; otherwise a new
+    tensor (saturate-cast to dtype, copied to device_id). Arrays, nested lists and tuples and
+    numbers take NumPy's dtype (Python ints int64, floats float64) unless dtype is given;
+    device_id None: the tensor's own device, else the current device."""
 
 
 def tensor(data: _Operand, dtype: Optional[_DTypeLike] = None, device_id: Optional[int] = None) -> Tensor:
-    """A new tensor with a copy of data's values."""
+    """A new tensor with a copy of data's values (as asarray, but always a copy).
+    data: a tensor, a NumPy array or any array-like; dtype None keeps data's dtype; device_id None: the default device."""
 
 
 def stack(arrays: Sequence[Union[Tensor, numpy.typing.ArrayLike]], axis: int = 0,
           out: Optional[Tensor] = None, dtype: Optional[_DTypeLike] = None) -> Tensor:
-    """Join tensors of one shape along a new axis (numpy.stack)."""
+    """Join tensors of one shape along a new axis (numpy.stack). Items may be tensors (all on one
+    device) or arrays (copied there). The result dtype is the promotion of the items' dtypes
+    unless dtype is given; out receives the values saturate-cast."""
 
 
 def concatenate(arrays: Sequence[Union[Tensor, numpy.typing.ArrayLike]], axis: int = 0,
                 out: Optional[Tensor] = None, dtype: Optional[_DTypeLike] = None) -> Tensor:
-    """Join tensors along an existing axis (numpy.concatenate)."""
+    """Join tensors along an existing axis (numpy.concatenate); shapes must match except on axis.
+    Items, dtype and out as in stack."""
 
 
 @overload
-def where(condition: _Operand, x: None = None, y: None = None, out: None = None) -> Tuple[Tensor, ...]: ...
+def where(condition: _Operand, x: None = None, y: None = None, out: None = None) -> Tuple[Tensor, ...]:
+    """Elementwise x where condition else y, broadcast together (numpy.where). condition may be of
+    any dtype (non-zero, NaN included, is true); the result dtype is the promotion of x and y
+    (augpy's rules; Python numbers are weak, two of them resolve as in full()); out receives the
+    selected values saturate-cast. where(condition) alone returns numpy.nonzero's tuple of int64
+    index tensors (on condition's device)."""
 @overload
 def where(condition: _Operand, x: _Operand, y: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
 
 
 def zeros_like(tensor: Tensor, dtype: Optional[_DTypeLike] = None) -> Tensor:
-    """Zeros with tensor's shape, device and (default) dtype."""
+    """Zeros with tensor's shape, device and (default) dtype.
+    A new C-contiguous tensor (tensor's strides are not kept)."""
 
 
 def ones_like(tensor: Tensor, dtype: Optional[_DTypeLike] = None) -> Tensor:
-    """Ones with tensor's shape, device and (default) dtype."""
+    """Ones with tensor's shape, device and (default) dtype.
+    A new C-contiguous tensor (tensor's strides are not kept)."""
 
 
 def full_like(tensor: Tensor, value: _Number, dtype: Optional[_DTypeLike] = None) -> Tensor:
-    """value with tensor's shape, device and (default) dtype."""
+    """value with tensor's shape, device and (default) dtype.
+    A new C-contiguous tensor (tensor's strides are not kept)."""
 
 # ---- functional API (ops.c, semantics §9) ---------------------------------------------------------------
 # `other` is a scalar (the result has the tensor's dtype) or a tensor (broadcast); with
@@ -451,207 +622,354 @@ def full_like(tensor: Tensor, value: _Number, dtype: Optional[_DTypeLike] = None
 
 def add(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
         threads: int = 512) -> Tensor:
-    """tensor + other."""
+    """tensor + other.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def sub(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
         threads: int = 512) -> Tensor:
-    """tensor - other."""
+    """tensor - other.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def rsub(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
          threads: int = 512) -> Tensor:
-    """other - tensor."""
+    """other - tensor.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def mul(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
         threads: int = 512) -> Tensor:
-    """tensor * other."""
+    """tensor * other.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def div(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
         threads: int = 512) -> Tensor:
-    """tensor / other, integers rounded half to even."""
+    """tensor / other, integers rounded half to even.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def rdiv(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
          threads: int = 512) -> Tensor:
-    """other / tensor, integers rounded half to even."""
+    """other / tensor, integers rounded half to even.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def lt(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
        threads: int = 512) -> Tensor:
-    """tensor < other as a bool tensor."""
+    """tensor < other as a bool tensor.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def le(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
        threads: int = 512) -> Tensor:
-    """tensor <= other as a bool tensor."""
+    """tensor <= other as a bool tensor.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def gt(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
        threads: int = 512) -> Tensor:
-    """tensor > other as a bool tensor."""
+    """tensor > other as a bool tensor.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def ge(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
        threads: int = 512) -> Tensor:
-    """tensor >= other as a bool tensor."""
+    """tensor >= other as a bool tensor.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def eq(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
        threads: int = 512) -> Tensor:
-    """tensor == other as a bool tensor."""
+    """tensor == other as a bool tensor.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def ne(tensor: Tensor, other: _Operand, out: Optional[Tensor] = None, blocks_per_sm: int = 8,
        threads: int = 512) -> Tensor:
-    """tensor != other as a bool tensor."""
+    """tensor != other as a bool tensor.
+    `other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);
+    with `out` the result is stored there with saturate_cast and `out` is returned."""
 
 
 def fma(scalar: Union[_Number, Tensor, _NDArray, Sequence[float]], tensor1: Tensor,
         tensor2: Union[Tensor, _Number], out: Optional[Tensor] = None, blocks_per_sm: int = 8,
         threads: int = 512) -> Tensor:
-    """scalar * tensor1 + tensor2 with one rounding; scalar may be a broadcasting tensor, tensor2 a number."""
+    """scalar * tensor1 + tensor2 in the temp type with one rounding; new results have tensor2's dtype.
+    scalar may also be a tensor (or array) that broadcasts against tensor1 (per-channel coefficients), and tensor2 a number; a tensor scalar joins the compute type's promotion, and with a number tensor2 new results have tensor1's dtype."""
 
 
 def gemm(A: Tensor, B: Tensor, C: Optional[Tensor] = None, alpha: _Number = 1.0,
          beta: _Number = 0.0) -> Tensor:
-    """C = alpha * (A @ B) + beta * C for 2-D float32/float64 tensors; returns C."""
+    """C = alpha * (A @ B) + beta * C for 2-D float32/float64 tensors (contiguous or transposed views);
+    returns C. With C None a new (m, n) tensor is returned (beta ignored)."""
 
 
 def fill(scalar: _Operand, dst: Tensor, blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """Fill dst with scalar (or copy a tensor / array into it, broadcast), saturate_cast; returns dst."""
+    """Fill dst with scalar (saturate_cast); returns dst.
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def copy(src: Union[Tensor, numpy.typing.ArrayLike], dst: Tensor, blocks_per_sm: int = 8,
          threads: int = 0) -> Tensor:
-    """Copy src into dst, broadcasting, with saturate_cast; returns dst."""
+    """Copy src into dst, broadcasting, with saturate_cast; returns dst.
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def cast(tensor: Tensor, dtype: Union[_DTypeLike, Tensor], blocks_per_sm: int = 8,
          threads: int = 0) -> Tensor:
-    """Saturating cast to a dtype (new tensor), or into an output tensor given in place of dtype."""
+    """Saturating cast to a dtype (new tensor), or with an output tensor in place of dtype (or out=) into it (returned).
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 # ---- reductions (reduce.c, semantics §10) ------------------------------------------------------------------
 
 
 def sum(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, upcast: bool = False,
         out: Optional[Tensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """Sum over axis (None: all, a 0-d result); upcast=True gives int64 / uint64 / float64.
-    ``sum(tensor, upcast)`` with a bool second argument is the seed's form."""
+    """Sum over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints). Integers accumulate exactly and saturate to the input dtype, or with upcast=True are returned as int64 / uint64 / float64. sum(tensor, upcast) with a bool second argument is the seed's form.
+    keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def min(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
         blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """Minimum over axis (NaN propagates)."""
+    """Minimum (NaN propagates; an empty reduction raises ValueError) over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+    keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def max(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
         blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """Maximum over axis (NaN propagates)."""
+    """Maximum (NaN propagates; an empty reduction raises ValueError) over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+    keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def mean(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
          blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """Mean over axis (integers give float64)."""
+    """Mean (float inputs keep their dtype, integers give float64) over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+    keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def all(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
         blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """True where every element is nonzero (bool tensor)."""
+    """True where every element is nonzero, as a bool tensor, over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+    keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def any(tensor: Tensor, axis: _Axis = None, keepdim: bool = False, out: Optional[Tensor] = None,
         blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """True where some element is nonzero (bool tensor)."""
+    """True where some element is nonzero, as a bool tensor, over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints, negative allowed).
+    keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def argmin(tensor: Tensor, axis: Optional[int] = None, keepdim: bool = False, out: Optional[Tensor] = None,
            blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """int64 index of the first minimum (None: flat index); a NaN wins (the first NaN)."""
+    """The int64 index of the first minimum over `axis` (None: the flat index in C order, a 0-d tensor; an int: the index along that axis), as numpy.argmin: a NaN counts as the minimum (the first NaN wins), -0.0 equals 0.0. An empty reduction raises ValueError.
+    keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def argmax(tensor: Tensor, axis: Optional[int] = None, keepdim: bool = False, out: Optional[Tensor] = None,
            blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-    """int64 index of the first maximum (None: flat index); a NaN wins (the first NaN)."""
+    """The int64 index of the first maximum over `axis` (None: the flat index in C order, a 0-d tensor; an int: the index along that axis), as numpy.argmax: a NaN counts as the maximum (the first NaN wins), -0.0 equals 0.0. An empty reduction raises ValueError.
+    keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;
+    blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."""
 
 
 def _rebuild_tensor(data: _Buffer, shape: Sequence[int], dtype: _DTypeLike, device: str, layout: str) -> Tensor:
-    """pickle's reconstructor of a Tensor."""
+    """pickle's reconstructor of a Tensor: a new packed tensor on `device` ('cpu' or 'cuda:N';
+    ValueError when that device does not exist here) with the C-ordered bytes `data`."""
 
 # ---- math functions (mathfuncs.c; re-exported by augpy.math under their DALI names) ---------
 
 
-def _math_abs(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_fabs(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_floor(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_ceil(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_pow(base: _Operand, exponent: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_fpow(base: _Operand, exponent: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_min(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_max(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_clamp(value: _Operand, lo: _Operand, hi: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_sqrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_rsqrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_cbrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_exp(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_log(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_log2(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_log10(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_sin(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_cos(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_tan(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_asin(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_acos(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_atan(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_atan2(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_sinh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_cosh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_tanh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_asinh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_acosh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
-def _math_atanh(input: _Operand, out: Optional[Tensor] = None) -> Tensor: ...
+def _math_abs(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Absolute value; same dtype, saturating (abs(int8 -128) = 127).
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_fabs(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Absolute value as a float (integers -> float32).
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_floor(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Round down; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_ceil(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Round up; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_pow(base: _Operand, exponent: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """base ** exponent (promoted type; integers exact, saturated).
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_fpow(base: _Operand, exponent: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """base ** exponent in floating point (integers -> float32).
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_min(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Elementwise minimum (promoted type; NaN propagates).
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_max(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Elementwise maximum (promoted type; NaN propagates).
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_clamp(value: _Operand, lo: _Operand, hi: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """min(max(value, lo), hi) in the type promoted over all three.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_sqrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Square root; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_rsqrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """1 / sqrt(x); integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_cbrt(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Cube root; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_exp(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """e ** x; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_log(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Natural logarithm; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_log2(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Base-2 logarithm; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_log10(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Base-10 logarithm; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_sin(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Sine (radians); integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_cos(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Cosine (radians); integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_tan(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Tangent (radians); integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_asin(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Arc sine; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_acos(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Arc cosine; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_atan(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Arc tangent; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_atan2(left: _Operand, right: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Arc tangent of left / right using both signs (C atan2(left, right)); integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_sinh(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Hyperbolic sine; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_cosh(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Hyperbolic cosine; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_tanh(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Hyperbolic tangent; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_asinh(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Inverse hyperbolic sine; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_acosh(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Inverse hyperbolic cosine; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
+def _math_atanh(input: _Operand, out: Optional[Tensor] = None) -> Tensor:
+    """Inverse hyperbolic tangent; integers -> float32.
+    Operands: tensors, numbers (weak scalars), augpy.Constant values or arrays, at least one a tensor,
+    broadcast together. Returns a new tensor, or writes into out (saturate_cast) and returns it."""
 
 # ---- DLPack -------------------------------------------------------------------------------------
 
 
 def export_dltensor(tensor: Tensor, name: str = "dltensor", destruct: bool = True) -> CapsuleType:
-    """Export as a DLPack capsule stored under ``name`` (zero copy)."""
+    """Export a tensor as a DLPack capsule (zero copy) stored under `name`; 'dltensor_versioned'
+    gives a DLPack 1.x DLManagedTensorVersioned, any other name the legacy DLManagedTensor.
+    With destruct=True an unconsumed capsule releases the tensor when it is deleted; with
+    destruct=False only a consumer calling the deleter does."""
 
 
 def import_dltensor(tensor_capsule: CapsuleType, name: str = "dltensor") -> Tensor:
-    """Wrap the tensor in a DLPack capsule (zero copy); the capsule is renamed 'used_...'."""
+    """Wrap the tensor in a DLPack capsule (zero copy). The capsule is renamed to 'used_dltensor'
+    ('used_dltensor_versioned') and cannot be imported twice; the producer's deleter runs once,
+    when the last augpy view of the memory goes. The default name also accepts versioned
+    capsules. Read-only versioned capsules are imported as a copy."""
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> Tensor:
-    """Zero-copy tensor over any ``__dlpack__`` producer or DLPack capsule."""
+    """Zero-copy tensor over the memory of any object implementing __dlpack__ (numpy arrays,
+    torch tensors, ...) or over a DLPack capsule."""
 
 # ---- devices, streams, events (device.c, semantics §4) ---------------------------------------------------
 
 
 @final
 class CudaDevice:
-    """A device of the default backend (cuda:N on a GPU, else the CPU, where only 0
-    exists); activate() / deactivate() switch this thread's current device; a context manager."""
+    """A device of the default backend (cuda:N on a GPU, else the CPU, where only 0 exists).
+    activate() / deactivate() switch this thread's current device; also a context manager."""
 
     def __new__(cls, device_id: int = 0) -> "CudaDevice": ...
-    def activate(self) -> None: ...
-    def deactivate(self) -> None: ...
-    def get_device(self) -> int: ...
-    def get_properties(self) -> "CudaDeviceProp": ...
-    def synchronize(self) -> None: ...
-    def __enter__(self) -> "CudaDevice": ...
+    def activate(self) -> None:
+        """Make this the current device of this thread and remember the previous one."""
+    def deactivate(self) -> None:
+        """Make the device that was current before activate() current again."""
+    def get_device(self) -> int:
+        """The device ID."""
+    def get_properties(self) -> "CudaDeviceProp":
+        """The device's CudaDeviceProp, see get_device_properties."""
+    def synchronize(self) -> None:
+        """Block until all work on this device has finished (CPU: returns at once)."""
+    def __enter__(self) -> "CudaDevice":
+        """activate(); returns self."""
     def __exit__(self, *exc_info: Union[Optional[Type[BaseException]], Optional[BaseException],
-                                        Optional[TracebackType]]) -> None: ...
+                                        Optional[TracebackType]]) -> None:
+        """deactivate()."""
 
 
 @final
 class CudaStream:
-    """A stream on a device of the default backend; lower priorities are more urgent and a
-    priority outside [greatestStreamPriority, leastStreamPriority] raises ValueError (the CPU
-    has only 0). ``CudaStream(-1, -1)`` is ``default_stream``. activate() / deactivate()
-    switch this thread's current stream of the stream's device; a context manager."""
+    """A new stream on a device of the default backend. Lower priorities are more urgent; a
+    priority outside the device's range [greatestStreamPriority, leastStreamPriority] raises
+    ValueError (the CPU has only 0). device_id=-1 (with priority=-1) gives augpy.default_stream.
+    activate() / deactivate() switch this thread's current stream of the stream's device; also a
+    context manager. On the CPU, work is synchronous and every stream is always complete."""
 
     def __new__(cls, device_id: int = 0, priority: int = 0) -> "CudaStream": ...
     @property
@@ -659,174 +977,230 @@ class CudaStream:
         """The stream's device (default_stream: the current device)."""
     @property
     def priority(self) -> int:
-        """The stream's priority."""
+        """The stream's priority (lower numbers are more urgent)."""
     @property
     def handle(self) -> int:
-        """The backend's stream handle (a cudaStream_t as an int; 0 on the CPU and for default streams)."""
-    def activate(self) -> None: ...
-    def deactivate(self) -> None: ...
+        """The backend's stream handle as an int (a cudaStream_t; 0 for a default stream and on the CPU), for interop."""
+    def activate(self) -> None:
+        """Make this the current stream of its device in this thread and remember the previous one."""
+    def deactivate(self) -> None:
+        """Make the stream that was current before activate() current again."""
     def synchronize(self, microseconds: int = 100) -> None:
-        """Wait for the stream's work, polling every ``microseconds`` with the GIL released (<= 0: block)."""
-    def query(self) -> bool: ...
+        """Block until all work queued on this stream has finished, checking every `microseconds` with the
+        GIL released (fewer checks, less CPU load); microseconds <= 0 blocks in the runtime's own wait."""
+    def query(self) -> bool:
+        """True if all work queued on this stream has finished (CPU: always)."""
     def wait_event(self, event: "CudaEvent", /) -> None:
-        """Make later work on this stream wait for the event."""
-    def __enter__(self) -> "CudaStream": ...
+        """Make work queued on this stream from now on wait until `event` (recorded on
+        any stream of the same device) has completed; returns at once (CPU: a no-op)."""
+    def __enter__(self) -> "CudaStream":
+        """activate(); returns self."""
     def __exit__(self, *exc_info: Union[Optional[Type[BaseException]], Optional[BaseException],
-                                        Optional[TracebackType]]) -> None: ...
+                                        Optional[TracebackType]]) -> None:
+        """deactivate()."""
 
 
 @final
 class CudaEvent:
-    """An event on this thread's current device (on the CPU a recorded point is always reached)."""
+    """An event on this thread's current device, for synchronising with a point of a stream and
+    timing. On the CPU a recorded point is always reached."""
 
     def __new__(cls) -> "CudaEvent": ...
     def record(self, stream: Optional[CudaStream] = None) -> None:
-        """Record the point reached by ``stream`` (None: the current stream of the event's device)."""
-    def query(self) -> bool: ...
+        """Record the point reached by `stream` (None: the current stream of the event's device)."""
+    def query(self) -> bool:
+        """True if the recorded point has been reached (or nothing was recorded)."""
     def synchronize(self, microseconds: int = 100) -> None:
-        """Wait until the recorded point is reached, polling every ``microseconds`` (<= 0: block)."""
+        """Block until the recorded point has been reached, checking every `microseconds` with the GIL
+        released; microseconds <= 0 blocks in the runtime's own wait."""
     def elapsed_time(self, end_event: "CudaEvent", /) -> float:
-        """Milliseconds from this event's recorded point to end_event's (PyTorch's
-        ``Event.elapsed_time``); both recorded on one device and completed."""
+        """Milliseconds from this event's recorded point to end_event's, as PyTorch's Event.elapsed_time.
+        Both events must have been recorded on one device and have completed (synchronize end_event)."""
 
 
 @final
 class CudaDeviceProp:
-    """cudaDeviceProp fields plus stream priorities, cores per SM and maxGridSize.
-
-    ``CudaDeviceProp()`` describes the current device. On the CPU: the host's model name,
-    multiProcessorCount = numCudaCores = usable cores, totalGlobalMem = host memory,
-    warp/thread sizes 1, CUDA's grid limits, the rest 0.
-    """
+    """The cudaDeviceProp fields listed in the manual, plus stream priorities,
+    coresPerMultiprocessor/coresPerSM, numCudaCores and maxGridSize. CudaDeviceProp() describes
+    the current device; see augpy.get_device_properties. On the CPU: the host's model name, one
+    multiprocessor with one core per usable core, host memory as global memory, warp and block
+    sizes 1, CUDA's grid limits, 0 elsewhere."""
 
     def __new__(cls) -> "CudaDeviceProp": ...
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """ASCII string identifying the device."""
     @property
-    def totalGlobalMem(self) -> int: ...
+    def totalGlobalMem(self) -> int:
+        """Global memory available on the device in bytes (CPU: host memory)."""
     @property
-    def sharedMemPerBlock(self) -> int: ...
+    def sharedMemPerBlock(self) -> int:
+        """Shared memory available per block in bytes."""
     @property
-    def sharedMemPerMultiprocessor(self) -> int: ...
+    def sharedMemPerMultiprocessor(self) -> int:
+        """Shared memory available per multiprocessor in bytes."""
     @property
-    def totalConstMem(self) -> int: ...
+    def totalConstMem(self) -> int:
+        """Constant memory available on the device in bytes."""
     @property
-    def l2CacheSize(self) -> int: ...
+    def l2CacheSize(self) -> int:
+        """Size of the L2 cache in bytes."""
     @property
-    def major(self) -> int: ...
+    def major(self) -> int:
+        """Major compute capability (CPU: 0)."""
     @property
-    def minor(self) -> int: ...
+    def minor(self) -> int:
+        """Minor compute capability (CPU: 0)."""
     @property
-    def multiProcessorCount(self) -> int: ...
+    def multiProcessorCount(self) -> int:
+        """Number of multiprocessors on the device (CPU: usable cores)."""
     @property
-    def coresPerMultiprocessor(self) -> int: ...
+    def coresPerMultiprocessor(self) -> int:
+        """Number of cores per multiprocessor (CPU: 1)."""
     @property
-    def coresPerSM(self) -> int: ...
+    def coresPerSM(self) -> int:
+        """Number of cores per SM (= coresPerMultiprocessor)."""
     @property
-    def numCudaCores(self) -> int: ...
+    def numCudaCores(self) -> int:
+        """Total number of cores."""
     @property
-    def warpSize(self) -> int: ...
+    def warpSize(self) -> int:
+        """Warp size in threads."""
     @property
-    def maxThreadsPerBlock(self) -> int: ...
+    def maxThreadsPerBlock(self) -> int:
+        """Maximum number of threads per block."""
     @property
-    def maxThreadsPerMultiProcessor(self) -> int: ...
+    def maxThreadsPerMultiProcessor(self) -> int:
+        """Maximum resident threads per multiprocessor."""
     @property
-    def maxThreadsDim(self) -> Tuple[int, int, int]: ...
+    def maxThreadsDim(self) -> Tuple[int, int, int]:
+        """Maximum size of each dimension of a block."""
     @property
-    def maxGridSize(self) -> Tuple[int, int, int]: ...
+    def maxGridSize(self) -> Tuple[int, int, int]:
+        """Maximum number of blocks in each grid dimension."""
     @property
-    def regsPerBlock(self) -> int: ...
+    def regsPerBlock(self) -> int:
+        """32-bit registers available per block."""
     @property
-    def regsPerMultiprocessor(self) -> int: ...
+    def regsPerMultiprocessor(self) -> int:
+        """32-bit registers available per multiprocessor."""
     @property
-    def leastStreamPriority(self) -> int: ...
+    def leastStreamPriority(self) -> int:
+        """Lowest priority a stream on this device can have (numerically largest)."""
     @property
-    def greatestStreamPriority(self) -> int: ...
+    def greatestStreamPriority(self) -> int:
+        """Highest priority a stream on this device can have (numerically smallest)."""
     @property
-    def streamPrioritiesSupported(self) -> bool: ...
+    def streamPrioritiesSupported(self) -> bool:
+        """Device supports stream priorities."""
 
 
 default_stream: CudaStream
 
 
 def get_current_device() -> int:
-    """The current device ID of this thread."""
+    """The current device ID of this thread.
+    It is the default device's id unless a CudaDevice was activated on this thread."""
 
 
 def get_current_stream() -> CudaStream:
-    """The current stream of this thread on its current device."""
+    """The current stream of this thread on its current device (default_stream unless one was activated).
+    The CUDA work of this thread's calls is queued on it."""
 
 
 def get_device_properties(device_id: Optional[int] = None) -> CudaDeviceProp:
-    """Properties of a device (None: the current one)."""
+    """The CudaDeviceProp of a device (None: the current one).
+    ValueError for a device_id the default backend does not have."""
 
 
 def meminfo(device_id: int = 0) -> Tuple[int, int, int]:
-    """(used, free, total) memory of the device in bytes (CPU: host memory)."""
+    """(used, free, total) memory of the device in bytes, in the seed's order; used includes memory
+    cached for reuse by augpy's tensors (CPU: host memory, free is MemAvailable)."""
 
 
 def release() -> None:
-    """Return the device memory cached for reuse to every device (no-op on the CPU)."""
+    """Return the device memory cached for reuse to every device (CUDA; the CPU keeps
+    no cache)."""
 
 
 def cuda_status() -> str:
-    """'ok: N CUDA device(s)' when the CUDA backend runs, else why not."""
+    """'ok: N CUDA device(s)' when the CUDA backend runs, else why not (no CUDA
+    module, no device, disabled by AUG_CUDA_BACKEND=off, ...)."""
 
 
 def synchronize(device_id: Optional[int] = None) -> None:
-    """Wait for all work on the device (None: the current one)."""
+    """Block until all work on the device (None: the current one) has finished
+    (CPU: returns at once, its work is done when a call returns)."""
 
 
 def _get_launch() -> Tuple[int, int]:
-    """This thread's launch settings (blocks_per_sm, threads)."""
+    """This thread's launch settings (blocks_per_sm, threads); 0 = automatic."""
 
 
 def _set_launch(blocks_per_sm: int, threads: int, /) -> None:
-    """Set this thread's launch settings."""
+    """Set this thread's launch settings (calls with blocks_per_sm / threads arguments override them for their duration)."""
 
 
 def get_num_threads() -> int:
-    """Worker threads of the CPU backend."""
+    """Number of worker threads of the CPU backend.
+    set_num_threads changes it; the default is AUG_NUM_THREADS or the number of available cores."""
 
 
 def set_num_threads(n: int, /) -> None:
-    """Set the CPU worker count; n <= 0 restores the default."""
+    """Set the CPU backend's worker count; n <= 0 restores the default (AUG_NUM_THREADS or the number of available cores).
+    Results never depend on it."""
 
 
 def get_thread_num_threads() -> int:
-    """This thread's cap on the CPU workers of its own calls (0: none)."""
+    """This thread's cap on the CPU workers of its own calls (0: none).
+    set_thread_num_threads sets it."""
 
 
 def set_thread_num_threads(n: int, /) -> None:
-    """Cap the CPU workers of this thread's calls at n (1: this thread alone); n <= 0: no cap."""
+    """Cap the CPU workers of this thread's calls at n (1: they run on this thread alone; n <= 0: no cap, the default of every thread).
+    For threads that already work in parallel with each other, an image each. Results never depend on it."""
 
 # ---- random numbers (random.c, semantics §11) ------------------------------------------------------------
 
 
 @final
 class RandomNumberGenerator:
-    """Counter-based Philox-4x32-10 generator (semantics §11): element i of the n-th fill draws
-    from counter (i, n) under key seed, so results never depend on threads, strides or backend."""
+    """Counter-based Philox-4x32-10 generator filling tensors of every dtype. device_id=None
+    uses the default device; seed=None reads the OS entropy source. The same seed gives
+    the same values for any thread count, strides or backend (SPEC 11)."""
 
     def __new__(cls, device_id: Optional[int] = None, seed: Optional[int] = None) -> "RandomNumberGenerator": ...
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int:
+        """The 64-bit seed (the Philox key)."""
     @property
-    def device_id(self) -> int: ...
+    def device_id(self) -> int:
+        """The generator's device."""
     def uniform(self, target: Union[Tensor, _NDArray], vmin: float, vmax: float,
                 blocks_per_sm: int = 8, threads: int = 0) -> None:
-        """Fill target with values uniform in [vmin, vmax) (integers: every integer equally likely)."""
+        """Fill target with values uniform in [vmin, vmax); vmin can occur, vmax never. Integer
+        targets get every integer of the dtype in [ceil(vmin), vmax) with equal probability.
+        Reproducible: element i (C order) of the n-th call draws from Philox counter (i, n).
+        target: a Tensor on the generator's device, or a writable array (a CUDA generator draws on
+        its device and copies the values into the array)."""
     def gaussian(self, target: Union[Tensor, _NDArray], mean: float = 0.0, std: float = 1.0,
                  blocks_per_sm: int = 8, threads: int = 0) -> None:
-        """Fill target with normal values (Box-Muller); integers round half to even and saturate."""
+        """Fill target with normal values (Box-Muller). Integer targets get the value rounded half
+        to even and saturated to the dtype; bool targets get round(value) != 0."""
     def gaussian_noise(self, x: Tensor, std: Union[float, _ParamLike] = 1.0, mean: float = 0.0,
                        out: Optional[Tensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-        """x + the float32 Gaussian fill of this state (std a number or one per image), saturated, one pass."""
+        """x + Gaussian noise in one pass, saturated: exactly add(x, n, out=out) where n is the float32 tensor
+        gaussian(n, mean, std) would fill with this generator's current state (and, like it, counts one call).
+        std: a number, or one value per image (x's first axis) as a float32 Tensor, array or sequence. Any
+        dtype in and out; out may be x (in place). Returns out, or a new tensor of x's shape and dtype."""
     def get_state(self) -> Tuple[int, int]:
-        """(seed, calls): set_state of it replays the following fills."""
-    def set_state(self, state: Tuple[int, int], /) -> None: ...
-    def __reduce__(self) -> Tuple[Any, ...]: ...
-    def __setstate__(self, state: Tuple[int, int], /) -> None: ...
+        """The state, a tuple (seed, calls): set_state(state) replays the fills from here."""
+    def set_state(self, state: Tuple[int, int], /) -> None:
+        """Restore a state from get_state()."""
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickle with the state."""
+    def __setstate__(self, state: Tuple[int, int], /) -> None:
+        """set_state(state)."""
 
 
 # ---- per-sample streams (random.c; docs/random.md "Per-sample streams") ------------------------------
@@ -836,12 +1210,15 @@ _RngStates = Union[Sequence[Tuple[int, int]], Sequence[Sequence[int]], _NDArray]
 
 
 def stream_seed(seed: int, epoch: int, stream: str) -> int:
-    """The Philox seed of stream `stream` of epoch `epoch` of a pipeline seeded `seed`:
-    splitmix64(splitmix64(splitmix64(seed) ^ epoch) ^ fnv1a64(stream's UTF-8))."""
+    """aug_stream_seed: the Philox seed of stream `stream` (a str, hashed as UTF-8) of epoch `epoch` of a
+    pipeline seeded `seed` (ints in [0, 2**64)): splitmix64(splitmix64(splitmix64(seed) ^ epoch) ^
+    fnv1a64(stream)). Image k of a stage draws as image 0 of a RandomNumberGenerator at state
+    (stream_seed(seed, epoch, stream), sample_id(key)) (docs/random.md, "Per-sample streams")."""
 
 
 def sample_id(key: Union[str, bytes, bytearray, memoryview, int, numpy.integer[Any], _NDArray]) -> int:
-    """splitmix64(fnv1a64(bytes)) of a str's UTF-8 or a bytes-like key; an int in [0, 2**64) is its own id."""
+    """aug_sample_id: the 64-bit id of a sample's key, splitmix64(fnv1a64(bytes)) of a str's UTF-8
+    or a bytes-like object's bytes; an int in [0, 2**64) (numpy integers too) is its own id."""
 
 # ---- reshape (DALI fn.reshape, reshape.c) -----------------------------------------------------------
 
@@ -852,7 +1229,9 @@ _RelShapeArg = Union[float, Sequence[float], Sequence[Sequence[float]], Tensor, 
 @overload
 def reshape(data: Tensor, shape_input: Optional[_ShapeArg] = None, *, shape: Optional[_ShapeArg] = None,
             rel_shape: Optional[_RelShapeArg] = None, src_dims: Optional[Union[int, Sequence[int]]] = None,
-            layout: Optional[str] = None, dtype: Optional[_DTypeLike] = None) -> Tensor: ...
+            layout: Optional[str] = None, dtype: Optional[_DTypeLike] = None) -> Tensor:
+    """DALI's fn.reshape: a view of `data` (a Tensor, or a list of Tensors reshaped one by one) with a new
+    shape, layout and/or dtype; no data is copied (the input must be contiguous). One negative extent is inferred; rel_shape multiplies input extents (src_dims picks which, -1 inserts a 1); dtype reinterprets the bytes. A 2-D shape_input/shape/rel_shape gives one row per sample."""
 @overload
 def reshape(data: Sequence[Tensor], shape_input: Optional[_ShapeArg] = None, *,
             shape: Optional[_ShapeArg] = None, rel_shape: Optional[_RelShapeArg] = None,
@@ -867,20 +1246,38 @@ _ParamLike = Union[float, Tensor, Sequence[float], _NDArray]
 
 def lighting(imtensor: _Image, gammagrays: _ParamLike, gammacolors: _ParamLike, contrasts: _ParamLike,
              vmin: float, vmax: float, out: Optional[_Image] = None) -> Tensor:
-    """Contrast and gamma per image/channel of an (N, C, H, W) (or (C, H, W)) batch; out may be imtensor."""
+    """Contrast and gamma change of a batch of images (N, C, H, W) (or one image (C, H, W)), any dtype.
+    gammagrays: N values; gammacolors: N*C values (or (N, C)); contrasts: N values in [-1, 1]; float32
+    tensors, or numpy arrays / sequences (converted). Per value: v = clip((x - vmin) / (vmax - vmin), 0, 1);
+    v = (1 - |c|) v + |c| f(v) (f_pos for c >= 0, f_neg for c < 0); v = v ** (gammagray * gammacolor);
+    saturate_cast(v (vmax - vmin) + vmin). out may be imtensor (in place). Returns the new tensor if out is
+    None, else out. imtensor and out may be arrays (numpy, torch, DLPack, buffer), used without a copy;
+    an image laid out (its layout string or its shape) other than NCHW / CHW is a ValueError."""
 
 
 def box_blur_single(input: _Image, ksize: int, out: Optional[_Image] = None) -> Tensor:
-    """Mean over the ksize x ksize window of a (C, H, W) image, edges replicated."""
+    """Box blur of one image (C, H, W), any dtype: the mean over the ksize x ksize window at offsets
+    -ksize//2 .. -ksize//2 + ksize - 1 (an even ksize shifts up/left by half a pixel); edges replicated.
+    out may be input. Returns the new tensor if out is None, else out.
+    input and out may be arrays (numpy, torch, DLPack, buffer), used without a copy; an input laid out
+    (its layout string or its shape) other than CHW is a ValueError."""
 
 
 def gaussian_blur_single(input: _Image, sigma: float, out: Optional[_Image] = None) -> Tensor:
-    """Gaussian blur of a (C, H, W) image; ksize = max(3, int(sigma*6.6 - 2.3) | 1); sigma <= 0 copies."""
+    """Gaussian blur of one image (C, H, W), any dtype: ksize = max(3, int(sigma * 6.6 - 2.3) | 1), weights
+    exp(-i^2 / (2 sigma^2)) normalised to 1, separable, edges replicated, one rounding at the end.
+    sigma <= 0 copies. out may be input. Returns the new tensor if out is None, else out.
+    input and out may be arrays (numpy, torch, DLPack, buffer), used without a copy; an input laid out
+    (its layout string or its shape) other than CHW is a ValueError."""
 
 
 def gaussian_blur(input: _Image, sigmas: _ParamLike, max_ksize: int,
                   out: Optional[_Image] = None) -> Tensor:
-    """Gaussian blur of an (N, C, H, W) batch, one sigma per image, ksize clipped at max_ksize."""
+    """Gaussian blur of a batch (N, C, H, W) with one sigma per image (float32 tensor, numpy array or
+    sequence): ksize = min(max_ksize, max(3, int(sigma * 6.6 - 2.3) | 1)), weights renormalised over the
+    clipped window (an even ksize covers -ksize/2 .. ksize/2 - 1). out may be input. Returns the new tensor
+    if out is None, else out. input and out may be arrays (numpy, torch, DLPack, buffer), used without a
+    copy; an input laid out (its layout string or its shape) other than NCHW (an NHWC batch) is a ValueError."""
 
 def crop_mirror_normalize(images: Union[_Image, Sequence[_Image]],
                           crop: Optional[Sequence[int]] = None, crop_h: Optional[int] = None,
@@ -894,76 +1291,144 @@ def crop_mirror_normalize(images: Union[_Image, Sequence[_Image]],
                           fill_values: Union[float, Sequence[float]] = 0.0, dtype: Optional[_DTypeLike] = None,
                           layout: Optional[str] = None, out_layout: str = "CHW", pad_output: bool = False,
                           out_of_bounds_policy: str = "error", out: Optional[_Image] = None) -> Tensor:
-    """DALI's fn.crop_mirror_normalize: crop, mirror, (x - mean) / std * scale + shift, convert (docs/normalize.md)."""
+    """DALI's fn.crop_mirror_normalize (dtype None: float32): crop a window of each image, mirror it horizontally (per image),
+    output = scale * (input - mean) / std + shift per channel, converted to dtype with saturation.
+    images: a 3-D image (H, W, C) (or (C, H, W) with layout='CHW'), a 4-D batch, or a list of
+    images of any sizes; any dtype and strides. crop=(h, w) or crop_h/crop_w (default: the whole
+    image); crop_pos_x/crop_pos_y in [0, 1] (default 0.5; a number or one per image) place the window
+    at round(pos * (extent - crop)) (half away from zero), or anchor=(y, x) (one pair or one per image)
+    places it explicitly. mirror: 0/1 or one per image. mean/std/fill_values: a number or one per
+    channel. layout (None: the images' layout strings or shapes, else 'HWC') and out_layout 'CHW' or 'HWC'
+    (batches get N in front; the old keywords input_layout= / output_layout= are accepted); pad_output pads the channels to the
+    next power of two. out_of_bounds_policy: 'error' (default), 'pad' (fill_values outside the image)
+    or 'trim_to_shape'. Returns a new tensor, or out. docs/normalize.md gives the exact arithmetic."""
 
 # ---- exceptions -----------------------------------------------------------------------------------
 
 
-class CudaError(RuntimeError): ...
-class CuRandError(RuntimeError): ...
-class CuBlasError(RuntimeError): ...
-class MemoryError(builtins.MemoryError): ...
+class CudaError(RuntimeError):
+    """CudaError(*args)
+    --
+
+    Raised when a problem with a GPU occurs, e.g., device is unavailable or invalid kernel configuration."""
+class CuRandError(RuntimeError):
+    """CuRandError(*args)
+    --
+
+    Raised when a problem with CuRand occurs, e.g., no memory left for random state."""
+class CuBlasError(RuntimeError):
+    """CuBlasError(*args)
+    --
+
+    Raised when a problem with CuBlas (or the CPU BLAS) occurs."""
+class MemoryError(builtins.MemoryError):
+    """MemoryError(*args)
+    --
+
+    Raised when a problem with device memory occurs, e.g., no memory left for a tensor. Subclass of the builtin MemoryError."""
 class NvJpegError(RuntimeError):
-    """JPEG decoding failed (alias JpegError); every decode error is its subclass DecodeError,
-    whatever the decoder's engine."""
+    """NvJpegError(*args)
+    --
+
+    Raised when a problem with JPEG decoding occurs, e.g., corrupt or unsupported image (alias augpy.JpegError). Every decode error is its subclass DecodeError, whatever the decoder's engine; `except augpy.NvJpegError` catches it."""
 class DecodeError(NvJpegError):
-    """An image could not be decoded (libjpeg-turbo, libspng or nvJPEG, whatever the engine) or
-    its header read: corrupt, truncated or unsupported data (the decoder's reason; nvJPEG's read
-    "nvJPEG failed in <call>: NVJPEG_STATUS_X"), an image over max_pixels, or data neither JPEG
-    nor PNG ("not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)")."""
+    """DecodeError(*args)
+    --
+
+    Raised when an image cannot be decoded (libjpeg-turbo, libspng or nvJPEG, whatever the decoder's engine) or its header cannot be read: a corrupt, truncated or unsupported JPEG or PNG (the decoder's reason in the message; nvJPEG's failures read "nvJPEG failed in <call>: NVJPEG_STATUS_X"), one over the decoder's max_pixels, or data that is neither ("not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)": its first bytes in hex). Subclass of NvJpegError, so `except augpy.NvJpegError` catches it too."""
 
 # ---- JPEG decoding (jpeg.c) ---------------------------------------------------------------------------
 
 
 @final
 class Decoder:
-    """JPEG and PNG decoder on the current device (CPU: libjpeg-turbo / libspng; CUDA: nvJPEG, PNG uploaded). One per thread for parallel
-    decoding."""
+    """JPEG and PNG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG,
+    see engine; PNG: libspng on the CPU, uploaded on CUDA).
+    The paddings are memory hints: bytes added to scratch buffers when they grow.
+    gpu_huffman is used by the CUDA backend only. Use one Decoder per thread for parallel
+    decoding (a shared one serialises the calls).
+    max_pixels: the largest image (height * width) decoded, in [1, 2**31]; the default 2**28
+    (16384 x 16384) refuses files whose header claims more (DecodeError naming the size and the
+    limit, raised before any pixel memory is allocated).
+    Decode errors are DecodeError, a subclass of NvJpegError, whatever the engine (see decode).
+    A Decoder pickles (its arguments and device; unpickling makes a fresh one), so it can be
+    handed to multiprocessing workers, spawned ones included."""
 
     def __new__(cls, device_padding: int = 16777216, host_padding: int = 8388608,
                 gpu_huffman: bool = False, *, max_pixels: int = 268435456) -> "Decoder": ...
     @property
-    def device_padding(self) -> int: ...
+    def device_padding(self) -> int:
+        """Device memory padding."""
     @property
     def max_pixels(self) -> int:
-        """The largest image (height * width) decoded; larger ones raise DecodeError."""
+        """The largest image (height * width pixels) this decoder decodes; larger ones raise DecodeError."""
     @property
-    def host_padding(self) -> int: ...
+    def host_padding(self) -> int:
+        """Host memory padding."""
     @property
-    def gpu_huffman(self) -> bool: ...
+    def gpu_huffman(self) -> bool:
+        """Huffman decoding on the GPU requested (CUDA backend)."""
     @property
     def engine(self) -> str:
-        """'libjpeg-turbo', 'nvjpeg' or 'libjpeg-turbo+upload'."""
+        """What decodes the pixels: 'libjpeg-turbo' (CPU), 'nvjpeg' (CUDA; files nvJPEG refuses, e.g. CMYK, are
+        decoded on the CPU and uploaded) or 'libjpeg-turbo+upload' (CUDA without nvJPEG installed)."""
     def decode(self, data: _JpegData, buffer: Optional[Tensor] = None,
                roi: Optional[Sequence[SupportsIndex]] = None,
                scale: Union[None, float, fractions.Fraction, Tuple[int, int]] = None,
                mode: Optional[str] = None, contiguous: bool = True) -> Tensor:
-        """Decode to an (H, W, 3) uint8 RGB tensor with layout 'HWC' (pixels equal Pillow's
-        convert('RGB')). buffer: contiguous uint8 tensor of >= H*W*3 elements; the result shares it.
-        scale: one of libjpeg-turbo's factors M/8, M in 1..16 (DCT-domain scaling; the image becomes
-        ceil(H*M/8) x ceil(W*M/8)); roi: (y, x, h, w) in pixels of the scaled image, the result is
-        (h, w, 3) and equals the full (scaled) decode cut to roi. max_pixels bounds the output.
-        data: bytes-like, a path, or a CPU uint8 DLPack tensor. contiguous=False: a JPEG region or
-        scaled decode on a CPU decoder may return a strided view of the band libjpeg decoded (rows
-        (w + 68) * 3 bytes apart), saving the copy of each row.
-        Raises DecodeError (a subclass of NvJpegError, whatever the engine; on 'nvjpeg' with nvJPEG's
-        message for the JPEG files it fails on) on corrupt or non-image data, ValueError/TypeError on
-        a bad buffer, roi or scale."""
+        """Decode a JPEG or PNG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)
+        to an (H, W, 3) uint8 RGB tensor with layout 'HWC' on the decoder's device. Grayscale and CMYK/YCCK
+        files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's
+        Image.open(f).convert('RGB'). buffer: None, or a contiguous uint8 tensor of at least H*W*3 elements
+        on the decoder's device; the result then shares its memory. A corrupt or truncated file raises
+        DecodeError (a subclass of NvJpegError; whatever the engine) with the decoder's message:
+        libjpeg-turbo's or libspng's, or on the 'nvjpeg' engine for the JPEG files nvJPEG fails on
+        'nvJPEG failed in <call>: NVJPEG_STATUS_X' (the buffer's contents are then unspecified); data
+        that is neither JPEG nor PNG raises DecodeError 'not a JPEG or PNG file (starts with 3c 68 74
+        6d 6c 3e 0a 3c)' (its first bytes in hex). The GIL is released while decoding.
+        data may also be a path (str or os.PathLike: the file is read) or a CPU DLPack object holding a
+        contiguous 1-d uint8 tensor (e.g. torchvision.io.read_file's result), read without a copy.
+        scale: None, or one of libjpeg-turbo's DCT scaling factors M/8 for M in 1..16 (1/8, 1/4, 3/8,
+        1/2, ..., 2) as a number (0.5, Fraction(1, 4)) or a (num, denom) pair; the scaled image is
+        ceil(H*M/8) x ceil(W*M/8). roi: None, or (y, x, h, w) in pixels of the SCALED image; the result
+        is then (h, w, 3), exactly those pixels, decoded without decoding the rest where libjpeg can
+        (rows below the region are not read). max_pixels bounds the output size. Pixels equal
+        libjpeg-turbo's djpeg -scale M/8 -crop WxH+X+Y; a CUDA decoder decodes these on the CPU and
+        uploads.
+        PNG files (told apart by their signature) decode with libspng on the CPU (a CUDA decoder uploads):
+        palette, gray, alpha, 1..16-bit and interlaced files; 16-bit samples round to 8 bits
+        (v * 255 + 32767) // 65535; roi cuts the decoded image; scale must be 1.
+        mode: None or 'rgb' (3 channels), 'gray' / 'L' (1: Pillow's convert('L') luma), 'gray_alpha' /
+        'LA' (2), 'rgba' (4; alpha 255 where the file has none) or 'unchanged' (the file's own channels:
+        JPEG 1 or 3, PNG 1-4 with a tRNS chunk counted as alpha).
+        contiguous=False lets a JPEG region or scaled decode on a CPU decoder (mode rgb) return a strided
+        view instead: libjpeg writes the band it decodes straight into the result's memory (rows
+        (w + 68) * 3 bytes apart; with buffer, when it holds h * (w + 68) * 3 elements), the same pixels
+        without a copy of each row. Every op reads such views (DecodeWarp's stages use it)."""
     def info(self, data: _JpegData) -> Dict[str, Any]:
-        """The header's description (JPEG or PNG, key 'format'): {'height', 'width', 'channels' (3), 'components' (1, 3, 4),
-        'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK', 'YCCK'), 'sampling' ('4:2:0', ...),
-        'progressive' (bool)}."""
+        """Describe a JPEG or PNG from its header alone (no pixels decoded). PNG: a dict with 'format' ('png'),
+        'height', 'width', 'channels' (3), 'components' (of mode='unchanged'), 'colour_space' ('Grayscale',
+        'RGB', 'Palette', 'GrayscaleAlpha', 'RGBA'), 'bit_depth', 'interlaced', 'transparency' (a tRNS chunk).
+        JPEG: a dict with 'format' ('jpeg'), 'height', 'width' (of the
+        full image), 'channels' (of decode's output: 3), 'components' (in the file: 1, 3 or 4),
+        'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',
+        '4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and
+        'progressive' (bool). data as for decode. DecodeError if the header cannot be read."""
     def __reduce__(self) -> Tuple[Callable[[str, int, int, bool, int], "Decoder"], Tuple[str, int, int, bool, int]]:
-        """Pickle as (_decoder_restore, (device, device_padding, host_padding, gpu_huffman, max_pixels))."""
+        """Pickle as the constructor's arguments and the decoder's device: unpickling (also in a new process,
+        e.g. a multiprocessing spawn worker) makes a fresh decoder with its own buffers and handles."""
 
 
 def _decoder_restore(device: str, device_padding: int, host_padding: int, gpu_huffman: bool, max_pixels: int,
                      /) -> Decoder:
-    """Unpickle a Decoder: a new one for device ('cpu' or 'cuda:N')."""
+    """Unpickle a Decoder (Decoder.__reduce__): a new one for device ('cpu' or 'cuda:N')."""
 
 
 def jpeg_info(data: _JpegData) -> Tuple[int, int]:
-    """(height, width) of a JPEG from its header."""
+    """Image size (height, width) of a JPEG file from its header, without decoding.
+
+    data is bytes-like (the whole file or at least its header). Raises augpy.DecodeError (a subclass of
+    NvJpegError) when the data is not a JPEG or its header is corrupt; Decoder.info also reads PNG files."""
 
 # ---- affine warp (warp.c) -------------------------------------------------------------------------
 
@@ -972,8 +1437,11 @@ def jpeg_info(data: _JpegData) -> Tuple[int, int]:
 class WarpScaleMode:
     """Enum whether to scale relative to the shortest or longest side of the image.
 
-    ``WarpScaleMode(0)`` is ``WARP_SCALE_SHORTEST``, ``WarpScaleMode(1)`` is ``WARP_SCALE_LONGEST``.
-    """
+    Members:
+
+      WARP_SCALE_SHORTEST : Scaling is relative to the shortest side of the image.
+
+      WARP_SCALE_LONGEST : Scaling is relative to the longest side of the image."""
 
     WARP_SCALE_SHORTEST: ClassVar["WarpScaleMode"]
     WARP_SCALE_LONGEST: ClassVar["WarpScaleMode"]
@@ -981,9 +1449,11 @@ class WarpScaleMode:
 
     def __new__(cls, value: Union[int, str, "WarpScaleMode"]) -> "WarpScaleMode": ...
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The member's name."""
     @property
-    def value(self) -> int: ...
+    def value(self) -> int:
+        """The member's int value."""
     def __int__(self) -> int: ...
     def __index__(self) -> int: ...
     def __hash__(self) -> int: ...
@@ -991,7 +1461,8 @@ class WarpScaleMode:
     def __le__(self, other: object, /) -> bool: ...
     def __gt__(self, other: object, /) -> bool: ...
     def __ge__(self, other: object, /) -> bool: ...
-    def __reduce__(self) -> Tuple[Type["WarpScaleMode"], Tuple[int]]: ...
+    def __reduce__(self) -> Tuple[Type["WarpScaleMode"], Tuple[int]]:
+        """Pickle as the member."""
 
 
 WARP_SCALE_SHORTEST: WarpScaleMode
@@ -1005,22 +1476,28 @@ def make_affine_matrix(out: Any, source_height: int, source_width: int, target_h
                        shiftx: float = 0.0, sheary: float = 0.0, shearx: float = 0.0, hmirror: bool = False,
                        vmirror: bool = False, scale_mode: _ScaleModeLike = "shortest",
                        max_supersampling: int = 3) -> int:
-    """Write the 2x3 inverse map into the writable float32 (2, 3) buffer `out`; returns the recommended supersampling."""
+    """Write the 2x3 inverse affine map (OpenCV warpAffine with WARP_INVERSE_MAP) into the writable float32 (2, 3) buffer `out`;
+    transforms apply in the order shear, scale & aspect, mirror, rotation (clockwise degrees), shift.
+    Returns the recommended supersampling factor."""
 
 
 def make_transform(source_size: Sequence[int], target_size: Sequence[int], angle: float = 0, scale: float = 1,
                    aspect: float = 1, shift: Optional[Sequence[float]] = None, shear: Optional[Sequence[float]] = None,
                    hmirror: bool = False, vmirror: bool = False, scale_mode: _ScaleModeLike = "shortest",
                    max_supersampling: int = 3, out: Optional[_NDArray] = None) -> Tuple[_NDArray, int]:
-    """(matrix, supersampling) for make_affine_matrix's parameters; an unknown keyword is a TypeError."""
+    """Convenience form of make_affine_matrix: sizes as (height, width), shift and shear as (y, x) pairs, scale_mode a WarpScaleMode or 'shortest'/'longest'.
+    An unknown keyword (e.g. rotation=30) is a TypeError naming it (the batch stages pass only these keys of an augmentation dict).
+    Returns (matrix, supersampling) with matrix a float32 (2, 3) numpy array (or `out`)."""
 
 
 def warp_affine(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any,
                 background: Any = None, supersampling: Union[int, Sequence[int]] = 1, *,
                 interpolation: str = 'linear', border: str = 'constant', layout: Optional[str] = None,
                 src_layout: Optional[str] = None) -> _Image:
-    """Affine warp of (H, W, C) / (C, H, W) / (H, W) image(s) into (C, Ht, Wt) / (Ht, Wt, C) (or a batch),
-    bilinear with supersampling or nearest; constant, replicate, reflect or symmetric borders.
+    """Affine warp of an (H, W, C) image into a (C, Ht, Wt) tensor with bilinear interpolation and s x s supersampling; pixels outside the source take `background` (None: zeros; a tensor, number or sequence of C values). Batch form: src a list of (H_i, W_i, C) tensors or an (N, H, W, C) tensor, dst (N, C, Ht, Wt), matrix (N, 2, 3), supersampling an int or N ints. Any dtypes; results saturate. interpolation: 'linear' (also 'bilinear') or 'nearest' (one source value, never blended: masks and labels; supersampling ignored). border: 'constant' (background), 'replicate', 'reflect' (OpenCV BORDER_REFLECT_101) or 'symmetric' (BORDER_REFLECT).
+    layout: dst's layout, 'CHW' or 'HWC' ('NCHW' / 'NHWC' for a batch); src_layout: 'HWC' or 'CHW' ('NHWC' / 'NCHW' for a batch tensor).
+    None reads the layout string, else the shape (channels, at most 4, on exactly one end; torch tensors channels first), else HWC sources and CHW outputs (augpy tensors) or a ValueError asking for the layout (arrays). (H, W) sources and (Ht, Wt) / (N, Ht, Wt) outputs are one channel.
+    src and dst may be NumPy arrays, CPU torch tensors or any object with __dlpack__ / the buffer protocol, used without a copy (dst, written in place, must be writable and C-contiguous).
     Returns dst (the object given), as the other image ops return their out=."""
 
 
@@ -1029,17 +1506,19 @@ def warp_affine(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any,
 def _boxes_affine(boxes: Any, matrix: Sequence[float], source_size: Sequence[int], target_size: Sequence[int],
                   format: str = "xyxy", normalized: bool = False, min_area: float = 0.0,
                   min_visibility: float = 0.0, func: Optional[str] = None) -> Tuple[Tensor, Tensor]:
-    """Boxes (n, 4) through the warp matrix: (boxes (k, 4), kept rows int64 (k,))."""
+    """Boxes (n, 4) through the warp matrix (6 numbers, the inverse map): (boxes (k, 4), kept rows int64 (k,)).
+    See augpy.transform_boxes."""
 
 def _boxes_affine_batch(boxes: Any, counts: Optional[Sequence[int]], matrices: Sequence[float],
                         source_sizes: Sequence[int], target_size: Sequence[int], format: str = "xyxy",
                         normalized: bool = False, min_area: float = 0.0, min_visibility: float = 0.0,
                         func: Optional[str] = None) -> Tuple[Tensor, List[int], Tensor]:
-    """Padded boxes (N, M, 4): (boxes (N, M, 4), counts, kept rows (N, M))."""
+    """Padded boxes (N, M, 4) with counts (N values or None): (boxes (N, M, 4), counts list, kept rows (N, M)).
+    See augpy.transform_boxes_batch."""
 
 def _keypoints_affine(keypoints: Any, matrix: Sequence[float], target_size: Sequence[int],
                       remove_invisible: bool = False, func: Optional[str] = None) -> Tuple[Tensor, Tensor]:
-    """Keypoints (n, 2|3|4) through the warp matrix: (keypoints, visible rows int64)."""
+    """Keypoints (n, 2|3|4) through the warp matrix: (keypoints, visible rows int64). See augpy.transform_keypoints."""
 # ---- resize, flip, crop (docs/resize.md) ----
 
 _Interp = str  # 'linear' (also 'bilinear', 'inter_linear'), 'nearest', 'area' (aug_interp_from_name)
@@ -1048,44 +1527,65 @@ _SizeLike = Union[SupportsIndex, Sequence[SupportsIndex]]
 
 def resize(image: _Image, size: _SizeLike, interpolation: _Interp = "linear", antialias: bool = True,
            layout: Optional[str] = None, out: Optional[_Image] = None) -> Tensor:
-    """Resize an image (HW, HWC, CHW) or batch (NHWC, NCHW) to (h, w), or an int: the shorter side."""
+    """Resize an image (HW, HWC, CHW) or a batch (NHWC, NCHW) to size = (height, width), or with an int size
+    make the shorter side that long (torchvision). interpolation: 'linear' (also 'bilinear'), 'nearest' or 'area' (OpenCV's
+    INTER_NEAREST, INTER_LINEAR, INTER_AREA); antialias: bilinear shrinking uses Pillow's widened triangle
+    filter (torchvision antialias=True). Any dtype and strides; saturate_cast.
+    layout: None reads the tensor's layout string; without one a 3-D shape with channels (at most 4) on
+    exactly one end is HWC or CHW, a 4-D one NHWC or NCHW by its last three dimensions, a torch tensor
+    channels first when it can be; other shapes take HWC (3-D) / NCHW (4-D) for augpy tensors and are a
+    ValueError asking for layout= for arrays (docs/semantics.md, layouts).
+    image: an augpy tensor, or a NumPy array / CPU torch tensor / any object with __dlpack__, the buffer
+    protocol or __array_interface__, used without a copy (the result is an augpy tensor).
+    Returns a new tensor, or out (any dtype and strides; a writable array is written in place)."""
 
 
 def resize_batch(images: Sequence[_Image], size: _SizeLike, interpolation: _Interp = "linear",
                  antialias: bool = True, layout: Optional[str] = None, out_layout: Optional[str] = "NCHW",
                  dtype: Any = None, out: Optional[_Image] = None) -> Tensor:
-    """Resize images of any sizes into one (N, C, H, W) / (N, H, W, C) batch."""
+    """Resize a list of images (HW, HWC or CHW, any sizes; tensors or arrays) into one (N, C, H, W) or
+    (N, H, W, C) batch (layout None: the one the images' layout strings and shapes agree on);
+    size = (height, width) or an int (square). dtype: of the new batch (default: the images'). Returns the
+    new batch or out."""
 
 
 def flip(image: _Image, horizontal: bool = True, vertical: bool = False,
          layout: Optional[str] = None) -> Tensor:
-    """A mirrored view (negative strides, no copy)."""
+    """A view of the image(s) mirrored left-right and/or upside down (negative strides, no copy).
+    image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."""
 
 
 def hflip(image: _Image, layout: Optional[str] = None) -> Tensor:
-    """A left-right mirrored view."""
+    """flip(image, horizontal=True): a left-right mirrored view.
+    image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."""
 
 
 def vflip(image: _Image, layout: Optional[str] = None) -> Tensor:
-    """An upside-down view."""
+    """flip(image, False, True): an upside-down view.
+    image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."""
 
 
 def crop(image: _Image, y: SupportsIndex, x: SupportsIndex, h: SupportsIndex, w: SupportsIndex,
          layout: Optional[str] = None) -> Tensor:
-    """A view of rows y .. y+h-1 and columns x .. x+w-1."""
+    """A view of rows y .. y+h-1 and columns x .. x+w-1 of the image(s); ValueError when it does not fit.
+    image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."""
 
 
 def center_crop(image: _Image, size: _SizeLike, layout: Optional[str] = None) -> Tensor:
-    """torchvision's CenterCrop: a view when it fits, else the image centred on zeros (a new tensor)."""
+    """torchvision's CenterCrop: size = (h, w) or an int; a view when it fits (offset round((H - h) / 2)),
+    else a new tensor with the image centred on zeros.
+    image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."""
 
 
 def flip_batch(batch: _Image, flags: Sequence[Any], horizontal: bool = True, vertical: bool = False,
                layout: Optional[str] = None, out: Optional[_Image] = None) -> Tensor:
-    """A copy of an NCHW / NHWC batch with image i flipped where flags[i] is true; out may be batch."""
+    """Copy of a batch (NCHW / NHWC) with image i flipped where flags[i] is true.
+    out may be batch (in place); batch and out may be arrays (layout as augpy.resize)."""
 
 
 def image_dims(image: _Image, layout: Optional[str] = None) -> Tuple[int, int, int, int]:
-    """(N, H, W, C) of an image or batch under its layout."""
+    """(N, H, W, C) of an image or batch under its layout (N, C = 1 when absent).
+    layout None: the layout augpy.resize reads the image with (its layout string or its shape's)."""
 # ---- colour (colour.c, docs/colour.md) ------------------------------------------------------------------
 
 _FactorsLike = Optional[Union[float, Sequence[float], _NDArray]]  # a number or one per image, or None: step skipped
@@ -1093,25 +1593,31 @@ _RangeLike = Optional[Union[float, Tuple[float, float], Sequence[float]]]
 
 
 def adjust_brightness(imtensor: _Image, brightness_factor: float, out: Optional[_Image] = None) -> Tensor:
-    """torchvision's adjust_brightness of a uint8/float32 (N, C, H, W) or (C, H, W) image, C = 1 or 3."""
+    """torchvision's adjust_brightness: x * factor clamped to [0, 255] (uint8, then truncated) or [0, 1]
+    (float32). imtensor: (N, C, H, W) or (C, H, W), C = 1 or 3, uint8 or float32, any strides; factor >= 0.
+    out may be imtensor (in place). Returns the new tensor if out is None, else out."""
 
 
 def adjust_contrast(imtensor: _Image, contrast_factor: float, out: Optional[_Image] = None) -> Tensor:
-    """torchvision's adjust_contrast: blend with each image's grayscale mean."""
+    """torchvision's adjust_contrast: blend each image with the mean of its grayscale (floored for uint8):
+    x * f + mean * (1 - f), clamped (uint8: truncated). factor >= 0. Layout and out as adjust_brightness."""
 
 
 def adjust_saturation(imtensor: _Image, saturation_factor: float,
                       out: Optional[_Image] = None) -> Tensor:
-    """torchvision's adjust_saturation: blend with each pixel's grayscale."""
+    """torchvision's adjust_saturation: blend each pixel with its grayscale 0.2989 R + 0.587 G + 0.114 B
+    (floored for uint8). factor >= 0. A 1-channel image is returned unchanged (copied into out)."""
 
 
 def adjust_hue(imtensor: _Image, hue_factor: float, out: Optional[_Image] = None) -> Tensor:
-    """torchvision's adjust_hue: rotate the hue by hue_factor in [-0.5, 0.5] turns."""
+    """torchvision's adjust_hue: RGB -> HSV in float32 (uint8 scaled by 1/255), h = (h + factor) mod 1,
+    back to RGB (uint8: trunc(v * 255.999)). factor in [-0.5, 0.5]. A 1-channel image is unchanged."""
 
 
 def rgb_to_grayscale(imtensor: _Image, num_output_channels: int = 1,
                      out: Optional[_Image] = None) -> Tensor:
-    """torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B into 1 or 3 channels."""
+    """torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B in float32 (truncated for uint8), in 1 or
+    3 identical channels. A 1-channel input is copied (or repeated). uint8 or float32."""
 
 
 def invert(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
@@ -1119,11 +1625,13 @@ def invert(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
 
 
 def rgb_to_hsv(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
-    """float32 RGB -> HSV (torchvision's _rgb_to_hsv)."""
+    """float32 RGB (C = 3) to HSV (h in [0, 1), s in [0, 1], v = max(R, G, B)), torchvision's _rgb_to_hsv.
+    imtensor: (3, H, W) or (N, 3, H, W), channels first. Returns a new tensor, or out."""
 
 
 def hsv_to_rgb(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
-    """float32 HSV -> RGB (torchvision's _hsv_to_rgb)."""
+    """float32 HSV (C = 3) to RGB, torchvision's _hsv_to_rgb (p, q, t clamped to [0, 1]).
+    imtensor: (3, H, W) or (N, 3, H, W), channels first. Returns a new tensor, or out."""
 
 
 def color_jitter(imtensor: _Image, brightness: _FactorsLike = None, contrast: _FactorsLike = None,
@@ -1133,14 +1641,28 @@ def color_jitter(imtensor: _Image, brightness: _FactorsLike = None, contrast: _F
                  gammacolors: Optional[Union[Sequence[float], Sequence[Sequence[float]], _NDArray]] = None,
                  contrasts: _FactorsLike = None, vmin: Optional[float] = None,
                  vmax: Optional[float] = None) -> Tensor:
-    """ColorJitter on a batch in one pass, with per-image factors and step order; with gammagrays,
-    gammacolors, contrasts, vmin and vmax, lighting() of the result in the same pass."""
+    """ColorJitter on a batch in one pass: image n gets brightness[n], contrast[n], saturation[n], hue[n]
+    (sequences of N factors; None skips the step) in the order order[n] (N rows, each a permutation of
+    0 brightness, 1 contrast, 2 saturation, 3 hue; None: 0, 1, 2, 3), each step exactly as adjust_*.
+    With gammagrays (N), gammacolors (N*C or (N, C)), contrasts (N) and vmin, vmax (all five or none),
+    augpy.lighting of the result in the same pass (the values as float32, so the result is exactly
+    color_jitter then lighting). out may be imtensor (in place). Returns the new tensor if out is None,
+    else out. imtensor and out may be arrays (numpy, torch, DLPack, buffer), used without a copy, as in
+    every colour function; an image laid out (its layout string or its shape) other than NCHW / CHW (an
+    NHWC batch) is a ValueError."""
 
 
 def color_jitter_params(rng: Union[RandomNumberGenerator, _RngStates], n: int, brightness: _RangeLike = None,
                         contrast: _RangeLike = None, saturation: _RangeLike = None, hue: _RangeLike = None,
                         random_order: bool = True) -> Dict[str, Any]:
-    """ColorJitter's sampling of n images' factors and orders from rng (for color_jitter(im, **params))."""
+    """ColorJitter's parameters for n images from a RandomNumberGenerator (one uniform fill of n * 7 values),
+    or from a sequence of n (seed, calls) generator states, image k drawn from states[k] alone (as image 0
+    of a generator at that state; none is advanced):
+    brightness/contrast/saturation v -> factor uniform in [max(0, 1 - v), 1 + v], hue v -> [-v, v], or
+    (min, max) pairs; None (or a range (1, 1) / (0, 0) for hue) is not sampled. Returns a dict with
+    'brightness', 'contrast', 'saturation', 'hue' (lists of n floats or None) and 'order' (n tuples, a
+    random permutation of (0, 1, 2, 3) each, or (0, 1, 2, 3) when random_order is false), ready for
+    color_jitter(im, **params)."""
 
 
 # ---- RandomResizedCrop and decode plans (rrc.c; public wrappers in augpy.rrc) ----------------------
@@ -1148,15 +1670,15 @@ def color_jitter_params(rng: Union[RandomNumberGenerator, _RngStates], n: int, b
 def _random_resized_crop(rng: Union[RandomNumberGenerator, _RngStates], heights: Sequence[int], widths: Sequence[int],
                          out_height: int, out_width: int, scale: Sequence[float], ratio: Sequence[float],
                          hflip: float, max_supersampling: int, dct_scale: bool, roi: bool) -> List[Any]:
-    """aug_random_resized_crop: per image (crop, hflip, matrix, supersampling, (scale_m, roi, matrix, supersampling))."""
+    """aug_random_resized_crop: per image (crop, hflip, matrix, supersampling, (scale_m, roi, matrix, supersampling)); rng may also be a sequence of n (seed, calls) states, one per image (aug_random_resized_crop_states). Use augpy.random_resized_crop."""
 
 
 def _plan_decode(matrix: Sequence[float], src_height: int, src_width: int, out_height: int, out_width: int,
                  supersampling: int, dct_scale: bool, roi: bool) -> Tuple[int, Tuple[int, int, int, int],
                                                                      Tuple[float, ...], int]:
-    """aug_plan_decode: (scale_m, roi, matrix, supersampling)."""
+    """aug_plan_decode: (scale_m, roi, matrix, supersampling). Use augpy.plan_decode."""
 
 
 def _resize_center_crop_matrix(src_height: int, src_width: int, resize: int, out_height: int, out_width: int,
                                max_supersampling: int) -> Tuple[Tuple[float, ...], int]:
-    """aug_resize_center_crop_matrix: (matrix, supersampling)."""
+    """aug_resize_center_crop_matrix: (matrix, supersampling). Use augpy.resize_center_crop_matrix."""

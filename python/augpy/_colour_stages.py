@@ -129,6 +129,7 @@ class ColorJitter(Sampled):
         return _restore_stage, (type(self), self._params, self._sampling_state())
 
     def __call__(self, batch):
+        """Jitter ``batch['image']`` in place; each augmentation dict gets ``color_jitter``."""
         func = "ColorJitter"
         image = _image_batch(batch, func, "(N, 3, H, W)")
         n = image.shape[0]
@@ -178,6 +179,7 @@ class Normalize:
         return _restore_stage, (type(self), self._params, {})
 
     def __call__(self, batch):
+        """``batch['image']`` normalized into the next ring buffer; returns ``batch``."""
         func = "Normalize"
         image = _image_batch(batch, func, "(N, C, H, W)")
         n, c, h, w = image.shape

@@ -689,6 +689,7 @@ class RandomWarp:
                 raise ValueError(f"RandomWarp: {name} is a probability in [0, 1], got {p}")
 
     def __call__(self, rng, key=None, metadata=None):
+        """{'angle', 'scale', 'aspect', 'shift', 'hmirror', 'vmirror'}: make_transform's keyword arguments."""
         return {
             "angle": float(rng.uniform(-self.angle, self.angle)),
             "scale": float(rng.uniform(*self.scale)),

@@ -34,9 +34,41 @@ WARP_KEYS: Tuple[str, ...]
 
 
 class DecodeWarp:
-    """Decode JPEGs (and PNGs) and warp them into (N, C, H, W) batch tensors from a ring of
-    ``num_buffers`` buffers; each ``batch['augmentation'][i]`` holds make_transform's keyword
-    arguments and gets the warp's ``matrix`` and ``source_size``."""
+    """Decode JPEGs and warp them into batch tensors (N, C, H, W).
+
+    :param batch_size: number of samples in a batch
+    :param shape: shape (C, H, W) of one image in the batch
+    :param background: C background values (tensor or sequence); None: zeros
+    :param dtype: dtype of the batch buffers
+    :param cpu_threads: number of parallel decoders
+    :param num_buffers: number of batch buffers used in turn; a returned batch
+        stays valid until ``num_buffers - 1`` further calls
+    :param decode_buffer_size: elements of a pre-allocated decode buffer per
+        decoder (must hold H*W*3 of the largest image); None: a new buffer per image
+    :param max_pixels: the largest image (height * width) decoded, passed to each
+        ``Decoder``; None: the Decoder's default (2**28)
+    :param on_error: what a file that cannot be read or decoded does: ``'raise'`` (default;
+        ``augpy.DecodeError`` naming the image's index, key or path, format and the
+        decoder's reason), ``'skip'`` (the batch comes back without it: see
+        ``batch['skipped']`` and the count ``self.skipped``) or ``'warn'`` (skip and log)
+    :param dct_scale: decode each JPEG at the smallest libjpeg DCT scale M/8 (1/8, 1/4, 1/2, 1) that
+        still gives the warp at least one source pixel per output pixel, and only
+        the region the warp reads (``augpy.plan_decode``); the matrix and the
+        supersampling are adjusted to that decode. None (the default): on, except
+        for decoders whose engine is ``'nvjpeg'`` (a scaled decode runs on the CPU);
+        False: always decode the whole image at full size (PNG files always are)
+
+    An instance may be used in a forked child (a DataLoader worker): the child
+    gets its own decoder threads and decoders on first use. It pickles (its
+    parameters; threads, buffers and decoders are made anew), so it can be handed
+    to a spawned process or a Ray actor.
+
+    Targets (docs/targets.md): each ``batch['augmentation'][i]`` gets ``matrix``
+    (6 floats, the warp of the FULL decoded image, output pixel -> source pixel)
+    and ``source_size`` (h, w); optional batch keys ``boxes`` (+ ``labels``),
+    ``keypoints`` (+ ``keypoint_labels``) and ``masks`` are moved with those
+    matrices (``augpy.targets.transform_batch_targets``; settings: the attributes
+    ``box_format``, ``box_params``, ``ignore_index``)."""
 
     box_format: str
     box_params: Optional[Dict[str, Any]]
@@ -58,13 +90,18 @@ class DecodeWarp:
                  decode_buffer_size: Optional[_Int] = None, max_pixels: Optional[_Int] = None,
                  dct_scale: Optional[bool] = None, on_error: str = "raise") -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
-        """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like, paths or DLPack
-        tensors) and warp each image into the next batch buffer; returns ``batch`` with
-        ``'image'`` the (n, C, H, W) batch."""
+        """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like,
+        paths or DLPack tensors) and warp each image with its
+        ``batch['augmentation']`` dict into the next batch buffer.
+        Returns ``batch`` with ``'image'`` replaced by the (n, C, H, W) batch."""
     def finalize_batch(self, buffer: Tensor) -> Tensor:
-        """Make a batch buffer (or a view of one) ready for the caller's current stream."""
+        """Make a batch buffer (or a view of one) ready for use on the caller's
+        current stream and return it: that stream waits for the decodes and
+        warps queued for it (on the CPU they have ended when the calls return).
+        Nothing blocks the host; numpy() or DLPack with the consumer's stream
+        see the final values."""
     def close(self) -> None:
-        """Stop the decoder threads."""
+        """Stop the decoder threads (also done when the object is collected)."""
     def __del__(self) -> None: ...
 
 
@@ -98,8 +135,40 @@ class _ImageNetEvalKwargs(TypedDict, total=False):
 
 
 class ImageNetTrain(DecodeWarp):
-    """ImageNet-style training stage: RandomResizedCrop + horizontal flip, region-decoded with
-    DCT scaling, into uint8 (N, 3, H, W) batches; ``transforms`` run after it."""
+    """ImageNet-style training stage: RandomResizedCrop + horizontal flip, decoded
+    with DCT scaling and regions, into uint8 (N, 3, size, size) batches.
+
+    Per image: torchvision's RandomResizedCrop parameters (``augpy.random_resized_crop``),
+    drawn as the seed model says (stream ``'ImageNetTrain'``: each image's values are a
+    pure function of its augmentation dict's ``rng`` = (seed, epoch, sample), which
+    StageDataset fills in; see augpy.image), then a
+    region decode of the crop at the smallest libjpeg scale 1/8, 1/4, 1/2 or 1 that keeps at least
+    one source pixel per output pixel, then one warp (antialiased with up to
+    ``max_supersampling``^2 samples, mirrored when flipped) into a slot of the
+    ring buffer. DecodeWarp's buffer ring, decoder threads and streams are reused.
+
+    The result is the uint8 batch (pixels 0..255, layout NCHW). Colour jitter and
+    normalisation are the FOLLOWING stages (hook point: ``transforms``, callables
+    batch -> batch applied in order after the decode/warp, e.g. a colour-jitter
+    stage then a normalize / crop_mirror_normalize stage); this stage records in
+    ``batch['augmentation']`` one dict per image with ``rng``, ``crop`` (y, x, h, w),
+    ``hflip`` and ``dct_scale`` (M of the M/8 decode, 8 = none); given back with its
+    image, such a dict replays that image's crop and flip.
+
+    :param batch_size: images per batch (at most)
+    :param size: output size, int or (height, width)
+    :param scale: area fraction range of the crop (torchvision's default (0.08, 1))
+    :param ratio: aspect (w / h) range, drawn log-uniformly (default (3/4, 4/3))
+    :param hflip: probability of a horizontal mirror
+    :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
+        dct_scale, on_error: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
+        full size and warps with the full-image matrix)
+    :param seed: the seed of images whose dicts carry no ``rng`` (called outside
+        StageDataset): image k the stage sees gets ``rng`` = (seed, 0, k) (None: entropy
+        drawn once; a forked child draws its own). Inside StageDataset the dataset's
+        seed, epoch and each sample's key decide.
+    :param max_supersampling: cap of the warp's antialiasing samples per axis
+    :param transforms: callables applied to the batch dict after the decode/warp"""
 
     stream: Optional[str]
     seed: Optional[int]
@@ -115,13 +184,17 @@ class ImageNetTrain(DecodeWarp):
                  max_pixels: Optional[_Int] = None, transforms: Iterable[_Stage] = (),
                  on_error: str = "raise") -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
-        """Decode ``batch['image']`` into the next ring buffer; ``'image'`` becomes the uint8
-        (n, 3, H, W) batch and ``'augmentation'`` records the draws, after ``transforms``."""
+        """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
+        returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch and
+        ``'augmentation'`` the drawn parameters, after ``transforms``."""
 
 
 class ImageNetEval(DecodeWarp):
-    """ImageNet-style evaluation stage: Resize(resize) (shorter side) + CenterCrop(size) as one
-    warp, into uint8 (N, 3, H, W) batches; ``transforms`` run after it."""
+    """ImageNet-style evaluation stage: torchvision's ``Resize(resize)`` (shorter side)
+    + ``CenterCrop(size)`` as ONE warp (``augpy.resize_center_crop_matrix``), decoded
+    with DCT scaling and a region like ``ImageNetTrain``, into uint8 (N, 3, H, W)
+    batches (layout NCHW). Normalisation is the following stage (``transforms``,
+    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``."""
 
     resize: int
     max_supersampling: int
@@ -132,13 +205,17 @@ class ImageNetEval(DecodeWarp):
                  max_pixels: Optional[_Int] = None, transforms: Iterable[_Stage] = (),
                  on_error: str = "raise") -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
-        """Decode ``batch['image']`` into the next ring buffer; ``'image'`` becomes the uint8
-        (n, 3, H, W) batch, after ``transforms``."""
+        """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
+        returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch, after ``transforms``."""
 
 
 class Lighting:
-    """Apply ``augpy.lighting`` to a batch (N, C, H, W) in place, with each augmentation dict's
-    ``gamma_gray``, ``gamma_color`` and ``contrast``."""
+    """Apply ``augpy.lighting`` to a batch (N, C, H, W) in place.
+
+    :param batch_size: maximum number of samples in a batch
+    :param channels: channels C per image
+    :param min_value: minimum brightness value, typically 0 for 8 bit images
+    :param max_value: maximum brightness value, typically 255 for 8 bit images"""
 
     batch_size: int
     channels: int
@@ -146,7 +223,9 @@ class Lighting:
     max_value: float
     def __init__(self, batch_size: _Int, channels: _Int = 3, min_value: float = 0, max_value: float = 255) -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
-        """Apply the lighting to ``batch['image']`` in place; returns ``batch``."""
+        """Apply the lighting of each ``batch['augmentation']`` dict (keys
+        ``gamma_gray`` default 1, ``gamma_color`` default C ones, ``contrast``
+        default 0) to ``batch['image']`` in place; returns ``batch``."""
 
 
 # The manual's spelling of the class name.
@@ -154,8 +233,29 @@ Lightning = Lighting
 
 
 class ColorJitter:
-    """torchvision's ColorJitter on a uint8 or float32 (N, 3, H, W) batch, in place, with
-    per-image factors and order drawn by the seed model (stream ``'ColorJitter'``)."""
+    """torchvision's ``ColorJitter`` on a uint8 or float32 (N, 3, H, W) batch, in place,
+    with per-image factors and step order drawn from the stage's generator
+    (``augpy.color_jitter_params``; the seed model's stream ``'ColorJitter'``: each image's
+    factors are a pure function of its augmentation dict's ``rng``, see augpy.image)
+    and applied in one pass per image
+    (``augpy.color_jitter``; docs/colour.md). Each ``batch['augmentation']`` dict
+    gets the image's factors as ``color_jitter``: a dict with ``brightness``,
+    ``contrast``, ``saturation``, ``hue`` and ``order`` (one key, so that they never
+    mix with another stage's keys such as ``Lighting``'s ``contrast``).
+
+    :param brightness, contrast, saturation: torchvision's ranges (a number v: factor
+        in [max(0, 1 - v), 1 + v]; a pair: that range; 0 / None: the step is skipped)
+    :param hue: a number h in [0, 0.5] (shift in [-h, h]) or a pair
+    :param random_order: a random order of the four steps per image (torchvision's)
+    :param seed: the seed of images whose dicts carry no ``rng`` (called outside StageDataset):
+        image k the stage sees gets ``rng`` = (seed, 0, k) (None: entropy drawn once; a
+        forked child then draws its own)
+    :param lighting: also apply each image's ``Lighting`` parameters in the same pass
+        (``augpy.color_jitter``'s fused lighting): the ``gamma_gray``, ``gamma_color``
+        and ``contrast`` keys of the incoming ``batch['augmentation']`` dicts, with
+        ``Lighting``'s defaults; the result is exactly ColorJitter followed
+        by ``Lighting(..., min_value, max_value)`` with those values
+    :param min_value, max_value: the lighting's value range (as ``Lighting``'s)"""
 
     stream: Optional[str]
     seed: Optional[int]
@@ -172,8 +272,14 @@ class ColorJitter:
 
 
 class Normalize:
-    """``(x - mean) / std`` per channel of a (N, C, H, W) batch into float32 (or ``dtype``) batches
-    in ``layout`` 'NCHW' or 'NHWC', from a ring of ``num_buffers`` buffers."""
+    """``(x - mean) / std`` per channel of a (N, C, H, W) batch into float32 (or
+    ``dtype``) batches in ``layout`` "NCHW" or "NHWC", through
+    ``augpy.crop_mirror_normalize`` (DALI's arithmetic; docs/normalize.md). The
+    results live in a ring of ``num_buffers`` buffers like DecodeWarp's: a returned
+    batch stays valid for ``num_buffers - 1`` further calls.
+
+    :param mean, std: per channel (or one value), in the input's units (default:
+        torchvision's ImageNet statistics times 255)"""
 
     batch_size: int
     num_buffers: int
@@ -192,9 +298,14 @@ def imagenet_train(batch_size: _Int, size: _SizeLike = 224,
                    mean: _PerChannel = ..., std: _PerChannel = ..., dtype: Optional[_DTypeLike] = None,
                    layout: str = "NCHW", seed: _Seed = None,
                    **kwargs: Unpack[_ImageNetTrainKwargs]) -> ImageNetTrain:
-    """The ImageNet training recipe as one stage: ImageNetTrain -> ColorJitter(*jitter) (None: none)
-    -> Normalize (the ImageNetTrain stage, the others its ``transforms``)."""
+    """The ImageNet training recipe as one stage: ``ImageNetTrain`` (region decode, random
+    resized crop, flip) -> ``ColorJitter(*jitter)`` (None: no jitter) -> ``Normalize``.
+    Returns the ImageNetTrain stage with the other two as its ``transforms``; kwargs go to
+    ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip, dct_scale, on_error, ...).
+    The crops and the jitter draw from each image's ``rng`` (seed model, augpy.image) on
+    their own streams; ``seed`` is ImageNetTrain's (images that come without ``rng``)."""
 def imagenet_eval(batch_size: _Int, size: _SizeLike = 224, resize: _Int = 256, mean: _PerChannel = ...,
                   std: _PerChannel = ..., dtype: Optional[_DTypeLike] = None, layout: str = "NCHW",
                   **kwargs: Unpack[_ImageNetEvalKwargs]) -> ImageNetEval:
-    """The ImageNet evaluation recipe as one stage: ImageNetEval -> Normalize."""
+    """The ImageNet evaluation recipe as one stage: ``ImageNetEval`` (resize the shorter
+    side, centre crop) -> ``Normalize``; kwargs go to ImageNetEval."""

@@ -110,6 +110,7 @@ class StageAugment:
         return meta
 
     def __call__(self, batch):
+        """The rows of ``batch`` decoded and augmented: 'image' (and 'label', 'path') numpy arrays."""
         func = f"augpy.ray.{type(self).__name__}"
         if not isinstance(batch, dict) or "bytes" not in batch:
             raise TypeError(f"{func}: expected a dict batch with a 'bytes' column (read_binary_files rows), "

@@ -21,14 +21,25 @@ _RowPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
 def row_key(path: _RowPath, root: Optional[_Path] = None) -> str:
-    """The key of a row: its path relative to ``root`` without the extension ('/' separated)."""
+    """The key of a row: its path relative to ``root`` without the extension ('/'
+    separated), as ``augpy.data.FolderSource(root)`` keys it; the path without its
+    extension when root is None."""
 def row_rng(seed: int, path: _RowPath, epoch: int = 0) -> numpy.random.Generator:
-    """Legacy: the numpy Generator ``SeedSequence([seed, epoch, crc32(path)])``."""
+    """Legacy: the numpy Generator ``SeedSequence([seed, epoch, crc32(path)])`` of augpy
+    before the seed model (kept for code that recorded its draws)."""
 
 
 class StageAugment:
-    """Callable class for ``Dataset.map_batches``: read_binary_files rows ({'bytes', 'path'}) through
-    augpy batch stages -> {'image': (n, C, H, W) numpy array, 'label': int64 (with root)}."""
+    """Callable class for ``map_batches`` (see the module doc).
+
+    :param make_stages: callable returning the stages (a stage or a list; the first
+        takes the encoded images), e.g. ``functools.partial(augpy.image.imagenet_train, 64)``
+    :param seed, epoch: the seed model's seed and epoch
+    :param root: the folder the paths are under (keys and class labels as
+        ``FolderSource(root)``); None: keys are the paths, no labels
+    :param augment: ``augment(generator, key, metadata) -> dict`` per row (as StageDataset's)
+    :param on_error: None: the stages' own; ``'raise'``, ``'skip'`` or ``'warn'``
+    :param keep_paths: also return the ``'path'`` column (a string column)"""
 
     stages: List[_Stage]
     seed: int
@@ -67,7 +78,15 @@ class _RecipeKwargs(TypedDict, total=False):
 
 
 class ImageNetTrain(StageAugment):
-    """StageAugment with the ImageNet training recipe ``augpy.image.imagenet_train``."""
+    """``StageAugment`` with the ImageNet training recipe ``augpy.image.imagenet_train``
+    (random resized crop + flip, ``ColorJitter(*jitter)``, ``Normalize``): the same
+    images as ``augpy.torch.StageDataset`` with that recipe gives for the same keys,
+    seed and epoch.
+
+    :param root, seed, epoch, on_error, keep_paths: as StageAugment
+    :param batch_size: the stage's batch size (rows are processed in pieces of it)
+    :param recipe: keyword arguments of ``augpy.image.imagenet_train`` (size, scale,
+        ratio, jitter, mean, std, dtype, layout, cpu_threads, ...)"""
 
     def __init__(self, root: Optional[_Path] = None, seed: int = 0, epoch: int = 0, batch_size: _Int = 64,
                  on_error: Optional[str] = None, keep_paths: bool = False,
@@ -88,7 +107,18 @@ class _DecodeAugmentKwargs(TypedDict, total=False):
 
 
 class DecodeAugment(StageAugment):
-    """Callable class for ``map_batches``: augpy.image.DecodeWarp with per-row ``augment`` draws."""
+    """Callable class for ``map_batches``: ``augpy.image.DecodeWarp`` with per-row
+    ``augment`` draws (see the module doc).
+
+    :param shape: (C, H, W) of the output images
+    :param augment: ``augment(generator, key, metadata) -> make_transform kwargs`` (e.g.
+        ``augpy.data.RandomWarp``); None: no augmentation
+    :param seed, epoch, root, on_error, keep_paths: as StageAugment
+    :param background, dtype, cpu_threads, dct_scale: passed to DecodeWarp
+    :param stages: callable returning further stages run after DecodeWarp (e.g.
+        ``lambda: [augpy.image.Lighting(64)]``), or None
+    :param max_batch_size: the DecodeWarp buffers' batch size; larger batches are
+        processed in pieces"""
 
     shape: Tuple[int, ...]
     decode_warp: DecodeWarp
@@ -102,4 +132,5 @@ class DecodeAugment(StageAugment):
 
 def decode_augment(batch: Dict[str, Any], shape: Sequence[int] = (3, 224, 224), augment: Optional[_Augment] = None,
                    seed: int = 0, epoch: int = 0, **kwargs: Unpack[_DecodeAugmentKwargs]) -> Dict[str, Any]:
-    """``DecodeAugment(shape, augment, seed, epoch, **kwargs)(batch)`` as a plain function."""
+    """``DecodeAugment(shape, augment, seed, epoch, **kwargs)(batch)`` as a plain function
+    (for ``map_batches(augpy.ray.decode_augment, fn_kwargs=...)`` as Ray tasks)."""

@@ -320,6 +320,7 @@ class StageDataset(IterableDataset):
         return batch, release
 
     def __iter__(self):
+        """The batches of this worker's share: dicts, or (images, labels) with output='tuple'."""
         worker_id, num_workers = self._worker()
         if self._shared is not None and get_worker_info() is not None:
             self._seed, self.epoch, self._start = (int(v) for v in self._shared)

@@ -44,9 +44,32 @@ def to_torch(t: Tensor) -> Any:
 
 
 class StageDataset(IterableDataset):  # type: ignore[misc]  # torch's class, Any without torch's stubs
-    """An IterableDataset over augpy batch stages: yields batch dicts (``output='dict'``: 'image' a
-    torch tensor, 'label', 'key', 'metadata', 'augmentation', ...) or ``(images, labels)``
-    (``output='tuple'``)."""
+    """An IterableDataset over augpy batch stages (see the module doc).
+
+    :param source: where the samples come from: an indexable source
+        (``augpy.data.FolderSource``, ``FileListSource``: shuffled per epoch, split by
+        batch across workers), a ``ShardSource`` (streamed tar shards), or a callable
+        ``(worker_id, num_workers) -> iterable of (bytes, key, metadata)`` (streamed)
+    :param make_stages: picklable callable returning a stage or a list of stages
+        (built in each worker)
+    :param batch_size: samples per batch
+    :param augment: ``augment(generator, key, metadata) -> dict`` (e.g.
+        ``augpy.data.RandomWarp``) given each sample's own numpy Generator
+        (``augpy.data.sample_generator``); None: no augmentation dicts but ``rng``
+    :param seed: int in [0, 2**64): the seed of every draw (shuffle, stages, augment);
+        None: ``torch.initial_seed()`` read once, here in the main process (fresh per
+        run, and fixed by ``torch.manual_seed``), shared with the workers
+    :param copy: True: yield copies; False: yield the ring buffer with a release callable
+    :param drop_last: drop a last, smaller batch
+    :param shuffle: a new order of the samples every epoch (``set_epoch``): indexable
+        sources are permuted as a whole; tar shards are permuted and then go through a
+        shuffle buffer of ``shuffle_buffer`` samples (WebDataset's scheme)
+    :param shuffle_buffer: the buffer's size for streamed sources
+    :param on_error: None: the stages' own ``on_error``; ``'raise'``, ``'skip'`` or
+        ``'warn'``: set on every stage that has one. Skipped files are replaced by the next
+        samples of the worker's share, so batches stay full; ``self.skipped`` (in-process)
+        and each batch's ``'skipped'`` list name them
+    :param output: ``'dict'`` (the batch dict) or ``'tuple'`` (``(images, labels)``)"""
 
     source: _Source
     make_stages: _MakeStages
@@ -66,12 +89,18 @@ class StageDataset(IterableDataset):  # type: ignore[misc]  # torch's class, Any
                  drop_last: bool = False, shuffle: bool = False, shuffle_buffer: int = 1000,
                  on_error: Optional[str] = None, output: str = "dict") -> None: ...
     def set_epoch(self, epoch: SupportsIndex) -> None:
-        """Epoch ``epoch``'s order and augmentations (call it before each epoch)."""
+        """Epoch ``epoch``'s order and augmentations (call it before each epoch, as with
+        DistributedSampler): a new stream per epoch, no replay of the earlier ones."""
     def __len__(self) -> int:
-        """Batches per epoch (indexable sources only: TypeError for streamed ones)."""
+        """Batches per epoch (indexable sources; a worker's share is about len / num_workers)."""
     def state_dict(self, samples_seen: Optional[int] = None) -> Dict[str, Any]:
-        """``{'seed', 'epoch', 'sample', 'size', 'shuffle'}``: where the epoch stands."""
+        """Where the epoch stands: ``{'seed', 'epoch', 'sample', 'size', 'shuffle'}``. sample =
+        ``samples_seen`` (the samples the training loop has taken this epoch, counting from
+        the epoch's start) or, without it, the samples this process read (num_workers=0).
+        ``load_state_dict`` of it resumes the epoch at that sample."""
     def load_state_dict(self, state: Dict[str, Any]) -> None:
-        """Resume the epoch at ``state['sample']`` (a state_dict() of this dataset's source)."""
+        """Resume: the next iteration starts at ``state['sample']`` of ``state['epoch']``'s
+        order, with that seed (indexable sources; a streamed source resumes at its epoch's
+        start). Raises ValueError for a state of another source or ordering."""
     def __iter__(self) -> Iterator[Any]:
         """The batches of this worker's share: dicts, or (images, labels) with output='tuple'."""

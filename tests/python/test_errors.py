@@ -94,7 +94,7 @@ def test_wrong_types():
         augpy.add(a, "x")
     with pytest.raises(TypeError, match="augpy.add"):
         augpy.add(a, 1, out=np.zeros(2))
-    with pytest.raises(TypeError, match="missing required argument 'scalar'"):
+    with pytest.raises(TypeError, match="missing required argument 'other'"):  # the name in add's signature
         augpy.add(a)
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
         augpy.add(a, 1, bogus=2)

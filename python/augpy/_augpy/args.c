@@ -1,9 +1,8 @@
 /* _augpy/args.c: the generic argument parsers of the extension.
  *
- * augpy_parse_args binds METH_FASTCALL | METH_KEYWORDS arguments to named slots
- * (with '|'-separated keyword aliases); the other parsers turn one argument
- * into a C value with the extension's messages, each naming the Python
- * function and the argument: ints, reals, numbers (scalars and Constants),
+ * The parsers here turn one argument into a C value with the extension's
+ * messages, each naming the Python function and the argument (augpy_parse_args,
+ * which binds the arguments to a function's spec, is in argspec.c): ints, reals, numbers (scalars and Constants),
  * shapes, `out=`, float32 parameter tensors, device ids and the launch
  * settings blocks_per_sm / threads. The image functions take their images through
  * one converter here (augpy_image_arg: augpy tensors as they are, foreign arrays
@@ -15,64 +14,6 @@
  * Conversions of tensors, arrays, dtypes and scalars themselves are in convert.c. */
 #include <string.h>
 #include "augpy.h"
-
-/* ---- positional and keyword arguments ------------------------------------------- */
-
-static int name_matches(const char *names, const char *s, Py_ssize_t len) {
-    const char *p = names;
-    for (;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        if ((Py_ssize_t)n == len && memcmp(p, s, n) == 0) return 1;
-        if (!bar) return 0;
-        p = bar + 1;
-    }
-}
-
-static const char *first_name(const char *names, char *buf, size_t len) {
-    size_t n = strcspn(names, "|");
-    if (n >= len) n = len - 1;
-    memcpy(buf, names, n);
-    buf[n] = '\0';
-    return buf;
-}
-
-int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                     const char *const *names, int nnames, int nrequired, PyObject **slots) {
-    char buf[64];
-    for (int i = 0; i < nnames; i++) slots[i] = NULL;
-    if (nargs > nnames) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", func, nnames, nargs);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++) slots[i] = args[i];
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        Py_ssize_t len;
-        const char *key = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(kwnames, k), &len);
-        if (!key) return -1;
-        int found = -1;
-        for (int i = 0; i < nnames && found < 0; i++)
-            if (name_matches(names[i], key, len)) found = i;
-        if (found < 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", func, key);
-            return -1;
-        }
-        if (slots[found]) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", func, key);
-            return -1;
-        }
-        slots[found] = args[nargs + k];
-    }
-    for (int i = 0; i < nrequired; i++) {
-        if (!slots[i]) {
-            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", func,
-                         first_name(names[i], buf, sizeof buf), i + 1);
-            return -1;
-        }
-    }
-    return 0;
-}
 
 /* ---- numbers --------------------------------------------------------------------- */
 

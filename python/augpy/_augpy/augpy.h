@@ -108,12 +108,59 @@ PyObject *augpy_int64_tuple(int n, const int64_t *v);
  * shape and dtype). Returns the numpy array. */
 PyObject *augpy_tensor_to_numpy(augpy_state *st, const aug_tensor *t, PyObject *array, const char *func);
 
+/* ---- argument specs (argspec.c) -------------------------------------------- */
+/* One parameter: its name, then '|'-separated keyword aliases ("input|tensor";
+ * the signature and the messages show the first), and its default as Python
+ * text ("None", "'linear'"), NULL when required. */
+typedef struct augpy_param {
+    const char *name;
+    const char *dflt;
+} augpy_param;
+
+/* A function's (or method's) parameters, declared once at file scope with
+ * AUGPY_SIG and read by the parser and the docstring builder. */
+typedef struct augpy_sig {
+    const char *name;           /* the Python name: its PyMethodDef's ml_name, or the type's name */
+    const augpy_param *params;
+    int nparams;
+    int npos;                   /* the first npos may be given by position; the others are keyword-only */
+    int method;                 /* 1: a method, signed "name($self, /, ...)" */
+    int nrequired;              /* the parameters without a default (a prefix): counted once, -1 until then */
+} augpy_sig;
+
+#define AUGPY_NPARAMS_(p) ((int)(sizeof(p) / sizeof((p)[0])))
+/* static augpy_sig var: the function `pyname` with the parameters given as
+ * {"name|alias", "default"} items ({"name"}: required, dflt NULL; the pragmas
+ * let -Wextra accept that short form). AUGPY_METHOD_SIG: a
+ * method (self not listed); AUGPY_SIG_KWONLY: only the first npos positional;
+ * AUGPY_METHOD_SIG_OF: the method of the function spec `base` without its first
+ * parameter (the tensor: Tensor.sum of augpy.sum). */
+#define AUGPY_SIG_(var, pyname, method, npos, ...)                                                            \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")         \
+    static const augpy_param var##_params_[] = {__VA_ARGS__};                                                \
+    _Pragma("GCC diagnostic pop")                                                                            \
+    static augpy_sig var = {pyname, var##_params_, AUGPY_NPARAMS_(var##_params_),                            \
+                            (npos) < 0 ? AUGPY_NPARAMS_(var##_params_) : (npos), method, -1}
+#define AUGPY_SIG(var, pyname, ...) AUGPY_SIG_(var, pyname, 0, -1, __VA_ARGS__)
+#define AUGPY_SIG_KWONLY(var, pyname, npos, ...) AUGPY_SIG_(var, pyname, 0, npos, __VA_ARGS__)
+#define AUGPY_METHOD_SIG(var, pyname, ...) AUGPY_SIG_(var, pyname, 1, -1, __VA_ARGS__)
+#define AUGPY_METHOD_SIG_OF(var, pyname, base)                                                               \
+    static augpy_sig var = {pyname, base##_params_ + 1, AUGPY_NPARAMS_(base##_params_) - 1,                  \
+                            AUGPY_NPARAMS_(base##_params_) - 1, 1, -1}
+
+/* Parse METH_FASTCALL|METH_KEYWORDS arguments into slots[0..sig->nparams)
+ * (borrowed; NULL where absent) by the names of sig (aliases included); the
+ * required ones must be present. 0 ok, -1 with TypeError naming func. */
+int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, augpy_sig *sig,
+                     PyObject **slots);
+/* At module init: give each function of sigs (NULL-terminated) the docstring
+ * "name(params)\n--\n\n" + its doc in defs (the def of that name), and a type's
+ * Py_tp_doc slot its constructor's; an earlier module instance's work is kept.
+ * 0, or -1 with SystemError (a spec without its def, a hand-written signature). */
+int augpy_sign_methods(PyMethodDef *defs, augpy_sig *const *sigs);
+int augpy_sign_type(PyType_Slot *slots, augpy_sig *sig);
+
 /* ---- argument parsing (args.c) ---------------------------------------------- */
-/* Parse METH_FASTCALL|METH_KEYWORDS arguments into slots[0..nnames) (borrowed;
- * NULL where absent). names[i] may list aliases separated by '|' ("tensor|tensor1");
- * the first nrequired are required. 0 ok, -1 with TypeError naming func. */
-int augpy_parse_args(const char *func, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                     const char *const *names, int nnames, int nrequired, PyObject **slots);
 /* Number arguments: ints (bool and float refused, TypeError; beyond int64 or
  * int, ValueError "func: name = ... is out of range") and reals (anything with
  * __float__/__index__; TypeError otherwise, ValueError "must be finite" for
@@ -471,5 +518,12 @@ Py_ssize_t augpy_parse_rng_states(PyObject *obj, aug_rng_state **out, const char
 extern PyMethodDef augpy_tensor_op_methods[];     /* ops.c: fill */
 extern PyMethodDef augpy_tensor_reduce_methods[]; /* reduce.c: sum, min, max, mean, all, any */
 extern PyMethodDef augpy_tensor_math_methods[];   /* mathfuncs.c: the math ops whose PY is METHOD */
+/* The argument specs of those tables' methods ({NULL}-terminated; tensor.c signs
+ * each table with its list); augpy_tensor_io_sigs: to, cuda of tensor.c's own. */
+extern augpy_sig *const augpy_tensor_io_sigs[];
+extern augpy_sig *const augpy_tensor_op_sigs[];
+extern augpy_sig *const augpy_tensor_reduce_sigs[];
+extern augpy_sig *const augpy_tensor_math_sigs[];
+extern augpy_sig *const augpy_tensor_extra_sigs[];
 
 #endif

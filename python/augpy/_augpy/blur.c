@@ -4,14 +4,15 @@
  * float32 tensor, or a number, numpy array or sequence (augpy_per_image_tensor). */
 #include "augpy.h"
 
+AUGPY_SIG(box_blur_single_sig, "box_blur_single", {"input|tensor"}, {"ksize"}, {"out", "None"});
+
 static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"input|tensor", "ksize", "out"};
     const char *func = "augpy.box_blur_single";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
     int ksize;
     augpy_image in, out;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0 ||
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &box_blur_single_sig, a) < 0 ||
         augpy_parse_int(a[1], &ksize, func, "ksize") < 0 ||
         augpy_image_io(st, a[0], a[2], AUGPY_CHW, &in, &out, func, "input") < 0)
         return NULL;
@@ -21,12 +22,13 @@ static PyObject *fn_box_blur_single(PyObject *m, PyObject *const *args, Py_ssize
     return augpy_image_result(st, s, res, &in, &out, a[2], func);
 }
 
+AUGPY_SIG(gaussian_blur_single_sig, "gaussian_blur_single", {"input|tensor"}, {"sigma"}, {"out", "None"});
+
 static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"input|tensor", "sigma", "out"};
     const char *func = "augpy.gaussian_blur_single";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0)
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &gaussian_blur_single_sig, a) < 0)
         return NULL;
     if (PyBool_Check(a[1]) || !PyNumber_Check(a[1]) || PyComplex_Check(a[1])) {
         PyErr_Format(PyExc_TypeError, "%s: sigma must be a number, not '%.100s'", func, Py_TYPE(a[1])->tp_name);
@@ -43,14 +45,15 @@ static PyObject *fn_gaussian_blur_single(PyObject *m, PyObject *const *args, Py_
     return augpy_image_result(st, s, res, &in, &out, a[2], func);
 }
 
+AUGPY_SIG(gaussian_blur_sig, "gaussian_blur", {"input|tensor"}, {"sigmas"}, {"max_ksize"}, {"out", "None"});
+
 static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"input|tensor", "sigmas", "max_ksize", "out"};
     const char *func = "augpy.gaussian_blur";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[4];
     int max_ksize;
     augpy_image in, out;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 4, 3, a) < 0 ||
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &gaussian_blur_sig, a) < 0 ||
         augpy_parse_int(a[2], &max_ksize, func, "max_ksize") < 0 ||
         augpy_image_io(st, a[0], a[3], AUGPY_NCHW, &in, &out, func, "input") < 0)
         return NULL;
@@ -69,21 +72,18 @@ static PyObject *fn_gaussian_blur(PyObject *m, PyObject *const *args, Py_ssize_t
 
 static PyMethodDef blur_functions[] = {
     {"box_blur_single", (PyCFunction)(void (*)(void))fn_box_blur_single, METH_FASTCALL | METH_KEYWORDS,
-     "box_blur_single(input, ksize, out=None)\n--\n\n"
      "Box blur of one image (C, H, W), any dtype: the mean over the ksize x ksize window at offsets\n"
      "-ksize//2 .. -ksize//2 + ksize - 1 (an even ksize shifts up/left by half a pixel); edges replicated.\n"
      "out may be input. Returns the new tensor if out is None, else out.\n"
      "input and out may be arrays (numpy, torch, DLPack, buffer), used without a copy; an input laid out\n"
      "(its layout string or its shape) other than CHW is a ValueError."},
     {"gaussian_blur_single", (PyCFunction)(void (*)(void))fn_gaussian_blur_single, METH_FASTCALL | METH_KEYWORDS,
-     "gaussian_blur_single(input, sigma, out=None)\n--\n\n"
      "Gaussian blur of one image (C, H, W), any dtype: ksize = max(3, int(sigma * 6.6 - 2.3) | 1), weights\n"
      "exp(-i^2 / (2 sigma^2)) normalised to 1, separable, edges replicated, one rounding at the end.\n"
      "sigma <= 0 copies. out may be input. Returns the new tensor if out is None, else out.\n"
      "input and out may be arrays (numpy, torch, DLPack, buffer), used without a copy; an input laid out\n"
      "(its layout string or its shape) other than CHW is a ValueError."},
     {"gaussian_blur", (PyCFunction)(void (*)(void))fn_gaussian_blur, METH_FASTCALL | METH_KEYWORDS,
-     "gaussian_blur(input, sigmas, max_ksize, out=None)\n--\n\n"
      "Gaussian blur of a batch (N, C, H, W) with one sigma per image (float32 tensor, numpy array or\n"
      "sequence): ksize = min(max_ksize, max(3, int(sigma * 6.6 - 2.3) | 1)), weights renormalised over the\n"
      "clipped window (an even ksize covers -ksize/2 .. ksize/2 - 1). out may be input. Returns the new tensor\n"
@@ -92,7 +92,10 @@ static PyMethodDef blur_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static augpy_sig *const blur_sigs[] = {&box_blur_single_sig, &gaussian_blur_single_sig, &gaussian_blur_sig, NULL};
+
 int augpy_init_blur(PyObject *module, augpy_state *st) {
     (void)st;
+    if (augpy_sign_methods(blur_functions, blur_sigs) < 0) return -1;
     return PyModule_AddFunctions(module, blur_functions);
 }

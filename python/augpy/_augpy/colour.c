@@ -18,13 +18,19 @@ static int image_io(augpy_state *st, PyObject *obj, PyObject *out_obj, augpy_ima
     return augpy_image_io(st, obj, out_obj, AUGPY_CHW | AUGPY_NCHW, im, out, func, "imtensor");
 }
 
+AUGPY_SIG(adjust_brightness_sig, "adjust_brightness", {"imtensor|tensor"}, {"brightness_factor"}, {"out", "None"});
+AUGPY_SIG(adjust_contrast_sig, "adjust_contrast", {"imtensor|tensor"}, {"contrast_factor"}, {"out", "None"});
+AUGPY_SIG(adjust_saturation_sig, "adjust_saturation", {"imtensor|tensor"}, {"saturation_factor"}, {"out", "None"});
+AUGPY_SIG(adjust_hue_sig, "adjust_hue", {"imtensor|tensor"}, {"hue_factor"}, {"out", "None"});
+
+/* sig: the function's spec, its second parameter the factor */
 static PyObject *adjust(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *func,
-                        const char *fname, factor_fn fn) {
-    const char *const names[] = {"imtensor|tensor", fname, "out"};
+                        augpy_sig *sig, factor_fn fn) {
+    const char *fname = sig->params[1].name;
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
     double f;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, sig, a) < 0) return NULL;
     augpy_image im, out;
     if (augpy_parse_double(a[1], &f, func, fname) < 0 || image_io(st, a[0], a[2], &im, &out, func) < 0) return NULL;
     aug_tensor *res = out.t;
@@ -34,25 +40,27 @@ static PyObject *adjust(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
 }
 
 static PyObject *fn_adjust_brightness(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return adjust(m, args, nargs, kwnames, "augpy.adjust_brightness", "brightness_factor", aug_adjust_brightness);
+    return adjust(m, args, nargs, kwnames, "augpy.adjust_brightness", &adjust_brightness_sig, aug_adjust_brightness);
 }
 static PyObject *fn_adjust_contrast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return adjust(m, args, nargs, kwnames, "augpy.adjust_contrast", "contrast_factor", aug_adjust_contrast);
+    return adjust(m, args, nargs, kwnames, "augpy.adjust_contrast", &adjust_contrast_sig, aug_adjust_contrast);
 }
 static PyObject *fn_adjust_saturation(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return adjust(m, args, nargs, kwnames, "augpy.adjust_saturation", "saturation_factor", aug_adjust_saturation);
+    return adjust(m, args, nargs, kwnames, "augpy.adjust_saturation", &adjust_saturation_sig, aug_adjust_saturation);
 }
 static PyObject *fn_adjust_hue(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return adjust(m, args, nargs, kwnames, "augpy.adjust_hue", "hue_factor", aug_adjust_hue);
+    return adjust(m, args, nargs, kwnames, "augpy.adjust_hue", &adjust_hue_sig, aug_adjust_hue);
 }
 
+AUGPY_SIG(rgb_to_grayscale_sig, "rgb_to_grayscale", {"imtensor|tensor"}, {"num_output_channels", "1"},
+          {"out", "None"});
+
 static PyObject *fn_rgb_to_grayscale(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"imtensor|tensor", "num_output_channels", "out"};
     const char *func = "augpy.rgb_to_grayscale";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
     int64_t noc = 1;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 1, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &rgb_to_grayscale_sig, a) < 0) return NULL;
     augpy_image im, out;
     if (a[1] && augpy_parse_int64(a[1], &noc, func, "num_output_channels") < 0) return NULL;
     if (noc != 1 && noc != 3) {
@@ -66,12 +74,14 @@ static PyObject *fn_rgb_to_grayscale(PyObject *m, PyObject *const *args, Py_ssiz
     return augpy_image_result(st, s, res, &im, &out, a[2], func);
 }
 
+AUGPY_SIG(rgb_to_hsv_sig, "rgb_to_hsv", {"imtensor|tensor"}, {"out", "None"});
+AUGPY_SIG(hsv_to_rgb_sig, "hsv_to_rgb", {"imtensor|tensor"}, {"out", "None"});
+
 static PyObject *hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *func,
-                     aug_status (*fn)(const aug_tensor *, aug_tensor **)) {
-    static const char *const names[] = {"imtensor|tensor", "out"};
+                     augpy_sig *sig, aug_status (*fn)(const aug_tensor *, aug_tensor **)) {
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[2];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, sig, a) < 0) return NULL;
     augpy_image im, out;
     if (image_io(st, a[0], a[1], &im, &out, func) < 0) return NULL;
     aug_tensor *res = out.t;
@@ -80,10 +90,10 @@ static PyObject *hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObj
     return augpy_image_result(st, s, res, &im, &out, a[1], func);
 }
 static PyObject *fn_rgb_to_hsv(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return hsv(m, args, nargs, kwnames, "augpy.rgb_to_hsv", aug_rgb_to_hsv);
+    return hsv(m, args, nargs, kwnames, "augpy.rgb_to_hsv", &rgb_to_hsv_sig, aug_rgb_to_hsv);
 }
 static PyObject *fn_hsv_to_rgb(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return hsv(m, args, nargs, kwnames, "augpy.hsv_to_rgb", aug_hsv_to_rgb);
+    return hsv(m, args, nargs, kwnames, "augpy.hsv_to_rgb", &hsv_to_rgb_sig, aug_hsv_to_rgb);
 }
 
 /* A per-image factor (augpy_parse_per_image: a number or n of them, n * per values;
@@ -149,16 +159,17 @@ fail:
     return -1;
 }
 
+AUGPY_SIG(color_jitter_sig, "color_jitter", {"imtensor|tensor"}, {"brightness", "None"}, {"contrast", "None"},
+          {"saturation", "None"}, {"hue", "None"}, {"order", "None"}, {"out", "None"}, {"gammagrays", "None"},
+          {"gammacolors", "None"}, {"contrasts", "None"}, {"vmin", "None"}, {"vmax", "None"});
+
 static PyObject *fn_color_jitter(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {
-        "imtensor|tensor", "brightness",  "contrast",  "saturation", "hue", "order", "out",
-        "gammagrays",      "gammacolors", "contrasts", "vmin",       "vmax"};
     static const char *const fnames[] = {"brightness", "contrast", "saturation", "hue"};
     static const char *const lnames[] = {"gammagrays", "gammacolors", "contrasts", "vmin", "vmax"};
     const char *func = "augpy.color_jitter";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[12];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 12, 1, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &color_jitter_sig, a) < 0) return NULL;
     augpy_image imi, outi;
     if (image_io(st, a[0], a[6], &imi, &outi, func) < 0) return NULL;
     aug_tensor *im = imi.t;
@@ -275,14 +286,16 @@ static PyObject *params_dict(int64_t n, double *const o[4], const int32_t *order
 
 /* rng: a generator (one uniform fill of n * 7 values) or n (seed, calls) states
  * (aug_color_jitter_sample_states: image k from states[k] alone, no generator advanced). */
+AUGPY_SIG(color_jitter_params_sig, "color_jitter_params", {"rng"}, {"n"}, {"brightness", "None"},
+          {"contrast", "None"}, {"saturation", "None"}, {"hue", "None"}, {"random_order", "True"});
+
 static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"rng", "n", "brightness", "contrast", "saturation", "hue", "random_order"};
     static const char *const fnames[] = {"brightness", "contrast", "saturation", "hue"};
     const char *func = "augpy.color_jitter_params";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[7];
     int64_t n;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 7, 2, a) < 0 ||
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &color_jitter_params_sig, a) < 0 ||
         augpy_parse_int64(a[1], &n, func, "n") < 0)
         return NULL;
     if (n < 0 || n > ((int64_t)1 << 24)) { /* 16 Mi images: 896 MiB of draws */
@@ -378,37 +391,28 @@ static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_s
 
 static PyMethodDef colour_functions[] = {
     {"adjust_brightness", (PyCFunction)(void (*)(void))fn_adjust_brightness, METH_FASTCALL | METH_KEYWORDS,
-     "adjust_brightness(imtensor, brightness_factor, out=None)\n--\n\n"
      "torchvision's adjust_brightness: x * factor clamped to [0, 255] (uint8, then truncated) or [0, 1]\n"
      "(float32). imtensor: (N, C, H, W) or (C, H, W), C = 1 or 3, uint8 or float32, any strides; factor >= 0.\n"
      "out may be imtensor (in place). Returns the new tensor if out is None, else out."},
     {"adjust_contrast", (PyCFunction)(void (*)(void))fn_adjust_contrast, METH_FASTCALL | METH_KEYWORDS,
-     "adjust_contrast(imtensor, contrast_factor, out=None)\n--\n\n"
      "torchvision's adjust_contrast: blend each image with the mean of its grayscale (floored for uint8):\n"
      "x * f + mean * (1 - f), clamped (uint8: truncated). factor >= 0. Layout and out as adjust_brightness."},
     {"adjust_saturation", (PyCFunction)(void (*)(void))fn_adjust_saturation, METH_FASTCALL | METH_KEYWORDS,
-     "adjust_saturation(imtensor, saturation_factor, out=None)\n--\n\n"
      "torchvision's adjust_saturation: blend each pixel with its grayscale 0.2989 R + 0.587 G + 0.114 B\n"
      "(floored for uint8). factor >= 0. A 1-channel image is returned unchanged (copied into out)."},
     {"adjust_hue", (PyCFunction)(void (*)(void))fn_adjust_hue, METH_FASTCALL | METH_KEYWORDS,
-     "adjust_hue(imtensor, hue_factor, out=None)\n--\n\n"
      "torchvision's adjust_hue: RGB -> HSV in float32 (uint8 scaled by 1/255), h = (h + factor) mod 1,\n"
      "back to RGB (uint8: trunc(v * 255.999)). factor in [-0.5, 0.5]. A 1-channel image is unchanged."},
     {"rgb_to_grayscale", (PyCFunction)(void (*)(void))fn_rgb_to_grayscale, METH_FASTCALL | METH_KEYWORDS,
-     "rgb_to_grayscale(imtensor, num_output_channels=1, out=None)\n--\n\n"
      "torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B in float32 (truncated for uint8), in 1 or\n"
      "3 identical channels. A 1-channel input is copied (or repeated). uint8 or float32."},
     {"rgb_to_hsv", (PyCFunction)(void (*)(void))fn_rgb_to_hsv, METH_FASTCALL | METH_KEYWORDS,
-     "rgb_to_hsv(imtensor, out=None)\n--\n\n"
      "float32 RGB (C = 3) to HSV (h in [0, 1), s in [0, 1], v = max(R, G, B)), torchvision's _rgb_to_hsv.\n"
      "imtensor: (3, H, W) or (N, 3, H, W), channels first. Returns a new tensor, or out."},
     {"hsv_to_rgb", (PyCFunction)(void (*)(void))fn_hsv_to_rgb, METH_FASTCALL | METH_KEYWORDS,
-     "hsv_to_rgb(imtensor, out=None)\n--\n\n"
      "float32 HSV (C = 3) to RGB, torchvision's _hsv_to_rgb (p, q, t clamped to [0, 1]).\n"
      "imtensor: (3, H, W) or (N, 3, H, W), channels first. Returns a new tensor, or out."},
     {"color_jitter", (PyCFunction)(void (*)(void))fn_color_jitter, METH_FASTCALL | METH_KEYWORDS,
-     "color_jitter(imtensor, brightness=None, contrast=None, saturation=None, hue=None, order=None, out=None,\n"
-     "             gammagrays=None, gammacolors=None, contrasts=None, vmin=None, vmax=None)\n--\n\n"
      "ColorJitter on a batch in one pass: image n gets brightness[n], contrast[n], saturation[n], hue[n]\n"
      "(sequences of N factors; None skips the step) in the order order[n] (N rows, each a permutation of\n"
      "0 brightness, 1 contrast, 2 saturation, 3 hue; None: 0, 1, 2, 3), each step exactly as adjust_*.\n"
@@ -419,8 +423,6 @@ static PyMethodDef colour_functions[] = {
      "every colour function; an image laid out (its layout string or its shape) other than NCHW / CHW (an\n"
      "NHWC batch) is a ValueError."},
     {"color_jitter_params", (PyCFunction)(void (*)(void))fn_color_jitter_params, METH_FASTCALL | METH_KEYWORDS,
-     "color_jitter_params(rng, n, brightness=None, contrast=None, saturation=None, hue=None, random_order=True)\n"
-     "--\n\n"
      "ColorJitter's parameters for n images from a RandomNumberGenerator (one uniform fill of n * 7 values),\n"
      "or from a sequence of n (seed, calls) generator states, image k drawn from states[k] alone (as image 0\n"
      "of a generator at that state; none is advanced):\n"
@@ -432,7 +434,12 @@ static PyMethodDef colour_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static augpy_sig *const colour_sigs[] = {
+    &adjust_brightness_sig, &adjust_contrast_sig, &adjust_saturation_sig, &adjust_hue_sig, &rgb_to_grayscale_sig,
+    &rgb_to_hsv_sig,        &hsv_to_rgb_sig,      &color_jitter_sig,       &color_jitter_params_sig, NULL};
+
 int augpy_init_colour(PyObject *module, augpy_state *st) {
     (void)st;
+    if (augpy_sign_methods(colour_functions, colour_sigs) < 0) return -1;
     return PyModule_AddFunctions(module, colour_functions);
 }

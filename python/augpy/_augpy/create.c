@@ -52,18 +52,20 @@ static PyObject *create(augpy_state *st, PyObject *shapeobj, PyObject *value, Py
     return augpy_wrap(st, t);
 }
 
+AUGPY_SIG(zeros_sig, "zeros", {"shape"}, {"dtype", "None"}, {"device_id", "None"});
+
 static PyObject *fn_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"shape", "dtype", "device_id"};
     PyObject *a[3];
-    if (augpy_parse_args("augpy.zeros", args, nargs, kwnames, names, 3, 1, a) < 0)
+    if (augpy_parse_args("augpy.zeros", args, nargs, kwnames, &zeros_sig, a) < 0)
         return NULL;
     return create(augpy_state_from_module(m), a[0], NULL, a[1], a[2], NULL, "augpy.zeros");
 }
 
+AUGPY_SIG(ones_sig, "ones", {"shape"}, {"dtype", "None"}, {"device_id", "None"});
+
 static PyObject *fn_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"shape", "dtype", "device_id"};
     PyObject *a[3];
-    if (augpy_parse_args("augpy.ones", args, nargs, kwnames, names, 3, 1, a) < 0)
+    if (augpy_parse_args("augpy.ones", args, nargs, kwnames, &ones_sig, a) < 0)
         return NULL;
     PyObject *one = PyLong_FromLong(1); /* weak int: the default dtype stays uint8 */
     if (!one)
@@ -73,20 +75,23 @@ static PyObject *fn_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     return res;
 }
 
+AUGPY_SIG(full_sig, "full", {"shape"}, {"value|fill_value"}, {"dtype", "None"}, {"device_id", "None"});
+
 static PyObject *fn_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"shape", "value|fill_value", "dtype", "device_id"};
     PyObject *a[4];
-    if (augpy_parse_args("augpy.full", args, nargs, kwnames, names, 4, 2, a) < 0)
+    if (augpy_parse_args("augpy.full", args, nargs, kwnames, &full_sig, a) < 0)
         return NULL;
     return create(augpy_state_from_module(m), a[0], a[1], a[2], a[3], NULL, "augpy.full");
 }
 
+AUGPY_SIG(zeros_like_sig, "zeros_like", {"tensor"}, {"dtype", "None"});
+AUGPY_SIG(ones_like_sig, "ones_like", {"tensor"}, {"dtype", "None"});
+
 static PyObject *like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, long fill,
-                      const char *func) {
-    static const char *const names[] = {"tensor", "dtype"};
+                      const char *func, augpy_sig *sig) {
     PyObject *a[2];
     augpy_state *st = augpy_state_from_module(m);
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, a) < 0)
+    if (augpy_parse_args(func, args, nargs, kwnames, sig, a) < 0)
         return NULL;
     aug_tensor *t = augpy_tensor_arg(st, a[0], func, "tensor");
     if (!t)
@@ -100,19 +105,20 @@ static PyObject *like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyOb
 }
 
 static PyObject *fn_zeros_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-    return like(m, args, nargs, kw, 0, "augpy.zeros_like");
+    return like(m, args, nargs, kw, 0, "augpy.zeros_like", &zeros_like_sig);
 }
 
 static PyObject *fn_ones_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-    return like(m, args, nargs, kw, 1, "augpy.ones_like");
+    return like(m, args, nargs, kw, 1, "augpy.ones_like", &ones_like_sig);
 }
 
+AUGPY_SIG(full_like_sig, "full_like", {"tensor"}, {"value|fill_value"}, {"dtype", "None"});
+
 static PyObject *fn_full_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"tensor", "value|fill_value", "dtype"};
     const char *func = "augpy.full_like";
     PyObject *a[3];
     augpy_state *st = augpy_state_from_module(m);
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0)
+    if (augpy_parse_args(func, args, nargs, kwnames, &full_like_sig, a) < 0)
         return NULL;
     aug_tensor *t = augpy_tensor_arg(st, a[0], func, "tensor");
     return t ? create(st, NULL, a[1], a[2], NULL, t, func) : NULL;
@@ -290,26 +296,26 @@ static PyType_Spec constant_spec = {
 
 static PyMethodDef create_functions[] = {
     FASTCALL("zeros", fn_zeros,
-             "zeros(shape, dtype=None, device_id=None)\n--\n\nA new tensor of zeros (dtype None: uint8).\n"
+             "A new tensor of zeros (dtype None: uint8).\n"
              "shape: an int or a sequence of ints; device_id: an index into the default backend's devices (None: the "
              "default device)."),
     FASTCALL("ones", fn_ones,
-             "ones(shape, dtype=None, device_id=None)\n--\n\nA new tensor of ones (dtype None: uint8).\n"
+             "A new tensor of ones (dtype None: uint8).\n"
              "shape: an int or a sequence of ints; device_id: an index into the default backend's devices (None: the "
              "default device)."),
     FASTCALL("full", fn_full,
-             "full(shape, value, dtype=None, device_id=None)\n--\n\nA new tensor filled with value.\n"
+             "A new tensor filled with value.\n"
              "dtype None: uint8 for an int, float32 for a float, bool for a bool, a Constant's "
              "dtype.\nshape: an int or a sequence of ints; device_id: an index into the default backend's devices "
              "(None: the default device)."),
     FASTCALL("zeros_like", fn_zeros_like,
-             "zeros_like(tensor, dtype=None)\n--\n\nZeros with tensor's shape, device and (default) dtype.\n"
+             "Zeros with tensor's shape, device and (default) dtype.\n"
              "A new C-contiguous tensor (tensor's strides are not kept)."),
     FASTCALL("ones_like", fn_ones_like,
-             "ones_like(tensor, dtype=None)\n--\n\nOnes with tensor's shape, device and (default) dtype.\n"
+             "Ones with tensor's shape, device and (default) dtype.\n"
              "A new C-contiguous tensor (tensor's strides are not kept)."),
     FASTCALL("full_like", fn_full_like,
-             "full_like(tensor, value, dtype=None)\n--\n\nvalue with tensor's shape, device and (default) "
+             "value with tensor's shape, device and (default) "
              "dtype.\nA new C-contiguous tensor (tensor's strides are not kept)."),
     {NULL, NULL, 0, NULL},
 };
@@ -320,6 +326,10 @@ int augpy_init_create(PyObject *module, augpy_state *st) {
         return -1;
     st->ConstantType = (PyTypeObject *)tp; /* the state owns this reference */
     if (PyModule_AddObjectRef(module, "Constant", tp) < 0)
+        return -1;
+    static augpy_sig *const sigs[] = {&zeros_sig, &ones_sig, &full_sig, &zeros_like_sig, &ones_like_sig, &full_like_sig,
+                                      NULL};
+    if (augpy_sign_methods(create_functions, sigs) < 0)
         return -1;
     return PyModule_AddFunctions(module, create_functions);
 }

@@ -21,8 +21,9 @@ static int opt_dtype(augpy_state *st, PyObject *obj, aug_dtype *dt, const char *
 
 /* ---- empty ------------------------------------------------------------------------ */
 
+AUGPY_SIG(empty_sig, "empty", {"shape"}, {"dtype", "None"}, {"device_id", "None"});
+
 static PyObject *fn_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"shape", "dtype", "device_id"};
     static const char *func = "augpy.empty";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
@@ -30,7 +31,7 @@ static PyObject *fn_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
     int ndim;
     aug_device dev;
     aug_dtype dt = AUG_UINT8;
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 3, 1, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &empty_sig, a) < 0) return NULL;
     if ((ndim = augpy_parse_shape(a[0], shape, func)) < 0 || opt_dtype(st, a[1], &dt, func) < 0 ||
         augpy_parse_device_id(a[2], 1, &dev, func) < 0)
         return NULL;
@@ -58,12 +59,14 @@ static PyObject *from_host(augpy_state *st, aug_tensor *host, aug_dtype dt, aug_
     return augpy_wrap(st, t);
 }
 
+AUGPY_SIG(arange_sig, "arange", {"start", "None"}, {"stop", "None"}, {"step", "None"}, {"dtype", "None"},
+          {"device_id", "None"});
+
 static PyObject *fn_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"start", "stop", "step", "dtype", "device_id"};
     static const char *func = "augpy.arange";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[5];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 5, 0, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &arange_sig, a) < 0) return NULL;
     PyObject *ostart = a[0], *ostop = a[1], *ostep = a[2];
     if (ostop == Py_None) ostop = NULL;
     if (ostep == Py_None) ostep = NULL;
@@ -147,15 +150,15 @@ static PyObject *fn_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 
 /* ---- asarray, tensor ---------------------------------------------------------------- */
 
+AUGPY_SIG(asarray_sig, "asarray", {"a|obj|data"}, {"dtype", "None"}, {"device_id", "None"}); /* NumPy's name */
+AUGPY_SIG(tensor_sig, "tensor", {"data|obj|a"}, {"dtype", "None"}, {"device_id", "None"});  /* torch.tensor's */
+
 /* copy: 0 = asarray (a tensor of the right dtype and device is returned as is). */
 static PyObject *convert_obj(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int copy,
                              const char *func) {
-    static const char *const asarray_names[] = {"a|obj|data", "dtype", "device_id"}; /* NumPy's name */
-    static const char *const tensor_names[] = {"data|obj|a", "dtype", "device_id"};  /* torch.tensor's */
-    const char *const *names = copy ? tensor_names : asarray_names;
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 3, 1, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, copy ? &tensor_sig : &asarray_sig, a) < 0) return NULL;
     aug_device dev = aug_default_device();
     int has_dev = a[2] && a[2] != Py_None;
     if (has_dev && augpy_parse_device_id(a[2], 0, &dev, func) < 0) return NULL;
@@ -310,13 +313,15 @@ static aug_tensor *join_result(augpy_state *st, join_args *j, PyObject *outobj, 
     return r;
 }
 
+AUGPY_SIG(stack_sig, "stack", {"arrays|tensors"}, {"axis", "0"}, {"out", "None"}, {"dtype", "None"});
+AUGPY_SIG(concatenate_sig, "concatenate", {"arrays|tensors"}, {"axis", "0"}, {"out", "None"}, {"dtype", "None"});
+
 /* stack: 1 (a new axis), concatenate: 0. */
 static PyObject *join(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int stack,
                       const char *func) {
-    static const char *const names[] = {"arrays|tensors", "axis", "out", "dtype"};
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[4];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 1, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, stack ? &stack_sig : &concatenate_sig, a) < 0) return NULL;
     join_args j;
     PyObject *res = NULL;
     aug_tensor *out = NULL;
@@ -440,12 +445,13 @@ PyObject *augpy_nonzero(augpy_state *st, PyObject *tensor, const char *func) {
     return res;
 }
 
+AUGPY_SIG(where_sig, "where", {"condition|cond"}, {"x", "None"}, {"y", "None"}, {"out", "None"});
+
 static PyObject *fn_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"condition|cond", "x", "y", "out"};
     static const char *func = "augpy.where";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[4];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 1, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &where_sig, a) < 0) return NULL;
     PyObject *outobj = a[3] && a[3] != Py_None ? a[3] : NULL;
     if (!a[1] && !a[2]) {
         if (outobj) {
@@ -517,37 +523,30 @@ done:
 
 static PyMethodDef create_more_functions[] = {
     FASTCALL("empty", fn_empty,
-             "empty(shape, dtype=None, device_id=None)\n--\n\n"
              "New tensor of the given shape and dtype (default uint8, as zeros) on device_id (default: the\n"
              "current device), its values uninitialised."),
     FASTCALL("arange", fn_arange,
-             "arange(start=None, stop=None, step=None, dtype=None, device_id=None)\n--\n\n"
              "Evenly spaced values in [start, stop), as numpy.arange: arange(stop), arange(start, stop[, step]);\n"
              "ceil((stop - start) / step) elements, value i = start + i * step. dtype None: int64 when start,\n"
              "stop and step are ints, else float32 (augpy's float default, as full()); a given dtype receives\n"
              "the values saturate-cast (computed in int64 or float64). step 0 is a ValueError."),
     FASTCALL("asarray", fn_asarray,
-             "asarray(a, dtype=None, device_id=None)\n--\n\n"
              "a as a tensor: a tensor of that dtype on that device is returned itself; otherwise a new\n"
              "tensor (saturate-cast to dtype, copied to device_id). Arrays, nested lists and tuples and\n"
              "numbers take NumPy's dtype (Python ints int64, floats float64) unless dtype is given;\n"
              "device_id None: the tensor's own device, else the current device."),
     FASTCALL("tensor", fn_tensor,
-             "tensor(data, dtype=None, device_id=None)\n--\n\n"
              "A new tensor with a copy of data's values (as asarray, but always a copy).\n"
              "data: a tensor, a NumPy array or any array-like; dtype None keeps data's dtype; device_id None: "
              "the default device."),
     FASTCALL("stack", fn_stack,
-             "stack(arrays, axis=0, out=None, dtype=None)\n--\n\n"
              "Join tensors of one shape along a new axis (numpy.stack). Items may be tensors (all on one\n"
              "device) or arrays (copied there). The result dtype is the promotion of the items' dtypes\n"
              "unless dtype is given; out receives the values saturate-cast."),
     FASTCALL("concatenate", fn_concatenate,
-             "concatenate(arrays, axis=0, out=None, dtype=None)\n--\n\n"
              "Join tensors along an existing axis (numpy.concatenate); shapes must match except on axis.\n"
              "Items, dtype and out as in stack."),
     FASTCALL("where", fn_where,
-             "where(condition, x=None, y=None, out=None)\n--\n\n"
              "Elementwise x where condition else y, broadcast together (numpy.where). condition may be of\n"
              "any dtype (non-zero, NaN included, is true); the result dtype is the promotion of x and y\n"
              "(augpy's rules; Python numbers are weak, two of them resolve as in full()); out receives the\n"
@@ -558,5 +557,8 @@ static PyMethodDef create_more_functions[] = {
 
 int augpy_init_create_more(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&empty_sig, &arange_sig, &asarray_sig, &tensor_sig,
+                                      &stack_sig, &concatenate_sig, &where_sig, NULL};
+    if (augpy_sign_methods(create_more_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, create_more_functions);
 }

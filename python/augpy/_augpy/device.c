@@ -65,12 +65,14 @@ static int wait_done(augpy_state *st, void *obj, query_fn query, sync_fn sync, i
     }
 }
 
+/* CudaStream.synchronize and CudaEvent.synchronize */
+AUGPY_METHOD_SIG(synchronize_method_sig, "synchronize", {"microseconds", "100"});
+
 static int parse_microseconds(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *us,
                               const char *func) {
-    static const char *const names[] = {"microseconds"};
     PyObject *a[1];
     *us = 100;
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 0, a) < 0) return -1;
+    if (augpy_parse_args(func, args, nargs, kwnames, &synchronize_method_sig, a) < 0) return -1;
     return a[0] ? augpy_parse_int(a[0], us, func, "microseconds") : 0;
 }
 
@@ -416,7 +418,6 @@ static PyMethodDef stream_methods[] = {
     {"deactivate", stream_deactivate, METH_NOARGS,
      "deactivate($self, /)\n--\n\nMake the stream that was current before activate() current again."},
     {"synchronize", (PyCFunction)(void (*)(void))stream_synchronize, METH_FASTCALL | METH_KEYWORDS,
-     "synchronize($self, /, microseconds=100)\n--\n\n"
      "Block until all work queued on this stream has finished, checking every `microseconds` with the\n"
      "GIL released (fewer checks, less CPU load); microseconds <= 0 blocks in the runtime's own wait."},
     {"query", stream_query, METH_NOARGS,
@@ -486,13 +487,14 @@ static void event_dealloc(PyObject *self) {
     Py_DECREF(tp);
 }
 
+AUGPY_METHOD_SIG(record_method_sig, "record", {"stream", "None"});
+
 static PyObject *event_record(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"stream"};
     const char *func = "CudaEvent.record";
     EventObject *e = (EventObject *)self;
     augpy_state *st = augpy_state_from_obj(self);
     PyObject *a[1];
-    if (st == NULL || augpy_parse_args(func, args, nargs, kwnames, names, 1, 0, a) < 0) return NULL;
+    if (st == NULL || augpy_parse_args(func, args, nargs, kwnames, &record_method_sig, a) < 0) return NULL;
     aug_stream *s = NULL; /* the current stream of the event's device */
     if (a[0] && a[0] != Py_None) {
         if (!is_stream(st, a[0])) {
@@ -555,12 +557,10 @@ static PyObject *event_elapsed_time(PyObject *self, PyObject *end) {
 
 static PyMethodDef event_methods[] = {
     {"record", (PyCFunction)(void (*)(void))event_record, METH_FASTCALL | METH_KEYWORDS,
-     "record($self, /, stream=None)\n--\n\n"
      "Record the point reached by `stream` (None: the current stream of the event's device)."},
     {"query", event_query, METH_NOARGS,
      "query($self, /)\n--\n\nTrue if the recorded point has been reached (or nothing was recorded)."},
     {"synchronize", (PyCFunction)(void (*)(void))event_synchronize, METH_FASTCALL | METH_KEYWORDS,
-     "synchronize($self, /, microseconds=100)\n--\n\n"
      "Block until the recorded point has been reached, checking every `microseconds` with the GIL\n"
      "released; microseconds <= 0 blocks in the runtime's own wait."},
     {"elapsed_time", event_elapsed_time, METH_O,
@@ -834,6 +834,10 @@ static int add_type(PyObject *module, PyType_Spec *spec, PyTypeObject **slot) {
 }
 
 int augpy_init_device(PyObject *module, augpy_state *st) {
+    static augpy_sig *const stream_sigs[] = {&synchronize_method_sig, NULL};
+    static augpy_sig *const event_sigs[] = {&record_method_sig, &synchronize_method_sig, NULL};
+    if (augpy_sign_methods(stream_methods, stream_sigs) < 0 || augpy_sign_methods(event_methods, event_sigs) < 0)
+        return -1;
     if (add_type(module, &device_spec, &st->DeviceType) < 0 || add_type(module, &stream_spec, &st->StreamType) < 0 ||
         add_type(module, &event_spec, &st->EventType) < 0 || add_type(module, &prop_spec, &st->DevicePropType) < 0)
         return -1;

@@ -100,7 +100,8 @@ static PyMethodDef dtype_methods[] = {
 static PyType_Slot dtype_slots[] = {
     {Py_tp_doc, "DLDataType(code, bits, lanes=1)\n--\n\n"
                 "DLPack data type of tensors. One object exists per supported type (augpy.uint8, ...);\n"
-                "the constructor returns it. lanes must be 1."},
+                "the constructor returns it (TypeError for an unsupported combination). lanes must be 1.\n"
+                "Equal objects are identical; hashable and picklable."},
     {Py_tp_new, dtype_new},
     {Py_tp_dealloc, dtype_dealloc},
     {Py_tp_repr, dtype_repr},
@@ -185,15 +186,15 @@ static PyObject *to_temp_dtype(PyObject *module, PyObject *arg) {
 
 /* The manual's keyword names: fn(numpy_dtype=...), fn(augpy_dtype=...), fn(dtype=...). */
 static PyObject *one_arg(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                         const char *func, const char *name, PyObject *(*fn)(PyObject *, PyObject *)) {
-    const char *names[1] = {name};
+                         const char *func, augpy_sig *sig, PyObject *(*fn)(PyObject *, PyObject *)) {
     PyObject *a[1];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, sig, a) < 0) return NULL;
     return fn(module, a[0]);
 }
 #define ONE_ARG(fn, name)                                                                          \
+    AUGPY_SIG(fn##_sig, #fn, {name});                                                              \
     static PyObject *fn##_kw(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) { \
-        return one_arg(m, args, nargs, kw, #fn, name, fn);                                         \
+        return one_arg(m, args, nargs, kw, #fn, &fn##_sig, fn);                                    \
     }
 ONE_ARG(to_augpy_dtype, "numpy_dtype")
 ONE_ARG(to_numpy_dtype, "augpy_dtype")
@@ -228,20 +229,16 @@ static PyObject *cast_limits(PyObject *module, PyObject *args) {
 
 static PyMethodDef dtype_functions[] = {
     {"to_augpy_dtype", KWFN(to_augpy_dtype),
-     "to_augpy_dtype($module, numpy_dtype)\n--\n\n"
      "Translate a numpy dtype (or type, or name) to the augpy data type:\n"
      "``to_augpy_dtype(numpy.uint8) == augpy.uint8``."},
     {"to_numpy_dtype", KWFN(to_numpy_dtype),
-     "to_numpy_dtype($module, augpy_dtype)\n--\n\n"
      "Translate an augpy data type to the numpy scalar type:\n"
      "``to_numpy_dtype(augpy.uint8) == numpy.uint8``. bfloat16 needs the ml_dtypes package\n"
      "(TypeError otherwise)."},
     {"swap_dtype", KWFN(swap_dtype),
-     "swap_dtype($module, dtype)\n--\n\n"
      "Translate augpy -> numpy and numpy -> augpy data types:\n"
      "``swap_dtype(augpy.uint8) == numpy.uint8``, ``swap_dtype(numpy.uint8) == augpy.uint8``."},
     {"to_temp_dtype", KWFN(to_temp_dtype),
-     "to_temp_dtype($module, dtype)\n--\n\n"
      "The temp type augpy computes in for the given augpy or numpy dtype (float32 for types\n"
      "of up to 16 bits, float64 for 32- and 64-bit types and float64 itself); the result is\n"
      "of the same kind (augpy or numpy) as the argument."},
@@ -297,5 +294,8 @@ int augpy_init_dtypes(PyObject *module, augpy_state *st) {
         const char *name = i == AUG_BOOL ? "bool_" : aug_dtype_name((aug_dtype)i);
         if (PyModule_AddObjectRef(module, name, (PyObject *)obj) < 0) return -1;
     }
+    static augpy_sig *const sigs[] = {&to_augpy_dtype_sig, &to_numpy_dtype_sig, &swap_dtype_sig, &to_temp_dtype_sig,
+                                      NULL};
+    if (augpy_sign_methods(dtype_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, dtype_functions);
 }

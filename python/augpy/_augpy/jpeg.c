@@ -356,11 +356,13 @@ static int parse_mode(PyObject *obj, aug_decode_mode *mode, const char *func) {
     return -1;
 }
 
+AUGPY_METHOD_SIG(decode_method_sig, "decode", {"data"}, {"buffer", "None"}, {"roi", "None"}, {"scale", "None"},
+                 {"mode", "None"}, {"contiguous", "True"});
+
 static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Decoder.decode";
-    static const char *const names[] = {"data", "buffer", "roi", "scale", "mode", "contiguous"};
     PyObject *slots[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 1, slots) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &decode_method_sig, slots) < 0) return NULL;
     aug_decode_mode mode;
     if (parse_mode(slots[4], &mode, func) < 0) return NULL;
     int contiguous = 1;
@@ -422,11 +424,12 @@ static PyObject *png_dict(const aug_png_desc *s) {
                          "transparency", PyBool_FromLong(s->transparency));
 }
 
+AUGPY_METHOD_SIG(info_method_sig, "info", {"data"});
+
 static PyObject *decoder_info(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Decoder.info";
-    static const char *const names[] = {"data"};
     PyObject *slots[1] = {NULL};
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, slots) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &info_method_sig, slots) < 0) return NULL;
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     jpeg_data data;
@@ -458,7 +461,6 @@ static PyObject *decoder_repr(PyObject *self) {
 
 static PyMethodDef decoder_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))decoder_decode, METH_FASTCALL | METH_KEYWORDS,
-     "decode($self, /, data, buffer=None, roi=None, scale=None, mode=None, contiguous=True)\n--\n\n"
      "Decode a JPEG or PNG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)\n"
      "to an (H, W, 3) uint8 RGB tensor with layout 'HWC' on the decoder's device. Grayscale and CMYK/YCCK\n"
      "files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's\n"
@@ -489,7 +491,6 @@ static PyMethodDef decoder_methods[] = {
      "(w + 68) * 3 bytes apart; with buffer, when it holds h * (w + 68) * 3 elements), the same pixels\n"
      "without a copy of each row. Every op reads such views (DecodeWarp's stages use it)."},
     {"info", (PyCFunction)(void (*)(void))decoder_info, METH_FASTCALL | METH_KEYWORDS,
-     "info($self, /, data)\n--\n\n"
      "Describe a JPEG or PNG from its header alone (no pixels decoded). PNG: a dict with 'format' ('png'),\n"
      "'height', 'width', 'channels' (3), 'components' (of mode='unchanged'), 'colour_space' ('Grayscale',\n"
      "'RGB', 'Palette', 'GrayscaleAlpha', 'RGBA'), 'bit_depth', 'interlaced', 'transparency' (a tRNS chunk).\n"
@@ -549,11 +550,12 @@ static PyType_Slot decoder_slots[] = {
 static PyType_Spec decoder_spec = {"augpy._augpy.Decoder", sizeof(DecoderObject), 0,
                                    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, decoder_slots};
 
+AUGPY_SIG(jpeg_info_sig, "jpeg_info", {"data"});
+
 static PyObject *jpeg_info(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "jpeg_info";
-    static const char *const names[] = {"data"};
     PyObject *slots[1] = {NULL};
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, slots) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &jpeg_info_sig, slots) < 0) return NULL;
     augpy_state *st = augpy_state_from_module(module);
     if (st == NULL) return NULL;
     jpeg_data data;
@@ -567,7 +569,6 @@ static PyObject *jpeg_info(PyObject *module, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef jpeg_functions[] = {
     {"jpeg_info", (PyCFunction)(void (*)(void))jpeg_info, METH_FASTCALL | METH_KEYWORDS,
-     "jpeg_info(data)\n--\n\n"
      "Image size (height, width) of a JPEG file from its header, without decoding.\n\n"
      "data is bytes-like (the whole file or at least its header). Raises augpy.DecodeError (a subclass of\n"
      "NvJpegError) when the data is not a JPEG or its header is corrupt; Decoder.info also reads PNG files."},
@@ -577,6 +578,10 @@ static PyMethodDef jpeg_functions[] = {
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_jpeg(PyObject *module, augpy_state *st) {
+    static augpy_sig *const decoder_sigs[] = {&decode_method_sig, &info_method_sig, NULL};
+    static augpy_sig *const sigs[] = {&jpeg_info_sig, NULL};
+    if (augpy_sign_methods(decoder_methods, decoder_sigs) < 0 || augpy_sign_methods(jpeg_functions, sigs) < 0)
+        return -1;
     st->DecoderType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &decoder_spec, NULL);
     if (st->DecoderType == NULL) return -1;
     if (PyModule_AddObjectRef(module, "Decoder", (PyObject *)st->DecoderType) < 0) return -1;

@@ -4,15 +4,16 @@
  * numbers, numpy arrays or sequences (augpy_per_image_tensor, on the image's device). */
 #include "augpy.h"
 
+AUGPY_SIG(lighting_sig, "lighting", {"imtensor|tensor"}, {"gammagrays"}, {"gammacolors"}, {"contrasts"}, {"vmin"},
+          {"vmax"}, {"out", "None"});
+
 static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"imtensor|tensor", "gammagrays", "gammacolors", "contrasts",
-                                        "vmin",           "vmax",       "out"};
     enum { IM, GG, GC, CT, VMIN, VMAX, OUT, NSLOTS };
     const char *func = "augpy.lighting";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
     double vmin, vmax;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 6, a) < 0)
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &lighting_sig, a) < 0)
         return NULL;
     augpy_image im, out;
     if (augpy_parse_double(a[VMIN], &vmin, func, "vmin") < 0 || augpy_parse_double(a[VMAX], &vmax, func, "vmax") < 0 ||
@@ -48,7 +49,6 @@ static PyObject *fn_lighting(PyObject *m, PyObject *const *args, Py_ssize_t narg
 
 static PyMethodDef lighting_functions[] = {
     {"lighting", (PyCFunction)(void (*)(void))fn_lighting, METH_FASTCALL | METH_KEYWORDS,
-     "lighting(imtensor, gammagrays, gammacolors, contrasts, vmin, vmax, out=None)\n--\n\n"
      "Contrast and gamma change of a batch of images (N, C, H, W) (or one image (C, H, W)), any dtype.\n"
      "gammagrays: N values; gammacolors: N*C values (or (N, C)); contrasts: N values in [-1, 1]; float32\n"
      "tensors, or numpy arrays / sequences (converted). Per value: v = clip((x - vmin) / (vmax - vmin), 0, 1);\n"
@@ -61,5 +61,7 @@ static PyMethodDef lighting_functions[] = {
 
 int augpy_init_lighting(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&lighting_sig, NULL};
+    if (augpy_sign_methods(lighting_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, lighting_functions);
 }

@@ -261,16 +261,17 @@ static int parse_per_image_params(PyObject **a, Py_ssize_t n, aug_cmn_params *p,
     return 0;
 }
 
+AUGPY_SIG(crop_mirror_normalize_sig, "crop_mirror_normalize", {"images"}, {"crop", "None"}, {"crop_h", "None"},
+          {"crop_w", "None"}, {"crop_pos_x", "None"}, {"crop_pos_y", "None"}, {"anchor", "None"}, {"mirror", "None"},
+          {"mean", "0.0"}, {"std", "1.0"}, {"scale", "1.0"}, {"shift", "0.0"}, {"fill_values", "0.0"},
+          {"dtype", "None"}, {"layout|input_layout", "None"}, {"out_layout|output_layout", "'CHW'"},
+          {"pad_output", "False"}, {"out_of_bounds_policy", "'error'"}, {"out", "None"});
+
 static PyObject *fn_cmn(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {
-        "images",      "crop",   "crop_h",       "crop_w",        "crop_pos_x", "crop_pos_y",
-        "anchor",      "mirror", "mean",         "std",           "scale",      "shift",
-        "fill_values", "dtype",  "layout|input_layout", "out_layout|output_layout", "pad_output", "out_of_bounds_policy",
-        "out"};
     const char *func = "augpy.crop_mirror_normalize";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 1, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &crop_mirror_normalize_sig, a) < 0) return NULL;
     aug_cmn_params p = aug_cmn_params_default();
     aug_dtype dtype = AUG_FLOAT32;
     cmn_values vals;
@@ -320,9 +321,6 @@ done:
 
 static PyMethodDef normalize_functions[] = {
     {"crop_mirror_normalize", (PyCFunction)(void (*)(void))fn_cmn, METH_FASTCALL | METH_KEYWORDS,
-     "crop_mirror_normalize(images, crop=None, crop_h=None, crop_w=None, crop_pos_x=None, crop_pos_y=None, "
-     "anchor=None, mirror=None, mean=0.0, std=1.0, scale=1.0, shift=0.0, fill_values=0.0, dtype=None, "
-     "layout=None, out_layout='CHW', pad_output=False, out_of_bounds_policy='error', out=None)\n--\n\n"
      "DALI's fn.crop_mirror_normalize (dtype None: float32): crop a window of each image, mirror it horizontally (per image),\n"
      "output = scale * (input - mean) / std + shift per channel, converted to dtype with saturation.\n"
      "images: a 3-D image (H, W, C) (or (C, H, W) with layout='CHW'), a 4-D batch, or a list of\n"
@@ -339,5 +337,7 @@ static PyMethodDef normalize_functions[] = {
 
 int augpy_init_normalize(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&crop_mirror_normalize_sig, NULL};
+    if (augpy_sign_methods(normalize_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, normalize_functions);
 }

@@ -265,12 +265,13 @@ static PyObject *fill_into(augpy_state *st, PyObject *dstobj, PyObject *value, a
     return finish(st, s, NULL, dstobj, func);
 }
 
+AUGPY_METHOD_SIG(fill_method_sig, "fill", {"value|scalar|other"}, {"blocks_per_sm", "8"}, {"threads", "0"});
+
 static PyObject *tensor_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"value|scalar|other", "blocks_per_sm", "threads"};
     PyObject *a[3];
     augpy_launch launch;
     augpy_state *st = augpy_state_from_obj(self);
-    if (!st || augpy_parse_args("Tensor.fill", args, nargs, kwnames, names, 3, 1, a) < 0 ||
+    if (!st || augpy_parse_args("Tensor.fill", args, nargs, kwnames, &fill_method_sig, a) < 0 ||
         augpy_parse_launch("Tensor.fill", a[1], a[2], 0, &launch) < 0)
         return NULL;
     return fill_into(st, self, a[0], &launch, "Tensor.fill");
@@ -278,21 +279,19 @@ static PyObject *tensor_fill(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 PyMethodDef augpy_tensor_op_methods[] = {
     {"fill", (PyCFunction)(void (*)(void))tensor_fill, METH_FASTCALL | METH_KEYWORDS,
-     "fill($self, /, value, blocks_per_sm=8, threads=0)\n--\n\nFill with a scalar, or copy a tensor / array "
+     "Fill with a scalar, or copy a tensor / array "
      "(broadcast) into this tensor, with saturate_cast. Returns this tensor."},
     {NULL, NULL, 0, NULL},
 };
 
 /* ---- functional API: add sub rsub mul div rdiv lt le gt ge eq ne ------------------- */
 
-static PyObject *functional(PyObject *module, aug_op op, int reflected, const char *func,
+static PyObject *functional(PyObject *module, aug_op op, int reflected, const char *func, augpy_sig *sig,
                             PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"tensor|tensor1", "scalar|tensor2|other", "out", "blocks_per_sm",
-                                        "threads"};
     PyObject *a[5];
     augpy_launch launch;
     augpy_state *st = augpy_state_from_module(module);
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 5, 2, a) < 0 ||
+    if (augpy_parse_args(func, args, nargs, kwnames, sig, a) < 0 ||
         augpy_parse_launch(func, a[3], a[4], AUGPY_THREADS_FUNCTIONAL, &launch) < 0)
         return NULL;
     aug_tensor *t = augpy_tensor_arg(st, a[0], func, "tensor");
@@ -333,8 +332,10 @@ static PyObject *functional(PyObject *module, aug_op op, int reflected, const ch
 }
 
 #define FUNCTIONAL(name, OP, reflected)                                                                 \
+    AUGPY_SIG(name##_sig, #name, {"tensor|tensor1"}, {"other|scalar|tensor2"}, {"out", "None"},        \
+              {"blocks_per_sm", "8"}, {"threads", "512"});                                            \
     static PyObject *fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {\
-        return functional(m, AUG_OP_##OP, reflected, "augpy." #name, args, nargs, kwnames);             \
+        return functional(m, AUG_OP_##OP, reflected, "augpy." #name, &name##_sig, args, nargs, kwnames);\
     }
 FUNCTIONAL(add, ADD, 0)
 FUNCTIONAL(sub, SUB, 0)
@@ -351,13 +352,15 @@ FUNCTIONAL(ne, NE, 0)
 
 /* ---- fma, gemm, fill, copy, cast ---------------------------------------------- */
 
+AUGPY_SIG(fma_sig, "fma", {"scalar"}, {"tensor1"}, {"tensor2"}, {"out", "None"}, {"blocks_per_sm", "8"},
+          {"threads", "512"});
+
 static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"scalar", "tensor1", "tensor2", "out", "blocks_per_sm", "threads"};
     const char *func = "augpy.fma";
     PyObject *a[6];
     augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 3, a) < 0 ||
+    if (augpy_parse_args(func, args, nargs, kwnames, &fma_sig, a) < 0 ||
         augpy_parse_launch(func, a[4], a[5], AUGPY_THREADS_FUNCTIONAL, &launch) < 0)
         return NULL;
     aug_tensor *out = NULL;
@@ -406,13 +409,14 @@ static PyObject *fn_fma(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
     return finish(st, s, res, out ? a[3] : NULL, func);
 }
 
+AUGPY_SIG(gemm_sig, "gemm", {"A"}, {"B"}, {"C", "None"}, {"alpha", "1.0"}, {"beta", "0.0"});
+
 static PyObject *fn_gemm(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"A", "B", "C", "alpha", "beta"};
     const char *func = "augpy.gemm";
     PyObject *a[5];
     augpy_state *st = augpy_state_from_module(m);
     double alpha = 1.0, beta = 0.0;
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 5, 2, a) < 0 ||
+    if (augpy_parse_args(func, args, nargs, kwnames, &gemm_sig, a) < 0 ||
         (a[3] && augpy_parse_number(st, a[3], &alpha, func, "alpha") < 0) ||
         (a[4] && augpy_parse_number(st, a[4], &beta, func, "beta") < 0))
         return NULL;
@@ -427,24 +431,26 @@ static PyObject *fn_gemm(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     return finish(st, s, res, C ? a[2] : NULL, func);
 }
 
+AUGPY_SIG(fill_sig, "fill", {"scalar"}, {"dst"}, {"blocks_per_sm", "8"}, {"threads", "0"});
+
 static PyObject *fn_fill(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"scalar", "dst", "blocks_per_sm", "threads"};
     PyObject *a[4];
     augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
-    if (augpy_parse_args("augpy.fill", args, nargs, kwnames, names, 4, 2, a) < 0 ||
+    if (augpy_parse_args("augpy.fill", args, nargs, kwnames, &fill_sig, a) < 0 ||
         augpy_parse_launch("augpy.fill", a[2], a[3], 0, &launch) < 0)
         return NULL;
     return fill_into(st, a[1], a[0], &launch, "augpy.fill");
 }
 
+AUGPY_SIG(copy_sig, "copy", {"src"}, {"dst"}, {"blocks_per_sm", "8"}, {"threads", "0"});
+
 static PyObject *fn_copy(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"src", "dst", "blocks_per_sm", "threads"};
     const char *func = "augpy.copy";
     PyObject *a[4];
     augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 2, a) < 0 ||
+    if (augpy_parse_args(func, args, nargs, kwnames, &copy_sig, a) < 0 ||
         augpy_parse_launch(func, a[2], a[3], 0, &launch) < 0)
         return NULL;
     aug_tensor *dst = augpy_tensor_arg(st, a[1], func, "dst");
@@ -463,13 +469,14 @@ static PyObject *fn_copy(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     return finish(st, s, NULL, a[1], func);
 }
 
+AUGPY_SIG(cast_sig, "cast", {"tensor"}, {"dtype|out"}, {"blocks_per_sm", "8"}, {"threads", "0"});
+
 static PyObject *fn_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"tensor", "dtype|out", "blocks_per_sm", "threads"};
     const char *func = "augpy.cast";
     PyObject *a[4];
     augpy_launch launch;
     augpy_state *st = augpy_state_from_module(m);
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 2, a) < 0 ||
+    if (augpy_parse_args(func, args, nargs, kwnames, &cast_sig, a) < 0 ||
         augpy_parse_launch(func, a[2], a[3], 0, &launch) < 0)
         return NULL;
     aug_tensor *t = augpy_tensor_arg(st, a[0], func, "tensor");
@@ -493,7 +500,7 @@ static PyObject *fn_cast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
 
 #define FASTCALL(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL | METH_KEYWORDS, doc}
 #define FUNCTIONAL_DOC(name, what)                                                                                     \
-    name "(tensor, other, out=None, blocks_per_sm=8, threads=512)\n--\n\n" what                                        \
+    what                                                                                                               \
          "\n`other` is a scalar (result has the tensor's dtype) or a tensor (broadcast);"                              \
          "\nwith `out` the result is stored there with saturate_cast and `out` is returned."
 
@@ -511,31 +518,35 @@ static PyMethodDef ops_functions[] = {
     FASTCALL("eq", fn_eq, FUNCTIONAL_DOC("eq", "tensor == other as a bool tensor.")),
     FASTCALL("ne", fn_ne, FUNCTIONAL_DOC("ne", "tensor != other as a bool tensor.")),
     FASTCALL("fma", fn_fma,
-             "fma(scalar, tensor1, tensor2, out=None, blocks_per_sm=8, threads=512)\n--\n\n"
              "scalar * tensor1 + tensor2 in the temp type with one rounding; new results have "
              "tensor2's dtype.\nscalar may also be a tensor (or array) that broadcasts against tensor1 "
              "(per-channel coefficients), and tensor2 a number; a tensor scalar joins the compute type's "
              "promotion, and with a number tensor2 new results have tensor1's dtype."),
     FASTCALL("gemm", fn_gemm,
-             "gemm(A, B, C=None, alpha=1.0, beta=0.0)\n--\n\n"
              "C = alpha * (A @ B) + beta * C for 2-D float32/float64 tensors (contiguous or transposed views);\n"
              "returns C. With C None a new (m, n) tensor is returned (beta ignored)."),
     FASTCALL(
         "fill", fn_fill,
-        "fill(scalar, dst, blocks_per_sm=8, threads=0)\n--\n\nFill dst with scalar (saturate_cast); "
+        "Fill dst with scalar (saturate_cast); "
         "returns dst.\nblocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."),
     FASTCALL("copy", fn_copy,
-             "copy(src, dst, blocks_per_sm=8, threads=0)\n--\n\nCopy src into dst, broadcasting, with "
+             "Copy src into dst, broadcasting, with "
              "saturate_cast; returns dst.\nblocks_per_sm / threads: the CUDA launch settings of this call (the CPU "
              "backend ignores them)."),
     FASTCALL("cast", fn_cast,
-             "cast(tensor, dtype, blocks_per_sm=8, threads=0)\n--\n\nSaturating cast to a dtype "
+             "Saturating cast to a dtype "
              "(new tensor), or with an output tensor in place of dtype (or out=) into it (returned).\nblocks_per_sm / "
              "threads: the CUDA launch settings of this call (the CPU backend ignores them)."),
     {NULL, NULL, 0, NULL},
 };
 
+augpy_sig *const augpy_tensor_op_sigs[] = {&fill_method_sig, NULL};
+
 int augpy_init_ops(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&add_sig, &sub_sig, &rsub_sig, &mul_sig,  &div_sig,  &rdiv_sig,
+                                      &lt_sig,  &le_sig,  &gt_sig,   &ge_sig,   &eq_sig,   &ne_sig,
+                                      &fma_sig, &gemm_sig, &fill_sig, &copy_sig, &cast_sig, NULL};
+    if (augpy_sign_methods(ops_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, ops_functions);
 }

@@ -86,17 +86,20 @@ static int lock_rng(RngObject *self) {
     return 0;
 }
 
+AUGPY_METHOD_SIG(uniform_method_sig, "uniform", {"target"}, {"vmin"}, {"vmax"}, {"blocks_per_sm", "8"},
+                 {"threads", "0"});
+AUGPY_METHOD_SIG(gaussian_method_sig, "gaussian", {"target"}, {"mean", "0.0"}, {"std", "1.0"},
+                 {"blocks_per_sm", "8"}, {"threads", "0"});
+
 /* uniform / gaussian: (target, p0, p1, blocks_per_sm, threads). */
 static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const u_names[] = {"target", "vmin", "vmax", "blocks_per_sm", "threads"};
-    static const char *const g_names[] = {"target", "mean", "std", "blocks_per_sm", "threads"};
     const char *func = gaussian ? "RandomNumberGenerator.gaussian" : "RandomNumberGenerator.uniform";
     RngObject *self = (RngObject *)obj;
     augpy_state *st = augpy_state_from_obj(obj);
     if (st == NULL) return NULL;
     PyObject *a[5];
     augpy_launch launch;
-    if (augpy_parse_args(func, args, nargs, kwnames, gaussian ? g_names : u_names, 5, gaussian ? 1 : 3, a) < 0 ||
+    if (augpy_parse_args(func, args, nargs, kwnames, gaussian ? &gaussian_method_sig : &uniform_method_sig, a) < 0 ||
         augpy_parse_launch(func, a[3], a[4], 0, &launch) < 0)
         return NULL;
     double p0 = 0.0, p1 = 1.0;
@@ -156,15 +159,17 @@ static PyObject *rng_gaussian(PyObject *self, PyObject *const *args, Py_ssize_t 
 
 /* gaussian_noise(x, std=1.0, mean=0.0, out=None): aug_rng_gaussian_noise; std a
  * number, or per image (a Tensor, array or sequence: float32 on x's device). */
+AUGPY_METHOD_SIG(gaussian_noise_method_sig, "gaussian_noise", {"x"}, {"std", "1.0"}, {"mean", "0.0"}, {"out", "None"},
+                 {"blocks_per_sm", "8"}, {"threads", "0"});
+
 static PyObject *rng_gaussian_noise(PyObject *obj, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"x", "std", "mean", "out", "blocks_per_sm", "threads"};
     const char *func = "RandomNumberGenerator.gaussian_noise";
     RngObject *self = (RngObject *)obj;
     augpy_state *st = augpy_state_from_obj(obj);
     if (st == NULL) return NULL;
     PyObject *a[6];
     augpy_launch launch;
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 1, a) < 0 ||
+    if (augpy_parse_args(func, args, nargs, kwnames, &gaussian_noise_method_sig, a) < 0 ||
         augpy_parse_launch(func, a[4], a[5], 0, &launch) < 0)
         return NULL;
     double mean = 0.0, std = 1.0;
@@ -277,18 +282,15 @@ static PyGetSetDef rng_getset[] = {
 
 static PyMethodDef rng_methods[] = {
     {"uniform", (PyCFunction)(void (*)(void))rng_uniform, METH_FASTCALL | METH_KEYWORDS,
-     "uniform($self, /, target, vmin, vmax, blocks_per_sm=8, threads=0)\n--\n\n"
      "Fill target with values uniform in [vmin, vmax); vmin can occur, vmax never. Integer\n"
      "targets get every integer of the dtype in [ceil(vmin), vmax) with equal probability.\n"
      "Reproducible: element i (C order) of the n-th call draws from Philox counter (i, n).\n"
      "target: a Tensor on the generator's device, or a writable array (a CUDA generator draws on\n"
      "its device and copies the values into the array)."},
     {"gaussian", (PyCFunction)(void (*)(void))rng_gaussian, METH_FASTCALL | METH_KEYWORDS,
-     "gaussian($self, /, target, mean=0.0, std=1.0, blocks_per_sm=8, threads=0)\n--\n\n"
      "Fill target with normal values (Box-Muller). Integer targets get the value rounded half\n"
      "to even and saturated to the dtype; bool targets get round(value) != 0."},
     {"gaussian_noise", (PyCFunction)(void (*)(void))rng_gaussian_noise, METH_FASTCALL | METH_KEYWORDS,
-     "gaussian_noise($self, /, x, std=1.0, mean=0.0, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
      "x + Gaussian noise in one pass, saturated: exactly add(x, n, out=out) where n is the float32 tensor\n"
      "gaussian(n, mean, std) would fill with this generator's current state (and, like it, counts one call).\n"
      "std: a number, or one value per image (x's first axis) as a float32 Tensor, array or sequence. Any\n"
@@ -420,12 +422,13 @@ fail:
 }
 
 /* stream_seed(seed, epoch, stream) -> aug_stream_seed */
+AUGPY_SIG(stream_seed_sig, "stream_seed", {"seed"}, {"epoch"}, {"stream"});
+
 static PyObject *py_stream_seed(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "augpy.stream_seed";
-    static const char *const names[] = {"seed", "epoch", "stream"};
     PyObject *a[3];
     uint64_t seed, epoch;
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 3, 3, a) < 0 ||
+    if (augpy_parse_args(func, args, nargs, kwnames, &stream_seed_sig, a) < 0 ||
         augpy_parse_uint64(a[0], &seed, func, "seed") < 0 || augpy_parse_uint64(a[1], &epoch, func, "epoch") < 0)
         return NULL;
     if (!PyUnicode_Check(a[2])) {
@@ -447,11 +450,12 @@ static PyObject *py_stream_seed(PyObject *module, PyObject *const *args, Py_ssiz
 }
 
 /* sample_id(key) -> aug_sample_id of a str's UTF-8 or a bytes-like object's bytes; an int is its own id */
+AUGPY_SIG(sample_id_sig, "sample_id", {"key"});
+
 static PyObject *py_sample_id(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "augpy.sample_id";
-    static const char *const names[] = {"key"};
     PyObject *a[1];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &sample_id_sig, a) < 0) return NULL;
     PyObject *key = a[0];
     uint64_t id;
     if (PyUnicode_Check(key)) {
@@ -503,18 +507,19 @@ static PyObject *py_sample_id(PyObject *module, PyObject *const *args, Py_ssize_
 
 static PyMethodDef seed_functions[] = {
     {"stream_seed", (PyCFunction)(void (*)(void))py_stream_seed, METH_FASTCALL | METH_KEYWORDS,
-     "stream_seed(seed, epoch, stream)\n--\n\n"
      "aug_stream_seed: the Philox seed of stream `stream` (a str, hashed as UTF-8) of epoch `epoch` of a\n"
      "pipeline seeded `seed` (ints in [0, 2**64)): splitmix64(splitmix64(splitmix64(seed) ^ epoch) ^\n"
      "fnv1a64(stream)). Image k of a stage draws as image 0 of a RandomNumberGenerator at state\n"
      "(stream_seed(seed, epoch, stream), sample_id(key)) (docs/random.md, \"Per-sample streams\")."},
     {"sample_id", (PyCFunction)(void (*)(void))py_sample_id, METH_FASTCALL | METH_KEYWORDS,
-     "sample_id(key)\n--\n\n"
      "aug_sample_id: the 64-bit id of a sample's key, splitmix64(fnv1a64(bytes)) of a str's UTF-8\n"
      "or a bytes-like object's bytes; an int in [0, 2**64) (numpy integers too) is its own id."},
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_random(PyObject *module, augpy_state *st) {
+    static augpy_sig *const rng_sigs[] = {&uniform_method_sig, &gaussian_method_sig, &gaussian_noise_method_sig, NULL};
+    static augpy_sig *const sigs[] = {&stream_seed_sig, &sample_id_sig, NULL};
+    if (augpy_sign_methods(rng_methods, rng_sigs) < 0 || augpy_sign_methods(seed_functions, sigs) < 0) return -1;
     st->RandomType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &rng_spec, NULL);
     if (st->RandomType == NULL) return -1;
     if (PyModule_AddObjectRef(module, "RandomNumberGenerator", (PyObject *)st->RandomType) < 0) return -1;

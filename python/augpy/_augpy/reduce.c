@@ -59,12 +59,17 @@ static int parse_axes(PyObject *obj, int *naxes, int *axes, const char *func) {
     return 0;
 }
 
-static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, const char *func,
+/* The parameters of sum, and of the other reductions (no upcast). */
+#define SUM_PARAMS                                                                                              \
+    {"tensor"}, {"axis", "None"}, {"keepdim|keepdims", "False"}, {"upcast", "False"}, {"out", "None"},           \
+        {"blocks_per_sm", "8"}, {"threads|num_threads", "0"}
+#define REDUCE_PARAMS                                                                                           \
+    {"tensor"}, {"axis", "None"}, {"keepdim|keepdims", "False"}, {"out", "None"}, {"blocks_per_sm", "8"},        \
+        {"threads|num_threads", "0"}
+
+/* sig: the function's spec, or the method's (without the tensor: self). */
+static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, const char *func, augpy_sig *sig,
                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const sum_names[] = {"tensor", "axis", "keepdim|keepdims", "upcast", "out",
-                                            "blocks_per_sm", "threads|num_threads"};
-    static const char *const names[] = {"tensor", "axis", "keepdim|keepdims", "out", "blocks_per_sm",
-                                        "threads|num_threads"};
     enum { T, AXIS, KEEP, UPCAST, OUT, BPS, THREADS, NSLOTS };
     if (!st)
         return NULL;
@@ -72,9 +77,7 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
     int off = self ? 1 : 0;
     PyObject *p[NSLOTS];
     PyObject *a[NSLOTS] = {NULL};
-    int n = is_sum ? 7 : 6;
-    if (augpy_parse_args(func, args, nargs, kwnames, (is_sum ? sum_names : names) + off, n - off, 1 - off,
-                         p + off) < 0)
+    if (augpy_parse_args(func, args, nargs, kwnames, sig, p + off) < 0)
         return NULL;
     if (self)
         p[T] = self;
@@ -123,30 +126,30 @@ static PyObject *reduce_call(augpy_state *st, PyObject *self, aug_reduce_op op, 
     return augpy_wrap(st, res);
 }
 
-#define REDUCE_FUNCTIONS_(name, OP)                                                                          \
+#define REDUCE_FUNCTIONS_(name, OP, PARAMS)                                                                  \
+    AUGPY_SIG(name##_sig, #name, PARAMS);                                                                    \
+    AUGPY_METHOD_SIG_OF(name##_method_sig, #name, name##_sig);                                               \
     static PyObject *fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {    \
-        return reduce_call(augpy_state_from_module(m), NULL, AUG_REDUCE_##OP, "augpy." #name, args, nargs,   \
-                           kwnames);                                                                         \
+        return reduce_call(augpy_state_from_module(m), NULL, AUG_REDUCE_##OP, "augpy." #name, &name##_sig,   \
+                           args, nargs, kwnames);                                                            \
     }                                                                                                        \
     static PyObject *method_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {\
-        return reduce_call(augpy_state_from_obj(self), self, AUG_REDUCE_##OP, "Tensor." #name, args, nargs,  \
-                           kwnames);                                                                         \
+        return reduce_call(augpy_state_from_obj(self), self, AUG_REDUCE_##OP, "Tensor." #name,               \
+                           &name##_method_sig, args, nargs, kwnames);                                        \
     }
-REDUCE_FUNCTIONS_(sum, SUM)
-REDUCE_FUNCTIONS_(min, MIN)
-REDUCE_FUNCTIONS_(max, MAX)
-REDUCE_FUNCTIONS_(mean, MEAN)
-REDUCE_FUNCTIONS_(all, ALL)
-REDUCE_FUNCTIONS_(any, ANY)
-REDUCE_FUNCTIONS_(argmin, ARGMIN)
-REDUCE_FUNCTIONS_(argmax, ARGMAX)
+REDUCE_FUNCTIONS_(sum, SUM, SUM_PARAMS)
+REDUCE_FUNCTIONS_(min, MIN, REDUCE_PARAMS)
+REDUCE_FUNCTIONS_(max, MAX, REDUCE_PARAMS)
+REDUCE_FUNCTIONS_(mean, MEAN, REDUCE_PARAMS)
+REDUCE_FUNCTIONS_(all, ALL, REDUCE_PARAMS)
+REDUCE_FUNCTIONS_(any, ANY, REDUCE_PARAMS)
+REDUCE_FUNCTIONS_(argmin, ARGMIN, REDUCE_PARAMS)
+REDUCE_FUNCTIONS_(argmax, ARGMAX, REDUCE_PARAMS)
 
-/* The signature after the tensor, and the description. */
+/* The descriptions. */
 #define REDUCE_COMMON                                                                                                  \
     "keepdim keeps the reduced axes with extent 1; out receives the result (saturate_cast) and is returned;\n"         \
     "blocks_per_sm / threads: the CUDA launch settings of this call (the CPU backend ignores them)."
-#define SUM_ARGS "axis=None, keepdim=False, upcast=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
-#define REDUCE_ARGS "axis=None, keepdim=False, out=None, blocks_per_sm=8, threads=0)\n--\n\n"
 #define SUM_DOC                                                                                                        \
     "Sum over `axis` (None: all axes, giving a 0-d tensor; an int or a tuple of ints). Integers accumulate "           \
     "exactly and saturate to the input dtype, or with upcast=True are returned as int64 / uint64 / float64. "          \
@@ -166,36 +169,42 @@ REDUCE_FUNCTIONS_(argmax, ARGMAX)
 #define ARGMIN_DOC ARG_DOC("argmin", "minimum")
 #define ARGMAX_DOC ARG_DOC("argmax", "maximum")
 
-#define FUNCTION_(name, ARGS, DOC) \
-    {#name, (PyCFunction)(void (*)(void))fn_##name, METH_FASTCALL | METH_KEYWORDS, #name "(tensor, " ARGS DOC}
-#define METHOD_(name, ARGS, DOC) \
-    {#name, (PyCFunction)(void (*)(void))method_##name, METH_FASTCALL | METH_KEYWORDS, #name "($self, /, " ARGS DOC}
+#define FUNCTION_(name, DOC) {#name, (PyCFunction)(void (*)(void))fn_##name, METH_FASTCALL | METH_KEYWORDS, DOC}
+#define METHOD_(name, DOC) {#name, (PyCFunction)(void (*)(void))method_##name, METH_FASTCALL | METH_KEYWORDS, DOC}
 
 static PyMethodDef reduce_functions[] = {
-    FUNCTION_(sum, SUM_ARGS, SUM_DOC),
-    FUNCTION_(min, REDUCE_ARGS, MIN_DOC),
-    FUNCTION_(max, REDUCE_ARGS, MAX_DOC),
-    FUNCTION_(mean, REDUCE_ARGS, MEAN_DOC),
-    FUNCTION_(all, REDUCE_ARGS, ALL_DOC),
-    FUNCTION_(any, REDUCE_ARGS, ANY_DOC),
-    FUNCTION_(argmin, REDUCE_ARGS, ARGMIN_DOC),
-    FUNCTION_(argmax, REDUCE_ARGS, ARGMAX_DOC),
+    FUNCTION_(sum, SUM_DOC),
+    FUNCTION_(min, MIN_DOC),
+    FUNCTION_(max, MAX_DOC),
+    FUNCTION_(mean, MEAN_DOC),
+    FUNCTION_(all, ALL_DOC),
+    FUNCTION_(any, ANY_DOC),
+    FUNCTION_(argmin, ARGMIN_DOC),
+    FUNCTION_(argmax, ARGMAX_DOC),
     {NULL, NULL, 0, NULL},
 };
 
 PyMethodDef augpy_tensor_reduce_methods[] = {
-    METHOD_(sum, SUM_ARGS, SUM_DOC),
-    METHOD_(min, REDUCE_ARGS, MIN_DOC),
-    METHOD_(max, REDUCE_ARGS, MAX_DOC),
-    METHOD_(mean, REDUCE_ARGS, MEAN_DOC),
-    METHOD_(all, REDUCE_ARGS, ALL_DOC),
-    METHOD_(any, REDUCE_ARGS, ANY_DOC),
-    METHOD_(argmin, REDUCE_ARGS, ARGMIN_DOC),
-    METHOD_(argmax, REDUCE_ARGS, ARGMAX_DOC),
+    METHOD_(sum, SUM_DOC),
+    METHOD_(min, MIN_DOC),
+    METHOD_(max, MAX_DOC),
+    METHOD_(mean, MEAN_DOC),
+    METHOD_(all, ALL_DOC),
+    METHOD_(any, ANY_DOC),
+    METHOD_(argmin, ARGMIN_DOC),
+    METHOD_(argmax, ARGMAX_DOC),
     {NULL, NULL, 0, NULL},
 };
 
+#define REDUCE_SIGS_(suffix)                                                                               \
+    {&sum##suffix, &min##suffix, &max##suffix, &mean##suffix, &all##suffix, &any##suffix, &argmin##suffix,     \
+     &argmax##suffix, NULL}
+augpy_sig *const augpy_tensor_reduce_sigs[] = REDUCE_SIGS_(_method_sig);
+
 int augpy_init_reduce(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = REDUCE_SIGS_(_sig);
+    if (augpy_sign_methods(reduce_functions, sigs) < 0)
+        return -1;
     return PyModule_AddFunctions(module, reduce_functions);
 }

@@ -229,17 +229,16 @@ static int parse_matrix(augpy_state *st, PyObject *obj, const char *argname, int
 
 static PyObject *reshape_parsed(augpy_state *st, PyObject **p);
 
+/* data and shape_input by position, the others by keyword */
+AUGPY_SIG_KWONLY(reshape_sig, "reshape", 2, {"data"}, {"shape_input", "None"}, {"shape", "None"},
+                 {"rel_shape", "None"}, {"src_dims", "None"}, {"layout", "None"}, {"dtype", "None"});
+
 static PyObject *fn_reshape(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"data", "shape_input", "shape", "rel_shape", "src_dims", "layout", "dtype"};
     enum { DATA, SHAPE_INPUT, SHAPE, REL, SRC, LAYOUT, DTYPE, NSLOTS };
     augpy_state *st = augpy_state_from_module(module);
     if (!st) return NULL;
-    if (nargs > 2) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most 2 positional arguments (%zd given)", FUNC, nargs);
-        return NULL;
-    }
     PyObject *p[NSLOTS] = {NULL};
-    if (augpy_parse_args(FUNC, args, nargs, kwnames, names, NSLOTS, 1, p) < 0) return NULL;
+    if (augpy_parse_args(FUNC, args, nargs, kwnames, &reshape_sig, p) < 0) return NULL;
     if (!PyList_Check(p[DATA])) return reshape_parsed(st, p);
     /* A list of tensors is read after the other arguments ran Python code (__index__ ...)
      * that may change it: a tuple snapshot holds the tensors checked below. */
@@ -452,7 +451,6 @@ done:
 
 static PyMethodDef reshape_functions[] = {
     {"reshape", (PyCFunction)(void (*)(void))fn_reshape, METH_FASTCALL | METH_KEYWORDS,
-     "reshape(data, shape_input=None, *, shape=None, rel_shape=None, src_dims=None, layout=None, dtype=None)\n--\n\n"
      "DALI's fn.reshape: a view of `data` (a Tensor, or a list of Tensors reshaped one by one) with a new\n"
      "shape, layout and/or dtype; no data is copied (the input must be contiguous). One negative extent is "
      "inferred; rel_shape multiplies input extents (src_dims picks which, -1 inserts a 1); dtype "
@@ -462,5 +460,7 @@ static PyMethodDef reshape_functions[] = {
 
 int augpy_init_reshape(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&reshape_sig, NULL};
+    if (augpy_sign_methods(reshape_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, reshape_functions);
 }

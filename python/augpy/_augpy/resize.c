@@ -51,13 +51,15 @@ static int parse_size(PyObject *obj, const aug_tensor *image, const char *layout
     return rc;
 }
 
+AUGPY_SIG(resize_sig, "resize", {"image"}, {"size"}, {"interpolation", "'linear'"}, {"antialias", "True"},
+          {"layout", "None"}, {"out", "None"});
+
 static PyObject *fn_resize(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"image", "size", "interpolation", "antialias", "layout", "out"};
     enum { IM, SIZE, INTERP, AA, LAYOUT, OUT, NSLOTS };
     const char *func = "augpy.resize";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS], *ret = NULL;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &resize_sig, a) < 0) return NULL;
     augpy_image im, out;
     aug_interp interp;
     int aa;
@@ -82,14 +84,15 @@ done:
     return ret;
 }
 
+AUGPY_SIG(resize_batch_sig, "resize_batch", {"images"}, {"size"}, {"interpolation", "'linear'"},
+          {"antialias", "True"}, {"layout", "None"}, {"out_layout", "'NCHW'"}, {"dtype", "None"}, {"out", "None"});
+
 static PyObject *fn_resize_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"images", "size",  "interpolation", "antialias",
-                                        "layout", "out_layout", "dtype", "out"};
     enum { IMS, SIZE, INTERP, AA, LAYOUT, OLAYOUT, DTYPE, OUT, NSLOTS };
     const char *func = "augpy.resize_batch";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &resize_batch_sig, a) < 0) return NULL;
     aug_interp interp;
     int aa;
     const char *layout, *olayout;
@@ -208,10 +211,13 @@ static int image_and_layout(augpy_state *st, PyObject *obj, PyObject *layout_obj
     return 0;
 }
 
+AUGPY_SIG(flip_sig, "flip", {"image"}, {"horizontal", "True"}, {"vertical", "False"}, {"layout", "None"});
+AUGPY_SIG(hflip_sig, "hflip", {"image"}, {"layout", "None"});
+AUGPY_SIG(vflip_sig, "vflip", {"image"}, {"layout", "None"});
+
+/* fixed: hflip / vflip (image, layout), else flip */
 static PyObject *flip_common(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                             const char *func, int dflt_h, int dflt_v, int fixed) {
-    static const char *const names[] = {"image", "horizontal", "vertical", "layout"};
-    static const char *const names_fixed[] = {"image", "layout"};
+                             const char *func, int dflt_h, int dflt_v, augpy_sig *fixed) {
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[4] = {NULL, NULL, NULL, NULL};
     int h = dflt_h, v = dflt_v;
@@ -219,9 +225,9 @@ static PyObject *flip_common(PyObject *m, PyObject *const *args, Py_ssize_t narg
     if (!st) return NULL;
     if (fixed) {
         PyObject *b[2];
-        if (augpy_parse_args(func, args, nargs, kwnames, names_fixed, 2, 1, b) < 0) return NULL;
+        if (augpy_parse_args(func, args, nargs, kwnames, fixed, b) < 0) return NULL;
         a[0] = b[0], a[3] = b[1];
-    } else if (augpy_parse_args(func, args, nargs, kwnames, names, 4, 1, a) < 0 || parse_bool(a[1], dflt_h, &h) < 0 ||
+    } else if (augpy_parse_args(func, args, nargs, kwnames, &flip_sig, a) < 0 || parse_bool(a[1], dflt_h, &h) < 0 ||
                parse_bool(a[2], dflt_v, &v) < 0)
         return NULL;
     augpy_image im;
@@ -230,23 +236,24 @@ static PyObject *flip_common(PyObject *m, PyObject *const *args, Py_ssize_t narg
 }
 
 static PyObject *fn_flip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return flip_common(m, args, nargs, kwnames, "augpy.flip", 1, 0, 0);
+    return flip_common(m, args, nargs, kwnames, "augpy.flip", 1, 0, NULL);
 }
 static PyObject *fn_hflip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return flip_common(m, args, nargs, kwnames, "augpy.hflip", 1, 0, 1);
+    return flip_common(m, args, nargs, kwnames, "augpy.hflip", 1, 0, &hflip_sig);
 }
 static PyObject *fn_vflip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return flip_common(m, args, nargs, kwnames, "augpy.vflip", 0, 1, 1);
+    return flip_common(m, args, nargs, kwnames, "augpy.vflip", 0, 1, &vflip_sig);
 }
 
+AUGPY_SIG(crop_sig, "crop", {"image"}, {"y"}, {"x"}, {"h"}, {"w"}, {"layout", "None"});
+
 static PyObject *fn_crop(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"image", "y", "x", "h", "w", "layout"};
     const char *func = "augpy.crop";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[6];
     int64_t v[4];
     const char *layout;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 6, 5, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &crop_sig, a) < 0) return NULL;
     augpy_image im;
     if (augpy_parse_int64(a[1], &v[0], func, "y") < 0 || augpy_parse_int64(a[2], &v[1], func, "x") < 0 ||
         augpy_parse_int64(a[3], &v[2], func, "h") < 0 || augpy_parse_int64(a[4], &v[3], func, "w") < 0 ||
@@ -255,14 +262,15 @@ static PyObject *fn_crop(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
     return finish_view(st, aug_crop(im.t, layout, v[0], v[1], v[2], v[3]), &im, func);
 }
 
+AUGPY_SIG(center_crop_sig, "center_crop", {"image"}, {"size"}, {"layout", "None"});
+
 static PyObject *fn_center_crop(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"image", "size", "layout"};
     const char *func = "augpy.center_crop";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[3];
     const char *layout;
     int64_t h, w;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 3, 2, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &center_crop_sig, a) < 0) return NULL;
     augpy_image im;
     if (parse_size(a[1], NULL, NULL, &h, &w, func, st) < 0 ||
         image_and_layout(st, a[0], a[2], AUGPY_ANY_LAYOUT, &im, &layout, func) < 0)
@@ -272,15 +280,17 @@ static PyObject *fn_center_crop(PyObject *m, PyObject *const *args, Py_ssize_t n
     return finish_view(st, r, &im, func);
 }
 
+AUGPY_SIG(flip_batch_sig, "flip_batch", {"batch"}, {"flags"}, {"horizontal", "True"}, {"vertical", "False"},
+          {"layout", "None"}, {"out", "None"});
+
 static PyObject *fn_flip_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"batch", "flags", "horizontal", "vertical", "layout", "out"};
     enum { B, FLAGS, H, V, LAYOUT, OUT, NSLOTS };
     const char *func = "augpy.flip_batch";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
     int h, v;
     const char *layout;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &flip_batch_sig, a) < 0) return NULL;
     if (parse_bool(a[H], 1, &h) < 0 || parse_bool(a[V], 0, &v) < 0 ||
         augpy_parse_layout(st, a[LAYOUT], NULL, &layout, func, "layout") < 0)
         return NULL;
@@ -325,13 +335,14 @@ done:
     return ret;
 }
 
+AUGPY_SIG(image_dims_sig, "image_dims", {"image"}, {"layout", "None"});
+
 static PyObject *fn_image_dims(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"image", "layout"};
     const char *func = "augpy.image_dims";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[2];
     const char *layout;
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &image_dims_sig, a) < 0) return NULL;
     augpy_image im;
     if (image_and_layout(st, a[0], a[1], AUGPY_ANY_LAYOUT, &im, &layout, func) < 0) return NULL;
     int64_t d[4];
@@ -343,7 +354,6 @@ static PyObject *fn_image_dims(PyObject *m, PyObject *const *args, Py_ssize_t na
 
 static PyMethodDef resize_functions[] = {
     {"resize", (PyCFunction)(void (*)(void))fn_resize, METH_FASTCALL | METH_KEYWORDS,
-     "resize(image, size, interpolation='linear', antialias=True, layout=None, out=None)\n--\n\n"
      "Resize an image (HW, HWC, CHW) or a batch (NHWC, NCHW) to size = (height, width), or with an int size\n"
      "make the shorter side that long (torchvision). interpolation: 'linear' (also 'bilinear'), 'nearest' or 'area' (OpenCV's\n"
      "INTER_NEAREST, INTER_LINEAR, INTER_AREA); antialias: bilinear shrinking uses Pillow's widened triangle\n"
@@ -356,37 +366,31 @@ static PyMethodDef resize_functions[] = {
      "protocol or __array_interface__, used without a copy (the result is an augpy tensor).\n"
      "Returns a new tensor, or out (any dtype and strides; a writable array is written in place)."},
     {"resize_batch", (PyCFunction)(void (*)(void))fn_resize_batch, METH_FASTCALL | METH_KEYWORDS,
-     "resize_batch(images, size, interpolation='linear', antialias=True, layout=None, out_layout='NCHW',\n"
-     "             dtype=None, out=None)\n--\n\n"
      "Resize a list of images (HW, HWC or CHW, any sizes; tensors or arrays) into one (N, C, H, W) or\n"
      "(N, H, W, C) batch (layout None: the one the images' layout strings and shapes agree on);\n"
      "size = (height, width) or an int (square). dtype: of the new batch (default: the images'). Returns the\n"
      "new batch or out."},
     {"flip", (PyCFunction)(void (*)(void))fn_flip, METH_FASTCALL | METH_KEYWORDS,
-     "flip(image, horizontal=True, vertical=False, layout=None)\n--\n\n"
      "A view of the image(s) mirrored left-right and/or upside down (negative strides, no copy).\n"
      "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"hflip", (PyCFunction)(void (*)(void))fn_hflip, METH_FASTCALL | METH_KEYWORDS,
-     "hflip(image, layout=None)\n--\n\nflip(image, horizontal=True): a left-right mirrored view.\n"
+     "flip(image, horizontal=True): a left-right mirrored view.\n"
      "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"vflip", (PyCFunction)(void (*)(void))fn_vflip, METH_FASTCALL | METH_KEYWORDS,
-     "vflip(image, layout=None)\n--\n\nflip(image, False, True): an upside-down view.\n"
+     "flip(image, False, True): an upside-down view.\n"
      "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"crop", (PyCFunction)(void (*)(void))fn_crop, METH_FASTCALL | METH_KEYWORDS,
-     "crop(image, y, x, h, w, layout=None)\n--\n\n"
      "A view of rows y .. y+h-1 and columns x .. x+w-1 of the image(s); ValueError when it does not fit.\n"
      "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"center_crop", (PyCFunction)(void (*)(void))fn_center_crop, METH_FASTCALL | METH_KEYWORDS,
-     "center_crop(image, size, layout=None)\n--\n\n"
      "torchvision's CenterCrop: size = (h, w) or an int; a view when it fits (offset round((H - h) / 2)),\n"
      "else a new tensor with the image centred on zeros.\n"
      "image: HW, HWC, CHW, NHWC or NCHW (layout as augpy.resize); an array is viewed without a copy."},
     {"flip_batch", (PyCFunction)(void (*)(void))fn_flip_batch, METH_FASTCALL | METH_KEYWORDS,
-     "flip_batch(batch, flags, horizontal=True, vertical=False, layout=None, out=None)\n--\n\n"
      "Copy of a batch (NCHW / NHWC) with image i flipped where flags[i] is true.\n"
      "out may be batch (in place); batch and out may be arrays (layout as augpy.resize)."},
     {"image_dims", (PyCFunction)(void (*)(void))fn_image_dims, METH_FASTCALL | METH_KEYWORDS,
-     "image_dims(image, layout=None)\n--\n\n(N, H, W, C) of an image or batch under its layout (N, C = 1 when "
+     "(N, H, W, C) of an image or batch under its layout (N, C = 1 when "
      "absent).\n"
      "layout None: the layout augpy.resize reads the image with (its layout string or its shape's)."},
     {NULL, NULL, 0, NULL},
@@ -394,5 +398,8 @@ static PyMethodDef resize_functions[] = {
 
 int augpy_init_resize(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&resize_sig, &resize_batch_sig, &flip_sig,        &hflip_sig,      &vflip_sig,
+                                      &crop_sig,   &center_crop_sig,  &flip_batch_sig,  &image_dims_sig, NULL};
+    if (augpy_sign_methods(resize_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, resize_functions);
 }

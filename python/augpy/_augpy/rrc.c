@@ -82,13 +82,13 @@ static int draw_generator(augpy_state *st, PyObject *rng_obj, Py_ssize_t n, cons
  * dct_scale, roi) -> [(crop, hflip, matrix, supersampling, (scale_m, roi, matrix, supersampling)), ...]
  * rng: a RandomNumberGenerator (aug_random_resized_crop, one call of it) or a sequence of n (seed, calls)
  * states (aug_random_resized_crop_states; no generator is advanced). */
+AUGPY_SIG(random_resized_crop_sig, "_random_resized_crop", {"rng"}, {"heights"}, {"widths"}, {"out_height"},
+          {"out_width"}, {"scale"}, {"ratio"}, {"hflip"}, {"max_supersampling"}, {"dct_scale"}, {"roi"});
+
 static PyObject *py_rrc(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "random_resized_crop";
-    static const char *const names[] = {"rng",   "heights", "widths", "out_height",        "out_width",
-                                        "scale", "ratio",   "hflip",  "max_supersampling", "dct_scale",
-                                        "roi"};
     PyObject *a[11];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 11, 11, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &random_resized_crop_sig, a) < 0) return NULL;
     augpy_state *st = augpy_state_from_module(module);
     if (st == NULL) return NULL;
     /* rng: a generator, or one (seed, calls) state per image (parsed first, from a snapshot) */
@@ -169,12 +169,13 @@ done:
 }
 
 /* _plan_decode(matrix (6 numbers), src_height, src_width, out_height, out_width, supersampling, dct_scale, roi) */
+AUGPY_SIG(plan_decode_sig, "_plan_decode", {"matrix"}, {"src_height"}, {"src_width"}, {"out_height"},
+          {"out_width"}, {"supersampling"}, {"dct_scale"}, {"roi"});
+
 static PyObject *py_plan(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "plan_decode";
-    static const char *const names[] = {"matrix",    "src_height",    "src_width", "out_height",
-                                        "out_width", "supersampling", "dct_scale", "roi"};
     PyObject *a[8];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 8, 8, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &plan_decode_sig, a) < 0) return NULL;
     augpy_state *st = augpy_state_from_module(module);
     if (st == NULL) return NULL;
     PyObject *seq = PySequence_Check(a[0]) ? PySequence_Tuple(a[0]) : NULL;
@@ -211,12 +212,13 @@ static PyObject *py_plan(PyObject *module, PyObject *const *args, Py_ssize_t nar
 
 /* _resize_center_crop_matrix(src_height, src_width, resize, out_height, out_width, max_supersampling)
  * -> (matrix (6 floats), supersampling) */
+AUGPY_SIG(resize_center_crop_matrix_sig, "_resize_center_crop_matrix", {"src_height"}, {"src_width"}, {"resize"},
+          {"out_height"}, {"out_width"}, {"max_supersampling"});
+
 static PyObject *py_center(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "resize_center_crop_matrix";
-    static const char *const names[] = {"src_height", "src_width", "resize",
-                                        "out_height", "out_width", "max_supersampling"};
     PyObject *a[6];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 6, 6, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &resize_center_crop_matrix_sig, a) < 0) return NULL;
     augpy_state *st = augpy_state_from_module(module);
     if (st == NULL) return NULL;
     int64_t v[5];
@@ -235,20 +237,18 @@ static PyObject *py_center(PyObject *module, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef rrc_functions[] = {
     {"_resize_center_crop_matrix", (PyCFunction)(void (*)(void))py_center, METH_FASTCALL | METH_KEYWORDS,
-     "_resize_center_crop_matrix(src_height, src_width, resize, out_height, out_width, max_supersampling)\n--\n\n"
      "aug_resize_center_crop_matrix: (matrix, supersampling). Use augpy.resize_center_crop_matrix."},
     {"_random_resized_crop", (PyCFunction)(void (*)(void))py_rrc, METH_FASTCALL | METH_KEYWORDS,
-     "_random_resized_crop(rng, heights, widths, out_height, out_width, scale, ratio, hflip, max_supersampling, "
-     "dct_scale, roi)\n--\n\n"
      "aug_random_resized_crop: per image (crop, hflip, matrix, supersampling, (scale_m, roi, matrix, "
      "supersampling)); rng may also be a sequence of n (seed, calls) states, one per image "
      "(aug_random_resized_crop_states). Use augpy.random_resized_crop."},
     {"_plan_decode", (PyCFunction)(void (*)(void))py_plan, METH_FASTCALL | METH_KEYWORDS,
-     "_plan_decode(matrix, src_height, src_width, out_height, out_width, supersampling, dct_scale, roi)\n--\n\n"
      "aug_plan_decode: (scale_m, roi, matrix, supersampling). Use augpy.plan_decode."},
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_rrc(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&resize_center_crop_matrix_sig, &random_resized_crop_sig, &plan_decode_sig, NULL};
+    if (augpy_sign_methods(rrc_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, rrc_functions);
 }

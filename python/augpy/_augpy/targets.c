@@ -83,13 +83,15 @@ static const char *func_name(PyObject *obj, const char *dflt) {
     return dflt;
 }
 
+AUGPY_SIG(boxes_affine_sig, "_boxes_affine", {"boxes"}, {"matrix"}, {"source_size"}, {"target_size"},
+          {"format", "'xyxy'"}, {"normalized", "False"}, {"min_area", "0.0"}, {"min_visibility", "0.0"},
+          {"func", "None"});
+
 static PyObject *fn_boxes_affine(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"boxes",      "matrix",   "source_size",    "target_size", "format",
-                                        "normalized", "min_area", "min_visibility", "func"};
     enum { BOXES, MAT, SRC, DST, FMT, NORM, AREA, VIS, FUNC, NSLOTS };
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args("augpy._boxes_affine", args, nargs, kwnames, names, NSLOTS, 4, a) < 0) return NULL;
+    if (!st || augpy_parse_args("augpy._boxes_affine", args, nargs, kwnames, &boxes_affine_sig, a) < 0) return NULL;
     const char *func = func_name(a[FUNC], "augpy.transform_boxes");
     float mat[6];
     int64_t src[2], dst[2];
@@ -113,13 +115,15 @@ static PyObject *fn_boxes_affine(PyObject *m, PyObject *const *args, Py_ssize_t 
     return Py_BuildValue("(NN)", o, k);
 }
 
+AUGPY_SIG(boxes_affine_batch_sig, "_boxes_affine_batch", {"boxes"}, {"counts"}, {"matrices"}, {"source_sizes"},
+          {"target_size"}, {"format", "'xyxy'"}, {"normalized", "False"}, {"min_area", "0.0"},
+          {"min_visibility", "0.0"}, {"func", "None"});
+
 static PyObject *fn_boxes_affine_batch(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"boxes",  "counts",     "matrices", "source_sizes",   "target_size",
-                                        "format", "normalized", "min_area", "min_visibility", "func"};
     enum { BOXES, COUNTS, MATS, SRCS, DST, FMT, NORM, AREA, VIS, FUNC, NSLOTS };
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args("augpy._boxes_affine_batch", args, nargs, kwnames, names, NSLOTS, 5, a) < 0)
+    if (!st || augpy_parse_args("augpy._boxes_affine_batch", args, nargs, kwnames, &boxes_affine_batch_sig, a) < 0)
         return NULL;
     const char *func = func_name(a[FUNC], "augpy.transform_boxes_batch");
     aug_box_params p;
@@ -184,12 +188,14 @@ done:
     return ret;
 }
 
+AUGPY_SIG(keypoints_affine_sig, "_keypoints_affine", {"keypoints"}, {"matrix"}, {"target_size"},
+          {"remove_invisible", "False"}, {"func", "None"});
+
 static PyObject *fn_keypoints_affine(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"keypoints", "matrix", "target_size", "remove_invisible", "func"};
     enum { KP, MAT, DST, REMOVE, FUNC, NSLOTS };
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args("augpy._keypoints_affine", args, nargs, kwnames, names, NSLOTS, 3, a) < 0) return NULL;
+    if (!st || augpy_parse_args("augpy._keypoints_affine", args, nargs, kwnames, &keypoints_affine_sig, a) < 0) return NULL;
     const char *func = func_name(a[FUNC], "augpy.transform_keypoints");
     float mat[6];
     int64_t dst[2];
@@ -215,17 +221,12 @@ static PyObject *fn_keypoints_affine(PyObject *m, PyObject *const *args, Py_ssiz
 
 static PyMethodDef targets_functions[] = {
     {"_boxes_affine", (PyCFunction)(void (*)(void))fn_boxes_affine, METH_FASTCALL | METH_KEYWORDS,
-     "_boxes_affine(boxes, matrix, source_size, target_size, format='xyxy', normalized=False, min_area=0.0, "
-     "min_visibility=0.0, func=None)\n--\n\n"
      "Boxes (n, 4) through the warp matrix (6 numbers, the inverse map): (boxes (k, 4), kept rows int64 (k,)).\n"
      "See augpy.transform_boxes."},
     {"_boxes_affine_batch", (PyCFunction)(void (*)(void))fn_boxes_affine_batch, METH_FASTCALL | METH_KEYWORDS,
-     "_boxes_affine_batch(boxes, counts, matrices, source_sizes, target_size, format='xyxy', normalized=False, "
-     "min_area=0.0, min_visibility=0.0, func=None)\n--\n\n"
      "Padded boxes (N, M, 4) with counts (N values or None): (boxes (N, M, 4), counts list, kept rows (N, M)).\n"
      "See augpy.transform_boxes_batch."},
     {"_keypoints_affine", (PyCFunction)(void (*)(void))fn_keypoints_affine, METH_FASTCALL | METH_KEYWORDS,
-     "_keypoints_affine(keypoints, matrix, target_size, remove_invisible=False, func=None)\n--\n\n"
      "Keypoints (n, 2|3|4) through the warp matrix: (keypoints, visible rows int64). See "
      "augpy.transform_keypoints."},
     {NULL, NULL, 0, NULL},
@@ -233,5 +234,7 @@ static PyMethodDef targets_functions[] = {
 
 int augpy_init_targets(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&boxes_affine_sig, &boxes_affine_batch_sig, &keypoints_affine_sig, NULL};
+    if (augpy_sign_methods(targets_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, targets_functions);
 }

@@ -543,7 +543,6 @@ static PyMethodDef tensor_own_methods[] = {
      "returned at once: synchronise the stream (or device) before reading it. On the CPU every\n"
      "copy is synchronous."},
     {"to", (PyCFunction)(void (*)(void))augpy_tensor_to_method, METH_FASTCALL | METH_KEYWORDS,
-     "to($self, /, device=None, dtype=None)\n--\n\n"
      "This tensor on `device` ('cpu', 'cuda', 'cuda:N', or a device_id of the default backend) and/or\n"
      "as `dtype` (saturating, as astype), as torch's Tensor.to: to(device), to(dtype) (a dtype in the\n"
      "first place), to(device, dtype). Itself when nothing changes, else a packed copy (queued on\n"
@@ -551,7 +550,7 @@ static PyMethodDef tensor_own_methods[] = {
     {"cpu", augpy_tensor_cpu_method, METH_NOARGS,
      "cpu($self, /)\n--\n\nThis tensor on the cpu: itself, or a copy (returns once the data is there)."},
     {"cuda", (PyCFunction)(void (*)(void))augpy_tensor_cuda_method, METH_FASTCALL | METH_KEYWORDS,
-     "cuda($self, /, device_id=0)\n--\n\nThis tensor on cuda:device_id: itself, or a copy. ValueError "
+     "This tensor on cuda:device_id: itself, or a copy. ValueError "
      "without such a device."},
     {"__array__", (PyCFunction)(void (*)(void))augpy_tensor_array_method, METH_VARARGS | METH_KEYWORDS,
      "__array__($self, /, dtype=None, copy=None)\n--\n\nnumpy array protocol: a numpy.ndarray with a copy of the values."},
@@ -636,7 +635,11 @@ static int build_methods(void) {
     if (all_methods != NULL) return 0;
     PyMethodDef *const tables[] = {tensor_own_methods, augpy_tensor_op_methods, augpy_tensor_reduce_methods,
                                    augpy_tensor_math_methods, augpy_tensor_extra_methods};
+    augpy_sig *const *const sigs[] = {augpy_tensor_io_sigs, augpy_tensor_op_sigs, augpy_tensor_reduce_sigs,
+                                      augpy_tensor_math_sigs, augpy_tensor_extra_sigs};
     size_t ntables = sizeof tables / sizeof tables[0], total = 0;
+    for (size_t t = 0; t < ntables; t++)
+        if (augpy_sign_methods(tables[t], sigs[t]) < 0) return -1;
     for (size_t t = 0; t < ntables; t++)
         for (const PyMethodDef *d = tables[t]; d->ml_name; d++) total++;
     PyMethodDef *m = PyMem_RawCalloc(total + 1, sizeof *m);

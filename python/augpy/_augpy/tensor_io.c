@@ -277,11 +277,12 @@ static int device_like(PyObject *obj) {
     return strncmp(s, "cpu", 3) == 0 || strncmp(s, "cuda", 4) == 0;
 }
 
+AUGPY_METHOD_SIG(to_method_sig, "to", {"device", "None"}, {"dtype", "None"});
+
 PyObject *augpy_tensor_to_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Tensor.to";
-    static const char *const names[] = {"device", "dtype"};
     PyObject *a[2] = {NULL, NULL};
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 2, 0, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &to_method_sig, a) < 0) return NULL;
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
     /* torch's to(dtype): a dtype in the device's place (anything else reports as a device) */
@@ -317,11 +318,15 @@ PyObject *augpy_tensor_cpu_method(PyObject *self, PyObject *Py_UNUSED(u)) {
     return move_to(self, aug_cpu_device(), "Tensor.cpu");
 }
 
+AUGPY_METHOD_SIG(cuda_method_sig, "cuda", {"device_id", "0"});
+
+/* the specs of tensor.c's methods implemented here */
+augpy_sig *const augpy_tensor_io_sigs[] = {&to_method_sig, &cuda_method_sig, NULL};
+
 PyObject *augpy_tensor_cuda_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Tensor.cuda";
-    static const char *const names[] = {"device_id"};
     PyObject *a[1] = {NULL};
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 0, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &cuda_method_sig, a) < 0) return NULL;
     int id = 0;
     if (a[0] && a[0] != Py_None && augpy_parse_int(a[0], &id, func, "device_id") < 0) return NULL;
     aug_device dev = {AUG_DEVICE_CUDA, id};

@@ -64,12 +64,13 @@ static PyObject *m_deepcopy(PyObject *self, PyObject *Py_UNUSED(memo)) {
     return wrap_or_raise(self, packed_copy(T(self)), "Tensor.__deepcopy__");
 }
 
+AUGPY_METHOD_SIG(astype_method_sig, "astype", {"dtype"}, {"copy", "True"});
+
 static PyObject *m_astype(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Tensor.astype";
-    static const char *const names[] = {"dtype", "copy"};
     PyObject *a[2];
     augpy_state *st = augpy_state_from_obj(self);
-    if (st == NULL || augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, a) < 0) return NULL;
+    if (st == NULL || augpy_parse_args(func, args, nargs, kwnames, &astype_method_sig, a) < 0) return NULL;
     aug_dtype dt;
     if (augpy_parse_dtype(st, a[0], &dt, func) < 0) return NULL;
     int copy = a[1] ? PyObject_IsTrue(a[1]) : 1;
@@ -241,11 +242,12 @@ static aug_tensor *drop_dims(const aug_tensor *t, const int *drop) {
     return v;
 }
 
+AUGPY_METHOD_SIG(squeeze_method_sig, "squeeze", {"axis|dim", "None"});
+
 static PyObject *m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Tensor.squeeze";
-    static const char *const names[] = {"axis|dim"};
     PyObject *a[1];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 0, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &squeeze_method_sig, a) < 0) return NULL;
     const aug_tensor *t = T(self);
     int drop[AUG_MAX_DIMS] = {0};
     if (a[0] == NULL || a[0] == Py_None) {
@@ -276,11 +278,12 @@ static PyObject *m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return wrap_or_raise(self, drop_dims(t, drop), func);
 }
 
+AUGPY_METHOD_SIG(unsqueeze_method_sig, "unsqueeze", {"axis|dim"});
+
 static PyObject *m_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Tensor.unsqueeze";
-    static const char *const names[] = {"axis|dim"};
     PyObject *a[1];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &unsqueeze_method_sig, a) < 0) return NULL;
     const aug_tensor *t = T(self);
     if (t->ndim >= AUG_MAX_DIMS) {
         PyErr_Format(PyExc_ValueError, "%s: a tensor has at most %d dimensions", func, AUG_MAX_DIMS);
@@ -408,12 +411,13 @@ static PyObject *m_view(PyObject *self, PyObject *args) {
 
 /* ---- clip: augpy.math.clamp, or max / min with one bound ---------------------------------- */
 
+AUGPY_METHOD_SIG(clip_method_sig, "clip", {"min|a_min|lo", "None"}, {"max|a_max|hi", "None"}, {"out", "None"});
+
 static PyObject *m_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Tensor.clip";
-    static const char *const names[] = {"min|a_min|lo", "max|a_max|hi", "out"};
     PyObject *a[3];
     augpy_state *st = augpy_state_from_obj(self);
-    if (st == NULL || augpy_parse_args(func, args, nargs, kwnames, names, 3, 0, a) < 0) return NULL;
+    if (st == NULL || augpy_parse_args(func, args, nargs, kwnames, &clip_method_sig, a) < 0) return NULL;
     PyObject *lo = a[0] == Py_None ? NULL : a[0], *hi = a[1] == Py_None ? NULL : a[1];
     PyObject *out = a[2] == Py_None ? NULL : a[2];
     PyObject *call[3];
@@ -581,12 +585,13 @@ static PyObject *m_reduce(PyObject *self, PyObject *Py_UNUSED(u)) {
 }
 
 /* _rebuild_tensor(data, shape, dtype, device, layout): pickle's reconstructor. */
+AUGPY_SIG(rebuild_tensor_sig, "_rebuild_tensor", {"data"}, {"shape"}, {"dtype"}, {"device"}, {"layout"});
+
 static PyObject *fn_rebuild(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "augpy._rebuild_tensor";
-    static const char *const names[] = {"data", "shape", "dtype", "device", "layout"};
     PyObject *a[5];
     augpy_state *st = augpy_state_from_module(module);
-    if (st == NULL || augpy_parse_args(func, args, nargs, kwnames, names, 5, 5, a) < 0) return NULL;
+    if (st == NULL || augpy_parse_args(func, args, nargs, kwnames, &rebuild_tensor_sig, a) < 0) return NULL;
     int64_t shape[AUG_MAX_DIMS];
     int ndim = augpy_parse_shape(a[1], shape, func);
     aug_dtype dt;
@@ -627,19 +632,22 @@ static PyObject *fn_rebuild(PyObject *module, PyObject *const *args, Py_ssize_t 
 
 static PyMethodDef functions[] = {
     {"_rebuild_tensor", (PyCFunction)(void (*)(void))fn_rebuild, METH_FASTCALL | METH_KEYWORDS,
-     "_rebuild_tensor(data, shape, dtype, device, layout)\n--\n\n"
      "pickle's reconstructor of a Tensor: a new packed tensor on `device` ('cpu' or 'cuda:N';\n"
      "ValueError when that device does not exist here) with the C-ordered bytes `data`."},
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_tensor_methods(PyObject *module, augpy_state *st) {
     (void)st;
+    static augpy_sig *const sigs[] = {&rebuild_tensor_sig, NULL};
+    if (augpy_sign_methods(functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, functions);
 }
 
+augpy_sig *const augpy_tensor_extra_sigs[] = {&astype_method_sig, &squeeze_method_sig, &unsqueeze_method_sig,
+                                              &clip_method_sig, NULL};
+
 PyMethodDef augpy_tensor_extra_methods[] = {
     {"astype", (PyCFunction)(void (*)(void))m_astype, METH_FASTCALL | METH_KEYWORDS,
-     "astype($self, /, dtype, copy=True)\n--\n\n"
      "A new tensor of `dtype` with the values saturate_cast (as augpy.cast: out-of-range values\n"
      "clamp, NaN becomes 0 in integers). copy=False returns the tensor itself when it already has\n"
      "that dtype."},
@@ -662,11 +670,9 @@ PyMethodDef augpy_tensor_extra_methods[] = {
      "A view with the dimensions permuted, as torch.permute: every dimension once (separate ints\n"
      "or one sequence, negative counted from the end). Same as transpose(*dims) with all axes."},
     {"squeeze", (PyCFunction)(void (*)(void))m_squeeze, METH_FASTCALL | METH_KEYWORDS,
-     "squeeze($self, /, axis=None)\n--\n\n"
      "A view without the extent-1 dimensions (axis None), or without the given ones (an int or a\n"
      "tuple; ValueError for an axis whose extent is not 1). Layout letters follow."},
     {"unsqueeze", (PyCFunction)(void (*)(void))m_unsqueeze, METH_FASTCALL | METH_KEYWORDS,
-     "unsqueeze($self, /, axis)\n--\n\n"
      "A view with a new extent-1 dimension at `axis` of the result (-ndim-1 <= axis <= ndim), as\n"
      "torch.unsqueeze / numpy.expand_dims. Clears the layout."},
     {"ravel", m_ravel, METH_NOARGS,
@@ -682,7 +688,6 @@ PyMethodDef augpy_tensor_extra_methods[] = {
      "itemsize (its extent scales), and the other strides multiples of it. view(*shape): torch's\n"
      "view, a reshape without a copy (contiguous tensors only). view(): the same view."},
     {"clip", (PyCFunction)(void (*)(void))m_clip, METH_FASTCALL | METH_KEYWORDS,
-     "clip($self, /, min=None, max=None, out=None)\n--\n\n"
      "Values limited to [min, max], as augpy.math.clamp (promoted type, NaN propagates); with one\n"
      "bound augpy.math.max / min, with none a copy. Bounds are numbers, tensors or arrays."},
     {"__reduce__", m_reduce, METH_NOARGS,

@@ -210,22 +210,25 @@ static int store_matrix(augpy_state *st, PyObject *out, const float *m, const ch
 
 /* ---- make_affine_matrix / make_transform ------------------------------------------------- */
 
+AUGPY_SIG(make_affine_matrix_sig, "make_affine_matrix", {"out"}, {"source_height"}, {"source_width"},
+          {"target_height"}, {"target_width"}, {"angle", "0.0"}, {"scale", "1.0"}, {"aspect", "1.0"}, {"shifty", "0.0"},
+          {"shiftx", "0.0"}, {"sheary", "0.0"}, {"shearx", "0.0"}, {"hmirror", "False"}, {"vmirror", "False"},
+          {"scale_mode", "'shortest'"}, {"max_supersampling", "3"});
+
 static PyObject *make_affine_matrix(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"out", "source_height", "source_width", "target_height", "target_width",
-                                        "angle", "scale", "aspect", "shifty", "shiftx", "sheary", "shearx",
-                                        "hmirror", "vmirror", "scale_mode", "max_supersampling"};
     enum { OUT, SH, SW, TH, TW, ANGLE, SCALE, ASPECT, SHY, SHX, SHEARY, SHEARX, HM, VM, MODE, MAXSS, NSLOTS };
     const char *func = "augpy.make_affine_matrix";
     augpy_state *st = augpy_state_from_module(module);
     PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 5, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &make_affine_matrix_sig, a) < 0) return NULL;
     int64_t size[4];
     for (int k = 0; k < 4; k++)
-        if (augpy_parse_int64(a[SH + k], &size[k], func, names[SH + k]) < 0) return NULL;
+        if (augpy_parse_int64(a[SH + k], &size[k], func, make_affine_matrix_sig.params[SH + k].name) < 0) return NULL;
     aug_affine_params p = aug_affine_params_default();
     double *dv[7] = {&p.angle, &p.scale, &p.aspect, &p.shifty, &p.shiftx, &p.sheary, &p.shearx};
     for (int k = 0; k < 7; k++)
-        if (a[ANGLE + k] && augpy_parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) return NULL;
+        if (a[ANGLE + k] && augpy_parse_double(a[ANGLE + k], dv[k], func, make_affine_matrix_sig.params[ANGLE + k].name) < 0)
+            return NULL;
     if (a[HM] && (p.hmirror = PyObject_IsTrue(a[HM])) < 0) return NULL;
     if (a[VM] && (p.vmirror = PyObject_IsTrue(a[VM])) < 0) return NULL;
     if (a[MODE] && parse_scale_mode(st, a[MODE], &p.scale_mode, func) < 0) return NULL;
@@ -238,16 +241,18 @@ static PyObject *make_affine_matrix(PyObject *module, PyObject *const *args, Py_
     return PyLong_FromLong(ss);
 }
 
+AUGPY_SIG(make_transform_sig, "make_transform", {"source_size"}, {"target_size"}, {"angle", "0"}, {"scale", "1"},
+          {"aspect", "1"}, {"shift", "None"}, {"shear", "None"}, {"hmirror", "False"}, {"vmirror", "False"},
+          {"scale_mode", "'shortest'"}, {"max_supersampling", "3"}, {"out", "None"});
+
 static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"source_size", "target_size", "angle", "scale", "aspect", "shift", "shear",
-                                        "hmirror", "vmirror", "scale_mode", "max_supersampling", "out"};
     enum { SRC, DST, ANGLE, SCALE, ASPECT, SHIFT, SHEAR, HM, VM, MODE, MAXSS, OUT, NSLOTS };
     const char *func = "augpy.make_transform";
     augpy_state *st = augpy_state_from_module(module);
     if (!st) return NULL;
     /* an unknown keyword (rotation=30) is a TypeError naming it, never silently the identity */
     PyObject *a[NSLOTS];
-    if (augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 2, a) < 0) return NULL;
+    if (augpy_parse_args(func, args, nargs, kwnames, &make_transform_sig, a) < 0) return NULL;
     double dummy[2], shift[2], shear[2];
     int64_t src[2], dst[2];
     if (parse_pair(a[SRC], 1, 0, dummy, src, func, "source_size") < 0 ||
@@ -259,7 +264,8 @@ static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssiz
     p.shifty = shift[0], p.shiftx = shift[1], p.sheary = shear[0], p.shearx = shear[1];
     double *dv[3] = {&p.angle, &p.scale, &p.aspect};
     for (int k = 0; k < 3; k++)
-        if (a[ANGLE + k] && augpy_parse_double(a[ANGLE + k], dv[k], func, names[ANGLE + k]) < 0) return NULL;
+        if (a[ANGLE + k] && augpy_parse_double(a[ANGLE + k], dv[k], func, make_transform_sig.params[ANGLE + k].name) < 0)
+            return NULL;
     if (a[HM] && (p.hmirror = PyObject_IsTrue(a[HM])) < 0) return NULL;
     if (a[VM] && (p.vmirror = PyObject_IsTrue(a[VM])) < 0) return NULL;
     if (a[MODE] && parse_scale_mode(st, a[MODE], &p.scale_mode, func) < 0) return NULL;
@@ -492,18 +498,17 @@ static int parse_supersampling(PyObject *obj, const warp_sources *w, int *ss, co
     return rc;
 }
 
+/* interpolation and the later parameters by keyword only */
+AUGPY_SIG_KWONLY(warp_affine_sig, "warp_affine", 5, {"src"}, {"dst"}, {"matrix"}, {"background", "None"},
+                 {"supersampling", "1"}, {"interpolation", "'linear'"}, {"border", "'constant'"}, {"layout", "None"},
+                 {"src_layout", "None"});
+
 static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"src",    "dst",           "matrix", "background", "supersampling",
-                                        "interpolation", "border", "layout", "src_layout"};
     enum { SRC, DST, MAT, BG, SS, INTERP, BORDER, LAYOUT, SRC_LAYOUT, NSLOTS };
     const char *func = "augpy.warp_affine";
     augpy_state *st = augpy_state_from_module(module);
     PyObject *a[NSLOTS];
-    if (nargs > SS + 1) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", func, SS + 1, nargs);
-        return NULL;
-    }
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, NSLOTS, 3, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &warp_affine_sig, a) < 0) return NULL;
     aug_warp_options opts = aug_warp_options_default();
     const char *bname, *dname, *sname;
     if (augpy_parse_interp(st, a[INTERP], &opts.interpolation, func) < 0 ||
@@ -557,22 +562,15 @@ done:
 
 static PyMethodDef warp_functions[] = {
     {"make_affine_matrix", (PyCFunction)(void (*)(void))make_affine_matrix, METH_FASTCALL | METH_KEYWORDS,
-     "make_affine_matrix(out, source_height, source_width, target_height, target_width, angle=0.0, scale=1.0, "
-     "aspect=1.0, shifty=0.0, shiftx=0.0, sheary=0.0, shearx=0.0, hmirror=False, vmirror=False, "
-     "scale_mode='shortest', max_supersampling=3)\n--\n\n"
      "Write the 2x3 inverse affine map (OpenCV warpAffine with WARP_INVERSE_MAP) into the writable float32 (2, 3) "
      "buffer `out`;\ntransforms apply in the order shear, scale & aspect, mirror, rotation (clockwise degrees), "
      "shift.\nReturns the recommended supersampling factor."},
     {"make_transform", (PyCFunction)(void (*)(void))make_transform, METH_FASTCALL | METH_KEYWORDS,
-     "make_transform(source_size, target_size, angle=0, scale=1, aspect=1, shift=None, shear=None, hmirror=False, "
-     "vmirror=False, scale_mode='shortest', max_supersampling=3, out=None)\n--\n\n"
      "Convenience form of make_affine_matrix: sizes as (height, width), shift and shear as (y, x) pairs, "
      "scale_mode a WarpScaleMode or 'shortest'/'longest'.\nAn unknown keyword (e.g. rotation=30) is a TypeError "
      "naming it (the batch stages pass only these keys of an augmentation dict).\nReturns "
      "(matrix, supersampling) with matrix a float32 (2, 3) numpy array (or `out`)."},
     {"warp_affine", (PyCFunction)(void (*)(void))warp_affine, METH_FASTCALL | METH_KEYWORDS,
-     "warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation='linear', "
-     "border='constant', layout=None, src_layout=None)\n--\n\n"
      "Affine warp of an (H, W, C) image into a (C, Ht, Wt) tensor with bilinear interpolation and s x s "
      "supersampling; pixels outside the source take `background` (None: zeros; a tensor, number or sequence of "
      "C values). Batch form: src a list of (H_i, W_i, C) tensors or an (N, H, W, C) tensor, dst (N, C, Ht, Wt), "
@@ -620,5 +618,7 @@ int augpy_init_warp(PyObject *module, augpy_state *st) {
     Py_DECREF(proxy);
     PyType_Modified(tp);
     if (PyModule_AddObjectRef(module, "WarpScaleMode", (PyObject *)tp) < 0) return -1;
+    static augpy_sig *const sigs[] = {&make_affine_matrix_sig, &make_transform_sig, &warp_affine_sig, NULL};
+    if (augpy_sign_methods(warp_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, warp_functions);
 }
