@@ -64,7 +64,7 @@ def main():
 
     # ---- decode: nvJPEG (or the fallback) against the CPU decoder
     dec = augpy.Decoder()
-    cpu_dec = augpy._augpy._decoder_restore("cpu", 16 << 20, 8 << 20, False, 1 << 28)
+    cpu_dec = augpy._augpy._decoder_restore("cpu", 16 << 20, 8 << 20, False, 1 << 28, 1 << 32)
     print("engine:", dec.engine)
     if args.expect_engine and dec.engine != args.expect_engine:
         bad.append(f"the decoder's engine is {dec.engine}, not {args.expect_engine} "

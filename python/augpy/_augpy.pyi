@@ -1350,18 +1350,26 @@ class Decoder:
     max_pixels: the largest image (height * width) decoded, in [1, 2**31]; the default 2**28
     (16384 x 16384) refuses files whose header claims more (DecodeError naming the size and the
     limit, raised before any pixel memory is allocated).
+    max_scan_pixels: a progressive JPEG keeps the whole image's coefficients and reads its data
+    once per scan, so its whole image is held to max_pixels even for a roi or scale, and its
+    scans x pixels to max_scan_pixels (default 2**32: a usual 10-scan 16384 x 16384 file passes).
+    A long progressive decode on the CPU stops on Ctrl-C.
     Decode errors are DecodeError, a subclass of NvJpegError, whatever the engine (see decode).
     A Decoder pickles (its arguments and device; unpickling makes a fresh one), so it can be
     handed to multiprocessing workers, spawned ones included."""
 
     def __new__(cls, device_padding: int = 16777216, host_padding: int = 8388608,
-                gpu_huffman: bool = False, *, max_pixels: int = 268435456) -> "Decoder": ...
+                gpu_huffman: bool = False, *, max_pixels: int = 268435456,
+                max_scan_pixels: int = 4294967296) -> "Decoder": ...
     @property
     def device_padding(self) -> int:
         """Device memory padding."""
     @property
     def max_pixels(self) -> int:
         """The largest image (height * width pixels) this decoder decodes; larger ones raise DecodeError."""
+    @property
+    def max_scan_pixels(self) -> int:
+        """The decode cost bound of progressive JPEGs: scans x pixels (DecodeError above it)."""
     @property
     def host_padding(self) -> int:
         """Host memory padding."""
@@ -1414,13 +1422,14 @@ class Decoder:
         'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',
         '4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and
         'progressive' (bool). data as for decode. DecodeError if the header cannot be read."""
-    def __reduce__(self) -> Tuple[Callable[[str, int, int, bool, int], "Decoder"], Tuple[str, int, int, bool, int]]:
+    def __reduce__(self) -> Tuple[Callable[[str, int, int, bool, int, int], "Decoder"],
+                                  Tuple[str, int, int, bool, int, int]]:
         """Pickle as the constructor's arguments and the decoder's device: unpickling (also in a new process,
         e.g. a multiprocessing spawn worker) makes a fresh decoder with its own buffers and handles."""
 
 
 def _decoder_restore(device: str, device_padding: int, host_padding: int, gpu_huffman: bool, max_pixels: int,
-                     /) -> Decoder:
+                     max_scan_pixels: Optional[int] = None, /) -> Decoder:
     """Unpickle a Decoder (Decoder.__reduce__): a new one for device ('cpu' or 'cuda:N')."""
 
 
@@ -1621,7 +1630,12 @@ def rgb_to_grayscale(imtensor: _Image, num_output_channels: int = 1,
 
 
 def invert(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
-    """torchvision's invert: 255 - x (uint8), 65535 - x (uint16), 1 - x (float32/float64), any image layout."""
+    """torchvision's invert: 255 - x for uint8 (65535 - x for uint16), 1.0 - x for float32 and float64
+    (torchvision's bound for floats is 1.0; values outside [0, 1] are not clamped), per value.
+    imtensor: an image (H, W), (H, W, C), (C, H, W) or a batch (N, H, W, C), (N, C, H, W), any channel
+    count, any strides; a Tensor or an array (numpy, torch, DLPack, buffer), used without a copy. Its
+    layout string, when it has one, must be one of those and is kept. out may be imtensor (in place).
+    Returns the new tensor if out is None, else out."""
 
 
 def rgb_to_hsv(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:

@@ -43,11 +43,13 @@ def split(items: Iterable[_T], worker_id: Optional[_Int], num_workers: Optional[
     """Worker ``worker_id``'s share of ``items``: every num_workers-th, from worker_id."""
 def list_images(root: _Path, recursive: bool = False, extensions: _Extensions = ...,
                 follow_symlinks: bool = False) -> List[str]:
-    """The image files under ``root``, sorted by their path relative to root."""
+    """The image files under ``root`` (case-insensitive extensions), sorted by
+    their path relative to root (``/`` separated). Regular files only; a link whose
+    target leaves root is a ValueError unless ``follow_symlinks``."""
 def iter_folder(root: _Path, recursive: bool = False, extensions: _Extensions = ...,
                 worker_id: Optional[_Int] = None, num_workers: Optional[_Int] = None,
                 follow_symlinks: bool = False) -> Iterator[_Sample]:
-    """``(bytes, key, {'path': str, 'label': str})`` for the image files of a folder."""
+    """Yield ``(bytes, key, metadata)`` for the image files of a folder (see the module doc)."""
 
 
 class _IndexableSource:
@@ -97,9 +99,10 @@ def expand_shards(pattern: _Shards) -> List[str]:
     range, zero padded to the width of its first bound); a list of patterns is
     expanded item by item."""
 def iter_shards(shards: _Shards, image_extensions: _Extensions = ..., worker_id: Optional[_Int] = None,
-                num_workers: Optional[_Int] = None, on_error: str = "raise", max_image_bytes: _Int = ...,
-                max_meta_bytes: _Int = ..., max_members: _Int = ...) -> Iterator[_Sample]:
-    """``(bytes, key, metadata)`` for the samples of WebDataset-style tar shards."""
+                num_workers: Optional[_Int] = None, on_error: str = "raise", max_image_bytes: _Int = 268435456,
+                max_meta_bytes: _Int = 4194304, max_members: _Int = 256) -> Iterator[_Sample]:
+    """Yield ``(bytes, key, metadata)`` for the samples of WebDataset-style tar
+    shards (a path, a brace pattern, or a list of them; see the module doc)."""
 def shuffled(samples: Iterable[_T], buffer_size: _Int, rng: numpy.random.Generator) -> Iterator[_T]:
     """``samples`` (any iterable) through a shuffle buffer of ``buffer_size`` items, WebDataset's
     bounded scheme: the first buffer_size items fill it, then each new item takes the place of a
@@ -118,7 +121,8 @@ class ShardSource:
     on_error: str
     limits: Tuple[int, int, int]
     def __init__(self, shards: _Shards, image_extensions: _Extensions = ..., on_error: str = "raise",
-                 max_image_bytes: _Int = ..., max_meta_bytes: _Int = ..., max_members: _Int = ...) -> None: ...
+                 max_image_bytes: _Int = 268435456, max_meta_bytes: _Int = 4194304,
+                 max_members: _Int = 256) -> None: ...
     def __call__(self, worker_id: Optional[_Int], num_workers: Optional[_Int]) -> Iterator[_Sample]: ...
     def shard_order(self, seed: Optional[_UInt64], epoch: _UInt64, shuffle: bool = True) -> List[str]:
         """The shards in epoch ``epoch``'s order (``epoch_order`` of their count)."""

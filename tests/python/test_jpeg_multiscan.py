@@ -4,6 +4,8 @@ held to max_pixels whatever the roi or scale (a region decode used to check only
 scans x pixels to max_scan_pixels, and a long progressive decode stops on Ctrl-C. Files with
 many scans are made with jpegtran's scan scripts (libjpeg-turbo-progs, in the Makefile's
 packages); the scan count is the file's, read independently from its SOS markers here."""
+import io
+import pickle
 import shutil
 import subprocess
 import sys
@@ -50,7 +52,28 @@ def test_many_scans_decode_and_match_pillow(tmp_path):
     data = many_scans(tmp_path, 96, 128)
     assert count_sos(data) == 64
     got = augpy.Decoder().decode(data).numpy()
-    assert np.array_equal(got, np.asarray(Image.open(__import__("io").BytesIO(data)).convert("RGB")))
+    assert np.array_equal(got, np.asarray(Image.open(io.BytesIO(data)).convert("RGB")))
+
+
+def test_scan_budget(tmp_path):
+    """scans x pixels against max_scan_pixels: the 64-scan file of 96 x 128 needs 786 432."""
+    data = many_scans(tmp_path, 96, 128)
+    need = count_sos(data) * 96 * 128
+    assert augpy.Decoder(max_scan_pixels=need).decode(data).shape == (96, 128, 3)
+    small = augpy.Decoder(max_scan_pixels=need - 1)
+    with pytest.raises(augpy.DecodeError, match=rf"Decoder.decode: progressive JPEG of 64 scans x 12288 pixels = "
+                                                rf"{need} scan-pixels is over the decoder's limit of {need - 1} "
+                                                r"\(raise it with aug_decoder_set_scan_limit / Decoder\(max_scan_pixels"):
+        small.decode(data)
+    with pytest.raises(augpy.DecodeError, match="scan-pixels is over"):
+        small.decode(data, roi=(0, 0, 8, 8))
+    assert small.max_scan_pixels == need - 1
+    assert pickle.loads(pickle.dumps(small)).max_scan_pixels == need - 1
+    for bad, exc in ((0, ValueError), (-5, ValueError), (1.5, TypeError), ("1", TypeError)):
+        with pytest.raises(exc, match="Decoder: max_scan_pixels"):
+            augpy.Decoder(max_scan_pixels=bad)
+    baseline = cv2.imencode(".jpg", gradient(96, 128))[1].tobytes()  # one scan: not bounded by it
+    assert augpy.Decoder(max_scan_pixels=1).decode(baseline).shape == (96, 128, 3)
 
 
 def test_region_of_a_progressive_file_checks_the_whole_image(tmp_path):

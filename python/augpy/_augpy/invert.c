@@ -5,12 +5,13 @@
  * batch, out= allowed (the image itself: in place). */
 #include "augpy.h"
 
+AUGPY_SIG(invert_sig, "invert", {"imtensor|tensor"}, {"out", "None"});
+
 static PyObject *fn_invert(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const names[] = {"imtensor|tensor", "out"};
     const char *func = "augpy.invert";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[2];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, names, 2, 1, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &invert_sig, a) < 0) return NULL;
     augpy_image im, out;
     memset(&out, 0, sizeof out);
     int inplace = a[1] && a[1] == a[0]; /* one import, written in place */
@@ -30,7 +31,6 @@ static PyObject *fn_invert(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 
 static PyMethodDef invert_functions[] = {
     {"invert", (PyCFunction)(void (*)(void))fn_invert, METH_FASTCALL | METH_KEYWORDS,
-     "invert(imtensor, out=None)\n--\n\n"
      "torchvision's invert: 255 - x for uint8 (65535 - x for uint16), 1.0 - x for float32 and float64\n"
      "(torchvision's bound for floats is 1.0; values outside [0, 1] are not clamped), per value.\n"
      "imtensor: an image (H, W), (H, W, C), (C, H, W) or a batch (N, H, W, C), (N, C, H, W), any channel\n"
@@ -40,7 +40,10 @@ static PyMethodDef invert_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static augpy_sig *const invert_sigs[] = {&invert_sig, NULL};
+
 int augpy_init_invert(PyObject *module, augpy_state *st) {
     (void)st;
+    if (augpy_sign_methods(invert_functions, invert_sigs) < 0) return -1;
     return PyModule_AddFunctions(module, invert_functions);
 }

@@ -33,6 +33,7 @@ typedef struct {
     PyThread_type_lock lock;   /* serialises decode calls on this decoder */
     unsigned long lock_gen;    /* fork generation of lock (fork.c) */
     int64_t max_pixels;        /* aug_decoder_set_limit */
+    int64_t max_scan_pixels;   /* aug_decoder_set_scan_limit */
     aug_device device;
     Py_ssize_t device_padding, host_padding;
     char gpu_huffman;         /* T_BOOL member */
@@ -51,7 +52,7 @@ static int parse_size(PyObject *obj, Py_ssize_t def, Py_ssize_t *out, const char
 
 /* A decoder of type for dev from the constructor's arguments (NULL: the defaults). */
 static PyObject *decoder_make(PyTypeObject *type, aug_device dev, PyObject *dpad, PyObject *hpad, PyObject *huff,
-                              PyObject *maxpix) {
+                              PyObject *maxpix, PyObject *maxscan) {
     Py_ssize_t dp, hp;
     /* The manual's defaults: 16 MiB device and 8 MiB host padding. */
     if (parse_size(dpad, 16777216, &dp, "device_padding") < 0 || parse_size(hpad, 8388608, &hp, "host_padding") < 0)
@@ -67,6 +68,15 @@ static PyObject *decoder_make(PyTypeObject *type, aug_device dev, PyObject *dpad
             return NULL;
         }
     }
+    int64_t max_scan_pixels = (int64_t)1 << 32;
+    if (maxscan != NULL && maxscan != Py_None) {
+        if (augpy_parse_int64(maxscan, &max_scan_pixels, "Decoder", "max_scan_pixels") < 0) return NULL;
+        if (max_scan_pixels < 1) {
+            PyErr_Format(PyExc_ValueError, "Decoder: max_scan_pixels must be >= 1, got %lld",
+                         (long long)max_scan_pixels);
+            return NULL;
+        }
+    }
     augpy_state *st = augpy_state_from_type(type);
     if (st == NULL) return NULL;
     aug_clear_error();
@@ -77,13 +87,15 @@ static PyObject *decoder_make(PyTypeObject *type, aug_device dev, PyObject *dpad
     self->host_padding = hp;
     self->gpu_huffman = (char)gh;
     self->max_pixels = max_pixels;
+    self->max_scan_pixels = max_scan_pixels;
     self->lock = augpy_forksafe_lock_new(&self->lock_gen);
     if (self->lock == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
     self->dec = aug_decoder_new(dev, (size_t)dp, (size_t)hp, gh);
-    if (self->dec == NULL || aug_decoder_set_limit(self->dec, max_pixels) != AUG_OK) {
+    if (self->dec == NULL || aug_decoder_set_limit(self->dec, max_pixels) != AUG_OK ||
+        aug_decoder_set_scan_limit(self->dec, max_scan_pixels) != AUG_OK) {
         Py_DECREF(self);
         return augpy_raise(st, aug_last_status(), "Decoder");
     }
@@ -91,14 +103,15 @@ static PyObject *decoder_make(PyTypeObject *type, aug_device dev, PyObject *dpad
 }
 
 static PyObject *decoder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"device_padding", "host_padding", "gpu_huffman", "max_pixels", NULL};
-    PyObject *dpad = NULL, *hpad = NULL, *huff = NULL, *maxpix = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO$O:Decoder", kwlist, &dpad, &hpad, &huff, &maxpix)) return NULL;
-    return decoder_make(type, aug_current_device(), dpad, hpad, huff, maxpix);
+    static char *kwlist[] = {"device_padding", "host_padding", "gpu_huffman", "max_pixels", "max_scan_pixels", NULL};
+    PyObject *dpad = NULL, *hpad = NULL, *huff = NULL, *maxpix = NULL, *maxscan = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO$OO:Decoder", kwlist, &dpad, &hpad, &huff, &maxpix, &maxscan))
+        return NULL;
+    return decoder_make(type, aug_current_device(), dpad, hpad, huff, maxpix, maxscan);
 }
 
 /* Pickling: (_decoder_restore, (device, device_padding, host_padding,
- * gpu_huffman, max_pixels)), device as 'cpu' / 'cuda:N'. */
+ * gpu_huffman, max_pixels, max_scan_pixels)), device as 'cpu' / 'cuda:N'. */
 static PyObject *decoder_reduce(PyObject *self, PyObject *Py_UNUSED(unused)) {
     DecoderObject *d = (DecoderObject *)self;
     PyObject *restore = PyObject_GetAttrString(PyType_GetModule(Py_TYPE(self)), "_decoder_restore");
@@ -108,20 +121,21 @@ static PyObject *decoder_reduce(PyObject *self, PyObject *Py_UNUSED(unused)) {
         Py_DECREF(restore);
         return NULL;
     }
-    return Py_BuildValue("(N(NnnNL))", restore, dev, d->device_padding, d->host_padding,
-                         PyBool_FromLong(d->gpu_huffman), (long long)d->max_pixels);
+    return Py_BuildValue("(N(NnnNLL))", restore, dev, d->device_padding, d->host_padding,
+                         PyBool_FromLong(d->gpu_huffman), (long long)d->max_pixels, (long long)d->max_scan_pixels);
 }
 
 /* The decoder a pickle describes, made for its device whatever the calling
  * thread's current device is (ValueError if this process lacks it). */
 static PyObject *decoder_restore(PyObject *module, PyObject *args) {
-    PyObject *device, *dpad, *hpad, *huff, *maxpix;
-    if (!PyArg_ParseTuple(args, "OOOOO:_decoder_restore", &device, &dpad, &hpad, &huff, &maxpix)) return NULL;
+    PyObject *device, *dpad, *hpad, *huff, *maxpix, *maxscan = NULL; /* a pickle of before max_scan_pixels: 5 */
+    if (!PyArg_ParseTuple(args, "OOOOO|O:_decoder_restore", &device, &dpad, &hpad, &huff, &maxpix, &maxscan))
+        return NULL;
     augpy_state *st = augpy_state_from_module(module);
     if (st == NULL) return NULL;
     aug_device dev;
     if (augpy_parse_device(device, &dev, "Decoder") < 0) return NULL;
-    return decoder_make(st->DecoderType, dev, dpad, hpad, huff, maxpix);
+    return decoder_make(st->DecoderType, dev, dpad, hpad, huff, maxpix, maxscan);
 }
 
 /* The first call after a fork: a lock held at fork time (another thread of the
@@ -133,7 +147,8 @@ static int decoder_after_fork(augpy_state *st, DecoderObject *d) {
     if (r <= 0) return r;
     aug_decoder *fresh = aug_decoder_new(d->device, (size_t)d->device_padding, (size_t)d->host_padding,
                                          d->gpu_huffman);
-    if (fresh == NULL || aug_decoder_set_limit(fresh, d->max_pixels) != AUG_OK) {
+    if (fresh == NULL || aug_decoder_set_limit(fresh, d->max_pixels) != AUG_OK ||
+        aug_decoder_set_scan_limit(fresh, d->max_scan_pixels) != AUG_OK) {
         aug_decoder_free(fresh);
         augpy_raise(st, aug_last_status(), "Decoder.decode");
         return -1;
@@ -512,6 +527,8 @@ static PyMemberDef decoder_members[] = {
      "Huffman decoding on the GPU requested (CUDA backend)."},
     {"max_pixels", T_LONGLONG, offsetof(DecoderObject, max_pixels), READONLY,
      "The largest image (height * width pixels) this decoder decodes; larger ones raise DecodeError."},
+    {"max_scan_pixels", T_LONGLONG, offsetof(DecoderObject, max_scan_pixels), READONLY,
+     "The decode cost bound of progressive JPEGs: scans x pixels (DecodeError above it)."},
     {NULL, 0, 0, 0, NULL}};
 
 static PyObject *decoder_engine(PyObject *self, void *Py_UNUSED(c)) {
@@ -526,7 +543,8 @@ static PyGetSetDef decoder_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyType_Slot decoder_slots[] = {
-    {Py_tp_doc, "Decoder(device_padding=16777216, host_padding=8388608, gpu_huffman=False, *, max_pixels=268435456)\n"
+    {Py_tp_doc, "Decoder(device_padding=16777216, host_padding=8388608, gpu_huffman=False, *, max_pixels=268435456, "
+                "max_scan_pixels=4294967296)\n"
                 "--\n\n"
                 "JPEG and PNG decoder on the current device (CPU backend: libjpeg-turbo; CUDA backend: nvJPEG,\n"
                 "see engine; PNG: libspng on the CPU, uploaded on CUDA).\n"
@@ -536,6 +554,10 @@ static PyType_Slot decoder_slots[] = {
                 "max_pixels: the largest image (height * width) decoded, in [1, 2**31]; the default 2**28\n"
                 "(16384 x 16384) refuses files whose header claims more (DecodeError naming the size and the\n"
                 "limit, raised before any pixel memory is allocated).\n"
+                "max_scan_pixels: a progressive JPEG keeps the whole image's coefficients and reads its data\n"
+                "once per scan, so its whole image is held to max_pixels even for a roi or scale, and its\n"
+                "scans x pixels to max_scan_pixels (default 2**32: a usual 10-scan 16384 x 16384 file passes).\n"
+                "A long progressive decode on the CPU stops on Ctrl-C.\n"
                 "Decode errors are DecodeError, a subclass of NvJpegError, whatever the engine (see decode).\n"
                 "A Decoder pickles (its arguments and device; unpickling makes a fresh one), so it can be\n"
                 "handed to multiprocessing workers, spawned ones included."},
@@ -573,7 +595,8 @@ static PyMethodDef jpeg_functions[] = {
      "data is bytes-like (the whole file or at least its header). Raises augpy.DecodeError (a subclass of\n"
      "NvJpegError) when the data is not a JPEG or its header is corrupt; Decoder.info also reads PNG files."},
     {"_decoder_restore", decoder_restore, METH_VARARGS,
-     "_decoder_restore(device, device_padding, host_padding, gpu_huffman, max_pixels, /)\n--\n\n"
+     "_decoder_restore(device, device_padding, host_padding, gpu_huffman, max_pixels, max_scan_pixels=None, /)\n"
+     "--\n\n"
      "Unpickle a Decoder (Decoder.__reduce__): a new one for device ('cpu' or 'cuda:N')."},
     {NULL, NULL, 0, NULL}};
 
