@@ -304,3 +304,33 @@ def test_fuzz_shards_smoke():
     """tests/python/fuzz_shards.py (make fuzz-python runs it longer) for a few seconds."""
     import fuzz_shards
     assert fuzz_shards.main(["--seconds", "4", "--seed", "7"]) == 0
+
+
+# ---- errors that did not help (issue 32, item 6) --------------------------------------------------
+
+def test_squeeze_with_a_sequence_whose_len_raises():
+    class Bad(list):
+        def __len__(self):
+            raise RuntimeError("hostile __len__")
+    with pytest.raises(RuntimeError, match="hostile __len__"):  # was SystemError
+        augpy.zeros((1, 3, 1)).squeeze(Bad([0]))
+
+
+def test_thread_count_states_the_enforced_range():
+    before = augpy.get_num_threads()
+    try:
+        with pytest.raises(ValueError, match=r"set_num_threads: 1000000 threads requested; at most 256 are supported"):
+            augpy.set_num_threads(10**6)
+        with pytest.raises(ValueError, match=r"set_num_threads: thread count 10{20} is out of range of a C int "
+                                             r"\(at most 256 threads are supported"):
+            augpy.set_num_threads(10**20)
+    finally:
+        augpy.set_num_threads(before)
+
+
+def test_rebuild_tensor_layout_is_checked_as_the_setter_checks_it():
+    """_rebuild_tensor (pickle's reconstructor) read a layout's UTF-8 bytes as characters."""
+    for layout in ("éé", "H\x00"):
+        with pytest.raises(ValueError, match=r"_rebuild_tensor: layout .* must be ASCII characters, one per dimension"):
+            augpy._augpy._rebuild_tensor(bytes(24), (2, 3), augpy.float32, "cpu", layout)
+    assert augpy._augpy._rebuild_tensor(bytes(24), (2, 3), augpy.float32, "cpu", "HW").layout == "HW"

@@ -714,3 +714,16 @@ void augpy_launch_begin(augpy_launch *launch) {
 void augpy_launch_end(const augpy_launch *launch) {
     (void)aug_set_launch(launch->saved_blocks_per_sm, launch->saved_threads);
 }
+
+const char *augpy_layout_chars(PyObject *value, const char *func) {
+    Py_ssize_t len;
+    const char *layout = PyUnicode_AsUTF8AndSize(value, &len);
+    if (layout == NULL) return NULL;
+    /* One byte per dimension: non-ASCII letters or an embedded NUL would make the
+     * C string's length differ from the str's. */
+    if (!PyUnicode_IS_ASCII(value) || (Py_ssize_t)strlen(layout) != len) {
+        PyErr_Format(PyExc_ValueError, "%s: layout %R must be ASCII characters, one per dimension", func, value);
+        return NULL;
+    }
+    return layout;
+}

@@ -187,6 +187,10 @@ int augpy_parse_out(augpy_state *st, PyObject *obj, aug_tensor **out, const char
  * None") that, when supported ("NCHW,CHW", ...) is given, aug_layout_check accepts
  * (ValueError "func: name 'X' is not supported (NCHW, CHW)"). 0 or -1. */
 int augpy_parse_interp(augpy_state *st, PyObject *obj, aug_interp *out, const char *func);
+/* A tensor's layout string from a str: its characters, or NULL with ValueError
+ * "func: layout ... must be ASCII characters, one per dimension" (the C string
+ * must have one byte per character); value must be a str. */
+const char *augpy_layout_chars(PyObject *value, const char *func);
 int augpy_parse_layout(augpy_state *st, PyObject *obj, const char *supported, const char **out, const char *func,
                        const char *name);
 /* An image argument of the image functions (resize, flip, warp_affine, the blurs,

@@ -50,8 +50,8 @@ static PyObject *get_num_threads(PyObject *Py_UNUSED(module), PyObject *Py_UNUSE
     return PyLong_FromLong(aug_get_num_threads());
 }
 
-/* A thread count argument of func as an int in [INT_MIN, 2^16] (the C call checks
- * the upper bound); -1 with an exception set otherwise. */
+/* A thread count argument of func as a C int (the C call states the real bound:
+ * at most 256 threads); -1 with an exception set otherwise. */
 static int thread_count(PyObject *arg, const char *func, int *n) {
     int overflow = 0;
     long v = PyLong_AsLongAndOverflow(arg, &overflow);
@@ -59,10 +59,11 @@ static int thread_count(PyObject *arg, const char *func, int *n) {
         PyErr_Format(PyExc_TypeError, "%s: expected an int, got %.100s", func, Py_TYPE(arg)->tp_name);
         return -1;
     }
-    if (overflow || v > 1 << 16 || v < INT_MIN) {
+    if (overflow || v > INT_MAX || v < INT_MIN) {
         PyObject *desc = PyLong_Check(arg) ? augpy_int_desc(arg) : PyObject_Repr(arg);
         if (desc)
-            PyErr_Format(PyExc_ValueError, "%s: thread count %U is out of range [-2147483648, 65536]", func, desc);
+            PyErr_Format(PyExc_ValueError, "%s: thread count %U is out of range of a C int (at most 256 threads are "
+                         "supported; 0 or less: the default)", func, desc);
         Py_XDECREF(desc);
         return -1;
     }

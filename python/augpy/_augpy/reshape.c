@@ -281,14 +281,8 @@ static int parse_layout_dtype(augpy_state *st, PyObject *layout_obj, PyObject *d
             PyErr_Format(PyExc_TypeError, "%s: layout must be a str, not %.100s", FUNC, Py_TYPE(layout_obj)->tp_name);
             return -1;
         }
-        Py_ssize_t len;
-        const char *layout = PyUnicode_AsUTF8AndSize(layout_obj, &len);
+        const char *layout = augpy_layout_chars(layout_obj, FUNC);
         if (!layout) return -1;
-        if (!PyUnicode_IS_ASCII(layout_obj) || (Py_ssize_t)strlen(layout) != len) {
-            PyErr_Format(PyExc_ValueError, "%s: layout %R must be ASCII characters (one per dimension)", FUNC,
-                         layout_obj);
-            return -1;
-        }
         base->layout = layout;
     }
     if (dtype_obj && dtype_obj != Py_None && augpy_parse_dtype(st, dtype_obj, &base->dtype, FUNC) < 0) return -1;

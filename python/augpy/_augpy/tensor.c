@@ -160,16 +160,7 @@ static int set_layout(PyObject *self, PyObject *value, void *Py_UNUSED(c)) {
                          Py_TYPE(value)->tp_name);
             return -1;
         }
-        Py_ssize_t len;
-        layout = PyUnicode_AsUTF8AndSize(value, &len);
-        if (layout == NULL) return -1;
-        /* One byte per dimension: non-ASCII letters or an embedded NUL would make
-         * the C string's length differ from the str's. */
-        if (!PyUnicode_IS_ASCII(value) || (Py_ssize_t)strlen(layout) != len) {
-            PyErr_Format(PyExc_ValueError, "Tensor.layout: layout %R must be ASCII characters, one per dimension",
-                         value);
-            return -1;
-        }
+        if ((layout = augpy_layout_chars(value, "Tensor.layout")) == NULL) return -1;
     }
     aug_status status = aug_tensor_set_layout(T(self), layout);
     if (status != AUG_OK) {

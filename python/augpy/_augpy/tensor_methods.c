@@ -254,7 +254,8 @@ static PyObject *m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nar
         for (int d = 0; d < t->ndim; d++) drop[d] = t->shape[d] == 1;
     } else {
         int single = !PyTuple_Check(a[0]) && !PyList_Check(a[0]);
-        Py_ssize_t n = single ? 1 : PySequence_Size(a[0]);
+        Py_ssize_t n = single ? 1 : PySequence_Size(a[0]); /* a list subclass's __len__ may raise */
+        if (n < 0) return NULL;
         for (Py_ssize_t k = 0; k < n; k++) {
             PyObject *item = single ? Py_NewRef(a[0]) : PySequence_GetItem(a[0], k);
             if (item == NULL) return NULL;
@@ -602,7 +603,7 @@ static PyObject *fn_rebuild(PyObject *module, PyObject *const *args, Py_ssize_t 
         PyErr_Format(PyExc_TypeError, "%s: layout must be a str, got %.100s", func, Py_TYPE(a[4])->tp_name);
         return NULL;
     }
-    const char *layout = PyUnicode_AsUTF8(a[4]);
+    const char *layout = augpy_layout_chars(a[4], func); /* one byte per character, as Tensor.layout */
     if (layout == NULL) return NULL;
     Py_buffer buf;
     if (PyObject_GetBuffer(a[0], &buf, PyBUF_SIMPLE) < 0) return NULL;
