@@ -404,13 +404,15 @@ def test_jpeg_start_keeps_libjpeg_reason(dec):
 # ---- pickling -------------------------------------------------------------------------------------
 
 def attrs(d):
-    return (d.device_padding, d.host_padding, d.gpu_huffman, d.max_pixels, d.engine, repr(d))
+    return (d.device_padding, d.host_padding, d.gpu_huffman, d.max_pixels, d.max_scan_pixels, d.engine, repr(d))
 
 
 def test_decoder_pickles():
-    d = augpy.Decoder(1024, 2048, True, max_pixels=5000)
+    d = augpy.Decoder(1024, 2048, True, max_pixels=5000, max_scan_pixels=77777)
     device = repr(d).split("device=")[1].split(",")[0]
-    assert d.__reduce__() == (augpy._augpy._decoder_restore, (device, 1024, 2048, True, 5000))
+    assert d.__reduce__() == (augpy._augpy._decoder_restore, (device, 1024, 2048, True, 5000, 77777))
+    # a pickle made before max_scan_pixels (five arguments) still loads, with the default
+    assert augpy._augpy._decoder_restore("cpu", 1024, 2048, True, 5000).max_scan_pixels == 1 << 32
     small, big = pil_jpeg(image(37, 53, seed=6), quality=90), pil_jpeg(image(80, 80, seed=7), quality=90)
     copies = [pickle.loads(pickle.dumps(d, p)) for p in range(pickle.HIGHEST_PROTOCOL + 1)]
     copies += [copy.deepcopy(d), copy.copy(d), copy.deepcopy([d, d])[1]]
