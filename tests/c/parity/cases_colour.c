@@ -3,7 +3,7 @@
  * images of 1 and 3 channels, byte for byte (float32 included: both backends
  * sum the contrast mean in the same order); aug_color_jitter_lighting on the
  * device against aug_color_jitter then aug_lighting there and against the CPU;
- * aug_invert (its own family) on 2-4-d views of every layout it reads and every
+ * aug_invert (the tone family) on 2-4-d views of every layout it reads and every
  * dtype it takes, out of place and in place. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -163,7 +163,7 @@ static const ph_case CASES[] = {
      PH_BOUND_EXACT, run_functions},
     {"colour/jitter_lighting", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), 0, 4, NULL,
      PH_BOUND_EXACT, run_jitter_lighting},
-    {"invert/image", AUG__FAMILY_INVERT, -1,
+    {"tone/invert", AUG__FAMILY_TONE, -1,
      (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
      PH_BOUND_EXACT, run_invert},
 };

@@ -1,6 +1,6 @@
-/* _augpy/invert.c: augpy.invert (docs/colour.md), torchvision's invert over
- * aug_invert (aug/colour.h): 255 - x for uint8, 65535 - x for uint16, 1 - x for
- * float32 / float64, on an image of any layout (HW, HWC, CHW, NHWC, NCHW; the
+/* _augpy/tone.c: augpy's tone ops (docs/colour.md) over aug/colour.h's:
+ * invert (torchvision's: 255 - x for uint8, 65535 - x for uint16, 1 - x for
+ * float32 / float64), on an image of any layout (HW, HWC, CHW, NHWC, NCHW; the
  * layout does not change the values, so none is asked for or inferred) or a
  * batch, out= allowed (the image itself: in place). */
 #include "augpy.h"
@@ -29,7 +29,7 @@ static PyObject *fn_invert(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     return augpy_image_result(st, s, res, &im, &out, a[1], func);
 }
 
-static PyMethodDef invert_functions[] = {
+static PyMethodDef tone_functions[] = {
     {"invert", (PyCFunction)(void (*)(void))fn_invert, METH_FASTCALL | METH_KEYWORDS,
      "torchvision's invert: 255 - x for uint8 (65535 - x for uint16), 1.0 - x for float32 and float64\n"
      "(torchvision's bound for floats is 1.0; values outside [0, 1] are not clamped), per value.\n"
@@ -40,10 +40,10 @@ static PyMethodDef invert_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static augpy_sig *const invert_sigs[] = {&invert_sig, NULL};
+static augpy_sig *const tone_sigs[] = {&invert_sig, NULL};
 
-int augpy_init_invert(PyObject *module, augpy_state *st) {
+int augpy_init_tone(PyObject *module, augpy_state *st) {
     (void)st;
-    if (augpy_sign_methods(invert_functions, invert_sigs) < 0) return -1;
-    return PyModule_AddFunctions(module, invert_functions);
+    if (augpy_sign_methods(tone_functions, tone_sigs) < 0) return -1;
+    return PyModule_AddFunctions(module, tone_functions);
 }
