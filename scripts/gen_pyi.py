@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """scripts/gen_pyi.py [--check]: copy the runtime docstrings of augpy into its stubs.
 
+A stub's module-level `__all__ = [...]` is set to its module's runtime __all__ too
+(augpy/_augpy.pyi's: the extension's public names, which augpy/__init__.pyi adds to
+its own).
+
 The stubs (python/augpy/*.pyi) keep their type annotations; their docstrings are
 the runtime's, written once: for the C extension (augpy/_augpy.pyi) the C text of
 each function's PyMethodDef (whose "name(params)" line comes from its argument
@@ -22,6 +26,7 @@ import importlib
 import inspect
 import pathlib
 import sys
+import textwrap
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # stub file -> the module whose objects it describes (augpy/__init__.pyi only re-exports)
@@ -127,12 +132,36 @@ def render(doc, indent):
     return out
 
 
+def render_all(names):
+    """`__all__ = [...]` listing names, wrapped at 116 columns."""
+    body = textwrap.wrap(", ".join(f'"{n}"' for n in names) + ",", 116, initial_indent="    ",
+                         subsequent_indent="    ", break_on_hyphens=False)
+    return ["__all__ = ["] + body + ["]"]
+
+
+def all_edit(tree, module):
+    """The edit that sets the stub's module-level `__all__ = [...]` to the runtime module's
+    __all__ (in its order), or None when they hold the same names or either has none."""
+    names = getattr(module, "__all__", None)
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"] \
+                and isinstance(node.value, ast.List) and names is not None:
+            if sorted(getattr(e, "value", None) for e in node.value.elts) == sorted(names):
+                return None
+            return (node.lineno - 1, node.end_lineno - 1, render_all(names))
+    return None
+
+
 def rewrite(text, module):
-    """The stub text with each item's docstring set to its runtime object's; (new text, missing)."""
+    """The stub text with each item's docstring set to its runtime object's and its __all__
+    to the runtime's (where the stub has one); (new text, missing)."""
     tree = ast.parse(text)
     lines = text.split("\n")
     edits = []  # (first line index, last line index inclusive, replacement lines) over 0-based lines
     missing = []
+    edit = all_edit(tree, module)
+    if edit:
+        edits.append(edit)
     for node, qualname, first in stub_items(tree):
         obj = resolve(module, qualname)
         if obj is None:

@@ -14,9 +14,10 @@ would shadow a builtin (``all``, ``any``, ``min``, ``max``, ``sum``, ``MemoryErr
 and the submodule ``math`` (it would shadow the standard library's); use them as
 ``augpy.sum``, ``augpy.MemoryError``, ``augpy.math``.
 """
-import builtins as _builtins
 from ._augpy import *  # noqa: F401,F403
 from ._augpy import CudaTensor, NvJpegError, Tensor, __version__  # noqa: F401
+# the names that shadow builtins: augpy.sum, ..., left out of __all__ (the extension's too)
+from ._augpy import MemoryError, all, any, max, min, sum  # noqa: F401,E402
 
 JpegError = NvJpegError
 
@@ -30,7 +31,7 @@ from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix, sa
 # the geometric ops with targets= (the extension's functions plus masks, boxes, keypoints)
 from ._geometry import center_crop, crop, flip, hflip, resize, vflip, warp_affine  # noqa: E402,F401
 
-__all__ = sorted([name for name in vars(_augpy) if not name.startswith("_") and not hasattr(_builtins, name)]
+__all__ = sorted(_augpy.__all__
                  + ["JpegError", "image", "numeric_limits"]
                  + ["data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints",
                     "transform_keypoints_batch"]

@@ -16,6 +16,12 @@ from .rrc import random_resized_crop as random_resized_crop
 from .rrc import resize_center_crop_matrix as resize_center_crop_matrix
 from .rrc import sample_rng_states as sample_rng_states
 from ._augpy import *
+from ._augpy import MemoryError as MemoryError
+from ._augpy import all as all
+from ._augpy import any as any
+from ._augpy import max as max
+from ._augpy import min as min
+from ._augpy import sum as sum
 from ._augpy import Tensor as Tensor
 from ._augpy import CudaTensor as CudaTensor
 from ._augpy import NvJpegError as NvJpegError
@@ -35,24 +41,11 @@ from ._geometry import vflip as vflip
 from ._geometry import warp_affine as warp_affine
 
 # `from augpy import *`: every public name except all, any, min, max, sum and
-# MemoryError (they would shadow builtins) and math (the standard library's module).
-__all__ = [
-    "Constant", "CuBlasError", "CuRandError", "CudaDevice", "CudaDeviceProp", "CudaError", "CudaEvent",
-    "CudaStream", "CudaTensor", "DLDataType", "DLDataTypeCode", "DecodeError", "Decoder", "JpegError", "NvJpegError",
-    "RandomNumberGenerator", "Tensor", "WARP_SCALE_LONGEST", "WARP_SCALE_SHORTEST", "WarpScaleMode", "add",
-    "arange", "argmax", "argmin", "array_to_tensor", "asarray", "bfloat16", "bool_", "box_blur_single", "cast", "concatenate",
-    "copy", "crop_mirror_normalize", "cuda_status", "default_stream", "div", "empty", "empty_like", "eq", "export_dltensor", "fill",
-    "float16", "float32", "float64", "fma", "from_dlpack", "full", "full_like", "gaussian_blur",
-    "gaussian_blur_single", "ge", "gemm", "get_current_device", "get_current_stream", "get_device_properties",
-    "get_num_threads", "get_thread_num_threads", "gt", "image", "import_dltensor", "int16", "int32", "int64", "int8", "jpeg_info", "le",
-    "lighting", "lt", "make_affine_matrix", "make_transform", "mean", "meminfo", "mul", "ne",
-    "numeric_limits", "ones", "ones_like", "rdiv", "release", "reshape", "rsub", "set_num_threads", "set_thread_num_threads", "stack",
-    "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype",
-    "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "warp_affine", "where", "zeros", "zeros_like",
-    "data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints", "transform_keypoints_batch",
-    "resize", "resize_batch", "flip", "hflip", "vflip", "crop", "center_crop", "flip_batch", "image_dims",
-    "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "rgb_to_hsv",
-    "hsv_to_rgb", "color_jitter", "color_jitter_params", "invert",
-    "rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states",
-    "stream_seed", "sample_id",
+# MemoryError (they would shadow builtins) and math (the standard library's module):
+# the extension's (its __all__) and the Python modules' below.
+from ._augpy import __all__ as __all__
+__all__ += [
+    "JpegError", "image", "numeric_limits", "data", "targets", "transform_boxes", "transform_boxes_batch",
+    "transform_keypoints", "transform_keypoints_batch", "rrc", "plan_decode", "random_resized_crop",
+    "resize_center_crop_matrix", "sample_rng_states",
 ]

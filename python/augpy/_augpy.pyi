@@ -18,6 +18,26 @@ import numpy
 import numpy.typing
 from typing_extensions import CapsuleType
 
+# the public names that shadow no builtin (written by scripts/gen_pyi.py from the runtime)
+__all__ = [
+    "Constant", "CuBlasError", "CuRandError", "CudaDevice", "CudaDeviceProp", "CudaError", "CudaEvent",
+    "CudaStream", "CudaTensor", "DLDataType", "DLDataTypeCode", "DecodeError", "Decoder", "NvJpegError",
+    "RandomNumberGenerator", "Tensor", "WARP_SCALE_LONGEST", "WARP_SCALE_SHORTEST", "WarpScaleMode", "add",
+    "adjust_brightness", "adjust_contrast", "adjust_hue", "adjust_saturation", "arange", "argmax", "argmin",
+    "array_to_tensor", "asarray", "bfloat16", "bool_", "box_blur_single", "cast", "center_crop", "color_jitter",
+    "color_jitter_params", "concatenate", "copy", "crop", "crop_mirror_normalize", "cuda_status", "default_stream",
+    "div", "empty", "empty_like", "eq", "export_dltensor", "fill", "flip", "flip_batch", "float16", "float32",
+    "float64", "fma", "from_dlpack", "full", "full_like", "gaussian_blur", "gaussian_blur_single", "ge", "gemm",
+    "get_current_device", "get_current_stream", "get_device_properties", "get_num_threads",
+    "get_thread_num_threads", "gt", "hflip", "hsv_to_rgb", "image_dims", "import_dltensor", "int16", "int32",
+    "int64", "int8", "invert", "jpeg_info", "le", "lighting", "lt", "make_affine_matrix", "make_transform", "mean",
+    "meminfo", "mul", "ne", "ones", "ones_like", "rdiv", "release", "reshape", "resize", "resize_batch",
+    "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id", "set_num_threads", "set_thread_num_threads", "stack",
+    "stream_seed", "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype",
+    "to_numpy_dtype", "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "vflip", "warp_affine", "where",
+    "zeros", "zeros_like",
+]
+
 __version__: str
 
 _NDArray = numpy.ndarray[Any, Any]

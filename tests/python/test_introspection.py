@@ -138,6 +138,19 @@ def test_star_import_shadows_no_builtin():
     assert public - set(augpy.__all__) - {"torch", "ray"} == {"all", "any", "min", "max", "sum", "MemoryError", "math"}
 
 
+def test_extension_all():
+    """The extension's __all__ (which augpy's and its stub's are built on): every public
+    name of augpy._augpy but those that shadow a builtin, sorted; each one reaches augpy."""
+    ext = augpy._augpy
+    public = sorted(n for n in vars(ext) if not n.startswith("_"))
+    assert ext.__all__ == [n for n in public if not hasattr(builtins, n)]
+    assert set(public) - set(ext.__all__) == {"all", "any", "min", "max", "sum", "MemoryError"}
+    assert set(ext.__all__) <= set(augpy.__all__)
+    for name in public:
+        assert getattr(augpy, name) is getattr(ext, name) or name in ("crop", "center_crop", "flip", "hflip", "vflip",
+                                                                      "resize", "warp_affine")
+
+
 def test_manual_keyword_names():
     assert augpy.to_augpy_dtype(numpy_dtype=np.uint8) == augpy.uint8
     assert augpy.to_numpy_dtype(augpy_dtype=augpy.uint8) is np.uint8

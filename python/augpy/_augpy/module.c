@@ -116,6 +116,24 @@ static int (*const families[])(PyObject *module, augpy_state *st) = {
 #undef AUGPY_INIT_FN
 };
 
+/* __all__: the public names (no leading underscore) that do not shadow a builtin
+ * (all, any, min, max, sum, MemoryError), sorted: what `from augpy import *`
+ * takes of the extension (augpy/__init__.py adds its own modules' names). */
+static int add_all(PyObject *module) {
+    PyObject *builtins = PyImport_ImportModule("builtins"), *names = PyList_New(0);
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    int rc = builtins && names ? 0 : -1;
+    while (rc == 0 && PyDict_Next(PyModule_GetDict(module), &pos, &key, &value)) {
+        if (!PyUnicode_Check(key) || !PyUnicode_GET_LENGTH(key) || PyUnicode_READ_CHAR(key, 0) == '_') continue;
+        if (!PyObject_HasAttr(builtins, key) && PyList_Append(names, key) < 0) rc = -1;
+    }
+    if (rc == 0 && (PyList_Sort(names) < 0 || PyModule_AddObjectRef(module, "__all__", names) < 0)) rc = -1;
+    Py_XDECREF(builtins);
+    Py_XDECREF(names);
+    return rc;
+}
+
 static int augpy_exec(PyObject *module) {
     augpy_state *st = augpy_state_from_module(module);
     if (PyModule_AddStringConstant(module, "__version__", aug_version()) < 0) return -1;
@@ -123,7 +141,7 @@ static int augpy_exec(PyObject *module) {
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
         if (families[i](module, st) < 0) return -1;
     }
-    return 0;
+    return add_all(module);
 }
 
 static int augpy_traverse(PyObject *module, visitproc visit, void *arg) {
