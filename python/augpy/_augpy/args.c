@@ -255,7 +255,9 @@ int augpy_parse_per_image(PyObject *obj, int64_t n, int64_t per, double *vals, c
     }
     Py_DECREF(seq);
     if (k == count) return 0;
-    if (per == 1)
+    if (per == 1 && n == 1)
+        PyErr_Format(PyExc_ValueError, "%s: %s has %lld values for 1 image (give 1)", func, name, (long long)k);
+    else if (per == 1)
         PyErr_Format(PyExc_ValueError, "%s: %s has %lld values for %lld images", func, name, (long long)k,
                      (long long)n);
     else
