@@ -41,6 +41,12 @@ AUG_API aug_status aug_adjust_hue(const aug_tensor *im, double factor, aug_tenso
  * image is read from one contiguous copy). Output as above: out may be the image
  * itself (in place) when it is contiguous. */
 AUG_API aug_status aug_invert(const aug_tensor *im, aug_tensor **out);
+/* torchvision's posterize, with invert's images: an integer keeps its high
+ * bits[i] bits (x & mask; bits >= 8 for uint8, >= 16 for uint16: unchanged), a
+ * float becomes clamp(floor(x * 2^bits), 0, 2^bits - 1) / 2^bits in its own type.
+ * bits: count host values in [0, 32], 1 (every image) or one per image of an
+ * (N, ., ., .) batch (count == N). */
+AUG_API aug_status aug_posterize(const aug_tensor *im, const int32_t *bits, int64_t count, aug_tensor **out);
 
 /* 0.2989 R + 0.587 G + 0.114 B (float32, truncated for uint8) into 1 or 3
  * identical channels (num_output_channels 1 or 3); a 1-channel input is copied

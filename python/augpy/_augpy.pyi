@@ -31,11 +31,11 @@ __all__ = [
     "get_current_device", "get_current_stream", "get_device_properties", "get_num_threads",
     "get_thread_num_threads", "gt", "hflip", "hsv_to_rgb", "image_dims", "import_dltensor", "int16", "int32",
     "int64", "int8", "invert", "jpeg_info", "le", "lighting", "lt", "make_affine_matrix", "make_transform", "mean",
-    "meminfo", "mul", "ne", "ones", "ones_like", "rdiv", "release", "reshape", "resize", "resize_batch",
-    "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id", "set_num_threads", "set_thread_num_threads", "stack",
-    "stream_seed", "sub", "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype",
-    "to_numpy_dtype", "to_temp_dtype", "uint16", "uint32", "uint64", "uint8", "vflip", "warp_affine", "where",
-    "zeros", "zeros_like",
+    "meminfo", "mul", "ne", "ones", "ones_like", "posterize", "rdiv", "release", "reshape", "resize",
+    "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id", "set_num_threads",
+    "set_thread_num_threads", "stack", "stream_seed", "sub", "swap_dtype", "synchronize", "tensor",
+    "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype", "uint16", "uint32", "uint64", "uint8",
+    "vflip", "warp_affine", "where", "zeros", "zeros_like",
 ]
 
 __version__: str
@@ -1655,6 +1655,15 @@ def invert(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
     imtensor: an image (H, W), (H, W, C), (C, H, W) or a batch (N, H, W, C), (N, C, H, W), any channel
     count, any strides; a Tensor or an array (numpy, torch, DLPack, buffer), used without a copy. Its
     layout string, when it has one, must be one of those and is kept. out may be imtensor (in place).
+    Returns the new tensor if out is None, else out."""
+
+
+def posterize(imtensor: _Image, bits: Union[int, Sequence[int], _NDArray, "Tensor"],
+              out: Optional[_Image] = None) -> Tensor:
+    """torchvision's posterize: an integer keeps its high `bits` bits (x & mask; bits >= 8 leaves uint8 unchanged,
+    >= 16 uint16), a float becomes clamp(floor(x * 2**bits), 0, 2**bits - 1) / 2**bits in its own type.
+    imtensor: an image of any layout or a batch, as for invert (out likewise). bits: an int in [0, 32], or
+    one per image of an (N, ., ., .) batch (a sequence, array or tensor of N ints).
     Returns the new tensor if out is None, else out."""
 
 

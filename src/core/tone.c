@@ -1,6 +1,7 @@
 /* core/tone.c: the tone ops of include/aug/colour.h (aug_invert, ...), their
  * backend-neutral half: the image's checks, each op's operands per image, the
  * output and the plan (core/tone.h). */
+#include <stdlib.h>
 #include "aug/colour.h"
 #include "aug/conventions.h"
 #include "tone.h"
@@ -20,6 +21,22 @@ static aug_status check_image(const char *func, const aug_tensor *im) {
     if (im->dtype != AUG_UINT8 && im->dtype != AUG_UINT16 && im->dtype != AUG_FLOAT32 && im->dtype != AUG_FLOAT64)
         return aug__error(AUG_ERR_TYPE, func, "image dtype %s is not supported (uint8, uint16, float32 or float64)",
                           aug_dtype_name(im->dtype));
+    return AUG_OK;
+}
+
+/* The images of im: N of an (N, ., ., .) batch, else 1. */
+static int64_t image_count(const aug_tensor *im) { return im->ndim == 4 ? im->shape[0] : 1; }
+
+/* Checks the count of a per-image parameter: 1 (every image) or one per image. */
+static aug_status check_count(const char *func, const aug_tensor *im, const void *values, int64_t count,
+                              const char *name) {
+    const int64_t n = image_count(im);
+    if (!values) return aug__error(AUG_ERR_VALUE, func, "%s is NULL", name);
+    if (count != 1 && count != n)
+        return n == 1 ? aug__error(AUG_ERR_VALUE, func, "%s has %lld values for 1 image (give 1)", name,
+                                   (long long)count)
+                      : aug__error(AUG_ERR_VALUE, func, "%s has %lld values for %lld images (give 1, or one per image)",
+                                   name, (long long)count, (long long)n);
     return AUG_OK;
 }
 
@@ -70,4 +87,37 @@ aug_status aug_invert(const aug_tensor *im, aug_tensor **out) {
     if (!out) return aug__error(AUG_ERR_VALUE, "aug_invert", "out is NULL");
     aug_status st = check_image("aug_invert", im);
     return st ? st : tone_run("aug_invert", AUG__TONE_INVERT, im, &none, 1, out);
+}
+
+/* posterize's operands for image dtype t and bits (checked): the integer mask,
+ * or levels = 2^bits, levels - 1 and 1 / levels in float32 and float64 (as torch
+ * converts them: exact powers of two; levels - 1 rounded above 2^24). */
+static aug__tone_arg posterize_arg(aug_dtype t, int32_t bits) {
+    aug__tone_arg a;
+    memset(&a, 0, sizeof a);
+    const int vb = t == AUG_UINT8 ? 8 : 16;
+    a.mask = bits >= vb ? (1u << vb) - 1u : ((1u << bits) - 1u) << (vb - bits);
+    const double levels = (double)((uint64_t)1 << bits);
+    a.d[0] = levels, a.d[1] = levels - 1.0, a.d[2] = 1.0 / levels;
+    a.f[0] = (float)a.d[0], a.f[1] = (float)a.d[1], a.f[2] = (float)a.d[2];
+    return a;
+}
+
+aug_status aug_posterize(const aug_tensor *im, const int32_t *bits, int64_t count, aug_tensor **out) {
+    static const char func[] = "aug_posterize";
+    if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
+    aug_status st = check_image(func, im);
+    if (!st) st = check_count(func, im, bits, count, "bits");
+    if (st) return st;
+    for (int64_t i = 0; i < count; i++)
+        if (bits[i] < 0 || bits[i] > 32)
+            return count > 1 ? aug__error(AUG_ERR_VALUE, func, "bits must be in [0, 32], got %ld (image %lld)",
+                                          (long)bits[i], (long long)i)
+                             : aug__error(AUG_ERR_VALUE, func, "bits must be in [0, 32], got %ld", (long)bits[i]);
+    aug__tone_arg *args = malloc((size_t)count * sizeof *args);
+    if (!args) return aug__error(AUG_ERR_MEMORY, func, "out of host memory for %lld operands", (long long)count);
+    for (int64_t i = 0; i < count; i++) args[i] = posterize_arg(im->dtype, bits[i]);
+    st = tone_run(func, AUG__TONE_POSTERIZE, im, args, count, out);
+    free(args);
+    return st;
 }

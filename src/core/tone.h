@@ -18,7 +18,8 @@
 
 /* The kinds: X(KIND, name) with rules aug__tone_<name>_{u8,u16,f32,f64}. */
 #define AUG__TONE_KINDS(X)  \
-    X(INVERT, invert)
+    X(INVERT, invert)       \
+    X(POSTERIZE, posterize)
 
 enum aug__tone_kind {
 #define AUG__X(K, name) AUG__TONE_##K,
@@ -51,5 +52,21 @@ AUG_HD uint8_t aug__tone_invert_u8(uint8_t x, const aug__tone_arg *a) { return (
 AUG_HD uint16_t aug__tone_invert_u16(uint16_t x, const aug__tone_arg *a) { return (void)a, (uint16_t)(0xffffu ^ x); }
 AUG_HD float aug__tone_invert_f32(float x, const aug__tone_arg *a) { return (void)a, 1.0f - x; }
 AUG_HD double aug__tone_invert_f64(double x, const aug__tone_arg *a) { return (void)a, 1.0 - x; }
+
+/* posterize: an integer keeps its high `bits` bits (x & mask); a float becomes
+ * clamp(floor(x * levels), 0, levels - 1) / levels with levels = 2^bits, in its
+ * own type (torchvision v2's rule; NaN stays NaN). */
+AUG_HD uint8_t aug__tone_posterize_u8(uint8_t x, const aug__tone_arg *a) { return (uint8_t)(x & a->mask); }
+AUG_HD uint16_t aug__tone_posterize_u16(uint16_t x, const aug__tone_arg *a) { return (uint16_t)(x & a->mask); }
+AUG_HD float aug__tone_posterize_f32(float x, const aug__tone_arg *a) {
+    float y = floorf(x * a->f[0]);
+    y = y < 0.0f ? 0.0f : y;
+    return (y > a->f[1] ? a->f[1] : y) * a->f[2];
+}
+AUG_HD double aug__tone_posterize_f64(double x, const aug__tone_arg *a) {
+    double y = floor(x * a->d[0]);
+    y = y < 0.0 ? 0.0 : y;
+    return (y > a->d[1] ? a->d[1] : y) * a->d[2];
+}
 
 #endif

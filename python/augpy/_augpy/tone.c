@@ -1,9 +1,59 @@
 /* _augpy/tone.c: augpy's tone ops (docs/colour.md) over aug/colour.h's:
  * invert (torchvision's: 255 - x for uint8, 65535 - x for uint16, 1 - x for
- * float32 / float64), on an image of any layout (HW, HWC, CHW, NHWC, NCHW; the
+ * float32 / float64) and posterize (bits, one or one per image), on an image of any layout (HW, HWC, CHW, NHWC, NCHW; the
  * layout does not change the values, so none is asked for or inferred) or a
  * batch, out= allowed (the image itself: in place). */
+#include <math.h>
 #include "augpy.h"
+
+/* imtensor and out= of a tone op: out being imtensor is one import, written in
+ * place. 0 or -1 (both released). */
+static int tone_images(augpy_state *st, PyObject *img, PyObject *out_obj, augpy_image *im, augpy_image *out,
+                       const char *func) {
+    memset(out, 0, sizeof *out);
+    const int inplace = out_obj && out_obj == img;
+    if (augpy_image_arg(st, img, inplace, im, func, "imtensor") < 0) return -1;
+    if (inplace) {
+        *out = *im;
+        Py_INCREF(out->obj);
+    } else if (augpy_image_out(st, out_obj, out, func) < 0) {
+        augpy_image_release(im);
+        return -1;
+    }
+    return 0;
+}
+
+/* The images of im: N of an (N, ., ., .) batch, else 1. */
+static int64_t image_count(const aug_tensor *im) { return im->ndim == 4 ? im->shape[0] : 1; }
+
+/* An integer operand given as a number or one per image (augpy_parse_per_image): a
+ * PyMem array of *count values, *count = 1 when they are all equal (or n is 0). NULL with
+ * TypeError ("must be integers") for a non-integral value, ValueError ("must be
+ * in [lo, hi]") beyond int32. */
+static int32_t *int_operand(PyObject *obj, int64_t n, int32_t lo, int32_t hi, int64_t *count, const char *func,
+                            const char *name) {
+    if (n < 1) n = 1; /* an empty batch: one value, checked all the same */
+    double *v = augpy_per_image_alloc(obj, n, 1, func, name);
+    int32_t *r = v ? PyMem_Malloc((size_t)(n + 1) * sizeof(int32_t)) : NULL;
+    if (v && !r) PyErr_NoMemory();
+    *count = 1;
+    for (int64_t i = 0; r && i < n; i++) {
+        if (v[i] == floor(v[i]) && v[i] >= INT32_MIN && v[i] <= INT32_MAX) {
+            r[i] = (int32_t)v[i];
+            if (r[i] != r[0]) *count = n;
+            continue;
+        }
+        PyObject *f = PyFloat_FromDouble(v[i]);
+        if (f && v[i] != floor(v[i]))
+            PyErr_Format(PyExc_TypeError, "%s: %s must be integers, got %R", func, name, f);
+        else if (f)
+            PyErr_Format(PyExc_ValueError, "%s: %s must be in [%d, %d], got %R", func, name, (int)lo, (int)hi, f);
+        Py_XDECREF(f);
+        PyMem_Free(r), r = NULL;
+    }
+    PyMem_Free(v);
+    return r;
+}
 
 AUGPY_SIG(invert_sig, "invert", {"imtensor|tensor"}, {"out", "None"});
 
@@ -11,22 +61,37 @@ static PyObject *fn_invert(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     const char *func = "augpy.invert";
     augpy_state *st = augpy_state_from_module(m);
     PyObject *a[2];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, &invert_sig, a) < 0) return NULL;
     augpy_image im, out;
-    memset(&out, 0, sizeof out);
-    int inplace = a[1] && a[1] == a[0]; /* one import, written in place */
-    if (augpy_image_arg(st, a[0], inplace, &im, func, "imtensor") < 0) return NULL;
-    if (inplace) {
-        out = im;
-        Py_INCREF(out.obj);
-    } else if (augpy_image_out(st, a[1], &out, func) < 0) {
-        augpy_image_release(&im);
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &invert_sig, a) < 0 ||
+        tone_images(st, a[0], a[1], &im, &out, func) < 0)
         return NULL;
-    }
     aug_tensor *res = out.t;
     aug_status s;
     AUGPY_CALL(s, aug_tensor_size(im.t), aug_invert(im.t, &res));
     return augpy_image_result(st, s, res, &im, &out, a[1], func);
+}
+
+AUGPY_SIG(posterize_sig, "posterize", {"imtensor|tensor"}, {"bits"}, {"out", "None"});
+
+static PyObject *fn_posterize(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    const char *func = "augpy.posterize";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[3];
+    augpy_image im, out;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &posterize_sig, a) < 0 ||
+        tone_images(st, a[0], a[2], &im, &out, func) < 0)
+        return NULL;
+    int64_t count;
+    int32_t *bits = int_operand(a[1], image_count(im.t), 0, 32, &count, func, "bits");
+    if (!bits) {
+        augpy_image_release(&im), augpy_image_release(&out);
+        return NULL;
+    }
+    aug_tensor *res = out.t;
+    aug_status s;
+    AUGPY_CALL(s, aug_tensor_size(im.t), aug_posterize(im.t, bits, count, &res));
+    PyMem_Free(bits);
+    return augpy_image_result(st, s, res, &im, &out, a[2], func);
 }
 
 static PyMethodDef tone_functions[] = {
@@ -37,10 +102,16 @@ static PyMethodDef tone_functions[] = {
      "count, any strides; a Tensor or an array (numpy, torch, DLPack, buffer), used without a copy. Its\n"
      "layout string, when it has one, must be one of those and is kept. out may be imtensor (in place).\n"
      "Returns the new tensor if out is None, else out."},
+    {"posterize", (PyCFunction)(void (*)(void))fn_posterize, METH_FASTCALL | METH_KEYWORDS,
+     "torchvision's posterize: an integer keeps its high `bits` bits (x & mask; bits >= 8 leaves uint8 unchanged,\n"
+     ">= 16 uint16), a float becomes clamp(floor(x * 2**bits), 0, 2**bits - 1) / 2**bits in its own type.\n"
+     "imtensor: an image of any layout or a batch, as for invert (out likewise). bits: an int in [0, 32], or\n"
+     "one per image of an (N, ., ., .) batch (a sequence, array or tensor of N ints).\n"
+     "Returns the new tensor if out is None, else out."},
     {NULL, NULL, 0, NULL},
 };
 
-static augpy_sig *const tone_sigs[] = {&invert_sig, NULL};
+static augpy_sig *const tone_sigs[] = {&invert_sig, &posterize_sig, NULL};
 
 int augpy_init_tone(PyObject *module, augpy_state *st) {
     (void)st;

@@ -3,7 +3,7 @@
  * images of 1 and 3 channels, byte for byte (float32 included: both backends
  * sum the contrast mean in the same order); aug_color_jitter_lighting on the
  * device against aug_color_jitter then aug_lighting there and against the CPU;
- * aug_invert (the tone family) on 2-4-d views of every layout it reads and every
+ * aug_invert and aug_posterize (the tone family) on 2-4-d views of every layout it reads and every
  * dtype it takes, out of place and in place. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,6 +158,33 @@ static void run_invert(ph_run *r, const ph_case *cs) {
         }
 }
 
+/* aug_posterize of a random view with one bits for every image or one per image
+ * of a 4-d view (random in [0, 17]: unchanged integers included), then in place. */
+static void run_posterize(ph_run *r, const ph_case *cs) {
+    for (int d = 0; d < ph_ndtypes(cs); d++)
+        for (int layout = PH_L_CONTIG; layout <= PH_L_PERMUTED; layout++) {
+            aug_dtype t = ph_dtype(cs, d);
+            int64_t shape[4];
+            int nd = 0;
+            while (nd < 2) nd = ph_shape(r, cs->max_ndim, 40, 20000, shape);
+            aug_tensor *x, *xd, *a = NULL, *g = NULL;
+            ph_operand(r, t, layout, nd, shape, &x, &xd);
+            ph_inputs(r, 1, (const aug_tensor *const *)&x);
+            int32_t bits[40];
+            const int64_t count = nd == 4 && ph_rand(r) % 2 ? shape[0] : 1;
+            for (int64_t i = 0; i < count; i++) bits[i] = (int32_t)(ph_rand(r) % 18);
+            assert_int_equal(aug_posterize(x, bits, count, &a), AUG_OK);
+            assert_int_equal(aug_posterize(xd, bits, count, &g), AUG_OK);
+            ph_check(r, "posterize", a, g);
+            aug_tensor *in_place = aug_tensor_contiguous(xd);
+            assert_non_null(in_place);
+            assert_int_equal(aug_posterize(in_place, bits, count, &in_place), AUG_OK);
+            ph_check(r, "posterize in place", a, in_place);
+            aug_tensor_free(in_place), aug_tensor_free(a), aug_tensor_free(g);
+            aug_tensor_free(x), aug_tensor_free(xd);
+        }
+}
+
 static const ph_case CASES[] = {
     {"colour/functions", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), 0, 4, NULL,
      PH_BOUND_EXACT, run_functions},
@@ -166,5 +193,8 @@ static const ph_case CASES[] = {
     {"tone/invert", AUG__FAMILY_TONE, -1,
      (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
      PH_BOUND_EXACT, run_invert},
+    {"tone/posterize", AUG__FAMILY_TONE, -1,
+     (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
+     PH_BOUND_EXACT, run_posterize},
 };
 const ph_case_list ph_cases_colour = {CASES, sizeof CASES / sizeof CASES[0]};
