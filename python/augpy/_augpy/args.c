@@ -187,7 +187,9 @@ aug_tensor *augpy_float32_arg(augpy_state *st, PyObject *obj, aug_device dev, co
 /* The message naming what such a parameter takes: "<func>: <name> must be a number
  * or <n> numbers (one per image), not '<type>'" (per > 1: "(<per> per image)"). */
 static void per_image_type_error(PyObject *obj, int64_t n, int64_t per, const char *func, const char *name) {
-    if (per == 1)
+    if (per == 1 && n == 1)
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a number, not '%.100s'", func, name, Py_TYPE(obj)->tp_name);
+    else if (per == 1)
         PyErr_Format(PyExc_TypeError, "%s: %s must be a number or %lld numbers (one per image), not '%.100s'", func,
                      name, (long long)n, Py_TYPE(obj)->tp_name);
     else
