@@ -47,6 +47,12 @@ AUG_API aug_status aug_invert(const aug_tensor *im, aug_tensor **out);
  * bits: count host values in [0, 32], 1 (every image) or one per image of an
  * (N, ., ., .) batch (count == N). */
 AUG_API aug_status aug_posterize(const aug_tensor *im, const int32_t *bits, int64_t count, aug_tensor **out);
+/* torchvision's solarize, with invert's images: x >= threshold[i] ? invert(x) :
+ * x, compared as torch compares an image with a Python float (in float32 for
+ * the integer and float32 images, float64 for float64). threshold: count host
+ * values, each <= the dtype's largest value (255, 65535, 1.0 for floats) and not
+ * NaN, 1 (every image) or one per image of an (N, ., ., .) batch. */
+AUG_API aug_status aug_solarize(const aug_tensor *im, const double *threshold, int64_t count, aug_tensor **out);
 
 /* 0.2989 R + 0.587 G + 0.114 B (float32, truncated for uint8) into 1 or 3
  * identical channels (num_output_channels 1 or 3); a 1-channel input is copied

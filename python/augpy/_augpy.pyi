@@ -33,7 +33,7 @@ __all__ = [
     "int64", "int8", "invert", "jpeg_info", "le", "lighting", "lt", "make_affine_matrix", "make_transform", "mean",
     "meminfo", "mul", "ne", "ones", "ones_like", "posterize", "rdiv", "release", "reshape", "resize",
     "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id", "set_num_threads",
-    "set_thread_num_threads", "stack", "stream_seed", "sub", "swap_dtype", "synchronize", "tensor",
+    "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub", "swap_dtype", "synchronize", "tensor",
     "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype", "uint16", "uint32", "uint64", "uint8",
     "vflip", "warp_affine", "where", "zeros", "zeros_like",
 ]
@@ -1665,6 +1665,14 @@ def posterize(imtensor: _Image, bits: Union[int, Sequence[int], _NDArray, "Tenso
     imtensor: an image of any layout or a batch, as for invert (out likewise). bits: an int in [0, 32], or
     one per image of an (N, ., ., .) batch (a sequence, array or tensor of N ints).
     Returns the new tensor if out is None, else out."""
+
+
+def solarize(imtensor: _Image, threshold: _ParamLike, out: Optional[_Image] = None) -> Tensor:
+    """torchvision's solarize: x >= threshold ? invert(x) : x (compared in float32 for integer and float32
+    images, as torch compares an image with a Python float).
+    imtensor: an image of any layout or a batch, as for invert (out likewise). threshold: a number <= the
+    dtype's largest value (255 for uint8, 65535 for uint16, 1.0 for floats), or one per image of an
+    (N, ., ., .) batch. Returns the new tensor if out is None, else out."""
 
 
 def rgb_to_hsv(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:

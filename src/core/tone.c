@@ -1,6 +1,7 @@
 /* core/tone.c: the tone ops of include/aug/colour.h (aug_invert, ...), their
  * backend-neutral half: the image's checks, each op's operands per image, the
  * output and the plan (core/tone.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include "aug/colour.h"
 #include "aug/conventions.h"
@@ -114,10 +115,32 @@ aug_status aug_posterize(const aug_tensor *im, const int32_t *bits, int64_t coun
             return count > 1 ? aug__error(AUG_ERR_VALUE, func, "bits must be in [0, 32], got %ld (image %lld)",
                                           (long)bits[i], (long long)i)
                              : aug__error(AUG_ERR_VALUE, func, "bits must be in [0, 32], got %ld", (long)bits[i]);
-    aug__tone_arg *args = malloc((size_t)count * sizeof *args);
+    aug__tone_arg *args = malloc((size_t)(count > 0 ? count : 1) * sizeof *args);
     if (!args) return aug__error(AUG_ERR_MEMORY, func, "out of host memory for %lld operands", (long long)count);
     for (int64_t i = 0; i < count; i++) args[i] = posterize_arg(im->dtype, bits[i]);
     st = tone_run(func, AUG__TONE_POSTERIZE, im, args, count, out);
+    free(args);
+    return st;
+}
+
+aug_status aug_solarize(const aug_tensor *im, const double *threshold, int64_t count, aug_tensor **out) {
+    static const char func[] = "aug_solarize";
+    if (!out) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
+    aug_status st = check_image(func, im);
+    if (!st) st = check_count(func, im, threshold, count, "threshold");
+    if (st) return st;
+    const double bound = im->dtype == AUG_UINT8 ? 255.0 : im->dtype == AUG_UINT16 ? 65535.0 : 1.0;
+    for (int64_t i = 0; i < count; i++)
+        if (!(threshold[i] <= bound)) { /* NaN too */
+            char img[40] = "";
+            if (count > 1) snprintf(img, sizeof img, " (image %lld)", (long long)i);
+            return aug__error(AUG_ERR_VALUE, func, "threshold must be <= %g, the largest %s value, got %g%s", bound,
+                              aug_dtype_name(im->dtype), threshold[i], img);
+        }
+    aug__tone_arg *args = calloc((size_t)(count > 0 ? count : 1), sizeof *args);
+    if (!args) return aug__error(AUG_ERR_MEMORY, func, "out of host memory for %lld operands", (long long)count);
+    for (int64_t i = 0; i < count; i++) args[i].d[0] = threshold[i], args[i].f[0] = (float)threshold[i];
+    st = tone_run(func, AUG__TONE_SOLARIZE, im, args, count, out);
     free(args);
     return st;
 }

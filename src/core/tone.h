@@ -19,7 +19,8 @@
 /* The kinds: X(KIND, name) with rules aug__tone_<name>_{u8,u16,f32,f64}. */
 #define AUG__TONE_KINDS(X)  \
     X(INVERT, invert)       \
-    X(POSTERIZE, posterize)
+    X(POSTERIZE, posterize) \
+    X(SOLARIZE, solarize)
 
 enum aug__tone_kind {
 #define AUG__X(K, name) AUG__TONE_##K,
@@ -67,6 +68,21 @@ AUG_HD double aug__tone_posterize_f64(double x, const aug__tone_arg *a) {
     double y = floor(x * a->d[0]);
     y = y < 0.0 ? 0.0 : y;
     return (y > a->d[1] ? a->d[1] : y) * a->d[2];
+}
+
+/* solarize: x >= threshold ? invert(x) : x, compared as torch compares an image
+ * with a Python float (float32 for the integer and float32 images). */
+AUG_HD uint8_t aug__tone_solarize_u8(uint8_t x, const aug__tone_arg *a) {
+    return (float)x >= a->f[0] ? aug__tone_invert_u8(x, a) : x;
+}
+AUG_HD uint16_t aug__tone_solarize_u16(uint16_t x, const aug__tone_arg *a) {
+    return (float)x >= a->f[0] ? aug__tone_invert_u16(x, a) : x;
+}
+AUG_HD float aug__tone_solarize_f32(float x, const aug__tone_arg *a) {
+    return x >= a->f[0] ? aug__tone_invert_f32(x, a) : x;
+}
+AUG_HD double aug__tone_solarize_f64(double x, const aug__tone_arg *a) {
+    return x >= a->d[0] ? aug__tone_invert_f64(x, a) : x;
 }
 
 #endif

@@ -1,6 +1,7 @@
 /* _augpy/tone.c: augpy's tone ops (docs/colour.md) over aug/colour.h's:
  * invert (torchvision's: 255 - x for uint8, 65535 - x for uint16, 1 - x for
- * float32 / float64) and posterize (bits, one or one per image), on an image of any layout (HW, HWC, CHW, NHWC, NCHW; the
+ * float32 / float64), posterize (bits) and solarize (threshold), their
+ * operands given once or one per image, on an image of any layout (HW, HWC, CHW, NHWC, NCHW; the
  * layout does not change the values, so none is asked for or inferred) or a
  * batch, out= allowed (the image itself: in place). */
 #include <math.h>
@@ -55,6 +56,17 @@ static int32_t *int_operand(PyObject *obj, int64_t n, int32_t lo, int32_t hi, in
     return r;
 }
 
+/* A float operand given as a number or one per image: a PyMem array of *count
+ * values, *count = 1 when they are all equal (or n is 0); NULL with the error set. */
+static double *float_operand(PyObject *obj, int64_t n, int64_t *count, const char *func, const char *name) {
+    if (n < 1) n = 1;
+    double *v = augpy_per_image_alloc(obj, n, 1, func, name);
+    *count = 1;
+    for (int64_t i = 1; v && i < n; i++)
+        if (!(v[i] == v[0])) *count = n;
+    return v;
+}
+
 AUGPY_SIG(invert_sig, "invert", {"imtensor|tensor"}, {"out", "None"});
 
 static PyObject *fn_invert(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -94,6 +106,29 @@ static PyObject *fn_posterize(PyObject *m, PyObject *const *args, Py_ssize_t nar
     return augpy_image_result(st, s, res, &im, &out, a[2], func);
 }
 
+AUGPY_SIG(solarize_sig, "solarize", {"imtensor|tensor"}, {"threshold"}, {"out", "None"});
+
+static PyObject *fn_solarize(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    const char *func = "augpy.solarize";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[3];
+    augpy_image im, out;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &solarize_sig, a) < 0 ||
+        tone_images(st, a[0], a[2], &im, &out, func) < 0)
+        return NULL;
+    int64_t count;
+    double *threshold = float_operand(a[1], image_count(im.t), &count, func, "threshold");
+    if (!threshold) {
+        augpy_image_release(&im), augpy_image_release(&out);
+        return NULL;
+    }
+    aug_tensor *res = out.t;
+    aug_status s;
+    AUGPY_CALL(s, aug_tensor_size(im.t), aug_solarize(im.t, threshold, count, &res));
+    PyMem_Free(threshold);
+    return augpy_image_result(st, s, res, &im, &out, a[2], func);
+}
+
 static PyMethodDef tone_functions[] = {
     {"invert", (PyCFunction)(void (*)(void))fn_invert, METH_FASTCALL | METH_KEYWORDS,
      "torchvision's invert: 255 - x for uint8 (65535 - x for uint16), 1.0 - x for float32 and float64\n"
@@ -108,10 +143,16 @@ static PyMethodDef tone_functions[] = {
      "imtensor: an image of any layout or a batch, as for invert (out likewise). bits: an int in [0, 32], or\n"
      "one per image of an (N, ., ., .) batch (a sequence, array or tensor of N ints).\n"
      "Returns the new tensor if out is None, else out."},
+    {"solarize", (PyCFunction)(void (*)(void))fn_solarize, METH_FASTCALL | METH_KEYWORDS,
+     "torchvision's solarize: x >= threshold ? invert(x) : x (compared in float32 for integer and float32\n"
+     "images, as torch compares an image with a Python float).\n"
+     "imtensor: an image of any layout or a batch, as for invert (out likewise). threshold: a number <= the\n"
+     "dtype's largest value (255 for uint8, 65535 for uint16, 1.0 for floats), or one per image of an\n"
+     "(N, ., ., .) batch. Returns the new tensor if out is None, else out."},
     {NULL, NULL, 0, NULL},
 };
 
-static augpy_sig *const tone_sigs[] = {&invert_sig, &posterize_sig, NULL};
+static augpy_sig *const tone_sigs[] = {&invert_sig, &posterize_sig, &solarize_sig, NULL};
 
 int augpy_init_tone(PyObject *module, augpy_state *st) {
     (void)st;

@@ -3,7 +3,7 @@
  * images of 1 and 3 channels, byte for byte (float32 included: both backends
  * sum the contrast mean in the same order); aug_color_jitter_lighting on the
  * device against aug_color_jitter then aug_lighting there and against the CPU;
- * aug_invert and aug_posterize (the tone family) on 2-4-d views of every layout it reads and every
+ * aug_invert, aug_posterize and aug_solarize (the tone family) on 2-4-d views of every layout it reads and every
  * dtype it takes, out of place and in place. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -185,6 +185,34 @@ static void run_posterize(ph_run *r, const ph_case *cs) {
         }
 }
 
+/* aug_solarize of a random view with one threshold for every image or one per
+ * image of a 4-d view (anywhere in the dtype's range, and below it), then in place. */
+static void run_solarize(ph_run *r, const ph_case *cs) {
+    for (int d = 0; d < ph_ndtypes(cs); d++)
+        for (int layout = PH_L_CONTIG; layout <= PH_L_PERMUTED; layout++) {
+            aug_dtype t = ph_dtype(cs, d);
+            const double top = t == AUG_UINT8 ? 255.0 : t == AUG_UINT16 ? 65535.0 : 1.0;
+            int64_t shape[4];
+            int nd = 0;
+            while (nd < 2) nd = ph_shape(r, cs->max_ndim, 40, 20000, shape);
+            aug_tensor *x, *xd, *a = NULL, *g = NULL;
+            ph_operand(r, t, layout, nd, shape, &x, &xd);
+            ph_inputs(r, 1, (const aug_tensor *const *)&x);
+            double thr[40];
+            const int64_t count = nd == 4 && ph_rand(r) % 2 ? shape[0] : 1;
+            for (int64_t i = 0; i < count; i++) thr[i] = top * ((double)(ph_rand(r) % 1101) / 1000.0 - 0.1);
+            assert_int_equal(aug_solarize(x, thr, count, &a), AUG_OK);
+            assert_int_equal(aug_solarize(xd, thr, count, &g), AUG_OK);
+            ph_check(r, "solarize", a, g);
+            aug_tensor *in_place = aug_tensor_contiguous(xd);
+            assert_non_null(in_place);
+            assert_int_equal(aug_solarize(in_place, thr, count, &in_place), AUG_OK);
+            ph_check(r, "solarize in place", a, in_place);
+            aug_tensor_free(in_place), aug_tensor_free(a), aug_tensor_free(g);
+            aug_tensor_free(x), aug_tensor_free(xd);
+        }
+}
+
 static const ph_case CASES[] = {
     {"colour/functions", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), 0, 4, NULL,
      PH_BOUND_EXACT, run_functions},
@@ -196,5 +224,8 @@ static const ph_case CASES[] = {
     {"tone/posterize", AUG__FAMILY_TONE, -1,
      (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
      PH_BOUND_EXACT, run_posterize},
+    {"tone/solarize", AUG__FAMILY_TONE, -1,
+     (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
+     PH_BOUND_EXACT, run_solarize},
 };
 const ph_case_list ph_cases_colour = {CASES, sizeof CASES / sizeof CASES[0]};
