@@ -18,10 +18,10 @@ WARP_KEYS = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror",
              "max_supersampling")
 
 
-def _read_info(decoder, data):
-    """(decoder.info(data), data), a path read once into bytes."""
+def _read_info(decoder, data, stage):
+    """(decoder.info(data), data), a path read once into bytes (errors name the stage)."""
     if isinstance(data, (str, os.PathLike)):
-        data = read_regular(data, "augpy.image.DecodeWarp")
+        data = read_regular(data, f"augpy.image.{type(stage).__name__}")
     return decoder.info(data), data
 
 
@@ -215,7 +215,7 @@ class DecodeWarp:
         """Decode one image with this thread's decoder and warp it into dst as params says
         (recording the warp in params); the stages override this."""
         kwargs = {k: params[k] for k in WARP_KEYS if k in params}
-        info = _read_info(decoder, data) if self._use_plan(decoder) else None
+        info = _read_info(decoder, data, self) if self._use_plan(decoder) else None
         if info is not None and info[0]["format"] == "jpeg":
             header, data = info
             size = _check_limit(decoder, header)

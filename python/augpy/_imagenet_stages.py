@@ -87,7 +87,7 @@ class ImageNetTrain(Sampled, DecodeWarp):
         out, failures = [], {}
         for i, data in enumerate(images):
             try:
-                info, data = _read_info(self._header, data)
+                info, data = _read_info(self._header, data, self)
                 out.append((data, _check_limit(self._header, info), info["format"] == "jpeg"))
             except Exception as e:  # noqa: BLE001 - handle_failures re-raises all but bad files
                 failures[i] = e
@@ -171,7 +171,7 @@ class ImageNetEval(DecodeWarp):
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
     def _decode_warp(self, decoder, buffer, data, params, dst):
-        info, data = _read_info(decoder, data)
+        info, data = _read_info(decoder, data, self)
         size = _check_limit(decoder, info)
         m, s = _augpy._resize_center_crop_matrix(size[0], size[1], self.resize, self.shape[1], self.shape[2],
                                                  self.max_supersampling)

@@ -114,6 +114,18 @@ def test_stage_skips_a_fifo_path(hostile_folder):
     assert "not a regular file (a FIFO)" in out["skipped"][0][2]
 
 
+@pytest.mark.parametrize("stage", ["DecodeWarp", "ImageNetTrain", "ImageNetEval"])
+def test_stage_errors_name_the_stage(hostile_folder, stage):
+    fifo = str(hostile_folder / "cat" / "fifo.jpg")
+    if stage == "DecodeWarp":
+        s, batch = augpy.image.DecodeWarp(1, (3, 8, 8)), {"image": [fifo], "augmentation": [{}]}
+    else:
+        s, batch = getattr(augpy.image, stage)(1, 8), {"image": [fifo]}
+    with pytest.raises(augpy.DecodeError, match=rf"^{stage}: image 0 .*augpy.image.{stage}: not a regular file "
+                                                r"\(a FIFO\)"):
+        s(batch)
+
+
 # ---- tar shards ----------------------------------------------------------------------------------
 
 def test_member_over_its_limit_is_never_read(tmp_path):
