@@ -39,6 +39,7 @@ STUBS = {
     "ray.pyi": "augpy.ray",
     "math.pyi": "augpy.math",
     "_geometry.pyi": "augpy._geometry",
+    "_affine.pyi": "augpy._affine",
 }
 
 

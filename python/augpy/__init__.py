@@ -30,9 +30,12 @@ from . import rrc  # noqa: E402,F401
 from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix, sample_rng_states  # noqa: E402,F401
 # the geometric ops with targets= (the extension's functions plus masks, boxes, keypoints)
 from ._geometry import center_crop, crop, flip, hflip, resize, vflip, warp_affine  # noqa: E402,F401
+# torchvision's affine and rotate over warp_affine (augpy/_affine.py)
+from ._affine import affine, rotate  # noqa: E402,F401
 
 __all__ = sorted(_augpy.__all__
                  + ["JpegError", "image", "numeric_limits"]
                  + ["data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints",
                     "transform_keypoints_batch"]
-                 + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states"])
+                 + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states"]
+                 + ["affine", "rotate"])

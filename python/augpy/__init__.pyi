@@ -39,6 +39,8 @@ from ._geometry import hflip as hflip
 from ._geometry import resize as resize
 from ._geometry import vflip as vflip
 from ._geometry import warp_affine as warp_affine
+from ._affine import affine as affine
+from ._affine import rotate as rotate
 
 # `from augpy import *`: every public name except all, any, min, max, sum and
 # MemoryError (they would shadow builtins) and math (the standard library's module):
@@ -47,5 +49,5 @@ from ._augpy import __all__ as __all__
 __all__ += [
     "JpegError", "image", "numeric_limits", "data", "targets", "transform_boxes", "transform_boxes_batch",
     "transform_keypoints", "transform_keypoints_batch", "rrc", "plan_decode", "random_resized_crop",
-    "resize_center_crop_matrix", "sample_rng_states",
+    "resize_center_crop_matrix", "sample_rng_states", "affine", "rotate",
 ]
