@@ -100,6 +100,7 @@ static void check_all(aug_device dev) {
                 check(dev, dt, last, batch, 21, 35, batch, !batch); /* 21 rows: two CPU bands */
                 check(dev, dt, last, batch, 2, 9, 0, 0);            /* returned as it is */
                 check(dev, dt, last, batch, 3, 3, batch, batch);
+                check(dev, dt, last, batch, 4, 600, 1, 0); /* the CPU's 256-column steps */
             }
 }
 
