@@ -53,6 +53,31 @@ AUG_API aug_status aug_posterize(const aug_tensor *im, const int32_t *bits, int6
  * values, each <= the dtype's largest value (255, 65535, 1.0 for floats) and not
  * NaN, 1 (every image) or one per image of an (N, ., ., .) batch. */
 AUG_API aug_status aug_solarize(const aug_tensor *im, const double *threshold, int64_t count, aug_tensor **out);
+/* torchvision v2's equalize, channel by channel: a 256-bin histogram of the
+ * channel, then PIL's lookup table (step = (values - count of the highest level
+ * present) / 255; step 0 leaves the channel as it is; else level k becomes
+ * min((cum[k - 1] + step / 2) / step, 255), cum the running count). A float32
+ * image is binned as torchvision bins it, level = trunc(x * 255.999) (outside
+ * [0, 1], where torch's conversion is undefined: clamped to 0..255), and comes
+ * back as level * (1 / 255). Images: uint8 or float32, (H, W), (C, H, W), (H, W,
+ * C) or a batch (N, C, H, W), (N, H, W, C), any channel count, any strides; the
+ * layout string says where the channels are (without one: channels first, as
+ * torchvision), and is kept. out may be the image itself (in place). */
+AUG_API aug_status aug_equalize(const aug_tensor *im, aug_tensor **out);
+/* torchvision v2's autocontrast, with equalize's images: each channel
+ * stretched from its [min, max] to [0, bound] (255 for uint8, 1.0 for float32)
+ * in float32, (x - min) / ((max - min) * (1 / bound)) clamped (truncated for
+ * uint8); a flat channel (min == max) is kept; a NaN in a float32 channel
+ * makes the channel NaN (torch's amin / amax propagate it). */
+AUG_API aug_status aug_autocontrast(const aug_tensor *im, aug_tensor **out);
+/* torchvision v2's adjust_sharpness, with equalize's images: each interior
+ * value x of a channel becomes x + (1 - factor) * (blurred - x), blurred its
+ * 3 x 3 smoothing (1/13 around 5/13; rounded to an integer for uint8), clamped
+ * to [0, bound] (truncated for uint8); the border values are kept (clamped);
+ * a channel of at most 2 rows or columns is returned as it is. factor: count
+ * host values, finite and >= 0 (0 blurs, 1 keeps, 2 sharpens), 1 (every image)
+ * or one per image of a batch (count == N). */
+AUG_API aug_status aug_adjust_sharpness(const aug_tensor *im, const double *factor, int64_t count, aug_tensor **out);
 
 /* 0.2989 R + 0.587 G + 0.114 B (float32, truncated for uint8) into 1 or 3
  * identical channels (num_output_channels 1 or 3); a 1-channel input is copied

@@ -23,19 +23,19 @@ __all__ = [
     "Constant", "CuBlasError", "CuRandError", "CudaDevice", "CudaDeviceProp", "CudaError", "CudaEvent",
     "CudaStream", "CudaTensor", "DLDataType", "DLDataTypeCode", "DecodeError", "Decoder", "NvJpegError",
     "RandomNumberGenerator", "Tensor", "WARP_SCALE_LONGEST", "WARP_SCALE_SHORTEST", "WarpScaleMode", "add",
-    "adjust_brightness", "adjust_contrast", "adjust_hue", "adjust_saturation", "arange", "argmax", "argmin",
-    "array_to_tensor", "asarray", "bfloat16", "bool_", "box_blur_single", "cast", "center_crop", "color_jitter",
-    "color_jitter_params", "concatenate", "copy", "crop", "crop_mirror_normalize", "cuda_status", "default_stream",
-    "div", "empty", "empty_like", "eq", "export_dltensor", "fill", "flip", "flip_batch", "float16", "float32",
-    "float64", "fma", "from_dlpack", "full", "full_like", "gaussian_blur", "gaussian_blur_single", "ge", "gemm",
-    "get_current_device", "get_current_stream", "get_device_properties", "get_num_threads",
-    "get_thread_num_threads", "gt", "hflip", "hsv_to_rgb", "image_dims", "import_dltensor", "int16", "int32",
-    "int64", "int8", "invert", "jpeg_info", "le", "lighting", "lt", "make_affine_matrix", "make_transform", "mean",
-    "meminfo", "mul", "ne", "ones", "ones_like", "posterize", "rdiv", "release", "reshape", "resize",
-    "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id", "set_num_threads",
-    "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub", "swap_dtype", "synchronize", "tensor",
-    "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype", "uint16", "uint32", "uint64", "uint8",
-    "vflip", "warp_affine", "where", "zeros", "zeros_like",
+    "adjust_brightness", "adjust_contrast", "adjust_hue", "adjust_saturation", "adjust_sharpness", "arange",
+    "argmax", "argmin", "array_to_tensor", "asarray", "autocontrast", "bfloat16", "bool_", "box_blur_single",
+    "cast", "center_crop", "color_jitter", "color_jitter_params", "concatenate", "copy", "crop",
+    "crop_mirror_normalize", "cuda_status", "default_stream", "div", "empty", "empty_like", "eq", "equalize",
+    "export_dltensor", "fill", "flip", "flip_batch", "float16", "float32", "float64", "fma", "from_dlpack", "full",
+    "full_like", "gaussian_blur", "gaussian_blur_single", "ge", "gemm", "get_current_device", "get_current_stream",
+    "get_device_properties", "get_num_threads", "get_thread_num_threads", "gt", "hflip", "hsv_to_rgb", "image_dims",
+    "import_dltensor", "int16", "int32", "int64", "int8", "invert", "jpeg_info", "le", "lighting", "lt",
+    "make_affine_matrix", "make_transform", "mean", "meminfo", "mul", "ne", "ones", "ones_like", "posterize",
+    "rdiv", "release", "reshape", "resize", "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id",
+    "set_num_threads", "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub", "swap_dtype",
+    "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype", "uint16",
+    "uint32", "uint64", "uint8", "vflip", "warp_affine", "where", "zeros", "zeros_like",
 ]
 
 __version__: str
@@ -1673,6 +1673,30 @@ def solarize(imtensor: _Image, threshold: _ParamLike, out: Optional[_Image] = No
     imtensor: an image of any layout or a batch, as for invert (out likewise). threshold: a number <= the
     dtype's largest value (255 for uint8, 65535 for uint16, 1.0 for floats), or one per image of an
     (N, ., ., .) batch. Returns the new tensor if out is None, else out."""
+
+
+def equalize(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
+    """torchvision's equalize, per channel: a 256-bin histogram, then PIL's lookup table (a channel with
+    fewer than 255 values below its highest level is kept). float32 is binned as trunc(x * 255.999)
+    (outside [0, 1]: clamped) and comes back as level / 255.
+    imtensor: uint8 or float32, (H, W), (C, H, W), (H, W, C) or a batch (N, C, H, W), (N, H, W, C), any
+    channel count, any strides; its layout string says where the channels are (without one: channels
+    first, as torchvision) and is kept. out may be imtensor (in place).
+    Returns the new tensor if out is None, else out."""
+
+
+def autocontrast(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
+    """torchvision's autocontrast, per channel: (x - min) / ((max - min) * (1 / bound)) in float32, clamped
+    to [0, bound] (255 for uint8, truncated; 1.0 for float32); a flat channel is kept, a NaN makes its
+    channel NaN. imtensor and out as for equalize. Returns the new tensor if out is None, else out."""
+
+
+def adjust_sharpness(imtensor: _Image, sharpness_factor: _ParamLike, out: Optional[_Image] = None) -> Tensor:
+    """torchvision's adjust_sharpness, per channel: each interior value x becomes x + (1 - f) * (blurred - x),
+    blurred its 3 x 3 smoothing (1/13 around 5/13; rounded for uint8), clamped to [0, bound]; the border
+    is kept (clamped), a channel of at most 2 rows or columns returned as it is. sharpness_factor: a
+    finite number >= 0 (0 blurs, 1 keeps, 2 sharpens), or one per image of an (N, ., ., .) batch.
+    imtensor and out as for equalize. Returns the new tensor if out is None, else out."""
 
 
 def rgb_to_hsv(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:

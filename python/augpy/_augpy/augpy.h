@@ -404,7 +404,7 @@ int augpy_forksafe_lock_check(PyThread_type_lock *lock, unsigned long *generatio
     X(colour)         /* colour.c: adjust_*, rgb_to_grayscale, rgb_to_hsv, hsv_to_rgb, color_jitter */ \
     X(normalize)      /* normalize.c: crop_mirror_normalize */                                     \
     X(rrc)            /* rrc.c: _random_resized_crop, _plan_decode (augpy.rrc) */                  \
-    X(tone)           /* tone.c: invert */
+    X(tone)           /* tone.c: invert, posterize, solarize, equalize, autocontrast, adjust_sharpness */
 #define AUGPY_INIT_DECL(name) int augpy_init_##name(PyObject *module, augpy_state *st);
 AUGPY_FAMILIES(AUGPY_INIT_DECL)
 #undef AUGPY_INIT_DECL

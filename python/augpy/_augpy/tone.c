@@ -3,7 +3,10 @@
  * float32 / float64), posterize (bits) and solarize (threshold), their
  * operands given once or one per image, on an image of any layout (HW, HWC, CHW, NHWC, NCHW; the
  * layout does not change the values, so none is asked for or inferred) or a
- * batch, out= allowed (the image itself: in place). */
+ * batch, out= allowed (the image itself: in place); and the autotone ops
+ * (core/autotone.h), per channel: equalize, autocontrast and adjust_sharpness
+ * (sharpness_factor once or one per image), whose image's layout string says
+ * where its channels are (without one: channels first). */
 #include <math.h>
 #include "augpy.h"
 
@@ -129,6 +132,55 @@ static PyObject *fn_solarize(PyObject *m, PyObject *const *args, Py_ssize_t narg
     return augpy_image_result(st, s, res, &im, &out, a[2], func);
 }
 
+AUGPY_SIG(equalize_sig, "equalize", {"imtensor|tensor"}, {"out", "None"});
+AUGPY_SIG(autocontrast_sig, "autocontrast", {"imtensor|tensor"}, {"out", "None"});
+
+/* equalize or autocontrast (the parameterless autotone ops). */
+static PyObject *autotone_plain(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                                const char *func, augpy_sig *sig, aug_status (*op)(const aug_tensor *, aug_tensor **)) {
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[2];
+    augpy_image im, out;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, sig, a) < 0 ||
+        tone_images(st, a[0], a[1], &im, &out, func) < 0)
+        return NULL;
+    aug_tensor *res = out.t;
+    aug_status s;
+    AUGPY_CALL(s, aug_tensor_size(im.t), op(im.t, &res));
+    return augpy_image_result(st, s, res, &im, &out, a[1], func);
+}
+
+static PyObject *fn_equalize(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return autotone_plain(m, args, nargs, kwnames, "augpy.equalize", &equalize_sig, aug_equalize);
+}
+
+static PyObject *fn_autocontrast(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return autotone_plain(m, args, nargs, kwnames, "augpy.autocontrast", &autocontrast_sig, aug_autocontrast);
+}
+
+AUGPY_SIG(adjust_sharpness_sig, "adjust_sharpness", {"imtensor|tensor"}, {"sharpness_factor"}, {"out", "None"});
+
+static PyObject *fn_adjust_sharpness(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    const char *func = "augpy.adjust_sharpness";
+    augpy_state *st = augpy_state_from_module(m);
+    PyObject *a[3];
+    augpy_image im, out;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, &adjust_sharpness_sig, a) < 0 ||
+        tone_images(st, a[0], a[2], &im, &out, func) < 0)
+        return NULL;
+    int64_t count;
+    double *factor = float_operand(a[1], image_count(im.t), &count, func, "sharpness_factor");
+    if (!factor) {
+        augpy_image_release(&im), augpy_image_release(&out);
+        return NULL;
+    }
+    aug_tensor *res = out.t;
+    aug_status s;
+    AUGPY_CALL(s, aug_tensor_size(im.t), aug_adjust_sharpness(im.t, factor, count, &res));
+    PyMem_Free(factor);
+    return augpy_image_result(st, s, res, &im, &out, a[2], func);
+}
+
 static PyMethodDef tone_functions[] = {
     {"invert", (PyCFunction)(void (*)(void))fn_invert, METH_FASTCALL | METH_KEYWORDS,
      "torchvision's invert: 255 - x for uint8 (65535 - x for uint16), 1.0 - x for float32 and float64\n"
@@ -149,10 +201,29 @@ static PyMethodDef tone_functions[] = {
      "imtensor: an image of any layout or a batch, as for invert (out likewise). threshold: a number <= the\n"
      "dtype's largest value (255 for uint8, 65535 for uint16, 1.0 for floats), or one per image of an\n"
      "(N, ., ., .) batch. Returns the new tensor if out is None, else out."},
+    {"equalize", (PyCFunction)(void (*)(void))fn_equalize, METH_FASTCALL | METH_KEYWORDS,
+     "torchvision's equalize, per channel: a 256-bin histogram, then PIL's lookup table (a channel with\n"
+     "fewer than 255 values below its highest level is kept). float32 is binned as trunc(x * 255.999)\n"
+     "(outside [0, 1]: clamped) and comes back as level / 255.\n"
+     "imtensor: uint8 or float32, (H, W), (C, H, W), (H, W, C) or a batch (N, C, H, W), (N, H, W, C), any\n"
+     "channel count, any strides; its layout string says where the channels are (without one: channels\n"
+     "first, as torchvision) and is kept. out may be imtensor (in place).\n"
+     "Returns the new tensor if out is None, else out."},
+    {"autocontrast", (PyCFunction)(void (*)(void))fn_autocontrast, METH_FASTCALL | METH_KEYWORDS,
+     "torchvision's autocontrast, per channel: (x - min) / ((max - min) * (1 / bound)) in float32, clamped\n"
+     "to [0, bound] (255 for uint8, truncated; 1.0 for float32); a flat channel is kept, a NaN makes its\n"
+     "channel NaN. imtensor and out as for equalize. Returns the new tensor if out is None, else out."},
+    {"adjust_sharpness", (PyCFunction)(void (*)(void))fn_adjust_sharpness, METH_FASTCALL | METH_KEYWORDS,
+     "torchvision's adjust_sharpness, per channel: each interior value x becomes x + (1 - f) * (blurred - x),\n"
+     "blurred its 3 x 3 smoothing (1/13 around 5/13; rounded for uint8), clamped to [0, bound]; the border\n"
+     "is kept (clamped), a channel of at most 2 rows or columns returned as it is. sharpness_factor: a\n"
+     "finite number >= 0 (0 blurs, 1 keeps, 2 sharpens), or one per image of an (N, ., ., .) batch.\n"
+     "imtensor and out as for equalize. Returns the new tensor if out is None, else out."},
     {NULL, NULL, 0, NULL},
 };
 
-static augpy_sig *const tone_sigs[] = {&invert_sig, &posterize_sig, &solarize_sig, NULL};
+static augpy_sig *const tone_sigs[] = {&invert_sig,   &posterize_sig,    &solarize_sig,
+                                       &equalize_sig, &autocontrast_sig, &adjust_sharpness_sig, NULL};
 
 int augpy_init_tone(PyObject *module, augpy_state *st) {
     (void)st;

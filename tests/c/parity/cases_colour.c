@@ -4,7 +4,8 @@
  * sum the contrast mean in the same order); aug_color_jitter_lighting on the
  * device against aug_color_jitter then aug_lighting there and against the CPU;
  * aug_invert, aug_posterize and aug_solarize (the tone family) on 2-4-d views of every layout it reads and every
- * dtype it takes, out of place and in place. */
+ * dtype it takes, out of place and in place; aug_equalize, aug_autocontrast and
+ * aug_adjust_sharpness (the autotone family) likewise, channels first and last. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -213,6 +214,57 @@ static void run_solarize(ph_run *r, const ph_case *cs) {
         }
 }
 
+/* aug_equalize, aug_autocontrast or aug_adjust_sharpness (op 0, 1, 2) of a
+ * random view, channels first (no layout) or last (HWC / NHWC), sharpness with
+ * one factor or one per image, then in place. */
+static void run_autotone_op(ph_run *r, const ph_case *cs, int op) {
+    static const char *const names[3] = {"equalize", "autocontrast", "adjust_sharpness"};
+    for (int d = 0; d < ph_ndtypes(cs); d++)
+        for (int layout = PH_L_CONTIG; layout <= PH_L_PERMUTED; layout++) {
+            aug_dtype t = ph_dtype(cs, d);
+            int64_t shape[4];
+            int nd = 0;
+            while (nd < 2) nd = ph_shape(r, cs->max_ndim, 40, 20000, shape);
+            aug_tensor *x, *xd, *a = NULL, *g = NULL;
+            ph_operand(r, t, layout, nd, shape, &x, &xd);
+            ph_inputs(r, 1, (const aug_tensor *const *)&x);
+            if (nd > 2 && ph_rand(r) % 2) {
+                assert_int_equal(aug_tensor_set_layout(x, nd == 3 ? "HWC" : "NHWC"), AUG_OK);
+                assert_int_equal(aug_tensor_set_layout(xd, nd == 3 ? "HWC" : "NHWC"), AUG_OK);
+            }
+            double factor[40];
+            const int64_t count = nd == 4 && ph_rand(r) % 2 ? shape[0] : 1;
+            for (int64_t i = 0; i < count; i++) factor[i] = (double)(ph_rand(r) % 301) / 100.0;
+            aug_tensor *in_place = aug_tensor_contiguous(xd);
+            assert_non_null(in_place);
+            aug_tensor_set_layout(in_place, xd->layout);
+            switch (op) {
+            case 0:
+                assert_int_equal(aug_equalize(x, &a), AUG_OK);
+                assert_int_equal(aug_equalize(xd, &g), AUG_OK);
+                assert_int_equal(aug_equalize(in_place, &in_place), AUG_OK);
+                break;
+            case 1:
+                assert_int_equal(aug_autocontrast(x, &a), AUG_OK);
+                assert_int_equal(aug_autocontrast(xd, &g), AUG_OK);
+                assert_int_equal(aug_autocontrast(in_place, &in_place), AUG_OK);
+                break;
+            default:
+                assert_int_equal(aug_adjust_sharpness(x, factor, count, &a), AUG_OK);
+                assert_int_equal(aug_adjust_sharpness(xd, factor, count, &g), AUG_OK);
+                assert_int_equal(aug_adjust_sharpness(in_place, factor, count, &in_place), AUG_OK);
+                break;
+            }
+            ph_check(r, names[op], a, g);
+            ph_check(r, "in place", a, in_place);
+            aug_tensor_free(in_place), aug_tensor_free(a), aug_tensor_free(g);
+            aug_tensor_free(x), aug_tensor_free(xd);
+        }
+}
+static void run_equalize(ph_run *r, const ph_case *cs) { run_autotone_op(r, cs, 0); }
+static void run_autocontrast(ph_run *r, const ph_case *cs) { run_autotone_op(r, cs, 1); }
+static void run_adjust_sharpness(ph_run *r, const ph_case *cs) { run_autotone_op(r, cs, 2); }
+
 static const ph_case CASES[] = {
     {"colour/functions", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), 0, 4, NULL,
      PH_BOUND_EXACT, run_functions},
@@ -227,5 +279,11 @@ static const ph_case CASES[] = {
     {"tone/solarize", AUG__FAMILY_TONE, -1,
      (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
      PH_BOUND_EXACT, run_solarize},
+    {"autotone/equalize", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), PH_LAYOUTS_VIEWS, 4,
+     NULL, PH_BOUND_EXACT, run_equalize},
+    {"autotone/autocontrast", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), PH_LAYOUTS_VIEWS, 4,
+     NULL, PH_BOUND_EXACT, run_autocontrast},
+    {"autotone/adjust_sharpness", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32),
+     PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT, run_adjust_sharpness},
 };
 const ph_case_list ph_cases_colour = {CASES, sizeof CASES / sizeof CASES[0]};

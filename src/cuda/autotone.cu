@@ -1,0 +1,159 @@
+/* cuda/autotone.cu: the autotone ops on the GPU (core/autotone.h's plan and rules).
+ *
+ * equalize and autocontrast: one block per plane (a channel of an image; the
+ * blocks take plane after plane): the block's threads gather the plane's
+ * statistics in shared memory (a histogram by integer atomics; a minimum and a
+ * maximum, whose rules in core/autotone.h make the order irrelevant), one
+ * thread turns them into the plane's lookup table or stretch, and the block
+ * maps the plane (in place is fine: the plane is read whole first). So both
+ * backends store the same bits. adjust_sharpness: one thread per value (grid-
+ * stride), each from its 3 x 3 neighbourhood in src (the core hands a copy for
+ * in place), with its image's 1 - factor: by value when one serves every
+ * image, else from a device copy uploaded through the staging ring. */
+#include <stdio.h>
+#include "cuda/cuda.h"
+#include "core/autotone.h"
+
+#define THREADS 256
+
+/* Where plane `plane` starts and its pixel step. */
+struct geo {
+    int64_t channels, hw, ps, cs;
+};
+
+AUG_DEV int64_t plane_base(const geo &g, int64_t plane) {
+    const int64_t img = plane / g.channels, ch = plane - img * g.channels;
+    return img * g.channels * g.hw + ch * g.cs;
+}
+
+AUG_DEV float load(const uint8_t *s, int64_t i) { return (float)s[i]; }
+AUG_DEV float load(const float *s, int64_t i) { return s[i]; }
+AUG_DEV void store(uint8_t *d, int64_t i, float v) { d[i] = (uint8_t)v; }
+AUG_DEV void store(float *d, int64_t i, float v) { d[i] = v; }
+
+template <typename T>
+AUG_GLOBAL_BOUNDED(THREADS) void aug__k_autocontrast(const T *src, T *dst, geo g, int64_t planes) {
+    AUG_SHARED(float, lo, THREADS);
+    AUG_SHARED(float, hi, THREADS);
+    const int is_u8 = sizeof(T) == 1;
+    for (int64_t p = blockIdx.x; p < planes; p += gridDim.x) {
+        const int64_t base = plane_base(g, p);
+        float l = INFINITY, h = -INFINITY;
+        for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) {
+            const float x = load(src, base + i * g.ps);
+            l = aug__autotone_min(l, x), h = aug__autotone_max(h, x);
+        }
+        lo[threadIdx.x] = l, hi[threadIdx.x] = h;
+        __syncthreads();
+        for (unsigned n = blockDim.x; n > 1;) { /* any block size: fold the top half onto the bottom */
+            const unsigned half = (n + 1) / 2;
+            if (threadIdx.x + half < n) {
+                lo[threadIdx.x] = aug__autotone_min(lo[threadIdx.x], lo[threadIdx.x + half]);
+                hi[threadIdx.x] = aug__autotone_max(hi[threadIdx.x], hi[threadIdx.x + half]);
+            }
+            n = half;
+            __syncthreads();
+        }
+        const aug__autotone_stretch st = aug__autocontrast_stretch(lo[0], hi[0], is_u8);
+        for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) {
+            const int64_t k = base + i * g.ps;
+            if (is_u8) store(dst, k, (float)aug__autocontrast_u8((uint8_t)load(src, k), st));
+            else store(dst, k, aug__autocontrast_f32(load(src, k), st));
+        }
+        __syncthreads(); /* lo[0], hi[0] read by all before the next plane */
+    }
+}
+
+AUG_DEV uint8_t level(const uint8_t *s, int64_t i) { return s[i]; }
+AUG_DEV uint8_t level(const float *s, int64_t i) { return aug__equalize_level(s[i]); }
+AUG_DEV void put_level(uint8_t *d, int64_t i, uint8_t l) { d[i] = l; }
+AUG_DEV void put_level(float *d, int64_t i, uint8_t l) { d[i] = aug__equalize_value(l); }
+
+template <typename T>
+AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize(const T *src, T *dst, geo g, int64_t planes) {
+    AUG_SHARED(uint32_t, hist, 256);
+    AUG_SHARED(uint8_t, lut, 256);
+    for (int64_t p = blockIdx.x; p < planes; p += gridDim.x) {
+        const int64_t base = plane_base(g, p);
+        for (unsigned k = threadIdx.x; k < 256; k += blockDim.x) hist[k] = 0;
+        __syncthreads();
+        for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) atomicAdd(&hist[level(src, base + i * g.ps)], 1u);
+        __syncthreads();
+        if (threadIdx.x == 0) aug__equalize_lut(hist, lut);
+        __syncthreads();
+        for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) {
+            const int64_t k = base + i * g.ps;
+            put_level(dst, k, lut[level(src, k)]);
+        }
+        __syncthreads(); /* lut read by all before the next plane's histogram */
+    }
+}
+
+template <typename T>
+AUG_GLOBAL_BOUNDED(THREADS) void aug__k_sharpness(const T *src, T *dst, geo g, int64_t h, int64_t w, int64_t total,
+                                                   const float *alphas, float one) {
+    const int is_u8 = sizeof(T) == 1, small = h <= 2 || w <= 2;
+    const int64_t per_image = g.channels * g.hw;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
+        /* i is the i-th stored value: its image, channel and pixel */
+        const int64_t img = i / per_image, r = i - img * per_image;
+        const int64_t ch = g.ps > 1 ? r % g.channels : r / g.hw, pix = g.ps > 1 ? r / g.channels : r % g.hw;
+        const int64_t y = pix / w, x = pix - y * w, base = img * per_image + ch * g.cs;
+        float out = load(src, i);
+        if (!small && y > 0 && y < h - 1 && x > 0 && x < w - 1) {
+            float v[9];
+            AUG_UNROLL
+            for (int k = 0; k < 9; k++) v[k] = load(src, base + ((y + k / 3 - 1) * w + x + k % 3 - 1) * g.ps);
+            out = aug__sharpness_blend(v, alphas ? alphas[img] : one, is_u8);
+        } else if (!small && !is_u8) {
+            out = aug__sharpness_border_f32(out);
+        }
+        store(dst, i, out);
+    }
+}
+
+template <typename T> static aug_status launch(const aug__autotone_plan *p, const char *name) {
+    const aug__exec *e = &p->exec;
+    cudaStream_t stream = aug__cuda_stream(e);
+    const int64_t hw = p->height * p->width, planes = p->images * p->channels;
+    const geo g = {p->channels, hw, p->channels_last ? p->channels : 1, p->channels_last ? 1 : hw};
+    const T *src = (const T *)(const void *)p->src;
+    T *dst = (T *)(void *)p->dst;
+    if (p->kind != AUG__AUTOTONE_SHARPNESS) {
+        aug__cuda_grid gr = aug__cuda_grid_for(e, planes * THREADS, THREADS);
+        gr.threads = aug__cuda_bounded(gr.threads, THREADS); /* the shared arrays' size */
+        if (p->kind == AUG__AUTOTONE_EQUALIZE)
+            AUG_LAUNCH((aug__k_equalize<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, planes);
+        else
+            AUG_LAUNCH((aug__k_autocontrast<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, planes);
+        return aug__cuda_launched(p->func, name, gr.blocks, gr.threads);
+    }
+    const int64_t total = planes * hw;
+    aug__cuda_grid gr = aug__cuda_grid_for(e, total, THREADS);
+    void *alphas = NULL;
+    const size_t bytes = (size_t)p->alphas * sizeof(float);
+    if (p->alphas > 1) {
+        aug_status st = aug__cuda_tmp_upload(p->func, e->device.id, p->alpha, bytes, stream, &alphas);
+        if (st) return st;
+    }
+    AUG_LAUNCH((aug__k_sharpness<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, p->height, p->width, total,
+               (const float *)alphas, p->alpha[0]);
+    aug_status st = aug__cuda_launched(p->func, name, gr.blocks, gr.threads);
+    if (alphas) aug__cuda_tmp_free(e->device.id, alphas, bytes, stream);
+    return st;
+}
+
+aug_status aug__cuda_autotone(const aug__autotone_plan *p) {
+    static const char *const kernels[AUG__AUTOTONE_NKINDS] = {"aug__k_autocontrast", "aug__k_equalize",
+                                                              "aug__k_sharpness"};
+    aug_status st = aug__cuda_use(p->func, p->exec.device.id);
+    if (st) return st;
+    if (p->kind < 0 || p->kind >= AUG__AUTOTONE_NKINDS)
+        return aug__error(AUG_ERR_VALUE, p->func, "unknown autotone operation %d", p->kind);
+    char name[64];
+    switch (p->dtype) {
+    case AUG_UINT8: return snprintf(name, sizeof name, "%s<uint8_t>", kernels[p->kind]), launch<uint8_t>(p, name);
+    case AUG_FLOAT32: return snprintf(name, sizeof name, "%s<float>", kernels[p->kind]), launch<float>(p, name);
+    default: return aug__error(AUG_ERR_TYPE, p->func, "dtype %d is not supported on CUDA", p->dtype);
+    }
+}
