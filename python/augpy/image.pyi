@@ -10,7 +10,7 @@ from typing_extensions import Unpack
 from ._augpy import Tensor, _DTypeLike, _RangeLike
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
-           "imagenet_eval", "imagenet_train"]
+           "POLICY_OPS", "RandAugment", "TrivialAugmentWide", "apply_policy", "imagenet_eval", "imagenet_train"]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
@@ -269,6 +269,59 @@ class ColorJitter:
                  min_value: float = 0, max_value: float = 255) -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
         """Jitter ``batch['image']`` in place; each augmentation dict gets ``color_jitter``."""
+
+
+POLICY_OPS: Tuple[str, ...]
+
+
+def apply_policy(image: Any, ops: Sequence[Tuple[str, float]], interpolation: str = "nearest",
+                 fill: Any = 0) -> Tensor:
+    """One image (C, H, W), uint8 or float32, through ops: a sequence of (op, magnitude) with
+    op one of augpy.image.POLICY_OPS, exactly as torchvision's _apply_image_or_video_transform
+    applies them. Returns a new tensor."""
+
+
+class RandAugment:
+    """torchvision's ``RandAugment(num_ops, magnitude, num_magnitude_bins, interpolation, fill)``
+    on a uint8 or float32 (N, C, H, W) batch, in place: each image applies ``num_ops`` ops drawn
+    uniformly from the 14 of RandAugment's space at bin ``magnitude`` of its table, the sign of a
+    signed op's magnitude drawn with probability 1/2. Each augmentation dict gets ``'policy'``,
+    the image's list of (op, magnitude); a dict that has one is replayed. Draws follow the seed
+    model (augpy.image; stream 'RandAugment'): a pure function of the dict's ``rng``."""
+    stream: Optional[str]
+    seed: Optional[int]
+    num_ops: int
+    magnitude: int
+    num_magnitude_bins: int
+    interpolation: str
+    fill: Any
+    draws: int
+    space: Dict[str, Tuple[Optional[Callable[[int, int, int], numpy.ndarray]], bool]]
+    def __init__(self, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
+                 interpolation: str = "nearest", fill: Any = 0, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
+        gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
+
+
+class TrivialAugmentWide:
+    """torchvision's ``TrivialAugmentWide(num_magnitude_bins, interpolation, fill)`` on a uint8
+    or float32 (N, C, H, W) batch, in place: each image applies one op drawn uniformly from the
+    wide space, at a magnitude bin drawn uniformly, the sign of a signed op drawn with
+    probability 1/2. Records and replays ``'policy'`` as RandAugment does (stream
+    'TrivialAugmentWide')."""
+    stream: Optional[str]
+    seed: Optional[int]
+    num_magnitude_bins: int
+    interpolation: str
+    fill: Any
+    draws: int
+    space: Dict[str, Tuple[Optional[Callable[[int, int, int], numpy.ndarray]], bool]]
+    def __init__(self, num_magnitude_bins: int = 31, interpolation: str = "nearest", fill: Any = 0,
+                 seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
+        gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
 
 
 class Normalize:
