@@ -10,7 +10,8 @@ from typing_extensions import Unpack
 from ._augpy import Tensor, _DTypeLike, _RangeLike
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
-           "POLICY_OPS", "RandAugment", "TrivialAugmentWide", "apply_policy", "imagenet_eval", "imagenet_train"]
+           "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
+           "imagenet_train"]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
@@ -302,6 +303,49 @@ class RandAugment:
     def __call__(self, batch: _Batch) -> _Batch:
         """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
         gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
+
+
+class RandomErasing:
+    """Erase rectangles of each image of a uint8 or float32 (N, C, H, W) batch, in place.
+
+    :param p: the probability that an image is erased at all
+    :param scale: the range of the erased area as a fraction of the image's (shared by the
+        image's rectangles: each gets ``area / count``, timm's rule)
+    :param ratio: the range of the rectangles' aspect ratio (height / width), drawn log-uniform
+    :param mode: what the rectangle holds: 'const' (``value``: a number or one per channel),
+        'rand' (one random value per channel) or 'pixel' (a random value per pixel). Random
+        values are N(0, 1) for float images (timm's, for normalised batches) and uniform in
+        0..255 for uint8 images.
+    :param value: the constant of mode 'const'
+    :param min_count, max_count: the number of rectangles per erased image, uniform in
+        [min_count, max_count] (max_count None: min_count)
+    :param seed: the seed of images whose dicts carry no ``rng`` (see augpy.image)
+
+    A rectangle is drawn as torchvision draws one: up to 10 attempts of (area, aspect ratio)
+    until the rectangle fits strictly inside the image (h < H and w < W), then its top-left
+    corner uniformly; after 10 failed attempts that rectangle is left out (timm's rule;
+    torchvision erases nothing then too, its fallback being the whole image unchanged), and
+    so is a rectangle of no area (a 1 x 1 image's)."""
+    stream: Optional[str]
+    seed: Optional[int]
+    p: float
+    scale: Tuple[float, float]
+    ratio: Tuple[float, float]
+    mode: str
+    value: numpy.ndarray
+    min_count: int
+    max_count: int
+    def __init__(self, p: float = 0.5, scale: Sequence[float] = (0.02, 0.3333333333333333),
+                 ratio: Sequence[float] = (0.3, 3.3333333333333335), mode: str = "const", value: Any = 0,
+                 min_count: int = 1, max_count: Optional[int] = None, seed: _Seed = None) -> None: ...
+    def rectangles(self, u: numpy.ndarray, h: int, w: int) -> List[Tuple[int, int, int, int]]:
+        """The rectangles (top, left, height, width) that uniform draws u (self.draws values in
+        [0, 1)) give an h x w image."""
+    @property
+    def draws(self) -> int: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Erase each image's rectangles in ``batch['image']`` in place; each augmentation dict
+        gets ``'erasing'``, its list of (top, left, height, width)."""
 
 
 class TrivialAugmentWide:
