@@ -11,7 +11,7 @@ from ._augpy import Tensor, _DTypeLike, _RangeLike
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train"]
+           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix"]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
@@ -346,6 +346,45 @@ class RandomErasing:
     def __call__(self, batch: _Batch) -> _Batch:
         """Erase each image's rectangles in ``batch['image']`` in place; each augmentation dict
         gets ``'erasing'``, its list of (top, left, height, width)."""
+
+
+def mixup(images: Tensor, labels: Any, lam: float, num_classes: int) -> Tuple[Tensor, Tensor]:
+    """torchvision's MixUp for a given lam: images (a float (N, C, H, W) tensor) become
+    ``images.roll(1, 0) * (1 - lam) + images * lam`` in place; returns (images, soft targets)."""
+
+
+def cutmix(images: Tensor, labels: Any, box: Sequence[int], num_classes: int) -> Tuple[Tensor, Tensor, float]:
+    """torchvision's CutMix for a given box (x1, y1, x2, y2): the box of image k is image
+    k - 1's, in place; the targets' lambda is 1 - box area / image area. Returns (images,
+    soft targets, lam)."""
+
+
+class MixUp:
+    """torchvision's ``MixUp(alpha, num_classes)`` as a collate step: ``batch['image']`` (a float
+    (N, C, H, W) tensor, mixed in place) and ``batch['label']`` (N class indices) become mixed
+    images and ``batch['target']``, float32 (N, num_classes) soft targets. lam ~ Beta(alpha,
+    alpha), one per batch (the seed model's stream 'MixUp', the first image's state); every
+    augmentation dict records ``'mixup': lam`` (a batch whose first dict has one replays it)."""
+    stream: Optional[str]
+    seed: Optional[int]
+    alpha: float
+    num_classes: int
+    def __init__(self, alpha: float = 1.0, num_classes: Optional[int] = None, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch: ...
+
+
+class CutMix:
+    """torchvision's ``CutMix(alpha, num_classes)`` as a collate step: lam ~ Beta(alpha, alpha),
+    a box of side sqrt(1 - lam) times the image's centred on a uniform pixel (clipped), image
+    k's box taken from image k - 1, in place; ``batch['target']`` the soft targets of the box's
+    true area. Every augmentation dict records ``'cutmix': (x1, y1, x2, y2)`` (the first dict's
+    is replayed)."""
+    stream: Optional[str]
+    seed: Optional[int]
+    alpha: float
+    num_classes: int
+    def __init__(self, alpha: float = 1.0, num_classes: Optional[int] = None, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch: ...
 
 
 class TrivialAugmentWide:
