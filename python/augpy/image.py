@@ -42,6 +42,7 @@ from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD  # noqa: F401 (public co
 from ._colour_stages import ColorJitter, Lighting, Lightning, Normalize
 from ._decode_stage import WARP_KEYS, DecodeWarp  # noqa: F401 (WARP_KEYS: public)
 from ._imagenet_stages import ImageNetEval, ImageNetTrain, imagenet_eval, imagenet_train
+from ._combinators import Compose, OneOf, RandomApply, RandomChoice
 from ._erasing import RandomErasing
 from ._mixing import CutMix, MixUp, cutmix, mixup
 from ._policies import OPS as POLICY_OPS  # noqa: F401 (public constant)
@@ -49,10 +50,11 @@ from ._policies import RandAugment, TrivialAugmentWide, apply_policy
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix"]
+           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
 for _obj in (ColorJitter, DecodeWarp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
-             TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix):
+             TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
+             RandomApply, RandomChoice, OneOf):
     _obj.__module__ = __name__
 del _obj

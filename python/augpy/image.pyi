@@ -11,7 +11,7 @@ from ._augpy import Tensor, _DTypeLike, _RangeLike
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix"]
+           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
@@ -385,6 +385,46 @@ class CutMix:
     num_classes: int
     def __init__(self, alpha: float = 1.0, num_classes: Optional[int] = None, seed: _Seed = None) -> None: ...
     def __call__(self, batch: _Batch) -> _Batch: ...
+
+
+class Compose:
+    """The stages in order, on the whole batch (``batch = stage(batch)`` for each)."""
+    stages: List[Callable[[_Batch], _Batch]]
+    def __init__(self, stages: Union[Callable[[_Batch], _Batch], Sequence[Callable[[_Batch], _Batch]]]) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch: ...
+
+
+class RandomApply:
+    """Each image runs ``stages`` (in order) with probability ``p``, decided per image and
+    recorded as ``augmentation[key] = True / False``."""
+    stream: Optional[str]
+    seed: Optional[int]
+    stages: List[Callable[[_Batch], _Batch]]
+    p: float
+    key: str
+    def __init__(self, stages: Union[Callable[[_Batch], _Batch], Sequence[Callable[[_Batch], _Batch]]],
+                 p: float = 0.5, key: Optional[str] = None, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch: ...
+
+
+class RandomChoice:
+    """Each image runs one of ``stages``, drawn with probabilities proportional to
+    ``weights`` (None: equal), recorded as ``augmentation[key]`` = the stage's index.
+    ``OneOf`` is the same (albumentations' name)."""
+    stream: Optional[str]
+    seed: Optional[int]
+    stages: List[Callable[[_Batch], _Batch]]
+    weights: numpy.ndarray
+    key: str
+    def __init__(self, stages: Union[Callable[[_Batch], _Batch], Sequence[Callable[[_Batch], _Batch]]],
+                 weights: Optional[Sequence[float]] = None, key: Optional[str] = None, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch: ...
+
+
+class OneOf(RandomChoice):
+    """Each image runs one of ``stages``, drawn with probabilities proportional to
+    ``weights`` (None: equal), recorded as ``augmentation[key]`` = the stage's index.
+    ``OneOf`` is the same (albumentations' name)."""
 
 
 class TrivialAugmentWide:
