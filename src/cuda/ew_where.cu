@@ -6,10 +6,7 @@
 
 template <class T, class F>
 AUG_GLOBAL void aug__k_where(aug__ew_args a, F f) {
-    AUG__EW_LOOP(4)
-        T r = f(aug__ew_load<uint8_t>(a, 0, off[0]), aug__ew_load<T>(a, 1, off[1]), aug__ew_load<T>(a, 2, off[2]));
-        *(T *)(void *)(a.base[3] + off[3]) = r;
-    }
+    aug__ew_run3<uint8_t, T>(a, f);
 }
 
 #define DEF_WHERE(S, T)                                                                        \
