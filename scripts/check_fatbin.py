@@ -36,9 +36,10 @@ What
        mul/add), so a contraction in a dividing kernel is still caught through its PTX. The table counts
        them under 'FMA in div'.
   5. vector fast paths (--vector-kernels REGEX): each kernel whose demangled name matches is a contiguous
-     fast path (src/cuda/vec.cuh), and at every SASS target it must contain a 16-byte global access
-     (LDG/STG/LD/ST .128) and, when every element type among its template arguments is of 2 bytes or
-     more (functor arguments are ignored), no byte-wide one (.U8/.S8); --vector-require NAMES (comma
+     fast path (src/cuda/vec.cuh), and at every SASS target it must contain a vector global access wider
+     than its largest element type (LDG/STG/LD/ST .64 or .128; .128 when an element type among its
+     template arguments is of 8 bytes or more; functor arguments are ignored) and, when every such
+     element type is of 2 bytes or more, no byte-wide one (.U8/.S8); --vector-require NAMES (comma
      separated base names) fails for each name no kernel of the module has.
   Prints a table (functions per target, max registers / shared / stack / local, FMA instructions in
   allowed kernels and in division/sqrt expansions, violations), with --kernels a table per kernel (each
@@ -159,7 +160,8 @@ def parse_resources(text):
 
 
 class SassStats:
-    __slots__ = ("fma", "fma_first", "const_moves", "divsqrt", "local_ops", "mem8", "mem8_first", "mem128")
+    __slots__ = ("fma", "fma_first", "const_moves", "divsqrt", "local_ops", "mem8", "mem8_first", "mem64",
+                 "mem128")
 
     def __init__(self):
         self.fma = collections.Counter()   # opcode -> count
@@ -169,6 +171,7 @@ class SassStats:
         self.local_ops = 0
         self.mem8 = 0                      # byte-wide global/generic loads and stores
         self.mem8_first = None
+        self.mem64 = 0                     # 8-byte ones
         self.mem128 = 0                    # 16-byte ones
 
 
@@ -217,6 +220,8 @@ def parse_nvdisasm(lines, arch=None):
                     st.mem8_first = "/*%s*/ %s" % (m.group(1), insn)
             elif "128" in mods:
                 st.mem128 += 1
+            elif "64" in mods:
+                st.mem64 += 1
     return arch, stats
 
 
@@ -279,6 +284,7 @@ def disassemble(co, nvdisasm, lib, env, jobs):
                         t.local_ops += s.local_ops
                         t.mem8 += s.mem8
                         t.mem8_first = t.mem8_first or s.mem8_first
+                        t.mem64 += s.mem64
                         t.mem128 += s.mem128
                     else:
                         stats[(arch, fn)] = s
@@ -645,7 +651,7 @@ def main(argv=None):
             sizes = template_elem_sizes(dem[fn])
             if st.mem8 and sizes and min(sizes) >= 2:
                 bad8[fn].append(arch)
-            if not st.mem128:
+            if not (st.mem128 if sizes and max(sizes) >= 8 else st.mem128 + st.mem64):
                 no128[fn].append(arch)
         for fn in sorted(bad8, key=lambda n: dem[n]):
             st = sass[(sorted(bad8[fn], key=arch_key)[0], fn)]
@@ -657,8 +663,8 @@ def main(argv=None):
         for fn in sorted(no128, key=lambda n: dem[n]):
             for t in no128[fn]:
                 per_target_viol[t] += 1
-            fails.append(("vector", dem[fn], "%s: no 16-byte global load or store: the contiguous fast path is "
-                          "not vectorised" % join_targets(no128[fn])))
+            fails.append(("vector", dem[fn], "%s: no vector global load or store wider than its elements (8 or 16 "
+                          "bytes): the contiguous fast path is not vectorised" % join_targets(no128[fn])))
         have = {base_name(dem[fn]) for _, fn in sass}
         for name in [n.strip() for n in a.vector_require.split(",") if n.strip()]:
             if name not in have:

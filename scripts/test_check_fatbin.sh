@@ -14,7 +14,7 @@
 #     its twin with __launch_bounds__(256, 1) (passes), the --kernels table and --write/--check-registers
 #     (a stale table fails; a kernel of at most 64 registers may be absent, a bigger one may not);
 #   vec.so: contiguous fast paths for --vector-kernels (16-byte typed accesses pass; byte loads through
-#     memcpy fail for float but not for uint8_t; one element per access fails) and --vector-require;
+#     memcpy fail for float but not for uint8_t; one double per access fails) and --vector-require;
 #   plus: a missing target, --fma-allowed / --stack-allowed, a host-only .so (exit 2).
 # Why: the checker is the only guard of bit-exactness and resource rules on GPU-less machines; its
 #   parsing of cuobjdump output must be proven against real nvcc output, both ways.
@@ -222,7 +222,7 @@ expect "--check-registers: a kernel of more than 64 registers must be listed"
 check vector 1 "$tmp/vec.so" --vector-kernels 'k_vec' --vector-require k_vec_wide,k_vec_missing
 has '^FAIL vector void k_vec_bytes<float>.*byte-wide global load'
 hasnt '^FAIL vector void k_vec_bytes<unsigned char>'
-has '^FAIL vector void k_vec_narrow<double>.*no 16-byte global load or store'
+has '^FAIL vector void k_vec_narrow<double>.*no vector global load or store'
 has '^FAIL vector k_vec_missing: no kernel k_vec_missing'
 hasnt '^FAIL vector void k_vec_wide'
 expect "--vector-kernels: byte-wide accesses of 2-byte+ types and missing 16-byte ones fail; --vector-require"

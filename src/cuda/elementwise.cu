@@ -227,7 +227,7 @@ static int convert_fast(const char *func, const aug__exec *e, int ndim, int64_t 
     memset(&a, 0, sizeof a);
     char *base[2] = {(char *)src, dst};
     if (!src) sz[0] = sz[1]; /* a fill moves the destination's type only */
-    a.vs = aug__vec_split(size, 2, base, sz);
+    a.vs = aug__vec_split(size, 2, base, sz, 16 / (sz[0] > sz[1] ? sz[0] : sz[1]));
     if (!a.vs.vec) return 0;
     a.src = src;
     a.dst = dst;
@@ -338,19 +338,14 @@ static int direct(const aug__loop *l, int k) {
     return 1;
 }
 
-/* The fast path's split of an op kernel's operands (cuda/vec.cuh): every array
+/* Whether an op kernel may take the fast path (cuda/vec.cuh): every array
  * operand (inputs as read, temporaries included, and the output) contiguous in
- * one coalesced dimension; vec 0 otherwise. */
-static aug__vec_span ew_split(const aug__ew_args *a, const aug__loop *l, int nin) {
-    aug__vec_span none = {0, 0, 0};
-    int size[AUG__MAX_OPS];
-    char *base[AUG__MAX_OPS];
-    for (int k = 0; k <= nin; k++) {
-        size[k] = aug__ctype_size(l->ctype[k]);
-        base[k] = a->base[k];
-        if (base[k] && (a->ndim != 1 || a->stride[k][0] != size[k])) return none;
-    }
-    return aug__vec_split(a->size, nin + 1, base, size);
+ * one coalesced dimension. The launcher splits with its kernel's V
+ * (aug__ew_split). */
+static int ew_contiguous(const aug__ew_args *a, const aug__loop *l, int nin) {
+    for (int k = 0; k <= nin; k++)
+        if (a->base[k] && (a->ndim != 1 || a->stride[k][0] != aug__ctype_size(l->ctype[k]))) return 0;
+    return 1;
 }
 
 /* C-order byte strides of the loop shape for elements of sz bytes. */
@@ -408,7 +403,7 @@ aug_status aug__cuda_elementwise(const aug__ew_plan *plan) {
             st = convert(func, e, l->ndim, l->shape, l->size, l->base[k], l->stride[k], l->dtype[k], NULL, tmp[k],
                          a.stride[k], l->ctype[k]);
     }
-    if (st == AUG_OK) a.vs = ew_split(&a, l, nin);
+    if (st == AUG_OK) a.vs.vec = ew_contiguous(&a, l, nin);
     if (st == AUG_OK) st = launch(func, &a, e);
     if (st == AUG_OK && tmp[nin]) {
         if (l->ieee_out && aug__ieee_narrowing(l->ctype[nin], l->dtype[nin]))

@@ -34,6 +34,28 @@ typedef struct aug__ew_args {
     aug__vec_span vs; /* vs.vec: the contiguous fast path (ndim 1, strides = element sizes) */
 } aug__ew_args;
 
+/* The elements per vector of an op kernel over element types Ts with functor F:
+ * 16 bytes of the widest, but at most 8 elements (sixteen uint8 lanes of a
+ * two-input op spilled at 64 registers on sm_100) and at most F::vcap (the
+ * math family: 1, its transcendentals unrolled twice spilled too). */
+#ifndef AUG__EW_VCAP
+#define AUG__EW_VCAP 8
+#endif
+template <class F, class... Ts> __host__ __device__ constexpr int aug__ew_v() {
+    return aug__vwidth<Ts...>() < F::vcap ? aug__vwidth<Ts...>() : F::vcap;
+}
+
+/* Host: the launch's split when the entry found every array operand contiguous
+ * (a->vs.vec set), with the kernel's v; element sizes from the strides. */
+static inline aug__ew_args aug__ew_split(const aug__ew_args *a, int nops, int v) {
+    aug__ew_args b = *a;
+    if (!b.vs.vec) return b;
+    int size[AUG__MAX_OPS];
+    for (int k = 0; k < nops; k++) size[k] = b.base[k] ? (int)b.stride[k][0] : 1;
+    b.vs = aug__vec_split(b.size, nops, b.base, size, v);
+    return b;
+}
+
 /* Byte offsets of element i for the first nops operands. */
 AUG_DEV void aug__ew_offsets(const aug__ew_args &a, int64_t i, int nops, int64_t *off) {
     for (int k = 0; k < nops; k++) off[k] = 0;
@@ -113,7 +135,7 @@ AUG_DEV void aug__ew_run(const aug__ew_args &a, One one, Vec vec) {
 
 template <class TA, class TO, class F>
 AUG_GLOBAL void aug__k_unary(aug__ew_args a, F f) {
-    constexpr int V = aug__vwidth<TA, TO>();
+    constexpr int V = aug__ew_v<F, TA, TO>();
     aug__ew_run<2, V>(
         a,
         [&](const int64_t *off) { aug__ew_store<TO>(a, 1, off[1], f(aug__ew_load<TA>(a, 0, off[0]))); },
@@ -129,7 +151,7 @@ AUG_GLOBAL void aug__k_unary(aug__ew_args a, F f) {
 
 template <class TA, class TB, class TO, class F>
 AUG_GLOBAL void aug__k_binary(aug__ew_args a, F f) {
-    constexpr int V = aug__vwidth<TA, TB, TO>();
+    constexpr int V = aug__ew_v<F, TA, TB, TO>();
     aug__ew_run<3, V>(
         a,
         [&](const int64_t *off) {
@@ -150,7 +172,7 @@ AUG_GLOBAL void aug__k_binary(aug__ew_args a, F f) {
 /* Three inputs of ctypes TA, T, T (TA: where's bool condition, or T). */
 template <class TA, class T, class F>
 AUG_DEV void aug__ew_run3(const aug__ew_args &a, F f) {
-    constexpr int V = aug__vwidth<TA, T>();
+    constexpr int V = aug__ew_v<F, TA, T>();
     aug__ew_run<4, V>(
         a,
         [&](const int64_t *off) {
@@ -181,35 +203,39 @@ typedef aug_status (*aug__ew_launcher)(const char *func, const aug__ew_args *a, 
 /* Functors over the shared scalar rules, and their launchers:
  * AUG__EW_DEF{1,2,3}(NAME, types..., FN) defines functor f_NAME and launcher
  * l_NAME. */
-#define AUG__EW_LAUNCH_BODY(KERNEL)                                                            \
-    aug__cuda_grid g = aug__cuda_grid_occ(e, a->vs.vec ? aug__vec_items(a->vs, a->size) : a->size, 256, \
+#define AUG__EW_LAUNCH_BODY(KERNEL, NOPS, V)                                                   \
+    const aug__ew_args b = aug__ew_split(a, NOPS, V);                                          \
+    aug__cuda_grid g = aug__cuda_grid_occ(e, b.vs.vec ? aug__vec_items(b.vs, b.size) : b.size, 256, \
                                           (const void *)KERNEL);                               \
-    AUG_LAUNCH(KERNEL, g.blocks, g.threads, 0, aug__cuda_stream(e), *a, f);                    \
+    AUG_LAUNCH(KERNEL, g.blocks, g.threads, 0, aug__cuda_stream(e), b, f);                     \
     return aug__cuda_launched(func, #KERNEL, g.blocks, g.threads);
 
 #define AUG__EW_DEF1(NAME, TA, TO, FN)                                                         \
     struct f_##NAME {                                                                          \
+        static constexpr int vcap = AUG__EW_VCAP;                                              \
         AUG_DEV TO operator()(TA x) const { return (TO)FN(x); }                                \
     };                                                                                         \
     static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
         f_##NAME f;                                                                            \
-        AUG__EW_LAUNCH_BODY((aug__k_unary<TA, TO, f_##NAME>))                                  \
+        AUG__EW_LAUNCH_BODY((aug__k_unary<TA, TO, f_##NAME>), 2, (aug__ew_v<f_##NAME, TA, TO>()))                                  \
     }
 #define AUG__EW_DEF2(NAME, TA, TB, TO, FN)                                                     \
     struct f_##NAME {                                                                          \
+        static constexpr int vcap = AUG__EW_VCAP;                                              \
         AUG_DEV TO operator()(TA x, TB y) const { return (TO)FN(x, y); }                       \
     };                                                                                         \
     static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
         f_##NAME f;                                                                            \
-        AUG__EW_LAUNCH_BODY((aug__k_binary<TA, TB, TO, f_##NAME>))                             \
+        AUG__EW_LAUNCH_BODY((aug__k_binary<TA, TB, TO, f_##NAME>), 3, (aug__ew_v<f_##NAME, TA, TB, TO>()))                             \
     }
 #define AUG__EW_DEF3(NAME, T, FN)                                                              \
     struct f_##NAME {                                                                          \
+        static constexpr int vcap = AUG__EW_VCAP;                                              \
         AUG_DEV T operator()(T x, T y, T z) const { return FN(x, y, z); }                      \
     };                                                                                         \
     static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
         f_##NAME f;                                                                            \
-        AUG__EW_LAUNCH_BODY((aug__k_ternary<T, f_##NAME>))                                     \
+        AUG__EW_LAUNCH_BODY((aug__k_ternary<T, f_##NAME>), 4, (aug__ew_v<f_##NAME, T>()))                                     \
     }
 
 /* The family tables are positional (C++ has no array designators): one row per

@@ -11,11 +11,12 @@ AUG_GLOBAL void aug__k_where(aug__ew_args a, F f) {
 
 #define DEF_WHERE(S, T)                                                                        \
     struct f_where_##S {                                                                       \
+        static constexpr int vcap = AUG__EW_VCAP;                                              \
         AUG_DEV T operator()(uint8_t c, T x, T y) const { return aug__where_##S(c, x, y); }    \
     };                                                                                         \
     static aug_status l_where_##S(const char *func, const aug__ew_args *a, const aug__exec *e) { \
         f_where_##S f;                                                                         \
-        AUG__EW_LAUNCH_BODY((aug__k_where<T, f_where_##S>))                                    \
+        AUG__EW_LAUNCH_BODY((aug__k_where<T, f_where_##S>), 4, (aug__ew_v<f_where_##S, uint8_t, T>()))                                    \
     }
 
 DEF_WHERE(b, uint8_t)

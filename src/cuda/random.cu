@@ -86,7 +86,7 @@ static int random_fast(const aug__random_plan *plan, aug_status *st) {
     if (plan->aliased || plan->nd != 1 || plan->bstride[0] != sz || sz > 8) return 0;
     randv_args a;
     memset(&a, 0, sizeof a);
-    a.vs = aug__vec_split(plan->n, 1, (char *const *)&plan->base, &sz);
+    a.vs = aug__vec_split(plan->n, 1, (char *const *)&plan->base, &sz, 16 / sz);
     if (!a.vs.vec) return 0;
     a.p = plan->p;
     a.base = plan->base;

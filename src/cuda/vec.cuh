@@ -63,16 +63,12 @@ template <int V> AUG_DEV int64_t aug__vec_rest_index(const aug__vec_span &s, int
 
 /* Host: the split for n contiguous elements of nops operands at base[k] with
  * element sizes size[k] (NULL bases, scalars passed by value, take no part),
- * moved V = 16 / (the largest size of any operand, scalars included) at a
- * time. vec 0 when some base is not a multiple of its size, or when no head
- * aligns every operand at once (a uint8 view one byte in beside a float32
- * tensor). */
-static inline aug__vec_span aug__vec_split(int64_t n, int nops, char *const *base, const int *size) {
+ * moved v at a time (the kernel's V). vec 0 when some base is not a multiple
+ * of its size, or when no head aligns every operand at once (a uint8 view one
+ * byte in beside a float32 tensor). */
+static inline aug__vec_span aug__vec_split(int64_t n, int nops, char *const *base, const int *size, int v) {
     aug__vec_span s = {0, 0, 0};
-    int m = 1;
-    for (int k = 0; k < nops; k++) m = size[k] > m ? size[k] : m;
-    if (16 % m || n <= 0) return s;
-    const int v = 16 / m;
+    if (v < 1 || n <= 0) return s;
     int64_t head = -1;
     for (int k = 0; k < nops; k++) {
         if (!base[k]) continue;
