@@ -58,7 +58,7 @@ template <class T> AUG_GLOBAL void aug__k_randomv(randv_args a) {
         /* the V elements shifted in at the top of a 128-bit word (lo, hi), so
          * element 0 ends in the lowest bytes; a loop, not V copies of Philox */
         uint64_t q[2] = {0, 0};
-#pragma unroll 1
+        AUG_NO_UNROLL
         for (int t = 0; t < V; t++) {
             const uint64_t v = (uint64_t)random_bits<T>(&a.p, i0 + t);
             if (B == 64) {
