@@ -225,7 +225,7 @@ hasnt '^FAIL vector void k_vec_bytes<unsigned char>'
 has '^FAIL vector void k_vec_narrow<double>.*no vector global load or store'
 has '^FAIL vector k_vec_missing: no kernel k_vec_missing'
 hasnt '^FAIL vector void k_vec_wide'
-expect "--vector-kernels: byte-wide accesses of 2-byte+ types and missing 16-byte ones fail; --vector-require"
+expect "--vector-kernels: byte-wide accesses of 2-byte+ types and missing vector ones fail; --vector-require"
 
 check host-only 2 "$tmp/host.so"
 has 'check_fatbin: .*(does not contain device code|holds no fatbinary)'
