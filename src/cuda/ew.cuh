@@ -217,7 +217,7 @@ typedef aug_status (*aug__ew_launcher)(const char *func, const aug__ew_args *a, 
     };                                                                                         \
     static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
         f_##NAME f;                                                                            \
-        AUG__EW_LAUNCH_BODY((aug__k_unary<TA, TO, f_##NAME>), 2, (aug__ew_v<f_##NAME, TA, TO>()))                                  \
+        AUG__EW_LAUNCH_BODY((aug__k_unary<TA, TO, f_##NAME>), 2, (aug__ew_v<f_##NAME, TA, TO>())) \
     }
 #define AUG__EW_DEF2(NAME, TA, TB, TO, FN)                                                     \
     struct f_##NAME {                                                                          \
@@ -226,7 +226,7 @@ typedef aug_status (*aug__ew_launcher)(const char *func, const aug__ew_args *a, 
     };                                                                                         \
     static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
         f_##NAME f;                                                                            \
-        AUG__EW_LAUNCH_BODY((aug__k_binary<TA, TB, TO, f_##NAME>), 3, (aug__ew_v<f_##NAME, TA, TB, TO>()))                             \
+        AUG__EW_LAUNCH_BODY((aug__k_binary<TA, TB, TO, f_##NAME>), 3, (aug__ew_v<f_##NAME, TA, TB, TO>())) \
     }
 #define AUG__EW_DEF3(NAME, T, FN)                                                              \
     struct f_##NAME {                                                                          \
@@ -235,7 +235,7 @@ typedef aug_status (*aug__ew_launcher)(const char *func, const aug__ew_args *a, 
     };                                                                                         \
     static aug_status l_##NAME(const char *func, const aug__ew_args *a, const aug__exec *e) {  \
         f_##NAME f;                                                                            \
-        AUG__EW_LAUNCH_BODY((aug__k_ternary<T, f_##NAME>), 4, (aug__ew_v<f_##NAME, T>()))                                     \
+        AUG__EW_LAUNCH_BODY((aug__k_ternary<T, f_##NAME>), 4, (aug__ew_v<f_##NAME, T>())) \
     }
 
 /* The family tables are positional (C++ has no array designators): one row per

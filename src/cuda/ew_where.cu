@@ -16,7 +16,7 @@ AUG_GLOBAL void aug__k_where(aug__ew_args a, F f) {
     };                                                                                         \
     static aug_status l_where_##S(const char *func, const aug__ew_args *a, const aug__exec *e) { \
         f_where_##S f;                                                                         \
-        AUG__EW_LAUNCH_BODY((aug__k_where<T, f_where_##S>), 4, (aug__ew_v<f_where_##S, uint8_t, T>()))                                    \
+        AUG__EW_LAUNCH_BODY((aug__k_where<T, f_where_##S>), 4, (aug__ew_v<f_where_##S, uint8_t, T>())) \
     }
 
 DEF_WHERE(b, uint8_t)
