@@ -64,6 +64,7 @@ cuda: deps $(CUDA_ENV)
 cuda-check: cuda venv
 	set -a; . ./$(CUDA_ENV); set +a; $(VPY) scripts/check_fatbin.py --cuobjdump "$$AUG_CUOBJDUMP" \
 	  --nvdisasm "$$AUG_NVDISASM" --fma-allowed "$(CUDA_FMA_ALLOWED)" --stack-allowed "$(CUDA_STACK_ALLOWED)" \
+	  --vector-kernels "$(CUDA_VECTOR_KERNELS)" --vector-require "$(CUDA_VECTOR_REQUIRE)" \
 	  --kernels --check-registers tests/cuda_emu/kernel_registers.txt build-nvcc/libaug_cuda.so
 	AUG_CUDA_MODULE=$(CURDIR)/build-nvcc/libaug_cuda.so $(VPY) tests/python/cuda_module_check.py
 
@@ -149,6 +150,11 @@ fuzz-python: venv
 # run-time indexed array (the math library's large-argument sin/cos/tan reduction, also in the
 # Gaussian fill).
 CUDA_FMA_ALLOWED := f_(FMA|FPOW|SQRT|RSQRT|CBRT|EXP|LOG|LOG2|LOG10|SIN|COS|TAN|ASIN|ACOS|ATAN|ATAN2|SINH|COSH|TANH|ASINH|ACOSH|ATANH)_f(32|64)|f_(pow|mod|floordiv)_f(32|64)|k_random|k_blur_gauss8_(v|h)|k_blur_[vh]_tiled<float, 1>|k_light_direct|k_colour_
+# The contiguous fast paths (src/cuda/vec.cuh): each has vector accesses wider than its elements, none
+# byte-wide for types of 2 bytes or more. Not checked: aug__k_where (its bool condition is read byte by
+# byte at the ends) and the math family (functors f_SIN_f32 ...: one element per access, cuda/ew_math.cu).
+CUDA_VECTOR_KERNELS := aug__k_(unary|binary|ternary)<[^>]*f_[a-z]|aug__k_(castv|fillv|randomv)<
+CUDA_VECTOR_REQUIRE := aug__k_unary,aug__k_binary,aug__k_ternary,aug__k_castv,aug__k_fillv,aug__k_randomv
 CUDA_STACK_ALLOWED := f_(SIN|COS|TAN)_f(32|64)|k_random
 
 test: ctest ctest-asan fuzz-smoke cuda-check pytest bench-gpu-smoke gpu-check-dry

@@ -35,6 +35,12 @@ What
        has no fused or contractible op (div.rn/sqrt.rn are single PTX instructions; ptxas never fuses .rn
        mul/add), so a contraction in a dividing kernel is still caught through its PTX. The table counts
        them under 'FMA in div'.
+  5. vector fast paths (--vector-kernels REGEX): each kernel whose demangled name matches is a contiguous
+     fast path (src/cuda/vec.cuh), and at every SASS target it must contain a vector global access wider
+     than its largest element type (LDG/STG/LD/ST .64 or .128; .128 when an element type among its
+     template arguments is of 8 bytes or more; functor arguments are ignored) and, when every such
+     element type is of 2 bytes or more, no byte-wide one (.U8/.S8); --vector-require NAMES (comma
+     separated base names) fails for each name no kernel of the module has.
   Prints a table (functions per target, max registers / shared / stack / local, FMA instructions in
   allowed kernels and in division/sqrt expansions, violations), with --kernels a table per kernel (each
   template's instantiations together: registers per target, shared, stack, the largest launch and its
@@ -79,6 +85,10 @@ FMA_OP = re.compile(r"^(FFMA|DFMA|HFMA)")
 ZERO_REG = re.compile(r"^-?\|?-?RZ\|?$")
 DIVSQRT_OP = re.compile(r"^MUFU\.(RCP|RSQ)")
 LOCAL_OP = re.compile(r"^(LDL|STL)(\.|$)")
+GLOBAL_OP = re.compile(r"^(LDG|STG|LD|ST)(\.|$)")
+ELEM_SIZE = {"bool": 1, "char": 1, "signed char": 1, "unsigned char": 1, "short": 2, "unsigned short": 2,
+             "int": 4, "unsigned int": 4, "long": 8, "unsigned long": 8, "long long": 8,
+             "unsigned long long": 8, "float": 4, "double": 8, "__int128": 16, "unsigned __int128": 16}
 SASS_INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 PREDICATE = re.compile(r"^@!?U?P(?:T|\d+)\s+")
 TARGET_LINE = re.compile(r"^\s*\.target\s+(sm_\w+)")
@@ -150,7 +160,8 @@ def parse_resources(text):
 
 
 class SassStats:
-    __slots__ = ("fma", "fma_first", "const_moves", "divsqrt", "local_ops")
+    __slots__ = ("fma", "fma_first", "const_moves", "divsqrt", "local_ops", "mem8", "mem8_first", "mem64",
+                 "mem128")
 
     def __init__(self):
         self.fma = collections.Counter()   # opcode -> count
@@ -158,6 +169,10 @@ class SassStats:
         self.const_moves = 0
         self.divsqrt = 0
         self.local_ops = 0
+        self.mem8 = 0                      # byte-wide global/generic loads and stores
+        self.mem8_first = None
+        self.mem64 = 0                     # 8-byte ones
+        self.mem128 = 0                    # 16-byte ones
 
 
 def parse_nvdisasm(lines, arch=None):
@@ -176,7 +191,7 @@ def parse_nvdisasm(lines, arch=None):
         if "\t.section" in line or line.startswith(".section"):
             fn = None
             continue
-        if not ("FMA" in line or "MUFU" in line or "LDL" in line or "STL" in line):
+        if not ("FMA" in line or "MUFU" in line or "LD" in line or "ST" in line):
             continue
         m = SASS_INSN.match(line)
         if not m:
@@ -197,7 +212,40 @@ def parse_nvdisasm(lines, arch=None):
             st.divsqrt += 1
         elif LOCAL_OP.match(op):
             st.local_ops += 1
+        elif GLOBAL_OP.match(op):
+            mods = op.split(".")[1:]
+            if "U8" in mods or "S8" in mods:
+                st.mem8 += 1
+                if st.mem8_first is None:
+                    st.mem8_first = "/*%s*/ %s" % (m.group(1), insn)
+            elif "128" in mods:
+                st.mem128 += 1
+            elif "64" in mods:
+                st.mem64 += 1
     return arch, stats
+
+
+def template_elem_sizes(demangled):
+    """'void k<float, short, f_x>(args)' -> [4, 2]: the sizes of the element types among the first template
+    argument list (other arguments, functors, are skipped)."""
+    b = demangled.find("<")
+    if b < 0:
+        return []
+    depth, cur, args = 0, "", []
+    for ch in demangled[b + 1:]:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            if depth == 0:
+                args.append(cur)
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    return [ELEM_SIZE[t.strip()] for t in args if t.strip() in ELEM_SIZE]
 
 
 def disassemble(co, nvdisasm, lib, env, jobs):
@@ -234,6 +282,10 @@ def disassemble(co, nvdisasm, lib, env, jobs):
                         t.const_moves += s.const_moves
                         t.divsqrt += s.divsqrt
                         t.local_ops += s.local_ops
+                        t.mem8 += s.mem8
+                        t.mem8_first = t.mem8_first or s.mem8_first
+                        t.mem64 += s.mem64
+                        t.mem128 += s.mem128
                     else:
                         stats[(arch, fn)] = s
     return stats, None
@@ -390,6 +442,10 @@ def main(argv=None):
     ap.add_argument("--kernels", action="store_true", help="print the per-kernel resource table")
     ap.add_argument("--write-registers", metavar="FILE", help="write 'kernel registers' lines for the emulation")
     ap.add_argument("--check-registers", metavar="FILE", help="fail when FILE differs from those lines")
+    ap.add_argument("--vector-kernels", metavar="REGEX",
+                    help="kernels (demangled name, re.search) that are contiguous fast paths: check 5")
+    ap.add_argument("--vector-require", metavar="NAMES", default="",
+                    help="comma-separated kernel base names that must exist (with --vector-kernels)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="parallel nvdisasm runs")
     ap.add_argument("-v", "--verbose", action="store_true", help="also list every function per target")
     a = ap.parse_args(argv)
@@ -397,6 +453,7 @@ def main(argv=None):
     try:
         allowed = re.compile(a.fma_allowed)
         stack_allowed = re.compile(a.stack_allowed) if a.stack_allowed else None
+        vector_rx = re.compile(a.vector_kernels) if a.vector_kernels else None
     except re.error as e:
         print("check_fatbin: bad regex: %s" % e, file=sys.stderr)
         return 2
@@ -584,6 +641,35 @@ def main(argv=None):
         fails.append(("fma", dem[fn], "; ".join(bits) + " -> a contraction: build with --fmad=false (or use "
                       "__fmul_rn/__fadd_rn, __hmul_rn/__hadd_rn); an explicit fmaf() or a math-library call "
                       "(expf, powf, fmodf...) fuses too: only kernels matching --fma-allowed %r may" % a.fma_allowed))
+
+    # 5. the vector fast paths.
+    if vector_rx:
+        bad8, no128 = collections.defaultdict(list), collections.defaultdict(list)
+        for (arch, fn), st in sass.items():
+            if not vector_rx.search(dem[fn]):
+                continue
+            sizes = template_elem_sizes(dem[fn])
+            if st.mem8 and sizes and min(sizes) >= 2:
+                bad8[fn].append(arch)
+            if not (st.mem128 if sizes and max(sizes) >= 8 else st.mem128 + st.mem64):
+                no128[fn].append(arch)
+        for fn in sorted(bad8, key=lambda n: dem[n]):
+            st = sass[(sorted(bad8[fn], key=arch_key)[0], fn)]
+            for t in bad8[fn]:
+                per_target_viol[t] += 1
+            fails.append(("vector", dem[fn], "%s: %d byte-wide global load(s)/store(s) in a fast path of 2-byte or "
+                          "wider types (e.g. %s) -> typed accesses through an aligned pointer (cuda/vec.cuh)"
+                          % (join_targets(bad8[fn]), st.mem8, st.mem8_first)))
+        for fn in sorted(no128, key=lambda n: dem[n]):
+            for t in no128[fn]:
+                per_target_viol[t] += 1
+            fails.append(("vector", dem[fn], "%s: no vector global load or store wider than its elements (8 or 16 "
+                          "bytes): the contiguous fast path is not vectorised" % join_targets(no128[fn])))
+        have = {base_name(dem[fn]) for _, fn in sass}
+        for name in [n.strip() for n in a.vector_require.split(",") if n.strip()]:
+            if name not in have:
+                fails.append(("vector", name, "no kernel %s in the module: the contiguous fast path is missing"
+                              % name))
 
     # Table.
     hdr = "%-13s %9s %7s %10s %9s %9s %11s %11s %10s" % (

@@ -132,6 +132,7 @@ else
 fi
 export AUG_CUDA_MODULE=$MODULE AUG_REQUIRE_CUDA=1
 FMA=$(sed -n 's/^CUDA_FMA_ALLOWED := //p' Makefile); STK=$(sed -n 's/^CUDA_STACK_ALLOWED := //p' Makefile)
+VEC=$(sed -n 's/^CUDA_VECTOR_KERNELS := //p' Makefile); VREQ=$(sed -n 's/^CUDA_VECTOR_REQUIRE := //p' Makefile)
 
 # -------------------------------------------------------------------------------------- 1 build
 B=$OUT/build.log; : > "$B"
@@ -177,8 +178,9 @@ if [ -f "$FATBIN" ]; then
   # FMAs are its expansion: without it every bounded kernel reads as a 1024-thread one (68 false
   # violations on the first H200 run)
   tbox 90 "$R" "$PY" scripts/check_fatbin.py --cuobjdump "$CUOBJDUMP" --nvdisasm "$NVDISASM" --sass-targets sm_90 \
-    --ptx-targets "$([ "$DRY" = 1 ] && echo compute_100 || echo compute_90)" --fma-allowed "$FMA" --stack-allowed "$STK" --kernels "$FATBIN"
-  step "check_fatbin (sm_90: resources, local memory, stack, FMA)" $?
+    --ptx-targets "$([ "$DRY" = 1 ] && echo compute_100 || echo compute_90)" --fma-allowed "$FMA" --stack-allowed "$STK" \
+    --vector-kernels "$VEC" --vector-require "$VREQ" --kernels "$FATBIN"
+  step "check_fatbin (sm_90: resources, local memory, stack, FMA, vector fast paths)" $?
 else
   fail "check_fatbin: $FATBIN is missing$([ "$DRY" = 1 ] && echo ' (make cuda builds it)')"
 fi

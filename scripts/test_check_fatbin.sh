@@ -13,6 +13,8 @@
 #   regs.so: a kernel of ~100 registers without __launch_bounds__ (fails: 1024 threads would not fit) and
 #     its twin with __launch_bounds__(256, 1) (passes), the --kernels table and --write/--check-registers
 #     (a stale table fails; a kernel of at most 64 registers may be absent, a bigger one may not);
+#   vec.so: contiguous fast paths for --vector-kernels (16-byte typed accesses pass; byte loads through
+#     memcpy fail for float but not for uint8_t; one double per access fails) and --vector-require;
 #   plus: a missing target, --fma-allowed / --stack-allowed, a host-only .so (exit 2).
 # Why: the checker is the only guard of bit-exactness and resource rules on GPU-less machines; its
 #   parsing of cuobjdump output must be proven against real nvcc output, both ways.
@@ -98,6 +100,30 @@ cat > "$tmp/regs.cu" <<'EOF'
 extern "C" __global__ void k_heavy(const float *a, float *c, int n) { HEAVY_BODY }
 extern "C" __global__ void __launch_bounds__(256, 1) k_heavy_bounded(const float *a, float *c, int n) { HEAVY_BODY }
 EOF
+cat > "$tmp/vec.cu" <<'EOF'
+#include <stdint.h>
+#include <string.h>
+/* contiguous fast paths (--vector-kernels 'k_vec'): 16-byte typed accesses (passes), the same with
+ * the elements moved through memcpy from char* (byte loads: fails for float, not for uint8_t), and
+ * one element per access (no 16-byte access: fails) */
+template <class T> __global__ void k_vec_wide(const T *a, T *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) ((uint4 *)b)[i] = ((const uint4 *)a)[i];
+}
+template <class T> __global__ void k_vec_bytes(const char *a, char *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  T x[16 / sizeof(T)];
+  if (i < n) { memcpy(x, a + 17 * i, sizeof x); x[0] += x[1]; ((uint4 *)b)[i] = *(uint4 *)x; }
+}
+template <class T> __global__ void k_vec_narrow(const T *a, T *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = a[i];
+}
+template __global__ void k_vec_wide<float>(const float *, float *, int);
+template __global__ void k_vec_bytes<float>(const char *, char *, int);
+template __global__ void k_vec_bytes<uint8_t>(const char *, char *, int);
+template __global__ void k_vec_narrow<double>(const double *, double *, int);
+EOF
 printf 'int host_only(int x) { return x + 1; }\n' > "$tmp/host.c"
 
 GENCODE=(-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
@@ -112,9 +138,10 @@ t0=$SECONDS
 build clean --fmad=false & p1=$!
 build bad & p2=$!
 build regs --fmad=false & p3=$!
+build vec --fmad=false & p4=$!
 cc -fPIC -shared "$tmp/host.c" -o "$tmp/host.so"
-wait $p1 && wait $p2 && wait $p3 || { echo "test_check_fatbin: nvcc build failed" >&2; exit 1; }
-echo "built clean.so, bad.so and regs.so in $((SECONDS - t0)) s"
+wait $p1 && wait $p2 && wait $p3 && wait $p4 || { echo "test_check_fatbin: nvcc build failed" >&2; exit 1; }
+echo "built clean.so, bad.so, regs.so and vec.so in $((SECONDS - t0)) s"
 
 passed=0 failed=0
 check() {  # check NAME EXPECTED_RC [checker args...]; output in $out
@@ -191,6 +218,14 @@ grep -v '^k_heavy_bounded ' "$tmp/regs.txt" > "$tmp/regs_less.txt"
 check regs-big-absent 1 "$tmp/regs.so" --check-registers "$tmp/regs_less.txt"
 has '^FAIL regs .*regs_less\.txt: the emulation.s register table is stale'
 expect "--check-registers: a kernel of more than 64 registers must be listed"
+
+check vector 1 "$tmp/vec.so" --vector-kernels 'k_vec' --vector-require k_vec_wide,k_vec_missing
+has '^FAIL vector void k_vec_bytes<float>.*byte-wide global load'
+hasnt '^FAIL vector void k_vec_bytes<unsigned char>'
+has '^FAIL vector void k_vec_narrow<double>.*no vector global load or store'
+has '^FAIL vector k_vec_missing: no kernel k_vec_missing'
+hasnt '^FAIL vector void k_vec_wide'
+expect "--vector-kernels: byte-wide accesses of 2-byte+ types and missing vector ones fail; --vector-require"
 
 check host-only 2 "$tmp/host.so"
 has 'check_fatbin: .*(does not contain device code|holds no fatbinary)'

@@ -90,13 +90,14 @@ static void run_converted(const plan *p, char **ptr, int64_t n, const int64_t *s
     }
 }
 
-/* Fills n elements of `size` bytes at dst (byte stride st) with the element at v. */
+/* Fills n elements of `size` bytes at dst (byte stride st) with the element at v
+ * (typed stores only where dst is aligned: a view may start at any byte). */
 static void fill_run(char *dst, int64_t st, int64_t size, int64_t n, const void *v) {
 #define FILL_(T)                                                          \
     do {                                                                  \
         T x;                                                              \
         memcpy(&x, v, sizeof x);                                          \
-        if (st == (int64_t)sizeof x)                                      \
+        if (st == (int64_t)sizeof x && (uintptr_t)dst % sizeof x == 0)    \
             for (int64_t i = 0; i < n; i++) ((T *)(void *)dst)[i] = x;    \
         else                                                              \
             for (int64_t i = 0; i < n; i++) memcpy(dst + i * st, &x, sizeof x); \

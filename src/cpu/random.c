@@ -130,7 +130,8 @@ static void fill_run(const fill_ctx *c, int64_t i0, int64_t n, char *dst, int64_
         int64_t m = n - off < BLOCK ? n - off : BLOCK;
         aug__philox_run(c->level, p->key, p->call, (uint64_t)(i0 + off), m, x0, x1, x2, x3);
         char *d = dst + off * bstride;
-        void *out = bstride == isz ? (void *)d : (void *)tmp;
+        /* directly into a contiguous run whose address is aligned (a view may start at any byte) */
+        void *out = bstride == isz && (uintptr_t)d % (uintptr_t)isz == 0 ? (void *)d : (void *)tmp;
 #if AUG__X86
         if (c->level >= AUG__SIMD_AVX512)
             transform_avx512(p, m, w, out);

@@ -35,6 +35,7 @@
  *   AUG_SHARED_DYN(T, name)    `T *name` pointing at the launch's dynamic shared
  *                              memory (the shmem_bytes of AUG_LAUNCH; 16-byte aligned).
  *   AUG_UNROLL                 before a loop with a constant trip count: unroll it.
+ *   AUG_NO_UNROLL              before a loop to keep as a loop (a large body).
  *   AUG_CHECK_ALIGNED(p, T)    before a typed global access of T at p: the emulation
  *                              faults (cudaErrorMisalignedAddress) on a misaligned p.
  *
@@ -56,11 +57,13 @@
 #define AUG_DEV __device__ __forceinline__
 
 /* Unroll the next loop fully (its trip count is a constant), so arrays it indexes
- * stay in registers. */
+ * stay in registers; or not at all. */
 #if defined(AUG_CUDA_EMU)
 #define AUG_UNROLL _Pragma("GCC unroll 16")
+#define AUG_NO_UNROLL _Pragma("GCC unroll 1")
 #else
 #define AUG_UNROLL _Pragma("unroll")
+#define AUG_NO_UNROLL _Pragma("unroll 1")
 #endif
 
 /* AUG_CHECK_ALIGNED(p, T): before a typed global access of T at p (the kernels'

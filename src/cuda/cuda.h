@@ -75,6 +75,13 @@ typedef struct aug__cuda_grid {
     unsigned blocks, threads;
 } aug__cuda_grid;
 aug__cuda_grid aug__cuda_grid_for(const aug__exec *e, int64_t n, unsigned dflt);
+/* The same with blocks at most what the SMs hold at once of `kernel` (a
+ * __global__ function, launched with no dynamic shared memory):
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs, from its registers and
+ * shared memory, unless the plan's launch settings give blocks_per_sm. A grid
+ * of resident blocks only: no block waits for another to finish, and a
+ * grid-stride loop covers the rest. */
+aug__cuda_grid aug__cuda_grid_occ(const aug__exec *e, int64_t n, unsigned dflt, const void *kernel);
 
 /* The threads per block of a kernel declared AUG_GLOBAL_BOUNDED(bound): a count the
  * API accepts (<= AUG_BLOCK_THREADS) but over the bound runs as `bound` threads

@@ -29,66 +29,96 @@ typedef struct conv_args {
     int64_t sst[AUG_MAX_DIMS];
     int src_t;
     int dst_t; /* aug__k_conv_ieee only */
+    int aligned; /* src (or the scalar) and dst at addresses and strides that are multiples of their sizes */
     char *dst;
     int64_t dst_st[AUG_MAX_DIMS];
     AUG__ALIGN16 unsigned char sval[16];
 } conv_args;
 
-/* One element of any ctype at p (or the scalar) into ctype D at q; memcpy: the
- * addresses need not be aligned. */
-#define CONV_CASE(D, S)                                          \
-    case AUG__CT_##S: {                                          \
-        AUG__CT_T(S) x;                                          \
-        memcpy(&x, p, sizeof x);                                 \
-        AUG__CT_T(D) y = AUG__CV(S, D, x);                       \
-        memcpy(q, &y, sizeof y);                                 \
-        break;                                                   \
+/* The element of type T at p, or v stored at q: typed when AL (the launch's
+ * a.aligned: the addresses allow it), else through memcpy (a view of foreign
+ * memory may start at any byte: byte accesses). Two whole loops, one per AL:
+ * with the choice made per access, nvcc merged the two loads into the typed
+ * one, which faults on a misaligned address. */
+template <class T, bool AL> AUG_DEV T conv_get(const void *p) {
+    T x;
+    if (AL) {
+        AUG_CHECK_ALIGNED(p, T);
+        x = *(const T *)p;
+    } else {
+        memcpy(&x, p, sizeof x);
     }
-#define DEF_CONV(D)                                                                            \
-    AUG_GLOBAL void aug__k_conv_##D(conv_args a) {                                             \
-        const int64_t step = (int64_t)gridDim.x * blockDim.x;                                  \
-        for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.size; i += step) { \
-            int64_t so = 0, dof = 0, r = i;                                                    \
-            for (int d = a.ndim - 1; d >= 0; d--) {                                            \
-                int64_t e = a.shape[d], t = r / e, idx = r - t * e;                            \
-                r = t;                                                                         \
-                so += idx * a.sst[d];                                                          \
-                dof += idx * a.dst_st[d];                                                      \
-            }                                                                                  \
-            const void *p = a.src ? (const void *)(a.src + so) : (const void *)a.sval;         \
-            void *q = a.dst + dof;                                                             \
-            switch (a.src_t) {                                                                 \
-                AUG__CTYPE_LIST_WITH(CONV_CASE, D)                                             \
-            default:                                                                           \
-                break;                                                                         \
-            }                                                                                  \
-        }                                                                                      \
+    return x;
+}
+template <class T, bool AL> AUG_DEV void conv_put(void *q, T v) {
+    if (AL) {
+        AUG_CHECK_ALIGNED(q, T);
+        *(T *)q = v;
+    } else {
+        memcpy(q, &v, sizeof v);
+    }
+}
+
+/* The byte offsets of element i of a conversion's loop (source, destination). */
+AUG_DEV void conv_offsets(const conv_args &a, int64_t i, int64_t *so, int64_t *dof) {
+    *so = *dof = 0;
+    for (int d = a.ndim - 1; d >= 0; d--) {
+        int64_t e = a.shape[d], t = i / e, idx = i - t * e;
+        i = t;
+        *so += idx * a.sst[d];
+        *dof += idx * a.dst_st[d];
+    }
+}
+
+/* One element of any ctype at p (or the scalar) into ctype D at q. */
+#define CONV_CASE(D, S)                                                                           \
+    case AUG__CT_##S: conv_put<AUG__CT_T(D), AL>(q, AUG__CV(S, D, (conv_get<AUG__CT_T(S), AL>(p)))); break;
+#define DEF_CONV(D)                                                                                \
+    template <bool AL> AUG_DEV void conv_loop_##D(const conv_args &a) {                            \
+        const int64_t step = (int64_t)gridDim.x * blockDim.x;                                      \
+        for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.size; i += step) {  \
+            int64_t so, dof;                                                                       \
+            conv_offsets(a, i, &so, &dof);                                                         \
+            const void *p = a.src ? (const void *)(a.src + so) : (const void *)a.sval;             \
+            void *q = a.dst + dof;                                                                 \
+            switch (a.src_t) {                                                                     \
+                AUG__CTYPE_LIST_WITH(CONV_CASE, D)                                                 \
+            default: break;                                                                        \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    AUG_GLOBAL void aug__k_conv_##D(conv_args a) {                                                 \
+        if (a.aligned)                                                                             \
+            conv_loop_##D<true>(a);                                                                \
+        else                                                                                       \
+            conv_loop_##D<false>(a);                                                               \
     }
 AUG__CTYPE_LIST(DEF_CONV)
 
 /* A float result (FLOAT32 or FLOAT64 at p) into its own narrower float dtype,
  * rounded as IEEE does (scalar/cast.h aug__ieee_narrowing; the loop's ieee_out). */
-AUG_GLOBAL void aug__k_conv_ieee(conv_args a) {
+template <bool AL> AUG_DEV void conv_ieee_loop(const conv_args &a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.size; i += step) {
-        int64_t so = 0, dof = 0, r = i;
-        for (int d = a.ndim - 1; d >= 0; d--) {
-            int64_t e = a.shape[d], t = r / e, idx = r - t * e;
-            r = t;
-            so += idx * a.sst[d];
-            dof += idx * a.dst_st[d];
-        }
+        int64_t so, dof;
+        conv_offsets(a, i, &so, &dof);
         const char *p = a.src + so;
-        if (a.src_t == AUG__CT_FLOAT32) {
-            float x;
-            memcpy(&x, p, sizeof x);
-            aug__ieee_store_f32(x, a.dst_t, a.dst + dof);
-        } else {
-            double x;
-            memcpy(&x, p, sizeof x);
-            aug__ieee_store_f64(x, a.dst_t, a.dst + dof);
-        }
+        aug__i128 w = 0; /* the result's bytes (float16, bfloat16 or float32: 2 or 4) */
+        if (a.src_t == AUG__CT_FLOAT32)
+            aug__ieee_store_f32(conv_get<float, AL>(p), a.dst_t, &w);
+        else
+            aug__ieee_store_f64(conv_get<double, AL>(p), a.dst_t, &w);
+        if (aug__ctype_size(a.dst_t) == 2)
+            conv_put<uint16_t, AL>(a.dst + dof, (uint16_t)w);
+        else
+            conv_put<uint32_t, AL>(a.dst + dof, (uint32_t)w);
     }
+}
+AUG_GLOBAL void aug__k_conv_ieee(conv_args a) {
+    if (a.aligned)
+        conv_ieee_loop<true>(a);
+    else
+        conv_ieee_loop<false>(a);
 }
 
 typedef void (*conv_kernel)(conv_args);
@@ -103,11 +133,141 @@ static const char *const conv_names[AUG__NUM_CTYPES] = {
 #undef CONV_NAME
 };
 
+/* ---- the conversions' contiguous fast path (cuda/vec.cuh) --------------------------------- */
+
+/* n contiguous elements: src (NULL for a fill) into dst, split as vs; a fill's
+ * value sval is already in dst's ctype (converted on the host by the CPU's rule). */
+typedef struct convv_args {
+    const char *src;
+    char *dst;
+    int64_t n;
+    aug__vec_span vs;
+    AUG__ALIGN16 unsigned char sval[16];
+} convv_args;
+
+/* The types of the fast path: every ctype but I128 (a 16-byte element beside a
+ * 1-byte one would leave a 1-byte vector). */
+#define CONVV_LIST(X) X(BOOL) X(INT8) X(INT16) X(INT32) X(INT64) X(UINT8) X(UINT16) X(UINT32) X(UINT64) \
+    X(FLOAT16) X(BFLOAT16) X(FLOAT32) X(FLOAT64)
+#define CONVV_LIST_WITH(X, A) X(A, BOOL) X(A, INT8) X(A, INT16) X(A, INT32) X(A, INT64) X(A, UINT8) \
+    X(A, UINT16) X(A, UINT32) X(A, UINT64) X(A, FLOAT16) X(A, BFLOAT16) X(A, FLOAT32) X(A, FLOAT64)
+#define CONVV_N 13
+static_assert(AUG__CT_I128 == CONVV_N, "CONVV_LIST is scalar/cast.h's ctype list without I128, its last");
+
+/* cv_S_D: scalar/cast.h's rule from ctype S to D as a functor. */
+#define DEF_CV(D, S)                                                                           \
+    struct cv_##S##_##D {                                                                      \
+        AUG_DEV AUG__CT_T(D) operator()(AUG__CT_T(S) x) const { return AUG__CV(S, D, x); }     \
+    };
+#define DEF_CV_ROW(D) CONVV_LIST_WITH(DEF_CV, D)
+CONVV_LIST(DEF_CV_ROW)
+
+/* Casts and same-dtype copies: V elements of TS -> TD per vector. */
+template <class TS, class TD, class CV> AUG_GLOBAL void aug__k_castv(convv_args a) {
+    constexpr int V = aug__vwidth<TS, TD>();
+    const CV cv;
+    const TS *src = (const TS *)(const void *)a.src;
+    TD *dst = (TD *)(void *)a.dst;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x, t0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (int64_t j = t0; j < a.vs.nvec; j += step) {
+        const int64_t i0 = a.vs.head + j * V;
+        TS x[V];
+        TD y[V];
+        aug__vload<TS, V>(src + i0, x);
+        AUG_UNROLL
+        for (int t = 0; t < V; t++) y[t] = cv(x[t]);
+        aug__vstore<TD, V>(dst + i0, y);
+    }
+    const int64_t rest = a.n - a.vs.nvec * V;
+    for (int64_t r = t0; r < rest; r += step) {
+        const int64_t i = aug__vec_rest_index<V>(a.vs, r);
+        AUG_CHECK_ALIGNED(src + i, TS);
+        AUG_CHECK_ALIGNED(dst + i, TD);
+        dst[i] = cv(src[i]);
+    }
+}
+
+/* Fills: the value, V elements of T per 16-byte store. */
+template <class T> AUG_GLOBAL void aug__k_fillv(convv_args a) {
+    constexpr int V = aug__vwidth<T>();
+    T v, y[V];
+    memcpy(&v, a.sval, sizeof v);
+    AUG_UNROLL
+    for (int t = 0; t < V; t++) y[t] = v;
+    T *dst = (T *)(void *)a.dst;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x, t0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (int64_t j = t0; j < a.vs.nvec; j += step) aug__vstore<T, V>(dst + a.vs.head + j * V, y);
+    const int64_t rest = a.n - a.vs.nvec * V;
+    for (int64_t r = t0; r < rest; r += step) {
+        const int64_t i = aug__vec_rest_index<V>(a.vs, r);
+        AUG_CHECK_ALIGNED(dst + i, T);
+        dst[i] = v;
+    }
+}
+
+typedef void (*convv_kernel)(convv_args);
+static const convv_kernel castv_kernels[CONVV_N][CONVV_N] = { /* [src][dst] */
+#define CASTV_ENTRY(S, D) aug__k_castv<AUG__CT_T(S), AUG__CT_T(D), cv_##S##_##D>,
+#define CASTV_ROW(S) {CONVV_LIST_WITH(CASTV_ENTRY, S)},
+    CONVV_LIST(CASTV_ROW)
+#undef CASTV_ROW
+#undef CASTV_ENTRY
+};
+
+/* The fast path of convert() when src (dtype src_t; NULL: a fill with the value
+ * at sval) and dst (ctype dst_t) are contiguous in one dimension and align
+ * together; 0 (and nothing queued) otherwise. */
+static int convert_fast(const char *func, const aug__exec *e, int ndim, int64_t size, const char *src,
+                        const int64_t *sst, int src_t, const void *sval, char *dst, const int64_t *dst_st,
+                        int dst_t, aug_status *st) {
+    if (ndim != 1 || src_t >= CONVV_N || dst_t >= CONVV_N) return 0;
+    int sz[2] = {aug__ctype_size(src_t), aug__ctype_size(dst_t)};
+    if (dst_st[0] != sz[1] || (src && sst[0] != sz[0])) return 0;
+    convv_args a;
+    memset(&a, 0, sizeof a);
+    char *base[2] = {(char *)src, dst};
+    if (!src) sz[0] = sz[1]; /* a fill moves the destination's type only */
+    a.vs = aug__vec_split(size, 2, base, sz, 16 / (sz[0] > sz[1] ? sz[0] : sz[1]));
+    if (!a.vs.vec) return 0;
+    a.src = src;
+    a.dst = dst;
+    a.n = size;
+    convv_kernel k;
+    const char *name;
+    if (src) {
+        k = castv_kernels[src_t][dst_t];
+        name = "aug__k_castv";
+    } else {
+        aug__cuda_host->convert_one(sval, src_t, a.sval, dst_t);
+        switch (sz[1]) {
+        case 1: k = aug__k_fillv<uint8_t>; break;
+        case 2: k = aug__k_fillv<uint16_t>; break;
+        case 4: k = aug__k_fillv<uint32_t>; break;
+        default: k = aug__k_fillv<uint64_t>; break;
+        }
+        name = "aug__k_fillv";
+    }
+    aug__cuda_grid g = aug__cuda_grid_occ(e, aug__vec_items(a.vs, size), 256, (const void *)k);
+    AUG_LAUNCH_NAMED(k, name, g.blocks, g.threads, 0, aug__cuda_stream(e), a);
+    *st = aug__cuda_launched(func, name, g.blocks, g.threads);
+    return 1;
+}
+
+/* 1 when base and every stride of ndim dims are multiples of the element size sz. */
+static int aligned_to(const char *base, int ndim, const int64_t *st, int64_t sz) {
+    if ((uintptr_t)base % (uintptr_t)sz) return 0;
+    for (int d = 0; d < ndim; d++)
+        if (st[d] % sz) return 0;
+    return 1;
+}
+
 /* Queues the conversion of `size` elements of a loop shape: src (dtype src_t,
  * byte strides sst; NULL: the scalar at sval) into dst (ctype dst_t, strides dst_st). */
 static aug_status convert(const char *func, const aug__exec *e, int ndim, const int64_t *shape, int64_t size,
                           const char *src, const int64_t *sst, int src_t, const void *sval, char *dst,
                           const int64_t *dst_st, int dst_t) {
+    aug_status fst;
+    if (convert_fast(func, e, ndim, size, src, sst, src_t, sval, dst, dst_st, dst_t, &fst)) return fst;
     conv_args a;
     memset(&a, 0, sizeof a);
     a.ndim = ndim;
@@ -121,7 +281,9 @@ static aug_status convert(const char *func, const aug__exec *e, int ndim, const 
         a.dst_st[d] = dst_st[d];
     }
     if (!src) memcpy(a.sval, sval, 16);
-    aug__cuda_grid g = aug__cuda_grid_for(e, size, 256);
+    a.aligned = (!src || aligned_to(src, ndim, sst, aug__ctype_size(src_t))) &&
+                aligned_to(dst, ndim, dst_st, aug__ctype_size(dst_t));
+    aug__cuda_grid g = aug__cuda_grid_occ(e, size, 256, (const void *)conv_kernels[dst_t]);
     AUG_LAUNCH_NAMED(conv_kernels[dst_t], conv_names[dst_t], g.blocks, g.threads, 0, aug__cuda_stream(e), a);
     return aug__cuda_launched(func, conv_names[dst_t], g.blocks, g.threads);
 }
@@ -143,7 +305,9 @@ static aug_status convert_ieee(const char *func, const aug__exec *e, const aug__
         a.sst[d] = sst[d];
         a.dst_st[d] = dst_st[d];
     }
-    aug__cuda_grid g = aug__cuda_grid_for(e, l->size, 256);
+    a.aligned = aligned_to(src, l->ndim, sst, aug__ctype_size(src_t)) &&
+                aligned_to(dst, l->ndim, dst_st, aug__ctype_size(dst_t));
+    aug__cuda_grid g = aug__cuda_grid_occ(e, l->size, 256, (const void *)aug__k_conv_ieee);
     AUG_LAUNCH(aug__k_conv_ieee, g.blocks, g.threads, 0, aug__cuda_stream(e), a);
     return aug__cuda_launched(func, "aug__k_conv_ieee", g.blocks, g.threads);
 }
@@ -171,6 +335,16 @@ static int direct(const aug__loop *l, int k) {
     if ((uintptr_t)l->base[k] % (uintptr_t)sz) return 0;
     for (int d = 0; d < l->ndim; d++)
         if (l->stride[k][d] % sz) return 0;
+    return 1;
+}
+
+/* Whether an op kernel may take the fast path (cuda/vec.cuh): every array
+ * operand (inputs as read, temporaries included, and the output) contiguous in
+ * one coalesced dimension. The launcher splits with its kernel's V
+ * (aug__ew_split). */
+static int ew_contiguous(const aug__ew_args *a, const aug__loop *l, int nin) {
+    for (int k = 0; k <= nin; k++)
+        if (a->base[k] && (a->ndim != 1 || a->stride[k][0] != aug__ctype_size(l->ctype[k]))) return 0;
     return 1;
 }
 
@@ -229,6 +403,7 @@ aug_status aug__cuda_elementwise(const aug__ew_plan *plan) {
             st = convert(func, e, l->ndim, l->shape, l->size, l->base[k], l->stride[k], l->dtype[k], NULL, tmp[k],
                          a.stride[k], l->ctype[k]);
     }
+    if (st == AUG_OK) a.vs.vec = ew_contiguous(&a, l, nin);
     if (st == AUG_OK) st = launch(func, &a, e);
     if (st == AUG_OK && tmp[nin]) {
         if (l->ieee_out && aug__ieee_narrowing(l->ctype[nin], l->dtype[nin]))

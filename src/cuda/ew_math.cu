@@ -2,6 +2,10 @@
  * on FLOAT32 and FLOAT64, each computed by the function scalar/math.h names
  * (CUDA's libdevice here, glibc on the CPU: the one family whose bits may differ
  * between backends, within semantics §8's ulp bounds). FMA rounds once. */
+/* One element per access on the contiguous path: these kernels are bound by
+ * their arithmetic, and two float64 transcendentals unrolled side by side
+ * spilled at 64 registers on sm_100 (cuda/ew.cuh, aug__ew_v). */
+#define AUG__EW_VCAP 1
 #include "cuda/ew.cuh"
 #include "scalar/math.h"
 

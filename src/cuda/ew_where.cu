@@ -6,19 +6,17 @@
 
 template <class T, class F>
 AUG_GLOBAL void aug__k_where(aug__ew_args a, F f) {
-    AUG__EW_LOOP(4)
-        T r = f(aug__ew_load<uint8_t>(a, 0, off[0]), aug__ew_load<T>(a, 1, off[1]), aug__ew_load<T>(a, 2, off[2]));
-        *(T *)(void *)(a.base[3] + off[3]) = r;
-    }
+    aug__ew_run3<uint8_t, T>(a, f);
 }
 
 #define DEF_WHERE(S, T)                                                                        \
     struct f_where_##S {                                                                       \
+        static constexpr int vcap = AUG__EW_VCAP;                                              \
         AUG_DEV T operator()(uint8_t c, T x, T y) const { return aug__where_##S(c, x, y); }    \
     };                                                                                         \
     static aug_status l_where_##S(const char *func, const aug__ew_args *a, const aug__exec *e) { \
         f_where_##S f;                                                                         \
-        AUG__EW_LAUNCH_BODY((aug__k_where<T, f_where_##S>))                                    \
+        AUG__EW_LAUNCH_BODY((aug__k_where<T, f_where_##S>), 4, (aug__ew_v<f_where_##S, uint8_t, T>())) \
     }
 
 DEF_WHERE(b, uint8_t)

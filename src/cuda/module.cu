@@ -165,6 +165,24 @@ aug__cuda_grid aug__cuda_grid_for(const aug__exec *e, int64_t n, unsigned dflt) 
     return g;
 }
 
+aug__cuda_grid aug__cuda_grid_occ(const aug__exec *e, int64_t n, unsigned dflt, const void *kernel) {
+    aug__cuda_grid g = aug__cuda_grid_for(e, n, dflt);
+    if (e->launch.blocks_per_sm > 0 || g.threads < 1 || g.threads > AUG_BLOCK_THREADS) return g;
+    int per_sm = 0;
+    /* 0 blocks (a block the kernel cannot run) or an error: left to the launch to refuse or report */
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)g.threads, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return g;
+    }
+    if (per_sm < 1) return g;
+    const int64_t per = g.threads, need = (n + per - 1) / per, cap = (int64_t)per_sm * devs[e->device.id].sms;
+    int64_t want = need < cap ? need : cap;
+    if (want < 1) want = 1;
+    if (want > devs[e->device.id].max_grid_x) want = devs[e->device.id].max_grid_x;
+    g.blocks = (unsigned)want;
+    return g;
+}
+
 /* ---- streams and events ------------------------------------------------------------------ */
 
 static aug_status cuda_stream_new(int device_id, int priority, void **handle) {

@@ -56,6 +56,8 @@ constexpr int kMaxThreadsPerBlock = 1024;
  * scripts/check_fatbin.py --write-registers reads out of the nvcc build (the most
  * over targets and instantiations); 0 when the table lacks it or is off. */
 int kernel_registers(const char *launch_name);
+/* Counts a launch of the kernel a launch names, by identifier (aug_emu_launches). */
+void count_launch(const char *launch_name);
 constexpr uint64_t kRegistersPerBlock = 65536; /* every target, sm_75..sm_100 */
 
 struct KernelAttr {
@@ -63,10 +65,12 @@ struct KernelAttr {
     bool max_dyn_set = false;           /* opted in: static + dynamic may reach 227 KiB */
     int carveout = -1;
     long static_bytes = -1; /* AUG_SHARED bytes, learned at the first launch; -1 unknown */
+    int regs = 0;           /* registers per thread from the register table, learned at the first launch; 0 unknown */
 };
 /* Copy of a kernel's attributes (default ones if never set). */
 KernelAttr kernel_attr(const void *kfn);
 void kernel_set_static_bytes(const void *kfn, size_t bytes);
+void kernel_set_registers(const void *kfn, int regs);
 
 /* One launch, queued on a stream and executed by its thread. */
 struct LaunchRec {

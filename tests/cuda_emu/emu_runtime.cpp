@@ -199,6 +199,18 @@ int kernel_registers(const char *launch_name) {
     return it == table.end() ? 0 : it->second;
 }
 
+/* Launches per kernel identifier, of the whole process (aug_emu_launches). */
+static std::mutex launch_count_mu;
+static std::map<std::string, long long> &launch_counts() {
+    static std::map<std::string, long long> m;
+    return m;
+}
+
+void count_launch(const char *launch_name) {
+    std::lock_guard<std::mutex> lk(launch_count_mu);
+    launch_counts()[kernel_identifier(launch_name)]++;
+}
+
 /* ---- devices ---------------------------------------------------------------------------- */
 
 static void fill_prop(cudaDeviceProp *p, int id) {
@@ -354,6 +366,12 @@ KernelAttr kernel_attr(const void *kfn) {
     std::lock_guard<std::mutex> lk(st.mu);
     auto it = st.kattr.find(kfn);
     return it == st.kattr.end() ? KernelAttr() : it->second;
+}
+
+void kernel_set_registers(const void *kfn, int regs) {
+    State &st = state();
+    std::lock_guard<std::mutex> lk(st.mu);
+    st.kattr[kfn].regs = regs;
 }
 
 void kernel_set_static_bytes(const void *kfn, size_t bytes) {
@@ -905,8 +923,11 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 }
 
 /* Resident blocks per SM on an H100: limited by 2048 threads, 32 blocks, 64K
- * registers (32 per thread assumed) and 228 KiB of shared memory (1 KiB reserved
- * per block). */
+ * registers and 228 KiB of shared memory (1 KiB reserved per block). The
+ * registers per thread are the kernel's count in the register table
+ * (kernel_registers, learned when the kernel was first launched; allocated per
+ * warp in units of 256), or 32 before its first launch and for a kernel the
+ * table lacks (one of at most 64 registers). */
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
                                                                    size_t dynamicSMemSize, unsigned int flags) {
     cudaError_t e = api_enter();
@@ -916,8 +937,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     KernelAttr k = kernel_attr(func);
     size_t smem = (k.static_bytes < 0 ? 0 : (size_t)k.static_bytes) + dynamicSMemSize + 1024;
     int warps = (blockSize + 31) / 32;
+    const int regs = k.regs > 0 ? k.regs : 32;
     int n = std::min(2048 / (warps * 32), 32);
-    n = std::min(n, 65536 / (warps * 32 * 32));
+    n = std::min(n, 65536 / (warps * ((regs * 32 + 255) / 256 * 256)));
     n = std::min(n, (int)((228 * 1024) / smem));
     *numBlocks = n;
     return cudaSuccess;
@@ -947,3 +969,12 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
 }
 
 } /* extern "C" */
+
+/* The launches so far of kernels whose identifier is `name` (e.g. "aug__k_castv"
+ * for every aug__k_castv<S, D, CV>), queued by any thread. Exported like
+ * aug_emu_host_waits, for tests that check which kernel an op took. */
+extern "C" __attribute__((visibility("default"))) long long aug_emu_launches(const char *name) {
+    std::lock_guard<std::mutex> lk(aug_emu::launch_count_mu);
+    auto it = aug_emu::launch_counts().find(name ? name : "");
+    return it == aug_emu::launch_counts().end() ? 0 : it->second;
+}

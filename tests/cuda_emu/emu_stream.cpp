@@ -336,7 +336,9 @@ void launch_submit(const char *name, const void *kfn, dim3 grid, dim3 block, siz
     }
     /* Registers, allocated per thread in units of 8 (256 per warp): a block of more
      * than 64 Ki is refused, as the GPU refuses it. */
+    count_launch(name);
     if (int regs = kernel_registers(name)) {
+        kernel_set_registers(kfn, regs);
         uint64_t need = (uint64_t)((regs + 7) / 8 * 8) * 32 * ((threads + 31) / 32);
         if (need > kRegistersPerBlock) {
             note("launch of %s: %d registers x %llu threads need %llu > %llu registers", name, regs,
