@@ -1,7 +1,8 @@
 /* test_cuda_hostwait.c: no image op waits on the host (docs/cuda.md, "No host
  * waits inside an op"). Each family (warp, batch warp, box and Gaussian blur,
  * resize, crop-mirror-normalize, colour jitter with and without its fused
- * lighting, lighting of 8-bit, 16-bit and float images, take, Gaussian noise)
+ * lighting, lighting of 8-bit, 16-bit and float images, take, Gaussian noise,
+ * the tone ops with operands per image, equalize and adjust_sharpness)
  * is called once to warm the pools up, then behind a busy stream: the call must
  * return while the stream is still busy, with no host wait counted (on the
  * emulated devices, whose runtime counts the synchronisations, blocking copies,
@@ -159,6 +160,24 @@ static aug_status op_noise_stds(const ctx *c, int k, aug_tensor **out) {
     return st;
 }
 
+/* the tone family with one operand per image (uploaded), and the per-channel ones */
+static aug_status op_posterize(const ctx *c, int k, aug_tensor **out) {
+    const int32_t bits[2] = {1 + k % 8, 3};
+    return aug_posterize(c->in, bits, 2, out);
+}
+static aug_status op_solarize(const ctx *c, int k, aug_tensor **out) {
+    const double t[2] = {0.1 * (k % 9), 0.5};
+    return aug_solarize(c->in, t, 2, out);
+}
+static aug_status op_equalize(const ctx *c, int k, aug_tensor **out) {
+    (void)k;
+    return aug_equalize(c->in, out);
+}
+static aug_status op_sharpness(const ctx *c, int k, aug_tensor **out) {
+    const double f[2] = {0.5 * (k % 5), 2.0};
+    return aug_adjust_sharpness(c->in, f, 2, out);
+}
+
 typedef struct family {
     const char *name;
     op_fn run;
@@ -183,6 +202,10 @@ static const family FAMILIES[] = {
     {"take", op_take, AUG_INT32, 4, {3, 12, 10, 2}},
     {"gaussian_noise", op_noise, AUG_UINT8, 3, {2, 9, 11}},
     {"gaussian_noise, per-image stds", op_noise_stds, AUG_FLOAT32, 3, {2, 9, 11}},
+    {"posterize, per-image bits", op_posterize, AUG_UINT8, 4, {2, 3, 9, 11}},
+    {"solarize, per-image thresholds", op_solarize, AUG_FLOAT32, 4, {2, 3, 9, 11}},
+    {"equalize", op_equalize, AUG_UINT8, 4, {2, 3, 9, 11}},
+    {"adjust_sharpness, per-image factors", op_sharpness, AUG_FLOAT32, 4, {2, 3, 9, 11}},
 };
 enum { NFAM = sizeof FAMILIES / sizeof FAMILIES[0] };
 
