@@ -54,7 +54,7 @@ def test_ctrl_c_stops_a_long_decode(kind):
     first, second = out.stdout.splitlines()
     word, took, full = first.split()
     took, full = float(took), float(full)
-    if full < 0.6:
+    if full < 0.45:
         pytest.skip(f"the whole {kind} decode took {full:.2f} s: too fast to tell an interrupt from its end")
     assert word == "interrupted", out.stdout
     # the exception leaves within about 10 ms of the alarm; allow a loaded machine plenty,
