@@ -75,8 +75,11 @@ AUG_API aug_status aug_set_thread_num_threads(int n);
  * AUG_ERR_INTERRUPTED; the output then holds partial results (some elements
  * written, others not). The check runs on the calling thread; NULL removes it.
  * aug_get_interrupt_check returns the thread's current one (to restore it).
- * Not polled: gemm (BLAS), one JPEG decode (bounded by the decoder's pixel limit),
- * work queued on a CUDA device. */
+ * Decodes on the CPU poll it too and return AUG_ERR_INTERRUPTED with nothing
+ * returned: PNG files between rows, JPEG files that decode through libjpeg's API
+ * (progressive, region or scaled decodes, images over 2^22 pixels) per row of
+ * blocks. Not polled: gemm (BLAS), a whole baseline JPEG of at most 2^22 pixels
+ * (TurboJPEG), work queued on a CUDA device. */
 typedef int (*aug_interrupt_check)(void *ctx);
 AUG_API void aug_set_interrupt_check(aug_interrupt_check check, void *ctx);
 AUG_API void aug_get_interrupt_check(aug_interrupt_check *check, void **ctx);

@@ -22,7 +22,10 @@ AUG__HIDDEN aug_status aug__png_describe(const char *func, const void *data, siz
 AUG__HIDDEN size_t aug__png_pixel_bytes(const aug_png_desc *desc);
 
 /* Decodes the whole image to RGBA at dst (height * width * pixel bytes,
- * host memory): palette, tRNS and low bit depths expanded, no gamma.
+ * host memory): palette, tRNS and low bit depths expanded, no gamma; row by row
+ * (an Adam7 file pass by pass), polling the calling thread's interrupt check
+ * (aug_set_interrupt_check) every 10 ms: AUG_ERR_INTERRUPTED "func: interrupted;
+ * nothing is returned" when it asked to stop (dst then holds part of the image).
  * Corrupt or truncated data: AUG_ERR_JPEG "func: <libspng's message>". */
 AUG__HIDDEN aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size, const aug_png_desc *desc,
                                             void *dst);
@@ -31,8 +34,9 @@ AUG__HIDDEN aug_status aug__png_decode_rgba(const char *func, const void *data, 
  * converts the region (y, x, h, w) of it straight into dst (h * w *
  * out_channels packed 8-bit pixels, host memory), as aug__png_decode_rgba and
  * aug__convert_pixels would, with one row of RGBA (row: width * pixel bytes)
- * as the only scratch. Every row is decoded; the errors are
- * aug__png_decode_rgba's. Adam7 files need the whole image: use that one. */
+ * as the only scratch. Every row is decoded; the errors (and the interrupt
+ * polling) are aug__png_decode_rgba's. Adam7 files need the whole image: use
+ * that one. */
 AUG__HIDDEN aug_status aug__png_decode_region(const char *func, const void *data, size_t size,
                                               const aug_png_desc *desc, int64_t y, int64_t x, int64_t h, int64_t w,
                                               void *row, uint8_t *dst, int out_channels);

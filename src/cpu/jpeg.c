@@ -18,7 +18,9 @@
  *   more than 500 scans (a known denial-of-service pattern; real files have ~10).
  * - Files whose header TurboJPEG 2.1 refuses but libjpeg accepts (sampling
  *   factors TurboJPEG cannot name, e.g. Y 1x4 / C 1x1) go to the libjpeg-API
- *   fallback in cpu/jpeg_libjpeg.c, which keeps all of the above. */
+ *   fallback in cpu/jpeg_libjpeg.c, which keeps all of the above; so do
+ *   multi-scan files and images over AUG__JPEG_POLLED_PIXELS, whose decodes
+ *   must stop on Ctrl-C (its progress monitor polls the interrupt check). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,14 @@ struct aug__cpu_jpeg {
 /* ISLOW IDCT (TurboJPEG's default; ACCURATEDCT states it), fancy upsampling
  * (no FASTUPSAMPLE), warnings are errors, bounded progressive scans. */
 #define AUG__TJ_FLAGS (TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
+
+/* Baseline images of more output pixels than this decode through libjpeg's API
+ * too (cpu/jpeg_libjpeg.c), whose progress monitor polls the caller's interrupt
+ * check between row groups: TurboJPEG has no such hook. 2^22 pixels (2048 x
+ * 2048, a photo) decode in 15-50 ms on a busy 2-core machine, the longest a
+ * Ctrl-C waits on a TurboJPEG decode; above it libjpeg's own loop costs about
+ * as much (the same decoder underneath, ~10% slower measured there). */
+#define AUG__JPEG_POLLED_PIXELS ((size_t)1 << 22)
 
 /* After a failed call the decompressor must be replaced: TurboJPEG 2.1's
  * tjDecompressHeader3 does not abort libjpeg's state when the header is cut
@@ -158,13 +168,14 @@ aug_status aug__cpu_jpeg_decode(const char *func, aug__cpu_jpeg *j, const void *
                                 const aug__jpeg_header *h, uint8_t *dst) {
     aug_status st = check_size(func, size);
     if (st != AUG_OK) return st;
-    /* progressive and arithmetic multi-scan files too: libjpeg's progress monitor
-     * polls the interrupt check over their many passes (same pixels as TurboJPEG) */
-    if (h->libjpeg || AUG__JPEG_MULTISCAN(aug__jpeg_frame(data, size)))
+    /* progressive and arithmetic multi-scan files too, and large images: libjpeg's
+     * progress monitor polls the interrupt check over their many passes or rows
+     * (same pixels as TurboJPEG: the same settings; tests/c/test_jpeg_paths.c) */
+    size_t npix = (size_t)h->width * (size_t)h->height;
+    if (h->libjpeg || npix > AUG__JPEG_POLLED_PIXELS || AUG__JPEG_MULTISCAN(aug__jpeg_frame(data, size)))
         return aug__libjpeg_decode(func, data, size, h, dst);
     if ((st = handle_ok(func, j)) != AUG_OK) return st;
     int w = (int)h->width, hh = (int)h->height; /* < 2^16 each (JPEG), checked by the front */
-    size_t npix = (size_t)h->width * (size_t)h->height;
     const unsigned char *buf = (const unsigned char *)data;
     if (h->components != 4) {
         if (tjDecompress2(j->tj, buf, (unsigned long)size, dst, w, w * 3, hh, TJPF_RGB, AUG__TJ_FLAGS) != 0)

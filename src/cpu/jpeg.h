@@ -40,7 +40,9 @@ AUG__HIDDEN aug_status aug__cpu_jpeg_decode(const char *func, aug__cpu_jpeg *j, 
 
 /* The CPU fallback for files TurboJPEG 2.1 refuses but libjpeg decodes
  * (sampling factors TurboJPEG cannot name; src/cpu/jpeg_libjpeg.c), with the
- * same output and error policy. The header read sets h->libjpeg. */
+ * same output and error policy; aug__cpu_jpeg_decode also sends multi-scan files
+ * and large images here, as its progress monitor polls the interrupt check
+ * (AUG_ERR_INTERRUPTED). The header read sets h->libjpeg. */
 AUG__HIDDEN aug_status aug__libjpeg_header(const char *func, const void *data, size_t size, aug__jpeg_header *h);
 AUG__HIDDEN aug_status aug__libjpeg_decode(const char *func, const void *data, size_t size, const aug__jpeg_header *h,
                                            uint8_t *dst);

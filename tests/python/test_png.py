@@ -321,6 +321,18 @@ def test_truncated_png_raises_decode_error(dec):
     assert type(e.value) is augpy.DecodeError
 
 
+def test_truncated_interlaced_png_raises_decode_error(dec):
+    """An Adam7 file cut inside its image data: DecodeError "end of stream" (libspng's
+    SPNG_IO_EOF is -1, which the row-by-row decode once took for its own "interrupted":
+    a KeyboardInterrupt with no Ctrl-C; found by fuzz_png, seed regress-adam7-io-eof.png)."""
+    data = make_png(np.arange(40 * 30 * 3).reshape(40, 30, 3) % 251, 2, 8, True)
+    assert dec.decode(data).shape == (40, 30, 3)
+    for cut in (60, len(data) // 2, len(data) - 20):
+        for call in (dec.decode, lambda b: dec.decode(b, mode="gray"), lambda b: dec.decode(b, roi=(1, 2, 3, 4))):
+            with pytest.raises(augpy.DecodeError, match=r"^Decoder.decode: PNG: end of stream$"):
+                call(data[:cut])
+
+
 def test_interlaced_bad_crc_reported(dec):
     data = bytearray(make_png(np.zeros((4, 4, 3), np.int64), 2, 8, True))
     data[-20] ^= 0xFF  # inside the IDAT chunk
