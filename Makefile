@@ -146,10 +146,11 @@ fuzz-python: venv
 # Kernels whose bits may come from CUDA's math library (fused multiply-adds inside libdevice's
 # transcendentals, pow and fmod (float `%` and `//`, NumPy's divmod), and lighting's exp/atanh/pow on non-table dtypes), the explicit
 # fma (the fma op; the 8-bit Gaussian blur's fmaf, the CPU's order; the colour kernels' fmaf, torch's
-# fused add with alpha) and the ones that keep a
+# fused add with alpha; adjust_sharpness's fmaf, the order torchvision's float32 results need) and the
+# ones that keep a
 # run-time indexed array (the math library's large-argument sin/cos/tan reduction, also in the
 # Gaussian fill).
-CUDA_FMA_ALLOWED := f_(FMA|FPOW|SQRT|RSQRT|CBRT|EXP|LOG|LOG2|LOG10|SIN|COS|TAN|ASIN|ACOS|ATAN|ATAN2|SINH|COSH|TANH|ASINH|ACOSH|ATANH)_f(32|64)|f_(pow|mod|floordiv)_f(32|64)|k_random|k_blur_gauss8_(v|h)|k_blur_[vh]_tiled<float, 1>|k_light_direct|k_colour_
+CUDA_FMA_ALLOWED := f_(FMA|FPOW|SQRT|RSQRT|CBRT|EXP|LOG|LOG2|LOG10|SIN|COS|TAN|ASIN|ACOS|ATAN|ATAN2|SINH|COSH|TANH|ASINH|ACOSH|ATANH)_f(32|64)|f_(pow|mod|floordiv)_f(32|64)|k_random|k_blur_gauss8_(v|h)|k_blur_[vh]_tiled<float, 1>|k_light_direct|k_colour_|k_sharpness
 # The contiguous fast paths (src/cuda/vec.cuh): each has vector accesses wider than its elements, none
 # byte-wide for types of 2 bytes or more. Not checked: aug__k_where (its bool condition is read byte by
 # byte at the ends) and the math family (functors f_SIN_f32 ...: one element per access, cuda/ew_math.cu).
