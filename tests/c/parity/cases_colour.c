@@ -135,60 +135,22 @@ static void run_jitter_lighting(ph_run *r, const ph_case *cs) {
         }
 }
 
-/* aug_invert of a random view (contiguous, strided, reversed, permuted: the
- * core packs it), then in place on a contiguous copy. */
-static void run_invert(ph_run *r, const ph_case *cs) {
-    for (int d = 0; d < ph_ndtypes(cs); d++)
-        for (int layout = PH_L_CONTIG; layout <= PH_L_PERMUTED; layout++) {
-            aug_dtype t = ph_dtype(cs, d);
-            int64_t shape[4];
-            int nd = 0;
-            while (nd < 2) nd = ph_shape(r, cs->max_ndim, 40, 20000, shape);
-            aug_tensor *x, *xd, *a = NULL, *g = NULL;
-            ph_operand(r, t, layout, nd, shape, &x, &xd);
-            ph_inputs(r, 1, (const aug_tensor *const *)&x);
-            assert_int_equal(aug_invert(x, &a), AUG_OK);
-            assert_int_equal(aug_invert(xd, &g), AUG_OK);
-            ph_check(r, "invert", a, g);
-            aug_tensor *in_place = aug_tensor_contiguous(xd);
-            assert_non_null(in_place);
-            assert_int_equal(aug_invert(in_place, &in_place), AUG_OK);
-            ph_check(r, "invert in place", a, in_place);
-            aug_tensor_free(in_place), aug_tensor_free(a), aug_tensor_free(g);
-            aug_tensor_free(x), aug_tensor_free(xd);
-        }
+/* A tone op (its kind: 0 invert, 1 posterize, 2 solarize) on the image x with count
+ * operands drawn into bits / thr (random bits in [0, 17], unchanged integers
+ * included; thresholds anywhere in the dtype's range and below it). */
+static aug_status tone(int kind, const aug_tensor *x, const int32_t *bits, const double *thr, int64_t count,
+                       aug_tensor **out) {
+    return kind == 0 ? aug_invert(x, out) : kind == 1 ? aug_posterize(x, bits, count, out)
+                                                      : aug_solarize(x, thr, count, out);
 }
 
-/* aug_posterize of a random view with one bits for every image or one per image
- * of a 4-d view (random in [0, 17]: unchanged integers included), then in place. */
-static void run_posterize(ph_run *r, const ph_case *cs) {
-    for (int d = 0; d < ph_ndtypes(cs); d++)
-        for (int layout = PH_L_CONTIG; layout <= PH_L_PERMUTED; layout++) {
-            aug_dtype t = ph_dtype(cs, d);
-            int64_t shape[4];
-            int nd = 0;
-            while (nd < 2) nd = ph_shape(r, cs->max_ndim, 40, 20000, shape);
-            aug_tensor *x, *xd, *a = NULL, *g = NULL;
-            ph_operand(r, t, layout, nd, shape, &x, &xd);
-            ph_inputs(r, 1, (const aug_tensor *const *)&x);
-            int32_t bits[40];
-            const int64_t count = nd == 4 && ph_rand(r) % 2 ? shape[0] : 1;
-            for (int64_t i = 0; i < count; i++) bits[i] = (int32_t)(ph_rand(r) % 18);
-            assert_int_equal(aug_posterize(x, bits, count, &a), AUG_OK);
-            assert_int_equal(aug_posterize(xd, bits, count, &g), AUG_OK);
-            ph_check(r, "posterize", a, g);
-            aug_tensor *in_place = aug_tensor_contiguous(xd);
-            assert_non_null(in_place);
-            assert_int_equal(aug_posterize(in_place, bits, count, &in_place), AUG_OK);
-            ph_check(r, "posterize in place", a, in_place);
-            aug_tensor_free(in_place), aug_tensor_free(a), aug_tensor_free(g);
-            aug_tensor_free(x), aug_tensor_free(xd);
-        }
-}
-
-/* aug_solarize of a random view with one threshold for every image or one per
- * image of a 4-d view (anywhere in the dtype's range, and below it), then in place. */
-static void run_solarize(ph_run *r, const ph_case *cs) {
+/* A tone op of a random view (contiguous, strided, reversed, permuted: the core
+ * packs it) with one operand for every image or one per image of a 4-d view,
+ * then in place on a contiguous copy. */
+static void run_tone(ph_run *r, const ph_case *cs, int kind) {
+    static const char *const names[3][2] = {{"invert", "invert in place"},
+                                            {"posterize", "posterize in place"},
+                                            {"solarize", "solarize in place"}};
     for (int d = 0; d < ph_ndtypes(cs); d++)
         for (int layout = PH_L_CONTIG; layout <= PH_L_PERMUTED; layout++) {
             aug_dtype t = ph_dtype(cs, d);
@@ -199,20 +161,27 @@ static void run_solarize(ph_run *r, const ph_case *cs) {
             aug_tensor *x, *xd, *a = NULL, *g = NULL;
             ph_operand(r, t, layout, nd, shape, &x, &xd);
             ph_inputs(r, 1, (const aug_tensor *const *)&x);
+            int32_t bits[40];
             double thr[40];
-            const int64_t count = nd == 4 && ph_rand(r) % 2 ? shape[0] : 1;
-            for (int64_t i = 0; i < count; i++) thr[i] = top * ((double)(ph_rand(r) % 1101) / 1000.0 - 0.1);
-            assert_int_equal(aug_solarize(x, thr, count, &a), AUG_OK);
-            assert_int_equal(aug_solarize(xd, thr, count, &g), AUG_OK);
-            ph_check(r, "solarize", a, g);
+            const int64_t count = kind && nd == 4 && ph_rand(r) % 2 ? shape[0] : 1;
+            for (int64_t i = 0; i < count; i++) {
+                bits[i] = (int32_t)(ph_rand(r) % 18);
+                thr[i] = top * ((double)(ph_rand(r) % 1101) / 1000.0 - 0.1);
+            }
+            assert_int_equal(tone(kind, x, bits, thr, count, &a), AUG_OK);
+            assert_int_equal(tone(kind, xd, bits, thr, count, &g), AUG_OK);
+            ph_check(r, names[kind][0], a, g);
             aug_tensor *in_place = aug_tensor_contiguous(xd);
             assert_non_null(in_place);
-            assert_int_equal(aug_solarize(in_place, thr, count, &in_place), AUG_OK);
-            ph_check(r, "solarize in place", a, in_place);
+            assert_int_equal(tone(kind, in_place, bits, thr, count, &in_place), AUG_OK);
+            ph_check(r, names[kind][1], a, in_place);
             aug_tensor_free(in_place), aug_tensor_free(a), aug_tensor_free(g);
             aug_tensor_free(x), aug_tensor_free(xd);
         }
 }
+static void run_invert(ph_run *r, const ph_case *cs) { run_tone(r, cs, 0); }
+static void run_posterize(ph_run *r, const ph_case *cs) { run_tone(r, cs, 1); }
+static void run_solarize(ph_run *r, const ph_case *cs) { run_tone(r, cs, 2); }
 
 /* aug_equalize, aug_autocontrast or aug_adjust_sharpness (op 0, 1, 2) of a
  * random view, channels first (no layout) or last (HWC / NHWC), sharpness with
