@@ -21,13 +21,19 @@ __all__ = ["transform_boxes", "transform_boxes_batch", "transform_keypoints", "t
 BOX_FORMATS = ("xyxy", "xywh", "cxcywh")
 
 
-def _float_array(value, func, name):
-    """value as a float64 array; a sequence that changes while numpy reads it (a hostile
-    element's __float__) is a ValueError naming the function, not numpy's RuntimeError."""
+def _array(value, func, name, dtype=None):
+    """np.asarray(value, dtype) of a user's sequence (an augpy tensor through .numpy()); a
+    sequence that changes while numpy reads it (a hostile element's __float__ clearing its
+    list) is a ValueError naming the function and the argument, not numpy's RuntimeError."""
     try:
-        return np.asarray(value.numpy() if isinstance(value, _augpy.Tensor) else value, dtype=np.float64)
+        return np.asarray(value.numpy() if isinstance(value, _augpy.Tensor) else value, dtype=dtype)
     except RuntimeError as e:
         raise ValueError(f"{func}: {name} changed while it was read ({e})") from None
+
+
+def _float_array(value, func, name):
+    """value as a float64 array (_array)."""
+    return _array(value, func, name, np.float64)
 
 
 def _matrix(matrix, func, name="matrix"):
@@ -54,7 +60,7 @@ def _size(size, func, name):
 
 
 def _sizes(sizes, n, func):
-    s = np.asarray(sizes)
+    s = _array(sizes, func, "source_sizes")
     if s.shape == (2,):
         s = np.broadcast_to(s, (n, 2))
     if s.shape != (n, 2) or not np.issubdtype(s.dtype, np.integer):
@@ -116,7 +122,7 @@ def transform_boxes(boxes, matrix, source_size, target_size, format="xyxy", norm
     """
     func = "augpy.transform_boxes"
     if not _is_tensor(boxes):
-        boxes = np.asarray(boxes)
+        boxes = _array(boxes, func, "boxes")
     _check_rows(boxes, (4,), func, "boxes")
     m = _matrix(matrix, func)
     out, keep = _augpy._boxes_affine(boxes, m, _size(source_size, func, "source_size"),
@@ -169,7 +175,7 @@ def transform_boxes_batch(boxes, matrices, source_sizes, target_size, counts=Non
     if labels is not None:
         raise ValueError(f"{func}: labels is taken with a list of boxes; index padded labels with keep")
     if not _is_tensor(boxes):
-        boxes = np.asarray(boxes)
+        boxes = _array(boxes, func, "boxes")
     shape = tuple(boxes.shape) if hasattr(boxes, "shape") else np.shape(boxes)
     if len(shape) != 3 or shape[2] != 4:
         raise ValueError(f"{func}: boxes must be a list of (n, 4) arrays or a padded (N, M, 4) array, "
@@ -178,7 +184,7 @@ def transform_boxes_batch(boxes, matrices, source_sizes, target_size, counts=Non
     m = _matrices(matrices, n, func)
     s = _sizes(source_sizes, n, func)
     if counts is not None:
-        c = np.asarray(counts.numpy() if _is_tensor(counts) else counts)
+        c = _array(counts, func, "counts")
         if c.shape != (n,):
             raise ValueError(f"{func}: counts must have {n} values (one per image), got shape {c.shape}")
         counts = c.tolist()
@@ -206,7 +212,7 @@ def transform_keypoints(keypoints, matrix, target_size, remove_invisible=True, l
     """
     func = "augpy.transform_keypoints"
     if not _is_tensor(keypoints):
-        keypoints = np.asarray(keypoints)
+        keypoints = _array(keypoints, func, "keypoints")
     _check_rows(keypoints, (2, 3, 4), func, "keypoints")
     m = _matrix(matrix, func)
     out, keep = _augpy._keypoints_affine(keypoints, m, _size(target_size, func, "target_size"), remove_invisible,
@@ -347,7 +353,7 @@ def transform_batch_targets(batch, matrices, source_sizes, target_size, box_form
             raise ValueError(f"{func}: box_params takes normalized, min_area, min_visibility; got {sorted(bad)}")
         labels = batch.get("labels")
         for i, b in enumerate(batch["boxes"]):
-            bb = b if _is_tensor(b) else np.asarray(b, dtype=np.float64)
+            bb = b if _is_tensor(b) else _float_array(b, func, f"batch['boxes'][{i}]")
             if bb.size and not _is_tensor(bb) and not np.all(np.isfinite(bb)):
                 raise ValueError(f"{func}: batch['boxes'][{i}] holds NaN or infinite coordinates")
         r = transform_boxes_batch(list(batch["boxes"]), m, sizes, (th, tw), format=box_format, labels=labels,
@@ -371,7 +377,7 @@ def _warp_masks(masks, m, sizes, target_size, ignore_index, func):
     for i, mask in enumerate(masks):
         t = mask if _is_tensor(mask) else None
         if t is None:
-            a = np.asarray(mask)
+            a = _array(mask, func, f"batch['masks'][{i}]")
             if not (np.issubdtype(a.dtype, np.integer) or a.dtype == np.bool_):
                 raise TypeError(f"{func}: batch['masks'][{i}] must be an integer mask, got dtype {a.dtype}")
             t = _augpy.array_to_tensor(np.ascontiguousarray(a.astype(np.uint8) if a.dtype == np.bool_ else a))

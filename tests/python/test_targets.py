@@ -358,3 +358,27 @@ def test_mask_comes_back_as_ht_wt():
     res, moved = augpy.warp_affine(img, dst, np.eye(2, 3), layout="CHW", targets={"mask": mask})
     assert res is dst
     assert tuple(moved["mask"].shape) == (4, 4)
+
+
+def test_sequences_mutated_while_read():
+    """A list whose element's __float__ empties it while NumPy reads it: a ValueError naming the
+    function and the argument (was NumPy's bare RuntimeError, issue 32 item 6)."""
+    class Clearing(float):
+        def __new__(cls, value, seq):
+            obj = float.__new__(cls, value)
+            obj.seq = seq
+            return obj
+
+        def __float__(self):
+            self.seq.clear()
+            return 1.0
+
+    m = np.eye(2, 3)
+    kp = [[1.0, 2.0], [3.0, 4.0]]
+    kp[0][0] = Clearing(3.0, kp)
+    with pytest.raises(ValueError, match="augpy.transform_keypoints: keypoints changed while it was read"):
+        augpy.transform_keypoints(kp, m, (10, 10))
+    boxes = [[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0]]
+    boxes[0][0] = Clearing(1.0, boxes)
+    with pytest.raises(ValueError, match="augpy.transform_boxes: boxes changed while it was read"):
+        augpy.transform_boxes(boxes, m, (10, 10), (10, 10))
