@@ -237,7 +237,12 @@ aug_status aug_resize_center_crop_matrix(int64_t src_height, int64_t src_width, 
                           max_supersampling);
     int64_t shortest = src_height < src_width ? src_height : src_width;
     int64_t longest = src_height < src_width ? src_width : src_height;
-    int64_t other = (int64_t)((double)resize * (double)longest / (double)shortest);
+    const double other_d = (double)resize * (double)longest / (double)shortest;
+    if (!(other_d < 0x1p62)) /* NaN too: the longer side after the resize does not fit an int64 */
+        return aug__error(AUG_ERR_VALUE, func, "resizing the %lld x %lld source's shorter side to %lld makes its "
+                          "longer side %.4g pixels", (long long)src_height, (long long)src_width, (long long)resize,
+                          other_d);
+    int64_t other = (int64_t)other_d;
     if (other < 1) other = 1;
     int64_t rh = src_height <= src_width ? resize : other, rw = src_height <= src_width ? other : resize;
     double top = nearbyint((double)(rh - out_height) / 2.0), left = nearbyint((double)(rw - out_width) / 2.0);

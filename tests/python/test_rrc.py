@@ -264,6 +264,9 @@ def test_bad_input():
         augpy.plan_decode([[1, 0, float("nan")], [0, 1, 0]], (5, 5), (5, 5))
     with pytest.raises(ValueError, match="resize_center_crop_matrix: sizes must be positive"):
         augpy.resize_center_crop_matrix((5, 5), 224, 0)
+    # the longer side after the resize beyond int64 (UBSan stopped on the conversion; the hostile driver's find)
+    with pytest.raises(ValueError, match="resizing the 4611686018427387904 x 4 source's shorter side to 256 makes"):
+        augpy.resize_center_crop_matrix((1 << 62, 4), [4, 4])
 
 
 def test_full_crop_warp_against_torchvision():
