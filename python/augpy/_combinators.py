@@ -15,7 +15,7 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import _image_batch
 from ._decode_stage import _augmentation_list
-from ._sampling import Sampled
+from ._sampling import Sampled, generator_at
 
 
 def _run_on(stage, batch, idx, func):
@@ -75,11 +75,7 @@ class _PerImage(Sampled):
             if self.key in a:
                 out.append(self._check_record(a[self.key], func, k))
                 continue
-            rng = _augpy.RandomNumberGenerator(seed=states[k][0])
-            rng.set_state(states[k])
-            u = np.empty(1, np.float64)
-            rng.uniform(u, 0.0, 1.0)
-            out.append(self._from_uniform(float(u[0])))
+            out.append(self._from_uniform(float(generator_at(states[k], 1)[1][0])))
             a[self.key] = out[-1]
         return out
 

@@ -13,7 +13,7 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import _image_batch
 from ._decode_stage import _augmentation_list, _restore_stage
-from ._sampling import Sampled
+from ._sampling import Sampled, generator_at
 
 MODES = ("const", "rand", "pixel")
 _ATTEMPTS = 10
@@ -124,10 +124,7 @@ class RandomErasing(Sampled):
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         states = self._rng_states(augmentation)
         for k in range(n):
-            rng = _augpy.RandomNumberGenerator(seed=states[k][0])
-            rng.set_state(states[k])
-            u = np.empty(self.draws, np.float64)
-            rng.uniform(u, 0.0, 1.0)
+            rng, u = generator_at(states[k], self.draws)
             rects = augmentation[k].get("erasing")
             if rects is None:
                 rects = self.rectangles(u, h, w)

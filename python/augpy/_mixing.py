@@ -15,7 +15,7 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import _image_batch
 from ._decode_stage import _augmentation_list, _restore_stage
-from ._sampling import Sampled
+from ._sampling import Sampled, generator_at
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -133,10 +133,7 @@ class _Mix(Sampled):
         return _restore_stage, (type(self), self._params, self._sampling_state())
 
     def _generator(self, augmentation):
-        state = self._rng_states(augmentation)[0]
-        rng = _augpy.RandomNumberGenerator(seed=state[0])
-        rng.set_state(state)
-        return rng
+        return generator_at(self._rng_states(augmentation)[0])[0]
 
 
 class MixUp(_Mix):

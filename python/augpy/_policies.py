@@ -18,7 +18,7 @@ from . import _affine
 from . import _augpy
 from ._colour_stages import _image_batch
 from ._decode_stage import _augmentation_list, _restore_stage
-from ._sampling import Sampled
+from ._sampling import Sampled, generator_at
 
 
 def _linspace32(start, end, steps):
@@ -157,11 +157,7 @@ class _Policy(Sampled):
         for k in range(n):
             ops = augmentation[k].get("policy")
             if ops is None:
-                rng = _augpy.RandomNumberGenerator(seed=states[k][0])
-                rng.set_state(states[k])
-                u = np.empty(self.draws, np.float64)
-                rng.uniform(u, 0.0, 1.0)
-                ops = self._draw(u, h, w)
+                ops = self._draw(generator_at(states[k], self.draws)[1], h, w)
                 augmentation[k]["policy"] = ops
             view = image[k]
             res = apply_policy(view, ops, self.interpolation, self.fill)

@@ -21,6 +21,8 @@ log a warning on the ``augpy`` logger)."""
 import logging
 import os
 
+import numpy as np
+
 from . import _augpy
 from ._files import read_regular
 
@@ -66,6 +68,18 @@ def check_rng(value, func, i):
     if any(not 0 <= v <= _MASK64 for v in triple):
         raise ValueError(f"{func}: augmentation[{i}]['rng'] values must be in [0, 2**64), got {triple}")
     return triple
+
+
+def generator_at(state, uniforms=0):
+    """A RandomNumberGenerator at one image's state (seed, calls) from ``Sampled._rng_states``,
+    and ``uniforms`` float64 values in [0, 1) drawn from it first (an array; its next draws
+    continue the same stream)."""
+    rng = _augpy.RandomNumberGenerator(seed=state[0])
+    rng.set_state(state)
+    u = np.empty(uniforms, np.float64)
+    if uniforms:
+        rng.uniform(u, 0.0, 1.0)
+    return rng, u
 
 
 class Sampled:
