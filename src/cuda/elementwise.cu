@@ -206,13 +206,35 @@ template <class T> AUG_GLOBAL void aug__k_fillv(convv_args a) {
 }
 
 typedef void (*convv_kernel)(convv_args);
+
+/* The casts with a vector kernel: those to or from uint8 or float32, the dtypes of
+ * images (46 pairs); the other 110 take the strided kernel, correct but scalar (each
+ * pair costs nvcc seconds per architecture: all 156 were three quarters of this file's
+ * build). A same-dtype copy moves bytes: one kernel per element size (castv_copy). */
+static constexpr bool castv_on(int s, int d) {
+    return s != d && (s == AUG__CT_UINT8 || s == AUG__CT_FLOAT32 || d == AUG__CT_UINT8 || d == AUG__CT_FLOAT32);
+}
+struct cv_same {
+    template <class T> AUG_DEV T operator()(T x) const { return x; }
+};
+template <int S, int D, class TS, class TD, class CV> constexpr convv_kernel castv_entry() {
+    if constexpr (castv_on(S, D))
+        return aug__k_castv<TS, TD, CV>;
+    else
+        return nullptr;
+}
 static const convv_kernel castv_kernels[CONVV_N][CONVV_N] = { /* [src][dst] */
-#define CASTV_ENTRY(S, D) aug__k_castv<AUG__CT_T(S), AUG__CT_T(D), cv_##S##_##D>,
+#define CASTV_ENTRY(S, D) castv_entry<AUG__CT_##S, AUG__CT_##D, AUG__CT_T(S), AUG__CT_T(D), cv_##S##_##D>(),
 #define CASTV_ROW(S) {CONVV_LIST_WITH(CASTV_ENTRY, S)},
     CONVV_LIST(CASTV_ROW)
 #undef CASTV_ROW
 #undef CASTV_ENTRY
 };
+/* same-dtype copies by element size: 1, 2, 4, 8 bytes */
+static const convv_kernel castv_copy[4] = {aug__k_castv<uint8_t, uint8_t, cv_same>,
+                                           aug__k_castv<uint16_t, uint16_t, cv_same>,
+                                           aug__k_castv<uint32_t, uint32_t, cv_same>,
+                                           aug__k_castv<uint64_t, uint64_t, cv_same>};
 
 /* The fast path of convert() when src (dtype src_t; NULL: a fill with the value
  * at sval) and dst (ctype dst_t) are contiguous in one dimension and align
@@ -221,6 +243,7 @@ static int convert_fast(const char *func, const aug__exec *e, int ndim, int64_t 
                         const int64_t *sst, int src_t, const void *sval, char *dst, const int64_t *dst_st,
                         int dst_t, aug_status *st) {
     if (ndim != 1 || src_t >= CONVV_N || dst_t >= CONVV_N) return 0;
+    if (src && src_t != dst_t && !castv_kernels[src_t][dst_t]) return 0;
     int sz[2] = {aug__ctype_size(src_t), aug__ctype_size(dst_t)};
     if (dst_st[0] != sz[1] || (src && sst[0] != sz[0])) return 0;
     convv_args a;
@@ -235,7 +258,8 @@ static int convert_fast(const char *func, const aug__exec *e, int ndim, int64_t 
     convv_kernel k;
     const char *name;
     if (src) {
-        k = castv_kernels[src_t][dst_t];
+        k = src_t == dst_t ? castv_copy[sz[1] == 1 ? 0 : sz[1] == 2 ? 1 : sz[1] == 4 ? 2 : 3]
+                           : castv_kernels[src_t][dst_t];
         name = "aug__k_castv";
     } else {
         aug__cuda_host->convert_one(sval, src_t, a.sval, dst_t);

@@ -146,12 +146,13 @@ static void test_cast(void **state) {
     static const aug_dtype pairs[][2] = {
         {AUG_UINT8, AUG_FLOAT32}, {AUG_FLOAT32, AUG_UINT8},    {AUG_INT16, AUG_FLOAT64}, {AUG_FLOAT64, AUG_FLOAT16},
         {AUG_FLOAT32, AUG_FLOAT32}, {AUG_BOOL, AUG_INT32},    {AUG_INT64, AUG_INT8},    {AUG_BFLOAT16, AUG_UINT16},
+        {AUG_FLOAT16, AUG_FLOAT16}, {AUG_UINT16, AUG_FLOAT32}, {AUG_UINT8, AUG_BFLOAT16},
     };
     pair p;
     pair_new(&p, 2);
-    const long long before = launches("aug__k_castv");
     for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
         const aug_dtype s = pairs[pi][0], t = pairs[pi][1];
+        const long long before = launches("aug__k_castv");
         for (size_t li = 0; li < sizeof LENS / sizeof LENS[0]; li++)
             for (int64_t off = 0; off < 16; off++)
                 for (int64_t off2 = 0; off2 < 16; off2 += 3) {
@@ -166,8 +167,11 @@ static void test_cast(void **state) {
                     }
                     pair_check(&p, what, n, off);
                 }
+        /* the vector kernel serves copies and the casts to or from uint8 or float32 (docs/cuda.md);
+         * the other pairs take the strided kernel */
+        const int vec = s == t || s == AUG_UINT8 || t == AUG_UINT8 || s == AUG_FLOAT32 || t == AUG_FLOAT32;
+        if (before >= 0) assert_int_equal(launches("aug__k_castv") > before, vec);
     }
-    if (before >= 0) assert_true(launches("aug__k_castv") > before);
     pair_free(&p);
 }
 
