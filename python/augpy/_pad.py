@@ -1,0 +1,96 @@
+"""augpy.pad: torchvision's pad (transforms.v2.functional.pad) on an image or a batch, over
+augpy's warp_affine: nearest interpolation with an integer translation matrix, so every output
+pixel reads exactly one source pixel (the border mode supplying the pixels outside: 'constant'
+the fill, 'edge' warp's 'replicate', 'reflect' its 'reflect' (OpenCV BORDER_REFLECT_101) and
+'symmetric' its 'symmetric' (BORDER_REFLECT)); the result equals numpy.pad's modes 'constant',
+'edge', 'reflect' and 'symmetric' bit for bit (tests/python/test_pad_crop.py), on every device
+warp_affine runs on. Padding wider than the image reflects again, as numpy.pad does (torch's
+reflect padding refuses it)."""
+import numpy as np
+
+from . import _affine
+from . import _geometry
+
+# torchvision's padding_mode -> warp_affine's border
+PADDING_MODES = {"constant": "constant", "edge": "replicate", "reflect": "reflect", "symmetric": "symmetric"}
+
+
+def parse_padding(padding, func):
+    """torchvision's padding forms (an int; (all,); (left/right, top/bottom); (left, top, right,
+    bottom)) as (left, top, right, bottom) ints >= 0."""
+    def is_int(v):
+        return not isinstance(v, bool) and hasattr(v, "__index__")
+    if is_int(padding):
+        vals = [padding.__index__()]
+    else:
+        try:
+            vals = list(padding)
+        except TypeError:
+            raise TypeError(f"{func}: padding must be an int or a sequence of 1, 2 or 4 ints, "
+                            f"got {padding!r}") from None
+        if not all(is_int(v) for v in vals):
+            raise TypeError(f"{func}: padding must be an int or a sequence of 1, 2 or 4 ints, got {padding!r}")
+        vals = [v.__index__() for v in vals]
+    if len(vals) == 1:
+        vals = vals * 4
+    elif len(vals) == 2:
+        vals = [vals[0], vals[1], vals[0], vals[1]]
+    elif len(vals) != 4:
+        raise ValueError(f"{func}: padding must have 1, 2 or 4 values, got {len(vals)}: {padding!r}")
+    if min(vals) < 0:
+        raise ValueError(f"{func}: padding must be >= 0, got {padding!r}")
+    return tuple(vals)
+
+
+def border_of(padding_mode, func):
+    """warp_affine's border for a torchvision padding_mode."""
+    border = PADDING_MODES.get(padding_mode) if isinstance(padding_mode, str) else None
+    if border is None:
+        raise ValueError(f"{func}: padding_mode must be 'constant', 'edge', 'reflect' or 'symmetric', "
+                         f"got {padding_mode!r}")
+    return border
+
+
+def translation(n, dy, dx):
+    """(n, 2, 3) float32 matrices reading output pixel (y, x) at source (y + dy[k], x + dx[k])."""
+    m = np.zeros((n, 2, 3), np.float32)
+    m[:, 0, 0] = m[:, 1, 1] = 1.0
+    m[:, 0, 2] = np.broadcast_to(np.asarray(dx, np.float64), (n,))
+    m[:, 1, 2] = np.broadcast_to(np.asarray(dy, np.float64), (n,))
+    return m
+
+
+def shifted(src, lay, n, h, w, out_hw, dy, dx, fill, border, targets, func):
+    """src (n images of layout lay, h x w) read at integer offsets into a new out_hw tensor."""
+    if border != "constant" and (h == 0 or w == 0) and out_hw[0] * out_hw[1] > 0:
+        raise ValueError(f"{func}: an empty {h} x {w} image has no pixels to pad with in mode {border!r}")
+    offset = int(max(np.max(np.abs(dy)), np.max(np.abs(dx))))
+    if max(offset, out_hw[0], out_hw[1]) >= 1 << 24:
+        raise ValueError(f"{func}: sizes and offsets must be below 2**24 (exact in float32), got size "
+                         f"{out_hw} and an offset of {offset}")
+    return _affine._warp(src, lay, translation(n, dy, dx), (h, w), out_hw, n, "nearest", fill, targets, func,
+                         border)
+
+
+def pad(image, padding, fill=0, padding_mode="constant", layout=None, *, targets=None):
+    """torchvision's pad (transforms.v2.functional.pad): a new tensor with ``padding`` pixels
+    added around each image of ``image`` (HW, HWC, CHW, NHWC or NCHW; layout as augpy.affine:
+    the given one, the tensor's layout string, else the shape's), any dtype, on its device.
+
+    :param padding: an int (every side), (left/right, top/bottom) or (left, top, right,
+        bottom); every value >= 0
+    :param fill: the value of padded pixels in mode 'constant' (a number or one per channel)
+    :param padding_mode: 'constant', 'edge' (the edge pixel repeated), 'reflect' (mirrored
+        without repeating the edge: 2 1 | 1 2 3 | 2 1 ... as numpy.pad 'reflect') or
+        'symmetric' (mirrored with the edge: 1 | 1 2 3 | 3)
+    :param targets: boxes / keypoints / masks to shift with the image (as augpy.warp_affine)
+
+    Exact: the pixels equal numpy.pad's; a warp with an integer translation (warp_affine's
+    nearest interpolation and border modes)."""
+    func = "augpy.pad"
+    _geometry._check(targets, func)
+    left, top, right, bottom = parse_padding(padding, func)
+    border = border_of(padding_mode, func)
+    src, lay, n, h, w = _affine._prepare(image, layout, func)
+    return shifted(src, lay, n, h, w, (h + top + bottom, w + left + right), -top, -left, fill, border, targets,
+                   func)
