@@ -23,7 +23,10 @@ _INTERP = {"nearest": "nearest", "bilinear": "linear", "linear": "linear"}
 
 def _per_image(value, n, width, func, name):
     """value as an (n, width) float64 array: one value (or pair) for every image, or one per image."""
-    a = np.asarray(value, dtype=np.float64)
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"{func}: {name} must be finite, got an int too large for a float") from None
     if a.ndim == 0 and width == 1 or a.shape == (width,) and width > 1:
         a = np.broadcast_to(a.reshape(1, width), (n, width))
     elif a.shape == (n,) and width == 1:

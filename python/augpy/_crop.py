@@ -32,6 +32,8 @@ def parse_size(size, func):
     vals = [v.__index__() for v in vals] * (3 - len(vals))
     if min(vals[:2]) < 1:
         raise ValueError(f"{func}: size must be >= 1, got {size!r}")
+    if max(vals[:2]) >= _pad.LIMIT:
+        raise ValueError(f"{func}: size must be below 2**24, got {max(vals[:2])}")
     return vals[0], vals[1]
 
 

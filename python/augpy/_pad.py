@@ -11,6 +11,9 @@ import numpy as np
 from . import _affine
 from . import _geometry
 
+# The largest size or offset (exclusive): a float32 matrix holds integers exactly below 2**24.
+LIMIT = 1 << 24
+
 # torchvision's padding_mode -> warp_affine's border
 PADDING_MODES = {"constant": "constant", "edge": "replicate", "reflect": "reflect", "symmetric": "symmetric"}
 
@@ -39,6 +42,8 @@ def parse_padding(padding, func):
         raise ValueError(f"{func}: padding must have 1, 2 or 4 values, got {len(vals)}: {padding!r}")
     if min(vals) < 0:
         raise ValueError(f"{func}: padding must be >= 0, got {padding!r}")
+    if max(vals) >= LIMIT:
+        raise ValueError(f"{func}: padding must be below 2**24, got {max(vals)}")
     return tuple(vals)
 
 
@@ -64,8 +69,14 @@ def shifted(src, lay, n, h, w, out_hw, dy, dx, fill, border, targets, func):
     """src (n images of layout lay, h x w) read at integer offsets into a new out_hw tensor."""
     if border != "constant" and (h == 0 or w == 0) and out_hw[0] * out_hw[1] > 0:
         raise ValueError(f"{func}: an empty {h} x {w} image has no pixels to pad with in mode {border!r}")
+    try:
+        f = np.asarray(fill if fill is not None else 0, np.float64)
+    except (OverflowError, TypeError, ValueError):
+        f = np.array(np.nan)
+    if f.ndim > 1 or not np.isfinite(f).all():
+        raise ValueError(f"{func}: fill must be a finite number or one per channel, got {fill!r}")
     offset = int(max(np.max(np.abs(dy)), np.max(np.abs(dx))))
-    if max(offset, out_hw[0], out_hw[1]) >= 1 << 24:
+    if max(offset, out_hw[0], out_hw[1]) >= LIMIT:
         raise ValueError(f"{func}: sizes and offsets must be below 2**24 (exact in float32), got size "
                          f"{out_hw} and an offset of {offset}")
     return _affine._warp(src, lay, translation(n, dy, dx), (h, w), out_hw, n, "nearest", fill, targets, func,

@@ -28,7 +28,10 @@ def check_p(p, func):
     """A probability in [0, 1] as a float."""
     if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
         raise TypeError(f"{func}: p must be a number in [0, 1], got {p!r}")
-    p = float(p)
+    try:
+        p = float(p)
+    except OverflowError:
+        p = math.inf
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"{func}: p must be in [0, 1], got {p!r}")
     return p
@@ -90,14 +93,18 @@ class RandomGrayscale(_RandomStage):
                 _augpy.copy(_augpy.rgb_to_grayscale(view, 3), view)
 
 
+_INT_MAX = 2**31 - 1
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
 def _kernel_size(kernel_size, func):
     """torchvision's kernel_size (an int or two equal ints here: augpy's blur is square), odd, >= 1."""
     vals = [kernel_size] if not isinstance(kernel_size, (list, tuple)) else list(kernel_size)
     if len(vals) not in (1, 2) or any(isinstance(v, bool) or not hasattr(v, "__index__") for v in vals):
         raise TypeError(f"{func}: kernel_size must be an int or a pair of ints, got {kernel_size!r}")
     vals = [v.__index__() for v in vals]
-    if any(v < 1 or v % 2 == 0 for v in vals):
-        raise ValueError(f"{func}: kernel_size must be odd and positive, got {kernel_size!r}")
+    if any(v < 1 or v % 2 == 0 or v > _INT_MAX for v in vals):
+        raise ValueError(f"{func}: kernel_size must be odd, positive and below 2**31, got {kernel_size!r}")
     if len(set(vals)) != 1:
         raise ValueError(f"{func}: kernel_size must be square (augpy's blur is), got {kernel_size!r}")
     return vals[0]
@@ -107,10 +114,13 @@ def _sigma_range(sigma, func):
     """torchvision's sigma: a number s (the range (s, s)) or (lo, hi) with 0 < lo <= hi."""
     try:
         lo, hi = (float(sigma), float(sigma)) if np.ndim(sigma) == 0 else (float(v) for v in sigma)
+    except OverflowError:
+        lo = hi = math.inf
     except (TypeError, ValueError):
         raise TypeError(f"{func}: sigma must be a number or (min, max), got {sigma!r}") from None
-    if not (math.isfinite(lo) and math.isfinite(hi) and 0.0 < lo <= hi):
-        raise ValueError(f"{func}: sigma must be positive and (min, max) with min <= max, got {sigma!r}")
+    if not (0.0 < lo <= hi <= _FLOAT32_MAX):
+        raise ValueError(f"{func}: sigma must be positive, finite in float32 and (min, max) with min <= max, "
+                         f"got {sigma!r}")
     return lo, hi
 
 
@@ -144,13 +154,16 @@ class RandomGaussianBlur(_RandomStage):
         for k, s in enumerate(records):
             if s is not None:
                 try:
-                    sigmas[k] = float(s)
+                    v = float(s)
+                except OverflowError:
+                    v = math.inf
                 except (TypeError, ValueError):
                     raise TypeError(f"{func}: augmentation[{k}]['gaussian_blur'] must be a number or None, "
                                     f"got {s!r}") from None
-                if not (math.isfinite(sigmas[k]) and sigmas[k] > 0):
+                if not 0.0 < v <= _FLOAT32_MAX:
                     raise ValueError(f"{func}: augmentation[{k}]['gaussian_blur'] must be a positive sigma, "
-                                     f"got {s!r}")
+                                     f"finite in float32, got {s!r}")
+                sigmas[k] = v
         if sigmas.any():
             _augpy.gaussian_blur(image, sigmas, self.kernel_size, out=image)
 

@@ -92,6 +92,7 @@ def test_pad_targets_follow():
     ((1, 2, 3), ValueError, r"augpy.pad: padding must have 1, 2 or 4 values, got 3"),
     (1.5, TypeError, r"augpy.pad: padding must be an int"),
     ("2", TypeError, r"augpy.pad: padding must be an int"),
+    (2**1100, ValueError, r"augpy.pad: padding must be below 2\*\*24"),
 ])
 def test_pad_bad_padding(padding, err, match):
     with pytest.raises(err, match=match):
@@ -101,6 +102,9 @@ def test_pad_bad_padding(padding, err, match):
 def test_pad_bad_mode_and_empty_image():
     with pytest.raises(ValueError, match=r"augpy.pad: padding_mode must be .* got 'wrap'"):
         augpy.pad(tensor(np.zeros((3, 4, 5), np.uint8)), 1, padding_mode="wrap")
+    for fill in (2**1100, float("nan"), "x"):
+        with pytest.raises(ValueError, match=r"augpy.pad: fill must be a finite number or one per channel"):
+            augpy.pad(tensor(np.zeros((3, 4, 5), np.uint8)), 1, fill=fill)
     with pytest.raises(ValueError, match=r"augpy.pad: an empty 0 x 5 image"):
         augpy.pad(tensor(np.zeros((3, 0, 5), np.uint8)), 1, padding_mode="edge")
 
@@ -188,6 +192,10 @@ def test_random_crop_bad_input():
     np.testing.assert_array_equal(augpy.random_crop(img, 8, pad_if_needed=True).shape, (3, 8, 8))
     with pytest.raises(ValueError, match=r"RandomCrop: crop size \(9, 9\) is larger than the padded image \(8, 9\)"):
         augpy.image.RandomCrop(9, padding=1)({"image": tensor(np.zeros((1, 3, 6, 7), np.uint8))})
+    with pytest.raises(ValueError, match=r"augpy.random_crop: padding must be below 2\*\*24"):
+        augpy.random_crop(img, 3, padding=2**1100)
+    with pytest.raises(ValueError, match=r"RandomCrop: size must be below 2\*\*24"):
+        augpy.image.RandomCrop(2**40)
     with pytest.raises(ValueError, match=r"RandomCrop: padding must be >= 0, got -1"):
         augpy.image.RandomCrop(4, padding=-1)
     with pytest.raises(ValueError, match=r"RandomCrop: size must be >= 1, got 0"):

@@ -176,10 +176,15 @@ def test_jpeg_round_trip_per_image(c):
     (lambda: augpy.image.RandomGrayscale(p=1.5), ValueError, r"RandomGrayscale: p must be in \[0, 1\], got 1.5"),
     (lambda: augpy.image.RandomGrayscale(p="x"), TypeError, r"RandomGrayscale: p must be a number"),
     (lambda: augpy.image.RandomGaussianBlur(3, p=2), ValueError, r"RandomGaussianBlur: p must be in \[0, 1\], got 2"),
-    (lambda: augpy.image.RandomGaussianBlur(4), ValueError, r"RandomGaussianBlur: kernel_size must be odd .* got 4"),
+    (lambda: augpy.image.RandomGaussianBlur(4), ValueError,
+     r"RandomGaussianBlur: kernel_size must be odd, positive and below 2\*\*31, got 4"),
+    (lambda: augpy.image.RandomGaussianBlur(2**70 + 1), ValueError, r"RandomGaussianBlur: kernel_size must be odd"),
+    (lambda: augpy.image.RandomGaussianBlur(3, sigma=2**1100), ValueError, r"RandomGaussianBlur: sigma must be"),
+    (lambda: augpy.image.RandomGaussianBlur(3, sigma=(0.1, 1e300)), ValueError, r"finite in float32"),
+    (lambda: augpy.image.RandomJpegQuality(50, p=2**1100), ValueError, r"RandomJpegQuality: p must be in \[0, 1\]"),
     (lambda: augpy.image.RandomGaussianBlur((3, 5)), ValueError, r"kernel_size must be square .* got \(3, 5\)"),
     (lambda: augpy.image.RandomGaussianBlur(3, sigma=(2.0, 1.0)), ValueError,
-     r"RandomGaussianBlur: sigma must be positive .* got \(2.0, 1.0\)"),
+     r"RandomGaussianBlur: sigma must be positive.* got \(2.0, 1.0\)"),
     (lambda: augpy.image.RandomGaussianBlur(3, sigma=0), ValueError, r"RandomGaussianBlur: sigma must be positive"),
     (lambda: augpy.image.RandomJpegQuality(0), ValueError, r"RandomJpegQuality: quality must be in 1..100 .* got 0"),
     (lambda: augpy.image.RandomJpegQuality(101), ValueError, r"RandomJpegQuality: quality .* got 101"),
@@ -201,6 +206,9 @@ def test_bad_batches():
                                            "augmentation": [{"jpeg_quality": 0}]})
     with pytest.raises(ValueError, match=r"RandomGrayscale: images must have 1 or 3 channels, got 2"):
         augpy.image.RandomGrayscale(1.0)({"image": tensor(np.zeros((1, 2, 8, 8), np.uint8))})
+    with pytest.raises(ValueError, match=r"RandomGaussianBlur: augmentation\[0\]\['gaussian_blur'\] .* got 1e\+300"):
+        augpy.image.RandomGaussianBlur(3)({"image": tensor(np.zeros((1, 3, 8, 8), np.uint8)),
+                                           "augmentation": [{"gaussian_blur": 1e300}]})
     with pytest.raises(ValueError, match=r"RandomGaussianBlur: augmentation\[0\]\['gaussian_blur'\] .* got -1"):
         augpy.image.RandomGaussianBlur(3)({"image": tensor(np.zeros((1, 3, 8, 8), np.uint8)),
                                            "augmentation": [{"gaussian_blur": -1}]})
