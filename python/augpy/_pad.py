@@ -1,14 +1,17 @@
-"""augpy.pad: torchvision's pad (transforms.v2.functional.pad) on an image or a batch, over
-augpy's warp_affine: nearest interpolation with an integer translation matrix, so every output
-pixel reads exactly one source pixel (the border mode supplying the pixels outside: 'constant'
-the fill, 'edge' warp's 'replicate', 'reflect' its 'reflect' (OpenCV BORDER_REFLECT_101) and
-'symmetric' its 'symmetric' (BORDER_REFLECT)); the result equals numpy.pad's modes 'constant',
-'edge', 'reflect' and 'symmetric' bit for bit (tests/python/test_pad_crop.py), on every device
-warp_affine runs on. Padding wider than the image reflects again, as numpy.pad does (torch's
-reflect padding refuses it)."""
+"""augpy.pad: torchvision's pad (transforms.v2.functional.pad) on an image or a batch, by copies
+(the fill or the image into a new tensor, then each band from a flipped or broadcast view of
+the rows / columns it mirrors) when one reflection reaches, else over augpy's warp_affine:
+nearest interpolation with an integer translation matrix, so every output pixel reads exactly
+one source pixel (the border mode supplying the pixels outside: 'constant' the fill, 'edge'
+warp's 'replicate', 'reflect' its 'reflect' (OpenCV BORDER_REFLECT_101) and 'symmetric' its
+'symmetric' (BORDER_REFLECT)). Either way the result equals numpy.pad's modes 'constant',
+'edge', 'reflect' and 'symmetric' bit for bit (tests/python/test_pad_crop.py), on every device.
+Padding wider than the image reflects again, as numpy.pad does (torch's reflect padding
+refuses it). ``shifted`` (the warp) also serves random_crop and RandomCrop (augpy/_crop.py)."""
 import numpy as np
 
 from . import _affine
+from . import _augpy
 from . import _geometry
 
 # The largest size or offset (exclusive): a float32 matrix holds integers exactly below 2**24.
@@ -65,22 +68,89 @@ def translation(n, dy, dx):
     return m
 
 
-def shifted(src, lay, n, h, w, out_hw, dy, dx, fill, border, targets, func):
-    """src (n images of layout lay, h x w) read at integer offsets into a new out_hw tensor."""
-    if border != "constant" and (h == 0 or w == 0) and out_hw[0] * out_hw[1] > 0:
-        raise ValueError(f"{func}: an empty {h} x {w} image has no pixels to pad with in mode {border!r}")
+def _fill_array(fill, func):
+    """fill (None: 0) as a float64 array of 0 or 1 dimensions, finite."""
     try:
         f = np.asarray(fill if fill is not None else 0, np.float64)
     except (OverflowError, TypeError, ValueError):
         f = np.array(np.nan)
     if f.ndim > 1 or not np.isfinite(f).all():
         raise ValueError(f"{func}: fill must be a finite number or one per channel, got {fill!r}")
+    return f
+
+
+def shifted(src, lay, n, h, w, out_hw, dy, dx, fill, border, targets, func):
+    """src (n images of layout lay, h x w) read at integer offsets into a new out_hw tensor."""
+    if border != "constant" and (h == 0 or w == 0) and out_hw[0] * out_hw[1] > 0:
+        raise ValueError(f"{func}: an empty {h} x {w} image has no pixels to pad with in mode {border!r}")
+    _fill_array(fill, func)
     offset = int(max(np.max(np.abs(dy)), np.max(np.abs(dx))))
     if max(offset, out_hw[0], out_hw[1]) >= LIMIT:
         raise ValueError(f"{func}: sizes and offsets must be below 2**24 (exact in float32), got size "
                          f"{out_hw} and an offset of {offset}")
     return _affine._warp(src, lay, translation(n, dy, dx), (h, w), out_hw, n, "nearest", fill, targets, func,
                          border)
+
+
+def _index(nd, ax, a, b):
+    idx = [slice(None)] * nd
+    idx[ax] = slice(a, b)
+    return tuple(idx)
+
+
+def _fill_bands(dst, lay, ax, lo, size, before, after, border):
+    """The padded bands of dst along axis ax (the image at lo .. lo + size - 1 there) copied
+    from the image: one reflection reaches (reflect: bands below size, symmetric: up to size)."""
+    nd = len(lay)
+    horizontal = lay[ax] == "W"
+    for p, first in ((before, True), (after, False)):
+        if p == 0:
+            continue
+        band = dst[_index(nd, ax, lo - p, lo) if first else _index(nd, ax, lo + size, lo + size + p)]
+        if border == "replicate":
+            edge = lo if first else lo + size - 1
+            source = dst[_index(nd, ax, edge, edge + 1)]  # broadcast over the band
+        else:
+            if first:  # rows lo - p .. lo - 1 read image rows p .. 1 (reflect) / p - 1 .. 0 (symmetric)
+                a = lo + 1 if border == "reflect" else lo
+            else:  # rows after read image rows size - 2 .. size - 1 - p / size - 1 .. size - p
+                a = (lo + size - 1 if border == "reflect" else lo + size) - p
+            source = _augpy.flip(dst[_index(nd, ax, a, a + p)], horizontal, not horizontal, layout=lay)
+        _augpy.copy(source, band)
+
+
+def _copied(src, lay, h, w, pads, f, border, func):
+    """pad by copies: the fill (constant) or the interior, then the bands along H, then W."""
+    left, top, right, bottom = pads
+    shape = list(src.shape)
+    hx, wx = lay.index("H"), lay.index("W")
+    shape[hx], shape[wx] = h + top + bottom, w + left + right
+    dst = _augpy.empty(tuple(shape), dtype=src.dtype)
+    if dst.device != src.device:
+        dst = dst.to(src.device)
+    dst.layout = lay
+    idx = [slice(None)] * len(lay)
+    idx[hx], idx[wx] = slice(top, top + h), slice(left, left + w)
+    if border == "constant":
+        c = shape[lay.index("C")] if "C" in lay else 1
+        if f.ndim == 1 and f.size not in (1, c):
+            raise ValueError(f"{func}: fill has {f.size} values for {c} channels")
+        fshape = [1] * len(lay)
+        if f.ndim == 1 and "C" in lay:
+            fshape[lay.index("C")] = f.size
+        _augpy.copy(f.reshape(fshape), dst)
+    if h and w:
+        _augpy.copy(src, dst[tuple(idx)])
+    if border != "constant":
+        _fill_bands(dst, lay, hx, top, h, top, bottom, border)  # full rows: the W bands are redone next
+        _fill_bands(dst, lay, wx, left, w, left, right, border)
+    return dst
+
+
+def _one_reflection(border, h, w, pads):
+    left, top, right, bottom = pads
+    reach = {"constant": None, "replicate": None, "reflect": 1, "symmetric": 0}[border]
+    return reach is None or max(top, bottom) <= h - reach and max(left, right) <= w - reach
 
 
 def pad(image, padding, fill=0, padding_mode="constant", layout=None, *, targets=None):
@@ -96,12 +166,15 @@ def pad(image, padding, fill=0, padding_mode="constant", layout=None, *, targets
         'symmetric' (mirrored with the edge: 1 | 1 2 3 | 3)
     :param targets: boxes / keypoints / masks to shift with the image (as augpy.warp_affine)
 
-    Exact: the pixels equal numpy.pad's; a warp with an integer translation (warp_affine's
-    nearest interpolation and border modes)."""
+    Exact: the pixels equal numpy.pad's (copies, or a warp with an integer translation when
+    the padding is wider than one reflection or targets are given)."""
     func = "augpy.pad"
     _geometry._check(targets, func)
     left, top, right, bottom = parse_padding(padding, func)
     border = border_of(padding_mode, func)
     src, lay, n, h, w = _affine._prepare(image, layout, func)
-    return shifted(src, lay, n, h, w, (h + top + bottom, w + left + right), -top, -left, fill, border, targets,
-                   func)
+    out_hw = (h + top + bottom, w + left + right)
+    if targets is None and h and w and max(out_hw) < LIMIT and _one_reflection(border, h, w, (left, top, right,
+                                                                                                 bottom)):
+        return _copied(src, lay, h, w, (left, top, right, bottom), _fill_array(fill, func), border, func)
+    return shifted(src, lay, n, h, w, out_hw, -top, -left, fill, border, targets, func)
