@@ -37,5 +37,5 @@ def pad(image: _Image, padding: _Padding, fill: Any = 0, padding_mode: str = "co
         'symmetric' (mirrored with the edge: 1 | 1 2 3 | 3)
     :param targets: boxes / keypoints / masks to shift with the image (as augpy.warp_affine)
 
-    Exact: the pixels equal numpy.pad's; a warp with an integer translation (warp_affine's
-    nearest interpolation and border modes)."""
+    Exact: the pixels equal numpy.pad's (copies, or a warp with an integer translation when
+    the padding is wider than one reflection or targets are given)."""
