@@ -8,6 +8,7 @@ from ._augpy import _Image
 
 _Padding = Union[SupportsIndex, Sequence[SupportsIndex]]
 
+LIMIT: int
 PADDING_MODES: Dict[str, str]
 
 
