@@ -40,6 +40,9 @@ STUBS = {
     "math.pyi": "augpy.math",
     "_geometry.pyi": "augpy._geometry",
     "_affine.pyi": "augpy._affine",
+    "_pad.pyi": "augpy._pad",
+    "_crop.pyi": "augpy._crop",
+    "_random_stages.pyi": "augpy._random_stages",
 }
 
 

@@ -313,6 +313,21 @@ AUG_API aug_status aug_decoder_decode_region(aug_decoder *d, const void *data, s
                                              int scale_num, int scale_denom, const aug_tensor *buffer,
                                              aug_tensor **out);
 
+/* ---- JPEG encoding (docs/jpeg.md "Encoding") ---------------------------------- */
+
+/* Encodes one uint8 image as a baseline JPEG file with libjpeg-turbo
+ * (tjCompress2): quality 1..100 (libjpeg's jpeg_set_quality scaling of the
+ * standard tables), 4:2:0 chroma for 3 channels (RGB) and one component for 1
+ * channel, the accurate integer DCT, the standard Huffman tables: PIL's default
+ * JPEG settings. image: "HW", "HWC" or "CHW" (layout NULL: its layout string,
+ * else the rules of aug/resize.h), any strides, on any device (a device tensor
+ * is read back to the host, waiting for it), 1 or 3 channels, sides 1..65535.
+ * *out: a NEW 1-D uint8 CPU tensor holding the file (caller frees). Errors:
+ * AUG_ERR_VALUE for quality outside 1..100 (naming it), another channel count
+ * or size; AUG_ERR_TYPE for a dtype other than uint8; AUG_ERR_JPEG with
+ * libjpeg-turbo's message. */
+AUG_API aug_status aug_jpeg_encode(const aug_tensor *image, const char *layout, int quality, aug_tensor **out);
+
 /* ---- PNG and output channels (docs/jpeg.md "PNG" and "Channels") ------------ */
 
 /* The file formats a decoder reads, told apart by their first bytes (JPEG:

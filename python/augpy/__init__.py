@@ -32,10 +32,14 @@ from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix, sa
 from ._geometry import center_crop, crop, flip, hflip, resize, vflip, warp_affine  # noqa: E402,F401
 # torchvision's affine and rotate over warp_affine (augpy/_affine.py)
 from ._affine import affine, rotate  # noqa: E402,F401
+# torchvision's pad, random crop and five / ten crops (augpy/_pad.py, augpy/_crop.py)
+from ._pad import pad  # noqa: E402,F401
+from ._crop import five_crop, random_crop, ten_crop  # noqa: E402,F401
 
 __all__ = sorted(_augpy.__all__
                  + ["JpegError", "image", "numeric_limits"]
                  + ["data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints",
                     "transform_keypoints_batch"]
                  + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states"]
-                 + ["affine", "rotate"])
+                 + ["affine", "rotate"]
+                 + ["pad", "random_crop", "five_crop", "ten_crop"])

@@ -41,6 +41,10 @@ from ._geometry import vflip as vflip
 from ._geometry import warp_affine as warp_affine
 from ._affine import affine as affine
 from ._affine import rotate as rotate
+from ._pad import pad as pad
+from ._crop import five_crop as five_crop
+from ._crop import random_crop as random_crop
+from ._crop import ten_crop as ten_crop
 
 # `from augpy import *`: every public name except all, any, min, max, sum and
 # MemoryError (they would shadow builtins) and math (the standard library's module):
@@ -49,5 +53,6 @@ from ._augpy import __all__ as __all__
 __all__ += [
     "JpegError", "image", "numeric_limits", "data", "targets", "transform_boxes", "transform_boxes_batch",
     "transform_keypoints", "transform_keypoints_batch", "rrc", "plan_decode", "random_resized_crop",
-    "resize_center_crop_matrix", "sample_rng_states", "affine", "rotate",
+    "resize_center_crop_matrix", "sample_rng_states", "affine", "rotate", "pad", "random_crop", "five_crop",
+    "ten_crop",
 ]

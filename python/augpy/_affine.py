@@ -23,7 +23,10 @@ _INTERP = {"nearest": "nearest", "bilinear": "linear", "linear": "linear"}
 
 def _per_image(value, n, width, func, name):
     """value as an (n, width) float64 array: one value (or pair) for every image, or one per image."""
-    a = np.asarray(value, dtype=np.float64)
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"{func}: {name} must be finite, got an int too large for a float") from None
     if a.ndim == 0 and width == 1 or a.shape == (width,) and width > 1:
         a = np.broadcast_to(a.reshape(1, width), (n, width))
     elif a.shape == (n,) and width == 1:
@@ -93,8 +96,9 @@ def _prepare(image, layout, func):
     return src, lay, n, src.shape[lay.index("H")], src.shape[lay.index("W")]
 
 
-def _warp(src, lay, matrices, src_hw, dst_hw, n, interpolation, fill, targets, func):
-    """Warps src (one image or an n-image batch of layout lay) with augpy matrices into a new tensor."""
+def _warp(src, lay, matrices, src_hw, dst_hw, n, interpolation, fill, targets, func, border="constant"):
+    """Warps src (one image or an n-image batch of layout lay) with augpy matrices into a new tensor
+    (border: warp_affine's border mode)."""
     interp = _INTERP.get(interpolation) if isinstance(interpolation, str) else None
     if interp is None:
         raise ValueError(f"{func}: interpolation must be 'nearest' or 'bilinear', got {interpolation!r}")
@@ -105,10 +109,10 @@ def _warp(src, lay, matrices, src_hw, dst_hw, n, interpolation, fill, targets, f
         dst = dst.to(src.device)
     dst.layout = lay
     if lay == "HW":  # warp_affine's one-channel images
-        _augpy.warp_affine(src, dst, matrices[0], fill, interpolation=interp)
+        _augpy.warp_affine(src, dst, matrices[0], fill, interpolation=interp, border=border)
     else:
         _augpy.warp_affine(src, dst, matrices if "N" in lay else matrices[0], fill, interpolation=interp,
-                           layout=lay, src_layout=lay)
+                           border=border, layout=lay, src_layout=lay)
     if targets is None:
         return dst
     if n != 1 or "N" in lay:

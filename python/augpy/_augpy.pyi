@@ -26,16 +26,16 @@ __all__ = [
     "adjust_brightness", "adjust_contrast", "adjust_hue", "adjust_saturation", "adjust_sharpness", "arange",
     "argmax", "argmin", "array_to_tensor", "asarray", "autocontrast", "bfloat16", "bool_", "box_blur_single",
     "cast", "center_crop", "color_jitter", "color_jitter_params", "concatenate", "copy", "crop",
-    "crop_mirror_normalize", "cuda_status", "default_stream", "div", "empty", "empty_like", "eq", "equalize",
-    "export_dltensor", "fill", "flip", "flip_batch", "float16", "float32", "float64", "fma", "from_dlpack", "full",
-    "full_like", "gaussian_blur", "gaussian_blur_single", "ge", "gemm", "get_current_device", "get_current_stream",
-    "get_device_properties", "get_num_threads", "get_thread_num_threads", "gt", "hflip", "hsv_to_rgb", "image_dims",
-    "import_dltensor", "int16", "int32", "int64", "int8", "invert", "jpeg_info", "le", "lighting", "lt",
-    "make_affine_matrix", "make_transform", "mean", "meminfo", "mul", "ne", "ones", "ones_like", "posterize",
-    "rdiv", "release", "reshape", "resize", "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id",
-    "set_num_threads", "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub", "swap_dtype",
-    "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype", "uint16",
-    "uint32", "uint64", "uint8", "vflip", "warp_affine", "where", "zeros", "zeros_like",
+    "crop_mirror_normalize", "cuda_status", "default_stream", "div", "empty", "empty_like", "encode_jpeg", "eq",
+    "equalize", "export_dltensor", "fill", "flip", "flip_batch", "float16", "float32", "float64", "fma",
+    "from_dlpack", "full", "full_like", "gaussian_blur", "gaussian_blur_single", "ge", "gemm", "get_current_device",
+    "get_current_stream", "get_device_properties", "get_num_threads", "get_thread_num_threads", "gt", "hflip",
+    "hsv_to_rgb", "image_dims", "import_dltensor", "int16", "int32", "int64", "int8", "invert", "jpeg_info", "le",
+    "lighting", "lt", "make_affine_matrix", "make_transform", "mean", "meminfo", "mul", "ne", "ones", "ones_like",
+    "posterize", "rdiv", "release", "reshape", "resize", "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub",
+    "sample_id", "set_num_threads", "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub",
+    "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype",
+    "uint16", "uint32", "uint64", "uint8", "vflip", "warp_affine", "where", "zeros", "zeros_like",
 ]
 
 __version__: str
@@ -1458,6 +1458,17 @@ def jpeg_info(data: _JpegData) -> Tuple[int, int]:
 
     data is bytes-like (the whole file or at least its header). Raises augpy.DecodeError (a subclass of
     NvJpegError) when the data is not a JPEG or its header is corrupt; Decoder.info also reads PNG files."""
+
+
+def encode_jpeg(image: _Image, quality: SupportsIndex = 75, layout: Optional[str] = None) -> bytes:
+    """Encode one uint8 image as a JPEG file with libjpeg-turbo: bytes.
+
+    image: (H, W), (H, W, C) or (C, H, W) with C = 1 (grayscale JPEG) or 3 (RGB, stored as YCbCr 4:2:0), any
+    strides, on any device (a CUDA tensor is read back to the host); a Tensor or an array. quality: 1..100
+    (libjpeg's scaling of the standard tables). The settings are PIL's defaults (4:2:0, accurate DCT, standard
+    Huffman tables), so decoding the file gives Pillow's pixels for im.save(f, 'JPEG', quality=q).
+    layout: 'HW', 'HWC' or 'CHW' (None: the tensor's layout string, else its shape's). ValueError for quality
+    outside 1..100, other channel counts or sizes; TypeError for a dtype other than uint8."""
 
 # ---- affine warp (warp.c) -------------------------------------------------------------------------
 

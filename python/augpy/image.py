@@ -36,7 +36,8 @@ listed in ``batch['skipped']``). Every stage pickles (its parameters and counts)
 
 The code: augpy/_decode_stage.py (DecodeWarp and the shared helpers),
 augpy/_imagenet_stages.py (the ImageNet stages and recipes), augpy/_colour_stages.py
-(Lighting, ColorJitter, Normalize).
+(Lighting, ColorJitter, Normalize), augpy/_crop.py (RandomCrop), augpy/_random_stages.py
+(RandomGrayscale, RandomGaussianBlur, RandomJpegQuality).
 """
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD  # noqa: F401 (public constants)
 from ._colour_stages import ColorJitter, Lighting, Lightning, Normalize
@@ -47,14 +48,17 @@ from ._erasing import RandomErasing
 from ._mixing import CutMix, MixUp, cutmix, mixup
 from ._policies import OPS as POLICY_OPS  # noqa: F401 (public constant)
 from ._policies import RandAugment, TrivialAugmentWide, apply_policy
+from ._crop import RandomCrop
+from ._random_stages import RandomGaussianBlur, RandomGrayscale, RandomJpegQuality
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
+           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
+           "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
 for _obj in (ColorJitter, DecodeWarp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
              TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
-             RandomApply, RandomChoice, OneOf):
+             RandomApply, RandomChoice, OneOf, RandomCrop, RandomGrayscale, RandomGaussianBlur, RandomJpegQuality):
     _obj.__module__ = __name__
 del _obj

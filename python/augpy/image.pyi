@@ -8,10 +8,17 @@ import numpy.typing
 from typing_extensions import Unpack
 
 from ._augpy import Tensor, _DTypeLike, _RangeLike
+from ._crop import RandomCrop as RandomCrop
+from ._random_stages import RandomGaussianBlur as RandomGaussianBlur
+from ._random_stages import RandomGrayscale as RandomGrayscale
+from ._random_stages import RandomJpegQuality as RandomJpegQuality
 
-__all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
-           "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
+__all__ = [
+    "ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
+    "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
+    "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
+    "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality",
+]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).

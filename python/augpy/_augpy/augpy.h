@@ -395,6 +395,7 @@ int augpy_forksafe_lock_check(PyThread_type_lock *lock, unsigned long *generatio
     X(random)         /* random.c: RandomNumberGenerator, stream_seed, sample_id */                \
     X(reshape)        /* reshape.c: reshape (DALI) */                                              \
     X(jpeg)           /* jpeg.c: Decoder, jpeg_info */                                             \
+    X(jpeg_encode)    /* jpeg_encode.c: encode_jpeg */                                             \
     X(warp)           /* warp.c: WarpScaleMode, make_affine_matrix, make_transform, warp_affine */ \
     X(lighting)       /* lighting.c: lighting */                                                   \
     X(blur)           /* blur.c: box_blur_single, gaussian_blur_single, gaussian_blur */           \
