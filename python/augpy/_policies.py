@@ -146,6 +146,10 @@ class _Policy(Sampled):
     def __reduce__(self):
         return _restore_stage, (type(self), self._params, self._sampling_state())
 
+    def _record(self, u, h, w):
+        """What an image's augmentation dict records from its uniforms u: 'policy', the ops."""
+        return {"policy": self._draw(u, h, w)}
+
     def __call__(self, batch):
         """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
         gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
@@ -157,8 +161,9 @@ class _Policy(Sampled):
         for k in range(n):
             ops = augmentation[k].get("policy")
             if ops is None:
-                ops = self._draw(generator_at(states[k], self.draws)[1], h, w)
-                augmentation[k]["policy"] = ops
+                record = self._record(generator_at(states[k], self.draws)[1], h, w)
+                augmentation[k].update(record)
+                ops = record["policy"]
             view = image[k]
             res = apply_policy(view, ops, self.interpolation, self.fill)
             if res is not view:

@@ -11,7 +11,8 @@ from ._augpy import Tensor, _DTypeLike, _RangeLike
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
+           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
+           "AutoAugment", "AugMix", "apply_augmix"]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
@@ -303,6 +304,59 @@ class RandAugment:
     def __call__(self, batch: _Batch) -> _Batch:
         """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
         gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
+
+
+class AutoAugment:
+    """torchvision's ``AutoAugment(policy, interpolation, fill)`` on a uint8 or float32 (N, C,
+    H, W) batch, in place: each image draws one of the policy's 25 sub-policies uniformly, then
+    applies each of its two ops with the op's probability, at the op's magnitude bin of the
+    10-bin table, a signed magnitude negated with probability 1/2. ``policy``: 'imagenet',
+    'cifar10' or 'svhn'. Each augmentation dict gets ``'policy'`` (the (op, magnitude) list the
+    image ran; replayed when given) and ``'sub_policy'`` (the drawn index). Draws follow the
+    seed model (stream 'AutoAugment')."""
+    stream: Optional[str]
+    seed: Optional[int]
+    policy: str
+    sub_policies: Tuple[Tuple[Tuple[str, float, Optional[int]], ...], ...]
+    interpolation: str
+    fill: Any
+    draws: int
+    space: Dict[str, Tuple[Optional[Callable[[int, int, int], numpy.ndarray]], bool]]
+    def __init__(self, policy: str = "imagenet", interpolation: str = "nearest", fill: Any = 0,
+                 seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
+        gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
+
+
+def apply_augmix(image: Any, record: Dict[str, Any], interpolation: str = "bilinear", fill: Any = 0) -> Tensor:
+    """One image (C, H, W), uint8 or float32, through an AugMix record ``{'m': m0, 'weights':
+    [w_i], 'chains': [[(op, magnitude), ...], ...]}``: ``m0 * x + sum(w_i * chain_i(x))`` in
+    float32, truncated back to uint8 for a uint8 image. Returns a new tensor."""
+
+
+class AugMix:
+    """torchvision's ``AugMix(severity, mixture_width, chain_depth, alpha, all_ops,
+    interpolation, fill)`` on a uint8 or float32 (N, C, H, W) batch, in place, each image with
+    its own draws (stream 'AugMix'). ``all_ops=False`` leaves out Brightness, Color, Contrast
+    and Sharpness. Each augmentation dict gets ``'augmix'`` (``m``, ``weights``, ``chains``);
+    a dict that has one is replayed."""
+    stream: Optional[str]
+    seed: Optional[int]
+    severity: int
+    mixture_width: int
+    chain_depth: int
+    alpha: float
+    all_ops: bool
+    interpolation: str
+    fill: Any
+    space: Dict[str, Tuple[Optional[Callable[[int, int, int], numpy.ndarray]], bool]]
+    def __init__(self, severity: int = 3, mixture_width: int = 3, chain_depth: int = -1, alpha: float = 1.0,
+                 all_ops: bool = True, interpolation: str = "bilinear", fill: Any = 0,
+                 seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Each image of ``batch['image']`` through its own AugMix, in place; each augmentation
+        dict gets ``'augmix'`` (a given one is replayed)."""
 
 
 class RandomErasing:
