@@ -49,15 +49,16 @@ from ._policies import OPS as POLICY_OPS  # noqa: F401 (public constant)
 from ._policies import RandAugment, TrivialAugmentWide, apply_policy
 from ._autoaugment import AutoAugment
 from ._augmix import AugMix, apply_augmix
+from ._timm_mixup import Mixup
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
            "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
-           "AutoAugment", "AugMix", "apply_augmix"]
+           "AutoAugment", "AugMix", "apply_augmix", "Mixup"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
 for _obj in (ColorJitter, DecodeWarp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
              TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
-             RandomApply, RandomChoice, OneOf, AutoAugment, AugMix, apply_augmix):
+             RandomApply, RandomChoice, OneOf, AutoAugment, AugMix, apply_augmix, Mixup):
     _obj.__module__ = __name__
 del _obj

@@ -12,7 +12,7 @@ from ._augpy import Tensor, _DTypeLike, _RangeLike
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
            "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
-           "AutoAugment", "AugMix", "apply_augmix"]
+           "AutoAugment", "AugMix", "apply_augmix", "Mixup"]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
@@ -357,6 +357,33 @@ class AugMix:
     def __call__(self, batch: _Batch) -> _Batch:
         """Each image of ``batch['image']`` through its own AugMix, in place; each augmentation
         dict gets ``'augmix'`` (a given one is replayed)."""
+
+
+class Mixup:
+    """timm's ``Mixup(mixup_alpha, cutmix_alpha, cutmix_minmax, prob, switch_prob, mode,
+    correct_lam, label_smoothing, num_classes)`` as a collate step: ``batch['image']`` (a float
+    (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices)
+    become mixed images and ``batch['target']``, float32 (N, num_classes) label-smoothed soft
+    targets. Each augmentation dict records ``'timm_mixup'``: ``{'lam', 'box'}`` (module
+    docstring: augpy/_timm_mixup.py)."""
+    stream: Optional[str]
+    seed: Optional[int]
+    mixup_alpha: float
+    cutmix_alpha: float
+    cutmix_minmax: Optional[Tuple[float, float]]
+    prob: float
+    switch_prob: float
+    mode: str
+    correct_lam: bool
+    label_smoothing: float
+    num_classes: int
+    def __init__(self, mixup_alpha: float = 1.0, cutmix_alpha: float = 0.0,
+                 cutmix_minmax: Optional[Sequence[float]] = None, prob: float = 1.0, switch_prob: float = 0.5,
+                 mode: str = "batch", correct_lam: bool = True, label_smoothing: float = 0.1,
+                 num_classes: int = 1000, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Mix ``batch['image']`` in place and set ``batch['target']``; each augmentation dict
+        gets ``'timm_mixup'`` (when every dict has one, they are replayed)."""
 
 
 class RandomErasing:
