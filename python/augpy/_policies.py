@@ -146,6 +146,9 @@ class _Policy(Sampled):
     def __reduce__(self):
         return _restore_stage, (type(self), self._params, self._sampling_state())
 
+    def _apply_ops(self, image, ops):
+        return apply_policy(image, ops, self.interpolation, self.fill)
+
     def _record(self, u, h, w):
         """What an image's augmentation dict records from its uniforms u: 'policy', the ops."""
         return {"policy": self._draw(u, h, w)}
@@ -165,7 +168,7 @@ class _Policy(Sampled):
                 augmentation[k].update(record)
                 ops = record["policy"]
             view = image[k]
-            res = apply_policy(view, ops, self.interpolation, self.fill)
+            res = self._apply_ops(view, ops)
             if res is not view:
                 _augpy.copy(res, view)
         batch["augmentation"] = augmentation
@@ -197,6 +200,14 @@ class RandAugment(_Policy):
         self.interpolation, self.fill = interpolation, fill
         self.draws = 2 * self.num_ops
         self._init_sampling(seed)
+
+    @staticmethod
+    def from_timm(config_str, seed=None, *, interpolation="bilinear", fill=(128, 128, 128), translate_pct=0.45):
+        """timm's RandAugment from its config string (``'rand-m9-mstd0.5-inc1'``): an
+        augpy.image.TimmRandAugment, as augpy.image.rand_augment_transform makes it."""
+        from ._timm import TimmRandAugment, parse_config
+        return TimmRandAugment(**parse_config(config_str, "RandAugment.from_timm"), seed=seed,
+                               interpolation=interpolation, fill=fill, translate_pct=translate_pct)
 
     def _draw(self, u, h, w):
         names = list(self.space)

@@ -50,15 +50,18 @@ from ._policies import RandAugment, TrivialAugmentWide, apply_policy
 from ._autoaugment import AutoAugment
 from ._augmix import AugMix, apply_augmix
 from ._timm_mixup import Mixup
+from ._timm import TIMM_OPS, TimmRandAugment, apply_timm_policy, rand_augment_transform
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
            "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
-           "AutoAugment", "AugMix", "apply_augmix", "Mixup"]
+           "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS", "TimmRandAugment", "apply_timm_policy",
+           "rand_augment_transform"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
 for _obj in (ColorJitter, DecodeWarp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
              TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
-             RandomApply, RandomChoice, OneOf, AutoAugment, AugMix, apply_augmix, Mixup):
+             RandomApply, RandomChoice, OneOf, AutoAugment, AugMix, apply_augmix, Mixup, TimmRandAugment,
+             apply_timm_policy, rand_augment_transform):
     _obj.__module__ = __name__
 del _obj

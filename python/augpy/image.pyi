@@ -9,10 +9,13 @@ from typing_extensions import Unpack
 
 from ._augpy import Tensor, _DTypeLike, _RangeLike
 
-__all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
-           "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
-           "AutoAugment", "AugMix", "apply_augmix", "Mixup"]
+__all__ = [
+    "ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
+    "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
+    "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
+    "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS", "TimmRandAugment", "apply_timm_policy",
+    "rand_augment_transform",
+]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
@@ -304,6 +307,62 @@ class RandAugment:
     def __call__(self, batch: _Batch) -> _Batch:
         """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
         gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
+    @staticmethod
+    def from_timm(config_str: str, seed: _Seed = None, *, interpolation: str = "bilinear", fill: Any = (128, 128, 128),
+                  translate_pct: float = 0.45) -> "TimmRandAugment":
+        """timm's RandAugment from its config string (``'rand-m9-mstd0.5-inc1'``): an
+        augpy.image.TimmRandAugment, as augpy.image.rand_augment_transform makes it."""
+
+
+TIMM_OPS: Tuple[str, ...]
+
+
+def apply_timm_policy(image: Any, ops: Sequence[Tuple[str, Optional[float]]], interpolation: str = "bilinear",
+                      fill: Any = (128, 128, 128)) -> Tensor:
+    """One uint8 image (C, H, W) through ops: a sequence of (timm op name, argument) with the
+    name one of augpy.image.TIMM_OPS and the argument what timm's level-to-argument rule gives
+    (degrees, a shear factor, a fraction of the size, bits, a threshold, an added value, an
+    enhancement factor; none for AutoContrast, Equalize and Invert). Returns a new tensor."""
+
+
+class TimmRandAugment:
+    """timm's RandAugment (``rand_augment_transform(config_str)``) on a uint8 (N, C, H, W)
+    batch, in place. Each image draws ``num_ops`` ops (uniformly with replacement, or by the
+    'weights' set's weights without replacement); each is applied with probability ``prob``,
+    at ``magnitude`` plus N(0, magnitude_std) noise (uniform in [0, magnitude] for an infinite
+    or > 100 std), clipped to [0, magnitude_max or 10], its argument by timm's level rule, a
+    signed one negated with probability 1/2. ``fill``: the value outside a warped image (timm's
+    img_mean; 128 per channel by default), ``interpolation`` 'bilinear' or 'nearest' (timm picks
+    bilinear or bicubic at random unless told), ``translate_pct``: TranslateXRel / YRel's range.
+    Records ``'policy'`` ((op, argument) list, replayed when given) and ``'magnitudes'``."""
+    stream: Optional[str]
+    seed: Optional[int]
+    magnitude: int
+    magnitude_max: Optional[int]
+    num_ops: int
+    prob: float
+    magnitude_std: float
+    increasing: bool
+    weights: Optional[numpy.ndarray]
+    names: Tuple[str, ...]
+    interpolation: str
+    fill: Any
+    hparams: Dict[str, float]
+    draws: int
+    def __init__(self, magnitude: int = 10, num_ops: int = 2, prob: float = 0.5, magnitude_std: float = 0.0,
+                 magnitude_max: Optional[int] = None, increasing: bool = False,
+                 transforms: Union[None, str, Sequence[str]] = None, interpolation: str = "bilinear",
+                 fill: Any = (128, 128, 128), translate_pct: float = 0.45, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch: ...
+
+
+def rand_augment_transform(config_str: str, seed: _Seed = None, *, interpolation: str = "bilinear",
+                           fill: Any = (128, 128, 128), translate_pct: float = 0.45) -> TimmRandAugment:
+    """timm's ``rand_augment_transform(config_str)`` as augpy's stage: a TimmRandAugment (uint8
+    (N, C, H, W) batches). config_str: 'rand' then '-'-separated sections m (magnitude, 0..10),
+    n (ops per image), p (probability of each op, default 0.5), mstd (magnitude noise), mmax
+    (the magnitude's upper clip), inc (1: the increasing-severity op set), t ('weights'), e.g.
+    'rand-m9-mstd0.5-inc1'. interpolation, fill and translate_pct: TimmRandAugment's."""
 
 
 class AutoAugment:
