@@ -36,7 +36,10 @@ listed in ``batch['skipped']``). Every stage pickles (its parameters and counts)
 
 The code: augpy/_decode_stage.py (DecodeWarp and the shared helpers),
 augpy/_imagenet_stages.py (the ImageNet stages and recipes), augpy/_colour_stages.py
-(Lighting, ColorJitter, Normalize).
+(Lighting, ColorJitter, Normalize); the policies and mixing: augpy/_policies.py
+(RandAugment, TrivialAugmentWide), _autoaugment.py, _augmix.py, _timm.py (timm's
+RandAugment), _mixing.py (MixUp, CutMix), _timm_mixup.py (timm's Mixup), _erasing.py and
+_combinators.py (docs/policies.md).
 """
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD  # noqa: F401 (public constants)
 from ._colour_stages import ColorJitter, Lighting, Lightning, Normalize

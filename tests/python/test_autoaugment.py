@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import augpy
+from conftest import DEVICE, ON_CUDA
 from augpy import _augmix, _autoaugment, _policies
 
 DATA = np.load(pathlib.Path(__file__).parent / "data" / "torchvision_autoaugment.npz")
@@ -226,3 +227,23 @@ def test_augmix_partial_space():
 def test_bad_arguments(make, msg):
     with pytest.raises(ValueError, match=msg):
         make()
+
+
+@pytest.mark.skipif(not ON_CUDA, reason="needs the CUDA backend (make pytest-emu runs it on the emulated devices)")
+def test_device_batches_match_the_cpu():
+    """Each new stage on a batch on the device: the same draws and images as on the CPU."""
+    x = np.random.default_rng(0).integers(0, 256, (4, 3, 20, 24), dtype=np.uint8)
+    f = np.random.default_rng(0).standard_normal((4, 3, 20, 24)).astype(np.float32)
+    cases = [(augpy.image.AutoAugment("svhn"), x), (augpy.image.AugMix(), x), (augpy.image.AugMix(), f.clip(0, 1)),
+             (augpy.image.rand_augment_transform("rand-m9-mstd0.5-inc1"), x)]
+    cases += [(augpy.image.Mixup(mixup_alpha=0.8, cutmix_alpha=1.0, mode=m, num_classes=10), f)
+              for m in ("batch", "pair", "elem")]
+    for stage, arr in cases:
+        runs = []
+        for device in ("cpu", DEVICE):
+            b = {"image": augpy.array_to_tensor(arr.copy()).to(device), "label": np.arange(4),
+                 "augmentation": [{"rng": (1, 0, k)} for k in range(4)]}
+            out = stage(b)
+            assert out["image"].device == b["image"].device
+            runs.append([augpy.tensor_to_array(out[k].to("cpu")) for k in ("image", "target") if k in out])
+        assert all(np.array_equal(a, b) for a, b in zip(*runs)), type(stage).__name__
