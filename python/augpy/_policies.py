@@ -142,6 +142,7 @@ class _Policy(Sampled):
     """A policy stage on a uint8 or float32 (N, C, H, W) batch, in place."""
 
     space: dict = {}  # op -> (magnitude table or None, signed); each policy draws with its own _draw
+    key = "policy"  # the augmentation dict's key of the ops an image ran
 
     def __reduce__(self):
         return _restore_stage, (type(self), self._params, self._sampling_state())
@@ -151,7 +152,7 @@ class _Policy(Sampled):
 
     def _record(self, u, h, w):
         """What an image's augmentation dict records from its uniforms u: 'policy', the ops."""
-        return {"policy": self._draw(u, h, w)}
+        return {self.key: self._draw(u, h, w)}
 
     def __call__(self, batch):
         """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
@@ -162,11 +163,11 @@ class _Policy(Sampled):
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         states = self._rng_states(augmentation)
         for k in range(n):
-            ops = augmentation[k].get("policy")
+            ops = augmentation[k].get(self.key)
             if ops is None:
                 record = self._record(generator_at(states[k], self.draws)[1], h, w)
                 augmentation[k].update(record)
-                ops = record["policy"]
+                ops = record[self.key]
             view = image[k]
             res = self._apply_ops(view, ops)
             if res is not view:

@@ -3,8 +3,9 @@ W) batches: the config string ``'rand-m9-mstd0.5-inc1'`` (rand_augment_transform
 n, p, mstd, mmax, inc, t), timm's op sets (_RAND_TRANSFORMS, _RAND_INCREASING_TRANSFORMS, the
 'weights' set) and its level-to-argument rules (_LEVEL_DENOM = 10), each image drawing its ops,
 their application (probability ``p`` per op), magnitude noise and signs from the seed model
-(stream 'TimmRandAugment'). Recorded as ``'policy'``: the (timm op name, its argument) list the
-image ran, and ``'magnitudes'``: each applied op's magnitude after noise and clipping.
+(stream 'TimmRandAugment'). Recorded as ``'timm_policy'``: the (timm op name, its argument) list
+the image ran (its own key: timm's arguments are not torchvision's magnitudes), and
+``'timm_magnitudes'``: each applied op's magnitude after noise and clipping.
 
 timm's ops are PIL's; here each runs on the tensor through augpy: the geometric ones warp with
 PIL's own affine matrices (the output pixel centre mapped through PIL's ``data``), the tone
@@ -12,6 +13,7 @@ ones through augpy's torchvision-defined functions (docs/policies.md states wher
 differ)."""
 import math
 import re
+from statistics import NormalDist
 
 import numpy as np
 
@@ -201,7 +203,10 @@ class TimmRandAugment(_Policy):
     signed one negated with probability 1/2. ``fill``: the value outside a warped image (timm's
     img_mean; 128 per channel by default), ``interpolation`` 'bilinear' or 'nearest' (timm picks
     bilinear or bicubic at random unless told), ``translate_pct``: TranslateXRel / YRel's range.
-    Records ``'policy'`` ((op, argument) list, replayed when given) and ``'magnitudes'``."""
+    Records ``'timm_policy'`` ((op, argument) list, replayed when given) and
+    ``'timm_magnitudes'``."""
+
+    key = "timm_policy"
 
     def __init__(self, magnitude=10, num_ops=2, prob=0.5, magnitude_std=0.0, magnitude_max=None,
                  increasing=False, transforms=None, interpolation="bilinear", fill=(128, 128, 128),
@@ -278,10 +283,10 @@ class TimmRandAugment(_Policy):
             m = self._magnitude(z[k], u[3 * n + k])
             ops.append((op, level_arg(op, m, u[2 * n + k] > 0.5, self.hparams)))
             magnitudes.append(m)
-        return {"policy": ops, "magnitudes": magnitudes}
+        return {"timm_policy": ops, "timm_magnitudes": magnitudes}
 
     def _draw(self, u, h, w):
-        return self._record(u, h, w)["policy"]
+        return self._record(u, h, w)["timm_policy"]
 
     def _apply_ops(self, image, ops):
         return apply_timm_policy(image, ops, self.interpolation, self.fill)
@@ -295,7 +300,6 @@ class TimmRandAugment(_Policy):
 
 def _normals(u):
     """N(0, 1) values from uniforms in [0, 1) by the inverse normal CDF (one per uniform)."""
-    from statistics import NormalDist
     nd = NormalDist()
     return [nd.inv_cdf(min(max(v, 1e-300), 1 - 1e-16)) for v in u]
 

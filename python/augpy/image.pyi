@@ -334,7 +334,8 @@ class TimmRandAugment:
     signed one negated with probability 1/2. ``fill``: the value outside a warped image (timm's
     img_mean; 128 per channel by default), ``interpolation`` 'bilinear' or 'nearest' (timm picks
     bilinear or bicubic at random unless told), ``translate_pct``: TranslateXRel / YRel's range.
-    Records ``'policy'`` ((op, argument) list, replayed when given) and ``'magnitudes'``."""
+    Records ``'timm_policy'`` ((op, argument) list, replayed when given) and
+    ``'timm_magnitudes'``."""
     stream: Optional[str]
     seed: Optional[int]
     magnitude: int
@@ -349,6 +350,7 @@ class TimmRandAugment:
     fill: Any
     hparams: Dict[str, float]
     draws: int
+    key: str
     def __init__(self, magnitude: int = 10, num_ops: int = 2, prob: float = 0.5, magnitude_std: float = 0.0,
                  magnitude_max: Optional[int] = None, increasing: bool = False,
                  transforms: Union[None, str, Sequence[str]] = None, interpolation: str = "bilinear",

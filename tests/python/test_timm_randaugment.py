@@ -107,31 +107,31 @@ def test_draws_follow_timm():
     n = 6000
     stage = augpy.image.rand_augment_transform("rand-m9-mstd0.5-inc1")
     recs = draws(stage, n)
-    ops = [op for r in recs for op, _ in r["policy"]]
+    ops = [op for r in recs for op, _ in r["timm_policy"]]
     # each of the 2 ops applied with p = 0.5, chosen uniformly from the 15 of the increasing set
     assert abs(len(ops) - n) < 4 * (2 * n * 0.25) ** 0.5
     assert chisquare_ok([ops.count(o) for o in _timm.RAND_INCREASING_TRANSFORMS], np.full(15, len(ops) / 15))[0]
     # magnitudes: 9 + N(0, 0.5) clipped to [0, 10]
-    mags = [m for r in recs for m in r["magnitudes"]]
+    mags = [m for r in recs for m in r["timm_magnitudes"]]
     ref = np.clip(np.random.default_rng(0).normal(9, 0.5, 5000), 0, 10)
     assert ks_ok(mags, ref)[0] and max(mags) <= 10.0
     assert abs(np.mean([m == 10.0 for m in mags]) - np.mean(ref == 10.0)) < 0.02
     # the sign of a signed op: 1/2
-    rot = [a for r in recs for op, a in r["policy"] if op == "Rotate"]
+    rot = [a for r in recs for op, a in r["timm_policy"] if op == "Rotate"]
     assert abs(np.mean([a < 0 for a in rot]) - 0.5) < 4 * (0.25 / len(rot)) ** 0.5
     # mstd > 100: uniform in [0, m]
     uni = draws(augpy.image.rand_augment_transform("rand-m8-mstd101-p1.0"), 2000)
-    assert ks_ok([m for r in uni for m in r["magnitudes"]], np.random.default_rng(1).uniform(0, 8, 4000))[0]
+    assert ks_ok([m for r in uni for m in r["timm_magnitudes"]], np.random.default_rng(1).uniform(0, 8, 4000))[0]
 
 
 def test_weighted_draws():
     """'tweights': ops drawn by weight, without replacement (numpy's choice(replace=False, p=))."""
     stage = augpy.image.rand_augment_transform("rand-m9-n2-p1.0-tweights")
     recs = draws(stage, 6000)
-    assert all(len({op for op, _ in r["policy"]}) == 2 for r in recs)
-    first = [r["policy"][0][0] for r in recs]
+    assert all(len({op for op, _ in r["timm_policy"]}) == 2 for r in recs)
+    first = [r["timm_policy"][0][0] for r in recs]
     assert chisquare_ok([first.count(o) for o in stage.names], stage.weights * len(first))[0]
-    second = [r["policy"][1][0] for r in recs]
+    second = [r["timm_policy"][1][0] for r in recs]
     w = stage.weights
     p2 = np.array([sum(w[i] * w[j] / (1 - w[i]) for i in range(len(w)) if i != j) for j in range(len(w))])
     assert chisquare_ok([second.count(o) for o in stage.names], p2 * len(second))[0]
@@ -147,14 +147,14 @@ def test_stage_records_and_replays():
     src = augpy.tensor_to_array(batch_of()["image"]).copy()
     out = stage(batch_of())
     got = augpy.tensor_to_array(out["image"])
-    recs = [a["policy"] for a in out["augmentation"]]
+    recs = [a["timm_policy"] for a in out["augmentation"]]
     assert len({json.dumps(r) for r in recs}) > 1
     for k in range(6):
         one = augpy.image.apply_timm_policy(src[k], recs[k], fill=(124, 116, 104))
         assert np.array_equal(got[k], augpy.tensor_to_array(one))
-    assert [a["policy"] for a in pickle.loads(pickle.dumps(stage))(batch_of())["augmentation"]] == recs
+    assert [a["timm_policy"] for a in pickle.loads(pickle.dumps(stage))(batch_of())["augmentation"]] == recs
     given = batch_of()
-    given["augmentation"] = [{"policy": r} for r in recs]
+    given["augmentation"] = [{"timm_policy": r} for r in recs]
     assert np.array_equal(augpy.tensor_to_array(stage(given)["image"]), got)
 
 
@@ -188,3 +188,13 @@ def test_bad_input():
         augpy.image.apply_timm_policy(np.zeros((3, 4, 4), np.float32), [])
     with pytest.raises(ValueError, match="TimmRandAugment: magnitude_std must be >= 0"):
         augpy.image.TimmRandAugment(magnitude_std=-1)
+
+
+def test_own_record_key_beside_torchvisions_policies():
+    """Composed after a torchvision policy, timm's stage draws its own ops (its 'timm_policy'),
+    not a replay of the other's 'policy' (whose magnitudes mean other arguments)."""
+    b = batch_of()
+    out = augpy.image.Compose([augpy.image.RandAugment(num_ops=1),
+                               augpy.image.rand_augment_transform("rand-m9-p1.0")])(b)
+    for a in out["augmentation"]:
+        assert len(a["policy"]) == 1 and len(a["timm_policy"]) == 2
