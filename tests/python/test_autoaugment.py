@@ -16,7 +16,7 @@ import pytest
 
 import augpy
 from conftest import DEVICE, ON_CUDA
-from augpy import _augmix, _autoaugment, _policies
+from augpy import _augmix, _autoaugment
 
 DATA = np.load(pathlib.Path(__file__).parent / "data" / "torchvision_autoaugment.npz")
 AA_RUNS = sorted(int(k[2:-7]) for k in DATA.files if k.startswith("aa") and k.endswith("_policy"))
