@@ -188,7 +188,7 @@ PEERS_PY := $(PEERS_VENV)/bin/python
 # Exact versions: the .npz files of tests/python/data were recorded with them, and its
 # record_*.py scripts refuse other ones (tests/python/data/peer_versions.py reads this line).
 PEER_DEPS := numpy==2.4.6 opencv-python-headless==5.0.0.93 scikit-image==0.26.0 albumentations==2.0.8 \
-             nvidia-dali-cuda130==2.4.0 torch==2.15.0 torchvision==0.29.2 matplotlib==3.11.2
+             nvidia-dali-cuda130==2.4.0 torch==2.15.0 torchvision==0.29.2 matplotlib==3.11.2 timm==1.0.31
 bench-peers: deps
 	@dpkg -s zlib1g-dev >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zlib1g-dev; }
 	@[ -x $(PEERS_PY) ] || $(PYTHON) -m venv $(PEERS_VENV)

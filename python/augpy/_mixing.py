@@ -100,21 +100,36 @@ def _gamma(shape, normals, uniforms):
     return None
 
 
-def sample_beta(rng, alpha):
-    """A Beta(alpha, alpha) value from an augpy generator (two Gamma(alpha) values by
-    Marsaglia-Tsang, the draws in blocks of 64 until both accept)."""
+def sample_dirichlet(rng, alphas):
+    """A Dirichlet(alphas) sample (a list of floats summing to 1) from an augpy generator: one
+    Gamma(alpha_i) value each by Marsaglia-Tsang, normalised; the draws come in blocks of
+    max(64, 4k) normals and that many plus k uniforms, redrawn until every value accepts."""
+    k = len(alphas)
+    block = max(64, 4 * k)
     while True:
-        z = np.empty(64, np.float64)
-        u = np.empty(66, np.float64)
+        z = np.empty(block, np.float64)
+        u = np.empty(block + k, np.float64)
         rng.gaussian(z, 0.0, 1.0)
         rng.uniform(u, 0.0, 1.0)
         u = np.maximum(u, np.finfo(np.float64).tiny)  # log(0) never
         uniforms = iter(u.tolist())
         normals = iter(z.tolist())
-        a = _gamma(alpha, normals, uniforms)
-        b = _gamma(alpha, normals, uniforms) if a is not None else None
-        if a is not None and b is not None:
-            return a / (a + b) if a + b > 0 else 0.5
+        gammas = []
+        for a in alphas:
+            g = _gamma(a, normals, uniforms)
+            if g is None:
+                break
+            gammas.append(g)
+        if len(gammas) == k:
+            total = sum(gammas)
+            return [g / total for g in gammas] if total > 0 else [1.0 / k] * k
+
+
+def sample_beta(rng, alpha):
+    """A Beta(alpha, alpha) value from an augpy generator: the first of a Dirichlet(alpha,
+    alpha) sample (two Gamma(alpha) values by Marsaglia-Tsang, the draws in blocks of 64
+    normals and 66 uniforms until both accept)."""
+    return sample_dirichlet(rng, (alpha, alpha))[0]
 
 
 class _Mix(Sampled):

@@ -142,9 +142,17 @@ class _Policy(Sampled):
     """A policy stage on a uint8 or float32 (N, C, H, W) batch, in place."""
 
     space: dict = {}  # op -> (magnitude table or None, signed); each policy draws with its own _draw
+    key = "policy"  # the augmentation dict's key of the ops an image ran
 
     def __reduce__(self):
         return _restore_stage, (type(self), self._params, self._sampling_state())
+
+    def _apply_ops(self, image, ops):
+        return apply_policy(image, ops, self.interpolation, self.fill)
+
+    def _record(self, u, h, w):
+        """What an image's augmentation dict records from its uniforms u: 'policy', the ops."""
+        return {self.key: self._draw(u, h, w)}
 
     def __call__(self, batch):
         """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
@@ -155,12 +163,13 @@ class _Policy(Sampled):
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         states = self._rng_states(augmentation)
         for k in range(n):
-            ops = augmentation[k].get("policy")
+            ops = augmentation[k].get(self.key)
             if ops is None:
-                ops = self._draw(generator_at(states[k], self.draws)[1], h, w)
-                augmentation[k]["policy"] = ops
+                record = self._record(generator_at(states[k], self.draws)[1], h, w)
+                augmentation[k].update(record)
+                ops = record[self.key]
             view = image[k]
-            res = apply_policy(view, ops, self.interpolation, self.fill)
+            res = self._apply_ops(view, ops)
             if res is not view:
                 _augpy.copy(res, view)
         batch["augmentation"] = augmentation
@@ -192,6 +201,14 @@ class RandAugment(_Policy):
         self.interpolation, self.fill = interpolation, fill
         self.draws = 2 * self.num_ops
         self._init_sampling(seed)
+
+    @staticmethod
+    def from_timm(config_str, seed=None, *, interpolation="bilinear", fill=(128, 128, 128), translate_pct=0.45):
+        """timm's RandAugment from its config string (``'rand-m9-mstd0.5-inc1'``): an
+        augpy.image.TimmRandAugment, as augpy.image.rand_augment_transform makes it."""
+        from ._timm import TimmRandAugment, parse_config
+        return TimmRandAugment(**parse_config(config_str, "RandAugment.from_timm"), seed=seed,
+                               interpolation=interpolation, fill=fill, translate_pct=translate_pct)
 
     def _draw(self, u, h, w):
         names = list(self.space)

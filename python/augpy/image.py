@@ -37,7 +37,10 @@ listed in ``batch['skipped']``). Every stage pickles (its parameters and counts)
 The code: augpy/_decode_stage.py (DecodeWarp and the shared helpers),
 augpy/_imagenet_stages.py (the ImageNet stages and recipes), augpy/_colour_stages.py
 (Lighting, ColorJitter, Normalize), augpy/_crop.py (RandomCrop), augpy/_random_stages.py
-(RandomGrayscale, RandomGaussianBlur, RandomJpegQuality).
+(RandomGrayscale, RandomGaussianBlur, RandomJpegQuality); the policies and mixing: augpy/_policies.py
+(RandAugment, TrivialAugmentWide), _autoaugment.py, _augmix.py, _timm.py (timm's
+RandAugment), _mixing.py (MixUp, CutMix), _timm_mixup.py (timm's Mixup), _erasing.py and
+_combinators.py (docs/policies.md).
 """
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD  # noqa: F401 (public constants)
 from ._colour_stages import ColorJitter, Lighting, Lightning, Normalize
@@ -50,15 +53,23 @@ from ._policies import OPS as POLICY_OPS  # noqa: F401 (public constant)
 from ._policies import RandAugment, TrivialAugmentWide, apply_policy
 from ._crop import RandomCrop
 from ._random_stages import RandomGaussianBlur, RandomGrayscale, RandomJpegQuality
+from ._autoaugment import AutoAugment
+from ._augmix import AugMix, apply_augmix
+from ._timm_mixup import Mixup
+from ._timm import TIMM_OPS, TimmRandAugment, apply_timm_policy, rand_augment_transform
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
            "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
-           "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality"]
+           "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality",
+           "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS", "TimmRandAugment", "apply_timm_policy",
+           "rand_augment_transform"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
 for _obj in (ColorJitter, DecodeWarp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
              TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
-             RandomApply, RandomChoice, OneOf, RandomCrop, RandomGrayscale, RandomGaussianBlur, RandomJpegQuality):
+             RandomApply, RandomChoice, OneOf, RandomCrop, RandomGrayscale, RandomGaussianBlur, RandomJpegQuality,
+             AutoAugment, AugMix, apply_augmix, Mixup, TimmRandAugment,
+             apply_timm_policy, rand_augment_transform):
     _obj.__module__ = __name__
 del _obj

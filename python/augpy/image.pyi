@@ -18,6 +18,8 @@ __all__ = [
     "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
     "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
     "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality",
+    "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS", "TimmRandAugment", "apply_timm_policy",
+    "rand_augment_transform",
 ]
 
 _Batch = Dict[str, Any]
@@ -310,6 +312,144 @@ class RandAugment:
     def __call__(self, batch: _Batch) -> _Batch:
         """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
         gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
+    @staticmethod
+    def from_timm(config_str: str, seed: _Seed = None, *, interpolation: str = "bilinear", fill: Any = (128, 128, 128),
+                  translate_pct: float = 0.45) -> "TimmRandAugment":
+        """timm's RandAugment from its config string (``'rand-m9-mstd0.5-inc1'``): an
+        augpy.image.TimmRandAugment, as augpy.image.rand_augment_transform makes it."""
+
+
+TIMM_OPS: Tuple[str, ...]
+
+
+def apply_timm_policy(image: Any, ops: Sequence[Tuple[str, Optional[float]]], interpolation: str = "bilinear",
+                      fill: Any = (128, 128, 128)) -> Tensor:
+    """One uint8 image (C, H, W) through ops: a sequence of (timm op name, argument) with the
+    name one of augpy.image.TIMM_OPS and the argument what timm's level-to-argument rule gives
+    (degrees, a shear factor, a fraction of the size, bits, a threshold, an added value, an
+    enhancement factor; none for AutoContrast, Equalize and Invert). Returns a new tensor."""
+
+
+class TimmRandAugment:
+    """timm's RandAugment (``rand_augment_transform(config_str)``) on a uint8 (N, C, H, W)
+    batch, in place. Each image draws ``num_ops`` ops (uniformly with replacement, or by the
+    'weights' set's weights without replacement); each is applied with probability ``prob``,
+    at ``magnitude`` plus N(0, magnitude_std) noise (uniform in [0, magnitude] for an infinite
+    or > 100 std), clipped to [0, magnitude_max or 10], its argument by timm's level rule, a
+    signed one negated with probability 1/2. ``fill``: the value outside a warped image (timm's
+    img_mean; 128 per channel by default), ``interpolation`` 'bilinear' or 'nearest' (timm picks
+    bilinear or bicubic at random unless told), ``translate_pct``: TranslateXRel / YRel's range.
+    Records ``'timm_policy'`` ((op, argument) list, replayed when given) and
+    ``'timm_magnitudes'``."""
+    stream: Optional[str]
+    seed: Optional[int]
+    magnitude: int
+    magnitude_max: Optional[int]
+    num_ops: int
+    prob: float
+    magnitude_std: float
+    increasing: bool
+    weights: Optional[numpy.ndarray]
+    names: Tuple[str, ...]
+    interpolation: str
+    fill: Any
+    hparams: Dict[str, float]
+    draws: int
+    key: str
+    def __init__(self, magnitude: int = 10, num_ops: int = 2, prob: float = 0.5, magnitude_std: float = 0.0,
+                 magnitude_max: Optional[int] = None, increasing: bool = False,
+                 transforms: Union[None, str, Sequence[str]] = None, interpolation: str = "bilinear",
+                 fill: Any = (128, 128, 128), translate_pct: float = 0.45, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch: ...
+
+
+def rand_augment_transform(config_str: str, seed: _Seed = None, *, interpolation: str = "bilinear",
+                           fill: Any = (128, 128, 128), translate_pct: float = 0.45) -> TimmRandAugment:
+    """timm's ``rand_augment_transform(config_str)`` as augpy's stage: a TimmRandAugment (uint8
+    (N, C, H, W) batches). config_str: 'rand' then '-'-separated sections m (magnitude, 0..10),
+    n (ops per image), p (probability of each op, default 0.5), mstd (magnitude noise), mmax
+    (the magnitude's upper clip), inc (1: the increasing-severity op set), t ('weights'), e.g.
+    'rand-m9-mstd0.5-inc1'. interpolation, fill and translate_pct: TimmRandAugment's."""
+
+
+class AutoAugment:
+    """torchvision's ``AutoAugment(policy, interpolation, fill)`` on a uint8 or float32 (N, C,
+    H, W) batch, in place: each image draws one of the policy's 25 sub-policies uniformly, then
+    applies each of its two ops with the op's probability, at the op's magnitude bin of the
+    10-bin table, a signed magnitude negated with probability 1/2. ``policy``: 'imagenet',
+    'cifar10' or 'svhn'. Each augmentation dict gets ``'policy'`` (the (op, magnitude) list the
+    image ran; replayed when given) and ``'sub_policy'`` (the drawn index). Draws follow the
+    seed model (stream 'AutoAugment')."""
+    stream: Optional[str]
+    seed: Optional[int]
+    policy: str
+    sub_policies: Tuple[Tuple[Tuple[str, float, Optional[int]], ...], ...]
+    interpolation: str
+    fill: Any
+    draws: int
+    space: Dict[str, Tuple[Optional[Callable[[int, int, int], numpy.ndarray]], bool]]
+    def __init__(self, policy: str = "imagenet", interpolation: str = "nearest", fill: Any = 0,
+                 seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
+        gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
+
+
+def apply_augmix(image: Any, record: Dict[str, Any], interpolation: str = "bilinear", fill: Any = 0) -> Tensor:
+    """One image (C, H, W), uint8 or float32, through an AugMix record ``{'m': m0, 'weights':
+    [w_i], 'chains': [[(op, magnitude), ...], ...]}``: ``m0 * x + sum(w_i * chain_i(x))`` in
+    float32, truncated back to uint8 for a uint8 image. Returns a new tensor."""
+
+
+class AugMix:
+    """torchvision's ``AugMix(severity, mixture_width, chain_depth, alpha, all_ops,
+    interpolation, fill)`` on a uint8 or float32 (N, C, H, W) batch, in place, each image with
+    its own draws (stream 'AugMix'). ``all_ops=False`` leaves out Brightness, Color, Contrast
+    and Sharpness. Each augmentation dict gets ``'augmix'`` (``m``, ``weights``, ``chains``);
+    a dict that has one is replayed."""
+    stream: Optional[str]
+    seed: Optional[int]
+    severity: int
+    mixture_width: int
+    chain_depth: int
+    alpha: float
+    all_ops: bool
+    interpolation: str
+    fill: Any
+    space: Dict[str, Tuple[Optional[Callable[[int, int, int], numpy.ndarray]], bool]]
+    def __init__(self, severity: int = 3, mixture_width: int = 3, chain_depth: int = -1, alpha: float = 1.0,
+                 all_ops: bool = True, interpolation: str = "bilinear", fill: Any = 0,
+                 seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Each image of ``batch['image']`` through its own AugMix, in place; each augmentation
+        dict gets ``'augmix'`` (a given one is replayed)."""
+
+
+class Mixup:
+    """timm's ``Mixup(mixup_alpha, cutmix_alpha, cutmix_minmax, prob, switch_prob, mode,
+    correct_lam, label_smoothing, num_classes)`` as a collate step: ``batch['image']`` (a float
+    (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices)
+    become mixed images and ``batch['target']``, float32 (N, num_classes) label-smoothed soft
+    targets. Each augmentation dict records ``'timm_mixup'``: ``{'lam', 'box'}`` (module
+    docstring: augpy/_timm_mixup.py)."""
+    stream: Optional[str]
+    seed: Optional[int]
+    mixup_alpha: float
+    cutmix_alpha: float
+    cutmix_minmax: Optional[Tuple[float, float]]
+    prob: float
+    switch_prob: float
+    mode: str
+    correct_lam: bool
+    label_smoothing: float
+    num_classes: int
+    def __init__(self, mixup_alpha: float = 1.0, cutmix_alpha: float = 0.0,
+                 cutmix_minmax: Optional[Sequence[float]] = None, prob: float = 1.0, switch_prob: float = 0.5,
+                 mode: str = "batch", correct_lam: bool = True, label_smoothing: float = 0.1,
+                 num_classes: int = 1000, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch:
+        """Mix ``batch['image']`` in place and set ``batch['target']``; each augmentation dict
+        gets ``'timm_mixup'`` (when every dict has one, they are replayed)."""
 
 
 class RandomErasing:
