@@ -13,6 +13,7 @@ finished.
 centre crop) are DecodeWarp stages for ImageNet-style training and evaluation:
 they plan DCT-scaled region decodes (docs/rrc.md) and reuse DecodeWarp's ring
 and threads (``_fill``), overriding only the per-image ``_decode_warp``.
+``decode_warp`` is DecodeWarp's decode + warp of one image as a function.
 ``Lighting`` applies ``augpy.lighting`` to such a batch in place. Both take a
 batch dict ``{'image': ..., 'augmentation': [dict, ...]}``; each augmentation
 dict holds keyword arguments of ``make_transform`` (DecodeWarp) or the keys
@@ -40,7 +41,7 @@ augpy/_imagenet_stages.py (the ImageNet stages and recipes), augpy/_colour_stage
 """
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD  # noqa: F401 (public constants)
 from ._colour_stages import ColorJitter, Lighting, Lightning, Normalize
-from ._decode_stage import WARP_KEYS, DecodeWarp  # noqa: F401 (WARP_KEYS: public)
+from ._decode_stage import WARP_KEYS, DecodeWarp, decode_warp  # noqa: F401 (WARP_KEYS: public)
 from ._imagenet_stages import ImageNetEval, ImageNetTrain, imagenet_eval, imagenet_train
 from ._combinators import Compose, OneOf, RandomApply, RandomChoice
 from ._erasing import RandomErasing
@@ -48,12 +49,12 @@ from ._mixing import CutMix, MixUp, cutmix, mixup
 from ._policies import OPS as POLICY_OPS  # noqa: F401 (public constant)
 from ._policies import RandAugment, TrivialAugmentWide, apply_policy
 
-__all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
+__all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
            "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
-for _obj in (ColorJitter, DecodeWarp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
+for _obj in (ColorJitter, DecodeWarp, decode_warp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
              TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
              RandomApply, RandomChoice, OneOf):
     _obj.__module__ = __name__

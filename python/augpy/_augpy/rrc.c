@@ -247,7 +247,8 @@ static PyMethodDef rrc_functions[] = {
      "supersampling)); rng may also be a sequence of n (seed, calls) states, one per image "
      "(aug_random_resized_crop_states). Use augpy.random_resized_crop."},
     {"_plan_decode", (PyCFunction)(void (*)(void))py_plan, METH_FASTCALL | METH_KEYWORDS,
-     "aug_plan_decode: (scale_m, roi, matrix, supersampling). Use augpy.plan_decode."},
+     "aug_plan_decode (dct_scale a bool) or aug_plan_decode_at (dct_scale the scale M: 1, 2, 4 or 8):\n"
+     "(scale_m, roi, matrix, supersampling). Use augpy.plan_decode."},
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_rrc(PyObject *module, augpy_state *st) {
