@@ -49,13 +49,14 @@ from ._mixing import CutMix, MixUp, cutmix, mixup
 from ._policies import OPS as POLICY_OPS  # noqa: F401 (public constant)
 from ._policies import RandAugment, TrivialAugmentWide, apply_policy
 
-__all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
-           "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
+__all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning",
+           "Normalize", "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy",
+           "imagenet_eval", "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply",
+           "RandomChoice", "OneOf"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
-for _obj in (ColorJitter, DecodeWarp, decode_warp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
-             TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
-             RandomApply, RandomChoice, OneOf):
+for _obj in (ColorJitter, DecodeWarp, decode_warp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment,
+             RandomErasing, TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup,
+             cutmix, Compose, RandomApply, RandomChoice, OneOf):
     _obj.__module__ = __name__
 del _obj

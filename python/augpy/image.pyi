@@ -9,9 +9,10 @@ from typing_extensions import Unpack
 
 from ._augpy import Tensor, _DTypeLike, _RangeLike
 
-__all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
-           "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
+__all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning",
+           "Normalize", "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy",
+           "imagenet_eval", "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply",
+           "RandomChoice", "OneOf"]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
