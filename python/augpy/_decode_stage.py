@@ -10,8 +10,8 @@ import numpy as np
 
 from . import _augpy
 from ._files import read_regular
-from .rrc import check_dct_scale
 from ._sampling import check_on_error, handle_failures
+from .rrc import check_dct_scale
 from .targets import transform_batch_targets
 
 # Keyword arguments of make_transform that an augmentation dict may carry.
@@ -404,7 +404,7 @@ def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, backg
     return scale_m
 
 
-def decode_warp(data, out, background=None, decoder=None, dct_scale=True, matrix=None, supersampling=1, **warp):
+def decode_warp(data, out, background=None, decoder=None, dct_scale=None, matrix=None, supersampling=1, **warp):
     """Decode one JPEG or PNG file and warp it into ``out`` in one call: the functional form
     of ``DecodeWarp`` for one image.
 
@@ -414,7 +414,8 @@ def decode_warp(data, out, background=None, decoder=None, dct_scale=True, matrix
     :param decoder: an ``augpy.Decoder`` (None: a new one)
     :param dct_scale: True: a JPEG is decoded at the DCT scale M/8 and region that
         ``augpy.plan_decode`` plans for the warp (as ``DecodeWarp``); an int M (1, 2, 4, 8):
-        at that scale; False: the whole image at full size
+        at that scale; False: the whole image at full size; None (the default): True unless
+        the decoder's engine is ``'nvjpeg'`` (as ``DecodeWarp``)
     :param matrix: the (2, 3) full-image inverse map (output pixel -> source pixel) with
         ``supersampling``; None: ``make_transform(source size, out's size, **warp)``
     :param warp: ``make_transform``'s keyword arguments (only without ``matrix``)
@@ -423,11 +424,15 @@ def decode_warp(data, out, background=None, decoder=None, dct_scale=True, matrix
     func = "decode_warp"
     if matrix is not None and warp:
         raise TypeError(f"{func}: give matrix or make_transform's keywords ({', '.join(sorted(warp))}), not both")
-    dct_scale = bool(dct_scale) if isinstance(dct_scale, (bool, np.bool_)) else check_dct_scale(dct_scale, func)
+    if dct_scale is not None:
+        dct_scale = (bool(dct_scale) if isinstance(dct_scale, (bool, np.bool_))
+                     else check_dct_scale(dct_scale, func))
     shape = tuple(out.shape)
     if len(shape) != 3:
         raise ValueError(f"{func}: out must be a (C, H, W) tensor, got shape {shape}")
     decoder = _augpy.Decoder() if decoder is None else decoder
+    if dct_scale is None:
+        dct_scale = decoder.engine != "nvjpeg"
     if isinstance(data, (str, os.PathLike)):
         data = read_regular(data, f"augpy.image.{func}")
     header = decoder.info(data)
@@ -438,6 +443,8 @@ def decode_warp(data, out, background=None, decoder=None, dct_scale=True, matrix
         matrix = np.asarray(matrix, dtype=np.float32).reshape(2, 3)
     except (TypeError, ValueError):
         raise ValueError(f"{func}: matrix must be a (2, 3) array of numbers, got {matrix!r}") from None
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"{func}: matrix must be finite, got {matrix.tolist()}")
     params = {}
     if header["format"] == "jpeg" and dct_scale is not False:
         _record(params, matrix, size, _warp_planned(decoder, None, data, size, matrix, supersampling, out,

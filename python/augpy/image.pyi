@@ -114,7 +114,7 @@ class DecodeWarp:
 
 
 def decode_warp(data: Any, out: Tensor, background: _Background = None, decoder: Any = None,
-                dct_scale: Union[bool, int] = True, matrix: Any = None, supersampling: _Int = 1,
+                dct_scale: Union[bool, int, None] = None, matrix: Any = None, supersampling: _Int = 1,
                 **warp: Any) -> Dict[str, Any]:
     """Decode one JPEG or PNG file and warp it into ``out`` in one call: the functional form
     of ``DecodeWarp`` for one image.
@@ -125,12 +125,12 @@ def decode_warp(data: Any, out: Tensor, background: _Background = None, decoder:
     :param decoder: an ``augpy.Decoder`` (None: a new one)
     :param dct_scale: True: a JPEG is decoded at the DCT scale M/8 and region that
         ``augpy.plan_decode`` plans for the warp (as ``DecodeWarp``); an int M (1, 2, 4, 8):
-        at that scale; False: the whole image at full size
+        at that scale; False: the whole image at full size; None (the default): True unless
+        the decoder's engine is ``'nvjpeg'`` (as ``DecodeWarp``)
     :param matrix: the (2, 3) full-image inverse map (output pixel -> source pixel) with
         ``supersampling``; None: ``make_transform(source size, out's size, **warp)``
     :param warp: ``make_transform``'s keyword arguments (only without ``matrix``)
-    :returns: ``{'matrix', 'source_size', 'dct_scale'}`` as DecodeWarp records them
-    """
+    :returns: ``{'matrix', 'source_size', 'dct_scale'}`` as DecodeWarp records them"""
 
 
 class _ImageNetTrainKwargs(TypedDict, total=False):

@@ -206,9 +206,14 @@ def test_decode_warp_function():
     dec = augpy.Decoder()
     for i, (data, w) in enumerate(zip(IMAGES, WARPS)):
         out = augpy.zeros((3,) + OUT, augpy.uint8)
-        rec = decode_warp(data, out, list(BG), decoder=dec, **w)
+        rec = decode_warp(data, out, list(BG), decoder=dec, dct_scale=True, **w)
         np.testing.assert_array_equal(out.numpy(), got[i])
         assert rec == {k: aug[i][k] for k in ("matrix", "source_size", "dct_scale")}
+        # the default plans unless the decoder's engine is 'nvjpeg', as DecodeWarp's
+        default = augpy.zeros((3,) + OUT, augpy.uint8)
+        decode_warp(data, default, list(BG), decoder=dec, **w)
+        want = got[i] if PLANS_BY_DEFAULT else run(stage(False), [data], [w])[0][0]
+        np.testing.assert_array_equal(default.numpy(), want)
         # a matrix of one's own, and the off switch
         full = augpy.zeros((3,) + OUT, augpy.uint8)
         m, s = augpy.make_transform(rec["source_size"], OUT, **w)
@@ -239,5 +244,5 @@ def test_bad_scales_and_arguments():
         decode_warp(IMAGES[0], out, matrix=[1.0, 2.0])
     with pytest.raises(ValueError, match=r"decode_warp: out must be a \(C, H, W\) tensor"):
         decode_warp(IMAGES[0], augpy.zeros(OUT, augpy.uint8))
-    with pytest.raises(ValueError, match="not finite"):
+    with pytest.raises(ValueError, match=r"decode_warp: matrix must be finite, got \[\[nan"):
         decode_warp(IMAGES[0], out, matrix=[[np.nan, 0, 0], [0, 1, 0]])
