@@ -4,6 +4,8 @@ runner(recipe, batch, threads) returns run(datas, seeds) -> the batch tensor, dr
 same parameter distributions as the peers (bench/pipelines.py) from numpy generators seeded
 per image, with `threads` decoder threads and `threads` pool threads for the batch ops.
 """
+import time
+
 import numpy as np
 
 import augpy
@@ -12,12 +14,28 @@ from augpy.image import DecodeWarp, Lighting, imagenet_train
 SIZE = 224
 
 
-def seed_runner(batch, threads):
+class StageClock:
+    """Process CPU time per stage: clock(name) charges the time since the last call to name
+    (bench/pipelines.py --stages); a clock of None does nothing."""
+
+    def __init__(self, totals):
+        self.totals, self.t = totals, time.process_time()
+
+    def __call__(self, name):
+        if self.totals is not None:
+            t = time.process_time()
+            self.totals[name] = self.totals.get(name, 0.0) + t - self.t
+            self.t = t
+
+
+def seed_runner(batch, threads, timings=None):
+    """timings: a dict that gets the CPU seconds of each stage added (None: not measured)."""
     dw = DecodeWarp(batch, (3, SIZE, SIZE), cpu_threads=threads, num_buffers=2)
     light = Lighting(batch)
     rng = augpy.RandomNumberGenerator(seed=1)
 
     def run(datas, seeds):
+        clock = StageClock(timings)
         augs, lights, sigmas = [], [], []
         for s in seeds:
             r = np.random.default_rng(s)
@@ -26,10 +44,16 @@ def seed_runner(batch, threads):
             augs.append({"angle": angle, "scale": scale, "hmirror": mirror, "max_supersampling": 1})
             lights.append({"contrast": contrast, "gamma_gray": gamma})
             sigmas.append(sigma)
+        clock("parameters")
         out = dw({"image": datas, "augmentation": augs})["image"]
+        clock("decode + warp")
         light({"image": out, "augmentation": lights})
+        clock("lighting")
         augpy.gaussian_blur(out, np.asarray(sigmas, np.float32), 9, out=out)
-        return rng.gaussian_noise(out, std=8.0, out=out)  # fused: draw, scale, add, saturate
+        clock("blur")
+        out = rng.gaussian_noise(out, std=8.0, out=out)  # fused: draw, scale, add, saturate
+        clock("noise")
+        return out
 
     return run
 

@@ -59,6 +59,19 @@ AUG_API aug_status aug_plan_decode(const float matrix[6], int64_t src_height, in
                                    int64_t out_width, int supersampling, int dct_scale, int use_roi,
                                    aug_decode_plan *plan);
 
+/* aug_plan_decode at a given scale: scale_m (1, 2, 4 or 8) in place of the
+ * planner's choice, everything else (the scaled matrix, the supersampling
+ * rule, the roi) as aug_plan_decode with dct_scale != 0. So a plan whose
+ * scale was recorded replays: aug_plan_decode_at(..., plan.scale_m, ...)
+ * equals the aug_plan_decode(..., 1, ...) that chose it. A scale below the
+ * planner's choice gives the warp fewer than one decoded pixel per output
+ * pixel in some direction (allowed: the caller asked for it).
+ * AUG_ERR_VALUE ("aug_plan_decode_at: ...") for scale_m not 1, 2, 4 or 8 and
+ * as aug_plan_decode otherwise; *plan is written only on success. */
+AUG_API aug_status aug_plan_decode_at(const float matrix[6], int64_t src_height, int64_t src_width,
+                                      int64_t out_height, int64_t out_width, int supersampling, int scale_m,
+                                      int use_roi, aug_decode_plan *plan);
+
 /* Parameters of aug_random_resized_crop (torchvision's RandomResizedCrop). */
 typedef struct aug_rrc_params {
     double scale_min, scale_max; /* area fraction of the crop: finite, 0 < min <= max (default 0.08, 1) */

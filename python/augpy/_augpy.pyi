@@ -1760,9 +1760,10 @@ def _random_resized_crop(rng: Union[RandomNumberGenerator, _RngStates], heights:
 
 
 def _plan_decode(matrix: Sequence[float], src_height: int, src_width: int, out_height: int, out_width: int,
-                 supersampling: int, dct_scale: bool, roi: bool) -> Tuple[int, Tuple[int, int, int, int],
-                                                                     Tuple[float, ...], int]:
-    """aug_plan_decode: (scale_m, roi, matrix, supersampling). Use augpy.plan_decode."""
+                 supersampling: int, dct_scale: Union[bool, int], roi: bool) -> Tuple[int, Tuple[int, int, int, int],
+                                                                                Tuple[float, ...], int]:
+    """aug_plan_decode (dct_scale a bool) or aug_plan_decode_at (dct_scale the scale M: 1, 2, 4 or 8):
+    (scale_m, roi, matrix, supersampling). Use augpy.plan_decode."""
 
 
 def _resize_center_crop_matrix(src_height: int, src_width: int, resize: int, out_height: int, out_width: int,

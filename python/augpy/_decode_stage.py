@@ -11,6 +11,7 @@ import numpy as np
 from . import _augpy
 from ._files import read_regular
 from ._sampling import check_on_error, handle_failures
+from .rrc import check_dct_scale
 from .targets import transform_batch_targets
 
 # Keyword arguments of make_transform that an augmentation dict may carry.
@@ -80,11 +81,16 @@ class DecodeWarp:
         decoder's reason), ``'skip'`` (the batch comes back without it: see
         ``batch['skipped']`` and the count ``self.skipped``) or ``'warn'`` (skip and log)
     :param dct_scale: decode each JPEG at the smallest libjpeg DCT scale M/8 (1/8, 1/4, 1/2, 1) that
-        still gives the warp at least one source pixel per output pixel, and only
+        still gives the warp at least one source pixel per output pixel in every
+        direction (the matrix's smaller singular value times M/8 >= 1), and only
         the region the warp reads (``augpy.plan_decode``); the matrix and the
-        supersampling are adjusted to that decode. None (the default): on, except
+        supersampling are adjusted to that decode. Any affine: rotations, shears,
+        flips; a warp that enlarges somewhere decodes at full size (M = 8). None (the default): on, except
         for decoders whose engine is ``'nvjpeg'`` (a scaled decode runs on the CPU);
-        False: always decode the whole image at full size (PNG files always are)
+        False: always decode the whole image at full size (PNG files always are).
+        Each image's dict gets ``dct_scale`` (M; 8 for a full decode); a dict that
+        carries one (1, 2, 4 or 8) is decoded at that scale while the stage plans,
+        so a recorded dict replays
 
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use. It pickles (its
@@ -92,8 +98,8 @@ class DecodeWarp:
     to a spawned process or a Ray actor.
 
     Targets (docs/targets.md): each ``batch['augmentation'][i]`` gets ``matrix``
-    (6 floats, the warp of the FULL decoded image, output pixel -> source pixel)
-    and ``source_size`` (h, w); optional batch keys ``boxes`` (+ ``labels``),
+    (6 floats, the warp of the FULL decoded image, output pixel -> source pixel),
+    ``source_size`` (h, w) and ``dct_scale``; optional batch keys ``boxes`` (+ ``labels``),
     ``keypoints`` (+ ``keypoint_labels``) and ``masks`` are moved with those
     matrices (``augpy.targets.transform_batch_targets``; settings: the attributes
     ``box_format``, ``box_params``, ``ignore_index``).
@@ -189,13 +195,10 @@ class DecodeWarp:
             return decoder.engine != "nvjpeg"
         return self.dct_scale
 
-    def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst):
+    def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst, scale=True):
         """Decode data (a JPEG of the given (height, width)) as plan_decode says for
-        the full-image warp (matrix, supersampling) and warp it into dst."""
-        scale_m, roi, m, s = _augpy._plan_decode(matrix.reshape(-1).tolist(), size[0], size[1], self.shape[1],
-                                                 self.shape[2], supersampling, True, True)
-        img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
-        _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
+        the full-image warp (matrix, supersampling) and warp it into dst; returns the scale M."""
+        return _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, self.background, scale)
 
     def _job(self, data, params, dst, handoff):
         """One image of _fill, on a decoder thread (or the caller's): the thread's decoder and
@@ -220,14 +223,15 @@ class DecodeWarp:
             header, data = info
             size = _check_limit(decoder, header)
             matrix, supersampling = _augpy.make_transform(size, self.shape[1:], **kwargs)
-            self._warp_planned(decoder, buffer, data, size, matrix, supersampling, dst)
-            _record(params, matrix, size)
+            scale = self._warp_planned(decoder, buffer, data, size, matrix, supersampling, dst,
+                                       params.get("dct_scale", True))
+            _record(params, matrix, size, scale)
         else:
             data = info[1] if info is not None else data
             img = decoder.decode(data, buffer)
             matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
             _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
-            _record(params, matrix, img.shape[:2])
+            _record(params, matrix, img.shape[:2], 8)
 
     def __call__(self, batch):
         """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like,
@@ -240,8 +244,9 @@ class DecodeWarp:
         n = len(images)
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
-        # copies: the caller's dicts stay as given (the copies get matrix and source_size)
+        # copies: the caller's dicts stay as given (the copies get matrix, source_size, dct_scale)
         batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, n, func)]
+        _check_scales(batch["augmentation"], func)
         batch["image"] = self._fill(images, batch["augmentation"], batch, func)
         return self._targets(batch, func)
 
@@ -372,10 +377,82 @@ def _size_hint(image):
         return 0
 
 
-def _record(params, matrix, size):
-    """Record the full-image warp of one image in its augmentation dict."""
+def _record(params, matrix, size, scale=None):
+    """Record the full-image warp of one image in its augmentation dict (and the scale M
+    of its decode, when given)."""
     params["matrix"] = tuple(float(v) for v in np.asarray(matrix, dtype=np.float64).reshape(6))
     params["source_size"] = (int(size[0]), int(size[1]))
+    if scale is not None:
+        params["dct_scale"] = int(scale)
+
+
+def _check_scales(params, func):
+    """The dct_scale an augmentation dict may carry: 1, 2, 4 or 8 (errors before any decode)."""
+    for i, p in enumerate(params):
+        if "dct_scale" in p:
+            check_dct_scale(p["dct_scale"], func, f"augmentation[{i}]['dct_scale']")
+
+
+def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, background, scale):
+    """Decode data (a JPEG of the given (height, width)) as plan_decode plans the full-image
+    warp (matrix, supersampling) into dst ((C, H, W)) at the scale ``scale`` (True: the
+    planner's; an int M: that one), warp it into dst; returns the scale M."""
+    scale_m, roi, m, s = _augpy._plan_decode(np.asarray(matrix).reshape(-1).tolist(), size[0], size[1],
+                                             dst.shape[-2], dst.shape[-1], supersampling, scale, True)
+    img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
+    _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), background, s)
+    return scale_m
+
+
+def decode_warp(data, out, background=None, decoder=None, dct_scale=None, matrix=None, supersampling=1, **warp):
+    """Decode one JPEG or PNG file and warp it into ``out`` in one call: the functional form
+    of ``DecodeWarp`` for one image.
+
+    :param data: the file (bytes-like or a path)
+    :param out: the (C, H, W) tensor written
+    :param background: C values outside the source (None: zeros)
+    :param decoder: an ``augpy.Decoder`` (None: a new one)
+    :param dct_scale: True: a JPEG is decoded at the DCT scale M/8 and region that
+        ``augpy.plan_decode`` plans for the warp (as ``DecodeWarp``); an int M (1, 2, 4, 8):
+        at that scale; False: the whole image at full size; None (the default): True unless
+        the decoder's engine is ``'nvjpeg'`` (as ``DecodeWarp``)
+    :param matrix: the (2, 3) full-image inverse map (output pixel -> source pixel) with
+        ``supersampling``; None: ``make_transform(source size, out's size, **warp)``
+    :param warp: ``make_transform``'s keyword arguments (only without ``matrix``)
+    :returns: ``{'matrix', 'source_size', 'dct_scale'}`` as DecodeWarp records them
+    """
+    func = "decode_warp"
+    if matrix is not None and warp:
+        raise TypeError(f"{func}: give matrix or make_transform's keywords ({', '.join(sorted(warp))}), not both")
+    if dct_scale is not None:
+        dct_scale = (bool(dct_scale) if isinstance(dct_scale, (bool, np.bool_))
+                     else check_dct_scale(dct_scale, func))
+    shape = tuple(out.shape)
+    if len(shape) != 3:
+        raise ValueError(f"{func}: out must be a (C, H, W) tensor, got shape {shape}")
+    decoder = _augpy.Decoder() if decoder is None else decoder
+    if dct_scale is None:
+        dct_scale = decoder.engine != "nvjpeg"
+    if isinstance(data, (str, os.PathLike)):
+        data = read_regular(data, f"augpy.image.{func}")
+    header = decoder.info(data)
+    size = _check_limit(decoder, header)
+    if matrix is None:
+        matrix, supersampling = _augpy.make_transform(size, shape[1:], **warp)
+    try:
+        matrix = np.asarray(matrix, dtype=np.float32).reshape(2, 3)
+    except (TypeError, ValueError):
+        raise ValueError(f"{func}: matrix must be a (2, 3) array of numbers, got {matrix!r}") from None
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"{func}: matrix must be finite, got {matrix.tolist()}")
+    params = {}
+    if header["format"] == "jpeg" and dct_scale is not False:
+        _record(params, matrix, size, _warp_planned(decoder, None, data, size, matrix, supersampling, out,
+                                                    background, dct_scale))
+    else:
+        _augpy.warp_affine(decoder.decode(data), out, matrix, background, supersampling)
+        _record(params, matrix, size, 8)
+    return params
 
 
 def _size_pair(size, func):

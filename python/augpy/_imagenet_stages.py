@@ -8,7 +8,7 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD, ColorJitter, Normalize
 from ._decode_stage import (DecodeWarp, _apply_transforms, _augmentation_list, _check_batch, _check_limit,
-                            _positive_int, _read_info, _record, _size_pair)
+                            _check_scales, _positive_int, _read_info, _record, _size_pair)
 from ._sampling import Sampled, handle_failures
 
 class ImageNetTrain(Sampled, DecodeWarp):
@@ -135,7 +135,8 @@ class ImageNetEval(DecodeWarp):
     + ``CenterCrop(size)`` as ONE warp (``augpy.resize_center_crop_matrix``), decoded
     with DCT scaling and a region like ``ImageNetTrain``, into uint8 (N, 3, H, W)
     batches (layout NCHW). Normalisation is the following stage (``transforms``,
-    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``.
+    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``; each
+    image's dict gets ``matrix``, ``source_size`` and ``dct_scale`` and replays as DecodeWarp's.
     """
 
     def __init__(self, batch_size, size=224, resize=256, cpu_threads=1, num_buffers=2, max_supersampling=3,
@@ -167,6 +168,7 @@ class ImageNetEval(DecodeWarp):
         if len(images) > self.batch_size:
             raise ValueError(f"{func}: {len(images)} images for a batch size of {self.batch_size}")
         batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, len(images), func)]
+        _check_scales(batch["augmentation"], func)
         batch["image"] = self._fill(images, batch["augmentation"], batch, func)
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
@@ -176,11 +178,12 @@ class ImageNetEval(DecodeWarp):
         m, s = _augpy._resize_center_crop_matrix(size[0], size[1], self.resize, self.shape[1], self.shape[2],
                                                  self.max_supersampling)
         matrix = np.array(m, dtype=np.float32).reshape(2, 3)
-        _record(params, matrix, size)
         if info["format"] == "jpeg" and self._use_plan(decoder):
-            self._warp_planned(decoder, buffer, data, size, matrix, s, dst)
+            scale = self._warp_planned(decoder, buffer, data, size, matrix, s, dst, params.get("dct_scale", True))
         else:
             _augpy.warp_affine(decoder.decode(data, buffer), dst, matrix, self.background, s)
+            scale = 8
+        _record(params, matrix, size, scale)
 
 
 def imagenet_train(batch_size, size=224, jitter=(0.4, 0.4, 0.4, 0.1), mean=IMAGENET_MEAN, std=IMAGENET_STD,

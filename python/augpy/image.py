@@ -13,6 +13,7 @@ finished.
 centre crop) are DecodeWarp stages for ImageNet-style training and evaluation:
 they plan DCT-scaled region decodes (docs/rrc.md) and reuse DecodeWarp's ring
 and threads (``_fill``), overriding only the per-image ``_decode_warp``.
+``decode_warp`` is DecodeWarp's decode + warp of one image as a function.
 ``Lighting`` applies ``augpy.lighting`` to such a batch in place. Both take a
 batch dict ``{'image': ..., 'augmentation': [dict, ...]}``; each augmentation
 dict holds keyword arguments of ``make_transform`` (DecodeWarp) or the keys
@@ -44,7 +45,7 @@ _combinators.py (docs/policies.md).
 """
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD  # noqa: F401 (public constants)
 from ._colour_stages import ColorJitter, Lighting, Lightning, Normalize
-from ._decode_stage import WARP_KEYS, DecodeWarp  # noqa: F401 (WARP_KEYS: public)
+from ._decode_stage import WARP_KEYS, DecodeWarp, decode_warp  # noqa: F401 (WARP_KEYS: public)
 from ._imagenet_stages import ImageNetEval, ImageNetTrain, imagenet_eval, imagenet_train
 from ._combinators import Compose, OneOf, RandomApply, RandomChoice
 from ._erasing import RandomErasing
@@ -58,18 +59,18 @@ from ._augmix import AugMix, apply_augmix
 from ._timm_mixup import Mixup
 from ._timm import TIMM_OPS, TimmRandAugment, apply_timm_policy, rand_augment_transform
 
-__all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
-           "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
-           "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality",
-           "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS", "TimmRandAugment", "apply_timm_policy",
-           "rand_augment_transform"]
+__all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning",
+           "Normalize", "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy",
+           "imagenet_eval", "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose",
+           "RandomApply", "RandomChoice", "OneOf", "RandomCrop", "RandomGrayscale", "RandomGaussianBlur",
+           "RandomJpegQuality", "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS",
+           "TimmRandAugment", "apply_timm_policy", "rand_augment_transform"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
-for _obj in (ColorJitter, DecodeWarp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
-             TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
-             RandomApply, RandomChoice, OneOf, RandomCrop, RandomGrayscale, RandomGaussianBlur, RandomJpegQuality,
-             AutoAugment, AugMix, apply_augmix, Mixup, TimmRandAugment,
-             apply_timm_policy, rand_augment_transform):
+for _obj in (ColorJitter, DecodeWarp, decode_warp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment,
+             RandomErasing, TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp,
+             CutMix, mixup, cutmix, Compose, RandomApply, RandomChoice, OneOf, RandomCrop,
+             RandomGrayscale, RandomGaussianBlur, RandomJpegQuality, AutoAugment, AugMix, apply_augmix,
+             Mixup, TimmRandAugment, apply_timm_policy, rand_augment_transform):
     _obj.__module__ = __name__
 del _obj

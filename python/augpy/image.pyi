@@ -14,10 +14,10 @@ from ._random_stages import RandomGrayscale as RandomGrayscale
 from ._random_stages import RandomJpegQuality as RandomJpegQuality
 
 __all__ = [
-    "ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
-    "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-    "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
-    "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality",
+    "ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning",
+    "Normalize", "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy",
+    "imagenet_eval", "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply",
+    "RandomChoice", "OneOf", "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality",
     "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS", "TimmRandAugment", "apply_timm_policy",
     "rand_augment_transform",
 ]
@@ -62,11 +62,16 @@ class DecodeWarp:
         decoder's reason), ``'skip'`` (the batch comes back without it: see
         ``batch['skipped']`` and the count ``self.skipped``) or ``'warn'`` (skip and log)
     :param dct_scale: decode each JPEG at the smallest libjpeg DCT scale M/8 (1/8, 1/4, 1/2, 1) that
-        still gives the warp at least one source pixel per output pixel, and only
+        still gives the warp at least one source pixel per output pixel in every
+        direction (the matrix's smaller singular value times M/8 >= 1), and only
         the region the warp reads (``augpy.plan_decode``); the matrix and the
-        supersampling are adjusted to that decode. None (the default): on, except
+        supersampling are adjusted to that decode. Any affine: rotations, shears,
+        flips; a warp that enlarges somewhere decodes at full size (M = 8). None (the default): on, except
         for decoders whose engine is ``'nvjpeg'`` (a scaled decode runs on the CPU);
-        False: always decode the whole image at full size (PNG files always are)
+        False: always decode the whole image at full size (PNG files always are).
+        Each image's dict gets ``dct_scale`` (M; 8 for a full decode); a dict that
+        carries one (1, 2, 4 or 8) is decoded at that scale while the stage plans,
+        so a recorded dict replays
 
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use. It pickles (its
@@ -74,11 +79,12 @@ class DecodeWarp:
     to a spawned process or a Ray actor.
 
     Targets (docs/targets.md): each ``batch['augmentation'][i]`` gets ``matrix``
-    (6 floats, the warp of the FULL decoded image, output pixel -> source pixel)
-    and ``source_size`` (h, w); optional batch keys ``boxes`` (+ ``labels``),
+    (6 floats, the warp of the FULL decoded image, output pixel -> source pixel),
+    ``source_size`` (h, w) and ``dct_scale``; optional batch keys ``boxes`` (+ ``labels``),
     ``keypoints`` (+ ``keypoint_labels``) and ``masks`` are moved with those
     matrices (``augpy.targets.transform_batch_targets``; settings: the attributes
-    ``box_format``, ``box_params``, ``ignore_index``)."""
+    ``box_format``, ``box_params``, ``ignore_index``).
+    """
 
     box_format: str
     box_params: Optional[Dict[str, Any]]
@@ -113,6 +119,26 @@ class DecodeWarp:
     def close(self) -> None:
         """Stop the decoder threads (also done when the object is collected)."""
     def __del__(self) -> None: ...
+
+
+def decode_warp(data: Any, out: Tensor, background: _Background = None, decoder: Any = None,
+                dct_scale: Union[bool, int, None] = None, matrix: Any = None, supersampling: _Int = 1,
+                **warp: Any) -> Dict[str, Any]:
+    """Decode one JPEG or PNG file and warp it into ``out`` in one call: the functional form
+    of ``DecodeWarp`` for one image.
+
+    :param data: the file (bytes-like or a path)
+    :param out: the (C, H, W) tensor written
+    :param background: C values outside the source (None: zeros)
+    :param decoder: an ``augpy.Decoder`` (None: a new one)
+    :param dct_scale: True: a JPEG is decoded at the DCT scale M/8 and region that
+        ``augpy.plan_decode`` plans for the warp (as ``DecodeWarp``); an int M (1, 2, 4, 8):
+        at that scale; False: the whole image at full size; None (the default): True unless
+        the decoder's engine is ``'nvjpeg'`` (as ``DecodeWarp``)
+    :param matrix: the (2, 3) full-image inverse map (output pixel -> source pixel) with
+        ``supersampling``; None: ``make_transform(source size, out's size, **warp)``
+    :param warp: ``make_transform``'s keyword arguments (only without ``matrix``)
+    :returns: ``{'matrix', 'source_size', 'dct_scale'}`` as DecodeWarp records them"""
 
 
 class _ImageNetTrainKwargs(TypedDict, total=False):
@@ -204,7 +230,8 @@ class ImageNetEval(DecodeWarp):
     + ``CenterCrop(size)`` as ONE warp (``augpy.resize_center_crop_matrix``), decoded
     with DCT scaling and a region like ``ImageNetTrain``, into uint8 (N, 3, H, W)
     batches (layout NCHW). Normalisation is the following stage (``transforms``,
-    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``."""
+    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``; each
+    image's dict gets ``matrix``, ``source_size`` and ``dct_scale`` and replays as DecodeWarp's."""
 
     resize: int
     max_supersampling: int

@@ -120,8 +120,10 @@ def plan_decode(matrix, source_size, output_size, supersampling=1, dct_scale=Tru
     :param source_size: (height, width) of the full image
     :param output_size: (height, width) of the warp's output
     :param supersampling: the warp's supersampling for the full image
-    :param dct_scale: choose the smallest DCT scale M/8 (M = 1, 2, 4, 8) that keeps >= 1 source
-        pixel per output pixel in every direction (else M = 8)
+    :param dct_scale: True: choose the smallest DCT scale M/8 (M = 1, 2, 4, 8) that keeps >= 1
+        source pixel per output pixel in every direction (else M = 8); False: no scaling (M = 8,
+        the given supersampling); an int M (1, 2, 4 or 8): plan at that scale as True would
+        have planned at it (``aug_plan_decode_at``: a recorded scale replays)
     :param roi: decode only the pixels the warp reads
     :returns: dict ``scale`` (M), ``roi`` (y, x, h, w in the scaled image),
         ``matrix`` (2, 3) float32 for the region decode, ``supersampling``
@@ -135,9 +137,21 @@ def plan_decode(matrix, source_size, output_size, supersampling=1, dct_scale=Tru
         raise ValueError(f"{func}: matrix must have 6 values (2, 3), got {m.size}")
     sh, sw = _size2(source_size, "source_size", func)
     oh, ow = _size2(output_size, "output_size", func)
+    if not isinstance(dct_scale, (bool, np.bool_)):
+        dct_scale = check_dct_scale(dct_scale, func)
     scale_m, region, mat, ss = _augpy._plan_decode(m.tolist(), sh, sw, oh, ow, supersampling, dct_scale, roi)
     return {"scale": scale_m, "roi": region, "matrix": np.array(mat, dtype=np.float32).reshape(2, 3),
             "supersampling": ss}
+
+
+def check_dct_scale(value, func, name="dct_scale"):
+    """A decode scale M given as a number: an int 1, 2, 4 or 8 (TypeError / ValueError naming
+    func, name and the value otherwise)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{func}: {name} must be True, False or a scale M of 1, 2, 4 or 8, got {value!r}")
+    if value not in (1, 2, 4, 8):
+        raise ValueError(f"{func}: {name} must be 1, 2, 4 or 8 (the decode's scale M/8), got {value}")
+    return int(value)
 
 
 def resize_center_crop_matrix(source_size, size=224, resize=256, max_supersampling=3):

@@ -1,5 +1,5 @@
 /* core/rrc.c: torchvision's RandomResizedCrop sampler on the library's Philox
- * generator, and the scaled-decode plan of a warp (aug/rrc.h). Host arithmetic
+ * generator, and the scaled-decode plan of any warp (aug/rrc.h). Host arithmetic
  * in double; the matrices are rounded to float32 once. */
 #include <math.h>
 #include <string.h>
@@ -29,23 +29,26 @@ static void roi_axis(double lo, double hi, int64_t size, int64_t *start, int64_t
     *start = s, *len = e - s;
 }
 
-aug_status aug_plan_decode(const float matrix[6], int64_t src_height, int64_t src_width, int64_t out_height,
-                           int64_t out_width, int supersampling, int dct_scale, int use_roi, aug_decode_plan *plan) {
-    if (matrix == NULL || plan == NULL) return aug__error(AUG_ERR_VALUE, PLAN, "matrix or plan is NULL");
+/* The plan at scale M (scale_m < 0: the smallest power of two that keeps
+ * sigma_min M/8 >= 1; 0: no DCT scaling, M = 8 with the given supersampling). */
+static aug_status plan_decode(const char *func, const float matrix[6], int64_t src_height, int64_t src_width,
+                              int64_t out_height, int64_t out_width, int supersampling, int scale_m, int use_roi,
+                              aug_decode_plan *plan) {
+    if (matrix == NULL || plan == NULL) return aug__error(AUG_ERR_VALUE, func, "matrix or plan is NULL");
     if (src_height <= 0 || src_width <= 0 || out_height <= 0 || out_width <= 0)
-        return aug__error(AUG_ERR_VALUE, PLAN, "sizes must be positive, got source (%lld, %lld), output (%lld, %lld)",
+        return aug__error(AUG_ERR_VALUE, func, "sizes must be positive, got source (%lld, %lld), output (%lld, %lld)",
                           (long long)src_height, (long long)src_width, (long long)out_height, (long long)out_width);
     for (int i = 0; i < 6; i++)
         if (!isfinite(matrix[i]))
-            return aug__error(AUG_ERR_VALUE, PLAN, "matrix[%d][%d] = %g is not finite", i / 3, i % 3,
+            return aug__error(AUG_ERR_VALUE, func, "matrix[%d][%d] = %g is not finite", i / 3, i % 3,
                               (double)matrix[i]);
     if (supersampling < 1 || supersampling > AUG_MAX_SUPERSAMPLING)
-        return aug__error(AUG_ERR_VALUE, PLAN, "supersampling must be in [1, %d], got %d", AUG_MAX_SUPERSAMPLING,
+        return aug__error(AUG_ERR_VALUE, func, "supersampling must be in [1, %d], got %d", AUG_MAX_SUPERSAMPLING,
                           supersampling);
     double m[6];
     for (int i = 0; i < 6; i++) m[i] = (double)matrix[i];
-    int M = 8;
-    if (dct_scale) {
+    int M = scale_m > 0 ? scale_m : 8, dct_scale = scale_m != 0;
+    if (scale_m < 0) {
         double smin = sigma_min(m[0], m[1], m[3], m[4]);
         /* powers of two only: libjpeg-turbo has SIMD IDCTs for 8, 4, 2 and 1; its
          * 3..7-point ones (and the 10..14-point chroma ones they pair with under
@@ -89,6 +92,22 @@ aug_status aug_plan_decode(const float matrix[6], int64_t src_height, int64_t sr
     memcpy(p.matrix, f, sizeof f);
     *plan = p;
     return AUG_OK;
+}
+
+aug_status aug_plan_decode(const float matrix[6], int64_t src_height, int64_t src_width, int64_t out_height,
+                           int64_t out_width, int supersampling, int dct_scale, int use_roi, aug_decode_plan *plan) {
+    return plan_decode(PLAN, matrix, src_height, src_width, out_height, out_width, supersampling, dct_scale ? -1 : 0,
+                       use_roi, plan);
+}
+
+aug_status aug_plan_decode_at(const float matrix[6], int64_t src_height, int64_t src_width, int64_t out_height,
+                              int64_t out_width, int supersampling, int scale_m, int use_roi, aug_decode_plan *plan) {
+    static const char func[] = "aug_plan_decode_at";
+    if (scale_m != 1 && scale_m != 2 && scale_m != 4 && scale_m != 8)
+        return aug__error(AUG_ERR_VALUE, func, "scale_m must be 1, 2, 4 or 8 (the decode's scale M/8), got %d",
+                          scale_m);
+    return plan_decode(func, matrix, src_height, src_width, out_height, out_width, supersampling, scale_m, use_roi,
+                       plan);
 }
 
 aug_rrc_params aug_rrc_params_default(void) {

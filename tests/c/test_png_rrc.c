@@ -1,6 +1,6 @@
 /* test_png_rrc.c: PNG decoding through aug_decoder_decode_as (every mode, the
  * roi, truncation, the limit) and aug/rrc.h (aug_random_resized_crop,
- * aug_plan_decode, aug_resize_center_crop_matrix). PNGs are encoded with
+ * aug_plan_decode, aug_plan_decode_at, aug_resize_center_crop_matrix). PNGs are encoded with
  * libspng's encoder from known samples; the expected pixels are computed here
  * from the samples by the documented rules (Pillow's luma, 16-bit rounding). A
  * CUDA decoder against these: tests/c/parity/cases_decode.c. */
@@ -204,10 +204,40 @@ static void test_plan(void **state) {
     assert_int_equal(aug_resize_center_crop_matrix(480, 640, 0, 224, 224, 3, c, &s), AUG_ERR_VALUE);
 }
 
+/* aug_plan_decode_at: the planner's plan at a given scale; at the planner's own
+ * choice it is that plan (a recorded scale replays), for any affine (here a
+ * rotation by 45 degrees, mirrored, with shear); other scales are refused. */
+static void test_plan_at(void **state) {
+    (void)state;
+    const double c = 3.0 * sqrt(0.5);
+    float m[6] = {(float)-c, (float)c + 0.4f, 700.0f, (float)c, (float)c, -40.0f};
+    aug_decode_plan p, q;
+    assert_int_equal(aug_plan_decode(m, 1000, 1400, 100, 120, 3, 1, 1, &p), AUG_OK);
+    assert_int_equal(p.scale_m, 4); /* sigma_min of the sheared rotation: ~2.8 */
+    assert_int_equal(aug_plan_decode_at(m, 1000, 1400, 100, 120, 3, p.scale_m, 1, &q), AUG_OK);
+    assert_memory_equal(&p, &q, sizeof p);
+    for (int k = 1; k <= 8; k *= 2) {
+        assert_int_equal(aug_plan_decode_at(m, 1000, 1400, 100, 120, 3, k, 1, &q), AUG_OK);
+        assert_int_equal(q.scale_m, k);
+        assert_true(fabsf(q.matrix[0] - m[0] * (float)k / 8.0f) < 1e-5f);
+        assert_true(q.roi[2] <= (1000 * k + 7) / 8 && q.roi[3] <= (1400 * k + 7) / 8);
+    }
+    for (int k = 0; k <= 16; k++) {
+        if (k == 1 || k == 2 || k == 4 || k == 8) continue;
+        memset(&q, 0x5a, sizeof q);
+        assert_int_equal(aug_plan_decode_at(m, 1000, 1400, 100, 120, 3, k, 1, &q), AUG_ERR_VALUE);
+        assert_non_null(strstr(aug_last_error(), "aug_plan_decode_at: scale_m must be 1, 2, 4 or 8"));
+        assert_int_equal(q.scale_m, 0x5a5a5a5a); /* untouched */
+    }
+    assert_int_equal(aug_plan_decode_at(m, 1000, 1400, 100, 120, 0, 4, 1, &q), AUG_ERR_VALUE);
+    assert_non_null(strstr(aug_last_error(), "aug_plan_decode_at: supersampling"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_png_modes), cmocka_unit_test(test_png_16bit_gray),
         cmocka_unit_test(test_rrc),       cmocka_unit_test(test_plan),
+        cmocka_unit_test(test_plan_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

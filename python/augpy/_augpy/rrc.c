@@ -1,5 +1,5 @@
 /* _augpy/rrc.c: _random_resized_crop and _plan_decode over aug/rrc.h
- * (aug_random_resized_crop, aug_plan_decode). They return plain tuples; the
+ * (aug_random_resized_crop, aug_plan_decode, aug_plan_decode_at). They return plain tuples; the
  * public functions augpy.random_resized_crop / augpy.plan_decode
  * (python/augpy/rrc.py) turn them into numpy arrays. The generator is read
  * and advanced through its get_state / set_state; a sequence of per-image
@@ -168,7 +168,8 @@ done:
     return result;
 }
 
-/* _plan_decode(matrix (6 numbers), src_height, src_width, out_height, out_width, supersampling, dct_scale, roi) */
+/* _plan_decode(matrix (6 numbers), src_height, src_width, out_height, out_width, supersampling, dct_scale, roi):
+ * dct_scale True / False as aug_plan_decode's, an int M (1, 2, 4, 8) aug_plan_decode_at's scale */
 AUGPY_SIG(plan_decode_sig, "_plan_decode", {"matrix"}, {"src_height"}, {"src_width"}, {"out_height"},
           {"out_width"}, {"supersampling"}, {"dct_scale"}, {"roi"});
 
@@ -201,11 +202,14 @@ static PyObject *py_plan(PyObject *module, PyObject *const *args, Py_ssize_t nar
         augpy_parse_int64(a[2], &sw, func, "source_size") < 0 ||
         augpy_parse_int64(a[3], &oh, func, "output_size") < 0 ||
         augpy_parse_int64(a[4], &ow, func, "output_size") < 0 ||
-        augpy_parse_int(a[5], &ss, func, "supersampling") < 0 || (dct = PyObject_IsTrue(a[6])) < 0 ||
-        (roi = PyObject_IsTrue(a[7])) < 0)
+        augpy_parse_int(a[5], &ss, func, "supersampling") < 0 || (roi = PyObject_IsTrue(a[7])) < 0)
         return NULL;
+    /* dct_scale: a bool (the planner's scale / none) or the scale M itself */
+    int at = !PyBool_Check(a[6]);
+    if (at ? augpy_parse_int(a[6], &dct, func, "dct_scale") < 0 : (dct = PyObject_IsTrue(a[6])) < 0) return NULL;
     aug_decode_plan plan;
-    aug_status status = aug_plan_decode(m, sh, sw, oh, ow, ss, dct, roi, &plan);
+    aug_status status = at ? aug_plan_decode_at(m, sh, sw, oh, ow, ss, dct, roi, &plan)
+                           : aug_plan_decode(m, sh, sw, oh, ow, ss, dct, roi, &plan);
     if (status != AUG_OK) return augpy_raise(st, status, func);
     return plan_tuple(&plan);
 }
@@ -243,7 +247,8 @@ static PyMethodDef rrc_functions[] = {
      "supersampling)); rng may also be a sequence of n (seed, calls) states, one per image "
      "(aug_random_resized_crop_states). Use augpy.random_resized_crop."},
     {"_plan_decode", (PyCFunction)(void (*)(void))py_plan, METH_FASTCALL | METH_KEYWORDS,
-     "aug_plan_decode: (scale_m, roi, matrix, supersampling). Use augpy.plan_decode."},
+     "aug_plan_decode (dct_scale a bool) or aug_plan_decode_at (dct_scale the scale M: 1, 2, 4 or 8):\n"
+     "(scale_m, roi, matrix, supersampling). Use augpy.plan_decode."},
     {NULL, NULL, 0, NULL}};
 
 int augpy_init_rrc(PyObject *module, augpy_state *st) {
