@@ -132,7 +132,7 @@ class AugMix(Sampled):
         """Each image of ``batch['image']`` through its own AugMix, in place; each augmentation
         dict gets ``'augmix'`` (a given one is replayed)."""
         func = "AugMix"
-        image = _image_batch(batch, func, "(N, C, H, W)")
+        image = _image_batch(batch, func, "(N, C, H, W)", pixels=True)
         n, _, h, w = image.shape
         if image.dtype not in (_augpy.uint8, _augpy.float32):
             raise ValueError(f"{func}: batch['image'] must be uint8 or float32, got {image.dtype}")

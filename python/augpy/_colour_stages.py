@@ -35,9 +35,7 @@ class Lighting:
         default 0) to ``batch['image']`` in place; returns ``batch``."""
         func = "Lighting"
         augmentation = _check_batch(batch, func, self.batch_size)
-        image = batch["image"]
-        if not isinstance(image, _augpy.Tensor) or image.ndim != 4:
-            raise ValueError(f"{func}: batch['image'] must be an (N, C, H, W) tensor")
+        image = _image_batch(batch, func, "(N, C, H, W)", pixels=True)
         n, c = image.shape[0], image.shape[1]
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
@@ -74,12 +72,18 @@ def _lighting_params(augmentation, n, c, func):
 Lightning = Lighting
 
 
-def _image_batch(batch, func, shape):
-    """batch['image'] of a batch dict, checked to be a 4-D tensor (shape: its description)."""
+def _image_batch(batch, func, shape, pixels=False):
+    """batch['image'] of a batch dict, checked to be a 4-D tensor (shape: its description).
+    pixels: the stage works on pixel values (policies, colour, lighting, grayscale), so a batch
+    that Normalize has marked (``batch['normalized']``) is refused: on normalised floats it would
+    run without an error and train on wrong images."""
     _check_batch(batch, func, None)
     image = batch["image"]
     if not isinstance(image, _augpy.Tensor) or image.ndim != 4:
         raise ValueError(f"{func}: batch['image'] must be an {shape} tensor")
+    if pixels and batch.get("normalized"):
+        raise ValueError(f"{func}: batch['image'] was normalised by Normalize, and {func} works on pixel values: "
+                         f"place it before Normalize (imagenet_train(policy=...), timm_train and cifar_train do)")
     return image
 
 
@@ -131,7 +135,7 @@ class ColorJitter(Sampled):
     def __call__(self, batch):
         """Jitter ``batch['image']`` in place; each augmentation dict gets ``color_jitter``."""
         func = "ColorJitter"
-        image = _image_batch(batch, func, "(N, 3, H, W)")
+        image = _image_batch(batch, func, "(N, 3, H, W)", pixels=True)
         n = image.shape[0]
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         states = self._rng_states(augmentation)
@@ -194,4 +198,5 @@ class Normalize:
         out = out if n == self.batch_size else out[:n]
         batch["image"] = _augpy.crop_mirror_normalize(image, layout="CHW", out_layout=self.layout,
                                                       mean=self.mean, std=self.std, dtype=self.dtype, out=out)
+        batch["normalized"] = True  # pixel-value stages after this one refuse the batch (_image_batch)
         return batch

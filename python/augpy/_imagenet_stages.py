@@ -187,19 +187,36 @@ class ImageNetEval(DecodeWarp):
 
 
 def imagenet_train(batch_size, size=224, jitter=(0.4, 0.4, 0.4, 0.1), mean=IMAGENET_MEAN, std=IMAGENET_STD,
-                   dtype=None, layout="NCHW", seed=None, **kwargs):
+                   dtype=None, layout="NCHW", seed=None, policy=None, after=None, **kwargs):
     """The ImageNet training recipe as one stage: ``ImageNetTrain`` (region decode, random
-    resized crop, flip) -> ``ColorJitter(*jitter)`` (None: no jitter) -> ``Normalize``.
-    Returns the ImageNetTrain stage with the other two as its ``transforms``; kwargs go to
-    ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip, dct_scale, on_error, ...).
+    resized crop, flip) -> ``ColorJitter(*jitter)`` (None: no jitter) -> ``policy`` ->
+    ``Normalize`` -> ``after``. Returns the ImageNetTrain stage with the others as its
+    ``transforms``; kwargs go to ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip,
+    dct_scale, on_error, ...). ``policy``: a stage or a list of stages on the uint8 pixels
+    (RandAugment, AutoAugment, RandomGrayscale, ...: they refuse a normalised batch, so this is
+    their place); ``after``: stages on the normalised float batch (RandomErasing, Mixup, ...).
     The crops and the jitter draw from each image's ``rng`` (seed model, augpy.image) on
     their own streams; ``seed`` is ImageNetTrain's (images that come without ``rng``)."""
     transforms = []
     if jitter is not None:
         b, c, s, h = jitter
         transforms.append(ColorJitter(b, c, s, h, seed=seed))
+    transforms += _stage_list(policy, "imagenet_train", "policy")
     transforms.append(Normalize(batch_size, mean, std, dtype, layout, kwargs.get("num_buffers", 2)))
+    transforms += _stage_list(after, "imagenet_train", "after")
     return ImageNetTrain(batch_size, size, seed=seed, transforms=transforms, **kwargs)
+
+
+def _stage_list(stages, func, name):
+    """None, a stage or a sequence of stages (callables) as a list."""
+    if stages is None:
+        return []
+    out = list(stages) if isinstance(stages, (list, tuple)) else [stages]
+    for st in out:
+        if not callable(st):
+            raise ValueError(f"{func}: {name} must be a stage (a callable taking a batch dict) or a list of "
+                             f"stages, got {st!r}")
+    return out
 
 
 def imagenet_eval(batch_size, size=224, resize=256, mean=IMAGENET_MEAN, std=IMAGENET_STD, dtype=None,

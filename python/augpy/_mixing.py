@@ -15,7 +15,7 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import _image_batch
 from ._decode_stage import _augmentation_list, _restore_stage
-from ._sampling import Sampled, generator_at
+from ._sampling import Sampled, batch_labels, generator_at
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -162,8 +162,7 @@ class MixUp(_Mix):
         func = "MixUp"
         image = _image_batch(batch, func, "float (N, C, H, W)")
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), image.shape[0], func)]
-        if "label" not in batch:
-            raise ValueError(f"{func}: the batch has no 'label' (N class indices)")
+        batch_labels(batch, func)
         lam = augmentation[0].get("mixup") if augmentation else None
         if lam is None:
             lam = sample_beta(self._generator(augmentation), self.alpha) if augmentation else 1.0
@@ -184,8 +183,7 @@ class CutMix(_Mix):
         image = _image_batch(batch, func, "float (N, C, H, W)")
         n, _, h, w = image.shape
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
-        if "label" not in batch:
-            raise ValueError(f"{func}: the batch has no 'label' (N class indices)")
+        batch_labels(batch, func)
         box = augmentation[0].get("cutmix") if augmentation else None
         if box is None:
             if augmentation:

@@ -158,7 +158,7 @@ class _Policy(Sampled):
         """Each image of ``batch['image']`` through its own ops, in place; each augmentation dict
         gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
         func = type(self).__name__
-        image = _image_batch(batch, func, "(N, C, H, W)")
+        image = _image_batch(batch, func, "(N, C, H, W)", pixels=True)
         n, _, h, w = image.shape
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         states = self._rng_states(augmentation)

@@ -44,13 +44,14 @@ class _RandomStage(_sampling.Sampled):
 
     key = None
     draws = 2
+    pixels = False  # True: refuses a batch Normalize has marked (_colour_stages._image_batch)
 
     def __reduce__(self):
         return _restore_stage, (type(self), self._params, self._sampling_state())
 
     def __call__(self, batch):
         func = type(self).__name__
-        image = _image_batch(batch, func, "(N, C, H, W)")
+        image = _image_batch(batch, func, "(N, C, H, W)", self.pixels)
         n = image.shape[0]
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         states = self._rng_states(augmentation)
@@ -72,6 +73,7 @@ class RandomGrayscale(_RandomStage):
 
     key = "grayscale"
     draws = 1
+    pixels = True
 
     def __init__(self, p=0.1, seed=None):
         self._params = dict(p=p, seed=seed)
@@ -188,6 +190,7 @@ class RandomJpegQuality(_RandomStage):
     gets ``'jpeg_quality'``: the quality, or None when the image was left as it is."""
 
     key = "jpeg_quality"
+    pixels = True
 
     def __init__(self, quality=(50, 100), p=1.0, seed=None):
         func = "RandomJpegQuality"

@@ -202,3 +202,28 @@ def handle_failures(stage, func, batch, images, failures, origin=None):
                 and v.shape[0] == n and k != "augmentation":
             batch[k] = v[keep]
     return keep
+
+
+def metadata_labels(metadata):
+    """The int labels of a batch's metadata dicts (augpy.data's ``class_index`` or a shard's
+    ``cls``), or None when one is missing: StageDataset's ``batch['label']`` and the mixing
+    stages' labels when the batch has no 'label'."""
+    out = []
+    for meta in metadata:
+        label = meta.get("class_index", meta.get("cls")) if isinstance(meta, dict) else None
+        if isinstance(label, bool) or not isinstance(label, (int, np.integer)):
+            return None
+        out.append(int(label))
+    return out
+
+
+def batch_labels(batch, func):
+    """batch['label'], else the labels of batch['metadata'] (a batch inside StageDataset's
+    stages, before it adds 'label'), stored as batch['label']; ValueError naming func without."""
+    if "label" in batch:
+        return batch["label"]
+    labels = metadata_labels(batch.get("metadata") or [])
+    if not labels:
+        raise ValueError(f"{func}: the batch has no 'label' (N class indices) and its metadata no class_index")
+    batch["label"] = np.asarray(labels, np.int64)
+    return batch["label"]

@@ -18,6 +18,7 @@ from statistics import NormalDist
 import numpy as np
 
 from . import _augpy
+from ._colour_stages import _image_batch
 from ._policies import _Policy, _check_int
 
 _LEVEL_DENOM = 10.0
@@ -292,8 +293,8 @@ class TimmRandAugment(_Policy):
         return apply_timm_policy(image, ops, self.interpolation, self.fill)
 
     def __call__(self, batch):
-        image = batch.get("image") if isinstance(batch, dict) else None
-        if isinstance(image, _augpy.Tensor) and image.dtype != _augpy.uint8:
+        image = _image_batch(batch, "TimmRandAugment", "uint8 (N, C, H, W)", pixels=True)
+        if image.dtype != _augpy.uint8:
             raise ValueError(f"TimmRandAugment: batch['image'] must be uint8 (timm's ops are PIL's), got {image.dtype}")
         return super().__call__(batch)
 

@@ -22,7 +22,7 @@ from . import _augpy
 from ._colour_stages import _image_batch
 from ._decode_stage import _augmentation_list, _restore_stage
 from ._mixing import _is_float, sample_beta
-from ._sampling import Sampled, generator_at
+from ._sampling import Sampled, batch_labels, generator_at
 
 MODES = ("batch", "pair", "elem")
 
@@ -161,8 +161,7 @@ class Mixup(Sampled):
         n, _, h, w = image.shape
         if n % 2:
             raise ValueError(f"{func}: the batch size must be even (timm's rule), got {n}")
-        if "label" not in batch:
-            raise ValueError(f"{func}: the batch has no 'label' (N class indices)")
+        batch_labels(batch, func)
         labels = self._labels(batch["label"], n, func)
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         if augmentation and all("timm_mixup" in a for a in augmentation):

@@ -41,7 +41,7 @@ augpy/_imagenet_stages.py (the ImageNet stages and recipes), augpy/_colour_stage
 (RandomGrayscale, RandomGaussianBlur, RandomJpegQuality); the policies and mixing: augpy/_policies.py
 (RandAugment, TrivialAugmentWide), _autoaugment.py, _augmix.py, _timm.py (timm's
 RandAugment), _mixing.py (MixUp, CutMix), _timm_mixup.py (timm's Mixup), _erasing.py and
-_combinators.py (docs/policies.md).
+_combinators.py (docs/policies.md); _recipes.py (timm_train, cifar_train).
 """
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD  # noqa: F401 (public constants)
 from ._colour_stages import ColorJitter, Lighting, Lightning, Normalize
@@ -58,19 +58,21 @@ from ._autoaugment import AutoAugment
 from ._augmix import AugMix, apply_augmix
 from ._timm_mixup import Mixup
 from ._timm import TIMM_OPS, TimmRandAugment, apply_timm_policy, rand_augment_transform
+from ._recipes import CIFAR_MEAN, CIFAR_STD, cifar_train, timm_train  # noqa: F401 (CIFAR_*: public)
 
 __all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning",
            "Normalize", "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy",
            "imagenet_eval", "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose",
            "RandomApply", "RandomChoice", "OneOf", "RandomCrop", "RandomGrayscale", "RandomGaussianBlur",
            "RandomJpegQuality", "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS",
-           "TimmRandAugment", "apply_timm_policy", "rand_augment_transform"]
+           "TimmRandAugment", "apply_timm_policy", "rand_augment_transform", "timm_train",
+           "cifar_train"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
 for _obj in (ColorJitter, DecodeWarp, decode_warp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment,
              RandomErasing, TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp,
              CutMix, mixup, cutmix, Compose, RandomApply, RandomChoice, OneOf, RandomCrop,
              RandomGrayscale, RandomGaussianBlur, RandomJpegQuality, AutoAugment, AugMix, apply_augmix,
-             Mixup, TimmRandAugment, apply_timm_policy, rand_augment_transform):
+             Mixup, TimmRandAugment, apply_timm_policy, rand_augment_transform, timm_train, cifar_train):
     _obj.__module__ = __name__
 del _obj

@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 
 from . import data as _data
-from ._sampling import _MASK64, check_on_error, check_seed
+from ._sampling import _MASK64, check_on_error, check_seed, metadata_labels
 from .data import FileListSource, FolderSource, ShardSource  # noqa: F401 (re-exported)
 
 # importlib keeps type checkers from requiring torch's stubs (augpy's stubs are checked without torch).
@@ -143,7 +143,8 @@ class StageDataset(IterableDataset):
         ``'warn'``: set on every stage that has one. Skipped files are replaced by the next
         samples of the worker's share, so batches stay full; ``self.skipped`` (in-process)
         and each batch's ``'skipped'`` list name them
-    :param output: ``'dict'`` (the batch dict) or ``'tuple'`` (``(images, labels)``)
+    :param output: ``'dict'`` (the batch dict) or ``'tuple'`` (``(images, labels)``; ``(images, targets)``
+        when a mixing stage (MixUp, CutMix, Mixup, timm_train's mixup=) made soft targets)
     """
 
     def __init__(self, source, make_stages, batch_size, augment=None, seed=None, copy=True, drop_last=False,
@@ -379,9 +380,13 @@ class StageDataset(IterableDataset):
                     release()
             if not self.copy:
                 batch["release"] = lambda: None
-        labels = _labels(batch["metadata"])
+        labels = metadata_labels(batch["metadata"])
         if labels is not None:
             batch["label"] = torch.tensor(labels, dtype=torch.int64)
+        if "target" in batch:  # a mixing stage's soft targets (a new tensor per batch)
+            batch["target"] = _as_torch(batch["target"])
+            if self.output == "tuple":
+                return batch["image"], batch["target"]
         if self.output == "tuple":
             if labels is None:
                 raise ValueError("augpy.torch.StageDataset: output='tuple' needs a label per sample (a FolderSource "
@@ -404,21 +409,12 @@ def _as_torch(t):
     return t if isinstance(t, torch.Tensor) else to_torch(t)
 
 
-def _labels(metadata):
-    """The batch's int labels (class_index or a shard's cls), or None when one is missing."""
-    out = []
-    for meta in metadata:
-        label = meta.get("class_index", meta.get("cls")) if isinstance(meta, dict) else None
-        if isinstance(label, bool) or not isinstance(label, (int, np.integer)):
-            return None
-        out.append(int(label))
-    return out
-
-
 def _join(batches):
     """Batch dicts joined (images copied into one tensor)."""
     out = dict(batches[0])
     out["image"] = torch.cat([_as_torch(b["image"]) for b in batches])
+    if all("target" in b for b in batches):  # a mixing stage's soft targets
+        out["target"] = torch.cat([_as_torch(b["target"]) for b in batches])
     for k in ("augmentation", "key", "metadata", "index", "skipped"):
         if any(k in b for b in batches):
             out[k] = [v for b in batches for v in b.get(k, ())]
