@@ -1,4 +1,5 @@
-/* cpu/warp.c: the CPU affine warp (semantics §13), HWC images -> an NCHW batch.
+/* cpu/warp.c: the CPU affine warp (semantics §13), HWC images -> an NCHW batch,
+ * and the driver of the perspective warp (its rows: cpu/warp_persp.c).
  *
  * Output pixel (x, y) of image n is the mean of s*s samples; sample (i, j) sits at
  *   X = x + d[i], Y = y + d[j],  d[k] = (2k + 1 - s) / (2s)   (= k/s - (s-1)/(2s))
@@ -545,7 +546,8 @@ static void image_setup(const warp_ctx *cx, int64_t n, warp_img *im) {
     im->sw = t->strides[1] * item;
     im->sc = t->strides[2] * item;
     im->dtype = t->dtype;
-    for (int k = 0; k < 6; k++) im->m[k] = (double)pl->matrices[6 * n + k];
+    const int nm = cx->projective ? 9 : 6;
+    for (int k = 0; k < nm; k++) im->m[k] = (double)pl->matrices[nm * n + k];
     im->s = pl->supersampling[n];
     im->border = pl->border;
     for (int k = 0; k < im->s && k < 64; k++) im->d[k] = aug__warp_offset(k, im->s);
@@ -559,6 +561,10 @@ static void warp_task(void *ctx, int64_t task, int worker) {
     if (y1 > cx->plan->height) y1 = cx->plan->height;
     warp_img im;
     image_setup(cx, n, &im);
+    if (cx->projective) {
+        aug__warp_rows_persp(cx, &im, n, y0, y1);
+        return;
+    }
     if (cx->plan->interp == AUG_WARP_NEAREST) {
         aug__warp_rows_nearest(cx, &im, cx->bg_dst, n, y0, y1);
         return;
@@ -571,14 +577,24 @@ static void warp_task(void *ctx, int64_t task, int worker) {
     }
 }
 
+static aug_status warp_exec(const aug__warp_plan *plan, int level, int projective);
+
 aug_status aug__cpu_warp_affine(const aug__warp_plan *plan) {
-    return aug__cpu_warp_affine_level(plan, aug__simd_level());
+    return warp_exec(plan, aug__simd_level(), 0);
 }
 
-aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) {
+aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level) { return warp_exec(plan, level, 0); }
+
+/* The perspective family (cpu/warp_persp.c's rows under this driver). */
+aug_status aug__cpu_warp_perspective(const aug__warp_plan *plan) {
+    return warp_exec(plan, aug__simd_level(), 1);
+}
+
+static aug_status warp_exec(const aug__warp_plan *plan, int level, int projective) {
     warp_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.plan = plan;
+    cx.projective = projective;
     cx.simd = level;
     cx.dst = aug_tensor_ptr(plan->dst);
     cx.dst_dtype = plan->dst->dtype;
