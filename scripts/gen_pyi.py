@@ -40,6 +40,7 @@ STUBS = {
     "math.pyi": "augpy.math",
     "_geometry.pyi": "augpy._geometry",
     "_affine.pyi": "augpy._affine",
+    "_perspective.pyi": "augpy._perspective",
 }
 
 

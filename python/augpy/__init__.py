@@ -32,10 +32,12 @@ from .rrc import plan_decode, random_resized_crop, resize_center_crop_matrix, sa
 from ._geometry import center_crop, crop, flip, hflip, resize, vflip, warp_affine  # noqa: E402,F401
 # torchvision's affine and rotate over warp_affine (augpy/_affine.py)
 from ._affine import affine, rotate  # noqa: E402,F401
+# the perspective warp with targets=, torchvision's perspective (augpy/_perspective.py)
+from ._perspective import perspective, perspective_coeffs, perspective_matrix, warp_perspective  # noqa: E402,F401
 
 __all__ = sorted(_augpy.__all__
                  + ["JpegError", "image", "numeric_limits"]
                  + ["data", "targets", "transform_boxes", "transform_boxes_batch", "transform_keypoints",
                     "transform_keypoints_batch"]
                  + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states"]
-                 + ["affine", "rotate"])
+                 + ["affine", "rotate", "perspective", "perspective_coeffs", "perspective_matrix"])

@@ -41,6 +41,10 @@ from ._geometry import vflip as vflip
 from ._geometry import warp_affine as warp_affine
 from ._affine import affine as affine
 from ._affine import rotate as rotate
+from ._perspective import perspective as perspective
+from ._perspective import perspective_coeffs as perspective_coeffs
+from ._perspective import perspective_matrix as perspective_matrix
+from ._perspective import warp_perspective as warp_perspective
 
 # `from augpy import *`: every public name except all, any, min, max, sum and
 # MemoryError (they would shadow builtins) and math (the standard library's module):
@@ -50,4 +54,5 @@ __all__ += [
     "JpegError", "image", "numeric_limits", "data", "targets", "transform_boxes", "transform_boxes_batch",
     "transform_keypoints", "transform_keypoints_batch", "rrc", "plan_decode", "random_resized_crop",
     "resize_center_crop_matrix", "sample_rng_states", "affine", "rotate",
+    "perspective", "perspective_coeffs", "perspective_matrix",
 ]

@@ -44,17 +44,19 @@ from ._decode_stage import WARP_KEYS, DecodeWarp  # noqa: F401 (WARP_KEYS: publi
 from ._imagenet_stages import ImageNetEval, ImageNetTrain, imagenet_eval, imagenet_train
 from ._combinators import Compose, OneOf, RandomApply, RandomChoice
 from ._erasing import RandomErasing
+from ._perspective_stage import RandomPerspective
 from ._mixing import CutMix, MixUp, cutmix, mixup
 from ._policies import OPS as POLICY_OPS  # noqa: F401 (public constant)
 from ._policies import RandAugment, TrivialAugmentWide, apply_policy
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
+           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
+           "RandomPerspective"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
 for _obj in (ColorJitter, DecodeWarp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment, RandomErasing,
              TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp, CutMix, mixup, cutmix, Compose,
-             RandomApply, RandomChoice, OneOf):
+             RandomApply, RandomChoice, OneOf, RandomPerspective):
     _obj.__module__ = __name__
 del _obj

@@ -11,7 +11,8 @@ from ._augpy import Tensor, _DTypeLike, _RangeLike
 
 __all__ = ["ColorJitter", "DecodeWarp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning", "Normalize",
            "POLICY_OPS", "RandAugment", "RandomErasing", "TrivialAugmentWide", "apply_policy", "imagenet_eval",
-           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf"]
+           "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply", "RandomChoice", "OneOf",
+           "RandomPerspective"]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
@@ -347,6 +348,38 @@ class RandomErasing:
         """Erase each image's rectangles in ``batch['image']`` in place; each augmentation dict
         gets ``'erasing'``, its list of (top, left, height, width)."""
 
+
+
+class RandomPerspective:
+    """torchvision's RandomPerspective on an (N, C, H, W) batch (any dtype warp_perspective
+    takes): each image, with probability `p`, is warped so that its corners move inward by
+    up to `distortion_scale` times half its size (random_perspective_points), drawn from the
+    seed model (stream 'RandomPerspective'). batch['image'] is replaced by the warped batch
+    (layout NCHW); each augmentation dict records ``'perspective'``: the 4 endpoints [x, y]
+    of the moved corners, or None (not warped); a recorded value is replayed. Boxes,
+    keypoints and masks of the batch (augpy.targets.transform_batch_targets: settings the
+    attributes box_format, box_params, ignore_index) follow each image's matrix.
+
+    :param distortion_scale: in [0, 1]
+    :param p: the probability that an image is warped, in [0, 1]
+    :param interpolation: 'bilinear' (torchvision's default) or 'nearest'
+    :param fill: the value outside the source: a number or one per channel
+    :param seed: the seed of images whose dicts carry no ``rng`` (see augpy.image)"""
+    stream: Optional[str]
+    seed: Optional[int]
+    box_format: str
+    box_params: Optional[Dict[str, Any]]
+    ignore_index: int
+    draws: int
+    distortion_scale: float
+    p: float
+    interpolation: str
+    fill: numpy.ndarray
+    def __init__(self, distortion_scale: float = 0.5, p: float = 0.5, interpolation: str = "bilinear",
+                 fill: Any = 0, seed: _Seed = None) -> None: ...
+    def endpoints(self, u: numpy.ndarray, height: int, width: int) -> Optional[List[List[int]]]:
+        """The endpoints of an image from its draws u (9 values in [0, 1)), or None (not warped)."""
+    def __call__(self, batch: _Batch) -> _Batch: ...
 
 def mixup(images: Tensor, labels: Any, lam: float, num_classes: int) -> Tuple[Tensor, Tensor]:
     """torchvision's MixUp for a given lam: images (a float (N, C, H, W) tensor) become
