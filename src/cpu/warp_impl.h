@@ -39,6 +39,9 @@ typedef struct warp_img {
     double m[9];                  /* 6 values (affine) or 9 (a homography) */
     int s;
     int border;                   /* aug_warp_border */
+    int projective;               /* m is a homography (9 values): coordinates through aug__warp_project; the
+                                   * affine kernels take such images only with the constant border, where a
+                                   * point outside the source plane becomes (-2, -2): the background */
     double d[64];                 /* sample offsets d[k] for k < min(s, 64); larger s computes them */
 } warp_img;
 

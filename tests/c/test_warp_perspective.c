@@ -3,7 +3,10 @@
  * homography whose last row is (0, 0, 1) gives aug_warp_affine_ex's bytes for
  * every kernel, border and interpolation, the exact kernel against the
  * definition written out here (u / w, v / w, bilinear, w <= 0 the background
- * under every border), and every error (singular, non-finite, NULL). The CUDA
+ * under every border), the uint8 constant-border images' AVX2 step (the
+ * affine fixed-point kernel fed projected coordinates) against the portable
+ * one and within 1 of the definition, and every error (singular, non-finite,
+ * NULL). The CUDA
  * backend is compared with the CPU by the parity harness (cases_image.c). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aug/aug.h"
+#include "core/warp.h"
+#include "cpu/cpu.h"
+#include "cpu/simd.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
 static uint64_t rnd(void) { /* splitmix64 */
@@ -173,6 +179,45 @@ static void test_definition(void **state) {
     aug_tensor_free(src), aug_tensor_free(bg);
 }
 
+/* uint8 -> uint8, constant border: the AVX2 and portable kernels give the same
+ * bytes, within 1 of the exact (float64 output) kernel; outside the plane the
+ * background byte. Sizes and tails of every 8-pixel step, C 1..4, s 1..2. */
+static void test_fixed_simd_agree(void **state) {
+    (void)state;
+    for (int it = 0; it < 48; it++) {
+        int64_t C = 1 + it % 4, H = 8 + (int64_t)(rnd() % 50), W = 8 + (int64_t)(rnd() % 50);
+        int64_t Ht = 1 + (int64_t)(rnd() % 40), Wt = 1 + (int64_t)(rnd() % 60);
+        int ss = 1 + (it / 4) % 2;
+        aug_tensor *src = random_image(AUG_UINT8, H, W, C);
+        int64_t ds[4] = {1, C, Ht, Wt};
+        aug_tensor *a = mk(AUG_UINT8, 4, ds), *b = mk(AUG_UINT8, 4, ds), *e = mk(AUG_FLOAT64, 4, ds);
+        /* w = 1 + g X + h Y crosses 0 inside the output for about half the iterations */
+        float m[9] = {(float)urand(0.5, 2.0), (float)urand(-0.3, 0.3), (float)urand(-5, 5),
+                      (float)urand(-0.3, 0.3), (float)urand(0.5, 2.0), (float)urand(-5, 5),
+                      (float)urand(-1.5, 1.0) / (float)Wt, (float)urand(-0.5, 0.5) / (float)Ht, 1.0f};
+        double bg[4] = {(double)(rnd() & 0xff), 3, 250, 0};
+        const aug_tensor *srcs[1] = {src};
+        aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = a, .channels = C, .height = Ht,
+                               .width = Wt, .matrices = m, .supersampling = &ss, .background = bg,
+                               .interp = AUG_WARP_LINEAR, .border = AUG_WARP_BORDER_CONSTANT};
+        assert_int_equal(aug__cpu_warp_perspective_level(&plan, AUG__SIMD_NONE), AUG_OK);
+        if (aug__simd_cpu_level() >= AUG__SIMD_AVX2) {
+            plan.dst = b;
+            assert_int_equal(aug__cpu_warp_perspective_level(&plan, AUG__SIMD_AVX2), AUG_OK);
+            if (memcmp(aug_tensor_ptr(a), aug_tensor_ptr(b), (size_t)aug_tensor_size(a)))
+                fail_msg("iteration %d: AVX2 and portable kernels differ", it);
+        }
+        plan.dst = e;
+        assert_int_equal(aug__cpu_warp_perspective_level(&plan, AUG__SIMD_NONE), AUG_OK);
+        const uint8_t *pa = aug_tensor_ptr(a);
+        const double *pe = aug_tensor_ptr(e);
+        for (int64_t k = 0; k < aug_tensor_size(a); k++)
+            if (fabs((double)pa[k] - pe[k]) > 1.0 + 1e-9) fail_msg("iteration %d value %lld: %d, exact %g", it,
+                                                                  (long long)k, pa[k], pe[k]);
+        aug_tensor_free(src), aug_tensor_free(a), aug_tensor_free(b), aug_tensor_free(e);
+    }
+}
+
 static void test_errors(void **state) {
     (void)state;
     aug_tensor *src = random_image(AUG_UINT8, 8, 8, 3);
@@ -203,6 +248,7 @@ int main(void) {
         cmocka_unit_test(test_identity_copies),
         cmocka_unit_test(test_affine_equal),
         cmocka_unit_test(test_definition),
+        cmocka_unit_test(test_fixed_simd_agree),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
