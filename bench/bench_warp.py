@@ -10,7 +10,10 @@ kernel (float32 interpolation, double coordinates) against cv2's float path;
 and two options against cv2 with the same settings: the reflect-101 border
 (uint8) and nearest on a one-channel uint8 label mask (no target ratio); and a
 random resized crop with a flip (an axis-aligned matrix: cpu/warp_axis.c's
-separable path) against cv2.resize of the crop + cv2.flip (no target ratio).
+separable path) against cv2.resize of the crop + cv2.flip (no target ratio);
+and warp_perspective on a 224x224x3 uint8 image (torchvision's RandomPerspective
+corners at distortion_scale 0.5) against cv2.warpPerspective (INTER_LINEAR |
+WARP_INVERSE_MAP, constant border; no target ratio).
 
     PYTHONPATH=build/pkg python bench/bench_warp.py [--repeat N]
 """
@@ -83,15 +86,28 @@ def run(threads, repeat, number):
                                                interpolation=cv2.INTER_LINEAR), 1, dst=fl), repeat, number)
     t_aug = best_of(lambda: augpy.warp_affine(src, dst, crop, None, 1), repeat, number)
     rows.append(("uint8 crop+flip", 1, t_aug, t_cv))
+    # the perspective warp, 224x224x3 -> 224x224 (augpy CHW output, cv2 HWC)
+    small = np.ascontiguousarray(img[100:324, 200:424])
+    hm = augpy.perspective_matrix([[0, 0], [223, 0], [223, 223], [0, 223]],
+                                  [[20, 31], [200, 4], [223, 190], [9, 215]]).astype(np.float32)
+    psrc, pdst, pcv = augpy.array_to_tensor(small), augpy.CudaTensor((3, 224, 224), dtype=augpy.uint8), \
+        np.empty((224, 224, 3), np.uint8)
+    t_cv = best_of(lambda: cv2.warpPerspective(small, hm, (224, 224), dst=pcv,
+                                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                               borderMode=cv2.BORDER_CONSTANT, borderValue=bg), repeat, number)
+    t_aug = best_of(lambda: augpy.warp_perspective(psrc, pdst, hm, bg, 1), repeat, number)
+    rows.append(("uint8 persp", 1, t_aug, t_cv))
     label = "1 thread" if threads == 1 else f"{threads} threads"
     simd = os.environ.get("AUG_SIMD", "auto")
     print(f"--- {label} (480x640x3 -> 224x224, recommended supersampling {s_rec}, AUG_SIMD={simd})")
     for name, s, t_aug, t_cv in rows:
-        crop_row = name.endswith("crop+flip")
+        crop_row, persp_row = name.endswith("crop+flip"), name.endswith("persp")
         what = f"warp {name} 300x380 of 480x640 -> 224^2" if crop_row else f"warp {name} 480x640 -> 224^2, s = {s}"
-        benchutil.record(what, threads, t_aug, "cv2.resize + cv2.flip" if crop_row else "cv2.warpAffine (s = 1)", t_cv,
-                         1.0 if s == 1 and " " not in name else None, unit="us")
-        peer = "cv2.resize+flip    " if crop_row else "cv2.warpAffine(s=1)"
+        peer_name = "cv2.resize + cv2.flip" if crop_row else "cv2.warpAffine (s = 1)"
+        if persp_row:
+            what, peer_name = "warp_perspective uint8 224x224x3 -> 224^2", "cv2.warpPerspective"
+        benchutil.record(what, threads, t_aug, peer_name, t_cv, 1.0 if s == 1 and " " not in name else None, unit="us")
+        peer = "cv2.resize+flip    " if crop_row else "cv2.warpPersp.     " if persp_row else "cv2.warpAffine(s=1)"
         print(f"{name:15s} s={s}  augpy {t_aug:8.1f} us   {peer} {t_cv:8.1f} us   ratio cv2/augpy {t_cv / t_aug:5.2f}x")
 
 

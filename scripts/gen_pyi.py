@@ -43,6 +43,7 @@ STUBS = {
     "_pad.pyi": "augpy._pad",
     "_crop.pyi": "augpy._crop",
     "_random_stages.pyi": "augpy._random_stages",
+    "_perspective.pyi": "augpy._perspective",
 }
 
 

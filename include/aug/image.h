@@ -150,6 +150,28 @@ AUG_API aug_status aug_warp_affine_batch_ex(int64_t n, const aug_tensor *const *
                                             const float *matrices, const aug_tensor *background,
                                             const int *supersampling, const aug_warp_options *opts);
 
+/* The perspective warp (docs/warp.md "Perspective"): aug_warp_affine_ex with a
+ * 3 x 3 homography, matrix[9] row-major in host memory, the inverse map (output
+ * pixel -> source pixel, as cv2.warpPerspective with WARP_INVERSE_MAP): sample
+ * (X, Y) reads the source at (u / w, v / w), (u, v, w) = matrix . (X, Y, 1). A
+ * sample with w <= 0, or whose point is not finite, lies outside the source
+ * plane and takes the background value whatever the border. Every value must
+ * be finite and the determinant nonzero (else AUG_ERR_VALUE naming the function
+ * and the matrix). Interpolation, borders, supersampling, layouts, dtypes and
+ * opts (NULL: the defaults) as aug_warp_affine_ex; a matrix whose last row is
+ * (0, 0, 1) gives aug_warp_affine_ex's result with its first two rows, bit for
+ * bit, except that a background that is not a byte (uint8 -> uint8) or not a
+ * finite float32 value makes every border take the wider kernel. */
+AUG_API aug_status aug_warp_perspective(const aug_tensor *src, aug_tensor *dst, const float matrix[9],
+                                        const aug_tensor *background, int supersampling,
+                                        const aug_warp_options *opts);
+
+/* The batch: src[i] as in aug_warp_perspective, matrices[9n], supersampling[n];
+ * dst as in aug_warp_affine_batch_ex. */
+AUG_API aug_status aug_warp_perspective_batch(int64_t n, const aug_tensor *const *src, aug_tensor *dst,
+                                              const float *matrices, const aug_tensor *background,
+                                              const int *supersampling, const aug_warp_options *opts);
+
 /* ---- lighting ---------------------------------------------------------------- */
 
 /* Contrast and gamma per image and channel (semantics §13, manual 3.1.4.3). im is

@@ -35,6 +35,8 @@ from ._affine import affine, rotate  # noqa: E402,F401
 # torchvision's pad, random crop and five / ten crops (augpy/_pad.py, augpy/_crop.py)
 from ._pad import pad  # noqa: E402,F401
 from ._crop import five_crop, random_crop, ten_crop  # noqa: E402,F401
+# the perspective warp with targets=, torchvision's perspective (augpy/_perspective.py)
+from ._perspective import perspective, perspective_coeffs, perspective_matrix, warp_perspective  # noqa: E402,F401
 
 __all__ = sorted(_augpy.__all__
                  + ["JpegError", "image", "numeric_limits"]
@@ -42,4 +44,5 @@ __all__ = sorted(_augpy.__all__
                     "transform_keypoints_batch"]
                  + ["rrc", "plan_decode", "random_resized_crop", "resize_center_crop_matrix", "sample_rng_states"]
                  + ["affine", "rotate"]
-                 + ["pad", "random_crop", "five_crop", "ten_crop"])
+                 + ["pad", "random_crop", "five_crop", "ten_crop"]
+                 + ["perspective", "perspective_coeffs", "perspective_matrix"])

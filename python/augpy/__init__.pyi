@@ -45,6 +45,10 @@ from ._pad import pad as pad
 from ._crop import five_crop as five_crop
 from ._crop import random_crop as random_crop
 from ._crop import ten_crop as ten_crop
+from ._perspective import perspective as perspective
+from ._perspective import perspective_coeffs as perspective_coeffs
+from ._perspective import perspective_matrix as perspective_matrix
+from ._perspective import warp_perspective as warp_perspective
 
 # `from augpy import *`: every public name except all, any, min, max, sum and
 # MemoryError (they would shadow builtins) and math (the standard library's module):
@@ -55,4 +59,5 @@ __all__ += [
     "transform_keypoints", "transform_keypoints_batch", "rrc", "plan_decode", "random_resized_crop",
     "resize_center_crop_matrix", "sample_rng_states", "affine", "rotate", "pad", "random_crop", "five_crop",
     "ten_crop",
+    "perspective", "perspective_coeffs", "perspective_matrix",
 ]

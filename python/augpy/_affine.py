@@ -96,9 +96,12 @@ def _prepare(image, layout, func):
     return src, lay, n, src.shape[lay.index("H")], src.shape[lay.index("W")]
 
 
-def _warp(src, lay, matrices, src_hw, dst_hw, n, interpolation, fill, targets, func, border="constant"):
+def _warp(src, lay, matrices, src_hw, dst_hw, n, interpolation, fill, targets, func, border="constant",
+          warp=None):
     """Warps src (one image or an n-image batch of layout lay) with augpy matrices into a new tensor
-    (border: warp_affine's border mode)."""
+    (border: warp_affine's border mode; warp: _augpy.warp_affine, or warp_perspective for (n, 3, 3)
+    homographies)."""
+    warp = warp or _augpy.warp_affine
     interp = _INTERP.get(interpolation) if isinstance(interpolation, str) else None
     if interp is None:
         raise ValueError(f"{func}: interpolation must be 'nearest' or 'bilinear', got {interpolation!r}")
@@ -109,10 +112,10 @@ def _warp(src, lay, matrices, src_hw, dst_hw, n, interpolation, fill, targets, f
         dst = dst.to(src.device)
     dst.layout = lay
     if lay == "HW":  # warp_affine's one-channel images
-        _augpy.warp_affine(src, dst, matrices[0], fill, interpolation=interp, border=border)
+        warp(src, dst, matrices[0], fill, interpolation=interp, border=border)
     else:
-        _augpy.warp_affine(src, dst, matrices if "N" in lay else matrices[0], fill, interpolation=interp,
-                           border=border, layout=lay, src_layout=lay)
+        warp(src, dst, matrices if "N" in lay else matrices[0], fill, interpolation=interp, border=border,
+             layout=lay, src_layout=lay)
     if targets is None:
         return dst
     if n != 1 or "N" in lay:

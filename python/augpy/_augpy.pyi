@@ -35,7 +35,7 @@ __all__ = [
     "posterize", "rdiv", "release", "reshape", "resize", "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub",
     "sample_id", "set_num_threads", "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub",
     "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype",
-    "uint16", "uint32", "uint64", "uint8", "vflip", "warp_affine", "where", "zeros", "zeros_like",
+    "uint16", "uint32", "uint64", "uint8", "vflip", "warp_affine", "warp_perspective", "where", "zeros", "zeros_like",
 ]
 
 __version__: str
@@ -1539,6 +1539,14 @@ def warp_affine(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any,
     None reads the layout string, else the shape (channels, at most 4, on exactly one end; torch tensors channels first), else HWC sources and CHW outputs (augpy tensors) or a ValueError asking for the layout (arrays). (H, W) sources and (Ht, Wt) / (N, Ht, Wt) outputs are one channel.
     src and dst may be NumPy arrays, CPU torch tensors or any object with __dlpack__ / the buffer protocol, used without a copy (dst, written in place, must be writable and C-contiguous).
     Returns dst (the object given), as the other image ops return their out=."""
+
+
+def warp_perspective(src: Union[_Image, Sequence[_Image]], dst: _Image, matrix: Any,
+                     background: Any = None, supersampling: Union[int, Sequence[int]] = 1, *,
+                     interpolation: str = 'linear', border: str = 'constant', layout: Optional[str] = None,
+                     src_layout: Optional[str] = None) -> _Image:
+    """Perspective warp: warp_affine with a 3x3 homography `matrix` ((N, 3, 3) for a batch), the inverse map (output pixel -> source pixel, cv2.warpPerspective with WARP_INVERSE_MAP): sample (x, y) reads the source at (u / w, v / w), (u, v, w) = matrix @ (x, y, 1). A sample with w <= 0 (or a non-finite point) lies outside the source plane and takes `background` under every border. The matrix must be finite and non-singular (else a ValueError). Everything else (background, supersampling, interpolation, border, layouts, dtypes, batches) as warp_affine; a matrix whose last row is (0, 0, 1) gives warp_affine's result.
+    Returns dst."""
 
 
 # ---- co-transforms of boxes and keypoints (targets.c; public API in augpy.targets) ----

@@ -49,6 +49,7 @@ from ._decode_stage import WARP_KEYS, DecodeWarp, decode_warp  # noqa: F401 (WAR
 from ._imagenet_stages import ImageNetEval, ImageNetTrain, imagenet_eval, imagenet_train
 from ._combinators import Compose, OneOf, RandomApply, RandomChoice
 from ._erasing import RandomErasing
+from ._perspective_stage import RandomPerspective
 from ._mixing import CutMix, MixUp, cutmix, mixup
 from ._policies import OPS as POLICY_OPS  # noqa: F401 (public constant)
 from ._policies import RandAugment, TrivialAugmentWide, apply_policy
@@ -66,13 +67,14 @@ __all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNet
            "RandomApply", "RandomChoice", "OneOf", "RandomCrop", "RandomGrayscale", "RandomGaussianBlur",
            "RandomJpegQuality", "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS",
            "TimmRandAugment", "apply_timm_policy", "rand_augment_transform", "timm_train",
-           "cifar_train"]
+           "cifar_train", "RandomPerspective"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
 for _obj in (ColorJitter, DecodeWarp, decode_warp, ImageNetEval, ImageNetTrain, Lighting, Normalize, RandAugment,
              RandomErasing, TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp,
              CutMix, mixup, cutmix, Compose, RandomApply, RandomChoice, OneOf, RandomCrop,
              RandomGrayscale, RandomGaussianBlur, RandomJpegQuality, AutoAugment, AugMix, apply_augmix,
-             Mixup, TimmRandAugment, apply_timm_policy, rand_augment_transform, timm_train, cifar_train):
+             Mixup, TimmRandAugment, apply_timm_policy, rand_augment_transform, timm_train, cifar_train,
+             RandomPerspective):
     _obj.__module__ = __name__
 del _obj

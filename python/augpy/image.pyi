@@ -19,12 +19,15 @@ __all__ = [
     "imagenet_eval", "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply",
     "RandomChoice", "OneOf", "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality",
     "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS", "TimmRandAugment", "apply_timm_policy",
-    "rand_augment_transform",
+    "rand_augment_transform", "timm_train", "cifar_train",
+    "RandomPerspective",
 ]
 
 _Batch = Dict[str, Any]
 # A stage, or any callable taking and returning a batch dict (``transforms=``).
 _Stage = Callable[[Dict[str, Any]], Dict[str, Any]]
+# One stage or a list of them (the recipes' policy= and after=).
+_Stages = Union[_Stage, Sequence[_Stage]]
 # An int the runtime checks with isinstance(v, (int, numpy.integer)) (bool is refused there).
 _Int = Union[int, numpy.integer[Any]]
 # An int or (height, width).
@@ -139,6 +142,19 @@ def decode_warp(data: Any, out: Tensor, background: _Background = None, decoder:
         ``supersampling``; None: ``make_transform(source size, out's size, **warp)``
     :param warp: ``make_transform``'s keyword arguments (only without ``matrix``)
     :returns: ``{'matrix', 'source_size', 'dct_scale'}`` as DecodeWarp records them"""
+
+
+class _RecipeKwargs(TypedDict, total=False):
+    """ImageNetTrain's parameters that timm_train and cifar_train pass on (their **kwargs)."""
+
+    cpu_threads: _Int
+    num_buffers: _Int
+    max_supersampling: int
+    dct_scale: Optional[bool]
+    background: _Background
+    decode_buffer_size: Optional[_Int]
+    max_pixels: Optional[_Int]
+    on_error: str
 
 
 class _ImageNetTrainKwargs(TypedDict, total=False):
@@ -522,6 +538,38 @@ class RandomErasing:
         gets ``'erasing'``, its list of (top, left, height, width)."""
 
 
+
+class RandomPerspective:
+    """torchvision's RandomPerspective on an (N, C, H, W) batch (any dtype warp_perspective
+    takes): each image, with probability `p`, is warped so that its corners move inward by
+    up to `distortion_scale` times half its size (random_perspective_points), drawn from the
+    seed model (stream 'RandomPerspective'). batch['image'] is replaced by the warped batch
+    (layout NCHW); each augmentation dict records ``'perspective'``: the 4 endpoints [x, y]
+    of the moved corners, or None (not warped); a recorded value is replayed. Boxes,
+    keypoints and masks of the batch (augpy.targets.transform_batch_targets: settings the
+    attributes box_format, box_params, ignore_index) follow each image's matrix.
+
+    :param distortion_scale: in [0, 1]
+    :param p: the probability that an image is warped, in [0, 1]
+    :param interpolation: 'bilinear' (torchvision's default) or 'nearest'
+    :param fill: the value outside the source: a number or one per channel
+    :param seed: the seed of images whose dicts carry no ``rng`` (see augpy.image)"""
+    stream: Optional[str]
+    seed: Optional[int]
+    box_format: str
+    box_params: Optional[Dict[str, Any]]
+    ignore_index: int
+    draws: int
+    distortion_scale: float
+    p: float
+    interpolation: str
+    fill: numpy.ndarray
+    def __init__(self, distortion_scale: float = 0.5, p: float = 0.5, interpolation: str = "bilinear",
+                 fill: Any = 0, seed: _Seed = None) -> None: ...
+    def endpoints(self, u: numpy.ndarray, height: int, width: int) -> Optional[List[List[int]]]:
+        """The endpoints of an image from its draws u (9 values in [0, 1)), or None (not warped)."""
+    def __call__(self, batch: _Batch) -> _Batch: ...
+
 def mixup(images: Tensor, labels: Any, lam: float, num_classes: int) -> Tuple[Tensor, Tensor]:
     """torchvision's MixUp for a given lam: images (a float (N, C, H, W) tensor) become
     ``images.roll(1, 0) * (1 - lam) + images * lam`` in place; returns (images, soft targets)."""
@@ -646,12 +694,15 @@ class Normalize:
 def imagenet_train(batch_size: _Int, size: _SizeLike = 224,
                    jitter: Optional[Tuple[_RangeLike, _RangeLike, _RangeLike, _RangeLike]] = (0.4, 0.4, 0.4, 0.1),
                    mean: _PerChannel = ..., std: _PerChannel = ..., dtype: Optional[_DTypeLike] = None,
-                   layout: str = "NCHW", seed: _Seed = None,
-                   **kwargs: Unpack[_ImageNetTrainKwargs]) -> ImageNetTrain:
+                   layout: str = "NCHW", seed: _Seed = None, policy: Optional[_Stages] = None,
+                   after: Optional[_Stages] = None, **kwargs: Unpack[_ImageNetTrainKwargs]) -> ImageNetTrain:
     """The ImageNet training recipe as one stage: ``ImageNetTrain`` (region decode, random
-    resized crop, flip) -> ``ColorJitter(*jitter)`` (None: no jitter) -> ``Normalize``.
-    Returns the ImageNetTrain stage with the other two as its ``transforms``; kwargs go to
-    ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip, dct_scale, on_error, ...).
+    resized crop, flip) -> ``ColorJitter(*jitter)`` (None: no jitter) -> ``policy`` ->
+    ``Normalize`` -> ``after``. Returns the ImageNetTrain stage with the others as its
+    ``transforms``; kwargs go to ImageNetTrain (cpu_threads, num_buffers, scale, ratio, hflip,
+    dct_scale, on_error, ...). ``policy``: a stage or a list of stages on the uint8 pixels
+    (RandAugment, AutoAugment, RandomGrayscale, ...: they refuse a normalised batch, so this is
+    their place); ``after``: stages on the normalised float batch (RandomErasing, Mixup, ...).
     The crops and the jitter draw from each image's ``rng`` (seed model, augpy.image) on
     their own streams; ``seed`` is ImageNetTrain's (images that come without ``rng``)."""
 def imagenet_eval(batch_size: _Int, size: _SizeLike = 224, resize: _Int = 256, mean: _PerChannel = ...,
@@ -659,3 +710,40 @@ def imagenet_eval(batch_size: _Int, size: _SizeLike = 224, resize: _Int = 256, m
                   **kwargs: Unpack[_ImageNetEvalKwargs]) -> ImageNetEval:
     """The ImageNet evaluation recipe as one stage: ``ImageNetEval`` (resize the shorter
     side, centre crop) -> ``Normalize``; kwargs go to ImageNetEval."""
+
+
+CIFAR_MEAN: Tuple[float, float, float]
+CIFAR_STD: Tuple[float, float, float]
+
+
+def timm_train(batch_size: _Int, size: _SizeLike = 224, scale: Sequence[float] = (0.08, 1.0),
+               ratio: Sequence[float] = (3.0 / 4.0, 4.0 / 3.0), hflip: float = 0.5,
+               auto_augment: Union[None, str, _Stage] = "rand-m9-mstd0.5-inc1", re_prob: float = 0.25,
+               re_mode: str = "pixel", re_count: _Int = 1, mixup: Union[None, Dict[str, Any], _Stage] = None,
+               mean: _PerChannel = ..., std: _PerChannel = ..., dtype: Optional[_DTypeLike] = None,
+               layout: str = "NCHW", seed: _Seed = None, **kwargs: Unpack[_RecipeKwargs]) -> ImageNetTrain:
+    """timm's training transform (``timm.data.create_transform(is_training=True)``, DeiT's and
+    ConvNeXt's recipe) as one stage: ImageNetTrain (region decode, random resized crop ``size``
+    with ``scale`` / ``ratio``, flip ``hflip``) -> timm's RandAugment (``auto_augment``: a timm
+    string, filled with the mean as timm does, or any stage; None: none) on the uint8 pixels ->
+    Normalize -> RandomErasing(``re_prob``, ``re_mode`` 'const' | 'rand' | 'pixel', up to
+    ``re_count`` rectangles) on the normalised floats -> ``mixup``: None, a dict of
+    ``augpy.image.Mixup``'s arguments (DeiT: ``dict(mixup_alpha=0.8, cutmix_alpha=1.0,
+    label_smoothing=0.1, num_classes=1000)``) or a mixing stage, which takes the labels from the
+    batch's metadata and leaves ``batch['target']`` (StageDataset yields it). Colour jitter is
+    off, as in timm when auto_augment is set. kwargs go to ImageNetTrain (cpu_threads,
+    num_buffers, dct_scale, on_error, ...). Differences from timm: the crop is resized with
+    augpy's supersampled bilinear warp (timm draws bilinear or bicubic), and the policy's ops are
+    augpy's (docs/policies.md says where they differ from PIL's)."""
+
+
+def cifar_train(batch_size: _Int, size: _SizeLike = 32, padding: _Int = 4, hflip: float = 0.5,
+                mean: _PerChannel = ..., std: _PerChannel = ..., policy: Optional[_Stages] = None,
+                after: Optional[_Stages] = None, dtype: Optional[_DTypeLike] = None, layout: str = "NCHW",
+                seed: _Seed = None, **kwargs: Unpack[_RecipeKwargs]) -> ImageNetTrain:
+    """The CIFAR training recipe (torchvision's and most papers'): each image decoded and taken
+    whole at ``size`` x ``size`` (ImageNetTrain with scale and ratio 1: an exact copy for a
+    size x size image), flipped with probability ``hflip``, ``RandomCrop(size, padding)`` (zero
+    padding) -> ``policy`` (stages on the uint8 pixels, e.g. AutoAugment('cifar10')) ->
+    Normalize with CIFAR-10's statistics -> ``after`` (stages on the floats, e.g. RandomErasing
+    or a Mixup). kwargs go to ImageNetTrain."""

@@ -3,7 +3,9 @@
 Every function takes the op's warp matrix: the (2, 3) INVERSE map (output pixel ->
 source pixel) that ``make_transform`` returns and ``warp_affine`` uses, and moves
 the targets with its forward map (computed in double by the C library,
-aug/targets.h). Conventions (albumentations'): keypoints are pixel-centre
+aug/targets.h), or the (3, 3) homography that ``warp_perspective`` uses (NumPy
+double, augpy/_homography.py; one whose last row is (0, 0, 1) is the affine
+matrix of its first two rows). Conventions (albumentations'): keypoints are pixel-centre
 coordinates like the matrix; box coordinates are pixel edges (a box (0, 0, W, H)
 covers a W x H image). docs/targets.md has the details and examples.
 
@@ -13,6 +15,7 @@ tensors on any device (results are tensors on the same device).
 import numpy as np
 
 from . import _augpy
+from . import _homography as _homography_mod
 
 __all__ = ["transform_boxes", "transform_boxes_batch", "transform_keypoints", "transform_keypoints_batch",
            "BOX_FORMATS", "resize_matrix", "flip_matrix", "crop_matrix", "center_crop_matrix", "center_crop_offsets",
@@ -39,17 +42,50 @@ def _float_array(value, func, name):
 def _matrix(matrix, func, name="matrix"):
     m = _float_array(matrix, func, name)
     if m.shape != (2, 3):
-        raise ValueError(f"{func}: {name} must have shape (2, 3) (the warp matrix), got {m.shape}")
+        raise ValueError(f"{func}: {name} must have shape (2, 3) (the warp matrix) or (3, 3) (a homography), "
+                         f"got {m.shape}")
     return m.reshape(6).tolist()
 
 
 def _matrices(matrices, n, func):
+    """(n, 2, 3) matrices, or (n, 3, 3) homographies (one of either for all); homographies
+    whose last rows are all (0, 0, 1) come back as their (n, 2, 3) affine rows."""
     m = _float_array(matrices, func, "matrices")
-    if m.shape == (2, 3):
-        m = np.broadcast_to(m, (n, 2, 3))
-    if m.shape != (n, 2, 3):
-        raise ValueError(f"{func}: matrices must have shape ({n}, 2, 3) (one per image), got {m.shape}")
+    if m.shape in ((2, 3), (3, 3)):
+        m = np.broadcast_to(m, (n,) + m.shape)
+    if m.shape != (n, 2, 3) and m.shape != (n, 3, 3):
+        raise ValueError(f"{func}: matrices must have shape ({n}, 2, 3) or ({n}, 3, 3) (one per image), "
+                         f"got {m.shape}")
+    return _affine_rows(m)
+
+
+def _affine_rows(m):
+    """m[..., :2, :] when m is a stack of homographies with last rows (0, 0, 1), else m."""
+    if m.shape[-2] == 3 and (m[..., 2, :] == np.array([0.0, 0.0, 1.0])).all():
+        return m[..., :2, :]
     return m
+
+
+def _homography(matrix, func):
+    """A (3, 3) matrix that is no affine map as float64, else None (the C path's (2, 3))."""
+    m = _float_array(matrix, func, "matrix")
+    if m.shape == (3, 3) and _affine_rows(m).shape == (3, 3):
+        return m
+    return None
+
+
+def _plain(matrix, func):
+    """matrix as the C path takes it: the (2, 3) rows of an affine (3, 3) homography."""
+    m = _float_array(matrix, func, "matrix")
+    return _affine_rows(m) if m.shape == (3, 3) else m
+
+
+def _tensor_like(a, like):
+    """A NumPy result as a tensor on like's device when like is a tensor."""
+    if not _is_tensor(like):
+        return a
+    t = _augpy.array_to_tensor(np.ascontiguousarray(a))
+    return t if t.device == like.device else t.to(like.device)
 
 
 def _size(size, func, name):
@@ -74,7 +110,7 @@ def _is_tensor(x):
 
 
 def _out(t, as_tensor):
-    return t if as_tensor else t.numpy()
+    return t.numpy() if not as_tensor and _is_tensor(t) else t
 
 
 def _take_labels(labels, keep, n, func):
@@ -124,10 +160,17 @@ def transform_boxes(boxes, matrix, source_size, target_size, format="xyxy", norm
     if not _is_tensor(boxes):
         boxes = _array(boxes, func, "boxes")
     _check_rows(boxes, (4,), func, "boxes")
-    m = _matrix(matrix, func)
-    out, keep = _augpy._boxes_affine(boxes, m, _size(source_size, func, "source_size"),
-                                     _size(target_size, func, "target_size"), format, normalized, min_area,
-                                     min_visibility, func)
+    h = _homography(matrix, func)
+    if h is not None:
+        b = boxes.numpy() if _is_tensor(boxes) else boxes
+        out, keep = _homography_mod.boxes(np.asarray(b, np.float64), h, _size(source_size, func, "source_size"),
+                                          _size(target_size, func, "target_size"), format, normalized, min_area,
+                                          min_visibility, func)
+        out, keep = _tensor_like(out, boxes), _tensor_like(keep, boxes)
+    else:
+        out, keep = _augpy._boxes_affine(boxes, _matrix(_plain(matrix, func), func), _size(source_size, func, "source_size"),
+                                         _size(target_size, func, "target_size"), format, normalized, min_area,
+                                         min_visibility, func)
     t = _is_tensor(boxes)
     result = (_out(out, t), _out(keep, t))
     if labels is not None:
@@ -182,6 +225,9 @@ def transform_boxes_batch(boxes, matrices, source_sizes, target_size, counts=Non
                          f"got shape {shape}")
     n = shape[0]
     m = _matrices(matrices, n, func)
+    if m.shape[1] == 3:
+        raise ValueError(f"{func}: a padded (N, M, 4) batch takes (N, 2, 3) affine matrices; give homographies "
+                         f"with a list of boxes")
     s = _sizes(source_sizes, n, func)
     if counts is not None:
         c = _array(counts, func, "counts")
@@ -214,9 +260,15 @@ def transform_keypoints(keypoints, matrix, target_size, remove_invisible=True, l
     if not _is_tensor(keypoints):
         keypoints = _array(keypoints, func, "keypoints")
     _check_rows(keypoints, (2, 3, 4), func, "keypoints")
-    m = _matrix(matrix, func)
-    out, keep = _augpy._keypoints_affine(keypoints, m, _size(target_size, func, "target_size"), remove_invisible,
-                                         func)
+    h = _homography(matrix, func)
+    if h is not None:
+        k = keypoints.numpy() if _is_tensor(keypoints) else keypoints
+        out, keep = _homography_mod.keypoints(np.asarray(k, np.float64), h, _size(target_size, func, "target_size"),
+                                              remove_invisible, func)
+        out, keep = _tensor_like(out, keypoints), _tensor_like(keep, keypoints)
+    else:
+        out, keep = _augpy._keypoints_affine(keypoints, _matrix(_plain(matrix, func), func),
+                                             _size(target_size, func, "target_size"), remove_invisible, func)
     t = _is_tensor(keypoints)
     result = (_out(out, t), _out(keep, t))
     if labels is not None:
@@ -339,7 +391,8 @@ def transform_batch_targets(batch, matrices, source_sizes, target_size, box_form
     if not present:
         return batch
     n = len(matrices)
-    m = np.asarray(matrices, dtype=np.float64).reshape(n, 2, 3)
+    m = np.asarray(matrices, dtype=np.float64)
+    m = _affine_rows(m.reshape(n, 3, 3) if m.size == 9 * n else m.reshape(n, 2, 3))
     sizes = np.asarray(source_sizes, dtype=np.int64).reshape(n, 2)
     th, tw = target_size
     for key in present:
@@ -394,6 +447,7 @@ def _warp_masks(masks, m, sizes, target_size, ignore_index, func):
         if t.dtype != out.dtype or t.device != out.device:
             raise TypeError(f"{func}: batch['masks'][{i}] has dtype {t.dtype} on {t.device}, mask 0 "
                             f"{out.dtype} on {out.device}: give all masks one dtype and device")
-        _augpy.warp_affine(t, out[i], m[i].astype(np.float32), [float(ignore_index)], interpolation="nearest")
+        warp = _augpy.warp_perspective if m.shape[1] == 3 else _augpy.warp_affine
+        warp(t, out[i], m[i].astype(np.float32), [float(ignore_index)], interpolation="nearest")
     out.layout = "NHW"
     return out

@@ -45,7 +45,8 @@
     X(NORMALIZE, crop_mirror_normalize, aug__cmn_plan, "crop_mirror_normalize")        \
     X(NOISE, gaussian_noise, aug__noise_plan, "gaussian_noise")                        \
     X(TONE, tone, aug__tone_plan, "this tone operation")                          \
-    X(AUTOTONE, autotone, aug__autotone_plan, "this autotone operation")
+    X(AUTOTONE, autotone, aug__autotone_plan, "this autotone operation")                \
+    X(WARP_PERSP, warp_perspective, aug__warp_plan, "warp_perspective")
 
 /* Each family's plan type, declared here and defined in the family's private
  * core header (core/plan.h, random.h, warp.h, lighting.h, blur.h, resize.h,

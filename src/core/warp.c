@@ -1,9 +1,11 @@
-/* core/warp.c: aug_warp_affine / aug_warp_affine_batch (semantics §13), the
- * backend-neutral half: the options (interpolation, border, layouts) and their
+/* core/warp.c: aug_warp_affine / aug_warp_affine_batch and aug_warp_perspective
+ * / aug_warp_perspective_batch (semantics §13), the backend-neutral half: the options (interpolation, border, layouts) and their
  * names, argument checks, the (H, W, C) views of CHW / HW sources, the
  * background read into host doubles, the (N, C, Ht, Wt) view of the output
- * with its layout's strides, the layout string, and the dispatch to the backend's warp_affine entry (src/cpu/warp.c on the CPU). */
+ * with its layout's strides, the layout string, and the dispatch to the backend's
+ * warp_affine or warp_perspective entry (src/cpu/warp.c on the CPU). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -137,9 +139,30 @@ static aug_status source_view(const char *func, const aug_tensor *s, int64_t i, 
     return AUG_OK;
 }
 
+/* Matrix i of a batch (nm values each: 6 affine, 9 a homography): every value
+ * finite, and a homography's determinant (in double) nonzero. */
+static aug_status check_matrix(const char *func, const float *m, int nm, int64_t i, int batch) {
+    char which[48] = "matrix";
+    if (batch) snprintf(which, sizeof which, "matrix %lld", (long long)i);
+    for (int k = 0; k < nm; k++)
+        if (!isfinite(m[k]))
+            return aug__error(AUG_ERR_VALUE, func, "%s has a non-finite value %g at [%d][%d]", which, (double)m[k],
+                              k / 3, k % 3);
+    if (nm == 9) {
+        double a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5], g = m[6], h = m[7], k = m[8];
+        double det = a * (e * k - f * h) - b * (d * k - f * g) + c * (d * h - e * g);
+        if (det == 0.0 || !isfinite(det))
+            return aug__error(AUG_ERR_VALUE, func,
+                              "%s is singular (determinant %g): [[%g, %g, %g], [%g, %g, %g], [%g, %g, %g]]", which,
+                              det, a, b, c, d, e, f, g, h, k);
+    }
+    return AUG_OK;
+}
+
 static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const *src, aug_tensor *dst, int batch,
                            const float *matrices, const aug_tensor *background, const int *supersampling,
-                           const aug_warp_options *opts, int legacy) {
+                           const aug_warp_options *opts, int legacy, int projective) {
+    const int nm = projective ? 9 : 6;
     char sbuf[128], buf[32], buf2[32];
     aug_warp_options o = opts ? *opts : aug_warp_options_default();
     aug_status st = aug__tensor_check(func, dst);
@@ -221,12 +244,7 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
                             supersampling[i]);
             break;
         }
-        for (int k = 0; k < 6 && !st; k++)
-            if (!isfinite(matrices[6 * i + k]))
-                st = batch ? aug__error(AUG_ERR_VALUE, func, "matrix %lld has a non-finite value %g at [%d][%d]",
-                                        (long long)i, (double)matrices[6 * i + k], k / 3, k % 3)
-                           : aug__error(AUG_ERR_VALUE, func, "matrix has a non-finite value %g at [%d][%d]",
-                                        (double)matrices[6 * i + k], k / 3, k % 3);
+        st = check_matrix(func, matrices + nm * i, nm, i, batch);
     }
     double bg_stack[16];
     double *bg = NULL;
@@ -235,7 +253,7 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
         if (!bg) st = AUG__NOMEM(func);
     }
     if (!st) st = read_background(func, background, dst->device, C, bg);
-    aug__need need = {AUG__FAMILY_WARP, 0, dst->dtype, src[0] ? src[0]->dtype : AUG_DTYPE_AUTO};
+    aug__need need = {projective ? AUG__FAMILY_WARP_PERSP : AUG__FAMILY_WARP, 0, dst->dtype, src[0] ? src[0]->dtype : AUG_DTYPE_AUTO};
     const aug__backend *be = st ? NULL : aug__backend_supporting(func, dst->device, &need);
     if (!st && !be) st = aug_last_status();
     if (!st) {
@@ -255,7 +273,7 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
                                .width = Wt, .matrices = matrices, .supersampling = supersampling,
                                .background = bg, .exec = aug__exec_for(dst->device),
                                .interp = (int)o.interpolation, .border = (int)o.border};
-        st = aug__dispatch_warp_affine(be, &plan);
+        st = projective ? aug__dispatch_warp_perspective(be, &plan) : aug__dispatch_warp_affine(be, &plan);
     }
     if (bg && bg != bg_stack) free(bg);
     if (views != vstack) free(views);
@@ -266,22 +284,34 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
 aug_status aug_warp_affine(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
                            const aug_tensor *background, int supersampling) {
     const aug_tensor *one[1] = {src};
-    return warp_run("aug_warp_affine", 1, one, dst, 0, matrix, background, &supersampling, NULL, 1);
+    return warp_run("aug_warp_affine", 1, one, dst, 0, matrix, background, &supersampling, NULL, 1, 0);
 }
 
 aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src, aug_tensor *dst, const float *matrices,
                                  const aug_tensor *background, const int *supersampling) {
-    return warp_run("aug_warp_affine_batch", n, src, dst, 1, matrices, background, supersampling, NULL, 1);
+    return warp_run("aug_warp_affine_batch", n, src, dst, 1, matrices, background, supersampling, NULL, 1, 0);
 }
 
 aug_status aug_warp_affine_ex(const aug_tensor *src, aug_tensor *dst, const float matrix[6],
                               const aug_tensor *background, int supersampling, const aug_warp_options *opts) {
     const aug_tensor *one[1] = {src};
-    return warp_run("aug_warp_affine_ex", 1, one, dst, 0, matrix, background, &supersampling, opts, 0);
+    return warp_run("aug_warp_affine_ex", 1, one, dst, 0, matrix, background, &supersampling, opts, 0, 0);
 }
 
 aug_status aug_warp_affine_batch_ex(int64_t n, const aug_tensor *const *src, aug_tensor *dst, const float *matrices,
                                     const aug_tensor *background, const int *supersampling,
                                     const aug_warp_options *opts) {
-    return warp_run("aug_warp_affine_batch_ex", n, src, dst, 1, matrices, background, supersampling, opts, 0);
+    return warp_run("aug_warp_affine_batch_ex", n, src, dst, 1, matrices, background, supersampling, opts, 0, 0);
+}
+
+aug_status aug_warp_perspective(const aug_tensor *src, aug_tensor *dst, const float matrix[9],
+                                const aug_tensor *background, int supersampling, const aug_warp_options *opts) {
+    const aug_tensor *one[1] = {src};
+    return warp_run("aug_warp_perspective", 1, one, dst, 0, matrix, background, &supersampling, opts, 0, 1);
+}
+
+aug_status aug_warp_perspective_batch(int64_t n, const aug_tensor *const *src, aug_tensor *dst,
+                                      const float *matrices, const aug_tensor *background, const int *supersampling,
+                                      const aug_warp_options *opts) {
+    return warp_run("aug_warp_perspective_batch", n, src, dst, 1, matrices, background, supersampling, opts, 0, 1);
 }

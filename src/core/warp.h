@@ -1,4 +1,7 @@
-/* core/warp.h: the affine-warp plan the core hands to a backend (private).
+/* core/warp.h: the warp plan the core hands to a backend (private): the
+ * warp_affine family's (6 matrix values per image) and the warp_perspective
+ * family's (9 values per image, a 3 x 3 homography with a nonzero determinant;
+ * scalar/warp.h's aug__warp_project maps its samples).
  *
  * The core (core/warp.c) has validated everything: n >= 1 images src[i]
  * (H_i, W_i, C) on the plan's device (views: a CHW or HW source arrives as an
@@ -13,12 +16,12 @@
 #include "backend.h"
 
 struct aug__warp_plan {
-    const char *func;                 /* "aug_warp_affine" / "aug_warp_affine_batch", for messages */
+    const char *func;                 /* "aug_warp_affine" / "aug_warp_perspective" / ..., for messages */
     int64_t n;                        /* number of images, >= 1 */
     const aug_tensor *const *src;     /* n borrowed tensors (H_i, W_i, C), any strides and dtype */
     aug_tensor *dst;                  /* (n, C, Ht, Wt) view (element strides by layout), any dtype */
     int64_t channels, height, width;  /* C, Ht, Wt */
-    const float *matrices;            /* 6n values, host memory, finite */
+    const float *matrices;            /* 6n values (warp_affine) or 9n (warp_perspective), host memory, finite */
     const int *supersampling;         /* n values >= 1, host memory */
     const double *background;         /* C values, host memory (zeros when none was given) */
     aug__exec exec;

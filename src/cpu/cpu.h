@@ -23,5 +23,7 @@ AUG__COMPUTE_FAMILIES(X_)
 AUG__HIDDEN int64_t aug__cpu_sum8(const void *p, int64_t n, aug_dtype dt, int level);
 /* The affine warp with an explicit SIMD level (cpu/warp.c). */
 AUG__HIDDEN aug_status aug__cpu_warp_affine_level(const aug__warp_plan *plan, int level);
+/* The perspective warp with an explicit SIMD level (cpu/warp.c). */
+AUG__HIDDEN aug_status aug__cpu_warp_perspective_level(const aug__warp_plan *plan, int level);
 
 #endif

@@ -151,7 +151,7 @@ static void block_columns(const axis_ctx *ax, axis_block *bk) {
 __attribute__((target("avx2"))) int aug__warp_rows_axis_u8(const warp_ctx *cx, const warp_img *im, const uint8_t *bg,
                                                             int64_t n, int64_t y0, int64_t y1) {
     int64_t C = cx->plan->channels;
-    if (im->m[1] != 0.0 || im->m[3] != 0.0 || im->s != 1 || cx->dx != 1 || C > 4 || im->sw + C > 8) return 0;
+    if (im->projective || im->m[1] != 0.0 || im->m[3] != 0.0 || im->s != 1 || cx->dx != 1 || C > 4 || im->sw + C > 8) return 0;
     axis_ctx ax = {.im = im, .cn = (int)C, .last = (im->H - 1) * im->sh + (im->W - 1) * im->sw + C - 1};
     for (int c = 0; c < ax.cn; c++) {
         /* 16-bit lanes (byte c, byte sw + c) of the 8 bytes at 0 and at 8 of each half, into

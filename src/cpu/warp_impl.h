@@ -27,6 +27,7 @@ typedef struct warp_ctx {
     const float *bg_f32;          /* the background rounded to float32 when every value is finite
                                    * there (else NULL: no float32 kernel) */
     const char *bg_dst;           /* the background converted to dst_dtype (nearest kernel) */
+    int projective;               /* the warp_perspective family: 9 matrix values, cpu/warp_persp.c */
 } warp_ctx;
 
 /* One image's geometry, shared by all kernels. */
@@ -35,9 +36,12 @@ typedef struct warp_img {
     int64_t H, W, C;
     int64_t sh, sw, sc;           /* strides in bytes */
     aug_dtype dtype;
-    double m[6];
+    double m[9];                  /* 6 values (affine) or 9 (a homography) */
     int s;
     int border;                   /* aug_warp_border */
+    int projective;               /* m is a homography (9 values): coordinates through aug__warp_project; the
+                                   * affine kernels take such images only with the constant border, where a
+                                   * point outside the source plane becomes (-2, -2): the background */
     double d[64];                 /* sample offsets d[k] for k < min(s, 64); larger s computes them */
 } warp_img;
 
@@ -118,5 +122,8 @@ AUG__HIDDEN void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, in
  * values converted to the destination dtype (C * dst_item bytes). */
 AUG__HIDDEN void aug__warp_rows_nearest(const warp_ctx *cx, const warp_img *im, const char *bg_dst, int64_t n,
                                         int64_t y0, int64_t y1);
+
+/* The perspective warp's rows (cpu/warp_persp.c), every interpolation. */
+AUG__HIDDEN void aug__warp_rows_persp(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
 
 #endif

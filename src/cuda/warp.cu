@@ -1,6 +1,9 @@
-/* cuda/warp.cu: the affine warp on the GPU (semantics §13, docs/warp.md), HWC
- * images of any strides and dtypes -> an NCHW batch, one thread per output
- * value.
+/* cuda/warp.cu: the affine and perspective warps on the GPU (semantics §13,
+ * docs/warp.md), HWC images of any strides and dtypes -> an NCHW batch, one
+ * thread per output value. The perspective warp (its own kernel, the same
+ * body with each sample's point from aug__warp_project: a point outside the
+ * source plane reads the background under every border) is the CPU's
+ * cpu/warp_persp.c.
  *
  * Each image takes the kernel aug__warp_kind picks (scalar/warp.h), as on the
  * CPU, and every step is scalar/warp.h's: coordinates in double without
@@ -29,7 +32,7 @@ typedef struct wimg {
     const char *base;      /* element [0, 0, 0] */
     int64_t H, W;
     int64_t sh, sw, sc;    /* strides in bytes */
-    double m[6];
+    double m[9];           /* 6 values (affine) or 9 (a homography) */
     int dtype, s, kind, border;
 } wimg;
 
@@ -109,11 +112,20 @@ AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
 }
 
 /* Nearest neighbour: output value (n, c, y, x). */
+template <bool PROJ>
 AUG_DEV void nearest(const warp_args &a, const wimg &im, int64_t c, int64_t y, int64_t x, char *out) {
-    const double bx = aug__warp_rowterm(im.m[1], (double)y, im.m[2]), by = aug__warp_rowterm(im.m[4], (double)y, im.m[5]);
-    const int64_t ix = aug__warp_nearest_cell(aug__warp_coord_b(im.m[0], (double)x, bx, im.W, im.border));
-    const int64_t iy = aug__warp_nearest_cell(aug__warp_coord_b(im.m[3], (double)x, by, im.H, im.border));
-    const int64_t jx = aug__warp_index(ix, im.W, im.border), jy = aug__warp_index(iy, im.H, im.border);
+    double sx, sy;
+    int inside = 1;
+    if (PROJ) {
+        inside = aug__warp_project(im.m, (double)x, (double)y, im.W, im.H, im.border, &sx, &sy);
+    } else {
+        const double bx = aug__warp_rowterm(im.m[1], (double)y, im.m[2]);
+        const double by = aug__warp_rowterm(im.m[4], (double)y, im.m[5]);
+        sx = aug__warp_coord_b(im.m[0], (double)x, bx, im.W, im.border);
+        sy = aug__warp_coord_b(im.m[3], (double)x, by, im.H, im.border);
+    }
+    const int64_t jx = inside ? aug__warp_index(aug__warp_nearest_cell(sx), im.W, im.border) : -1;
+    const int64_t jy = inside ? aug__warp_index(aug__warp_nearest_cell(sy), im.H, im.border) : -1;
     if (jx < 0 || jy < 0) aug__store_f64(a.bg[c], a.dst_dtype, out);
     else copy_value(im.base + (jy * im.sh + jx * im.sw + c * im.sc), im.dtype, a.dst_dtype, out);
 }
@@ -123,7 +135,9 @@ AUG_DEV void nearest(const warp_args &a, const wimg &im, int64_t c, int64_t y, i
  * each), capped at launch. */
 #define WARP_THREADS 512
 
-AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp(warp_args a) {
+/* The body of both kernels: PROJ maps each sample with the homography. */
+template <bool PROJ>
+AUG_DEV void warp_body(const warp_args &a) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
         /* value i in the output's memory order (consecutive threads write
@@ -140,7 +154,7 @@ AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp(warp_args a) {
         const int s = im.s;
         char *out = a.dst + (n * a.dn + c * a.dc + y * a.dy + x * a.dx) * aug__ctype_size(a.dst_dtype);
         if (a.nearest) {
-            nearest(a, im, c, y, x, out);
+            nearest<PROJ>(a, im, c, y, x, out);
             continue;
         }
         double acc = 0.0;
@@ -151,8 +165,27 @@ AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp(warp_args a) {
             const double bx = aug__warp_rowterm(im.m[1], Y, im.m[2]), by = aug__warp_rowterm(im.m[4], Y, im.m[5]);
             for (int k = 0; k < s; k++) {
                 const double X = (double)x + aug__warp_offset(k, s);
-                const double sx = aug__warp_coord_b(im.m[0], X, bx, im.W, im.border);
-                const double sy = aug__warp_coord_b(im.m[3], X, by, im.H, im.border);
+                double sx, sy;
+                if (PROJ) {
+                    if (!aug__warp_project(im.m, X, Y, im.W, im.H, im.border, &sx, &sy)) {
+                        /* outside the source plane: the background (as sample_* give it with
+                         * every neighbour outside) */
+                        if (im.kind == AUG__WARP_FIXED) {
+                            const uint32_t b = a.bgb[c], v = aug__warp_bilerp_u8(b, b, b, b, 0, 0);
+                            if (s == 1) acc8 = aug__warp_fixed_s1(v);
+                            else acc8 += aug__warp_fixed_acc(v);
+                        } else if (im.kind == AUG__WARP_FLOAT) {
+                            v1 = a.bgf[c];
+                            acc += (double)v1;
+                        } else {
+                            acc += a.bg[c];
+                        }
+                        continue;
+                    }
+                } else {
+                    sx = aug__warp_coord_b(im.m[0], X, bx, im.W, im.border);
+                    sy = aug__warp_coord_b(im.m[3], X, by, im.H, im.border);
+                }
                 if (im.kind == AUG__WARP_FIXED) {
                     uint32_t v = sample_u8(im, sx, sy, c, a.bgb[c]);
                     if (s == 1) acc8 = aug__warp_fixed_s1(v);
@@ -171,7 +204,10 @@ AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp(warp_args a) {
     }
 }
 
-aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
+AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp(warp_args a) { warp_body<false>(a); }
+AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp_persp(warp_args a) { warp_body<true>(a); }
+
+static aug_status warp_run(const aug__warp_plan *p, int proj) {
     const char *func = p->func;
     const aug__exec *e = &p->exec;
     const int dev = e->device.id;
@@ -202,12 +238,15 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
         m->base = t->data + t->byte_offset;
         m->H = t->shape[0], m->W = t->shape[1];
         m->sh = t->strides[0] * item, m->sw = t->strides[1] * item, m->sc = t->strides[2] * item;
-        for (int k = 0; k < 6; k++) m->m[k] = (double)p->matrices[6 * n + k];
+        const int nm = proj ? 9 : 6;
+        for (int k = 0; k < nm; k++) m->m[k] = (double)p->matrices[nm * n + k];
         m->dtype = (int)t->dtype;
         m->s = p->supersampling[n];
         m->border = p->border;
-        m->kind = aug__warp_kind(m->dtype, (int)p->dst->dtype, m->sc, m->H, m->W, m->s, bytes_ok, floats_ok,
-                                 m->border);
+        m->kind = proj ? aug__warp_persp_kind(m->dtype, (int)p->dst->dtype, m->H, m->W, m->s, bytes_ok, floats_ok,
+                                              m->border)
+                       : aug__warp_kind(m->dtype, (int)p->dst->dtype, m->sc, m->H, m->W, m->s, bytes_ok, floats_ok,
+                                        m->border);
     }
     void *tmp = NULL;
     st = aug__cuda_tmp_upload(func, dev, host, bytes, stream, &tmp);
@@ -226,8 +265,16 @@ aug_status aug__cuda_warp_affine(const aug__warp_plan *p) {
     a.nearest = p->interp == AUG_WARP_NEAREST;
     aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
     g.threads = aug__cuda_bounded(g.threads, WARP_THREADS);
-    AUG_LAUNCH(aug__k_warp, g.blocks, g.threads, 0, stream, a);
-    st = aug__cuda_launched(func, "aug__k_warp", g.blocks, g.threads);
+    if (proj) {
+        AUG_LAUNCH(aug__k_warp_persp, g.blocks, g.threads, 0, stream, a);
+        st = aug__cuda_launched(func, "aug__k_warp_persp", g.blocks, g.threads);
+    } else {
+        AUG_LAUNCH(aug__k_warp, g.blocks, g.threads, 0, stream, a);
+        st = aug__cuda_launched(func, "aug__k_warp", g.blocks, g.threads);
+    }
     aug__cuda_tmp_free(dev, dev_mem, bytes, stream);
     return st;
 }
+
+aug_status aug__cuda_warp_affine(const aug__warp_plan *p) { return warp_run(p, 0); }
+aug_status aug__cuda_warp_perspective(const aug__warp_plan *p) { return warp_run(p, 1); }

@@ -164,6 +164,29 @@ AUG_HD uint8_t aug__warp_fixed_mean_r(uint32_t acc, int s, uint32_t recip) {
     return (uint8_t)(((uint64_t)t * recip) >> 32);
 }
 
+/* ---- the perspective warp (a 3 x 3 homography; docs/warp.md "Perspective") ---- */
+
+/* The source point of sample (X, Y) under the inverse homography m (9 values,
+ * row-major, float32 widened exactly), each row as the affine coordinate is
+ * computed (no contraction):
+ *   u = m0*X + (m1*Y + m2),  v = m3*X + (m4*Y + m5),  w = m6*X + (m7*Y + m8),
+ *   sx = u / w,  sy = v / w,
+ * then bounded by aug__warp_bound like an affine coordinate. Returns 0 when the
+ * point lies outside the source plane (w <= 0 or NaN, or sx / sy not finite):
+ * the sample then takes the background value whatever the border. With the
+ * last row (0, 0, 1), w is exactly 1 and (sx, sy) are warp_affine's coordinates. */
+AUG_HD int aug__warp_project(const double *m, double X, double Y, int64_t W, int64_t H, int border, double *sx,
+                             double *sy) {
+    const double w = m[6] * X + aug__warp_rowterm(m[7], Y, m[8]);
+    if (!(w > 0.0)) return 0;
+    const double u = (m[0] * X + aug__warp_rowterm(m[1], Y, m[2])) / w;
+    const double v = (m[3] * X + aug__warp_rowterm(m[4], Y, m[5])) / w;
+    if (!(u - u == 0.0) || !(v - v == 0.0)) return 0; /* inf or NaN */
+    *sx = aug__warp_bound(u, W, border);
+    *sy = aug__warp_bound(v, H, border);
+    return 1;
+}
+
 /* ---- which interpolation an image takes ---------------------------------------- */
 
 enum { AUG__WARP_EXACT = 0, AUG__WARP_FIXED = 1, AUG__WARP_FLOAT = 2 };
@@ -204,6 +227,20 @@ AUG_HD int aug__warp_kind(int src_dtype, int dst_dtype, int64_t channel_bytes, i
         return AUG__WARP_FIXED;
     if (floats_ok && dst_dtype != AUG_FLOAT64 && aug__warp_float_source(src_dtype)) return AUG__WARP_FLOAT;
     return AUG__WARP_EXACT;
+}
+
+/* The kernel of one bilinear perspective image: aug__warp_kind's, except that a
+ * sample outside the source plane reads the background under every border, so
+ * the fixed-point / float32 kernels need byte / float backgrounds whatever the
+ * border. */
+AUG_HD int aug__warp_persp_kind(int src_dtype, int dst_dtype, int64_t H, int64_t W, int s, int bytes_ok,
+                                int floats_ok, int border) {
+    int k = aug__warp_kind(src_dtype, dst_dtype, 0, H, W, s, bytes_ok, floats_ok, border);
+    if (k == AUG__WARP_FIXED && !bytes_ok)
+        k = floats_ok && dst_dtype != AUG_FLOAT64 && aug__warp_float_source(src_dtype) ? AUG__WARP_FLOAT
+                                                                                       : AUG__WARP_EXACT;
+    if (k == AUG__WARP_FLOAT && !floats_ok) k = AUG__WARP_EXACT;
+    return k;
 }
 
 #endif

@@ -148,7 +148,7 @@ def test_extension_all():
     assert set(ext.__all__) <= set(augpy.__all__)
     for name in public:
         assert getattr(augpy, name) is getattr(ext, name) or name in ("crop", "center_crop", "flip", "hflip", "vflip",
-                                                                      "resize", "warp_affine")
+                                                                      "resize", "warp_affine", "warp_perspective")
 
 
 def test_manual_keyword_names():

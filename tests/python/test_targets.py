@@ -226,8 +226,9 @@ def test_batch_list_and_padded_agree():
      "augpy.transform_boxes: min_visibility must be in [0, 1], got 1.5"),
     (lambda: augpy.transform_boxes([[0, 0, 1, 1]], np.eye(2, 3), (8, 8), (8, 8), min_area=-2), ValueError,
      "augpy.transform_boxes: min_area must be finite and >= 0, got -2"),
-    (lambda: augpy.transform_boxes([[0, 0, 1, 1]], np.eye(3), (8, 8), (8, 8)), ValueError,
-     "augpy.transform_boxes: matrix must have shape (2, 3) (the warp matrix), got (3, 3)"),
+    (lambda: augpy.transform_boxes([[0, 0, 1, 1]], np.eye(4, 3), (8, 8), (8, 8)), ValueError,
+     "augpy.transform_boxes: matrix must have shape (2, 3) (the warp matrix) or (3, 3) (a homography), "
+     "got (4, 3)"),
     (lambda: augpy.transform_boxes([[0, 0, 1, 1]], np.zeros((2, 3)), (8, 8), (8, 8)), ValueError,
      "augpy.transform_boxes: matrix [[0, 0], [0, 0]] is singular"),
     (lambda: augpy.transform_boxes([[0, 0, 1, 1]], np.eye(2, 3), (8, 8), (0, 8)), ValueError,
@@ -239,7 +240,8 @@ def test_batch_list_and_padded_agree():
     (lambda: augpy.transform_keypoints([[0, np.inf]], np.eye(2, 3), (8, 8)), ValueError,
      "augpy.transform_keypoints: keypoint 0 has a non-finite value inf (column 1)"),
     (lambda: augpy.transform_boxes_batch([np.zeros((0, 4))] * 2, np.stack([np.eye(2, 3)] * 3), (8, 8), (8, 8)),
-     ValueError, "augpy.transform_boxes_batch: matrices must have shape (2, 2, 3) (one per image), got (3, 2, 3)"),
+     ValueError, "augpy.transform_boxes_batch: matrices must have shape (2, 2, 3) or (2, 3, 3) (one per image), "
+     "got (3, 2, 3)"),
     (lambda: augpy.transform_boxes_batch([np.zeros((0, 4))] * 2, np.eye(2, 3), (8, 8), (8, 8), labels=[[]]),
      ValueError, "augpy.transform_boxes_batch: labels has 1 entries for 2 images"),
     (lambda: augpy.transform_boxes_batch([np.zeros((0, 4)), [[3, 0, 1, 1]]], np.eye(2, 3), (8, 8), (8, 8)),

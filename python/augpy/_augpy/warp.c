@@ -11,6 +11,8 @@
  *                  out=None) -> (numpy float32 (2, 3), int)
  *   warp_affine(src, dst, matrix, background=None, supersampling=1, *, interpolation='linear',
  *               border='constant', layout=None, src_layout=None) -> None
+ *   warp_perspective(...): warp_affine's parameters with a (3, 3) / (N, 3, 3) homography
+ *                    (aug_warp_perspective(_batch))
  *
  * warp_affine takes one (H, W, C) tensor and a (C, Ht, Wt) dst, or a batch: a
  * list/tuple of (H_i, W_i, C) tensors or an (N, H, W, C) tensor with an
@@ -291,21 +293,22 @@ static PyObject *make_transform(PyObject *module, PyObject *const *args, Py_ssiz
 
 /* ---- warp_affine ----------------------------------------------------------------------------- */
 
-/* The matrices as float32, shape (2, 3) for one image or (n, 2, 3) for a batch. New. */
-static aug_tensor *parse_matrices(augpy_state *st, PyObject *obj, int batch, int64_t n, const char *func) {
+/* The matrices as float32, shape (rows, 3) for one image or (n, rows, 3) for a
+ * batch (rows 2: affine, 3: a homography). New. */
+static aug_tensor *parse_matrices(augpy_state *st, PyObject *obj, int batch, int64_t n, int rows, const char *func) {
     augpy_bufview v;
     if (augpy_bufview_get(st, obj, 0, &v, func) < 0) return NULL;
     const aug_tensor *t = v.t;
     char sbuf[96];
-    int ok = batch ? (t->ndim == 3 && t->shape[0] == n && t->shape[1] == 2 && t->shape[2] == 3)
-                   : (t->ndim == 2 && t->shape[0] == 2 && t->shape[1] == 3);
+    int ok = batch ? (t->ndim == 3 && t->shape[0] == n && t->shape[1] == rows && t->shape[2] == 3)
+                   : (t->ndim == 2 && t->shape[0] == rows && t->shape[1] == 3);
     aug_tensor *m = NULL;
     if (!ok) {
         if (batch)
-            PyErr_Format(PyExc_ValueError, "%s: matrix must have shape (%lld, 2, 3) for %lld images, got %s", func,
-                         (long long)n, (long long)n, aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf));
+            PyErr_Format(PyExc_ValueError, "%s: matrix must have shape (%lld, %d, 3) for %lld images, got %s", func,
+                         (long long)n, rows, (long long)n, aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf));
         else
-            PyErr_Format(PyExc_ValueError, "%s: matrix must have shape (2, 3), got %s", func,
+            PyErr_Format(PyExc_ValueError, "%s: matrix must have shape (%d, 3), got %s", func, rows,
                          aug_shape_str(t->ndim, t->shape, sbuf, sizeof sbuf));
     } else if (aug_dtype_info(t->dtype)->kind == AUG_KIND_BOOL) {
         PyErr_Format(PyExc_TypeError, "%s: matrix must hold numbers, got bool", func);
@@ -503,12 +506,19 @@ AUGPY_SIG_KWONLY(warp_affine_sig, "warp_affine", 5, {"src"}, {"dst"}, {"matrix"}
                  {"supersampling", "1"}, {"interpolation", "'linear'"}, {"border", "'constant'"}, {"layout", "None"},
                  {"src_layout", "None"});
 
-static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+/* warp_perspective: warp_affine's parameters, a (3, 3) / (N, 3, 3) homography */
+AUGPY_SIG_KWONLY(warp_perspective_sig, "warp_perspective", 5, {"src"}, {"dst"}, {"matrix"}, {"background", "None"},
+                 {"supersampling", "1"}, {"interpolation", "'linear'"}, {"border", "'constant'"}, {"layout", "None"},
+                 {"src_layout", "None"});
+
+/* Both warps (proj: the homography's). */
+static PyObject *warp_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int proj) {
     enum { SRC, DST, MAT, BG, SS, INTERP, BORDER, LAYOUT, SRC_LAYOUT, NSLOTS };
-    const char *func = "augpy.warp_affine";
+    const char *func = proj ? "augpy.warp_perspective" : "augpy.warp_affine";
     augpy_state *st = augpy_state_from_module(module);
     PyObject *a[NSLOTS];
-    if (!st || augpy_parse_args(func, args, nargs, kwnames, &warp_affine_sig, a) < 0) return NULL;
+    if (!st || augpy_parse_args(func, args, nargs, kwnames, proj ? &warp_perspective_sig : &warp_affine_sig, a) < 0)
+        return NULL;
     aug_warp_options opts = aug_warp_options_default();
     const char *bname, *dname, *sname;
     if (augpy_parse_interp(st, a[INTERP], &opts.interpolation, func) < 0 ||
@@ -532,7 +542,7 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     if (parse_layout(st, a[LAYOUT], w.batch, 0, &opts.dst_layout, &dname, func) < 0 ||
         parse_layout(st, a[SRC_LAYOUT], w.batch, 1, &opts.src_layout, &sname, func) < 0 ||
         default_layouts(st, &w, &dsti, sname, dname, &opts, func) < 0 || parse_supersampling(a[SS], &w, ss, func) < 0 ||
-        !(mat = parse_matrices(st, a[MAT], w.batch, w.n, func)))
+        !(mat = parse_matrices(st, a[MAT], w.batch, w.n, proj ? 3 : 2, func)))
         goto done;
     /* the channel count as the core reads dst (a wrong rank is reported there) */
     int b = w.batch;
@@ -543,7 +553,11 @@ static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t
     int64_t work = aug_tensor_size(dst) * (ss[0] > 0 ? ss[0] : 1); /* decides the GIL release only */
     aug_status s;
     const float *m = aug_tensor_ptr(mat);
-    if (b)
+    if (proj && b)
+        AUGPY_CALL(s, work, aug_warp_perspective_batch(w.n, w.srcs, dst, m, bg, ss, &opts));
+    else if (proj)
+        AUGPY_CALL(s, work, aug_warp_perspective(w.srcs[0], dst, m, bg, ss[0], &opts));
+    else if (b)
         AUGPY_CALL(s, work, aug_warp_affine_batch_ex(w.n, w.srcs, dst, m, bg, ss, &opts));
     else
         AUGPY_CALL(s, work, aug_warp_affine_ex(w.srcs[0], dst, m, bg, ss[0], &opts));
@@ -556,6 +570,14 @@ done:
     aug_tensor_free(bgtmp);
     augpy_image_release(&dsti);
     return result;
+}
+
+static PyObject *warp_affine(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return warp_call(module, args, nargs, kwnames, 0);
+}
+
+static PyObject *warp_perspective(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return warp_call(module, args, nargs, kwnames, 1);
 }
 
 /* ---- registration --------------------------------------------------------------------------- */
@@ -584,6 +606,13 @@ static PyMethodDef warp_functions[] = {
      "\nsrc and dst may be NumPy arrays, CPU torch tensors or any object with __dlpack__ / the buffer protocol, "
      "used without a copy (dst, written in place, must be writable and C-contiguous).\nReturns dst (the object "
      "given), as the other image ops return their out=."},
+    {"warp_perspective", (PyCFunction)(void (*)(void))warp_perspective, METH_FASTCALL | METH_KEYWORDS,
+     "Perspective warp: warp_affine with a 3x3 homography `matrix` ((N, 3, 3) for a batch), the inverse map "
+     "(output pixel -> source pixel, cv2.warpPerspective with WARP_INVERSE_MAP): sample (x, y) reads the source "
+     "at (u / w, v / w), (u, v, w) = matrix @ (x, y, 1). A sample with w <= 0 (or a non-finite point) lies outside "
+     "the source plane and takes `background` under every border. The matrix must be finite and non-singular "
+     "(else a ValueError). Everything else (background, supersampling, interpolation, border, layouts, dtypes, "
+     "batches) as warp_affine; a matrix whose last row is (0, 0, 1) gives warp_affine's result.\nReturns dst."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -618,7 +647,8 @@ int augpy_init_warp(PyObject *module, augpy_state *st) {
     Py_DECREF(proxy);
     PyType_Modified(tp);
     if (PyModule_AddObjectRef(module, "WarpScaleMode", (PyObject *)tp) < 0) return -1;
-    static augpy_sig *const sigs[] = {&make_affine_matrix_sig, &make_transform_sig, &warp_affine_sig, NULL};
+    static augpy_sig *const sigs[] = {&make_affine_matrix_sig, &make_transform_sig, &warp_affine_sig, &warp_perspective_sig,
+                                      NULL};
     if (augpy_sign_methods(warp_functions, sigs) < 0) return -1;
     return PyModule_AddFunctions(module, warp_functions);
 }

@@ -5,7 +5,9 @@
  * emulated devices, which use the host's libm); box and Gaussian blurs, per-image
  * sigmas, windows wider than the image, in place; the affine warp on every dtype
  * pair, every kernel (fixed point, float32, exact), channel counts, supersampling,
- * source views (reversed rows, strided channels, CHW) and every option. */
+ * source views (reversed rows, strided channels, CHW) and every option; the
+ * perspective warp alike, with homographies whose w turns negative inside the
+ * output (points outside the source plane). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -176,18 +178,21 @@ static void run_blur_gaussian(ph_run *r, const ph_case *c) {
  * same views on each device (layout 1: rows reversed; 2: channels strided, not
  * packed; 3: a CHW tensor passed as is, with o->src_layout CHW), into
  * (n, C, Ht, Wt) of dtype dt, or (n, Ht, Wt, C) for o->dst_layout HWC. o NULL:
- * aug_warp_affine_batch, else aug_warp_affine_batch_ex with o. */
-static void check_warp_opts(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
-                            int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed,
-                            const aug_warp_options *o) {
+ * aug_warp_affine_batch, else aug_warp_affine_batch_ex with o; proj:
+ * aug_warp_perspective_batch with the affine matrices and a last row
+ * (g, h, 1) whose w = g X + h Y + 1 turns <= 0 in part of the output. */
+static void check_warp_gen(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
+                           int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed,
+                           const aug_warp_options *o, int proj) {
     char what[200];
     snprintf(what, sizeof what,
              "warp %s -> %s, %lld images, C %lld, s %d, layout %d, background %s, interp %d, border %d, dst %d",
              aug_dtype_name(st), aug_dtype_name(dt), (long long)n, (long long)C, s, layout,
              bgv ? aug_dtype_name(bgt) : "none", o ? (int)o->interpolation : -1, o ? (int)o->border : -1,
              o ? (int)o->dst_layout : -1);
+    if (proj) strncat(what, ", perspective", sizeof what - strlen(what) - 1);
     aug_tensor *hs[4], *gs[4], *hv[4], *gv[4];
-    float m[24];
+    float m[24], m9[36];
     int ss[4];
     for (int64_t i = 0; i < n; i++) {
         int64_t H = hw[i][0], W = hw[i][1];
@@ -215,6 +220,11 @@ static void check_warp_opts(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_
         p.hmirror = (int)(i & 1);
         assert_int_equal(aug_make_affine_matrix(m + 6 * i, H, W, Ht, Wt, &p, NULL), AUG_OK);
         ss[i] = s + (int)(i % 2);
+        /* w = 1 - X / (0.7 Wt) (image 0), 1 + Y / (0.6 Ht) - X / Wt (image 1, ...): negative at the far side */
+        for (int k = 0; k < 6; k++) m9[9 * i + k] = m[6 * i + k];
+        m9[9 * i + 6] = (float)(-1.0 / (0.7 * (double)Wt + (double)i));
+        m9[9 * i + 7] = (float)(i ? 1.0 / (0.6 * (double)Ht) : 0.01 * (double)i);
+        m9[9 * i + 8] = 1.0f;
     }
     aug_tensor *hb = NULL, *gb = NULL;
     if (bgv) {
@@ -229,7 +239,12 @@ static void check_warp_opts(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_
     int64_t dshape[4] = {n, C, Ht, Wt}, hshape[4] = {n, Ht, Wt, C};
     const int64_t *ds = o && o->dst_layout == AUG_WARP_LAYOUT_HWC ? hshape : dshape;
     aug_tensor *hd = aug_tensor_empty(4, ds, dt, CPU), *gd = aug_tensor_empty(4, ds, dt, ph_dev(r));
-    if (!o) {
+    if (proj) {
+        aug_warp_options oo = o ? *o : aug_warp_options_default();
+        if (layout == 3) oo.src_layout = AUG_WARP_LAYOUT_CHW;
+        assert_int_equal(aug_warp_perspective_batch(n, (const aug_tensor *const *)hv, hd, m9, hb, ss, &oo), AUG_OK);
+        assert_int_equal(aug_warp_perspective_batch(n, (const aug_tensor *const *)gv, gd, m9, gb, ss, &oo), AUG_OK);
+    } else if (!o) {
         assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)hv, hd, m, hb, ss), AUG_OK);
         assert_int_equal(aug_warp_affine_batch(n, (const aug_tensor *const *)gv, gd, m, gb, ss), AUG_OK);
     } else {
@@ -242,6 +257,12 @@ static void check_warp_opts(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_
     for (int64_t i = 0; i < n; i++)
         aug_tensor_free(hs[i]), aug_tensor_free(gs[i]), aug_tensor_free(hv[i]), aug_tensor_free(gv[i]);
     aug_tensor_free(hb), aug_tensor_free(gb), aug_tensor_free(hd), aug_tensor_free(gd);
+}
+
+static void check_warp_opts(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt,
+                            int64_t Ht, int64_t Wt, const double *bgv, aug_dtype bgt, int s, int layout, uint64_t seed,
+                            const aug_warp_options *o) {
+    check_warp_gen(r, n, hw, C, st, dt, Ht, Wt, bgv, bgt, s, layout, seed, o, 0);
 }
 
 static void check_warp(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_t C, aug_dtype st, aug_dtype dt, int64_t Ht,
@@ -281,6 +302,33 @@ static void run_warp_options(ph_run *r, const ph_case *c) {
         for (int a = 0; a < 13; a++)
             for (int b = 0; b < 13; b++) check_warp_opts(r, 1, one, 3, ALL[a], ALL[b], 6, 8, bg, AUG_FLOAT32, 1, 0, 5, &o);
     }
+}
+
+/* The perspective warp: the kernels' dtype pairs (fixed point, float32, exact)
+ * with every border, both interpolations and output layouts, s = 1 and 3 (and
+ * 2 and 4 on the second image), source views; then nearest on every pair. */
+static void run_warp_persp(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t sizes[3][2] = {{17, 11}, {5, 23}, {1, 1}}, one[1][2] = {{9, 13}};
+    const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9}, bg[3] = {7, 200.5, -3};
+    for (int interp = 0; interp < 2; interp++)
+        for (int border = 0; border < 4; border++)
+            for (int s = 1; s <= 3; s += 2) {
+                aug_warp_options o = aug_warp_options_default();
+                o.interpolation = (aug_warp_interp)interp, o.border = (aug_warp_border)border;
+                o.dst_layout = (s + border) % 2 ? AUG_WARP_LAYOUT_HWC : AUG_WARP_LAYOUT_CHW;
+                const int layout = (border + interp) % 4;
+                check_warp_gen(r, 3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, bytes, AUG_UINT8, s, layout, 1, &o, 1);
+                check_warp_gen(r, 3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, floats, AUG_FLOAT64, s, layout, 2, &o, 1);
+                check_warp_gen(r, 2, sizes, 3, AUG_FLOAT32, AUG_INT16, 9, 10, floats, AUG_FLOAT32, s, layout, 3, &o, 1);
+                check_warp_gen(r, 2, sizes, 3, AUG_INT32, AUG_UINT8, 9, 10, floats, AUG_FLOAT64, s, layout, 5, &o, 1);
+                check_warp_gen(r, 2, sizes, 1, AUG_FLOAT64, AUG_FLOAT32, 9, 10, NULL, AUG_UINT8, s, layout, 6, &o, 1);
+            }
+    aug_warp_options o = aug_warp_options_default();
+    o.interpolation = AUG_WARP_NEAREST;
+    for (int a = 0; a < 13; a++)
+        for (int b = 0; b < 13; b++) check_warp_gen(r, 1, one, 3, ALL[a], ALL[b], 6, 8, bg, AUG_FLOAT32, 1, 0, 5, &o, 1);
+    for (int a = 0; a < 13; a++) check_warp_gen(r, 1, one, 3, ALL[a], ALL[a], 7, 5, NULL, AUG_UINT8, 2, 0, 9, NULL, 1);
 }
 
 static void run_warp_dtypes(ph_run *r, const ph_case *c) {
@@ -337,5 +385,6 @@ static const ph_case CASES[] = {
     {"warp/kernels", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_kernels},
     {"warp/dtypes", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_dtypes},
     {"warp/options", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_options},
+    {"warp/perspective", AUG__FAMILY_WARP_PERSP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_persp},
 };
 const ph_case_list ph_cases_image = {CASES, sizeof CASES / sizeof CASES[0]};
