@@ -13,7 +13,8 @@
 #   4. tests/python/wheel_smoke.py (decode a JPEG and a PNG, warp, a DecodeWarp batch; the version is
 #      the metadata's) runs from outside the checkout, on the CPU when this machine has no GPU, with
 #      cuda_status() saying why; with the CUDA module in the wheel that reason must come from the
-#      module (it was found beside the extension and loaded), not "no CUDA module";
+#      module (it was found beside the extension and loaded), not "no CUDA module", and name the
+#      missing driver where libcuda.so.1 is not installed;
 #   5. the same smoke run with every system library the unrepaired extension links (libturbojpeg,
 #      libjpeg, libspng, ...: read from its ldd, not a fixed list) made invisible, except those the
 #      interpreter has loaded before importing augpy (libz, for CPython's zlib; check 3 covers
@@ -93,6 +94,10 @@ log=$(run_smoke 2>&1) || die "smoke test: $log"
 echo "$log"
 if [ -f "$PKG/libaug_cuda.so" ] && [ $HAS_GPU = 0 ]; then
   grep -q "cuda_status: no CUDA device" <<<"$log" || die "the wheel's CUDA module did not load and report why: $log"
+  if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+    grep -q "cuda_status: no CUDA device (no NVIDIA driver: libcuda.so.1 is not installed)" <<<"$log" \
+      || die "on this machine without NVIDIA's driver cuda_status() must say so: $log"
+  fi
 fi
 
 # 5. again with the system's copies of the vendored libraries hidden

@@ -110,3 +110,12 @@ void *aug__cuda_dlopen(const char *soname, const char *env, const char *wheel, c
 }
 
 void *aug__cuda_dlsym(void *lib, const char *name) { return AUG__DLSYM(lib, name); }
+
+int aug__cuda_driver_present(void) {
+    void *lib = AUG__DLOPEN("libcuda.so.1");
+    if (!lib) return 0;
+#ifndef AUG_CUDA_EMU
+    dlclose(lib);
+#endif
+    return 1;
+}

@@ -230,6 +230,11 @@ void *lib_open(const char *path) {
                   "only in the wheels' folders: AUG_EMU_LIBS_IN_WHEELS)";
         return nullptr;
     }
+    const char *no_driver = getenv("AUG_EMU_NO_DRIVER");
+    if (strcmp(base, "libcuda.so.1") == 0 && no_driver && strcmp(no_driver, "1") == 0) {
+        refused = "libcuda.so.1: cannot open shared object file: No such file or directory (AUG_EMU_NO_DRIVER)";
+        return nullptr;
+    }
     if (strcmp(base, "libnvjpeg.so.13") == 0) { /* never a real nvJPEG with emulated streams */
 #ifdef AUG_EMU_NVJPEG
         void *lib = nvjpeg_open(&refused);
