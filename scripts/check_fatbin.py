@@ -471,7 +471,7 @@ def main(argv=None):
     if not a.nvdisasm and not os.path.isfile(nvdisasm):
         nvdisasm = shutil.which("nvdisasm") or nvdisasm
     nvdisasm = os.path.abspath(nvdisasm)
-    if not (os.path.isfile(nvdisasm) and os.access(nvdisasm, os.X_OK)):
+    if not a.targets_only and not (os.path.isfile(nvdisasm) and os.access(nvdisasm, os.X_OK)):
         print("check_fatbin: nvdisasm not found (%s): install the nvidia-cuda-nvdisasm wheel "
               "(scripts/cuda_toolchain.sh prints AUG_NVDISASM) or pass --nvdisasm" % nvdisasm, file=sys.stderr)
         return 2
