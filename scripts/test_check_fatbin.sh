@@ -15,7 +15,8 @@
 #     (a stale table fails; a kernel of at most 64 registers may be absent, a bigger one may not);
 #   vec.so: contiguous fast paths for --vector-kernels (16-byte typed accesses pass; byte loads through
 #     memcpy fail for float but not for uint8_t; one double per access fails) and --vector-require;
-#   plus: a missing target, --fma-allowed / --stack-allowed, a host-only .so (exit 2).
+#   plus: a missing target, --targets-only (the wheel check's), --fma-allowed / --stack-allowed, a
+#   host-only .so (exit 2).
 # Why: the checker is the only guard of bit-exactness and resource rules on GPU-less machines; its
 #   parsing of cuobjdump output must be proven against real nvcc output, both ways.
 # How: nvcc and cuobjdump come from $AUG_NVCC / $AUG_CUOBJDUMP when set, else from
@@ -181,6 +182,13 @@ has '^FAIL target compute_120: no PTX for compute_120'
 has '^sm_90\* '
 has 'check_fatbin: 2 violation\(s\)'
 expect "missing SASS / PTX targets are reported"
+
+check targets-only 0 "$tmp/bad.so" --targets-only
+has '^check_fatbin: bad.so: SASS sm_75, sm_80, sm_90, sm_100; PTX compute_100$'; hasnt FAIL
+expect "--targets-only: only the targets are checked (bad.so's FMAs and stack are not)"
+check targets-only-missing 1 "$tmp/clean.so" --targets-only --sass-targets sm_75,sm_86 --ptx-targets compute_120
+has '^FAIL target: sm_86, compute_120 not embedded'
+expect "--targets-only: a missing SASS or PTX target fails"
 
 check allowed-wide 1 "$tmp/bad.so" --fma-allowed 'k_mad|k_half' --stack-allowed 'k_loc'
 hasnt '^FAIL (stack|local)'; hasnt '^FAIL fma +k_(mad|half)'; has '^FAIL fma +k_via_call'

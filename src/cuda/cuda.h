@@ -140,6 +140,9 @@ int aug__cuda_supports(const aug__need *need);
 void *aug__cuda_dlopen(const char *soname, const char *env, const char *wheel, const char *build_dir, char *why,
                        size_t why_size);
 void *aug__cuda_dlsym(void *lib, const char *name);
+/* Whether NVIDIA's driver library (libcuda.so.1) opens: the CUDA runtime reports
+ * a machine without it as cudaErrorInsufficientDriver, as it does an old driver. */
+int aug__cuda_driver_present(void);
 
 /* cuda/memory.cu: the memory entries and module start/stop of the pool (which
  * starts the staging rings too). */

@@ -4,12 +4,14 @@
  *
  * A library is looked for in this order, the first that opens wins:
  *   1. the file its environment variable names (AUG_CUBLAS_LIBRARY, ...);
- *   2. its soname on the dynamic linker's path (LD_LIBRARY_PATH, ld.so.cache);
- *   3. the lib folders of the NVIDIA PyPI wheels, nvidia/cu13/lib (the CUDA 13
- *      wheels) and nvidia/<wheel>/lib (the per-library layout of older ones),
- *      under every site-packages (or dist-packages) folder holding an object
- *      loaded in this process: augpy's own extension puts its environment's
- *      there, NumPy or PyTorch another's;
+ *   2. the lib folders of the NVIDIA PyPI wheels (`pip install augpy[cuda]`),
+ *      nvidia/cu13/lib (the CUDA 13 wheels) and nvidia/<wheel>/lib (the
+ *      per-library layout of older ones), under every site-packages (or
+ *      dist-packages) folder holding an object loaded in this process: augpy's
+ *      own extension puts its environment's there, NumPy or PyTorch another's.
+ *      The wheels come first, as PyTorch's RPATH makes them: the versions the
+ *      extra pins win over whatever the system has;
+ *   3. its soname on the dynamic linker's path (LD_LIBRARY_PATH, ld.so.cache);
  *   4. the folder the build found it in.
  * The wheels' libraries carry RPATH $ORIGIN, so their own dependencies
  * (libcublasLt beside libcublas) resolve from the same folder.
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cuda/cuda.h"
 
 #ifdef AUG_CUDA_EMU
@@ -82,27 +85,37 @@ void *aug__cuda_dlopen(const char *soname, const char *env, const char *wheel, c
         if (!lib) snprintf(why, why_size, "%s=%s does not open: %s", env, forced, first);
         return lib;
     }
-    void *lib = try_open(soname, first, sizeof first);
+    void *lib = NULL;
     site_list sites;
     sites.n = 0;
-    if (!lib) dl_iterate_phdr(add_site, &sites);
+    dl_iterate_phdr(add_site, &sites);
     for (int i = 0; i < sites.n && !lib; i++) {
         snprintf(path, sizeof path, "%s/nvidia/cu13/lib/%s", sites.dir[i], soname);
-        lib = try_open(path, first, sizeof first);
+        if (access(path, F_OK) == 0) lib = try_open(path, first, sizeof first);
         if (lib) break;
         snprintf(path, sizeof path, "%s/nvidia/%s/lib/%s", sites.dir[i], wheel, soname);
-        lib = try_open(path, first, sizeof first);
+        if (access(path, F_OK) == 0) lib = try_open(path, first, sizeof first);
     }
+    if (!lib) lib = try_open(soname, first, sizeof first);
     if (!lib && build_dir && *build_dir) {
         snprintf(path, sizeof path, "%s/%s", build_dir, soname);
         lib = try_open(path, first, sizeof first);
     }
     if (!lib)
         snprintf(why, why_size,
-                 "%s; looked on the loader's path, in nvidia/cu13/lib and nvidia/%s/lib of %d site-packages "
-                 "folder(s)%s%s",
+                 "%s; looked in nvidia/cu13/lib and nvidia/%s/lib of %d site-packages folder(s) (pip install "
+                 "'augpy[cuda]' installs them there), on the loader's path%s%s",
                  first, wheel, sites.n, build_dir && *build_dir ? " and in " : "", build_dir ? build_dir : "");
     return lib;
 }
 
 void *aug__cuda_dlsym(void *lib, const char *name) { return AUG__DLSYM(lib, name); }
+
+int aug__cuda_driver_present(void) {
+    void *lib = AUG__DLOPEN("libcuda.so.1");
+    if (!lib) return 0;
+#ifndef AUG_CUDA_EMU
+    dlclose(lib);
+#endif
+    return 1;
+}

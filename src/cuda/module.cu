@@ -366,6 +366,11 @@ extern "C" __attribute__((visibility("default"))) const aug__backend *aug_cuda_m
     if (e != cudaSuccess || n <= 0) {
         if (e == cudaSuccess || e == cudaErrorNoDevice)
             snprintf(why_buf, sizeof why_buf, "no CUDA device");
+        else if (e == cudaErrorInsufficientDriver && !aug__cuda_driver_present())
+            snprintf(why_buf, sizeof why_buf, "no CUDA device (no NVIDIA driver: libcuda.so.1 is not installed)");
+        else if (e == cudaErrorInsufficientDriver)
+            snprintf(why_buf, sizeof why_buf, "no CUDA device (the NVIDIA driver is older than this CUDA %d.%d module "
+                     "needs: %s)", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10, cudaGetErrorString(e));
         else
             snprintf(why_buf, sizeof why_buf, "no CUDA device (%s: %s)%s", cudaGetErrorName(e), cudaGetErrorString(e),
                      e == cudaErrorInitializationError ? AUG__CUDA_FORK_HINT : "");

@@ -16,12 +16,21 @@
  * AUG_EMU_NO_CUBLAS=1 (any value but empty or 0), as a machine without cuBLAS
  * would, so tests see gemm fail with its message and everything else work.
  * libnvjpeg.so.13 opens the nvJPEG stand-in (emu_nvjpeg.cpp) when AUG_EMU_NVJPEG=1,
- * else fails like a missing file: never a real nvJPEG. */
+ * else fails like a missing file: never a real nvJPEG.
+ * AUG_EMU_LIBS_IN_WHEELS=1 models a machine whose loader path has neither library,
+ * only NVIDIA's PyPI wheels: both stand-ins answer only a path to an existing file
+ * (an empty nvidia/cu13/lib/libcublas.so.13 in a site-packages folder stands for
+ * the wheel), never the bare soname, so a test sees whether the module looked in
+ * the wheels' folders (scripts/wheel_check.sh); aug_emu_lib_opened says which path
+ * the module opened a stand-in through (which of the two it tries first). */
 #include "emu_internal.h"
 
 #include <algorithm>
+#include <mutex>
+#include <string>
 #include <cblas.h>
 #include <dlfcn.h>
+#include <unistd.h>
 #ifdef AUG_EMU_NVJPEG
 #include "emu_nvjpeg.h"
 #endif
@@ -201,14 +210,35 @@ namespace aug_emu {
 
 static char stand_in; /* the handle lib_open returns for it */
 static thread_local const char *refused;
+static std::mutex opened_mutex;
+static std::string opened_cublas, opened_nvjpeg; /* aug_emu_lib_opened */
+
+static void record_open(const char *base, const char *path) {
+    std::lock_guard<std::mutex> lock(opened_mutex);
+    (strcmp(base, "libcublas.so.13") == 0 ? opened_cublas : opened_nvjpeg) = path;
+}
 
 void *lib_open(const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     refused = nullptr;
+    const char *wheels_only = getenv("AUG_EMU_LIBS_IN_WHEELS");
+    if (wheels_only && *wheels_only && strcmp(wheels_only, "0") != 0 &&
+        (strcmp(base, "libnvjpeg.so.13") == 0 || strcmp(base, "libcublas.so.13") == 0) &&
+        (base == path || access(path, F_OK) != 0)) {
+        refused = "cannot open shared object file: No such file or directory (the emulated NVIDIA libraries are "
+                  "only in the wheels' folders: AUG_EMU_LIBS_IN_WHEELS)";
+        return nullptr;
+    }
+    const char *no_driver = getenv("AUG_EMU_NO_DRIVER");
+    if (strcmp(base, "libcuda.so.1") == 0 && no_driver && strcmp(no_driver, "1") == 0) {
+        refused = "libcuda.so.1: cannot open shared object file: No such file or directory (AUG_EMU_NO_DRIVER)";
+        return nullptr;
+    }
     if (strcmp(base, "libnvjpeg.so.13") == 0) { /* never a real nvJPEG with emulated streams */
 #ifdef AUG_EMU_NVJPEG
         void *lib = nvjpeg_open(&refused);
+        if (lib) record_open(base, path);
 #else
         void *lib = nullptr;
         refused = "libnvjpeg.so.13: not in this emulation build (it found no nvjpeg.h)";
@@ -222,6 +252,7 @@ void *lib_open(const char *path) {
                   "cuBLAS is absent: AUG_EMU_NO_CUBLAS)";
         return nullptr;
     }
+    record_open(base, path);
     return &stand_in;
 }
 
@@ -255,3 +286,16 @@ const char *lib_error() {
 }
 
 } /* namespace aug_emu */
+
+/* The path the module last opened a stand-in library through ("libcublas.so.13" or
+ * "libnvjpeg.so.13"): the bare soname (the loader's path) or a file's path (a wheel's
+ * folder); "" before any. Exported for dlsym like aug_emu_set_order (cuda_emu.h), so
+ * tests see where the module looked first (scripts/wheel_check.sh, wheel_emu_libs.py). */
+extern "C" __attribute__((visibility("default"))) const char *aug_emu_lib_opened(const char *soname) {
+    static thread_local std::string copy;
+    std::lock_guard<std::mutex> lock(aug_emu::opened_mutex);
+    copy = soname && strcmp(soname, "libcublas.so.13") == 0   ? aug_emu::opened_cublas
+           : soname && strcmp(soname, "libnvjpeg.so.13") == 0 ? aug_emu::opened_nvjpeg
+                                                                : std::string();
+    return copy.c_str();
+}

@@ -5,7 +5,8 @@
  * CUDA_VISIBLE_DEVICES says, and it does not initialise the emulated runtime:
  * a process that only asked NVML can fork children that use the runtime
  * (AUG_EMU_FORK=driver). AUG_EMU_NO_NVML=1: NVML is absent (nvmlInit_v2 fails
- * with NVML_ERROR_LIBRARY_NOT_FOUND), so the probe cannot tell. */
+ * with NVML_ERROR_LIBRARY_NOT_FOUND), so the probe cannot tell; so is it with
+ * AUG_EMU_NO_DRIVER=1 (no driver at all: emu_runtime.cpp). */
 #include "emu_internal.h"
 
 #include <cstdlib>
@@ -23,7 +24,8 @@ extern "C" {
 
 int nvmlInit_v2(void) {
     const char *off = getenv("AUG_EMU_NO_NVML");
-    if (off && !strcmp(off, "1")) return kNvmlErrorLibraryNotFound;
+    const char *no_driver = getenv("AUG_EMU_NO_DRIVER");
+    if ((off && !strcmp(off, "1")) || (no_driver && !strcmp(no_driver, "1"))) return kNvmlErrorLibraryNotFound;
     g_nvml_inits.fetch_add(1);
     return kNvmlSuccess;
 }

@@ -13,6 +13,9 @@
  *                      always: every child fails, whether or not its parent had
  *                      (read when the library loads)
  *   AUG_EMU_NO_NVML=1  the NVML stand-in is absent (emu_nvml.cpp)
+ *   AUG_EMU_NO_DRIVER=1  a machine without NVIDIA's driver: NVML is absent too, libcuda.so.1
+ *                      does not open (emu_cublas.cpp) and cudaGetDeviceCount fails with
+ *                      cudaErrorInsufficientDriver, as the static CUDA runtime does there
  *   AUG_EMU_MEMORY_MB  memory per device in MiB (default 81920, an H100's 80 GiB)
  *   AUG_EMU_ORDER      forward | reverse | shuffle: thread order between barriers and
  *                      block order (default forward)
@@ -492,6 +495,8 @@ extern "C" {
 /* ---- device management ------------------------------------------------------------------------ */
 
 cudaError_t cudaGetDeviceCount(int *count) {
+    const char *no_driver = getenv("AUG_EMU_NO_DRIVER");
+    if (no_driver && strcmp(no_driver, "1") == 0) return rec(cudaErrorInsufficientDriver);
     cudaError_t e = api_enter();
     if (e != cudaSuccess) return e;
     if (!count) return rec(cudaErrorInvalidValue);

@@ -35,6 +35,7 @@ SKIP_LINE = re.compile(r"# doc-test: skip \((?P<reason>[^()]*\S[^()]*)\)\s*$")
 SKIPS = {
     ("docs/torchvision.md", "needs torchvision"),
     ("docs/scale-out.md", "needs a GPU per Ray actor"),
+    ("docs/scale-out.md", "needs a Ray cluster and the wheel"),
 }
 
 USES_TORCH = re.compile(r"^\s*(?:import|from)\s+torch\b|\baugpy\.torch\b", re.M)

@@ -250,3 +250,16 @@ def test_missing_cublas_and_sticky_fault():
     env = dict(os.environ, AUG_EMU_NO_CUBLAS="1", AUG_EMU_FAULT="aug__k_random:cudaErrorMisalignedAddress")
     r = subprocess.run([sys.executable, "-c", CUDA_FAULTS], capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.skipif(os.environ.get("AUG_CUDA_BACKEND") != "emu", reason="the emulated devices model it")
+def test_no_driver_reason():
+    """The CUDA module on a machine without NVIDIA's driver (the wheel's module on a GPU-less
+    host; AUG_EMU_NO_DRIVER: no NVML, no libcuda.so.1, the runtime's cudaErrorInsufficientDriver):
+    cuda_status() says that the driver is missing, not that it is too old, and augpy runs on the CPU."""
+    env = {k: v for k, v in os.environ.items() if k not in ("AUG_REQUIRE_CUDA", "AUG_DEVICE")}
+    env["AUG_EMU_NO_DRIVER"] = "1"
+    code = "import augpy; print(augpy.cuda_status()); print(augpy.zeros((1,), dtype=augpy.uint8).device)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["no CUDA device (no NVIDIA driver: libcuda.so.1 is not installed)", "cpu"], r.stdout
