@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 import augpy
-from augpy.image import DecodeWarp, Lighting, imagenet_train
+from augpy.image import DecodeWarp, Lighting, imagenet_train, timm_train
 
 SIZE = 224
 
@@ -104,10 +104,24 @@ def imagenet_runner(batch, threads):
     return run
 
 
+def timm_runner(batch, threads):
+    """augpy.image.timm_train, DeiT's recipe: RRC 224 + flip + 'rand-m9-mstd0.5-inc1' + Normalize +
+    RandomErasing(0.25, 'pixel') + timm's Mixup (mixup 0.8, cutmix 1.0, switch 0.5, label smoothing
+    0.1, 1000 classes), labels from the metadata as StageDataset gives them."""
+    stage = timm_train(batch, size=SIZE, cpu_threads=threads, seed=1,
+                       mixup=dict(mixup_alpha=0.8, cutmix_alpha=1.0, label_smoothing=0.1, num_classes=1000))
+
+    def run(datas, seeds):
+        out = stage({"image": datas, "metadata": [{"class_index": s % 1000} for s in seeds]})
+        return out["image"], out["target"]
+
+    return run
+
+
 def runner(recipe, batch, threads):
     """run(datas, seeds) on `threads` threads; it sets augpy's pool size per call, so runners
     for different thread counts can take turns."""
-    make = {"seed": seed_runner, "imagenet": imagenet_runner}.get(recipe)
+    make = {"seed": seed_runner, "imagenet": imagenet_runner, "timm": timm_runner}.get(recipe)
     if make is None:
         raise ValueError(f"augpy_pipelines: unknown recipe {recipe!r}")
     run = make(batch, threads)

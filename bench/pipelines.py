@@ -7,6 +7,11 @@ Recipes (every pipeline decodes the JPEG bytes itself and returns a batch for Py
   seed      the augpy manual's pipeline: decode -> random affine to 224x224 (angle +-20 deg, scale
             0.9-1.2, mirror p 0.5, one sample per pixel) -> contrast (+-0.3) and gamma (0.8-1.25)
             -> Gaussian blur (sigma 0.5-1.5) -> Gaussian noise (std 8) -> uint8 CHW.
+  timm      DeiT / ConvNeXt training (issue 28): decode -> random resized crop 224 -> flip ->
+            RandAugment 'rand-m9-mstd0.5-inc1' -> normalize -> RandomErasing (0.25, per-pixel
+            noise) -> MixUp 0.8 / CutMix 1.0 (switch 0.5, label smoothing 0.1, 1000 classes):
+            augpy.image.timm_train against timm's own create_transform + Mixup and torchvision v2
+            (RandAugment(2, 9), RandomErasing, RandomChoice(MixUp, CutMix)); target 3x the fastest.
 Peers: DALI's CPU operators (device_id=None), torchvision v2, albumentations, OpenCV by hand and
 Pillow (Pillow-SIMD when `make bench-peers` could build it; the report says which ran).
 OpenCV by hand is the strongest version a user would write (issue 33): for `seed`, imdecode
@@ -51,7 +56,7 @@ STD = np.array([0.229, 0.224, 0.225]) * 255
 SIZE = 224
 # The targets (issue 16), per core: recipe (a) against the fastest peer of the run and DALI CPU,
 # recipe (b) at one sample per pixel against OpenCV by hand.
-TARGET_FASTEST = {"imagenet": 1.5}
+TARGET_FASTEST = {"imagenet": 1.5, "timm": 3.0}
 TARGET_DALI = {"imagenet": 2.5}
 TARGET_OPENCV = {"seed": 1.6}  # issue 33: against the strongest hand-written row (was 1.3 against the old one)
 
@@ -362,8 +367,53 @@ class DaliRunner:
         return out
 
 
+def timm_recipe_peer(name, threads):
+    """DeiT's recipe by a peer, as a user writes it: timm's own ``create_transform`` (PIL per image,
+    interpolation 'random') or torchvision v2 (decode_jpeg, RRC, flip, RandAugment(2, 9), normalize,
+    RandomErasing(0.25, 'random')), per image on `threads` threads, then the batch mixed: timm's
+    Mixup(0.8, 1.0, switch 0.5, label smoothing 0.1), torchvision's RandomChoice(MixUp(0.8), CutMix(1.0)).
+    The DataLoader's own work (collate: torch.stack) is in the timing."""
+    import torch
+    torch.set_num_threads(1)
+    if name == "timm":
+        from PIL import Image
+        from timm.data import Mixup, create_transform
+        t = create_transform(SIZE, is_training=True, auto_augment="rand-m9-mstd0.5-inc1", re_prob=0.25,
+                             re_mode="pixel", re_count=1, interpolation="random")
+        mix = Mixup(mixup_alpha=0.8, cutmix_alpha=1.0, switch_prob=0.5, label_smoothing=0.1, num_classes=1000)
+
+        def one(item):
+            return t(Image.open(io.BytesIO(item[0])).convert("RGB"))
+    else:
+        from torchvision.io import ImageReadMode, decode_jpeg
+        from torchvision.transforms import v2
+        t = v2.Compose([v2.RandomResizedCrop(SIZE, antialias=True), v2.RandomHorizontalFlip(),
+                        v2.RandAugment(2, 9), v2.ToDtype(torch.float32, scale=True),
+                        v2.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+                        v2.RandomErasing(0.25, value="random")])
+        choice = v2.RandomChoice([v2.MixUp(alpha=0.8, num_classes=1000), v2.CutMix(alpha=1.0, num_classes=1000)])
+
+        def mix(x, y):
+            return choice(x, y)
+
+        def one(item):
+            return t(decode_jpeg(torch.frombuffer(bytearray(item[0]), dtype=torch.uint8), mode=ImageReadMode.RGB))
+
+    def run_batch(datas, seeds):
+        x = torch.stack(_map(one, list(zip(datas, seeds)), threads))
+        return mix(x, torch.tensor([s % 1000 for s in seeds]))
+
+    return run_batch
+
+
 def peer_runner(name, recipe, batch, threads):
     """A function batch(datas, seeds) -> list of outputs."""
+    if recipe == "timm":
+        if name not in ("timm", "torchvision"):
+            raise LookupError(f"{name} has no DeiT recipe here")
+        return timm_recipe_peer(name, threads)
+    if name == "timm":
+        raise LookupError("timm is a peer of the timm recipe only")
     if name == "dali":
         dali = DaliRunner(recipe, batch, threads)
         return dali.run_batch
@@ -446,8 +496,8 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--reps", type=int, default=4)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--recipes", nargs="+", default=["imagenet", "seed"])
-    ap.add_argument("--peers", nargs="*", default=["dali", "torchvision", "albumentations", "opencv", "pillow"])
+    ap.add_argument("--recipes", nargs="+", default=["imagenet", "seed", "timm"])
+    ap.add_argument("--peers", nargs="*", default=["dali", "torchvision", "albumentations", "opencv", "pillow", "timm"])
     ap.add_argument("--stages", action="store_true",
                     help="only the seed recipe's stages at 1 thread, augpy and OpenCV by hand (CPU-ms per image)")
     args = ap.parse_args()
@@ -461,7 +511,7 @@ def main():
             print(f"  {name:<8}" + "  ".join(f"{k} {v:.3f}" for k, v in stages.items()))
         return
     label = {"dali": "DALI CPU", "torchvision": "torchvision v2", "albumentations": "albumentations",
-             "opencv": "OpenCV by hand", "pillow": pillow_name()}
+             "opencv": "OpenCV by hand", "pillow": pillow_name(), "timm": "timm create_transform"}
     print(f"{len(datas)} JPEGs from {args.photos}; batches of {args.batch}")
     print(f"{'recipe':<10}{'pipeline':<18}{'threads':>8}{'CPU-ms/img':>12}{'images/s':>10}{'peer/augpy':>12}")
     for recipe in args.recipes:
@@ -477,7 +527,7 @@ def main():
             for peer in args.peers:
                 try:
                     runners[peer] = peer_runner(peer, recipe, args.batch, threads)
-                except ImportError as e:
+                except (ImportError, LookupError) as e:
                     print(f"{recipe:<10}{label[peer]:<18}{threads:>8}  skipped ({e})")
             results = measure_all(runners, datas, args.batch, args.reps)
             ours, ips = results.pop("augpy")
