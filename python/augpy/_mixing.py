@@ -63,7 +63,8 @@ def mixup(images, labels, lam, num_classes):
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"{func}: lam must be in [0, 1], got {lam!r}")
     a = _augpy.mul(_rolled(images), 1.0 - lam)
-    _augpy.add(a, _augpy.mul(images, lam), out=images)
+    _augpy.mul(images, lam, out=images)
+    _augpy.add(a, images, out=images)
     return images, soft_targets(labels, num_classes, lam, images, func)
 
 
