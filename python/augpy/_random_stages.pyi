@@ -18,6 +18,7 @@ class RandomGrayscale:
     seed: Optional[int]
     key: str
     draws: int
+    pixels: bool
     p: float
     def __init__(self, p: float = 0.1, seed: _Seed = None) -> None: ...
     def __call__(self, batch: _Batch) -> _Batch: ...
@@ -54,6 +55,7 @@ class RandomJpegQuality:
     seed: Optional[int]
     key: str
     draws: int
+    pixels: bool
     quality: Tuple[int, int]
     p: float
     def __init__(self, quality: Union[SupportsIndex, Sequence[SupportsIndex]] = (50, 100), p: float = 1.0,

@@ -717,7 +717,7 @@ CIFAR_STD: Tuple[float, float, float]
 
 
 def timm_train(batch_size: _Int, size: _SizeLike = 224, scale: Sequence[float] = (0.08, 1.0),
-               ratio: Sequence[float] = (3.0 / 4.0, 4.0 / 3.0), hflip: float = 0.5,
+               ratio: Sequence[float] = ..., hflip: float = 0.5,
                auto_augment: Union[None, str, _Stage] = "rand-m9-mstd0.5-inc1", re_prob: float = 0.25,
                re_mode: str = "pixel", re_count: _Int = 1, mixup: Union[None, Dict[str, Any], _Stage] = None,
                mean: _PerChannel = ..., std: _PerChannel = ..., dtype: Optional[_DTypeLike] = None,

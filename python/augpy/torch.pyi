@@ -69,7 +69,8 @@ class StageDataset(IterableDataset):  # type: ignore[misc]  # torch's class, Any
         ``'warn'``: set on every stage that has one. Skipped files are replaced by the next
         samples of the worker's share, so batches stay full; ``self.skipped`` (in-process)
         and each batch's ``'skipped'`` list name them
-    :param output: ``'dict'`` (the batch dict) or ``'tuple'`` (``(images, labels)``)"""
+    :param output: ``'dict'`` (the batch dict) or ``'tuple'`` (``(images, labels)``; ``(images, targets)``
+        when a mixing stage (MixUp, CutMix, Mixup, timm_train's mixup=) made soft targets)"""
 
     source: _Source
     make_stages: _MakeStages
