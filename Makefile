@@ -104,7 +104,7 @@ pytest-cpu: venv
 
 # The decode tests once more with the emulator's stand-in nvJPEG (AUG_EMU_NVJPEG=1: Decoder().engine is
 # 'nvjpeg', whole-image JPEG decodes take cuda/jpeg.cu's nvJPEG path); 1m40s on a 2-core machine.
-NVJPEG_TESTS = test_jpeg.py test_jpeg_roi.py test_png.py test_image_pipeline.py test_imagenet_stages.py \
+NVJPEG_TESTS = test_jpeg.py test_jpeg_roi.py test_png.py test_formats.py test_image_pipeline.py test_imagenet_stages.py \
   test_imagenet_recipe.py test_targets_stages.py test_loader.py test_data.py test_rrc.py test_dali_rrc.py \
   test_fork.py test_hostile.py test_leak.py
 

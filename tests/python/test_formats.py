@@ -185,7 +185,9 @@ def test_png16_uint16(dec):
 def test_jpeg_uint16(dec):
     f = io.BytesIO()
     Image.fromarray(REF["lossless_rgb.webp"]).save(f, "JPEG")
-    u8 = dec.decode(f.getvalue()).numpy()
+    # libjpeg-turbo's (Pillow's) pixels on every engine: a uint16 JPEG decodes on the CPU, as the
+    # modes other than RGB do (the 'nvjpeg' engine's uint8 RGB is nvJPEG's own)
+    u8 = np.asarray(Image.open(io.BytesIO(f.getvalue())).convert("RGB"))
     u16 = dec.decode(f.getvalue(), dtype="uint16").numpy()
     assert u16.dtype == np.uint16 and np.array_equal(u16, u8.astype(np.uint16) * 257)
     roi = dec.decode(f.getvalue(), dtype="uint16", roi=(2, 3, 5, 6), scale=0.5, mode="gray").numpy()
@@ -301,3 +303,12 @@ def test_folder_source_lists_the_extensions(tmp_path):
         (tmp_path / "cls" / name).parent.mkdir(exist_ok=True)
         (tmp_path / "cls" / name).write_bytes(read("lossless_rgb.webp" if name.endswith("webp") else "gray8_strips.tif"))
     assert [p.rsplit("/", 1)[-1] for p in data.list_images(tmp_path, recursive=True)] == ["a.webp", "b.tif", "c.TIFF"]
+
+
+def test_tiff_wider_than_65535(dec):
+    """A roi past 65535 (JPEG's largest side) is a TIFF's business: the binding passes it on."""
+    wide = (np.arange(2 * 70000) % 251).astype(np.uint8).reshape(2, 70000)
+    f = io.BytesIO()
+    Image.fromarray(wide).save(f, "TIFF", compression="tiff_lzw")
+    got = dec.decode(f.getvalue(), roi=(1, 69000, 1, 1000), mode="gray").numpy()
+    assert np.array_equal(got[..., 0], wide[1:2, 69000:70000])

@@ -336,7 +336,7 @@ static int parse_roi(PyObject *obj, int64_t roi[4], const char *func) {
     }
     static const char *const names[4] = {"roi[0] (y)", "roi[1] (x)", "roi[2] (h)", "roi[3] (w)"};
     for (int i = 0; i < 4; i++)
-        if (augpy_parse_int_range(PyTuple_GET_ITEM(seq, i), i < 2 ? 0 : 1, 65535, &roi[i], func, names[i]) < 0) {
+        if (augpy_parse_int_range(PyTuple_GET_ITEM(seq, i), i < 2 ? 0 : 1, INT32_MAX, &roi[i], func, names[i]) < 0) {
             Py_DECREF(seq);
             return -1;
         }
