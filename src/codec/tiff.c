@@ -99,6 +99,9 @@ static TIFF *open_tiff(const char *func, mem_file *f, const void *data, size_t s
 /* Makes page the current directory: AUG_ERR_VALUE when the file has no such page. */
 static aug_status select_page(const char *func, TIFF *tif, const mem_file *f, int page, int *pages) {
     tdir_t n = TIFFNumberOfDirectories(tif);
+    /* the first directory was read when the file opened: a chain libtiff cannot
+     * walk (a fuzzed next-IFD offset) counts as that one page */
+    if (n == 0) n = 1;
     *pages = (int)n;
     if (page < 0 || (tdir_t)page >= n)
         return aug__error(AUG_ERR_VALUE, func, "page %d is not in the TIFF file's %u page%s (0..%u)", page,
@@ -129,10 +132,18 @@ static const char *photometric_name(unsigned p) {
     return p < sizeof names / sizeof *names ? names[p] : "other";
 }
 
+/* The current page's PhotometricInterpretation; a page without one is taken as
+ * libtiff guesses it (RGB for 3 or more samples, else MinIsBlack). */
+static unsigned page_photometric(TIFF *tif, unsigned spp) {
+    uint16_t photo = 0;
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photo)) return spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+    return photo;
+}
+
 /* The current page's tags as a description; the variants decoded, others refused. */
 static aug_status read_desc(const char *func, TIFF *tif, aug_image_desc *desc) {
     uint32_t w = 0, h = 0;
-    uint16_t bps = 1, spp = 1, fmt = SAMPLEFORMAT_UINT, planar = PLANARCONFIG_CONTIG, photo = 0, comp = 1;
+    uint16_t bps = 1, spp = 1, fmt = SAMPLEFORMAT_UINT, planar = PLANARCONFIG_CONTIG, comp = 1;
     if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h) || w == 0 || h == 0)
         return aug__error(AUG_ERR_JPEG, func, "TIFF: the page has no image size (%u x %u)", (unsigned)h,
                           (unsigned)w);
@@ -141,8 +152,7 @@ static aug_status read_desc(const char *func, TIFF *tif, aug_image_desc *desc) {
     TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &fmt);
     TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
     TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &comp);
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photo))
-        photo = spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK; /* as libtiff guesses, with a warning */
+    unsigned photo = page_photometric(tif, spp);
     if (fmt != SAMPLEFORMAT_UINT)
         return aug__error(AUG_ERR_JPEG, func,
                           "TIFF: sample format %u is not supported (1, unsigned integers; 2 is signed, 3 floating "
@@ -296,14 +306,16 @@ aug_status aug__tiff_decode(const char *func, const void *data, size_t size, int
     if (tif == NULL) return st;
     int pages = 0;
     aug_image_desc d;
+    memset(&d, 0, sizeof d);
     st = select_page(func, tif, &f, page, &pages);
     if (st == AUG_OK) st = read_desc(func, tif, &d);
     if (st == AUG_OK && (d.height != desc->height || d.width != desc->width || d.channels != desc->channels ||
                          d.bit_depth != desc->bit_depth))
         st = aug__error(AUG_ERR_JPEG, func, "TIFF: the page is not the one described");
-    uint16_t photo = 0;
-    TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photo);
-    copy_job j = {desc, y, x, h, w, d.planar ? 1 : desc->channels, (size_t)desc->bit_depth / 8, {NULL, NULL, NULL},
+    uint16_t spp = 1;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+    unsigned photo = page_photometric(tif, spp);
+    copy_job j = {desc, y, x, h, w, desc->planar ? 1 : desc->channels, (size_t)desc->bit_depth / 8, {NULL, NULL, NULL},
                   dst};
     if (st == AUG_OK && photo == PHOTOMETRIC_PALETTE) {
         uint16_t *r = NULL, *g = NULL, *b = NULL;

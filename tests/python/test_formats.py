@@ -312,3 +312,15 @@ def test_tiff_wider_than_65535(dec):
     Image.fromarray(wide).save(f, "TIFF", compression="tiff_lzw")
     got = dec.decode(f.getvalue(), roi=(1, 69000, 1, 1000), mode="gray").numpy()
     assert np.array_equal(got[..., 0], wide[1:2, 69000:70000])
+
+
+def test_tiff_unwalkable_directory_chain(dec):
+    """fuzz_tiff's find: a first directory libtiff reads whose chain it cannot count was 'page 0 is
+    not in the TIFF file's 0 pages' (a ValueError for a corrupt file); it is one page."""
+    data = (pathlib.Path(__file__).resolve().parents[1] / "fuzz" / "seeds" / "fuzz_tiff" /
+            "regress_page_count.tif").read_bytes()
+    assert dec.info(data)["pages"] >= 1
+    try:
+        dec.decode(data, mode="unchanged")
+    except augpy.DecodeError as e:
+        assert str(e).startswith("Decoder.decode: TIFF: ")
