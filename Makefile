@@ -13,7 +13,8 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 APT_PACKAGES := build-essential cmake pkg-config libcmocka-dev libopenblas-dev libturbojpeg0-dev libjpeg62-turbo-dev \
-                librandom123-dev libjpeg-turbo-progs python3-dev python3-venv libspng-dev
+                librandom123-dev libjpeg-turbo-progs python3-dev python3-venv libspng-dev \
+                libwebp-dev libtiff-dev
 # The libFuzzer targets (tests/fuzz) build with clang.
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy 'ray[data]==2.60.0'
@@ -104,7 +105,7 @@ pytest-cpu: venv
 
 # The decode tests once more with the emulator's stand-in nvJPEG (AUG_EMU_NVJPEG=1: Decoder().engine is
 # 'nvjpeg', whole-image JPEG decodes take cuda/jpeg.cu's nvJPEG path); 1m40s on a 2-core machine.
-NVJPEG_TESTS = test_jpeg.py test_jpeg_roi.py test_png.py test_image_pipeline.py test_imagenet_stages.py \
+NVJPEG_TESTS = test_jpeg.py test_jpeg_roi.py test_png.py test_formats.py test_image_pipeline.py test_imagenet_stages.py \
   test_imagenet_recipe.py test_targets_stages.py test_loader.py test_data.py test_rrc.py test_dali_rrc.py \
   test_fork.py test_hostile.py test_leak.py
 

@@ -304,7 +304,7 @@ AUG_API aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_des
  * libjpeg-turbo's message; images over the decoder's limit
  * (aug_decoder_set_limit, default 2^28 pixels) give AUG_ERR_JPEG too. Data
  * that starts neither a JPEG (FF D8) nor a PNG (its 8-byte signature) gives
- * AUG_ERR_JPEG "func: not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)",
+ * AUG_ERR_JPEG "func: not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74 6d 6c 3e 0a 3c)",
  * its first (up to 8) bytes in hex, or "(empty)" for 0 bytes; every entry
  * below (decode, info, describe) checks this first. On any error *out is untouched
  * and nothing half-decoded is returned (the buffer's bytes are then unspecified). */
@@ -353,15 +353,23 @@ AUG_API aug_status aug_jpeg_encode(const aug_tensor *image, const char *layout, 
 /* ---- PNG and output channels (docs/jpeg.md "PNG" and "Channels") ------------ */
 
 /* The file formats a decoder reads, told apart by their first bytes (JPEG:
- * FF D8 FF; PNG: the 8-byte signature 89 'PNG' 0D 0A 1A 0A). */
+ * FF D8 FF; PNG: the 8-byte signature 89 'PNG' 0D 0A 1A 0A; WebP: 'RIFF', 4
+ * bytes, 'WEBP'; TIFF: 'II' 2A 00 or 'MM' 00 2A, BigTIFF 'II' 2B 00 or 'MM' 00 2B). */
 typedef enum aug_image_format {
     AUG_FORMAT_UNKNOWN = 0,
     AUG_FORMAT_JPEG = 1,
-    AUG_FORMAT_PNG = 2
+    AUG_FORMAT_PNG = 2,
+    AUG_FORMAT_WEBP = 3,
+    AUG_FORMAT_TIFF = 4
 } aug_image_format;
+/* The number of formats, AUG_FORMAT_UNKNOWN included (the formats are 1 ..
+ * AUG_FORMAT_COUNT - 1; augpy.supported_formats lists them). */
+#define AUG_FORMAT_COUNT 5
 /* The format of data from its magic bytes (AUG_FORMAT_UNKNOWN for NULL,
  * too short or other data; no error is set). */
 AUG_API aug_image_format aug_image_format_of(const void *data, size_t size);
+/* "jpeg", "png", "webp" or "tiff" (static strings); NULL for any other value. */
+AUG_API const char *aug_image_format_name(aug_image_format format);
 
 /* The channels of a decode (aug_decoder_decode_as). Conversions (both formats):
  * gray from colour is Pillow's convert('L'): L = (19595 R + 38470 G + 7471 B
@@ -414,6 +422,73 @@ AUG_API aug_status aug_png_describe(const void *data, size_t size, aug_png_desc 
 AUG_API aug_status aug_decoder_decode_as(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
                                          int scale_num, int scale_denom, aug_decode_mode mode,
                                          const aug_tensor *buffer, aug_tensor **out);
+
+/* ---- WebP, TIFF, 16-bit output and pages (docs/formats.md) ------------------- */
+
+/* What a file's header says, for every format (aug_image_describe). */
+typedef struct aug_image_desc {
+    aug_image_format format;
+    int64_t height, width;    /* of the page (TIFF) or the canvas (an animated WebP) */
+    int channels;             /* of AUG_DECODE_UNCHANGED: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (TIFF: the
+                                 samples per pixel of a gray or RGB page, the extra ones kept, at most 4) */
+    int bit_depth;            /* per sample of AUG_DECODE_UNCHANGED with dtype uint16: 16 for 16-bit PNG and
+                                 TIFF, otherwise 8 (PNG's 1, 2 and 4-bit files: 8) */
+    int alpha;                /* 1 when the last channel is alpha (TIFF: an extra sample, whatever its kind) */
+    int pages;                /* TIFF: the directories (pages) of the file; WebP: the frames; others 1 */
+    int animated;             /* WebP: an animation (the decode gives its first frame) */
+    int tiled, planar;        /* TIFF: tiles rather than strips; PlanarConfiguration 2 (separate planes) */
+    const char *colour_space; /* static: JPEG and PNG as their describes; WebP "RGB" / "RGBA"; TIFF
+                                 "MinIsBlack", "MinIsWhite", "RGB", "Palette" or "YCbCr" */
+    const char *compression;  /* static: WebP "lossy", "lossless" or "mixed" (an animation's frames differ);
+                                 TIFF "none", "lzw", "deflate", "packbits", "jpeg", "zstd", "lzma", "webp" or
+                                 "other"; JPEG "jpeg"; PNG "deflate" */
+} aug_image_desc;
+
+/* Describes page `page` (0 the first; TIFF only, else it must be 0) of a file of
+ * any format from its header (no pixel decoded). AUG_ERR_JPEG (the decoders'
+ * error) naming the function and the decoder's reason for data that is not a
+ * readable file of a known format, or a TIFF variant the decoder refuses
+ * (sample formats other than unsigned integers, bit depths other than 8 and
+ * 16, CMYK or Lab, more than 4 samples per pixel); AUG_ERR_VALUE for NULL
+ * arguments or a page outside the file. On error *desc is untouched. */
+AUG_API aug_status aug_image_describe(const void *data, size_t size, int page, aug_image_desc *desc);
+
+/* The options of aug_decoder_decode_ex. */
+typedef struct aug_decode_options {
+    const int64_t *roi;         /* NULL, or {y, x, h, w} of the (scaled) image, as aug_decoder_decode_region */
+    int scale_num, scale_denom; /* JPEG's DCT scaling M/8; 1/1 for the other formats */
+    aug_decode_mode mode;       /* the output's channels */
+    aug_dtype dtype;            /* AUG_UINT8 (the default) or AUG_UINT16 */
+    int page;                   /* TIFF: the directory to decode (0 the first); 0 for the other formats */
+} aug_decode_options;
+
+/* The defaults: whole image, scale 1/1, RGB, uint8, page 0. */
+AUG_API aug_decode_options aug_decode_options_default(void);
+
+/* aug_decoder_decode_as with a dtype and a page (opts NULL: the defaults).
+ * JPEG, PNG, WebP (libwebp: lossy, lossless, alpha; an animation gives its
+ * first frame, composited on its canvas as libwebp's WebPAnimDecoder does) and
+ * TIFF (libtiff: strips or tiles, chunky or planar, 8 or 16-bit unsigned
+ * samples, 1-4 samples per pixel, gray (MinIsBlack, MinIsWhite inverted), RGB,
+ * 8-bit palette, YCbCr in JPEG-compressed files; every compression libtiff
+ * reads) are told apart by their magic bytes. dtype AUG_UINT8: 16-bit samples
+ * round to 8 bits as (v * 255 + 32767) / 65535; AUG_UINT16: 16-bit samples
+ * are kept and 8-bit ones scaled by 257 (v * 257: 0 -> 0, 255 -> 65535, and
+ * the rounding to 8 bits gives v back); other dtypes AUG_ERR_TYPE. The gray
+ * conversions are aug_decode_mode's in either depth. WebP and TIFF decode on
+ * the CPU (a CUDA decoder uploads, as for PNG); the scale must be 1; roi cuts
+ * the image (a TIFF decodes only the strips or tiles the roi touches, so damage
+ * elsewhere is not seen; a WebP decodes whole) and the decoder's limit bounds
+ * the whole image (the page's), checked before anything is allocated; a
+ * TIFF's tile must be within the limit too. page: the TIFF directory (0 the
+ * first; AUG_ERR_VALUE naming the page and the page count when it is not in
+ * the file, or when it is not 0 for another format). Errors: a corrupt or
+ * truncated file, a refused variant (aug_image_describe): AUG_ERR_JPEG
+ * "aug_decoder_decode_ex: ..." naming the value. buffer: a contiguous tensor of
+ * the dtype with h * w * C elements. The rest as aug_decoder_decode_as. */
+AUG_API aug_status aug_decoder_decode_ex(aug_decoder *d, const void *data, size_t size,
+                                         const aug_decode_options *opts, const aug_tensor *buffer,
+                                         aug_tensor **out);
 
 /* aug_decoder_decode_region that may return a strided view instead of a
  * compact image: for a JPEG region or scaled decode (RGB or grayscale file) on a

@@ -33,7 +33,7 @@ __all__ = [
     "hsv_to_rgb", "image_dims", "import_dltensor", "int16", "int32", "int64", "int8", "invert", "jpeg_info", "le",
     "lighting", "lt", "make_affine_matrix", "make_transform", "mean", "meminfo", "mul", "ne", "ones", "ones_like",
     "posterize", "rdiv", "release", "reshape", "resize", "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub",
-    "sample_id", "set_num_threads", "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub",
+    "sample_id", "set_num_threads", "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub", "supported_formats",
     "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype",
     "uint16", "uint32", "uint64", "uint8", "vflip", "warp_affine", "warp_perspective", "where", "zeros", "zeros_like",
 ]
@@ -1355,7 +1355,7 @@ class DecodeError(NvJpegError):
     """DecodeError(*args)
     --
 
-    Raised when an image cannot be decoded (libjpeg-turbo, libspng or nvJPEG, whatever the decoder's engine) or its header cannot be read: a corrupt, truncated or unsupported JPEG or PNG (the decoder's reason in the message; nvJPEG's failures read "nvJPEG failed in <call>: NVJPEG_STATUS_X"), one over the decoder's max_pixels, or data that is neither ("not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)": its first bytes in hex). Subclass of NvJpegError, so `except augpy.NvJpegError` catches it too."""
+    Raised when an image cannot be decoded (libjpeg-turbo, libspng, libwebp, libtiff or nvJPEG, whatever the decoder's engine) or its header cannot be read: a corrupt, truncated or unsupported JPEG, PNG, WebP or TIFF (the decoder's reason in the message; nvJPEG's failures read "nvJPEG failed in <call>: NVJPEG_STATUS_X"), one over the decoder's max_pixels, or data that is none of them ("not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74 6d 6c 3e 0a 3c)": its first bytes in hex). Subclass of NvJpegError, so `except augpy.NvJpegError` catches it too."""
 
 # ---- JPEG decoding (jpeg.c) ---------------------------------------------------------------------------
 
@@ -1403,7 +1403,8 @@ class Decoder:
     def decode(self, data: _JpegData, buffer: Optional[Tensor] = None,
                roi: Optional[Sequence[SupportsIndex]] = None,
                scale: Union[None, float, fractions.Fraction, Tuple[int, int]] = None,
-               mode: Optional[str] = None, contiguous: bool = True) -> Tensor:
+               mode: Optional[str] = None, contiguous: bool = True, dtype: Optional[_DTypeLike] = None,
+               page: Optional[SupportsIndex] = None) -> Tensor:
         """Decode a JPEG or PNG image (the full file contents: bytes, bytearray, memoryview or a numpy uint8 array)
         to an (H, W, 3) uint8 RGB tensor with layout 'HWC' on the decoder's device. Grayscale and CMYK/YCCK
         files decode to RGB; baseline, progressive and restart-marker files work. The pixels equal Pillow's
@@ -1412,7 +1413,7 @@ class Decoder:
         DecodeError (a subclass of NvJpegError; whatever the engine) with the decoder's message:
         libjpeg-turbo's or libspng's, or on the 'nvjpeg' engine for the JPEG files nvJPEG fails on
         'nvJPEG failed in <call>: NVJPEG_STATUS_X' (the buffer's contents are then unspecified); data
-        that is neither JPEG nor PNG raises DecodeError 'not a JPEG or PNG file (starts with 3c 68 74
+        that is neither JPEG nor PNG raises DecodeError 'not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74
         6d 6c 3e 0a 3c)' (its first bytes in hex). The GIL is released while decoding.
         data may also be a path (str or os.PathLike: the file is read) or a CPU DLPack object holding a
         contiguous 1-d uint8 tensor (e.g. torchvision.io.read_file's result), read without a copy.
@@ -1429,11 +1430,16 @@ class Decoder:
         mode: None or 'rgb' (3 channels), 'gray' / 'L' (1: Pillow's convert('L') luma), 'gray_alpha' /
         'LA' (2), 'rgba' (4; alpha 255 where the file has none) or 'unchanged' (the file's own channels:
         JPEG 1 or 3, PNG 1-4 with a tRNS chunk counted as alpha).
+        dtype: None / 'uint8' (16-bit samples round to 8 bits) or 'uint16' / augpy.uint16: 16-bit PNG and
+        TIFF samples are kept, 8-bit ones scaled by 257 (buffer must then be uint16).
+        WebP (libwebp: lossy, lossless, alpha; an animation gives its first frame) and TIFF (libtiff: strips
+        or tiles, chunky or planar, 8/16-bit, 1-4 samples, the usual compressions) decode on the CPU (a CUDA
+        decoder uploads); page: the TIFF page (directory) to decode, 0 the first (docs/formats.md).
         contiguous=False lets a JPEG region or scaled decode on a CPU decoder (mode rgb) return a strided
         view instead: libjpeg writes the band it decodes straight into the result's memory (rows
         (w + 68) * 3 bytes apart; with buffer, when it holds h * (w + 68) * 3 elements), the same pixels
         without a copy of each row. Every op reads such views (DecodeWarp's stages use it)."""
-    def info(self, data: _JpegData) -> Dict[str, Any]:
+    def info(self, data: _JpegData, page: Optional[SupportsIndex] = None) -> Dict[str, Any]:
         """Describe a JPEG or PNG from its header alone (no pixels decoded). PNG: a dict with 'format' ('png'),
         'height', 'width', 'channels' (3), 'components' (of mode='unchanged'), 'colour_space' ('Grayscale',
         'RGB', 'Palette', 'GrayscaleAlpha', 'RGBA'), 'bit_depth', 'interlaced', 'transparency' (a tRNS chunk).
@@ -1441,7 +1447,10 @@ class Decoder:
         full image), 'channels' (of decode's output: 3), 'components' (in the file: 1, 3 or 4),
         'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',
         '4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and
-        'progressive' (bool). data as for decode. DecodeError if the header cannot be read."""
+        'progressive' (bool). data as for decode. DecodeError if the header cannot be read.
+        WebP and TIFF: 'format' ('webp' / 'tiff'), 'height', 'width', 'channels' (3), 'components',
+        'colour_space', 'bit_depth', 'alpha', 'pages', 'compression', and 'animated' (WebP) or 'tiled' and
+        'planar' (TIFF). page: the TIFF page described (0 the first)."""
     def __reduce__(self) -> Tuple[Callable[[str, int, int, bool, int, int], "Decoder"],
                                   Tuple[str, int, int, bool, int, int]]:
         """Pickle as the constructor's arguments and the decoder's device: unpickling (also in a new process,
@@ -1451,6 +1460,13 @@ class Decoder:
 def _decoder_restore(device: str, device_padding: int, host_padding: int, gpu_huffman: bool, max_pixels: int,
                      max_scan_pixels: Optional[int] = None, /) -> Decoder:
     """Unpickle a Decoder (Decoder.__reduce__): a new one for device ('cpu' or 'cuda:N')."""
+
+
+def supported_formats() -> Tuple[str, ...]:
+    """The file formats Decoder reads, told apart by their first bytes: ('jpeg', 'png', 'webp', 'tiff').
+
+    A file's extension plays no part: a TIFF named x.jpg decodes as TIFF. Decoder.info(data)['format']
+    names the format of one file (docs/formats.md)."""
 
 
 def jpeg_info(data: _JpegData) -> Tuple[int, int]:

@@ -132,16 +132,21 @@ def is_bad_file(exc):
 
 
 def sniff(data):
-    """'jpeg', 'png' or 'unknown' from a file's first bytes ('path' when it was not read)."""
+    """'jpeg', 'png', 'webp', 'tiff' or 'unknown' from a file's first bytes ('path' when it was
+    not read), as the decoder tells them apart (aug_image_format_of)."""
     try:
         with memoryview(data) as view:
-            head = bytes(view[:8])
+            head = bytes(view[:12])
     except TypeError:
         return "path" if isinstance(data, (str, os.PathLike)) else "unknown"
     if head[:2] == b"\xff\xd8":
         return "jpeg"
-    if head == b"\x89PNG\r\n\x1a\n":
+    if head[:8] == b"\x89PNG\r\n\x1a\n":
         return "png"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "webp"
+    if head[:4] in (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+"):
+        return "tiff"
     return "unknown"
 
 
@@ -160,7 +165,7 @@ def decode_error(func, batch, i, data, exc, origin=None):
     fmt = sniff(data)
     if fmt == "path":
         try:
-            fmt = sniff(read_regular(data, func, 8))
+            fmt = sniff(read_regular(data, func, 12))
         except OSError:
             fmt = "unreadable"
     at = i if origin is None else origin[i]

@@ -126,7 +126,7 @@ a value out of range ValueError, both naming the function.
 Older helpers
 -------------
 
-- ``iter_folder(root, recursive=False)``: the JPEG/PNG files of a folder, sorted by
+- ``iter_folder(root, recursive=False)``: the image files of a folder, sorted by
   their relative path; key = the path relative to root without its extension;
   metadata ``{'path': str, 'label': str}`` with the file's parent folder name as
   label (ImageNet's layout) or '' at the top level (note: FolderSource's label is
@@ -136,9 +136,9 @@ Older helpers
 - ``expand_shards('data/train-{000000..000146}.tar')``: brace ranges as WebDataset
   writes them; ``split(items, worker_id, num_workers)``: a worker's share.
 
-PNG files are listed and read like JPEGs; whether a stage decodes them is the
-stage's business (``DecodeWarp`` decodes JPEG: pass ``extensions=('.jpg', '.jpeg')``
-to read only those).
+PNG, WebP and TIFF files (``IMAGE_EXTENSIONS``: .jpg .jpeg .png .webp .tif .tiff) are
+listed and read like JPEGs, and every stage decodes them (the format comes from the
+bytes, not the extension; pass ``extensions=('.jpg', '.jpeg')`` to read only JPEGs).
 
 The iterators take ``worker_id`` / ``num_workers`` and then read only that
 worker's share: every num_workers-th shard (tar) or file (folder), starting at
@@ -158,7 +158,7 @@ from ._shards import MAX_IMAGE_BYTES, MAX_META_BYTES, MAX_MEMBERS, check_limits,
 __all__ = ["IMAGE_EXTENSIONS", "FolderSource", "FileListSource", "ShardSource", "epoch_order", "sample_generator",
            "shuffled", "list_images", "iter_folder", "expand_shards", "split", "iter_shards", "batches", "RandomWarp"]
 
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png")
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff")
 
 _U64 = 1 << 64
 _MASK = _U64 - 1

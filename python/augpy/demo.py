@@ -41,7 +41,7 @@ SHEET_COLUMNS = 4        # pairs per row
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="augpy-demo", description=__doc__.split("\n\n")[0])
     p.add_argument("input", nargs="?", default=None,
-                   help="folder of .jpg/.jpeg/.png files (default: augpy's sample set)")
+                   help="folder of .jpg/.jpeg/.png/.webp/.tif/.tiff files (default: augpy's sample set)")
     p.add_argument("--images", type=int, default=64,
                    help="images to process; the inputs are cycled (default 64)")
     p.add_argument("--batch-size", type=int, default=16, help="images per batch (default 16)")
@@ -91,9 +91,9 @@ def list_inputs(folder):
     folder = pathlib.Path(folder) if folder else SAMPLES
     if not folder.is_dir():
         raise SystemExit(f"augpy-demo: input folder {str(folder)!r} does not exist")
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in augpy.data.IMAGE_EXTENSIONS)
     if not files:
-        raise SystemExit(f"augpy-demo: no .jpg/.jpeg/.png files in {str(folder)!r}")
+        raise SystemExit(f"augpy-demo: no image files ({' '.join(augpy.data.IMAGE_EXTENSIONS)}) in {str(folder)!r}")
     return files
 
 

@@ -27,11 +27,14 @@ BOX_FORMATS = ("xyxy", "xywh", "cxcywh")
 def _array(value, func, name, dtype=None):
     """np.asarray(value, dtype) of a user's sequence (an augpy tensor through .numpy()); a
     sequence that changes while numpy reads it (a hostile element's __float__ clearing its
-    list) is a ValueError naming the function and the argument, not numpy's RuntimeError."""
+    list) is a ValueError naming the function and the argument, not numpy's RuntimeError; so is
+    an int too large for the dtype (2**1100 as float64: CPython's bare OverflowError)."""
     try:
         return np.asarray(value.numpy() if isinstance(value, _augpy.Tensor) else value, dtype=dtype)
     except RuntimeError as e:
         raise ValueError(f"{func}: {name} changed while it was read ({e})") from None
+    except OverflowError:
+        raise ValueError(f"{func}: {name} holds an integer too large for {np.dtype(dtype).name}") from None
 
 
 def _float_array(value, func, name):

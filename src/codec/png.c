@@ -1,11 +1,12 @@
 /* codec/png.c: PNG decoding with libspng (header; row-by-row decodes, whole
- * image or a region, that stop on the caller's interrupt check) and the host
- * conversions between the decoder's channel modes (codec/png.h). */
+ * image or a region, that stop on the caller's interrupt check; codec/png.h). */
 #include "codec/png.h"
+
+#include "codec/convert.h"
+#include "codec/poll.h"
 
 #include <spng.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/error.h"
 
@@ -83,53 +84,15 @@ aug_status aug__png_describe(const char *func, const void *data, size_t size, au
 
 size_t aug__png_pixel_bytes(const aug_png_desc *desc) { return desc->bit_depth == 16 ? 8 : 4; }
 
-/* Ctrl-C during a long decode: the calling thread's interrupt check
- * (aug_set_interrupt_check; augpy installs one around its decodes) runs between
- * rows once POLL_NS have passed since the decode began or the check last ran, as
- * the CPU pool and libjpeg's progress monitor run it (cpu/pool.c; the codec
- * layer cannot include that): a row of 8192 pixels takes about 0.1 ms, so a
- * Ctrl-C waits about POLL_NS. */
-#define POLL_NS 10000000
-
-typedef struct {
-    aug_interrupt_check check;
-    void *ctx;
-    int64_t last;
-} row_poll;
-
-static int64_t mono_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void poll_begin(row_poll *p) {
-    aug_get_interrupt_check(&p->check, &p->ctx);
-    p->last = p->check != NULL ? mono_ns() : 0;
-}
-
-/* 1 when the check asked to stop. */
-static int poll_stop(row_poll *p) {
-    if (p->check == NULL) return 0;
-    int64_t t = mono_ns();
-    if (t - p->last < POLL_NS) return 0;
-    p->last = t;
-    return p->check(p->ctx) != 0;
-}
-
-static aug_status interrupted(const char *func) {
-    return aug__error(AUG_ERR_INTERRUPTED, func, "interrupted; nothing is returned");
-}
-
 /* After spng_decode_image(..., SPNG_DECODE_PROGRESSIVE): every row (every pass's
  * rows of an Adam7 file, placed at their final pixels) into dst, the whole image
  * of row_len bytes per row; 0 or a libspng error (negative ones too: SPNG_IO_EOF
  * is -1), *stopped set when the interrupt check asked to stop. */
-static int decode_rows(spng_ctx *ctx, uint8_t *dst, size_t row_len, row_poll *poll, int *stopped) {
+static int decode_rows(spng_ctx *ctx, uint8_t *dst, size_t row_len, aug__row_poll *poll, int *stopped) {
     int err = 0;
     *stopped = 0;
     while (err == 0) {
-        if ((*stopped = poll_stop(poll)) != 0) return 0;
+        if ((*stopped = aug__poll_stop(poll)) != 0) return 0;
         struct spng_row_info ri;
         err = spng_get_row_info(ctx, &ri);
         if (err == 0) err = spng_decode_row(ctx, dst + (size_t)ri.row_num * row_len, row_len);
@@ -139,8 +102,8 @@ static int decode_rows(spng_ctx *ctx, uint8_t *dst, size_t row_len, row_poll *po
 
 aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size, const aug_png_desc *desc, void *dst) {
     aug_status st = AUG_OK;
-    row_poll poll;
-    poll_begin(&poll);
+    aug__row_poll poll;
+    aug__poll_begin(&poll);
     spng_ctx *ctx = open_ctx(func, data, size, &st);
     if (ctx == NULL) return st;
     int fmt = desc->bit_depth == 16 ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8;
@@ -153,7 +116,7 @@ aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size,
         err = spng_decode_image(ctx, NULL, 0, fmt, SPNG_DECODE_TRNS | SPNG_DECODE_PROGRESSIVE);
     int stopped = 0;
     if (err == 0 && st == AUG_OK && (err = decode_rows(ctx, dst, row_len, &poll, &stopped)) == 0 && stopped)
-        st = interrupted(func);
+        st = aug__interrupted(func);
     /* the chunks after the image data up to IEND: a file cut after its pixels
      * (the last IDAT's CRC, IEND) is an error too, as a truncated JPEG is */
     if (err == 0 && st == AUG_OK) err = spng_decode_chunks(ctx);
@@ -163,11 +126,11 @@ aug_status aug__png_decode_rgba(const char *func, const void *data, size_t size,
 }
 
 aug_status aug__png_decode_region(const char *func, const void *data, size_t size, const aug_png_desc *desc,
-                                  int64_t y, int64_t x, int64_t h, int64_t w, void *row, uint8_t *dst,
-                                  int out_channels) {
+                                  int64_t y, int64_t x, int64_t h, int64_t w, void *row, void *dst,
+                                  int out_channels, int dst16) {
     aug_status st = AUG_OK;
-    row_poll poll;
-    poll_begin(&poll);
+    aug__row_poll poll;
+    aug__poll_begin(&poll);
     spng_ctx *ctx = open_ctx(func, data, size, &st);
     if (ctx == NULL) return st;
     int src16 = desc->bit_depth == 16;
@@ -182,53 +145,19 @@ aug_status aug__png_decode_region(const char *func, const void *data, size_t siz
     /* every row is decoded (the ones below the region too), so that damage anywhere
      * in the image data is found as a whole decode finds it */
     for (int64_t r = 0; err == 0 && st == AUG_OK && r < desc->height; r++) {
-        if (poll_stop(&poll)) {
-            st = interrupted(func);
+        if (aug__poll_stop(&poll)) {
+            st = aug__interrupted(func);
             break;
         }
         err = spng_decode_row(ctx, row, row_len);
         if (err == SPNG_EOI && r == desc->height - 1) err = 0;
         if (err == 0 && r >= y && r < y + h)
-            aug__convert_pixels(row, 4, src16, desc->width, 0, x, 1, w,
-                                dst + (size_t)(r - y) * (size_t)w * (size_t)out_channels, out_channels);
+            aug__convert_image(row, 4, src16, desc->width, 0, x, 1, w,
+                               (uint8_t *)dst + ((size_t)(r - y) * (size_t)w * (size_t)out_channels << dst16),
+                               out_channels, dst16);
     }
     if (err == 0 && st == AUG_OK) err = spng_decode_chunks(ctx);
     if (err != 0) st = spng_fail(func, err);
     spng_ctx_free(ctx);
     return st;
-}
-
-/* 16-bit sample to the nearest 8-bit one: round(v * 255 / 65535). */
-static inline unsigned to8(unsigned v) { return (v * 255u + 32767u) / 65535u; }
-
-/* Pillow's rgb2l (ITU-R 601-2 luma, 16-bit fixed point, rounded). */
-static inline uint8_t luma(unsigned r, unsigned g, unsigned b) {
-    return (uint8_t)((r * 19595u + g * 38470u + b * 7471u + 0x8000u) >> 16);
-}
-
-void aug__convert_pixels(const void *src, int src_channels, int src16, int64_t src_width, int64_t y, int64_t x,
-                         int64_t h, int64_t w, uint8_t *dst, int out_channels) {
-    size_t sc = (size_t)src_channels;
-    for (int64_t i = 0; i < h; i++) {
-        size_t row = ((size_t)(y + i) * (size_t)src_width + (size_t)x) * sc;
-        const uint8_t *s8 = (const uint8_t *)src + row;
-        const uint16_t *s16 = (const uint16_t *)src + row;
-        for (int64_t j = 0; j < w; j++, dst += out_channels) {
-            size_t k = (size_t)j * sc;
-            unsigned r, g, b, a;
-            if (src16) {
-                r = to8(s16[k]), g = to8(s16[k + 1]), b = to8(s16[k + 2]);
-                a = sc == 4 ? to8(s16[k + 3]) : 255u;
-            } else {
-                r = s8[k], g = s8[k + 1], b = s8[k + 2];
-                a = sc == 4 ? s8[k + 3] : 255u;
-            }
-            switch (out_channels) {
-            case 1: dst[0] = luma(r, g, b); break;
-            case 2: dst[0] = luma(r, g, b), dst[1] = (uint8_t)a; break;
-            case 3: dst[0] = (uint8_t)r, dst[1] = (uint8_t)g, dst[2] = (uint8_t)b; break;
-            default: dst[0] = (uint8_t)r, dst[1] = (uint8_t)g, dst[2] = (uint8_t)b, dst[3] = (uint8_t)a; break;
-            }
-        }
-    }
 }

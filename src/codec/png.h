@@ -1,5 +1,4 @@
-/* codec/png.h: PNG decoding with libspng and the host pixel conversions of the
- * decoder's output modes (private; the front is core/jpeg.c, the contract
+/* codec/png.h: PNG decoding with libspng (private; the front is core/jpeg.c, the contract
  * include/aug/image.h aug_decoder_decode_as). src/codec/ is the layer below the
  * core: host file formats that every backend's decoder uses (the CUDA decoder
  * decodes PNGs here and uploads them), so the core may include it, and it
@@ -32,22 +31,13 @@ AUG__HIDDEN aug_status aug__png_decode_rgba(const char *func, const void *data, 
 
 /* Decodes a non-interlaced PNG row by row (libspng's progressive reads) and
  * converts the region (y, x, h, w) of it straight into dst (h * w *
- * out_channels packed 8-bit pixels, host memory), as aug__png_decode_rgba and
- * aug__convert_pixels would, with one row of RGBA (row: width * pixel bytes)
+ * out_channels packed pixels, 16-bit when dst16, host memory), as aug__png_decode_rgba and
+ * aug__convert_image (codec/convert.h) would, with one row of RGBA (row: width * pixel bytes)
  * as the only scratch. Every row is decoded; the errors (and the interrupt
  * polling) are aug__png_decode_rgba's. Adam7 files need the whole image: use
  * that one. */
 AUG__HIDDEN aug_status aug__png_decode_region(const char *func, const void *data, size_t size,
                                               const aug_png_desc *desc, int64_t y, int64_t x, int64_t h, int64_t w,
-                                              void *row, uint8_t *dst, int out_channels);
-
-/* Converts the region (y, x, h, w) of a packed host image src (src_channels 3
- * or 4 per pixel, 8-bit, or 16-bit host-endian when src16, src_width pixels
- * per row) to out_channels (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA) packed 8-bit
- * pixels at dst (h * w * out_channels bytes), by the rules of
- * aug_decode_mode. dst may be src itself when the region is the whole image,
- * src is 8-bit and out_channels <= src_channels (it is walked forwards). */
-AUG__HIDDEN void aug__convert_pixels(const void *src, int src_channels, int src16, int64_t src_width, int64_t y,
-                                     int64_t x, int64_t h, int64_t w, uint8_t *dst, int out_channels);
+                                              void *row, void *dst, int out_channels, int dst16);
 
 #endif

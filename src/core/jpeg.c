@@ -24,7 +24,11 @@
  * PNG files (magic bytes) are decoded whole on the host with libspng
  * (codec/png.c) into the decoder's scratch memory, then cut and converted to
  * the output mode; modes other than RGB convert a JPEG's RGB decode the same
- * way (aug_decoder_decode_as). Both then reach the device like the fallback. */
+ * way (aug_decoder_decode_as). Both then reach the device like the fallback.
+ * WebP (codec/webp.c) and TIFF (codec/tiff.c) files decode on the host the same
+ * way (aug_decoder_decode_ex), a TIFF region straight from the strips or tiles
+ * it touches. A uint16 output (dtype) widens 8-bit pixels by 257 in the same
+ * conversions (codec/convert.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +36,10 @@
 #include "aug/image.h"
 #include "aug/device.h"
 #include "backend.h"
+#include "codec/convert.h"
 #include "codec/png.h"
+#include "codec/tiff.h"
+#include "codec/webp.h"
 #include "jpeg_markers.h"
 #include "tensor_impl.h"
 
@@ -120,20 +127,23 @@ const char *aug_decoder_engine(const aug_decoder *d) {
     return d->impl ? "nvjpeg" : "libjpeg-turbo+upload";
 }
 
-/* The data of every entry (decode, info, describe): bytes that start neither a
- * JPEG (FF D8) nor a PNG (its 8-byte signature) are refused here, naming their
- * first bytes ("not a JPEG or PNG file (starts with 3c 68 74 6d 6c 3e 0a 3c)":
+/* The data of every entry (decode, info, describe): bytes that start no JPEG
+ * (FF D8), PNG, WebP or TIFF (their signatures) are refused here, naming their
+ * first bytes ("not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74 6d 6c 3e 0a 3c)":
  * an HTML error page saved as .jpg), so every entry and engine says the same;
- * a file of either format that is cut short or corrupt gets its decoder's reason. */
+ * a file of a known format that is cut short or corrupt gets its decoder's reason. */
+#define KNOWN_FORMATS "JPEG, PNG, WebP or TIFF"
+
 static aug_status check_data(const char *func, const void *data, size_t size) {
     if (data == NULL && size > 0) return aug__error(AUG_ERR_VALUE, func, "data is NULL (size %zu)", size);
-    if (size == 0) return aug__error(AUG_ERR_JPEG, func, "not a JPEG or PNG file (empty)");
+    if (size == 0) return aug__error(AUG_ERR_JPEG, func, "not a " KNOWN_FORMATS " file (empty)");
     const unsigned char *p = data;
-    if ((size >= 2 && p[0] == 0xff && p[1] == 0xd8) || aug_image_format_of(data, size) == AUG_FORMAT_PNG) return AUG_OK;
+    if ((size >= 2 && p[0] == 0xff && p[1] == 0xd8) || aug_image_format_of(data, size) != AUG_FORMAT_UNKNOWN)
+        return AUG_OK;
     char hex[8 * 3] = ""; /* "xx" and seven " xx" */
     size_t n = size < 8 ? size : 8, k = 0;
     for (size_t i = 0; i < n; i++) k += (size_t)snprintf(hex + k, sizeof hex - k, i ? " %02x" : "%02x", p[i]);
-    return aug__error(AUG_ERR_JPEG, func, "not a JPEG or PNG file (starts with %s)", hex);
+    return aug__error(AUG_ERR_JPEG, func, "not a " KNOWN_FORMATS " file (starts with %s)", hex);
 }
 
 aug_status aug_decoder_set_limit(aug_decoder *d, int64_t max_pixels) {
@@ -194,7 +204,7 @@ aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_desc *desc)
 
 /* The (H, W, C) view of buffer's memory after checking the buffer rules. */
 static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_tensor *buffer,
-                              const int64_t shape[3], aug_tensor **view) {
+                              const int64_t shape[3], aug_dtype dtype, aug_tensor **view) {
     aug_status st = aug__tensor_check(func, buffer);
     if (st != AUG_OK) return st;
     char want[32], got[32];
@@ -202,8 +212,9 @@ static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_
         return aug__error(AUG_ERR_VALUE, func, "buffer is on %s, the decoder on %s",
                           aug__device_str(buffer->device, got, sizeof got),
                           aug__device_str(d->device, want, sizeof want));
-    if (buffer->dtype != AUG_UINT8)
-        return aug__error(AUG_ERR_TYPE, func, "buffer must be uint8, not %s", aug_dtype_name(buffer->dtype));
+    if (buffer->dtype != dtype)
+        return aug__error(AUG_ERR_TYPE, func, "buffer must be %s, not %s", aug_dtype_name(dtype),
+                          aug_dtype_name(buffer->dtype));
     if (buffer->storage == NULL || !aug_tensor_is_contiguous(buffer))
         return aug__error(AUG_ERR_VALUE, func, "buffer must be a contiguous tensor");
     int64_t need = shape[0] * shape[1] * shape[2], have = aug_tensor_size(buffer);
@@ -213,7 +224,7 @@ static aug_status buffer_view(const char *func, const aug_decoder *d, const aug_
                           (long long)have, (long long)shape[0], (long long)shape[1], (long long)shape[2],
                           (long long)need);
     int64_t strides[3] = {shape[1] * shape[2], shape[2], 1};
-    aug_tensor *v = aug_tensor_from_storage(buffer->storage, buffer->byte_offset, 3, shape, strides, AUG_UINT8);
+    aug_tensor *v = aug_tensor_from_storage(buffer->storage, buffer->byte_offset, 3, shape, strides, dtype);
     if (v == NULL) return aug_last_status() != AUG_OK ? aug_last_status() : AUG__NOMEM(func);
     *view = v;
     return AUG_OK;
@@ -265,9 +276,13 @@ typedef struct fill_job {
     const aug__jpeg_header *h;   /* JPEG */
     aug__jpeg_region *r;         /* JPEG: NULL for the whole image */
     const aug_png_desc *png;     /* PNG */
-    int64_t y, x, oh, ow;        /* the output region (PNG: of the whole image) */
+    int64_t y, x, oh, ow;        /* the output region (PNG, WebP, TIFF: of the whole image) */
     int channels;                /* of the output; JPEG: 3 decodes straight to host */
     const aug__exec *exec;
+    int dst16;                   /* a uint16 output */
+    const aug_image_desc *img;   /* WebP, TIFF */
+    int page;                    /* TIFF */
+    int64_t max_pixels;          /* TIFF: the largest tile */
 } fill_job;
 
 /* scratch of at least n bytes (host_padding added when it grows). */
@@ -297,10 +312,10 @@ static aug_status trim_scratch(aug_decoder *d, aug_status st) {
 
 static aug_status fill_jpeg(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
     const fill_job *j = ctx;
-    if (j->channels == 3) return cpu_decode(func, d, j->data, j->size, j->h, j->r, host, j->exec);
+    if (j->channels == 3 && !j->dst16) return cpu_decode(func, d, j->data, j->size, j->h, j->r, host, j->exec);
     aug_status st = grow_scratch(func, d, (size_t)(j->oh * j->ow * 3));
     if (st == AUG_OK) st = cpu_decode(func, d, j->data, j->size, j->h, j->r, d->scratch, j->exec);
-    if (st == AUG_OK) aug__convert_pixels(d->scratch, 3, 0, j->ow, 0, 0, j->oh, j->ow, host, j->channels);
+    if (st == AUG_OK) aug__convert_image(d->scratch, 3, 0, j->ow, 0, 0, j->oh, j->ow, host, j->channels, j->dst16);
     return trim_scratch(d, st);
 }
 
@@ -313,13 +328,47 @@ static aug_status fill_png(const char *func, aug_decoder *d, const void *ctx, ui
         aug_status st = grow_scratch(func, d, row);
         if (st == AUG_OK)
             st = aug__png_decode_region(func, j->data, j->size, j->png, j->y, j->x, j->oh, j->ow, d->scratch, host,
-                                        j->channels);
+                                        j->channels, j->dst16);
         return trim_scratch(d, st);
     }
     aug_status st = grow_scratch(func, d, row * (size_t)j->png->height);
     if (st == AUG_OK) st = aug__png_decode_rgba(func, j->data, j->size, j->png, d->scratch);
     if (st == AUG_OK)
-        aug__convert_pixels(d->scratch, 4, pb == 8, j->png->width, j->y, j->x, j->oh, j->ow, host, j->channels);
+        aug__convert_image(d->scratch, 4, pb == 8, j->png->width, j->y, j->x, j->oh, j->ow, host, j->channels,
+                           j->dst16);
+    return trim_scratch(d, st);
+}
+
+/* A WebP: whole, straight into the output when it is the whole image in RGB or
+ * RGBA bytes, else into scratch (RGB, or RGBA for a file with alpha) and then
+ * cut and converted. */
+static aug_status fill_webp(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
+    const fill_job *j = ctx;
+    const aug_image_desc *g = j->img;
+    if (!j->dst16 && j->oh == g->height && j->ow == g->width && j->channels >= 3)
+        return aug__webp_decode(func, j->data, j->size, g, j->channels, host);
+    int c = g->alpha ? 4 : 3;
+    aug_status st = grow_scratch(func, d, (size_t)(g->height * g->width * c));
+    if (st == AUG_OK) st = aug__webp_decode(func, j->data, j->size, g, c, d->scratch);
+    if (st == AUG_OK)
+        aug__convert_image(d->scratch, c, 0, g->width, j->y, j->x, j->oh, j->ow, host, j->channels, j->dst16);
+    return trim_scratch(d, st);
+}
+
+/* A TIFF region: the strips or tiles it touches, straight into the output when
+ * its samples are the output's, else into scratch and then converted. */
+static aug_status fill_tiff(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
+    const fill_job *j = ctx;
+    const aug_image_desc *g = j->img;
+    int src16 = g->bit_depth == 16;
+    if (j->channels == g->channels && src16 == j->dst16)
+        return aug__tiff_decode(func, j->data, j->size, j->page, g, j->max_pixels, j->y, j->x, j->oh, j->ow, host);
+    aug_status st = grow_scratch(func, d, (size_t)(j->oh * j->ow * g->channels) << src16);
+    if (st == AUG_OK)
+        st = aug__tiff_decode(func, j->data, j->size, j->page, g, j->max_pixels, j->y, j->x, j->oh, j->ow,
+                              d->scratch);
+    if (st == AUG_OK)
+        aug__convert_image(d->scratch, g->channels, src16, j->ow, 0, 0, j->oh, j->ow, host, j->channels, j->dst16);
     return trim_scratch(d, st);
 }
 
@@ -352,10 +401,10 @@ static int scale_eighths(int num, int denom) {
 
 /* The output tensor (new, or a view of buffer) of shape (oh, ow, c). */
 static aug_status make_output(const char *func, const aug_decoder *d, const aug_tensor *buffer, int64_t oh,
-                              int64_t ow, int c, aug_tensor **t) {
+                              int64_t ow, int c, aug_dtype dtype, aug_tensor **t) {
     int64_t shape[3] = {oh, ow, c};
-    if (buffer != NULL) return buffer_view(func, d, buffer, shape, t);
-    if ((*t = aug__tensor_empty(func, 3, shape, AUG_UINT8, d->device)) == NULL) return aug_last_status();
+    if (buffer != NULL) return buffer_view(func, d, buffer, shape, dtype, t);
+    if ((*t = aug__tensor_empty(func, 3, shape, dtype, d->device)) == NULL) return aug_last_status();
     return AUG_OK;
 }
 
@@ -388,7 +437,8 @@ static aug_status finish(aug_status st, aug_tensor *t, aug_tensor **out) {
 }
 
 static aug_status decode_png(const char *func, aug_decoder *d, const void *data, size_t size, const int64_t *roi,
-                             int scale_m, aug_decode_mode mode, const aug_tensor *buffer, aug_tensor **out) {
+                             int scale_m, aug_decode_mode mode, aug_dtype dtype, const aug_tensor *buffer,
+                             aug_tensor **out) {
     if (scale_m != 8)
         return aug__error(AUG_ERR_VALUE, func,
                           "scale %d/8 is for JPEG files: a PNG decodes at scale 1 (DCT scaling is JPEG's)", scale_m);
@@ -397,16 +447,52 @@ static aug_status decode_png(const char *func, aug_decoder *d, const void *data,
     if (st != AUG_OK) return st;
     if ((st = check_limit(func, d, desc.height, desc.width)) != AUG_OK) return st;
     fill_job j = {data, size, NULL, NULL, &desc, 0, 0, desc.height, desc.width, mode_channels(mode, desc.channels),
-                  NULL};
+                  NULL, dtype == AUG_UINT16, NULL, 0, 0};
     if (roi != NULL) {
         if (roi_outside(roi, desc.height, desc.width)) return roi_error(func, roi, "decoded", desc.height, desc.width);
         j.y = roi[0], j.x = roi[1], j.oh = roi[2], j.ow = roi[3];
     }
     aug_tensor *t = NULL;
-    if ((st = make_output(func, d, buffer, j.oh, j.ow, j.channels, &t)) != AUG_OK) return st;
+    if ((st = make_output(func, d, buffer, j.oh, j.ow, j.channels, dtype, &t)) != AUG_OK) return st;
     aug__exec exec = aug__exec_for(d->device);
     j.exec = &exec;
-    st = deliver(func, d, (size_t)(j.oh * j.ow * j.channels), fill_png, &j, (uint8_t *)aug_tensor_ptr(t), &exec);
+    st = deliver(func, d, (size_t)(j.oh * j.ow * j.channels) << j.dst16, fill_png, &j, (uint8_t *)aug_tensor_ptr(t),
+                 &exec);
+    return finish(st, t, out);
+}
+
+/* The description of a WebP or TIFF file (page: TIFF's). */
+static aug_status describe_other(const char *func, aug_image_format f, const void *data, size_t size, int page,
+                                 aug_image_desc *desc) {
+    if (f == AUG_FORMAT_WEBP) return aug__webp_describe(func, data, size, desc);
+    return aug__tiff_describe(func, data, size, page, desc);
+}
+
+/* A WebP or TIFF file, decoded on the host (a device gets it uploaded). */
+static aug_status decode_other(const char *func, aug_decoder *d, aug_image_format f, const void *data, size_t size,
+                               const int64_t *roi, int scale_m, aug_decode_mode mode, aug_dtype dtype, int page,
+                               const aug_tensor *buffer, aug_tensor **out) {
+    const char *name = f == AUG_FORMAT_WEBP ? "WebP" : "TIFF";
+    if (scale_m != 8)
+        return aug__error(AUG_ERR_VALUE, func,
+                          "scale %d/8 is for JPEG files: a %s decodes at scale 1 (DCT scaling is JPEG's)", scale_m,
+                          name);
+    aug_image_desc desc;
+    aug_status st = describe_other(func, f, data, size, page, &desc);
+    if (st != AUG_OK) return st;
+    if ((st = check_limit(func, d, desc.height, desc.width)) != AUG_OK) return st;
+    fill_job j = {data, size, NULL, NULL, NULL, 0, 0, desc.height, desc.width, mode_channels(mode, desc.channels),
+                  NULL, dtype == AUG_UINT16, &desc, page, d->max_pixels};
+    if (roi != NULL) {
+        if (roi_outside(roi, desc.height, desc.width)) return roi_error(func, roi, "decoded", desc.height, desc.width);
+        j.y = roi[0], j.x = roi[1], j.oh = roi[2], j.ow = roi[3];
+    }
+    aug_tensor *t = NULL;
+    if ((st = make_output(func, d, buffer, j.oh, j.ow, j.channels, dtype, &t)) != AUG_OK) return st;
+    aug__exec exec = aug__exec_for(d->device);
+    j.exec = &exec;
+    st = deliver(func, d, (size_t)(j.oh * j.ow * j.channels) << j.dst16, f == AUG_FORMAT_WEBP ? fill_webp : fill_tiff,
+                 &j, (uint8_t *)aug_tensor_ptr(t), &exec);
     return finish(st, t, out);
 }
 
@@ -429,7 +515,7 @@ static aug_status decode_band(const char *func, aug_decoder *d, const void *data
         if (aug__tensor_check(func, buffer) != AUG_OK || buffer->dtype != AUG_UINT8 || buffer->storage == NULL ||
             !aug_tensor_is_contiguous(buffer) || aug_tensor_size(buffer) < r->h * bw * 3)
             return AUG__JPEG_REFUSED;
-        if ((st = buffer_view(func, d, buffer, shape, &band)) != AUG_OK) return st;
+        if ((st = buffer_view(func, d, buffer, shape, AUG_UINT8, &band)) != AUG_OK) return st;
     } else if ((band = aug__tensor_empty(func, 3, shape, AUG_UINT8, d->device)) == NULL) {
         return aug_last_status();
     }
@@ -450,12 +536,16 @@ static aug_status decode_band(const char *func, aug_decoder *d, const void *data
 /* Both decodes: r NULL decodes the whole image with the device's decoder; view
  * lets a region decode on the CPU return a strided view (decode_band). */
 static aug_status decode(const char *func, aug_decoder *d, const void *data, size_t size, const int64_t *roi,
-                         int scale_num, int scale_denom, int region, aug_decode_mode mode, int view,
-                         const aug_tensor *buffer, aug_tensor **out) {
+                         int scale_num, int scale_denom, int region, aug_decode_mode mode, aug_dtype dtype, int page,
+                         int view, const aug_tensor *buffer, aug_tensor **out) {
     if (d == NULL) return aug__error(AUG_ERR_VALUE, func, "decoder is NULL");
     if (out == NULL) return aug__error(AUG_ERR_VALUE, func, "out is NULL");
     if ((int)mode < (int)AUG_DECODE_RGB || (int)mode > (int)AUG_DECODE_UNCHANGED)
         return aug__error(AUG_ERR_VALUE, func, "mode %d is not an aug_decode_mode (0..4)", (int)mode);
+    if (dtype != AUG_UINT8 && dtype != AUG_UINT16)
+        return aug__error(AUG_ERR_TYPE, func, "dtype %s is not supported (uint8 or uint16)",
+                          aug_dtype_name(dtype) ? aug_dtype_name(dtype) : "(invalid)");
+    if (page < 0) return aug__error(AUG_ERR_VALUE, func, "page must be >= 0, got %d", page);
     aug__jpeg_region reg = {8, 0, 0, 0, 0, 0, 0}, *r = NULL;
     if (region) {
         if ((reg.scale_m = scale_eighths(scale_num, scale_denom)) == 0)
@@ -467,8 +557,14 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
     }
     aug_status st = check_data(func, data, size);
     if (st != AUG_OK) return st;
-    if (aug_image_format_of(data, size) == AUG_FORMAT_PNG)
-        return decode_png(func, d, data, size, roi, reg.scale_m, mode, buffer, out);
+    aug_image_format fmt = aug_image_format_of(data, size);
+    if (page != 0 && fmt != AUG_FORMAT_TIFF)
+        return aug__error(AUG_ERR_VALUE, func, "page %d is for TIFF files: a %s file has one image (page 0)", page,
+                          fmt == AUG_FORMAT_UNKNOWN ? "JPEG" : aug_image_format_name(fmt));
+    if (fmt == AUG_FORMAT_PNG) return decode_png(func, d, data, size, roi, reg.scale_m, mode, dtype, buffer, out);
+    if (fmt == AUG_FORMAT_WEBP || fmt == AUG_FORMAT_TIFF)
+        return decode_other(func, d, fmt, data, size, roi, reg.scale_m, mode, dtype, page, buffer, out);
+    int dst16 = dtype == AUG_UINT16;
     aug__jpeg_header h;
     st = aug__cpu_backend.jpeg_header(func, d->cpu ? d->cpu : d->impl, data, size, &h);
     if (st != AUG_OK) return st;
@@ -487,18 +583,18 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
     if ((st = check_limit(func, d, oh, ow)) != AUG_OK || (st = check_multiscan(func, d, data, size, &h)) != AUG_OK)
         return st;
     int channels = mode_channels(mode, h.components == 1 ? 1 : 3);
-    if (view && r != NULL && channels == 3 && h.components != 4 && d->device.type == AUG_DEVICE_CPU &&
+    if (view && r != NULL && channels == 3 && !dst16 && h.components != 4 && d->device.type == AUG_DEVICE_CPU &&
         d->backend->jpeg_decode_region != NULL) {
         st = decode_band(func, d, data, size, &h, r, buffer, out);
         if (st != AUG__JPEG_REFUSED) return st;
     }
     aug_tensor *t = NULL;
-    if ((st = make_output(func, d, buffer, oh, ow, channels, &t)) != AUG_OK) return st;
+    if ((st = make_output(func, d, buffer, oh, ow, channels, dtype, &t)) != AUG_OK) return st;
     aug__exec exec = aug__exec_for(d->device);
     uint8_t *dst = (uint8_t *)aug_tensor_ptr(t);
-    fill_job j = {data, size, &h, r, NULL, 0, 0, oh, ow, channels, &exec};
-    if (channels != 3 || d->device.type == AUG_DEVICE_CPU || !d->impl || r != NULL)
-        st = deliver(func, d, (size_t)(oh * ow * channels), fill_jpeg, &j, dst, &exec);
+    fill_job j = {data, size, &h, r, NULL, 0, 0, oh, ow, channels, &exec, dst16, NULL, 0, 0};
+    if (channels != 3 || dst16 || d->device.type == AUG_DEVICE_CPU || !d->impl || r != NULL)
+        st = deliver(func, d, (size_t)(oh * ow * channels) << dst16, fill_jpeg, &j, dst, &exec);
     else {
         /* nvJPEG decodes a file cut short without an error (grey or stale rows): only complete files reach it */
         st = aug__jpeg_check_complete(func, data, size);
@@ -510,24 +606,37 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
 
 aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                               aug_tensor **out) {
-    return decode("aug_decoder_decode", d, data, size, NULL, 1, 1, 0, AUG_DECODE_RGB, 0, buffer, out);
+    return decode("aug_decoder_decode", d, data, size, NULL, 1, 1, 0, AUG_DECODE_RGB, AUG_UINT8, 0, 0, buffer, out);
 }
 
 aug_status aug_decoder_decode_region(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
                                      int scale_num, int scale_denom, const aug_tensor *buffer, aug_tensor **out) {
-    return decode("aug_decoder_decode_region", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, 0,
-                  buffer, out);
+    return decode("aug_decoder_decode_region", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, AUG_UINT8,
+                  0, 0, buffer, out);
 }
 
 aug_status aug_decoder_decode_as(aug_decoder *d, const void *data, size_t size, const int64_t *roi, int scale_num,
                                  int scale_denom, aug_decode_mode mode, const aug_tensor *buffer, aug_tensor **out) {
-    return decode("aug_decoder_decode_as", d, data, size, roi, scale_num, scale_denom, 1, mode, 0, buffer, out);
+    return decode("aug_decoder_decode_as", d, data, size, roi, scale_num, scale_denom, 1, mode, AUG_UINT8, 0, 0, buffer,
+                  out);
 }
 
 aug_status aug_decoder_decode_view(aug_decoder *d, const void *data, size_t size, const int64_t *roi, int scale_num,
                                    int scale_denom, const aug_tensor *buffer, aug_tensor **out) {
-    return decode("aug_decoder_decode_view", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, 1, buffer,
-                  out);
+    return decode("aug_decoder_decode_view", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, AUG_UINT8,
+                  0, 1, buffer, out);
+}
+
+aug_decode_options aug_decode_options_default(void) {
+    aug_decode_options o = {NULL, 1, 1, AUG_DECODE_RGB, AUG_UINT8, 0};
+    return o;
+}
+
+aug_status aug_decoder_decode_ex(aug_decoder *d, const void *data, size_t size, const aug_decode_options *opts,
+                                 const aug_tensor *buffer, aug_tensor **out) {
+    aug_decode_options o = opts ? *opts : aug_decode_options_default();
+    return decode("aug_decoder_decode_ex", d, data, size, o.roi, o.scale_num, o.scale_denom, 1, o.mode, o.dtype,
+                  o.page, 0, buffer, out);
 }
 
 aug_image_format aug_image_format_of(const void *data, size_t size) {
@@ -536,7 +645,46 @@ aug_image_format aug_image_format_of(const void *data, size_t size) {
     if (p == NULL) return AUG_FORMAT_UNKNOWN;
     if (size >= 8 && memcmp(p, png, 8) == 0) return AUG_FORMAT_PNG;
     if (size >= 3 && p[0] == 0xff && p[1] == 0xd8 && p[2] == 0xff) return AUG_FORMAT_JPEG;
+    if (size >= 12 && memcmp(p, "RIFF", 4) == 0 && memcmp(p + 8, "WEBP", 4) == 0) return AUG_FORMAT_WEBP;
+    if (size >= 4 && ((p[0] == 'I' && p[1] == 'I' && (p[2] == 42 || p[2] == 43) && p[3] == 0) ||
+                      (p[0] == 'M' && p[1] == 'M' && p[2] == 0 && (p[3] == 42 || p[3] == 43))))
+        return AUG_FORMAT_TIFF;
     return AUG_FORMAT_UNKNOWN;
+}
+
+const char *aug_image_format_name(aug_image_format format) {
+    static const char *const names[AUG_FORMAT_COUNT] = {NULL, "jpeg", "png", "webp", "tiff"};
+    return (int)format >= 0 && (int)format < AUG_FORMAT_COUNT ? names[format] : NULL;
+}
+
+aug_status aug_image_describe(const void *data, size_t size, int page, aug_image_desc *desc) {
+    static const char func[] = "aug_image_describe";
+    if (desc == NULL) return aug__error(AUG_ERR_VALUE, func, "desc is NULL");
+    aug_status st = check_data(func, data, size);
+    if (st != AUG_OK) return st;
+    aug_image_format f = aug_image_format_of(data, size);
+    if (page < 0 || (page != 0 && f != AUG_FORMAT_TIFF))
+        return aug__error(AUG_ERR_VALUE, func, "page %d: only a TIFF file has pages other than 0", page);
+    aug_image_desc d;
+    memset(&d, 0, sizeof d);
+    d.pages = 1;
+    if (f == AUG_FORMAT_WEBP || f == AUG_FORMAT_TIFF) {
+        if ((st = describe_other(func, f, data, size, page, &d)) != AUG_OK) return st;
+    } else if (f == AUG_FORMAT_PNG) {
+        aug_png_desc p;
+        if ((st = aug__png_describe(func, data, size, &p)) != AUG_OK) return st;
+        d.format = f, d.height = p.height, d.width = p.width, d.channels = p.channels;
+        d.bit_depth = p.bit_depth == 16 ? 16 : 8, d.alpha = p.channels == 2 || p.channels == 4;
+        d.colour_space = p.colour_space, d.compression = "deflate";
+    } else {
+        aug_jpeg_desc j;
+        if ((unsigned long)size != size) return aug__error(AUG_ERR_JPEG, func, "data of %zu bytes is too large", size);
+        if ((st = aug__cpu_backend.jpeg_describe(func, data, size, &j)) != AUG_OK) return st;
+        d.format = AUG_FORMAT_JPEG, d.height = j.height, d.width = j.width, d.channels = j.components == 1 ? 1 : 3;
+        d.bit_depth = 8, d.colour_space = j.colour_space, d.compression = "jpeg";
+    }
+    *desc = d;
+    return AUG_OK;
 }
 
 aug_status aug_png_describe(const void *data, size_t size, aug_png_desc *desc) {

@@ -4,6 +4,8 @@ truncated file) into
 tests/fuzz/seeds/fuzz_jpeg/ (each well under 5 KiB): the JPEG variants the decoder
 handles (gray, 4:2:0 / 4:2:2 / 4:4:4, progressive, restart markers, CMYK, odd
 sizes) plus a truncated file, so the fuzzer starts from every code path.
+The WebP and TIFF seeds (seeds/fuzz_webp/, seeds/fuzz_tiff/) are the small files of
+tests/python/data/formats/ (written by its record_formats.py) and one truncated file each.
 Run with the project's venv: python tests/fuzz/make_seeds.py (needs Pillow, NumPy)."""
 import io
 import os
@@ -50,8 +52,24 @@ def png_seeds():
             f.write(data)
 
 
+def format_seeds():
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "data", "formats")
+    for target, ext in (("fuzz_webp", ".webp"), ("fuzz_tiff", ".tif")):
+        out = os.path.join(os.path.dirname(OUT), target)
+        os.makedirs(out, exist_ok=True)
+        names = sorted(n for n in os.listdir(src) if n.endswith(ext) and os.path.getsize(os.path.join(src, n)) < 8192)
+        for name in names:
+            with open(os.path.join(src, name), "rb") as f:
+                data = f.read()
+            with open(os.path.join(out, name), "wb") as f:
+                f.write(data)
+        with open(os.path.join(out, "truncated" + ext), "wb") as f:
+            f.write(data[: len(data) * 2 // 3])
+
+
 def main():
     png_seeds()
+    format_seeds()
     os.makedirs(OUT, exist_ok=True)
     rng = np.random.default_rng(11)  # fixed: the seeds are committed and must not churn
     rgb = Image.fromarray(rng.integers(0, 256, (13, 17, 3), dtype=np.uint8), "RGB")

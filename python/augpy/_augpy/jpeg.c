@@ -336,7 +336,7 @@ static int parse_roi(PyObject *obj, int64_t roi[4], const char *func) {
     }
     static const char *const names[4] = {"roi[0] (y)", "roi[1] (x)", "roi[2] (h)", "roi[3] (w)"};
     for (int i = 0; i < 4; i++)
-        if (augpy_parse_int_range(PyTuple_GET_ITEM(seq, i), i < 2 ? 0 : 1, 65535, &roi[i], func, names[i]) < 0) {
+        if (augpy_parse_int_range(PyTuple_GET_ITEM(seq, i), i < 2 ? 0 : 1, INT32_MAX, &roi[i], func, names[i]) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -372,11 +372,31 @@ static int parse_mode(PyObject *obj, aug_decode_mode *mode, const char *func) {
 }
 
 AUGPY_METHOD_SIG(decode_method_sig, "decode", {"data"}, {"buffer", "None"}, {"roi", "None"}, {"scale", "None"},
-                 {"mode", "None"}, {"contiguous", "True"});
+                 {"mode", "None"}, {"contiguous", "True"}, {"dtype", "None"}, {"page", "None"});
+
+/* dtype: None (uint8) or uint8 / uint16 as augpy_parse_dtype reads them (augpy.uint16, 'uint16',
+ * numpy.uint16); others TypeError naming both. page: None (0) or an int >= 0. 0 or -1. */
+static int parse_dtype_page(augpy_state *st, PyObject *dt, PyObject *pg, aug_dtype *dtype, int *page,
+                            const char *func) {
+    *dtype = AUG_UINT8, *page = 0;
+    if (dt != NULL && dt != Py_None) {
+        if (augpy_parse_dtype(st, dt, dtype, func) < 0) return -1;
+        if (*dtype != AUG_UINT8 && *dtype != AUG_UINT16) {
+            PyErr_Format(PyExc_TypeError, "%s: dtype must be uint8 or uint16, got %s", func, aug_dtype_name(*dtype));
+            return -1;
+        }
+    }
+    if (pg != NULL && pg != Py_None) {
+        int64_t v;
+        if (augpy_parse_int_range(pg, 0, INT_MAX, &v, func, "page") < 0) return -1;
+        *page = (int)v;
+    }
+    return 0;
+}
 
 static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Decoder.decode";
-    PyObject *slots[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    PyObject *slots[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     if (augpy_parse_args(func, args, nargs, kwnames, &decode_method_sig, slots) < 0) return NULL;
     aug_decode_mode mode;
     if (parse_mode(slots[4], &mode, func) < 0) return NULL;
@@ -392,6 +412,9 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     DecoderObject *d = (DecoderObject *)self;
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
+    aug_dtype dtype;
+    int page;
+    if (parse_dtype_page(st, slots[6], slots[7], &dtype, &page, func) < 0) return NULL;
     const aug_tensor *buffer = NULL;
     if (slots[1] != NULL && slots[1] != Py_None) {
         buffer = augpy_tensor_arg(st, slots[1], func, "buffer");
@@ -410,7 +433,10 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     augpy_interrupt_begin(&scope);
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(d->lock, WAIT_LOCK);
-    if (region && !contiguous && mode == AUG_DECODE_RGB)
+    if (dtype != AUG_UINT8 || page != 0) {
+        aug_decode_options o = {has_roi ? roi : NULL, num, denom, mode, dtype, page};
+        status = aug_decoder_decode_ex(d->dec, data.buf, data.len, &o, buffer, &out);
+    } else if (region && !contiguous && mode == AUG_DECODE_RGB)
         status = aug_decoder_decode_view(d->dec, data.buf, data.len, has_roi ? roi : NULL, num, denom, buffer, &out);
     else if (region)
         status = aug_decoder_decode_as(d->dec, data.buf, data.len, has_roi ? roi : NULL, num, denom, mode, buffer,
@@ -439,17 +465,43 @@ static PyObject *png_dict(const aug_png_desc *s) {
                          "transparency", PyBool_FromLong(s->transparency));
 }
 
-AUGPY_METHOD_SIG(info_method_sig, "info", {"data"});
+/* WebP and TIFF (aug_image_describe): the keys of PNG's and theirs. */
+static PyObject *image_dict(const aug_image_desc *s) {
+    PyObject *d = Py_BuildValue("{sssLsLsisisssisNsiss}", "format", aug_image_format_name(s->format), "height",
+                                (long long)s->height, "width", (long long)s->width, "channels", 3, "components",
+                                s->channels, "colour_space", s->colour_space, "bit_depth", s->bit_depth, "alpha",
+                                PyBool_FromLong(s->alpha), "pages", s->pages, "compression", s->compression);
+    if (d == NULL) return NULL;
+    PyObject *a = s->format == AUG_FORMAT_WEBP ? Py_BuildValue("{sN}", "animated", PyBool_FromLong(s->animated))
+                                               : Py_BuildValue("{sNsN}", "tiled", PyBool_FromLong(s->tiled), "planar",
+                                                               PyBool_FromLong(s->planar));
+    if (a == NULL || PyDict_Update(d, a) < 0) Py_CLEAR(d);
+    Py_XDECREF(a);
+    return d;
+}
+
+AUGPY_METHOD_SIG(info_method_sig, "info", {"data"}, {"page", "None"});
 
 static PyObject *decoder_info(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char func[] = "Decoder.info";
-    PyObject *slots[1] = {NULL};
+    PyObject *slots[2] = {NULL, NULL};
     if (augpy_parse_args(func, args, nargs, kwnames, &info_method_sig, slots) < 0) return NULL;
     augpy_state *st = augpy_state_from_obj(self);
     if (st == NULL) return NULL;
+    aug_dtype unused;
+    int page;
+    if (parse_dtype_page(st, NULL, slots[1], &unused, &page, func) < 0) return NULL;
     jpeg_data data;
     if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
-    if (aug_image_format_of(data.buf, data.len) == AUG_FORMAT_PNG) {
+    aug_image_format fmt = aug_image_format_of(data.buf, data.len);
+    if (fmt == AUG_FORMAT_WEBP || fmt == AUG_FORMAT_TIFF || page != 0) {
+        aug_image_desc desc;
+        aug_status status = aug_image_describe(data.buf, data.len, page, &desc);
+        release_data(&data);
+        if (status != AUG_OK) return augpy_raise(st, status, func);
+        return image_dict(&desc);
+    }
+    if (fmt == AUG_FORMAT_PNG) {
         aug_png_desc png;
         aug_status status = aug_png_describe(data.buf, data.len, &png);
         release_data(&data);
@@ -484,7 +536,7 @@ static PyMethodDef decoder_methods[] = {
      "DecodeError (a subclass of NvJpegError; whatever the engine) with the decoder's message:\n"
      "libjpeg-turbo's or libspng's, or on the 'nvjpeg' engine for the JPEG files nvJPEG fails on\n"
      "'nvJPEG failed in <call>: NVJPEG_STATUS_X' (the buffer's contents are then unspecified); data\n"
-     "that is neither JPEG nor PNG raises DecodeError 'not a JPEG or PNG file (starts with 3c 68 74\n"
+     "that is neither JPEG nor PNG raises DecodeError 'not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74\n"
      "6d 6c 3e 0a 3c)' (its first bytes in hex). The GIL is released while decoding.\n"
      "data may also be a path (str or os.PathLike: the file is read) or a CPU DLPack object holding a\n"
      "contiguous 1-d uint8 tensor (e.g. torchvision.io.read_file's result), read without a copy.\n"
@@ -501,6 +553,11 @@ static PyMethodDef decoder_methods[] = {
      "mode: None or 'rgb' (3 channels), 'gray' / 'L' (1: Pillow's convert('L') luma), 'gray_alpha' /\n"
      "'LA' (2), 'rgba' (4; alpha 255 where the file has none) or 'unchanged' (the file's own channels:\n"
      "JPEG 1 or 3, PNG 1-4 with a tRNS chunk counted as alpha).\n"
+     "dtype: None / 'uint8' (16-bit samples round to 8 bits) or 'uint16' / augpy.uint16: 16-bit PNG and\n"
+     "TIFF samples are kept, 8-bit ones scaled by 257 (buffer must then be uint16).\n"
+     "WebP (libwebp: lossy, lossless, alpha; an animation gives its first frame) and TIFF (libtiff: strips\n"
+     "or tiles, chunky or planar, 8/16-bit, 1-4 samples, the usual compressions) decode on the CPU (a CUDA\n"
+     "decoder uploads); page: the TIFF page (directory) to decode, 0 the first (docs/formats.md).\n"
      "contiguous=False lets a JPEG region or scaled decode on a CPU decoder (mode rgb) return a strided\n"
      "view instead: libjpeg writes the band it decodes straight into the result's memory (rows\n"
      "(w + 68) * 3 bytes apart; with buffer, when it holds h * (w + 68) * 3 elements), the same pixels\n"
@@ -513,7 +570,10 @@ static PyMethodDef decoder_methods[] = {
      "full image), 'channels' (of decode's output: 3), 'components' (in the file: 1, 3 or 4),\n"
      "'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',\n"
      "'4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and\n"
-     "'progressive' (bool). data as for decode. DecodeError if the header cannot be read."},
+     "'progressive' (bool). data as for decode. DecodeError if the header cannot be read.\n"
+     "WebP and TIFF: 'format' ('webp' / 'tiff'), 'height', 'width', 'channels' (3), 'components',\n"
+     "'colour_space', 'bit_depth', 'alpha', 'pages', 'compression', and 'animated' (WebP) or 'tiled' and\n"
+     "'planar' (TIFF). page: the TIFF page described (0 the first)."},
     {"__reduce__", decoder_reduce, METH_NOARGS,
      "__reduce__($self, /)\n--\n\n"
      "Pickle as the constructor's arguments and the decoder's device: unpickling (also in a new process,\n"
@@ -589,7 +649,26 @@ static PyObject *jpeg_info(PyObject *module, PyObject *const *args, Py_ssize_t n
     return Py_BuildValue("(LL)", (long long)h, (long long)w);
 }
 
+static PyObject *supported_formats(PyObject *module, PyObject *Py_UNUSED(unused)) {
+    (void)module;
+    PyObject *t = PyTuple_New(AUG_FORMAT_COUNT - 1);
+    for (int i = 1; t != NULL && i < AUG_FORMAT_COUNT; i++) {
+        PyObject *n = PyUnicode_FromString(aug_image_format_name((aug_image_format)i));
+        if (n == NULL) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i - 1, n);
+    }
+    return t;
+}
+
 static PyMethodDef jpeg_functions[] = {
+    {"supported_formats", supported_formats, METH_NOARGS,
+     "supported_formats()\n--\n\n"
+     "The file formats Decoder reads, told apart by their first bytes: ('jpeg', 'png', 'webp', 'tiff').\n\n"
+     "A file's extension plays no part: a TIFF named x.jpg decodes as TIFF. Decoder.info(data)['format']\n"
+     "names the format of one file (docs/formats.md)."},
     {"jpeg_info", (PyCFunction)(void (*)(void))jpeg_info, METH_FASTCALL | METH_KEYWORDS,
      "Image size (height, width) of a JPEG file from its header, without decoding.\n\n"
      "data is bytes-like (the whole file or at least its header). Raises augpy.DecodeError (a subclass of\n"

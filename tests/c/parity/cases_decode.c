@@ -2,7 +2,8 @@
  * against the CPU decoder's for 4:2:0 / 4:4:4 progressive / gray / CMYK / 4:2:2
  * / 4:1:1 JPEGs of fixed and random sizes, into a device buffer on a stream of
  * its own, and PNGs in every decode mode with a region (decoded on the CPU and
- * uploaded). Identical where the CPU decodes (the fallback, CMYK, PNG). On
+ * uploaded), and WebP and 16-bit TIFF files in every mode and both output dtypes
+ * (the same). Identical where the CPU decodes (the fallback, CMYK, PNG). On
  * the 'nvjpeg' engine the files nvJPEG decodes are compared with libjpeg-turbo's
  * fast-upsampling decode (nvJPEG replicates chroma; helpers/th_jpeg.h): exactly
  * on the emulation's stand-in, within IDCT rounding on a GPU (a mean absolute
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 #include <spng.h>
 #include <turbojpeg.h>
+#include <webp/encode.h>
 
 #include "core/backend.h"
 #include "helpers/th_cuda.h"
@@ -160,9 +162,65 @@ static void run_png(ph_run *r, const ph_case *c) {
     free(png), free(ga);
 }
 
+/* An uncompressed little-endian h x w RGB TIFF of 16-bit samples, one strip. */
+static uint8_t *tiff16(uint32_t h, uint32_t w, const uint16_t *rgb, size_t *size) {
+    static const uint16_t tag[] = {256, 257, 258, 259, 262, 273, 277, 278, 279};
+    uint32_t data_at = 8 + 2 + 9 * 12 + 4 + 8, bytes = h * w * 6;
+    uint32_t val[] = {w, h, data_at - 8, 1, 2, data_at, 3, h, bytes};
+    uint8_t *b = calloc(data_at + bytes, 1);
+    memcpy(b, "II*\0\x08\0\0\0\x09\0", 10);
+    for (int i = 0; i < 9; i++) {
+        uint8_t *e = b + 10 + 12 * i;
+        uint16_t type = tag[i] == 258 ? 3 : 4, count = tag[i] == 258 ? 3 : 1;
+        memcpy(e, &tag[i], 2), memcpy(e + 2, &type, 2), memcpy(e + 4, &count, 2);
+        memcpy(e + 8, &val[i], 4);
+    }
+    uint16_t bps[3] = {16, 16, 16}; /* BitsPerSample's three values, at data_at - 8 */
+    memcpy(b + data_at - 8, bps, 6);
+    memcpy(b + data_at, rgb, bytes);
+    *size = data_at + bytes;
+    return b;
+}
+
+/* WebP and TIFF reach a CUDA decoder as a CPU decode and an upload: the same values, every mode
+ * and dtype (the 16-bit TIFF's samples through the 16-bit staging copy). */
+static void run_webp_tiff(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int H = (int)ph_range(r, 8, 20), W = (int)ph_range(r, 8, 20);
+    uint8_t *rgba = malloc((size_t)H * W * 4);
+    uint16_t *rgb16 = malloc((size_t)H * W * 6);
+    for (int i = 0; i < H * W * 4; i++) rgba[i] = (uint8_t)(i * 53 + 7);
+    for (int i = 0; i < H * W * 3; i++) rgb16[i] = (uint16_t)(i * 40503u + 11);
+    uint8_t *webp = NULL;
+    size_t nw = WebPEncodeLosslessRGBA(rgba, W, H, W * 4, &webp), nt = 0;
+    uint8_t *tif = tiff16((uint32_t)H, (uint32_t)W, rgb16, &nt);
+    assert_true(nw > 0);
+    aug_decoder *cpu = aug_decoder_new(CPU, 0, 0, 0), *gpu = aug_decoder_new(ph_dev(r), 0, 0, 0);
+    assert_non_null(gpu);
+    int64_t roi[4] = {1, 2, ph_range(r, 1, H - 1), ph_range(r, 1, W - 2)};
+    for (int f = 0; f < 2; f++)
+        for (int mode = 0; mode <= 4; mode++)
+            for (int wide = 0; wide < 2; wide++) {
+                aug_decode_options o = aug_decode_options_default();
+                o.mode = (aug_decode_mode)mode, o.dtype = wide ? AUG_UINT16 : AUG_UINT8, o.roi = mode % 2 ? roi : NULL;
+                aug_tensor *a = NULL, *b = NULL;
+                const void *data = f ? (const void *)tif : webp;
+                size_t n = f ? nt : nw;
+                assert_int_equal(aug_decoder_decode_ex(cpu, data, n, &o, NULL, &a), AUG_OK);
+                assert_int_equal(aug_decoder_decode_ex(gpu, data, n, &o, NULL, &b), AUG_OK);
+                ph_inputs(r, 1, (const aug_tensor *const *)&a);
+                ph_check(r, f ? "tiff decode_ex" : "webp decode_ex", a, b);
+                aug_tensor_free(a), aug_tensor_free(b);
+            }
+    aug_decoder_free(cpu), aug_decoder_free(gpu);
+    WebPFree(webp);
+    free(tif), free(rgba), free(rgb16);
+}
+
 static const ph_case CASES[] = {
     {"jpeg/decode", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_jpeg},
     /* PNG reaches a CUDA decoder as a CPU decode and an upload (the JPEG family's fallback) */
     {"jpeg/png", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_png},
+    {"jpeg/webp_tiff", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_webp_tiff},
 };
 const ph_case_list ph_cases_decode = {CASES, sizeof CASES / sizeof CASES[0]};
