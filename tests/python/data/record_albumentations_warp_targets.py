@@ -81,10 +81,23 @@ def make_keypoints(rng, h, w):
     return np.vstack([kp, [[0.0, 0.0, 10.0, 1.0], [w - 1.0, h - 1.0, 200.0, 2.0]]])
 
 
-def run(name, transform, hw, forward, bbox_forward, rng, record, min_visibility=0.0, extra=None):
+def label_boxes(mask):
+    """The pixel-edge box of each label 1..4 of the mask (x_min, y_min, x_max + 1, y_max + 1)."""
+    out = []
+    for label in (1, 2, 3, 4):
+        ys, xs = np.nonzero(mask == label)
+        out.append([xs.min(), ys.min(), xs.max() + 1.0, ys.max() + 1.0])
+    return np.array(out, np.float64)
+
+
+def run(name, transform, hw, forward, bbox_forward, rng, record, min_visibility=0.0, extra=None, out_hw=None,
+        boxes_of_labels=False):
     h, w = hw
+    oh, ow = out_hw or hw
     image, mask = block_image(h, w), make_mask(rng, h, w)
     boxes, kps = make_boxes(rng, h, w), make_keypoints(rng, h, w)
+    if boxes_of_labels:  # boxes whose pixels the warped mask shows (exactly, for a 90 degree turn)
+        boxes = label_boxes(mask)
     rows = np.arange(len(boxes))
     p = f"{name}/"
     for fmt in ("pascal_voc", "coco"):
@@ -105,15 +118,16 @@ def run(name, transform, hw, forward, bbox_forward, rng, record, min_visibility=
         record[p + f"rows_{fmt}"] = np.asarray(res["rows"], np.int64)
     warp = cv2.warpPerspective if forward[2].tolist() != [0, 0, 1] else \
         (lambda im, m, size, **k: cv2.warpAffine(im, m[:2], size, **k))
-    ref = warp(image, forward, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    ref = warp(image, forward, (ow, oh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     assert np.array_equal(ref, res["image"]), f"{name}: the rebuilt forward matrix does not give A's image"
-    ref = warp(mask, forward, (w, h), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+    ref = warp(mask, forward, (ow, oh), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
                borderValue=FILL_MASK)
     assert np.array_equal(ref, res["mask"]), f"{name}: the rebuilt forward matrix does not give A's mask"
     record[p + "image_in"], record[p + "image_out"] = image, res["image"]
     record[p + "mask_in"], record[p + "mask_out"] = mask, res["mask"]
     record[p + "kp_in"] = kps
     record[p + "size"] = np.array(hw)
+    record[p + "out_size"] = np.array((oh, ow))
     record[p + "min_visibility"] = np.float64(min_visibility)
     record[p + "forward"] = forward
     record[p + "bbox_forward"] = bbox_forward
@@ -151,6 +165,16 @@ def main():
             affine_forward(hw, rot, shear, scale, tr, shift=fgeometric.center_bbox), rng, record, 0.0,
             {"rotate": rot, "shear": shear, "scale": scale, "translate": tr})
         names.append(name)
+    # fit_output=True: albumentations shifts the image's matrix and the boxes' matrix each by its own
+    # floor of the moved corners, so at 90 degrees its boxes sit 1 px from its image
+    hw, rot = (40, 60), 90.0
+    t = A.Affine(rotate=(rot, rot), fit_output=True, border_mode=cv2.BORDER_CONSTANT, fill=0, fill_mask=FILL_MASK,
+                 interpolation=cv2.INTER_LINEAR, p=1.0)
+    fwd, out_hw = fgeometric.compute_affine_warp_output_shape(affine_forward(hw, rot), hw)
+    fwd_box, _ = fgeometric.compute_affine_warp_output_shape(affine_forward(hw, rot, shift=fgeometric.center_bbox), hw)
+    run("affine_fit", t, hw, fwd, fwd_box, rng, record, 0.0, {"rotate": rot, "scale": 1.0}, out_hw=out_hw,
+        boxes_of_labels=True)
+    names.append("affine_fit")
     for i, (hw, pts) in enumerate([((48, 64), [[0.05, 0.10], [0.92, 0.02], [0.80, 0.95], [0.12, 0.85]]),
                                    ((80, 100), [[0.20, 0.03], [0.97, 0.15], [0.90, 0.75], [0.02, 0.98]])]):
         h, w = hw
