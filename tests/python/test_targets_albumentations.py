@@ -1,6 +1,7 @@
 """Boxes, keypoints and masks through rotate / affine with shear / perspective against
-albumentations 2.0.8 (A.Rotate, A.Affine, A.Perspective with fixed corners; recorded by
-data/record_albumentations_warp_targets.py into data/albumentations_warp_targets.npz).
+albumentations 2.0.8 (A.Rotate, A.Affine, A.Affine(fit_output=True), A.Perspective with fixed
+corners; recorded by data/record_albumentations_warp_targets.py into
+data/albumentations_warp_targets.npz).
 
 augpy takes the inverse of albumentations' forward matrix F (augpy.rotate builds the same one
 from the angle). What matches: keypoint positions (1e-4 px) and the visible rows; boxes
@@ -8,10 +9,12 @@ from the angle). What matches: keypoint positions (1e-4 px) and the visible rows
 (w/2, h/2) on pixel edges, T(0.5) F T(-0.5), which is augpy's box rule for every matrix; the
 nearest-neighbour masks bit for bit; the bilinear image within 1. What differs (docs/targets.md
 "Against albumentations"): A.Perspective moves box edges with F itself (augpy's boxes equal
-its boxes given T(-0.5) F T(0.5), and differ by about half a pixel with F); keypoint angles
-and scales (augpy: the map's Jacobian at the point; albumentations: a constant from F, the
-angle of A.Rotate / A.Affine with the opposite sign of the image's turn); rotate_method=
-'ellipse' (augpy has the corners' box, which holds the ellipse's).
+its boxes given T(-0.5) F T(0.5), and differ by about half a pixel with F); A.Affine with
+fit_output=True floors its image and box matrices apart (its boxes 1 px off its own mask at
+90 degrees; augpy's boxes are the mask's pixels); keypoint angles and scales (augpy: the
+map's Jacobian at the point; albumentations: a constant from F, the angle of A.Rotate /
+A.Affine with the opposite sign of the image's turn); rotate_method='ellipse' (augpy has the
+corners' box, which holds the ellipse's).
 """
 import pathlib
 
