@@ -76,7 +76,8 @@ def test_equals_definition(rng, xd, od):
     x = R.random_image(rng, (3, 17, 29), xd)
     g = augpy.RandomNumberGenerator(seed=0x1234_5678_9ABC)
     g.gaussian(augpy.empty((5,), dtype=augpy.float32))  # a later call number than 0
-    for mean, std in [(0.0, 25.0), (3.5, 0.0), (2.5, 0.0), (-100.0, 1e3), (0.25, 0.5), (1e6, 3.0)]:
+    for mean, std in [(0.0, 25.0), (3.5, 0.0), (2.5, 0.0), (-100.0, 1e3), (0.25, 0.5), (1e6, 3.0), (0.0, 1e30),
+                      (0.5, 1e-30), (-7.0, 2e4)]:
         state = g.get_state()
         got = g.gaussian_noise(R.make(x, xd), std, mean, out=augpy.empty(x.shape, dtype=R.adtype(od)))
         np.testing.assert_array_equal(R.read(got), model(x, state, mean, [std] * 3, od), err_msg=f"{mean} {std}")
