@@ -135,19 +135,27 @@ AUG_GLOBAL void aug__k_noise(noise_args a) {
     }
 }
 
-/* The integer rule (scalar/noise_table.h): one element per thread, its table in global memory. */
+/* The integer rule (scalar/noise_table.h): one Philox block per thread, its
+ * four words to elements 4b ... 4b + 3 (each with its image's table, in global
+ * memory). */
 AUG_GLOBAL void aug__k_noise_table(noise_args a) {
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
-        int64_t r = i, xo = 0, oo = 0;
-        for (int d = a.ndim - 1; d >= 0; d--) {
-            const int64_t ext = a.shape[d], q = r / ext, k = r - q * ext;
-            xo += k * a.xs[d];
-            oo += k * a.os[d];
-            r = q;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x, nb = (a.n + 3) >> 2;
+    for (int64_t b = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; b < nb; b += step) {
+        uint32_t w[4];
+        aug__philox_element(a.p.key, a.p.call, (uint64_t)b, w);
+        for (int j = 0; j < 4; j++) {
+            const int64_t i = 4 * b + j;
+            if (i >= a.n) break;
+            int64_t r = i, xo = 0, oo = 0;
+            for (int d = a.ndim - 1; d >= 0; d--) {
+                const int64_t ext = a.shape[d], q = r / ext, k = r - q * ext;
+                xo += k * a.xs[d];
+                oo += k * a.os[d];
+                r = q;
+            }
+            const uint32_t *t = a.table_of ? a.table + a.table_of[i / a.per_image] : a.table;
+            aug__noise_table_apply(t, w[j], a.x + xo, a.x_dtype, a.out + oo, a.out_dtype);
         }
-        const uint32_t *t = a.table_of ? a.table + a.table_of[i / a.per_image] : a.table;
-        aug__noise_table_value(t, a.p.key, a.p.call, (uint64_t)i, a.x + xo, a.x_dtype, a.out + oo, a.out_dtype);
     }
 }
 
@@ -182,7 +190,7 @@ aug_status aug__cuda_gaussian_noise(const aug__noise_plan *plan) {
             return st;
         }
         a.table = (const uint32_t *)dt, a.table_of = (const uint32_t *)dof;
-        aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+        aug__cuda_grid g = aug__cuda_grid_for(e, (a.n + 3) / 4, 256);
         AUG_LAUNCH(aug__k_noise_table, g.blocks, g.threads, 0, stream, a);
         st = aug__cuda_launched(func, "aug__k_noise_table", g.blocks, g.threads);
         aug__cuda_tmp_free(dev, dt, tb, stream);

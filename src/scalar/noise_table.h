@@ -70,12 +70,17 @@ AUG_HD_ALWAYS int aug__noise_table_dtype(int t) {
     return t == AUG__CT_INT8 || t == AUG__CT_UINT8 || t == AUG__CT_INT16 || t == AUG__CT_UINT16;
 }
 
-/* The whole rule for element i: x at xp (ctype x_t) plus the noise of table t,
- * saturated into out at op (ctype out_t). */
+/* The rule for an element whose word is u: x at xp (ctype x_t) plus the noise
+ * of table t, saturated into out at op (ctype out_t). */
+AUG_HD_ALWAYS void aug__noise_table_apply(const uint32_t *t, uint32_t u, const void *xp, int x_t, void *op,
+                                          int out_t) {
+    aug__noise_int_store(aug__noise_int_load(xp, x_t) + aug__noise_table_k(t, u), out_t, op);
+}
+
+/* The whole rule for element i. */
 AUG_HD void aug__noise_table_value(const uint32_t *t, const uint32_t key[2], uint64_t call, uint64_t i,
                                    const void *xp, int x_t, void *op, int out_t) {
-    const int32_t k = aug__noise_table_k(t, aug__noise_table_word(key, call, i));
-    aug__noise_int_store(aug__noise_int_load(xp, x_t) + k, out_t, op);
+    aug__noise_table_apply(t, aug__noise_table_word(key, call, i), xp, x_t, op, out_t);
 }
 
 #endif
