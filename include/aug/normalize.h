@@ -83,7 +83,12 @@ AUG_API aug_status aug_crop_mirror_normalize(const aug_tensor *src, aug_dtype ou
 
 /* ---- fused Gaussian noise -------------------------------------------------------- */
 
-/* out = saturate_cast<out dtype>(x + noise) in one pass, where noise is exactly
+/* x and out both int8, uint8, int16 or uint16: out = saturate(x + k), k the
+ * integer round(mean + std_n * N(0, 1)) drawn exactly by inverse CDF from one
+ * 32-bit Philox word per element (word i mod 4 of counter (i / 4, call)), its
+ * CDF quantised to 2^-32 (docs/semantics.md 11.2: the same bytes on every
+ * backend). Otherwise:
+ * out = saturate_cast<out dtype>(x + noise) in one pass, where noise is exactly
  * the float32 tensor aug_rng_gaussian(rng, noise, mean, std_n) would fill with
  * the generator's current state (element i in C order of x draws counter (i,
  * call); float32(mean + std_n * z) with z the float32 Box-Muller value), and

@@ -1209,8 +1209,10 @@ class RandomNumberGenerator:
         to even and saturated to the dtype; bool targets get round(value) != 0."""
     def gaussian_noise(self, x: Tensor, std: Union[float, _ParamLike] = 1.0, mean: float = 0.0,
                        out: Optional[Tensor] = None, blocks_per_sm: int = 8, threads: int = 0) -> Tensor:
-        """x + Gaussian noise in one pass, saturated: exactly add(x, n, out=out) where n is the float32 tensor
-        gaussian(n, mean, std) would fill with this generator's current state (and, like it, counts one call).
+        """x + Gaussian noise in one pass, saturated. x and out both int8/uint8/int16/uint16: x + k with k the
+        exact discretised round(mean + std * N(0, 1)), drawn by table from one 32-bit Philox word per value
+        (docs/semantics.md 11.2). Otherwise exactly add(x, n, out=out) where n is the float32 tensor
+        gaussian(n, mean, std) would fill with this generator's current state. Counts one call.
         std: a number, or one value per image (x's first axis) as a float32 Tensor, array or sequence. Any
         dtype in and out; out may be x (in place). Returns out, or a new tensor of x's shape and dtype."""
     def get_state(self) -> Tuple[int, int]:

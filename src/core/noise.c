@@ -1,10 +1,14 @@
 /* core/noise.c: aug_rng_gaussian_noise, the fused "draw, scale, add, saturate"
  * (include/aug/normalize.h): argument checks, the compute type, the plan.
  *
- * Defined as exactly the float32 Gaussian fill of the generator's current state
- * (core/random.c) followed by augpy.add(x, noise, out=out): the backend draws
- * element i's Philox block, maps it with the float32 fill's rule and adds it
- * in the add's compute type (scalar/normalize.h), without the noise tensor. */
+ * For 8/16-bit integer x and out the noise is the integer
+ * round(mean + std * N(0, 1)) drawn by inverse CDF from one 32-bit Philox word
+ * per element (scalar/noise_table.h; the tables are built here, per distinct
+ * std, by core/noise_table.c). Otherwise it is exactly the float32 Gaussian fill
+ * of the generator's current state (core/random.c) followed by
+ * augpy.add(x, noise, out=out): the backend draws element i's Philox block, maps
+ * it with the float32 fill's rule and adds it in the add's compute type
+ * (scalar/normalize.h), without the noise tensor. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,21 +130,39 @@ aug_status aug_rng_gaussian_noise(aug_rng *rng, const aug_tensor *x, double mean
     /* augpy.add(x, noise, out=)'s compute type: the temp type of the promoted one */
     plan.ct = aug_dtype_info(aug_promote(x->dtype, AUG_FLOAT32))->temp == AUG_FLOAT64 ? AUG__CT_FLOAT64
                                                                                    : AUG__CT_FLOAT32;
-    plan.ndim = x->ndim;
+    /* The dims in C order, those of extent 1 dropped and each merged into the one
+     * before it when both strides chain: the same element order, and runs along
+     * the last dim as long as the layouts allow (an HWC image is one run). */
     const int64_t xe = aug__dtype_size(x->dtype), oe = aug__dtype_size(res->dtype);
+    int nd = 0;
     for (int k = 0; k < x->ndim; k++) {
-        plan.shape[k] = x->shape[k];
-        plan.xs[k] = x->strides[k] * xe;
-        plan.os[k] = res->strides[k] * oe;
+        const int64_t ext = x->shape[k], xs = x->strides[k] * xe, os = res->strides[k] * oe;
+        if (ext == 1) continue;
+        if (nd > 0 && plan.xs[nd - 1] == xs * ext && plan.os[nd - 1] == os * ext) {
+            plan.shape[nd - 1] *= ext;
+            plan.xs[nd - 1] = xs, plan.os[nd - 1] = os;
+            continue;
+        }
+        plan.shape[nd] = ext, plan.xs[nd] = xs, plan.os[nd] = os;
+        nd++;
     }
+    if (nd == 0) plan.shape[0] = 1, plan.xs[0] = plan.os[0] = 0, nd = 1;
+    plan.ndim = nd;
     plan.x = (const char *)aug_tensor_ptr(x);
     plan.out = (char *)aug_tensor_ptr(res);
     plan.exec = aug__exec_for(x->device);
-    if (plan.n > 0) {
+    uint32_t *twords = NULL, *tof = NULL;
+    if (plan.n > 0 && aug__noise_table_dtype(plan.x_dtype) && aug__noise_table_dtype(plan.out_dtype)) {
+        st = aug__noise_tables(FUNC, plan.x_dtype, plan.out_dtype, mean, std, svals, svals ? x->shape[0] : 0,
+                               &twords, &plan.table_words, &tof);
+        plan.table = twords, plan.table_of = tof;
+    }
+    if (st == AUG_OK && plan.n > 0) {
         aug__need need = {AUG__FAMILY_NOISE, 0, res->dtype, x->dtype};
         const aug__backend *be = aug__backend_supporting(FUNC, x->device, &need);
         st = be ? aug__dispatch_gaussian_noise(be, &plan) : aug_last_status();
     }
+    free(twords), free(tof);
     if (st == AUG_OK) {
         state.calls++; /* one call of the generator, as the fill it stands for */
         aug_rng_set_state(rng, &state);

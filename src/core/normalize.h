@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "scalar/normalize.h"
+#include "scalar/noise_table.h"
 
 /* One image of a crop_mirror_normalize plan. Output column x of the window reads
  * input column ax + x, or ax + ow - 1 - x when mirrored; row y reads ay + y;
@@ -38,7 +39,10 @@ struct aug__cmn_plan {
 };
 
 /* The fused Gaussian noise: out[i] = aug__noise_value(...) for element i of x
- * in C order (shape, byte strides of x and out; any strides). */
+ * in C order (shape, byte strides of x and out, any strides; the core merges
+ * the dims that chain and drops those of extent 1), or, when table is
+ * set (8/16-bit integer x and out), aug__noise_table_value(...) with the table
+ * at table + table_of[image] (table + 0 when table_of is NULL). */
 struct aug__noise_plan {
     const char *func;
     aug__rand_params p;           /* key, call; mean; std of the scalar case */
@@ -51,7 +55,22 @@ struct aug__noise_plan {
     const char *x;
     char *out;
     int64_t n;                    /* elements, >= 1 */
+    const uint32_t *table;        /* NULL (the float rule), or the integer rule's tables (host) */
+    int64_t table_words;          /* words at table */
+    const uint32_t *table_of;     /* NULL, or the word offset of image n's table (host, stds only) */
     aug__exec exec;
 };
+
+/* core/noise_table.c: K, the largest |k| the output can show from any x. */
+AUG__HIDDEN int64_t aug__noise_table_kmax(int x_t, int out_t);
+/* Words of the table of (mean, std) clipped to [-K, K] (an upper bound), and its
+ * build into t (returns the words used). */
+AUG__HIDDEN int64_t aug__noise_table_words(double mean, double std, int64_t K);
+AUG__HIDDEN int64_t aug__noise_table_build(double mean, double std, int64_t K, uint32_t *t);
+/* The tables of one call: one for std (stds NULL), or one per distinct value of
+ * stds[0 .. nimg) with table_of[n] the offset of image n's; free() both. */
+AUG__HIDDEN aug_status aug__noise_tables(const char *func, int x_t, int out_t, double mean, double std,
+                                         const double *stds, int64_t nimg, uint32_t **words, int64_t *nwords,
+                                         uint32_t **table_of);
 
 #endif

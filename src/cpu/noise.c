@@ -7,7 +7,12 @@
  * scalar/normalize.h's aug__noise_draw (the float32 fill's rule), x is converted
  * to the compute type by aug__convert, added (aug__noise_add_*) and converted to
  * the output by aug__convert. Element i's value depends only on (seed, call, i,
- * x[i]), so any split and thread count give the same bytes. */
+ * x[i]), so any split and thread count give the same bytes.
+ *
+ * 8/16-bit integer x and out take the table rule (scalar/noise_table.h): the
+ * run's Philox blocks floor(i / 4) come from aug__philox_run, their four words
+ * are laid out in element order, each maps to k through the image's table, and
+ * x + k is added in int32 and stored with aug__convert's saturation. */
 #include <string.h>
 #include "cpu.h"
 #include "core/normalize.h"
@@ -75,6 +80,25 @@ static void noise_run(const noise_ctx *c, const aug__rand_params *p, int64_t i0,
     }
 }
 
+/* The table rule for elements i0 ... i0 + n - 1 of one image (table t). */
+static void noise_table_run(const noise_ctx *c, const aug__rand_params *p, const uint32_t *t, int64_t i0, int64_t n,
+                            const char *x, int64_t xs, char *out, int64_t os) {
+    const aug__noise_plan *g = c->plan;
+    _Alignas(64) uint32_t w[4][BLOCK / 4 + 2], u[BLOCK + 8];
+    _Alignas(64) int32_t v[BLOCK];
+    for (int64_t off = 0; off < n; off += BLOCK) {
+        const int64_t m = n - off < BLOCK ? n - off : BLOCK, e0 = i0 + off;
+        const int64_t b0 = e0 >> 2, nb = ((e0 + m - 1) >> 2) - b0 + 1;
+        aug__philox_run(c->level, p->key, p->call, (uint64_t)b0, nb, w[0], w[1], w[2], w[3]);
+        for (int64_t j = 0; j < nb; j++)
+            u[4 * j] = w[0][j], u[4 * j + 1] = w[1][j], u[4 * j + 2] = w[2][j], u[4 * j + 3] = w[3][j];
+        const uint32_t *ue = u + (e0 & 3); /* element e0's word */
+        aug__convert(x + off * xs, xs, g->x_dtype, (char *)v, (int64_t)sizeof(int32_t), AUG_INT32, m);
+        for (int64_t j = 0; j < m; j++) v[j] += aug__noise_table_k(t, ue[j]);
+        aug__convert((const char *)v, (int64_t)sizeof(int32_t), AUG_INT32, out + off * os, os, g->out_dtype, m);
+    }
+}
+
 static void noise_task(void *ctx, int64_t task, int worker) {
     (void)worker;
     const noise_ctx *c = ctx;
@@ -95,6 +119,7 @@ static void noise_task(void *ctx, int64_t task, int worker) {
         oo += idx[d] * os[d];
     }
     aug__rand_params p = g->p;
+    const uint32_t *table = g->table;
     for (int64_t i = s; i < e;) {
         int64_t len = shape[last] - idx[last];
         if (len > e - i) len = e - i;
@@ -102,8 +127,10 @@ static void noise_task(void *ctx, int64_t task, int worker) {
             const int64_t img = i / g->per_image, end = (img + 1) * g->per_image;
             if (len > end - i) len = end - i;
             p.std = g->stds[img];
+            if (g->table_of) table = g->table + g->table_of[img];
         }
-        noise_run(c, &p, i, len, g->x + xo, xs[last], g->out + oo, os[last]);
+        if (table) noise_table_run(c, &p, table, i, len, g->x + xo, xs[last], g->out + oo, os[last]);
+        else noise_run(c, &p, i, len, g->x + xo, xs[last], g->out + oo, os[last]);
         i += len;
         xo += len * xs[last];
         oo += len * os[last];

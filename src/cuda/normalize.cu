@@ -4,9 +4,10 @@
  * One thread per output value, each through scalar/normalize.h's rules, the
  * CPU's own functions: crop_mirror_normalize is float32 IEEE arithmetic and
  * conversions (bit-identical to the CPU); the noise uses the float32 fill's
- * Box-Muller polynomials (bit-identical too). The per-image window descriptors,
- * per-channel constants and fill values (and per-image stds) are uploaded once
- * per call. */
+ * Box-Muller polynomials (bit-identical too), 8/16-bit integer images the
+ * integer rule of scalar/noise_table.h with the host's tables. The per-image
+ * window descriptors, per-channel constants and fill values (and per-image stds
+ * or noise tables) are uploaded once per call. */
 #include <stdlib.h>
 #include <string.h>
 #include "cuda/cuda.h"
@@ -114,6 +115,8 @@ typedef struct noise_args {
     int64_t shape[AUG_MAX_DIMS], xs[AUG_MAX_DIMS], os[AUG_MAX_DIMS];
     int64_t n;
     int x_dtype, out_dtype, ct;
+    const uint32_t *table;    /* the integer rule's tables (device copy), or NULL */
+    const uint32_t *table_of; /* per-image table offsets (device copy), or NULL */
 } noise_args;
 
 AUG_GLOBAL void aug__k_noise(noise_args a) {
@@ -129,6 +132,30 @@ AUG_GLOBAL void aug__k_noise(noise_args a) {
         aug__rand_params p = a.p;
         if (a.stds) p.std = a.stds[i / a.per_image];
         aug__noise_value(&p, (uint64_t)i, a.x + xo, a.x_dtype, a.ct, a.out + oo, a.out_dtype);
+    }
+}
+
+/* The integer rule (scalar/noise_table.h): one Philox block per thread, its
+ * four words to elements 4b ... 4b + 3 (each with its image's table, in global
+ * memory). */
+AUG_GLOBAL void aug__k_noise_table(noise_args a) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x, nb = (a.n + 3) >> 2;
+    for (int64_t b = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; b < nb; b += step) {
+        uint32_t w[4];
+        aug__philox_element(a.p.key, a.p.call, (uint64_t)b, w);
+        for (int j = 0; j < 4; j++) {
+            const int64_t i = 4 * b + j;
+            if (i >= a.n) break;
+            int64_t r = i, xo = 0, oo = 0;
+            for (int d = a.ndim - 1; d >= 0; d--) {
+                const int64_t ext = a.shape[d], q = r / ext, k = r - q * ext;
+                xo += k * a.xs[d];
+                oo += k * a.os[d];
+                r = q;
+            }
+            const uint32_t *t = a.table_of ? a.table + a.table_of[i / a.per_image] : a.table;
+            aug__noise_table_apply(t, w[j], a.x + xo, a.x_dtype, a.out + oo, a.out_dtype);
+        }
     }
 }
 
@@ -153,6 +180,23 @@ aug_status aug__cuda_gaussian_noise(const aug__noise_plan *plan) {
     a.x_dtype = plan->x_dtype, a.out_dtype = plan->out_dtype, a.ct = plan->ct;
     double *dstds = NULL;
     size_t bytes = 0;
+    if (plan->table) { /* the integer rule: the tables, and the per-image offsets */
+        const size_t tb = (size_t)plan->table_words * sizeof(uint32_t);
+        const size_t ob = plan->table_of ? (size_t)(plan->n / plan->per_image) * sizeof(uint32_t) : 0;
+        void *dt = NULL, *dof = NULL;
+        if ((st = aug__cuda_tmp_upload(func, dev, plan->table, tb, stream, &dt))) return st;
+        if (ob && (st = aug__cuda_tmp_upload(func, dev, plan->table_of, ob, stream, &dof))) {
+            aug__cuda_tmp_free(dev, dt, tb, stream);
+            return st;
+        }
+        a.table = (const uint32_t *)dt, a.table_of = (const uint32_t *)dof;
+        aug__cuda_grid g = aug__cuda_grid_for(e, (a.n + 3) / 4, 256);
+        AUG_LAUNCH(aug__k_noise_table, g.blocks, g.threads, 0, stream, a);
+        st = aug__cuda_launched(func, "aug__k_noise_table", g.blocks, g.threads);
+        aug__cuda_tmp_free(dev, dt, tb, stream);
+        if (dof) aug__cuda_tmp_free(dev, dof, ob, stream);
+        return st;
+    }
     if (plan->stds) {
         bytes = (size_t)(plan->n / plan->per_image) * sizeof(double);
         void *tmp = NULL;

@@ -2,7 +2,8 @@
  *
  * Philox-4x32-10 against Random123's published known-answer vectors
  * (tests/kat_vectors of github.com/DEShawResearch/random123), the AVX2 and
- * AVX-512 Philox runs against Random123's scalar function, the documented value
+ * AVX-512 Philox runs against Random123's scalar function and against the
+ * portable run over 10^8 words at random counters, the documented value
  * mapping recomputed here from the raw Philox words (exact for uniform draws and
  * double Box-Muller, a tolerance for the float32 Box-Muller), identical bytes for
  * 1, 2 and 5 threads and for every vector path, strided views against contiguous
@@ -118,6 +119,46 @@ static void test_philox_paths(void **state) {
             memset(got, 0, sizeof got);
             aug__philox_run(levels[l], key, 77, starts[s], 1003, got[0], got[1], got[2], got[3]);
             assert_memory_equal(got, ref, sizeof ref);
+        }
+    }
+}
+
+/* The AVX2 and AVX-512 runs equal the portable one (scalar/philox.h) over 10^8
+ * 32-bit words (2.5e7 blocks): 100 windows of 250 000 counters, each with a
+ * random key, call and start anywhere in the 64-bit range (some just below a
+ * 2^32 carry of the low word), in runs of random odd and even lengths. */
+static uint64_t splitmix(uint64_t *z) {
+    uint64_t r = (*z += 0x9e3779b97f4a7c15ull);
+    r = (r ^ (r >> 30)) * 0xbf58476d1ce4e5b9ull;
+    r = (r ^ (r >> 27)) * 0x94d049bb133111ebull;
+    return r ^ (r >> 31);
+}
+
+static void test_philox_paths_1e8(void **state) {
+    (void)state;
+    enum { RUN = 4099 };
+    static uint32_t ref[4][RUN], got[4][RUN];
+    uint64_t z = 0xd1b54a32d192ed03ull;
+    for (int win = 0; win < 100; win++) {
+        const uint64_t seed = splitmix(&z), call = splitmix(&z);
+        uint64_t start = splitmix(&z);
+        if (win % 4 == 1) start = (start | 0xffffffffull) - 1000; /* crosses a low-word carry */
+        const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+        for (int64_t done = 0; done < 250000;) {
+            int64_t n = 1 + (int64_t)(splitmix(&z) % RUN);
+            if (n > 250000 - done) n = 250000 - done;
+            const uint64_t i0 = start + (uint64_t)done;
+            aug__philox_run(AUG__SIMD_NONE, key, call, i0, n, ref[0], ref[1], ref[2], ref[3]);
+            const int levels[2] = {AUG__SIMD_AVX2, AUG__SIMD_AVX512};
+            for (int l = 0; l < 2; l++) {
+                aug__philox_run(levels[l], key, call, i0, n, got[0], got[1], got[2], got[3]);
+                for (int w = 0; w < 4; w++)
+                    if (memcmp(got[w], ref[w], (size_t)n * sizeof(uint32_t)))
+                        fail_msg("level %d: seed %llx call %llx counters %llx + %lld differ", levels[l],
+                                 (unsigned long long)seed, (unsigned long long)call, (unsigned long long)i0,
+                                 (long long)n);
+            }
+            done += n;
         }
     }
 }
@@ -467,6 +508,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_answers),
         cmocka_unit_test(test_philox_vs_random123),   cmocka_unit_test(test_philox_paths),
+        cmocka_unit_test(test_philox_paths_1e8),
         cmocka_unit_test(test_uniform_mapping), cmocka_unit_test(test_gaussian_mapping),
         cmocka_unit_test(test_threads_and_paths), cmocka_unit_test(test_strided),
         cmocka_unit_test(test_endpoints),       cmocka_unit_test(test_errors),

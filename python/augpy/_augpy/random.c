@@ -291,8 +291,10 @@ static PyMethodDef rng_methods[] = {
      "Fill target with normal values (Box-Muller). Integer targets get the value rounded half\n"
      "to even and saturated to the dtype; bool targets get round(value) != 0."},
     {"gaussian_noise", (PyCFunction)(void (*)(void))rng_gaussian_noise, METH_FASTCALL | METH_KEYWORDS,
-     "x + Gaussian noise in one pass, saturated: exactly add(x, n, out=out) where n is the float32 tensor\n"
-     "gaussian(n, mean, std) would fill with this generator's current state (and, like it, counts one call).\n"
+     "x + Gaussian noise in one pass, saturated. x and out both int8/uint8/int16/uint16: x + k with k the\n"
+     "exact discretised round(mean + std * N(0, 1)), drawn by table from one 32-bit Philox word per value\n"
+     "(docs/semantics.md 11.2). Otherwise exactly add(x, n, out=out) where n is the float32 tensor\n"
+     "gaussian(n, mean, std) would fill with this generator's current state. Counts one call.\n"
      "std: a number, or one value per image (x's first axis) as a float32 Tensor, array or sequence. Any\n"
      "dtype in and out; out may be x (in place). Returns out, or a new tensor of x's shape and dtype."},
     {"get_state", rng_get_state, METH_NOARGS,

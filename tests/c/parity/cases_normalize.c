@@ -4,7 +4,10 @@
  * a GPU too): crop_mirror_normalize of every input dtype into several output
  * dtypes, mirrored, padded, NHWC, explicit anchors, a reversed view, random
  * image and crop sizes; Gaussian noise per batch and per image, into another
- * dtype on a second call (the call counters agree). */
+ * dtype on a second call (the call counters agree); the integer noise rule
+ * (8/16-bit x and out: the host's tables) for several stds, per image with
+ * image sizes that are not multiples of 4 (a Philox block across images), into
+ * every other 8/16-bit integer dtype. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,8 +98,43 @@ static void run_noise(ph_run *r, const ph_case *c) {
         }
 }
 
+static void run_noise_table(ph_run *r, const ph_case *c) {
+    const aug_dtype outs[4] = {AUG_UINT8, AUG_INT8, AUG_INT16, AUG_UINT16};
+    const float stds[4] = {0.5f, 3.0f, 8.0f, 30.0f};
+    for (int i = 0; i < ph_ndtypes(c); i++)
+        for (int o = 0; o < 4; o++) {
+            const int64_t shape[4] = {4, ph_range(r, 1, 5), ph_range(r, 30, 90), 3};
+            aug_tensor *xc, *xg;
+            ph_pair(r, 4, shape, ph_dtype(c, i), &xc, &xg);
+            ph_inputs(r, 1, (const aug_tensor *const *)&xc);
+            int64_t four = 4;
+            aug_tensor *sc = aug_tensor_empty(1, &four, AUG_FLOAT32, CPU);
+            memcpy(aug_tensor_ptr(sc), stds, sizeof stds);
+            aug_tensor *sg = aug_tensor_to(sc, ph_dev(r));
+            uint64_t seed = 0x5eed0000u + (ph_rand(r) & 0xffff);
+            aug_rng *rc = aug_rng_new(CPU, &seed), *rg = aug_rng_new(ph_dev(r), &seed);
+            for (int per_image = 0; per_image < 2; per_image++) {
+                aug_tensor *oc = aug_tensor_empty(4, shape, outs[o], CPU);
+                aug_tensor *og = aug_tensor_empty(4, shape, outs[o], ph_dev(r));
+                const double mean = per_image ? -0.5 : 2.25, std = (double)stds[ph_range(r, 0, 3)];
+                assert_int_equal(aug_rng_gaussian_noise(rc, xc, mean, std, per_image ? sc : NULL, &oc), AUG_OK);
+                assert_int_equal(aug_rng_gaussian_noise(rg, xg, mean, std, per_image ? sg : NULL, &og), AUG_OK);
+                char what[96];
+                snprintf(what, sizeof what, "integer noise -> %s%s", aug_dtype_name(outs[o]),
+                         per_image ? " per image" : "");
+                ph_check(r, what, oc, og);
+                aug_tensor_free(oc), aug_tensor_free(og);
+            }
+            aug_tensor_free(xc), aug_tensor_free(xg), aug_tensor_free(sc), aug_tensor_free(sg);
+            aug_rng_free(rc), aug_rng_free(rg);
+        }
+}
+
 static const ph_case CASES[] = {
     {"normalize/crop_mirror_normalize", AUG__FAMILY_NORMALIZE, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_cmn},
     {"noise/gaussian_noise", AUG__FAMILY_NOISE, -1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_noise},
+    {"noise/gaussian_noise/integer", AUG__FAMILY_NOISE, -1,
+     (1u << AUG_UINT8) | (1u << AUG_INT8) | (1u << AUG_INT16) | (1u << AUG_UINT16), 0, 4, NULL, PH_BOUND_EXACT,
+     run_noise_table},
 };
 const ph_case_list ph_cases_normalize = {CASES, sizeof CASES / sizeof CASES[0]};
