@@ -176,8 +176,14 @@ aug_status aug__plan_elementwise(aug__ew_plan *plan, const aug__ew_operands *ops
     if (is_host_scalar(out)) return aug__error(AUG_ERR_VALUE, func, "the output has no storage");
     for (int i = 0; i < ops->nin; i++) {
         const aug_tensor *t = ops->in[i];
-        if ((st = check_operand(func, t, "an input", dev)) != AUG_OK) return st;
-        if ((st = aug__check_broadcast_to(func, t->ndim, t->shape, out->ndim, out->shape)) != AUG_OK) return st;
+        if (ops->checked) { /* only what the caller's checks leave out */
+            if (!t->data && aug__shape_size(t->ndim, t->shape) != 0)
+                return aug__error(AUG_ERR_VALUE, func, "an input has no data");
+        } else {
+            if ((st = check_operand(func, t, "an input", dev)) != AUG_OK) return st;
+            if ((st = aug__check_broadcast_to(func, t->ndim, t->shape, out->ndim, out->shape)) != AUG_OK)
+                return st;
+        }
         if (ops->in_ctype[i] < 0 || ops->in_ctype[i] >= AUG__NUM_CTYPES)
             return aug__error(AUG_ERR_VALUE, func, "invalid compute type %d", ops->in_ctype[i]);
     }
