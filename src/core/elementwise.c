@@ -141,8 +141,7 @@ static aug_status result_layout(const char *func, int nin, const aug_operand *in
 /* ---- running a plan ------------------------------------------------------------------ */
 
 aug_status aug__run_elementwise(const char *func, aug_op op, const aug__ew_operands *ops) {
-    aug__ew_plan plan;
-    memset(&plan, 0, sizeof plan);
+    aug__ew_plan plan; /* the planner clears plan.loop first thing */
     plan.func = func;
     plan.op = op;
     plan.exec = aug__exec_for(ops->out ? ops->out->device : aug_cpu_device());

@@ -1,7 +1,7 @@
 """The short paths of a small op (issue 33) give what the general ones give: operands of
-one shape skip the broadcast, two tensors skip operand parsing, keyword names are
-matched in one pass, and add(out=)'s result dtype comes from the kept decision.
-Results against NumPy, on the session's device; errors as before."""
+one shape skip the broadcast and the planner's re-checks, two tensors skip operand
+parsing, and add(out=)'s result dtype comes from the kept decision. Results against
+the general path and NumPy, on the session's device; keyword aliases and errors as before."""
 import numpy as np
 import pytest
 

@@ -33,18 +33,14 @@ static int count_required(augpy_sig *sig) {
 
 /* ---- positional and keyword arguments ------------------------------------------- */
 
-/* s[0..len) is one of the '|'-separated names: one pass over `names` (a keyword
- * call parses these on every call). */
 static int name_matches(const char *names, const char *s, Py_ssize_t len) {
     const char *p = names;
     for (;;) {
-        Py_ssize_t i = 0;
-        while (i < len && p[i] != '\0' && p[i] != '|' && p[i] == s[i]) i++;
-        if (i == len && (p[i] == '\0' || p[i] == '|')) return 1;
-        p += i;
-        while (*p != '\0' && *p != '|') p++;
-        if (*p == '\0') return 0;
-        p++;
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if ((Py_ssize_t)n == len && memcmp(p, s, n) == 0) return 1;
+        if (!bar) return 0;
+        p = bar + 1;
     }
 }
 
