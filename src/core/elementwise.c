@@ -7,6 +7,9 @@
  * storage-less 0-d tensors over a local element holding the value the decision
  * chose (exact, or already rounded / saturated where semantics.md says so).
  *
+ * Operands of one shape and device (the common small op) skip the broadcast and
+ * the planner's re-checks of what check_operands checked.
+ *
  * Layouts (DALI): non-empty operand layouts must be equal or one a suffix of the
  * other; a new output takes the longest one when its length equals the output's
  * ndim (a shorter layout does not describe the leading broadcast dimensions, so
