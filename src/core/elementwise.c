@@ -7,6 +7,9 @@
  * storage-less 0-d tensors over a local element holding the value the decision
  * chose (exact, or already rounded / saturated where semantics.md says so).
  *
+ * Operands of one shape and device (the common small op) skip the broadcast and
+ * the planner's re-checks of what check_operands checked.
+ *
  * Layouts (DALI): non-empty operand layouts must be equal or one a suffix of the
  * other; a new output takes the longest one when its length equals the output's
  * ndim (a shorter layout does not describe the leading broadcast dimensions, so
@@ -98,6 +101,25 @@ static aug_status broadcast_operands(const char *func, int nin, const aug_operan
     return AUG_OK;
 }
 
+/* Every tensor operand has the first one's shape and device (the common case of
+ * a small op: nothing to broadcast); *first is that operand. */
+static int same_shapes(int nin, const aug_operand *in, const aug_tensor **first) {
+    const aug_tensor *f = NULL;
+    for (int i = 0; i < nin; i++) {
+        const aug_tensor *t = in[i].tensor;
+        if (!t) continue;
+        if (!f) {
+            f = t;
+            continue;
+        }
+        if (t->ndim != f->ndim || !aug__device_eq(t->device, f->device) ||
+            memcmp(t->shape, f->shape, sizeof(int64_t) * (size_t)f->ndim) != 0)
+            return 0;
+    }
+    *first = f;
+    return f != NULL;
+}
+
 /* The layout of the result (see the file comment); "" if none. */
 static aug_status result_layout(const char *func, int nin, const aug_operand *in, char *layout) {
     layout[0] = '\0';
@@ -122,8 +144,7 @@ static aug_status result_layout(const char *func, int nin, const aug_operand *in
 /* ---- running a plan ------------------------------------------------------------------ */
 
 aug_status aug__run_elementwise(const char *func, aug_op op, const aug__ew_operands *ops) {
-    aug__ew_plan plan;
-    memset(&plan, 0, sizeof plan);
+    aug__ew_plan plan; /* the planner clears plan.loop first thing */
     plan.func = func;
     plan.op = op;
     plan.exec = aug__exec_for(ops->out ? ops->out->device : aug_cpu_device());
@@ -184,8 +205,16 @@ aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_opera
     int ndim;
     int64_t shape[AUG_MAX_DIMS];
     aug_device dev;
-    st = broadcast_operands(func, nin, in, &ndim, shape, &dev);
-    if (st != AUG_OK) return st;
+    const aug_tensor *first;
+    const int same = same_shapes(nin, in, &first);
+    if (same) {
+        ndim = first->ndim;
+        memcpy(shape, first->shape, sizeof(int64_t) * (size_t)ndim);
+        dev = first->device;
+    } else {
+        st = broadcast_operands(func, nin, in, &ndim, shape, &dev);
+        if (st != AUG_OK) return st;
+    }
     char layout[AUG_MAX_DIMS + 1];
     st = result_layout(func, nin, in, layout);
     if (st != AUG_OK) return st;
@@ -199,15 +228,14 @@ aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_opera
             return aug__error(AUG_ERR_VALUE, func, "out is on %s but the operands are on %s",
                               aug__device_str(dst->device, a, sizeof a), aug__device_str(dev, b, sizeof b));
         }
-        int same = dst->ndim == ndim;
-        for (int k = 0; same && k < ndim; k++) same = dst->shape[k] == shape[k];
-        if (!same) {
+        if (dst->ndim != ndim || memcmp(dst->shape, shape, sizeof(int64_t) * (size_t)ndim) != 0) {
             char a[256], b[256];
             return aug__error(AUG_ERR_VALUE, func, "output shape %s does not match the broadcast shape %s",
                               aug_shape_str(dst->ndim, dst->shape, a, sizeof a), aug_shape_str(ndim, shape, b, sizeof b));
         }
     } else {
-        fresh = aug_tensor_empty(ndim, shape, result != AUG_DTYPE_AUTO ? result : d.result, dev);
+        fresh = aug__tensor_empty_checked("aug_tensor_empty", ndim, shape,
+                                          result != AUG_DTYPE_AUTO ? result : d.result, dev);
         if (!fresh) return aug_last_status();
         if (layout[0] && strlen(layout) == (size_t)ndim) aug_tensor_set_layout(fresh, layout);
         dst = fresh;
@@ -226,6 +254,7 @@ aug_status aug_elementwise(const char *func, aug_op op, int nin, const aug_opera
     /* A float result stored as its own dtype R rounds as IEEE arithmetic does; an
      * output of another dtype (out=, in place, an explicit result) is a
      * conversion and saturates (semantics §2, §7). */
+    ops.checked = same; /* check_operands checked them; casts and scalars keep that */
     ops.ieee_out = aug__op_class_of(d.op) != AUG__CLASS_COPY && dst->dtype == d.result &&
                    aug_dtype_info(dst->dtype)->kind == AUG_KIND_FLOAT;
     for (int i = 0; i < nin && st == AUG_OK; i++) {

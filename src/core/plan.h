@@ -115,6 +115,8 @@ typedef struct aug__ew_operands {
     aug_tensor *out;
     int out_ctype;
     int ieee_out;  /* the loop's ieee_out: the output holds the op's own float result dtype */
+    int checked;   /* the caller has checked every input (aug__tensor_check), and each is a host
+                    * scalar or has out's shape and device: the planner skips those checks */
 } aug__ew_operands;
 
 /* A gather (aug_take) or scatter (aug_put) of n rows: row j of the indexed

@@ -245,9 +245,11 @@ aug_status aug__ew_decide(const char *func, aug_op op, int nin, const aug_operan
 
 aug_status aug__ew_result_dtype(const char *func, aug_op op, int nin, const aug_operand *in, aug_dtype *result) {
     same2_entry *e = same2_find(op, nin, in, AUG_DTYPE_AUTO); /* a kept decision holds the result */
-    if (e && atomic_load_explicit(&e->state, memory_order_acquire) == 2) {
-        *result = e->result;
-        return AUG_OK;
+    if (e) { /* the decision (kept now if it was not) holds the result */
+        aug__ew_decision d;
+        aug_status st = aug__ew_decide(func, op, nin, in, AUG_DTYPE_AUTO, &d);
+        if (st == AUG_OK) *result = d.result;
+        return st;
     }
     opinfo o[AUG__MAX_INPUTS];
     aug_dtype p = analyse_op(op, nin, in, o);

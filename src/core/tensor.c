@@ -180,9 +180,14 @@ static void tensor_struct_free(aug_tensor *t) {
 
 aug_tensor *aug__tensor_empty(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
                                aug_device device) {
+    if (aug__check_shape(func, ndim, shape) != AUG_OK) return NULL;
+    return aug__tensor_empty_checked(func, ndim, shape, dtype, device);
+}
+
+aug_tensor *aug__tensor_empty_checked(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
+                                       aug_device device) {
     int64_t nbytes;
-    if (aug__check_shape(func, ndim, shape) != AUG_OK || check_dtype(func, dtype) != AUG_OK ||
-        aug__check_nbytes(func, ndim, shape, dtype, &nbytes) != AUG_OK)
+    if (check_dtype(func, dtype) != AUG_OK || aug__check_nbytes(func, ndim, shape, dtype, &nbytes) != AUG_OK)
         return NULL;
     if (aug__shape_size(ndim, shape) == 0) nbytes = 0;
     aug_tensor *t = tensor_struct_new();

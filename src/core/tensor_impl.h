@@ -17,6 +17,11 @@ AUG__HIDDEN aug_storage *aug__storage_alloc(const char *func, aug_device dev, si
 AUG__HIDDEN aug_tensor *aug__tensor_empty(const char *func, int ndim, const int64_t *shape, aug_dtype dtype,
                                           aug_device device);
 
+/* aug__tensor_empty for a shape already known valid (0 <= ndim <= AUG_MAX_DIMS, no
+ * negative extent: another tensor's, or a broadcast of such): skips that check. */
+AUG__HIDDEN aug_tensor *aug__tensor_empty_checked(const char *func, int ndim, const int64_t *shape,
+                                                  aug_dtype dtype, aug_device device);
+
 /* The device a storage lives on (borrowed storage, non-NULL). */
 AUG__HIDDEN aug_device aug__storage_device(const aug_storage *s);
 

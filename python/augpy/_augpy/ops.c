@@ -80,8 +80,14 @@ static PyObject *binop(PyObject *a, PyObject *b, aug_op op, const char *func, in
     aug_operand in[2];
     aug_tensor *tmp[2] = {NULL, NULL};
     PyObject *objs[2] = {a, b};
-    int bad;
-    int r = augpy_parse_operands(st, objs, 2, in, tmp, &bad, func);
+    int bad, r;
+    if (augpy_is_tensor(st, a) && augpy_is_tensor(st, b)) { /* what parsing would give, without its tests */
+        in[0] = aug_operand_tensor(((AugTensorObject *)a)->t);
+        in[1] = aug_operand_tensor(((AugTensorObject *)b)->t);
+        r = 0;
+    } else {
+        r = augpy_parse_operands(st, objs, 2, in, tmp, &bad, func);
+    }
     if (r == 0) {
         if (!in[0].tensor && !in[1].tensor)
             r = 1;
