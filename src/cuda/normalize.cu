@@ -143,9 +143,12 @@ AUG_GLOBAL void aug__k_noise_table(noise_args a) {
     for (int64_t b = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; b < nb; b += step) {
         uint32_t w[4];
         aug__philox_element(a.p.key, a.p.call, (uint64_t)b, w);
+        AUG_UNROLL
         for (int j = 0; j < 4; j++) {
             const int64_t i = 4 * b + j;
-            if (i >= a.n) break;
+            if (i >= a.n) continue;
+            /* the word by selects, not w[j]: a run-time index put w in local memory on sm_100 */
+            const uint32_t wj = j == 0 ? w[0] : j == 1 ? w[1] : j == 2 ? w[2] : w[3];
             int64_t r = i, xo = 0, oo = 0;
             for (int d = a.ndim - 1; d >= 0; d--) {
                 const int64_t ext = a.shape[d], q = r / ext, k = r - q * ext;
@@ -154,7 +157,7 @@ AUG_GLOBAL void aug__k_noise_table(noise_args a) {
                 r = q;
             }
             const uint32_t *t = a.table_of ? a.table + a.table_of[i / a.per_image] : a.table;
-            aug__noise_table_apply(t, w[j], a.x + xo, a.x_dtype, a.out + oo, a.out_dtype);
+            aug__noise_table_apply(t, wj, a.x + xo, a.x_dtype, a.out + oo, a.out_dtype);
         }
     }
 }
