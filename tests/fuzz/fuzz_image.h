@@ -1,7 +1,7 @@
 /* tests/fuzz/fuzz_image.h: the body of the libFuzzer targets of the formats
- * decoded through aug_decoder_decode_ex (fuzz_webp.c, fuzz_tiff.c define
- * FUZZ_FORMAT and FUZZ_MAGIC before including it). Build and run:
- * tests/fuzz/run.sh 60 fuzz_webp fuzz_tiff.
+ * decoded through aug_decoder_decode_ex (fuzz_png.c, fuzz_webp.c, fuzz_tiff.c define
+ * FUZZ_FORMAT before including it, and with_magic after). Build and run:
+ * tests/fuzz/run.sh 60 fuzz_png fuzz_webp fuzz_tiff.
  *
  * The input is the file itself with the format's magic forced on when it lacks
  * it (so every input takes that format's path; any such file is a seed); the

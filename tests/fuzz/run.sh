@@ -9,7 +9,7 @@
 # Targets: fuzz_jpeg (aug_jpeg_info / aug_decoder_decode), fuzz_jpeg_markers (the same
 # through the whole decode path, with a structure-aware mutator of JPEG marker segments),
 # fuzz_reshape (aug_reshape / aug_reshape_batch), fuzz_view (aug_tensor_from_storage +
-# indexing / views), fuzz_png (aug_png_describe / aug_decoder_decode_as on PNG bytes),
+# indexing / views), fuzz_png (aug_image_describe / aug_decoder_decode_ex on PNG bytes, every mode and dtype),
 # fuzz_webp and fuzz_tiff (aug_image_describe / aug_decoder_decode_ex on WebP / TIFF bytes).
 # The library's C sources are compiled directly with clang and
 # -fsanitize=fuzzer-no-link,address,undefined into $BUILD (default build-fuzz/ in

@@ -15,20 +15,12 @@ import augpy.image as im
 from augpy import tensor_to_array as t2a
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from test_loader import atorch  # noqa: E402,F401 (the fixture: augpy.torch over torch or its stand-in)
+from test_loader import _jpeg, atorch  # noqa: E402,F401 (atorch: augpy.torch over torch or its stand-in)
 
 
 def _png(a):
     buf = io.BytesIO()
     Image.fromarray(a).save(buf, "PNG")
-    return buf.getvalue()
-
-
-def _jpeg(rng, h, w):
-    y, x = np.mgrid[0:h, 0:w]
-    img = np.stack([x * 255 // w, y * 255 // h, (x * y) % 256], -1) + rng.integers(-20, 21, (h, w, 3))
-    buf = io.BytesIO()
-    Image.fromarray(np.clip(img, 0, 255).astype(np.uint8)).save(buf, "JPEG", quality=90)
     return buf.getvalue()
 
 
