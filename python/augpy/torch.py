@@ -66,8 +66,6 @@ import multiprocessing
 import warnings
 from typing import Any
 
-import numpy as np
-
 from . import data as _data
 from ._sampling import _MASK64, check_on_error, check_seed, metadata_labels
 from .data import FileListSource, FolderSource, ShardSource  # noqa: F401 (re-exported)
