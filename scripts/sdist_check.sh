@@ -14,6 +14,7 @@ set -euo pipefail
 die() { echo "sdist_check: FAIL: $*" >&2; exit 1; }
 [ $# -eq 2 ] || { echo "usage: $0 PYTHON SDIST" >&2; exit 2; }
 PY=$1 SDIST=$2
+PY=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")  # absolute: used from other folders
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$SDIST" ] || die "no sdist at $SDIST (make sdist writes it)"
 SDIST=$(cd "$(dirname "$SDIST")" && pwd)/$(basename "$SDIST")

@@ -34,6 +34,7 @@ die() { echo "wheel_check: FAIL: $*" >&2; exit 1; }
 say() { echo "wheel_check: $*"; }
 [ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: $0 PYTHON WHEEL [EMU_MODULE]" >&2; exit 2; }
 PY=$1 WHEEL=$2 EMU=${3:-}
+PY=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")  # absolute: used from other folders
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$WHEEL" ] || die "no wheel at $WHEEL (make wheel builds it)"
 WHEEL=$(cd "$(dirname "$WHEEL")" && pwd)/$(basename "$WHEEL")
