@@ -7,9 +7,9 @@
 #   2. the wheel installs with --no-deps; NumPy, augpy's one run-time dependency (augpy.targets imports
 #      it), comes from PYTHON's venv through a .pth file naming a folder that holds NumPy alone;
 #   3. `ldd` of every .so the package installed resolves every library to a file inside the package,
-#      except glibc's (libc, libm, libpthread, libdl, librt, ld-linux, the vDSO) and, for the CUDA
-#      module only, the C++ runtime the manylinux policy assumes (libstdc++, libgcc_s): nothing is
-#      taken from the system, whatever libraries the build links;
+#      except glibc's (libc, libm, libpthread, libdl, librt, ld-linux, the vDSO) and the C++ runtime
+#      the manylinux policy assumes (libstdc++, libgcc_s: the CUDA module's, and the vendored libtiff's
+#      libLerc's): nothing else is taken from the system, whatever libraries the build links;
 #   4. tests/python/wheel_smoke.py (decode a JPEG and a PNG, warp, a DecodeWarp batch; the version is
 #      the metadata's) runs from outside the checkout, on the CPU when this machine has no GPU, with
 #      cuda_status() saying why; with the CUDA module in the wheel that reason must come from the
@@ -74,7 +74,7 @@ while IFS= read -r so; do
   while read -r name arrow path _; do
     [ -n "$name" ] || continue
     grep -Eq "$GLIBC" <<<"$name" && continue
-    [ "$(basename "$so")" = libaug_cuda.so ] && grep -Eq "$CXXRT" <<<"$name" && continue
+    grep -Eq "$CXXRT" <<<"$name" && continue
     [ "$arrow" = "=>" ] || die "ldd $so: unexpected line '$name $arrow $path'"
     [ "$path" != "not" ] || die "$so needs $name, which is not found"
     real=$(readlink -f "$path")
