@@ -157,20 +157,12 @@ class _RecipeKwargs(TypedDict, total=False):
     on_error: str
 
 
-class _ImageNetTrainKwargs(TypedDict, total=False):
+class _ImageNetTrainKwargs(_RecipeKwargs, total=False):
     """ImageNetTrain's parameters that imagenet_train passes on (its **kwargs)."""
 
     scale: Sequence[float]
     ratio: Sequence[float]
     hflip: float
-    cpu_threads: _Int
-    num_buffers: _Int
-    max_supersampling: int
-    dct_scale: Optional[bool]
-    background: _Background
-    decode_buffer_size: Optional[_Int]
-    max_pixels: Optional[_Int]
-    on_error: str
 
 
 class _ImageNetEvalKwargs(TypedDict, total=False):
