@@ -174,3 +174,32 @@ def test_cpu_cuda_parity(name):
             assert np.array_equal(a, b, equal_nan=True), (interp, size, aa)
     assert np.array_equal(augpy.pad(cpu, 3, padding_mode="reflect").numpy(),
                           augpy.pad(gpu, 3, padding_mode="reflect").cpu().numpy())
+
+
+def test_uint16_simd_equals_portable(tmp_path):
+    """The AVX2 warp's 16-bit pixel loads (1-4 adjacent channels; 5 take the portable path)
+    give the portable C kernel's bytes (AUG_SIMD=sse2) with every border, s = 1 and 2."""
+    import os
+    import subprocess
+    import sys
+    code = f"""
+import numpy as np, augpy
+rng = np.random.default_rng(11)
+out = []
+for c in (1, 2, 3, 4, 5):
+    img = rng.integers(0, 65536, (37, 53, c)).astype(np.uint16)
+    m, _ = augpy.make_transform(img.shape[:2], (41, 57), angle=7, scale=1.05)
+    for border in ("constant", "replicate", "reflect", "symmetric"):
+        for s in (1, 2):
+            for dt in (augpy.uint16, augpy.float32):
+                dst = augpy.Tensor((c, 41, 57), dtype=dt)
+                augpy.warp_affine(augpy.array_to_tensor(img), dst, m, [65535] * c, s, border=border)
+                out.append(dst.numpy().view(np.uint8).ravel())
+np.save(r'{tmp_path}/' + __import__('os').environ.get('AUG_SIMD', 'auto') + '.npy', np.concatenate(out))
+"""
+    for simd in ("sse2", "auto"):
+        env = {k: v for k, v in os.environ.items() if k != "AUG_SIMD"}
+        if simd == "sse2":
+            env["AUG_SIMD"] = "sse2"
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    assert np.array_equal(np.load(tmp_path / "sse2.npy"), np.load(tmp_path / "auto.npy"))
