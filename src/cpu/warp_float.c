@@ -156,7 +156,7 @@ __attribute__((target("avx2"))) static inline __m128 load_u16_pixel(const uint16
     switch (cn) {
     case 1: v = _mm_cvtsi32_si128((int)a); break;
     case 2: memcpy(&a, p, 4), v = _mm_cvtsi32_si128((int)a); break;
-    case 3: memcpy(&a, p, 4), v = _mm_insert_epi16(_mm_cvtsi32_si128((int)a), p[2], 2); break;
+    case 3: memcpy(&a, p, 4), v = _mm_insert_epi16(_mm_cvtsi32_si128((int)a), (int16_t)p[2], 2); break;
     default: v = _mm_loadl_epi64((const __m128i *)(const void *)p); break;
     }
     return _mm_cvtepi32_ps(_mm_cvtepu16_epi32(v));
