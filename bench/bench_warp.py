@@ -5,7 +5,8 @@ A 480x640x3 uint8 image is warped to 224x224 with the manual's example transform
 both are given preallocated outputs. Single-threaded figures first
 (cv2.setNumThreads(1), augpy.set_num_threads(1)), then all cores. s = 2 and 3
 are augpy-only timings (OpenCV has no supersampling) with the s = 1 cv2 time as
-the reference. Also a float32 image (cv2 on float32 too): augpy's float32
+the reference. Also a uint16 image (the uint8 one times 257; cv2 16U, no target ratio:
+augpy's float32 kernel) and a float32 image (cv2 on float32 too): augpy's float32
 kernel (float32 interpolation, double coordinates) against cv2's float path;
 and two options against cv2 with the same settings: the reflect-101 border
 (uint8) and nearest on a one-channel uint8 label mask (no target ratio); and a
@@ -13,7 +14,7 @@ random resized crop with a flip (an axis-aligned matrix: cpu/warp_axis.c's
 separable path) against cv2.resize of the crop + cv2.flip (no target ratio);
 and warp_perspective on a 224x224x3 uint8 image (torchvision's RandomPerspective
 corners at distortion_scale 0.5) against cv2.warpPerspective (INTER_LINEAR |
-WARP_INVERSE_MAP, constant border; no target ratio).
+WARP_INVERSE_MAP, constant border; no target ratio), uint8 and uint16.
 
     PYTHONPATH=build/pkg python bench/bench_warp.py [--repeat N]
 """
@@ -48,8 +49,8 @@ def run(threads, repeat, number):
     bg = (124, 116, 104)
     m, s_rec = augpy.make_transform(img.shape[:2], (224, 224), angle=10)
     rows = []
-    for dtype in (np.uint8, np.float32):
-        src_np = img.astype(dtype)
+    for dtype in (np.uint8, np.uint16, np.float32):
+        src_np = img.astype(dtype) * 257 if dtype == np.uint16 else img.astype(dtype)
         src = augpy.array_to_tensor(src_np)
         dst = augpy.CudaTensor((3, 224, 224), dtype=augpy.to_augpy_dtype(dtype))
         cvdst = np.empty((224, 224, 3), dtype)
@@ -97,6 +98,14 @@ def run(threads, repeat, number):
                                                borderMode=cv2.BORDER_CONSTANT, borderValue=bg), repeat, number)
     t_aug = best_of(lambda: augpy.warp_perspective(psrc, pdst, hm, bg, 1), repeat, number)
     rows.append(("uint8 persp", 1, t_aug, t_cv))
+    small16 = small.astype(np.uint16) * 257
+    psrc, pdst, pcv = augpy.array_to_tensor(small16), augpy.CudaTensor((3, 224, 224), dtype=augpy.uint16), \
+        np.empty((224, 224, 3), np.uint16)
+    t_cv = best_of(lambda: cv2.warpPerspective(small16, hm, (224, 224), dst=pcv,
+                                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                               borderMode=cv2.BORDER_CONSTANT, borderValue=bg), repeat, number)
+    t_aug = best_of(lambda: augpy.warp_perspective(psrc, pdst, hm, bg, 1), repeat, number)
+    rows.append(("uint16 persp", 1, t_aug, t_cv))
     label = "1 thread" if threads == 1 else f"{threads} threads"
     simd = os.environ.get("AUG_SIMD", "auto")
     print(f"--- {label} (480x640x3 -> 224x224, recommended supersampling {s_rec}, AUG_SIMD={simd})")
@@ -105,8 +114,9 @@ def run(threads, repeat, number):
         what = f"warp {name} 300x380 of 480x640 -> 224^2" if crop_row else f"warp {name} 480x640 -> 224^2, s = {s}"
         peer_name = "cv2.resize + cv2.flip" if crop_row else "cv2.warpAffine (s = 1)"
         if persp_row:
-            what, peer_name = "warp_perspective uint8 224x224x3 -> 224^2", "cv2.warpPerspective"
-        benchutil.record(what, threads, t_aug, peer_name, t_cv, 1.0 if s == 1 and " " not in name else None, unit="us")
+            what, peer_name = f"warp_perspective {name.split()[0]} 224x224x3 -> 224^2", "cv2.warpPerspective"
+        target = 1.0 if s == 1 and name in ("uint8", "float32") else None  # uint16: informational (issue 31)
+        benchutil.record(what, threads, t_aug, peer_name, t_cv, target, unit="us")
         peer = "cv2.resize+flip    " if crop_row else "cv2.warpPersp.     " if persp_row else "cv2.warpAffine(s=1)"
         print(f"{name:15s} s={s}  augpy {t_aug:8.1f} us   {peer} {t_cv:8.1f} us   ratio cv2/augpy {t_cv / t_aug:5.2f}x")
 

@@ -37,6 +37,19 @@ def _check_limit(decoder, header):
     return h, w
 
 
+def decode_dtype_of(value, func):
+    """A stage's decode_dtype: None / 'uint8' (the default) or 'uint16' (docs/formats.md)."""
+    if value is None:
+        return _augpy.uint8
+    for dt in (_augpy.uint8, _augpy.uint16):
+        try:
+            if value == dt or value == dt.name or np.dtype(value) == np.dtype(dt.name):
+                return dt
+        except TypeError:
+            pass
+    raise TypeError(f"{func}: decode_dtype must be None, 'uint8' or 'uint16', got {value!r}")
+
+
 def _positive_int(name, value, func):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{func}: {name} must be a positive int, got {value!r}")
@@ -69,6 +82,10 @@ class DecodeWarp:
     :param shape: shape (C, H, W) of one image in the batch
     :param background: C background values (tensor or sequence); None: zeros
     :param dtype: dtype of the batch buffers
+    :param decode_dtype: the dtype each file is decoded to (``Decoder.decode``'s ``dtype=``):
+        None / ``'uint8'`` (the default) or ``'uint16'`` (16-bit PNG and TIFF samples kept,
+        8-bit ones widened by 257; docs/formats.md), warped into ``dtype`` with the warp's
+        saturating rule (a uint16 batch of a uint16 decode keeps every bit)
     :param cpu_threads: number of parallel decoders
     :param num_buffers: number of batch buffers used in turn; a returned batch
         stays valid until ``num_buffers - 1`` further calls
@@ -110,12 +127,12 @@ class DecodeWarp:
     ignore_index = 255
 
     def __init__(self, batch_size, shape, background=None, dtype=None, cpu_threads=1, num_buffers=2,
-                 decode_buffer_size=None, max_pixels=None, dct_scale=None, on_error="raise"):
+                 decode_buffer_size=None, max_pixels=None, dct_scale=None, on_error="raise", decode_dtype=None):
         func = type(self).__name__
         self.__dict__.setdefault("_params", dict(
             batch_size=batch_size, shape=shape, background=background, dtype=dtype, cpu_threads=cpu_threads,
             num_buffers=num_buffers, decode_buffer_size=decode_buffer_size, max_pixels=max_pixels,
-            dct_scale=dct_scale, on_error=on_error))
+            dct_scale=dct_scale, on_error=on_error, decode_dtype=decode_dtype))
         self.on_error = check_on_error(on_error, func)
         self.skipped = 0
         self.batch_size = _positive_int("batch_size", batch_size, func)
@@ -124,6 +141,7 @@ class DecodeWarp:
             raise ValueError(f"{func}: shape must be (C, H, W), got {shape!r}")
         self.shape = tuple(_positive_int("shape", s, func) for s in shape)
         self.dtype = _augpy.uint8 if dtype is None else dtype
+        self.decode_dtype = decode_dtype_of(decode_dtype, func)
         self.cpu_threads = _positive_int("cpu_threads", cpu_threads, func)
         self.num_buffers = _positive_int("num_buffers", num_buffers, func)
         channels = self.shape[0]
@@ -186,7 +204,7 @@ class DecodeWarp:
             local.decoder = (_augpy.Decoder() if self.max_pixels is None
                              else _augpy.Decoder(max_pixels=self.max_pixels))
             local.buffer = (None if self.decode_buffer_size is None
-                            else _augpy.Tensor((self.decode_buffer_size,), dtype=_augpy.uint8))
+                            else _augpy.Tensor((self.decode_buffer_size,), dtype=self.decode_dtype))
         return local.decoder, local.buffer
 
     def _use_plan(self, decoder):
@@ -198,7 +216,8 @@ class DecodeWarp:
     def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst, scale=True):
         """Decode data (a JPEG of the given (height, width)) as plan_decode says for
         the full-image warp (matrix, supersampling) and warp it into dst; returns the scale M."""
-        return _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, self.background, scale)
+        return _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, self.background, scale,
+                             self.decode_dtype)
 
     def _job(self, data, params, dst, handoff):
         """One image of _fill, on a decoder thread (or the caller's): the thread's decoder and
@@ -228,7 +247,7 @@ class DecodeWarp:
             _record(params, matrix, size, scale)
         else:
             data = info[1] if info is not None else data
-            img = decoder.decode(data, buffer)
+            img = decoder.decode(data, buffer, dtype=self.decode_dtype)
             matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
             _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
             _record(params, matrix, img.shape[:2], 8)
@@ -393,13 +412,13 @@ def _check_scales(params, func):
             check_dct_scale(p["dct_scale"], func, f"augmentation[{i}]['dct_scale']")
 
 
-def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, background, scale):
+def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, background, scale, dtype=None):
     """Decode data (a JPEG of the given (height, width)) as plan_decode plans the full-image
     warp (matrix, supersampling) into dst ((C, H, W)) at the scale ``scale`` (True: the
-    planner's; an int M: that one), warp it into dst; returns the scale M."""
+    planner's; an int M: that one) and ``dtype`` (None: uint8), warp it into dst; returns the scale M."""
     scale_m, roi, m, s = _augpy._plan_decode(np.asarray(matrix).reshape(-1).tolist(), size[0], size[1],
                                              dst.shape[-2], dst.shape[-1], supersampling, scale, True)
-    img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
+    img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False, dtype=dtype)
     _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), background, s)
     return scale_m
 

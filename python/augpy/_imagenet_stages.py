@@ -8,7 +8,7 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD, ColorJitter, Normalize
 from ._decode_stage import (DecodeWarp, _apply_transforms, _augmentation_list, _check_batch, _check_limit,
-                            _check_scales, _positive_int, _read_info, _record, _size_pair)
+                            _check_scales, _positive_int, _read_info, _record, _size_pair, decode_dtype_of)
 from ._sampling import Sampled, handle_failures
 
 class ImageNetTrain(Sampled, DecodeWarp):
@@ -24,7 +24,8 @@ class ImageNetTrain(Sampled, DecodeWarp):
     ``max_supersampling``^2 samples, mirrored when flipped) into a slot of the
     ring buffer. DecodeWarp's buffer ring, decoder threads and streams are reused.
 
-    The result is the uint8 batch (pixels 0..255, layout NCHW). Colour jitter and
+    The result is the uint8 batch (pixels 0..255, layout NCHW; uint16, 0..65535, with
+    ``decode_dtype='uint16'``). Colour jitter and
     normalisation are the FOLLOWING stages (hook point: ``transforms``, callables
     batch -> batch applied in order after the decode/warp, e.g. a colour-jitter
     stage then a normalize / crop_mirror_normalize stage); this stage records in
@@ -40,6 +41,10 @@ class ImageNetTrain(Sampled, DecodeWarp):
     :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
         dct_scale, on_error: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
         full size and warps with the full-image matrix)
+    :param decode_dtype: None / ``'uint8'`` (the default) or ``'uint16'``: the dtype of the
+        decode (``Decoder.decode``'s ``dtype=``) and of the batch; with ``'uint16'`` 16-bit
+        PNG / TIFF samples keep their 16 bits, 8-bit files are widened by 257, and a following
+        ``Normalize`` takes mean / std in 16-bit units
     :param seed: the seed of images whose dicts carry no ``rng`` (called outside
         StageDataset): image k the stage sees gets ``rng`` = (seed, 0, k) (None: entropy
         drawn once; a forked child draws its own). Inside StageDataset the dataset's
@@ -50,17 +55,18 @@ class ImageNetTrain(Sampled, DecodeWarp):
 
     def __init__(self, batch_size, size=224, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), hflip=0.5,
                  cpu_threads=1, num_buffers=2, seed=None, max_supersampling=3, dct_scale=None, background=None,
-                 decode_buffer_size=None, max_pixels=None, transforms=(), on_error="raise"):
+                 decode_buffer_size=None, max_pixels=None, transforms=(), on_error="raise", decode_dtype=None):
         func = type(self).__name__
         self._params = dict(batch_size=batch_size, size=size, scale=scale, ratio=ratio, hflip=hflip,
                             cpu_threads=cpu_threads, num_buffers=num_buffers, seed=seed,
                             max_supersampling=max_supersampling, dct_scale=dct_scale, background=background,
                             decode_buffer_size=decode_buffer_size, max_pixels=max_pixels, transforms=transforms,
-                            on_error=on_error)
+                            on_error=on_error, decode_dtype=decode_dtype)
         h, w = _size_pair(size, func)
-        super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
+        dt = decode_dtype_of(decode_dtype, func)
+        super().__init__(batch_size, (3, h, w), background=background, dtype=dt,
                          cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
-                         max_pixels=max_pixels, dct_scale=dct_scale, on_error=on_error)
+                         max_pixels=max_pixels, dct_scale=dct_scale, on_error=on_error, decode_dtype=dt)
         self._init_sampling(seed)
         self.scale, self.ratio, self.hflip = tuple(scale), tuple(ratio), hflip
         self.max_supersampling = max_supersampling
@@ -124,9 +130,9 @@ class ImageNetTrain(Sampled, DecodeWarp):
         (crop, flip, matrix, supersampling, plan), is_jpeg = job
         if is_jpeg and self._use_plan(decoder):
             scale_m, roi, m, s = plan
-            img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False)
+            img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False, dtype=self.decode_dtype)
         else:
-            img, m, s = decoder.decode(data, buffer), matrix, supersampling
+            img, m, s = decoder.decode(data, buffer, dtype=self.decode_dtype), matrix, supersampling
         _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
 
 
@@ -135,22 +141,24 @@ class ImageNetEval(DecodeWarp):
     + ``CenterCrop(size)`` as ONE warp (``augpy.resize_center_crop_matrix``), decoded
     with DCT scaling and a region like ``ImageNetTrain``, into uint8 (N, 3, H, W)
     batches (layout NCHW). Normalisation is the following stage (``transforms``,
-    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``; each
+    as ``ImageNetTrain``; ``decode_dtype='uint16'`` gives uint16 batches, as there). Other parameters as
+    ``DecodeWarp`` / ``ImageNetTrain``; each
     image's dict gets ``matrix``, ``source_size`` and ``dct_scale`` and replays as DecodeWarp's.
     """
 
     def __init__(self, batch_size, size=224, resize=256, cpu_threads=1, num_buffers=2, max_supersampling=3,
                  dct_scale=None, background=None, decode_buffer_size=None, max_pixels=None, transforms=(),
-                 on_error="raise"):
+                 on_error="raise", decode_dtype=None):
         func = type(self).__name__
         self._params = dict(batch_size=batch_size, size=size, resize=resize, cpu_threads=cpu_threads,
                             num_buffers=num_buffers, max_supersampling=max_supersampling, dct_scale=dct_scale,
                             background=background, decode_buffer_size=decode_buffer_size, max_pixels=max_pixels,
-                            transforms=transforms, on_error=on_error)
+                            transforms=transforms, on_error=on_error, decode_dtype=decode_dtype)
         h, w = _size_pair(size, func)
-        super().__init__(batch_size, (3, h, w), background=background, dtype=_augpy.uint8,
+        dt = decode_dtype_of(decode_dtype, func)
+        super().__init__(batch_size, (3, h, w), background=background, dtype=dt,
                          cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
-                         max_pixels=max_pixels, dct_scale=dct_scale, on_error=on_error)
+                         max_pixels=max_pixels, dct_scale=dct_scale, on_error=on_error, decode_dtype=dt)
         self.resize = _positive_int("resize", resize, func)
         try:
             _augpy._resize_center_crop_matrix(1, 1, self.resize, h, w, max_supersampling)
@@ -181,7 +189,7 @@ class ImageNetEval(DecodeWarp):
         if info["format"] == "jpeg" and self._use_plan(decoder):
             scale = self._warp_planned(decoder, buffer, data, size, matrix, s, dst, params.get("dct_scale", True))
         else:
-            _augpy.warp_affine(decoder.decode(data, buffer), dst, matrix, self.background, s)
+            _augpy.warp_affine(decoder.decode(data, buffer, dtype=self.decode_dtype), dst, matrix, self.background, s)
             scale = 8
         _record(params, matrix, size, scale)
 

@@ -53,6 +53,10 @@ class DecodeWarp:
     :param shape: shape (C, H, W) of one image in the batch
     :param background: C background values (tensor or sequence); None: zeros
     :param dtype: dtype of the batch buffers
+    :param decode_dtype: the dtype each file is decoded to (``Decoder.decode``'s ``dtype=``):
+        None / ``'uint8'`` (the default) or ``'uint16'`` (16-bit PNG and TIFF samples kept,
+        8-bit ones widened by 257; docs/formats.md), warped into ``dtype`` with the warp's
+        saturating rule (a uint16 batch of a uint16 decode keeps every bit)
     :param cpu_threads: number of parallel decoders
     :param num_buffers: number of batch buffers used in turn; a returned batch
         stays valid until ``num_buffers - 1`` further calls
@@ -86,8 +90,7 @@ class DecodeWarp:
     ``source_size`` (h, w) and ``dct_scale``; optional batch keys ``boxes`` (+ ``labels``),
     ``keypoints`` (+ ``keypoint_labels``) and ``masks`` are moved with those
     matrices (``augpy.targets.transform_batch_targets``; settings: the attributes
-    ``box_format``, ``box_params``, ``ignore_index``).
-    """
+    ``box_format``, ``box_params``, ``ignore_index``)."""
 
     box_format: str
     box_params: Optional[Dict[str, Any]]
@@ -103,11 +106,13 @@ class DecodeWarp:
     decode_buffer_size: Optional[int]
     max_pixels: Optional[int]
     dct_scale: Optional[bool]
+    decode_dtype: _DTypeLike
     buffers: List[Tensor]
     def __init__(self, batch_size: _Int, shape: Sequence[_Int], background: _Background = None,
                  dtype: Optional[_DTypeLike] = None, cpu_threads: _Int = 1, num_buffers: _Int = 2,
                  decode_buffer_size: Optional[_Int] = None, max_pixels: Optional[_Int] = None,
-                 dct_scale: Optional[bool] = None, on_error: str = "raise") -> None: ...
+                 dct_scale: Optional[bool] = None, on_error: str = "raise",
+                 decode_dtype: Optional[_DTypeLike] = None) -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
         """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like,
         paths or DLPack tensors) and warp each image with its
@@ -155,6 +160,7 @@ class _RecipeKwargs(TypedDict, total=False):
     decode_buffer_size: Optional[_Int]
     max_pixels: Optional[_Int]
     on_error: str
+    decode_dtype: Optional[_DTypeLike]
 
 
 class _ImageNetTrainKwargs(_RecipeKwargs, total=False):
@@ -176,6 +182,7 @@ class _ImageNetEvalKwargs(TypedDict, total=False):
     decode_buffer_size: Optional[_Int]
     max_pixels: Optional[_Int]
     on_error: str
+    decode_dtype: Optional[_DTypeLike]
 
 
 class ImageNetTrain(DecodeWarp):
@@ -191,7 +198,8 @@ class ImageNetTrain(DecodeWarp):
     ``max_supersampling``^2 samples, mirrored when flipped) into a slot of the
     ring buffer. DecodeWarp's buffer ring, decoder threads and streams are reused.
 
-    The result is the uint8 batch (pixels 0..255, layout NCHW). Colour jitter and
+    The result is the uint8 batch (pixels 0..255, layout NCHW; uint16, 0..65535, with
+    ``decode_dtype='uint16'``). Colour jitter and
     normalisation are the FOLLOWING stages (hook point: ``transforms``, callables
     batch -> batch applied in order after the decode/warp, e.g. a colour-jitter
     stage then a normalize / crop_mirror_normalize stage); this stage records in
@@ -207,6 +215,10 @@ class ImageNetTrain(DecodeWarp):
     :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
         dct_scale, on_error: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
         full size and warps with the full-image matrix)
+    :param decode_dtype: None / ``'uint8'`` (the default) or ``'uint16'``: the dtype of the
+        decode (``Decoder.decode``'s ``dtype=``) and of the batch; with ``'uint16'`` 16-bit
+        PNG / TIFF samples keep their 16 bits, 8-bit files are widened by 257, and a following
+        ``Normalize`` takes mean / std in 16-bit units
     :param seed: the seed of images whose dicts carry no ``rng`` (called outside
         StageDataset): image k the stage sees gets ``rng`` = (seed, 0, k) (None: entropy
         drawn once; a forked child draws its own). Inside StageDataset the dataset's
@@ -226,7 +238,7 @@ class ImageNetTrain(DecodeWarp):
                  seed: _Seed = None, max_supersampling: int = 3, dct_scale: Optional[bool] = None,
                  background: _Background = None, decode_buffer_size: Optional[_Int] = None,
                  max_pixels: Optional[_Int] = None, transforms: Iterable[_Stage] = (),
-                 on_error: str = "raise") -> None: ...
+                 on_error: str = "raise", decode_dtype: Optional[_DTypeLike] = None) -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
         """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
         returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch and
@@ -238,7 +250,8 @@ class ImageNetEval(DecodeWarp):
     + ``CenterCrop(size)`` as ONE warp (``augpy.resize_center_crop_matrix``), decoded
     with DCT scaling and a region like ``ImageNetTrain``, into uint8 (N, 3, H, W)
     batches (layout NCHW). Normalisation is the following stage (``transforms``,
-    as ``ImageNetTrain``). Other parameters as ``DecodeWarp`` / ``ImageNetTrain``; each
+    as ``ImageNetTrain``; ``decode_dtype='uint16'`` gives uint16 batches, as there). Other parameters as
+    ``DecodeWarp`` / ``ImageNetTrain``; each
     image's dict gets ``matrix``, ``source_size`` and ``dct_scale`` and replays as DecodeWarp's."""
 
     resize: int
@@ -248,7 +261,7 @@ class ImageNetEval(DecodeWarp):
                  num_buffers: _Int = 2, max_supersampling: int = 3, dct_scale: Optional[bool] = None,
                  background: _Background = None, decode_buffer_size: Optional[_Int] = None,
                  max_pixels: Optional[_Int] = None, transforms: Iterable[_Stage] = (),
-                 on_error: str = "raise") -> None: ...
+                 on_error: str = "raise", decode_dtype: Optional[_DTypeLike] = None) -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
         """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
         returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch, after ``transforms``."""

@@ -199,6 +199,10 @@ static void strip_task(void *ctx, int64_t task, int worker) {
     free(mem);
 }
 
+/* One packed output row of a gather image: pixels of N bytes copied from their taps. */
+#define RS_GATHER(N)                                                                                           \
+    for (int64_t x = 0; x < k->Wo; x++) memcpy(drow + x * (N), srow + tx[x].first * (N), (size_t)(N))
+
 /* The copy of tapped elements: output row y of a gather image. */
 static void gather_task(void *ctx, int64_t task, int worker) {
     (void)worker;
@@ -226,8 +230,15 @@ static void gather_task(void *ctx, int64_t task, int worker) {
             for (int64_t x = 0; x < k->Wo; x++) drow[x] = srow[tx[x].first];
             continue;
         }
-        if (pk) {
-            for (int64_t x = 0; x < k->Wo; x++) memcpy(drow + x * px, srow + tx[x].first * px, (size_t)px);
+        if (pk) { /* a constant size inlines the copy (16-bit RGB: 6 bytes, 3x faster than the call) */
+            switch (px) {
+            case 2: RS_GATHER(2); break;
+            case 4: RS_GATHER(4); break;
+            case 6: RS_GATHER(6); break;
+            case 8: RS_GATHER(8); break;
+            case 12: RS_GATHER(12); break;
+            default: RS_GATHER(px); break;
+            }
             continue;
         }
         for (int64_t x = 0; x < k->Wo; x++) {

@@ -26,7 +26,8 @@
  * the interpolation is within about 3 float32 ulps of max|v|, well inside the
  * 1e-5 relative tolerance tests/python/test_warp.py applies against float64.
  *
- * The AVX2 version (float32 sources, positive strides, int32 element offsets)
+ * The AVX2 version (float32 sources, and uint16 ones with adjacent channels;
+ * positive strides, int32 element offsets)
  * does 8 output pixels per step: coordinates as 2 x 4 doubles with the same
  * operations (mul, add, max, min, floor, one conversion) and the interpolation as
  * 8-lane float32 mul/add. Sources with adjacent channels (HWC, at most 4 channels)
@@ -147,23 +148,44 @@ static const row_fn ROWS[AUG_NUM_DTYPES] = {
 };
 
 #if AUG__X86
+/* The cn <= 4 adjacent uint16 channels of one pixel as float32 lanes (0 beyond cn),
+ * reading only those 2 * cn bytes (the pixel may end the image). */
+__attribute__((target("avx2"))) static inline __m128 load_u16_pixel(const uint16_t *p, int cn) {
+    uint32_t a = p[0];
+    __m128i v;
+    switch (cn) {
+    case 1: v = _mm_cvtsi32_si128((int)a); break;
+    case 2: memcpy(&a, p, 4), v = _mm_cvtsi32_si128((int)a); break;
+    case 3: memcpy(&a, p, 4), v = _mm_insert_epi16(_mm_cvtsi32_si128((int)a), (int16_t)p[2], 2); break;
+    default: v = _mm_loadl_epi64((const __m128i *)(const void *)p); break;
+    }
+    return _mm_cvtepi32_ps(_mm_cvtepu16_epi32(v));
+}
+
 /* Sample (i, j) of output pixels x0 .. x0+cw-1 of one row, 8 per step, float32
- * source; returns how many pixels it did (a multiple of 8; row_FLOAT32 does the rest). */
+ * source, or uint16 with adjacent channels (HWC, cn <= 4: the pixel-major loads
+ * below, widened exactly to float32; other uint16 layouts do no step); returns
+ * how many pixels it did (a multiple of 8; row_FLOAT32 / row_UINT16 does the rest). */
 __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, const float *bg, double bx, double by,
                                                          double di, int64_t x0, int cw, int64_t c0, int cn,
                                                          float *out, int64_t ostride) {
+    const int u16 = im->dtype == AUG_UINT16, es = u16 ? 2 : 4;
+    /* pixel-major loads when the channels are adjacent elements (HWC) and at most 4 */
+    const int pm = im->sc == es && cn <= 4;
+    if (u16 && !pm) return 0;
+#define PIXEL(SX, SY, O)                                                                                   \
+    (u16 ? pixel_UINT16(im, bg, SX, SY, c0, cn, O, ostride) : pixel_FLOAT32(im, bg, SX, SY, c0, cn, O, ostride))
     const double *m = im->m;
     warp_coords_avx2 kc;
     warp_coords_init(im, bx, by, di, &kc);
     const __m256i minus1 = _mm256_set1_epi32(-1);
     const __m256i wl = _mm256_set1_epi32((int32_t)(im->W - 1)), hl = _mm256_set1_epi32((int32_t)(im->H - 1));
-    const int32_t esh = (int32_t)(im->sh / 4), esw = (int32_t)(im->sw / 4);
+    const int32_t esh = (int32_t)(im->sh / es), esw = (int32_t)(im->sw / es);
     const __m256i vsh = _mm256_set1_epi32(esh), vsw = _mm256_set1_epi32(esw);
     const __m256 one = _mm256_set1_ps(1.0f);
-    const float *base = (const float *)im->base + c0 * (im->sc / 4);
-    const int64_t esc = im->sc / 4;
-    /* pixel-major loads when the channels are adjacent elements (HWC) and at most 4 */
-    const int pm = im->sc == 4 && cn <= 4;
+    const int64_t esc = im->sc / es;
+    const float *base = (const float *)im->base + c0 * esc;
+    const uint16_t *base16 = (const uint16_t *)im->base + c0 * esc;
     const __m128i cmask = _mm_cmpgt_epi32(_mm_set1_epi32(cn), _mm_setr_epi32(0, 1, 2, 3));
     const __m256i pair = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
     const int reflecting = im->border == AUG__WB_REFLECT || im->border == AUG__WB_SYMMETRIC;
@@ -173,8 +195,8 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
         if (warp_coords8(&kc, (int32_t)(x0 + k), reflecting, &sc)) {
             for (int l = 0; l < 8; l++) {
                 double X = (double)((int32_t)x0 + k + l) + di;
-                pixel_FLOAT32(im, bg, aug__warp_coord_b(m[0], X, bx, im->W, im->border),
-                              aug__warp_coord_b(m[3], X, by, im->H, im->border), c0, cn, out + k + l, ostride);
+                PIXEL(aug__warp_coord_b(m[0], X, bx, im->W, im->border), aug__warp_coord_b(m[3], X, by, im->H, im->border),
+                      out + k + l);
             }
             continue;
         }
@@ -199,7 +221,7 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
             double sx[8], sy[8];
             _mm256_storeu_pd(sx, sx0), _mm256_storeu_pd(sx + 4, sx1);
             _mm256_storeu_pd(sy, sy0), _mm256_storeu_pd(sy + 4, sy1);
-            for (int l = 0; l < 8; l++) pixel_FLOAT32(im, bg, sx[l], sy[l], c0, cn, out + k + l, ostride);
+            for (int l = 0; l < 8; l++) PIXEL(sx[l], sy[l], out + k + l);
             continue;
         }
         __m256 fx = _mm256_setr_m128(_mm256_cvtpd_ps(_mm256_sub_pd(sx0, fx0)), _mm256_cvtpd_ps(_mm256_sub_pd(sx1, fx1)));
@@ -215,8 +237,11 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
             __m256 r[4];
             for (int l = 0; l < 4; l++) {
                 const float *pa = base + off[l], *pb = base + off[l + 4];
-#define PM_LOAD(D) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_maskload_ps(pa + (D), cmask)), \
-                                        _mm_maskload_ps(pb + (D), cmask), 1)
+                const uint16_t *qa = base16 + off[l], *qb = base16 + off[l + 4];
+#define PM_LOAD(D)                                                                                             \
+    (u16 ? _mm256_insertf128_ps(_mm256_castps128_ps256(load_u16_pixel(qa + (D), cn)), load_u16_pixel(qb + (D), cn), 1) \
+         : _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_maskload_ps(pa + (D), cmask)),                      \
+                                _mm_maskload_ps(pb + (D), cmask), 1))
                 __m256 v00 = PM_LOAD(0), v01 = PM_LOAD(esw), v10 = PM_LOAD(esh), v11 = PM_LOAD(esh + esw);
 #undef PM_LOAD
                 __m256i sel = _mm256_add_epi32(_mm256_set1_epi32(l), pair);
@@ -244,6 +269,7 @@ __attribute__((target("avx2"))) static int row_f32_avx2(const warp_img *im, cons
         }
     }
     return k;
+#undef PIXEL
 }
 #endif
 
@@ -309,9 +335,11 @@ void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, int64_t n, int
     /* gathers take int32 element offsets: positive row/column strides and the
      * farthest element (plus the channel span) below 2^31 */
     int64_t asc = im->sc < 0 ? -im->sc : im->sc;
-    avx2 = cx->simd >= AUG__SIMD_AVX2 && im->dtype == AUG_FLOAT32 && im->sh > 0 && im->sw > 0 &&
+    int64_t es = im->dtype == AUG_UINT16 ? 2 : 4;
+    avx2 = cx->simd >= AUG__SIMD_AVX2 && (im->dtype == AUG_FLOAT32 || (im->dtype == AUG_UINT16 && im->sc == 2)) &&
+           im->sh > 0 && im->sw > 0 &&
            (im->border == AUG__WB_CONSTANT || im->border == AUG__WB_REPLICATE || (im->W >= 4 && im->H >= 4)) &&
-           ((im->H + 2) * im->sh + (im->W + 2) * im->sw + im->C * asc) / 4 < INT32_MAX && Wt < INT32_MAX - 8;
+           ((im->H + 2) * im->sh + (im->W + 2) * im->sw + im->C * asc) / es < INT32_MAX && Wt < INT32_MAX - 8;
 #endif
     /* column blocks outside, rows inside: a tile of the output reads a compact
      * region of the source, which stays in cache */

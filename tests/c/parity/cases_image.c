@@ -5,9 +5,10 @@
  * emulated devices, which use the host's libm); box and Gaussian blurs, per-image
  * sigmas, windows wider than the image, in place; the affine warp on every dtype
  * pair, every kernel (fixed point, float32, exact), channel counts, supersampling,
- * source views (reversed rows, strided channels, CHW) and every option; the
- * perspective warp alike, with homographies whose w turns negative inside the
- * output (points outside the source plane). */
+ * source views (reversed rows, strided channels, CHW) and every option (on
+ * uint16, int16 and float16 images too); the perspective warp alike, with
+ * homographies whose w turns negative inside the output (points outside the
+ * source plane). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -271,11 +272,12 @@ static void check_warp(ph_run *r, int64_t n, const int64_t (*hw)[2], int64_t C, 
 }
 
 /* The options on both backends: every border with both interpolations and both
- * output layouts over the kernels' dtype pairs, and nearest on every pair. */
+ * output layouts over the kernels' dtype pairs and the 16-bit images, and
+ * nearest on every pair. */
 static void run_warp_options(ph_run *r, const ph_case *c) {
     (void)c;
     const int64_t sizes[3][2] = {{17, 11}, {5, 23}, {1, 1}}, one[1][2] = {{9, 13}};
-    const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9};
+    const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9}, words[4] = {0, 65535, 40000, 3};
     for (int interp = 0; interp < 2; interp++)
         for (int border = 0; border < 4; border++)
             for (int dl = 0; dl < 2; dl++) {
@@ -293,6 +295,13 @@ static void run_warp_options(ph_run *r, const ph_case *c) {
                                         &o);
                         check_warp_opts(r, 2, sizes, 1, AUG_FLOAT64, AUG_FLOAT32, 9, 10, NULL, AUG_UINT8, s, layout, 6,
                                         &o);
+                        /* 16-bit images (issue 31): uint16 -> uint16 with 16-bit backgrounds, int16, float16 */
+                        check_warp_opts(r, 3, sizes, 4, AUG_UINT16, AUG_UINT16, 12, 14, words, AUG_UINT16, s, layout, 7,
+                                        &o);
+                        check_warp_opts(r, 2, sizes, 3, AUG_INT16, AUG_INT16, 9, 10, floats, AUG_FLOAT64, s, layout, 8,
+                                        &o);
+                        check_warp_opts(r, 2, sizes, 3, AUG_FLOAT16, AUG_FLOAT16, 9, 10, floats, AUG_FLOAT32, s, layout,
+                                        9, &o);
                     }
             }
     const double bg[3] = {7, 200.5, -3};
@@ -311,6 +320,7 @@ static void run_warp_persp(ph_run *r, const ph_case *c) {
     (void)c;
     const int64_t sizes[3][2] = {{17, 11}, {5, 23}, {1, 1}}, one[1][2] = {{9, 13}};
     const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9}, bg[3] = {7, 200.5, -3};
+    const double words[4] = {0, 65535, 40000, 3};
     for (int interp = 0; interp < 2; interp++)
         for (int border = 0; border < 4; border++)
             for (int s = 1; s <= 3; s += 2) {
@@ -323,6 +333,10 @@ static void run_warp_persp(ph_run *r, const ph_case *c) {
                 check_warp_gen(r, 2, sizes, 3, AUG_FLOAT32, AUG_INT16, 9, 10, floats, AUG_FLOAT32, s, layout, 3, &o, 1);
                 check_warp_gen(r, 2, sizes, 3, AUG_INT32, AUG_UINT8, 9, 10, floats, AUG_FLOAT64, s, layout, 5, &o, 1);
                 check_warp_gen(r, 2, sizes, 1, AUG_FLOAT64, AUG_FLOAT32, 9, 10, NULL, AUG_UINT8, s, layout, 6, &o, 1);
+                check_warp_gen(r, 3, sizes, 4, AUG_UINT16, AUG_UINT16, 12, 14, words, AUG_UINT16, s, layout, 7, &o, 1);
+                check_warp_gen(r, 2, sizes, 3, AUG_INT16, AUG_INT16, 9, 10, floats, AUG_FLOAT64, s, layout, 8, &o, 1);
+                check_warp_gen(r, 2, sizes, 3, AUG_FLOAT16, AUG_FLOAT16, 9, 10, floats, AUG_FLOAT32, s, layout, 9, &o,
+                               1);
             }
     aug_warp_options o = aug_warp_options_default();
     o.interpolation = AUG_WARP_NEAREST;
