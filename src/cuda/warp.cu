@@ -20,14 +20,21 @@
  * value at floor(sx + 0.5), floor(sy + 0.5) of the pixel centre and stores it
  * exactly (integers through a 128-bit value, floats through double). The
  * output has any (N, C, H, W) element strides (NCHW or NHWC). So the results
- * are the CPU's bit for bit. */
+ * are the CPU's bit for bit.
+ *
+ * Eight kernels share the body (WARP_KERNEL): affine or perspective, any image
+ * or every image in fixed point (*_u8), 32-bit indices where every offset fits
+ * (index32) or 64-bit ones (*_wide); their registers are listed by
+ * WARP_THREADS. */
 #include <stdlib.h>
 #include <string.h>
+#include <type_traits>
 #include "cuda/values.cuh"
 #include "core/warp.h"
 #include "scalar/warp.h"
 
-/* One source image. */
+/* One source image (as the host fills it; each thread narrows the sizes and
+ * strides to its kernel's index type). */
 typedef struct wimg {
     const char *base;      /* element [0, 0, 0] */
     int64_t H, W;
@@ -36,6 +43,8 @@ typedef struct wimg {
     int dtype, s, kind, border;
 } wimg;
 
+/* Per-launch values: read from the kernel parameter space, never held in
+ * registers across the loop. */
 typedef struct warp_args {
     const wimg *img;
     const double *bg;      /* C values */
@@ -43,64 +52,136 @@ typedef struct warp_args {
     const uint8_t *bgb;    /* C values (fixed-point kernel) */
     char *dst;
     int64_t C, Ht, Wt, n;  /* n: values of the batch */
-    int64_t dn, dc, dy, dx; /* output element strides */
+    int64_t dn, dc, dy, dx; /* output strides in bytes */
     int dst_dtype, nearest;
+    int cfast;             /* c varies fastest in memory (NHWC, C > 1) */
 } warp_args;
 
-/* The source indices of the four neighbours of a cell (-1: outside, constant
- * border) and which of them lie inside. */
-typedef struct cell {
-    int64_t x0, x1, y0, y1;
-    int v00, v01, v10, v11;
-} cell;
+/* A value of the image table read where it is used: an asm volatile load,
+ * which the compiler cannot hoist out of the sample loops, so an image's
+ * fields hold no registers across them (the same address for a warp's threads
+ * of one image, from L1). */
+#if defined(AUG_CUDA_EMU)
+template <typename T> AUG_DEV T ldv(const T *p) { return *p; }
+#else
+AUG_DEV int64_t ldv(const int64_t *p) {
+    int64_t v;
+    asm volatile("ld.global.nc.s64 %0, [%1];" : "=l"(v) : "l"(p));
+    return v;
+}
+AUG_DEV int ldv(const int *p) {
+    int v;
+    asm volatile("ld.global.nc.s32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+AUG_DEV double ldv(const double *p) {
+    double v;
+    asm volatile("ld.global.nc.f64 %0, [%1];" : "=d"(v) : "l"(p));
+    return v;
+}
+AUG_DEV float ldv(const float *p) {
+    float v;
+    asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    return v;
+}
+AUG_DEV uint8_t ldv(const uint8_t *p) {
+    unsigned v;
+    asm volatile("ld.global.nc.u8 %0, [%1];" : "=r"(v) : "l"(p));
+    return (uint8_t)v;
+}
+AUG_DEV const char *ldv(const char *const *p) { return (const char *)ldv((const int64_t *)(const void *)p); }
+#endif
 
-AUG_DEV cell cell_at(const wimg &im, double fx0, double fy0) {
-    cell k;
-    const int64_t ix = (int64_t)fx0, iy = (int64_t)fy0;
-    k.x0 = aug__warp_index(ix, im.W, im.border), k.x1 = aug__warp_index(ix + 1, im.W, im.border);
-    k.y0 = aug__warp_index(iy, im.H, im.border), k.y1 = aug__warp_index(iy + 1, im.H, im.border);
-    int vx0 = k.x0 >= 0, vx1 = k.x1 >= 0, vy0 = k.y0 >= 0, vy1 = k.y1 >= 0;
+/* One image as a thread reads it: its table entry and the thread's channel,
+ * the fields read at each use (ldv), with indices of type I (int32_t where
+ * every offset fits, warp_run's index32; int64_t otherwise). */
+template <typename I> struct img_t {
+    const wimg *w;
+    I c;
+    AUG_DEV const char *base() const { return ldv(&w->base) + c * (I)ldv(&w->sc); } /* element [0, 0, c] */
+    AUG_DEV double m(int k) const { return ldv(&w->m[k]); }
+    AUG_DEV I H() const { return (I)ldv(&w->H); }
+    AUG_DEV I W() const { return (I)ldv(&w->W); }
+    AUG_DEV I sh() const { return (I)ldv(&w->sh); }
+    AUG_DEV I sw() const { return (I)ldv(&w->sw); }
+    AUG_DEV int dtype() const { return ldv(&w->dtype); }
+    AUG_DEV int s() const { return ldv(&w->s); }
+    AUG_DEV int kind() const { return ldv(&w->kind); }
+    AUG_DEV int border() const { return ldv(&w->border); }
+};
+
+/* The source index of a neighbour at integer position i on a side of n:
+ * aug__warp_index's steps in the kernel's index type (int32_t: the sides are at
+ * most 2^29, so 2n and every bounded cell fit; its % is a 32-bit one). */
+template <typename I> AUG_DEV I windex(I i, I n, int border) {
+    if (i >= 0 && i < n) return i;
+    if (border == AUG__WB_CONSTANT) return -1;
+    if (border == AUG__WB_REPLICATE || n == 1) return i < 0 ? 0 : n - 1;
+    const I p = border == AUG__WB_REFLECT ? 2 * n - 2 : 2 * n;
+    i %= p;
+    if (i < 0) i += p;
+    if (i < n) return i;
+    return border == AUG__WB_REFLECT ? p - i : p - 1 - i;
+}
+
+/* The byte offsets of the four neighbours' columns and rows of a cell, and
+ * which of them lie inside (an outside one, constant border, reads the
+ * background; its offset is never used). */
+template <typename I> struct cell {
+    I ox0, ox1, oy0, oy1;
+    int v00, v01, v10, v11;
+};
+
+/* The cell whose top-left neighbour is (ix, iy) (bounded coordinates' floors). */
+template <typename I> AUG_DEV cell<I> cell_at(const img_t<I> &im, I ix, I iy) {
+    cell<I> k;
+    const I x0 = windex<I>(ix, im.W(), im.border()), x1 = windex<I>(ix + 1, im.W(), im.border());
+    const I y0 = windex<I>(iy, im.H(), im.border()), y1 = windex<I>(iy + 1, im.H(), im.border());
+    k.ox0 = x0 * im.sw(), k.ox1 = x1 * im.sw(), k.oy0 = y0 * im.sh(), k.oy1 = y1 * im.sh();
+    const int vx0 = x0 >= 0, vx1 = x1 >= 0, vy0 = y0 >= 0, vy1 = y1 >= 0;
     k.v00 = vy0 & vx0, k.v01 = vy0 & vx1, k.v10 = vy1 & vx0, k.v11 = vy1 & vx1;
     return k;
 }
 
-/* Byte offset of neighbour (dx, dy) of the cell, channel c (formed only for a neighbour inside). */
-AUG_DEV int64_t at(const wimg &im, const cell &k, int dx, int dy, int64_t c) {
-    return (dy ? k.y1 : k.y0) * im.sh + (dx ? k.x1 : k.x0) * im.sw + c * im.sc;
-}
-
-/* The exact (double) sample of channel c at (sx, sy). */
-AUG_DEV double sample_f64(const wimg &im, double sx, double sy, int64_t c, double b) {
+/* The exact (double) sample of the thread's channel at (sx, sy). */
+template <typename I> AUG_DEV double sample_f64(const img_t<I> &im, double sx, double sy, double b) {
     double fx0 = aug__warp_floor(sx), fy0 = aug__warp_floor(sy);
-    cell k = cell_at(im, fx0, fy0);
+    cell<I> k = cell_at(im, (I)fx0, (I)fy0);
     if (!(k.v00 | k.v01 | k.v10 | k.v11)) return b;
-    double a00 = k.v00 ? aug__load_f64(im.base + at(im, k, 0, 0, c), im.dtype) : b;
-    double a01 = k.v01 ? aug__load_f64(im.base + at(im, k, 1, 0, c), im.dtype) : b;
-    double a10 = k.v10 ? aug__load_f64(im.base + at(im, k, 0, 1, c), im.dtype) : b;
-    double a11 = k.v11 ? aug__load_f64(im.base + at(im, k, 1, 1, c), im.dtype) : b;
+    double a00 = k.v00 ? aug__load_f64(im.base() + (k.oy0 + k.ox0), im.dtype()) : b;
+    double a01 = k.v01 ? aug__load_f64(im.base() + (k.oy0 + k.ox1), im.dtype()) : b;
+    double a10 = k.v10 ? aug__load_f64(im.base() + (k.oy1 + k.ox0), im.dtype()) : b;
+    double a11 = k.v11 ? aug__load_f64(im.base() + (k.oy1 + k.ox1), im.dtype()) : b;
     return aug__warp_bilinear_f64(a00, a01, a10, a11, sx - fx0, sy - fy0);
 }
 
 /* The float32 sample. */
-AUG_DEV float sample_f32(const wimg &im, double sx, double sy, int64_t c, float b) {
+template <typename I> AUG_DEV float sample_f32(const img_t<I> &im, double sx, double sy, float b) {
     double fx0 = aug__warp_floor(sx), fy0 = aug__warp_floor(sy);
-    cell k = cell_at(im, fx0, fy0);
+    cell<I> k = cell_at(im, (I)fx0, (I)fy0);
     if (!(k.v00 | k.v01 | k.v10 | k.v11)) return b;
-    float a00 = k.v00 ? aug__load_f32(im.base + at(im, k, 0, 0, c), im.dtype) : b;
-    float a01 = k.v01 ? aug__load_f32(im.base + at(im, k, 1, 0, c), im.dtype) : b;
-    float a10 = k.v10 ? aug__load_f32(im.base + at(im, k, 0, 1, c), im.dtype) : b;
-    float a11 = k.v11 ? aug__load_f32(im.base + at(im, k, 1, 1, c), im.dtype) : b;
+    float a00 = k.v00 ? aug__load_f32(im.base() + (k.oy0 + k.ox0), im.dtype()) : b;
+    float a01 = k.v01 ? aug__load_f32(im.base() + (k.oy0 + k.ox1), im.dtype()) : b;
+    float a10 = k.v10 ? aug__load_f32(im.base() + (k.oy1 + k.ox0), im.dtype()) : b;
+    float a11 = k.v11 ? aug__load_f32(im.base() + (k.oy1 + k.ox1), im.dtype()) : b;
     return aug__warp_bilinear_f32(a00, a01, a10, a11, (float)(sx - fx0), (float)(sy - fy0));
 }
 
 /* The fixed-point sample: the 2^22-scaled bilinear value. */
-AUG_DEV uint32_t sample_u8(const wimg &im, double sx, double sy, int64_t c, uint32_t b) {
+template <typename I> AUG_DEV uint32_t sample_u8(const img_t<I> &im, double sx, double sy, uint32_t b) {
     int32_t qx = aug__warp_fixed_pos(sx), qy = aug__warp_fixed_pos(sy);
-    cell k = cell_at(im, (double)aug__warp_fixed_cell(qx), (double)aug__warp_fixed_cell(qy));
-    const uint8_t *p = (const uint8_t *)im.base;
-    uint32_t a00 = k.v00 ? p[at(im, k, 0, 0, c)] : b, a01 = k.v01 ? p[at(im, k, 1, 0, c)] : b;
-    uint32_t a10 = k.v10 ? p[at(im, k, 0, 1, c)] : b, a11 = k.v11 ? p[at(im, k, 1, 1, c)] : b;
+    cell<I> k = cell_at(im, (I)aug__warp_fixed_cell(qx), (I)aug__warp_fixed_cell(qy));
+    const uint8_t *p = (const uint8_t *)im.base();
+    uint32_t a00 = k.v00 ? p[k.oy0 + k.ox0] : b, a01 = k.v01 ? p[k.oy0 + k.ox1] : b;
+    uint32_t a10 = k.v10 ? p[k.oy1 + k.ox0] : b, a11 = k.v11 ? p[k.oy1 + k.ox1] : b;
     return aug__warp_bilerp_u8(a00, a01, a10, a11, aug__warp_fixed_frac(qx), aug__warp_fixed_frac(qy));
+}
+
+/* The perspective source point of sample (X, Y) (aug__warp_project on the matrix read now). */
+template <typename I> AUG_DEV int project(const img_t<I> &im, double X, double Y, double *sx, double *sy) {
+    double m[9];
+    for (int k = 0; k < 9; k++) m[k] = im.m(k);
+    return aug__warp_project(m, X, Y, im.W(), im.H(), im.border(), sx, sy);
 }
 
 /* Source value at p (ctype t) stored exactly into ctype dt at out (saturate_cast). */
@@ -112,49 +193,85 @@ AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
 }
 
 /* Nearest neighbour: output value (n, c, y, x). */
-template <bool PROJ>
-AUG_DEV void nearest(const warp_args &a, const wimg &im, int64_t c, int64_t y, int64_t x, char *out) {
+template <bool PROJ, typename I>
+AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char *out) {
     double sx, sy;
     int inside = 1;
     if (PROJ) {
-        inside = aug__warp_project(im.m, (double)x, (double)y, im.W, im.H, im.border, &sx, &sy);
+        inside = project<I>(im, (double)x, (double)y, &sx, &sy);
     } else {
-        const double bx = aug__warp_rowterm(im.m[1], (double)y, im.m[2]);
-        const double by = aug__warp_rowterm(im.m[4], (double)y, im.m[5]);
-        sx = aug__warp_coord_b(im.m[0], (double)x, bx, im.W, im.border);
-        sy = aug__warp_coord_b(im.m[3], (double)x, by, im.H, im.border);
+        const double bx = aug__warp_rowterm(im.m(1), (double)y, im.m(2));
+        const double by = aug__warp_rowterm(im.m(4), (double)y, im.m(5));
+        sx = aug__warp_coord_b(im.m(0), (double)x, bx, im.W(), im.border());
+        sy = aug__warp_coord_b(im.m(3), (double)x, by, im.H(), im.border());
     }
-    const int64_t jx = inside ? aug__warp_index(aug__warp_nearest_cell(sx), im.W, im.border) : -1;
-    const int64_t jy = inside ? aug__warp_index(aug__warp_nearest_cell(sy), im.H, im.border) : -1;
-    if (jx < 0 || jy < 0) aug__store_f64(a.bg[c], a.dst_dtype, out);
-    else copy_value(im.base + (jy * im.sh + jx * im.sw + c * im.sc), im.dtype, a.dst_dtype, out);
+    const I jx = inside ? windex<I>((I)aug__warp_nearest_cell(sx), im.W(), im.border()) : -1;
+    const I jy = inside ? windex<I>((I)aug__warp_nearest_cell(sy), im.H(), im.border()) : -1;
+    if (jx < 0 || jy < 0) aug__store_f64(ldv(&a.bg[c]), a.dst_dtype, out);
+    else copy_value(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype(), a.dst_dtype, out);
 }
 
-/* The warp sample took 96-114 registers per thread, more than the 64 of a
- * 1024-thread block: blocks of at most 512 threads (65536 / 512 = 128 registers
- * each), capped at launch. */
+/* Registers per thread (cuobjdump -res-usage of the nvcc build: sm_75, sm_80,
+ * sm_90, sm_100) and the 256-thread blocks an SM keeps resident from them
+ * (65536 registers, allocated 8 per thread at a time; sm_80..sm_100 hold 2048
+ * threads, sm_75 1024):
+ *   aug__k_warp_u8              45 44 45 48   5 blocks (62.5%)
+ *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
+ *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
+ *                               80 80 80 64
+ *   *_wide (64-bit indices)     56-100        2 blocks (25%) for the generic ones
+ * (before: one kernel each, 126 on sm_75..sm_90, 2 blocks, 25%). The blocks'
+ * bounds (WARP_BOUND) hold ptxas there: the fixed-point kernels with 32-bit
+ * indices to 64 (AUG_BLOCK_THREADS, any block), the generic ones to 80 (768
+ * threads), none spilling; the wide ones keep 512 (128). The generic kernels
+ * switch over 13 source and 13 output dtypes (the exact and float32 loads,
+ * saturate_cast stores, nearest's 128-bit copy), and with the reflecting
+ * borders' fmod more than 64 values are live at once: held to 64
+ * (__launch_bounds__(256, 4)) ptxas spilled 16-64 bytes, which cuda-check
+ * rejects. What keeps them low: 32-bit indices where they fit (index32: no
+ * 64-bit division or remainder), the image's fields and matrix read at each
+ * use (ldv) instead of held across the sample loops, the output address formed
+ * after them, and the fixed-point kernels without the other paths. */
 #define WARP_THREADS 512
+#define WARP_NARROW_THREADS 768 /* 65536 / 768: at most 80 registers */
+#define WARP_BOUND(narrow, u8) ((narrow) ? ((u8) ? AUG_BLOCK_THREADS : WARP_NARROW_THREADS) : WARP_THREADS)
+
+/* Output value i's indices in the output's memory order (consecutive threads
+ * write consecutive addresses): x fastest for NCHW, c fastest for NHWC; I
+ * unsigned 32-bit divisions (i < 2^31) or 64-bit ones. */
+template <typename I> struct pos {
+    I n, c, y, x;
+};
+template <typename I, typename U> AUG_DEV pos<I> pos_of(const warp_args &a, U u) {
+    const U C = (U)a.C, Wt = (U)a.Wt, Ht = (U)a.Ht;
+    pos<I> p;
+    if (a.cfast) {
+        const U r = u / C, q = r / Wt, n = q / Ht;
+        p.c = (I)(u - r * C), p.x = (I)(r - q * Wt), p.y = (I)(q - n * Ht), p.n = (I)n;
+    } else {
+        const U r = u / Wt, q = r / Ht, n = q / C;
+        p.x = (I)(u - r * Wt), p.y = (I)(r - q * Ht), p.c = (I)(q - n * C), p.n = (I)n;
+    }
+    return p;
+}
+
+/* The output value's address. */
+template <typename I> AUG_DEV char *out_at(const warp_args &a, const pos<I> &p) {
+    return a.dst + (p.n * (I)a.dn + p.c * (I)a.dc + p.y * (I)a.dy + p.x * (I)a.dx);
+}
 
 /* The body of both kernels: PROJ maps each sample with the homography. */
-template <bool PROJ>
+template <bool PROJ, bool U8, typename I>
 AUG_DEV void warp_body(const warp_args &a) {
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
-        /* value i in the output's memory order (consecutive threads write
-         * consecutive addresses): x fastest for NCHW, c fastest for NHWC */
-        int64_t x, y, c, n;
-        if (a.dc == 1 && a.C > 1) {
-            const int64_t r = i / a.C, q = r / a.Wt;
-            c = i % a.C, x = r % a.Wt, y = q % a.Ht, n = q / a.Ht;
-        } else {
-            const int64_t r = i / a.Wt, q = r / a.Ht;
-            x = i % a.Wt, y = r % a.Ht, c = q % a.C, n = q / a.C;
-        }
-        const wimg &im = a.img[n];
-        const int s = im.s;
-        char *out = a.dst + (n * a.dn + c * a.dc + y * a.dy + x * a.dx) * aug__ctype_size(a.dst_dtype);
-        if (a.nearest) {
-            nearest<PROJ>(a, im, c, y, x, out);
+    typedef typename std::make_unsigned<I>::type U; /* i + step < 2^32 for index32 */
+    const U step = (U)gridDim.x * (U)blockDim.x;
+    for (U i = (U)blockIdx.x * (U)blockDim.x + (U)threadIdx.x; i < (U)a.n; i += step) {
+        const pos<I> p = pos_of<I>(a, i);
+        const I c = p.c, y = p.y, x = p.x;
+        const img_t<I> im = {&a.img[p.n], c};
+        const int s = im.s(), kind = U8 ? (int)AUG__WARP_FIXED : im.kind();
+        if (!U8 && a.nearest) {
+            nearest<PROJ, I>(a, im, c, y, x, out_at<I>(a, p));
             continue;
         }
         double acc = 0.0;
@@ -162,50 +279,121 @@ AUG_DEV void warp_body(const warp_args &a) {
         float v1 = 0.0f;
         for (int j = 0; j < s; j++) {
             const double Y = (double)y + aug__warp_offset(j, s);
-            const double bx = aug__warp_rowterm(im.m[1], Y, im.m[2]), by = aug__warp_rowterm(im.m[4], Y, im.m[5]);
+            const double bx = aug__warp_rowterm(im.m(1), Y, im.m(2));
+            const double by = aug__warp_rowterm(im.m(4), Y, im.m(5));
             for (int k = 0; k < s; k++) {
                 const double X = (double)x + aug__warp_offset(k, s);
                 double sx, sy;
                 if (PROJ) {
-                    if (!aug__warp_project(im.m, X, Y, im.W, im.H, im.border, &sx, &sy)) {
+                    if (!project<I>(im, X, Y, &sx, &sy)) {
                         /* outside the source plane: the background (as sample_* give it with
                          * every neighbour outside) */
-                        if (im.kind == AUG__WARP_FIXED) {
-                            const uint32_t b = a.bgb[c], v = aug__warp_bilerp_u8(b, b, b, b, 0, 0);
+                        if (kind == AUG__WARP_FIXED) {
+                            const uint32_t b = ldv(&a.bgb[c]), v = aug__warp_bilerp_u8(b, b, b, b, 0, 0);
                             if (s == 1) acc8 = aug__warp_fixed_s1(v);
                             else acc8 += aug__warp_fixed_acc(v);
-                        } else if (im.kind == AUG__WARP_FLOAT) {
-                            v1 = a.bgf[c];
+                        } else if (kind == AUG__WARP_FLOAT) {
+                            v1 = ldv(&a.bgf[c]);
                             acc += (double)v1;
                         } else {
-                            acc += a.bg[c];
+                            acc += ldv(&a.bg[c]);
                         }
                         continue;
                     }
                 } else {
-                    sx = aug__warp_coord_b(im.m[0], X, bx, im.W, im.border);
-                    sy = aug__warp_coord_b(im.m[3], X, by, im.H, im.border);
+                    sx = aug__warp_coord_b(im.m(0), X, bx, im.W(), im.border());
+                    sy = aug__warp_coord_b(im.m(3), X, by, im.H(), im.border());
                 }
-                if (im.kind == AUG__WARP_FIXED) {
-                    uint32_t v = sample_u8(im, sx, sy, c, a.bgb[c]);
+                if (kind == AUG__WARP_FIXED) {
+                    uint32_t v = sample_u8<I>(im, sx, sy, ldv(&a.bgb[c]));
                     if (s == 1) acc8 = aug__warp_fixed_s1(v);
                     else acc8 += aug__warp_fixed_acc(v);
-                } else if (im.kind == AUG__WARP_FLOAT) {
-                    v1 = sample_f32(im, sx, sy, c, a.bgf[c]);
+                } else if (kind == AUG__WARP_FLOAT) {
+                    v1 = sample_f32<I>(im, sx, sy, ldv(&a.bgf[c]));
                     acc += (double)v1;
                 } else {
-                    acc += sample_f64(im, sx, sy, c, a.bg[c]);
+                    acc += sample_f64<I>(im, sx, sy, ldv(&a.bg[c]));
                 }
             }
         }
-        if (im.kind == AUG__WARP_FIXED) *(uint8_t *)out = s == 1 ? (uint8_t)acc8 : aug__warp_fixed_mean(acc8, s);
-        else if (im.kind == AUG__WARP_FLOAT && s == 1) aug__store_f32(v1, a.dst_dtype, out);
+        char *out = out_at<I>(a, p); /* formed here: not held through the samples */
+        if (kind == AUG__WARP_FIXED) *(uint8_t *)out = s == 1 ? (uint8_t)acc8 : aug__warp_fixed_mean(acc8, s);
+        else if (kind == AUG__WARP_FLOAT && s == 1) aug__store_f32(v1, a.dst_dtype, out);
         else aug__store_f64(s > 1 ? acc / ((double)s * (double)s) : acc, a.dst_dtype, out);
     }
 }
 
-AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp(warp_args a) { warp_body<false>(a); }
-AUG_GLOBAL_BOUNDED(WARP_THREADS) void aug__k_warp_persp(warp_args a) { warp_body<true>(a); }
+/* The eight kernels: affine or perspective; any image (aug__k_warp*) or every
+ * image bilinear in fixed point (*_u8: uint8 -> uint8, the ImageNet recipe's
+ * warp); 32-bit indices or 64-bit ones (*_wide). Each has its own name, so the
+ * emulation's register table (one count per name) holds each one's count. */
+#define WARP_KERNEL(name, proj, u8, I) \
+    AUG_GLOBAL_BOUNDED(WARP_BOUND(sizeof(I) == 4, u8)) void name(warp_args a) { warp_body<proj, u8, I>(a); }
+WARP_KERNEL(aug__k_warp, false, false, int32_t)
+WARP_KERNEL(aug__k_warp_persp, true, false, int32_t)
+WARP_KERNEL(aug__k_warp_u8, false, true, int32_t)
+WARP_KERNEL(aug__k_warp_persp_u8, true, true, int32_t)
+WARP_KERNEL(aug__k_warp_wide, false, false, int64_t)
+WARP_KERNEL(aug__k_warp_persp_wide, true, false, int64_t)
+WARP_KERNEL(aug__k_warp_u8_wide, false, true, int64_t)
+WARP_KERNEL(aug__k_warp_persp_u8_wide, true, true, int64_t)
+
+/* |stride| * (extent - 1), or -1 when it may exceed INT32_MAX. */
+static int64_t span32(int64_t stride, int64_t extent) {
+    const int64_t m = stride < 0 ? -stride : stride;
+    if (extent <= 1 || m == 0) return 0;
+    return m <= INT32_MAX && extent - 1 <= INT32_MAX / m ? m * (extent - 1) : -1;
+}
+
+/* Whether the 32-bit kernels hold every index of the launch: the output's
+ * values (plus the grid's threads: the loop index stays below 2^32), every
+ * byte offset from the output's and each image's first element (the sums of
+ * |stride| * (extent - 1) at most INT32_MAX, so each partial sum fits), and
+ * the sides (a reflecting border's period 2 * side and the cells beside it).
+ * The emulation's AUG_EMU_WARP_INDEX64=1 takes the 64-bit kernels always (the
+ * tests' way to run them on small images). */
+static int index32(const warp_args *a, const wimg *img, int64_t n, int64_t threads) {
+#ifdef AUG_CUDA_EMU
+    const char *wide = getenv("AUG_EMU_WARP_INDEX64");
+    if (wide && strcmp(wide, "1") == 0) return 0;
+#endif
+    if (a->n > INT32_MAX || threads > INT32_MAX) return 0;
+    const int64_t d[4] = {span32(a->dn, n), span32(a->dc, a->C), span32(a->dy, a->Ht), span32(a->dx, a->Wt)};
+    int64_t sum = 0;
+    for (int k = 0; k < 4; k++) {
+        if (d[k] < 0) return 0;
+        sum += d[k];
+    }
+    if (sum > INT32_MAX) return 0;
+    for (int64_t k = 0; k < n; k++) {
+        const wimg *m = &img[k];
+        if (m->H > (1 << 29) || m->W > (1 << 29)) return 0;
+        const int64_t h = span32(m->sh, m->H), w = span32(m->sw, m->W), c = span32(m->sc, a->C);
+        if (h < 0 || w < 0 || c < 0 || h + w + c > INT32_MAX) return 0;
+    }
+    return 1;
+}
+
+/* Launches the kernel of (proj, u8, narrow). */
+static aug_status launch(const char *func, int proj, int u8, int narrow, aug__cuda_grid g, cudaStream_t stream,
+                         const warp_args &a) {
+#define WARP_LAUNCH(k)                                           \
+    do {                                                         \
+        AUG_LAUNCH(k, g.blocks, g.threads, 0, stream, a);        \
+        return aug__cuda_launched(func, #k, g.blocks, g.threads); \
+    } while (0)
+    if (narrow) {
+        if (proj && u8) WARP_LAUNCH(aug__k_warp_persp_u8);
+        if (proj) WARP_LAUNCH(aug__k_warp_persp);
+        if (u8) WARP_LAUNCH(aug__k_warp_u8);
+        WARP_LAUNCH(aug__k_warp);
+    }
+    if (proj && u8) WARP_LAUNCH(aug__k_warp_persp_u8_wide);
+    if (proj) WARP_LAUNCH(aug__k_warp_persp_wide);
+    if (u8) WARP_LAUNCH(aug__k_warp_u8_wide);
+    WARP_LAUNCH(aug__k_warp_wide);
+#undef WARP_LAUNCH
+}
 
 static aug_status warp_run(const aug__warp_plan *p, int proj) {
     const char *func = p->func;
@@ -248,30 +436,30 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
                        : aug__warp_kind(m->dtype, (int)p->dst->dtype, m->sc, m->H, m->W, m->s, bytes_ok, floats_ok,
                                         m->border);
     }
+    warp_args a;
+    a.dst = p->dst->data + p->dst->byte_offset;
+    a.C = C, a.Ht = p->height, a.Wt = p->width, a.n = p->n * C * p->height * p->width;
+    a.dst_dtype = (int)p->dst->dtype;
+    const int64_t item = aug__ctype_size(a.dst_dtype);
+    a.dn = p->dst->strides[0] * item, a.dc = p->dst->strides[1] * item;
+    a.dy = p->dst->strides[2] * item, a.dx = p->dst->strides[3] * item;
+    a.nearest = p->interp == AUG_WARP_NEAREST;
+    a.cfast = p->dst->strides[1] == 1 && C > 1;
+    aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
+    const int narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
+    int u8 = !a.nearest; /* every image in fixed point: the kernels without the other paths */
+    for (int64_t k = 0; k < p->n; k++) u8 &= img[k].kind == AUG__WARP_FIXED;
+    g.threads = aug__cuda_bounded(g.threads, WARP_BOUND(narrow, u8));
     void *tmp = NULL;
     st = aug__cuda_tmp_upload(func, dev, host, bytes, stream, &tmp);
     free(host);
     if (st) return st;
     char *dev_mem = (char *)tmp;
-    warp_args a;
     a.img = (const wimg *)(const void *)(dev_mem + oimg);
     a.bg = (const double *)(const void *)(dev_mem + obg);
     a.bgf = (const float *)(const void *)(dev_mem + obgf);
     a.bgb = (const uint8_t *)(dev_mem + obgb);
-    a.dst = p->dst->data + p->dst->byte_offset;
-    a.C = C, a.Ht = p->height, a.Wt = p->width, a.n = p->n * C * p->height * p->width;
-    a.dst_dtype = (int)p->dst->dtype;
-    a.dn = p->dst->strides[0], a.dc = p->dst->strides[1], a.dy = p->dst->strides[2], a.dx = p->dst->strides[3];
-    a.nearest = p->interp == AUG_WARP_NEAREST;
-    aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
-    g.threads = aug__cuda_bounded(g.threads, WARP_THREADS);
-    if (proj) {
-        AUG_LAUNCH(aug__k_warp_persp, g.blocks, g.threads, 0, stream, a);
-        st = aug__cuda_launched(func, "aug__k_warp_persp", g.blocks, g.threads);
-    } else {
-        AUG_LAUNCH(aug__k_warp, g.blocks, g.threads, 0, stream, a);
-        st = aug__cuda_launched(func, "aug__k_warp", g.blocks, g.threads);
-    }
+    st = launch(func, proj, u8, narrow, g, stream, a);
     aug__cuda_tmp_free(dev, dev_mem, bytes, stream);
     return st;
 }
