@@ -43,6 +43,9 @@ class RandomCrop:
     stream: Optional[str]
     seed: Optional[int]
     draws: int
+    box_format: str
+    box_params: Optional[Dict[str, Any]]
+    ignore_index: int
     size: Tuple[int, int]
     padding: Optional[Tuple[int, int, int, int]]
     pad_if_needed: bool
