@@ -506,9 +506,9 @@ class AugMix:
 class Mixup:
     """timm's ``Mixup(mixup_alpha, cutmix_alpha, cutmix_minmax, prob, switch_prob, mode,
     correct_lam, label_smoothing, num_classes)`` as a collate step: ``batch['image']`` (a float
-    (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices)
-    become mixed images and ``batch['target']``, float32 (N, num_classes) label-smoothed soft
-    targets. Each augmentation dict records ``'timm_mixup'``: ``{'lam', 'box'}`` (module
+    (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices, or
+    (N, num_classes) soft / multi-hot targets) become mixed images and ``batch['target']``,
+    float32 (N, num_classes) label-smoothed soft targets. Each augmentation dict records ``'timm_mixup'``: ``{'lam', 'box'}`` (module
     docstring: augpy/_timm_mixup.py)."""
     stream: Optional[str]
     seed: Optional[int]

@@ -188,3 +188,12 @@ def test_bad_input():
         augpy.image.auto_augment_transform("3a")({"image": augpy.array_to_tensor(np.zeros((2, 3, 4, 4), np.float32))})
     with pytest.raises(ValueError, match="TimmRandAugment: transforms must be None, 'weights', '3a', '3aw'"):
         augpy.image.rand_augment_transform("rand-m9-t4a")
+
+
+def test_timm_train_takes_3a():
+    """timm's create_transform(auto_augment='3a') goes to auto_augment_transform; so does timm_train's."""
+    stage = augpy.image.timm_train(4, re_prob=0, auto_augment="3a-mstd0.5", seed=3)
+    policy = stage.transforms[0]
+    assert isinstance(policy, augpy.image.TimmAutoAugment) and policy.magnitude_std == 0.5
+    with pytest.raises(ValueError, match=r"timm_train: auto_augment must be None, a timm RandAugment string .*'3a'"):
+        augpy.image.timm_train(4, auto_augment="original")
