@@ -81,8 +81,8 @@ class Mixup(Sampled):
     correct_lam, label_smoothing, num_classes)`` as a collate step: ``batch['image']`` (a float
     (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices, or
     (N, num_classes) soft / multi-hot targets) become mixed images and ``batch['target']``,
-    float32 (N, num_classes) label-smoothed soft targets. Each augmentation dict records ``'timm_mixup'``: ``{'lam', 'box'}`` (module
-    docstring: augpy/_timm_mixup.py)."""
+    float32 (N, num_classes) label-smoothed soft targets. Each augmentation dict records
+    ``'timm_mixup'``: ``{'lam', 'box'}`` (module docstring: augpy/_timm_mixup.py)."""
 
     def __init__(self, mixup_alpha=1.0, cutmix_alpha=0.0, cutmix_minmax=None, prob=1.0, switch_prob=0.5,
                  mode="batch", correct_lam=True, label_smoothing=0.1, num_classes=1000, seed=None):

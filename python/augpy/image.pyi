@@ -508,8 +508,8 @@ class Mixup:
     correct_lam, label_smoothing, num_classes)`` as a collate step: ``batch['image']`` (a float
     (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices, or
     (N, num_classes) soft / multi-hot targets) become mixed images and ``batch['target']``,
-    float32 (N, num_classes) label-smoothed soft targets. Each augmentation dict records ``'timm_mixup'``: ``{'lam', 'box'}`` (module
-    docstring: augpy/_timm_mixup.py)."""
+    float32 (N, num_classes) label-smoothed soft targets. Each augmentation dict records
+    ``'timm_mixup'``: ``{'lam', 'box'}`` (module docstring: augpy/_timm_mixup.py)."""
     stream: Optional[str]
     seed: Optional[int]
     mixup_alpha: float

@@ -53,7 +53,8 @@ def test_targets_follow_numpy_reference(mode, lay, size, padding, needed):
     boxes, labels, kps, kp_labels, masks = [], [], [], [], []
     for k in range(n):
         x0, y0 = rng.uniform(0, w - 1, 8), rng.uniform(0, h - 1, 8)
-        bb = np.stack([x0, y0, np.minimum(x0 + rng.uniform(0.5, 8, 8), w), np.minimum(y0 + rng.uniform(0.5, 8, 8), h)], 1)
+        x1, y1 = np.minimum(x0 + rng.uniform(0.5, 8, 8), w), np.minimum(y0 + rng.uniform(0.5, 8, 8), h)
+        bb = np.stack([x0, y0, x1, y1], 1)
         boxes.append(bb)
         labels.append(np.arange(8) + 10 * k)
         kps.append(np.stack([rng.uniform(0, w - 1e-6, 9), rng.uniform(0, h - 1e-6, 9), rng.uniform(0, 360, 9)], 1))
@@ -96,7 +97,8 @@ def test_target_errors_name_the_stage():
     img = tensor(np.zeros((2, 3, 8, 8), np.uint8))
     with pytest.raises(ValueError, match=r"RandomCrop: batch\['boxes'\] must be a list of 2 entries"):
         augpy.image.RandomCrop(4)({"image": img, "boxes": [np.zeros((0, 4))]})
-    with pytest.raises(ValueError, match=r"RandomCrop: batch\['masks'\]\[1\] has shape \(7, 8\), its image is \(8, 8\)"):
+    with pytest.raises(ValueError, match=r"RandomCrop: batch\['masks'\]\[1\] has shape \(7, 8\), "
+                                         r"its image is \(8, 8\)"):
         augpy.image.RandomCrop(4)({"image": img, "masks": [np.zeros((8, 8), np.uint8), np.zeros((7, 8), np.uint8)]})
 
 

@@ -119,5 +119,5 @@ def test_bad_metadata_targets():
     meta = [{"target": [0, 1, 0]}] * 7 + [{"target": [0, "x", 1]}]
     with pytest.raises(ValueError, match=r"Mixup: metadata\[7\]\['target'\] must be a sequence of numbers"):
         augpy.image.Mixup(num_classes=3)({"image": images(), "metadata": meta})
-    with pytest.raises(ValueError, match="MixUp: the batch has no 'label' .* and its metadata no class_index or target"):
+    with pytest.raises(ValueError, match="MixUp: the batch has no 'label' .* its metadata no class_index or target"):
         augpy.image.MixUp(num_classes=3)({"image": images(), "metadata": [{"path": "a"}] * 8})

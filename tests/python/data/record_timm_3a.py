@@ -50,7 +50,8 @@ def main():
         for name, args in (("Desaturate", (0.5, 0.62, 0.75, 0.95, 1.0)),
                            ("GaussianBlur", (0.1, 0.25, 0.3, 0.577, 1.0, 1.33, 1.81, 2.0))):
             for arg in args:
-                out[f"op{i}_src"], out[f"op{i}_name"], out[f"op{i}_arg"] = np.array(src), np.array(name), np.float64(arg)
+                out[f"op{i}_src"], out[f"op{i}_name"] = np.array(src), np.array(name)
+                out[f"op{i}_arg"] = np.float64(arg)
                 out[f"op{i}_out"] = chw(ta.NAME_TO_OP[name](img, arg))
                 i += 1
     levels = []
