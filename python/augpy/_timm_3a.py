@@ -39,34 +39,34 @@ def _box_radius(radius, passes=3):
     return _F(l + a)
 
 
-def _box_pass(x, axis, radius):
-    """One of Pillow's ImagingHorizontalBoxBlur passes along axis of a uint8 array: the window
-    sum of 2 R + 1 pixels (R = int(radius)) times ww plus the two next ones times fw, rounded,
-    >> 24; indices clamped to the line (its edge pixels repeated). uint32 holds every sum:
-    (2 R + 1) ww + 2 fw <= 2**24, times 255, plus 2**23."""
+def _box_passes(a, radius, passes=3):
+    """Pillow's ImagingHorizontalBoxBlur ``passes`` times along the last axis of a uint8 array:
+    each output pixel is the sum of the 2 R + 1 pixels about it (R = int(radius)) times ww plus
+    the two next ones times fw, + 2**23, >> 24 (ww = 2**24 / (2 radius + 1) in float32,
+    truncated; fw = (2**24 - (2 R + 1) ww) / 2), indices clamped to the line (its edge pixels
+    repeated), rounded to uint8 after each pass. uint32 holds every sum: (2 R + 1) ww + 2 fw
+    <= 2**24, times 255, plus 2**23. The line sits in a buffer with R + 1 pixels of margin."""
     r = int(radius)
-    ww = int(_F(1 << 24) / (radius * _F(2) + _F(1)))
-    fw = ((1 << 24) - (r * 2 + 1) * ww) // 2
-    n = x.shape[axis]
-
-    def span(a, b):
-        idx = [slice(None)] * x.ndim
-        idx[axis] = slice(a, b)
-        return tuple(idx)
-    first, last = np.take(x, [0], axis=axis), np.take(x, [n - 1], axis=axis)
-    reps = [1] * x.ndim
-    reps[axis] = r + 1
-    p = np.concatenate([np.tile(first, reps), x, np.tile(last, reps)], axis=axis).astype(np.uint32)
-    win = p[span(1, n + 1)].copy()  # p[j] = x[clamp(j - r - 1)]: the window of x is p[j + 1 .. j + 2 r + 1]
-    for k in range(2, 2 * r + 2):
-        win += p[span(k, k + n)]
-    far = p[span(0, n)] + p[span(2 * r + 2, 2 * r + 2 + n)]
-    win *= np.uint32(ww)
-    far *= np.uint32(fw)
-    win += far
-    win += np.uint32(1 << 23)
-    win >>= np.uint32(24)
-    return win.astype(np.uint8)
+    ww = np.uint32(int(_F(1 << 24) / (radius * _F(2) + _F(1))))
+    fw = np.uint32(((1 << 24) - (r * 2 + 1) * int(ww)) // 2)
+    n = a.shape[-1]
+    buf = np.empty(a.shape[:-1] + (n + 2 * r + 2,), np.uint32)
+    mid = buf[..., r + 1:r + 1 + n]
+    mid[...] = a
+    acc, far = np.empty(a.shape, np.uint32), np.empty(a.shape, np.uint32)
+    for _ in range(passes):
+        buf[..., :r + 1] = buf[..., r + 1:r + 2]  # the margins: the edge pixels
+        buf[..., r + 1 + n:] = buf[..., r + n:r + n + 1]
+        np.copyto(acc, buf[..., 1:n + 1])  # the window of pixel j: buf[j + 1 .. j + 2 r + 1]
+        for k in range(2, 2 * r + 2):
+            acc += buf[..., k:k + n]
+        np.add(buf[..., 0:n], buf[..., 2 * r + 2:2 * r + 2 + n], out=far)
+        acc *= ww
+        far *= fw
+        acc += far
+        acc += np.uint32(1 << 23)
+        np.right_shift(acc, 24, out=mid)
+    return mid.astype(np.uint8)
 
 
 def pil_gaussian_blur(image, radius):
@@ -81,10 +81,9 @@ def pil_gaussian_blur(image, radius):
         raise ValueError(f"{func}: GaussianBlur's radius must be a finite number >= 0, got {radius!r}")
     a = t.numpy()  # from any device
     box = _box_radius(radius)
-    if radius != 0 and box != 0 and a.size:
-        for axis in (2, 1):  # Pillow: the passes along x, then along y
-            for _ in range(3):
-                a = _box_pass(a, axis, box)
+    if radius != 0 and box != 0 and a.size:  # Pillow: the passes along x, then along y (transposed)
+        a = _box_passes(a, box)
+        a = _box_passes(np.ascontiguousarray(a.transpose(0, 2, 1)), box).transpose(0, 2, 1)
     out = _augpy.array_to_tensor(np.ascontiguousarray(a))
     return out if out.device == t.device else out.to(t.device)
 
