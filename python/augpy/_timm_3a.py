@@ -154,7 +154,6 @@ class TimmAutoAugment(_Policy):
         if not std >= 0:
             raise ValueError(f"{func}: magnitude_std must be a number >= 0, got {magnitude_std!r}")
         self.policy, self.magnitude_std = policy, std
-        self.interpolation, self.fill = "bilinear", (128, 128, 128)  # unused: the 3a ops do not warp
         self._init_sampling(seed)
 
     def _record(self, u, h, w):

@@ -435,8 +435,6 @@ class TimmAutoAugment:
     seed: Optional[int]
     policy: str
     magnitude_std: float
-    interpolation: str
-    fill: Any
     draws: int
     key: str
     def __init__(self, policy: str = "3a", magnitude_std: float = 0.0, seed: _Seed = None) -> None: ...
