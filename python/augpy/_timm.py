@@ -212,8 +212,8 @@ def parse_config(config_str, func="augpy.image.rand_augment_transform"):
 class TimmRandAugment(_Policy):
     """timm's RandAugment (``rand_augment_transform(config_str)``) on a uint8 (N, C, H, W)
     batch, in place. Each image draws ``num_ops`` ops (uniformly with replacement, or by the
-    'weights' or '3aw' set's weights without replacement); each is applied with probability ``prob``,
-    at ``magnitude`` plus N(0, magnitude_std) noise (uniform in [0, magnitude] for an infinite
+    'weights' or '3aw' set's weights without replacement); each is applied with probability
+    ``prob``, at ``magnitude`` plus N(0, magnitude_std) noise (uniform in [0, magnitude] for an infinite
     or > 100 std), clipped to [0, magnitude_max or 10], its argument by timm's level rule, a
     signed one negated with probability 1/2. ``fill``: the value outside a warped image (timm's
     img_mean; 128 per channel by default), ``interpolation`` 'bilinear' or 'nearest' (timm picks
@@ -326,6 +326,7 @@ def rand_augment_transform(config_str, seed=None, *, interpolation="bilinear", f
     (N, C, H, W) batches). config_str: 'rand' then '-'-separated sections m (magnitude, 0..10),
     n (ops per image), p (probability of each op, default 0.5), mstd (magnitude noise), mmax
     (the magnitude's upper clip), inc (1: the increasing-severity op set), t ('weights', or '3a' /
-    '3aw': timm's three-augment sets), e.g. 'rand-m9-mstd0.5-inc1'. interpolation, fill and translate_pct: TimmRandAugment's."""
+    '3aw': timm's three-augment sets), e.g. 'rand-m9-mstd0.5-inc1'. interpolation, fill and
+    translate_pct: TimmRandAugment's."""
     return TimmRandAugment(**parse_config(config_str), seed=seed, interpolation=interpolation, fill=fill,
                            translate_pct=translate_pct)
