@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 import augpy
-from augpy.image import DecodeWarp, Lighting, imagenet_train, timm_train
+from augpy.image import DecodeWarp, Lighting, RandAugment, imagenet_train, timm_train
 
 SIZE = 224
 
@@ -118,10 +118,24 @@ def timm_runner(batch, threads):
     return run
 
 
+def randaugment_runner(batch, threads):
+    """The RandAugment row beside DALI's auto_aug.rand_augment: augpy.image.timm_train (RRC 224 +
+    flip + Normalize) with torchvision's RandAugment(2 ops, magnitude 9 of 31, bilinear, fill 128)
+    as its policy, no erasing and no mixing."""
+    stage = timm_train(batch, size=SIZE, cpu_threads=threads, seed=1, re_prob=0, mixup=None,
+                       auto_augment=RandAugment(2, 9, interpolation="bilinear", fill=128, seed=1))
+
+    def run(datas, seeds):
+        return stage({"image": datas})["image"]
+
+    return run
+
+
 def runner(recipe, batch, threads):
     """run(datas, seeds) on `threads` threads; it sets augpy's pool size per call, so runners
     for different thread counts can take turns."""
-    make = {"seed": seed_runner, "imagenet": imagenet_runner, "timm": timm_runner}.get(recipe)
+    make = {"seed": seed_runner, "imagenet": imagenet_runner, "timm": timm_runner,
+            "randaugment": randaugment_runner}.get(recipe)
     if make is None:
         raise ValueError(f"augpy_pipelines: unknown recipe {recipe!r}")
     run = make(batch, threads)

@@ -12,6 +12,11 @@ Recipes (every pipeline decodes the JPEG bytes itself and returns a batch for Py
             noise) -> MixUp 0.8 / CutMix 1.0 (switch 0.5, label smoothing 0.1, 1000 classes):
             augpy.image.timm_train against timm's own create_transform + Mixup and torchvision v2
             (RandAugment(2, 9), RandomErasing, RandomChoice(MixUp, CutMix)); target 3x the fastest.
+  randaugment  the policy part of it as DALI has it, run only when DALI imports: decode -> random
+            resized crop 224 -> flip -> RandAugment (2 ops per image at magnitude 9 of 31 from
+            torchvision's 14-op space, fill 128, bilinear) -> normalize: DALI's CPU operators with
+            nvidia.dali.auto_aug.rand_augment (device_id=None) against augpy.image.timm_train with
+            re_prob=0, no mixing and augpy.image.RandAugment(2, 9) as its policy, and torchvision v2.
 Peers: DALI's CPU operators (device_id=None), torchvision v2, albumentations, OpenCV by hand and
 Pillow (Pillow-SIMD when `make bench-peers` could build it; the report says which ran).
 OpenCV by hand is the strongest version a user would write (issue 33): for `seed`, imdecode
@@ -241,9 +246,11 @@ def torchvision_pipeline(recipe):
     from torchvision.transforms.v2 import functional as F
 
     torch.set_num_threads(1)
-    if recipe == "imagenet":
-        t = v2.Compose([v2.RandomResizedCrop(SIZE, antialias=True), v2.RandomHorizontalFlip(),
-                        v2.ColorJitter(0.4, 0.4, 0.4, 0.1), v2.ToDtype(torch.float32, scale=True),
+    if recipe in ("imagenet", "randaugment"):
+        middle = v2.ColorJitter(0.4, 0.4, 0.4, 0.1) if recipe == "imagenet" else \
+            v2.RandAugment(2, 9, interpolation=v2.InterpolationMode.BILINEAR, fill=128)
+        t = v2.Compose([v2.RandomResizedCrop(SIZE, antialias=True), v2.RandomHorizontalFlip(), middle,
+                        v2.ToDtype(torch.float32, scale=True),
                         v2.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])])
     else:
         base = v2.Compose([v2.Resize((SIZE, SIZE), antialias=False),
@@ -318,13 +325,23 @@ class DaliRunner:
     def __init__(self, recipe, batch, threads):
         from nvidia.dali import fn, pipeline_def, types
 
-        self.batch = batch
+        self.batch, self.recipe = batch, recipe
         self._queue = []
 
         @pipeline_def(batch_size=batch, num_threads=threads, device_id=None, seed=1,
-                      prefetch_queue_depth=1, exec_dynamic=True)
+                      prefetch_queue_depth=1, exec_dynamic=True, enable_conditionals=recipe == "randaugment")
         def pipe():
             enc = fn.external_source(source=self._next, batch=True, dtype=types.UINT8, name="enc")
+            if recipe == "randaugment":
+                from nvidia.dali.auto_aug import rand_augment
+                img = fn.decoders.image_random_crop(enc, device="cpu", output_type=types.RGB,
+                                                     random_area=[0.08, 1.0], random_aspect_ratio=[3 / 4, 4 / 3],
+                                                     num_attempts=10)
+                img = fn.resize(img, resize_x=SIZE, resize_y=SIZE)
+                img = rand_augment.rand_augment(img, n=2, m=9, num_magnitude_bins=31, fill_value=128)
+                return fn.crop_mirror_normalize(img, dtype=types.FLOAT, output_layout="CHW",
+                                                mean=list(MEAN), std=list(STD),
+                                                mirror=fn.random.coin_flip(probability=0.5))
             if recipe == "imagenet":
                 img = fn.decoders.image_random_crop(enc, device="cpu", output_type=types.RGB,
                                                      random_area=[0.08, 1.0], random_aspect_ratio=[3 / 4, 4 / 3],
@@ -355,6 +372,10 @@ class DaliRunner:
         return self._queue[1]
 
     def run_batch(self, datas, seeds):
+        if self.recipe == "randaugment":
+            self._queue = [[np.frombuffer(d, np.uint8) for d in datas]]
+            (out,) = self.pipe.run()
+            return out
         mats = []
         for d, s in zip(datas, seeds):
             rng = np.random.default_rng(s)
@@ -414,6 +435,8 @@ def peer_runner(name, recipe, batch, threads):
         return timm_recipe_peer(name, threads)
     if name == "timm":
         raise LookupError("timm is a peer of the timm recipe only")
+    if recipe == "randaugment" and name not in ("dali", "torchvision"):
+        raise LookupError(f"{name} has no RandAugment here")
     if name == "dali":
         dali = DaliRunner(recipe, batch, threads)
         return dali.run_batch
@@ -483,6 +506,14 @@ def measure_stages(datas, batch, reps):
     return best
 
 
+def _dali_imports():
+    try:
+        import nvidia.dali  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def pillow_name():
     import PIL
     return "Pillow-SIMD" if "post" in PIL.__version__ else "Pillow"
@@ -496,7 +527,7 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--reps", type=int, default=4)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--recipes", nargs="+", default=["imagenet", "seed", "timm"])
+    ap.add_argument("--recipes", nargs="+", default=["imagenet", "seed", "timm", "randaugment"])
     ap.add_argument("--peers", nargs="*", default=["dali", "torchvision", "albumentations", "opencv", "pillow", "timm"])
     ap.add_argument("--stages", action="store_true",
                     help="only the seed recipe's stages at 1 thread, augpy and OpenCV by hand (CPU-ms per image)")
@@ -513,13 +544,16 @@ def main():
     label = {"dali": "DALI CPU", "torchvision": "torchvision v2", "albumentations": "albumentations",
              "opencv": "OpenCV by hand", "pillow": pillow_name(), "timm": "timm create_transform"}
     print(f"{len(datas)} JPEGs from {args.photos}; batches of {args.batch}")
-    print(f"{'recipe':<10}{'pipeline':<18}{'threads':>8}{'CPU-ms/img':>12}{'images/s':>10}{'peer/augpy':>12}")
+    print(f"{'recipe':<12}{'pipeline':<18}{'threads':>8}{'CPU-ms/img':>12}{'images/s':>10}{'peer/augpy':>12}")
     for recipe in args.recipes:
+        if recipe == "randaugment" and not _dali_imports():
+            print(f"{recipe:<12}skipped (DALI does not import: the recipe is DALI's auto_aug.rand_augment row)")
+            continue
         if 1 in args.threads and 2 in args.threads:
             # scaling: augpy on 2 threads over 1 (target 1.8), the two taking turns pass by pass
             both = measure_all({t: augpy_runner(recipe, args.batch, t) for t in (1, 2)}, datas, args.batch,
                                args.reps)
-            print(f"{recipe:<10}{'augpy 1 -> 2 threads':<26}{both[2][1] / both[1][1]:12.2f}x images/s")
+            print(f"{recipe:<12}{'augpy 1 -> 2 threads':<26}{both[2][1] / both[1][1]:12.2f}x images/s")
             benchutil.record(f"{recipe} recipe, augpy 2 threads vs 1", 2, both[2][1], "augpy, 1 thread", both[1][1],
                              1.8, unit="images/s")
         for threads in args.threads:
@@ -528,14 +562,14 @@ def main():
                 try:
                     runners[peer] = peer_runner(peer, recipe, args.batch, threads)
                 except (ImportError, LookupError) as e:
-                    print(f"{recipe:<10}{label[peer]:<18}{threads:>8}  skipped ({e})")
+                    print(f"{recipe:<12}{label[peer]:<18}{threads:>8}  skipped ({e})")
             results = measure_all(runners, datas, args.batch, args.reps)
             ours, ips = results.pop("augpy")
-            print(f"{recipe:<10}{'augpy':<18}{threads:>8}{ours:12.2f}{ips:10.1f}")
+            print(f"{recipe:<12}{'augpy':<18}{threads:>8}{ours:12.2f}{ips:10.1f}")
             figures = {}
             for peer, (cpu, pips) in results.items():
                 figures[peer] = cpu
-                print(f"{recipe:<10}{label[peer]:<18}{threads:>8}{cpu:12.2f}{pips:10.1f}{cpu / ours:11.2f}x")
+                print(f"{recipe:<12}{label[peer]:<18}{threads:>8}{cpu:12.2f}{pips:10.1f}{cpu / ours:11.2f}x")
             if not figures:
                 continue
             fastest = min(figures, key=figures.get)

@@ -2,7 +2,8 @@
 padding, pad_if_needed, the crop's corner drawn uniformly, make_params written out in
 ``crop_params``) as the functional ``random_crop`` and the batch stage ``RandomCrop`` (per image
 from the seed model, stream 'RandomCrop'; each augmentation dict records ``'random_crop'``:
-(top, left) in the padded image, replayed when given), and ``five_crop`` / ``ten_crop``
+(top, left) in the padded image, replayed when given; the batch's boxes, keypoints and masks
+follow each image's shift, augpy.targets.transform_batch_targets), and ``five_crop`` / ``ten_crop``
 (torchvision's order: top-left, top-right, bottom-left, bottom-right, centre; then the same of
 the flipped image). Padding and crop are one warp with an integer translation (augpy/_pad.py):
 exactly torchvision's pad followed by its crop."""
@@ -15,6 +16,7 @@ from ._colour_stages import _image_batch
 from ._decode_stage import _augmentation_list, _restore_stage
 from . import _pad
 from . import _sampling
+from . import targets as _targets
 
 
 def parse_size(size, func):
@@ -93,9 +95,20 @@ class RandomCrop(_sampling.Sampled):
     Each augmentation dict gets ``'random_crop'``: (top, left) in the padded image
     (torchvision's params); a dict that has one is replayed. The CIFAR recipe is
     ``RandomCrop(32, padding=4)``. ValueError when the crop is larger than the (padded)
-    image without pad_if_needed."""
+    image without pad_if_needed.
+
+    Targets: boxes, keypoints and masks of the batch (augpy.targets.transform_batch_targets,
+    as RandomPerspective; settings: the attributes box_format, box_params, ignore_index)
+    follow each image's padding and crop, a translation by (left_pad - left, top_pad - top):
+    boxes are shifted and clipped to the crop (dropped when nothing is left), keypoints
+    outside the crop are dropped, and masks are cropped alike with ``ignore_index`` in the
+    padding whatever ``padding_mode`` is (a reflected band holds no labelled object: its
+    pixels are ignored, and reflected copies of boxes or keypoints are not added)."""
 
     draws = 2
+    box_format = "xyxy"
+    box_params = None
+    ignore_index = 255
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant", seed=None):
         func = "RandomCrop"
@@ -133,7 +146,9 @@ class RandomCrop(_sampling.Sampled):
         out = _pad.shifted(image, lay, n, h, w, self.size, dy, dx, self.fill, self._border, None, func)
         batch["image"] = out
         batch["augmentation"] = augmentation
-        return batch
+        return _targets.transform_batch_targets(batch, _pad.translation(n, dy, dx).astype(np.float64),
+                                                [(h, w)] * n, self.size, self.box_format, self.box_params,
+                                                self.ignore_index, func)
 
 
 def _recorded(rec, max_top, max_left, k, func):

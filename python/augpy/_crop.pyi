@@ -39,10 +39,21 @@ class RandomCrop:
     Each augmentation dict gets ``'random_crop'``: (top, left) in the padded image
     (torchvision's params); a dict that has one is replayed. The CIFAR recipe is
     ``RandomCrop(32, padding=4)``. ValueError when the crop is larger than the (padded)
-    image without pad_if_needed."""
+    image without pad_if_needed.
+
+    Targets: boxes, keypoints and masks of the batch (augpy.targets.transform_batch_targets,
+    as RandomPerspective; settings: the attributes box_format, box_params, ignore_index)
+    follow each image's padding and crop, a translation by (left_pad - left, top_pad - top):
+    boxes are shifted and clipped to the crop (dropped when nothing is left), keypoints
+    outside the crop are dropped, and masks are cropped alike with ``ignore_index`` in the
+    padding whatever ``padding_mode`` is (a reflected band holds no labelled object: its
+    pixels are ignored, and reflected copies of boxes or keypoints are not added)."""
     stream: Optional[str]
     seed: Optional[int]
     draws: int
+    box_format: str
+    box_params: Optional[Dict[str, Any]]
+    ignore_index: int
     size: Tuple[int, int]
     padding: Optional[Tuple[int, int, int, int]]
     pad_if_needed: bool

@@ -7,7 +7,10 @@ recorded in every augmentation dict as ``'mixup'`` / ``'cutmix'``. ``mixup`` and
 the functional forms for a given lambda or box.
 
 The arithmetic is torchvision's, in float32: ``x.roll(1, 0) * (1 - lam) + x * lam`` for the
-images of MixUp and for the one-hot labels of both; CutMix pastes the neighbour's box."""
+images of MixUp and for the one-hot labels of both; CutMix pastes the neighbour's box. Labels
+that are already (N, num_classes) soft or multi-hot targets (an array or tensor as
+``batch['label']``, or each metadata dict's ``'target'``) are mixed the same way in place of
+the one-hot rows (torchvision's MixUp / CutMix take class indices only)."""
 import math
 
 import numpy as np
@@ -29,16 +32,44 @@ def _rolled(x):
     return _augpy.concatenate([x[x.shape[0] - 1:], x[:x.shape[0] - 1]])
 
 
-def soft_targets(labels, num_classes, lam, device_of, func):
-    """torchvision's _mixup_label: one_hot(labels) rolled * (1 - lam) + one_hot * lam, float32,
-    as an augpy tensor on device_of's device."""
-    lab = np.asarray(labels)
+def label_array(labels, n, num_classes, func):
+    """The labels of n images as a NumPy array: N integer class indices in [0, num_classes)
+    (int64, 1-D), or (N, num_classes) soft / multi-hot targets (float, bool or int; finite) as
+    float64 (2-D). labels: an array, a sequence, an augpy tensor or a CPU torch tensor."""
+    if isinstance(labels, _augpy.Tensor):
+        labels = labels.numpy()
+    try:
+        lab = np.asarray(labels)
+    except (TypeError, ValueError, RuntimeError) as e:
+        raise ValueError(f"{func}: labels must be N class indices or (N, num_classes) targets ({e})") from None
+    if lab.ndim == 2 and lab.dtype.kind in "biuf":
+        if lab.shape != (n, num_classes):
+            raise ValueError(f"{func}: (N, num_classes) targets must have shape ({n}, {num_classes}) for {n} images "
+                             f"and num_classes={num_classes}, got {lab.shape}")
+        lab = lab.astype(np.float64)
+        if not np.isfinite(lab).all():
+            raise ValueError(f"{func}: targets must be finite, got NaN or infinity")
+        return lab
     if lab.ndim != 1 or lab.dtype.kind not in "iu":
-        raise ValueError(f"{func}: labels must be N integer class indices, got shape {lab.shape} of {lab.dtype}")
+        raise ValueError(f"{func}: labels must be N integer class indices or (N, num_classes) float targets, "
+                         f"got shape {lab.shape} of {lab.dtype}")
+    if lab.size != n:
+        raise ValueError(f"{func}: {lab.size} labels for {n} images")
     if lab.size and (lab.min() < 0 or lab.max() >= num_classes):
         raise ValueError(f"{func}: labels must be in [0, {num_classes}), got {lab.min()} .. {lab.max()}")
-    one = np.zeros((lab.size, num_classes), np.float32)
-    one[np.arange(lab.size), lab] = 1.0
+    return lab.astype(np.int64)
+
+
+def soft_targets(labels, num_classes, lam, device_of, func):
+    """torchvision's _mixup_label: one_hot(labels) rolled * (1 - lam) + one_hot * lam, float32,
+    as an augpy tensor on device_of's device; (N, num_classes) targets (multi-hot or soft) are
+    mixed as given, in float32, in place of the one-hot rows."""
+    lab = label_array(labels, device_of.shape[0], num_classes, func)
+    if lab.ndim == 2:
+        one = lab.astype(np.float32)
+    else:
+        one = np.zeros((lab.size, num_classes), np.float32)
+        one[np.arange(lab.size), lab] = 1.0
     t = np.roll(one, 1, 0) * np.float32(1.0 - lam) + one * np.float32(lam)
     out = _augpy.array_to_tensor(t.astype(np.float32))
     return out if out.device == device_of.device else out.to(device_of.device)
@@ -49,8 +80,6 @@ def _check(images, labels, num_classes, func):
         raise ValueError(f"{func}: images must be a float (N, C, H, W) tensor (mix after normalising)")
     if isinstance(num_classes, bool) or not hasattr(num_classes, "__index__") or num_classes.__index__() < 1:
         raise ValueError(f"{func}: num_classes must be an int >= 1, got {num_classes!r}")
-    if len(labels) != images.shape[0]:
-        raise ValueError(f"{func}: {len(labels)} labels for {images.shape[0]} images")
     return num_classes.__index__()
 
 
@@ -59,6 +88,7 @@ def mixup(images, labels, lam, num_classes):
     ``images.roll(1, 0) * (1 - lam) + images * lam`` in place; returns (images, soft targets)."""
     func = "augpy.image.mixup"
     num_classes = _check(images, labels, num_classes, func)
+    label_array(labels, images.shape[0], num_classes, func)  # before the images change
     lam = float(lam)
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"{func}: lam must be in [0, 1], got {lam!r}")
@@ -78,6 +108,7 @@ def cutmix(images, labels, box, num_classes):
     x1, y1, x2, y2 = (int(v) for v in box)
     if not (0 <= x1 <= x2 <= w and 0 <= y1 <= y2 <= h):
         raise ValueError(f"{func}: box {tuple(box)} is not inside the {w} x {h} image (x1 <= x2, y1 <= y2)")
+    label_array(labels, n, num_classes, func)  # before the images change
     if x2 > x1 and y2 > y1:
         patch = _rolled(images[:, :, y1:y2, x1:x2])
         _augpy.copy(patch, images[:, :, y1:y2, x1:x2])

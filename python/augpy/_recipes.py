@@ -7,6 +7,7 @@ from ._crop import RandomCrop
 from ._erasing import RandomErasing
 from ._imagenet_stages import _stage_list, imagenet_train
 from ._timm import rand_augment_transform
+from ._timm_3a import auto_augment_transform
 from ._timm_mixup import Mixup
 
 # torchvision's CIFAR-10 statistics (the reference scripts' values) times 255.
@@ -15,14 +16,17 @@ CIFAR_STD = (0.2470 * 255, 0.2435 * 255, 0.2616 * 255)
 
 
 def _policy(auto_augment, mean, seed, func):
-    """timm's auto_augment argument: None, a 'rand-...' string (timm's fill: the mean rounded) or a stage."""
+    """timm's auto_augment argument: None, a 'rand-...' string (timm's fill: the mean rounded), timm's
+    AutoAugment '3a' ('3a-mstd0.5': auto_augment_transform, as create_transform sends it) or a stage."""
     if auto_augment is None or callable(auto_augment):
         return auto_augment
     if isinstance(auto_augment, str) and auto_augment.startswith("rand"):
         fill = tuple(min(255, int(round(float(m)))) for m in mean)
         return rand_augment_transform(auto_augment, seed=seed, fill=fill, translate_pct=0.45)
-    raise ValueError(f"{func}: auto_augment must be None, a timm RandAugment string ('rand-m9-mstd0.5-inc1') or a "
-                     f"stage, got {auto_augment!r}")
+    if isinstance(auto_augment, str) and auto_augment.split("-")[0] == "3a":
+        return auto_augment_transform(auto_augment, seed=seed)
+    raise ValueError(f"{func}: auto_augment must be None, a timm RandAugment string ('rand-m9-mstd0.5-inc1'), "
+                     f"'3a' or a stage, got {auto_augment!r}")
 
 
 def _mixing(mixup, seed, func):

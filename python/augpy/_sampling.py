@@ -222,13 +222,40 @@ def metadata_labels(metadata):
     return out
 
 
+def metadata_targets(metadata, func):
+    """The soft or multi-hot labels of a batch's metadata dicts as a float32 (N, C) array: each
+    dict's ``'target'``, a sequence of C numbers (the mixing stages' labels when the batch has
+    no 'label' and its metadata no class_index); None when one is missing."""
+    rows = []
+    for k, meta in enumerate(metadata):
+        row = meta.get("target") if isinstance(meta, dict) else None
+        if row is None or isinstance(row, (str, bytes)):
+            return None
+        try:
+            row = np.asarray(row, np.float32)
+        except (TypeError, ValueError):
+            raise ValueError(f"{func}: metadata[{k}]['target'] must be a sequence of numbers, got {row!r}") from None
+        if row.ndim != 1 or (rows and row.shape != rows[0].shape):
+            raise ValueError(f"{func}: metadata[{k}]['target'] has shape {row.shape}, metadata[0]'s "
+                             f"{(rows or [row])[0].shape}: give every sample one (num_classes,) target")
+        rows.append(row)
+    return np.stack(rows) if rows else None
+
+
 def batch_labels(batch, func):
     """batch['label'], else the labels of batch['metadata'] (a batch inside StageDataset's
-    stages, before it adds 'label'), stored as batch['label']; ValueError naming func without."""
+    stages, before it adds 'label'): its class indices, else its (N, C) float targets
+    (metadata_targets), stored as batch['label']; ValueError naming func without."""
     if "label" in batch:
         return batch["label"]
-    labels = metadata_labels(batch.get("metadata") or [])
-    if not labels:
-        raise ValueError(f"{func}: the batch has no 'label' (N class indices) and its metadata no class_index")
-    batch["label"] = np.asarray(labels, np.int64)
+    meta = batch.get("metadata") or []
+    labels = metadata_labels(meta)
+    if labels:
+        batch["label"] = np.asarray(labels, np.int64)
+        return batch["label"]
+    targets = metadata_targets(meta, func)
+    if targets is None:
+        raise ValueError(f"{func}: the batch has no 'label' (N class indices or (N, num_classes) float targets) "
+                         f"and its metadata no class_index or target")
+    batch["label"] = targets
     return batch["label"]

@@ -1,8 +1,9 @@
 """timm's RandAugment (timm.data.auto_augment, timm 1.0.31) as a batch stage on uint8 (N, C, H,
 W) batches: the config string ``'rand-m9-mstd0.5-inc1'`` (rand_augment_transform's sections m,
 n, p, mstd, mmax, inc, t), timm's op sets (_RAND_TRANSFORMS, _RAND_INCREASING_TRANSFORMS, the
-'weights' set) and its level-to-argument rules (_LEVEL_DENOM = 10), each image drawing its ops,
-their application (probability ``p`` per op), magnitude noise and signs from the seed model
+'weights' set; the '3a' / '3aw' three-augment sets, whose Desaturate and GaussianBlur are in
+augpy/_timm_3a.py) and its level-to-argument rules (_LEVEL_DENOM = 10), each image drawing its
+ops, their application (probability ``p`` per op), magnitude noise and signs from the seed model
 (stream 'TimmRandAugment'). Recorded as ``'timm_policy'``: the (timm op name, its argument) list
 the image ran (its own key: timm's arguments are not torchvision's magnitudes), and
 ``'timm_magnitudes'``: each applied op's magnitude after noise and clipping.
@@ -20,6 +21,7 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import _image_batch
 from ._policies import _Policy, _check_int
+from . import _timm_3a
 
 _LEVEL_DENOM = 10.0
 
@@ -29,6 +31,11 @@ RAND_INCREASING_TRANSFORMS = ("AutoContrast", "Equalize", "Invert", "Rotate", "P
                               "SolarizeIncreasing", "SolarizeAdd", "ColorIncreasing", "ContrastIncreasing",
                               "BrightnessIncreasing", "SharpnessIncreasing", "ShearX", "ShearY", "TranslateXRel",
                               "TranslateYRel")
+RAND_3A = ("SolarizeIncreasing", "Desaturate", "GaussianBlur")  # timm's '3a' set (_RAND_3A)
+RAND_WEIGHTED_3A = {"SolarizeIncreasing": 6, "Desaturate": 6, "GaussianBlur": 6, "Rotate": 3, "ShearX": 2,
+                    "ShearY": 2, "PosterizeIncreasing": 1, "AutoContrast": 1, "ColorIncreasing": 1,
+                    "SharpnessIncreasing": 1, "ContrastIncreasing": 1, "BrightnessIncreasing": 1, "Equalize": 1,
+                    "Invert": 1}  # timm's '3aw' set (_RAND_WEIGHTED_3A)
 RAND_WEIGHTED_0 = {"Rotate": 3, "ShearX": 2, "ShearY": 2, "TranslateXRel": 1, "TranslateYRel": 1,
                    "ColorIncreasing": .25, "SharpnessIncreasing": 0.25, "AutoContrast": 0.25,
                    "SolarizeIncreasing": .05, "SolarizeAdd": .05, "ContrastIncreasing": .05,
@@ -66,6 +73,8 @@ LEVEL_TO_ARG = {
     "ShearY": (lambda level, hp: level / _LEVEL_DENOM * 0.3, True),
     "TranslateXRel": (lambda level, hp: level / _LEVEL_DENOM * hp["translate_pct"], True),
     "TranslateYRel": (lambda level, hp: level / _LEVEL_DENOM * hp["translate_pct"], True),
+    "Desaturate": (_timm_3a.desaturate_arg, False),  # the '3a' ops (augpy/_timm_3a.py)
+    "GaussianBlur": (_timm_3a.gaussian_blur_arg, False),
 }
 for _name in ("Color", "Contrast", "Brightness", "Sharpness"):
     # level / 10 * 0.9 with a random sign; the factor is max(0.1, 1 + that) (TimmRandAugment._record)
@@ -117,7 +126,8 @@ def apply_timm_policy(image, ops, interpolation="bilinear", fill=(128, 128, 128)
     """One uint8 image (C, H, W) through ops: a sequence of (timm op name, argument) with the
     name one of augpy.image.TIMM_OPS and the argument what timm's level-to-argument rule gives
     (degrees, a shear factor, a fraction of the size, bits, a threshold, an added value, an
-    enhancement factor; none for AutoContrast, Equalize and Invert). Returns a new tensor."""
+    enhancement factor, Desaturate's amount (1: grayscale), GaussianBlur's radius; none for
+    AutoContrast, Equalize and Invert). Returns a new tensor."""
     func = "augpy.image.apply_timm_policy"
     t = image if isinstance(image, _augpy.Tensor) else _augpy.asarray(image)
     if t.ndim != 3 or t.dtype != _augpy.uint8:
@@ -138,6 +148,10 @@ def apply_timm_policy(image, ops, interpolation="bilinear", fill=(128, 128, 128)
 
 def _apply_one(t, op, arg, interpolation, fill):
     h, w = t.shape[1], t.shape[2]
+    if op == "Desaturate":
+        return _timm_3a.desaturate(t, arg)
+    if op == "GaussianBlur":
+        return _timm_3a.pil_gaussian_blur(t, arg)
     if op == "AutoContrast":
         return _augpy.autocontrast(t)
     if op == "Equalize":
@@ -198,8 +212,8 @@ def parse_config(config_str, func="augpy.image.rand_augment_transform"):
 class TimmRandAugment(_Policy):
     """timm's RandAugment (``rand_augment_transform(config_str)``) on a uint8 (N, C, H, W)
     batch, in place. Each image draws ``num_ops`` ops (uniformly with replacement, or by the
-    'weights' set's weights without replacement); each is applied with probability ``prob``,
-    at ``magnitude`` plus N(0, magnitude_std) noise (uniform in [0, magnitude] for an infinite
+    'weights' or '3aw' set's weights without replacement); each is applied with probability
+    ``prob``, at ``magnitude`` plus N(0, magnitude_std) noise (uniform in [0, magnitude] for an infinite
     or > 100 std), clipped to [0, magnitude_max or 10], its argument by timm's level rule, a
     signed one negated with probability 1/2. ``fill``: the value outside a warped image (timm's
     img_mean; 128 per channel by default), ``interpolation`` 'bilinear' or 'nearest' (timm picks
@@ -234,15 +248,16 @@ class TimmRandAugment(_Policy):
         self.weights = None
         if transforms is None or transforms in ("", "default"):
             names = RAND_INCREASING_TRANSFORMS if self.increasing else RAND_TRANSFORMS
-        elif transforms == "weights":
-            names, w = zip(*RAND_WEIGHTED_0.items())
+        elif transforms in ("weights", "3aw"):
+            names, w = zip(*(RAND_WEIGHTED_0 if transforms == "weights" else RAND_WEIGHTED_3A).items())
             self.weights = np.array(w, np.float64) / sum(w)
+        elif transforms == "3a":
+            names = RAND_3A
         elif isinstance(transforms, (list, tuple)) and transforms and all(n in LEVEL_TO_ARG for n in transforms):
             names = tuple(transforms)
         else:
-            raise ValueError(f"{func}: transforms must be None, 'weights' or a list of augpy.image.TIMM_OPS names "
-                             f"(timm's '3a' / '3aw' sets need GaussianBlur and Desaturate, not here), "
-                             f"got {transforms!r}")
+            raise ValueError(f"{func}: transforms must be None, 'weights', '3a', '3aw' or a list of "
+                             f"augpy.image.TIMM_OPS names, got {transforms!r}")
         if self.weights is not None and self.num_ops > len(names):
             raise ValueError(f"{func}: num_ops must be at most {len(names)} with weights (drawn without "
                              f"replacement), got {num_ops!r}")
@@ -310,7 +325,8 @@ def rand_augment_transform(config_str, seed=None, *, interpolation="bilinear", f
     """timm's ``rand_augment_transform(config_str)`` as augpy's stage: a TimmRandAugment (uint8
     (N, C, H, W) batches). config_str: 'rand' then '-'-separated sections m (magnitude, 0..10),
     n (ops per image), p (probability of each op, default 0.5), mstd (magnitude noise), mmax
-    (the magnitude's upper clip), inc (1: the increasing-severity op set), t ('weights'), e.g.
-    'rand-m9-mstd0.5-inc1'. interpolation, fill and translate_pct: TimmRandAugment's."""
+    (the magnitude's upper clip), inc (1: the increasing-severity op set), t ('weights', or '3a' /
+    '3aw': timm's three-augment sets), e.g. 'rand-m9-mstd0.5-inc1'. interpolation, fill and
+    translate_pct: TimmRandAugment's."""
     return TimmRandAugment(**parse_config(config_str), seed=seed, interpolation=interpolation, fill=fill,
                            translate_pct=translate_pct)

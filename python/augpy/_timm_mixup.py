@@ -13,7 +13,13 @@ pair or image; MixUp ``x * lam + mirror * (1 - lam)`` in float32; CutMix's box a
 draws it (sides ``int(size * sqrt(1 - lam))``, centred on a uniform pixel, clipped) or as
 rand_bbox_minmax does, lam corrected to ``1 - box area / image area`` (``correct_lam``, always
 with ``cutmix_minmax``); targets ``y * lam + y.flip(0) * (1 - lam)`` with ``y`` the one-hot
-labels at ``1 - smoothing + smoothing / num_classes`` and ``smoothing / num_classes``."""
+labels at ``1 - smoothing + smoothing / num_classes`` and ``smoothing / num_classes``.
+
+Multi-label: labels that are already (N, num_classes) soft or multi-hot targets (an array or
+tensor as ``batch['label']``, or each metadata dict's ``'target'``; timm's mixup_target takes
+class indices only) are smoothed as timm smooths a one-hot row, ``y (1 - smoothing) +
+smoothing / num_classes`` (in float64, then float32: a one-hot row gives timm's values bit for
+bit), and mixed with the same lam."""
 import math
 
 import numpy as np
@@ -21,7 +27,7 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import _image_batch
 from ._decode_stage import _augmentation_list, _restore_stage
-from ._mixing import _is_float, sample_beta
+from ._mixing import _is_float, label_array, sample_beta
 from ._sampling import Sampled, batch_labels, generator_at
 
 MODES = ("batch", "pair", "elem")
@@ -73,10 +79,10 @@ def rand_bbox_minmax(u, h, w, minmax):
 class Mixup(Sampled):
     """timm's ``Mixup(mixup_alpha, cutmix_alpha, cutmix_minmax, prob, switch_prob, mode,
     correct_lam, label_smoothing, num_classes)`` as a collate step: ``batch['image']`` (a float
-    (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices)
-    become mixed images and ``batch['target']``, float32 (N, num_classes) label-smoothed soft
-    targets. Each augmentation dict records ``'timm_mixup'``: ``{'lam', 'box'}`` (module
-    docstring: augpy/_timm_mixup.py)."""
+    (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices, or
+    (N, num_classes) soft / multi-hot targets) become mixed images and ``batch['target']``,
+    float32 (N, num_classes) label-smoothed soft targets. Each augmentation dict records
+    ``'timm_mixup'``: ``{'lam', 'box'}`` (module docstring: augpy/_timm_mixup.py)."""
 
     def __init__(self, mixup_alpha=1.0, cutmix_alpha=0.0, cutmix_minmax=None, prob=1.0, switch_prob=0.5,
                  mode="batch", correct_lam=True, label_smoothing=0.1, num_classes=1000, seed=None):
@@ -174,14 +180,7 @@ class Mixup(Sampled):
         return batch
 
     def _labels(self, labels, n, func):
-        lab = np.asarray(labels)
-        if lab.ndim != 1 or lab.dtype.kind not in "iu":
-            raise ValueError(f"{func}: labels must be N integer class indices, got shape {lab.shape} of {lab.dtype}")
-        if lab.size != n:
-            raise ValueError(f"{func}: {lab.size} labels for {n} images")
-        if lab.size and (lab.min() < 0 or lab.max() >= self.num_classes):
-            raise ValueError(f"{func}: labels must be in [0, {self.num_classes}), got {lab.min()} .. {lab.max()}")
-        return lab
+        return label_array(labels, n, self.num_classes, func)
 
     def _mix(self, image, records):
         n = image.shape[0]
@@ -215,11 +214,13 @@ class Mixup(Sampled):
                     _augpy.copy(mixed, image[a])
 
     def _targets(self, labels, records, like):
-        n = labels.size
-        off = np.float32(self.label_smoothing / self.num_classes)
-        on = np.float32(1.0 - self.label_smoothing + self.label_smoothing / self.num_classes)
-        y1 = np.full((n, self.num_classes), off, np.float32)
-        y1[np.arange(n), labels] = on
+        n = labels.shape[0]
+        off = self.label_smoothing / self.num_classes
+        if labels.ndim == 2:  # soft / multi-hot: timm's smoothing of a one-hot row, y (1 - s) + s / C
+            y1 = (labels * (1.0 - self.label_smoothing) + off).astype(np.float32)
+        else:
+            y1 = np.full((n, self.num_classes), np.float32(off), np.float32)
+            y1[np.arange(n), labels] = np.float32(1.0 - self.label_smoothing + off)
         y2 = y1[::-1]
         if self.mode == "batch":
             lam = records[0]["lam"] if n else 1.0

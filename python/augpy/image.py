@@ -40,7 +40,7 @@ augpy/_imagenet_stages.py (the ImageNet stages and recipes), augpy/_colour_stage
 (Lighting, ColorJitter, Normalize), augpy/_crop.py (RandomCrop), augpy/_random_stages.py
 (RandomGrayscale, RandomGaussianBlur, RandomJpegQuality); the policies and mixing: augpy/_policies.py
 (RandAugment, TrivialAugmentWide), _autoaugment.py, _augmix.py, _timm.py (timm's
-RandAugment), _mixing.py (MixUp, CutMix), _timm_mixup.py (timm's Mixup), _erasing.py and
+RandAugment), _timm_3a.py (timm's three-augment ops and AutoAugment '3a'), _mixing.py (MixUp, CutMix), _timm_mixup.py (timm's Mixup), _erasing.py and
 _combinators.py (docs/policies.md); _recipes.py (timm_train, cifar_train).
 """
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD  # noqa: F401 (public constants)
@@ -59,6 +59,7 @@ from ._autoaugment import AutoAugment
 from ._augmix import AugMix, apply_augmix
 from ._timm_mixup import Mixup
 from ._timm import TIMM_OPS, TimmRandAugment, apply_timm_policy, rand_augment_transform
+from ._timm_3a import TimmAutoAugment, auto_augment_transform
 from ._recipes import CIFAR_MEAN, CIFAR_STD, cifar_train, timm_train  # noqa: F401 (CIFAR_*: public)
 
 __all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNetTrain", "Lighting", "Lightning",
@@ -66,7 +67,8 @@ __all__ = ["ColorJitter", "DecodeWarp", "decode_warp", "ImageNetEval", "ImageNet
            "imagenet_eval", "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose",
            "RandomApply", "RandomChoice", "OneOf", "RandomCrop", "RandomGrayscale", "RandomGaussianBlur",
            "RandomJpegQuality", "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS",
-           "TimmRandAugment", "apply_timm_policy", "rand_augment_transform", "timm_train",
+           "TimmRandAugment", "apply_timm_policy", "rand_augment_transform", "TimmAutoAugment",
+           "auto_augment_transform", "timm_train",
            "cifar_train", "RandomPerspective"]
 
 # The public names live here (their reprs, pickles and docs say augpy.image).
@@ -74,7 +76,7 @@ for _obj in (ColorJitter, DecodeWarp, decode_warp, ImageNetEval, ImageNetTrain, 
              RandomErasing, TrivialAugmentWide, apply_policy, imagenet_eval, imagenet_train, MixUp,
              CutMix, mixup, cutmix, Compose, RandomApply, RandomChoice, OneOf, RandomCrop,
              RandomGrayscale, RandomGaussianBlur, RandomJpegQuality, AutoAugment, AugMix, apply_augmix,
-             Mixup, TimmRandAugment, apply_timm_policy, rand_augment_transform, timm_train, cifar_train,
-             RandomPerspective):
+             Mixup, TimmRandAugment, apply_timm_policy, rand_augment_transform, TimmAutoAugment,
+             auto_augment_transform, timm_train, cifar_train, RandomPerspective):
     _obj.__module__ = __name__
 del _obj

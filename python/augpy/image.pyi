@@ -19,7 +19,7 @@ __all__ = [
     "imagenet_eval", "imagenet_train", "MixUp", "CutMix", "mixup", "cutmix", "Compose", "RandomApply",
     "RandomChoice", "OneOf", "RandomCrop", "RandomGrayscale", "RandomGaussianBlur", "RandomJpegQuality",
     "AutoAugment", "AugMix", "apply_augmix", "Mixup", "TIMM_OPS", "TimmRandAugment", "apply_timm_policy",
-    "rand_augment_transform", "timm_train", "cifar_train",
+    "rand_augment_transform", "TimmAutoAugment", "auto_augment_transform", "timm_train", "cifar_train",
     "RandomPerspective",
 ]
 
@@ -375,14 +375,15 @@ def apply_timm_policy(image: Any, ops: Sequence[Tuple[str, Optional[float]]], in
     """One uint8 image (C, H, W) through ops: a sequence of (timm op name, argument) with the
     name one of augpy.image.TIMM_OPS and the argument what timm's level-to-argument rule gives
     (degrees, a shear factor, a fraction of the size, bits, a threshold, an added value, an
-    enhancement factor; none for AutoContrast, Equalize and Invert). Returns a new tensor."""
+    enhancement factor, Desaturate's amount (1: grayscale), GaussianBlur's radius; none for
+    AutoContrast, Equalize and Invert). Returns a new tensor."""
 
 
 class TimmRandAugment:
     """timm's RandAugment (``rand_augment_transform(config_str)``) on a uint8 (N, C, H, W)
     batch, in place. Each image draws ``num_ops`` ops (uniformly with replacement, or by the
-    'weights' set's weights without replacement); each is applied with probability ``prob``,
-    at ``magnitude`` plus N(0, magnitude_std) noise (uniform in [0, magnitude] for an infinite
+    'weights' or '3aw' set's weights without replacement); each is applied with probability
+    ``prob``, at ``magnitude`` plus N(0, magnitude_std) noise (uniform in [0, magnitude] for an infinite
     or > 100 std), clipped to [0, magnitude_max or 10], its argument by timm's level rule, a
     signed one negated with probability 1/2. ``fill``: the value outside a warped image (timm's
     img_mean; 128 per channel by default), ``interpolation`` 'bilinear' or 'nearest' (timm picks
@@ -416,8 +417,36 @@ def rand_augment_transform(config_str: str, seed: _Seed = None, *, interpolation
     """timm's ``rand_augment_transform(config_str)`` as augpy's stage: a TimmRandAugment (uint8
     (N, C, H, W) batches). config_str: 'rand' then '-'-separated sections m (magnitude, 0..10),
     n (ops per image), p (probability of each op, default 0.5), mstd (magnitude noise), mmax
-    (the magnitude's upper clip), inc (1: the increasing-severity op set), t ('weights'), e.g.
-    'rand-m9-mstd0.5-inc1'. interpolation, fill and translate_pct: TimmRandAugment's."""
+    (the magnitude's upper clip), inc (1: the increasing-severity op set), t ('weights', or '3a' /
+    '3aw': timm's three-augment sets), e.g. 'rand-m9-mstd0.5-inc1'. interpolation, fill and
+    translate_pct: TimmRandAugment's."""
+
+
+class TimmAutoAugment:
+    """timm's AutoAugment with its '3a' policy (``auto_augment_transform('3a')``; DeiT III's
+    three augmentations) on a uint8 (N, C, H, W) batch, in place: each image runs one sub-policy
+    chosen uniformly: Solarize at magnitude 5 (threshold 128), Desaturate at 10 (grayscale) or
+    GaussianBlurRand at 10 (PIL's Gaussian blur of a radius uniform in [0.1, 2 * factor],
+    factor = magnitude / 10). With ``magnitude_std`` > 0 a magnitude gets N(0, magnitude_std)
+    noise, clipped to [0, 10] (timm's AugmentOp). Each augmentation dict gets
+    ``'timm_auto_augment'``: the (timm op name, argument) list the image ran (the blur recorded
+    as ('GaussianBlur', its radius)), replayed when given (augpy.image.apply_timm_policy runs
+    one), and ``'timm_auto_augment_magnitudes'``."""
+    stream: Optional[str]
+    seed: Optional[int]
+    policy: str
+    magnitude_std: float
+    draws: int
+    key: str
+    def __init__(self, policy: str = "3a", magnitude_std: float = 0.0, seed: _Seed = None) -> None: ...
+    def __call__(self, batch: _Batch) -> _Batch: ...
+
+
+def auto_augment_transform(config_str: str, seed: _Seed = None) -> TimmAutoAugment:
+    """timm's ``auto_augment_transform(config_str)`` as augpy's stage, for the policy '3a'
+    (``create_transform(auto_augment='3a')``): a TimmAutoAugment. config_str: '3a', then
+    optional '-'-separated sections mstd<float> (magnitude noise), e.g. '3a-mstd0.5'. timm's other
+    policies ('v0', 'v0r', 'original', 'originalr') are a ValueError."""
 
 
 class AutoAugment:
@@ -476,10 +505,10 @@ class AugMix:
 class Mixup:
     """timm's ``Mixup(mixup_alpha, cutmix_alpha, cutmix_minmax, prob, switch_prob, mode,
     correct_lam, label_smoothing, num_classes)`` as a collate step: ``batch['image']`` (a float
-    (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices)
-    become mixed images and ``batch['target']``, float32 (N, num_classes) label-smoothed soft
-    targets. Each augmentation dict records ``'timm_mixup'``: ``{'lam', 'box'}`` (module
-    docstring: augpy/_timm_mixup.py)."""
+    (N, C, H, W) tensor, N even, mixed in place) and ``batch['label']`` (N class indices, or
+    (N, num_classes) soft / multi-hot targets) become mixed images and ``batch['target']``,
+    float32 (N, num_classes) label-smoothed soft targets. Each augmentation dict records
+    ``'timm_mixup'``: ``{'lam', 'box'}`` (module docstring: augpy/_timm_mixup.py)."""
     stream: Optional[str]
     seed: Optional[int]
     mixup_alpha: float

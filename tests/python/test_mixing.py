@@ -111,7 +111,10 @@ def test_stages_record_and_replay(cls, key):
     (lambda: augpy.image.mixup(batch()["image"], np.arange(8), 1.5, 10), r"augpy.image.mixup: lam must be in \[0, 1\]"),
     (lambda: augpy.image.cutmix(batch()["image"], np.arange(8), (5, 0, 2, 4), 10),
      "augpy.image.cutmix: box .* is not inside the 16 x 12 image"),
-    (lambda: augpy.image.mixup(batch()["image"], np.zeros((8, 2), int), 0.5, 10), "labels must be N integer"),
+    (lambda: augpy.image.mixup(batch()["image"], np.zeros((8, 2), int), 0.5, 10),
+     r"augpy.image.mixup: \(N, num_classes\) targets must have shape \(8, 10\) for 8 images and num_classes=10, "
+     r"got \(8, 2\)"),
+    (lambda: augpy.image.mixup(batch()["image"], np.zeros((8, 10, 1)), 0.5, 10), "labels must be N integer"),
 ])
 def test_bad_arguments(call, msg):
     with pytest.raises(ValueError, match=msg):

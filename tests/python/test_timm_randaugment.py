@@ -167,7 +167,7 @@ def test_stage_records_and_replays():
     ("rand-p0.5.1", r"augpy.image.rand_augment_transform: section 'p0.5.1' of 'rand-p0.5.1' needs a number"),
     ("rand-m11", r"TimmRandAugment: magnitude must be in \[0, 10\] .*got 11"),
     ("rand-p1.5", r"TimmRandAugment: prob must be in \[0, 1\], got 1.5"),
-    ("rand-m9-t3a", r"TimmRandAugment: transforms must be None, 'weights' or a list"),
+    ("rand-m9-t4a", r"TimmRandAugment: transforms must be None, 'weights', '3a', '3aw' or a list"),
     ("rand-n20-tweights", r"TimmRandAugment: num_ops must be at most 15 with weights"),
     (9, r"augpy.image.rand_augment_transform: config must be a string"),
 ])

@@ -1,0 +1,194 @@
+"""timm's three-augment set (DeiT III's "3-Augment", timm 1.0.31's timm.data.auto_augment): the
+ops Desaturate and GaussianBlur that its '3a' / '3aw' sets add to RandAugment
+(augpy/_timm.py takes them through apply_timm_policy), and its AutoAugment policy '3a'
+(``auto_augment_transform('3a')``, timm's ``create_transform(auto_augment='3a')``) as the stage
+``TimmAutoAugment``: each image runs one of Solarize(threshold 128), Desaturate (to grayscale)
+and a Gaussian blur of a radius drawn uniformly in [0.1, 2.0], chosen uniformly.
+
+timm's ops are PIL's. Desaturate is PIL's ImageEnhance.Color at factor 1 - arg, here
+augpy.adjust_saturation (torchvision's grayscale and blend: within 1 of PIL); GaussianBlur is
+PIL's ImageFilter.GaussianBlur(radius), three extended box blurs per axis with a uint8 rounding
+after each (Pillow's BoxBlur.c), here written out in NumPy (``pil_gaussian_blur``: bit-exact,
+on the host; a tensor on a CUDA device goes through the host)."""
+import math
+import re
+
+import numpy as np
+
+from . import _augpy
+from ._colour_stages import _image_batch
+from ._policies import _Policy
+
+_LEVEL_DENOM = 10.0
+
+
+def _F(x):
+    """x as a float32 (C's float arithmetic)."""
+    return np.float32(x)
+
+
+def _box_radius(radius, passes=3):
+    """Pillow's _gaussian_blur_radius: the extended box radius (float32 arithmetic, as its C)
+    whose ``passes`` box blurs have the variance radius ** 2."""
+    r = _F(radius)
+    sigma2 = _F(r * r) / _F(passes)
+    big_l = _F(math.sqrt(12.0 * float(sigma2) + 1.0))
+    l = _F(math.floor((float(big_l) - 1.0) / 2.0))
+    a = (_F(2) * l + _F(1)) * (l * (l + _F(1)) - _F(3) * sigma2)
+    a = a / (_F(6) * (sigma2 - (l + _F(1)) * (l + _F(1))))
+    return _F(l + a)
+
+
+def _box_passes(a, radius, passes=3):
+    """Pillow's ImagingHorizontalBoxBlur ``passes`` times along the last axis of a uint8 array:
+    each output pixel is the sum of the 2 R + 1 pixels about it (R = int(radius)) times ww plus
+    the two next ones times fw, + 2**23, >> 24 (ww = 2**24 / (2 radius + 1) in float32,
+    truncated; fw = (2**24 - (2 R + 1) ww) / 2), indices clamped to the line (its edge pixels
+    repeated), rounded to uint8 after each pass. uint32 holds every sum: (2 R + 1) ww + 2 fw
+    <= 2**24, times 255, plus 2**23. The line sits in a buffer with R + 1 pixels of margin."""
+    r = int(radius)
+    ww = np.uint32(int(_F(1 << 24) / (radius * _F(2) + _F(1))))
+    fw = np.uint32(((1 << 24) - (r * 2 + 1) * int(ww)) // 2)
+    n = a.shape[-1]
+    buf = np.empty(a.shape[:-1] + (n + 2 * r + 2,), np.uint32)
+    mid = buf[..., r + 1:r + 1 + n]
+    mid[...] = a
+    acc, far = np.empty(a.shape, np.uint32), np.empty(a.shape, np.uint32)
+    for _ in range(passes):
+        buf[..., :r + 1] = buf[..., r + 1:r + 2]  # the margins: the edge pixels
+        buf[..., r + 1 + n:] = buf[..., r + n:r + n + 1]
+        np.copyto(acc, buf[..., 1:n + 1])  # the window of pixel j: buf[j + 1 .. j + 2 r + 1]
+        for k in range(2, 2 * r + 2):
+            acc += buf[..., k:k + n]
+        np.add(buf[..., 0:n], buf[..., 2 * r + 2:2 * r + 2 + n], out=far)
+        acc *= ww
+        far *= fw
+        acc += far
+        acc += np.uint32(1 << 23)
+        np.right_shift(acc, 24, out=mid)
+    return mid.astype(np.uint8)
+
+
+def pil_gaussian_blur(image, radius):
+    """PIL's ``ImageFilter.GaussianBlur(radius)`` (Pillow's ImagingGaussianBlur, 3 passes) on a
+    uint8 (C, H, W) image: a new tensor on the image's device, bit-exact with Pillow."""
+    func = "augpy.image.apply_timm_policy"
+    t = image if isinstance(image, _augpy.Tensor) else _augpy.asarray(image)
+    if t.ndim != 3 or t.dtype != _augpy.uint8:
+        raise ValueError(f"{func}: GaussianBlur takes a uint8 (C, H, W) image, got {t.dtype} of shape "
+                         f"{tuple(t.shape)}")
+    if not (math.isfinite(radius) and radius >= 0):
+        raise ValueError(f"{func}: GaussianBlur's radius must be a finite number >= 0, got {radius!r}")
+    a = t.numpy()  # from any device
+    box = _box_radius(radius)
+    if radius != 0 and box != 0 and a.size:  # Pillow: the passes along x, then along y (transposed)
+        a = _box_passes(a, box)
+        a = _box_passes(np.ascontiguousarray(a.transpose(0, 2, 1)), box).transpose(0, 2, 1)
+    out = _augpy.array_to_tensor(np.ascontiguousarray(a))
+    return out if out.device == t.device else out.to(t.device)
+
+
+def desaturate(image, arg):
+    """timm's desaturate: PIL's ImageEnhance.Color at factor min(1, max(0, 1 - arg)) (arg 1:
+    grayscale, 0: unchanged), as augpy.adjust_saturation (a new tensor)."""
+    return _augpy.adjust_saturation(image, min(1.0, max(0.0, 1.0 - arg)))
+
+
+# timm's LEVEL_TO_ARG of the two ops (_minmax_level_to_arg: min + (max - min) * level / 10, clamped)
+def desaturate_arg(level, _hparams=None):
+    return min(1.0, max(0.5, 0.5 + 0.5 * (level / _LEVEL_DENOM)))
+
+
+def gaussian_blur_arg(level, _hparams=None):
+    return min(2.0, max(0.1, 0.1 + 1.9 * (level / _LEVEL_DENOM)))
+
+
+# timm's auto_augment_policy_3a: (op, magnitude) sub-policies of one op each, applied with p 1.0
+POLICY_3A = (("Solarize", 5), ("Desaturate", 10), ("GaussianBlurRand", 10))
+
+
+def parse_auto_augment(config_str, func="augpy.image.auto_augment_transform"):
+    """timm's auto_augment_transform config: the policy name, then sections 'mstd<float>'."""
+    if not isinstance(config_str, str):
+        raise ValueError(f"{func}: config must be a string such as '3a' or '3a-mstd0.5', got {config_str!r}")
+    parts = config_str.split("-")
+    if parts[0] != "3a":
+        known = "'v0', 'v0r', 'original', 'originalr'"
+        raise ValueError(f"{func}: policy {parts[0]!r} of {config_str!r}: augpy has timm's '3a' only (timm's "
+                         f"{known} are not here; torchvision's AutoAugment is augpy.image.AutoAugment)")
+    out = {}
+    for c in parts[1:]:
+        m = re.fullmatch(r"mstd(\d.*)", c)
+        if m is None:
+            if re.search(r"\d", c) is None:
+                continue  # timm skips a section without a number
+            raise ValueError(f"{func}: unknown section {c!r} in {config_str!r} (timm's AutoAugment takes mstd)")
+        try:
+            out["magnitude_std"] = float(m.group(1))
+        except ValueError:
+            raise ValueError(f"{func}: section {c!r} of {config_str!r} needs a number after 'mstd'") from None
+    return out
+
+
+class TimmAutoAugment(_Policy):
+    """timm's AutoAugment with its '3a' policy (``auto_augment_transform('3a')``; DeiT III's
+    three augmentations) on a uint8 (N, C, H, W) batch, in place: each image runs one sub-policy
+    chosen uniformly: Solarize at magnitude 5 (threshold 128), Desaturate at 10 (grayscale) or
+    GaussianBlurRand at 10 (PIL's Gaussian blur of a radius uniform in [0.1, 2 * factor],
+    factor = magnitude / 10). With ``magnitude_std`` > 0 a magnitude gets N(0, magnitude_std)
+    noise, clipped to [0, 10] (timm's AugmentOp). Each augmentation dict gets
+    ``'timm_auto_augment'``: the (timm op name, argument) list the image ran (the blur recorded
+    as ('GaussianBlur', its radius)), replayed when given (augpy.image.apply_timm_policy runs
+    one), and ``'timm_auto_augment_magnitudes'``."""
+
+    key = "timm_auto_augment"
+    draws = 3  # the sub-policy, the magnitude noise, the blur radius
+
+    def __init__(self, policy="3a", magnitude_std=0.0, seed=None):
+        func = "TimmAutoAugment"
+        self._params = dict(policy=policy, magnitude_std=magnitude_std, seed=seed)
+        if policy != "3a":
+            raise ValueError(f"{func}: policy must be '3a' (timm's three-augment policy), got {policy!r}")
+        std = float(magnitude_std) if isinstance(magnitude_std, (int, float)) and \
+            not isinstance(magnitude_std, bool) else math.nan
+        if not std >= 0:
+            raise ValueError(f"{func}: magnitude_std must be a number >= 0, got {magnitude_std!r}")
+        self.policy, self.magnitude_std = policy, std
+        self._init_sampling(seed)
+
+    def _record(self, u, h, w):
+        from ._timm import _normals, level_arg
+        name, magnitude = POLICY_3A[min(int(u[0] * 3), 2)]
+        m = float(magnitude)
+        if self.magnitude_std == math.inf:
+            m = u[1] * m
+        elif self.magnitude_std > 0:
+            m = m + self.magnitude_std * _normals([u[1]])[0]
+        m = max(0.0, min(m, _LEVEL_DENOM))
+        if name == "GaussianBlurRand":
+            factor = min(1.0, max(0.0, m / _LEVEL_DENOM))
+            op = ("GaussianBlur", float(0.1 + u[2] * (2.0 * factor - 0.1)))  # random.uniform(0.1, 2.0 * factor)
+        else:
+            op = (name, level_arg(name, m, False, {}))
+        return {self.key: [op], "timm_auto_augment_magnitudes": [m]}
+
+    def _draw(self, u, h, w):
+        return self._record(u, h, w)[self.key]
+
+    def _apply_ops(self, image, ops):
+        from ._timm import apply_timm_policy
+        return apply_timm_policy(image, ops)
+
+    def __call__(self, batch):
+        image = _image_batch(batch, "TimmAutoAugment", "uint8 (N, C, H, W)", pixels=True)
+        if image.dtype != _augpy.uint8:
+            raise ValueError(f"TimmAutoAugment: batch['image'] must be uint8 (timm's ops are PIL's), got {image.dtype}")
+        return super().__call__(batch)
+
+
+def auto_augment_transform(config_str, seed=None):
+    """timm's ``auto_augment_transform(config_str)`` as augpy's stage, for the policy '3a'
+    (``create_transform(auto_augment='3a')``): a TimmAutoAugment. config_str: '3a', then
+    optional '-'-separated sections mstd<float> (magnitude noise), e.g. '3a-mstd0.5'. timm's other
+    policies ('v0', 'v0r', 'original', 'originalr') are a ValueError."""
+    return TimmAutoAugment("3a", **parse_auto_augment(config_str), seed=seed)
