@@ -304,7 +304,7 @@ AUG_API aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_des
  * libjpeg-turbo's message; images over the decoder's limit
  * (aug_decoder_set_limit, default 2^28 pixels) give AUG_ERR_JPEG too. Data
  * that starts neither a JPEG (FF D8) nor a PNG (its 8-byte signature) gives
- * AUG_ERR_JPEG "func: not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74 6d 6c 3e 0a 3c)",
+ * AUG_ERR_JPEG "func: not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 3c 68 74 6d 6c 3e 0a 3c)",
  * its first (up to 8) bytes in hex, or "(empty)" for 0 bytes; every entry
  * below (decode, info, describe) checks this first. On any error *out is untouched
  * and nothing half-decoded is returned (the buffer's bytes are then unspecified). */
@@ -354,21 +354,24 @@ AUG_API aug_status aug_jpeg_encode(const aug_tensor *image, const char *layout, 
 
 /* The file formats a decoder reads, told apart by their first bytes (JPEG:
  * FF D8 FF; PNG: the 8-byte signature 89 'PNG' 0D 0A 1A 0A; WebP: 'RIFF', 4
- * bytes, 'WEBP'; TIFF: 'II' 2A 00 or 'MM' 00 2A, BigTIFF 'II' 2B 00 or 'MM' 00 2B). */
+ * bytes, 'WEBP'; TIFF: 'II' 2A 00 or 'MM' 00 2A, BigTIFF 'II' 2B 00 or 'MM' 00 2B;
+ * AVIF: an ISO BMFF 'ftyp' box first whose major or a compatible brand is
+ * 'avif' or 'avis'). */
 typedef enum aug_image_format {
     AUG_FORMAT_UNKNOWN = 0,
     AUG_FORMAT_JPEG = 1,
     AUG_FORMAT_PNG = 2,
     AUG_FORMAT_WEBP = 3,
-    AUG_FORMAT_TIFF = 4
+    AUG_FORMAT_TIFF = 4,
+    AUG_FORMAT_AVIF = 5
 } aug_image_format;
 /* The number of formats, AUG_FORMAT_UNKNOWN included (the formats are 1 ..
  * AUG_FORMAT_COUNT - 1; augpy.supported_formats lists them). */
-#define AUG_FORMAT_COUNT 5
+#define AUG_FORMAT_COUNT 6
 /* The format of data from its magic bytes (AUG_FORMAT_UNKNOWN for NULL,
  * too short or other data; no error is set). */
 AUG_API aug_image_format aug_image_format_of(const void *data, size_t size);
-/* "jpeg", "png", "webp" or "tiff" (static strings); NULL for any other value. */
+/* "jpeg", "png", "webp", "tiff" or "avif" (static strings); NULL for any other value. */
 AUG_API const char *aug_image_format_name(aug_image_format format);
 
 /* The channels of a decode (aug_decoder_decode_as). Conversions (both formats):
