@@ -14,7 +14,7 @@ VPY := $(VENV)/bin/python
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 APT_PACKAGES := build-essential cmake pkg-config libcmocka-dev libopenblas-dev libturbojpeg0-dev libjpeg62-turbo-dev \
                 librandom123-dev libjpeg-turbo-progs python3-dev python3-venv libspng-dev \
-                libwebp-dev libtiff-dev
+                libwebp-dev libtiff-dev libavif-dev
 # The libFuzzer targets (tests/fuzz) build with clang.
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy 'ray[data]==2.60.0'

@@ -33,12 +33,14 @@ CARRY=$ROOT/.gpucarry
 CARRY_LIMIT_MB=64
 # The Debian packages of the build (the Makefile's APT_PACKAGES that carry libraries) and their
 # run-time libraries (libtiff-4.pc's Requires.private need libzstd's, liblzma's and libdeflate's
-# .pc files; libtiff6's own libraries: libdeflate0, libjbig0, liblerc4, libwebp7).
+# .pc files; libtiff6's own libraries: libdeflate0, libjbig0, liblerc4, libwebp7; libavif15's AV1
+# codecs: libdav1d6, libgav1-1 (with libabsl20220623), librav1e0, libsvtav1enc1, libaom3, and libyuv0).
 DEBS="libturbojpeg0-dev libturbojpeg0 libjpeg62-turbo-dev libjpeg62-turbo libspng-dev libspng0 librandom123-dev
       libcmocka-dev libcmocka0 pkgconf pkgconf-bin libpkgconf3 zlib1g-dev libopenblas0-pthread libopenblas-dev
       libopenblas-pthread-dev libgfortran5 libquadmath0
       libwebp-dev libwebp7 libwebpdemux2 libwebpmux3 libtiff-dev libtiff6 libdeflate-dev libdeflate0 libjbig0 liblerc4
-      libzstd-dev liblzma-dev"
+      libzstd-dev liblzma-dev
+      libavif-dev libavif15 libdav1d6 libgav1-1 libabsl20220623 librav1e0 libsvtav1enc1 libaom3 libyuv0"
 
 # ---------------------------------------------------------------------------------------- prep
 if [ "$MODE" = prep ]; then
@@ -146,7 +148,7 @@ if [ "$DRY" = 1 ]; then
   (carried_debs "$ROOT/build-gpu-dry/sysroot" || { echo "no .gpucarry/deb: run make gpu-check-prep"; exit 1; }
    tbox 120 "$B" cmake -S . -B "$ROOT/build-gpu-dry/host" -DCMAKE_BUILD_TYPE=Release -DAUG_BUILD_BENCH=OFF \
      -DAUG_BUILD_PYTHON=OFF "${CMAKE_DEPS[@]}" || exit 1
-   for v in TURBOJPEG_INCLUDE_DIRS SPNG_INCLUDE_DIRS WEBP_INCLUDE_DIRS TIFF_INCLUDE_DIRS AUG_RANDOM123_INCLUDE CMOCKA_INCLUDE CMOCKA_LIB; do
+   for v in TURBOJPEG_INCLUDE_DIRS SPNG_INCLUDE_DIRS WEBP_INCLUDE_DIRS TIFF_INCLUDE_DIRS AVIF_INCLUDE_DIRS AUG_RANDOM123_INCLUDE CMOCKA_INCLUDE CMOCKA_LIB; do
      grep -q "^$v.*=$ROOT/build-gpu-dry/sysroot" "$ROOT/build-gpu-dry/host/CMakeCache.txt" ||
        { echo "$v is not taken from .gpucarry: $(grep "^$v" "$ROOT/build-gpu-dry/host/CMakeCache.txt")"; exit 1; }
    done) >> "$B" 2>&1
@@ -192,8 +194,8 @@ fi
 C=$OUT/ctest.log; : > "$C"
 CT=(-L cuda); [ "$DRY" = 1 ] && CT+=(-R "${GPU_CHECK_CTEST:-test_cuda_faults|test_cuda_nvjpeg}")
 # the CPU decoder's own suites first: a header/library mismatch of the carried packages fails here by name
-(cd "$HOST" && tbox 60 "$C" ctest --output-on-failure -R '^(test_jpeg|test_jpeg_region|test_png_rrc|test_formats)$'); rc=$?
-step "CPU JPEG/PNG/WebP/TIFF suites (the carried headers match the carried libraries)" $rc
+(cd "$HOST" && tbox 60 "$C" ctest --output-on-failure -R '^(test_jpeg|test_jpeg_region|test_png_rrc|test_formats|test_avif)$'); rc=$?
+step "CPU JPEG/PNG/WebP/TIFF/AVIF suites (the carried headers match the carried libraries)" $rc
 (cd "$HOST" && tbox 150 "$C" ctest --output-on-failure "${CT[@]}"); rc=$?
 step "C suites on cuda:0: $(grep -Eo '[0-9]+% tests passed.*' "$C" | tail -1)" $rc
 grep -E "\*\*\*Failed|FAILED|differ" "$C" | head -20 >> "$S"
@@ -228,7 +230,7 @@ PTMAX=$(( $(left) - 70 )); [ "$PTMAX" -gt 150 ] && PTMAX=150; [ "$PTMAX" -lt 20 
 step "pytest (cuda:0 the default): $(grep -E '[0-9]+ (passed|failed)' "$Y" | tail -1)" $rc
 grep -E "^(FAILED|ERROR) " "$Y" | head -30 >> "$S"
 # the rest of the suite that reaches the device, while time is left before the sanitizer's minute
-PT2=(test_jpeg_roi.py test_png.py test_formats.py test_resize.py test_noise.py test_colour_lighting.py test_lighting.py test_ops.py
+PT2=(test_jpeg_roi.py test_png.py test_formats.py test_avif.py test_resize.py test_noise.py test_colour_lighting.py test_lighting.py test_ops.py
      test_indexing.py test_tensor.py test_tensor_methods.py test_loader.py test_image_views.py test_functional.py
      test_errors.py test_layout.py test_targets.py test_dali_regressions.py test_dali_rrc.py test_module_funcs.py)
 PTMAX=$(( $(left) - 70 ))

@@ -304,7 +304,7 @@ AUG_API aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_des
  * libjpeg-turbo's message; images over the decoder's limit
  * (aug_decoder_set_limit, default 2^28 pixels) give AUG_ERR_JPEG too. Data
  * that starts neither a JPEG (FF D8) nor a PNG (its 8-byte signature) gives
- * AUG_ERR_JPEG "func: not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74 6d 6c 3e 0a 3c)",
+ * AUG_ERR_JPEG "func: not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 3c 68 74 6d 6c 3e 0a 3c)",
  * its first (up to 8) bytes in hex, or "(empty)" for 0 bytes; every entry
  * below (decode, info, describe) checks this first. On any error *out is untouched
  * and nothing half-decoded is returned (the buffer's bytes are then unspecified). */
@@ -354,21 +354,24 @@ AUG_API aug_status aug_jpeg_encode(const aug_tensor *image, const char *layout, 
 
 /* The file formats a decoder reads, told apart by their first bytes (JPEG:
  * FF D8 FF; PNG: the 8-byte signature 89 'PNG' 0D 0A 1A 0A; WebP: 'RIFF', 4
- * bytes, 'WEBP'; TIFF: 'II' 2A 00 or 'MM' 00 2A, BigTIFF 'II' 2B 00 or 'MM' 00 2B). */
+ * bytes, 'WEBP'; TIFF: 'II' 2A 00 or 'MM' 00 2A, BigTIFF 'II' 2B 00 or 'MM' 00 2B;
+ * AVIF: an ISO BMFF 'ftyp' box first whose major or a compatible brand is
+ * 'avif' or 'avis'). */
 typedef enum aug_image_format {
     AUG_FORMAT_UNKNOWN = 0,
     AUG_FORMAT_JPEG = 1,
     AUG_FORMAT_PNG = 2,
     AUG_FORMAT_WEBP = 3,
-    AUG_FORMAT_TIFF = 4
+    AUG_FORMAT_TIFF = 4,
+    AUG_FORMAT_AVIF = 5
 } aug_image_format;
 /* The number of formats, AUG_FORMAT_UNKNOWN included (the formats are 1 ..
  * AUG_FORMAT_COUNT - 1; augpy.supported_formats lists them). */
-#define AUG_FORMAT_COUNT 5
+#define AUG_FORMAT_COUNT 6
 /* The format of data from its magic bytes (AUG_FORMAT_UNKNOWN for NULL,
  * too short or other data; no error is set). */
 AUG_API aug_image_format aug_image_format_of(const void *data, size_t size);
-/* "jpeg", "png", "webp" or "tiff" (static strings); NULL for any other value. */
+/* "jpeg", "png", "webp", "tiff" or "avif" (static strings); NULL for any other value. */
 AUG_API const char *aug_image_format_name(aug_image_format format);
 
 /* The channels of a decode (aug_decoder_decode_as). Conversions (both formats):
@@ -423,7 +426,7 @@ AUG_API aug_status aug_decoder_decode_as(aug_decoder *d, const void *data, size_
                                          int scale_num, int scale_denom, aug_decode_mode mode,
                                          const aug_tensor *buffer, aug_tensor **out);
 
-/* ---- WebP, TIFF, 16-bit output and pages (docs/formats.md) ------------------- */
+/* ---- WebP, TIFF, AVIF, 16-bit output and pages (docs/formats.md) ------------- */
 
 /* What a file's header says, for every format (aug_image_describe). */
 typedef struct aug_image_desc {
@@ -431,17 +434,18 @@ typedef struct aug_image_desc {
     int64_t height, width;    /* of the page (TIFF) or the canvas (an animated WebP) */
     int channels;             /* of AUG_DECODE_UNCHANGED: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (TIFF: the
                                  samples per pixel of a gray or RGB page, the extra ones kept, at most 4) */
-    int bit_depth;            /* per sample of AUG_DECODE_UNCHANGED with dtype uint16: 16 for 16-bit PNG and
-                                 TIFF, otherwise 8 (PNG's 1, 2 and 4-bit files: 8) */
+    int bit_depth;            /* the file's depth per sample: 16 for 16-bit PNG and TIFF, 8, 10 or 12 for
+                                 AVIF, otherwise 8 (PNG's 1, 2 and 4-bit files: 8) */
     int alpha;                /* 1 when the last channel is alpha (TIFF: an extra sample, whatever its kind) */
-    int pages;                /* TIFF: the directories (pages) of the file; WebP: the frames; others 1 */
-    int animated;             /* WebP: an animation (the decode gives its first frame) */
+    int pages;                /* TIFF: the directories (pages) of the file; WebP, AVIF: the frames; others 1 */
+    int animated;             /* WebP, AVIF: an animation / a sequence (the decode gives its first frame) */
     int tiled, planar;        /* TIFF: tiles rather than strips; PlanarConfiguration 2 (separate planes) */
     const char *colour_space; /* static: JPEG and PNG as their describes; WebP "RGB" / "RGBA"; TIFF
-                                 "MinIsBlack", "MinIsWhite", "RGB", "Palette" or "YCbCr" */
+                                 "MinIsBlack", "MinIsWhite", "RGB", "Palette" or "YCbCr"; AVIF the chroma
+                                 subsampling "YUV444", "YUV422", "YUV420" or "YUV400" (gray) */
     const char *compression;  /* static: WebP "lossy", "lossless" or "mixed" (an animation's frames differ);
                                  TIFF "none", "lzw", "deflate", "packbits", "jpeg", "zstd", "lzma", "webp" or
-                                 "other"; JPEG "jpeg"; PNG "deflate" */
+                                 "other"; JPEG "jpeg"; PNG "deflate"; AVIF "av1" */
 } aug_image_desc;
 
 /* Describes page `page` (0 the first; TIFF only, else it must be 0) of a file of
@@ -471,14 +475,18 @@ AUG_API aug_decode_options aug_decode_options_default(void);
  * TIFF (libtiff: strips or tiles, chunky or planar, 8 or 16-bit unsigned
  * samples, 1-4 samples per pixel, gray (MinIsBlack, MinIsWhite inverted), RGB,
  * 8-bit palette, YCbCr in JPEG-compressed files; every compression libtiff
- * reads) are told apart by their magic bytes. dtype AUG_UINT8: 16-bit samples
- * round to 8 bits as (v * 255 + 32767) / 65535; AUG_UINT16: 16-bit samples
- * are kept and 8-bit ones scaled by 257 (v * 257: 0 -> 0, 255 -> 65535, and
- * the rounding to 8 bits gives v back); other dtypes AUG_ERR_TYPE. The gray
- * conversions are aug_decode_mode's in either depth. WebP and TIFF decode on
+ * reads) and AVIF (libavif: 8/10/12-bit, alpha, 4:0:0 gray, a sequence's
+ * first frame; YUV to RGB by libavif's avifImageYUVToRGB with the file's CICP)
+ * are told apart by their magic bytes. dtype AUG_UINT8: 16-bit samples
+ * round to 8 bits as (v * 255 + 32767) / 65535, 10/12-bit AVIF ones in
+ * libavif's conversion to 8 bits (rounded to nearest); AUG_UINT16: 16-bit
+ * samples are kept, 8-bit ones scaled by 257 (v * 257: 0 -> 0, 255 -> 65535,
+ * and the rounding to 8 bits gives v back) and d-bit AVIF ones to
+ * round(v * 65535 / (2^d - 1)); other dtypes AUG_ERR_TYPE. The gray
+ * conversions are aug_decode_mode's in either depth. WebP, TIFF and AVIF decode on
  * the CPU (a CUDA decoder uploads, as for PNG); the scale must be 1; roi cuts
  * the image (a TIFF decodes only the strips or tiles the roi touches, so damage
- * elsewhere is not seen; a WebP decodes whole) and the decoder's limit bounds
+ * elsewhere is not seen; a WebP or AVIF decodes whole) and the decoder's limit bounds
  * the whole image (the page's), checked before anything is allocated; a
  * TIFF's tile must be within the limit too. page: the TIFF directory (0 the
  * first; AUG_ERR_VALUE naming the page and the page count when it is not in

@@ -1357,7 +1357,7 @@ class DecodeError(NvJpegError):
     """DecodeError(*args)
     --
 
-    Raised when an image cannot be decoded (libjpeg-turbo, libspng, libwebp, libtiff or nvJPEG, whatever the decoder's engine) or its header cannot be read: a corrupt, truncated or unsupported JPEG, PNG, WebP or TIFF (the decoder's reason in the message; nvJPEG's failures read "nvJPEG failed in <call>: NVJPEG_STATUS_X"), one over the decoder's max_pixels, or data that is none of them ("not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74 6d 6c 3e 0a 3c)": its first bytes in hex). Subclass of NvJpegError, so `except augpy.NvJpegError` catches it too."""
+    Raised when an image cannot be decoded (libjpeg-turbo, libspng, libwebp, libtiff, libavif or nvJPEG, whatever the decoder's engine) or its header cannot be read: a corrupt, truncated or unsupported JPEG, PNG, WebP, TIFF or AVIF (the decoder's reason in the message; nvJPEG's failures read "nvJPEG failed in <call>: NVJPEG_STATUS_X"), one over the decoder's max_pixels, or data that is none of them ("not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 3c 68 74 6d 6c 3e 0a 3c)": its first bytes in hex). Subclass of NvJpegError, so `except augpy.NvJpegError` catches it too."""
 
 # ---- JPEG decoding (jpeg.c) ---------------------------------------------------------------------------
 
@@ -1415,7 +1415,7 @@ class Decoder:
         DecodeError (a subclass of NvJpegError; whatever the engine) with the decoder's message:
         libjpeg-turbo's or libspng's, or on the 'nvjpeg' engine for the JPEG files nvJPEG fails on
         'nvJPEG failed in <call>: NVJPEG_STATUS_X' (the buffer's contents are then unspecified); data
-        that is neither JPEG nor PNG raises DecodeError 'not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74
+        that is neither JPEG nor PNG raises DecodeError 'not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 3c 68 74
         6d 6c 3e 0a 3c)' (its first bytes in hex). The GIL is released while decoding.
         data may also be a path (str or os.PathLike: the file is read) or a CPU DLPack object holding a
         contiguous 1-d uint8 tensor (e.g. torchvision.io.read_file's result), read without a copy.
@@ -1433,10 +1433,12 @@ class Decoder:
         'LA' (2), 'rgba' (4; alpha 255 where the file has none) or 'unchanged' (the file's own channels:
         JPEG 1 or 3, PNG 1-4 with a tRNS chunk counted as alpha).
         dtype: None / 'uint8' (16-bit samples round to 8 bits) or 'uint16' / augpy.uint16: 16-bit PNG and
-        TIFF samples are kept, 8-bit ones scaled by 257 (buffer must then be uint16).
-        WebP (libwebp: lossy, lossless, alpha; an animation gives its first frame) and TIFF (libtiff: strips
-        or tiles, chunky or planar, 8/16-bit, 1-4 samples, the usual compressions) decode on the CPU (a CUDA
-        decoder uploads); page: the TIFF page (directory) to decode, 0 the first (docs/formats.md).
+        TIFF samples are kept, 8-bit ones scaled by 257, 10/12-bit AVIF ones to round(v * 65535 / (2^d - 1))
+        (buffer must then be uint16).
+        WebP (libwebp: lossy, lossless, alpha; an animation gives its first frame), TIFF (libtiff: strips
+        or tiles, chunky or planar, 8/16-bit, 1-4 samples, the usual compressions) and AVIF (libavif: 8/10/12-bit,
+        alpha, gray; a sequence gives its first frame) decode on the CPU (a CUDA decoder uploads); page: the
+        TIFF page (directory) to decode, 0 the first (docs/formats.md).
         contiguous=False lets a JPEG region or scaled decode on a CPU decoder (mode rgb) return a strided
         view instead: libjpeg writes the band it decodes straight into the result's memory (rows
         (w + 68) * 3 bytes apart; with buffer, when it holds h * (w + 68) * 3 elements), the same pixels
@@ -1450,8 +1452,9 @@ class Decoder:
         'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',
         '4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and
         'progressive' (bool). data as for decode. DecodeError if the header cannot be read.
-        WebP and TIFF: 'format' ('webp' / 'tiff'), 'height', 'width', 'channels' (3), 'components',
-        'colour_space', 'bit_depth', 'alpha', 'pages', 'compression', and 'animated' (WebP) or 'tiled' and
+        WebP, TIFF and AVIF: 'format' ('webp' / 'tiff' / 'avif'), 'height', 'width', 'channels' (3),
+        'components', 'colour_space' (AVIF: 'YUV444', 'YUV422', 'YUV420', 'YUV400'), 'bit_depth' (AVIF 8, 10
+        or 12), 'alpha', 'pages', 'compression' (AVIF 'av1'), and 'animated' (WebP, AVIF) or 'tiled' and
         'planar' (TIFF). page: the TIFF page described (0 the first)."""
     def __reduce__(self) -> Tuple[Callable[[str, int, int, bool, int, int], "Decoder"],
                                   Tuple[str, int, int, bool, int, int]]:
@@ -1465,7 +1468,8 @@ def _decoder_restore(device: str, device_padding: int, host_padding: int, gpu_hu
 
 
 def supported_formats() -> Tuple[str, ...]:
-    """The file formats Decoder reads, told apart by their first bytes: ('jpeg', 'png', 'webp', 'tiff').
+    """The file formats Decoder reads, told apart by their first bytes: ('jpeg', 'png', 'webp', 'tiff',
+    'avif').
 
     A file's extension plays no part: a TIFF named x.jpg decodes as TIFF. Decoder.info(data)['format']
     names the format of one file (docs/formats.md)."""

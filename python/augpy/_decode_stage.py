@@ -84,7 +84,7 @@ class DecodeWarp:
     :param dtype: dtype of the batch buffers
     :param decode_dtype: the dtype each file is decoded to (``Decoder.decode``'s ``dtype=``):
         None / ``'uint8'`` (the default) or ``'uint16'`` (16-bit PNG and TIFF samples kept,
-        8-bit ones widened by 257; docs/formats.md), warped into ``dtype`` with the warp's
+        10/12-bit AVIF ones scaled to 0..65535, 8-bit ones widened by 257; docs/formats.md), warped into ``dtype`` with the warp's
         saturating rule (a uint16 batch of a uint16 decode keeps every bit)
     :param cpu_threads: number of parallel decoders
     :param num_buffers: number of batch buffers used in turn; a returned batch

@@ -43,7 +43,8 @@ class ImageNetTrain(Sampled, DecodeWarp):
         full size and warps with the full-image matrix)
     :param decode_dtype: None / ``'uint8'`` (the default) or ``'uint16'``: the dtype of the
         decode (``Decoder.decode``'s ``dtype=``) and of the batch; with ``'uint16'`` 16-bit
-        PNG / TIFF samples keep their 16 bits, 8-bit files are widened by 257, and a following
+        PNG / TIFF samples keep their 16 bits, 10/12-bit AVIF and 8-bit files are scaled to
+        0..65535, and a following
         ``Normalize`` takes mean / std in 16-bit units
     :param seed: the seed of images whose dicts carry no ``rng`` (called outside
         StageDataset): image k the stage sees gets ``rng`` = (seed, 0, k) (None: entropy

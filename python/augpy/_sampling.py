@@ -131,12 +131,26 @@ def is_bad_file(exc):
     return isinstance(exc, (_augpy.NvJpegError, OSError))
 
 
+SNIFF_BYTES = 64  # what sniff reads: an AVIF's 'ftyp' box lists its brands in the first few dozen bytes
+
+
+def _is_avif(head):
+    """An ISO BMFF 'ftyp' box first, with the brand 'avif' or 'avis' (major or compatible)."""
+    if len(head) < 16 or head[4:8] != b"ftyp":
+        return False
+    box = int.from_bytes(head[:4], "big")
+    if box < 16:
+        return False
+    end = min(box, len(head))
+    return any(head[k:k + 4] in (b"avif", b"avis") for k in range(8, end - 3, 4) if k != 12)
+
+
 def sniff(data):
-    """'jpeg', 'png', 'webp', 'tiff' or 'unknown' from a file's first bytes ('path' when it was
-    not read), as the decoder tells them apart (aug_image_format_of)."""
+    """'jpeg', 'png', 'webp', 'tiff', 'avif' or 'unknown' from a file's first bytes ('path' when it
+    was not read), as the decoder tells them apart (aug_image_format_of)."""
     try:
         with memoryview(data) as view:
-            head = bytes(view[:12])
+            head = bytes(view[:SNIFF_BYTES])
     except TypeError:
         return "path" if isinstance(data, (str, os.PathLike)) else "unknown"
     if head[:2] == b"\xff\xd8":
@@ -147,6 +161,8 @@ def sniff(data):
         return "webp"
     if head[:4] in (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+"):
         return "tiff"
+    if _is_avif(head):
+        return "avif"
     return "unknown"
 
 
@@ -165,7 +181,7 @@ def decode_error(func, batch, i, data, exc, origin=None):
     fmt = sniff(data)
     if fmt == "path":
         try:
-            fmt = sniff(read_regular(data, func, 12))
+            fmt = sniff(read_regular(data, func, SNIFF_BYTES))
         except OSError:
             fmt = "unreadable"
     at = i if origin is None else origin[i]

@@ -136,7 +136,7 @@ Older helpers
 - ``expand_shards('data/train-{000000..000146}.tar')``: brace ranges as WebDataset
   writes them; ``split(items, worker_id, num_workers)``: a worker's share.
 
-PNG, WebP and TIFF files (``IMAGE_EXTENSIONS``: .jpg .jpeg .png .webp .tif .tiff) are
+PNG, WebP, TIFF and AVIF files (``IMAGE_EXTENSIONS``: .jpg .jpeg .png .webp .tif .tiff .avif) are
 listed and read like JPEGs, and every stage decodes them (the format comes from the
 bytes, not the extension; pass ``extensions=('.jpg', '.jpeg')`` to read only JPEGs).
 
@@ -158,7 +158,7 @@ from ._shards import MAX_IMAGE_BYTES, MAX_META_BYTES, MAX_MEMBERS, check_limits,
 __all__ = ["IMAGE_EXTENSIONS", "FolderSource", "FileListSource", "ShardSource", "epoch_order", "sample_generator",
            "shuffled", "list_images", "iter_folder", "expand_shards", "split", "iter_shards", "batches", "RandomWarp"]
 
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff")
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".avif")
 
 _U64 = 1 << 64
 _MASK = _U64 - 1

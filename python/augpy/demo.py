@@ -41,7 +41,7 @@ SHEET_COLUMNS = 4        # pairs per row
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="augpy-demo", description=__doc__.split("\n\n")[0])
     p.add_argument("input", nargs="?", default=None,
-                   help="folder of .jpg/.jpeg/.png/.webp/.tif/.tiff files (default: augpy's sample set)")
+                   help="folder of .jpg/.jpeg/.png/.webp/.tif/.tiff/.avif files (default: augpy's sample set)")
     p.add_argument("--images", type=int, default=64,
                    help="images to process; the inputs are cycled (default 64)")
     p.add_argument("--batch-size", type=int, default=16, help="images per batch (default 16)")

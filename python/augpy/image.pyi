@@ -55,7 +55,7 @@ class DecodeWarp:
     :param dtype: dtype of the batch buffers
     :param decode_dtype: the dtype each file is decoded to (``Decoder.decode``'s ``dtype=``):
         None / ``'uint8'`` (the default) or ``'uint16'`` (16-bit PNG and TIFF samples kept,
-        8-bit ones widened by 257; docs/formats.md), warped into ``dtype`` with the warp's
+        10/12-bit AVIF ones scaled to 0..65535, 8-bit ones widened by 257; docs/formats.md), warped into ``dtype`` with the warp's
         saturating rule (a uint16 batch of a uint16 decode keeps every bit)
     :param cpu_threads: number of parallel decoders
     :param num_buffers: number of batch buffers used in turn; a returned batch
@@ -217,7 +217,8 @@ class ImageNetTrain(DecodeWarp):
         full size and warps with the full-image matrix)
     :param decode_dtype: None / ``'uint8'`` (the default) or ``'uint16'``: the dtype of the
         decode (``Decoder.decode``'s ``dtype=``) and of the batch; with ``'uint16'`` 16-bit
-        PNG / TIFF samples keep their 16 bits, 8-bit files are widened by 257, and a following
+        PNG / TIFF samples keep their 16 bits, 10/12-bit AVIF and 8-bit files are scaled to
+        0..65535, and a following
         ``Normalize`` takes mean / std in 16-bit units
     :param seed: the seed of images whose dicts carry no ``rng`` (called outside
         StageDataset): image k the stage sees gets ``rng`` = (seed, 0, k) (None: entropy

@@ -27,7 +27,7 @@
  * way (aug_decoder_decode_as). Both then reach the device like the fallback.
  * WebP (codec/webp.c) and TIFF (codec/tiff.c) files decode on the host the same
  * way (aug_decoder_decode_ex), a TIFF region straight from the strips or tiles
- * it touches. A uint16 output (dtype) widens 8-bit pixels by 257 in the same
+ * it touches; AVIF (codec/avif.c) decodes whole the same way. A uint16 output (dtype) widens 8-bit pixels by 257 in the same
  * conversions (codec/convert.c). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +36,7 @@
 #include "aug/image.h"
 #include "aug/device.h"
 #include "backend.h"
+#include "codec/avif.h"
 #include "codec/convert.h"
 #include "codec/png.h"
 #include "codec/tiff.h"
@@ -128,11 +129,11 @@ const char *aug_decoder_engine(const aug_decoder *d) {
 }
 
 /* The data of every entry (decode, info, describe): bytes that start no JPEG
- * (FF D8), PNG, WebP or TIFF (their signatures) are refused here, naming their
- * first bytes ("not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74 6d 6c 3e 0a 3c)":
+ * (FF D8), PNG, WebP, TIFF or AVIF (their signatures) are refused here, naming their
+ * first bytes ("not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 3c 68 74 6d 6c 3e 0a 3c)":
  * an HTML error page saved as .jpg), so every entry and engine says the same;
  * a file of a known format that is cut short or corrupt gets its decoder's reason. */
-#define KNOWN_FORMATS "JPEG, PNG, WebP or TIFF"
+#define KNOWN_FORMATS "JPEG, PNG, WebP, TIFF or AVIF"
 
 static aug_status check_data(const char *func, const void *data, size_t size) {
     if (data == NULL && size > 0) return aug__error(AUG_ERR_VALUE, func, "data is NULL (size %zu)", size);
@@ -280,9 +281,9 @@ typedef struct fill_job {
     int channels;                /* of the output; JPEG: 3 decodes straight to host */
     const aug__exec *exec;
     int dst16;                   /* a uint16 output */
-    const aug_image_desc *img;   /* WebP, TIFF */
+    const aug_image_desc *img;   /* WebP, TIFF, AVIF */
     int page;                    /* TIFF */
-    int64_t max_pixels;          /* TIFF: the largest tile */
+    int64_t max_pixels;          /* TIFF: the largest tile; AVIF: libavif's size limit */
 } fill_job;
 
 /* scratch of at least n bytes (host_padding added when it grows). */
@@ -352,6 +353,24 @@ static aug_status fill_webp(const char *func, aug_decoder *d, const void *ctx, u
     if (st == AUG_OK) st = aug__webp_decode(func, j->data, j->size, g, c, d->scratch);
     if (st == AUG_OK)
         aug__convert_image(d->scratch, c, 0, g->width, j->y, j->x, j->oh, j->ow, host, j->channels, j->dst16);
+    return trim_scratch(d, st);
+}
+
+/* An AVIF: whole, straight into the output when it is the whole image in the
+ * file's RGB or RGBA at the output's depth, else into scratch (RGB, or RGBA for
+ * a file with alpha: libavif 0.11 premultiplies the colour of such a file
+ * decoded to RGB; 16-bit for a 10/12-bit file's uint16 output, 8-bit samples
+ * otherwise, widened by the conversion) and then cut and converted. */
+static aug_status fill_avif(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
+    const fill_job *j = ctx;
+    const aug_image_desc *g = j->img;
+    int c = g->alpha ? 4 : 3, src16 = j->dst16 && g->bit_depth > 8;
+    if (j->oh == g->height && j->ow == g->width && j->channels == c && src16 == j->dst16)
+        return aug__avif_decode(func, j->data, j->size, g, j->max_pixels, c, src16, host);
+    aug_status st = grow_scratch(func, d, (size_t)(g->height * g->width * c) << src16);
+    if (st == AUG_OK) st = aug__avif_decode(func, j->data, j->size, g, j->max_pixels, c, src16, d->scratch);
+    if (st == AUG_OK)
+        aug__convert_image(d->scratch, c, src16, g->width, j->y, j->x, j->oh, j->ow, host, j->channels, j->dst16);
     return trim_scratch(d, st);
 }
 
@@ -461,18 +480,19 @@ static aug_status decode_png(const char *func, aug_decoder *d, const void *data,
     return finish(st, t, out);
 }
 
-/* The description of a WebP or TIFF file (page: TIFF's). */
+/* The description of a WebP, TIFF or AVIF file (page: TIFF's). */
 static aug_status describe_other(const char *func, aug_image_format f, const void *data, size_t size, int page,
                                  aug_image_desc *desc) {
     if (f == AUG_FORMAT_WEBP) return aug__webp_describe(func, data, size, desc);
+    if (f == AUG_FORMAT_AVIF) return aug__avif_describe(func, data, size, desc);
     return aug__tiff_describe(func, data, size, page, desc);
 }
 
-/* A WebP or TIFF file, decoded on the host (a device gets it uploaded). */
+/* A WebP, TIFF or AVIF file, decoded on the host (a device gets it uploaded). */
 static aug_status decode_other(const char *func, aug_decoder *d, aug_image_format f, const void *data, size_t size,
                                const int64_t *roi, int scale_m, aug_decode_mode mode, aug_dtype dtype, int page,
                                const aug_tensor *buffer, aug_tensor **out) {
-    const char *name = f == AUG_FORMAT_WEBP ? "WebP" : "TIFF";
+    const char *name = f == AUG_FORMAT_WEBP ? "WebP" : f == AUG_FORMAT_AVIF ? "AVIF" : "TIFF";
     if (scale_m != 8)
         return aug__error(AUG_ERR_VALUE, func,
                           "scale %d/8 is for JPEG files: a %s decodes at scale 1 (DCT scaling is JPEG's)", scale_m,
@@ -491,8 +511,9 @@ static aug_status decode_other(const char *func, aug_decoder *d, aug_image_forma
     if ((st = make_output(func, d, buffer, j.oh, j.ow, j.channels, dtype, &t)) != AUG_OK) return st;
     aug__exec exec = aug__exec_for(d->device);
     j.exec = &exec;
-    st = deliver(func, d, (size_t)(j.oh * j.ow * j.channels) << j.dst16, f == AUG_FORMAT_WEBP ? fill_webp : fill_tiff,
-                 &j, (uint8_t *)aug_tensor_ptr(t), &exec);
+    aug_status (*fill)(const char *, aug_decoder *, const void *, uint8_t *) =
+        f == AUG_FORMAT_WEBP ? fill_webp : f == AUG_FORMAT_AVIF ? fill_avif : fill_tiff;
+    st = deliver(func, d, (size_t)(j.oh * j.ow * j.channels) << j.dst16, fill, &j, (uint8_t *)aug_tensor_ptr(t), &exec);
     return finish(st, t, out);
 }
 
@@ -562,7 +583,7 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
         return aug__error(AUG_ERR_VALUE, func, "page %d is for TIFF files: a %s file has one image (page 0)", page,
                           fmt == AUG_FORMAT_UNKNOWN ? "JPEG" : aug_image_format_name(fmt));
     if (fmt == AUG_FORMAT_PNG) return decode_png(func, d, data, size, roi, reg.scale_m, mode, dtype, buffer, out);
-    if (fmt == AUG_FORMAT_WEBP || fmt == AUG_FORMAT_TIFF)
+    if (fmt == AUG_FORMAT_WEBP || fmt == AUG_FORMAT_TIFF || fmt == AUG_FORMAT_AVIF)
         return decode_other(func, d, fmt, data, size, roi, reg.scale_m, mode, dtype, page, buffer, out);
     int dst16 = dtype == AUG_UINT16;
     aug__jpeg_header h;
@@ -639,6 +660,20 @@ aug_status aug_decoder_decode_ex(aug_decoder *d, const void *data, size_t size, 
                   o.page, 0, buffer, out);
 }
 
+/* An ISO BMFF file whose first box is 'ftyp' with the brand 'avif' (image) or
+ * 'avis' (sequence), major or compatible, within the box and the data (as
+ * libavif's avifPeekCompatibleFileType; HEIC and MP4 are not AVIF). */
+static int is_avif(const unsigned char *p, size_t size) {
+    if (size < 16 || memcmp(p + 4, "ftyp", 4) != 0) return 0;
+    size_t box = (size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3], end = box < size ? box : size;
+    if (box < 16) return 0;
+    for (size_t k = 8; k + 4 <= end; k += 4) {
+        if (k == 12) continue; /* minor_version */
+        if (memcmp(p + k, "avif", 4) == 0 || memcmp(p + k, "avis", 4) == 0) return 1;
+    }
+    return 0;
+}
+
 aug_image_format aug_image_format_of(const void *data, size_t size) {
     static const unsigned char png[8] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};
     const unsigned char *p = data;
@@ -649,11 +684,12 @@ aug_image_format aug_image_format_of(const void *data, size_t size) {
     if (size >= 4 && ((p[0] == 'I' && p[1] == 'I' && (p[2] == 42 || p[2] == 43) && p[3] == 0) ||
                       (p[0] == 'M' && p[1] == 'M' && p[2] == 0 && (p[3] == 42 || p[3] == 43))))
         return AUG_FORMAT_TIFF;
+    if (is_avif(p, size)) return AUG_FORMAT_AVIF;
     return AUG_FORMAT_UNKNOWN;
 }
 
 const char *aug_image_format_name(aug_image_format format) {
-    static const char *const names[AUG_FORMAT_COUNT] = {NULL, "jpeg", "png", "webp", "tiff"};
+    static const char *const names[AUG_FORMAT_COUNT] = {NULL, "jpeg", "png", "webp", "tiff", "avif"};
     return (int)format >= 0 && (int)format < AUG_FORMAT_COUNT ? names[format] : NULL;
 }
 
@@ -668,7 +704,7 @@ aug_status aug_image_describe(const void *data, size_t size, int page, aug_image
     aug_image_desc d;
     memset(&d, 0, sizeof d);
     d.pages = 1;
-    if (f == AUG_FORMAT_WEBP || f == AUG_FORMAT_TIFF) {
+    if (f == AUG_FORMAT_WEBP || f == AUG_FORMAT_TIFF || f == AUG_FORMAT_AVIF) {
         if ((st = describe_other(func, f, data, size, page, &d)) != AUG_OK) return st;
     } else if (f == AUG_FORMAT_PNG) {
         aug_png_desc p;

@@ -183,7 +183,7 @@ static void test_truncated_and_garbage(void **state) {
     static const char text[] = "this is not a JPEG file at all";
     expect_jpeg_error(d, text, sizeof text, NULL);
     assert_string_equal(aug_last_error(),
-                        "aug_decoder_decode: not a JPEG, PNG, WebP or TIFF file (starts with 74 68 69 73 20 69 73 20)");
+                        "aug_decoder_decode: not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 74 68 69 73 20 69 73 20)");
     int64_t h, w;
     assert_int_equal(aug_jpeg_info(text, sizeof text, &h, &w), AUG_ERR_JPEG);
     assert_int_equal(strncmp(aug_last_error(), "aug_jpeg_info: ", 15), 0);
@@ -219,27 +219,27 @@ static void test_not_an_image(void **state) {
         aug_jpeg_desc jd;
         aug_png_desc pd;
         assert_int_equal(aug_decoder_decode(d, data, n, NULL, &t), AUG_ERR_JPEG);
-        snprintf(want, sizeof want, "aug_decoder_decode: not a JPEG, PNG, WebP or TIFF file %s", cases[i].hex);
+        snprintf(want, sizeof want, "aug_decoder_decode: not a JPEG, PNG, WebP, TIFF or AVIF file %s", cases[i].hex);
         assert_string_equal(aug_last_error(), want);
         assert_null(t);
         assert_int_equal(aug_decoder_decode_as(d, data, n, NULL, 1, 1, AUG_DECODE_GRAY, NULL, &t), AUG_ERR_JPEG);
-        snprintf(want, sizeof want, "aug_decoder_decode_as: not a JPEG, PNG, WebP or TIFF file %s", cases[i].hex);
+        snprintf(want, sizeof want, "aug_decoder_decode_as: not a JPEG, PNG, WebP, TIFF or AVIF file %s", cases[i].hex);
         assert_string_equal(aug_last_error(), want);
         assert_int_equal(aug_jpeg_info(data, n, &h, &w), AUG_ERR_JPEG);
-        snprintf(want, sizeof want, "aug_jpeg_info: not a JPEG, PNG, WebP or TIFF file %s", cases[i].hex);
+        snprintf(want, sizeof want, "aug_jpeg_info: not a JPEG, PNG, WebP, TIFF or AVIF file %s", cases[i].hex);
         assert_string_equal(aug_last_error(), want);
         assert_int_equal(aug_jpeg_describe(data, n, &jd), AUG_ERR_JPEG);
-        snprintf(want, sizeof want, "aug_jpeg_describe: not a JPEG, PNG, WebP or TIFF file %s", cases[i].hex);
+        snprintf(want, sizeof want, "aug_jpeg_describe: not a JPEG, PNG, WebP, TIFF or AVIF file %s", cases[i].hex);
         assert_string_equal(aug_last_error(), want);
         assert_int_equal(aug_png_describe(data, n, &pd), AUG_ERR_JPEG);
-        snprintf(want, sizeof want, "aug_png_describe: not a JPEG, PNG, WebP or TIFF file %s", cases[i].hex);
+        snprintf(want, sizeof want, "aug_png_describe: not a JPEG, PNG, WebP, TIFF or AVIF file %s", cases[i].hex);
         assert_string_equal(aug_last_error(), want);
         assert_string_equal(aug_last_error_detail(), want + strlen("aug_png_describe: "));
     }
     /* FF D8 starts a JPEG: a truncated one keeps libjpeg-turbo's reason */
     jpeg j = encode(64, 48, TJPF_RGB, TJSAMP_420, 90, 0);
     expect_jpeg_error(d, j.buf, 2, NULL);
-    assert_null(strstr(aug_last_error(), "not a JPEG, PNG, WebP or TIFF file"));
+    assert_null(strstr(aug_last_error(), "not a JPEG, PNG, WebP, TIFF or AVIF file"));
     expect_jpeg_error(d, j.buf, j.size - 10, NULL);
     assert_string_equal(aug_last_error(), "aug_decoder_decode: Premature end of JPEG file");
     tjFree(j.buf);
@@ -306,7 +306,7 @@ static void test_null_args(void **state) {
     assert_int_equal(aug_decoder_decode(d, NULL, 10, NULL, &out), AUG_ERR_VALUE);
     assert_string_equal(aug_last_error(), "aug_decoder_decode: data is NULL (size 10)");
     assert_int_equal(aug_decoder_decode(d, NULL, 0, NULL, &out), AUG_ERR_JPEG);
-    assert_string_equal(aug_last_error(), "aug_decoder_decode: not a JPEG, PNG, WebP or TIFF file (empty)");
+    assert_string_equal(aug_last_error(), "aug_decoder_decode: not a JPEG, PNG, WebP, TIFF or AVIF file (empty)");
     assert_null(out);
     int64_t h, w;
     assert_int_equal(aug_jpeg_info(j.buf, j.size, NULL, &w), AUG_ERR_VALUE);

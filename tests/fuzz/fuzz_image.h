@@ -1,7 +1,7 @@
 /* tests/fuzz/fuzz_image.h: the body of the libFuzzer targets of the formats
- * decoded through aug_decoder_decode_ex (fuzz_png.c, fuzz_webp.c, fuzz_tiff.c define
- * FUZZ_FORMAT before including it, and with_magic after). Build and run:
- * tests/fuzz/run.sh 60 fuzz_png fuzz_webp fuzz_tiff.
+ * decoded through aug_decoder_decode_ex (fuzz_png.c, fuzz_webp.c, fuzz_tiff.c,
+ * fuzz_avif.c define FUZZ_FORMAT before including it, and with_magic after).
+ * Build and run: tests/fuzz/run.sh 60 fuzz_png fuzz_webp fuzz_tiff fuzz_avif.
  *
  * The input is the file itself with the format's magic forced on when it lacks
  * it (so every input takes that format's path; any such file is a seed); the
@@ -51,7 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     aug_status info = aug_image_describe(buf, n, page, &desc);
     if (info == AUG_OK) {
         CHECK(desc.format == FUZZ_FORMAT && desc.height >= 1 && desc.width >= 1 && desc.channels >= 1 &&
-              desc.channels <= 4 && (desc.bit_depth == 8 || desc.bit_depth == 16));
+              desc.channels <= 4 &&
+              (desc.bit_depth == 8 || desc.bit_depth == 16 ||
+               (FUZZ_FORMAT == AUG_FORMAT_AVIF && (desc.bit_depth == 10 || desc.bit_depth == 12))));
     } else {
         CHECK(strncmp(aug_last_error(), "aug_image_describe: ", 20) == 0);
     }

@@ -4,8 +4,9 @@ truncated file) into
 tests/fuzz/seeds/fuzz_jpeg/ (each well under 5 KiB): the JPEG variants the decoder
 handles (gray, 4:2:0 / 4:2:2 / 4:4:4, progressive, restart markers, CMYK, odd
 sizes) plus a truncated file, so the fuzzer starts from every code path.
-The WebP and TIFF seeds (seeds/fuzz_webp/, seeds/fuzz_tiff/) are the small files of
-tests/python/data/formats/ (written by its record_formats.py) and one truncated file each.
+The WebP, TIFF and AVIF seeds (seeds/fuzz_webp/, seeds/fuzz_tiff/, seeds/fuzz_avif/) are the
+small files of tests/python/data/formats/ (written by its record_formats.py and record_avif.py)
+and one truncated file each.
 Run with the project's venv: python tests/fuzz/make_seeds.py (needs Pillow, NumPy)."""
 import io
 import os
@@ -54,7 +55,7 @@ def png_seeds():
 
 def format_seeds():
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "data", "formats")
-    for target, ext in (("fuzz_webp", ".webp"), ("fuzz_tiff", ".tif")):
+    for target, ext in (("fuzz_webp", ".webp"), ("fuzz_tiff", ".tif"), ("fuzz_avif", ".avif")):
         out = os.path.join(os.path.dirname(OUT), target)
         os.makedirs(out, exist_ok=True)
         names = sorted(n for n in os.listdir(src) if n.endswith(ext) and os.path.getsize(os.path.join(src, n)) < 8192)

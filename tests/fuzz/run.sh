@@ -10,7 +10,8 @@
 # through the whole decode path, with a structure-aware mutator of JPEG marker segments),
 # fuzz_reshape (aug_reshape / aug_reshape_batch), fuzz_view (aug_tensor_from_storage +
 # indexing / views), fuzz_png (aug_image_describe / aug_decoder_decode_ex on PNG bytes, every mode and dtype),
-# fuzz_webp and fuzz_tiff (aug_image_describe / aug_decoder_decode_ex on WebP / TIFF bytes).
+# fuzz_webp, fuzz_tiff and fuzz_avif (aug_image_describe / aug_decoder_decode_ex on WebP / TIFF /
+# AVIF bytes).
 # The library's C sources are compiled directly with clang and
 # -fsanitize=fuzzer-no-link,address,undefined into $BUILD (default build-fuzz/ in
 # the repository root); each harness links them with -fsanitize=fuzzer. Crashes are
@@ -29,7 +30,7 @@ case "${1:-}" in
 --build) MODE=build; shift ;;
 [0-9]*) SECONDS_EACH=$1; shift ;;
 esac
-TARGETS=${*:-fuzz_jpeg fuzz_jpeg_markers fuzz_reshape fuzz_view fuzz_png fuzz_webp fuzz_tiff}
+TARGETS=${*:-fuzz_jpeg fuzz_jpeg_markers fuzz_reshape fuzz_view fuzz_png fuzz_webp fuzz_tiff fuzz_avif}
 
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # Same language and FP settings as CMakeLists.txt (C11 + GNU extensions, no FMA contraction).
@@ -38,8 +39,8 @@ CFLAGS="-std=gnu11 -g -O1 -ffp-contract=off -fno-math-errno -fno-trapping-math $
 CFLAGS="$CFLAGS -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
 CFLAGS="$CFLAGS -DAUG_VERSION_STRING=\"fuzz\" -I$ROOT/include -I$ROOT/src"
 CBLAS_INC=$(dirname "$(ls /usr/include/*/openblas-pthread/cblas.h /usr/include/openblas/cblas.h /usr/include/cblas.h 2>/dev/null | head -n1)")
-CFLAGS="$CFLAGS -I$CBLAS_INC $(pkg-config --cflags libturbojpeg libjpeg spng libwebp libwebpdemux libtiff-4)"
-LIBS="$(pkg-config --libs libturbojpeg libjpeg spng libwebp libwebpdemux libtiff-4) -lopenblas -lpthread -lm"
+CFLAGS="$CFLAGS -I$CBLAS_INC $(pkg-config --cflags libturbojpeg libjpeg spng libwebp libwebpdemux libtiff-4 libavif)"
+LIBS="$(pkg-config --libs libturbojpeg libjpeg spng libwebp libwebpdemux libtiff-4 libavif) -lopenblas -lpthread -lm"
 
 mkdir -p "$BUILD/obj" "$BUILD/artifacts"
 # Library objects (rebuilt when the source is newer).

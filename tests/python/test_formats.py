@@ -59,7 +59,7 @@ def dec():
 
 
 def test_supported_formats():
-    assert augpy.supported_formats() == ("jpeg", "png", "webp", "tiff")
+    assert augpy.supported_formats() == ("jpeg", "png", "webp", "tiff", "avif")
 
 
 # ---- WebP -----------------------------------------------------------------------------------
@@ -267,7 +267,7 @@ def test_sniffing_not_extension(dec, tmp_path):
     p = tmp_path / "x.jpg"
     p.write_bytes(read("gray8_strips.tif"))
     assert np.array_equal(dec.decode(p, mode="gray").numpy()[..., 0], REF["gray8_strips.tif"])
-    with pytest.raises(augpy.DecodeError, match=r"not a JPEG, PNG, WebP or TIFF file \(starts with 52 49 46 46"):
+    with pytest.raises(augpy.DecodeError, match=r"not a JPEG, PNG, WebP, TIFF or AVIF file \(starts with 52 49 46 46"):
         dec.decode(b"RIFF\x00\x00\x00\x00WAVEfmt ")
 
 

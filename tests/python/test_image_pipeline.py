@@ -140,7 +140,7 @@ def test_decode_warp_threads_work_largest_first_and_report_in_image_order():
     # image 1 (small: decoded last) and image 3 (not a JPEG) fail; image 1's error is raised
     for bad in ([big, IMAGES[0][:200], big, b"not an image", big], [big, b"not an image", big, IMAGES[0][:200]]):
         expect = re.escape(f"DecodeWarp: image 1 (bytes, jpeg): {first_error(bad[1])}") \
-            if bad[1].startswith(b"\xff\xd8") else "not a JPEG, PNG, WebP or TIFF file"
+            if bad[1].startswith(b"\xff\xd8") else "not a JPEG, PNG, WebP, TIFF or AVIF file"
         with pytest.raises(Exception, match=expect):
             two({"image": bad})
     # the stage still works afterwards

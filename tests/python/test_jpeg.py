@@ -266,11 +266,11 @@ def test_decoder_args():
 
 def test_not_jpeg(dec):
     with pytest.raises(augpy.NvJpegError,
-                       match=r"^Decoder.decode: not a JPEG, PNG, WebP or TIFF file \(starts with 47 49 46 38 39 61 20 6e\)$"):
+                       match=r"^Decoder.decode: not a JPEG, PNG, WebP, TIFF or AVIF file \(starts with 47 49 46 38 39 61 20 6e\)$"):
         dec.decode(b"GIF89a not a jpeg at all")
-    with pytest.raises(augpy.JpegError, match=r"^Decoder.decode: not a JPEG, PNG, WebP or TIFF file \(empty\)$"):
+    with pytest.raises(augpy.JpegError, match=r"^Decoder.decode: not a JPEG, PNG, WebP, TIFF or AVIF file \(empty\)$"):
         dec.decode(b"")
-    with pytest.raises(augpy.DecodeError, match=r"^jpeg_info: not a JPEG, PNG, WebP or TIFF file \(starts with 00 01\)$"):
+    with pytest.raises(augpy.DecodeError, match=r"^jpeg_info: not a JPEG, PNG, WebP, TIFF or AVIF file \(starts with 00 01\)$"):
         augpy.jpeg_info(b"\x00\x01")
     png = io.BytesIO()
     Image.fromarray(image(8, 8)).save(png, "PNG")
@@ -390,7 +390,7 @@ def test_not_an_image_message(dec, tmp_path, data, start):
         for d in kinds:
             with pytest.raises(augpy.DecodeError) as e:
                 call(d)
-            assert str(e.value) == f"{func}: not a JPEG, PNG, WebP or TIFF file {start}"
+            assert str(e.value) == f"{func}: not a JPEG, PNG, WebP, TIFF or AVIF file {start}"
 
 
 def test_jpeg_start_keeps_libjpeg_reason(dec):
@@ -398,7 +398,7 @@ def test_jpeg_start_keeps_libjpeg_reason(dec):
     for data in (b"\xff\xd8", b"\xff\xd8\xff", b"\xff\xd8\x00\x00garbage"):
         with pytest.raises(augpy.DecodeError, match="^Decoder.decode: ") as e:
             dec.decode(data)
-        assert type(e.value) is augpy.DecodeError and "not a JPEG, PNG, WebP or TIFF file" not in str(e.value)
+        assert type(e.value) is augpy.DecodeError and "not a JPEG, PNG, WebP, TIFF or AVIF file" not in str(e.value)
 
 
 # ---- pickling -------------------------------------------------------------------------------------
@@ -456,7 +456,7 @@ def test_decoder_in_spawned_process():
         with pytest.raises(augpy.DecodeError, match="^Decoder.decode: image of 80 x 80 = 6400 pixels is larger than "
                                                     "the decoder's limit of 5000 pixels"):
             pool.apply_async(d.decode, (big,)).get(timeout=60)
-        with pytest.raises(augpy.DecodeError, match=r"^Decoder.decode: not a JPEG, PNG, WebP or TIFF file \(starts with 61 62 63\)$"):
+        with pytest.raises(augpy.DecodeError, match=r"^Decoder.decode: not a JPEG, PNG, WebP, TIFF or AVIF file \(starts with 61 62 63\)$"):
             pool.apply_async(d.decode, (b"abc",)).get(timeout=60)
     assert same(d, got.numpy(), data)
     assert (info["height"], info["width"]) == (37, 53)

@@ -348,7 +348,7 @@ def test_dlpack(dec):
         dec.decode(DL(arr[: len(arr) // 2 * 2].view(np.int16)))
     with pytest.raises(TypeError, match="contiguous"):
         dec.decode(DL(arr.copy()[::2]))  # writable: imported as a strided view
-    with pytest.raises(augpy.DecodeError, match=r"not a JPEG, PNG, WebP or TIFF file \(starts with ff ff( [0-9a-f]{2}){6}\)"):
+    with pytest.raises(augpy.DecodeError, match=r"not a JPEG, PNG, WebP, TIFF or AVIF file \(starts with ff ff( [0-9a-f]{2}){6}\)"):
         dec.decode(DL(arr[::2]))  # read-only: from_dlpack copies, the elements are every other byte
     torch = pytest.importorskip("torch")
     assert np.array_equal(dec.decode(torch.from_numpy(arr.copy())).numpy(), full)

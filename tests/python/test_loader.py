@@ -362,7 +362,7 @@ def test_stage_level_skip_keeps_ring_consistent():
 
 def test_garbage_bytes_message():
     stage = augpy.image.ImageNetTrain(1, size=8)
-    with pytest.raises(augpy.DecodeError, match=r"image 0 \(bytes, unknown\): .*not a JPEG, PNG, WebP or TIFF file \(starts with "
+    with pytest.raises(augpy.DecodeError, match=r"image 0 \(bytes, unknown\): .*not a JPEG, PNG, WebP, TIFF or AVIF file \(starts with "
                                                 r"3c 68 74 6d 6c"):
         stage({"image": [b"<html><body>"]})
 

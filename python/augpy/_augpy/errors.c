@@ -91,12 +91,12 @@ int augpy_init_errors(PyObject *module, augpy_state *st) {
         return -1;
     if (add_exception(module, &st->DecodeError, "augpy.DecodeError", st->NvJpegError,
                       "DecodeError(*args)\n--\n\n"
-                      "Raised when an image cannot be decoded (libjpeg-turbo, libspng, libwebp, libtiff or nvJPEG, whatever "
+                      "Raised when an image cannot be decoded (libjpeg-turbo, libspng, libwebp, libtiff, libavif or nvJPEG, whatever "
                       "the decoder's engine) or its header cannot be read: a corrupt, truncated or "
-                      "unsupported JPEG, PNG, WebP or TIFF (the decoder's reason in the message; nvJPEG's failures "
+                      "unsupported JPEG, PNG, WebP, TIFF or AVIF (the decoder's reason in the message; nvJPEG's failures "
                       "read \"nvJPEG failed in <call>: NVJPEG_STATUS_X\"), one over the decoder's "
                       "max_pixels, or data that "
-                      "is none of them (\"not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74 6d 6c 3e 0a 3c)\": its "
+                      "is none of them (\"not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 3c 68 74 6d 6c 3e 0a 3c)\": its "
                       "first bytes in hex). Subclass of NvJpegError, so `except augpy.NvJpegError` "
                       "catches it too.") < 0)
         return -1;

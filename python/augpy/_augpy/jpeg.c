@@ -465,14 +465,14 @@ static PyObject *png_dict(const aug_png_desc *s) {
                          "transparency", PyBool_FromLong(s->transparency));
 }
 
-/* WebP and TIFF (aug_image_describe): the keys of PNG's and theirs. */
+/* WebP, TIFF and AVIF (aug_image_describe): the keys of PNG's and theirs. */
 static PyObject *image_dict(const aug_image_desc *s) {
     PyObject *d = Py_BuildValue("{sssLsLsisisssisNsiss}", "format", aug_image_format_name(s->format), "height",
                                 (long long)s->height, "width", (long long)s->width, "channels", 3, "components",
                                 s->channels, "colour_space", s->colour_space, "bit_depth", s->bit_depth, "alpha",
                                 PyBool_FromLong(s->alpha), "pages", s->pages, "compression", s->compression);
     if (d == NULL) return NULL;
-    PyObject *a = s->format == AUG_FORMAT_WEBP ? Py_BuildValue("{sN}", "animated", PyBool_FromLong(s->animated))
+    PyObject *a = s->format != AUG_FORMAT_TIFF ? Py_BuildValue("{sN}", "animated", PyBool_FromLong(s->animated))
                                                : Py_BuildValue("{sNsN}", "tiled", PyBool_FromLong(s->tiled), "planar",
                                                                PyBool_FromLong(s->planar));
     if (a == NULL || PyDict_Update(d, a) < 0) Py_CLEAR(d);
@@ -494,7 +494,7 @@ static PyObject *decoder_info(PyObject *self, PyObject *const *args, Py_ssize_t 
     jpeg_data data;
     if (get_data(st, PyType_GetModule(Py_TYPE(self)), slots[0], &data, func) < 0) return NULL;
     aug_image_format fmt = aug_image_format_of(data.buf, data.len);
-    if (fmt == AUG_FORMAT_WEBP || fmt == AUG_FORMAT_TIFF || page != 0) {
+    if (fmt == AUG_FORMAT_WEBP || fmt == AUG_FORMAT_TIFF || fmt == AUG_FORMAT_AVIF || page != 0) {
         aug_image_desc desc;
         aug_status status = aug_image_describe(data.buf, data.len, page, &desc);
         release_data(&data);
@@ -536,7 +536,7 @@ static PyMethodDef decoder_methods[] = {
      "DecodeError (a subclass of NvJpegError; whatever the engine) with the decoder's message:\n"
      "libjpeg-turbo's or libspng's, or on the 'nvjpeg' engine for the JPEG files nvJPEG fails on\n"
      "'nvJPEG failed in <call>: NVJPEG_STATUS_X' (the buffer's contents are then unspecified); data\n"
-     "that is neither JPEG nor PNG raises DecodeError 'not a JPEG, PNG, WebP or TIFF file (starts with 3c 68 74\n"
+     "that is neither JPEG nor PNG raises DecodeError 'not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 3c 68 74\n"
      "6d 6c 3e 0a 3c)' (its first bytes in hex). The GIL is released while decoding.\n"
      "data may also be a path (str or os.PathLike: the file is read) or a CPU DLPack object holding a\n"
      "contiguous 1-d uint8 tensor (e.g. torchvision.io.read_file's result), read without a copy.\n"
@@ -554,10 +554,12 @@ static PyMethodDef decoder_methods[] = {
      "'LA' (2), 'rgba' (4; alpha 255 where the file has none) or 'unchanged' (the file's own channels:\n"
      "JPEG 1 or 3, PNG 1-4 with a tRNS chunk counted as alpha).\n"
      "dtype: None / 'uint8' (16-bit samples round to 8 bits) or 'uint16' / augpy.uint16: 16-bit PNG and\n"
-     "TIFF samples are kept, 8-bit ones scaled by 257 (buffer must then be uint16).\n"
-     "WebP (libwebp: lossy, lossless, alpha; an animation gives its first frame) and TIFF (libtiff: strips\n"
-     "or tiles, chunky or planar, 8/16-bit, 1-4 samples, the usual compressions) decode on the CPU (a CUDA\n"
-     "decoder uploads); page: the TIFF page (directory) to decode, 0 the first (docs/formats.md).\n"
+     "TIFF samples are kept, 8-bit ones scaled by 257, 10/12-bit AVIF ones to round(v * 65535 / (2^d - 1))\n"
+     "(buffer must then be uint16).\n"
+     "WebP (libwebp: lossy, lossless, alpha; an animation gives its first frame), TIFF (libtiff: strips\n"
+     "or tiles, chunky or planar, 8/16-bit, 1-4 samples, the usual compressions) and AVIF (libavif: 8/10/12-bit,\n"
+     "alpha, gray; a sequence gives its first frame) decode on the CPU (a CUDA decoder uploads); page: the\n"
+     "TIFF page (directory) to decode, 0 the first (docs/formats.md).\n"
      "contiguous=False lets a JPEG region or scaled decode on a CPU decoder (mode rgb) return a strided\n"
      "view instead: libjpeg writes the band it decodes straight into the result's memory (rows\n"
      "(w + 68) * 3 bytes apart; with buffer, when it holds h * (w + 68) * 3 elements), the same pixels\n"
@@ -571,8 +573,9 @@ static PyMethodDef decoder_methods[] = {
      "'colour_space' ('Grayscale', 'YCbCr', 'RGB', 'CMYK' or 'YCCK'), 'sampling' ('4:4:4', '4:2:2',\n"
      "'4:2:0', '4:4:0', '4:1:1', '4:1:0', '4:0:0' for grayscale, else the factors 'HxV,HxV,HxV') and\n"
      "'progressive' (bool). data as for decode. DecodeError if the header cannot be read.\n"
-     "WebP and TIFF: 'format' ('webp' / 'tiff'), 'height', 'width', 'channels' (3), 'components',\n"
-     "'colour_space', 'bit_depth', 'alpha', 'pages', 'compression', and 'animated' (WebP) or 'tiled' and\n"
+     "WebP, TIFF and AVIF: 'format' ('webp' / 'tiff' / 'avif'), 'height', 'width', 'channels' (3),\n"
+     "'components', 'colour_space' (AVIF: 'YUV444', 'YUV422', 'YUV420', 'YUV400'), 'bit_depth' (AVIF 8, 10\n"
+     "or 12), 'alpha', 'pages', 'compression' (AVIF 'av1'), and 'animated' (WebP, AVIF) or 'tiled' and\n"
      "'planar' (TIFF). page: the TIFF page described (0 the first)."},
     {"__reduce__", decoder_reduce, METH_NOARGS,
      "__reduce__($self, /)\n--\n\n"
@@ -666,7 +669,8 @@ static PyObject *supported_formats(PyObject *module, PyObject *Py_UNUSED(unused)
 static PyMethodDef jpeg_functions[] = {
     {"supported_formats", supported_formats, METH_NOARGS,
      "supported_formats()\n--\n\n"
-     "The file formats Decoder reads, told apart by their first bytes: ('jpeg', 'png', 'webp', 'tiff').\n\n"
+     "The file formats Decoder reads, told apart by their first bytes: ('jpeg', 'png', 'webp', 'tiff',\n"
+     "'avif').\n\n"
      "A file's extension plays no part: a TIFF named x.jpg decodes as TIFF. Decoder.info(data)['format']\n"
      "names the format of one file (docs/formats.md)."},
     {"jpeg_info", (PyCFunction)(void (*)(void))jpeg_info, METH_FASTCALL | METH_KEYWORDS,

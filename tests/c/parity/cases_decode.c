@@ -2,8 +2,8 @@
  * against the CPU decoder's for 4:2:0 / 4:4:4 progressive / gray / CMYK / 4:2:2
  * / 4:1:1 JPEGs of fixed and random sizes, into a device buffer on a stream of
  * its own, and PNGs in every decode mode with a region (decoded on the CPU and
- * uploaded), and WebP and 16-bit TIFF files in every mode and both output dtypes
- * (the same). Identical where the CPU decodes (the fallback, CMYK, PNG). On
+ * uploaded), and WebP, 16-bit TIFF and 8/10-bit AVIF files in every mode and
+ * both output dtypes (the same). Identical where the CPU decodes (the fallback, CMYK, PNG). On
  * the 'nvjpeg' engine the files nvJPEG decodes are compared with libjpeg-turbo's
  * fast-upsampling decode (nvJPEG replicates chroma; helpers/th_jpeg.h): exactly
  * on the emulation's stand-in, within IDCT rounding on a GPU (a mean absolute
@@ -21,6 +21,7 @@
 #include <webp/encode.h>
 
 #include "core/backend.h"
+#include "helpers/th_avif.h"
 #include "helpers/th_cuda.h"
 #include "helpers/th_jpeg.h"
 #include "parity/harness.h"
@@ -217,10 +218,46 @@ static void run_webp_tiff(ph_run *r, const ph_case *c) {
     free(tif), free(rgba), free(rgb16);
 }
 
+/* AVIF reaches a CUDA decoder as a CPU decode and an upload: the same values for a lossy 8-bit
+ * RGB file and a lossless 10-bit RGBA one, every mode and dtype, whole and cut. */
+static void run_avif(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int H = (int)ph_range(r, 8, 20), W = (int)ph_range(r, 8, 20);
+    uint16_t *px = malloc(sizeof *px * (size_t)H * (size_t)W * 4);
+    assert_non_null(px);
+    for (int i = 0; i < H * W * 4; i++) px[i] = (uint16_t)((i * 40503u + 11u) & 1023u);
+    size_t n[2] = {0, 0};
+    uint8_t *files[2] = {NULL, NULL};
+    uint16_t *px8 = malloc(sizeof *px8 * (size_t)H * (size_t)W * 3);
+    assert_non_null(px8);
+    for (int i = 0; i < H * W * 3; i++) px8[i] = (uint16_t)(px[i] >> 2);
+    files[0] = th_avif_encode(px8, H, W, 3, 8, 0, &n[0]);
+    files[1] = th_avif_encode(px, H, W, 4, 10, 1, &n[1]);
+    assert_true(files[0] != NULL && files[1] != NULL);
+    aug_decoder *cpu = aug_decoder_new(CPU, 0, 0, 0), *gpu = aug_decoder_new(ph_dev(r), 0, 0, 0);
+    assert_non_null(gpu);
+    int64_t roi[4] = {1, 2, ph_range(r, 1, H - 1), ph_range(r, 1, W - 2)};
+    for (int f = 0; f < 2; f++)
+        for (int mode = 0; mode <= 4; mode++)
+            for (int wide = 0; wide < 2; wide++) {
+                aug_decode_options o = aug_decode_options_default();
+                o.mode = (aug_decode_mode)mode, o.dtype = wide ? AUG_UINT16 : AUG_UINT8, o.roi = mode % 2 ? roi : NULL;
+                aug_tensor *a = NULL, *b = NULL;
+                assert_int_equal(aug_decoder_decode_ex(cpu, files[f], n[f], &o, NULL, &a), AUG_OK);
+                assert_int_equal(aug_decoder_decode_ex(gpu, files[f], n[f], &o, NULL, &b), AUG_OK);
+                ph_inputs(r, 1, (const aug_tensor *const *)&a);
+                ph_check(r, "avif decode_ex", a, b);
+                aug_tensor_free(a), aug_tensor_free(b);
+            }
+    aug_decoder_free(cpu), aug_decoder_free(gpu);
+    free(files[0]), free(files[1]), free(px), free(px8);
+}
+
 static const ph_case CASES[] = {
     {"jpeg/decode", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_jpeg},
     /* PNG reaches a CUDA decoder as a CPU decode and an upload (the JPEG family's fallback) */
     {"jpeg/png", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_png},
     {"jpeg/webp_tiff", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_webp_tiff},
+    {"jpeg/avif", AUG__FAMILY_JPEG, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_avif},
 };
 const ph_case_list ph_cases_decode = {CASES, sizeof CASES / sizeof CASES[0]};
