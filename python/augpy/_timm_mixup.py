@@ -193,9 +193,7 @@ class Mixup(Sampled):
                 x1, y1, x2, y2 = r["box"]
                 _augpy.copy(image[::-1][:, :, y1:y2, x1:x2].copy(), image[:, :, y1:y2, x1:x2])
             else:
-                flipped = _augpy.mul(image[::-1], 1.0 - r["lam"])  # one temporary: 40% faster than two
-                _augpy.mul(image, r["lam"], out=image)
-                _augpy.add(image, flipped, out=image)
+                _mix_mirror_pairs(image, r["lam"], 1.0 - r["lam"])
             return
         orig = image.copy()
         for i, r in enumerate(records):
@@ -229,6 +227,25 @@ class Mixup(Sampled):
             t = y1 * lam + y2 * (np.float32(1) - lam)
         out = _augpy.array_to_tensor(np.ascontiguousarray(t, np.float32))
         return out if out.device == like.device else out.to(like.device)
+
+
+def _mix_mirror_pairs(image, lam, rest):
+    """image[i] = image[i] * lam + image[N-1-i] * rest for every i, in place, a mirrored pair at
+    a time through two image-sized temporaries (timm's x.mul_(lam).add_(x.flip(0).mul_(1 - lam)):
+    the same float32 products and sum; a pair's images stay in the cache, which makes it about
+    twice as fast as three passes over the batch with a batch-sized temporary)."""
+    n = image.shape[0]
+    if n < 2:
+        return
+    t1, t2 = _augpy.empty_like(image[0]), _augpy.empty_like(image[0])
+    for i in range(n // 2):
+        a, b = image[i], image[n - 1 - i]
+        _augpy.mul(b, rest, out=t1)
+        _augpy.mul(a, rest, out=t2)
+        _augpy.mul(a, lam, out=a)
+        _augpy.add(a, t1, out=a)
+        _augpy.mul(b, lam, out=b)
+        _augpy.add(b, t2, out=b)
 
 
 def _check_record(record, h, w, func, k):
