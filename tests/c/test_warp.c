@@ -513,8 +513,9 @@ static void test_axis_aligned_paths_agree(void **state) {
 
 /* Planar sources (channel planes, CHW memory viewed as (H, W, C) with strides
  * (W, 1, H*W), as the policies warp their images) take the AVX2 kernel's 16-bit
- * loads: the same bytes as the portable kernel for 1 to 4 channels, s = 1 to 3,
- * rotations, shears and translations past every edge, every border mode, padded
+ * loads (axis-aligned matrices: cpu/warp_axis.c per plane): the same bytes as the
+ * portable kernel for 1 to 4 channels, s = 1 to 3, rotations, shears, scales, flips
+ * and translations past every edge, every border mode, padded
  * planes, and sources allocated to their last byte (ASan sees a load beyond it). */
 static void test_planar_simd_paths_agree(void **state) {
     (void)state;
@@ -540,9 +541,12 @@ static void test_planar_simd_paths_agree(void **state) {
         assert_int_equal(aug_make_affine_matrix(m, H, W, Ht, Wt, &p, NULL), AUG_OK);
         if (it % 10 == 0) m[0] = 1, m[1] = 0, m[2] = 0, m[3] = 0, m[4] = 1, m[5] = 0; /* identity: edges exact */
         if (it % 10 == 5) m[0] = 1, m[1] = 0, m[2] = (float)urand(-9, 9), m[3] = 0, m[4] = 1, m[5] = 0.5f;
+        if (it % 10 == 7) /* axis-aligned (cpu/warp_axis.c per plane): a scale, a flip, a shift */
+            m[0] = (float)urand(-2, 2), m[1] = 0, m[2] = (float)urand(-5, 20), m[3] = 0, m[4] = (float)urand(0.3, 2),
+            m[5] = (float)urand(-5, 5);
         double bg[4] = {(double)(rnd() & 0xff), 3, 250, 0};
         const aug_tensor *srcs[1] = {src};
-        int ss = 1 + it % 3;
+        int ss = it % 10 == 5 || it % 10 == 7 ? 1 : 1 + it % 3;
         aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = a, .channels = C, .height = Ht,
                                .width = Wt, .matrices = m, .supersampling = &ss, .background = bg,
                                .border = (it / 3) % 4};
