@@ -138,17 +138,27 @@ typedef struct sharp_ctx {
 
 /* n values from src + at, step ps, as float32 into buf. */
 static void load_row(const aug__autotone_plan *p, int64_t at, int64_t ps, int64_t n, float *buf) {
-    if (p->dtype == AUG_UINT8)
-        for (int64_t i = 0; i < n; i++) buf[i] = (float)((const uint8_t *)p->src)[at + i * ps];
-    else
+    if (p->dtype == AUG_UINT8) {
+        const uint8_t *s = (const uint8_t *)p->src + at;
+        if (ps == 1) /* vectorises */
+            for (int64_t i = 0; i < n; i++) buf[i] = (float)s[i];
+        else
+            for (int64_t i = 0; i < n; i++) buf[i] = (float)s[i * ps];
+    } else {
         for (int64_t i = 0; i < n; i++) buf[i] = ((const float *)(const void *)p->src)[at + i * ps];
+    }
 }
 
 static void store_row(const aug__autotone_plan *p, int64_t at, int64_t ps, int64_t n, const float *buf) {
-    if (p->dtype == AUG_UINT8)
-        for (int64_t i = 0; i < n; i++) ((uint8_t *)p->dst)[at + i * ps] = (uint8_t)buf[i];
-    else
+    if (p->dtype == AUG_UINT8) {
+        uint8_t *d = (uint8_t *)p->dst + at;
+        if (ps == 1)
+            for (int64_t i = 0; i < n; i++) d[i] = (uint8_t)buf[i];
+        else
+            for (int64_t i = 0; i < n; i++) d[i * ps] = (uint8_t)buf[i];
+    } else {
         for (int64_t i = 0; i < n; i++) ((float *)(void *)p->dst)[at + i * ps] = buf[i];
+    }
 }
 
 /* A band of ROWS rows of a plane, CHUNK columns at a time: buffer index i is
