@@ -497,8 +497,10 @@ __attribute__((target("avx2"))) void aug__warp_row_avx2(const warp_img *im, cons
                 __m256i T = _mm256_setr_epi32(LD2(pc)), Bt = _mm256_setr_epi32(LD2(pc + im->sh));
 #undef LD2
                 /* (v0 | v1 << 8) -> (v0 | v1 << 16) */
-                __m256i top = _mm256_or_si256(_mm256_and_si256(T, ff), _mm256_slli_epi32(_mm256_andnot_si256(ff, T), 8));
-                __m256i bot = _mm256_or_si256(_mm256_and_si256(Bt, ff), _mm256_slli_epi32(_mm256_andnot_si256(ff, Bt), 8));
+                __m256i top = _mm256_or_si256(_mm256_and_si256(T, ff),
+                                              _mm256_slli_epi32(_mm256_andnot_si256(ff, T), 8));
+                __m256i bot = _mm256_or_si256(_mm256_and_si256(Bt, ff),
+                                              _mm256_slli_epi32(_mm256_andnot_si256(ff, Bt), 8));
                 bilerp8_store(top, bot, wx, gy, fy, c, k, acc, out, plane);
             }
             continue;
