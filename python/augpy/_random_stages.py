@@ -90,9 +90,23 @@ class RandomGrayscale(_RandomStage):
         for k, gray in enumerate(records):
             if not isinstance(gray, (bool, np.bool_)):
                 raise TypeError(f"{func}: augmentation[{k}]['grayscale'] must be a bool, got {gray!r}")
-            if gray and c == 3:
-                view = image[k]
+        if c == 1:
+            return
+        # one call per run of consecutive chosen images, in place (rgb_to_grayscale's out may be its image)
+        n, k = len(records), 0
+        while k < n:
+            if not records[k]:
+                k += 1
+                continue
+            end = k + 1
+            while end < n and records[end]:
+                end += 1
+            view = image[k:end]
+            if view.is_contiguous:
+                _augpy.rgb_to_grayscale(view, 3, out=view)
+            else:
                 _augpy.copy(_augpy.rgb_to_grayscale(view, 3), view)
+            k = end
 
 
 _INT_MAX = 2**31 - 1

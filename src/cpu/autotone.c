@@ -3,13 +3,14 @@
  * equalize and autocontrast: one task per plane (a channel of an image): its
  * statistics (a histogram; a minimum and a maximum), then its values mapped
  * (src == dst, in place, is fine: the plane is read whole before it is
- * written). adjust_sharpness: one task per band of ROWS rows of a plane, each
+ * written); uint8 planes through a 256-entry table of the rule (cpu/lut8.h). adjust_sharpness: one task per band of ROWS rows of a plane, each
  * value from its 3 x 3 neighbourhood in src (never dst: the core hands a copy
  * when the op runs in place), a row at a time through float buffers, with an
  * AVX2+FMA build of the row loop where the CPU has FMA. A plane's value (y, x) is at plane + (y * W + x) *
  * ps, ps = C for channels last, else 1. */
 #include "cpu.h"
 #include "core/autotone.h"
+#include "cpu/lut8.h"
 #include "cpu/pool.h"
 #include "cpu/simd.h"
 
@@ -26,18 +27,35 @@ static int64_t plane_base(const geo *g, int64_t plane) {
     return img * g->p->channels * g->hw + ch * g->cs;
 }
 
+/* d[i * ps] = lut[s[i * ps]] for i < n (d may be s): aug__cpu_lut8 for a contiguous plane. */
+static void map_u8(const uint8_t lut[256], const uint8_t *s, uint8_t *d, int64_t n, int64_t ps) {
+    if (ps == 1) {
+        aug__cpu_lut8(lut, s, d, n, 0, aug__simd_level());
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) d[i * ps] = lut[s[i * ps]];
+}
+
 static void autocontrast_plane(const geo *g, int64_t base) {
     const aug__autotone_plan *p = g->p;
     const int64_t n = g->hw, ps = g->ps;
     if (p->dtype == AUG_UINT8) {
         const uint8_t *s = (const uint8_t *)p->src + base;
         uint8_t *d = (uint8_t *)p->dst + base, lo = 255, hi = 0;
-        for (int64_t i = 0; i < n; i++) {
-            const uint8_t x = s[i * ps];
-            lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+        if (ps == 1) { /* vectorises */
+            for (int64_t i = 0; i < n; i++) lo = s[i] < lo ? s[i] : lo;
+            for (int64_t i = 0; i < n; i++) hi = s[i] > hi ? s[i] : hi;
+        } else {
+            for (int64_t i = 0; i < n; i++) {
+                const uint8_t x = s[i * ps];
+                lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+            }
         }
+        /* the rule is a function of the value: its table gives the same bytes */
         const aug__autotone_stretch st = aug__autocontrast_stretch((float)lo, (float)hi, 1);
-        for (int64_t i = 0; i < n; i++) d[i * ps] = aug__autocontrast_u8(s[i * ps], st);
+        uint8_t lut[256];
+        for (int v = 0; v < 256; v++) lut[v] = aug__autocontrast_u8((uint8_t)v, st);
+        map_u8(lut, s, d, n, ps);
     } else {
         const float *s = (const float *)(const void *)p->src + base;
         float *d = (float *)(void *)p->dst + base, lo = INFINITY, hi = -INFINITY;
@@ -55,9 +73,17 @@ static void equalize_plane(const geo *g, int64_t base) {
     if (p->dtype == AUG_UINT8) {
         const uint8_t *s = (const uint8_t *)p->src + base;
         uint8_t *d = (uint8_t *)p->dst + base;
-        for (int64_t i = 0; i < n; i++) hist[s[i * ps]]++;
+        if (ps == 1) { /* four histograms: runs of one value do not wait on their own increments */
+            uint32_t h4[3][256] = {{0}};
+            int64_t i = 0;
+            for (; i + 4 <= n; i += 4) hist[s[i]]++, h4[0][s[i + 1]]++, h4[1][s[i + 2]]++, h4[2][s[i + 3]]++;
+            for (; i < n; i++) hist[s[i]]++;
+            for (int v = 0; v < 256; v++) hist[v] += h4[0][v] + h4[1][v] + h4[2][v];
+        } else {
+            for (int64_t i = 0; i < n; i++) hist[s[i * ps]]++;
+        }
         aug__equalize_lut(hist, lut);
-        for (int64_t i = 0; i < n; i++) d[i * ps] = lut[s[i * ps]];
+        map_u8(lut, s, d, n, ps);
     } else {
         const float *s = (const float *)(const void *)p->src + base;
         float *d = (float *)(void *)p->dst + base;
@@ -112,17 +138,27 @@ typedef struct sharp_ctx {
 
 /* n values from src + at, step ps, as float32 into buf. */
 static void load_row(const aug__autotone_plan *p, int64_t at, int64_t ps, int64_t n, float *buf) {
-    if (p->dtype == AUG_UINT8)
-        for (int64_t i = 0; i < n; i++) buf[i] = (float)((const uint8_t *)p->src)[at + i * ps];
-    else
+    if (p->dtype == AUG_UINT8) {
+        const uint8_t *s = (const uint8_t *)p->src + at;
+        if (ps == 1) /* vectorises */
+            for (int64_t i = 0; i < n; i++) buf[i] = (float)s[i];
+        else
+            for (int64_t i = 0; i < n; i++) buf[i] = (float)s[i * ps];
+    } else {
         for (int64_t i = 0; i < n; i++) buf[i] = ((const float *)(const void *)p->src)[at + i * ps];
+    }
 }
 
 static void store_row(const aug__autotone_plan *p, int64_t at, int64_t ps, int64_t n, const float *buf) {
-    if (p->dtype == AUG_UINT8)
-        for (int64_t i = 0; i < n; i++) ((uint8_t *)p->dst)[at + i * ps] = (uint8_t)buf[i];
-    else
+    if (p->dtype == AUG_UINT8) {
+        uint8_t *d = (uint8_t *)p->dst + at;
+        if (ps == 1)
+            for (int64_t i = 0; i < n; i++) d[i] = (uint8_t)buf[i];
+        else
+            for (int64_t i = 0; i < n; i++) d[i * ps] = (uint8_t)buf[i];
+    } else {
         for (int64_t i = 0; i < n; i++) ((float *)(void *)p->dst)[at + i * ps] = buf[i];
+    }
 }
 
 /* A band of ROWS rows of a plane, CHUNK columns at a time: buffer index i is

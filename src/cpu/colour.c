@@ -393,6 +393,60 @@ static void main_task(void *ctx, int64_t task, int worker) {
 
 /* ---- grayscale and HSV ------------------------------------------------------------- */
 
+/* rgb_to_grayscale of m <= BLOCK RGB pixels (planes r, g, b) into o, the gray of
+ * each (uint8: truncated), through a block copy so that the output may be the
+ * input (in place) and the loops still vectorise; the scalar rule's bits. */
+#define GRAY_BODY(T, U8)                                                                                               \
+    {                                                                                                                  \
+        T tmp[BLOCK];                                                                                                  \
+        for (int64_t q = 0; q < m; q++) {                                                                              \
+            float v = aug__colour_gray((float)r[q], (float)g[q], (float)b[q]);                                         \
+            tmp[q] = (T)(U8 ? truncf(v) : v);                                                                          \
+        }                                                                                                              \
+        for (int64_t c = 0; c < oc; c++) memcpy(o + c * hw, tmp, sizeof(T) * (size_t)m);                               \
+    }
+static void gray_u8(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_t *o, int64_t m, int64_t oc,
+                    int64_t hw) GRAY_BODY(uint8_t, 1)
+static void gray_f32(const float *r, const float *g, const float *b, float *o, int64_t m, int64_t oc,
+                     int64_t hw) GRAY_BODY(float, 0)
+#if AUG__X86
+FMA_FN static void gray_u8_fma(const uint8_t *r, const uint8_t *g, const uint8_t *b, uint8_t *o, int64_t m,
+                               int64_t oc, int64_t hw) GRAY_BODY(uint8_t, 1)
+FMA_FN static void gray_f32_fma(const float *r, const float *g, const float *b, float *o, int64_t m, int64_t oc,
+                                int64_t hw) GRAY_BODY(float, 0)
+#endif
+#undef GRAY_BODY
+
+/* Pixels [q0, q1) of RGB image i into its gray in out_c channels, BLOCK at a time. */
+static void gray_task_range(const col_ctx *x, int64_t i, int64_t q0, int64_t q1) {
+    const aug__colour_plan *p = x->p;
+    int64_t hw = x->hw, oc = p->out_c;
+    for (int64_t q = q0; q < q1; q += BLOCK) {
+        int64_t m = q1 - q < BLOCK ? q1 - q : BLOCK;
+        if (p->u8) {
+            const uint8_t *s = (const uint8_t *)p->src + i * 3 * hw + q;
+            uint8_t *o = (uint8_t *)p->dst + i * oc * hw + q;
+#if AUG__X86
+            if (x->fma) {
+                gray_u8_fma(s, s + hw, s + 2 * hw, o, m, oc, hw);
+                continue;
+            }
+#endif
+            gray_u8(s, s + hw, s + 2 * hw, o, m, oc, hw);
+        } else {
+            const float *s = (const float *)(const void *)p->src + i * 3 * hw + q;
+            float *o = (float *)(void *)p->dst + i * oc * hw + q;
+#if AUG__X86
+            if (x->fma) {
+                gray_f32_fma(s, s + hw, s + 2 * hw, o, m, oc, hw);
+                continue;
+            }
+#endif
+            gray_f32(s, s + hw, s + 2 * hw, o, m, oc, hw);
+        }
+    }
+}
+
 static void convert_task(void *ctx, int64_t task, int worker) {
     (void)worker;
     col_ctx *x = ctx;
@@ -400,6 +454,10 @@ static void convert_task(void *ctx, int64_t task, int worker) {
     int64_t chunks = (x->hw + CHUNK - 1) / CHUNK;
     int64_t i = task / chunks, q0 = task % chunks * CHUNK, q1 = q0 + CHUNK < x->hw ? q0 + CHUNK : x->hw;
     int64_t hw = x->hw, oc = p->out_c;
+    if (p->kind == AUG__COLOUR_GRAY && p->c == 3) {
+        gray_task_range(x, i, q0, q1);
+        return;
+    }
     for (int64_t q = q0; q < q1; q++) {
         float v[3] = {0.0f, 0.0f, 0.0f};
         for (int64_t c = 0; c < p->c; c++) {
@@ -429,12 +487,12 @@ aug_status aug__cpu_colour(const aug__colour_plan *p) {
     const char *func = p->func;
     col_ctx x = {p, p->h * p->w, NULL, NULL, NULL, NULL, NULL, 0, 0};
     int64_t chunks = (x.hw + CHUNK - 1) / CHUNK;
+    x.simd = aug__simd_level();
+    x.fma = x.simd >= AUG__SIMD_AVX2 && __builtin_cpu_supports("fma");
     if (p->kind != AUG__COLOUR_JITTER) {
         aug__parallel_for(p->n * chunks, convert_task, &x);
         return AUG_OK;
     }
-    x.simd = aug__simd_level();
-    x.fma = x.simd >= AUG__SIMD_AVX2 && __builtin_cpu_supports("fma");
     x.means = calloc((size_t)p->n, sizeof(float));
     x.st = malloc((size_t)p->n * sizeof(stages));
     x.luts = malloc((size_t)p->n * LUT_SLOTS * 256);

@@ -248,11 +248,64 @@ static void test_jitter_lighting(void **state) {
     aug_rng_free(rng);
 }
 
+/* rgb_to_grayscale against torchvision's rule written out, fmaf(b, 0.114, fmaf(g, 0.587,
+ * r * 0.2989)) (truncated for uint8), on sizes that end the CPU's 256-pixel blocks and 8-lane
+ * vectors mid-way, into a new tensor and in place (out == the image), 1 and 3 output
+ * channels, uint8 and float32. */
+static void test_grayscale_rule_and_in_place(void **state) {
+    (void)state;
+    const int64_t sizes[][3] = {{1, 1, 1}, {2, 3, 5}, {3, 17, 31}, {1, 16, 16}, {2, 61, 97}};
+    uint32_t x = 12345;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (int f32 = 0; f32 < 2; f32++) {
+            const int64_t n = sizes[k][0], hw = sizes[k][1] * sizes[k][2];
+            const int64_t shape[4] = {n, 3, sizes[k][1], sizes[k][2]};
+            aug_tensor *im = aug_tensor_empty(4, shape, f32 ? AUG_FLOAT32 : AUG_UINT8, CPU);
+            aug_tensor *copy = aug_tensor_empty(4, shape, f32 ? AUG_FLOAT32 : AUG_UINT8, CPU);
+            assert_non_null(im);
+            for (int64_t i = 0; i < n * 3 * hw; i++) {
+                x = x * 1664525u + 1013904223u;
+                uint8_t v = (uint8_t)(x >> 24);
+                if (f32) ((float *)aug_tensor_ptr(im))[i] = (float)v / 255.0f;
+                else ((uint8_t *)aug_tensor_ptr(im))[i] = v;
+            }
+            memcpy(aug_tensor_ptr(copy), aug_tensor_ptr(im), (size_t)(n * 3 * hw) * (f32 ? 4 : 1));
+            for (int oc = 1; oc <= 3; oc += 2) {
+                aug_tensor *res = NULL;
+                assert_int_equal(aug_rgb_to_grayscale(im, oc, &res), AUG_OK);
+                for (int64_t i = 0; i < n; i++)
+                    for (int64_t q = 0; q < hw; q++) {
+                        float rgb[3];
+                        for (int c = 0; c < 3; c++) {
+                            int64_t at = (i * 3 + c) * hw + q;
+                            rgb[c] = f32 ? ((const float *)aug_tensor_ptr(im))[at]
+                                         : (float)((const uint8_t *)aug_tensor_ptr(im))[at];
+                        }
+                        float gray = fmaf(rgb[2], 0.114f, fmaf(rgb[1], 0.587f, rgb[0] * 0.2989f));
+                        for (int c = 0; c < oc; c++) {
+                            int64_t at = (i * oc + c) * hw + q;
+                            if (f32) assert_true(((const float *)aug_tensor_ptr(res))[at] == gray);
+                            else assert_int_equal(((const uint8_t *)aug_tensor_ptr(res))[at], (uint8_t)truncf(gray));
+                        }
+                    }
+                if (oc == 3) { /* in place: the same values */
+                    aug_tensor *same = copy;
+                    assert_int_equal(aug_rgb_to_grayscale(copy, 3, &same), AUG_OK);
+                    assert_ptr_equal(same, copy);
+                    assert_memory_equal(aug_tensor_ptr(copy), aug_tensor_ptr(res), (size_t)(n * 3 * hw) * (f32 ? 4 : 1));
+                }
+                aug_tensor_free(res);
+            }
+            aug_tensor_free(im);
+            aug_tensor_free(copy);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_follows_definition), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_brightness_every_value),    cmocka_unit_test(test_contrast_by_hand),
-        cmocka_unit_test(test_jitter_lighting),
+        cmocka_unit_test(test_jitter_lighting),        cmocka_unit_test(test_grayscale_rule_and_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

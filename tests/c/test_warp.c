@@ -511,6 +511,57 @@ static void test_axis_aligned_paths_agree(void **state) {
     }
 }
 
+/* Planar sources (channel planes, CHW memory viewed as (H, W, C) with strides
+ * (W, 1, H*W), as the policies warp their images) take the AVX2 kernel's 16-bit
+ * loads (axis-aligned matrices: cpu/warp_axis.c per plane): the same bytes as the
+ * portable kernel for 1 to 4 channels, s = 1 to 3, rotations, shears, scales, flips
+ * and translations past every edge, every border mode, padded
+ * planes, and sources allocated to their last byte (ASan sees a load beyond it). */
+static void test_planar_simd_paths_agree(void **state) {
+    (void)state;
+    if (aug__simd_cpu_level() < AUG__SIMD_AVX2) skip();
+    for (int it = 0; it < 120; it++) {
+        int64_t C = 1 + it % 4, H = 2 + (int64_t)(rnd() % 70), W = 2 + (int64_t)(rnd() % 70);
+        int64_t Ht = 1 + (int64_t)(rnd() % 50), Wt = 1 + (int64_t)(rnd() % 90), dshape[4] = {1, C, Ht, Wt};
+        int64_t pw = it % 5 == 1 ? W + 5 : W, plane = H * pw + (it % 3 == 1 ? 7 : 0);
+        size_t nbytes = (size_t)((C - 1) * plane + (H - 1) * pw + W);
+        uint8_t *mem = malloc(nbytes);
+        assert_non_null(mem);
+        for (size_t k = 0; k < nbytes; k++) mem[k] = (uint8_t)(rnd() & 0xff);
+        aug_storage *st = aug_storage_wrap(mem, nbytes, aug_cpu_device(), free, mem);
+        int64_t shp[3] = {H, W, C}, str[3] = {pw, 1, plane};
+        aug_tensor *src = aug_tensor_from_storage(st, 0, 3, shp, str, AUG_UINT8);
+        assert_non_null(src);
+        aug_storage_release(st);
+        aug_tensor *a = mk(AUG_UINT8, 4, dshape), *b = mk(AUG_UINT8, 4, dshape);
+        aug_affine_params p = aug_affine_params_default();
+        p.angle = it % 4 == 3 ? 0 : urand(-180, 180), p.scale = urand(0.3, 3), p.shearx = urand(-0.3, 0.3);
+        p.hmirror = (int)(rnd() & 1), p.shifty = urand(-1, 1);
+        float m[6];
+        assert_int_equal(aug_make_affine_matrix(m, H, W, Ht, Wt, &p, NULL), AUG_OK);
+        if (it % 10 == 0) m[0] = 1, m[1] = 0, m[2] = 0, m[3] = 0, m[4] = 1, m[5] = 0; /* identity: edges exact */
+        if (it % 10 == 5) m[0] = 1, m[1] = 0, m[2] = (float)urand(-9, 9), m[3] = 0, m[4] = 1, m[5] = 0.5f;
+        if (it % 10 == 7) /* axis-aligned (cpu/warp_axis.c per plane): a scale, a flip, a shift */
+            m[0] = (float)urand(-2, 2), m[1] = 0, m[2] = (float)urand(-5, 20), m[3] = 0, m[4] = (float)urand(0.3, 2),
+            m[5] = (float)urand(-5, 5);
+        double bg[4] = {(double)(rnd() & 0xff), 3, 250, 0};
+        const aug_tensor *srcs[1] = {src};
+        int ss = it % 10 == 5 || it % 10 == 7 ? 1 : 1 + it % 3;
+        aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = a, .channels = C, .height = Ht,
+                               .width = Wt, .matrices = m, .supersampling = &ss, .background = bg,
+                               .border = (it / 3) % 4};
+        assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_NONE), AUG_OK);
+        plan.dst = b;
+        assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_AVX2), AUG_OK);
+        if (memcmp(aug_tensor_ptr(a), aug_tensor_ptr(b), (size_t)aug_tensor_size(a)) != 0)
+            fail_msg("iteration %d (C %d, %dx%d -> %dx%d, s %d): planar AVX2 and portable kernels differ", it, (int)C,
+                     (int)H, (int)W, (int)Ht, (int)Wt, ss);
+        aug_tensor_free(src);
+        aug_tensor_free(a);
+        aug_tensor_free(b);
+    }
+}
+
 /* The AVX2 float32 kernel writes the same bytes as the portable one (s = 1, 2, 3;
  * 1 to 5 channels; float32 and int16 destinations; a column-strided source), and
  * both stay within 1e-5 of the value range of a long-double evaluation. */
@@ -607,6 +658,7 @@ int main(void) {
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_simd_paths_agree),
         cmocka_unit_test(test_axis_aligned_paths_agree),
+        cmocka_unit_test(test_planar_simd_paths_agree),
         cmocka_unit_test(test_simd_float_paths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,6 +68,34 @@ def test_grayscale_of_gray_pixels_is_truncated():
     np.testing.assert_array_equal(got.reshape(-1), np.maximum(v.astype(int) - 1, 0))
 
 
+def _gray_definition(x):
+    """torchvision's grayscale, fma(b, 0.114, fma(g, 0.587, r * 0.2989)) in float32, written with
+    float64 steps that are exact here (8-bit and [0, 1] float32 inputs), rounded as fmaf rounds."""
+    f = np.float32
+    r, g, b = (x[:, c].astype(np.float64) for c in range(3))
+    t = (r * f(0.2989).item()).astype(np.float32).astype(np.float64)
+    t = (g * f(0.587).item() + t).astype(np.float32).astype(np.float64)
+    gray = (b * f(0.114).item() + t).astype(np.float32)
+    return np.trunc(gray).astype(np.uint8) if x.dtype == np.uint8 else gray
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_grayscale_in_place_and_vector_tails(dtype):
+    """Sizes that end the CPU's 256-pixel blocks and 8-lane vectors mid-way; out= the image
+    itself (RandomGrayscale's in-place runs) gives the same bits as a new tensor and as the
+    definition, on the session's device."""
+    rng = np.random.default_rng(5)
+    for n, h, w in ((1, 1, 1), (2, 7, 3), (3, 37, 53), (2, 16, 16), (1, 224, 224)):
+        a = rng.integers(0, 256, (n, 3, h, w))
+        x = a.astype(np.uint8) if dtype == np.uint8 else (a / 255.0).astype(np.float32)
+        want = _gray_definition(x)
+        for k in (1, 3):
+            same(run(augpy.rgb_to_grayscale, x, k), np.repeat(want[:, None], k, axis=1), "u8")
+        t = augpy.array_to_tensor(np.ascontiguousarray(x))
+        assert augpy.rgb_to_grayscale(t, 3, out=t) is t
+        same(augpy.tensor_to_array(t), np.repeat(want[:, None], 3, axis=1), "u8")
+
+
 def test_hsv_matches_torchvision():
     x = DATA["f32"]
     hsv = run(augpy.rgb_to_hsv, x)

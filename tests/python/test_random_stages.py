@@ -89,6 +89,26 @@ def test_grayscale_probability_per_image_and_replay():
     np.testing.assert_array_equal(one["image"].numpy(), a[:4, :1])
 
 
+def test_grayscale_runs_of_chosen_images_and_strided_batches():
+    """The chosen images go through rgb_to_grayscale a run of consecutive images at a time, in
+    place; a strided batch (a view) the same, through a copy: every image equals the per-image
+    result and the others are untouched."""
+    a = images(12, h=9, w=13, seed=3)
+    flags = [True, True, False, True, False, False, True, True, True, False, True, True]
+    want = a.copy()
+    for k, f in enumerate(flags):
+        if f:
+            want[k] = augpy.rgb_to_grayscale(tensor(a[k]), 3).numpy()
+    aug = [{"grayscale": f} for f in flags]
+    out = augpy.image.RandomGrayscale(p=0.5)({"image": tensor(a), "augmentation": aug})
+    np.testing.assert_array_equal(out["image"].numpy(), want)
+    base = tensor(np.concatenate([a, a], axis=3))
+    view = base[:, :, :, 13:]  # not contiguous
+    out = augpy.image.RandomGrayscale(p=0.5)({"image": view, "augmentation": aug})
+    np.testing.assert_array_equal(out["image"].numpy(), want)
+    np.testing.assert_array_equal(base.numpy()[:, :, :, :13], a)
+
+
 # ---- RandomGaussianBlur ------------------------------------------------------------------------------
 
 def test_blur_sigma_sampler():
