@@ -20,7 +20,8 @@
  * (tests/python/test_noise_table.py compares both with the definition and with
  * each other). Tables with more than FINE_MAX_M thresholds (16-bit images with
  * std above ~150) take the portable path.
- * uint8 x and out with unit strides add and saturate in the vector registers;
+ * uint8 x and out with unit strides add and saturate in the vector registers
+ * (16 words at a time with AVX-512);
  * other integer dtypes go through aug__convert as the portable path does. */
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,36 @@ __attribute__((target("avx2"))) static void apply_u8_avx2(const uint32_t *t, con
     }
 }
 
+/* apply_u8_avx2 16 words at a time (AVX-512F/BW: the same counts). */
+#define AVX512_TARGET_ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2")))
+AVX512_TARGET_ static void apply_u8_avx512(const uint32_t *t, const uint32_t *f, const uint32_t *ue, int64_t m,
+                                           const uint8_t *x, uint8_t *out) {
+    const uint32_t *q = t + AUG__NOISE_HEADER;
+    const __m512i vm = _mm512_set1_epi32((int32_t)t[1]), kmin = _mm512_set1_epi32((int32_t)t[0]);
+    const __m512i low = _mm512_set1_epi32((int)FINE_LOW), bmask = _mm512_set1_epi32(0x7ff);
+    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
+    int64_t j = 0;
+    for (; j + 16 <= m; j += 16) {
+        const __m512i U = _mm512_loadu_si512((const void *)(ue + j));
+        const __m512i F = _mm512_i32gather_epi32(_mm512_srli_epi32(U, FINE_SHIFT), (const void *)f, 4);
+        const __m512i B = _mm512_and_si512(_mm512_srli_epi32(F, FINE_SHIFT), bmask);
+        const __mmask16 below = _mm512_cmplt_epi32_mask(_mm512_and_si512(U, low), _mm512_and_si512(F, low));
+        __m512i c = _mm512_mask_sub_epi32(B, below, B, one); /* B - (u_low < T) */
+        __mmask16 act = _mm512_cmplt_epi32_mask(F, zero);
+        while (__builtin_expect(act != 0, 0)) {
+            act &= _mm512_cmplt_epi32_mask(c, vm);
+            const __m512i qc = _mm512_mask_i32gather_epi32(zero, act, c, (const void *)q, 4);
+            act &= _mm512_cmple_epu32_mask(qc, U);
+            c = _mm512_mask_add_epi32(c, act, c, one);
+        }
+        const __m512i xv = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(x + j)));
+        const __m512i v = _mm512_max_epi32(_mm512_add_epi32(_mm512_add_epi32(xv, kmin), c), zero);
+        _mm_storeu_si128((__m128i *)(out + j), _mm512_cvtusepi32_epi8(v)); /* min(v, 255) */
+    }
+    if (j < m) apply_u8_avx2(t, f, ue + j, m - j, x + j, out + j);
+}
+#undef AVX512_TARGET_
+
 /* Any integer dtypes and strides: v = x as int32, v += k, stored saturated. */
 __attribute__((target("avx2"))) static void apply_avx2(const aug__noise_plan *g, const uint32_t *t, const uint32_t *f,
                                                         const uint32_t *ue, int64_t m, const char *x, int64_t xs,
@@ -210,7 +241,8 @@ void aug__noise_table_run(int level, const aug__noise_plan *g, const aug__rand_p
 #if AUG__X86
         if (avx2) {
             interleave_avx2(w[0], w[1], w[2], w[3], nb, u);
-            if (u8) apply_u8_avx2(t, f, ue, m, (const uint8_t *)x + off, (uint8_t *)out + off);
+            if (u8 && level >= AUG__SIMD_AVX512) apply_u8_avx512(t, f, ue, m, (const uint8_t *)x + off, (uint8_t *)out + off);
+            else if (u8) apply_u8_avx2(t, f, ue, m, (const uint8_t *)x + off, (uint8_t *)out + off);
             else apply_avx2(g, t, f, ue, m, x + off * xs, xs, out + off * os, os);
             continue;
         }

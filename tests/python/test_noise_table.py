@@ -121,8 +121,8 @@ def test_vector_path_equals_definition(rng, stds):
 
 
 def test_portable_equals_simd(tmp_path):
-    """AUG_SIMD=sse2 (the portable rule) gives the bytes of the default path (AVX2's fine guides where
-    the CPU has them): uint8 in place, int16 and strided views (the generic AVX2 path), uint16 with
+    """AUG_SIMD=sse2 (the portable rule) gives the bytes of the AVX2 path (AUG_SIMD=avx2) and of the
+    default one (AVX-512 where the CPU has it), both from the fine guides: uint8 in place, int16 and strided views (the generic AVX2 path), uint16 with
     a std whose table is too long for the fine guides."""
     import os
     import subprocess
@@ -139,12 +139,13 @@ for d, std in (('uint8', 8.0), ('uint8', 77.0), ('int16', 12.0), ('uint16', 3000
     outs.append(g.gaussian_noise(x.permute(0, 2, 3, 1), [std, 0.7, 5.0]).numpy().view(np.uint8).reshape(-1))
 np.save(r'{tmp_path}/' + os.environ.get('AUG_SIMD', 'auto') + '.npy', np.concatenate(outs))
 """
-    for simd in ("sse2", "auto"):
+    for simd in ("sse2", "avx2", "auto"):
         env = {k: v for k, v in os.environ.items() if k != "AUG_SIMD"}
-        if simd == "sse2":
-            env["AUG_SIMD"] = "sse2"
+        if simd != "auto":
+            env["AUG_SIMD"] = simd
         subprocess.run([sys.executable, "-c", code], check=True, env=env)
-    np.testing.assert_array_equal(np.load(tmp_path / "sse2.npy"), np.load(tmp_path / "auto.npy"))
+    for simd in ("avx2", "auto"):
+        np.testing.assert_array_equal(np.load(tmp_path / "sse2.npy"), np.load(tmp_path / f"{simd}.npy"), err_msg=simd)
 
 
 def phi(t):
