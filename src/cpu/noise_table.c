@@ -226,6 +226,27 @@ __attribute__((target("avx2"))) static void apply_avx2(const aug__noise_plan *g,
 #undef AVX2_INLINE_
 #endif
 
+int aug__noise_table_u8(int level, const uint32_t *t, const uint32_t *u, int64_t n, const uint8_t *x,
+                        uint8_t *out) {
+#if AUG__X86
+    if (level >= AUG__SIMD_AVX2) {
+        if (t[1] > FINE_MAX_M) return -1;
+        uint32_t *f = malloc(AUG__NOISE_FINE * sizeof(uint32_t));
+        if (!f) return -1;
+        fine_of(t, f);
+        if (level >= AUG__SIMD_AVX512) apply_u8_avx512(t, f, u, n, x, out);
+        else apply_u8_avx2(t, f, u, n, x, out);
+        free(f);
+        return 0;
+    }
+#endif
+    for (int64_t j = 0; j < n; j++) {
+        const int32_t r = (int32_t)x[j] + aug__noise_table_k(t, u[j]);
+        out[j] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+    }
+    return 0;
+}
+
 void aug__noise_table_run(int level, const aug__noise_plan *g, const aug__rand_params *p, const uint32_t *t,
                           const uint32_t *f, int64_t i0, int64_t n, const char *x, int64_t xs, char *out, int64_t os) {
     _Alignas(64) uint32_t w[4][BLOCK / 4 + 2], u[BLOCK + 8];

@@ -29,4 +29,10 @@ AUG__HIDDEN void aug__noise_table_run(int level, const aug__noise_plan *plan, co
                                       const uint32_t *t, const uint32_t *g, int64_t i0, int64_t n, const char *x,
                                       int64_t xs, char *out, int64_t os);
 
+/* For the tests: out[j] = saturate(x[j] + k(u[j])) for uint8 x and out by the
+ * path of level (AUG__SIMD_NONE: the portable rule; AVX2, AVX512: the fine
+ * guide of t, built here). Returns 0, or -1 when the guide cannot be built. */
+AUG__HIDDEN int aug__noise_table_u8(int level, const uint32_t *t, const uint32_t *u, int64_t n, const uint8_t *x,
+                                    uint8_t *out);
+
 #endif
