@@ -225,7 +225,7 @@ class DecodeWarp:
         """Decode data (a JPEG of the given (height, width)) as plan_decode says for
         the full-image warp (matrix, supersampling) and warp it into dst; returns the scale M.
         header (decoder.info's): a grayscale file may take the one-channel path (_warp_planned)."""
-        gray = (header is not None and header.get("components") == 1 and self._gray_once and
+        gray = (header is not None and header.get("components") == 1 and getattr(self, "_gray_once", False) and
                 self.decode_dtype == _augpy.uint8 and dst.device == "cpu")
         return _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, self.background, scale,
                              self.decode_dtype, gray)

@@ -138,8 +138,10 @@ __attribute__((target("avx2"))) static void interleave_avx2(const uint32_t *w0, 
                                                              uint32_t *u) {
     int64_t b = 0;
     for (; b + 8 <= nb; b += 8) {
-        const __m256i a = _mm256_loadu_si256((const __m256i *)(w0 + b)), bb = _mm256_loadu_si256((const __m256i *)(w1 + b));
-        const __m256i c = _mm256_loadu_si256((const __m256i *)(w2 + b)), d = _mm256_loadu_si256((const __m256i *)(w3 + b));
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(w0 + b));
+        const __m256i bb = _mm256_loadu_si256((const __m256i *)(w1 + b));
+        const __m256i c = _mm256_loadu_si256((const __m256i *)(w2 + b));
+        const __m256i d = _mm256_loadu_si256((const __m256i *)(w3 + b));
         const __m256i t0 = _mm256_unpacklo_epi32(a, bb), t1 = _mm256_unpackhi_epi32(a, bb);
         const __m256i t2 = _mm256_unpacklo_epi32(c, d), t3 = _mm256_unpackhi_epi32(c, d);
         const __m256i s0 = _mm256_unpacklo_epi64(t0, t2), s1 = _mm256_unpackhi_epi64(t0, t2);
@@ -267,8 +269,10 @@ void aug__noise_table_run(int level, const aug__noise_plan *g, const aug__rand_p
 #if AUG__X86
         if (avx2) {
             interleave_avx2(w[0], w[1], w[2], w[3], nb, u);
-            if (u8 && level >= AUG__SIMD_AVX512) apply_u8_avx512(t, f, ue, m, (const uint8_t *)x + off, (uint8_t *)out + off);
-            else if (u8) apply_u8_avx2(t, f, ue, m, (const uint8_t *)x + off, (uint8_t *)out + off);
+            const uint8_t *x8 = (const uint8_t *)x + off;
+            uint8_t *o8 = (uint8_t *)out + off;
+            if (u8 && level >= AUG__SIMD_AVX512) apply_u8_avx512(t, f, ue, m, x8, o8);
+            else if (u8) apply_u8_avx2(t, f, ue, m, x8, o8);
             else apply_avx2(g, t, f, ue, m, x + off * xs, xs, out + off * os, os);
             continue;
         }

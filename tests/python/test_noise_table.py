@@ -122,8 +122,9 @@ def test_vector_path_equals_definition(rng, stds):
 
 def test_portable_equals_simd(tmp_path):
     """AUG_SIMD=sse2 (the portable rule) gives the bytes of the AVX2 path (AUG_SIMD=avx2) and of the
-    default one (AVX-512 where the CPU has it), both from the fine guides: uint8 in place, int16 and strided views (the generic AVX2 path), uint16 with
-    a std whose table is too long for the fine guides."""
+    default one (AVX-512 where the CPU has it), both from the fine guides: uint8 in place, int16 and
+    strided views (the generic AVX2 path), uint16 with a std whose table is too long for the fine
+    guides."""
     import os
     import subprocess
     import sys
