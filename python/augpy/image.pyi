@@ -78,7 +78,10 @@ class DecodeWarp:
         False: always decode the whole image at full size (PNG files always are).
         Each image's dict gets ``dct_scale`` (M; 8 for a full decode); a dict that
         carries one (1, 2, 4 or 8) is decoded at that scale while the stage plans,
-        so a recorded dict replays
+        so a recorded dict replays. A grayscale JPEG (with dct_scale on, a uint8 decode, a CPU
+        batch and the same background value in every channel given as numbers) is decoded
+        once to its samples and warped into the first channel, which is copied to the others:
+        the same bytes as its RGB decode warped channel by channel, for a third of the work
 
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use. It pickles (its

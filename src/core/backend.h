@@ -98,6 +98,9 @@ typedef struct aug__jpeg_region {
      * backend sets skip, the band's columns left of x (band width <= pitch / 3,
      * else AUG_ERR_JPEG); RGB files only (no CMYK conversion). */
     int64_t pitch, skip;
+    /* 1: a grayscale file (1 component) decoded to its samples, 1 byte per
+     * pixel (an RGB decode repeats them in every channel); pitch 0 only. */
+    int gray;
 } aug__jpeg_region;
 
 /* jpeg_decode's answer for a file the device's decoder does not take. */

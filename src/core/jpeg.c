@@ -284,6 +284,7 @@ typedef struct fill_job {
     const aug_image_desc *img;   /* WebP, TIFF, AVIF */
     int page;                    /* TIFF */
     int64_t max_pixels;          /* TIFF: the largest tile; AVIF: libavif's size limit */
+    int gray;                    /* JPEG: a grayscale file's own samples (mode unchanged), 1 channel */
 } fill_job;
 
 /* scratch of at least n bytes (host_padding added when it grows). */
@@ -314,6 +315,11 @@ static aug_status trim_scratch(aug_decoder *d, aug_status st) {
 static aug_status fill_jpeg(const char *func, aug_decoder *d, const void *ctx, uint8_t *host) {
     const fill_job *j = ctx;
     if (j->channels == 3 && !j->dst16) return cpu_decode(func, d, j->data, j->size, j->h, j->r, host, j->exec);
+    if (j->gray && !j->dst16) { /* libjpeg's grayscale output: the samples an RGB decode repeats */
+        aug__jpeg_region g = {8, 0, 0, j->oh, j->ow, 0, 0, 1};
+        if (j->r != NULL) g = *j->r, g.pitch = 0, g.gray = 1;
+        return cpu_decode(func, d, j->data, j->size, j->h, &g, host, j->exec);
+    }
     aug_status st = grow_scratch(func, d, (size_t)(j->oh * j->ow * 3));
     if (st == AUG_OK) st = cpu_decode(func, d, j->data, j->size, j->h, j->r, d->scratch, j->exec);
     if (st == AUG_OK) aug__convert_image(d->scratch, 3, 0, j->ow, 0, 0, j->oh, j->ow, host, j->channels, j->dst16);
@@ -466,7 +472,7 @@ static aug_status decode_png(const char *func, aug_decoder *d, const void *data,
     if (st != AUG_OK) return st;
     if ((st = check_limit(func, d, desc.height, desc.width)) != AUG_OK) return st;
     fill_job j = {data, size, NULL, NULL, &desc, 0, 0, desc.height, desc.width, mode_channels(mode, desc.channels),
-                  NULL, dtype == AUG_UINT16, NULL, 0, 0};
+                  NULL, dtype == AUG_UINT16, NULL, 0, 0, 0};
     if (roi != NULL) {
         if (roi_outside(roi, desc.height, desc.width)) return roi_error(func, roi, "decoded", desc.height, desc.width);
         j.y = roi[0], j.x = roi[1], j.oh = roi[2], j.ow = roi[3];
@@ -502,7 +508,7 @@ static aug_status decode_other(const char *func, aug_decoder *d, aug_image_forma
     if (st != AUG_OK) return st;
     if ((st = check_limit(func, d, desc.height, desc.width)) != AUG_OK) return st;
     fill_job j = {data, size, NULL, NULL, NULL, 0, 0, desc.height, desc.width, mode_channels(mode, desc.channels),
-                  NULL, dtype == AUG_UINT16, &desc, page, d->max_pixels};
+                  NULL, dtype == AUG_UINT16, &desc, page, d->max_pixels, 0};
     if (roi != NULL) {
         if (roi_outside(roi, desc.height, desc.width)) return roi_error(func, roi, "decoded", desc.height, desc.width);
         j.y = roi[0], j.x = roi[1], j.oh = roi[2], j.ow = roi[3];
@@ -567,7 +573,7 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
         return aug__error(AUG_ERR_TYPE, func, "dtype %s is not supported (uint8 or uint16)",
                           aug_dtype_name(dtype) ? aug_dtype_name(dtype) : "(invalid)");
     if (page < 0) return aug__error(AUG_ERR_VALUE, func, "page must be >= 0, got %d", page);
-    aug__jpeg_region reg = {8, 0, 0, 0, 0, 0, 0}, *r = NULL;
+    aug__jpeg_region reg = {8, 0, 0, 0, 0, 0, 0, 0}, *r = NULL;
     if (region) {
         if ((reg.scale_m = scale_eighths(scale_num, scale_denom)) == 0)
             return aug__error(AUG_ERR_VALUE, func,
@@ -613,7 +619,8 @@ static aug_status decode(const char *func, aug_decoder *d, const void *data, siz
     if ((st = make_output(func, d, buffer, oh, ow, channels, dtype, &t)) != AUG_OK) return st;
     aug__exec exec = aug__exec_for(d->device);
     uint8_t *dst = (uint8_t *)aug_tensor_ptr(t);
-    fill_job j = {data, size, &h, r, NULL, 0, 0, oh, ow, channels, &exec, dst16, NULL, 0, 0};
+    fill_job j = {data, size, &h, r, NULL, 0, 0, oh, ow, channels, &exec, dst16, NULL, 0, 0,
+                  mode == AUG_DECODE_UNCHANGED && h.components == 1};
     if (channels != 3 || dst16 || d->device.type == AUG_DEVICE_CPU || !d->impl || r != NULL)
         st = deliver(func, d, (size_t)(oh * ow * channels) << dst16, fill_jpeg, &j, dst, &exec);
     else {

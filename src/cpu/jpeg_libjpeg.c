@@ -268,7 +268,8 @@ aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t
         jpeg_destroy_decompress(&c);
         return aug__error(AUG_ERR_JPEG, func, "the JPEG header changed between the header read and the decode");
     }
-    int cmyk = h->components == 4;
+    int cmyk = h->components == 4, gray = r->gray && h->components == 1 && r->pitch == 0;
+    if (gray) c.out_color_space = JCS_GRAYSCALE;
     c.scale_num = (unsigned)r->scale_m;
     c.scale_denom = 8;
     jpeg_start_decompress(&c);
@@ -299,7 +300,7 @@ aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t
             return aug__error(AUG_ERR_JPEG, func, "libjpeg skipped too few rows (incomplete data)");
         }
     }
-    size_t bpp = cmyk ? 4 : 3, w = (size_t)r->w, pitch = w * 3;
+    size_t bpp = cmyk ? 4 : gray ? 1 : 3, w = (size_t)r->w, oc = gray ? 1 : 3, pitch = w * oc;
     int band = r->pitch > 0; /* libjpeg writes the band's rows into dst itself */
     if (band && (cmyk || (int64_t)c.output_width * 3 > r->pitch)) {
         jpeg_destroy_decompress(&c);
@@ -331,7 +332,7 @@ aug_status aug__libjpeg_decode_region(const char *func, const void *data, size_t
             if (cmyk)
                 aug__cpu_cmyk_to_rgb(rows[i] + skip * 4, d, w);
             else
-                memcpy(d, rows[i] + skip * 3, pitch);
+                memcpy(d, rows[i] + skip * oc, pitch);
         }
     }
     /* The whole image was read: finish (reads to EOI, as the full decode).

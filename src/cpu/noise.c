@@ -9,14 +9,13 @@
  * the output by aug__convert. Element i's value depends only on (seed, call, i,
  * x[i]), so any split and thread count give the same bytes.
  *
- * 8/16-bit integer x and out take the table rule (scalar/noise_table.h): the
- * run's Philox blocks floor(i / 4) come from aug__philox_run, their four words
- * are laid out in element order, each maps to k through the image's table, and
- * x + k is added in int32 and stored with aug__convert's saturation. */
+ * 8/16-bit integer x and out take the table rule (scalar/noise_table.h) in
+ * cpu/noise_table.c, run by run, with the fine guides built here once per call. */
 #include <string.h>
 #include "cpu.h"
 #include "core/normalize.h"
 #include "cpu/convert.h"
+#include "cpu/noise_table.h"
 #include "cpu/pool.h"
 #include "cpu/random.h"
 #include "cpu/simd.h"
@@ -27,6 +26,7 @@
 typedef struct noise_ctx {
     const aug__noise_plan *plan;
     int level;
+    aug__noise_fine fine; /* the table rule's fine guides (words NULL: the portable rule) */
 } noise_ctx;
 
 /* noise[j] for the block's words; p holds this image's std. */
@@ -80,25 +80,6 @@ static void noise_run(const noise_ctx *c, const aug__rand_params *p, int64_t i0,
     }
 }
 
-/* The table rule for elements i0 ... i0 + n - 1 of one image (table t). */
-static void noise_table_run(const noise_ctx *c, const aug__rand_params *p, const uint32_t *t, int64_t i0, int64_t n,
-                            const char *x, int64_t xs, char *out, int64_t os) {
-    const aug__noise_plan *g = c->plan;
-    _Alignas(64) uint32_t w[4][BLOCK / 4 + 2], u[BLOCK + 8];
-    _Alignas(64) int32_t v[BLOCK];
-    for (int64_t off = 0; off < n; off += BLOCK) {
-        const int64_t m = n - off < BLOCK ? n - off : BLOCK, e0 = i0 + off;
-        const int64_t b0 = e0 >> 2, nb = ((e0 + m - 1) >> 2) - b0 + 1;
-        aug__philox_run(c->level, p->key, p->call, (uint64_t)b0, nb, w[0], w[1], w[2], w[3]);
-        for (int64_t j = 0; j < nb; j++)
-            u[4 * j] = w[0][j], u[4 * j + 1] = w[1][j], u[4 * j + 2] = w[2][j], u[4 * j + 3] = w[3][j];
-        const uint32_t *ue = u + (e0 & 3); /* element e0's word */
-        aug__convert(x + off * xs, xs, g->x_dtype, (char *)v, (int64_t)sizeof(int32_t), AUG_INT32, m);
-        for (int64_t j = 0; j < m; j++) v[j] += aug__noise_table_k(t, ue[j]);
-        aug__convert((const char *)v, (int64_t)sizeof(int32_t), AUG_INT32, out + off * os, os, g->out_dtype, m);
-    }
-}
-
 static void noise_task(void *ctx, int64_t task, int worker) {
     (void)worker;
     const noise_ctx *c = ctx;
@@ -119,7 +100,7 @@ static void noise_task(void *ctx, int64_t task, int worker) {
         oo += idx[d] * os[d];
     }
     aug__rand_params p = g->p;
-    const uint32_t *table = g->table;
+    const uint32_t *table = g->table, *fine = c->fine.words;
     for (int64_t i = s; i < e;) {
         int64_t len = shape[last] - idx[last];
         if (len > e - i) len = e - i;
@@ -128,8 +109,10 @@ static void noise_task(void *ctx, int64_t task, int worker) {
             if (len > end - i) len = end - i;
             p.std = g->stds[img];
             if (g->table_of) table = g->table + g->table_of[img];
+            if (g->table_of && fine) fine = c->fine.words + c->fine.of[img];
         }
-        if (table) noise_table_run(c, &p, table, i, len, g->x + xo, xs[last], g->out + oo, os[last]);
+        if (table)
+            aug__noise_table_run(c->level, g, &p, table, fine, i, len, g->x + xo, xs[last], g->out + oo, os[last]);
         else noise_run(c, &p, i, len, g->x + xo, xs[last], g->out + oo, os[last]);
         i += len;
         xo += len * xs[last];
@@ -147,7 +130,11 @@ static void noise_task(void *ctx, int64_t task, int worker) {
 }
 
 aug_status aug__cpu_gaussian_noise(const aug__noise_plan *plan) {
-    noise_ctx c = {plan, aug__simd_level()};
+    noise_ctx c = {plan, aug__simd_level(), {NULL, NULL}};
+    /* the fine guides serve the AVX2 path only; without them (no memory, too
+     * many thresholds) the portable rule gives the same bytes */
+    if (plan->table && c.level >= AUG__SIMD_AVX2) aug__noise_fine_build(plan, &c.fine);
     aug__parallel_for((plan->n + TASK - 1) / TASK, noise_task, &c);
+    aug__noise_fine_free(&c.fine);
     return AUG_OK;
 }

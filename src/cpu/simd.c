@@ -25,6 +25,7 @@ static int simd_choose(void) {
     int level = aug__simd_cpu_level();
     const char *env = getenv("AUG_SIMD");
     if (env && strcmp(env, "sse2") == 0 && level > AUG__SIMD_SSE2) level = AUG__SIMD_SSE2;
+    if (env && strcmp(env, "avx2") == 0 && level > AUG__SIMD_AVX2) level = AUG__SIMD_AVX2;
     return level;
 }
 

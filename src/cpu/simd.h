@@ -25,7 +25,9 @@
 AUG__HIDDEN int aug__simd_cpu_level(void);
 
 /* The level the kernels use: aug__simd_cpu_level(), capped at SSE2 when the
- * environment variable AUG_SIMD is "sse2". Decided on first use and cached. */
+ * environment variable AUG_SIMD is "sse2", at AVX2 when it is "avx2" (the
+ * tests compare an AVX-512 machine's AVX2 paths too). Decided on first use and
+ * cached. */
 AUG__HIDDEN int aug__simd_level(void);
 
 #endif

@@ -108,7 +108,7 @@ static void check_file(int w, int h, int pf, int subsamp) {
                               {oh - 1, 0, 1, ow},
                               {oh / 2, ow - 1, (oh + 1) / 2 - (oh > 1), 1}};
         for (int k = 0; k < 4; k++) {
-            aug__jpeg_region r = {m, rois[k][0], rois[k][1], rois[k][2], rois[k][3], 0, 0};
+            aug__jpeg_region r = {m, rois[k][0], rois[k][1], rois[k][2], rois[k][3], 0, 0, 0};
             if (r.h < 1 || r.w < 1) continue;
             got = malloc((size_t)(r.h * r.w * 3));
             assert_non_null(got);

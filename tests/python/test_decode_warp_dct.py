@@ -117,6 +117,54 @@ def test_any_affine_is_planned_and_recorded():
     assert sorted(set(scales)) == [1, 2, 4, 8], scales  # every scale is exercised
 
 
+def gray_photo(h, w, seed, **save):
+    """photo() as a grayscale (1-component) JPEG."""
+    img = Image.open(io.BytesIO(photo(h, w, seed))).convert("L")
+    f = io.BytesIO()
+    img.save(f, "JPEG", quality=85, **save)
+    return f.getvalue()
+
+
+GRAY = [gray_photo(360, 480, 7), gray_photo(300, 300, 8, progressive=True), gray_photo(481, 359, 9),
+        gray_photo(420, 560, 10), gray_photo(360, 480, 11), gray_photo(97, 131, 12)]
+
+
+@pytest.mark.parametrize("background", [None, (50, 50, 50), BG])
+def test_grayscale_files_equal_the_rgb_decode(background):
+    """A grayscale JPEG goes through one channel (decoded with mode 'unchanged', warped once, copied)
+    when every channel's background is the same: the bytes of its RGB decode warped by hand, at
+    every scale, with supersampling and the full decode; another background takes the RGB path."""
+    warps = [dict(w) for w in WARPS]
+    warps[1]["max_supersampling"] = 3
+    warps[4]["dct_scale"] = 8  # a recorded full-size decode
+    for dct_scale in (True, False):
+        dw = DecodeWarp(len(GRAY), (3,) + OUT, background=background, dct_scale=dct_scale)
+        got, aug = run(dw, GRAY, warps)
+        dec = augpy.Decoder()
+        for i, (data, w) in enumerate(zip(GRAY, warps)):
+            assert dec.info(data)["components"] == 1
+            size = dec.info(data)["height"], dec.info(data)["width"]
+            m = np.array(aug[i]["matrix"], np.float32).reshape(2, 3)
+            _, s = augpy.make_transform(size, OUT, **{k: v for k, v in w.items() if k != "dct_scale"})
+            by_hand = augpy.zeros((3,) + OUT, augpy.uint8)
+            bg = [0, 0, 0] if background is None else list(background)
+            if dct_scale:
+                p = augpy.plan_decode(m, size, OUT, s, dct_scale=aug[i]["dct_scale"])
+                img = dec.decode(data, roi=p["roi"], scale=(p["scale"], 8))
+                augpy.warp_affine(img, by_hand, p["matrix"], bg, p["supersampling"])
+            else:
+                augpy.warp_affine(dec.decode(data), by_hand, m, bg, s)
+            np.testing.assert_array_equal(got[i], by_hand.numpy(), err_msg=f"{w} {dct_scale}")
+        # the one-channel decode: the samples the RGB decode repeats
+        for data in GRAY:
+            a = dec.decode(data, roi=(3, 5, 40, 61), scale=(4, 8), mode="unchanged").numpy()
+            b = dec.decode(data, roi=(3, 5, 40, 61), scale=(4, 8)).numpy()
+            assert a.shape == (40, 61, 1)
+            np.testing.assert_array_equal(a[..., 0], b[..., 1])
+            np.testing.assert_array_equal(dec.decode(data, mode="unchanged").numpy()[..., 0],
+                                          dec.decode(data).numpy()[..., 2])
+
+
 @pytest.mark.parametrize("i", range(len(IMAGES)))
 def test_error_bound_against_float64_reference(i):
     """The documented bound: |scaled path - float64 warp of the full decode| per image, mean and

@@ -107,6 +107,48 @@ def test_views_and_in_place(rng):
     np.testing.assert_array_equal(R.read(y), model(R.read(base), state, 0.0, [4.0] * 6, "uint8"))
 
 
+@pytest.mark.parametrize("stds", [[8.0, 8.0], [3.0, 10.0], [0.3, 60.0], [255.0, 0.0], [1.5, 1e-3]])
+def test_vector_path_equals_definition(rng, stds):
+    """Images large enough for the AVX2 path's 32-element steps, odd sizes (tails), std from a
+    fraction of a level (one or two thresholds) to 255 (many per fine bucket in the tails)."""
+    x = R.random_image(rng, (2, 3, 37, 45), "uint8")
+    g = augpy.RandomNumberGenerator(seed=0xC0FFEE)
+    for per_image in (False, True):
+        state = g.get_state()
+        got = g.gaussian_noise(R.make(x, "uint8"), stds if per_image else stds[0], mean=0.5 if per_image else 0.0)
+        want = model(x, state, 0.5 if per_image else 0.0, stds if per_image else [stds[0]] * 2, "uint8")
+        np.testing.assert_array_equal(R.read(got), want, err_msg=f"{stds} {per_image}")
+
+
+def test_portable_equals_simd(tmp_path):
+    """AUG_SIMD=sse2 (the portable rule) gives the bytes of the AVX2 path (AUG_SIMD=avx2) and of the
+    default one (AVX-512 where the CPU has it), both from the fine guides: uint8 in place, int16 and
+    strided views (the generic AVX2 path), uint16 with a std whose table is too long for the fine
+    guides."""
+    import os
+    import subprocess
+    import sys
+    code = f"""
+import numpy as np, augpy, os
+rng = np.random.default_rng(3)
+outs = []
+for d, std in (('uint8', 8.0), ('uint8', 77.0), ('int16', 12.0), ('uint16', 3000.0)):
+    x = augpy.array_to_tensor(rng.integers(0, 200, (3, 3, 41, 43)).astype(d))
+    g = augpy.RandomNumberGenerator(seed=7)
+    g.gaussian_noise(x, std, out=x)
+    outs.append(x.numpy().view(np.uint8).reshape(-1))
+    outs.append(g.gaussian_noise(x.permute(0, 2, 3, 1), [std, 0.7, 5.0]).numpy().view(np.uint8).reshape(-1))
+np.save(r'{tmp_path}/' + os.environ.get('AUG_SIMD', 'auto') + '.npy', np.concatenate(outs))
+"""
+    for simd in ("sse2", "avx2", "auto"):
+        env = {k: v for k, v in os.environ.items() if k != "AUG_SIMD"}
+        if simd != "auto":
+            env["AUG_SIMD"] = simd
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    for simd in ("avx2", "auto"):
+        np.testing.assert_array_equal(np.load(tmp_path / "sse2.npy"), np.load(tmp_path / f"{simd}.npy"), err_msg=simd)
+
+
 def phi(t):
     return 0.5 * math.erfc(-t / math.sqrt(2.0))
 
