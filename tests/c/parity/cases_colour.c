@@ -5,7 +5,8 @@
  * device against aug_color_jitter then aug_lighting there and against the CPU;
  * aug_invert, aug_posterize and aug_solarize (the tone family) on 2-4-d views of every layout it reads and every
  * dtype it takes, out of place and in place; aug_equalize, aug_autocontrast and
- * aug_adjust_sharpness (the autotone family) likewise, channels first and last. */
+ * aug_adjust_sharpness (the autotone family) likewise, uint16 included (equalize's
+ * 65536 bins), channels first and last. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -249,11 +250,12 @@ static const ph_case CASES[] = {
     {"tone/solarize", AUG__FAMILY_TONE, -1,
      (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
      PH_BOUND_EXACT, run_solarize},
-    {"autotone/equalize", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), PH_LAYOUTS_VIEWS, 4,
-     NULL, PH_BOUND_EXACT, run_equalize},
-    {"autotone/autocontrast", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), PH_LAYOUTS_VIEWS, 4,
-     NULL, PH_BOUND_EXACT, run_autocontrast},
-    {"autotone/adjust_sharpness", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32),
-     PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT, run_adjust_sharpness},
+    {"autotone/equalize", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32),
+     PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT, run_equalize},
+    {"autotone/autocontrast", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32),
+     PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT, run_autocontrast},
+    {"autotone/adjust_sharpness", AUG__FAMILY_AUTOTONE, -1,
+     (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32), PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT,
+     run_adjust_sharpness},
 };
 const ph_case_list ph_cases_colour = {CASES, sizeof CASES / sizeof CASES[0]};
