@@ -128,3 +128,23 @@ def test_other_integer_and_half_images_are_refused(dtype):
     with pytest.raises(TypeError, match=r"augpy.adjust_brightness: image dtype \w+ is not supported "
                                         r"\(uint8, uint16 or float32\)"):
         augpy.adjust_brightness(augpy.array_to_tensor(np.zeros((3, 4, 4), dtype)), 1.2)
+
+
+def test_stages_on_uint16_batches(rng):
+    """ColorJitter with its fused lighting (max_value=65535) equals ColorJitter then Lighting, and
+    RandomGrayscale(p=1) is rgb_to_grayscale into 3 channels, on a uint16 batch."""
+    from augpy.image import ColorJitter, Lighting, RandomGrayscale
+    n = 4
+    x = rng.integers(0, 65536, (n, 3, 21, 26), dtype=np.uint16)
+    aug = [{"gamma_gray": 1.4, "gamma_color": [0.8, 1.0, 1.2], "contrast": 0.5}, {"contrast": -0.7}, {},
+           {"gamma_gray": 0.5, "contrast": 1.0}]
+    fused = ColorJitter(0.4, 0.4, 0.4, 0.1, seed=5, lighting=True, max_value=65535)
+    b1 = fused({"image": augpy.array_to_tensor(x), "augmentation": [dict(a) for a in aug]})
+    b2 = ColorJitter(0.4, 0.4, 0.4, 0.1, seed=5)({"image": augpy.array_to_tensor(x),
+                                                  "augmentation": [dict(a) for a in aug]})
+    Lighting(n, 3, 0, 65535)(b2)
+    got = augpy.tensor_to_array(b1["image"])
+    assert_bits(got, augpy.tensor_to_array(b2["image"]), "ColorJitter(lighting=True)")
+    assert got.max() > 255
+    g = RandomGrayscale(p=1.0, seed=1)({"image": augpy.array_to_tensor(x)})
+    assert_bits(augpy.tensor_to_array(g["image"]), run(augpy.rgb_to_grayscale, x, 3), "RandomGrayscale")
