@@ -132,7 +132,8 @@ AUG_HD void aug__equalize_lut(const uint32_t *hist, uint8_t *lut) {
  * min(floor((cum[k - 1] * 65535 + floor(d / 2)) / d), 65535), d = 0 leaving
  * the levels as they are. (PIL's integer step, d / 65535 rounded down, is 0
  * for any plane of fewer than 65536 + top values, a 224 x 224 one among them,
- * and would leave it unchanged.) cum < 2^31: the product fits 64 bits. The
+ * and would leave it unchanged.) cum < 2^31: the product fits 64 bits. Only the
+ * entries of levels present are computed (the others are never read). The
  * entry of level k from cum = cum[k - 1] and d > 0: */
 AUG_HD uint16_t aug__equalize16_entry(uint64_t cum, uint64_t d) {
     const uint64_t v = (cum * 65535u + d / 2u) / d;

@@ -78,7 +78,10 @@ static void equalize16_plane(const geo *g, int64_t base, uint32_t *hist, uint16_
         return;
     }
     lut[0] = 0;
-    for (int k = 1; k < 65536; k++) cum += hist[k - 1], lut[k] = aug__equalize16_entry(cum, dd);
+    for (int k = 1; k < 65536; k++) {
+        cum += hist[k - 1];
+        if (hist[k]) lut[k] = aug__equalize16_entry(cum, dd); /* an absent level is never looked up */
+    }
     for (int64_t i = 0; i < n; i++) d[i * ps] = lut[s[i * ps]];
 }
 

@@ -4,16 +4,16 @@
  * read once, every step of the image runs over the block, the block is stored
  * (one pass over the pixels). uint16 images are widened into float32 block
  * planes and run the float path's loops with the uint16 rules (bound 65535,
- * truncation; scalar/colour.h), stored back as uint16. For uint8, consecutive steps that map each value
- * on its own (brightness, contrast; with one channel every step) are composed
- * into one 256-entry table per image, built with the same scalar rules, so the
- * tables give the bits of the per-value evaluation. Saturation and hue run per
- * pixel (scalar/colour.h), in a plain and an AVX2+FMA build of the same code
- * (fmaf is exact, so both give the same bits). A hue step that comes first
- * (last) reads the image (writes the output) itself instead of the block copy:
- * for adjust_hue the block is never copied, which also keeps the loads and
- * stores spread over the computation (float32 batches that do not fit in the
- * cache ran at half speed with the copies).
+ * truncation; scalar/colour.h), stored back as uint16. For uint8, consecutive
+ * steps that map each value on its own (brightness, contrast; with one channel
+ * every step) are composed into one 256-entry table per image, built with the
+ * same scalar rules, so the tables give the bits of the per-value evaluation.
+ * Saturation and hue run per pixel (scalar/colour.h), in a plain and an AVX2+FMA
+ * build of the same code (fmaf is exact, so both give the same bits). A hue step
+ * that comes first (last) reads the image (writes the output) itself instead of
+ * the block copy: for adjust_hue the block is never copied, which also keeps the
+ * loads and stores spread over the computation (float32 batches that do not fit
+ * in the cache ran at half speed with the copies).
  *
  * An image with a contrast step needs the grayscale mean of the image after
  * the steps before it: a first pass runs those steps per row, stores the row in

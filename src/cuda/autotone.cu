@@ -140,8 +140,9 @@ AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize16(const uint16_t *src, uint16_t
         const uint64_t d = dd[0];
         uint64_t cum = before[threadIdx.x];
         for (unsigned k = k0; k < k1; k++) {
-            lut[k] = d == 0 ? (uint16_t)k : k == 0 ? 0 : aug__equalize16_entry(cum, d);
-            cum += hist[k];
+            const uint32_t h = hist[k];
+            if (h) lut[k] = d == 0 ? (uint16_t)k : k == 0 ? 0 : aug__equalize16_entry(cum, d); /* absent: unread */
+            cum += h;
         }
         __syncthreads();
         for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) {

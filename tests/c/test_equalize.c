@@ -6,7 +6,8 @@
  * (times the float32 1/255). uint8 CHW, HWC and NCHW / NHWC batches with flat,
  * two-valued and random channels, float32 with out-of-range values and NaN, in
  * place; then the argument errors. On the emulated CUDA device too when one is
- * present; the device against the CPU on random views: tests/c/parity/cases_colour.c. */
+ * present; the device against the CPU on random views: tests/c/parity/cases_colour.c.
+ * uint16 images against NumPy: tests/python/test_u16_autotone.py. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
