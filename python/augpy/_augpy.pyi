@@ -1663,31 +1663,33 @@ _RangeLike = Optional[Union[float, Tuple[float, float], Sequence[float]]]
 
 
 def adjust_brightness(imtensor: _Image, brightness_factor: float, out: Optional[_Image] = None) -> Tensor:
-    """torchvision's adjust_brightness: x * factor clamped to [0, 255] (uint8, then truncated) or [0, 1]
-    (float32). imtensor: (N, C, H, W) or (C, H, W), C = 1 or 3, uint8 or float32, any strides; factor >= 0.
+    """torchvision's adjust_brightness: x * factor clamped to [0, 255] / [0, 65535] (uint8 / uint16, then truncated)
+    or [0, 1] (float32). imtensor: (N, C, H, W) or (C, H, W), C = 1 or 3, uint8, uint16 or float32, any
+    strides; factor >= 0.
     out may be imtensor (in place). Returns the new tensor if out is None, else out."""
 
 
 def adjust_contrast(imtensor: _Image, contrast_factor: float, out: Optional[_Image] = None) -> Tensor:
-    """torchvision's adjust_contrast: blend each image with the mean of its grayscale (floored for uint8):
-    x * f + mean * (1 - f), clamped (uint8: truncated). factor >= 0. Layout and out as adjust_brightness."""
+    """torchvision's adjust_contrast: blend each image with the mean of its grayscale (floored for integers):
+    x * f + mean * (1 - f), clamped (integers: truncated). factor >= 0. Layout and out as adjust_brightness."""
 
 
 def adjust_saturation(imtensor: _Image, saturation_factor: float,
                       out: Optional[_Image] = None) -> Tensor:
     """torchvision's adjust_saturation: blend each pixel with its grayscale 0.2989 R + 0.587 G + 0.114 B
-    (floored for uint8). factor >= 0. A 1-channel image is returned unchanged (copied into out)."""
+    (floored for integers). factor >= 0. A 1-channel image is returned unchanged (copied into out)."""
 
 
 def adjust_hue(imtensor: _Image, hue_factor: float, out: Optional[_Image] = None) -> Tensor:
-    """torchvision's adjust_hue: RGB -> HSV in float32 (uint8 scaled by 1/255), h = (h + factor) mod 1,
-    back to RGB (uint8: trunc(v * 255.999)). factor in [-0.5, 0.5]. A 1-channel image is unchanged."""
+    """torchvision's adjust_hue: RGB -> HSV in float32 (integers scaled by 1/bound), h = (h + factor) mod 1,
+    back to RGB (uint8: trunc(v * 255.999); uint16: min(trunc(v * 65536), 65535)). factor in [-0.5, 0.5].
+    A 1-channel image is unchanged."""
 
 
 def rgb_to_grayscale(imtensor: _Image, num_output_channels: int = 1,
                      out: Optional[_Image] = None) -> Tensor:
-    """torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B in float32 (truncated for uint8), in 1 or
-    3 identical channels. A 1-channel input is copied (or repeated). uint8 or float32."""
+    """torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B in float32 (truncated for integers), in 1 or
+    3 identical channels. A 1-channel input is copied (or repeated). uint8, uint16 or float32."""
 
 
 def invert(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
@@ -1719,8 +1721,9 @@ def solarize(imtensor: _Image, threshold: _ParamLike, out: Optional[_Image] = No
 def equalize(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
     """torchvision's equalize, per channel: a 256-bin histogram, then PIL's lookup table (a channel with
     fewer than 255 values below its highest level is kept). float32 is binned as trunc(x * 255.999)
-    (outside [0, 1]: clamped) and comes back as level / 255.
-    imtensor: uint8 or float32, (H, W), (C, H, W), (H, W, C) or a batch (N, C, H, W), (N, H, W, C), any
+    (outside [0, 1]: clamped) and comes back as level / 255. uint16: 65536 bins, level k ->
+    min((cum[k - 1] * 65535 + d // 2) // d, 65535), d the values below the highest level (d = 0: kept).
+    imtensor: uint8, uint16 or float32, (H, W), (C, H, W), (H, W, C) or a batch (N, C, H, W), (N, H, W, C), any
     channel count, any strides; its layout string says where the channels are (without one: channels
     first, as torchvision) and is kept. out may be imtensor (in place).
     Returns the new tensor if out is None, else out."""
@@ -1728,13 +1731,13 @@ def equalize(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
 
 def autocontrast(imtensor: _Image, out: Optional[_Image] = None) -> Tensor:
     """torchvision's autocontrast, per channel: (x - min) / ((max - min) * (1 / bound)) in float32, clamped
-    to [0, bound] (255 for uint8, truncated; 1.0 for float32); a flat channel is kept, a NaN makes its
+    to [0, bound] (255 for uint8, 65535 for uint16, truncated; 1.0 for float32); a flat channel is kept, a NaN makes its
     channel NaN. imtensor and out as for equalize. Returns the new tensor if out is None, else out."""
 
 
 def adjust_sharpness(imtensor: _Image, sharpness_factor: _ParamLike, out: Optional[_Image] = None) -> Tensor:
     """torchvision's adjust_sharpness, per channel: each interior value x becomes x + (1 - f) * (blurred - x),
-    blurred its 3 x 3 smoothing (1/13 around 5/13; rounded for uint8), clamped to [0, bound]; the border
+    blurred its 3 x 3 smoothing (1/13 around 5/13; rounded for integers), clamped to [0, bound]; the border
     is kept (clamped), a channel of at most 2 rows or columns returned as it is. sharpness_factor: a
     finite number >= 0 (0 blurs, 1 keeps, 2 sharpens), or one per image of an (N, ., ., .) batch.
     imtensor and out as for equalize. Returns the new tensor if out is None, else out."""

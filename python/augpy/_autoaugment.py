@@ -98,7 +98,7 @@ POLICIES = {
 
 
 class AutoAugment(_Policy):
-    """torchvision's ``AutoAugment(policy, interpolation, fill)`` on a uint8 or float32 (N, C,
+    """torchvision's ``AutoAugment(policy, interpolation, fill)`` on a uint8, uint16 or float32 (N, C,
     H, W) batch, in place: each image draws one of the policy's 25 sub-policies uniformly, then
     applies each of its two ops with the op's probability, at the op's magnitude bin of the
     10-bin table, a signed magnitude negated with probability 1/2. ``policy``: 'imagenet',

@@ -88,7 +88,7 @@ def _image_batch(batch, func, shape, pixels=False):
 
 
 class ColorJitter(Sampled):
-    """torchvision's ``ColorJitter`` on a uint8 or float32 (N, 3, H, W) batch, in place,
+    """torchvision's ``ColorJitter`` on a uint8, uint16 or float32 (N, 3, H, W) batch, in place,
     with per-image factors and step order drawn from the stage's generator
     (``augpy.color_jitter_params``; the seed model's stream ``'ColorJitter'``: each image's
     factors are a pure function of its augmentation dict's ``rng``, see augpy.image)

@@ -81,7 +81,7 @@ OPS = tuple(RAND_AUGMENT) + ("Invert",)
 
 
 def apply_policy(image, ops, interpolation="nearest", fill=0):
-    """One image (C, H, W), uint8 or float32, through ops: a sequence of (op, magnitude) with
+    """One image (C, H, W), uint8, uint16 or float32, through ops: a sequence of (op, magnitude) with
     op one of augpy.image.POLICY_OPS, exactly as torchvision's _apply_image_or_video_transform
     applies them. Returns a new tensor."""
     func = "augpy.image.apply_policy"
@@ -123,7 +123,8 @@ def _apply_one(t, op, m, interpolation, fill):
     if op == "Posterize":
         return _augpy.posterize(t, int(m))
     if op == "Solarize":
-        bound = 1.0 if t.dtype in (_augpy.float32, _augpy.float64) else 255.0
+        # torchvision's bound: the dtype's largest value (_max_value), 1.0 for floats
+        bound = 1.0 if t.dtype in (_augpy.float32, _augpy.float64) else 65535.0 if t.dtype == _augpy.uint16 else 255.0
         return _augpy.solarize(t, bound * m)
     if op == "AutoContrast":
         return _augpy.autocontrast(t)
@@ -139,7 +140,7 @@ def _check_int(value, name, lo, func):
 
 
 class _Policy(Sampled):
-    """A policy stage on a uint8 or float32 (N, C, H, W) batch, in place."""
+    """A policy stage on a uint8, uint16 or float32 (N, C, H, W) batch, in place."""
 
     space: dict = {}  # op -> (magnitude table or None, signed); each policy draws with its own _draw
     key = "policy"  # the augmentation dict's key of the ops an image ran
@@ -178,7 +179,7 @@ class _Policy(Sampled):
 
 class RandAugment(_Policy):
     """torchvision's ``RandAugment(num_ops, magnitude, num_magnitude_bins, interpolation, fill)``
-    on a uint8 or float32 (N, C, H, W) batch, in place: each image applies ``num_ops`` ops drawn
+    on a uint8, uint16 or float32 (N, C, H, W) batch, in place: each image applies ``num_ops`` ops drawn
     uniformly from the 14 of RandAugment's space at bin ``magnitude`` of its table, the sign of a
     signed op's magnitude drawn with probability 1/2. Each augmentation dict gets ``'policy'``,
     the image's list of (op, magnitude); a dict that has one is replayed. Draws follow the seed
@@ -226,8 +227,8 @@ class RandAugment(_Policy):
 
 
 class TrivialAugmentWide(_Policy):
-    """torchvision's ``TrivialAugmentWide(num_magnitude_bins, interpolation, fill)`` on a uint8
-    or float32 (N, C, H, W) batch, in place: each image applies one op drawn uniformly from the
+    """torchvision's ``TrivialAugmentWide(num_magnitude_bins, interpolation, fill)`` on a uint8,
+    uint16 or float32 (N, C, H, W) batch, in place: each image applies one op drawn uniformly from the
     wide space, at a magnitude bin drawn uniformly, the sign of a signed op drawn with
     probability 1/2. Records and replays ``'policy'`` as RandAugment does (stream
     'TrivialAugmentWide')."""

@@ -66,9 +66,9 @@ class _RandomStage(_sampling.Sampled):
 
 
 class RandomGrayscale(_RandomStage):
-    """torchvision's ``RandomGrayscale(p)`` on a uint8 or float32 (N, C, H, W) batch (C = 1 or
+    """torchvision's ``RandomGrayscale(p)`` on a uint8, uint16 or float32 (N, C, H, W) batch (C = 1 or
     3), in place: with probability p an image becomes its grayscale (augpy.rgb_to_grayscale:
-    0.2989 R + 0.587 G + 0.114 B in float32, truncated for uint8, torchvision's arithmetic) in
+    0.2989 R + 0.587 G + 0.114 B in float32, truncated for integers, torchvision's arithmetic) in
     all C channels. Each augmentation dict gets ``'grayscale'``: True or False."""
 
     key = "grayscale"

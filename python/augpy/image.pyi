@@ -295,7 +295,7 @@ Lightning = Lighting
 
 
 class ColorJitter:
-    """torchvision's ``ColorJitter`` on a uint8 or float32 (N, 3, H, W) batch, in place,
+    """torchvision's ``ColorJitter`` on a uint8, uint16 or float32 (N, 3, H, W) batch, in place,
     with per-image factors and step order drawn from the stage's generator
     (``augpy.color_jitter_params``; the seed model's stream ``'ColorJitter'``: each image's
     factors are a pure function of its augmentation dict's ``rng``, see augpy.image)
@@ -338,14 +338,14 @@ POLICY_OPS: Tuple[str, ...]
 
 def apply_policy(image: Any, ops: Sequence[Tuple[str, float]], interpolation: str = "nearest",
                  fill: Any = 0) -> Tensor:
-    """One image (C, H, W), uint8 or float32, through ops: a sequence of (op, magnitude) with
+    """One image (C, H, W), uint8, uint16 or float32, through ops: a sequence of (op, magnitude) with
     op one of augpy.image.POLICY_OPS, exactly as torchvision's _apply_image_or_video_transform
     applies them. Returns a new tensor."""
 
 
 class RandAugment:
     """torchvision's ``RandAugment(num_ops, magnitude, num_magnitude_bins, interpolation, fill)``
-    on a uint8 or float32 (N, C, H, W) batch, in place: each image applies ``num_ops`` ops drawn
+    on a uint8, uint16 or float32 (N, C, H, W) batch, in place: each image applies ``num_ops`` ops drawn
     uniformly from the 14 of RandAugment's space at bin ``magnitude`` of its table, the sign of a
     signed op's magnitude drawn with probability 1/2. Each augmentation dict gets ``'policy'``,
     the image's list of (op, magnitude); a dict that has one is replayed. Draws follow the seed
@@ -454,7 +454,7 @@ def auto_augment_transform(config_str: str, seed: _Seed = None) -> TimmAutoAugme
 
 
 class AutoAugment:
-    """torchvision's ``AutoAugment(policy, interpolation, fill)`` on a uint8 or float32 (N, C,
+    """torchvision's ``AutoAugment(policy, interpolation, fill)`` on a uint8, uint16 or float32 (N, C,
     H, W) batch, in place: each image draws one of the policy's 25 sub-policies uniformly, then
     applies each of its two ops with the op's probability, at the op's magnitude bin of the
     10-bin table, a signed magnitude negated with probability 1/2. ``policy``: 'imagenet',
@@ -688,8 +688,8 @@ class OneOf(RandomChoice):
 
 
 class TrivialAugmentWide:
-    """torchvision's ``TrivialAugmentWide(num_magnitude_bins, interpolation, fill)`` on a uint8
-    or float32 (N, C, H, W) batch, in place: each image applies one op drawn uniformly from the
+    """torchvision's ``TrivialAugmentWide(num_magnitude_bins, interpolation, fill)`` on a uint8,
+    uint16 or float32 (N, C, H, W) batch, in place: each image applies one op drawn uniformly from the
     wide space, at a magnitude bin drawn uniformly, the sign of a signed op drawn with
     probability 1/2. Records and replays ``'policy'`` as RandAugment does (stream
     'TrivialAugmentWide')."""

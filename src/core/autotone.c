@@ -17,7 +17,7 @@ typedef struct geometry {
 } geometry;
 
 /* An image (H, W), (C, H, W), (H, W, C) or a batch (N, C, H, W), (N, H, W, C),
- * uint8 or float32. Its layout string says which; without one a 3-d image is
+ * uint8, uint16 or float32. Its layout string says which; without one a 3-d image is
  * CHW and a 4-d one NCHW (torchvision's). */
 static aug_status check_image(const char *func, const aug_tensor *im, geometry *g) {
     char sa[96];
@@ -28,8 +28,8 @@ static aug_status check_image(const char *func, const aug_tensor *im, geometry *
         return aug__error(AUG_ERR_VALUE, func,
                           "image must be (H, W), (C, H, W), (H, W, C) or (N, C, H, W), (N, H, W, C), got shape %s",
                           aug_shape_str(im->ndim, im->shape, sa, sizeof sa));
-    if (im->dtype != AUG_UINT8 && im->dtype != AUG_FLOAT32)
-        return aug__error(AUG_ERR_TYPE, func, "image dtype %s is not supported (uint8 or float32)",
+    if (im->dtype != AUG_UINT8 && im->dtype != AUG_UINT16 && im->dtype != AUG_FLOAT32)
+        return aug__error(AUG_ERR_TYPE, func, "image dtype %s is not supported (uint8, uint16 or float32)",
                           aug_dtype_name(im->dtype));
     const char *layout = im->layout[0] ? im->layout : im->ndim == 2 ? "HW" : im->ndim == 3 ? "CHW" : "NCHW";
     if ((int)strlen(layout) != im->ndim)

@@ -11,8 +11,8 @@
 #include "scalar/random.h"
 #include "tensor_impl.h"
 
-/* The image: (N, C, H, W) or (C, H, W), any strides, uint8 or float32 (float32
- * only when float_only), C = 1 or 3 (only 3 when only3). Fills dims = n, c, h, w. */
+/* The image: (N, C, H, W) or (C, H, W), any strides, uint8, uint16 or float32
+ * (float32 only when float_only), C = 1 or 3 (only 3 when only3). Fills dims = n, c, h, w. */
 static aug_status check_image(const char *func, const aug_tensor *im, int only3, int float_only, int64_t dims[4]) {
     char sa[96];
     aug_status st = aug__tensor_check(func, im);
@@ -21,9 +21,10 @@ static aug_status check_image(const char *func, const aug_tensor *im, int only3,
     if (im->ndim != 4 && im->ndim != 3)
         return aug__error(AUG_ERR_VALUE, func, "image must be (N, C, H, W) or (C, H, W), got shape %s",
                           aug_shape_str(im->ndim, im->shape, sa, sizeof sa));
-    if (float_only ? im->dtype != AUG_FLOAT32 : (im->dtype != AUG_UINT8 && im->dtype != AUG_FLOAT32))
+    if (float_only ? im->dtype != AUG_FLOAT32
+                   : (im->dtype != AUG_UINT8 && im->dtype != AUG_UINT16 && im->dtype != AUG_FLOAT32))
         return aug__error(AUG_ERR_TYPE, func, "image dtype %s is not supported (%s)", aug_dtype_name(im->dtype),
-                          float_only ? "float32 only" : "uint8 or float32");
+                          float_only ? "float32 only" : "uint8, uint16 or float32");
     int off = im->ndim - 3;
     dims[0] = off ? im->shape[0] : 1, dims[1] = im->shape[off], dims[2] = im->shape[off + 1],
     dims[3] = im->shape[off + 2];
@@ -83,7 +84,9 @@ static aug_status run(aug__colour_plan *plan, const aug_tensor *im, const int64_
     aug_tensor_set_layout(res, im->ndim == 4 ? "NCHW" : "CHW");
     plan->src = (const char *)aug_tensor_ptr(packed ? packed : im);
     plan->dst = (char *)aug_tensor_ptr(res);
-    plan->u8 = im->dtype == AUG_UINT8;
+    plan->u8 = im->dtype == AUG_UINT8    ? AUG__COLOUR_CLS_U8
+               : im->dtype == AUG_UINT16 ? AUG__COLOUR_CLS_U16
+                                         : AUG__COLOUR_CLS_F;
     plan->exec = aug__exec_for(im->device);
     st = plan->n * plan->h * plan->w > 0 ? aug__dispatch_colour(be, plan) : AUG_OK;
     aug_tensor_free(packed);

@@ -6,7 +6,8 @@
  * 256-entry tables where a step maps each uint8 value on its own). A fused
  * lighting (aug_color_jitter_lighting) runs after the last step: uint8 through
  * per-(image, channel) tables the backend builds with aug__colour_light_table,
- * float32 per value. */
+ * uint16 and float32 per value (uint16 stored with saturate_cast as
+ * aug_lighting stores it). */
 #ifndef AUG_CORE_COLOUR_H
 #define AUG_CORE_COLOUR_H
 
@@ -27,7 +28,7 @@ struct aug__colour_plan {
     aug__colour_kind kind;
     const char *src;              /* the image's first value (backend memory), contiguous NCHW */
     char *dst;                    /* the output's first value; == src or not overlapping it */
-    int u8;                       /* 1: uint8, 0: float32 */
+    int u8;                       /* the value class: AUG__COLOUR_CLS_U8, _U16 or _F (float32) */
     int64_t n, c, h, w;           /* images, channels (1 or 3), rows, columns */
     int out_c;                    /* AUG__COLOUR_GRAY: output channels */
     const aug__colour_image *img; /* AUG__COLOUR_JITTER: n step lists (host) */

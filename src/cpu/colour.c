@@ -2,16 +2,18 @@
  *
  * Pixels are processed in blocks of BLOCK: the channel planes of a block are
  * read once, every step of the image runs over the block, the block is stored
- * (one pass over the pixels). For uint8, consecutive steps that map each value
- * on its own (brightness, contrast; with one channel every step) are composed
- * into one 256-entry table per image, built with the same scalar rules, so the
- * tables give the bits of the per-value evaluation. Saturation and hue run per
- * pixel (scalar/colour.h), in a plain and an AVX2+FMA build of the same code
- * (fmaf is exact, so both give the same bits). A hue step that comes first
- * (last) reads the image (writes the output) itself instead of the block copy:
- * for adjust_hue the block is never copied, which also keeps the loads and
- * stores spread over the computation (float32 batches that do not fit in the
- * cache ran at half speed with the copies).
+ * (one pass over the pixels). uint16 images are widened into float32 block
+ * planes and run the float path's loops with the uint16 rules (bound 65535,
+ * truncation; scalar/colour.h), stored back as uint16. For uint8, consecutive
+ * steps that map each value on its own (brightness, contrast; with one channel
+ * every step) are composed into one 256-entry table per image, built with the
+ * same scalar rules, so the tables give the bits of the per-value evaluation.
+ * Saturation and hue run per pixel (scalar/colour.h), in a plain and an AVX2+FMA
+ * build of the same code (fmaf is exact, so both give the same bits). A hue step
+ * that comes first (last) reads the image (writes the output) itself instead of
+ * the block copy: for adjust_hue the block is never copied, which also keeps the
+ * loads and stores spread over the computation (float32 batches that do not fit
+ * in the cache ran at half speed with the copies).
  *
  * An image with a contrast step needs the grayscale mean of the image after
  * the steps before it: a first pass runs those steps per row, stores the row in
@@ -101,7 +103,7 @@ typedef struct col_ctx {
     const float ratio = d->step[k].ratio, alpha = d->step[k].alpha;                                                    \
     const void *const *hin = in ? in : (const void *const *)pl;                                                        \
     void *const *hout = out ? out : pl;                                                                                \
-    if (p->u8) {                                                                                                       \
+    if (p->u8 == AUG__COLOUR_CLS_U8) {                                                                                 \
         uint8_t *r = pl[0], *g = pl[1], *b = pl[2];                                                                    \
         if (kind == AUG__COLOUR_SATURATION) {                                                                          \
             /* as float planes (the hue step's reason: 8 lanes per vector, no spills) */                               \
@@ -129,7 +131,17 @@ typedef struct col_ctx {
     } else {                                                                                                           \
         float *r = pl[0], *g = pl[1], *b = pl[2];                                                                      \
         if (kind == AUG__COLOUR_SATURATION) {                                                                          \
-            for (int64_t i = 0; i < m; i++) aug__colour_step_saturation(0, ratio, alpha, &r[i], &g[i], &b[i]);         \
+            for (int64_t i = 0; i < m; i++) aug__colour_step_saturation(p->u8, ratio, alpha, &r[i], &g[i], &b[i]);     \
+        } else if (kind == AUG__COLOUR_HUE && p->u8) {                                                                 \
+            /* uint16 (in the block planes: a uint16 plan never reads or writes the image here) */                     \
+            for (int64_t i = 0; i < m; i++)                                                                            \
+                r[i] *= AUG__COLOUR_U16_TO_F, g[i] *= AUG__COLOUR_U16_TO_F, b[i] *= AUG__COLOUR_U16_TO_F;              \
+            HUE_LOOP(r, g, b, r, g, b)                                                                                 \
+            for (int64_t i = 0; i < m; i++) {                                                                          \
+                r[i] = aug__colour_f_to_u16(r[i]);                                                                     \
+                g[i] = aug__colour_f_to_u16(g[i]);                                                                     \
+                b[i] = aug__colour_f_to_u16(b[i]);                                                                     \
+            }                                                                                                          \
         } else if (kind == AUG__COLOUR_HUE) {                                                                          \
             const float *r0 = hin[0], *g0 = hin[1], *b0 = hin[2];                                                      \
             float *r1 = hout[0], *g1 = hout[1], *b1 = hout[2];                                                         \
@@ -138,7 +150,7 @@ typedef struct col_ctx {
             float *planes[3] = {r, g, b};                                                                              \
             for (int64_t c = 0; c < p->c; c++)                                                                         \
                 for (int64_t i = 0; i < m; i++)                                                                        \
-                    planes[c][i] = aug__colour_step_value(kind, 0, ratio, alpha, mean, planes[c][i]);                  \
+                    planes[c][i] = aug__colour_step_value(kind, p->u8, ratio, alpha, mean, planes[c][i]);              \
         }                                                                                                              \
     }
 
@@ -177,7 +189,7 @@ static void make_stages(const aug__colour_plan *p, int64_t i, int from, int to, 
         int kind = d->step[k].kind;
         int per_value = kind == AUG__COLOUR_BRIGHTNESS || kind == AUG__COLOUR_CONTRAST;
         if (p->c == 1 && !per_value) continue; /* saturation and hue leave one channel as it is */
-        if (!p->u8 || !per_value) {
+        if (p->u8 != AUG__COLOUR_CLS_U8 || !per_value) {
             s->type[s->n] = STAGE_STEP, s->arg[s->n++] = k;
             continue;
         }
@@ -202,7 +214,7 @@ static void make_stages(const aug__colour_plan *p, int64_t i, int from, int to, 
  * per-value stage. */
 static void add_lighting(const aug__colour_plan *p, const uint8_t *light_tables, int64_t i, stages *s, uint8_t *luts) {
     if (!p->light_gamma) return;
-    if (!p->u8) {
+    if (p->u8 != AUG__COLOUR_CLS_U8) {
         s->type[s->n] = STAGE_LIGHT, s->arg[s->n++] = 0;
         return;
     }
@@ -216,7 +228,9 @@ static void add_lighting(const aug__colour_plan *p, const uint8_t *light_tables,
 }
 
 /* The fused lighting of image i over m pixels of float32 block planes, into
- * out (the output at the block) or, where out is NULL, in place. */
+ * out (the output at the block) or, where out is NULL, in place. uint16 (never
+ * given out): each value stored as aug_lighting stores uint16 (saturate_cast),
+ * held in the float plane. */
 static void light_block(const aug__colour_plan *p, int64_t i, void *const pl[3], void *const out[3], int64_t m) {
     for (int64_t c = 0; c < p->c; c++) {
         const float *v = pl[c];
@@ -225,6 +239,14 @@ static void light_block(const aug__colour_plan *p, int64_t i, void *const pl[3],
         double d[BLOCK];
         for (int64_t q = 0; q < m; q++) d[q] = v[q];
         for (int64_t q = 0; q < m; q++) d[q] = aug__lighting_value(d[q], p->light_vmin, p->light_vmax, k, g);
+        if (p->u8 == AUG__COLOUR_CLS_U16) {
+            for (int64_t q = 0; q < m; q++) {
+                uint16_t u;
+                aug__store_f64(d[q], AUG__CT_UINT16, &u);
+                o[q] = u;
+            }
+            continue;
+        }
         for (int64_t q = 0; q < m; q++) o[q] = aug__cvk_ID_DF(d[q], 0, 0, 0, 0); /* aug__store_f64's float32 store */
     }
 }
@@ -273,13 +295,26 @@ static void run_stages(const col_ctx *x, int64_t i, float mean, void *const pl[3
  * more than the copy of a few hundred bytes. */
 __attribute__((noinline)) static void copy_plane(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 
+/* Bytes per value of the plan's image. */
+static size_t elem_size(const aug__colour_plan *p) {
+    return p->u8 == AUG__COLOUR_CLS_U8 ? 1 : p->u8 == AUG__COLOUR_CLS_U16 ? sizeof(uint16_t) : sizeof(float);
+}
+
 /* Loads m pixels from pixel offset q of image i of base (the source or the
- * output) into the block planes. */
+ * output) into the block planes (uint16 widened to float planes). */
 static void load_block(const aug__colour_plan *p, const char *base, int64_t hw, int64_t i, int64_t q, int64_t m,
                        void *planes[3]) {
-    size_t es = p->u8 ? 1 : sizeof(float);
-    for (int64_t c = 0; c < p->c; c++)
-        copy_plane(planes[c], base + ((i * p->c + c) * hw + q) * (int64_t)es, (size_t)m * es);
+    size_t es = elem_size(p);
+    for (int64_t c = 0; c < p->c; c++) {
+        const char *from = base + ((i * p->c + c) * hw + q) * (int64_t)es;
+        if (p->u8 != AUG__COLOUR_CLS_U16) {
+            copy_plane(planes[c], from, (size_t)m * es);
+            continue;
+        }
+        const uint16_t *u = (const uint16_t *)(const void *)from;
+        float *f = planes[c];
+        for (int64_t j = 0; j < m; j++) f[j] = u[j];
+    }
 }
 
 /* The first step of the main pass: after the contrast pre-pass, which stored the
@@ -288,10 +323,19 @@ static int main_from(const aug__colour_plan *p, int64_t i) {
     return p->img[i].contrast_at > 0 ? p->img[i].contrast_at : 0;
 }
 
+/* Stores the block planes (uint16: integers in [0, 65535] held in floats). */
 static void store_block(const aug__colour_plan *p, int64_t hw, int64_t i, int64_t q, int64_t m, void *planes[3]) {
-    size_t es = p->u8 ? 1 : sizeof(float);
-    for (int64_t c = 0; c < p->c; c++)
-        copy_plane(p->dst + ((i * p->c + c) * hw + q) * (int64_t)es, planes[c], (size_t)m * es);
+    size_t es = elem_size(p);
+    for (int64_t c = 0; c < p->c; c++) {
+        char *to = p->dst + ((i * p->c + c) * hw + q) * (int64_t)es;
+        if (p->u8 != AUG__COLOUR_CLS_U16) {
+            copy_plane(to, planes[c], (size_t)m * es);
+            continue;
+        }
+        uint16_t *u = (uint16_t *)(void *)to;
+        const float *f = planes[c];
+        for (int64_t j = 0; j < m; j++) u[j] = (uint16_t)f[j];
+    }
 }
 
 /* ---- passes -------------------------------------------------------------------------- */
@@ -336,15 +380,15 @@ static void row_sum_task(void *ctx, int64_t task, int worker) {
         load_block(p, p->src, x->hw, i, y * p->w + q, m, planes);
         run_stages(x, i, 0.0f, planes, NULL, NULL, m);
         if (p->img[i].contrast_at > 0) store_block(p, x->hw, i, y * p->w + q, m, planes);
-        if (p->u8) {
+        if (p->u8 == AUG__COLOUR_CLS_U8) {
             isum += x->fma ? u8_gray_sum_fma(planes, (int)p->c, m) : u8_gray_sum_plain(planes, (int)p->c, m);
             continue;
         }
         for (int64_t j = 0; j < m; j++)
-            sum += (double)aug__colour_mean_term((int)p->c, 0, buf[0][j], p->c == 3 ? buf[1][j] : 0.0f,
+            sum += (double)aug__colour_mean_term((int)p->c, p->u8, buf[0][j], p->c == 3 ? buf[1][j] : 0.0f,
                                                  p->c == 3 ? buf[2][j] : 0.0f);
     }
-    x->rowsum[task] = p->u8 ? (double)isum : sum;
+    x->rowsum[task] = p->u8 == AUG__COLOUR_CLS_U8 ? (double)isum : sum;
 }
 
 static void main_task(void *ctx, int64_t task, int worker) {
@@ -355,7 +399,7 @@ static void main_task(void *ctx, int64_t task, int worker) {
     int64_t i = task / chunks, q0 = task % chunks * CHUNK, q1 = q0 + CHUNK < x->hw ? q0 + CHUNK : x->hw;
     const stages *s = &x->st[i];
     const char *base = main_from(p, i) > 0 ? p->dst : p->src;
-    if (p->u8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT || s->type[0] == STAGE_CLUT)) {
+    if (p->u8 == AUG__COLOUR_CLS_U8 && s->n <= 1 && (s->n == 0 || s->type[0] == STAGE_LUT || s->type[0] == STAGE_CLUT)) {
         /* one table (or none): straight from the source to the output */
         for (int64_t c = 0; c < p->c; c++) {
             const uint8_t *t =
@@ -374,9 +418,10 @@ static void main_task(void *ctx, int64_t task, int worker) {
     void *planes[3] = {buf[0], buf[1], buf[2]};
     /* a hue step first (last) reads (writes) the image's planes itself: no copy
      * of the block in (out); its two passes let the output be the input */
-    const int hue_first = hue_stage(x, i, 0);
-    const int hue_last = hue_stage(x, i, s->n - 1) || table_stage(x, i, s->n - 1); /* writes the output itself */
-    const size_t es = p->u8 ? 1 : sizeof(float);
+    const int direct = p->u8 != AUG__COLOUR_CLS_U16; /* uint16 goes through float block planes */
+    const int hue_first = direct && hue_stage(x, i, 0);
+    const int hue_last = direct && (hue_stage(x, i, s->n - 1) || table_stage(x, i, s->n - 1)); /* writes the output */
+    const size_t es = elem_size(p);
     for (int64_t q = q0; q < q1; q += BLOCK) {
         int64_t m = q1 - q < BLOCK ? q1 - q : BLOCK;
         const void *in[3];
@@ -462,7 +507,9 @@ static void convert_task(void *ctx, int64_t task, int worker) {
         float v[3] = {0.0f, 0.0f, 0.0f};
         for (int64_t c = 0; c < p->c; c++) {
             int64_t at = (i * p->c + c) * hw + q;
-            v[c] = p->u8 ? (float)((const uint8_t *)p->src)[at] : ((const float *)(const void *)p->src)[at];
+            v[c] = p->u8 == AUG__COLOUR_CLS_U8    ? (float)((const uint8_t *)p->src)[at]
+                   : p->u8 == AUG__COLOUR_CLS_U16 ? (float)((const uint16_t *)(const void *)p->src)[at]
+                                                  : ((const float *)(const void *)p->src)[at];
         }
         float o[3];
         if (p->kind == AUG__COLOUR_GRAY) {
@@ -475,8 +522,10 @@ static void convert_task(void *ctx, int64_t task, int worker) {
         }
         for (int64_t c = 0; c < oc; c++) {
             int64_t at = (i * oc + c) * hw + q;
-            if (p->u8)
+            if (p->u8 == AUG__COLOUR_CLS_U8)
                 ((uint8_t *)p->dst)[at] = (uint8_t)o[c];
+            else if (p->u8 == AUG__COLOUR_CLS_U16)
+                ((uint16_t *)(void *)p->dst)[at] = (uint16_t)o[c];
             else
                 ((float *)(void *)p->dst)[at] = o[c];
         }
@@ -497,7 +546,7 @@ aug_status aug__cpu_colour(const aug__colour_plan *p) {
     x.st = malloc((size_t)p->n * sizeof(stages));
     x.luts = malloc((size_t)p->n * LUT_SLOTS * 256);
     x.rowsum = p->any_contrast ? malloc((size_t)(p->n * p->h) * sizeof(double)) : NULL;
-    const int light_u8 = p->light_gamma && p->u8;
+    const int light_u8 = p->light_gamma && p->u8 == AUG__COLOUR_CLS_U8;
     x.light = light_u8 ? malloc((size_t)(p->n * p->c) * 256) : NULL;
     aug_status st = AUG_OK;
     if (!x.means || !x.st || !x.luts || (p->any_contrast && !x.rowsum) || (light_u8 && !x.light)) {

@@ -317,13 +317,9 @@ static inline void pixel_acc_u8(const warp_img *im, const uint8_t *bg, int32_t q
     }
 }
 
-/* The mean of s*s sums, rounded half up: floor((acc + s^2 * 2^15) / (s^2 * 2^16)),
+/* The mean of s*s sums (s >= 2), rounded half up: floor((acc + s^2 * 2^15) / (s^2 * 2^16)),
  * computed as floor(floor((acc + s^2 * 2^15) / 2^16) / s^2) (equal for positive integers). */
 static void finish_acc_u8(const uint32_t *acc, int cw, int s, uint8_t *out, int64_t dx) {
-    if (s == 1) { /* more channels than a group: the s = 1 rows do not apply */
-        for (int k = 0; k < cw; k++) out[k * dx] = aug__warp_fixed_mean(acc[k], s);
-        return;
-    }
     const uint32_t recip = aug__warp_fixed_recip(s);
     if (dx == 1) { /* vectorises */
         for (int k = 0; k < cw; k++) out[k] = aug__warp_fixed_mean_r(acc[k], s, recip);
@@ -586,6 +582,21 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
                     }
                 }
                 if (!planar) scatter_u8(tile, cw, C, dst + warp_dst_at(cx, n, 0, y, x0), cx->dx, cx->dc);
+                continue;
+            }
+            if (s == 1) {
+                /* more channels than a group: the s = 1 rows group by group (a view of the
+                 * image from channel c0 on), so each value is rounded once, as in the CUDA
+                 * kernel; the accumulator below would round (r + 2^5) >> 6, then again */
+                aug__warp_coords_fixed(im, y, 0, x0, 0, cw, qx, qy);
+                for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {
+                    const int cn = (int)(C - c0 < CGROUP ? C - c0 : CGROUP), planar = cx->dx == 1;
+                    warp_img g = *im;
+                    g.base = im->base + c0 * im->sc;
+                    uint8_t *out = planar ? dst + warp_dst_at(cx, n, c0, y, x0) : tile;
+                    row_s1_cn(&g, bg + c0, qx, qy, cw, cn, out, planar ? cx->dc : CHUNK);
+                    if (!planar) scatter_u8(tile, cw, cn, dst + warp_dst_at(cx, n, c0, y, x0), cx->dx, cx->dc);
+                }
                 continue;
             }
             for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {

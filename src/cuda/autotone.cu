@@ -2,7 +2,8 @@
  *
  * equalize and autocontrast: one block per plane (a channel of an image; the
  * blocks take plane after plane): the block's threads gather the plane's
- * statistics in shared memory (a histogram by integer atomics; a minimum and a
+ * statistics in shared memory (a histogram by integer atomics, in global
+ * memory for uint16's 65536 bins; a minimum and a
  * maximum, whose rules in core/autotone.h make the order irrelevant), one
  * thread turns them into the plane's lookup table or stretch, and the block
  * maps the plane (in place is fine: the plane is read whole first). So both
@@ -27,15 +28,20 @@ AUG_DEV int64_t plane_base(const geo &g, int64_t plane) {
 }
 
 AUG_DEV float load(const uint8_t *s, int64_t i) { return (float)s[i]; }
+AUG_DEV float load(const uint16_t *s, int64_t i) { return (float)s[i]; }
 AUG_DEV float load(const float *s, int64_t i) { return s[i]; }
 AUG_DEV void store(uint8_t *d, int64_t i, float v) { d[i] = (uint8_t)v; }
+AUG_DEV void store(uint16_t *d, int64_t i, float v) { d[i] = (uint16_t)v; }
 AUG_DEV void store(float *d, int64_t i, float v) { d[i] = v; }
+
+/* The value class of T (core/autotone.h): 1 uint8, 2 uint16, 0 float32. */
+template <typename T> AUG_DEV int cls_of() { return sizeof(T) == 1 ? 1 : sizeof(T) == 2 ? 2 : 0; }
 
 template <typename T>
 AUG_GLOBAL_BOUNDED(THREADS) void aug__k_autocontrast(const T *src, T *dst, geo g, int64_t planes) {
     AUG_SHARED(float, lo, THREADS);
     AUG_SHARED(float, hi, THREADS);
-    const int is_u8 = sizeof(T) == 1;
+    const int cls = cls_of<T>();
     for (int64_t p = blockIdx.x; p < planes; p += gridDim.x) {
         const int64_t base = plane_base(g, p);
         float l = INFINITY, h = -INFINITY;
@@ -54,10 +60,11 @@ AUG_GLOBAL_BOUNDED(THREADS) void aug__k_autocontrast(const T *src, T *dst, geo g
             n = half;
             __syncthreads();
         }
-        const aug__autotone_stretch st = aug__autocontrast_stretch(lo[0], hi[0], is_u8);
+        const aug__autotone_stretch st = aug__autocontrast_stretch(lo[0], hi[0], cls);
         for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) {
             const int64_t k = base + i * g.ps;
-            if (is_u8) store(dst, k, (float)aug__autocontrast_u8((uint8_t)load(src, k), st));
+            if (cls == 1) store(dst, k, (float)aug__autocontrast_u8((uint8_t)load(src, k), st));
+            else if (cls == 2) store(dst, k, (float)aug__autocontrast_u16((uint16_t)load(src, k), st));
             else store(dst, k, aug__autocontrast_f32(load(src, k), st));
         }
         __syncthreads(); /* lo[0], hi[0] read by all before the next plane */
@@ -89,10 +96,70 @@ AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize(const T *src, T *dst, geo g, in
     }
 }
 
+/* uint16: 65536 bins per plane, in global memory (hists, luts: 65536 entries
+ * per block; the blocks take plane after plane). The table from the histogram
+ * in parallel: thread t sums its run of `per` bins and finds its highest bin
+ * present, thread 0 turns the sums into each run's count before it (in run
+ * order) and settles d, each thread fills its run's entries
+ * (aug__equalize16_entry: integer arithmetic, so the CPU's serial table is
+ * the same). */
+AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize16(const uint16_t *src, uint16_t *dst, geo g, int64_t planes,
+                                                   uint32_t *hists, uint16_t *luts) {
+    AUG_SHARED(uint64_t, before, THREADS); /* a run's count, then the count of the bins before it */
+    AUG_SHARED(uint32_t, high, THREADS);   /* a run's highest bin present + 1, 0: none */
+    AUG_SHARED(uint64_t, dd, 1);
+    uint32_t *hist = hists + (int64_t)blockIdx.x * 65536;
+    uint16_t *lut = luts + (int64_t)blockIdx.x * 65536;
+    const unsigned per = (65536u + blockDim.x - 1) / blockDim.x, k0 = threadIdx.x * per;
+    const unsigned k1 = k0 + per < 65536u ? k0 + per : 65536u;
+    for (int64_t p = blockIdx.x; p < planes; p += gridDim.x) {
+        const int64_t base = plane_base(g, p);
+        for (unsigned k = threadIdx.x; k < 65536u; k += blockDim.x) hist[k] = 0;
+        __syncthreads();
+        for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) atomicAdd(&hist[src[base + i * g.ps]], 1u);
+        __syncthreads();
+        uint64_t sum = 0;
+        uint32_t top = 0;
+        for (unsigned k = k0; k < k1; k++) {
+            sum += hist[k];
+            if (hist[k]) top = k + 1;
+        }
+        before[threadIdx.x] = sum, high[threadIdx.x] = top;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            uint64_t cum = 0;
+            uint32_t t = 0;
+            for (unsigned j = 0; j < blockDim.x; j++) {
+                const uint64_t n = before[j];
+                before[j] = cum, cum += n;
+                if (high[j]) t = high[j];
+            }
+            dd[0] = cum - (t ? hist[t - 1] : 0);
+        }
+        __syncthreads();
+        const uint64_t d = dd[0];
+        uint64_t cum = before[threadIdx.x];
+        for (unsigned k = k0; k < k1; k++) {
+            const uint32_t h = hist[k];
+            if (h) lut[k] = d == 0 ? (uint16_t)k : k == 0 ? 0 : aug__equalize16_entry(cum, d); /* absent: unread */
+            cum += h;
+        }
+        __syncthreads();
+        for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) {
+            const int64_t k = base + i * g.ps;
+            dst[k] = lut[src[k]];
+        }
+        __syncthreads(); /* lut read by all before the next plane's histogram */
+    }
+}
+
+/* Blocks of a uint16 equalize: each holds 384 KiB of device scratch. */
+#define EQ16_BLOCKS 32
+
 template <typename T>
 AUG_GLOBAL_BOUNDED(THREADS) void aug__k_sharpness(const T *src, T *dst, geo g, int64_t h, int64_t w, int64_t total,
                                                    const float *alphas, float one) {
-    const int is_u8 = sizeof(T) == 1, small = h <= 2 || w <= 2;
+    const int cls = cls_of<T>(), small = h <= 2 || w <= 2;
     const int64_t per_image = g.channels * g.hw;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (int64_t)gridDim.x * blockDim.x) {
         /* i is the i-th stored value: its image, channel and pixel */
@@ -104,12 +171,36 @@ AUG_GLOBAL_BOUNDED(THREADS) void aug__k_sharpness(const T *src, T *dst, geo g, i
             float v[9];
             AUG_UNROLL
             for (int k = 0; k < 9; k++) v[k] = load(src, base + ((y + k / 3 - 1) * w + x + k % 3 - 1) * g.ps);
-            out = aug__sharpness_blend(v, alphas ? alphas[img] : one, is_u8);
-        } else if (!small && !is_u8) {
+            out = aug__sharpness_blend(v, alphas ? alphas[img] : one, cls);
+        } else if (!small && !cls) {
             out = aug__sharpness_border_f32(out);
         }
         store(dst, i, out);
     }
+}
+
+template <typename T>
+static aug_status launch_equalize(const aug__autotone_plan *p, aug__cuda_grid gr, cudaStream_t stream, const T *src,
+                                  T *dst, const geo &g, int64_t planes, const char *name) {
+    AUG_LAUNCH((aug__k_equalize<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, planes);
+    return aug__cuda_launched(p->func, name, gr.blocks, gr.threads);
+}
+
+/* uint16: the 65536-bin kernel with its scratch (overload resolution picks
+ * this over the template). */
+static aug_status launch_equalize(const aug__autotone_plan *p, aug__cuda_grid gr, cudaStream_t stream,
+                                  const uint16_t *src, uint16_t *dst, const geo &g, int64_t planes, const char *) {
+    const int dev = p->exec.device.id;
+    if (gr.blocks > EQ16_BLOCKS) gr.blocks = EQ16_BLOCKS;
+    const size_t hist_bytes = (size_t)gr.blocks * 65536 * sizeof(uint32_t);
+    const size_t bytes = hist_bytes + (size_t)gr.blocks * 65536 * sizeof(uint16_t);
+    char *scratch = (char *)aug__cuda_tmp_alloc(p->func, dev, bytes, stream);
+    if (!scratch) return AUG_ERR_MEMORY; /* tmp_alloc records its error */
+    AUG_LAUNCH(aug__k_equalize16, gr.blocks, gr.threads, 0, stream, src, dst, g, planes,
+               (uint32_t *)(void *)scratch, (uint16_t *)(void *)(scratch + hist_bytes));
+    aug_status st = aug__cuda_launched(p->func, "aug__k_equalize16", gr.blocks, gr.threads);
+    aug__cuda_tmp_free(dev, scratch, bytes, stream);
+    return st;
 }
 
 template <typename T> static aug_status launch(const aug__autotone_plan *p, const char *name) {
@@ -122,9 +213,7 @@ template <typename T> static aug_status launch(const aug__autotone_plan *p, cons
     if (p->kind != AUG__AUTOTONE_SHARPNESS) {
         aug__cuda_grid gr = aug__cuda_grid_for(e, planes * THREADS, THREADS);
         gr.threads = aug__cuda_bounded(gr.threads, THREADS); /* the shared arrays' size */
-        if (p->kind == AUG__AUTOTONE_EQUALIZE)
-            AUG_LAUNCH((aug__k_equalize<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, planes);
-        else
+        if (p->kind == AUG__AUTOTONE_EQUALIZE) return launch_equalize(p, gr, stream, src, dst, g, planes, name);
             AUG_LAUNCH((aug__k_autocontrast<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, planes);
         return aug__cuda_launched(p->func, name, gr.blocks, gr.threads);
     }
@@ -153,6 +242,7 @@ aug_status aug__cuda_autotone(const aug__autotone_plan *p) {
     char name[64];
     switch (p->dtype) {
     case AUG_UINT8: return snprintf(name, sizeof name, "%s<uint8_t>", kernels[p->kind]), launch<uint8_t>(p, name);
+    case AUG_UINT16: return snprintf(name, sizeof name, "%s<uint16_t>", kernels[p->kind]), launch<uint16_t>(p, name);
     case AUG_FLOAT32: return snprintf(name, sizeof name, "%s<float>", kernels[p->kind]), launch<float>(p, name);
     default: return aug__error(AUG_ERR_TYPE, p->func, "dtype %d is not supported on CUDA", p->dtype);
     }

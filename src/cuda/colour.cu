@@ -11,8 +11,10 @@
  * and the main pass goes on from there: no step runs twice.
  * aug_color_jitter_lighting's lighting runs in the jitter kernel after the
  * steps, as aug_lighting's kernels run it: uint8 through host-built
- * per-(image, channel) tables (aug__colour_light_table, uploaded), float32
- * per value on the device (aug__lighting_value, stored as float32). */
+ * per-(image, channel) tables (aug__colour_light_table, uploaded), uint16 and
+ * float32 per value on the device (aug__lighting_value, stored as aug_lighting
+ * stores the dtype). uint16 values run the rules as floats holding integers,
+ * as uint8 ones do, with the bound 65535 (scalar/colour.h). */
 #include <stdlib.h>
 #include "cuda/cuda.h"
 #include "core/colour.h"
@@ -31,19 +33,31 @@ typedef struct colour_args {
     double vmin, vmax;
 } colour_args;
 
-/* The fused lighting of value v of plane (image, channel) `plane`. */
+/* The fused lighting of value v of plane (image, channel) `plane` (uint16:
+ * stored with saturate_cast as aug_lighting stores it). */
 AUG_DEV float light_value(const colour_args &a, int64_t plane, float v) {
-    if (a.u8) return (float)a.ltab[plane * 256 + (uint8_t)v];
+    if (a.u8 == AUG__COLOUR_CLS_U8) return (float)a.ltab[plane * 256 + (uint8_t)v];
+    const double y =
+        aug__lighting_value((double)v, a.vmin, a.vmax, a.lgamma[a.n * a.c + plane / a.c], a.lgamma[plane]);
+    if (a.u8 == AUG__COLOUR_CLS_U16) {
+        uint16_t u;
+        aug__store_f64(y, AUG__CT_UINT16, &u);
+        return (float)u;
+    }
     float f;
-    aug__store_f64(aug__lighting_value((double)v, a.vmin, a.vmax, a.lgamma[a.n * a.c + plane / a.c], a.lgamma[plane]),
-                   AUG__CT_FLOAT32, &f);
+    aug__store_f64(y, AUG__CT_FLOAT32, &f);
     return f;
 }
 
 AUG_DEV void load_px(const colour_args &a, const char *from, int64_t i, int64_t q, float *r, float *g, float *b) {
     const int64_t base = i * a.c * a.hw + q;
-    if (a.u8) {
+    if (a.u8 == AUG__COLOUR_CLS_U8) {
         const uint8_t *s = (const uint8_t *)from;
+        *r = s[base];
+        *g = a.c == 3 ? (float)s[base + a.hw] : 0.0f;
+        *b = a.c == 3 ? (float)s[base + 2 * a.hw] : 0.0f;
+    } else if (a.u8 == AUG__COLOUR_CLS_U16) {
+        const uint16_t *s = (const uint16_t *)(const void *)from;
         *r = s[base];
         *g = a.c == 3 ? (float)s[base + a.hw] : 0.0f;
         *b = a.c == 3 ? (float)s[base + 2 * a.hw] : 0.0f;
@@ -57,10 +71,14 @@ AUG_DEV void load_px(const colour_args &a, const char *from, int64_t i, int64_t 
 
 AUG_DEV void store_px(const colour_args &a, int64_t oc, int64_t i, int64_t q, float r, float g, float b) {
     const int64_t base = i * oc * a.hw + q;
-    if (a.u8) {
+    if (a.u8 == AUG__COLOUR_CLS_U8) {
         uint8_t *d = (uint8_t *)a.dst;
         d[base] = (uint8_t)r;
         if (oc == 3) d[base + a.hw] = (uint8_t)g, d[base + 2 * a.hw] = (uint8_t)b;
+    } else if (a.u8 == AUG__COLOUR_CLS_U16) {
+        uint16_t *d = (uint16_t *)(void *)a.dst;
+        d[base] = (uint16_t)r;
+        if (oc == 3) d[base + a.hw] = (uint16_t)g, d[base + 2 * a.hw] = (uint16_t)b;
     } else {
         float *d = (float *)(void *)a.dst;
         d[base] = r;
@@ -153,8 +171,9 @@ aug_status aug__cuda_colour(const aug__colour_plan *p) {
     const size_t img_bytes = (size_t)p->n * sizeof(aug__colour_image);
     const size_t sum_bytes = p->any_contrast ? (size_t)(p->n * p->h) * sizeof(double) : 0;
     const size_t mean_bytes = ((size_t)p->n * sizeof(float) + 7) / 8 * 8;
+    const int u8 = p->u8 == AUG__COLOUR_CLS_U8;
     const size_t light_bytes = !p->light_gamma ? 0
-                               : p->u8         ? (size_t)(p->n * p->c) * 256
+                               : u8            ? (size_t)(p->n * p->c) * 256
                                                : (size_t)(p->n * p->c + p->n) * sizeof(double);
     const size_t bytes = img_bytes + sum_bytes + mean_bytes + light_bytes;
     char *scratch = (char *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
@@ -170,7 +189,7 @@ aug_status aug__cuda_colour(const aug__colour_plan *p) {
         char *light = scratch + sum_bytes + img_bytes + mean_bytes;
         const size_t gbytes = (size_t)(p->n * p->c) * sizeof(double);
         a.light = 1;
-        if (p->u8) { /* the tables, built on the host as the CPU builds them */
+        if (u8) { /* the tables, built on the host as the CPU builds them */
             a.ltab = (const uint8_t *)light;
             uint8_t *tables = (uint8_t *)malloc(light_bytes);
             st = tables ? AUG_OK : AUG__NOMEM(func);

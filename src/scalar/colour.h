@@ -8,11 +8,25 @@
  * everything else is single float32 operations. uint8 values travel as floats
  * holding integers 0..255: every uint8 step ends with truncation (torch's
  * `.to(uint8)` after clamp), hue converts with x * (1/255) and back with
- * trunc(v * 255.999) (torchvision's to_dtype scale rule). */
+ * trunc(v * 255.999) (torchvision's to_dtype scale rule). uint16 values travel
+ * the same way with the bound 65535 (torchvision v2's _max_value(uint16)); its
+ * hue converts with x * (float)(1/65535) and back with min(trunc(v * 65536),
+ * 65535): (float)65535.999 is 65536, so this is torchvision's to_dtype in
+ * float32 with the saturation its `.to(uint16)` lacks (v = 1 gives 65535, not
+ * a wrapped 0).
+ *
+ * The rules' `u8` argument is the value class of the plan: AUG__COLOUR_CLS_F
+ * (float, bound 1), AUG__COLOUR_CLS_U8 or AUG__COLOUR_CLS_U16 (integers held in
+ * floats, truncated after each step); nonzero means integer. */
 #ifndef AUG_SCALAR_COLOUR_H
 #define AUG_SCALAR_COLOUR_H
 
 #include "hd.h"
+
+/* Value classes (aug__colour_plan.u8). */
+#define AUG__COLOUR_CLS_F 0
+#define AUG__COLOUR_CLS_U8 1
+#define AUG__COLOUR_CLS_U16 2
 
 /* The steps of a jitter, torchvision ColorJitter's fn_idx numbering. */
 #define AUG__COLOUR_BRIGHTNESS 0
@@ -160,13 +174,28 @@ AUG_HD_ALWAYS void aug__colour_hue(float *r, float *g, float *b, float hue) {
 #define AUG__COLOUR_U8_TO_F 0.0039215689f
 /* float32 -> uint8 with scale: x.mul(255 + 1 - 1e-3).to(uint8). */
 #define AUG__COLOUR_F_TO_U8 255.999f
+/* uint16 -> float32: x.to(float32).mul_(1.0 / 65535) ((float)(1.0 / 65535)). */
+#define AUG__COLOUR_U16_TO_F 1.5259022e-05f
+/* float32 -> uint16: x.mul(65535 + 1 - 1e-3), (float)65535.999 = 65536. */
+#define AUG__COLOUR_F_TO_U16 65536.0f
+
+/* The clamp bound of value class cls: 1, 255 or 65535. */
+AUG_HD_ALWAYS float aug__colour_bound(int cls) {
+    return cls == AUG__COLOUR_CLS_U16 ? 65535.0f : cls ? 255.0f : 1.0f;
+}
+
+/* A hue result v in [0, 1] back to uint16: trunc(v * 65536) saturated at 65535. */
+AUG_HD_ALWAYS float aug__colour_f_to_u16(float v) {
+    const float y = truncf(v * AUG__COLOUR_F_TO_U16);
+    return y > 65535.0f ? 65535.0f : y;
+}
 
 /* The steps on one pixel. u8: the values are uint8 integers held in floats
  * and the step truncates its result (torch's .to(uint8) after the clamp). */
 
 /* adjust_brightness / adjust_contrast on one value (contrast: blend with mean). */
 AUG_HD_ALWAYS float aug__colour_step_value(int kind, int u8, float ratio, float alpha, float mean, float x) {
-    const float bound = u8 ? 255.0f : 1.0f;
+    const float bound = aug__colour_bound(u8);
     float y = kind == AUG__COLOUR_BRIGHTNESS ? aug__colour_clamp(x * ratio, bound)
                                              : aug__colour_blend(x, mean, ratio, alpha, bound);
     return u8 ? truncf(y) : y;
@@ -174,7 +203,7 @@ AUG_HD_ALWAYS float aug__colour_step_value(int kind, int u8, float ratio, float 
 
 /* adjust_saturation on an RGB pixel: blend with its grayscale (floored for uint8). */
 AUG_HD_ALWAYS void aug__colour_step_saturation(int u8, float ratio, float alpha, float *r, float *g, float *b) {
-    const float bound = u8 ? 255.0f : 1.0f;
+    const float bound = aug__colour_bound(u8);
     float gray = aug__colour_gray(*r, *g, *b);
     if (u8) gray = floorf(gray);
     const float x0 = aug__colour_blend(*r, gray, ratio, alpha, bound);
@@ -185,9 +214,16 @@ AUG_HD_ALWAYS void aug__colour_step_saturation(int u8, float ratio, float alpha,
     *b = u8 ? truncf(x2) : x2;
 }
 
-/* adjust_hue on an RGB pixel (uint8: through x * (1/255) and trunc(v * 255.999)). */
+/* adjust_hue on an RGB pixel (uint8: through x * (1/255) and trunc(v * 255.999);
+ * uint16: through x * (1/65535) and aug__colour_f_to_u16). */
 AUG_HD_ALWAYS void aug__colour_step_hue(int u8, float hue, float *r, float *g, float *b) {
-    if (u8) {
+    if (u8 == AUG__COLOUR_CLS_U16) {
+        float x0 = *r * AUG__COLOUR_U16_TO_F, x1 = *g * AUG__COLOUR_U16_TO_F, x2 = *b * AUG__COLOUR_U16_TO_F;
+        aug__colour_hue(&x0, &x1, &x2, hue);
+        *r = aug__colour_f_to_u16(x0);
+        *g = aug__colour_f_to_u16(x1);
+        *b = aug__colour_f_to_u16(x2);
+    } else if (u8) {
         float x0 = *r * AUG__COLOUR_U8_TO_F, x1 = *g * AUG__COLOUR_U8_TO_F, x2 = *b * AUG__COLOUR_U8_TO_F;
         aug__colour_hue(&x0, &x1, &x2, hue);
         *r = truncf(x0 * AUG__COLOUR_F_TO_U8);
@@ -231,7 +267,9 @@ AUG_HD_ALWAYS float aug__colour_mean_term(int c, int u8, float r, float g, float
 /* The mean from the exact-order sum (rows summed left to right in double, the
  * row sums in row order): (float)sum / (float)count, which is torch's float32
  * mean whenever the sum is exact in float32 (uint8 images below 2^24 / 255
- * pixels). */
+ * pixels). For uint16 the sum is exact in double (below 2^53 / 65535 pixels)
+ * and rounded once to float32 (torch's float32 sum of such an image rounds at
+ * each step). */
 AUG_HD_ALWAYS float aug__colour_mean(double sum, int64_t count) { return (float)sum / (float)count; }
 
 #endif

@@ -115,7 +115,7 @@ static void test_errors(void **state) {
     aug_tensor *im = aug_tensor_empty(3, (int64_t[]){3, 4, 4}, AUG_UINT8, CPU);
     expect(aug_autocontrast(im, NULL), AUG_ERR_VALUE, "aug_autocontrast: out is NULL");
     aug_tensor *f64 = aug_tensor_empty(2, (int64_t[]){4, 4}, AUG_FLOAT64, CPU);
-    expect(aug_autocontrast(f64, &res), AUG_ERR_TYPE, "aug_autocontrast: image dtype float64 is not supported (uint8 or float32)");
+    expect(aug_autocontrast(f64, &res), AUG_ERR_TYPE, "aug_autocontrast: image dtype float64 is not supported (uint8, uint16 or float32)");
     aug_tensor *five = aug_tensor_empty(5, (int64_t[]){1, 1, 3, 4, 4}, AUG_UINT8, CPU);
     expect(aug_autocontrast(five, &res), AUG_ERR_VALUE, "aug_autocontrast: image must be (H, W)");
     assert_null(res);

@@ -6,7 +6,8 @@
  * (times the float32 1/255). uint8 CHW, HWC and NCHW / NHWC batches with flat,
  * two-valued and random channels, float32 with out-of-range values and NaN, in
  * place; then the argument errors. On the emulated CUDA device too when one is
- * present; the device against the CPU on random views: tests/c/parity/cases_colour.c. */
+ * present; the device against the CPU on random views: tests/c/parity/cases_colour.c.
+ * uint16 images against NumPy: tests/python/test_u16_autotone.py. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,8 +126,8 @@ static void test_errors(void **state) {
     (void)state;
     aug_tensor *im = aug_tensor_empty(3, (int64_t[]){3, 4, 4}, AUG_UINT8, CPU), *res = NULL;
     expect(aug_equalize(im, NULL), AUG_ERR_VALUE, "aug_equalize: out is NULL");
-    aug_tensor *i16 = aug_tensor_empty(2, (int64_t[]){4, 4}, AUG_UINT16, CPU);
-    expect(aug_equalize(i16, &res), AUG_ERR_TYPE, "aug_equalize: image dtype uint16 is not supported (uint8 or float32)");
+    aug_tensor *i16 = aug_tensor_empty(2, (int64_t[]){4, 4}, AUG_INT16, CPU);
+    expect(aug_equalize(i16, &res), AUG_ERR_TYPE, "aug_equalize: image dtype int16 is not supported (uint8, uint16 or float32)");
     aug_tensor *flat = aug_tensor_empty(1, (int64_t[]){16}, AUG_UINT8, CPU);
     expect(aug_equalize(flat, &res), AUG_ERR_VALUE, "aug_equalize: image must be (H, W)");
     assert_int_equal(aug_tensor_set_layout(im, "HWC"), AUG_OK);

@@ -391,21 +391,23 @@ static PyObject *fn_color_jitter_params(PyObject *m, PyObject *const *args, Py_s
 
 static PyMethodDef colour_functions[] = {
     {"adjust_brightness", (PyCFunction)(void (*)(void))fn_adjust_brightness, METH_FASTCALL | METH_KEYWORDS,
-     "torchvision's adjust_brightness: x * factor clamped to [0, 255] (uint8, then truncated) or [0, 1]\n"
-     "(float32). imtensor: (N, C, H, W) or (C, H, W), C = 1 or 3, uint8 or float32, any strides; factor >= 0.\n"
+     "torchvision's adjust_brightness: x * factor clamped to [0, 255] / [0, 65535] (uint8 / uint16, then truncated)\n"
+     "or [0, 1] (float32). imtensor: (N, C, H, W) or (C, H, W), C = 1 or 3, uint8, uint16 or float32, any\n"
+     "strides; factor >= 0.\n"
      "out may be imtensor (in place). Returns the new tensor if out is None, else out."},
     {"adjust_contrast", (PyCFunction)(void (*)(void))fn_adjust_contrast, METH_FASTCALL | METH_KEYWORDS,
-     "torchvision's adjust_contrast: blend each image with the mean of its grayscale (floored for uint8):\n"
-     "x * f + mean * (1 - f), clamped (uint8: truncated). factor >= 0. Layout and out as adjust_brightness."},
+     "torchvision's adjust_contrast: blend each image with the mean of its grayscale (floored for integers):\n"
+     "x * f + mean * (1 - f), clamped (integers: truncated). factor >= 0. Layout and out as adjust_brightness."},
     {"adjust_saturation", (PyCFunction)(void (*)(void))fn_adjust_saturation, METH_FASTCALL | METH_KEYWORDS,
      "torchvision's adjust_saturation: blend each pixel with its grayscale 0.2989 R + 0.587 G + 0.114 B\n"
-     "(floored for uint8). factor >= 0. A 1-channel image is returned unchanged (copied into out)."},
+     "(floored for integers). factor >= 0. A 1-channel image is returned unchanged (copied into out)."},
     {"adjust_hue", (PyCFunction)(void (*)(void))fn_adjust_hue, METH_FASTCALL | METH_KEYWORDS,
-     "torchvision's adjust_hue: RGB -> HSV in float32 (uint8 scaled by 1/255), h = (h + factor) mod 1,\n"
-     "back to RGB (uint8: trunc(v * 255.999)). factor in [-0.5, 0.5]. A 1-channel image is unchanged."},
+     "torchvision's adjust_hue: RGB -> HSV in float32 (integers scaled by 1/bound), h = (h + factor) mod 1,\n"
+     "back to RGB (uint8: trunc(v * 255.999); uint16: min(trunc(v * 65536), 65535)). factor in [-0.5, 0.5].\n"
+     "A 1-channel image is unchanged."},
     {"rgb_to_grayscale", (PyCFunction)(void (*)(void))fn_rgb_to_grayscale, METH_FASTCALL | METH_KEYWORDS,
-     "torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B in float32 (truncated for uint8), in 1 or\n"
-     "3 identical channels. A 1-channel input is copied (or repeated). uint8 or float32."},
+     "torchvision's rgb_to_grayscale: 0.2989 R + 0.587 G + 0.114 B in float32 (truncated for integers), in 1 or\n"
+     "3 identical channels. A 1-channel input is copied (or repeated). uint8, uint16 or float32."},
     {"rgb_to_hsv", (PyCFunction)(void (*)(void))fn_rgb_to_hsv, METH_FASTCALL | METH_KEYWORDS,
      "float32 RGB (C = 3) to HSV (h in [0, 1), s in [0, 1], v = max(R, G, B)), torchvision's _rgb_to_hsv.\n"
      "imtensor: (3, H, W) or (N, 3, H, W), channels first. Returns a new tensor, or out."},

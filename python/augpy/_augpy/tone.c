@@ -204,18 +204,19 @@ static PyMethodDef tone_functions[] = {
     {"equalize", (PyCFunction)(void (*)(void))fn_equalize, METH_FASTCALL | METH_KEYWORDS,
      "torchvision's equalize, per channel: a 256-bin histogram, then PIL's lookup table (a channel with\n"
      "fewer than 255 values below its highest level is kept). float32 is binned as trunc(x * 255.999)\n"
-     "(outside [0, 1]: clamped) and comes back as level / 255.\n"
-     "imtensor: uint8 or float32, (H, W), (C, H, W), (H, W, C) or a batch (N, C, H, W), (N, H, W, C), any\n"
+     "(outside [0, 1]: clamped) and comes back as level / 255. uint16: 65536 bins, level k ->\n"
+     "min((cum[k - 1] * 65535 + d // 2) // d, 65535), d the values below the highest level (d = 0: kept).\n"
+     "imtensor: uint8, uint16 or float32, (H, W), (C, H, W), (H, W, C) or a batch (N, C, H, W), (N, H, W, C), any\n"
      "channel count, any strides; its layout string says where the channels are (without one: channels\n"
      "first, as torchvision) and is kept. out may be imtensor (in place).\n"
      "Returns the new tensor if out is None, else out."},
     {"autocontrast", (PyCFunction)(void (*)(void))fn_autocontrast, METH_FASTCALL | METH_KEYWORDS,
      "torchvision's autocontrast, per channel: (x - min) / ((max - min) * (1 / bound)) in float32, clamped\n"
-     "to [0, bound] (255 for uint8, truncated; 1.0 for float32); a flat channel is kept, a NaN makes its\n"
+     "to [0, bound] (255 for uint8, 65535 for uint16, truncated; 1.0 for float32); a flat channel is kept, a NaN makes its\n"
      "channel NaN. imtensor and out as for equalize. Returns the new tensor if out is None, else out."},
     {"adjust_sharpness", (PyCFunction)(void (*)(void))fn_adjust_sharpness, METH_FASTCALL | METH_KEYWORDS,
      "torchvision's adjust_sharpness, per channel: each interior value x becomes x + (1 - f) * (blurred - x),\n"
-     "blurred its 3 x 3 smoothing (1/13 around 5/13; rounded for uint8), clamped to [0, bound]; the border\n"
+     "blurred its 3 x 3 smoothing (1/13 around 5/13; rounded for integers), clamped to [0, bound]; the border\n"
      "is kept (clamped), a channel of at most 2 rows or columns returned as it is. sharpness_factor: a\n"
      "finite number >= 0 (0 blurs, 1 keeps, 2 sharpens), or one per image of an (N, ., ., .) batch.\n"
      "imtensor and out as for equalize. Returns the new tensor if out is None, else out."},

@@ -1,11 +1,12 @@
 /* cases_colour.c: parity cases of the colour family (from tests/c/test_colour.c,
- * which keeps the CPU's references): every colour function on uint8 and float32
+ * which keeps the CPU's references): every colour function on uint8, uint16 and float32
  * images of 1 and 3 channels, byte for byte (float32 included: both backends
  * sum the contrast mean in the same order); aug_color_jitter_lighting on the
  * device against aug_color_jitter then aug_lighting there and against the CPU;
  * aug_invert, aug_posterize and aug_solarize (the tone family) on 2-4-d views of every layout it reads and every
  * dtype it takes, out of place and in place; aug_equalize, aug_autocontrast and
- * aug_adjust_sharpness (the autotone family) likewise, channels first and last. */
+ * aug_adjust_sharpness (the autotone family) likewise, uint16 included (equalize's
+ * 65536 bins), channels first and last. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,12 +21,13 @@
 
 enum { N = 4 };
 
-/* An (N, ch, h, w) image of random bytes / floats in [-0.1, 1.1) on the CPU, and on the device. */
+/* An (N, ch, h, w) image of random bytes / uint16 values / floats in [-0.1, 1.1) on the CPU, and on the device. */
 static void image(ph_run *r, aug_dtype t, int ch, int64_t h, int64_t w, aug_tensor **cpu, aug_tensor **dev) {
     *cpu = aug_tensor_empty(4, (int64_t[]){N, ch, h, w}, t, CPU);
     for (int64_t i = 0; i < aug_tensor_size(*cpu); i++) {
         uint64_t st = ph_rand(r);
         if (t == AUG_UINT8) ((uint8_t *)aug_tensor_ptr(*cpu))[i] = (uint8_t)(st >> 56);
+        else if (t == AUG_UINT16) ((uint16_t *)aug_tensor_ptr(*cpu))[i] = (uint16_t)(st >> 48);
         else ((float *)aug_tensor_ptr(*cpu))[i] = (float)(st >> 40) / 16777216.0f * 1.2f - 0.1f;
     }
     *dev = aug_tensor_to(*cpu, ph_dev(r));
@@ -104,7 +106,7 @@ static void run_jitter_lighting(ph_run *r, const ph_case *cs) {
             aug_dtype t = ph_dtype(cs, d);
             aug_tensor *x0, *x;
             image(r, t, ch, ph_range(r, 1, 30), ph_range(r, 1, 30), &x0, &x);
-            const double vmax = t == AUG_UINT8 ? 255.0 : 1.0;
+            const double vmax = t == AUG_UINT8 ? 255.0 : t == AUG_UINT16 ? 65535.0 : 1.0;
             float fgg[N], fgc[3 * N], fct[N];
             for (int i = 0; i < N; i++) fgg[i] = (float)gg[i], fct[i] = (float)ct[i];
             for (int i = 0; i < N * ch; i++) fgc[i] = (float)gc[i];
@@ -235,10 +237,10 @@ static void run_autocontrast(ph_run *r, const ph_case *cs) { run_autotone_op(r, 
 static void run_adjust_sharpness(ph_run *r, const ph_case *cs) { run_autotone_op(r, cs, 2); }
 
 static const ph_case CASES[] = {
-    {"colour/functions", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), 0, 4, NULL,
-     PH_BOUND_EXACT, run_functions},
-    {"colour/jitter_lighting", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), 0, 4, NULL,
-     PH_BOUND_EXACT, run_jitter_lighting},
+    {"colour/functions", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32), 0, 4,
+     NULL, PH_BOUND_EXACT, run_functions},
+    {"colour/jitter_lighting", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32), 0,
+     4, NULL, PH_BOUND_EXACT, run_jitter_lighting},
     {"tone/invert", AUG__FAMILY_TONE, -1,
      (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
      PH_BOUND_EXACT, run_invert},
@@ -248,11 +250,12 @@ static const ph_case CASES[] = {
     {"tone/solarize", AUG__FAMILY_TONE, -1,
      (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
      PH_BOUND_EXACT, run_solarize},
-    {"autotone/equalize", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), PH_LAYOUTS_VIEWS, 4,
-     NULL, PH_BOUND_EXACT, run_equalize},
-    {"autotone/autocontrast", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32), PH_LAYOUTS_VIEWS, 4,
-     NULL, PH_BOUND_EXACT, run_autocontrast},
-    {"autotone/adjust_sharpness", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_FLOAT32),
-     PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT, run_adjust_sharpness},
+    {"autotone/equalize", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32),
+     PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT, run_equalize},
+    {"autotone/autocontrast", AUG__FAMILY_AUTOTONE, -1, (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32),
+     PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT, run_autocontrast},
+    {"autotone/adjust_sharpness", AUG__FAMILY_AUTOTONE, -1,
+     (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32), PH_LAYOUTS_VIEWS, 4, NULL, PH_BOUND_EXACT,
+     run_adjust_sharpness},
 };
 const ph_case_list ph_cases_colour = {CASES, sizeof CASES / sizeof CASES[0]};
