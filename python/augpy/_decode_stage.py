@@ -14,6 +14,30 @@ from ._sampling import check_on_error, handle_failures
 from .rrc import check_dct_scale
 from .targets import transform_batch_targets
 
+# The stages' interpolation names -> the warp's (an augmentation dict's 'interpolation' is one
+# of the keys; 'random' is a stage setting: each image draws 'bilinear' or 'bicubic').
+STAGE_INTERPOLATIONS = {"bilinear": "linear", "bicubic": "cubic", "nearest": "nearest"}
+_INTERP_ALIASES = {"linear": "bilinear", "cubic": "bicubic"}
+
+
+def interpolation_of(value, func, random=False, where="interpolation"):
+    """A stage's (or an augmentation dict's) interpolation as its canonical name: 'bilinear'
+    (also 'linear'), 'bicubic' ('cubic'), 'nearest', and with random=True 'random'."""
+    name = _INTERP_ALIASES.get(value, value) if isinstance(value, str) else None
+    if name in STAGE_INTERPOLATIONS or (random and name == "random"):
+        return name
+    allowed = "'bilinear', 'bicubic', 'nearest'" + (" or 'random'" if random else "")
+    raise ValueError(f"{func}: {where} must be {allowed}, got {value!r}")
+
+
+def _check_interpolations(params, func):
+    """The 'interpolation' an augmentation dict may carry (errors before any decode)."""
+    for i, p in enumerate(params):
+        if "interpolation" in p:
+            p["interpolation"] = interpolation_of(p["interpolation"], func,
+                                                  where=f"augmentation[{i}]['interpolation']")
+
+
 # Keyword arguments of make_transform that an augmentation dict may carry.
 WARP_KEYS = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode",
              "max_supersampling")
@@ -108,6 +132,10 @@ class DecodeWarp:
         Each image's dict gets ``dct_scale`` (M; 8 for a full decode); a dict that
         carries one (1, 2, 4 or 8) is decoded at that scale while the stage plans,
         so a recorded dict replays
+    :param interpolation: the warp's: ``'bilinear'`` (the default: supersampled bilinear),
+        ``'bicubic'`` (Keys' a = -0.75 cubic, OpenCV's INTER_CUBIC, with the same supersampling;
+        docs/warp.md "Bicubic") or ``'nearest'``. A dict that carries ``'interpolation'`` is
+        warped with that one; a stage whose interpolation is not bilinear records it in each dict
 
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use. It pickles (its
@@ -125,14 +153,17 @@ class DecodeWarp:
     box_format = "xyxy"
     box_params = None
     ignore_index = 255
+    _random_interpolation = False  # whether interpolation='random' draws per image (ImageNetTrain)
 
     def __init__(self, batch_size, shape, background=None, dtype=None, cpu_threads=1, num_buffers=2,
-                 decode_buffer_size=None, max_pixels=None, dct_scale=None, on_error="raise", decode_dtype=None):
+                 decode_buffer_size=None, max_pixels=None, dct_scale=None, on_error="raise", decode_dtype=None,
+                 interpolation="bilinear"):
         func = type(self).__name__
         self.__dict__.setdefault("_params", dict(
             batch_size=batch_size, shape=shape, background=background, dtype=dtype, cpu_threads=cpu_threads,
             num_buffers=num_buffers, decode_buffer_size=decode_buffer_size, max_pixels=max_pixels,
-            dct_scale=dct_scale, on_error=on_error, decode_dtype=decode_dtype))
+            dct_scale=dct_scale, on_error=on_error, decode_dtype=decode_dtype, interpolation=interpolation))
+        self.interpolation = interpolation_of(interpolation, func, random=self._random_interpolation)
         self.on_error = check_on_error(on_error, func)
         self.skipped = 0
         self.batch_size = _positive_int("batch_size", batch_size, func)
@@ -213,11 +244,24 @@ class DecodeWarp:
             return decoder.engine != "nvjpeg"
         return self.dct_scale
 
-    def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst, scale=True):
+    def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst, scale=True, interpolation=None):
         """Decode data (a JPEG of the given (height, width)) as plan_decode says for
-        the full-image warp (matrix, supersampling) and warp it into dst; returns the scale M."""
+        the full-image warp (matrix, supersampling) and warp it into dst with ``interpolation``
+        (a stage name; None: the stage's); returns the scale M."""
         return _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, self.background, scale,
-                             self.decode_dtype)
+                             self.decode_dtype, self._warp_interp(interpolation))
+
+    def _image_interp(self, params):
+        """The interpolation of one image (its dict's, else the stage's), recorded in the dict
+        unless it is the default bilinear of a bilinear stage."""
+        name = params.get("interpolation", self.interpolation)
+        if name != "bilinear" or self.interpolation != "bilinear":
+            params["interpolation"] = name
+        return name
+
+    def _warp_interp(self, name):
+        """The warp's name of a stage interpolation (None: the stage's, which is then not 'random')."""
+        return STAGE_INTERPOLATIONS[name or self.interpolation]
 
     def _job(self, data, params, dst, handoff):
         """One image of _fill, on a decoder thread (or the caller's): the thread's decoder and
@@ -237,19 +281,20 @@ class DecodeWarp:
         """Decode one image with this thread's decoder and warp it into dst as params says
         (recording the warp in params); the stages override this."""
         kwargs = {k: params[k] for k in WARP_KEYS if k in params}
+        interp = self._warp_interp(self._image_interp(params))
         info = _read_info(decoder, data, self) if self._use_plan(decoder) else None
         if info is not None and info[0]["format"] == "jpeg":
             header, data = info
             size = _check_limit(decoder, header)
             matrix, supersampling = _augpy.make_transform(size, self.shape[1:], **kwargs)
-            scale = self._warp_planned(decoder, buffer, data, size, matrix, supersampling, dst,
-                                       params.get("dct_scale", True))
+            scale = _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, self.background,
+                                  params.get("dct_scale", True), self.decode_dtype, interp)
             _record(params, matrix, size, scale)
         else:
             data = info[1] if info is not None else data
             img = decoder.decode(data, buffer, dtype=self.decode_dtype)
             matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
-            _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
+            _augpy.warp_affine(img, dst, matrix, self.background, supersampling, interpolation=interp)
             _record(params, matrix, img.shape[:2], 8)
 
     def __call__(self, batch):
@@ -266,6 +311,7 @@ class DecodeWarp:
         # copies: the caller's dicts stay as given (the copies get matrix, source_size, dct_scale)
         batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, n, func)]
         _check_scales(batch["augmentation"], func)
+        _check_interpolations(batch["augmentation"], func)
         batch["image"] = self._fill(images, batch["augmentation"], batch, func)
         return self._targets(batch, func)
 
@@ -412,14 +458,18 @@ def _check_scales(params, func):
             check_dct_scale(p["dct_scale"], func, f"augmentation[{i}]['dct_scale']")
 
 
-def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, background, scale, dtype=None):
+def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, background, scale, dtype=None,
+                  interpolation="linear"):
     """Decode data (a JPEG of the given (height, width)) as plan_decode plans the full-image
     warp (matrix, supersampling) into dst ((C, H, W)) at the scale ``scale`` (True: the
-    planner's; an int M: that one) and ``dtype`` (None: uint8), warp it into dst; returns the scale M."""
+    planner's; an int M: that one) and ``dtype`` (None: uint8), warp it into dst with the
+    warp's ``interpolation`` (the plan's roi holds the bicubic taps too: each position's
+    floor - 1 .. floor + 2); returns the scale M."""
     scale_m, roi, m, s = _augpy._plan_decode(np.asarray(matrix).reshape(-1).tolist(), size[0], size[1],
                                              dst.shape[-2], dst.shape[-1], supersampling, scale, True)
     img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False, dtype=dtype)
-    _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), background, s)
+    _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), background, s,
+                       interpolation=interpolation)
     return scale_m
 
 
