@@ -233,8 +233,9 @@ AUG_HD int aug__warp_project(const double *m, double X, double Y, int64_t W, int
 
 /* ---- which interpolation an image takes ---------------------------------------- */
 
-/* CUBIC: every bicubic image (any dtypes, double throughout; the backends set it
- * when the plan's interpolation is cubic, aug__warp_kind never returns it). */
+/* CUBIC: a bicubic image (any dtypes, double throughout): cuda/warp.cu's image
+ * table marks them so when the plan's interpolation is cubic; aug__warp_kind
+ * never returns it. */
 enum { AUG__WARP_EXACT = 0, AUG__WARP_FIXED = 1, AUG__WARP_FLOAT = 2, AUG__WARP_CUBIC = 3 };
 
 /* Whether float32 holds every value of a source dtype (the float32 kernel's sources). */
