@@ -14,7 +14,9 @@ random resized crop with a flip (an axis-aligned matrix: cpu/warp_axis.c's
 separable path) against cv2.resize of the crop + cv2.flip (no target ratio);
 and warp_perspective on a 224x224x3 uint8 image (torchvision's RandomPerspective
 corners at distortion_scale 0.5) against cv2.warpPerspective (INTER_LINEAR |
-WARP_INVERSE_MAP, constant border; no target ratio), uint8 and uint16.
+WARP_INVERSE_MAP, constant border; no target ratio), uint8 and uint16; and the bicubic
+warp (interpolation='cubic', s = 1) against cv2.warpAffine with INTER_CUBIC (uint8, the
+manual's transform; no target ratio: augpy's cubic is the double kernel, one pixel at a time).
 
     PYTHONPATH=build/pkg python bench/bench_warp.py [--repeat N]
 """
@@ -106,18 +108,27 @@ def run(threads, repeat, number):
                                                borderMode=cv2.BORDER_CONSTANT, borderValue=bg), repeat, number)
     t_aug = best_of(lambda: augpy.warp_perspective(psrc, pdst, hm, bg, 1), repeat, number)
     rows.append(("uint16 persp", 1, t_aug, t_cv))
+    # bicubic, uint8, the manual's transform (s = 1) against INTER_CUBIC
+    t_cv = best_of(lambda: cv2.warpAffine(img, m, (224, 224), dst=cvdst, flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_CONSTANT, borderValue=bg), repeat, number)
+    bgt = augpy.array_to_tensor(np.array(bg, np.uint8))
+    t_aug = best_of(lambda: augpy.warp_affine(src, dst, m, bgt, 1, interpolation="cubic"), repeat, number)
+    rows.append(("uint8 cubic", 1, t_aug, t_cv))
     label = "1 thread" if threads == 1 else f"{threads} threads"
     simd = os.environ.get("AUG_SIMD", "auto")
     print(f"--- {label} (480x640x3 -> 224x224, recommended supersampling {s_rec}, AUG_SIMD={simd})")
     for name, s, t_aug, t_cv in rows:
         crop_row, persp_row = name.endswith("crop+flip"), name.endswith("persp")
         what = f"warp {name} 300x380 of 480x640 -> 224^2" if crop_row else f"warp {name} 480x640 -> 224^2, s = {s}"
-        peer_name = "cv2.resize + cv2.flip" if crop_row else "cv2.warpAffine (s = 1)"
+        cubic_row = name.endswith("cubic")
+        peer_name = ("cv2.resize + cv2.flip" if crop_row else "cv2.warpAffine INTER_CUBIC" if cubic_row
+                     else "cv2.warpAffine (s = 1)")
         if persp_row:
             what, peer_name = f"warp_perspective {name.split()[0]} 224x224x3 -> 224^2", "cv2.warpPerspective"
         target = 1.0 if s == 1 and name in ("uint8", "float32") else None  # uint16: informational (issue 31)
         benchutil.record(what, threads, t_aug, peer_name, t_cv, target, unit="us")
-        peer = "cv2.resize+flip    " if crop_row else "cv2.warpPersp.     " if persp_row else "cv2.warpAffine(s=1)"
+        peer = ("cv2.resize+flip    " if crop_row else "cv2.warpPersp.     " if persp_row
+                else "cv2 INTER_CUBIC    " if cubic_row else "cv2.warpAffine(s=1)")
         print(f"{name:15s} s={s}  augpy {t_aug:8.1f} us   {peer} {t_cv:8.1f} us   ratio cv2/augpy {t_cv / t_aug:5.2f}x")
 
 

@@ -3,11 +3,12 @@
  * layout strings.
  *
  * Interpolation: aug_interp, named "linear" (the default of every op; also
- * "bilinear", "inter_linear"), "nearest" ("inter_nearest") and "area"
- * ("inter_area"), case-insensitive. aug_warp_interp and aug_resize_interp (and
- * their AUG_WARP_* / AUG_RESIZE_* constants) are the old spellings of the same
- * type; an op that lacks a mode (warp has no "area") fails with
- * "<func>: interpolation 'area' is not supported (linear, nearest)".
+ * "bilinear", "inter_linear"), "nearest" ("inter_nearest"), "area"
+ * ("inter_area") and "cubic" ("bicubic", "inter_cubic"), case-insensitive.
+ * aug_warp_interp and aug_resize_interp (and their AUG_WARP_* / AUG_RESIZE_*
+ * constants) are the old spellings of the same type; an op that lacks a mode
+ * (warp has no "area", resize no "cubic") fails with
+ * "<func>: interpolation 'area' is not supported (linear, nearest, cubic)".
  *
  * Layouts are strings everywhere: "HW", "HWC", "CHW" (an image), "NHWC", "NCHW"
  * (a batch). A function that takes a layout takes `const char *layout` for its
@@ -26,16 +27,18 @@ extern "C" {
 typedef enum aug_interp {
     AUG_INTERP_LINEAR = 0,  /* bilinear (warp: the mean of s*s samples; resize: OpenCV's INTER_LINEAR) */
     AUG_INTERP_NEAREST = 1, /* the nearest source value, never blended (masks, labels) */
-    AUG_INTERP_AREA = 2     /* OpenCV's INTER_AREA (resize only) */
+    AUG_INTERP_AREA = 2,    /* OpenCV's INTER_AREA (resize only) */
+    AUG_INTERP_CUBIC = 3    /* Keys' cubic convolution, a = -0.75, 4x4 taps (OpenCV's INTER_CUBIC, torch's
+                             * bicubic; warp only: docs/warp.md "Bicubic") */
 } aug_interp;
 
 /* The mode of a name, case-insensitive: "linear" (also "bilinear",
- * "inter_linear"), "nearest" ("inter_nearest"), "area" ("inter_area").
- * AUG_ERR_VALUE "func: unknown interpolation 'cubic' (expected 'linear',
- * 'nearest' or 'area')" otherwise (func NULL: "aug_interp_from_name"); *out is
+ * "inter_linear"), "nearest" ("inter_nearest"), "area" ("inter_area"), "cubic"
+ * ("bicubic", "inter_cubic"). AUG_ERR_VALUE "func: unknown interpolation
+ * 'lanczos' (expected 'linear', 'nearest', 'area' or 'cubic')" otherwise (func NULL: "aug_interp_from_name"); *out is
  * written only on success. */
 AUG_API aug_status aug_interp_from_name(const char *func, const char *name, aug_interp *out);
-/* The canonical name: "linear", "nearest", "area"; NULL for other values. */
+/* The canonical name: "linear", "nearest", "area", "cubic"; NULL for other values. */
 AUG_API const char *aug_interp_name(aug_interp interp);
 
 /* Whether layout (NULL or "" pass: no layout) is one of `supported`, a

@@ -87,11 +87,15 @@ AUG_API aug_status aug_warp_affine_batch(int64_t n, const aug_tensor *const *src
 /* The interpolation: aug_interp (aug/conventions.h); aug_warp_interp and its
  * constants are its old spelling. LINEAR: bilinear, the mean of s*s samples;
  * NEAREST: the source value at floor(sx + 0.5), floor(sy + 0.5) of the pixel
- * centre, never blended (masks, labels), supersampling ignored. Warp has no
- * AREA (AUG_ERR_VALUE "interpolation 'area' is not supported (linear, nearest)"). */
+ * centre, never blended (masks, labels), supersampling ignored; CUBIC: Keys'
+ * cubic convolution (a = -0.75, OpenCV's INTER_CUBIC) over the 4 x 4 source
+ * values around each sample, in double, the mean of s*s samples stored with
+ * saturate_cast (docs/warp.md "Bicubic"). Warp has no AREA (AUG_ERR_VALUE
+ * "interpolation 'area' is not supported (linear, nearest, cubic)"). */
 typedef aug_interp aug_warp_interp;
 #define AUG_WARP_LINEAR AUG_INTERP_LINEAR
 #define AUG_WARP_NEAREST AUG_INTERP_NEAREST
+#define AUG_WARP_CUBIC AUG_INTERP_CUBIC
 
 typedef enum aug_warp_border {
     AUG_WARP_BORDER_CONSTANT = 0,  /* outside pixels take the background value (OpenCV BORDER_CONSTANT) */

@@ -14,6 +14,30 @@ from ._sampling import check_on_error, handle_failures
 from .rrc import check_dct_scale
 from .targets import transform_batch_targets
 
+# The stages' interpolation names -> the warp's (an augmentation dict's 'interpolation' is one
+# of the keys; 'random' is a stage setting: each image draws 'bilinear' or 'bicubic').
+STAGE_INTERPOLATIONS = {"bilinear": "linear", "bicubic": "cubic", "nearest": "nearest"}
+_INTERP_ALIASES = {"linear": "bilinear", "cubic": "bicubic"}
+
+
+def interpolation_of(value, func, random=False, where="interpolation"):
+    """A stage's (or an augmentation dict's) interpolation as its canonical name: 'bilinear'
+    (also 'linear'), 'bicubic' ('cubic'), 'nearest', and with random=True 'random'."""
+    name = _INTERP_ALIASES.get(value, value) if isinstance(value, str) else None
+    if name in STAGE_INTERPOLATIONS or (random and name == "random"):
+        return name
+    allowed = "'bilinear', 'bicubic', 'nearest'" + (" or 'random'" if random else "")
+    raise ValueError(f"{func}: {where} must be {allowed}, got {value!r}")
+
+
+def _check_interpolations(params, func):
+    """The 'interpolation' an augmentation dict may carry (errors before any decode)."""
+    for i, p in enumerate(params):
+        if "interpolation" in p:
+            p["interpolation"] = interpolation_of(p["interpolation"], func,
+                                                  where=f"augmentation[{i}]['interpolation']")
+
+
 # Keyword arguments of make_transform that an augmentation dict may carry.
 WARP_KEYS = ("angle", "scale", "aspect", "shift", "shear", "hmirror", "vmirror", "scale_mode",
              "max_supersampling")
@@ -110,7 +134,11 @@ class DecodeWarp:
         so a recorded dict replays. A grayscale JPEG (with dct_scale on, a uint8 decode, a CPU
         batch and the same background value in every channel given as numbers) is decoded
         once to its samples and warped into the first channel, which is copied to the others:
-        the same bytes as its RGB decode warped channel by channel, for a third of the work
+        the same bytes as its RGB decode warped channel by channel, for a third of the work.
+    :param interpolation: the warp's: ``'bilinear'`` (the default: supersampled bilinear),
+        ``'bicubic'`` (Keys' a = -0.75 cubic, OpenCV's INTER_CUBIC, with the same supersampling;
+        docs/warp.md "Bicubic") or ``'nearest'``. A dict that carries ``'interpolation'`` is
+        warped with that one; a stage whose interpolation is not bilinear records it in each dict
 
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use. It pickles (its
@@ -128,14 +156,17 @@ class DecodeWarp:
     box_format = "xyxy"
     box_params = None
     ignore_index = 255
+    _random_interpolation = False  # whether interpolation='random' draws per image (ImageNetTrain)
 
     def __init__(self, batch_size, shape, background=None, dtype=None, cpu_threads=1, num_buffers=2,
-                 decode_buffer_size=None, max_pixels=None, dct_scale=None, on_error="raise", decode_dtype=None):
+                 decode_buffer_size=None, max_pixels=None, dct_scale=None, on_error="raise", decode_dtype=None,
+                 interpolation="bilinear"):
         func = type(self).__name__
         self.__dict__.setdefault("_params", dict(
             batch_size=batch_size, shape=shape, background=background, dtype=dtype, cpu_threads=cpu_threads,
             num_buffers=num_buffers, decode_buffer_size=decode_buffer_size, max_pixels=max_pixels,
-            dct_scale=dct_scale, on_error=on_error, decode_dtype=decode_dtype))
+            dct_scale=dct_scale, on_error=on_error, decode_dtype=decode_dtype, interpolation=interpolation))
+        self.interpolation = interpolation_of(interpolation, func, random=self._random_interpolation)
         self.on_error = check_on_error(on_error, func)
         self.skipped = 0
         self.batch_size = _positive_int("batch_size", batch_size, func)
@@ -221,14 +252,28 @@ class DecodeWarp:
             return decoder.engine != "nvjpeg"
         return self.dct_scale
 
-    def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst, scale=True, header=None):
+    def _warp_planned(self, decoder, buffer, data, size, matrix, supersampling, dst, scale=True, header=None,
+                      interpolation=None):
         """Decode data (a JPEG of the given (height, width)) as plan_decode says for
-        the full-image warp (matrix, supersampling) and warp it into dst; returns the scale M.
+        the full-image warp (matrix, supersampling) and warp it into dst with ``interpolation``
+        (a stage name; None: the stage's); returns the scale M.
         header (decoder.info's): a grayscale file may take the one-channel path (_warp_planned)."""
         gray = (header is not None and header.get("components") == 1 and getattr(self, "_gray_once", False) and
                 self.decode_dtype == _augpy.uint8 and dst.device == "cpu")
         return _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, self.background, scale,
-                             self.decode_dtype, gray)
+                             self.decode_dtype, self._warp_interp(interpolation), gray)
+
+    def _image_interp(self, params):
+        """The interpolation of one image (its dict's, else the stage's), recorded in the dict
+        unless it is the default bilinear of a bilinear stage."""
+        name = params.get("interpolation", self.interpolation)
+        if name != "bilinear" or self.interpolation != "bilinear":
+            params["interpolation"] = name
+        return name
+
+    def _warp_interp(self, name):
+        """The warp's name of a stage interpolation (None: the stage's, which is then not 'random')."""
+        return STAGE_INTERPOLATIONS[name or self.interpolation]
 
     def _job(self, data, params, dst, handoff):
         """One image of _fill, on a decoder thread (or the caller's): the thread's decoder and
@@ -248,19 +293,21 @@ class DecodeWarp:
         """Decode one image with this thread's decoder and warp it into dst as params says
         (recording the warp in params); the stages override this."""
         kwargs = {k: params[k] for k in WARP_KEYS if k in params}
+        name = self._image_interp(params)
+        interp = self._warp_interp(name)
         info = _read_info(decoder, data, self) if self._use_plan(decoder) else None
         if info is not None and info[0]["format"] == "jpeg":
             header, data = info
             size = _check_limit(decoder, header)
             matrix, supersampling = _augpy.make_transform(size, self.shape[1:], **kwargs)
             scale = self._warp_planned(decoder, buffer, data, size, matrix, supersampling, dst,
-                                       params.get("dct_scale", True), header)
+                                       params.get("dct_scale", True), header, name)
             _record(params, matrix, size, scale)
         else:
             data = info[1] if info is not None else data
             img = decoder.decode(data, buffer, dtype=self.decode_dtype)
             matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
-            _augpy.warp_affine(img, dst, matrix, self.background, supersampling)
+            _augpy.warp_affine(img, dst, matrix, self.background, supersampling, interpolation=interp)
             _record(params, matrix, img.shape[:2], 8)
 
     def __call__(self, batch):
@@ -277,6 +324,7 @@ class DecodeWarp:
         # copies: the caller's dicts stay as given (the copies get matrix, source_size, dct_scale)
         batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, n, func)]
         _check_scales(batch["augmentation"], func)
+        _check_interpolations(batch["augmentation"], func)
         batch["image"] = self._fill(images, batch["augmentation"], batch, func)
         return self._targets(batch, func)
 
@@ -424,10 +472,12 @@ def _check_scales(params, func):
 
 
 def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, background, scale, dtype=None,
-                  gray=False):
+                  interpolation="linear", gray=False):
     """Decode data (a JPEG of the given (height, width)) as plan_decode plans the full-image
     warp (matrix, supersampling) into dst ((C, H, W)) at the scale ``scale`` (True: the
-    planner's; an int M: that one) and ``dtype`` (None: uint8), warp it into dst; returns the scale M.
+    planner's; an int M: that one) and ``dtype`` (None: uint8), warp it into dst with the
+    warp's ``interpolation`` (the plan's roi holds the bicubic taps too: each position's
+    floor - 1 .. floor + 2); returns the scale M.
     gray (a grayscale JPEG, a uint8 decode, one background value for every channel, dst on the CPU):
     the file's samples are decoded once (mode 'unchanged'), warped into dst's first channel and
     copied to the others: the bytes of the RGB decode (which repeats the samples in every
@@ -436,11 +486,13 @@ def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, backg
                                              dst.shape[-2], dst.shape[-1], supersampling, scale, True)
     if gray:
         img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), mode="unchanged")
-        _augpy.warp_affine(img, dst[0:1], np.array(m, dtype=np.float32).reshape(2, 3), background[0:1], s)
+        _augpy.warp_affine(img, dst[0:1], np.array(m, dtype=np.float32).reshape(2, 3), background[0:1], s,
+                           interpolation=interpolation)
         _augpy.copy(dst[0:1], dst[1:])
         return scale_m
     img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False, dtype=dtype)
-    _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), background, s)
+    _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), background, s,
+                       interpolation=interpolation)
     return scale_m
 
 

@@ -7,9 +7,10 @@ import numpy as np
 
 from . import _augpy
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD, ColorJitter, Normalize
-from ._decode_stage import (DecodeWarp, _apply_transforms, _augmentation_list, _check_batch, _check_limit,
-                            _check_scales, _positive_int, _read_info, _record, _size_pair, decode_dtype_of)
-from ._sampling import Sampled, handle_failures
+from ._decode_stage import (STAGE_INTERPOLATIONS, DecodeWarp, _apply_transforms, _augmentation_list, _check_batch,
+                            _check_interpolations, _check_limit, _check_scales, _positive_int, _read_info, _record,
+                            _size_pair, decode_dtype_of)
+from ._sampling import Sampled, check_rng, generator_at, handle_failures
 
 class ImageNetTrain(Sampled, DecodeWarp):
     """ImageNet-style training stage: RandomResizedCrop + horizontal flip, decoded
@@ -52,22 +53,32 @@ class ImageNetTrain(Sampled, DecodeWarp):
         seed, epoch and each sample's key decide.
     :param max_supersampling: cap of the warp's antialiasing samples per axis
     :param transforms: callables applied to the batch dict after the decode/warp
+    :param interpolation: the warp's: ``'bilinear'`` (the default), ``'bicubic'`` (Keys' a = -0.75,
+        OpenCV's INTER_CUBIC, supersampled alike; docs/warp.md "Bicubic"), ``'nearest'``, or
+        ``'random'``: each image draws ``'bilinear'`` or ``'bicubic'`` with probability 1/2, as
+        timm's ``RandomResizedCropAndInterpolation(interpolation='random')`` does (stream
+        ``'ImageNetTrain.interpolation'`` of the seed model). Unless it is ``'bilinear'``, each dict
+        records the image's ``'interpolation'``; a dict that carries one replays it
     """
+
+    _random_interpolation = True
 
     def __init__(self, batch_size, size=224, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), hflip=0.5,
                  cpu_threads=1, num_buffers=2, seed=None, max_supersampling=3, dct_scale=None, background=None,
-                 decode_buffer_size=None, max_pixels=None, transforms=(), on_error="raise", decode_dtype=None):
+                 decode_buffer_size=None, max_pixels=None, transforms=(), on_error="raise", decode_dtype=None,
+                 interpolation="bilinear"):
         func = type(self).__name__
         self._params = dict(batch_size=batch_size, size=size, scale=scale, ratio=ratio, hflip=hflip,
                             cpu_threads=cpu_threads, num_buffers=num_buffers, seed=seed,
                             max_supersampling=max_supersampling, dct_scale=dct_scale, background=background,
                             decode_buffer_size=decode_buffer_size, max_pixels=max_pixels, transforms=transforms,
-                            on_error=on_error, decode_dtype=decode_dtype)
+                            on_error=on_error, decode_dtype=decode_dtype, interpolation=interpolation)
         h, w = _size_pair(size, func)
         dt = decode_dtype_of(decode_dtype, func)
         super().__init__(batch_size, (3, h, w), background=background, dtype=dt,
                          cpu_threads=cpu_threads, num_buffers=num_buffers, decode_buffer_size=decode_buffer_size,
-                         max_pixels=max_pixels, dct_scale=dct_scale, on_error=on_error, decode_dtype=dt)
+                         max_pixels=max_pixels, dct_scale=dct_scale, on_error=on_error, decode_dtype=dt,
+                         interpolation=interpolation)
         self._init_sampling(seed)
         self.scale, self.ratio, self.hflip = tuple(scale), tuple(ratio), hflip
         self.max_supersampling = max_supersampling
@@ -112,6 +123,7 @@ class ImageNetTrain(Sampled, DecodeWarp):
         if n > self.batch_size:
             raise ValueError(f"{func}: {n} images for a batch size of {self.batch_size}")
         batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, n, func)]
+        _check_interpolations(batch["augmentation"], func)
         headers, failures = self._headers(images)
         keep = handle_failures(self, func, batch, images, failures)  # files whose header fails
         headers = [headers[i] for i in keep]
@@ -120,21 +132,40 @@ class ImageNetTrain(Sampled, DecodeWarp):
                                         self.shape[1], self.shape[2], self.scale, self.ratio, self.hflip,
                                         self.max_supersampling, True, True)
         plan = self._use_plan(self._header)
+        if self.interpolation == "random":
+            self._draw_interpolations(batch["augmentation"], func)
         for a, item, (_, size, jpeg) in zip(batch["augmentation"], r, headers):
             a.update(crop=tuple(item[0]), hflip=bool(item[1]), dct_scale=item[4][0] if jpeg and plan else 8)
             _record(a, item[2], size)
-        jobs = [(item, jpeg) for item, (_, _, jpeg) in zip(r, headers)]
+        jobs = [(item, jpeg, self._image_interp(a))
+                for a, item, (_, _, jpeg) in zip(batch["augmentation"], r, headers)]
         batch["image"] = self._fill([data for data, _, _ in headers], jobs, batch, func, keep)
         return _apply_transforms(self.transforms, self._targets(batch, func))
 
+    def _draw_interpolations(self, augmentation, func):
+        """interpolation='random': each image's 'bilinear' (u < 1/2) or 'bicubic' from one
+        uniform u of its own stream (the crop's stream name + '.interpolation'), unless its
+        dict carries one."""
+        stream = (self.stream or type(self).__name__) + ".interpolation"
+        seeds = {}
+        for i, a in enumerate(augmentation):
+            if "interpolation" in a:
+                continue
+            seed, epoch, sample = check_rng(a["rng"], func, i)
+            if (seed, epoch) not in seeds:
+                seeds[seed, epoch] = _augpy.stream_seed(seed, epoch, stream)
+            u = generator_at((seeds[seed, epoch], sample), 1)[1][0]
+            a["interpolation"] = "bilinear" if u < 0.5 else "bicubic"
+
     def _decode_warp(self, decoder, buffer, data, job, dst):
-        (crop, flip, matrix, supersampling, plan), is_jpeg = job
+        (crop, flip, matrix, supersampling, plan), is_jpeg, interp = job
         if is_jpeg and self._use_plan(decoder):
             scale_m, roi, m, s = plan
             img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False, dtype=self.decode_dtype)
         else:
             img, m, s = decoder.decode(data, buffer, dtype=self.decode_dtype), matrix, supersampling
-        _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s)
+        _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s,
+                           interpolation=STAGE_INTERPOLATIONS[interp])
 
 
 class ImageNetEval(DecodeWarp):

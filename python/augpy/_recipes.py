@@ -40,7 +40,8 @@ def _mixing(mixup, seed, func):
 
 def timm_train(batch_size, size=224, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), hflip=0.5,
                auto_augment="rand-m9-mstd0.5-inc1", re_prob=0.25, re_mode="pixel", re_count=1, mixup=None,
-               mean=IMAGENET_MEAN, std=IMAGENET_STD, dtype=None, layout="NCHW", seed=None, **kwargs):
+               mean=IMAGENET_MEAN, std=IMAGENET_STD, dtype=None, layout="NCHW", seed=None, interpolation="bilinear",
+               **kwargs):
     """timm's training transform (``timm.data.create_transform(is_training=True)``, DeiT's and
     ConvNeXt's recipe) as one stage: ImageNetTrain (region decode, random resized crop ``size``
     with ``scale`` / ``ratio``, flip ``hflip``) -> timm's RandAugment (``auto_augment``: a timm
@@ -50,10 +51,14 @@ def timm_train(batch_size, size=224, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 
     ``augpy.image.Mixup``'s arguments (DeiT: ``dict(mixup_alpha=0.8, cutmix_alpha=1.0,
     label_smoothing=0.1, num_classes=1000)``) or a mixing stage, which takes the labels from the
     batch's metadata and leaves ``batch['target']`` (StageDataset yields it). Colour jitter is
-    off, as in timm when auto_augment is set. kwargs go to ImageNetTrain (cpu_threads,
+    off, as in timm when auto_augment is set. ``interpolation``: the crop's resize, ``'bilinear'``
+    (the default), ``'bicubic'`` or ``'random'`` (each image draws one of the two, as timm's
+    ``RandomResizedCropAndInterpolation`` does with timm's train.py default
+    ``--train-interpolation random``; recorded in its dict), with augpy's supersampled warp
+    (ImageNetTrain's ``interpolation``). kwargs go to ImageNetTrain (cpu_threads,
     num_buffers, dct_scale, on_error, ...). Differences from timm: the crop is resized with
-    augpy's supersampled bilinear warp (timm draws bilinear or bicubic), and the policy's ops are
-    augpy's (docs/policies.md says where they differ from PIL's)."""
+    augpy's supersampled warp (PIL's resize filters differ: docs/warp.md "Bicubic"), and the
+    policy's ops are augpy's (docs/policies.md says where they differ from PIL's)."""
     func = "timm_train"
     re_prob = float(re_prob)
     if not 0.0 <= re_prob <= 1.0:
@@ -66,7 +71,7 @@ def timm_train(batch_size, size=224, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 
         after.append(mix)
     return imagenet_train(batch_size, size, jitter=None, mean=mean, std=std, dtype=dtype, layout=layout, seed=seed,
                           policy=_policy(auto_augment, mean, seed, func), after=after, scale=scale, ratio=ratio,
-                          hflip=hflip, **kwargs)
+                          hflip=hflip, interpolation=interpolation, **kwargs)
 
 
 def cifar_train(batch_size, size=32, padding=4, hflip=0.5, mean=CIFAR_MEAN, std=CIFAR_STD, policy=None, after=None,

@@ -16,7 +16,8 @@ and threads (``_fill``), overriding only the per-image ``_decode_warp``.
 ``decode_warp`` is DecodeWarp's decode + warp of one image as a function.
 ``Lighting`` applies ``augpy.lighting`` to such a batch in place. Both take a
 batch dict ``{'image': ..., 'augmentation': [dict, ...]}``; each augmentation
-dict holds keyword arguments of ``make_transform`` (DecodeWarp) or the keys
+dict holds keyword arguments of ``make_transform`` (DecodeWarp; also ``interpolation``,
+'bilinear' / 'bicubic' / 'nearest', the warp of that image) or the keys
 ``gamma_gray``, ``gamma_color``, ``contrast`` (Lighting). Missing keys take the
 documented defaults; an explicit value, 0 included, is always used.
 

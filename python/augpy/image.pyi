@@ -81,7 +81,11 @@ class DecodeWarp:
         so a recorded dict replays. A grayscale JPEG (with dct_scale on, a uint8 decode, a CPU
         batch and the same background value in every channel given as numbers) is decoded
         once to its samples and warped into the first channel, which is copied to the others:
-        the same bytes as its RGB decode warped channel by channel, for a third of the work
+        the same bytes as its RGB decode warped channel by channel, for a third of the work.
+    :param interpolation: the warp's: ``'bilinear'`` (the default: supersampled bilinear),
+        ``'bicubic'`` (Keys' a = -0.75 cubic, OpenCV's INTER_CUBIC, with the same supersampling;
+        docs/warp.md "Bicubic") or ``'nearest'``. A dict that carries ``'interpolation'`` is
+        warped with that one; a stage whose interpolation is not bilinear records it in each dict
 
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use. It pickles (its
@@ -110,12 +114,13 @@ class DecodeWarp:
     max_pixels: Optional[int]
     dct_scale: Optional[bool]
     decode_dtype: _DTypeLike
+    interpolation: str
     buffers: List[Tensor]
     def __init__(self, batch_size: _Int, shape: Sequence[_Int], background: _Background = None,
                  dtype: Optional[_DTypeLike] = None, cpu_threads: _Int = 1, num_buffers: _Int = 2,
                  decode_buffer_size: Optional[_Int] = None, max_pixels: Optional[_Int] = None,
                  dct_scale: Optional[bool] = None, on_error: str = "raise",
-                 decode_dtype: Optional[_DTypeLike] = None) -> None: ...
+                 decode_dtype: Optional[_DTypeLike] = None, interpolation: str = "bilinear") -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
         """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like,
         paths or DLPack tensors) and warp each image with its
@@ -172,6 +177,7 @@ class _ImageNetTrainKwargs(_RecipeKwargs, total=False):
     scale: Sequence[float]
     ratio: Sequence[float]
     hflip: float
+    interpolation: str
 
 
 class _ImageNetEvalKwargs(TypedDict, total=False):
@@ -228,7 +234,13 @@ class ImageNetTrain(DecodeWarp):
         drawn once; a forked child draws its own). Inside StageDataset the dataset's
         seed, epoch and each sample's key decide.
     :param max_supersampling: cap of the warp's antialiasing samples per axis
-    :param transforms: callables applied to the batch dict after the decode/warp"""
+    :param transforms: callables applied to the batch dict after the decode/warp
+    :param interpolation: the warp's: ``'bilinear'`` (the default), ``'bicubic'`` (Keys' a = -0.75,
+        OpenCV's INTER_CUBIC, supersampled alike; docs/warp.md "Bicubic"), ``'nearest'``, or
+        ``'random'``: each image draws ``'bilinear'`` or ``'bicubic'`` with probability 1/2, as
+        timm's ``RandomResizedCropAndInterpolation(interpolation='random')`` does (stream
+        ``'ImageNetTrain.interpolation'`` of the seed model). Unless it is ``'bilinear'``, each dict
+        records the image's ``'interpolation'``; a dict that carries one replays it"""
 
     stream: Optional[str]
     seed: Optional[int]
@@ -242,7 +254,8 @@ class ImageNetTrain(DecodeWarp):
                  seed: _Seed = None, max_supersampling: int = 3, dct_scale: Optional[bool] = None,
                  background: _Background = None, decode_buffer_size: Optional[_Int] = None,
                  max_pixels: Optional[_Int] = None, transforms: Iterable[_Stage] = (),
-                 on_error: str = "raise", decode_dtype: Optional[_DTypeLike] = None) -> None: ...
+                 on_error: str = "raise", decode_dtype: Optional[_DTypeLike] = None,
+                 interpolation: str = "bilinear") -> None: ...
     def __call__(self, batch: _Batch) -> _Batch:
         """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
         returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch and
@@ -759,7 +772,8 @@ def timm_train(batch_size: _Int, size: _SizeLike = 224, scale: Sequence[float] =
                auto_augment: Union[None, str, _Stage] = "rand-m9-mstd0.5-inc1", re_prob: float = 0.25,
                re_mode: str = "pixel", re_count: _Int = 1, mixup: Union[None, Dict[str, Any], _Stage] = None,
                mean: _PerChannel = ..., std: _PerChannel = ..., dtype: Optional[_DTypeLike] = None,
-               layout: str = "NCHW", seed: _Seed = None, **kwargs: Unpack[_RecipeKwargs]) -> ImageNetTrain:
+               layout: str = "NCHW", seed: _Seed = None, interpolation: str = "bilinear",
+               **kwargs: Unpack[_RecipeKwargs]) -> ImageNetTrain:
     """timm's training transform (``timm.data.create_transform(is_training=True)``, DeiT's and
     ConvNeXt's recipe) as one stage: ImageNetTrain (region decode, random resized crop ``size``
     with ``scale`` / ``ratio``, flip ``hflip``) -> timm's RandAugment (``auto_augment``: a timm
@@ -769,10 +783,14 @@ def timm_train(batch_size: _Int, size: _SizeLike = 224, scale: Sequence[float] =
     ``augpy.image.Mixup``'s arguments (DeiT: ``dict(mixup_alpha=0.8, cutmix_alpha=1.0,
     label_smoothing=0.1, num_classes=1000)``) or a mixing stage, which takes the labels from the
     batch's metadata and leaves ``batch['target']`` (StageDataset yields it). Colour jitter is
-    off, as in timm when auto_augment is set. kwargs go to ImageNetTrain (cpu_threads,
+    off, as in timm when auto_augment is set. ``interpolation``: the crop's resize, ``'bilinear'``
+    (the default), ``'bicubic'`` or ``'random'`` (each image draws one of the two, as timm's
+    ``RandomResizedCropAndInterpolation`` does with timm's train.py default
+    ``--train-interpolation random``; recorded in its dict), with augpy's supersampled warp
+    (ImageNetTrain's ``interpolation``). kwargs go to ImageNetTrain (cpu_threads,
     num_buffers, dct_scale, on_error, ...). Differences from timm: the crop is resized with
-    augpy's supersampled bilinear warp (timm draws bilinear or bicubic), and the policy's ops are
-    augpy's (docs/policies.md says where they differ from PIL's)."""
+    augpy's supersampled warp (PIL's resize filters differ: docs/warp.md "Bicubic"), and the
+    policy's ops are augpy's (docs/policies.md says where they differ from PIL's)."""
 
 
 def cifar_train(batch_size: _Int, size: _SizeLike = 32, padding: _Int = 4, hflip: float = 0.5,

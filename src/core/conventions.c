@@ -13,7 +13,8 @@ static const struct {
 } INTERP_NAMES[] = {{"linear", AUG_INTERP_LINEAR},         {"nearest", AUG_INTERP_NEAREST},
                     {"area", AUG_INTERP_AREA},             {"bilinear", AUG_INTERP_LINEAR},
                     {"inter_linear", AUG_INTERP_LINEAR},   {"inter_nearest", AUG_INTERP_NEAREST},
-                    {"inter_area", AUG_INTERP_AREA}};
+                    {"inter_area", AUG_INTERP_AREA},       {"cubic", AUG_INTERP_CUBIC},
+                    {"bicubic", AUG_INTERP_CUBIC},         {"inter_cubic", AUG_INTERP_CUBIC}};
 
 aug_status aug_interp_from_name(const char *func, const char *name, aug_interp *out) {
     if (!func) func = "aug_interp_from_name";
@@ -23,7 +24,7 @@ aug_status aug_interp_from_name(const char *func, const char *name, aug_interp *
             *out = INTERP_NAMES[i].mode;
             return AUG_OK;
         }
-    return aug__error(AUG_ERR_VALUE, func, "unknown interpolation '%.40s' (expected 'linear', 'nearest' or 'area')",
+    return aug__error(AUG_ERR_VALUE, func, "unknown interpolation '%.40s' (expected 'linear', 'nearest', 'area' or 'cubic')",
                       name);
 }
 
@@ -32,6 +33,7 @@ const char *aug_interp_name(aug_interp interp) {
     case AUG_INTERP_LINEAR: return "linear";
     case AUG_INTERP_NEAREST: return "nearest";
     case AUG_INTERP_AREA: return "area";
+    case AUG_INTERP_CUBIC: return "cubic";
     }
     return NULL;
 }
@@ -40,7 +42,7 @@ aug_status aug__interp_check(const char *func, aug_interp interp, unsigned modes
     const char *name = aug_interp_name(interp);
     if (name && (modes >> interp & 1u)) return AUG_OK;
     char list[40] = "";
-    for (unsigned m = 0; m <= AUG_INTERP_AREA; m++)
+    for (unsigned m = 0; m <= AUG_INTERP_CUBIC; m++)
         if (modes >> m & 1u) {
             if (list[0]) strcat(list, ", ");
             strcat(list, aug_interp_name((aug_interp)m));

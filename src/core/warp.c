@@ -167,10 +167,11 @@ static aug_status warp_run(const char *func, int64_t n, const aug_tensor *const 
     aug_warp_options o = opts ? *opts : aug_warp_options_default();
     aug_status st = aug__tensor_check(func, dst);
     if (st) return st;
-    if ((unsigned)o.interpolation > AUG_INTERP_AREA)
+    if ((unsigned)o.interpolation > AUG_INTERP_CUBIC)
         return aug__error(AUG_ERR_VALUE, func, "interpolation %d is not an aug_warp_interp", (int)o.interpolation);
     if ((st = aug__interp_check(func, o.interpolation,
-                                AUG__INTERP_BIT(AUG_INTERP_LINEAR) | AUG__INTERP_BIT(AUG_INTERP_NEAREST))))
+                                AUG__INTERP_BIT(AUG_INTERP_LINEAR) | AUG__INTERP_BIT(AUG_INTERP_NEAREST) |
+                                    AUG__INTERP_BIT(AUG_INTERP_CUBIC))))
         return st;
     if ((unsigned)o.border > AUG_WARP_BORDER_SYMMETRIC)
         return aug__error(AUG_ERR_VALUE, func, "border %d is not an aug_warp_border", (int)o.border);

@@ -33,7 +33,8 @@
  *
  * Options (core/warp.h's plan): the other borders map each neighbour's index
  * with aug__warp_index (the interior fast paths never need it) and bound the
- * coordinates with aug__warp_bound; nearest neighbour is cpu/warp_nearest.c;
+ * coordinates with aug__warp_bound; nearest neighbour is cpu/warp_nearest.c,
+ * bicubic (affine and perspective) cpu/warp_cubic.c;
  * the output may be NHWC (element strides cx->dc, cx->dx): the uint8 s = 1 rows
  * then go through a CHUNK-wide tile that is scattered after each row. Axis-aligned
  * matrices (m01 = m10 = 0) with s = 1 and planar output take cpu/warp_axis.c's
@@ -653,6 +654,10 @@ static void warp_task(void *ctx, int64_t task, int worker) {
     if (y1 > cx->plan->height) y1 = cx->plan->height;
     warp_img im;
     image_setup(cx, n, &im);
+    if (cx->plan->interp == AUG_WARP_CUBIC) {
+        aug__warp_rows_cubic(cx, &im, n, y0, y1);
+        return;
+    }
     if (cx->projective) {
         /* the constant border's fixed-point images (at most a channel group: s = 1 stores the
          * byte of r) take the affine kernel with projected coordinates (coords_f64, the AVX2

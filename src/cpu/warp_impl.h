@@ -123,7 +123,10 @@ AUG__HIDDEN void aug__warp_rows_float(const warp_ctx *cx, const warp_img *im, in
 AUG__HIDDEN void aug__warp_rows_nearest(const warp_ctx *cx, const warp_img *im, const char *bg_dst, int64_t n,
                                         int64_t y0, int64_t y1);
 
-/* The perspective warp's rows (cpu/warp_persp.c), every interpolation. */
+/* The bicubic rows, affine and perspective (cpu/warp_cubic.c). */
+AUG__HIDDEN void aug__warp_rows_cubic(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
+
+/* The perspective warp's rows (cpu/warp_persp.c), linear and nearest. */
 AUG__HIDDEN void aug__warp_rows_persp(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
 
 #endif

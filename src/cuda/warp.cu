@@ -13,7 +13,10 @@
  *  - fixed point (uint8 -> uint8): 2^22-scaled integers, the byte of r for
  *    s = 1, else the rounded mean of the 32-bit sum;
  *  - float32: the float32 bilinear value, stored as is for s = 1, else summed
- *    in double and divided by s^2.
+ *    in double and divided by s^2;
+ *  - bicubic (the plan's interpolation, any dtypes; the *_cubic kernels): the
+ *    double Keys value of the 4 x 4 taps (sample_cubic), summed and stored as
+ *    the exact kernel's.
  * A neighbour outside the source takes the background (as a byte / float for
  * the fixed / float32 kernels) with the constant border; the other borders map
  * its index into the source (aug__warp_index). Nearest neighbour reads the one
@@ -22,10 +25,10 @@
  * output has any (N, C, H, W) element strides (NCHW or NHWC). So the results
  * are the CPU's bit for bit.
  *
- * Eight kernels share the body (WARP_KERNEL): affine or perspective, any image
- * or every image in fixed point (*_u8), 32-bit indices where every offset fits
- * (index32) or 64-bit ones (*_wide); their registers are listed by
- * WARP_THREADS. */
+ * Twelve kernels share the body (WARP_KERNEL): affine or perspective, any
+ * bilinear / nearest image, every image in fixed point (*_u8) or every image
+ * bicubic (*_cubic), 32-bit indices where every offset fits (index32) or 64-bit
+ * ones (*_wide); their registers are listed by WARP_THREADS. */
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
@@ -177,6 +180,37 @@ template <typename I> AUG_DEV uint32_t sample_u8(const img_t<I> &im, double sx, 
     return aug__warp_bilerp_u8(a00, a01, a10, a11, aug__warp_fixed_frac(qx), aug__warp_fixed_frac(qy));
 }
 
+/* The bicubic sample (scalar/warp.h's weights and sum order, as
+ * cpu/warp_cubic.c): the 4 x 4 taps around (sx, sy) in double, a tap outside
+ * the background (constant border), none inside the background exactly. One
+ * tap at a time, in loops that are not unrolled: each tap's index, weight and
+ * load (one copy of aug__load_f64's dtype switch) formed where it is used, the
+ * sums ((w0 a0 + w1 a1) + w2 a2) + w3 a3 kept as running values, so that the
+ * generic kernels stay within their 80 registers without spilling. */
+template <typename I> AUG_DEV double sample_cubic(const img_t<I> &im, double sx, double sy, const double *bg) {
+    const double fx0 = aug__warp_floor(sx), fy0 = aug__warp_floor(sy);
+    const I ix = (I)fx0 - 1, iy = (I)fy0 - 1;
+    if (aug__warp_cubic_outside(ix + 1, iy + 1, im.W(), im.H(), im.border())) return ldv(bg);
+    const double tx = sx - fx0, ty = sy - fy0;
+    double v = 0.0;
+    AUG_NO_UNROLL
+    for (int q = 0; q < 4; q++) {
+        const I jy = windex<I>(iy + q, im.H(), im.border());
+        double row = 0.0;
+        AUG_NO_UNROLL
+        for (int u = 0; u < 4; u++) {
+            const I jx = windex<I>(ix + u, im.W(), im.border());
+            const double w = aug__warp_cubic_weight(tx, u);
+            const double a = jy >= 0 && jx >= 0 ? aug__load_f64(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype())
+                                                : ldv(bg);
+            row = u == 0 ? w * a : row + w * a;
+        }
+        const double t = aug__warp_cubic_weight(ty, q) * row;
+        v = q == 0 ? t : v + t;
+    }
+    return v;
+}
+
 /* The perspective source point of sample (X, Y) (aug__warp_project on the matrix read now). */
 template <typename I> AUG_DEV int project(const img_t<I> &im, double X, double Y, double *sx, double *sy) {
     double m[9];
@@ -219,11 +253,16 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
  *                               80 80 80 64
+ *   aug__k_warp_cubic           79 79 79 72   3 blocks (37.5%; sm_100 4)
+ *   aug__k_warp_persp_cubic     80 80 80 72
  *   *_wide (64-bit indices)     56-100        2 blocks (25%) for the generic ones
+ *                                             and the cubic ones (94, 96; sm_100 78)
  * (before: one kernel each, 126 on sm_75..sm_90, 2 blocks, 25%). The blocks'
  * bounds (WARP_BOUND) hold ptxas there: the fixed-point kernels with 32-bit
- * indices to 64 (AUG_BLOCK_THREADS, any block), the generic ones to 80 (768
- * threads), none spilling; the wide ones keep 512 (128). The generic kernels
+ * indices to 64 (AUG_BLOCK_THREADS, any block), the generic and cubic ones to
+ * 80 (768 threads), none spilling; the wide ones keep 512 (128). Bicubic has
+ * kernels of its own: inside the generic perspective kernel its path made
+ * ptxas spill 72-120 bytes at 80 registers, whatever the sample's form. The generic kernels
  * switch over 13 source and 13 output dtypes (the exact and float32 loads,
  * saturate_cast stores, nearest's 128-bit copy), and with the reflecting
  * borders' fmod more than 64 values are live at once: held to 64
@@ -260,9 +299,40 @@ template <typename I> AUG_DEV char *out_at(const warp_args &a, const pos<I> &p) 
     return a.dst + (p.n * (I)a.dn + p.c * (I)a.dc + p.y * (I)a.dy + p.x * (I)a.dx);
 }
 
+/* Bicubic: output value (n, c, y, x), the mean of its s*s samples (the exact
+ * kernel's sum order and store; a sample outside the source plane is the
+ * background). A loop of its own: fewer values live than in the bilinear one. */
+template <bool PROJ, typename I>
+AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s, const pos<I> &p) {
+    double acc = 0.0;
+    for (int j = 0; j < s; j++) {
+        const double Y = (double)y + aug__warp_offset(j, s);
+        for (int k = 0; k < s; k++) {
+            const double X = (double)x + aug__warp_offset(k, s);
+            double sx, sy;
+            if (PROJ) {
+                if (!project<I>(im, X, Y, &sx, &sy)) {
+                    acc += ldv(&a.bg[c]);
+                    continue;
+                }
+            } else {
+                sx = aug__warp_coord_b(im.m(0), X, aug__warp_rowterm(im.m(1), Y, im.m(2)), im.W(), im.border());
+                sy = aug__warp_coord_b(im.m(3), X, aug__warp_rowterm(im.m(4), Y, im.m(5)), im.H(), im.border());
+            }
+            acc += sample_cubic<I>(im, sx, sy, &a.bg[c]);
+        }
+    }
+    aug__store_f64(s > 1 ? acc / ((double)s * (double)s) : acc, a.dst_dtype, out_at<I>(a, p));
+}
+
 /* The body of both kernels: PROJ maps each sample with the homography. */
-template <bool PROJ, bool U8, typename I>
+/* The kernels' specialisations: any bilinear / nearest image, every image
+ * bilinear in fixed point, every image bicubic. */
+enum { WARP_GENERIC = 0, WARP_U8 = 1, WARP_CUBIC = 2 };
+
+template <bool PROJ, int MODE, typename I>
 AUG_DEV void warp_body(const warp_args &a) {
+    const bool U8 = MODE == WARP_U8;
     typedef typename std::make_unsigned<I>::type U; /* i + step < 2^32 for index32 */
     const U step = (U)gridDim.x * (U)blockDim.x;
     for (U i = (U)blockIdx.x * (U)blockDim.x + (U)threadIdx.x; i < (U)a.n; i += step) {
@@ -270,6 +340,10 @@ AUG_DEV void warp_body(const warp_args &a) {
         const I c = p.c, y = p.y, x = p.x;
         const img_t<I> im = {&a.img[p.n], c};
         const int s = im.s(), kind = U8 ? (int)AUG__WARP_FIXED : im.kind();
+        if (MODE == WARP_CUBIC) {
+            cubic<PROJ, I>(a, im, c, y, x, s, p);
+            continue;
+        }
         if (!U8 && a.nearest) {
             nearest<PROJ, I>(a, im, c, y, x, out_at<I>(a, p));
             continue;
@@ -323,20 +397,27 @@ AUG_DEV void warp_body(const warp_args &a) {
     }
 }
 
-/* The eight kernels: affine or perspective; any image (aug__k_warp*) or every
- * image bilinear in fixed point (*_u8: uint8 -> uint8, the ImageNet recipe's
- * warp); 32-bit indices or 64-bit ones (*_wide). Each has its own name, so the
- * emulation's register table (one count per name) holds each one's count. */
-#define WARP_KERNEL(name, proj, u8, I) \
-    AUG_GLOBAL_BOUNDED(WARP_BOUND(sizeof(I) == 4, u8)) void name(warp_args a) { warp_body<proj, u8, I>(a); }
-WARP_KERNEL(aug__k_warp, false, false, int32_t)
-WARP_KERNEL(aug__k_warp_persp, true, false, int32_t)
-WARP_KERNEL(aug__k_warp_u8, false, true, int32_t)
-WARP_KERNEL(aug__k_warp_persp_u8, true, true, int32_t)
-WARP_KERNEL(aug__k_warp_wide, false, false, int64_t)
-WARP_KERNEL(aug__k_warp_persp_wide, true, false, int64_t)
-WARP_KERNEL(aug__k_warp_u8_wide, false, true, int64_t)
-WARP_KERNEL(aug__k_warp_persp_u8_wide, true, true, int64_t)
+/* The twelve kernels: affine or perspective; any bilinear or nearest image
+ * (aug__k_warp*), every image bilinear in fixed point (*_u8: uint8 -> uint8,
+ * the ImageNet recipe's warp) or every image bicubic (*_cubic); 32-bit indices
+ * or 64-bit ones (*_wide). Each has its own name, so the emulation's register
+ * table (one count per name) holds each one's count. */
+#define WARP_KERNEL(name, proj, mode, I)                                                                 \
+    AUG_GLOBAL_BOUNDED(WARP_BOUND(sizeof(I) == 4, (mode) == WARP_U8)) void name(warp_args a) {          \
+        warp_body<proj, mode, I>(a);                                                                     \
+    }
+WARP_KERNEL(aug__k_warp, false, WARP_GENERIC, int32_t)
+WARP_KERNEL(aug__k_warp_persp, true, WARP_GENERIC, int32_t)
+WARP_KERNEL(aug__k_warp_u8, false, WARP_U8, int32_t)
+WARP_KERNEL(aug__k_warp_persp_u8, true, WARP_U8, int32_t)
+WARP_KERNEL(aug__k_warp_cubic, false, WARP_CUBIC, int32_t)
+WARP_KERNEL(aug__k_warp_persp_cubic, true, WARP_CUBIC, int32_t)
+WARP_KERNEL(aug__k_warp_wide, false, WARP_GENERIC, int64_t)
+WARP_KERNEL(aug__k_warp_persp_wide, true, WARP_GENERIC, int64_t)
+WARP_KERNEL(aug__k_warp_u8_wide, false, WARP_U8, int64_t)
+WARP_KERNEL(aug__k_warp_persp_u8_wide, true, WARP_U8, int64_t)
+WARP_KERNEL(aug__k_warp_cubic_wide, false, WARP_CUBIC, int64_t)
+WARP_KERNEL(aug__k_warp_persp_cubic_wide, true, WARP_CUBIC, int64_t)
 
 /* |stride| * (extent - 1), or -1 when it may exceed INT32_MAX. */
 static int64_t span32(int64_t stride, int64_t extent) {
@@ -374,20 +455,25 @@ static int index32(const warp_args *a, const wimg *img, int64_t n, int64_t threa
     return 1;
 }
 
-/* Launches the kernel of (proj, u8, narrow). */
-static aug_status launch(const char *func, int proj, int u8, int narrow, aug__cuda_grid g, cudaStream_t stream,
+/* Launches the kernel of (proj, mode, narrow). */
+static aug_status launch(const char *func, int proj, int mode, int narrow, aug__cuda_grid g, cudaStream_t stream,
                          const warp_args &a) {
+    const int u8 = mode == WARP_U8, cubic = mode == WARP_CUBIC;
 #define WARP_LAUNCH(k)                                           \
     do {                                                         \
         AUG_LAUNCH(k, g.blocks, g.threads, 0, stream, a);        \
         return aug__cuda_launched(func, #k, g.blocks, g.threads); \
     } while (0)
     if (narrow) {
+        if (proj && cubic) WARP_LAUNCH(aug__k_warp_persp_cubic);
+        if (cubic) WARP_LAUNCH(aug__k_warp_cubic);
         if (proj && u8) WARP_LAUNCH(aug__k_warp_persp_u8);
         if (proj) WARP_LAUNCH(aug__k_warp_persp);
         if (u8) WARP_LAUNCH(aug__k_warp_u8);
         WARP_LAUNCH(aug__k_warp);
     }
+    if (proj && cubic) WARP_LAUNCH(aug__k_warp_persp_cubic_wide);
+    if (cubic) WARP_LAUNCH(aug__k_warp_cubic_wide);
     if (proj && u8) WARP_LAUNCH(aug__k_warp_persp_u8_wide);
     if (proj) WARP_LAUNCH(aug__k_warp_persp_wide);
     if (u8) WARP_LAUNCH(aug__k_warp_u8_wide);
@@ -431,7 +517,8 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
         m->dtype = (int)t->dtype;
         m->s = p->supersampling[n];
         m->border = p->border;
-        m->kind = proj ? aug__warp_persp_kind(m->dtype, (int)p->dst->dtype, m->H, m->W, m->s, bytes_ok, floats_ok,
+        m->kind = p->interp == AUG_WARP_CUBIC ? (int)AUG__WARP_CUBIC
+                  : proj ? aug__warp_persp_kind(m->dtype, (int)p->dst->dtype, m->H, m->W, m->s, bytes_ok, floats_ok,
                                               m->border)
                        : aug__warp_kind(m->dtype, (int)p->dst->dtype, m->sc, m->H, m->W, m->s, bytes_ok, floats_ok,
                                         m->border);
@@ -449,7 +536,8 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     const int narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
     int u8 = !a.nearest; /* every image in fixed point: the kernels without the other paths */
     for (int64_t k = 0; k < p->n; k++) u8 &= img[k].kind == AUG__WARP_FIXED;
-    g.threads = aug__cuda_bounded(g.threads, WARP_BOUND(narrow, u8));
+    const int mode = p->interp == AUG_WARP_CUBIC ? WARP_CUBIC : u8 ? WARP_U8 : WARP_GENERIC;
+    g.threads = aug__cuda_bounded(g.threads, WARP_BOUND(narrow, mode == WARP_U8));
     void *tmp = NULL;
     st = aug__cuda_tmp_upload(func, dev, host, bytes, stream, &tmp);
     free(host);
@@ -459,7 +547,7 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     a.bg = (const double *)(const void *)(dev_mem + obg);
     a.bgf = (const float *)(const void *)(dev_mem + obgf);
     a.bgb = (const uint8_t *)(dev_mem + obgb);
-    st = launch(func, proj, u8, narrow, g, stream, a);
+    st = launch(func, proj, mode, narrow, g, stream, a);
     aug__cuda_tmp_free(dev, dev_mem, bytes, stream);
     return st;
 }

@@ -22,7 +22,8 @@
  * border) or is mapped into the source by aug__warp_index (replicate, reflect-101,
  * symmetric; the coordinate is then bounded by aug__warp_bound instead of the
  * clamp). Nearest neighbour reads the cell aug__warp_nearest_cell of the pixel
- * centre's bounded coordinate. */
+ * centre's bounded coordinate. Bicubic (any dtypes, double) reads the 4 x 4 taps
+ * around the bounded coordinate with Keys' weights (below). */
 #ifndef AUG_SCALAR_WARP_H
 #define AUG_SCALAR_WARP_H
 
@@ -164,6 +165,49 @@ AUG_HD uint8_t aug__warp_fixed_mean_r(uint32_t acc, int s, uint32_t recip) {
     return (uint8_t)(((uint64_t)t * recip) >> 32);
 }
 
+/* ---- bicubic (docs/warp.md "Bicubic") --------------------------------------------
+ * Keys' cubic convolution with a = -0.75 (OpenCV's INTER_CUBIC, torch's bicubic)
+ * over the 4 x 4 source values around the bounded coordinate (sx, sy), in double:
+ *   x0 = floor(sx), tx = sx - x0 (same in y), taps x0-1 .. x0+2 / y0-1 .. y0+2,
+ *   r_j = ((wx0*a_j0 + wx1*a_j1) + wx2*a_j2) + wx3*a_j3      (row j of the taps)
+ *   v   = ((wy0*r_0 + wy1*r_1) + wy2*r_2) + wy3*r_3
+ * with each tap mapped by aug__warp_index (the constant border: the background
+ * outside) and a sample whose 16 taps all lie outside the background exactly. */
+
+/* The weights of the taps x0-1 .. x0+2 at fraction t in [0, 1), OpenCV's
+ * interpolateCubic evaluated in double without contraction (every constant is
+ * exact): w0 = ((A(t+1) - 5A)(t+1) + 8A)(t+1) - 4A, w1 = ((A+2)t - (A+3))t t + 1,
+ * w2 the same at 1 - t, w3 = 1 - w0 - w1 - w2 (left to right). */
+#define AUG__WARP_CUBIC_A (-0.75)
+/* Weight q (0 .. 3) alone, the same value (the GPU kernel computes each tap's
+ * weight where it uses it: four held in registers spilled). */
+AUG_HD double aug__warp_cubic_weight(double t, int q) {
+    const double A = AUG__WARP_CUBIC_A, t1 = t + 1.0, u = 1.0 - t;
+    const double w0 = ((A * t1 - 5.0 * A) * t1 + 8.0 * A) * t1 - 4.0 * A;
+    const double w1 = ((A + 2.0) * t - (A + 3.0)) * t * t + 1.0;
+    const double w2 = ((A + 2.0) * u - (A + 3.0)) * u * u + 1.0;
+    return q == 0 ? w0 : q == 1 ? w1 : q == 2 ? w2 : 1.0 - w0 - w1 - w2;
+}
+AUG_HD void aug__warp_cubic_weights(double t, double *w) {
+    const double A = AUG__WARP_CUBIC_A, t1 = t + 1.0, u = 1.0 - t;
+    w[0] = ((A * t1 - 5.0 * A) * t1 + 8.0 * A) * t1 - 4.0 * A;
+    w[1] = ((A + 2.0) * t - (A + 3.0)) * t * t + 1.0;
+    w[2] = ((A + 2.0) * u - (A + 3.0)) * u * u + 1.0;
+    w[3] = 1.0 - w[0] - w[1] - w[2];
+}
+
+/* One row (or the column of rows) of a sample: ((w0 a0 + w1 a1) + w2 a2) + w3 a3
+ * (the GPU kernel accumulates the same terms in the same order one at a time). */
+AUG_HD double aug__warp_cubic_dot(const double *w, double a0, double a1, double a2, double a3) {
+    return ((w[0] * a0 + w[1] * a1) + w[2] * a2) + w[3] * a3;
+}
+
+/* Whether every tap of the cell with floors (ix, iy) lies outside a source of
+ * W x H under the constant border (the sample is then the background). */
+AUG_HD int aug__warp_cubic_outside(int64_t ix, int64_t iy, int64_t W, int64_t H, int border) {
+    return border == AUG__WB_CONSTANT && (ix + 2 < 0 || ix - 1 >= W || iy + 2 < 0 || iy - 1 >= H);
+}
+
 /* ---- the perspective warp (a 3 x 3 homography; docs/warp.md "Perspective") ---- */
 
 /* The source point of sample (X, Y) under the inverse homography m (9 values,
@@ -189,7 +233,10 @@ AUG_HD int aug__warp_project(const double *m, double X, double Y, int64_t W, int
 
 /* ---- which interpolation an image takes ---------------------------------------- */
 
-enum { AUG__WARP_EXACT = 0, AUG__WARP_FIXED = 1, AUG__WARP_FLOAT = 2 };
+/* CUBIC: a bicubic image (any dtypes, double throughout): cuda/warp.cu's image
+ * table marks them so when the plan's interpolation is cubic; aug__warp_kind
+ * never returns it. */
+enum { AUG__WARP_EXACT = 0, AUG__WARP_FIXED = 1, AUG__WARP_FLOAT = 2, AUG__WARP_CUBIC = 3 };
 
 /* Whether float32 holds every value of a source dtype (the float32 kernel's sources). */
 AUG_HD int aug__warp_float_source(int dtype) {

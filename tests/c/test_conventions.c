@@ -31,7 +31,8 @@ static void test_interp_names(void **state) {
     } names[] = {{"linear", AUG_INTERP_LINEAR},       {"Bilinear", AUG_INTERP_LINEAR},
                  {"INTER_LINEAR", AUG_INTERP_LINEAR}, {"nearest", AUG_INTERP_NEAREST},
                  {"inter_nearest", AUG_INTERP_NEAREST}, {"AREA", AUG_INTERP_AREA},
-                 {"inter_area", AUG_INTERP_AREA}};
+                 {"inter_area", AUG_INTERP_AREA},     {"cubic", AUG_INTERP_CUBIC},
+                 {"BiCubic", AUG_INTERP_CUBIC},       {"inter_cubic", AUG_INTERP_CUBIC}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         aug_interp m = (aug_interp)99;
         assert_int_equal(aug_interp_from_name("f", names[i].name, &m), AUG_OK);
@@ -40,10 +41,11 @@ static void test_interp_names(void **state) {
     assert_string_equal(aug_interp_name(AUG_INTERP_LINEAR), "linear");
     assert_string_equal(aug_interp_name(AUG_INTERP_NEAREST), "nearest");
     assert_string_equal(aug_interp_name(AUG_INTERP_AREA), "area");
+    assert_string_equal(aug_interp_name(AUG_INTERP_CUBIC), "cubic");
     assert_null(aug_interp_name((aug_interp)5));
     aug_interp m = AUG_INTERP_AREA;
-    expect_error(aug_interp_from_name("f", "cubic", &m), AUG_ERR_VALUE,
-                 "f: unknown interpolation 'cubic' (expected 'linear', 'nearest' or 'area')");
+    expect_error(aug_interp_from_name("f", "lanczos", &m), AUG_ERR_VALUE,
+                 "f: unknown interpolation 'lanczos' (expected 'linear', 'nearest', 'area' or 'cubic')");
     assert_int_equal(m, AUG_INTERP_AREA); /* untouched */
     expect_error(aug_interp_from_name(NULL, NULL, &m), AUG_ERR_VALUE, "aug_interp_from_name: interpolation is NULL");
 }
@@ -78,11 +80,13 @@ static void test_interp_unsupported(void **state) {
     aug_warp_options o = aug_warp_options_default();
     o.interpolation = AUG_INTERP_AREA;
     expect_error(aug_warp_affine_ex(src, dst, ID, NULL, 1, &o), AUG_ERR_VALUE,
-                 "aug_warp_affine_ex: interpolation 'area' is not supported (linear, nearest)");
+                 "aug_warp_affine_ex: interpolation 'area' is not supported (linear, nearest, cubic)");
     o.interpolation = AUG_INTERP_NEAREST;
     assert_int_equal(aug_warp_affine_ex(src, dst, ID, NULL, 1, &o), AUG_OK);
     expect_error(aug_resize(src, NULL, 3, 3, (aug_interp)9, 0, &r), AUG_ERR_VALUE,
                  "aug_resize: interpolation 9 is not an aug_interp (linear, nearest, area)");
+    expect_error(aug_resize(src, NULL, 3, 3, AUG_INTERP_CUBIC, 0, &r), AUG_ERR_VALUE,
+                 "aug_resize: interpolation 'cubic' is not supported (linear, nearest, area)");
     aug_tensor *a = NULL, *b = NULL;
     assert_int_equal(aug_resize(src, NULL, 3, 2, AUG_RESIZE_AREA, 0, &a), AUG_OK);
     assert_int_equal(aug_resize(src, NULL, 3, 2, AUG_INTERP_AREA, 0, &b), AUG_OK);

@@ -227,8 +227,8 @@ static void test_options_errors(void **state) {
     aug_warp_interp wi;
     aug_warp_border wb;
     aug_warp_layout wl;
-    expect_error(aug_warp_interp_from_name("f", "cubic", &wi), AUG_ERR_VALUE,
-                 "f: unknown interpolation 'cubic' (expected 'linear', 'nearest' or 'area')");
+    expect_error(aug_warp_interp_from_name("f", "lanczos", &wi), AUG_ERR_VALUE,
+                 "f: unknown interpolation 'lanczos' (expected 'linear', 'nearest', 'area' or 'cubic')");
     expect_error(aug_warp_border_from_name(NULL, "wrap", &wb), AUG_ERR_VALUE,
                  "aug_warp_border_from_name: unknown border 'wrap'");
     expect_error(aug_warp_layout_from_name("g", "HCW", &wl), AUG_ERR_VALUE, "g: unknown layout 'HCW'");

@@ -231,7 +231,9 @@ def test_bad_input():
             augpy.resize(t, size)
     with pytest.raises(ValueError, match="augpy.resize: size must be \\(height, width\\), got 3 values"):
         augpy.resize(t, (1, 2, 3))
-    with pytest.raises(ValueError, match="augpy.resize: unknown interpolation 'cubic'"):
+    with pytest.raises(ValueError, match="augpy.resize: unknown interpolation 'lanczos'"):
+        augpy.resize(t, (4, 4), "lanczos")
+    with pytest.raises(ValueError, match="augpy.resize: interpolation 'cubic' is not supported"):
         augpy.resize(t, (4, 4), "cubic")
     with pytest.raises(TypeError, match="augpy.resize: interpolation must be a str"):
         augpy.resize(t, (4, 4), 1)

@@ -415,7 +415,7 @@ int augpy_parse_interp(augpy_state *st, PyObject *obj, aug_interp *out, const ch
     *out = AUG_INTERP_LINEAR;
     if (!obj || obj == Py_None) return 0;
     if (!PyUnicode_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: interpolation must be a str ('linear', 'nearest' or 'area'), not '%.100s'",
+        PyErr_Format(PyExc_TypeError, "%s: interpolation must be a str ('linear', 'nearest', 'area' or 'cubic'), not '%.100s'",
                      func, Py_TYPE(obj)->tp_name);
         return -1;
     }

@@ -8,7 +8,7 @@
  * source views (reversed rows, strided channels, CHW) and every option (on
  * uint16, int16 and float16 images too); the perspective warp alike, with
  * homographies whose w turns negative inside the output (points outside the
- * source plane). */
+ * source plane); bicubic, affine and perspective, on every option and dtype pair. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -391,6 +391,48 @@ static void run_warp_kernels(ph_run *r, const ph_case *c) {
                    (int)ph_range(r, 0, 2), ph_rand(r) % 100);
     }
 }
+/* Bicubic (the *_cubic kernels), affine (proj 0) or perspective (1): every
+ * border and both output layouts over the dtype pairs, s = 1 and 3 (2 and 4
+ * on the second image), the source views; then every dtype pair. */
+static void run_warp_cubic_gen(ph_run *r, int proj) {
+    const int64_t sizes[3][2] = {{17, 11}, {5, 23}, {1, 1}}, one[1][2] = {{9, 13}};
+    const double bytes[4] = {0, 255, 17, 3}, floats[4] = {0.5, -2, 1e3, 9}, bg[3] = {7, 200.5, -3};
+    const double words[4] = {0, 65535, 40000, 3};
+    for (int border = 0; border < 4; border++)
+        for (int s = 1; s <= 3; s += 2)
+            for (int layout = 0; layout < 4; layout++) {
+                aug_warp_options o = aug_warp_options_default();
+                o.interpolation = AUG_WARP_CUBIC, o.border = (aug_warp_border)border;
+                o.dst_layout = (s + border + layout) % 2 ? AUG_WARP_LAYOUT_HWC : AUG_WARP_LAYOUT_CHW;
+                check_warp_gen(r, 3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, bytes, AUG_UINT8, s, layout, 1, &o, proj);
+                check_warp_gen(r, 3, sizes, 4, AUG_UINT8, AUG_UINT8, 12, 14, floats, AUG_FLOAT64, s, layout, 2, &o,
+                               proj);
+                check_warp_gen(r, 2, sizes, 3, AUG_FLOAT32, AUG_INT16, 9, 10, floats, AUG_FLOAT32, s, layout, 3, &o,
+                               proj);
+                check_warp_gen(r, 2, sizes, 3, AUG_INT32, AUG_UINT8, 9, 10, floats, AUG_FLOAT64, s, layout, 5, &o, proj);
+                check_warp_gen(r, 2, sizes, 1, AUG_FLOAT64, AUG_FLOAT32, 9, 10, NULL, AUG_UINT8, s, layout, 6, &o, proj);
+                check_warp_gen(r, 3, sizes, 4, AUG_UINT16, AUG_UINT16, 12, 14, words, AUG_UINT16, s, layout, 7, &o,
+                               proj);
+                check_warp_gen(r, 2, sizes, 3, AUG_FLOAT16, AUG_FLOAT16, 9, 10, floats, AUG_FLOAT32, s, layout, 9, &o,
+                               proj);
+            }
+    aug_warp_options o = aug_warp_options_default();
+    o.interpolation = AUG_WARP_CUBIC;
+    for (int a = 0; a < 13; a++)
+        for (int b = 0; b < 13; b++)
+            check_warp_gen(r, 1, one, 3, ALL[a], ALL[b], 6, 8, bg, AUG_FLOAT32, 1 + (a + b) % 2, 0, 5, &o, proj);
+}
+
+static void run_warp_cubic(ph_run *r, const ph_case *c) {
+    (void)c;
+    run_warp_cubic_gen(r, 0);
+}
+
+static void run_warp_cubic_persp(ph_run *r, const ph_case *c) {
+    (void)c;
+    run_warp_cubic_gen(r, 1);
+}
+
 static const ph_case CASES[] = {
     /* floats within semantics §8 on a GPU (powf / expf); 8- and 16-bit exactly */
     {"lighting/lighting", AUG__FAMILY_LIGHTING, -1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_ULP8, run_lighting},
@@ -400,5 +442,8 @@ static const ph_case CASES[] = {
     {"warp/dtypes", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_dtypes},
     {"warp/options", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_options},
     {"warp/perspective", AUG__FAMILY_WARP_PERSP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_persp},
+    {"warp/cubic", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_cubic},
+    {"warp/cubic_perspective", AUG__FAMILY_WARP_PERSP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT,
+     run_warp_cubic_persp},
 };
 const ph_case_list ph_cases_image = {CASES, sizeof CASES / sizeof CASES[0]};
