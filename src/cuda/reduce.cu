@@ -212,6 +212,7 @@ AUG_UNROLL
 AUG_UNROLL
         for (int k = 0; k < AUG__RED_LANES; k++) {
             T x;
+            AUG__MEM_LOAD(elem(a, base, r + k), sizeof x);
             memcpy(&x, elem(a, base, r + k), sizeof x);
             lane[k] += red_traits<T>::fval(x);
         }
@@ -220,6 +221,7 @@ AUG_UNROLL
     for (int k = 0; k < AUG__RED_LANES; k++)
         if (r + k < r1) {
             T x;
+            AUG__MEM_LOAD(elem(a, base, r + k), sizeof x);
             memcpy(&x, elem(a, base, r + k), sizeof x);
             lane[k] += red_traits<T>::fval(x);
         }
@@ -269,6 +271,7 @@ AUG_DEV red_part short_serial(const red_args &a, const char *base) {
     }
     for (int64_t r = 0; r < a.R; r++) {
         T x;
+        AUG__MEM_LOAD(elem(a, base, r), sizeof x);
         memcpy(&x, elem(a, base, r), sizeof x);
         part_add<T>(&p, a.op, x, r);
     }
@@ -322,6 +325,7 @@ AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_block(red_args a, red_part *parts) {
         } else {
             for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
                 T x;
+                AUG__MEM_LOAD(elem(a, base, r), sizeof x);
                 memcpy(&x, elem(a, base, r), sizeof x);
                 part_add<T>(&p, a.op, x, r);
             }
