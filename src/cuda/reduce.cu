@@ -254,7 +254,8 @@ AUG_DEV void stage_block_values(const red_args &a, const char *base, int64_t r0,
     T *mine = tile + (threadIdx.x / 32) * 32 * (S + 1);
     for (int64_t b0 = wbase; b0 < nb; b0 += blockDim.x) {
         const int64_t b = b0 + lane;
-        const int64_t bs = r0 + b * AUG__RED_BLOCK, len = b >= nb ? 0 : r1 - bs < AUG__RED_BLOCK ? r1 - bs : AUG__RED_BLOCK;
+        const int64_t bs = r0 + b * AUG__RED_BLOCK;
+        const int64_t len = b >= nb ? 0 : r1 - bs < AUG__RED_BLOCK ? r1 - bs : AUG__RED_BLOCK;
         double lanes[AUG__RED_LANES];
 AUG_UNROLL
         for (int k = 0; k < AUG__RED_LANES; k++) lanes[k] = -0.0;
@@ -272,7 +273,8 @@ AUG_UNROLL
                 __syncwarp(mask);
 AUG_UNROLL
                 for (int e = 0; e < S; e++)
-                    if (j + h * S + e < len) lanes[(h * S + e) % AUG__RED_LANES] += red_traits<T>::fval(mine[lane * (S + 1) + e]);
+                    if (j + h * S + e < len)
+                        lanes[(h * S + e) % AUG__RED_LANES] += red_traits<T>::fval(mine[lane * (S + 1) + e]);
                 __syncwarp(mask);
             }
         }

@@ -30,7 +30,8 @@ extern "C" long long aug_emu_host_waits_by_api(char *buf, long long cap);
 /* ---- kernels --------------------------------------------------------------------------- */
 
 AUG_GLOBAL void k_ms_copy(const float *in, float *out, int n) {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) AUG_ST(out + i, AUG_LD(in + i));
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        AUG_ST(out + i, AUG_LD(in + i));
 }
 
 /* Lane i reads in[8 i]: one float per 32-byte sector. */
@@ -52,7 +53,8 @@ AUG_GLOBAL void k_ms_vec16(const uint4 *in, uint4 *out, int n) {
 }
 
 AUG_GLOBAL void k_ms_bytes(const uint8_t *in, uint8_t *out, int n) {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) AUG_ST(out + i, AUG_LD(in + i));
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        AUG_ST(out + i, AUG_LD(in + i));
 }
 
 /* A 16 x 16 block over a w-wide image: warp k covers rows 2k and 2k + 1 of the block. */
@@ -223,7 +225,9 @@ int main() {
     struct {
         const char *name;
         void (*fn)();
-    } tests[] = {{"efficiency", test_efficiency}, {"occupancy", test_occupancy}, {"host_waits_by_api", test_host_waits_by_api}};
+    } tests[] = {{"efficiency", test_efficiency},
+                 {"occupancy", test_occupancy},
+                 {"host_waits_by_api", test_host_waits_by_api}};
     for (auto &t : tests) {
         int before = g_fail;
         t.fn();
