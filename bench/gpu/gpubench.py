@@ -171,7 +171,8 @@ def _ratio(used, sector_bytes):
 def emu_measure(fn):
     """Runs fn() once with the emulator recording; returns a dict of the figures above
     (efficiency, load and store efficiency, occupancy, host waits and their API calls,
-    predicted, kernels, sites: the least efficient source lines), or None on a GPU."""
+    predicted, kernels, sites: the least efficient source lines), or None on a GPU.
+    An efficiency is None where no such access was recorded."""
     lib = _emu_module()
     if not lib:
         return None
@@ -205,11 +206,15 @@ def emu_measure(fn):
             st[0] += int(f[11]); st[1] += int(f[12])
         elif f[0] == "site" and int(f[6]) > 0:
             sites.append((int(f[5]) / int(f[6]), f"{f[1]} {f[2]} {f[3]}"))
-    eff = _ratio(ld[0] + st[0], ld[1] + st[1])
-    eff = 1.0 if eff is None else eff
+    eff = _ratio(ld[0] + st[0], ld[1] + st[1])  # None: no access recorded
     return {"efficiency": eff, "load": _ratio(*ld), "store": _ratio(*st), "occupancy": occ, "host_waits": waits,
-            "wait_apis": by_api, "predicted": eff * min(1.0, occ / PREDICT_OCCUPANCY), "kernels": kernels,
+            "wait_apis": by_api, "kernels": kernels,
+            "predicted": None if eff is None else eff * min(1.0, occ / PREDICT_OCCUPANCY),
             "sites": sorted(sites)[:3], "bytes": ld[0] + st[0]}
+
+
+def _fmt(v):
+    return "-" if v is None else f"{v:.3f}"
 
 
 def emu_row(fn):
@@ -219,10 +224,11 @@ def emu_row(fn):
         return None
     waits = m["host_waits"]
     why = f" ({', '.join(f'{a} {c}' for a, c in sorted(m['wait_apis'].items()))})" if waits else ""
-    def part(v):
-        return "-" if v is None else f"{v:.3f}"
-
-    print(f"  {'':<44} emu: memory efficiency {m['efficiency']:.3f} (loads {part(m['load'])}, stores "
-          f"{part(m['store'])}), occupancy {m['occupancy']:.2f}, host waits {waits}{why}, "
+    if m["efficiency"] is None:  # kernels whose accesses do not go through the recording layer
+        print(f"  {'':<44} emu: memory not measured (no access recorded), occupancy {m['occupancy']:.2f}, "
+              f"host waits {waits}{why} [{' '.join(m['kernels'])}]")
+        return m
+    print(f"  {'':<44} emu: memory efficiency {m['efficiency']:.3f} (loads {_fmt(m['load'])}, stores "
+          f"{_fmt(m['store'])}), occupancy {m['occupancy']:.2f}, host waits {waits}{why}, "
           f"predicted H200 {m['predicted']:.0%} of copy bandwidth [{' '.join(m['kernels'])}]")
     return m
