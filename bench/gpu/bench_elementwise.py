@@ -3,14 +3,16 @@ bandwidth measured in the same run, >= PyTorch and CuPy on the same op).
 
 uint8 saturating add with out= (PyTorch has no saturating add: its peer is the
 clamp-based form; torch.add and cupy.add wrap around and are shown for scale),
-float32 add and multiply with out=, and float32 -> uint8 saturating cast.
+float32 add and multiply with out=, and float32 -> uint8 saturating cast; then, augpy
+alone, uint8 -> float32 cast, fills and uniform random fills. On the emulated device
+each case also prints the emulator's figures (gpubench.emu_row).
 Bandwidth: bytes read + written / time, against a plain device copy (PyTorch's
 copy_, i.e. cudaMemcpyAsync, when installed; else augpy.copy, a same-dtype kernel).
 """
 import numpy as np
 
 import augpy
-from gpubench import parse, peer, row, time_augpy, time_torch, torch_cuda
+from gpubench import emu_row, parse, peer, row, time_augpy, time_torch, torch_cuda
 
 
 def main():
@@ -45,7 +47,13 @@ def main():
         ("float32 a + b (out=)", lambda: augpy.add(fa, fb, out=fc), 3 * 4 * nf),
         ("float32 a * b (out=)", lambda: augpy.mul(fa, fb, out=fc), 3 * 4 * nf),
         ("float32 -> uint8 saturating cast", lambda: augpy.cast(fa, fo), 5 * nf),
+        ("uint8 -> float32 cast", lambda: augpy.copy(fo, fc), 5 * nf),
+        ("float32 fill", lambda: augpy.fill(1.5, fc), 4 * nf),
+        ("uint8 fill", lambda: augpy.fill(7, c), n),
+        ("float32 uniform fill", lambda: rng.uniform(fc, 0.0, 1.0), 4 * nf),
+        ("uint8 uniform fill", lambda: rng.uniform(c, 0.0, 255.0), n),
     ]
+    rng = augpy.RandomNumberGenerator(seed=3)
     peers = {}
     if torch is not None:
         ta, tb, tc = (torch.randint(0, 256, (n,), dtype=torch.uint8, device="cuda") for _ in range(3))
@@ -65,6 +73,8 @@ def main():
         ms, cpu_ms = time_augpy(fn, args.reps, args.rounds)
         others = []
         for pname, fns in peers.items():
+            if k >= len(fns):
+                continue
             if pname == "torch":
                 others.append((pname, time_torch(torch, fns[k], args.reps, args.rounds), ""))
             else:
@@ -87,6 +97,7 @@ def main():
             others.append(("cupy", None, "not installed or no GPU"))
         row(name, ms, cpu_ms, others)
         print(f"  {'':<44} {nbytes / ms / 1e6:.1f} GB/s = {nbytes / ms / 1e6 / copy_bw:.0%} of the copy bandwidth")
+        emu_row(fn)
 
 
 if __name__ == "__main__":

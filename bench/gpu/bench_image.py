@@ -2,11 +2,13 @@
 warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
 make_transform), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
 fn.warp_affine / fn.gaussian_blur and torchvision's functional affine /
-gaussian_blur on CUDA tensors where installed."""
+gaussian_blur on CUDA tensors where installed; then, augpy alone, resize, the 8-bit box
+blur, colour jitter, grayscale and crop_mirror_normalize. On the emulated device each case
+also prints the emulator's figures (gpubench.emu_row)."""
 import numpy as np
 
 import augpy
-from gpubench import parse, peer, row, time_augpy, time_torch, time_wall, torch_cuda
+from gpubench import emu_row, parse, peer, row, time_augpy, time_torch, time_wall, torch_cuda
 
 
 def main():
@@ -37,10 +39,21 @@ def main():
     gc = host(rng.uniform(0.8, 1.2, 3 * n).astype(np.float32))
     ct = host(rng.uniform(-0.5, 0.5, n).astype(np.float32))
     lit = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
+    dst0, box = augpy.CudaTensor((3, th, tw), augpy.uint8), augpy.CudaTensor((3, th, tw), augpy.uint8)
+    jb, jc, js, jh = ([float(v) for v in rng.uniform(lo, hi, n)] for lo, hi in ((0.6, 1.4), (0.6, 1.4), (0.6, 1.4),
+                                                                                  (-0.1, 0.1)))
     cases = {
         "warp_affine (batch)": lambda: warp(),
         "gaussian_blur (batch, max_ksize 21)": lambda: augpy.gaussian_blur(dst, sigmas, 21, out=blurred),
         "lighting (batch)": lambda: augpy.lighting(dst, gg, gc, ct, 0, 255, out=lit),
+        "resize (batch, to half size)": lambda: augpy.resize(dst, (th // 2, tw // 2), layout="NCHW"),
+        "box_blur (one image, ksize 5)": lambda: augpy.box_blur_single(dst0, 5, out=box),
+        "color_jitter (batch)": lambda: augpy.color_jitter(dst, brightness=jb, contrast=jc, saturation=js, hue=jh,
+                                                           out=lit),
+        "rgb_to_grayscale (batch)": lambda: augpy.rgb_to_grayscale(dst),
+        "crop_mirror_normalize (images -> float32 CHW)": lambda: augpy.crop_mirror_normalize(
+            srcs, crop=(th, tw), mirror=[i % 2 for i in range(n)], mean=[124.0, 116.0, 104.0],
+            std=[58.0, 57.0, 57.0]),
     }
     peers = {name: [] for name in cases}
     torch = torch_cuda()
@@ -89,6 +102,7 @@ def main():
         ms, cpu_ms = time_augpy(fn_, args.reps, args.rounds)
         row(name, ms, cpu_ms, peers[name])
         print(f"  {'':<44} {n / ms * 1e3:.0f} images/s")
+        emu_row(fn_)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ torch's float32 order differs."""
 import numpy as np
 
 import augpy
-from gpubench import parse, row, time_augpy, time_torch, torch_cuda
+from gpubench import emu_row, parse, row, time_augpy, time_torch, torch_cuda
 
 
 def main():
@@ -29,6 +29,7 @@ def main():
         peer = [("torch", time_torch(torch, tp[k], args.reps, args.rounds), "")] if torch is not None else \
                [("torch", None, "not installed or no GPU")]
         row(name, ms, cpu_ms, peer)
+        emu_row(fn)
 
 
 if __name__ == "__main__":

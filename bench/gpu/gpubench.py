@@ -106,3 +106,129 @@ def row(name, ms, cpu_ms=None, peers=()):
     for pname, pms, why in peers:
         text += f"   {pname} {pms:9.4f} ms ({pms / ms:5.2f}x)" if pms is not None else f"   {pname}: {why}"
     print(text)
+
+
+# ---- what the emulated device measures (tests/cuda_emu/emu_memstats.cpp) -----------------
+#
+# On the emulated device (AUG_CUDA_BACKEND=emu) each case is run once more with the
+# emulator recording every global load and store, and one line gives, over the kernels
+# the call launched: the memory efficiency (bytes the threads used / 32-byte sectors
+# touched x 32, per warp-wide access), the least theoretical occupancy (resident warps
+# per SM / 64, from the kernels' registers and shared memory), the host waits of the
+# call (with the API calls that waited), and a predicted fraction of the device copy's
+# bandwidth on an H200 by this model, simple on purpose:
+#     predicted = efficiency x min(1, occupancy / 0.5)
+# (a streaming kernel moves memory at the copy's rate when every sector it fetches is
+# fully used and at least half of an SM's warps are resident to hide the latency;
+# instruction costs, tails of small grids and host waits are not in it). On a GPU
+# (no emulator) nothing is printed.
+PREDICT_OCCUPANCY = 0.5
+
+_emu = None
+
+
+def _emu_module():
+    """The loaded emulated CUDA module (ctypes), or False on a GPU."""
+    global _emu
+    if _emu is None:
+        _emu = False
+        import ctypes
+        import os
+        try:
+            with open("/proc/self/maps") as f:
+                paths = {line.split()[-1] for line in f if "libaug_cuda" in line}
+        except OSError:
+            paths = set()
+        for path in sorted(paths):
+            try:
+                lib = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_NOW)
+                lib.aug_emu_memstats_report.restype = ctypes.c_longlong
+                lib.aug_emu_memstats_report.argtypes = [ctypes.c_char_p, ctypes.c_longlong]
+                lib.aug_emu_host_waits.restype = ctypes.c_longlong
+                lib.aug_emu_host_waits.argtypes = [ctypes.c_void_p]
+                lib.aug_emu_host_waits_by_api.restype = ctypes.c_longlong
+                lib.aug_emu_host_waits_by_api.argtypes = [ctypes.c_char_p, ctypes.c_longlong]
+                _emu = lib
+                break
+            except (OSError, AttributeError):
+                continue
+    return _emu
+
+
+def _emu_text(fn):
+    import ctypes
+    n = fn(None, 0)
+    buf = ctypes.create_string_buffer(n + 1)
+    fn(buf, n + 1)
+    return buf.value.decode()
+
+
+def _ratio(used, sector_bytes):
+    """used / sector_bytes, or None where there was no such access."""
+    return used / sector_bytes if sector_bytes else None
+
+
+def emu_measure(fn):
+    """Runs fn() once with the emulator recording; returns a dict of the figures above
+    (efficiency, load and store efficiency, occupancy, host waits and their API calls,
+    predicted, kernels, sites: the least efficient source lines), or None on a GPU.
+    An efficiency is None where no such access was recorded."""
+    lib = _emu_module()
+    if not lib:
+        return None
+    augpy.synchronize()
+    lib.aug_emu_memstats_reset()
+    lib.aug_emu_memstats_enable(1)
+    apis0 = _emu_text(lib.aug_emu_host_waits_by_api)
+    w0 = lib.aug_emu_host_waits(None)
+    try:
+        fn()
+        waits = lib.aug_emu_host_waits(None) - w0
+        apis1 = _emu_text(lib.aug_emu_host_waits_by_api)
+        augpy.synchronize()
+    finally:
+        lib.aug_emu_memstats_enable(0)
+    before = dict(line.rsplit(" ", 1) for line in apis0.splitlines())
+    by_api = {}
+    for line in apis1.splitlines():
+        api, c = line.rsplit(" ", 1)
+        if int(c) > int(before.get(api, 0)):
+            by_api[api] = int(c) - int(before.get(api, 0))
+    ld = [0, 0]
+    st = [0, 0]
+    occ, kernels, sites = 1.0, [], []
+    for line in _emu_text(lib.aug_emu_memstats_report).splitlines():
+        f = line.split()
+        if f[0] == "kernel":
+            kernels.append(f[1])
+            occ = min(occ, float(f[5]))
+            ld[0] += int(f[8]); ld[1] += int(f[9])
+            st[0] += int(f[11]); st[1] += int(f[12])
+        elif f[0] == "site" and int(f[6]) > 0:
+            sites.append((int(f[5]) / int(f[6]), f"{f[1]} {f[2]} {f[3]}"))
+    eff = _ratio(ld[0] + st[0], ld[1] + st[1])  # None: no access recorded
+    return {"efficiency": eff, "load": _ratio(*ld), "store": _ratio(*st), "occupancy": occ, "host_waits": waits,
+            "wait_apis": by_api, "kernels": kernels,
+            "predicted": None if eff is None else eff * min(1.0, occ / PREDICT_OCCUPANCY),
+            "sites": sorted(sites)[:3], "bytes": ld[0] + st[0]}
+
+
+def _fmt(v):
+    return "-" if v is None else f"{v:.3f}"
+
+
+def emu_row(fn):
+    """Prints the emulator's line for fn (nothing on a GPU); returns emu_measure's dict."""
+    m = emu_measure(fn)
+    if m is None:
+        return None
+    waits = m["host_waits"]
+    why = f" ({', '.join(f'{a} {c}' for a, c in sorted(m['wait_apis'].items()))})" if waits else ""
+    if m["efficiency"] is None:  # kernels whose accesses do not go through the recording layer
+        print(f"  {'':<44} emu: memory not measured (no access recorded), occupancy {m['occupancy']:.2f}, "
+              f"host waits {waits}{why} [{' '.join(m['kernels'])}]")
+        return m
+    print(f"  {'':<44} emu: memory efficiency {m['efficiency']:.3f} (loads {_fmt(m['load'])}, stores "
+          f"{_fmt(m['store'])}), occupancy {m['occupancy']:.2f}, host waits {waits}{why}, "
+          f"predicted H200 {m['predicted']:.0%} of copy bandwidth [{' '.join(m['kernels'])}]")
+    return m

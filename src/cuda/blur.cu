@@ -102,7 +102,7 @@ template <typename T> struct col_val {
 template <typename T> struct row_val {
     const T *row;
     int64_t W;
-    AUG_DEV T operator()(int64_t x) const { return row[clampi(x, W)]; }
+    AUG_DEV T operator()(int64_t x) const { return AUG_LD(row + clampi(x, W)); }
 };
 
 /* The same from a shared-memory tile holding the line's values base .. base +
@@ -141,7 +141,7 @@ template <typename T> AUG_GLOBAL void aug__k_blur_v(blur_args a) {
         pos_d p = blur_pos(a, i);
         if (p.im->copy) continue;
         col_val<T> val = {a.src + (p.plane * a.H * a.W + p.x) * es, a.H, a.W * es, a.dtype};
-        ((T *)a.buf)[i] = v_generic<T>(a, p.im->v, p.y, val);
+        AUG_ST((T *)a.buf + i, v_generic<T>(a, p.im->v, p.y, val));
     }
 }
 
@@ -170,9 +170,9 @@ AUG_GLOBAL void aug__k_blur_box8(blur_args a) {
         uint32_t s = 0;
         for (int64_t r = 0; r < k; r++) {
             const uint8_t *row = plane + clampi(p.y + o + r, a.H) * a.W;
-            for (int64_t c = 0; c < k; c++) s += (uint8_t)(row[clampi(p.x + o + c, a.W)] ^ a.flip);
+            for (int64_t c = 0; c < k; c++) s += (uint8_t)(AUG_LD(row + clampi(p.x + o + c, a.W)) ^ a.flip);
         }
-        ((uint8_t *)a.dst)[a.plane0 * a.H * a.W + i] = (uint8_t)(aug__box8_mean(s, kk, dv) ^ a.flip);
+        AUG_ST((uint8_t *)a.dst + (a.plane0 * a.H * a.W + i), (uint8_t)(aug__box8_mean(s, kk, dv) ^ a.flip));
     }
 }
 
@@ -194,7 +194,7 @@ struct col8_val {
     const uint8_t *col;
     int64_t H, W;
     unsigned flip;
-    AUG_DEV float operator()(int64_t r) const { return (float)(uint8_t)(col[clampi(r, H) * W] ^ flip); }
+    AUG_DEV float operator()(int64_t r) const { return (float)(uint8_t)(AUG_LD(col + clampi(r, H) * W) ^ flip); }
 };
 
 template <typename V> AUG_DEV float v_gauss8(const blur_args &a, const pass_d &t, int64_t y, const V &val) {
@@ -210,7 +210,7 @@ template <typename V> AUG_DEV void h_gauss8(const blur_args &a, const pass_d &t,
     const float c0 = (float)t.tail_lo * val(0), c1 = (float)t.tail_hi * val(a.W - 1);
     if (c0 != 0.0f) acc = acc + c0;
     if (c1 != 0.0f) acc = acc + c1;
-    ((uint8_t *)a.dst)[at] = (uint8_t)(aug__blur8_round(acc) ^ a.flip);
+    AUG_ST((uint8_t *)a.dst + at, (uint8_t)(aug__blur8_round(acc) ^ a.flip));
 }
 
 AUG_GLOBAL void aug__k_blur_gauss8_v(blur_args a) {
@@ -219,7 +219,7 @@ AUG_GLOBAL void aug__k_blur_gauss8_v(blur_args a) {
         pos_d p = blur_pos(a, i);
         if (p.im->copy) continue;
         col8_val val = {(const uint8_t *)a.src + p.plane * a.H * a.W + p.x, a.H, a.W, a.flip};
-        ((float *)a.buf)[i] = v_gauss8(a, p.im->v, p.y, val);
+        AUG_ST((float *)a.buf + i, v_gauss8(a, p.im->v, p.y, val));
     }
 }
 
@@ -266,7 +266,7 @@ template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_
         const char *col = a.src + ((p.plane * a.H) * a.W + xc) * es;
         for (int64_t k = 0; k < span; k++) { /* each thread loads its column */
             const char *e = col + clampi(base + k, a.H) * a.W * es;
-            sh[k * tw + threadIdx.x] = GAUSS8 ? (T)(uint8_t)(*(const uint8_t *)e ^ a.flip) : aug__load_as(e, a.dtype, (T)0);
+            sh[k * tw + threadIdx.x] = GAUSS8 ? (T)(uint8_t)(AUG_LD((const uint8_t *)e) ^ a.flip) : aug__load_as(e, a.dtype, (T)0);
         }
         __syncthreads();
         for (int64_t y = y0; x < a.W && y < y0 + TILE_ROWS && y < a.H; y++) {
@@ -274,10 +274,10 @@ template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_
             if constexpr (GAUSS8) {
                 tile_val<T, col8_val> val = {sh + threadIdx.x, base, span, tw,
                                              {(const uint8_t *)col, a.H, a.W, a.flip}};
-                *out = (T)v_gauss8(a, t, y, val);
+                AUG_ST(out, (T)v_gauss8(a, t, y, val));
             } else {
                 tile_val<T, col_val<T>> val = {sh + threadIdx.x, base, span, tw, {col, a.H, a.W * es, a.dtype}};
-                *out = v_generic<T>(a, t, y, val);
+                AUG_ST(out, v_generic<T>(a, t, y, val));
             }
         }
         __syncthreads();
@@ -299,7 +299,7 @@ template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_
         const pass_d &t = p.im->h;
         const int64_t base = x0 + t.lo, span = tw + t.hi - t.lo;
         const T *row = (const T *)a.buf + r * a.W;
-        for (int64_t k = threadIdx.x; k < span; k += tw) sh[k] = row[clampi(base + k, a.W)];
+        for (int64_t k = threadIdx.x; k < span; k += tw) sh[k] = AUG_LD(row + clampi(base + k, a.W));
         __syncthreads();
         if (x < a.W) {
             tile_val<T, row_val<T>> val = {sh, base, span, 1, {row, a.W}};

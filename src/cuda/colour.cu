@@ -53,19 +53,19 @@ AUG_DEV void load_px(const colour_args &a, const char *from, int64_t i, int64_t 
     const int64_t base = i * a.c * a.hw + q;
     if (a.u8 == AUG__COLOUR_CLS_U8) {
         const uint8_t *s = (const uint8_t *)from;
-        *r = s[base];
-        *g = a.c == 3 ? (float)s[base + a.hw] : 0.0f;
-        *b = a.c == 3 ? (float)s[base + 2 * a.hw] : 0.0f;
+        *r = AUG_LD(s + base);
+        *g = a.c == 3 ? (float)AUG_LD(s + (base + a.hw)) : 0.0f;
+        *b = a.c == 3 ? (float)AUG_LD(s + (base + 2 * a.hw)) : 0.0f;
     } else if (a.u8 == AUG__COLOUR_CLS_U16) {
         const uint16_t *s = (const uint16_t *)(const void *)from;
-        *r = s[base];
-        *g = a.c == 3 ? (float)s[base + a.hw] : 0.0f;
-        *b = a.c == 3 ? (float)s[base + 2 * a.hw] : 0.0f;
+        *r = AUG_LD(s + base);
+        *g = a.c == 3 ? (float)AUG_LD(s + (base + a.hw)) : 0.0f;
+        *b = a.c == 3 ? (float)AUG_LD(s + (base + 2 * a.hw)) : 0.0f;
     } else {
         const float *s = (const float *)(const void *)from;
-        *r = s[base];
-        *g = a.c == 3 ? s[base + a.hw] : 0.0f;
-        *b = a.c == 3 ? s[base + 2 * a.hw] : 0.0f;
+        *r = AUG_LD(s + base);
+        *g = a.c == 3 ? AUG_LD(s + (base + a.hw)) : 0.0f;
+        *b = a.c == 3 ? AUG_LD(s + (base + 2 * a.hw)) : 0.0f;
     }
 }
 
@@ -73,16 +73,16 @@ AUG_DEV void store_px(const colour_args &a, int64_t oc, int64_t i, int64_t q, fl
     const int64_t base = i * oc * a.hw + q;
     if (a.u8 == AUG__COLOUR_CLS_U8) {
         uint8_t *d = (uint8_t *)a.dst;
-        d[base] = (uint8_t)r;
-        if (oc == 3) d[base + a.hw] = (uint8_t)g, d[base + 2 * a.hw] = (uint8_t)b;
+        AUG_ST(d + base, (uint8_t)r);
+        if (oc == 3) AUG_ST(d + (base + a.hw), (uint8_t)g), AUG_ST(d + (base + 2 * a.hw), (uint8_t)b);
     } else if (a.u8 == AUG__COLOUR_CLS_U16) {
         uint16_t *d = (uint16_t *)(void *)a.dst;
-        d[base] = (uint16_t)r;
-        if (oc == 3) d[base + a.hw] = (uint16_t)g, d[base + 2 * a.hw] = (uint16_t)b;
+        AUG_ST(d + base, (uint16_t)r);
+        if (oc == 3) AUG_ST(d + (base + a.hw), (uint16_t)g), AUG_ST(d + (base + 2 * a.hw), (uint16_t)b);
     } else {
         float *d = (float *)(void *)a.dst;
-        d[base] = r;
-        if (oc == 3) d[base + a.hw] = g, d[base + 2 * a.hw] = b;
+        AUG_ST(d + base, r);
+        if (oc == 3) AUG_ST(d + (base + a.hw), g), AUG_ST(d + (base + 2 * a.hw), b);
     }
 }
 
@@ -102,7 +102,7 @@ AUG_GLOBAL void aug__k_colour_rowsum(colour_args a) {
             sum += (double)aug__colour_mean_term((int)a.c, a.u8, r, g, b);
             if (at > 0) store_px(a, a.c, i, y * a.w + x, r, g, b); /* the main pass goes on from here */
         }
-        a.rowsum[t] = sum;
+        AUG_ST(a.rowsum + t, sum);
     }
 }
 

@@ -38,6 +38,12 @@
  *   AUG_NO_UNROLL              before a loop to keep as a loop (a large body).
  *   AUG_CHECK_ALIGNED(p, T)    before a typed global access of T at p: the emulation
  *                              faults (cudaErrorMisalignedAddress) on a misaligned p.
+ *   AUG_CHECK_LOAD(p, T), AUG_CHECK_STORE(p, T)
+ *                              AUG_CHECK_ALIGNED, and the access recorded for the
+ *                              emulation's memory-efficiency counter (scalar/hd.h
+ *                              AUG__MEM_LOAD); nvcc: nothing.
+ *   AUG_LD(p), AUG_ST(p, v)    *(p) and *(p) = (v), a global load or store (p a typed
+ *                              pointer) recorded for the same counter; nvcc: just those.
  *
  * Raw __shared__ does not compile in the emulation build: use the macros. */
 #ifndef AUG_CUDA_COMPAT_H
@@ -78,6 +84,17 @@
 #else
 #define AUG_CHECK_ALIGNED(p, T) ((void)0)
 #endif
+
+/* The kernels' typed global accesses: checked, and recorded by the emulation while
+ * its memory counter is on (tests/cuda_emu/emu_mem.h); nothing under nvcc. */
+#ifndef AUG__MEM_LOAD
+#define AUG__MEM_LOAD(p, n) ((void)0)
+#define AUG__MEM_STORE(p, n) ((void)0)
+#endif
+#define AUG_CHECK_LOAD(p, T) (AUG_CHECK_ALIGNED(p, T), AUG__MEM_LOAD(p, sizeof(T)))
+#define AUG_CHECK_STORE(p, T) (AUG_CHECK_ALIGNED(p, T), AUG__MEM_STORE(p, sizeof(T)))
+#define AUG_LD(p) (AUG__MEM_LOAD((p), sizeof *(p)), *(p))
+#define AUG_ST(p, v) (AUG__MEM_STORE((p), sizeof *(p)), *(p) = (v))
 
 #if defined(AUG_CUDA_EMU)
 

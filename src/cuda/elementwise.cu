@@ -43,18 +43,20 @@ typedef struct conv_args {
 template <class T, bool AL> AUG_DEV T conv_get(const void *p) {
     T x;
     if (AL) {
-        AUG_CHECK_ALIGNED(p, T);
+        AUG_CHECK_LOAD(p, T);
         x = *(const T *)p;
     } else {
+        AUG__MEM_LOAD(p, sizeof x);
         memcpy(&x, p, sizeof x);
     }
     return x;
 }
 template <class T, bool AL> AUG_DEV void conv_put(void *q, T v) {
     if (AL) {
-        AUG_CHECK_ALIGNED(q, T);
+        AUG_CHECK_STORE(q, T);
         *(T *)q = v;
     } else {
+        AUG__MEM_STORE(q, sizeof v);
         memcpy(q, &v, sizeof v);
     }
 }
@@ -181,8 +183,8 @@ template <class TS, class TD, class CV> AUG_GLOBAL void aug__k_castv(convv_args 
     const int64_t rest = a.n - a.vs.nvec * V;
     for (int64_t r = t0; r < rest; r += step) {
         const int64_t i = aug__vec_rest_index<V>(a.vs, r);
-        AUG_CHECK_ALIGNED(src + i, TS);
-        AUG_CHECK_ALIGNED(dst + i, TD);
+        AUG_CHECK_LOAD(src + i, TS);
+        AUG_CHECK_STORE(dst + i, TD);
         dst[i] = cv(src[i]);
     }
 }
@@ -200,7 +202,7 @@ template <class T> AUG_GLOBAL void aug__k_fillv(convv_args a) {
     const int64_t rest = a.n - a.vs.nvec * V;
     for (int64_t r = t0; r < rest; r += step) {
         const int64_t i = aug__vec_rest_index<V>(a.vs, r);
-        AUG_CHECK_ALIGNED(dst + i, T);
+        AUG_CHECK_STORE(dst + i, T);
         dst[i] = v;
     }
 }

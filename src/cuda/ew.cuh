@@ -79,7 +79,7 @@ AUG_DEV T aug__ew_load(const aug__ew_args &a, int k, int64_t off) {
         return v;
     }
     const char *p = a.base[k] + off;
-    AUG_CHECK_ALIGNED(p, T);
+    AUG_CHECK_LOAD(p, T);
     return *(const T *)(const void *)p;
 }
 
@@ -87,7 +87,7 @@ AUG_DEV T aug__ew_load(const aug__ew_args &a, int k, int64_t off) {
 template <class T>
 AUG_DEV void aug__ew_store(const aug__ew_args &a, int k, int64_t off, T v) {
     char *p = a.base[k] + off;
-    AUG_CHECK_ALIGNED(p, T);
+    AUG_CHECK_STORE(p, T);
     *(T *)(void *)p = v;
 }
 

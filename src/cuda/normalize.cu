@@ -26,6 +26,7 @@ typedef struct cmn_args {
 
 /* Copies one value of osize bytes (1, 2, 4 or 8). */
 AUG_HD void copy_value(char *dst, const char *src, int osize) {
+    AUG__MEM_STORE(dst, osize);
     switch (osize) {
     case 1: *dst = *src; break;
     case 2: { uint16_t v; memcpy(&v, src, 2); memcpy(dst, &v, 2); break; }

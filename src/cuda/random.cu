@@ -28,6 +28,7 @@ AUG_GLOBAL void aug__k_random(rand_args a) {
             off += (r - q * e) * a.bstride[d];
             r = q;
         }
+        AUG__MEM_STORE(a.base + off, aug__ctype_size(a.p.dtype));
         aug__random_element(&a.p, (uint64_t)i, a.base + off);
     }
 }
@@ -74,7 +75,7 @@ template <class T> AUG_GLOBAL void aug__k_randomv(randv_args a) {
     const int64_t rest = a.n - a.vs.nvec * V;
     for (int64_t r = t0; r < rest; r += step) {
         const int64_t i = aug__vec_rest_index<V>(a.vs, r);
-        AUG_CHECK_ALIGNED(dst + i, T);
+        AUG_CHECK_STORE(dst + i, T);
         dst[i] = random_bits<T>(&a.p, i);
     }
 }

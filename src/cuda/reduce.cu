@@ -8,7 +8,9 @@
  *    thread per output runs the whole sequence itself (k_red_thread);
  *  - otherwise one GPU block per (output, chunk) (k_red_block): thread t sums
  *    the float blocks t, t + T, ... in their lanes and keeps the block values in
- *    shared memory, then the block combines them in block order in the
+ *    shared memory (each warp reads its 32 blocks coalesced, one 32-byte sector
+ *    of each at a time, through a tile of shared memory: stage_block_values),
+ *    then the block combines them in block order in the
  *    pairwise tree (pw_tree: the binary counter's tree, in place, no stack);
  *    integer sums, min/max keys and flags are exact or order free and are
  *    combined across threads in any order. With several chunks the chunk
@@ -212,6 +214,7 @@ AUG_UNROLL
 AUG_UNROLL
         for (int k = 0; k < AUG__RED_LANES; k++) {
             T x;
+            AUG__MEM_LOAD(elem(a, base, r + k), sizeof x);
             memcpy(&x, elem(a, base, r + k), sizeof x);
             lane[k] += red_traits<T>::fval(x);
         }
@@ -220,10 +223,63 @@ AUG_UNROLL
     for (int k = 0; k < AUG__RED_LANES; k++)
         if (r + k < r1) {
             T x;
+            AUG__MEM_LOAD(elem(a, base, r + k), sizeof x);
             memcpy(&x, elem(a, base, r + k), sizeof x);
             lane[k] += red_traits<T>::fval(x);
         }
     return aug__red_lanes_fold(lane);
+}
+
+/* The block values bval[b] of float blocks b of a chunk [r0, r1) (nb blocks), as
+ * block_value computes them, with coalesced loads: lane l of a warp owns block
+ * b0 + l (b0: the warp's first thread index, then + blockDim.x, as the plain loop
+ * takes them). The warp stages its 32 blocks through its tile of shared memory,
+ * S = 32 / sizeof(T) elements of each block at a time (one 32-byte sector per
+ * block: float16 16, float32 8, float64 4; lanes l, l + nlanes, ... load entries
+ * (block, element) so that neighbouring lanes read neighbouring elements of a
+ * block), then each lane adds its block's S values into its lanes in index order,
+ * exactly block_value's order (lane k: elements k, k + 8, ...). Each block's row of
+ * the tile is padded to S + 1 elements, so the lanes' reads of their rows fall in
+ * different banks. A round takes G = max(S, AUG__RED_LANES) elements, so a value's
+ * lane is a constant of the unrolled loops and the lanes stay in registers. */
+#define RED_STAGE_S(T) (32 / (int)sizeof(T))
+template <class T>
+AUG_DEV void stage_block_values(const red_args &a, const char *base, int64_t r0, int64_t r1, int64_t nb, double *bval,
+                                T *tile) {
+    constexpr int S = RED_STAGE_S(T), G = S > AUG__RED_LANES ? S : AUG__RED_LANES;
+    const int lane = (int)(threadIdx.x % 32);
+    const int64_t wbase = (int64_t)threadIdx.x - lane;
+    const int nlanes = blockDim.x - wbase < 32 ? (int)(blockDim.x - wbase) : 32;
+    const unsigned mask = nlanes == 32 ? 0xffffffffu : (1u << nlanes) - 1u;
+    T *mine = tile + (threadIdx.x / 32) * 32 * (S + 1);
+    for (int64_t b0 = wbase; b0 < nb; b0 += blockDim.x) {
+        const int64_t b = b0 + lane;
+        const int64_t bs = r0 + b * AUG__RED_BLOCK;
+        const int64_t len = b >= nb ? 0 : r1 - bs < AUG__RED_BLOCK ? r1 - bs : AUG__RED_BLOCK;
+        double lanes[AUG__RED_LANES];
+AUG_UNROLL
+        for (int k = 0; k < AUG__RED_LANES; k++) lanes[k] = -0.0;
+        for (int64_t j = 0; j < AUG__RED_BLOCK; j += G) {
+AUG_UNROLL
+            for (int h = 0; h < G / S; h++) {
+                for (int t = lane; t < nlanes * S; t += nlanes) {
+                    const int m = t / S, e = t % S;
+                    const int64_t bm = r0 + (b0 + m) * AUG__RED_BLOCK, r = bm + j + h * S + e;
+                    if (b0 + m < nb && r < r1) {
+                        AUG__MEM_LOAD(elem(a, base, r), sizeof(T));
+                        memcpy(&mine[m * (S + 1) + e], elem(a, base, r), sizeof(T));
+                    }
+                }
+                __syncwarp(mask);
+AUG_UNROLL
+                for (int e = 0; e < S; e++)
+                    if (j + h * S + e < len)
+                        lanes[(h * S + e) % AUG__RED_LANES] += red_traits<T>::fval(mine[lane * (S + 1) + e]);
+                __syncwarp(mask);
+            }
+        }
+        if (b < nb) bval[b] = aug__red_lanes_fold(lanes);
+    }
 }
 
 /* The pairwise (binary counter) total of v[0 .. n-1] of a block's shared or
@@ -269,6 +325,7 @@ AUG_DEV red_part short_serial(const red_args &a, const char *base) {
     }
     for (int64_t r = 0; r < a.R; r++) {
         T x;
+        AUG__MEM_LOAD(elem(a, base, r), sizeof x);
         memcpy(&x, elem(a, base, r), sizeof x);
         part_add<T>(&p, a.op, x, r);
     }
@@ -302,7 +359,7 @@ AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_thread(red_args a) {
 template <class T>
 AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_block(red_args a, red_part *parts) {
     AUG_SHARED(double, bval, BLOCKS_PER_CHUNK);
-    AUG_SHARED(red_tpart, tpart, MAX_THREADS);
+    AUG_SHARED(red_tpart, tpart, RED_THREADS);
     const int float_sum = red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN);
     const int64_t work = a.O * a.nchunks;
     for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
@@ -315,13 +372,15 @@ AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_block(red_args a, red_part *parts) {
         red_part p;
         part_init(&p, a.op);
         if (float_sum) {
-            for (int64_t b = threadIdx.x; b < nb; b += blockDim.x) {
-                int64_t b0 = r0 + b * AUG__RED_BLOCK, b1 = b0 + AUG__RED_BLOCK < r1 ? b0 + AUG__RED_BLOCK : r1;
-                bval[b] = block_value<T>(a, base, b0, b1);
+            if constexpr (red_traits<T>::is_float) {
+                /* (RED_THREADS / 32) warps' tiles: at most 20 KiB (float64), beside bval's 4 and tpart's 16 */
+                AUG_SHARED(T, tile, RED_THREADS * (RED_STAGE_S(T) + 1));
+                stage_block_values<T>(a, base, r0, r1, nb, bval, tile);
             }
         } else {
             for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
                 T x;
+                AUG__MEM_LOAD(elem(a, base, r), sizeof x);
                 memcpy(&x, elem(a, base, r), sizeof x);
                 part_add<T>(&p, a.op, x, r);
             }

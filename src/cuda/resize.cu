@@ -26,6 +26,7 @@ typedef struct resize_args {
 /* The tapped element copied: same dtype byte for byte, else through the exact value. */
 AUG_DEV void copy_value(const char *s, int st, char *d, int dt) {
     if (st == dt) {
+        AUG__MEM_LOAD(s, aug__ctype_size(st)), AUG__MEM_STORE(d, aug__ctype_size(st));
         memcpy(d, s, (size_t)aug__ctype_size(st));
         return;
     }

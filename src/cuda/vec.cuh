@@ -36,7 +36,7 @@ template <class... Ts> __host__ __device__ constexpr int aug__vwidth() { return 
 /* V elements of T at p (aligned to V * sizeof(T)) into x, in one access. */
 template <class T, int V> AUG_DEV void aug__vload(const T *p, T (&x)[V]) {
     typedef typename aug__vbits<V * (int)sizeof(T)>::type W;
-    AUG_CHECK_ALIGNED(p, W);
+    AUG_CHECK_LOAD(p, W);
     const W w = *(const W *)(const void *)p;
     memcpy(x, &w, sizeof w);
 }
@@ -45,7 +45,7 @@ template <class T, int V> AUG_DEV void aug__vstore(T *p, const T (&x)[V]) {
     typedef typename aug__vbits<V * (int)sizeof(T)>::type W;
     W w;
     memcpy(&w, x, sizeof w);
-    AUG_CHECK_ALIGNED(p, W);
+    AUG_CHECK_STORE(p, W);
     *(W *)(void *)p = w;
 }
 

@@ -175,8 +175,8 @@ template <typename I> AUG_DEV uint32_t sample_u8(const img_t<I> &im, double sx, 
     int32_t qx = aug__warp_fixed_pos(sx), qy = aug__warp_fixed_pos(sy);
     cell<I> k = cell_at(im, (I)aug__warp_fixed_cell(qx), (I)aug__warp_fixed_cell(qy));
     const uint8_t *p = (const uint8_t *)im.base();
-    uint32_t a00 = k.v00 ? p[k.oy0 + k.ox0] : b, a01 = k.v01 ? p[k.oy0 + k.ox1] : b;
-    uint32_t a10 = k.v10 ? p[k.oy1 + k.ox0] : b, a11 = k.v11 ? p[k.oy1 + k.ox1] : b;
+    uint32_t a00 = k.v00 ? AUG_LD(p + (k.oy0 + k.ox0)) : b, a01 = k.v01 ? AUG_LD(p + (k.oy0 + k.ox1)) : b;
+    uint32_t a10 = k.v10 ? AUG_LD(p + (k.oy1 + k.ox0)) : b, a11 = k.v11 ? AUG_LD(p + (k.oy1 + k.ox1)) : b;
     return aug__warp_bilerp_u8(a00, a01, a10, a11, aug__warp_fixed_frac(qx), aug__warp_fixed_frac(qy));
 }
 
@@ -391,7 +391,7 @@ AUG_DEV void warp_body(const warp_args &a) {
             }
         }
         char *out = out_at<I>(a, p); /* formed here: not held through the samples */
-        if (kind == AUG__WARP_FIXED) *(uint8_t *)out = s == 1 ? (uint8_t)acc8 : aug__warp_fixed_mean(acc8, s);
+        if (kind == AUG__WARP_FIXED) AUG_ST((uint8_t *)out, s == 1 ? (uint8_t)acc8 : aug__warp_fixed_mean(acc8, s));
         else if (kind == AUG__WARP_FLOAT && s == 1) aug__store_f32(v1, a.dst_dtype, out);
         else aug__store_f64(s > 1 ? acc / ((double)s * (double)s) : acc, a.dst_dtype, out);
     }

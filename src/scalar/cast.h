@@ -321,6 +321,7 @@ AUG_HD double aug__cvk_IF_DD(float v, AUG__RANGE) { AUG__UNUSED_RANGE; return v;
 
 /* Stores v, an exact integer or a double, into an element of ctype t at p. */
 AUG_HD void aug__store_i128(aug__i128 v, int t, void *p) {
+    AUG__MEM_STORE(p, aug__ctype_size(t));
     switch (t) {
 #define AUG__STORE_CASE_(S, D)                       \
     case AUG__CT_##D: {                              \
@@ -334,6 +335,7 @@ AUG_HD void aug__store_i128(aug__i128 v, int t, void *p) {
     }
 }
 AUG_HD void aug__store_f64(double v, int t, void *p) {
+    AUG__MEM_STORE(p, aug__ctype_size(t));
     switch (t) {
         AUG__CTYPE_LIST_WITH(AUG__STORE_CASE_, FLOAT64)
 #undef AUG__STORE_CASE_
@@ -378,6 +380,7 @@ AUG_HD void aug__ieee_store_f64(double v, int t, void *p) {
 /* Loads an element of ctype t at p exactly: integers and bool into *iv, floats
  * into *fv; returns 1 for a float. */
 AUG_HD int aug__load_wide(const void *p, int t, aug__i128 *iv, double *fv) {
+    AUG__MEM_LOAD(p, aug__ctype_size(t));
     switch (t) {
 #define AUG__LOAD_CASE_(N)                                          \
     case AUG__CT_##N: {                                             \

@@ -52,6 +52,23 @@ typedef __int128 aug__i128;
 typedef unsigned __int128 aug__u128;
 #endif
 
+/* ---- global memory accesses, for the CUDA emulation's counter ---------------------
+ * AUG__MEM_LOAD(p, n) / AUG__MEM_STORE(p, n): the code at this line is about to read
+ * or write n bytes at p, which may be global memory. The emulated CUDA build
+ * (tests/cuda_emu/emu_memstats.cpp) records the access of the running GPU thread
+ * while recording is on (AUG_EMU_MEMSTATS=1 or aug_emu_memstats_enable), keeping only
+ * addresses in device or page-locked allocations (a kernel's local buffers and
+ * host-side uses of a helper are dropped), and reports each kernel's memory
+ * efficiency; everywhere else (the CPU backend's C, nvcc) they are nothing, so the
+ * code a GPU runs does not change. */
+#if defined(AUG_CUDA_EMU) && defined(__cplusplus)
+#include "emu_mem.h" /* tests/cuda_emu, on the emulation build's include path */
+#endif
+#ifndef AUG__MEM_LOAD
+#define AUG__MEM_LOAD(p, n) ((void)0)
+#define AUG__MEM_STORE(p, n) ((void)0)
+#endif
+
 #define AUG__I128_MAX ((aug__i128)(((aug__u128)1 << 127) - 1))
 #define AUG__I128_MIN (-AUG__I128_MAX - 1)
 

@@ -18,6 +18,7 @@ AUG_HD float aug__cmn_norm(float x, float mean, float inv) { return (x - mean) *
  * conversion table's): aug__cmn_load_f32 and aug__noise_load_f64. */
 #define AUG__LOAD_AS_(NAME, RT, DST)                   \
     AUG_HD RT NAME(const void *p, int t) {             \
+        AUG__MEM_LOAD(p, aug__ctype_size(t));          \
         switch (t) {                                   \
             AUG__CTYPE_LIST(AUG__LOAD_AS_CASE_##DST)   \
         default:                                       \
@@ -42,6 +43,7 @@ AUG__LOAD_AS_(aug__noise_load_f64, double, FLOAT64)
 /* v stored into an element of ctype t at p (saturate_cast from float32: the
  * conversion table's, as the CPU's aug__convert from FLOAT32). */
 AUG_HD void aug__cmn_store_f32(float v, int t, void *p) {
+    AUG__MEM_STORE(p, aug__ctype_size(t));
     switch (t) {
 #define AUG__CMN_STORE_(N)                            \
     case AUG__CT_##N: {                               \

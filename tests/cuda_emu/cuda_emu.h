@@ -321,6 +321,7 @@ AUG_EMU_ATOMIC_CAS(unsigned short)
 #undef AUG_EMU_ATOMIC_CAS
 
 #include "emu_intrinsics.h"
+#include "emu_mem.h"
 
 /* ---- C++ API overloads that cuda_runtime.h defines only under nvcc ----------------- */
 template <class T>

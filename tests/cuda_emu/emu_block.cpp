@@ -664,6 +664,7 @@ void execute_launch(Executor &ex, LaunchRec &L) {
         c = next_rand(ex.rng) % nblocks;
     }
     bool ok = true;
+    memstats_launch_begin(L);
     for (uint64_t k = 0; k < nblocks && ok; k++) {
         uint64_t bi = k;
         if (ex.mode == ORDER_REVERSE) bi = nblocks - 1 - k;
@@ -672,8 +673,10 @@ void execute_launch(Executor &ex, LaunchRec &L) {
         for (const Executor::Site &e : ex.sites) memset(e.p, 0xff, e.s->bytes);
         memset(ex.dyn, 0xff, L.dyn);
         ok = run_block(ex);
+        memstats_block_end(ok);
         if (k == 0 || !ok) kernel_set_static_bytes(L.kfn, ex.static_bytes);
     }
+    memstats_launch_end(L);
     if (!ok) {
         std::string where = fmt("kernel %s, block (%u,%u,%u) of grid (%u,%u,%u) x block (%u,%u,%u)", L.name.c_str(),
                                 ex.bv.bid.x, ex.bv.bid.y, ex.bv.bid.z, L.grid.x, L.grid.y, L.grid.z, L.block.x,

@@ -9,10 +9,12 @@
  * the call that costs a round trip on a GPU.
  *
  * Tests read the count through aug_emu_host_waits (exported for dlsym, like
- * aug_emu_set_order); AUG_EMU_HOST_WAITS=1 also prints each wait to stderr with
- * the calling thread's count, for benchmarks and for finding a wait's caller. */
+ * aug_emu_set_order), and the count per API call through aug_emu_host_waits_by_api
+ * (benchmarks: which call waited); AUG_EMU_HOST_WAITS=1 also prints each wait to
+ * stderr with the calling thread's count, for finding a wait's caller. */
 #include "emu_internal.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +25,7 @@ namespace {
 struct WaitCount {
     long long n = 0;
     const char *last = nullptr;
+    std::map<std::string, long long> by_api;
 };
 WaitCount &waits() {
     static thread_local WaitCount w;
@@ -41,6 +44,7 @@ void host_wait(const char *api) {
     WaitCount &w = waits();
     w.n++;
     w.last = api;
+    w.by_api[api]++;
     if (report()) fprintf(stderr, "aug cuda_emu: host wait %lld of this thread: %s\n", w.n, api);
 }
 
@@ -55,4 +59,18 @@ extern "C" __attribute__((visibility("default"))) long long aug_emu_host_waits(c
     aug_emu::WaitCount &w = aug_emu::waits();
     if (last) *last = w.last;
     return w.n;
+}
+
+/* The host waits of the calling thread so far per API call, as text: one line
+ * "API COUNT" per call that waited, in name order, written into buf (cap bytes,
+ * NUL-terminated when cap > 0); returns the length of the whole text. */
+extern "C" __attribute__((visibility("default"))) long long aug_emu_host_waits_by_api(char *buf, long long cap) {
+    std::string t;
+    for (const auto &e : aug_emu::waits().by_api) t += e.first + " " + std::to_string(e.second) + "\n";
+    if (buf && cap > 0) {
+        size_t m = std::min((size_t)cap - 1, t.size());
+        memcpy(buf, t.data(), m);
+        buf[m] = 0;
+    }
+    return (long long)t.size();
 }

@@ -7,7 +7,8 @@
  *   emu_fiber.cpp    context switch and stacks
  *   emu_cublas.cpp   the cuBLAS stand-in
  *   emu_nvml.cpp     the NVML stand-in (device count without initialising)
- *   emu_hostwait.cpp the count of host waits per calling thread */
+ *   emu_hostwait.cpp the count of host waits per calling thread
+ *   emu_memstats.cpp the memory efficiency and occupancy of each kernel's launches */
 #ifndef AUG_EMU_INTERNAL_H
 #define AUG_EMU_INTERNAL_H
 
@@ -56,6 +57,8 @@ constexpr int kMaxThreadsPerBlock = 1024;
  * scripts/check_fatbin.py --write-registers reads out of the nvcc build (the most
  * over targets and instantiations); 0 when the table lacks it or is off. */
 int kernel_registers(const char *launch_name);
+/* The identifier a kernel expression names: "(k_red_block<T>)" -> "k_red_block". */
+std::string kernel_identifier(const char *expr);
 /* Counts a launch of the kernel a launch names, by identifier (aug_emu_launches). */
 void count_launch(const char *launch_name);
 constexpr uint64_t kRegistersPerBlock = 65536; /* every target, sm_75..sm_100 */
@@ -67,6 +70,9 @@ struct KernelAttr {
     long static_bytes = -1; /* AUG_SHARED bytes, learned at the first launch; -1 unknown */
     int regs = 0;           /* registers per thread from the register table, learned at the first launch; 0 unknown */
 };
+/* Resident blocks per SM of a kernel with these attributes at this block size and
+ * dynamic shared memory (cudaOccupancyMaxActiveBlocksPerMultiprocessor's rule). */
+int occupancy_blocks(const KernelAttr &k, int block_threads, size_t dyn_bytes);
 /* Copy of a kernel's attributes (default ones if never set). */
 KernelAttr kernel_attr(const void *kfn);
 void kernel_set_static_bytes(const void *kfn, size_t bytes);
@@ -95,6 +101,13 @@ void executor_destroy(Executor *ex);
  * (sticky on the device, or the launching thread's error for a configuration
  * problem found while running) and prints the diagnostic. */
 void execute_launch(Executor &ex, LaunchRec &L);
+
+/* The memory-efficiency counter (emu_memstats.cpp), called by execute_launch on the
+ * stream's thread: before a launch's first block, after each block (ok: it ran to
+ * the end), after its last. They do nothing while recording is off. */
+void memstats_launch_begin(const LaunchRec &L);
+void memstats_block_end(bool ok);
+void memstats_launch_end(const LaunchRec &L);
 
 /* ---- devices, memory ------------------------------------------------------------ */
 struct StreamImpl;

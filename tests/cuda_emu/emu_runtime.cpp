@@ -166,7 +166,7 @@ const Config &config() {
 /* ---- the register table ---------------------------------------------------------------- */
 
 /* The identifier a kernel expression names: "(k_red_block<T>)" -> "k_red_block". */
-static std::string kernel_identifier(const char *expr) {
+std::string kernel_identifier(const char *expr) {
     std::string n(expr);
     size_t b = n.find_first_not_of("( ");
     n = b == std::string::npos ? "" : n.substr(b);
@@ -927,6 +927,22 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
     }
 }
 
+} /* extern "C" */
+
+namespace aug_emu {
+int occupancy_blocks(const KernelAttr &k, int block_threads, size_t dyn_bytes) {
+    size_t smem = (k.static_bytes < 0 ? 0 : (size_t)k.static_bytes) + dyn_bytes + 1024;
+    int warps = (block_threads + 31) / 32;
+    const int regs = k.regs > 0 ? k.regs : 32;
+    int n = std::min(2048 / (warps * 32), 32);
+    n = std::min(n, 65536 / (warps * ((regs * 32 + 255) / 256 * 256)));
+    n = std::min(n, (int)((228 * 1024) / smem));
+    return n;
+}
+} /* namespace aug_emu */
+
+extern "C" {
+
 /* Resident blocks per SM on an H100: limited by 2048 threads, 32 blocks, 64K
  * registers and 228 KiB of shared memory (1 KiB reserved per block). The
  * registers per thread are the kernel's count in the register table
@@ -939,14 +955,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     if (e != cudaSuccess) return e;
     if (!numBlocks || blockSize <= 0 || blockSize > kMaxThreadsPerBlock) return rec(cudaErrorInvalidValue);
     if (!func) return rec(cudaErrorInvalidDeviceFunction);
-    KernelAttr k = kernel_attr(func);
-    size_t smem = (k.static_bytes < 0 ? 0 : (size_t)k.static_bytes) + dynamicSMemSize + 1024;
-    int warps = (blockSize + 31) / 32;
-    const int regs = k.regs > 0 ? k.regs : 32;
-    int n = std::min(2048 / (warps * 32), 32);
-    n = std::min(n, 65536 / (warps * ((regs * 32 + 255) / 256 * 256)));
-    n = std::min(n, (int)((228 * 1024) / smem));
-    *numBlocks = n;
+    *numBlocks = occupancy_blocks(kernel_attr(func), blockSize, dynamicSMemSize);
     return cudaSuccess;
 }
 

@@ -1,0 +1,218 @@
+/* test_cuda_memstats.c: the memory efficiency of the contiguous elementwise ops,
+ * casts, fills and random fills on the emulated device (docs/cuda.md, "What the
+ * emulator measures"): bytes the threads used / (32-byte sectors touched x 32),
+ * over every warp-wide global access of the kernels an op launched, as the
+ * emulator's counter reports it (aug_emu_memstats_enable / _report, found with
+ * dlsym in the loaded module; tests/cuda_emu/emu_memstats.cpp). Each family
+ * must reach 0.9 (issue 30's target) on 64 Ki elements of every dtype it takes
+ * on the fast path, and so must the whole-tensor reductions (sum, mean, max) of
+ * every dtype: the float sums read through the warps' shared-memory tiles
+ * (cuda/reduce.cu, stage_block_values; before them each lane walked its own
+ * 128-element block, 0.125 for float32). The short reductions (one thread per
+ * output, at most 128 elements each) and the image families are measured by the
+ * benchmarks (bench/gpu --smoke) and listed in docs/cuda.md, not asserted here:
+ * their figures today are below the targets. On a GPU (no counter) the test
+ * skips. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "aug/aug.h"
+#include "helpers/th_cuda.h"
+
+enum { N = 1 << 16 };
+
+/* ---- the emulator's counter ----------------------------------------------------------------- */
+
+typedef int (*enable_fn)(int on);
+typedef void (*reset_fn)(void);
+typedef long long (*report_fn)(char *buf, long long cap);
+static enable_fn ms_enable;
+static reset_fn ms_reset;
+static report_fn ms_report;
+
+static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    if (info->dlpi_name && strstr(info->dlpi_name, "libaug_cuda")) {
+        snprintf((char *)data, 4096, "%s", info->dlpi_name);
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 when the loaded module is the emulated one with the counter; fails the test
+ * when it should be (AUG_CUDA_BACKEND=emu) and is not. */
+static int have_counter(void) {
+    if (ms_report) return 1;
+    char path[4096] = "";
+    dl_iterate_phdr(find_module, path);
+    void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    if (h) {
+        ms_enable = (enable_fn)(void (*)(void))dlsym(h, "aug_emu_memstats_enable");
+        ms_reset = (reset_fn)(void (*)(void))dlsym(h, "aug_emu_memstats_reset");
+        ms_report = (report_fn)(void (*)(void))dlsym(h, "aug_emu_memstats_report");
+    }
+    const char *b = getenv("AUG_CUDA_BACKEND");
+    if ((!ms_enable || !ms_reset || !ms_report) && b && strcmp(b, "emu") == 0)
+        fail_msg("the emulated module (%s) has no aug_emu_memstats_* counter", path);
+    return ms_enable && ms_reset && ms_report;
+}
+
+/* The totals of the recorded kernels: used and sector bytes of loads + stores, and
+ * the kernels' names (space-separated) into names. */
+static void totals(double *used, double *sect, char *names, size_t cap) {
+    long long n = ms_report(NULL, 0);
+    char *t = malloc((size_t)n + 1);
+    assert_non_null(t);
+    ms_report(t, n + 1);
+    *used = *sect = 0.0;
+    names[0] = 0;
+    for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n")) {
+        char name[256];
+        long long launches, lr, lu, ls, sr, su, ss;
+        int regs, threads;
+        double omin, omax;
+        if (sscanf(line, "kernel %255s %lld %d %d %lf %lf %lld %lld %lld %lld %lld %lld", name, &launches, &regs,
+                   &threads, &omin, &omax, &lr, &lu, &ls, &sr, &su, &ss) == 12) {
+            *used += (double)(lu + su);
+            *sect += (double)(ls + ss);
+            if (strlen(names) + strlen(name) + 2 < cap) strcat(strcat(names, " "), name);
+        }
+    }
+    free(t);
+}
+
+/* ---- the ops ------------------------------------------------------------------------------------ */
+
+typedef struct ctx {
+    aug_tensor *a, *b, *out; /* N elements of the case's dtypes, on cuda:0 */
+    aug_rng *rng;
+} ctx;
+typedef aug_status (*op_fn)(ctx *c);
+
+static aug_status op_add(ctx *c) { return aug_binary(AUG_OP_ADD, c->a, c->b, &c->out); }
+static aug_status op_mul(ctx *c) { return aug_binary(AUG_OP_MUL, c->a, c->b, &c->out); }
+static aug_status op_copy(ctx *c) { return aug_copy(c->a, c->out); }
+static aug_status op_fill(ctx *c) {
+    aug_scalar v = aug_scalar_float(7.0);
+    return aug_fill(c->out, &v);
+}
+static aug_status op_uniform(ctx *c) { return aug_rng_uniform(c->rng, c->out, 0.0, 100.0); }
+static aug_status op_reduce(ctx *c, aug_reduce_op op) {
+    aug_tensor *o = NULL;
+    aug_status st = aug_reduce(op, c->a, -1, NULL, 0, 0, &o);
+    if (o) aug_tensor_free(o);
+    return st;
+}
+static aug_status op_sum(ctx *c) { return op_reduce(c, AUG_REDUCE_SUM); }
+static aug_status op_mean(ctx *c) { return op_reduce(c, AUG_REDUCE_MEAN); }
+static aug_status op_max(ctx *c) { return op_reduce(c, AUG_REDUCE_MAX); }
+
+/* Runs op on fresh tensors of dtypes ta (inputs) and to (output) and checks its
+ * kernels' efficiency against `least`, naming kernel `expect` among them. */
+static void check_case(const char *what, op_fn op, aug_dtype ta, aug_dtype to, const char *expect, double least) {
+    const int64_t n = N;
+    ctx c;
+    c.a = aug_tensor_empty(1, &n, ta, TH_CUDA0);
+    c.b = aug_tensor_empty(1, &n, ta, TH_CUDA0);
+    c.out = aug_tensor_empty(1, &n, to, TH_CUDA0);
+    const uint64_t seed = 5;
+    c.rng = aug_rng_new(TH_CUDA0, &seed);
+    assert_non_null(c.a);
+    assert_non_null(c.b);
+    assert_non_null(c.out);
+    assert_non_null(c.rng);
+    th_fill_pattern(c.a, 1);
+    th_fill_pattern(c.b, 2);
+    assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+    ms_reset();
+    ms_enable(1);
+    aug_status st = op(&c);
+    assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+    ms_enable(0);
+    assert_int_equal(st, AUG_OK);
+    double used, sect;
+    char names[512];
+    totals(&used, &sect, names, sizeof names);
+    const double eff = sect > 0 ? used / sect : 0.0;
+    printf("  %-36s %s -> %s: memory efficiency %.3f [%s ]\n", what, aug_dtype_name(ta), aug_dtype_name(to), eff,
+           names);
+    if (!strstr(names, expect)) fail_msg("%s %s -> %s: kernel %s did not run (%s)", what, aug_dtype_name(ta),
+                                         aug_dtype_name(to), expect, names);
+    if (eff < least)
+        fail_msg("%s %s -> %s: memory efficiency %.3f < %.2f (kernels%s)", what, aug_dtype_name(ta),
+                 aug_dtype_name(to), eff, least, names);
+    aug_rng_free(c.rng);
+    aug_tensor_free(c.a), aug_tensor_free(c.b), aug_tensor_free(c.out);
+}
+
+static const aug_dtype TYPES[] = {AUG_UINT8, AUG_INT16, AUG_FLOAT16, AUG_INT32, AUG_FLOAT32, AUG_FLOAT64, AUG_INT64};
+#define NTYPES (sizeof TYPES / sizeof TYPES[0])
+
+static void test_elementwise(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    for (size_t i = 0; i < NTYPES; i++) {
+        check_case("a + b", op_add, TYPES[i], TYPES[i], "aug__k_binary", 0.9);
+        check_case("a * b", op_mul, TYPES[i], TYPES[i], "aug__k_binary", 0.9);
+    }
+}
+
+static void test_casts(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    for (size_t i = 0; i < NTYPES; i++) {
+        check_case("copy", op_copy, TYPES[i], TYPES[i], "aug__k_castv", 0.9);
+        if (TYPES[i] != AUG_UINT8) {
+            check_case("cast", op_copy, TYPES[i], AUG_UINT8, "aug__k_castv", 0.9);
+            check_case("cast", op_copy, AUG_UINT8, TYPES[i], "aug__k_castv", 0.9);
+        }
+        if (TYPES[i] != AUG_FLOAT32) {
+            check_case("cast", op_copy, TYPES[i], AUG_FLOAT32, "aug__k_castv", 0.9);
+            check_case("cast", op_copy, AUG_FLOAT32, TYPES[i], "aug__k_castv", 0.9);
+        }
+    }
+}
+
+static void test_fills(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    for (size_t i = 0; i < NTYPES; i++) {
+        check_case("fill", op_fill, TYPES[i], TYPES[i], "aug__k_fillv", 0.9);
+        check_case("uniform fill", op_uniform, TYPES[i], TYPES[i], "aug__k_randomv", 0.9);
+    }
+}
+
+static void test_reductions(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    static const aug_dtype more[] = {AUG_BFLOAT16, AUG_BOOL, AUG_UINT64};
+    for (size_t i = 0; i < NTYPES + 3; i++) {
+        const aug_dtype t = i < NTYPES ? TYPES[i] : more[i - NTYPES];
+        check_case("sum (all axes)", op_sum, t, t, "k_red_block", 0.9);
+        check_case("mean (all axes)", op_mean, t, t, "k_red_block", 0.9);
+        if (t != AUG_BOOL) check_case("max (all axes)", op_max, t, t, "k_red_block", 0.9);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_elementwise),
+        cmocka_unit_test(test_casts),
+        cmocka_unit_test(test_fills),
+        cmocka_unit_test(test_reductions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
