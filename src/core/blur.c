@@ -1,6 +1,7 @@
-/* core/blur.c: aug_box_blur_single, aug_gaussian_blur_single, aug_gaussian_blur
- * aug_gaussian_ksize, aug_pil_gaussian_blur(_single) (semantics §13, manual 3.1.4.4), the backend-neutral half:
- * argument checks, output allocation, and the 1-D taps the backends apply.
+/* core/blur.c: aug_box_blur_single, aug_gaussian_blur_single, aug_gaussian_blur,
+ * aug_gaussian_ksize and aug_pil_gaussian_blur(_single) (semantics §13, manual
+ * 3.1.4.4), the backend-neutral half: argument checks, output allocation, and
+ * the 1-D taps (the PIL boxes, core/blur_pil.c) the backends apply.
  *
  * Kernel window: k taps at offsets -k/2 .. -k/2 + k - 1 (k/2 rounded down), so an
  * even k reads one more pixel up/left than down/right (the manual's half-pixel
