@@ -218,6 +218,18 @@ AUG_API aug_status aug_gaussian_blur_single(const aug_tensor *in, double sigma, 
  * renormalised over the clipped window. max_ksize >= 1. */
 AUG_API aug_status aug_gaussian_blur(const aug_tensor *in, const aug_tensor *sigmas, int max_ksize,
                                      aug_tensor **out);
+/* PIL's ImageFilter.GaussianBlur(radius), bit-exact with Pillow (semantics §13):
+ * uint8 only (another dtype: AUG_ERR_TYPE). The radius, as float32, gives
+ * Pillow's extended box radius b (3 passes of variance radius^2 / 3 each), r =
+ * int(b), ww = int(2^24 / (2 b + 1)) (float32), fw = (2^24 - (2 r + 1) ww) / 2;
+ * 3 passes along W, then 3 along H, each out[j] = (ww * sum_{|k| <= r} x[j + k]
+ * + fw * (x[j - r - 1] + x[j + r + 1]) + 2^23) >> 24, indices clamped to the
+ * line. Radius 0 (or a box of 0) copies; a radius outside [0, 1e6] or NaN is
+ * AUG_ERR_VALUE. in (C, H, W). */
+AUG_API aug_status aug_pil_gaussian_blur_single(const aug_tensor *in, double radius, aug_tensor **out);
+/* The same on a batch (N, C, H, W) with one radius per image: radii float32 [N]
+ * on in's device or the CPU. */
+AUG_API aug_status aug_pil_gaussian_blur(const aug_tensor *in, const aug_tensor *radii, aug_tensor **out);
 /* The kernel size the Gaussian blurs use: 1 (a copy) for sigma <= 0, else
  * max(3, int(sigma * 6.6 - 2.3) | 1), then min(max_ksize) if max_ksize > 0;
  * INT_MAX if larger. NaN: 0 with an AUG_ERR_VALUE error set. */

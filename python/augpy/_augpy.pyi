@@ -32,10 +32,11 @@ __all__ = [
     "get_current_stream", "get_device_properties", "get_num_threads", "get_thread_num_threads", "gt", "hflip",
     "hsv_to_rgb", "image_dims", "import_dltensor", "int16", "int32", "int64", "int8", "invert", "jpeg_info", "le",
     "lighting", "lt", "make_affine_matrix", "make_transform", "mean", "meminfo", "mul", "ne", "ones", "ones_like",
-    "posterize", "rdiv", "release", "reshape", "resize", "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub",
-    "sample_id", "set_num_threads", "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub", "supported_formats",
-    "swap_dtype", "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype",
-    "uint16", "uint32", "uint64", "uint8", "vflip", "warp_affine", "warp_perspective", "where", "zeros", "zeros_like",
+    "pil_gaussian_blur", "pil_gaussian_blur_single", "posterize", "rdiv", "release", "reshape", "resize",
+    "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id", "set_num_threads",
+    "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub", "supported_formats", "swap_dtype",
+    "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype", "uint16",
+    "uint32", "uint64", "uint8", "vflip", "warp_affine", "warp_perspective", "where", "zeros", "zeros_like",
 ]
 
 __version__: str
@@ -1300,6 +1301,21 @@ def gaussian_blur(input: _Image, sigmas: _ParamLike, max_ksize: int,
     clipped window (an even ksize covers -ksize/2 .. ksize/2 - 1). out may be input. Returns the new tensor
     if out is None, else out. input and out may be arrays (numpy, torch, DLPack, buffer), used without a
     copy; an input laid out (its layout string or its shape) other than NCHW (an NHWC batch) is a ValueError."""
+
+
+def pil_gaussian_blur_single(input: _Image, radius: float, out: Optional[_Image] = None) -> Tensor:
+    """PIL's ImageFilter.GaussianBlur(radius) on one uint8 image (C, H, W), bit-exact with Pillow: the
+    float32 radius gives Pillow's extended box radius b (r = int(b)), then 3 box passes along W and 3
+    along H, each out[j] = (ww * sum(x[j-r..j+r]) + fw * (x[j-r-1] + x[j+r+1]) + 2**23) >> 24 with
+    ww = int(2**24 / (2b + 1)), fw = (2**24 - (2r + 1) ww) // 2, indices clamped to the line.
+    radius 0 copies; radius must be in [0, 1e6] (ValueError otherwise, NaN too); another dtype is a
+    TypeError. out may be input. Returns the new tensor if out is None, else out."""
+
+
+def pil_gaussian_blur(input: _Image, radii: _ParamLike, out: Optional[_Image] = None) -> Tensor:
+    """PIL's ImageFilter.GaussianBlur on a uint8 batch (N, C, H, W) with one radius per image (a number,
+    or a float32 tensor, numpy array or sequence of N): pil_gaussian_blur_single's definition per image.
+    out may be input. Returns the new tensor if out is None, else out."""
 
 def crop_mirror_normalize(images: Union[_Image, Sequence[_Image]],
                           crop: Optional[Sequence[int]] = None, crop_h: Optional[int] = None,

@@ -8,12 +8,10 @@ and a Gaussian blur of a radius drawn uniformly in [0.1, 2.0], chosen uniformly.
 timm's ops are PIL's. Desaturate is PIL's ImageEnhance.Color at factor 1 - arg, here
 augpy.adjust_saturation (torchvision's grayscale and blend: within 1 of PIL); GaussianBlur is
 PIL's ImageFilter.GaussianBlur(radius), three extended box blurs per axis with a uint8 rounding
-after each (Pillow's BoxBlur.c), here written out in NumPy (``pil_gaussian_blur``: bit-exact,
-on the host; a tensor on a CUDA device goes through the host)."""
+after each (Pillow's BoxBlur.c), here augpy.pil_gaussian_blur_single (bit-exact, on the image's
+device; its NumPy definition: tests/python/pilblur_ref.py)."""
 import math
 import re
-
-import numpy as np
 
 from . import _augpy
 from ._colour_stages import _image_batch
@@ -22,56 +20,10 @@ from ._policies import _Policy
 _LEVEL_DENOM = 10.0
 
 
-def _F(x):
-    """x as a float32 (C's float arithmetic)."""
-    return np.float32(x)
-
-
-def _box_radius(radius, passes=3):
-    """Pillow's _gaussian_blur_radius: the extended box radius (float32 arithmetic, as its C)
-    whose ``passes`` box blurs have the variance radius ** 2."""
-    r = _F(radius)
-    sigma2 = _F(r * r) / _F(passes)
-    big_l = _F(math.sqrt(12.0 * float(sigma2) + 1.0))
-    l = _F(math.floor((float(big_l) - 1.0) / 2.0))
-    a = (_F(2) * l + _F(1)) * (l * (l + _F(1)) - _F(3) * sigma2)
-    a = a / (_F(6) * (sigma2 - (l + _F(1)) * (l + _F(1))))
-    return _F(l + a)
-
-
-def _box_passes(a, radius, passes=3):
-    """Pillow's ImagingHorizontalBoxBlur ``passes`` times along the last axis of a uint8 array:
-    each output pixel is the sum of the 2 R + 1 pixels about it (R = int(radius)) times ww plus
-    the two next ones times fw, + 2**23, >> 24 (ww = 2**24 / (2 radius + 1) in float32,
-    truncated; fw = (2**24 - (2 R + 1) ww) / 2), indices clamped to the line (its edge pixels
-    repeated), rounded to uint8 after each pass. uint32 holds every sum: (2 R + 1) ww + 2 fw
-    <= 2**24, times 255, plus 2**23. The line sits in a buffer with R + 1 pixels of margin."""
-    r = int(radius)
-    ww = np.uint32(int(_F(1 << 24) / (radius * _F(2) + _F(1))))
-    fw = np.uint32(((1 << 24) - (r * 2 + 1) * int(ww)) // 2)
-    n = a.shape[-1]
-    buf = np.empty(a.shape[:-1] + (n + 2 * r + 2,), np.uint32)
-    mid = buf[..., r + 1:r + 1 + n]
-    mid[...] = a
-    acc, far = np.empty(a.shape, np.uint32), np.empty(a.shape, np.uint32)
-    for _ in range(passes):
-        buf[..., :r + 1] = buf[..., r + 1:r + 2]  # the margins: the edge pixels
-        buf[..., r + 1 + n:] = buf[..., r + n:r + n + 1]
-        np.copyto(acc, buf[..., 1:n + 1])  # the window of pixel j: buf[j + 1 .. j + 2 r + 1]
-        for k in range(2, 2 * r + 2):
-            acc += buf[..., k:k + n]
-        np.add(buf[..., 0:n], buf[..., 2 * r + 2:2 * r + 2 + n], out=far)
-        acc *= ww
-        far *= fw
-        acc += far
-        acc += np.uint32(1 << 23)
-        np.right_shift(acc, 24, out=mid)
-    return mid.astype(np.uint8)
-
-
 def pil_gaussian_blur(image, radius):
     """PIL's ``ImageFilter.GaussianBlur(radius)`` (Pillow's ImagingGaussianBlur, 3 passes) on a
-    uint8 (C, H, W) image: a new tensor on the image's device, bit-exact with Pillow."""
+    uint8 (C, H, W) image: a new tensor on the image's device, bit-exact with Pillow
+    (augpy.pil_gaussian_blur_single, on the image's device)."""
     func = "augpy.image.apply_timm_policy"
     t = image if isinstance(image, _augpy.Tensor) else _augpy.asarray(image)
     if t.ndim != 3 or t.dtype != _augpy.uint8:
@@ -79,13 +31,7 @@ def pil_gaussian_blur(image, radius):
                          f"{tuple(t.shape)}")
     if not (math.isfinite(radius) and radius >= 0):
         raise ValueError(f"{func}: GaussianBlur's radius must be a finite number >= 0, got {radius!r}")
-    a = t.numpy()  # from any device
-    box = _box_radius(radius)
-    if radius != 0 and box != 0 and a.size:  # Pillow: the passes along x, then along y (transposed)
-        a = _box_passes(a, box)
-        a = _box_passes(np.ascontiguousarray(a.transpose(0, 2, 1)), box).transpose(0, 2, 1)
-    out = _augpy.array_to_tensor(np.ascontiguousarray(a))
-    return out if out.device == t.device else out.to(t.device)
+    return _augpy.pil_gaussian_blur_single(t, radius)
 
 
 def desaturate(image, arg):

@@ -1,6 +1,7 @@
-/* core/blur.c: aug_box_blur_single, aug_gaussian_blur_single, aug_gaussian_blur
- * and aug_gaussian_ksize (semantics §13, manual 3.1.4.4), the backend-neutral half:
- * argument checks, output allocation, and the 1-D taps the backends apply.
+/* core/blur.c: aug_box_blur_single, aug_gaussian_blur_single, aug_gaussian_blur,
+ * aug_gaussian_ksize and aug_pil_gaussian_blur(_single) (semantics §13, manual
+ * 3.1.4.4), the backend-neutral half: argument checks, output allocation, and
+ * the 1-D taps (the PIL boxes, core/blur_pil.c) the backends apply.
  *
  * Kernel window: k taps at offsets -k/2 .. -k/2 + k - 1 (k/2 rounded down), so an
  * even k reads one more pixel up/left than down/right (the manual's half-pixel
@@ -96,11 +97,37 @@ static int blur_acc(aug_dtype dtype, int box, int64_t ksize) {
     }
 }
 
+/* The PIL boxes of a plan: one radius (radii NULL) or one per image, read from
+ * their device, each finite and in [0, AUG__PIL_RADIUS_MAX]. */
+static aug_status make_boxes(aug__blur_plan *plan, const aug_tensor *radii, double radius) {
+    const char *func = plan->func;
+    int64_t nt = radii ? plan->n : 1;
+    float *f = malloc((size_t)nt * sizeof(float));
+    aug__pilbox *pil = malloc((size_t)nt * sizeof(aug__pilbox));
+    aug_status st = f && pil ? AUG_OK : AUG__NOMEM(func);
+    if (st == AUG_OK && radii) st = aug_tensor_read(radii, f, (size_t)nt * sizeof(float), 1);
+    plan->nt = nt;
+    plan->pil = pil;
+    for (int64_t i = 0; st == AUG_OK && i < nt; i++) {
+        double r = radii ? (double)f[i] : radius;
+        if (!(r >= 0.0 && r <= AUG__PIL_RADIUS_MAX)) {
+            st = radii ? aug__error(AUG_ERR_VALUE, func, "radii[%lld] = %g must be in [0, %g]", (long long)i, r,
+                                    AUG__PIL_RADIUS_MAX)
+                       : aug__error(AUG_ERR_VALUE, func, "radius = %g must be in [0, %g]", r, AUG__PIL_RADIUS_MAX);
+            break;
+        }
+        pil[i] = aug__pil_box((float)r);
+    }
+    free(f);
+    return st;
+}
+
 /* The kernels of a plan (see core/blur.h): sizes and taps of every image, from
  * one sigma (sigmas NULL; box: sigma 0) or per-image sigmas read from their
  * device. On success the caller frees with free_kernels. */
 static aug_status make_kernels(aug__blur_plan *plan, const aug_tensor *sigmas, double sigma, int64_t max_ksize) {
     const char *func = plan->func;
+    if (plan->kind == AUG__BLUR_PIL) return make_boxes(plan, sigmas, sigma);
     int64_t nt = sigmas ? plan->n : 1;
     double *sig = malloc((size_t)nt * sizeof(double));
     float *f = sigmas ? malloc((size_t)nt * sizeof(float)) : NULL;
@@ -132,6 +159,7 @@ static aug_status make_kernels(aug__blur_plan *plan, const aug_tensor *sigmas, d
 }
 
 static void free_kernels(aug__blur_plan *plan) {
+    free((void *)plan->pil);
     for (int64_t i = 0; plan->tv && i < 2 * plan->nt; i++) free(plan->tv[i].w);
     free((void *)plan->tv);
     free((void *)plan->ks);
@@ -155,15 +183,19 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
     if (sigmas) {
         const aug_tensor *s = sigmas;
         if ((st = aug__tensor_check(func, s))) return st;
+        const char *what = plan->kind == AUG__BLUR_PIL ? "radii" : "sigmas";
         if (s->dtype != AUG_FLOAT32)
-            return aug__error(AUG_ERR_TYPE, func, "sigmas must be float32, not %s", aug_dtype_name(s->dtype));
+            return aug__error(AUG_ERR_TYPE, func, "%s must be float32, not %s", what, aug_dtype_name(s->dtype));
         if (s->device.type != AUG_DEVICE_CPU && !aug__device_eq(s->device, in->device)) /* the CPU: no wait */
-            return aug__error(AUG_ERR_VALUE, func, "sigmas is on device %s but the input is on %s",
+            return aug__error(AUG_ERR_VALUE, func, "%s is on device %s but the input is on %s", what,
                               aug__device_str(s->device, da, sizeof da), aug__device_str(in->device, db, sizeof db));
         if (s->ndim != 1 || s->shape[0] != in->shape[0])
-            return aug__error(AUG_ERR_VALUE, func, "sigmas has shape %s but (%lld,) is needed",
+            return aug__error(AUG_ERR_VALUE, func, "%s has shape %s but (%lld,) is needed", what,
                               aug_shape_str(s->ndim, s->shape, sa, sizeof sa), (long long)in->shape[0]);
     }
+    if (plan->kind == AUG__BLUR_PIL && in->dtype != AUG_UINT8)
+        return aug__error(AUG_ERR_TYPE, func, "input must be uint8 (PIL's 8-bit images), not %s",
+                          aug_dtype_name(in->dtype));
     aug__need need = {AUG__FAMILY_BLUR, (int)plan->kind, in->dtype, AUG_DTYPE_AUTO};
     const aug__backend *be = aug__backend_supporting(func, in->device, &need);
     if (!be) return aug_last_status();
@@ -201,7 +233,8 @@ static aug_status blur_run(aug__blur_plan *plan, const aug_tensor *in, int ndim,
             if (tmp) plan->src = aug_tensor_ptr(tmp);
         }
         int box = plan->kind == AUG__BLUR_BOX, u8 = in->dtype == AUG_UINT8 || in->dtype == AUG_INT8;
-        plan->path = !u8 ? AUG__BLUR_GENERIC
+        plan->path = plan->kind == AUG__BLUR_PIL ? AUG__BLUR_PIL8
+                     : !u8 ? AUG__BLUR_GENERIC
                      : !box ? AUG__BLUR_GAUSS8
                      : plan->ksize <= AUG__BOX8_MAX ? AUG__BLUR_BOX8 : AUG__BLUR_GENERIC;
         plan->acc = blur_acc(in->dtype, box, plan->kmax);
@@ -237,4 +270,19 @@ aug_status aug_gaussian_blur(const aug_tensor *in, const aug_tensor *sigmas, int
     if (!sigmas) return aug__error(AUG_ERR_VALUE, func, "sigmas is NULL");
     aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_GAUSSIAN};
     return blur_run(&plan, in, 4, out, 0, sigmas, 0.0, max_ksize);
+}
+
+aug_status aug_pil_gaussian_blur_single(const aug_tensor *in, double radius, aug_tensor **out) {
+    const char *func = "aug_pil_gaussian_blur_single";
+    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_PIL};
+    if (!(radius >= 0.0 && radius <= AUG__PIL_RADIUS_MAX)) /* NaN too */
+        return aug__error(AUG_ERR_VALUE, func, "radius = %g must be in [0, %g]", radius, AUG__PIL_RADIUS_MAX);
+    return blur_run(&plan, in, 3, out, 0, NULL, radius, 0);
+}
+
+aug_status aug_pil_gaussian_blur(const aug_tensor *in, const aug_tensor *radii, aug_tensor **out) {
+    const char *func = "aug_pil_gaussian_blur";
+    if (!radii) return aug__error(AUG_ERR_VALUE, func, "radii is NULL");
+    aug__blur_plan plan = {.func = func, .kind = AUG__BLUR_PIL};
+    return blur_run(&plan, in, 4, out, 0, radii, 0.0, 0);
 }

@@ -14,8 +14,19 @@
 
 typedef enum aug__blur_kind {
     AUG__BLUR_BOX = 0,      /* ksize x ksize mean */
-    AUG__BLUR_GAUSSIAN = 1  /* per-image sigma, optional max_ksize */
+    AUG__BLUR_GAUSSIAN = 1, /* per-image sigma, optional max_ksize */
+    AUG__BLUR_PIL = 2       /* PIL's GaussianBlur(radius): 3 extended box passes per axis, uint8 */
 } aug__blur_kind;
+
+/* One image's PIL box (Pillow's extended box blur, semantics §13): each pass
+ * maps a line x to out[j] = (ww * sum_{|k| <= r} x[j + k] + fw * (x[j - r - 1]
+ * + x[j + r + 1]) + 2^23) >> 24, indices clamped to the line; copy: radius 0. */
+#define AUG__PIL_RADIUS_MAX 1e6 /* keeps the window sums (2 r + 1) * 255 within uint32, as Pillow's */
+typedef struct aug__pilbox {
+    int64_t r;               /* int(box radius) */
+    uint32_t ww, fw;         /* (2 r + 1) ww + 2 fw <= 2^24 */
+    int copy;
+} aug__pilbox;
 
 /* Taps of one 1-D pass over an axis of length L >= 1. */
 typedef struct aug__taps {
@@ -31,7 +42,8 @@ typedef struct aug__taps {
 typedef enum aug__blur_path {
     AUG__BLUR_GENERIC = 0,
     AUG__BLUR_BOX8 = 1,      /* uint8 / int8 box, ksize <= AUG__BOX8_MAX */
-    AUG__BLUR_GAUSS8 = 2     /* uint8 / int8 Gaussian */
+    AUG__BLUR_GAUSS8 = 2,    /* uint8 / int8 Gaussian */
+    AUG__BLUR_PIL8 = 3       /* uint8 PIL box passes (kind PIL; ks, tv, th unset) */
 } aug__blur_path;
 
 /* The core has read the sigmas (from the image's device), checked them, and
@@ -52,6 +64,7 @@ struct aug__blur_plan {
     const int64_t *ks;       /* nt kernel sizes */
     const aug__taps *tv, *th;/* nt vertical (over H) and horizontal (over W) taps (unset where ks == 1) */
     int64_t kmax;            /* the largest ks */
+    const aug__pilbox *pil;  /* PIL8: nt boxes */
     aug__exec exec;
 };
 
@@ -59,6 +72,10 @@ struct aug__blur_plan {
  * length L: box weights (1 each) when sigma is 0, else exp(-i^2 / (2 sigma^2))
  * normalised over the window. t->w is malloc'd (caller frees); NULL with an
  * error naming func on allocation failure. */
+/* The PIL box of a radius (Pillow's _gaussian_blur_radius and box weights, in
+ * float32 as its C); radius >= 0 and finite. */
+AUG__HIDDEN aug__pilbox aug__pil_box(float radius);
+
 AUG__HIDDEN aug_status aug__blur_taps(const char *func, int64_t k, double sigma, int64_t L, aug__taps *t);
 
 #endif

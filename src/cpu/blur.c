@@ -199,6 +199,7 @@ static void blur_task(void *ctx, int64_t task, int worker) {
 
 aug_status aug__cpu_blur(const aug__blur_plan *plan) {
     const char *func = plan->func;
+    if (plan->path == AUG__BLUR_PIL8) return aug__cpu_blur_pil(plan);
     const int64_t n = plan->n;
     const int box = plan->kind == AUG__BLUR_BOX;
     blur_ctx k = {plan, (int)plan->in->dtype, plan->acc,

@@ -16,5 +16,7 @@ AUG__HIDDEN int aug__blur_box8_rows(int64_t ksize, const uint8_t *src, uint8_t *
                                     int64_t y0, int64_t y1, uint8_t flip, int level);
 AUG__HIDDEN int aug__blur_gauss8_rows(const aug__taps *tv, const aug__taps *th, const uint8_t *src, uint8_t *dst,
                                       int64_t H, int64_t W, int64_t y0, int64_t y1, uint8_t flip, int level);
+/* cpu/blur_pil.c: the PIL8 path (PIL's GaussianBlur) of aug__cpu_blur. */
+AUG__HIDDEN aug_status aug__cpu_blur_pil(const aug__blur_plan *plan);
 
 #endif

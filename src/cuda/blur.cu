@@ -20,7 +20,8 @@
  * plan's stream. Both passes run as shared-memory tiles (every line value a
  * tile's windows read is loaded and converted once) whenever the plan's widest
  * window fits in 48 KiB; the plain kernels, one value per thread reading
- * global memory, take the rest. Both compute each value the same way. */
+ * global memory, take the rest. Both compute each value the same way.
+ * PIL8 (PIL's GaussianBlur) is cuda/blur_pil.cu's. */
 #include <string.h>
 #include <stdlib.h>
 #include "cuda/values.cuh"
@@ -373,7 +374,10 @@ static aug_status run_pass(const char *func, const aug__exec *e, const pass_kern
 
 #define PASS(plain, tiled) pass_kernels{plain, tiled, #plain, #tiled}
 
+aug_status aug__cuda_blur_pil(const aug__blur_plan *p); /* cuda/blur_pil.cu */
+
 aug_status aug__cuda_blur(const aug__blur_plan *p) {
+    if (p->path == AUG__BLUR_PIL8) return aug__cuda_blur_pil(p);
     const char *func = p->func;
     const aug__exec *e = &p->exec;
     const int dev = e->device.id;

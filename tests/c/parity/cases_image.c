@@ -94,14 +94,14 @@ static void run_lighting(ph_run *r, const ph_case *c) {
 
 /* ---- blur ------------------------------------------------------------------- */
 
-enum { BOX, GAUSS, GAUSS_BATCH };
+enum { BOX, GAUSS, GAUSS_BATCH, PIL, PIL_BATCH };
 
 /* One blur on both backends (into new outputs, then in place on the GPU). */
 static void check_blur(ph_run *r, int kind, int ndim, const int64_t *shape, aug_dtype t, int ksize, double sigma,
                        const float *sigmas, int max_ksize) {
     char what[160];
     snprintf(what, sizeof what, "%s %s %lldx%lld ksize %d sigma %g max_ksize %d",
-             kind == BOX ? "box" : "gaussian", aug_dtype_name(t), (long long)shape[ndim - 2],
+             kind == BOX ? "box" : kind >= PIL ? "pil" : "gaussian", aug_dtype_name(t), (long long)shape[ndim - 2],
              (long long)shape[ndim - 1], ksize, sigma, max_ksize);
     aug_tensor *im, *gim, *rc = NULL, *gr = NULL, *s = NULL, *gs = NULL;
     image_pair(r, ndim, shape, t, (uint64_t)t * 7 + 3, &im, &gim);
@@ -110,6 +110,11 @@ static void check_blur(ph_run *r, int kind, int ndim, const int64_t *shape, aug_
         a = aug_box_blur_single(im, ksize, &rc), b = aug_box_blur_single(gim, ksize, &gr);
     } else if (kind == GAUSS) {
         a = aug_gaussian_blur_single(im, sigma, &rc), b = aug_gaussian_blur_single(gim, sigma, &gr);
+    } else if (kind == PIL) {
+        a = aug_pil_gaussian_blur_single(im, sigma, &rc), b = aug_pil_gaussian_blur_single(gim, sigma, &gr);
+    } else if (kind == PIL_BATCH) {
+        s = th_floats_on(sigmas, shape[0], CPU), gs = th_floats_on(sigmas, shape[0], ph_dev(r));
+        a = aug_pil_gaussian_blur(im, s, &rc), b = aug_pil_gaussian_blur(gim, gs, &gr);
     } else {
         s = th_floats_on(sigmas, shape[0], CPU), gs = th_floats_on(sigmas, shape[0], ph_dev(r));
         a = aug_gaussian_blur(im, s, max_ksize, &rc), b = aug_gaussian_blur(gim, gs, max_ksize, &gr);
@@ -121,6 +126,8 @@ static void check_blur(ph_run *r, int kind, int ndim, const int64_t *shape, aug_
     /* in place: the core blurs a temporary copy */
     if (kind == BOX) b = aug_box_blur_single(gim, ksize, &gim);
     else if (kind == GAUSS) b = aug_gaussian_blur_single(gim, sigma, &gim);
+    else if (kind == PIL) b = aug_pil_gaussian_blur_single(gim, sigma, &gim);
+    else if (kind == PIL_BATCH) b = aug_pil_gaussian_blur(gim, gs, &gim);
     else b = aug_gaussian_blur(gim, gs, max_ksize, &gim);
     assert_int_equal(b, AUG_OK);
     ph_check(r, what, rc, gim);
@@ -172,6 +179,24 @@ static void run_blur_gaussian(ph_run *r, const ph_case *c) {
     }
 }
 
+/* PIL's GaussianBlur (uint8 only): radii 0 (a copy), below 1 (r 0), timm's range, wider than the image. */
+static void run_blur_pil(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t img[3] = {3, 17, 23}, tiny[3] = {1, 1, 1}, small[3] = {2, 2, 3};
+    const double rad[6] = {0.0, 0.3, 1.0, 1.7, 2.0, 40.0};
+    for (int k = 0; k < 6; k++) {
+        check_blur(r, PIL, 3, img, AUG_UINT8, 0, rad[k], NULL, 0);
+        check_blur(r, PIL, 3, tiny, AUG_UINT8, 0, rad[k], NULL, 0);
+        check_blur(r, PIL, 3, small, AUG_UINT8, 0, rad[k], NULL, 0);
+    }
+    const int64_t batch[4] = {5, 3, 15, 12};
+    const float radii[5] = {1.2f, 0.0f, 3.3f, 0.1f, 9.0f};
+    check_blur(r, PIL_BATCH, 4, batch, AUG_UINT8, 0, 0, radii, 0);
+    for (int k = 0; k < 3; k++) { /* random sizes and radii */
+        const int64_t rs[3] = {ph_range(r, 1, 3), ph_range(r, 1, 40), ph_range(r, 1, 40)};
+        check_blur(r, PIL, 3, rs, AUG_UINT8, 0, (double)ph_range(r, 0, 60) / 10.0, NULL, 0);
+    }
+}
 
 /* ---- warp ------------------------------------------------------------------- */
 
@@ -438,6 +463,7 @@ static const ph_case CASES[] = {
     {"lighting/lighting", AUG__FAMILY_LIGHTING, -1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_ULP8, run_lighting},
     {"blur/box", AUG__FAMILY_BLUR, 0, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_blur_box},
     {"blur/gaussian", AUG__FAMILY_BLUR, 1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_blur_gaussian},
+    {"blur/pil", AUG__FAMILY_BLUR, 2, 1u << AUG_UINT8, 0, 4, NULL, PH_BOUND_EXACT, run_blur_pil},
     {"warp/kernels", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_kernels},
     {"warp/dtypes", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_dtypes},
     {"warp/options", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_options},
