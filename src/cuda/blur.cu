@@ -195,7 +195,8 @@ AUG_GLOBAL_BOUNDED(BOX8_THREADS) void aug__k_blur_box8_tiled(blur_args a) {
         const uint8_t *src = (const uint8_t *)a.src + plane;
         for (int64_t r = 0; r < rows; r++) { /* consecutive threads, consecutive bytes of a row */
             const uint8_t *line = src + clampi(y0 + o + r, a.H) * a.W;
-            for (int64_t c = tid; c < cols; c += tw) raw[r * cols + c] = (uint8_t)(line[clampi(x0 + o + c, a.W)] ^ a.flip);
+            for (int64_t c = tid; c < cols; c += tw)
+                raw[r * cols + c] = (uint8_t)(line[clampi(x0 + o + c, a.W)] ^ a.flip);
         }
         __syncthreads();
         for (int64_t r = 0; r < rows; r++) { /* each thread's column only: no barrier before the slide */
@@ -465,7 +466,8 @@ aug_status aug__cuda_blur(const aug__blur_plan *p) {
         case AUG__BLUR_BOX8: {
             aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
             g.threads = aug__cuda_bounded(g.threads, BOX8_THREADS); /* the tile width is the block */
-            const int64_t tw = g.threads, tiles = a.n / hw * ((p->h + BOX8_ROWS - 1) / BOX8_ROWS) * ((p->w + tw - 1) / tw);
+            const int64_t tw = g.threads;
+            const int64_t tiles = a.n / hw * ((p->h + BOX8_ROWS - 1) / BOX8_ROWS) * ((p->w + tw - 1) / tw);
             aug__cuda_grid t = aug__cuda_grid_for(e, tiles * tw, 256);
             t.threads = g.threads;
             AUG_LAUNCH(aug__k_blur_box8_tiled, t.blocks, t.threads, box8_shared(tw, p->ksize), stream, a);

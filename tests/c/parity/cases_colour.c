@@ -110,7 +110,8 @@ static void run_contrast_rows(ph_run *r, const ph_case *cs) {
             if (t == AUG_FLOAT32 && wi < 5) { /* every row 1, tiny, ..., tiny, -1: its sum 0 left to right */
                 float *v = (float *)aug_tensor_ptr(x);
                 for (int64_t i = 0; i < N * ch * hh; i++)
-                    for (int64_t k = 0; k < w; k++) v[i * w + k] = k == 0 ? 1.0f : k == w - 1 && w > 2 ? -1.0f : 0x1p-60f;
+                    for (int64_t k = 0; k < w; k++)
+                        v[i * w + k] = k == 0 ? 1.0f : k == w - 1 && w > 2 ? -1.0f : 0x1p-60f;
                 aug_tensor_free(xd);
                 xd = aug_tensor_to(x, ph_dev(r));
                 assert_non_null(xd);
