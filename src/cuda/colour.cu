@@ -4,11 +4,12 @@
  * hold the same rule's results), so both backends store the same bits. The
  * rules use fmaf on purpose (torch's add with alpha is a fused multiply-add):
  * these kernels are in the Makefile's CUDA_FMA_ALLOWED list; everything else is
- * --fmad=false arithmetic. Contrast means: one thread per (image, row) sums the
- * row's grayscale left to right in double, one thread per image adds the row
- * sums in row order: the CPU's order, so float32 means agree bit for bit. The
- * row pass stores each pixel as it is before the contrast step in the output,
- * and the main pass goes on from there: no step runs twice.
+ * --fmad=false arithmetic. Contrast means: blocks of 32 rows read each row's
+ * pixels coalesced (consecutive threads, consecutive pixels) and one thread
+ * per row sums its grayscale left to right in double; one thread per image adds
+ * the row sums in row order: the CPU's order, so float32 means agree bit for
+ * bit. The row pass stores each pixel as it is before the contrast step in
+ * the output, and the main pass goes on from there: no step runs twice.
  * aug_color_jitter_lighting's lighting runs in the jitter kernel after the
  * steps, as aug_lighting's kernels run it: uint8 through host-built
  * per-(image, channel) tables (aug__colour_light_table, uploaded), uint16 and
@@ -86,23 +87,52 @@ AUG_DEV void store_px(const colour_args &a, int64_t oc, int64_t i, int64_t q, fl
     }
 }
 
-/* The grayscale sum of one row after the steps before the contrast step. */
+/* The grayscale sums of rows after the steps before the contrast step. A block
+ * takes ROWSUM_ROWS consecutive rows (of any images) at a time and walks them
+ * in chunks of ROWSUM_COLS columns: its threads run the steps on the chunk's
+ * pixels with consecutive threads on consecutive pixels of a row (coalesced
+ * loads, and stores when the steps before the contrast are kept), writing each
+ * pixel's mean term into a shared tile; then the thread owning a row (row r:
+ * thread r % blockDim.x) adds that row's terms left to right to its running
+ * double sum. Each row is still summed in the CPU's order, so float32 terms
+ * (whose double sums depend on the order) agree bit for bit. */
+#define ROWSUM_ROWS 32
+#define ROWSUM_COLS 32
+
 AUG_GLOBAL void aug__k_colour_rowsum(colour_args a) {
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < a.n * a.h; t += step) {
-        const int64_t i = t / a.h, y = t % a.h;
-        const aug__colour_image *d = a.img + i;
-        const int at = d->contrast_at;
-        if (at < 0) continue;
-        double sum = 0.0;
-        for (int64_t x = 0; x < a.w; x++) {
-            float r, g, b;
-            load_px(a, a.src, i, y * a.w + x, &r, &g, &b);
-            aug__colour_steps(d, 0, at, (int)a.c, a.u8, 0.0f, &r, &g, &b);
-            sum += (double)aug__colour_mean_term((int)a.c, a.u8, r, g, b);
-            if (at > 0) store_px(a, a.c, i, y * a.w + x, r, g, b); /* the main pass goes on from here */
+    AUG_SHARED(float, term, ROWSUM_ROWS * (ROWSUM_COLS + 1)); /* +1: a row's owner reads across banks */
+    AUG_SHARED(double, acc, ROWSUM_ROWS);
+    const int64_t rows = a.n * a.h, groups = (rows + ROWSUM_ROWS - 1) / ROWSUM_ROWS, tid = threadIdx.x;
+    for (int64_t grp = blockIdx.x; grp < groups; grp += gridDim.x) {
+        const int64_t t0 = grp * ROWSUM_ROWS;
+        for (int64_t r = tid; r < ROWSUM_ROWS; r += blockDim.x) acc[r] = 0.0;
+        for (int64_t x0 = 0; x0 < a.w; x0 += ROWSUM_COLS) {
+            const int64_t cols = a.w - x0 < ROWSUM_COLS ? a.w - x0 : ROWSUM_COLS;
+            for (int64_t e = tid; e < ROWSUM_ROWS * cols; e += blockDim.x) {
+                const int64_t r = e / cols, x = x0 + (e - r * cols), t = t0 + r;
+                if (t >= rows) break; /* later e are later rows */
+                const int64_t i = t / a.h, y = t - i * a.h;
+                const aug__colour_image *d = a.img + i;
+                const int at = d->contrast_at;
+                if (at < 0) continue;
+                float cr, cg, cb;
+                load_px(a, a.src, i, y * a.w + x, &cr, &cg, &cb);
+                aug__colour_steps(d, 0, at, (int)a.c, a.u8, 0.0f, &cr, &cg, &cb);
+                term[r * (ROWSUM_COLS + 1) + (e - r * cols)] = aug__colour_mean_term((int)a.c, a.u8, cr, cg, cb);
+                if (at > 0) store_px(a, a.c, i, y * a.w + x, cr, cg, cb); /* the main pass goes on from here */
+            }
+            __syncthreads();
+            for (int64_t r = tid; r < ROWSUM_ROWS && t0 + r < rows; r += blockDim.x) {
+                const float *row = term + r * (ROWSUM_COLS + 1);
+                double sum = acc[r];
+                for (int64_t c = 0; c < cols; c++) sum += (double)row[c];
+                acc[r] = sum;
+            }
+            __syncthreads(); /* the next chunk overwrites the tile */
         }
-        AUG_ST(a.rowsum + t, sum);
+        for (int64_t r = tid; r < ROWSUM_ROWS && t0 + r < rows; r += blockDim.x)
+            if (a.img[(t0 + r) / a.h].contrast_at >= 0) AUG_ST(a.rowsum + (t0 + r), acc[r]);
+        __syncthreads(); /* acc is reset for the next group */
     }
 }
 
@@ -203,7 +233,7 @@ aug_status aug__cuda_colour(const aug__colour_plan *p) {
         }
     }
     if (st == AUG_OK && p->any_contrast) {
-        aug__cuda_grid g = aug__cuda_grid_for(e, p->n * p->h, 128);
+        aug__cuda_grid g = aug__cuda_grid_for(e, p->n * p->h * p->w, 128); /* one thread per pixel of a chunk */
         AUG_LAUNCH(aug__k_colour_rowsum, g.blocks, g.threads, 0, stream, a);
         st = aug__cuda_launched(func, "aug__k_colour_rowsum", g.blocks, g.threads);
         if (st == AUG_OK) {

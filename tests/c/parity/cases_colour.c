@@ -3,6 +3,8 @@
  * images of 1 and 3 channels, byte for byte (float32 included: both backends
  * sum the contrast mean in the same order); aug_color_jitter_lighting on the
  * device against aug_color_jitter then aug_lighting there and against the CPU;
+ * the contrast mean's rows over chunk and image edges, float32 rows whose sum
+ * depends on the order;
  * aug_invert, aug_posterize and aug_solarize (the tone family) on 2-4-d views of every layout it reads and every
  * dtype it takes, out of place and in place; aug_equalize, aug_autocontrast and
  * aug_adjust_sharpness (the autotone family) likewise, uint16 included (equalize's
@@ -84,6 +86,45 @@ static void run_functions(ph_run *r, const ph_case *cs) {
                 }
                 aug_tensor_free(x), aug_tensor_free(xd);
             }
+}
+
+/* The contrast mean's row pass (src/cuda/colour.cu: blocks of 32 rows, chunks
+ * of 32 columns): widths of one, just under and over a chunk and of several,
+ * heights that put a group's rows in two or more images, on every dtype with
+ * adjust_contrast and color_jitter; and float32 images whose rows' double sums
+ * depend on the order (1 + 2^-60 + ... - 1: 0 left to right, the tiny terms
+ * vanish; summed first, they make the mean and the tiny pixels' outputs
+ * differ), so an order other than the CPU's stores other bits. */
+static void run_contrast_rows(ph_run *r, const ph_case *cs) {
+    double b[N], c[N], s[N], h[N];
+    int32_t order[4 * N];
+    sample(r, b, c, s, h, order);
+    const int64_t widths[6] = {1, 31, 33, 64, 97, 0};
+    for (int d = 0; d < ph_ndtypes(cs); d++)
+        for (int wi = 0; wi < 6; wi++) {
+            aug_dtype t = ph_dtype(cs, d);
+            const int ch = wi % 2 ? 3 : 1;
+            const int64_t w = widths[wi] ? widths[wi] : ph_range(r, 1, 300), hh = ph_range(r, 1, 45);
+            aug_tensor *x, *xd, *a = NULL, *g = NULL;
+            image(r, t, ch, hh, w, &x, &xd);
+            if (t == AUG_FLOAT32 && wi < 5) { /* every row 1, tiny, ..., tiny, -1: its sum 0 left to right */
+                float *v = (float *)aug_tensor_ptr(x);
+                for (int64_t i = 0; i < N * ch * hh; i++)
+                    for (int64_t k = 0; k < w; k++)
+                        v[i * w + k] = k == 0 ? 1.0f : k == w - 1 && w > 2 ? -1.0f : 0x1p-60f;
+                aug_tensor_free(xd);
+                xd = aug_tensor_to(x, ph_dev(r));
+                assert_non_null(xd);
+            }
+            assert_int_equal(aug_adjust_contrast(x, 0.6, &a), AUG_OK);
+            assert_int_equal(aug_adjust_contrast(xd, 0.6, &g), AUG_OK);
+            ph_check(r, "adjust_contrast", a, g);
+            aug_tensor_free(a), aug_tensor_free(g), a = g = NULL;
+            assert_int_equal(aug_color_jitter(x, b, c, s, h, order, &a), AUG_OK);
+            assert_int_equal(aug_color_jitter(xd, b, c, s, h, order, &g), AUG_OK);
+            ph_check(r, "color_jitter", a, g);
+            aug_tensor_free(a), aug_tensor_free(g), aug_tensor_free(x), aug_tensor_free(xd);
+        }
 }
 
 static aug_tensor *f32_tensor(const float *v, int64_t n, aug_device where) {
@@ -241,6 +282,8 @@ static const ph_case CASES[] = {
      NULL, PH_BOUND_EXACT, run_functions},
     {"colour/jitter_lighting", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32), 0,
      4, NULL, PH_BOUND_EXACT, run_jitter_lighting},
+    {"colour/contrast_rows", AUG__FAMILY_COLOUR, -1, (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32), 0,
+     4, NULL, PH_BOUND_EXACT, run_contrast_rows},
     {"tone/invert", AUG__FAMILY_TONE, -1,
      (1u << AUG_UINT8) | (1u << AUG_UINT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), PH_LAYOUTS_VIEWS, 4, NULL,
      PH_BOUND_EXACT, run_invert},

@@ -3,7 +3,8 @@
  * lighting of one image and of batches on every dtype, separately and in place
  * (8- and 16-bit exactly, floats within semantics §8 on a GPU: exactly on the
  * emulated devices, which use the host's libm); box and Gaussian blurs, per-image
- * sigmas, windows wider than the image, in place; the affine warp on every dtype
+ * sigmas, windows wider than the image, in place, the 8-bit box's tiles (edges,
+ * many planes, narrow blocks, a channels-last buffer); the affine warp on every dtype
  * pair, every kernel (fixed point, float32, exact), channel counts, supersampling,
  * source views (reversed rows, strided channels, CHW) and every option (on
  * uint16, int16 and float16 images too); the perspective warp alike, with
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/backend.h"
+#include "scalar/blur.h"
 #include "helpers/th_cuda.h"
 #include "parity/harness.h"
 
@@ -152,6 +154,50 @@ static void run_blur_box(ph_run *r, const ph_case *c) {
     for (int k = 0; k < 2; k++) { /* random sizes and windows */
         const int64_t rs[3] = {ph_range(r, 1, 3), ph_range(r, 1, 24), ph_range(r, 1, 24)};
         check_blur(r, BOX, 3, rs, ALL[ph_range(r, 0, 12)], (int)ph_range(r, 1, 30), 0, NULL, 0);
+    }
+}
+
+/* The 8-bit box's shared-memory tiles (src/cuda/blur.cu, 16 rows x the block's
+ * threads): planes several tiles across and down with odd remainders, every
+ * window of the exact path, many planes (the box takes one (C, H, W) image: its
+ * planes are the batch), blocks of 8 and 5 threads (windows wider than the
+ * tile), and a channels-last buffer seen as CHW (a permuted view). */
+static void check_box_view(ph_run *r, const char *what, const aug_tensor *im, const aug_tensor *gim, int ksize) {
+    aug_tensor *rc = NULL, *gr = NULL;
+    assert_int_equal(aug_box_blur_single(im, ksize, &rc), AUG_OK);
+    assert_int_equal(aug_box_blur_single(gim, ksize, &gr), AUG_OK);
+    ph_check(r, what, rc, gr);
+    aug_tensor_free(rc), aug_tensor_free(gr);
+}
+
+static void run_blur_box8_tiles(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t wide[3] = {2, 37, 301}, planes[3] = {7, 19, 45}, long_row[3] = {1, 18, 1100};
+    for (int k = 1; k <= AUG__BOX8_MAX; k++) check_blur(r, BOX, 3, wide, k % 2 ? AUG_UINT8 : AUG_INT8, k, 0, NULL, 0);
+    check_blur(r, BOX, 3, planes, AUG_UINT8, 5, 0, NULL, 0);
+    check_blur(r, BOX, 3, planes, AUG_INT8, 16, 0, NULL, 0);
+    check_blur(r, BOX, 3, long_row, AUG_UINT8, 9, 0, NULL, 0);
+    int blocks = 0, threads = 0;
+    aug_get_launch(&blocks, &threads);
+    const int narrow[2] = {8, 5};
+    for (int i = 0; i < 2; i++) { /* the harness's setup restores the setting if a check fails */
+        assert_int_equal(aug_set_launch(blocks, narrow[i]), AUG_OK);
+        check_blur(r, BOX, 3, wide, AUG_UINT8, 16, 0, NULL, 0);
+        check_blur(r, BOX, 3, planes, AUG_INT8, 11, 0, NULL, 0);
+    }
+    assert_int_equal(aug_set_launch(blocks, threads), AUG_OK);
+    const int64_t hwc[3] = {23, 29, 3};
+    const int perm[3] = {2, 0, 1};
+    aug_tensor *im, *gim;
+    image_pair(r, 3, hwc, AUG_UINT8, 5, &im, &gim);
+    aug_tensor *v = aug_tensor_permute(im, perm), *gv = aug_tensor_permute(gim, perm);
+    assert_non_null(v);
+    assert_non_null(gv);
+    for (int k = 2; k <= AUG__BOX8_MAX; k += 7) check_box_view(r, "box uint8 HWC buffer as CHW", v, gv, k);
+    aug_tensor_free(v), aug_tensor_free(gv), aug_tensor_free(im), aug_tensor_free(gim);
+    for (int k = 0; k < 2; k++) { /* random sizes and windows */
+        const int64_t rs[3] = {ph_range(r, 1, 6), ph_range(r, 1, 70), ph_range(r, 1, 600)};
+        check_blur(r, BOX, 3, rs, k ? AUG_INT8 : AUG_UINT8, (int)ph_range(r, 1, AUG__BOX8_MAX), 0, NULL, 0);
     }
 }
 
@@ -462,6 +508,8 @@ static const ph_case CASES[] = {
     /* floats within semantics §8 on a GPU (powf / expf); 8- and 16-bit exactly */
     {"lighting/lighting", AUG__FAMILY_LIGHTING, -1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_ULP8, run_lighting},
     {"blur/box", AUG__FAMILY_BLUR, 0, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_blur_box},
+    {"blur/box8_tiles", AUG__FAMILY_BLUR, 0, (1u << AUG_UINT8) | (1u << AUG_INT8), 0, 4, NULL, PH_BOUND_EXACT,
+     run_blur_box8_tiles},
     {"blur/gaussian", AUG__FAMILY_BLUR, 1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_blur_gaussian},
     {"blur/pil", AUG__FAMILY_BLUR, 2, 1u << AUG_UINT8, 0, 4, NULL, PH_BOUND_EXACT, run_blur_pil},
     {"warp/kernels", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_kernels},
