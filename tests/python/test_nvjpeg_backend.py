@@ -16,9 +16,22 @@ from PIL import Image
 import augpy
 from conftest import DECODE_ENGINE
 
-MODULE = os.environ.get("AUG_CUDA_MODULE", "")
-pytestmark = pytest.mark.skipif(DECODE_ENGINE != "nvjpeg" or "emu" not in os.path.basename(MODULE),
-                                reason="needs the emulator's stand-in nvJPEG (AUG_EMU_NVJPEG=1)")
+
+def emulated_module():
+    """The path of the loaded emulated CUDA module (libaug_cuda_emu*.so), or None."""
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1]
+                if os.path.basename(path).startswith("libaug_cuda_emu") and ".so" in path:
+                    return path
+    except OSError:
+        pass
+    return None
+
+
+MODULE = emulated_module() if DECODE_ENGINE == "nvjpeg" else None
+pytestmark = pytest.mark.skipif(MODULE is None, reason="needs the emulator's stand-in nvJPEG (AUG_EMU_NVJPEG=1)")
 
 
 def counters(reset=False):
