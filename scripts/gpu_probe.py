@@ -65,7 +65,7 @@ def main():
     # ---- decode: nvJPEG (or the fallback) against the CPU decoder
     dec = augpy.Decoder()
     cpu_dec = augpy._augpy._decoder_restore("cpu", 16 << 20, 8 << 20, False, 1 << 28, 1 << 32)
-    print("engine:", dec.engine)
+    print("engine:", dec.engine, "| jpeg_backend:", dec.jpeg_backend)  # the hardware engines on an H200
     if args.expect_engine and dec.engine != args.expect_engine:
         bad.append(f"the decoder's engine is {dec.engine}, not {args.expect_engine} "
                    f"(AUG_NVJPEG_LIBRARY={os.environ.get('AUG_NVJPEG_LIBRARY', '<unset>')})")

@@ -258,6 +258,13 @@ AUG_API void aug_decoder_free(aug_decoder *d); /* NULL is fine */
  * without nvJPEG: every image is decoded on the CPU and copied to the device,
  * queued on the current stream). NULL for NULL. */
 AUG_API const char *aug_decoder_engine(const aug_decoder *d);
+/* Which backend decodes: aug_decoder_engine's answer, except on the "nvjpeg"
+ * engine: "hardware (batched; other files: hybrid)" where the device has JPEG
+ * decode engines (A100/H100/H200; other files: "hybrid+gpu_huffman" with
+ * gpu_huffman), else "hybrid" or "hybrid+gpu_huffman" followed by why not
+ * hardware, e.g. "hybrid (no hardware decoder: nvjpegCreateExV2 failed with
+ * NVJPEG_STATUS_ARCH_MISMATCH)". NULL for NULL. */
+AUG_API const char *aug_decoder_jpeg_backend(const aug_decoder *d);
 /* The largest image, in pixels (height * width), d decodes: larger ones are
  * refused with AUG_ERR_JPEG naming the size and the limit, after reading the
  * header and before anything is allocated for the pixels, on every device.

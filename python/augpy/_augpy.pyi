@@ -1415,6 +1415,12 @@ class Decoder:
     def gpu_huffman(self) -> bool:
         """Huffman decoding on the GPU requested (CUDA backend)."""
     @property
+    def jpeg_backend(self) -> str:
+        """Which backend decodes: engine's answer, except on the 'nvjpeg' engine: 'hardware (batched; other files:
+        hybrid)' where the GPU has JPEG decode engines (A100/H100/H200), else 'hybrid' (or 'hybrid+gpu_huffman')
+        followed by why not hardware, e.g. '(no hardware decoder: nvjpegCreateExV2 failed with
+        NVJPEG_STATUS_ARCH_MISMATCH)'."""
+    @property
     def engine(self) -> str:
         """What decodes the pixels: 'libjpeg-turbo' (CPU), 'nvjpeg' (CUDA; files nvJPEG refuses, e.g. CMYK, are
         decoded on the CPU and uploaded) or 'libjpeg-turbo+upload' (CUDA without nvJPEG installed)."""

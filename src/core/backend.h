@@ -169,6 +169,8 @@ typedef struct aug__backend {
     aug_status (*jpeg_new)(const char *func, int device_id, size_t device_padding, size_t host_padding,
                            int gpu_huffman, void **decoder);
     void (*jpeg_free)(void *decoder);
+    /* Which nvJPEG backend a decoder from jpeg_new uses and, where not the hardware, why (NULL: no such entry). */
+    const char *(*jpeg_backend)(void *decoder);
     /* Reads the header (decoder may be NULL). AUG_ERR_JPEG on bad data. */
     aug_status (*jpeg_header)(const char *func, void *decoder, const void *data, size_t size,
                               aug__jpeg_header *h);

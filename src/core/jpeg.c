@@ -128,6 +128,13 @@ const char *aug_decoder_engine(const aug_decoder *d) {
     return d->impl ? "nvjpeg" : "libjpeg-turbo+upload";
 }
 
+const char *aug_decoder_jpeg_backend(const aug_decoder *d) {
+    if (d == NULL) return NULL;
+    if (!d->impl) return aug_decoder_engine(d);
+    const char *b = d->backend->jpeg_backend ? d->backend->jpeg_backend(d->impl) : NULL;
+    return b ? b : "nvjpeg";
+}
+
 /* The data of every entry (decode, info, describe): bytes that start no JPEG
  * (FF D8), PNG, WebP, TIFF or AVIF (their signatures) are refused here, naming their
  * first bytes ("not a JPEG, PNG, WebP, TIFF or AVIF file (starts with 3c 68 74 6d 6c 3e 0a 3c)":

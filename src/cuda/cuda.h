@@ -123,6 +123,7 @@ AUG__COMPUTE_FAMILIES(X_)
 aug_status aug__cuda_jpeg_new(const char *func, int device_id, size_t device_padding, size_t host_padding,
                               int gpu_huffman, void **decoder);
 void aug__cuda_jpeg_free(void *decoder);
+const char *aug__cuda_jpeg_backend(void *decoder);
 aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *data, size_t size,
                                  const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
 #if defined(AUG_CUDA_EMU) && !defined(AUG_EMU_NVJPEG)
@@ -154,6 +155,9 @@ aug_status aug__cuda_meminfo(int device_id, size_t *used, size_t *free_bytes, si
 aug_status aug__cuda_release(int device_id);
 void *aug__cuda_host_alloc(size_t nbytes);
 void aug__cuda_host_free(void *ptr);
+/* aug__cuda_host_free once the work queued on stream (of device_id) so far has run: a
+ * block nvJPEG frees with a copy still queued is not handed out before it. */
+void aug__cuda_host_free_after(void *ptr, size_t nbytes, int device_id, cudaStream_t stream);
 int aug__cuda_pool_init(int ndevices);
 
 #endif

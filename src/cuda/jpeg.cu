@@ -16,6 +16,21 @@
  * stream and decoder states, and an event recorded after its queued work: a
  * slot is reused only once that event has completed (the image before last).
  *
+ * Backend (chosen per decoder at creation, aug__cuda_jpeg_backend reports it):
+ * where nvjpegCreateExV2(NVJPEG_BACKEND_HARDWARE) succeeds (A100/H100/H200:
+ * the JPEG decode engines), the files the hardware takes
+ * (nvjpegDecodeBatchedSupported: baseline, one scan) are decoded with the
+ * batched API on a second handle, one batched state per slot; the rest, and
+ * everything on a device without the engines (ARCH_MISMATCH or any failure
+ * while setting the hardware up, whose reason the report names), take the
+ * decoupled path above. The hardware path is proven only on the emulator's
+ * stand-in (tests/cuda_emu/emu_nvjpeg.cpp, AUG_EMU_NVJPEG_HW).
+ *
+ * Memory: both handles and every buffer allocate through the v2 allocators
+ * below, i.e. augpy's stream-ordered device pool (cuda/memory.cu) and its
+ * page-locked cache, so a buffer that grows mid-batch never reaches cudaFree or
+ * cudaFreeHost (which would wait for the whole device).
+ *
  * Files nvJPEG does not take (CMYK/YCCK, sampling it lacks, anything it
  * answers JPEG_NOT_SUPPORTED) go back to the core as AUG__JPEG_REFUSED and are
  * decoded on the CPU. A bad or truncated file is AUG_ERR_JPEG naming nvJPEG's
@@ -96,6 +111,30 @@ static aug_status nv_fail(const char *func, const char *call, nvjpegStatus_t s) 
         if (nv_s_ != NVJPEG_STATUS_SUCCESS) return nv_fail((func), #call, nv_s_);                       \
     } while (0)
 
+/* ---- allocators: augpy's pools (nvjpegDevAllocatorV2_t / nvjpegPinnedAllocatorV2_t, ctx = the decoder) ---- */
+
+typedef struct nvj nvj;
+static int nvj_device(void *ctx);
+
+static int dev_malloc(void *ctx, void **ptr, size_t size, cudaStream_t stream) {
+    *ptr = aug__cuda_alloc(nvj_device(ctx), size ? size : 1, stream);
+    return *ptr ? 0 : 1;
+}
+static int dev_free(void *ctx, void *ptr, size_t size, cudaStream_t stream) {
+    aug__cuda_free(nvj_device(ctx), ptr, size ? size : 1, stream); /* stream-ordered: no wait */
+    return 0;
+}
+static int pinned_malloc(void *ctx, void **ptr, size_t size, cudaStream_t stream) {
+    (void)ctx, (void)stream;
+    *ptr = aug__cuda_host_alloc(size);
+    return *ptr ? 0 : 1;
+}
+static int pinned_free(void *ctx, void *ptr, size_t size, cudaStream_t stream) {
+    /* reused only once the work queued on stream so far has run */
+    aug__cuda_host_free_after(ptr, size, nvj_device(ctx), stream);
+    return 0;
+}
+
 /* ---- decoders ----------------------------------------------------------------------- */
 
 enum { HYBRID, GPU, KINDS };
@@ -104,9 +143,10 @@ enum { HYBRID, GPU, KINDS };
  * pinned buffer at once, while TransferToDevice (pinned -> device buffer) and
  * DecodeJpegDevice (device buffer -> destination) only queue work on the plan's
  * stream: the buffers stay in use until that work has run, which `done`, recorded
- * after it, tells. */
+ * after it, tells. hw: the slot's batched state on the hardware handle. */
 typedef struct jslot {
     nvjpegJpegState_t state[KINDS]; /* GPU: NULL without gpu_huffman */
+    nvjpegJpegState_t hw;           /* NULL without the hardware backend */
     nvjpegBufferPinned_t pinned;
     nvjpegBufferDevice_t devbuf; /* one per slot: two plan streams may run two images at once */
     nvjpegJpegStream_t stream;
@@ -117,14 +157,31 @@ typedef struct jslot {
  * phase overlaps image k-1's queued work, and waits only for image k-2's. */
 enum { SLOTS = 2 };
 
-typedef struct nvj {
+struct nvj {
     int device;
     int next; /* the slot of the next image */
     nvjpegHandle_t handle;
+    nvjpegHandle_t hw; /* the hardware backend's handle, or NULL */
     nvjpegJpegDecoder_t dec[KINDS]; /* GPU: NULL without gpu_huffman */
     jslot slots[SLOTS];
     nvjpegDecodeParams_t params;
-} nvj;
+    nvjpegDevAllocatorV2_t dev_alloc;
+    nvjpegPinnedAllocatorV2_t pinned_alloc;
+    char backend[256]; /* aug__cuda_jpeg_backend's answer */
+};
+
+static int nvj_device(void *ctx) { return ((nvj *)ctx)->device; }
+
+/* The hardware handle and its slot states, destroyed (their queued work is over). */
+static void hw_free(nvj *j) {
+    for (int i = 0; i < SLOTS; i++)
+        if (j->slots[i].hw) {
+            api.nvjpegJpegStateDestroy(j->slots[i].hw);
+            j->slots[i].hw = NULL;
+        }
+    if (j->hw) api.nvjpegDestroy(j->hw);
+    j->hw = NULL;
+}
 
 void aug__cuda_jpeg_free(void *decoder) {
     nvj *j = (nvj *)decoder;
@@ -133,6 +190,7 @@ void aug__cuda_jpeg_free(void *decoder) {
     /* queued transfers and decodes still use the buffers */
     for (int i = 0; i < SLOTS; i++)
         if (j->slots[i].done) cudaEventSynchronize(j->slots[i].done);
+    hw_free(j);
     if (j->params) api.nvjpegDecodeParamsDestroy(j->params);
     for (int i = 0; i < SLOTS; i++) {
         jslot *sl = &j->slots[i];
@@ -150,8 +208,8 @@ void aug__cuda_jpeg_free(void *decoder) {
 }
 
 static aug_status setup_slot(const char *func, nvj *j, jslot *sl) {
-    NV(func, nvjpegBufferPinnedCreate(j->handle, NULL, &sl->pinned));
-    NV(func, nvjpegBufferDeviceCreate(j->handle, NULL, &sl->devbuf));
+    NV(func, nvjpegBufferPinnedCreateV2(j->handle, &j->pinned_alloc, &sl->pinned));
+    NV(func, nvjpegBufferDeviceCreateV2(j->handle, &j->dev_alloc, &sl->devbuf));
     for (int k = 0; k < KINDS && j->dec[k]; k++) {
         NV(func, nvjpegDecoderStateCreate(j->handle, j->dec[k], &sl->state[k]));
         NV(func, nvjpegStateAttachPinnedBuffer(sl->state[k], sl->pinned));
@@ -162,8 +220,30 @@ static aug_status setup_slot(const char *func, nvj *j, jslot *sl) {
     return AUG_OK;
 }
 
+/* The hardware backend, where the device has the engines: NULL on success, else
+ * the call that failed (its status in *s); the caller then falls back. */
+static const char *setup_hw(nvj *j, size_t device_padding, size_t host_padding, nvjpegStatus_t *s) {
+#define HW(call)                                                                                        \
+    if ((*s = api.call) != NVJPEG_STATUS_SUCCESS) return #call;
+    HW(nvjpegCreateExV2(NVJPEG_BACKEND_HARDWARE, &j->dev_alloc, &j->pinned_alloc, 0, &j->hw));
+    HW(nvjpegSetDeviceMemoryPadding(device_padding, j->hw));
+    HW(nvjpegSetPinnedMemoryPadding(host_padding, j->hw));
+    for (int i = 0; i < SLOTS; i++) {
+        HW(nvjpegJpegStateCreate(j->hw, &j->slots[i].hw));
+        HW(nvjpegDecodeBatchedInitialize(j->hw, j->slots[i].hw, 1, 1, NVJPEG_OUTPUT_RGBI));
+    }
+#undef HW
+    return NULL;
+}
+
 static aug_status setup(const char *func, nvj *j, size_t device_padding, size_t host_padding, int gpu_huffman) {
-    NV(func, nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, NULL, NULL, 0, &j->handle));
+    j->dev_alloc.dev_malloc = dev_malloc;
+    j->dev_alloc.dev_free = dev_free;
+    j->dev_alloc.dev_ctx = j;
+    j->pinned_alloc.pinned_malloc = pinned_malloc;
+    j->pinned_alloc.pinned_free = pinned_free;
+    j->pinned_alloc.pinned_ctx = j;
+    NV(func, nvjpegCreateExV2(NVJPEG_BACKEND_DEFAULT, &j->dev_alloc, &j->pinned_alloc, 0, &j->handle));
     NV(func, nvjpegSetDeviceMemoryPadding(device_padding, j->handle));
     NV(func, nvjpegSetPinnedMemoryPadding(host_padding, j->handle));
     const nvjpegBackend_t backend[KINDS] = {NVJPEG_BACKEND_HYBRID, NVJPEG_BACKEND_GPU_HYBRID};
@@ -175,8 +255,21 @@ static aug_status setup(const char *func, nvj *j, size_t device_padding, size_t 
     }
     NV(func, nvjpegDecodeParamsCreate(j->handle, &j->params));
     NV(func, nvjpegDecodeParamsSetOutputFormat(j->params, NVJPEG_OUTPUT_RGBI));
+    const char *soft = gpu_huffman ? "hybrid+gpu_huffman" : "hybrid";
+    nvjpegStatus_t s = NVJPEG_STATUS_SUCCESS;
+    const char *failed = setup_hw(j, device_padding, host_padding, &s);
+    if (!failed) {
+        snprintf(j->backend, sizeof j->backend, "hardware (batched; other files: %s)", soft);
+    } else {
+        hw_free(j);
+        /* "nvjpegCreateExV2(NVJPEG_BACKEND_HARDWARE, ...)": the call's name up to its '(' */
+        snprintf(j->backend, sizeof j->backend, "%s (no hardware decoder: %.*s failed with %s)", soft,
+                 (int)strcspn(failed, "("), failed, status_name(s));
+    }
     return AUG_OK;
 }
+
+const char *aug__cuda_jpeg_backend(void *decoder) { return decoder ? ((nvj *)decoder)->backend : NULL; }
 
 aug_status aug__cuda_jpeg_new(const char *func, int device_id, size_t device_padding, size_t host_padding,
                               int gpu_huffman, void **decoder) {
@@ -209,6 +302,31 @@ static int refusal(nvjpegStatus_t s) {
            s == NVJPEG_STATUS_ARCH_MISMATCH;
 }
 
+/* After the slot's work is queued (or failed to be): the slot turns, `done` follows that work. */
+static aug_status finish(const char *func, nvj *j, jslot *sl, cudaStream_t stream, const char *call, nvjpegStatus_t s) {
+    j->next = (j->next + 1) % SLOTS;
+    const cudaError_t recorded = cudaEventRecord(sl->done, stream);
+    if (recorded != cudaSuccess) cudaStreamSynchronize(stream); /* no event: free the slot now */
+    if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, call, s);
+    if (recorded != cudaSuccess)
+        return aug__cuda_fail(func, recorded, "cudaEventRecord(slot done, stream)", __FILE__, __LINE__);
+    return AUG_OK;
+}
+
+/* The hardware engines: one batched call of one image into dst (RGBI). */
+static aug_status decode_hw(const char *func, nvj *j, jslot *sl, const void *data, size_t size,
+                            const aug__jpeg_header *h, uint8_t *dst, cudaStream_t stream) {
+    nvjpegImage_t img;
+    memset(&img, 0, sizeof img);
+    img.channel[0] = dst;
+    img.pitch[0] = (size_t)h->width * 3;
+    const unsigned char *const bits[1] = {(const unsigned char *)data};
+    const size_t lengths[1] = {size};
+    nvjpegStatus_t s = api.nvjpegDecodeBatched(j->hw, sl->hw, bits, lengths, &img, stream);
+    if (refusal(s)) return AUG__JPEG_REFUSED; /* nothing queued: the CPU decodes it */
+    return finish(func, j, sl, stream, "nvjpegDecodeBatched", s);
+}
+
 aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *data, size_t size,
                                  const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec) {
     nvj *j = (nvj *)decoder;
@@ -222,6 +340,9 @@ aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *da
     nvjpegStatus_t s = api.nvjpegJpegStreamParse(j->handle, (const unsigned char *)data, size, 0, 0, sl->stream);
     if (refusal(s)) return AUG__JPEG_REFUSED;
     if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, "nvjpegJpegStreamParse", s);
+    int hw_ok = 1;
+    if (j->hw && api.nvjpegDecodeBatchedSupported(j->hw, sl->stream, &hw_ok) == NVJPEG_STATUS_SUCCESS && hw_ok == 0)
+        return decode_hw(func, j, sl, data, size, h, dst, stream);
     const int k = supported(j, sl, GPU) ? GPU : HYBRID;
     if (k == HYBRID && !supported(j, sl, HYBRID)) return AUG__JPEG_REFUSED;
     nvjpegImage_t img;
@@ -238,12 +359,6 @@ aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *da
         call = "nvjpegDecodeJpegDevice";
         s = api.nvjpegDecodeJpegDevice(j->handle, j->dec[k], sl->state[k], &img, stream);
     }
-    j->next = (j->next + 1) % SLOTS;
-    const cudaError_t recorded = cudaEventRecord(sl->done, stream);
-    if (recorded != cudaSuccess) cudaStreamSynchronize(stream); /* no event: free the slot now */
-    if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, call, s);
-    if (recorded != cudaSuccess)
-        return aug__cuda_fail(func, recorded, "cudaEventRecord(slot done, stream)", __FILE__, __LINE__);
-    return AUG_OK;
+    return finish(func, j, sl, stream, call, s);
 }
 #endif

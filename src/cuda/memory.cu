@@ -57,6 +57,7 @@ static pool *pools;
 static int npools;
 static pthread_mutex_t host_mu = PTHREAD_MUTEX_INITIALIZER; /* the page-locked cache (below) */
 static void host_drain(void);
+static void host_track(const void *p, size_t n, int dev, cudaStream_t s);
 
 static void atfork_prepare(void) {
     for (int i = 0; i < npools; i++) pthread_mutex_lock(&pools[i].mu);
@@ -381,6 +382,12 @@ void aug__cuda_host_free(void *ptr) {
         host_release_block(c);
         if (cur >= 0) cudaSetDevice(cur);
     }
+}
+
+void aug__cuda_host_free_after(void *ptr, size_t nbytes, int device_id, cudaStream_t stream) {
+    if (!ptr) return;
+    host_track(ptr, nbytes, device_id, stream);
+    aug__cuda_host_free(ptr);
 }
 
 /* Returns the idle page-locked blocks (aug_device_release; waits for the device). */

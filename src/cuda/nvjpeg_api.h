@@ -11,8 +11,8 @@
 #include <nvjpeg.h>
 
 #define AUG__NVJPEG_API(X)                                                                                     \
-    X(nvjpegCreateEx, (nvjpegBackend_t, nvjpegDevAllocator_t *, nvjpegPinnedAllocator_t *, unsigned int,       \
-                       nvjpegHandle_t *))                                                                      \
+    X(nvjpegCreateExV2, (nvjpegBackend_t, nvjpegDevAllocatorV2_t *, nvjpegPinnedAllocatorV2_t *, unsigned int, \
+                         nvjpegHandle_t *))                                                                    \
     X(nvjpegDestroy, (nvjpegHandle_t))                                                                         \
     X(nvjpegSetDeviceMemoryPadding, (size_t, nvjpegHandle_t))                                                  \
     X(nvjpegSetPinnedMemoryPadding, (size_t, nvjpegHandle_t))                                                  \
@@ -20,9 +20,9 @@
     X(nvjpegDecoderDestroy, (nvjpegJpegDecoder_t))                                                             \
     X(nvjpegDecoderStateCreate, (nvjpegHandle_t, nvjpegJpegDecoder_t, nvjpegJpegState_t *))                    \
     X(nvjpegJpegStateDestroy, (nvjpegJpegState_t))                                                             \
-    X(nvjpegBufferPinnedCreate, (nvjpegHandle_t, nvjpegPinnedAllocator_t *, nvjpegBufferPinned_t *))           \
+    X(nvjpegBufferPinnedCreateV2, (nvjpegHandle_t, nvjpegPinnedAllocatorV2_t *, nvjpegBufferPinned_t *))       \
     X(nvjpegBufferPinnedDestroy, (nvjpegBufferPinned_t))                                                       \
-    X(nvjpegBufferDeviceCreate, (nvjpegHandle_t, nvjpegDevAllocator_t *, nvjpegBufferDevice_t *))              \
+    X(nvjpegBufferDeviceCreateV2, (nvjpegHandle_t, nvjpegDevAllocatorV2_t *, nvjpegBufferDevice_t *))          \
     X(nvjpegBufferDeviceDestroy, (nvjpegBufferDevice_t))                                                       \
     X(nvjpegStateAttachPinnedBuffer, (nvjpegJpegState_t, nvjpegBufferPinned_t))                                \
     X(nvjpegStateAttachDeviceBuffer, (nvjpegJpegState_t, nvjpegBufferDevice_t))                                \
@@ -38,6 +38,11 @@
     X(nvjpegDecodeJpegTransferToDevice, (nvjpegHandle_t, nvjpegJpegDecoder_t, nvjpegJpegState_t,               \
                                          nvjpegJpegStream_t, cudaStream_t))                                    \
     X(nvjpegDecodeJpegDevice, (nvjpegHandle_t, nvjpegJpegDecoder_t, nvjpegJpegState_t, nvjpegImage_t *,        \
-                               cudaStream_t))
+                               cudaStream_t))                                                          \
+    X(nvjpegJpegStateCreate, (nvjpegHandle_t, nvjpegJpegState_t *))                                            \
+    X(nvjpegDecodeBatchedInitialize, (nvjpegHandle_t, nvjpegJpegState_t, int, int, nvjpegOutputFormat_t))      \
+    X(nvjpegDecodeBatchedSupported, (nvjpegHandle_t, nvjpegJpegStream_t, int *))                               \
+    X(nvjpegDecodeBatched, (nvjpegHandle_t, nvjpegJpegState_t, const unsigned char *const *, const size_t *,   \
+                            nvjpegImage_t *, cudaStream_t))
 
 #endif

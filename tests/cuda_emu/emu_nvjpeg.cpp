@@ -24,11 +24,27 @@
  * use-after-free. Device buffers use cudaMalloc/cudaFree (which waits, as on a
  * GPU). Decoders: HYBRID takes every 1- or 3-component file, GPU_HYBRID only
  * baseline ones (not progressive); 4 components are JPEG_NOT_SUPPORTED. Only
- * NVJPEG_OUTPUT_RGBI and the default allocators; misuse (a phase out of order,
- * no attached buffer, a state of another decoder) is INVALID_PARAMETER. */
+ * NVJPEG_OUTPUT_RGBI; misuse (a phase out of order, no attached buffer, a
+ * state of another decoder) is INVALID_PARAMETER.
+ *
+ * Allocators: handles take the v2 allocators (nvjpegCreateExV2) and buffers
+ * theirs (nvjpegBuffer*CreateV2, else the handle's); with one, a buffer grows
+ * through it (malloc then free of the old block, with the stream), else through
+ * cudaMalloc/cudaFree or malloc/free. aug_emu_nvjpeg_counters counts both.
+ *
+ * The hardware backend (NVJPEG_BACKEND_HARDWARE): AUG_EMU_NVJPEG_HW says what
+ * the emulated device has: unset or 0, no engines (nvjpegCreateExV2 answers
+ * ARCH_MISMATCH, as off A100/H100/H200); 1, engines; "init-fails", engines
+ * whose nvjpegDecodeBatchedInitialize answers INTERNAL_ERROR. The batched API
+ * (nvjpegJpegStateCreate, nvjpegDecodeBatchedInitialize, ...Supported: baseline
+ * 1- or 3-component files, nvjpegDecodeBatched) decodes each image as the
+ * decoupled path does (the same libjpeg-turbo call), into a pinned then a
+ * device buffer of the state, queued on the stream; hardware handles take no
+ * decoupled decoders. */
 #include "emu_nvjpeg.h"
 #include "emu_internal.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <turbojpeg.h>
@@ -43,17 +59,22 @@
 
 struct nvjpegHandle {
     size_t device_padding = 0, pinned_padding = 0;
+    bool hardware = false;
+    nvjpegDevAllocatorV2_t dev{};
+    nvjpegPinnedAllocatorV2_t pin{};
 };
 struct nvjpegJpegDecoder {
     nvjpegBackend_t backend;
 };
 struct nvjpegBufferPinned {
     nvjpegHandle *handle;
+    nvjpegPinnedAllocatorV2_t alloc{};
     unsigned char *p = nullptr;
     size_t cap = 0;
 };
 struct nvjpegBufferDevice {
     nvjpegHandle *handle;
+    nvjpegDevAllocatorV2_t alloc{};
     void *p = nullptr;
     size_t cap = 0;
 };
@@ -73,7 +94,18 @@ struct nvjpegJpegState {
     tjhandle tj = nullptr;
     Phase phase = IDLE;
     int width = 0, height = 0;
+    /* batched (hardware handles): its own buffers, the batch size */
+    nvjpegBufferPinned *bpinned = nullptr;
+    nvjpegBufferDevice *bdev = nullptr;
+    int batch = 0;
 };
+
+/* What the stand-in's buffers did (aug_emu_nvjpeg_counters). */
+static struct {
+    std::atomic<long> alloc_malloc, alloc_free; /* through a v2 allocator */
+    std::atomic<long> cuda_malloc, cuda_free;   /* through cudaMalloc / cudaFree (no allocator) */
+    std::atomic<long> batched_images;           /* decoded by nvjpegDecodeBatched */
+} counters;
 
 namespace {
 
@@ -94,6 +126,73 @@ bool is_progressive(const unsigned char *d, size_t n) {
     return false;
 }
 
+/* Grows b to hold need bytes (+ the handle's padding) through its allocator or malloc; the old block is freed at once. */
+bool grow_pinned(nvjpegBufferPinned *b, size_t need, cudaStream_t s) {
+    if (b->cap >= need) return true;
+    const size_t size = need + b->handle->pinned_padding;
+    void *p = nullptr;
+    if (b->alloc.pinned_malloc) {
+        if (b->alloc.pinned_malloc(b->alloc.pinned_ctx, &p, size, s) != 0) return false;
+        counters.alloc_malloc++;
+        if (b->p) b->alloc.pinned_free(b->alloc.pinned_ctx, b->p, b->cap, s), counters.alloc_free++;
+    } else {
+        if (!(p = malloc(size))) return false;
+        free(b->p);
+    }
+    b->p = (unsigned char *)p, b->cap = size;
+    return true;
+}
+
+void release_pinned(nvjpegBufferPinned *b) {
+    if (!b || !b->p) return;
+    if (b->alloc.pinned_free) b->alloc.pinned_free(b->alloc.pinned_ctx, b->p, b->cap, nullptr), counters.alloc_free++;
+    else free(b->p); /* no wait: queued copies must be over (the caller's duty) */
+}
+
+/* Grows d through its allocator (stream-ordered) or cudaFree + cudaMalloc (which wait). */
+nvjpegStatus_t grow_device(nvjpegBufferDevice *d, size_t bytes, cudaStream_t s) {
+    if (d->cap >= bytes) return NVJPEG_STATUS_SUCCESS;
+    const size_t size = bytes + d->handle->device_padding;
+    if (d->alloc.dev_malloc) {
+        void *p = nullptr;
+        if (d->alloc.dev_malloc(d->alloc.dev_ctx, &p, size, s) != 0) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
+        counters.alloc_malloc++;
+        if (d->p) d->alloc.dev_free(d->alloc.dev_ctx, d->p, d->cap, s), counters.alloc_free++;
+        d->p = p, d->cap = size;
+        return NVJPEG_STATUS_SUCCESS;
+    }
+    if (d->p) {
+        counters.cuda_free++;
+        if (cudaFree(d->p) != cudaSuccess) return NVJPEG_STATUS_EXECUTION_FAILED;
+    }
+    d->p = nullptr, d->cap = 0;
+    counters.cuda_malloc++;
+    if (cudaMalloc(&d->p, size) != cudaSuccess) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
+    d->cap = size;
+    return NVJPEG_STATUS_SUCCESS;
+}
+
+void release_device(nvjpegBufferDevice *d) {
+    if (!d || !d->p) return;
+    if (d->alloc.dev_free) d->alloc.dev_free(d->alloc.dev_ctx, d->p, d->cap, nullptr), counters.alloc_free++;
+    else counters.cuda_free++, cudaFree(d->p);
+}
+
+/* libjpeg-turbo decodes the parsed file into p (RGB rows): false on an error (warnings decode). */
+bool tj_decode(tjhandle *tj, const nvjpegJpegStream *s, unsigned char *p) {
+    if (!*tj && !(*tj = tjInitDecompress())) return false;
+    return tjDecompress2(*tj, s->data.data(), (unsigned long)s->data.size(), p, s->width, s->width * 3, s->height,
+                         TJPF_RGB, EMU_TJ_FLAGS) == 0 ||
+           tjGetErrorCode(*tj) == TJERR_WARNING; /* a warning: the image is complete (grey-filled if cut) */
+}
+
+/* AUG_EMU_NVJPEG_HW: 0 no engines, 1 engines, 2 engines whose batched initialisation fails. */
+int hw_knob() {
+    const char *v = getenv("AUG_EMU_NVJPEG_HW");
+    if (!v || !*v || strcmp(v, "0") == 0) return 0;
+    return strcmp(v, "init-fails") == 0 ? 2 : 1;
+}
+
 bool takes(const nvjpegJpegDecoder *dec, const nvjpegJpegStream *s) {
     if (s->colorspace == TJCS_CMYK || s->colorspace == TJCS_YCCK) return false;
     return dec->backend != NVJPEG_BACKEND_GPU_HYBRID || !s->progressive;
@@ -103,11 +202,18 @@ bool takes(const nvjpegJpegDecoder *dec, const nvjpegJpegStream *s) {
 
 extern "C" {
 
-nvjpegStatus_t nvjpegCreateEx(nvjpegBackend_t backend, nvjpegDevAllocator_t *dev_allocator,
-                              nvjpegPinnedAllocator_t *pinned_allocator, unsigned int flags, nvjpegHandle_t *handle) {
-    if (!handle) return NVJPEG_STATUS_INVALID_PARAMETER;
-    if (dev_allocator || pinned_allocator) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
-    *handle = new nvjpegHandle;
+nvjpegStatus_t nvjpegCreateExV2(nvjpegBackend_t backend, nvjpegDevAllocatorV2_t *dev_allocator,
+                                nvjpegPinnedAllocatorV2_t *pinned_allocator, unsigned int flags,
+                                nvjpegHandle_t *handle) {
+    if (!handle || flags) return NVJPEG_STATUS_INVALID_PARAMETER;
+    if (backend == NVJPEG_BACKEND_HARDWARE && hw_knob() == 0) return NVJPEG_STATUS_ARCH_MISMATCH;
+    if (backend != NVJPEG_BACKEND_DEFAULT && backend != NVJPEG_BACKEND_HYBRID && backend != NVJPEG_BACKEND_HARDWARE)
+        return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
+    nvjpegHandle *h = new nvjpegHandle;
+    h->hardware = backend == NVJPEG_BACKEND_HARDWARE;
+    if (dev_allocator) h->dev = *dev_allocator;
+    if (pinned_allocator) h->pin = *pinned_allocator;
+    *handle = h;
     return NVJPEG_STATUS_SUCCESS;
 }
 
@@ -130,6 +236,7 @@ nvjpegStatus_t nvjpegSetPinnedMemoryPadding(size_t padding, nvjpegHandle_t handl
 
 nvjpegStatus_t nvjpegDecoderCreate(nvjpegHandle_t handle, nvjpegBackend_t backend, nvjpegJpegDecoder_t *decoder) {
     if (!handle || !decoder) return NVJPEG_STATUS_INVALID_PARAMETER;
+    if (handle->hardware) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
     if (backend != NVJPEG_BACKEND_DEFAULT && backend != NVJPEG_BACKEND_HYBRID && backend != NVJPEG_BACKEND_GPU_HYBRID)
         return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
     *decoder = new nvjpegJpegDecoder{backend == NVJPEG_BACKEND_DEFAULT ? NVJPEG_BACKEND_HYBRID : backend};
@@ -150,34 +257,34 @@ nvjpegStatus_t nvjpegDecoderStateCreate(nvjpegHandle_t handle, nvjpegJpegDecoder
 
 nvjpegStatus_t nvjpegJpegStateDestroy(nvjpegJpegState_t state) {
     if (state && state->tj) tjDestroy(state->tj);
+    if (state && state->bpinned) release_pinned(state->bpinned), delete state->bpinned;
+    if (state && state->bdev) release_device(state->bdev), delete state->bdev;
     delete state;
     return NVJPEG_STATUS_SUCCESS;
 }
 
-nvjpegStatus_t nvjpegBufferPinnedCreate(nvjpegHandle_t handle, nvjpegPinnedAllocator_t *allocator,
-                                        nvjpegBufferPinned_t *buffer) {
+nvjpegStatus_t nvjpegBufferPinnedCreateV2(nvjpegHandle_t handle, nvjpegPinnedAllocatorV2_t *allocator,
+                                          nvjpegBufferPinned_t *buffer) {
     if (!handle || !buffer) return NVJPEG_STATUS_INVALID_PARAMETER;
-    if (allocator) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
-    *buffer = new nvjpegBufferPinned{handle};
+    *buffer = new nvjpegBufferPinned{handle, allocator ? *allocator : handle->pin};
     return NVJPEG_STATUS_SUCCESS;
 }
 
 nvjpegStatus_t nvjpegBufferPinnedDestroy(nvjpegBufferPinned_t buffer) {
-    if (buffer) free(buffer->p); /* no wait: queued copies must be over (the caller's duty) */
+    release_pinned(buffer);
     delete buffer;
     return NVJPEG_STATUS_SUCCESS;
 }
 
-nvjpegStatus_t nvjpegBufferDeviceCreate(nvjpegHandle_t handle, nvjpegDevAllocator_t *allocator,
-                                        nvjpegBufferDevice_t *buffer) {
+nvjpegStatus_t nvjpegBufferDeviceCreateV2(nvjpegHandle_t handle, nvjpegDevAllocatorV2_t *allocator,
+                                          nvjpegBufferDevice_t *buffer) {
     if (!handle || !buffer) return NVJPEG_STATUS_INVALID_PARAMETER;
-    if (allocator) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
-    *buffer = new nvjpegBufferDevice{handle};
+    *buffer = new nvjpegBufferDevice{handle, allocator ? *allocator : handle->dev};
     return NVJPEG_STATUS_SUCCESS;
 }
 
 nvjpegStatus_t nvjpegBufferDeviceDestroy(nvjpegBufferDevice_t buffer) {
-    if (buffer && buffer->p) cudaFree(buffer->p);
+    release_device(buffer);
     delete buffer;
     return NVJPEG_STATUS_SUCCESS;
 }
@@ -256,17 +363,8 @@ nvjpegStatus_t nvjpegDecodeJpegHost(nvjpegHandle_t handle, nvjpegJpegDecoder_t d
     state->phase = nvjpegJpegState::IDLE;
     const size_t need = (size_t)stream->width * (size_t)stream->height * 3;
     nvjpegBufferPinned *b = state->pinned;
-    if (b->cap < need) { /* grows in place of the old block, which is freed at once */
-        unsigned char *p = (unsigned char *)malloc(need + b->handle->pinned_padding);
-        if (!p) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
-        free(b->p);
-        b->p = p, b->cap = need + b->handle->pinned_padding;
-    }
-    if (!state->tj && !(state->tj = tjInitDecompress())) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
-    if (tjDecompress2(state->tj, stream->data.data(), (unsigned long)stream->data.size(), b->p, stream->width,
-                      stream->width * 3, stream->height, TJPF_RGB, EMU_TJ_FLAGS) != 0 &&
-        tjGetErrorCode(state->tj) != TJERR_WARNING) /* a warning: the image is complete (grey-filled if cut) */
-        return NVJPEG_STATUS_BAD_JPEG;
+    if (!grow_pinned(b, need, nullptr)) return NVJPEG_STATUS_ALLOCATOR_FAILURE; /* the old block freed at once */
+    if (!tj_decode(&state->tj, stream, b->p)) return state->tj ? NVJPEG_STATUS_BAD_JPEG : NVJPEG_STATUS_ALLOCATOR_FAILURE;
     state->width = stream->width, state->height = stream->height;
     state->phase = nvjpegJpegState::HOST_DONE;
     return NVJPEG_STATUS_SUCCESS;
@@ -279,12 +377,8 @@ nvjpegStatus_t nvjpegDecodeJpegTransferToDevice(nvjpegHandle_t handle, nvjpegJpe
         return NVJPEG_STATUS_INVALID_PARAMETER;
     const size_t bytes = (size_t)state->width * (size_t)state->height * 3;
     nvjpegBufferDevice *d = state->devbuf;
-    if (d->cap < bytes) {
-        if (d->p && cudaFree(d->p) != cudaSuccess) return NVJPEG_STATUS_EXECUTION_FAILED;
-        d->p = nullptr, d->cap = 0;
-        if (cudaMalloc(&d->p, bytes + d->handle->device_padding) != cudaSuccess) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
-        d->cap = bytes + d->handle->device_padding;
-    }
+    nvjpegStatus_t grown = grow_device(d, bytes, cuda_stream);
+    if (grown != NVJPEG_STATUS_SUCCESS) return grown;
     /* reads the pinned buffer when the stream gets there, not now */
     if (cudaMemcpyAsync(d->p, state->pinned->p, bytes, cudaMemcpyHostToDevice, cuda_stream) != cudaSuccess)
         return NVJPEG_STATUS_EXECUTION_FAILED;
@@ -304,6 +398,69 @@ nvjpegStatus_t nvjpegDecodeJpegDevice(nvjpegHandle_t handle, nvjpegJpegDecoder_t
         return NVJPEG_STATUS_EXECUTION_FAILED;
     state->phase = nvjpegJpegState::IDLE;
     return NVJPEG_STATUS_SUCCESS;
+}
+
+nvjpegStatus_t nvjpegJpegStateCreate(nvjpegHandle_t handle, nvjpegJpegState_t *state) {
+    if (!handle || !state) return NVJPEG_STATUS_INVALID_PARAMETER;
+    nvjpegJpegState *s = new nvjpegJpegState{nullptr};
+    s->bpinned = new nvjpegBufferPinned{handle, handle->pin};
+    s->bdev = new nvjpegBufferDevice{handle, handle->dev};
+    *state = s;
+    return NVJPEG_STATUS_SUCCESS;
+}
+
+nvjpegStatus_t nvjpegDecodeBatchedInitialize(nvjpegHandle_t handle, nvjpegJpegState_t state, int batch_size,
+                                             int max_cpu_threads, nvjpegOutputFormat_t output_format) {
+    if (!handle || !state || !state->bpinned || batch_size < 1 || max_cpu_threads < 1)
+        return NVJPEG_STATUS_INVALID_PARAMETER;
+    if (output_format != NVJPEG_OUTPUT_RGBI) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
+    if (handle->hardware && hw_knob() == 2) return NVJPEG_STATUS_INTERNAL_ERROR;
+    state->batch = batch_size;
+    return NVJPEG_STATUS_SUCCESS;
+}
+
+nvjpegStatus_t nvjpegDecodeBatchedSupported(nvjpegHandle_t handle, nvjpegJpegStream_t stream, int *is_supported) {
+    if (!handle || !stream || !is_supported || !stream->parsed) return NVJPEG_STATUS_INVALID_PARAMETER;
+    const bool ok = stream->colorspace != TJCS_CMYK && stream->colorspace != TJCS_YCCK && !stream->progressive;
+    *is_supported = ok ? 0 : 1; /* 0 means supported */
+    return NVJPEG_STATUS_SUCCESS;
+}
+
+nvjpegStatus_t nvjpegDecodeBatched(nvjpegHandle_t handle, nvjpegJpegState_t state, const unsigned char *const *data,
+                                   const size_t *lengths, nvjpegImage_t *destinations, cudaStream_t cuda_stream) {
+    if (!handle || !state || !state->bpinned || !state->batch || !data || !lengths || !destinations)
+        return NVJPEG_STATUS_INVALID_PARAMETER;
+    /* every image: parse, decode into the pinned buffer, queue pinned -> device -> destination */
+    for (int i = 0; i < state->batch; i++) {
+        nvjpegJpegStream s;
+        nvjpegStatus_t st = nvjpegJpegStreamParse(handle, data[i], lengths[i], 0, 0, &s);
+        if (st != NVJPEG_STATUS_SUCCESS) return st;
+        int unsupported = 1;
+        nvjpegDecodeBatchedSupported(handle, &s, &unsupported);
+        if (handle->hardware && unsupported) return NVJPEG_STATUS_JPEG_NOT_SUPPORTED;
+        const size_t row = (size_t)s.width * 3, bytes = row * (size_t)s.height;
+        if (!destinations[i].channel[0] || destinations[i].pitch[0] < row) return NVJPEG_STATUS_INVALID_PARAMETER;
+        /* the buffers of image i sit at [i * bytes, ...): grown for this image alone in a batch of one */
+        if (state->batch != 1) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
+        if (!grow_pinned(state->bpinned, bytes, cuda_stream)) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
+        if (!tj_decode(&state->tj, &s, state->bpinned->p)) return NVJPEG_STATUS_BAD_JPEG;
+        if ((st = grow_device(state->bdev, bytes, cuda_stream)) != NVJPEG_STATUS_SUCCESS) return st;
+        if (cudaMemcpyAsync(state->bdev->p, state->bpinned->p, bytes, cudaMemcpyHostToDevice, cuda_stream) !=
+                cudaSuccess ||
+            cudaMemcpy2DAsync(destinations[i].channel[0], destinations[i].pitch[0], state->bdev->p, row, row,
+                              (size_t)s.height, cudaMemcpyDeviceToDevice, cuda_stream) != cudaSuccess)
+            return NVJPEG_STATUS_EXECUTION_FAILED;
+        counters.batched_images++;
+    }
+    return NVJPEG_STATUS_SUCCESS;
+}
+
+/* Test hook (ctypes over the emulated module): the counters, in the order of the struct; reset when reset. */
+__attribute__((visibility("default"))) void aug_emu_nvjpeg_counters(long out[5], int reset) {
+    out[0] = counters.alloc_malloc, out[1] = counters.alloc_free, out[2] = counters.cuda_malloc;
+    out[3] = counters.cuda_free, out[4] = counters.batched_images;
+    if (reset) counters.alloc_malloc = 0, counters.alloc_free = 0, counters.cuda_malloc = 0, counters.cuda_free = 0,
+               counters.batched_images = 0;
 }
 
 } /* extern "C" */

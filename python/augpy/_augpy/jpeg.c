@@ -598,7 +598,17 @@ static PyObject *decoder_engine(PyObject *self, void *Py_UNUSED(c)) {
     return PyUnicode_FromString(aug_decoder_engine(((DecoderObject *)self)->dec));
 }
 
+static PyObject *decoder_jpeg_backend(PyObject *self, void *Py_UNUSED(c)) {
+    return PyUnicode_FromString(aug_decoder_jpeg_backend(((DecoderObject *)self)->dec));
+}
+
 static PyGetSetDef decoder_getset[] = {
+    {"jpeg_backend", decoder_jpeg_backend, NULL,
+     "Which backend decodes: engine's answer, except on the 'nvjpeg' engine: 'hardware (batched; other files:\n"
+     "hybrid)' where the GPU has JPEG decode engines (A100/H100/H200), else 'hybrid' (or 'hybrid+gpu_huffman')\n"
+     "followed by why not hardware, e.g. '(no hardware decoder: nvjpegCreateExV2 failed with\n"
+     "NVJPEG_STATUS_ARCH_MISMATCH)'.",
+     NULL},
     {"engine", decoder_engine, NULL,
      "What decodes the pixels: 'libjpeg-turbo' (CPU), 'nvjpeg' (CUDA; files nvJPEG refuses, e.g. CMYK, are\n"
      "decoded on the CPU and uploaded) or 'libjpeg-turbo+upload' (CUDA without nvJPEG installed).",
