@@ -462,13 +462,13 @@ FMA_FN static void gray_f32_fma(const float *r, const float *g, const float *b, 
 #endif
 #undef GRAY_BODY
 
-/* Pixels [q0, q1) of RGB image i into its gray in out_c channels, BLOCK at a time. */
+/* Pixels [q0, q1) of RGB image i (uint8 or float32) into its gray in out_c channels, BLOCK at a time. */
 static void gray_task_range(const col_ctx *x, int64_t i, int64_t q0, int64_t q1) {
     const aug__colour_plan *p = x->p;
     int64_t hw = x->hw, oc = p->out_c;
     for (int64_t q = q0; q < q1; q += BLOCK) {
         int64_t m = q1 - q < BLOCK ? q1 - q : BLOCK;
-        if (p->u8) {
+        if (p->u8 == AUG__COLOUR_CLS_U8) {
             const uint8_t *s = (const uint8_t *)p->src + i * 3 * hw + q;
             uint8_t *o = (uint8_t *)p->dst + i * oc * hw + q;
 #if AUG__X86
@@ -499,7 +499,7 @@ static void convert_task(void *ctx, int64_t task, int worker) {
     int64_t chunks = (x->hw + CHUNK - 1) / CHUNK;
     int64_t i = task / chunks, q0 = task % chunks * CHUNK, q1 = q0 + CHUNK < x->hw ? q0 + CHUNK : x->hw;
     int64_t hw = x->hw, oc = p->out_c;
-    if (p->kind == AUG__COLOUR_GRAY && p->c == 3) {
+    if (p->kind == AUG__COLOUR_GRAY && p->c == 3 && p->u8 != AUG__COLOUR_CLS_U16) { /* uint16: the loop below */
         gray_task_range(x, i, q0, q1);
         return;
     }
