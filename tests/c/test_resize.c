@@ -20,8 +20,10 @@ static void test_errors(void **state) {
     assert_int_equal(aug_resize(t, NULL, 0, 4, AUG_RESIZE_LINEAR, 1, &r), AUG_ERR_VALUE);
     assert_string_equal(aug_last_error(), "aug_resize: size (0, 4) must be in [1, 2147483647]");
     assert_int_equal(aug_resize(t, NULL, 4, (int64_t)1 << 31, AUG_RESIZE_LINEAR, 1, &r), AUG_ERR_VALUE);
-    assert_int_equal(aug_resize(t, NULL, 4, 4, (aug_resize_interp)3, 1, &r), AUG_ERR_VALUE);
-    assert_string_equal(aug_last_error(), "aug_resize: interpolation 3 is not an aug_interp (linear, nearest, area)");
+    assert_int_equal(aug_resize(t, NULL, 4, 4, (aug_resize_interp)AUG_INTERP_CUBIC, 1, &r), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_resize: interpolation 'cubic' is not supported (linear, nearest, area)");
+    assert_int_equal(aug_resize(t, NULL, 4, 4, (aug_resize_interp)9, 1, &r), AUG_ERR_VALUE);
+    assert_string_equal(aug_last_error(), "aug_resize: interpolation 9 is not an aug_interp (linear, nearest, area)");
     assert_int_equal(aug_resize(t, "CHW", 4, 4, AUG_RESIZE_LINEAR, 1, &r), AUG_OK); /* no layout: the argument's */
     assert_string_equal(r->layout, "CHW");
     assert_int_equal(r->shape[0], 8), assert_int_equal(r->shape[1], 4), assert_int_equal(r->shape[2], 4);
