@@ -195,7 +195,6 @@ static void rows_exact(const warp_ctx *cx, const warp_img *im, int64_t n, int64_
     int64_t C = pl->channels, Wt = pl->width;
     sampler_fn sample = SAMPLERS[im->dtype];
     double sx[CHUNK], sy[CHUNK], acc[CGROUP * CHUNK];
-    double ss = (double)im->s * (double)im->s;
     /* column blocks outside, rows inside: a tile of the output reads a compact
      * region of the source, which stays in cache */
     for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
@@ -209,14 +208,7 @@ static void rows_exact(const warp_ctx *cx, const warp_img *im, int64_t n, int64_
                         coords_f64(im, y, j, x0, i, cw, sx, sy);
                         sample(im, sx, sy, cw, c0, cn, pl->background, acc);
                     }
-                for (int c = 0; c < cn; c++) {
-                    double *a = acc + c * CHUNK;
-                    if (im->s > 1)
-                        for (int k = 0; k < cw; k++) a[k] /= ss;
-                    char *out = cx->dst + warp_dst_at(cx, n, c0 + c, y, x0) * cx->dst_item;
-                    aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, out, cx->dx * cx->dst_item,
-                                 cx->dst_dtype, cw);
-                }
+                warp_store_acc(cx, n, c0, cn, y, x0, cw, im->s, acc);
             }
         }
     }

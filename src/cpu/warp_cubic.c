@@ -152,7 +152,6 @@ void aug__warp_rows_cubic(const warp_ctx *cx, const warp_img *im, int64_t n, int
     const aug__warp_plan *pl = cx->plan;
     const int64_t C = pl->channels, Wt = pl->width;
     const cubic_fn sample = CUBIC[im->dtype];
-    const double ss = (double)im->s * (double)im->s;
     cubic_taps taps[CHUNK];
     double acc[CGROUP * CHUNK];
     for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
@@ -168,14 +167,7 @@ void aug__warp_rows_cubic(const warp_ctx *cx, const warp_img *im, int64_t n, int
                         if (im->s > 1) taps_row(im, y, j, x0, i, cw, taps);
                         sample(im, taps, cw, c0, cn, pl->background, acc);
                     }
-                for (int c = 0; c < cn; c++) {
-                    double *a = acc + c * CHUNK;
-                    if (im->s > 1)
-                        for (int k = 0; k < cw; k++) a[k] /= ss;
-                    char *out = cx->dst + warp_dst_at(cx, n, c0 + c, y, x0) * cx->dst_item;
-                    aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, out, cx->dx * cx->dst_item,
-                                 cx->dst_dtype, cw);
-                }
+                warp_store_acc(cx, n, c0, cn, y, x0, cw, im->s, acc);
             }
         }
     }

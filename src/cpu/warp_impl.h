@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "core/warp.h"
 #include "scalar/warp.h"
+#include "cpu/convert.h"
 #include "cpu/simd.h"
 
 /* Output pixels per inner block: the coordinate and accumulator buffers stay on
@@ -55,6 +56,21 @@ static inline double warp_sample_offset(const warp_img *im, int k) {
 /* Element offset of output value (n, c, y, x). */
 static inline int64_t warp_dst_at(const warp_ctx *cx, int64_t n, int64_t c, int64_t y, int64_t x) {
     return n * cx->dn + c * cx->dc + y * cx->dy + x * cx->dx;
+}
+
+/* The double accumulators of cn channels (CHUNK apart) of output row y, columns
+ * x0 .. x0 + cw - 1, into dst: divided by s * s samples when supersampled, then
+ * converted to the output dtype (the generic kernels' last step). */
+static inline void warp_store_acc(const warp_ctx *cx, int64_t n, int64_t c0, int cn, int64_t y, int64_t x0, int cw,
+                                  int s, double *acc) {
+    const double ss = (double)s * (double)s;
+    for (int c = 0; c < cn; c++) {
+        double *a = acc + c * CHUNK;
+        if (s > 1)
+            for (int k = 0; k < cw; k++) a[k] /= ss;
+        char *out = cx->dst + warp_dst_at(cx, n, c0 + c, y, x0) * cx->dst_item;
+        aug__convert((const char *)a, sizeof(double), AUG_FLOAT64, out, cx->dx * cx->dst_item, cx->dst_dtype, cw);
+    }
 }
 
 #if AUG__X86
