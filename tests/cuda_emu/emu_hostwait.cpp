@@ -18,6 +18,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace aug_emu {
 
@@ -27,9 +29,16 @@ struct WaitCount {
     const char *last = nullptr;
     std::map<std::string, long long> by_api;
 };
+/* Kept in a process-wide list, never freed: see emu_memstats.cpp's recorder(). */
 WaitCount &waits() {
-    static thread_local WaitCount w;
-    return w;
+    static thread_local WaitCount *w = nullptr;
+    if (!w) {
+        static std::mutex mu;
+        static std::vector<WaitCount *> *all = new std::vector<WaitCount *>;
+        std::lock_guard<std::mutex> lock(mu);
+        all->push_back(w = new WaitCount);
+    }
+    return *w;
 }
 bool report() {
     static const bool on = [] {
