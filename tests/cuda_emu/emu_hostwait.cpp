@@ -18,8 +18,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <vector>
 
 namespace aug_emu {
 
@@ -29,17 +27,7 @@ struct WaitCount {
     const char *last = nullptr;
     std::map<std::string, long long> by_api;
 };
-/* Kept in a process-wide list, never freed: see emu_memstats.cpp's recorder(). */
-WaitCount &waits() {
-    static thread_local WaitCount *w = nullptr;
-    if (!w) {
-        static std::mutex mu;
-        static std::vector<WaitCount *> *all = new std::vector<WaitCount *>;
-        std::lock_guard<std::mutex> lock(mu);
-        all->push_back(w = new WaitCount);
-    }
-    return *w;
-}
+WaitCount &waits() { return per_thread<WaitCount>(); }
 bool report() {
     static const bool on = [] {
         const char *v = getenv("AUG_EMU_HOST_WAITS");

@@ -31,6 +31,22 @@ namespace aug_emu {
 
 struct Executor;
 
+/* The calling thread's T, made on first use and kept in a process-wide list, never
+ * freed: a thread_local object with a destructor registers it with
+ * __cxa_thread_atexit, whose record LeakSanitizer reports as leaked in a child
+ * forked while stream threads run (their exit handlers never run there). One list
+ * per T (the recorders of emu_memstats.cpp, the wait counts of emu_hostwait.cpp). */
+template <typename T> T &per_thread() {
+    static thread_local T *mine = nullptr;
+    if (!mine) {
+        static std::mutex mu;
+        static std::vector<T *> *all = new std::vector<T *>;
+        std::lock_guard<std::mutex> lock(mu);
+        all->push_back(mine = new T);
+    }
+    return *mine;
+}
+
 /* ---- configuration (environment, read once) ------------------------------------- */
 enum Order { ORDER_FORWARD, ORDER_REVERSE, ORDER_SHUFFLE };
 struct Config {

@@ -95,20 +95,7 @@ struct Recorder {
     std::unordered_map<SiteKey, Sums, SiteHash> sites;
     std::vector<PtrInfo> ranges; /* allocations seen lately (global memory) */
 };
-/* Each thread's recorder is kept in a process-wide list and never freed: a
- * thread_local object with a destructor would register it with
- * __cxa_thread_atexit, whose record LeakSanitizer reports as leaked in a child
- * forked while stream threads run (their exit handlers never run there). */
-Recorder &recorder() {
-    static thread_local Recorder *r = nullptr;
-    if (!r) {
-        static std::mutex mu;
-        static std::vector<Recorder *> *all = new std::vector<Recorder *>;
-        std::lock_guard<std::mutex> lock(mu);
-        all->push_back(r = new Recorder);
-    }
-    return *r;
-}
+Recorder &recorder() { return per_thread<Recorder>(); }
 
 /* Is [p, p + n) inside a device or page-locked allocation? */
 bool is_global(Recorder &r, uintptr_t p, unsigned n) {
