@@ -91,8 +91,8 @@ static void run_image(void *ctx, int64_t i, int worker) {
     aug_index idx = {.kind = AUG_INDEX_INT, .i = i};
     aug_tensor *view = aug_tensor_index(job->batch, 1, &idx), *last = NULL;
     aug_status s = view ? aug_tensor_set_layout(view, "CHW") : aug_last_status();
-    int64_t j = job->offsets[i];
-    for (; !s && j < job->offsets[i + 1]; j++) {
+    int64_t end = job->offsets[i + 1], j = s ? end : job->offsets[i]; /* a failed view is no op's */
+    for (; !s && j < end; j++) {
         aug_tensor *res = NULL;
         s = run_op(job, &job->ops[j], last ? last : view, &res);
         if (s) {
@@ -105,7 +105,7 @@ static void run_image(void *ctx, int64_t i, int worker) {
         }
     }
     if (!s && last) s = aug_copy(last, view);
-    if (s) record_failure(job, i, j < job->offsets[i + 1] ? j - job->offsets[i] : -1, s);
+    if (s) record_failure(job, i, j < end ? j - job->offsets[i] : -1, s);
     aug_tensor_free(last);
     aug_tensor_free(view);
 }
