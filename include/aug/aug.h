@@ -16,4 +16,5 @@
 #include "normalize.h"
 #include "rrc.h"
 #include "index.h"
+#include "policy.h"
 #endif

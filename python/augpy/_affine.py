@@ -141,6 +141,26 @@ def _centre(center, n, h, w, func):
     return _per_image(center, n, 2, func, "center") - np.array([w * 0.5, h * 0.5])
 
 
+def _affine_matrices(n, h, w, angle, translate, scale, shear, center, func):
+    """affine's torchvision matrices (n, 2, 3) for n images of h x w (centred coordinates)."""
+    shear = np.asarray(shear, np.float64)
+    if shear.ndim == 0:
+        shear = np.array([float(shear), 0.0])
+    ang = _per_image(angle, n, 1, func, "angle")[:, 0]
+    sc = _per_image(scale, n, 1, func, "scale")[:, 0]
+    if (sc <= 0).any():
+        raise ValueError(f"{func}: scale must be positive, got {scale!r}")
+    return torchvision_matrix(ang, _per_image(translate, n, 2, func, "translate"), sc,
+                              _per_image(shear, n, 2, func, "shear"), _centre(center, n, h, w, func))
+
+
+def _rotate_matrices(n, h, w, angle, center, func):
+    """rotate's angles (n,) and torchvision matrices (n, 2, 3) for n images of h x w."""
+    ang = _per_image(angle, n, 1, func, "angle")[:, 0]
+    return ang, torchvision_matrix(-(ang % 360.0), np.zeros((n, 2)), np.ones(n), np.zeros((n, 2)),
+                                   _centre(center, n, h, w, func))
+
+
 def affine(image, angle=0.0, translate=(0, 0), scale=1.0, shear=(0.0, 0.0), interpolation="nearest", fill=0,
            center=None, layout=None, *, targets=None):
     """torchvision's affine (transforms.v2.functional.affine) on an image or a batch: rotation
@@ -154,15 +174,7 @@ def affine(image, angle=0.0, translate=(0, 0), scale=1.0, shear=(0.0, 0.0), inte
     func = "augpy.affine"
     _geometry._check(targets, func)
     src, lay, n, h, w = _prepare(image, layout, func)
-    shear = np.asarray(shear, np.float64)
-    if shear.ndim == 0:
-        shear = np.array([float(shear), 0.0])
-    ang = _per_image(angle, n, 1, func, "angle")[:, 0]
-    sc = _per_image(scale, n, 1, func, "scale")[:, 0]
-    if (sc <= 0).any():
-        raise ValueError(f"{func}: scale must be positive, got {scale!r}")
-    m = torchvision_matrix(ang, _per_image(translate, n, 2, func, "translate"), sc,
-                           _per_image(shear, n, 2, func, "shear"), _centre(center, n, h, w, func))
+    m = _affine_matrices(n, h, w, angle, translate, scale, shear, center, func)
     return _warp(src, lay, _augpy_matrix(m, (h, w), (h, w)), (h, w), (h, w), n, interpolation, fill, targets,
                  func)
 
@@ -176,9 +188,7 @@ def rotate(image, angle, interpolation="nearest", expand=False, center=None, fil
     func = "augpy.rotate"
     _geometry._check(targets, func)
     src, lay, n, h, w = _prepare(image, layout, func)
-    ang = _per_image(angle, n, 1, func, "angle")[:, 0]
-    m = torchvision_matrix(-(ang % 360.0), np.zeros((n, 2)), np.ones(n), np.zeros((n, 2)),
-                           _centre(center, n, h, w, func))
+    ang, m = _rotate_matrices(n, h, w, angle, center, func)
     out_hw = (h, w)
     if expand:
         if len(set(ang.tolist())) > 1:

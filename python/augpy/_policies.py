@@ -89,15 +89,33 @@ def apply_policy(image, ops, interpolation="nearest", fill=0):
     if t.ndim != 3:
         raise ValueError(f"{func}: image must be (C, H, W), got shape {tuple(t.shape)}")
     for item in ops:
-        try:
-            op, magnitude = item
-            magnitude = float(magnitude)
-        except (TypeError, ValueError):
-            raise TypeError(f"{func}: each op must be (name, magnitude), got {item!r}") from None
-        if op not in OPS:
-            raise ValueError(f"{func}: unknown op {op!r} (one of {', '.join(OPS)})")
+        op, magnitude = _check_op(item, OPS, func)
         t = _apply_one(t, op, magnitude, interpolation, fill)
     return t
+
+
+def _check_op(item, names, func, what="magnitude", none_ok=False):
+    """(op, its number as a float) of one (name, number) item of an op list; TypeError or ValueError
+    naming func for anything else (none_ok: a None number is 0.0)."""
+    try:
+        op, value = item
+        value = 0.0 if none_ok and value is None else float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{func}: each op must be (name, {what}), got {item!r}") from None
+    if op not in names:
+        raise ValueError(f"{func}: unknown op {op!r} (one of {', '.join(names)})")
+    return op, value
+
+
+# aug_image_op_kind (aug/policy.h) of the ops _augpy._image_ops_batch runs, by the names the policies use
+IMAGE_OP = {"Identity": 0, "Warp": 1, "Brightness": 2, "Contrast": 3, "Color": 4, "Sharpness": 5, "Posterize": 6,
+            "Solarize": 7, "SolarizeAdd": 8, "AutoContrast": 9, "Equalize": 10, "Invert": 11}
+_NO_ROW = object()  # _op_row's answer for an op _image_ops_batch does not run
+
+
+def _warp_row(matrix):
+    """The row of a warp by the (2, 3) float32 inverse map `matrix` (same size, the stage's fill)."""
+    return [IMAGE_OP["Warp"], 0.0] + [float(v) for v in np.asarray(matrix, np.float32).reshape(6)]
 
 
 def _apply_one(t, op, m, interpolation, fill):
@@ -163,18 +181,70 @@ class _Policy(Sampled):
         n, _, h, w = image.shape
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         states = self._rng_states(augmentation)
+        all_ops = []
         for k in range(n):
             ops = augmentation[k].get(self.key)
             if ops is None:
                 record = self._record(generator_at(states[k], self.draws)[1], h, w)
                 augmentation[k].update(record)
                 ops = record[self.key]
-            view = image[k]
-            res = self._apply_ops(view, ops)
-            if res is not view:
-                _augpy.copy(res, view)
+            all_ops.append(ops)
+        if not self._apply_batch(image, all_ops):
+            for k in range(n):
+                view = image[k]
+                res = self._apply_ops(view, all_ops[k])
+                if res is not view:
+                    _augpy.copy(res, view)
         batch["augmentation"] = augmentation
         return batch
+
+    def _apply_batch(self, image, all_ops):
+        """Every image's ops in one call (_augpy._image_ops_batch: on the CPU the images spread
+        over the threads, each image's ops on one, docs/policies.md "Speed"); False, having
+        done nothing, where an op has no row (_op_row) or the batch is not on the CPU, and the
+        caller applies the ops image by image. The results are those of _apply_ops."""
+        if image.device != "cpu":
+            return False
+        h, w = image.shape[2], image.shape[3]
+        rows, offsets = [], [0]
+        for ops in all_ops:
+            for item in ops:
+                row = self._op_row(item, h, w, image.dtype)
+                if row is _NO_ROW:
+                    return False
+                if row is not None:
+                    rows.append(row)
+            offsets.append(len(rows))
+        _augpy._image_ops_batch(image, np.array(rows, np.float64).reshape(-1, 8), np.array(offsets, np.int64),
+                                self.fill, _affine._INTERP[self.interpolation])
+        return True
+
+    def _op_row(self, item, h, w, dtype):
+        """apply_policy's op (op, magnitude) as an _image_ops_batch row (None: Identity), with
+        apply_policy's checks."""
+        op, m = _check_op(item, OPS, "augpy.image.apply_policy")
+        if op == "Identity":
+            return None
+        if op in ("ShearX", "ShearY", "TranslateX", "TranslateY", "Rotate"):
+            func = "augpy.rotate" if op == "Rotate" else "augpy.affine"
+            if op == "Rotate":
+                mat = _affine._rotate_matrices(1, h, w, m, None, func)[1]
+            elif op in ("ShearX", "ShearY"):
+                s = math.degrees(math.atan(m))
+                mat = _affine._affine_matrices(1, h, w, 0.0, (0, 0), 1.0, (s, 0.0) if op == "ShearX" else (0.0, s),
+                                               (0, 0), func)
+            else:
+                tr = (int(m), 0) if op == "TranslateX" else (0, int(m))
+                mat = _affine._affine_matrices(1, h, w, 0.0, tr, 1.0, (0.0, 0.0), None, func)
+            return _warp_row(_affine._augpy_matrix(mat, (h, w), (h, w))[0])
+        if op == "Solarize":
+            bound = 1.0 if dtype in (_augpy.float32, _augpy.float64) else 65535.0 if dtype == _augpy.uint16 else 255.0
+            return [IMAGE_OP["Solarize"], bound * m] + [0.0] * 6
+        if op == "Posterize":
+            return [IMAGE_OP["Posterize"], float(int(m))] + [0.0] * 6
+        if op in ("Brightness", "Color", "Contrast", "Sharpness"):
+            return [IMAGE_OP[op], 1.0 + m] + [0.0] * 6
+        return [IMAGE_OP[op], 0.0] + [0.0] * 6  # AutoContrast, Equalize, Invert
 
 
 class RandAugment(_Policy):

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _augpy
 from ._colour_stages import _image_batch
-from ._policies import _Policy, _check_int
+from ._policies import _NO_ROW, IMAGE_OP, _Policy, _check_int, _check_op, _warp_row
 from . import _timm_3a
 
 _LEVEL_DENOM = 10.0
@@ -101,8 +101,7 @@ def _pil_affine(t, data, interpolation, fill):
     """PIL's Image.transform(size, AFFINE, data) on a CHW tensor: PIL maps the output pixel
     centre (x + 0.5, y + 0.5) through data to a source point and reads it at its pixel centres,
     so in pixel indices the source is (a x + b y + (a + b) / 2 + c - 1/2, likewise)."""
-    a, b, c, d, e, f = data
-    m = np.array([[a, b, (a + b) / 2 + c - 0.5], [d, e, (d + e) / 2 + f - 0.5]], np.float32)
+    m = _pil_matrix(data)
     dst = _augpy.empty(tuple(t.shape), dtype=t.dtype)
     if dst.device != t.device:
         dst = dst.to(t.device)
@@ -135,15 +134,38 @@ def apply_timm_policy(image, ops, interpolation="bilinear", fill=(128, 128, 128)
     if interpolation not in ("nearest", "bilinear"):
         raise ValueError(f"{func}: interpolation must be 'nearest' or 'bilinear', got {interpolation!r}")
     for item in ops:
-        try:
-            op, arg = item
-            arg = 0.0 if arg is None else float(arg)
-        except (TypeError, ValueError):
-            raise TypeError(f"{func}: each op must be (name, argument), got {item!r}") from None
-        if op not in LEVEL_TO_ARG:
-            raise ValueError(f"{func}: unknown op {op!r} (one of {', '.join(TIMM_OPS)})")
+        op, arg = _check_op(item, TIMM_OPS, func, "argument", none_ok=True)
         t = _apply_one(t, op, arg, interpolation, fill)
     return t
+
+
+def _pil_matrix(data):
+    """_pil_affine's augpy matrix of PIL's affine data."""
+    a, b, c, d, e, f = data
+    return np.array([[a, b, (a + b) / 2 + c - 0.5], [d, e, (d + e) / 2 + f - 0.5]], np.float32)
+
+
+def _op_row(op, arg, h, w):
+    """_apply_one's op as an _augpy._image_ops_batch row (None: the image is kept; _NO_ROW: the
+    '3a' ops, which it does not run)."""
+    if op in ("Desaturate", "GaussianBlur"):
+        return _NO_ROW
+    if op in ("AutoContrast", "Equalize", "Invert"):
+        return [IMAGE_OP[op], 0.0] + [0.0] * 6
+    if op == "Rotate":
+        return _warp_row(_pil_matrix(_pil_rotate_data(arg, w, h))) if arg % 360.0 else None
+    if op.startswith("Posterize"):
+        return [IMAGE_OP["Posterize"], float(int(arg))] + [0.0] * 6 if arg < 8 else None
+    if op.startswith("Solarize") and op != "SolarizeAdd":
+        return [IMAGE_OP["Solarize"], arg] + [0.0] * 6 if arg <= 255 else None
+    if op == "SolarizeAdd":
+        return [IMAGE_OP["SolarizeAdd"], float(int(arg))] + [0.0] * 6
+    for name in ("Color", "Contrast", "Brightness", "Sharpness"):
+        if op in (name, name + "Increasing"):
+            return [IMAGE_OP[name], arg] + [0.0] * 6
+    data = {"ShearX": (1, arg, 0, 0, 1, 0), "ShearY": (1, 0, 0, arg, 1, 0), "TranslateXRel": (1, 0, arg * w, 0, 1, 0),
+            "TranslateYRel": (1, 0, 0, 0, 1, arg * h)}[op]
+    return _warp_row(_pil_matrix(data))
 
 
 def _apply_one(t, op, arg, interpolation, fill):
@@ -306,6 +328,10 @@ class TimmRandAugment(_Policy):
 
     def _apply_ops(self, image, ops):
         return apply_timm_policy(image, ops, self.interpolation, self.fill)
+
+    def _op_row(self, item, h, w, dtype):
+        op, arg = _check_op(item, TIMM_OPS, "augpy.image.apply_timm_policy", "argument", none_ok=True)
+        return _op_row(op, arg, h, w)
 
     def __call__(self, batch):
         image = _image_batch(batch, "TimmRandAugment", "uint8 (N, C, H, W)", pixels=True)

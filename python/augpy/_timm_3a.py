@@ -125,6 +125,9 @@ class TimmAutoAugment(_Policy):
         from ._timm import apply_timm_policy
         return apply_timm_policy(image, ops)
 
+    def _apply_batch(self, image, all_ops):
+        return False  # Desaturate and the blur have no _image_ops_batch row: image by image
+
     def __call__(self, batch):
         image = _image_batch(batch, "TimmAutoAugment", "uint8 (N, C, H, W)", pixels=True)
         if image.dtype != _augpy.uint8:

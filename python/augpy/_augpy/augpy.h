@@ -362,6 +362,11 @@ void augpy_bufview_release(augpy_bufview *view);
 /* Copy of src into dst (broadcast, saturate_cast) with the GIL released for
  * large tensors; errors name func. 0 or -1. */
 int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, const char *func);
+/* A warp's background argument (warp.c): None -> *bg = NULL; a Tensor (borrowed); a
+ * number (all C channels) or an array-like of C values (a new float64 tensor on dev
+ * in *tmp, which the caller frees). 0 or -1. */
+int augpy_parse_background(augpy_state *st, PyObject *obj, int64_t C, aug_device dev, const aug_tensor **bg,
+                           aug_tensor **tmp, const char *func);
 
 /* ---- locks that survive fork() (fork.c) -------------------------------------- */
 /* A new lock (PyThread_allocate_lock; NULL when out of memory) and its fork
@@ -405,7 +410,8 @@ int augpy_forksafe_lock_check(PyThread_type_lock *lock, unsigned long *generatio
     X(colour)         /* colour.c: adjust_*, rgb_to_grayscale, rgb_to_hsv, hsv_to_rgb, color_jitter */ \
     X(normalize)      /* normalize.c: crop_mirror_normalize */                                     \
     X(rrc)            /* rrc.c: _random_resized_crop, _plan_decode (augpy.rrc) */                  \
-    X(tone)           /* tone.c: invert, posterize, solarize, equalize, autocontrast, adjust_sharpness */
+    X(tone)           /* tone.c: invert, posterize, solarize, equalize, autocontrast, adjust_sharpness */ \
+    X(policy)         /* policy.c: _image_ops_batch (the policies' per-image op lists) */
 #define AUGPY_INIT_DECL(name) int augpy_init_##name(PyObject *module, augpy_state *st);
 AUGPY_FAMILIES(AUGPY_INIT_DECL)
 #undef AUGPY_INIT_DECL
