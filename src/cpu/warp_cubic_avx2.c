@@ -65,69 +65,150 @@ AVX2 static inline __m256d bound4(__m256d v, int64_t n, int border, __m256d *ok)
     return v;
 }
 
-#define DEF_ROW(NAME, LOAD)                                                                                            \
-    AVX2 static uint64_t NAME(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,    \
-                              double *acc) {                                                                           \
-        const double *m = im->m;                                                                                       \
-        const double Y = (double)y + warp_sample_offset(im, j);                                                        \
-        const __m256d di = _mm256_set1_pd(warp_sample_offset(im, i));                                                 \
-        const __m256d m0 = _mm256_set1_pd(m[0]), m3 = _mm256_set1_pd(m[3]), m6 = _mm256_set1_pd(m[6]);                \
-        const __m256d bx = _mm256_set1_pd(aug__warp_rowterm(m[1], Y, m[2]));                                          \
-        const __m256d by = _mm256_set1_pd(aug__warp_rowterm(m[4], Y, m[5]));                                          \
-        const __m256d bw = _mm256_set1_pd(aug__warp_rowterm(m[7], Y, m[8]));                                          \
-        const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);                                           \
-        const __m256d hx = _mm256_set1_pd((double)im->W - 2.0), hy = _mm256_set1_pd((double)im->H - 2.0);             \
-        const __m128i sh = _mm_set1_epi32((int32_t)im->sh), sw = _mm_set1_epi32((int32_t)im->sw);                     \
-        const int64_t rs = im->sh, ts = im->sw;                                                                        \
-        const int32_t xs = (int32_t)x0;                                                                                \
-        uint64_t done = 0;                                                                                             \
-        for (int k = 0; k + 4 <= cw; k += 4) {                                                                         \
-            const __m256d X = _mm256_add_pd(_mm256_cvtepi32_pd(_mm_add_epi32(_mm_set1_epi32(xs + k),                  \
-                                                                             _mm_setr_epi32(0, 1, 2, 3))), di);       \
-            __m256d u = _mm256_add_pd(_mm256_mul_pd(m0, X), bx), v = _mm256_add_pd(_mm256_mul_pd(m3, X), by);          \
-            __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));                                                  \
-            if (im->projective) {                                                                                      \
-                const __m256d w = _mm256_add_pd(_mm256_mul_pd(m6, X), bw);                                             \
-                ok = _mm256_cmp_pd(w, zero, _CMP_GT_OQ);                                                               \
-                u = _mm256_div_pd(u, w), v = _mm256_div_pd(v, w);                                                      \
-                ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_sub_pd(u, u), zero, _CMP_EQ_OQ));                          \
-                ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_sub_pd(v, v), zero, _CMP_EQ_OQ));                          \
-            }                                                                                                          \
-            const __m256d sx = bound4(u, im->W, im->border, &ok), sy = bound4(v, im->H, im->border, &ok);             \
-            /* floor (+ 0 makes -0 the scalar kernel's +0); every tap inside: 1 <= floor <= side - 3 */               \
-            const __m256d fx = _mm256_add_pd(_mm256_floor_pd(sx), zero), fy = _mm256_add_pd(_mm256_floor_pd(sy), zero); \
-            ok = _mm256_and_pd(ok, _mm256_and_pd(_mm256_cmp_pd(fx, one, _CMP_GE_OQ), _mm256_cmp_pd(fx, hx, _CMP_LT_OQ))); \
-            ok = _mm256_and_pd(ok, _mm256_and_pd(_mm256_cmp_pd(fy, one, _CMP_GE_OQ), _mm256_cmp_pd(fy, hy, _CMP_LT_OQ))); \
-            if (_mm256_movemask_pd(ok) != 15) continue;                                                                \
-            __m256d wx[4], wy[4];                                                                                      \
-            weights4(_mm256_sub_pd(sx, fx), wx);                                                                       \
-            weights4(_mm256_sub_pd(sy, fy), wy);                                                                       \
-            const __m128i ix = _mm_sub_epi32(_mm256_cvttpd_epi32(fx), _mm_set1_epi32(1));                              \
-            const __m128i iy = _mm_sub_epi32(_mm256_cvttpd_epi32(fy), _mm_set1_epi32(1));                              \
-            int32_t off[4];                                                                                            \
-            _mm_storeu_si128((__m128i *)off, _mm_add_epi32(_mm_mullo_epi32(iy, sh), _mm_mullo_epi32(ix, sw)));        \
-            for (int c = 0; c < cn; c++) {                                                                             \
-                const char *base = im->base + (c0 + c) * im->sc;                                                       \
-                const char *p[4] = {base + off[0], base + off[1], base + off[2], base + off[3]};                       \
-                __m256d r[4];                                                                                          \
-                for (int q = 0; q < 4; q++) {                                                                          \
-                    const int64_t o = q * rs;                                                                          \
-                    r[q] = dot4(wx, LOAD(p, o), LOAD(p, o + ts), LOAD(p, o + 2 * ts), LOAD(p, o + 3 * ts));            \
-                }                                                                                                      \
-                double *a = acc + c * CHUNK + k;                                                                       \
-                _mm256_storeu_pd(a, _mm256_add_pd(_mm256_loadu_pd(a), dot4(wy, r[0], r[1], r[2], r[3])));              \
-            }                                                                                                          \
-            done |= (uint64_t)15 << k;                                                                                 \
-        }                                                                                                              \
-        return done;                                                                                                   \
+/* A row's broadcast terms (sample (i, j) of row y). */
+typedef struct row_terms {
+    __m256d di, m0, m3, m6, bx, by, bw, hx, hy;
+    __m128i sh, sw;
+    int32_t xs;
+} row_terms;
+
+AVX2 static inline void terms_init(const warp_img *im, int64_t y, int j, int64_t x0, int i, row_terms *t) {
+    const double *m = im->m;
+    const double Y = (double)y + warp_sample_offset(im, j);
+    t->di = _mm256_set1_pd(warp_sample_offset(im, i));
+    t->m0 = _mm256_set1_pd(m[0]), t->m3 = _mm256_set1_pd(m[3]), t->m6 = _mm256_set1_pd(m[6]);
+    t->bx = _mm256_set1_pd(aug__warp_rowterm(m[1], Y, m[2]));
+    t->by = _mm256_set1_pd(aug__warp_rowterm(m[4], Y, m[5]));
+    t->bw = _mm256_set1_pd(aug__warp_rowterm(m[7], Y, m[8]));
+    t->hx = _mm256_set1_pd((double)im->W - 2.0), t->hy = _mm256_set1_pd((double)im->H - 2.0);
+    t->sh = _mm_set1_epi32((int32_t)im->sh), t->sw = _mm_set1_epi32((int32_t)im->sw);
+    t->xs = (int32_t)x0;
+}
+
+/* Output pixels xs + k .. xs + k + 3: their weights and the byte offsets of their
+ * taps (floor - 1, floor - 1); 0 where a lane's taps do not all lie inside. */
+AVX2 static inline int group4(const warp_img *im, const row_terms *t, int k, __m256d *wx, __m256d *wy, __m128i *off) {
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d X = _mm256_add_pd(_mm256_cvtepi32_pd(_mm_add_epi32(_mm_set1_epi32(t->xs + k),
+                                                                     _mm_setr_epi32(0, 1, 2, 3))), t->di);
+    __m256d u = _mm256_add_pd(_mm256_mul_pd(t->m0, X), t->bx), v = _mm256_add_pd(_mm256_mul_pd(t->m3, X), t->by);
+    __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    if (im->projective) {
+        const __m256d w = _mm256_add_pd(_mm256_mul_pd(t->m6, X), t->bw);
+        ok = _mm256_cmp_pd(w, zero, _CMP_GT_OQ);
+        u = _mm256_div_pd(u, w), v = _mm256_div_pd(v, w);
+        ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_sub_pd(u, u), zero, _CMP_EQ_OQ));
+        ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_sub_pd(v, v), zero, _CMP_EQ_OQ));
     }
-DEF_ROW(row_u8, LOAD_U8)
-DEF_ROW(row_f32, LOAD_F32)
+    const __m256d sx = bound4(u, im->W, im->border, &ok), sy = bound4(v, im->H, im->border, &ok);
+    /* floor (+ 0 makes a -0 the scalar kernel's +0); every tap inside: 1 <= floor < side - 2 */
+    const __m256d fx = _mm256_add_pd(_mm256_floor_pd(sx), zero), fy = _mm256_add_pd(_mm256_floor_pd(sy), zero);
+    ok = _mm256_and_pd(ok, _mm256_and_pd(_mm256_cmp_pd(fx, one, _CMP_GE_OQ), _mm256_cmp_pd(fx, t->hx, _CMP_LT_OQ)));
+    ok = _mm256_and_pd(ok, _mm256_and_pd(_mm256_cmp_pd(fy, one, _CMP_GE_OQ), _mm256_cmp_pd(fy, t->hy, _CMP_LT_OQ)));
+    if (_mm256_movemask_pd(ok) != 15) return 0;
+    weights4(_mm256_sub_pd(sx, fx), wx);
+    weights4(_mm256_sub_pd(sy, fy), wy);
+    const __m128i ix = _mm_sub_epi32(_mm256_cvttpd_epi32(fx), _mm_set1_epi32(1));
+    const __m128i iy = _mm_sub_epi32(_mm256_cvttpd_epi32(fy), _mm_set1_epi32(1));
+    *off = _mm_add_epi32(_mm_mullo_epi32(iy, t->sh), _mm_mullo_epi32(ix, t->sw));
+    return 1;
+}
+
+/* acc[k .. k+3] += the column dot of the row dots r. */
+AVX2 static inline void add_sample(double *a, const __m256d *wy, const __m256d *r) {
+    _mm256_storeu_pd(a, _mm256_add_pd(_mm256_loadu_pd(a), dot4(wy, r[0], r[1], r[2], r[3])));
+}
+
+#define DEF_ROW(NAME, LOAD)                                                                                            \
+    AVX2 static void NAME(const warp_img *im, const row_terms *t, int k, const __m256d *wx, const __m256d *wy,        \
+                          __m128i off4, int64_t c0, int cn, double *acc) {                                             \
+        const int64_t rs = im->sh, ts = im->sw;                                                                        \
+        int32_t off[4];                                                                                                \
+        _mm_storeu_si128((__m128i *)off, off4);                                                                        \
+        for (int c = 0; c < cn; c++) {                                                                                 \
+            const char *base = im->base + (c0 + c) * im->sc;                                                           \
+            const char *p[4] = {base + off[0], base + off[1], base + off[2], base + off[3]};                           \
+            __m256d r[4];                                                                                              \
+            for (int q = 0; q < 4; q++) {                                                                              \
+                const int64_t o = q * rs;                                                                              \
+                r[q] = dot4(wx, LOAD(p, o), LOAD(p, o + ts), LOAD(p, o + 2 * ts), LOAD(p, o + 3 * ts));                \
+            }                                                                                                          \
+            add_sample(acc + c * CHUNK + k, wy, r);                                                                    \
+        }                                                                                                              \
+    }
+DEF_ROW(group_u8, LOAD_U8)
+DEF_ROW(group_f32, LOAD_F32)
+
+/* uint8 pixels of at most 4 adjacent channels (sc = 1, cn <= sw <= 4, sh > 0): the
+ * 4 taps x cn channels of a lane's row lie in 16 bytes, one load; a byte shuffle
+ * puts channel c's taps in dword c, a 4 x 4 transpose gathers dword c of the 4
+ * lanes, and a shuffle per tap widens its bytes (pick, tap: those shuffles). The
+ * caller checks that the 16 bytes lie inside the image. */
+AVX2 static void group_u8_wide(const warp_img *im, int k, const __m256d *wx, const __m256d *wy, __m128i off4,
+                               int64_t c0, int cn, const __m128i *pick, const __m128i *tap, double *acc) {
+    int32_t off[4];
+    _mm_storeu_si128((__m128i *)off, off4);
+    const char *base = im->base + c0;
+    __m256d r[4][4]; /* channel, row */
+    for (int q = 0; q < 4; q++) {
+        const int64_t o = q * im->sh;
+        __m128i l0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + off[0] + o)), *pick);
+        __m128i l1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + off[1] + o)), *pick);
+        __m128i l2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + off[2] + o)), *pick);
+        __m128i l3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + off[3] + o)), *pick);
+        const __m128i a01 = _mm_unpacklo_epi32(l0, l1), a23 = _mm_unpacklo_epi32(l2, l3);
+        const __m128i b01 = _mm_unpackhi_epi32(l0, l1), b23 = _mm_unpackhi_epi32(l2, l3);
+        const __m128i ch[4] = {_mm_unpacklo_epi64(a01, a23), _mm_unpackhi_epi64(a01, a23),
+                               _mm_unpacklo_epi64(b01, b23), _mm_unpackhi_epi64(b01, b23)};
+        for (int c = 0; c < cn; c++)
+            r[c][q] = dot4(wx, _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[0])),
+                           _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[1])),
+                           _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[2])),
+                           _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[3])));
+    }
+    for (int c = 0; c < cn; c++) add_sample(acc + c * CHUNK + k, wy, r[c]);
+}
+
+AVX2 static uint64_t row_avx2(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,
+                              double *acc) {
+    row_terms t;
+    terms_init(im, y, j, x0, i, &t);
+    const int u8 = im->dtype == AUG_UINT8;
+    /* the 16-byte loads: adjacent channels, taps within 16 bytes, rows forward; a
+     * load from offset o is inside the image when o <= lim */
+    const int wide = u8 && im->sc == 1 && im->sw >= cn && im->sw <= 4 && im->sh > 0;
+    const int64_t last = (im->H - 1) * im->sh + (im->W - 1) * im->sw + (im->C - 1) * im->sc; /* from base */
+    const __m128i lim = _mm_set1_epi32((int32_t)(last - c0 - 15 - 3 * im->sh < -1 ? -1 : last - c0 - 15 - 3 * im->sh));
+    __m128i pick = _mm_set1_epi8(-1), tap[4];
+    if (wide) {
+        int8_t b[16];
+        for (int q = 0; q < 16; q++) b[q] = -1;
+        for (int c = 0; c < cn; c++)
+            for (int u = 0; u < 4; u++) b[4 * c + u] = (int8_t)(u * im->sw + c);
+        pick = _mm_loadu_si128((const __m128i *)b);
+        for (int u = 0; u < 4; u++)
+            tap[u] = _mm_setr_epi8((char)u, -1, -1, -1, (char)(4 + u), -1, -1, -1, (char)(8 + u), -1, -1, -1,
+                                   (char)(12 + u), -1, -1, -1);
+    }
+    uint64_t done = 0;
+    for (int k = 0; k + 4 <= cw; k += 4) {
+        __m256d wx[4], wy[4];
+        __m128i off;
+        if (!group4(im, &t, k, wx, wy, &off)) continue;
+        if (wide && _mm_movemask_epi8(_mm_cmpgt_epi32(off, lim)) == 0)
+            group_u8_wide(im, k, wx, wy, off, c0, cn, &pick, tap, acc);
+        else if (u8)
+            group_u8(im, &t, k, wx, wy, off, c0, cn, acc);
+        else
+            group_f32(im, &t, k, wx, wy, off, c0, cn, acc);
+        done |= (uint64_t)15 << k;
+    }
+    return done;
+}
 
 uint64_t aug__warp_cubic_row_avx2(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,
                                   double *acc) {
-    return im->dtype == AUG_UINT8 ? row_u8(im, y, j, x0, i, cw, c0, cn, acc)
-                                  : row_f32(im, y, j, x0, i, cw, c0, cn, acc);
+    return row_avx2(im, y, j, x0, i, cw, c0, cn, acc);
 }
 
 int aug__warp_cubic_avx2_ok(const warp_img *im, int64_t Wt) {
