@@ -59,13 +59,18 @@ static inline void taps_at(const warp_img *im, double sx, double sy, cubic_taps 
     t->kind = all ? TAPS_INSIDE : TAPS_MIXED;
 }
 
-/* The taps of sample (i, j) of output pixels x0 .. x0+cw-1 of row y. */
-static void taps_row(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, cubic_taps *t) {
+/* The taps of sample (i, j) of output pixels x0 .. x0+cw-1 of row y; those with
+ * bit k of done set are marked TAPS_DONE (the AVX2 step did them). */
+static void taps_row(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, uint64_t done, cubic_taps *t) {
     const double *m = im->m;
     const double Y = (double)y + warp_sample_offset(im, j), di = warp_sample_offset(im, i);
     const double bx = aug__warp_rowterm(m[1], Y, m[2]), by = aug__warp_rowterm(m[4], Y, m[5]);
     const int32_t xs = (int32_t)x0; /* Wt < 2^31 */
     for (int k = 0; k < cw; k++) {
+        if (done >> k & 1) {
+            t[k].kind = TAPS_DONE;
+            continue;
+        }
         const double X = (double)(xs + k) + di;
         double sx, sy;
         if (im->projective) {
@@ -174,14 +179,12 @@ void aug__warp_rows_cubic(const warp_ctx *cx, const warp_img *im, int64_t n, int
                         uint64_t done = 0;
 #if AUG__X86
                         if (avx2) {
-                            done = aug__warp_cubic_row_avx2(im, y, j, x0, i, cw, c0, cn, acc);
+                            done = aug__warp_cubic_row_avx2(im, cx->simd, y, j, x0, i, cw, c0, cn, acc);
                             if (done == (cw == 64 ? ~(uint64_t)0 : ((uint64_t)1 << cw) - 1)) continue;
                         }
 #endif
-                        if (im->s > 1 || done || !row_taps) taps_row(im, y, j, x0, i, cw, taps);
+                        if (im->s > 1 || done || !row_taps) taps_row(im, y, j, x0, i, cw, done, taps);
                         row_taps = im->s == 1 && !done;
-                        for (int k = 0; k < cw; k++)
-                            if (done >> k & 1) taps[k].kind = TAPS_DONE;
                         sample(im, taps, cw, c0, cn, pl->background, acc);
                     }
                 warp_store_acc(cx, n, c0, cn, y, x0, cw, im->s, acc);

@@ -149,7 +149,7 @@ AVX2 static void group_u8_wide(const warp_img *im, int k, const __m256d *wx, con
     int32_t off[4];
     _mm_storeu_si128((__m128i *)off, off4);
     const char *base = im->base + c0;
-    __m256d r[4][4]; /* channel, row */
+    __m256d v[4]; /* per channel: the column dot so far, ((wy0 r0 + wy1 r1) + wy2 r2) + wy3 r3 in its order */
     for (int q = 0; q < 4; q++) {
         const int64_t o = q * im->sh;
         __m128i l0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + off[0] + o)), *pick);
@@ -160,55 +160,244 @@ AVX2 static void group_u8_wide(const warp_img *im, int k, const __m256d *wx, con
         const __m128i b01 = _mm_unpackhi_epi32(l0, l1), b23 = _mm_unpackhi_epi32(l2, l3);
         const __m128i ch[4] = {_mm_unpacklo_epi64(a01, a23), _mm_unpackhi_epi64(a01, a23),
                                _mm_unpacklo_epi64(b01, b23), _mm_unpackhi_epi64(b01, b23)};
-        for (int c = 0; c < cn; c++)
-            r[c][q] = dot4(wx, _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[0])),
-                           _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[1])),
-                           _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[2])),
-                           _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[3])));
+        for (int c = 0; c < cn; c++) {
+            const __m256d r = dot4(wx, _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[0])),
+                                   _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[1])),
+                                   _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[2])),
+                                   _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[3])));
+            v[c] = q == 0 ? _mm256_mul_pd(wy[0], r) : _mm256_add_pd(v[c], _mm256_mul_pd(wy[q], r));
+        }
     }
-    for (int c = 0; c < cn; c++) add_sample(acc + c * CHUNK + k, wy, r[c]);
+    for (int c = 0; c < cn; c++) {
+        double *a = acc + c * CHUNK + k;
+        _mm256_storeu_pd(a, _mm256_add_pd(_mm256_loadu_pd(a), v[c]));
+    }
+}
+
+/* What a row's steps share: the broadcast terms and the 16-byte-load shuffles. */
+typedef struct row_setup {
+    row_terms t;
+    int u8, wide;    /* uint8 source; the 16-byte loads (group_u8_wide) where lim allows */
+    __m128i lim;     /* a load from offset o (from base + c0, its last row) is inside the image when o <= lim */
+    __m128i pick, tap[4];
+} row_setup;
+
+AVX2 static void setup_init(const warp_img *im, int64_t y, int j, int64_t x0, int i, int64_t c0, int cn,
+                            row_setup *rs) {
+    terms_init(im, y, j, x0, i, &rs->t);
+    rs->u8 = im->dtype == AUG_UINT8;
+    /* adjacent channels, taps within 16 bytes, rows forward */
+    rs->wide = rs->u8 && im->sc == 1 && im->sw >= cn && im->sw <= 4 && im->sh > 0;
+    const int64_t last = (im->H - 1) * im->sh + (im->W - 1) * im->sw + (im->C - 1) * im->sc; /* from base */
+    const int64_t lim = last - c0 - 15 - 3 * im->sh;
+    rs->lim = _mm_set1_epi32((int32_t)(lim < -1 ? -1 : lim));
+    int8_t b[16];
+    for (int q = 0; q < 16; q++) b[q] = -1;
+    for (int c = 0; c < cn && rs->wide; c++)
+        for (int u = 0; u < 4; u++) b[4 * c + u] = (int8_t)(u * im->sw + c);
+    rs->pick = _mm_loadu_si128((const __m128i *)b);
+    for (int u = 0; u < 4; u++)
+        rs->tap[u] = _mm_setr_epi8((char)u, -1, -1, -1, (char)(4 + u), -1, -1, -1, (char)(8 + u), -1, -1, -1,
+                                   (char)(12 + u), -1, -1, -1);
+}
+
+/* Pixels k .. k+3: 1 when done. */
+AVX2 static inline int step4(const warp_img *im, const row_setup *rs, int k, int64_t c0, int cn, double *acc) {
+    __m256d wx[4], wy[4];
+    __m128i off;
+    if (!group4(im, &rs->t, k, wx, wy, &off)) return 0;
+    if (rs->wide && _mm_movemask_epi8(_mm_cmpgt_epi32(off, rs->lim)) == 0)
+        group_u8_wide(im, k, wx, wy, off, c0, cn, &rs->pick, rs->tap, acc);
+    else if (rs->u8)
+        group_u8(im, &rs->t, k, wx, wy, off, c0, cn, acc);
+    else
+        group_f32(im, &rs->t, k, wx, wy, off, c0, cn, acc);
+    return 1;
 }
 
 AVX2 static uint64_t row_avx2(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,
                               double *acc) {
-    row_terms t;
-    terms_init(im, y, j, x0, i, &t);
-    const int u8 = im->dtype == AUG_UINT8;
-    /* the 16-byte loads: adjacent channels, taps within 16 bytes, rows forward; a
-     * load from offset o is inside the image when o <= lim */
-    const int wide = u8 && im->sc == 1 && im->sw >= cn && im->sw <= 4 && im->sh > 0;
-    const int64_t last = (im->H - 1) * im->sh + (im->W - 1) * im->sw + (im->C - 1) * im->sc; /* from base */
-    const __m128i lim = _mm_set1_epi32((int32_t)(last - c0 - 15 - 3 * im->sh < -1 ? -1 : last - c0 - 15 - 3 * im->sh));
-    __m128i pick = _mm_set1_epi8(-1), tap[4];
-    if (wide) {
-        int8_t b[16];
-        for (int q = 0; q < 16; q++) b[q] = -1;
-        for (int c = 0; c < cn; c++)
-            for (int u = 0; u < 4; u++) b[4 * c + u] = (int8_t)(u * im->sw + c);
-        pick = _mm_loadu_si128((const __m128i *)b);
-        for (int u = 0; u < 4; u++)
-            tap[u] = _mm_setr_epi8((char)u, -1, -1, -1, (char)(4 + u), -1, -1, -1, (char)(8 + u), -1, -1, -1,
-                                   (char)(12 + u), -1, -1, -1);
-    }
+    row_setup rs;
+    setup_init(im, y, j, x0, i, c0, cn, &rs);
     uint64_t done = 0;
-    for (int k = 0; k + 4 <= cw; k += 4) {
-        __m256d wx[4], wy[4];
-        __m128i off;
-        if (!group4(im, &t, k, wx, wy, &off)) continue;
-        if (wide && _mm_movemask_epi8(_mm_cmpgt_epi32(off, lim)) == 0)
-            group_u8_wide(im, k, wx, wy, off, c0, cn, &pick, tap, acc);
-        else if (u8)
-            group_u8(im, &t, k, wx, wy, off, c0, cn, acc);
-        else
-            group_f32(im, &t, k, wx, wy, off, c0, cn, acc);
-        done |= (uint64_t)15 << k;
-    }
+    for (int k = 0; k + 4 <= cw; k += 4)
+        if (step4(im, &rs, k, c0, cn, acc)) done |= (uint64_t)15 << k;
     return done;
 }
 
-uint64_t aug__warp_cubic_row_avx2(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,
+/* ---- AVX-512: 8 pixels per step, the same operations on 8 lanes ---- */
+
+#define AVX512 __attribute__((target("avx2,avx512f,avx512dq,avx512vl,avx512bw")))
+
+AVX512 static inline __m512d dot8(const __m512d *w, __m512d a0, __m512d a1, __m512d a2, __m512d a3) {
+    __m512d r = _mm512_add_pd(_mm512_mul_pd(w[0], a0), _mm512_mul_pd(w[1], a1));
+    r = _mm512_add_pd(r, _mm512_mul_pd(w[2], a2));
+    return _mm512_add_pd(r, _mm512_mul_pd(w[3], a3));
+}
+
+AVX512 static inline void weights8(__m512d t, __m512d *w) {
+    const double A = AUG__WARP_CUBIC_A;
+    const __m512d one = _mm512_set1_pd(1.0), a = _mm512_set1_pd(A), a5 = _mm512_set1_pd(5.0 * A);
+    const __m512d a8 = _mm512_set1_pd(8.0 * A), a4 = _mm512_set1_pd(4.0 * A);
+    const __m512d a2 = _mm512_set1_pd(A + 2.0), a3 = _mm512_set1_pd(A + 3.0);
+    const __m512d t1 = _mm512_add_pd(t, one), u = _mm512_sub_pd(one, t);
+    __m512d w0 = _mm512_sub_pd(_mm512_mul_pd(a, t1), a5);
+    w0 = _mm512_add_pd(_mm512_mul_pd(w0, t1), a8);
+    w0 = _mm512_sub_pd(_mm512_mul_pd(w0, t1), a4);
+    __m512d w1 = _mm512_sub_pd(_mm512_mul_pd(a2, t), a3);
+    w1 = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(w1, t), t), one);
+    __m512d w2 = _mm512_sub_pd(_mm512_mul_pd(a2, u), a3);
+    w2 = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(w2, u), u), one);
+    w[0] = w0, w[1] = w1, w[2] = w2;
+    w[3] = _mm512_sub_pd(_mm512_sub_pd(_mm512_sub_pd(one, w0), w1), w2);
+}
+
+AVX512 static inline __m512d bound8(__m512d v, int64_t n, int border, __mmask8 *ok) {
+    const double p = aug__warp_period(n, border);
+    const __m512d lo = _mm512_set1_pd(-2.0);
+    if (p == 0.0) return _mm512_min_pd(_mm512_max_pd(v, lo), _mm512_set1_pd((double)n + 1.0));
+    *ok &= (__mmask8)(_mm512_cmp_pd_mask(v, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(v, _mm512_set1_pd(p), _CMP_LT_OQ));
+    return v;
+}
+
+/* group4 on 8 lanes (pixels xs + k .. xs + k + 7). */
+AVX512 static inline int group8(const warp_img *im, const row_terms *t, int k, __m512d *wx, __m512d *wy,
+                                __m256i *off) {
+    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0);
+    const __m512d X = _mm512_add_pd(_mm512_cvtepi32_pd(_mm256_add_epi32(_mm256_set1_epi32(t->xs + k),
+                                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
+                                    _mm512_broadcast_f64x4(t->di));
+    __m512d u = _mm512_add_pd(_mm512_mul_pd(_mm512_broadcast_f64x4(t->m0), X), _mm512_broadcast_f64x4(t->bx));
+    __m512d v = _mm512_add_pd(_mm512_mul_pd(_mm512_broadcast_f64x4(t->m3), X), _mm512_broadcast_f64x4(t->by));
+    __mmask8 ok = 0xff;
+    if (im->projective) {
+        const __m512d w = _mm512_add_pd(_mm512_mul_pd(_mm512_broadcast_f64x4(t->m6), X), _mm512_broadcast_f64x4(t->bw));
+        ok = _mm512_cmp_pd_mask(w, zero, _CMP_GT_OQ);
+        u = _mm512_div_pd(u, w), v = _mm512_div_pd(v, w);
+        ok &= _mm512_cmp_pd_mask(_mm512_sub_pd(u, u), zero, _CMP_EQ_OQ);
+        ok &= _mm512_cmp_pd_mask(_mm512_sub_pd(v, v), zero, _CMP_EQ_OQ);
+    }
+    const __m512d sx = bound8(u, im->W, im->border, &ok), sy = bound8(v, im->H, im->border, &ok);
+    const __m512d fx = _mm512_add_pd(_mm512_roundscale_pd(sx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), zero);
+    const __m512d fy = _mm512_add_pd(_mm512_roundscale_pd(sy, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), zero);
+    const __m512d hx = _mm512_broadcast_f64x4(t->hx), hy = _mm512_broadcast_f64x4(t->hy);
+    ok &= _mm512_cmp_pd_mask(fx, one, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fx, hx, _CMP_LT_OQ);
+    ok &= _mm512_cmp_pd_mask(fy, one, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fy, hy, _CMP_LT_OQ);
+    if (ok != 0xff) return 0;
+    weights8(_mm512_sub_pd(sx, fx), wx);
+    weights8(_mm512_sub_pd(sy, fy), wy);
+    const __m256i ix = _mm256_sub_epi32(_mm512_cvttpd_epi32(fx), _mm256_set1_epi32(1));
+    const __m256i iy = _mm256_sub_epi32(_mm512_cvttpd_epi32(fy), _mm256_set1_epi32(1));
+    *off = _mm256_add_epi32(_mm256_mullo_epi32(iy, _mm256_set1_epi32((int32_t)im->sh)),
+                            _mm256_mullo_epi32(ix, _mm256_set1_epi32((int32_t)im->sw)));
+    return 1;
+}
+
+/* The channels' column dots (v) into acc[k .. k+7]. */
+AVX512 static inline void add8(double *acc, int k, int cn, const __m512d *v) {
+    for (int c = 0; c < cn; c++) {
+        double *a = acc + c * CHUNK + k;
+        _mm512_storeu_pd(a, _mm512_add_pd(_mm512_loadu_pd(a), v[c]));
+    }
+}
+
+/* group_u8_wide on 8 lanes: two 4-lane transposes per row. */
+AVX512 static void group8_u8_wide(const warp_img *im, int k, const __m512d *wx, const __m512d *wy, __m256i off8,
+                                  int64_t c0, int cn, const row_setup *rs, double *acc) {
+    int32_t off[8];
+    _mm256_storeu_si256((__m256i *)off, off8);
+    const char *base = im->base + c0;
+    __m512d v[4];
+    for (int q = 0; q < 4; q++) {
+        const int64_t o = q * im->sh;
+        __m128i ch[2][4];
+        for (int h = 0; h < 2; h++) {
+            const int32_t *f = off + 4 * h;
+            __m128i l0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + f[0] + o)), rs->pick);
+            __m128i l1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + f[1] + o)), rs->pick);
+            __m128i l2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + f[2] + o)), rs->pick);
+            __m128i l3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + f[3] + o)), rs->pick);
+            const __m128i a01 = _mm_unpacklo_epi32(l0, l1), a23 = _mm_unpacklo_epi32(l2, l3);
+            const __m128i b01 = _mm_unpackhi_epi32(l0, l1), b23 = _mm_unpackhi_epi32(l2, l3);
+            ch[h][0] = _mm_unpacklo_epi64(a01, a23), ch[h][1] = _mm_unpackhi_epi64(a01, a23);
+            ch[h][2] = _mm_unpacklo_epi64(b01, b23), ch[h][3] = _mm_unpackhi_epi64(b01, b23);
+        }
+        for (int c = 0; c < cn; c++) {
+            const __m256i b = _mm256_set_m128i(ch[1][c], ch[0][c]);
+            __m512d a[4];
+            for (int u = 0; u < 4; u++)
+                a[u] = _mm512_cvtepi32_pd(_mm256_shuffle_epi8(b, _mm256_broadcastsi128_si256(rs->tap[u])));
+            const __m512d r = dot8(wx, a[0], a[1], a[2], a[3]);
+            v[c] = q == 0 ? _mm512_mul_pd(wy[0], r) : _mm512_add_pd(v[c], _mm512_mul_pd(wy[q], r));
+        }
+    }
+    add8(acc, k, cn, v);
+}
+
+#define LOAD8_U8(p, o) _mm512_cvtepi32_pd(_mm256_setr_epi32( \
+    *(const uint8_t *)((p)[0] + (o)), *(const uint8_t *)((p)[1] + (o)), *(const uint8_t *)((p)[2] + (o)), \
+    *(const uint8_t *)((p)[3] + (o)), *(const uint8_t *)((p)[4] + (o)), *(const uint8_t *)((p)[5] + (o)), \
+    *(const uint8_t *)((p)[6] + (o)), *(const uint8_t *)((p)[7] + (o))))
+#define LOAD8_F32(p, o) _mm512_cvtps_pd(_mm256_setr_ps( \
+    *(const float *)((p)[0] + (o)), *(const float *)((p)[1] + (o)), *(const float *)((p)[2] + (o)), \
+    *(const float *)((p)[3] + (o)), *(const float *)((p)[4] + (o)), *(const float *)((p)[5] + (o)), \
+    *(const float *)((p)[6] + (o)), *(const float *)((p)[7] + (o))))
+
+#define DEF_ROW8(NAME, LOAD)                                                                                           \
+    AVX512 static void NAME(const warp_img *im, int k, const __m512d *wx, const __m512d *wy, __m256i off8,            \
+                            int64_t c0, int cn, double *acc) {                                                         \
+        int32_t off[8];                                                                                                \
+        _mm256_storeu_si256((__m256i *)off, off8);                                                                     \
+        const int64_t rs = im->sh, ts = im->sw;                                                                        \
+        __m512d v[CGROUP];                                                                                             \
+        for (int c = 0; c < cn; c++) {                                                                                 \
+            const char *base = im->base + (c0 + c) * im->sc;                                                           \
+            const char *p[8];                                                                                          \
+            for (int l = 0; l < 8; l++) p[l] = base + off[l];                                                          \
+            for (int q = 0; q < 4; q++) {                                                                              \
+                const int64_t o = q * rs;                                                                              \
+                const __m512d r = dot8(wx, LOAD(p, o), LOAD(p, o + ts), LOAD(p, o + 2 * ts), LOAD(p, o + 3 * ts));     \
+                v[c] = q == 0 ? _mm512_mul_pd(wy[0], r) : _mm512_add_pd(v[c], _mm512_mul_pd(wy[q], r));                \
+            }                                                                                                          \
+        }                                                                                                              \
+        add8(acc, k, cn, v);                                                                                           \
+    }
+DEF_ROW8(group8_u8, LOAD8_U8)
+DEF_ROW8(group8_f32, LOAD8_F32)
+
+AVX512 static uint64_t row_avx512(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,
                                   double *acc) {
-    return row_avx2(im, y, j, x0, i, cw, c0, cn, acc);
+    row_setup rs;
+    setup_init(im, y, j, x0, i, c0, cn, &rs);
+    const __m256i lim = _mm256_broadcastsi128_si256(rs.lim);
+    uint64_t done = 0;
+    int k = 0;
+    for (; k + 8 <= cw; k += 8) {
+        __m512d wx[4], wy[4];
+        __m256i off;
+        if (group8(im, &rs.t, k, wx, wy, &off)) {
+            if (rs.wide && _mm256_movemask_epi8(_mm256_cmpgt_epi32(off, lim)) == 0)
+                group8_u8_wide(im, k, wx, wy, off, c0, cn, &rs, acc);
+            else if (rs.u8)
+                group8_u8(im, k, wx, wy, off, c0, cn, acc);
+            else
+                group8_f32(im, k, wx, wy, off, c0, cn, acc);
+            done |= (uint64_t)255 << k;
+            continue;
+        }
+        /* an edge: the halves that lie inside */
+        if (step4(im, &rs, k, c0, cn, acc)) done |= (uint64_t)15 << k;
+        if (step4(im, &rs, k + 4, c0, cn, acc)) done |= (uint64_t)15 << (k + 4);
+    }
+    for (; k + 4 <= cw; k += 4)
+        if (step4(im, &rs, k, c0, cn, acc)) done |= (uint64_t)15 << k;
+    return done;
+}
+
+uint64_t aug__warp_cubic_row_avx2(const warp_img *im, int level, int64_t y, int j, int64_t x0, int i, int cw,
+                                  int64_t c0, int cn, double *acc) {
+    return level >= AUG__SIMD_AVX512 ? row_avx512(im, y, j, x0, i, cw, c0, cn, acc)
+                                     : row_avx2(im, y, j, x0, i, cw, c0, cn, acc);
 }
 
 int aug__warp_cubic_avx2_ok(const warp_img *im, int64_t Wt) {
