@@ -179,7 +179,7 @@ void aug__warp_rows_cubic(const warp_ctx *cx, const warp_img *im, int64_t n, int
                         uint64_t done = 0;
 #if AUG__X86
                         if (avx2) {
-                            done = aug__warp_cubic_row_avx2(im, cx->simd, y, j, x0, i, cw, c0, cn, acc);
+                            done = aug__warp_cubic_row_avx2(im, cx->simd, y, j, x0, i, cw, c0, cn, pl->background, acc);
                             if (done == (cw == 64 ? ~(uint64_t)0 : ((uint64_t)1 << cw) - 1)) continue;
                         }
 #endif

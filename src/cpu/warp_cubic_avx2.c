@@ -1,17 +1,19 @@
-/* cpu/warp_cubic_avx2.c: the AVX2 step of the bicubic warp (cpu/warp_cubic.c),
- * uint8 and float32 sources, affine and perspective.
+/* cpu/warp_cubic_avx2.c: the vector step of the bicubic warp (cpu/warp_cubic.c),
+ * uint8 and float32 sources, affine and perspective: 4 output pixels per AVX2
+ * step, 8 per AVX-512 step.
  *
- * Four output pixels per step, one per double lane: the lanes evaluate
- * scalar/warp.h's bicubic rule with the scalar kernel's operations in the same
- * order (coordinates m0 X + rowterm, then / w for a homography; the bound as a
- * clamp or, for the reflecting borders, the identity on [-2, P); floor; Keys'
- * weights; the row dots, then the column dot; the sum of samples), each an IEEE
- * double operation on its lane without contraction, so every lane holds the
- * scalar kernel's bits. A step is taken only where its four pixels' 16 taps
- * all lie inside the source (no border rule); the others (edges, the
- * background, the reflecting borders' fmod, points outside a homography's
- * plane, a row's tail) are left to the scalar kernel, which the returned mask
- * tells. */
+ * One pixel per double lane: the lanes evaluate scalar/warp.h's bicubic rule
+ * with the scalar kernel's operations in the same order (coordinates m0 X +
+ * rowterm, then / w for a homography; the bound as a clamp or, for the
+ * reflecting borders, the identity on [-2, P); floor; Keys' weights; the row
+ * dots, then the column dot; the sum of samples), each an IEEE double operation
+ * on its lane without contraction, so every lane holds the scalar kernel's bits.
+ * A step is taken where each of its pixels either has all 16 taps inside the
+ * source (no border rule) or is the background (a point outside a homography's
+ * plane; every tap outside under the constant border: its sum gets the
+ * background value, as in the scalar kernel). The others (a tap across an edge,
+ * the reflecting borders' fmod, a row's last 1-3 pixels) are left to the scalar
+ * kernel, which the returned mask tells. */
 #include <stdint.h>
 #include "cpu.h"
 #include "warp_impl.h"
@@ -22,12 +24,12 @@
 #define AVX2 __attribute__((target("avx2")))
 
 /* The taps of lane l of row q, tap u: p[l] + q * sh + u * sw, as 4 doubles. */
-#define LOAD_U8(p, o) _mm256_cvtepi32_pd(_mm_setr_epi32(*(const uint8_t *)((p)[0] + (o)), \
-                                                        *(const uint8_t *)((p)[1] + (o)), \
-                                                        *(const uint8_t *)((p)[2] + (o)), \
-                                                        *(const uint8_t *)((p)[3] + (o))))
-#define LOAD_F32(p, o) _mm256_cvtps_pd(_mm_setr_ps(*(const float *)((p)[0] + (o)), *(const float *)((p)[1] + (o)), \
-                                                   *(const float *)((p)[2] + (o)), *(const float *)((p)[3] + (o))))
+#define LOAD_U8(p, o)                                                                                                  \
+    _mm256_cvtepi32_pd(_mm_setr_epi32(*(const uint8_t *)((p)[0] + (o)), *(const uint8_t *)((p)[1] + (o)),              \
+                                      *(const uint8_t *)((p)[2] + (o)), *(const uint8_t *)((p)[3] + (o))))
+#define LOAD_F32(p, o)                                                                                                 \
+    _mm256_cvtps_pd(_mm_setr_ps(*(const float *)((p)[0] + (o)), *(const float *)((p)[1] + (o)),                        \
+                                *(const float *)((p)[2] + (o)), *(const float *)((p)[3] + (o))))
 
 /* ((w0 a0 + w1 a1) + w2 a2) + w3 a3 per lane (aug__warp_cubic_dot). */
 AVX2 static inline __m256d dot4(const __m256d *w, __m256d a0, __m256d a1, __m256d a2, __m256d a3) {
@@ -60,8 +62,8 @@ AVX2 static inline __m256d bound4(__m256d v, int64_t n, int border, __m256d *ok)
     const double p = aug__warp_period(n, border);
     const __m256d lo = _mm256_set1_pd(-2.0);
     if (p == 0.0) return _mm256_min_pd(_mm256_max_pd(v, lo), _mm256_set1_pd((double)n + 1.0));
-    *ok = _mm256_and_pd(*ok, _mm256_and_pd(_mm256_cmp_pd(v, lo, _CMP_GE_OQ),
-                                           _mm256_cmp_pd(v, _mm256_set1_pd(p), _CMP_LT_OQ)));
+    *ok = _mm256_and_pd(
+        *ok, _mm256_and_pd(_mm256_cmp_pd(v, lo, _CMP_GE_OQ), _mm256_cmp_pd(v, _mm256_set1_pd(p), _CMP_LT_OQ)));
     return v;
 }
 
@@ -86,11 +88,14 @@ AVX2 static inline void terms_init(const warp_img *im, int64_t y, int j, int64_t
 }
 
 /* Output pixels xs + k .. xs + k + 3: their weights and the byte offsets of their
- * taps (floor - 1, floor - 1); 0 where a lane's taps do not all lie inside. */
-AVX2 static inline int group4(const warp_img *im, const row_terms *t, int k, __m256d *wx, __m256d *wy, __m128i *off) {
+ * taps (floor - 1, floor - 1); 0 where a lane's taps neither all lie inside nor
+ * make it the background (*bgm: those lanes, bit l for lane l; their offsets 0,
+ * which read the source's first 4 x 4 pixels: sides >= 4). */
+AVX2 static inline int group4(const warp_img *im, const row_terms *t, int k, __m256d *wx, __m256d *wy, __m128i *off,
+                              int *bgm) {
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    const __m256d X = _mm256_add_pd(_mm256_cvtepi32_pd(_mm_add_epi32(_mm_set1_epi32(t->xs + k),
-                                                                     _mm_setr_epi32(0, 1, 2, 3))), t->di);
+    const __m256d X =
+        _mm256_add_pd(_mm256_cvtepi32_pd(_mm_add_epi32(_mm_set1_epi32(t->xs + k), _mm_setr_epi32(0, 1, 2, 3))), t->di);
     __m256d u = _mm256_add_pd(_mm256_mul_pd(t->m0, X), t->bx), v = _mm256_add_pd(_mm256_mul_pd(t->m3, X), t->by);
     __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     if (im->projective) {
@@ -100,18 +105,51 @@ AVX2 static inline int group4(const warp_img *im, const row_terms *t, int k, __m
         ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_sub_pd(u, u), zero, _CMP_EQ_OQ));
         ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_sub_pd(v, v), zero, _CMP_EQ_OQ));
     }
+    const int plane = _mm256_movemask_pd(ok); /* the point lies in the source plane (a homography) */
     const __m256d sx = bound4(u, im->W, im->border, &ok), sy = bound4(v, im->H, im->border, &ok);
     /* floor (+ 0 makes a -0 the scalar kernel's +0); every tap inside: 1 <= floor < side - 2 */
     const __m256d fx = _mm256_add_pd(_mm256_floor_pd(sx), zero), fy = _mm256_add_pd(_mm256_floor_pd(sy), zero);
-    ok = _mm256_and_pd(ok, _mm256_and_pd(_mm256_cmp_pd(fx, one, _CMP_GE_OQ), _mm256_cmp_pd(fx, t->hx, _CMP_LT_OQ)));
-    ok = _mm256_and_pd(ok, _mm256_and_pd(_mm256_cmp_pd(fy, one, _CMP_GE_OQ), _mm256_cmp_pd(fy, t->hy, _CMP_LT_OQ)));
-    if (_mm256_movemask_pd(ok) != 15) return 0;
+    __m256d in = _mm256_and_pd(_mm256_cmp_pd(fx, one, _CMP_GE_OQ), _mm256_cmp_pd(fx, t->hx, _CMP_LT_OQ));
+    in = _mm256_and_pd(ok, in);
+    in = _mm256_and_pd(in, _mm256_and_pd(_mm256_cmp_pd(fy, one, _CMP_GE_OQ), _mm256_cmp_pd(fy, t->hy, _CMP_LT_OQ)));
+    const int inside = _mm256_movemask_pd(in);
+    int bg = 0;
+    if (inside != 15) {
+        /* the background: outside the plane, or (constant border) every tap outside,
+         * aug__warp_cubic_outside: floor < -2 or floor >= side + 1 */
+        bg = 15 & ~plane;
+        if (im->border == AUG__WB_CONSTANT) {
+            const __m256d lo = _mm256_set1_pd(-2.0);
+            __m256d out = _mm256_or_pd(_mm256_cmp_pd(fx, lo, _CMP_LT_OQ),
+                                       _mm256_cmp_pd(fx, _mm256_set1_pd((double)im->W + 1.0), _CMP_GE_OQ));
+            out = _mm256_or_pd(out, _mm256_cmp_pd(fy, lo, _CMP_LT_OQ));
+            out = _mm256_or_pd(out, _mm256_cmp_pd(fy, _mm256_set1_pd((double)im->H + 1.0), _CMP_GE_OQ));
+            bg |= plane & _mm256_movemask_pd(out);
+        }
+        if ((inside | bg) != 15 || im->W < 4 || im->H < 4) return 0;
+    }
     weights4(_mm256_sub_pd(sx, fx), wx);
     weights4(_mm256_sub_pd(sy, fy), wy);
     const __m128i ix = _mm_sub_epi32(_mm256_cvttpd_epi32(fx), _mm_set1_epi32(1));
     const __m128i iy = _mm_sub_epi32(_mm256_cvttpd_epi32(fy), _mm_set1_epi32(1));
     *off = _mm_add_epi32(_mm_mullo_epi32(iy, t->sh), _mm_mullo_epi32(ix, t->sw));
+    if (bg) *off = _mm_andnot_si128(_mm_setr_epi32(-(bg & 1), -(bg >> 1 & 1), -(bg >> 2 & 1), -(bg >> 3 & 1)), *off);
+    *bgm = bg;
     return 1;
+}
+
+/* The background lanes (bit l of bgm: pixel k + l) of the cn channels: their
+ * sums before a step (save), then those plus the background value, as the scalar
+ * kernel adds it (restore; the step wrote whatever its offsets 0 gave). */
+static void bg_save(const double *acc, int k, int n, int cn, int bgm, double *old) {
+    for (int c = 0; c < cn; c++)
+        for (int l = 0; l < n; l++)
+            if (bgm >> l & 1) old[c * 8 + l] = acc[c * CHUNK + k + l];
+}
+static void bg_restore(double *acc, int k, int n, int cn, int bgm, const double *old, const double *bg) {
+    for (int c = 0; c < cn; c++)
+        for (int l = 0; l < n; l++)
+            if (bgm >> l & 1) acc[c * CHUNK + k + l] = old[c * 8 + l] + bg[c];
 }
 
 /* acc[k .. k+3] += the column dot of the row dots r. */
@@ -120,7 +158,7 @@ AVX2 static inline void add_sample(double *a, const __m256d *wy, const __m256d *
 }
 
 #define DEF_ROW(NAME, LOAD)                                                                                            \
-    AVX2 static void NAME(const warp_img *im, const row_terms *t, int k, const __m256d *wx, const __m256d *wy,        \
+    AVX2 static void NAME(const warp_img *im, const row_terms *t, int k, const __m256d *wx, const __m256d *wy,         \
                           __m128i off4, int64_t c0, int cn, double *acc) {                                             \
         const int64_t rs = im->sh, ts = im->sw;                                                                        \
         int32_t off[4];                                                                                                \
@@ -158,8 +196,8 @@ AVX2 static void group_u8_wide(const warp_img *im, int k, const __m256d *wx, con
         __m128i l3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(base + off[3] + o)), *pick);
         const __m128i a01 = _mm_unpacklo_epi32(l0, l1), a23 = _mm_unpacklo_epi32(l2, l3);
         const __m128i b01 = _mm_unpackhi_epi32(l0, l1), b23 = _mm_unpackhi_epi32(l2, l3);
-        const __m128i ch[4] = {_mm_unpacklo_epi64(a01, a23), _mm_unpackhi_epi64(a01, a23),
-                               _mm_unpacklo_epi64(b01, b23), _mm_unpackhi_epi64(b01, b23)};
+        const __m128i ch[4] = {_mm_unpacklo_epi64(a01, a23), _mm_unpackhi_epi64(a01, a23), _mm_unpacklo_epi64(b01, b23),
+                               _mm_unpackhi_epi64(b01, b23)};
         for (int c = 0; c < cn; c++) {
             const __m256d r = dot4(wx, _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[0])),
                                    _mm256_cvtepi32_pd(_mm_shuffle_epi8(ch[c], tap[1])),
@@ -177,8 +215,8 @@ AVX2 static void group_u8_wide(const warp_img *im, int k, const __m256d *wx, con
 /* What a row's steps share: the broadcast terms and the 16-byte-load shuffles. */
 typedef struct row_setup {
     row_terms t;
-    int u8, wide;    /* uint8 source; the 16-byte loads (group_u8_wide) where lim allows */
-    __m128i lim;     /* a load from offset o (from base + c0, its last row) is inside the image when o <= lim */
+    int u8, wide; /* uint8 source; the 16-byte loads (group_u8_wide) where lim allows */
+    __m128i lim;  /* a load from offset o (from base + c0, its last row) is inside the image when o <= lim */
     __m128i pick, tap[4];
 } row_setup;
 
@@ -202,26 +240,31 @@ AVX2 static void setup_init(const warp_img *im, int64_t y, int j, int64_t x0, in
 }
 
 /* Pixels k .. k+3: 1 when done. */
-AVX2 static inline int step4(const warp_img *im, const row_setup *rs, int k, int64_t c0, int cn, double *acc) {
+AVX2 static inline int step4(const warp_img *im, const row_setup *rs, int k, int64_t c0, int cn, const double *bg,
+                             double *acc) {
     __m256d wx[4], wy[4];
     __m128i off;
-    if (!group4(im, &rs->t, k, wx, wy, &off)) return 0;
+    int bgm = 0;
+    double old[CGROUP * 8];
+    if (!group4(im, &rs->t, k, wx, wy, &off, &bgm)) return 0;
+    if (bgm) bg_save(acc, k, 4, cn, bgm, old);
     if (rs->wide && _mm_movemask_epi8(_mm_cmpgt_epi32(off, rs->lim)) == 0)
         group_u8_wide(im, k, wx, wy, off, c0, cn, &rs->pick, rs->tap, acc);
     else if (rs->u8)
         group_u8(im, &rs->t, k, wx, wy, off, c0, cn, acc);
     else
         group_f32(im, &rs->t, k, wx, wy, off, c0, cn, acc);
+    if (bgm) bg_restore(acc, k, 4, cn, bgm, old, bg);
     return 1;
 }
 
 AVX2 static uint64_t row_avx2(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,
-                              double *acc) {
+                              const double *bg, double *acc) {
     row_setup rs;
     setup_init(im, y, j, x0, i, c0, cn, &rs);
     uint64_t done = 0;
     for (int k = 0; k + 4 <= cw; k += 4)
-        if (step4(im, &rs, k, c0, cn, acc)) done |= (uint64_t)15 << k;
+        if (step4(im, &rs, k, c0, cn, bg, acc)) done |= (uint64_t)15 << k;
     return done;
 }
 
@@ -261,12 +304,12 @@ AVX512 static inline __m512d bound8(__m512d v, int64_t n, int border, __mmask8 *
 }
 
 /* group4 on 8 lanes (pixels xs + k .. xs + k + 7). */
-AVX512 static inline int group8(const warp_img *im, const row_terms *t, int k, __m512d *wx, __m512d *wy,
-                                __m256i *off) {
+AVX512 static inline int group8(const warp_img *im, const row_terms *t, int k, __m512d *wx, __m512d *wy, __m256i *off,
+                                int *bgm) {
     const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0);
-    const __m512d X = _mm512_add_pd(_mm512_cvtepi32_pd(_mm256_add_epi32(_mm256_set1_epi32(t->xs + k),
-                                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
-                                    _mm512_broadcast_f64x4(t->di));
+    const __m512d X = _mm512_add_pd(
+        _mm512_cvtepi32_pd(_mm256_add_epi32(_mm256_set1_epi32(t->xs + k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
+        _mm512_broadcast_f64x4(t->di));
     __m512d u = _mm512_add_pd(_mm512_mul_pd(_mm512_broadcast_f64x4(t->m0), X), _mm512_broadcast_f64x4(t->bx));
     __m512d v = _mm512_add_pd(_mm512_mul_pd(_mm512_broadcast_f64x4(t->m3), X), _mm512_broadcast_f64x4(t->by));
     __mmask8 ok = 0xff;
@@ -277,19 +320,33 @@ AVX512 static inline int group8(const warp_img *im, const row_terms *t, int k, _
         ok &= _mm512_cmp_pd_mask(_mm512_sub_pd(u, u), zero, _CMP_EQ_OQ);
         ok &= _mm512_cmp_pd_mask(_mm512_sub_pd(v, v), zero, _CMP_EQ_OQ);
     }
+    const __mmask8 plane = ok;
     const __m512d sx = bound8(u, im->W, im->border, &ok), sy = bound8(v, im->H, im->border, &ok);
     const __m512d fx = _mm512_add_pd(_mm512_roundscale_pd(sx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), zero);
     const __m512d fy = _mm512_add_pd(_mm512_roundscale_pd(sy, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), zero);
     const __m512d hx = _mm512_broadcast_f64x4(t->hx), hy = _mm512_broadcast_f64x4(t->hy);
-    ok &= _mm512_cmp_pd_mask(fx, one, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fx, hx, _CMP_LT_OQ);
-    ok &= _mm512_cmp_pd_mask(fy, one, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fy, hy, _CMP_LT_OQ);
-    if (ok != 0xff) return 0;
+    __mmask8 in = ok & _mm512_cmp_pd_mask(fx, one, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fx, hx, _CMP_LT_OQ);
+    in &= _mm512_cmp_pd_mask(fy, one, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fy, hy, _CMP_LT_OQ);
+    __mmask8 bg = 0;
+    if (in != 0xff) {
+        bg = (__mmask8)~plane;
+        if (im->border == AUG__WB_CONSTANT) {
+            const __m512d lo = _mm512_set1_pd(-2.0);
+            bg |= plane & (_mm512_cmp_pd_mask(fx, lo, _CMP_LT_OQ) |
+                           _mm512_cmp_pd_mask(fx, _mm512_set1_pd((double)im->W + 1.0), _CMP_GE_OQ) |
+                           _mm512_cmp_pd_mask(fy, lo, _CMP_LT_OQ) |
+                           _mm512_cmp_pd_mask(fy, _mm512_set1_pd((double)im->H + 1.0), _CMP_GE_OQ));
+        }
+        if ((__mmask8)(in | bg) != 0xff || im->W < 4 || im->H < 4) return 0;
+    }
     weights8(_mm512_sub_pd(sx, fx), wx);
     weights8(_mm512_sub_pd(sy, fy), wy);
     const __m256i ix = _mm256_sub_epi32(_mm512_cvttpd_epi32(fx), _mm256_set1_epi32(1));
     const __m256i iy = _mm256_sub_epi32(_mm512_cvttpd_epi32(fy), _mm256_set1_epi32(1));
-    *off = _mm256_add_epi32(_mm256_mullo_epi32(iy, _mm256_set1_epi32((int32_t)im->sh)),
-                            _mm256_mullo_epi32(ix, _mm256_set1_epi32((int32_t)im->sw)));
+    const __m256i o = _mm256_add_epi32(_mm256_mullo_epi32(iy, _mm256_set1_epi32((int32_t)im->sh)),
+                                       _mm256_mullo_epi32(ix, _mm256_set1_epi32((int32_t)im->sw)));
+    *off = _mm256_maskz_mov_epi32((__mmask8)~bg, o);
+    *bgm = bg;
     return 1;
 }
 
@@ -334,18 +391,20 @@ AVX512 static void group8_u8_wide(const warp_img *im, int k, const __m512d *wx, 
     add8(acc, k, cn, v);
 }
 
-#define LOAD8_U8(p, o) _mm512_cvtepi32_pd(_mm256_setr_epi32( \
-    *(const uint8_t *)((p)[0] + (o)), *(const uint8_t *)((p)[1] + (o)), *(const uint8_t *)((p)[2] + (o)), \
-    *(const uint8_t *)((p)[3] + (o)), *(const uint8_t *)((p)[4] + (o)), *(const uint8_t *)((p)[5] + (o)), \
-    *(const uint8_t *)((p)[6] + (o)), *(const uint8_t *)((p)[7] + (o))))
-#define LOAD8_F32(p, o) _mm512_cvtps_pd(_mm256_setr_ps( \
-    *(const float *)((p)[0] + (o)), *(const float *)((p)[1] + (o)), *(const float *)((p)[2] + (o)), \
-    *(const float *)((p)[3] + (o)), *(const float *)((p)[4] + (o)), *(const float *)((p)[5] + (o)), \
-    *(const float *)((p)[6] + (o)), *(const float *)((p)[7] + (o))))
+#define LOAD8_U8(p, o)                                                                                                 \
+    _mm512_cvtepi32_pd(_mm256_setr_epi32(*(const uint8_t *)((p)[0] + (o)), *(const uint8_t *)((p)[1] + (o)),           \
+                                         *(const uint8_t *)((p)[2] + (o)), *(const uint8_t *)((p)[3] + (o)),           \
+                                         *(const uint8_t *)((p)[4] + (o)), *(const uint8_t *)((p)[5] + (o)),           \
+                                         *(const uint8_t *)((p)[6] + (o)), *(const uint8_t *)((p)[7] + (o))))
+#define LOAD8_F32(p, o)                                                                                                \
+    _mm512_cvtps_pd(_mm256_setr_ps(*(const float *)((p)[0] + (o)), *(const float *)((p)[1] + (o)),                     \
+                                   *(const float *)((p)[2] + (o)), *(const float *)((p)[3] + (o)),                     \
+                                   *(const float *)((p)[4] + (o)), *(const float *)((p)[5] + (o)),                     \
+                                   *(const float *)((p)[6] + (o)), *(const float *)((p)[7] + (o))))
 
 #define DEF_ROW8(NAME, LOAD)                                                                                           \
-    AVX512 static void NAME(const warp_img *im, int k, const __m512d *wx, const __m512d *wy, __m256i off8,            \
-                            int64_t c0, int cn, double *acc) {                                                         \
+    AVX512 static void NAME(const warp_img *im, int k, const __m512d *wx, const __m512d *wy, __m256i off8, int64_t c0, \
+                            int cn, double *acc) {                                                                     \
         int32_t off[8];                                                                                                \
         _mm256_storeu_si256((__m256i *)off, off8);                                                                     \
         const int64_t rs = im->sh, ts = im->sw;                                                                        \
@@ -366,7 +425,7 @@ DEF_ROW8(group8_u8, LOAD8_U8)
 DEF_ROW8(group8_f32, LOAD8_F32)
 
 AVX512 static uint64_t row_avx512(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,
-                                  double *acc) {
+                                  const double *bg, double *acc) {
     row_setup rs;
     setup_init(im, y, j, x0, i, c0, cn, &rs);
     const __m256i lim = _mm256_broadcastsi128_si256(rs.lim);
@@ -375,29 +434,33 @@ AVX512 static uint64_t row_avx512(const warp_img *im, int64_t y, int j, int64_t 
     for (; k + 8 <= cw; k += 8) {
         __m512d wx[4], wy[4];
         __m256i off;
-        if (group8(im, &rs.t, k, wx, wy, &off)) {
+        int bgm = 0;
+        double old[CGROUP * 8];
+        if (group8(im, &rs.t, k, wx, wy, &off, &bgm)) {
+            if (bgm) bg_save(acc, k, 8, cn, bgm, old);
             if (rs.wide && _mm256_movemask_epi8(_mm256_cmpgt_epi32(off, lim)) == 0)
                 group8_u8_wide(im, k, wx, wy, off, c0, cn, &rs, acc);
             else if (rs.u8)
                 group8_u8(im, k, wx, wy, off, c0, cn, acc);
             else
                 group8_f32(im, k, wx, wy, off, c0, cn, acc);
+            if (bgm) bg_restore(acc, k, 8, cn, bgm, old, bg);
             done |= (uint64_t)255 << k;
             continue;
         }
         /* an edge: the halves that lie inside */
-        if (step4(im, &rs, k, c0, cn, acc)) done |= (uint64_t)15 << k;
-        if (step4(im, &rs, k + 4, c0, cn, acc)) done |= (uint64_t)15 << (k + 4);
+        if (step4(im, &rs, k, c0, cn, bg, acc)) done |= (uint64_t)15 << k;
+        if (step4(im, &rs, k + 4, c0, cn, bg, acc)) done |= (uint64_t)15 << (k + 4);
     }
     for (; k + 4 <= cw; k += 4)
-        if (step4(im, &rs, k, c0, cn, acc)) done |= (uint64_t)15 << k;
+        if (step4(im, &rs, k, c0, cn, bg, acc)) done |= (uint64_t)15 << k;
     return done;
 }
 
 uint64_t aug__warp_cubic_row_avx2(const warp_img *im, int level, int64_t y, int j, int64_t x0, int i, int cw,
-                                  int64_t c0, int cn, double *acc) {
-    return level >= AUG__SIMD_AVX512 ? row_avx512(im, y, j, x0, i, cw, c0, cn, acc)
-                                     : row_avx2(im, y, j, x0, i, cw, c0, cn, acc);
+                                  int64_t c0, int cn, const double *bg, double *acc) {
+    return level >= AUG__SIMD_AVX512 ? row_avx512(im, y, j, x0, i, cw, c0, cn, bg + c0, acc)
+                                     : row_avx2(im, y, j, x0, i, cw, c0, cn, bg + c0, acc);
 }
 
 int aug__warp_cubic_avx2_ok(const warp_img *im, int64_t Wt) {
