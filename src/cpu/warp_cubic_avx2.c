@@ -182,8 +182,10 @@ DEF_ROW(group_f32, LOAD_F32)
  * puts channel c's taps in dword c, a 4 x 4 transpose gathers dword c of the 4
  * lanes, and a shuffle per tap widens its bytes (pick, tap: those shuffles). The
  * caller checks that the 16 bytes lie inside the image. */
-AVX2 static void group_u8_wide(const warp_img *im, int k, const __m256d *wx, const __m256d *wy, __m128i off4,
-                               int64_t c0, int cn, const __m128i *pick, const __m128i *tap, double *acc) {
+AVX2 static inline __attribute__((always_inline)) void group_u8_wide(const warp_img *im, int k, const __m256d *wx,
+                                                                     const __m256d *wy, __m128i off4, int64_t c0,
+                                                                     int cn, const __m128i *pick, const __m128i *tap,
+                                                                     double *acc) {
     int32_t off[4];
     _mm_storeu_si128((__m128i *)off, off4);
     const char *base = im->base + c0;
@@ -249,7 +251,13 @@ AVX2 static inline int step4(const warp_img *im, const row_setup *rs, int k, int
     if (!group4(im, &rs->t, k, wx, wy, &off, &bgm)) return 0;
     if (bgm) bg_save(acc, k, 4, cn, bgm, old);
     if (rs->wide && _mm_movemask_epi8(_mm_cmpgt_epi32(off, rs->lim)) == 0)
-        group_u8_wide(im, k, wx, wy, off, c0, cn, &rs->pick, rs->tap, acc);
+        /* the common channel counts as constants: the channel loops unrolled */
+        if (cn == 3)
+            group_u8_wide(im, k, wx, wy, off, c0, 3, &rs->pick, rs->tap, acc);
+        else if (cn == 1)
+            group_u8_wide(im, k, wx, wy, off, c0, 1, &rs->pick, rs->tap, acc);
+        else
+            group_u8_wide(im, k, wx, wy, off, c0, cn, &rs->pick, rs->tap, acc);
     else if (rs->u8)
         group_u8(im, &rs->t, k, wx, wy, off, c0, cn, acc);
     else
@@ -359,8 +367,9 @@ AVX512 static inline void add8(double *acc, int k, int cn, const __m512d *v) {
 }
 
 /* group_u8_wide on 8 lanes: two 4-lane transposes per row. */
-AVX512 static void group8_u8_wide(const warp_img *im, int k, const __m512d *wx, const __m512d *wy, __m256i off8,
-                                  int64_t c0, int cn, const row_setup *rs, double *acc) {
+AVX512 static inline __attribute__((always_inline)) void group8_u8_wide(const warp_img *im, int k, const __m512d *wx,
+                                                                        const __m512d *wy, __m256i off8, int64_t c0,
+                                                                        int cn, const row_setup *rs, double *acc) {
     int32_t off[8];
     _mm256_storeu_si256((__m256i *)off, off8);
     const char *base = im->base + c0;
@@ -438,9 +447,14 @@ AVX512 static uint64_t row_avx512(const warp_img *im, int64_t y, int j, int64_t 
         double old[CGROUP * 8];
         if (group8(im, &rs.t, k, wx, wy, &off, &bgm)) {
             if (bgm) bg_save(acc, k, 8, cn, bgm, old);
-            if (rs.wide && _mm256_movemask_epi8(_mm256_cmpgt_epi32(off, lim)) == 0)
-                group8_u8_wide(im, k, wx, wy, off, c0, cn, &rs, acc);
-            else if (rs.u8)
+            if (rs.wide && _mm256_movemask_epi8(_mm256_cmpgt_epi32(off, lim)) == 0) {
+                if (cn == 3)
+                    group8_u8_wide(im, k, wx, wy, off, c0, 3, &rs, acc);
+                else if (cn == 1)
+                    group8_u8_wide(im, k, wx, wy, off, c0, 1, &rs, acc);
+                else
+                    group8_u8_wide(im, k, wx, wy, off, c0, cn, &rs, acc);
+            } else if (rs.u8)
                 group8_u8(im, k, wx, wy, off, c0, cn, acc);
             else
                 group8_f32(im, k, wx, wy, off, c0, cn, acc);
