@@ -27,9 +27,6 @@
 #define LOAD_U8(p, o)                                                                                                  \
     _mm256_cvtepi32_pd(_mm_setr_epi32(*(const uint8_t *)((p)[0] + (o)), *(const uint8_t *)((p)[1] + (o)),              \
                                       *(const uint8_t *)((p)[2] + (o)), *(const uint8_t *)((p)[3] + (o))))
-#define LOAD_F32(p, o)                                                                                                 \
-    _mm256_cvtps_pd(_mm_setr_ps(*(const float *)((p)[0] + (o)), *(const float *)((p)[1] + (o)),                        \
-                                *(const float *)((p)[2] + (o)), *(const float *)((p)[3] + (o))))
 
 /* ((w0 a0 + w1 a1) + w2 a2) + w3 a3 per lane (aug__warp_cubic_dot). */
 AVX2 static inline __m256d dot4(const __m256d *w, __m256d a0, __m256d a1, __m256d a2, __m256d a3) {
@@ -175,7 +172,24 @@ AVX2 static inline void add_sample(double *a, const __m256d *wy, const __m256d *
         }                                                                                                              \
     }
 DEF_ROW(group_u8, LOAD_U8)
-DEF_ROW(group_f32, LOAD_F32)
+
+/* float32: the taps of the 4 lanes with a gather each (offsets fit int32: aug__warp_cubic_avx2_ok). */
+AVX2 static void group_f32(const warp_img *im, const row_terms *t, int k, const __m256d *wx, const __m256d *wy,
+                           __m128i off4, int64_t c0, int cn, double *acc) {
+    for (int c = 0; c < cn; c++) {
+        const float *base = (const float *)(const void *)(im->base + (c0 + c) * im->sc);
+        __m256d r[4];
+        for (int q = 0; q < 4; q++) {
+            __m256d a[4];
+            for (int u = 0; u < 4; u++) {
+                const __m128i o = _mm_add_epi32(off4, _mm_set1_epi32((int32_t)(q * im->sh + u * im->sw)));
+                a[u] = _mm256_cvtps_pd(_mm_i32gather_ps(base, o, 1));
+            }
+            r[q] = dot4(wx, a[0], a[1], a[2], a[3]);
+        }
+        add_sample(acc + c * CHUNK + k, wy, r);
+    }
+}
 
 /* uint8 pixels of at most 4 adjacent channels (sc = 1, cn <= sw <= 4, sh > 0): the
  * 4 taps x cn channels of a lane's row lie in 16 bytes, one load; a byte shuffle
@@ -405,12 +419,6 @@ AVX512 static inline __attribute__((always_inline)) void group8_u8_wide(const wa
                                          *(const uint8_t *)((p)[2] + (o)), *(const uint8_t *)((p)[3] + (o)),           \
                                          *(const uint8_t *)((p)[4] + (o)), *(const uint8_t *)((p)[5] + (o)),           \
                                          *(const uint8_t *)((p)[6] + (o)), *(const uint8_t *)((p)[7] + (o))))
-#define LOAD8_F32(p, o)                                                                                                \
-    _mm512_cvtps_pd(_mm256_setr_ps(*(const float *)((p)[0] + (o)), *(const float *)((p)[1] + (o)),                     \
-                                   *(const float *)((p)[2] + (o)), *(const float *)((p)[3] + (o)),                     \
-                                   *(const float *)((p)[4] + (o)), *(const float *)((p)[5] + (o)),                     \
-                                   *(const float *)((p)[6] + (o)), *(const float *)((p)[7] + (o))))
-
 #define DEF_ROW8(NAME, LOAD)                                                                                           \
     AVX512 static void NAME(const warp_img *im, int k, const __m512d *wx, const __m512d *wy, __m256i off8, int64_t c0, \
                             int cn, double *acc) {                                                                     \
@@ -431,7 +439,24 @@ AVX512 static inline __attribute__((always_inline)) void group8_u8_wide(const wa
         add8(acc, k, cn, v);                                                                                           \
     }
 DEF_ROW8(group8_u8, LOAD8_U8)
-DEF_ROW8(group8_f32, LOAD8_F32)
+
+AVX512 static void group8_f32(const warp_img *im, int k, const __m512d *wx, const __m512d *wy, __m256i off8, int64_t c0,
+                              int cn, double *acc) {
+    __m512d v[CGROUP];
+    for (int c = 0; c < cn; c++) {
+        const float *base = (const float *)(const void *)(im->base + (c0 + c) * im->sc);
+        for (int q = 0; q < 4; q++) {
+            __m512d a[4];
+            for (int u = 0; u < 4; u++) {
+                const __m256i o = _mm256_add_epi32(off8, _mm256_set1_epi32((int32_t)(q * im->sh + u * im->sw)));
+                a[u] = _mm512_cvtps_pd(_mm256_i32gather_ps(base, o, 1));
+            }
+            const __m512d r = dot8(wx, a[0], a[1], a[2], a[3]);
+            v[c] = q == 0 ? _mm512_mul_pd(wy[0], r) : _mm512_add_pd(v[c], _mm512_mul_pd(wy[q], r));
+        }
+    }
+    add8(acc, k, cn, v);
+}
 
 AVX512 static uint64_t row_avx512(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, int64_t c0, int cn,
                                   const double *bg, double *acc) {
