@@ -13,15 +13,18 @@
  * exactly. The s*s samples are summed in double (j outer, i inner), divided by
  * s^2 when s > 1 and stored with saturate_cast (round half to even, clamped to
  * the destination's range), the exact kernel's rule. Any dtypes. uint8 and
- * float32 sources take cpu/warp_cubic_avx2.c's step (4 pixels in double lanes,
- * the same bits) where the CPU has AVX2 and a step's taps all lie inside; this
- * code does the rest and is the reference (AUG_SIMD=sse2 runs it alone). */
+ * float32 sources take cpu/warp_cubic_avx2.c's vector step (4 or 8 pixels in
+ * double lanes, the same bits) where the CPU has AVX2 and a step's pixels are
+ * inside or the background; this code does the rest and is the reference
+ * (AUG_SIMD=sse2 runs it alone). */
 #include <stdint.h>
 #include <string.h>
 #include "cpu.h"
 #include "cpu/convert.h"
 #include "core/warp.h"
 #include "warp_impl.h"
+
+_Static_assert(CHUNK <= 64, "the vector step's mask of done pixels is 64 bits");
 
 /* One sample of a chunk: the weights, the taps' byte offsets (columns, rows)
  * and which lie inside, and its kind. */
@@ -180,7 +183,7 @@ void aug__warp_rows_cubic(const warp_ctx *cx, const warp_img *im, int64_t n, int
 #if AUG__X86
                         if (avx2) {
                             done = aug__warp_cubic_row_avx2(im, cx->simd, y, j, x0, i, cw, c0, cn, pl->background, acc);
-                            if (done == (cw == 64 ? ~(uint64_t)0 : ((uint64_t)1 << cw) - 1)) continue;
+                            if (done == (cw >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cw) - 1)) continue;
                         }
 #endif
                         if (im->s > 1 || done || !row_taps) taps_row(im, y, j, x0, i, cw, done, taps);
