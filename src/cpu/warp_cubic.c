@@ -12,7 +12,11 @@
  * (aug__warp_index), and a sample whose taps all lie outside is the background
  * exactly. The s*s samples are summed in double (j outer, i inner), divided by
  * s^2 when s > 1 and stored with saturate_cast (round half to even, clamped to
- * the destination's range), the exact kernel's rule. Any dtypes. */
+ * the destination's range), the exact kernel's rule. Any dtypes. uint8 and
+ * float32 sources take cpu/warp_cubic_avx2.c's vector step (4 or 8 pixels in
+ * double lanes, the same bits) where the CPU has AVX2 and a step's pixels are
+ * inside or the background; this code does the rest and is the reference
+ * (AUG_SIMD=sse2 runs it alone). */
 #include <stdint.h>
 #include <string.h>
 #include "cpu.h"
@@ -20,9 +24,11 @@
 #include "core/warp.h"
 #include "warp_impl.h"
 
+_Static_assert(CHUNK <= 64, "the vector step's mask of done pixels is 64 bits");
+
 /* One sample of a chunk: the weights, the taps' byte offsets (columns, rows)
  * and which lie inside, and its kind. */
-enum { TAPS_BG = 0, TAPS_INSIDE = 1, TAPS_MIXED = 2 };
+enum { TAPS_BG = 0, TAPS_INSIDE = 1, TAPS_MIXED = 2, TAPS_DONE = 3 /* the AVX2 step did it */ };
 typedef struct cubic_taps {
     double wx[4], wy[4];
     int64_t ox[4], oy[4];
@@ -56,13 +62,18 @@ static inline void taps_at(const warp_img *im, double sx, double sy, cubic_taps 
     t->kind = all ? TAPS_INSIDE : TAPS_MIXED;
 }
 
-/* The taps of sample (i, j) of output pixels x0 .. x0+cw-1 of row y. */
-static void taps_row(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, cubic_taps *t) {
+/* The taps of sample (i, j) of output pixels x0 .. x0+cw-1 of row y; those with
+ * bit k of done set are marked TAPS_DONE (the AVX2 step did them). */
+static void taps_row(const warp_img *im, int64_t y, int j, int64_t x0, int i, int cw, uint64_t done, cubic_taps *t) {
     const double *m = im->m;
     const double Y = (double)y + warp_sample_offset(im, j), di = warp_sample_offset(im, i);
     const double bx = aug__warp_rowterm(m[1], Y, m[2]), by = aug__warp_rowterm(m[4], Y, m[5]);
     const int32_t xs = (int32_t)x0; /* Wt < 2^31 */
     for (int k = 0; k < cw; k++) {
+        if (done >> k & 1) {
+            t[k].kind = TAPS_DONE;
+            continue;
+        }
         const double X = (double)(xs + k) + di;
         double sx, sy;
         if (im->projective) {
@@ -99,6 +110,7 @@ static void taps_row(const warp_img *im, int64_t y, int j, int64_t x0, int i, in
                           double *acc) {                                                                               \
         for (int k = 0; k < cw; k++) {                                                                                 \
             const cubic_taps *p = &t[k];                                                                               \
+            if (p->kind == TAPS_DONE) continue;                                                                        \
             if (p->kind == TAPS_BG) {                                                                                  \
                 for (int c = 0; c < cn; c++) acc[c * CHUNK + k] += bg[c0 + c];                                         \
                 continue;                                                                                              \
@@ -154,17 +166,28 @@ void aug__warp_rows_cubic(const warp_ctx *cx, const warp_img *im, int64_t n, int
     const cubic_fn sample = CUBIC[im->dtype];
     cubic_taps taps[CHUNK];
     double acc[CGROUP * CHUNK];
+#if AUG__X86
+    const int avx2 = cx->simd >= AUG__SIMD_AVX2 && aug__warp_cubic_avx2_ok(im, Wt);
+#endif
     for (int64_t x0 = 0; x0 < Wt; x0 += CHUNK) {
         const int cw = (int)(Wt - x0 < CHUNK ? Wt - x0 : CHUNK);
         for (int64_t y = y0; y < y1; y++) {
-            /* s = 1 (the common case): the taps once for every channel group */
-            if (im->s == 1) taps_row(im, y, 0, x0, 0, cw, taps);
+            /* s = 1 without the AVX2 step (the common case): the taps once for every channel group */
+            int row_taps = 0;
             for (int64_t c0 = 0; c0 < C; c0 += CGROUP) {
                 const int cn = (int)(C - c0 < CGROUP ? C - c0 : CGROUP);
                 memset(acc, 0, sizeof(double) * (size_t)(cn * CHUNK));
                 for (int j = 0; j < im->s; j++)
                     for (int i = 0; i < im->s; i++) {
-                        if (im->s > 1) taps_row(im, y, j, x0, i, cw, taps);
+                        uint64_t done = 0;
+#if AUG__X86
+                        if (avx2) {
+                            done = aug__warp_cubic_row_avx2(im, cx->simd, y, j, x0, i, cw, c0, cn, pl->background, acc);
+                            if (done == (cw >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cw) - 1)) continue;
+                        }
+#endif
+                        if (im->s > 1 || done || !row_taps) taps_row(im, y, j, x0, i, cw, done, taps);
+                        row_taps = im->s == 1 && !done;
                         sample(im, taps, cw, c0, cn, pl->background, acc);
                     }
                 warp_store_acc(cx, n, c0, cn, y, x0, cw, im->s, acc);

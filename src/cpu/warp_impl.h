@@ -142,6 +142,19 @@ AUG__HIDDEN void aug__warp_rows_nearest(const warp_ctx *cx, const warp_img *im, 
 /* The bicubic rows, affine and perspective (cpu/warp_cubic.c). */
 AUG__HIDDEN void aug__warp_rows_cubic(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
 
+#if AUG__X86
+/* The vector step of the bicubic rows (cpu/warp_cubic_avx2.c; AVX2, 8 pixels per
+ * step where level is AUG__SIMD_AVX512): adds sample (i, j) of output pixels
+ * x0 .. x0+cw-1 of row y, channels c0 .. c0+cn-1, to acc (as the scalar kernel
+ * does) for the groups of pixels whose taps all lie inside the source or that
+ * are the background (bg: the C values), and returns the mask of the pixels it
+ * did (bit k: pixel x0 + k); the scalar kernel does the rest. Taken for images
+ * where aug__warp_cubic_avx2_ok holds. */
+AUG__HIDDEN uint64_t aug__warp_cubic_row_avx2(const warp_img *im, int level, int64_t y, int j, int64_t x0, int i,
+                                              int cw, int64_t c0, int cn, const double *bg, double *acc);
+AUG__HIDDEN int aug__warp_cubic_avx2_ok(const warp_img *im, int64_t Wt);
+#endif
+
 /* The perspective warp's rows (cpu/warp_persp.c), linear and nearest. */
 AUG__HIDDEN void aug__warp_rows_persp(const warp_ctx *cx, const warp_img *im, int64_t n, int64_t y0, int64_t y1);
 
