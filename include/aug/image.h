@@ -334,6 +334,22 @@ AUG_API aug_status aug_jpeg_describe(const void *data, size_t size, aug_jpeg_des
 AUG_API aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, const aug_tensor *buffer,
                                       aug_tensor **out);
 
+/* Decode a batch of files at once where the device's decoder has a batched
+ * path: on a CUDA decoder whose nvJPEG backend is the hardware one
+ * (aug_decoder_jpeg_backend "hardware ..."), the files the JPEG engines take
+ * (whole baseline JPEGs, not CMYK, within the decoder's limits, complete) are
+ * decoded in ONE batched nvJPEG call, out[i] each one's (H, W, 3) uint8 RGB
+ * image with layout "HWC" (the bytes of aug_decoder_decode, queued on the
+ * current stream). out[i] is NULL for every other file (another format, a
+ * progressive, CMYK or corrupt file, or each file of a batched call that
+ * failed, nvJPEG naming no file) and on other decoders for all: decode those
+ * one by one with aug_decoder_decode, which gives each file its own result or
+ * error. No host waits while the decoder's buffers are free. Returns AUG_OK, or
+ * an error (memory, the device; AUG_ERR_VALUE for NULL arguments or n < 0)
+ * with every out[i] NULL. */
+AUG_API aug_status aug_decoder_decode_batch(aug_decoder *d, int n, const void *const *data, const size_t *size,
+                                            aug_tensor **out);
+
 /* Decode only part of the image: DCT-domain downscaling (or upscaling) by
  * scale_num / scale_denom, then the region roi = {y, x, h, w} of the SCALED
  * image (libjpeg's and djpeg -crop's convention: roi is in output pixels).

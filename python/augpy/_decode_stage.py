@@ -140,6 +140,11 @@ class DecodeWarp:
         docs/warp.md "Bicubic") or ``'nearest'``. A dict that carries ``'interpolation'`` is
         warped with that one; a stage whose interpolation is not bilinear records it in each dict
 
+    On a CUDA decoder with nvJPEG's hardware backend (``Decoder.jpeg_backend`` 'hardware ...'),
+    whole-image uint8 decodes of a batch's baseline JPEGs go to the JPEG engines in ONE batched
+    call on one decoder thread (the bytes of the per-image path); the other files are decoded one
+    by one as usual, and a bad file fails only its own image (docs/cuda.md).
+
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use. It pickles (its
     parameters; threads, buffers and decoders are made anew), so it can be handed
@@ -305,10 +310,47 @@ class DecodeWarp:
             _record(params, matrix, size, scale)
         else:
             data = info[1] if info is not None else data
-            img = decoder.decode(data, buffer, dtype=self.decode_dtype)
-            matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
-            _augpy.warp_affine(img, dst, matrix, self.background, supersampling, interpolation=interp)
-            _record(params, matrix, img.shape[:2], 8)
+            self._warp_decoded(decoder.decode(data, buffer, dtype=self.decode_dtype), params, dst, kwargs, interp)
+
+    def _warp_decoded(self, img, params, dst, kwargs, interp):
+        """Warp a whole decoded image into dst as params says (recording the warp in params)."""
+        matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
+        _augpy.warp_affine(img, dst, matrix, self.background, supersampling, interpolation=interp)
+        _record(params, matrix, img.shape[:2], 8)
+
+    def _batches(self, decoder):
+        """Whether this stage decodes a batch's files in one batched call of decoder: DecodeWarp's own
+        whole-image decodes (no planned region decodes, uint8) on a decoder with nvJPEG's hardware
+        backend (the JPEG engines' batched API; docs/cuda.md)."""
+        return (type(self)._decode_warp is DecodeWarp._decode_warp and self.decode_dtype == _augpy.uint8 and
+                not self._use_plan(decoder) and decoder.jpeg_backend.startswith("hardware"))
+
+    def _batch_job(self, images, params, buffer, handoff):
+        """The batched part of _fill, on one decoder thread (or the caller's): the files the
+        hardware decoder takes, decoded in one call (``Decoder._decode_batch``) and warped on this
+        thread's stream. Returns (the indices done, their events, {index: exception} of their warps);
+        the other files are left to ``_job``, one by one, which reports each file's own error."""
+        if self._pool is not None:
+            self._cap_thread()
+        decoder, _ = self._decoder()
+        if not self._batches(decoder):
+            return set(), [], {}
+        stream = _augpy.get_current_stream()
+        stream.wait_event(handoff)  # earlier readers of this ring buffer come first
+        taken, failures = set(), {}
+        for i, img in enumerate(decoder._decode_batch(images)):
+            if img is None:
+                continue
+            taken.add(i)
+            try:
+                kwargs = {k: params[i][k] for k in WARP_KEYS if k in params[i]}
+                self._warp_decoded(img, params[i], buffer[i], kwargs,
+                                   self._warp_interp(self._image_interp(params[i])))
+            except Exception as e:  # noqa: BLE001 - handle_failures re-raises all but bad files
+                failures[i] = e
+        done = _augpy.CudaEvent()
+        done.record(stream)
+        return taken, [done], failures
 
     def __call__(self, batch):
         """Decode ``batch['image']`` (a list of JPEG or PNG files: bytes-like,
@@ -351,11 +393,13 @@ class DecodeWarp:
         handoff = _augpy.CudaEvent()
         handoff.record()  # all the caller has queued so far, readers of this buffer included
         jobs = [(images[i], params[i], buffer[i], handoff) for i in range(n)]
-        done, failures = [], {}
+        # first the files a hardware decoder takes, in one batched call (_batch_job); then the rest
+        taken, done, failures = self._batch_phase(index, images, params, buffer, handoff)
+        rest = [i for i in range(n) if i not in taken]
         if self._pool is None:
-            for i, job in enumerate(jobs):
+            for i in rest:
                 try:
-                    done.append(self._job(*job))
+                    done.append(self._job(*jobs[i]))
                 except Exception as e:  # noqa: BLE001 - handle_failures re-raises all but bad files
                     failures[i] = e
         else:
@@ -363,7 +407,7 @@ class DecodeWarp:
             # big image while the others idle; failures are handled once every job has ended.
             futures = []
             try:
-                for i in sorted(range(n), key=lambda i: -_size_hint(images[i])):
+                for i in sorted(rest, key=lambda i: -_size_hint(images[i])):
                     futures.append((i, self._pool.submit(self._job, *jobs[i])))
                 wait([f for _, f in futures])
             except BaseException:
@@ -375,8 +419,7 @@ class DecodeWarp:
                     f.cancel()
                 self._pending[index] = [f for _, f in futures]
                 raise
-            futures = [f for _, f in sorted(futures, key=lambda p: p[0])]
-            for i, f in enumerate(futures):
+            for i, f in sorted(futures, key=lambda p: p[0]):
                 if f.exception() is None:
                     done.append(f.result())
                 elif isinstance(f.exception(), Exception):
@@ -399,6 +442,20 @@ class DecodeWarp:
             n = len(keep)
         return self.finalize_batch(buffer if n == self.batch_size else buffer[:n])
 
+    def _batch_phase(self, index, images, params, buffer, handoff):
+        """_batch_job on a decoder thread (the caller's without a pool): (indices done, events,
+        failures); an exception while it runs leaves it pending for _settle, as _fill's jobs."""
+        if self._pool is None:
+            return self._batch_job(images, params, buffer, handoff)
+        future = self._pool.submit(self._batch_job, images, params, buffer, handoff)
+        try:
+            wait([future])
+        except BaseException:
+            future.cancel()
+            self._pending[index] = [future]
+            raise
+        return future.result()
+
     def _settle(self, index):
         """Before buffer ``index`` is filled again: the jobs an interrupted fill left
         running there have ended, and the caller's stream waits for their device work."""
@@ -409,7 +466,9 @@ class DecodeWarp:
         stream = _augpy.get_current_stream()
         for f in pending:
             if not f.cancelled() and f.exception() is None:
-                stream.wait_event(f.result())
+                result = f.result()  # a job's event, or _batch_job's (indices, events, failures)
+                for event in (result[1] if isinstance(result, tuple) else [result]):
+                    stream.wait_event(event)
 
     def finalize_batch(self, buffer):
         """Make a batch buffer (or a view of one) ready for use on the caller's

@@ -87,6 +87,11 @@ class DecodeWarp:
         docs/warp.md "Bicubic") or ``'nearest'``. A dict that carries ``'interpolation'`` is
         warped with that one; a stage whose interpolation is not bilinear records it in each dict
 
+    On a CUDA decoder with nvJPEG's hardware backend (``Decoder.jpeg_backend`` 'hardware ...'),
+    whole-image uint8 decodes of a batch's baseline JPEGs go to the JPEG engines in ONE batched
+    call on one decoder thread (the bytes of the per-image path); the other files are decoded one
+    by one as usual, and a bad file fails only its own image (docs/cuda.md).
+
     An instance may be used in a forked child (a DataLoader worker): the child
     gets its own decoder threads and decoders on first use. It pickles (its
     parameters; threads, buffers and decoders are made anew), so it can be handed

@@ -181,6 +181,17 @@ typedef struct aug__backend {
      * the CPU and uploads the pixels. */
     aug_status (*jpeg_decode)(const char *func, void *decoder, const void *data, size_t size,
                               const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
+    /* Decodes, in one batched call of the decoder's hardware engines, those of
+     * the n whole-image files (data[i], size[i], h[i] from jpeg_header; each
+     * complete and within the limits) that the engines take, each into dst[i]
+     * as jpeg_decode would; done[i] is 1 for those, 0 for every other (not
+     * taken, or each of a batched call that failed: nothing to report, the
+     * core decodes them one by one with jpeg_decode). NULL: no batched decode;
+     * without hardware engines every done[i] is 0. An error (the device) leaves
+     * every done[i] 0. */
+    aug_status (*jpeg_decode_batch)(const char *func, void *decoder, int n, const void *const *data,
+                                    const size_t *size, const aug__jpeg_header *h, uint8_t *const *dst, int *done,
+                                    const aug__exec *exec);
 
     /* ---- JPEG, CPU backend only (the core calls these on aug__cpu_backend) ---- */
     /* The header's description (aug_jpeg_describe). */
@@ -232,13 +243,14 @@ AUG__HIDDEN int aug__cuda_device_count(void);
  * exports one function, AUG__CUDA_MODULE_INIT, which receives what it may call
  * in the host library and returns its table, or NULL with *why set ("no CUDA
  * device", ...). AUG__BACKEND_ABI changes whenever a plan or this table does. */
-#define AUG__BACKEND_ABI 12 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores;
+#define AUG__BACKEND_ABI 13 /* 3: ARGMIN/ARGMAX reductions, the take family, ieee float stores;
                              4: resize; 5: colour; 6: crop_mirror_normalize, gaussian_noise; 7: warp
                              plan interp, border, dst strides; 8: colour plan lighting;
                              9: jpeg region pitch / skip;
                              10: the stream and event entries take the device id;
                              11: one run entry for every compute family (the family registry);
-                             12: the host API names the families (a new family needs no bump) */
+                             12: the host API names the families (a new family needs no bump);
+                             13: jpeg_decode_batch */
 #define AUG__CUDA_MODULE_INIT "aug_cuda_module_init"
 
 typedef struct aug__host_api {

@@ -644,6 +644,58 @@ aug_status aug_decoder_decode(aug_decoder *d, const void *data, size_t size, con
     return decode("aug_decoder_decode", d, data, size, NULL, 1, 1, 0, AUG_DECODE_RGB, AUG_UINT8, 0, 0, buffer, out);
 }
 
+/* Whether file i of a batch may go to the device's batched decoder: a whole JPEG
+ * whose header reads, within the limits, complete (as decode() checks before
+ * jpeg_decode); anything else is left to aug_decoder_decode, which reports it. */
+static int batchable(const char *func, aug_decoder *d, const void *data, size_t size, aug__jpeg_header *h) {
+    if (data == NULL || aug_image_format_of(data, size) != AUG_FORMAT_JPEG) return 0;
+    int ok = aug__cpu_backend.jpeg_header(func, d->cpu, data, size, h) == AUG_OK && h->components != 4 &&
+             !h->libjpeg && check_limit(func, d, h->height, h->width) == AUG_OK &&
+             check_multiscan(func, d, data, size, h) == AUG_OK && aug__jpeg_check_complete(func, data, size) == AUG_OK;
+    if (!ok) aug_clear_error(); /* the single decode says it again */
+    return ok;
+}
+
+aug_status aug_decoder_decode_batch(aug_decoder *d, int n, const void *const *data, const size_t *size,
+                                    aug_tensor **out) {
+    static const char func[] = "aug_decoder_decode_batch";
+    if (d == NULL) return aug__error(AUG_ERR_VALUE, func, "decoder is NULL");
+    if (n < 0) return aug__error(AUG_ERR_VALUE, func, "n must be >= 0, got %d", n);
+    if (n > 0 && (data == NULL || size == NULL || out == NULL))
+        return aug__error(AUG_ERR_VALUE, func, "data, size or out is NULL (n %d)", n);
+    for (int i = 0; i < n; i++) out[i] = NULL;
+    if (n == 0 || !d->impl || d->backend->jpeg_decode_batch == NULL) return AUG_OK;
+    aug__jpeg_header *h = calloc((size_t)n, sizeof *h);
+    const void **bd = calloc((size_t)n, sizeof *bd);
+    size_t *bs = calloc((size_t)n, sizeof *bs);
+    uint8_t **dst = calloc((size_t)n, sizeof *dst);
+    int *idx = calloc((size_t)n, sizeof *idx), *done = calloc((size_t)n, sizeof *done);
+    aug_tensor **t = calloc((size_t)n, sizeof *t);
+    aug_status st = h && bd && bs && dst && idx && done && t ? AUG_OK : AUG__NOMEM(func);
+    int k = 0;
+    for (int i = 0; i < n && st == AUG_OK; i++) {
+        if (!batchable(func, d, data[i], size[i], &h[k])) continue;
+        const int64_t shape[3] = {h[k].height, h[k].width, 3};
+        if ((t[k] = aug__tensor_empty(func, 3, shape, AUG_UINT8, d->device)) == NULL) {
+            st = aug_last_status();
+            break;
+        }
+        bd[k] = data[i], bs[k] = size[i], dst[k] = (uint8_t *)aug_tensor_ptr(t[k]), idx[k] = i;
+        k++;
+    }
+    aug__exec exec = aug__exec_for(d->device);
+    if (st == AUG_OK && k > 0) st = d->backend->jpeg_decode_batch(func, d->impl, k, bd, bs, h, dst, done, &exec);
+    for (int m = 0; m < k; m++) {
+        if (st == AUG_OK && done[m] && aug_tensor_set_layout(t[m], "HWC") == AUG_OK) {
+            out[idx[m]] = t[m];
+        } else {
+            aug_tensor_free(t[m]); /* stream-ordered: a failed batched call's queued writes come first */
+        }
+    }
+    free(h), free(bd), free(bs), free(dst), free(idx), free(done), free(t);
+    return st;
+}
+
 aug_status aug_decoder_decode_region(aug_decoder *d, const void *data, size_t size, const int64_t *roi,
                                      int scale_num, int scale_denom, const aug_tensor *buffer, aug_tensor **out) {
     return decode("aug_decoder_decode_region", d, data, size, roi, scale_num, scale_denom, 1, AUG_DECODE_RGB, AUG_UINT8,

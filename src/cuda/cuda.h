@@ -126,6 +126,9 @@ void aug__cuda_jpeg_free(void *decoder);
 const char *aug__cuda_jpeg_backend(void *decoder);
 aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *data, size_t size,
                                  const aug__jpeg_header *h, uint8_t *dst, const aug__exec *exec);
+aug_status aug__cuda_jpeg_decode_batch(const char *func, void *decoder, int n, const void *const *data,
+                                       const size_t *size, const aug__jpeg_header *h, uint8_t *const *dst, int *done,
+                                       const aug__exec *exec);
 #if defined(AUG_CUDA_EMU) && !defined(AUG_EMU_NVJPEG)
 #define AUG__CUDA_JPEG(entry) NULL
 #else

@@ -26,6 +26,18 @@
  * decoupled path above. The hardware path is proven only on the emulator's
  * stand-in (tests/cuda_emu/emu_nvjpeg.cpp, AUG_EMU_NVJPEG_HW).
  *
+ * Batches (aug__cuda_jpeg_decode_batch, the core's aug_decoder_decode_batch):
+ * the files of a batch that the engines take go into ONE nvjpegDecodeBatched
+ * call on the next slot's batched state, initialised for that many images
+ * (nvjpegDecodeBatchedInitialize again only when the count changes: a state
+ * decodes exactly the batch size it was initialised with, RGBI); a single
+ * image re-initialises its slot for one. The rest, and every file of a batched
+ * call that fails (nvJPEG does not say which file failed), are left to the
+ * single-image path, so each file gets its own result or error.
+ *
+ * Host waits: a slot's event is queried before it is waited for, so a free
+ * slot costs no cudaEventSynchronize.
+ *
  * Memory: both handles and every buffer allocate through the v2 allocators
  * below, i.e. augpy's stream-ordered device pool (cuda/memory.cu) and its
  * page-locked cache, so a buffer that grows mid-batch never reaches cudaFree or
@@ -147,6 +159,7 @@ enum { HYBRID, GPU, KINDS };
 typedef struct jslot {
     nvjpegJpegState_t state[KINDS]; /* GPU: NULL without gpu_huffman */
     nvjpegJpegState_t hw;           /* NULL without the hardware backend */
+    int hw_batch;                   /* the batch size hw was initialised for */
     nvjpegBufferPinned_t pinned;
     nvjpegBufferDevice_t devbuf; /* one per slot: two plan streams may run two images at once */
     nvjpegJpegStream_t stream;
@@ -231,6 +244,7 @@ static const char *setup_hw(nvj *j, size_t device_padding, size_t host_padding, 
     for (int i = 0; i < SLOTS; i++) {
         HW(nvjpegJpegStateCreate(j->hw, &j->slots[i].hw));
         HW(nvjpegDecodeBatchedInitialize(j->hw, j->slots[i].hw, 1, 1, NVJPEG_OUTPUT_RGBI));
+        j->slots[i].hw_batch = 1;
     }
 #undef HW
     return NULL;
@@ -313,16 +327,37 @@ static aug_status finish(const char *func, nvj *j, jslot *sl, cudaStream_t strea
     return AUG_OK;
 }
 
+/* The slot's state for batches of n (its queued work is over): 0, or the failed call's status. */
+static nvjpegStatus_t hw_batch(nvj *j, jslot *sl, int n) {
+    if (sl->hw_batch == n) return NVJPEG_STATUS_SUCCESS;
+    sl->hw_batch = 0;
+    nvjpegStatus_t s = api.nvjpegDecodeBatchedInitialize(j->hw, sl->hw, n, 1, NVJPEG_OUTPUT_RGBI);
+    if (s == NVJPEG_STATUS_SUCCESS) sl->hw_batch = n;
+    return s;
+}
+
+/* Before a slot is reused: its queued work (the image before last) is over. The
+ * event is queried first, so a free slot costs no host wait. */
+static aug_status slot_wait(const char *func, const jslot *sl) {
+    const cudaError_t q = cudaEventQuery(sl->done);
+    if (q == cudaSuccess) return AUG_OK;
+    if (q != cudaErrorNotReady) return aug__cuda_fail(func, q, "cudaEventQuery(slot done)", __FILE__, __LINE__);
+    AUG_CUDA(func, cudaEventSynchronize(sl->done));
+    return AUG_OK;
+}
+
 /* The hardware engines: one batched call of one image into dst (RGBI). */
 static aug_status decode_hw(const char *func, nvj *j, jslot *sl, const void *data, size_t size,
                             const aug__jpeg_header *h, uint8_t *dst, cudaStream_t stream) {
+    nvjpegStatus_t s = hw_batch(j, sl, 1);
+    if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, "nvjpegDecodeBatchedInitialize", s);
     nvjpegImage_t img;
     memset(&img, 0, sizeof img);
     img.channel[0] = dst;
     img.pitch[0] = (size_t)h->width * 3;
     const unsigned char *const bits[1] = {(const unsigned char *)data};
     const size_t lengths[1] = {size};
-    nvjpegStatus_t s = api.nvjpegDecodeBatched(j->hw, sl->hw, bits, lengths, &img, stream);
+    s = api.nvjpegDecodeBatched(j->hw, sl->hw, bits, lengths, &img, stream);
     if (refusal(s)) return AUG__JPEG_REFUSED; /* nothing queued: the CPU decodes it */
     return finish(func, j, sl, stream, "nvjpegDecodeBatched", s);
 }
@@ -336,7 +371,7 @@ aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *da
     const cudaStream_t stream = aug__cuda_stream(exec);
     jslot *sl = &j->slots[j->next];
     /* the image before last may still be queued (on any stream) reading this slot's buffers */
-    AUG_CUDA(func, cudaEventSynchronize(sl->done));
+    if ((st = slot_wait(func, sl)) != AUG_OK) return st;
     nvjpegStatus_t s = api.nvjpegJpegStreamParse(j->handle, (const unsigned char *)data, size, 0, 0, sl->stream);
     if (refusal(s)) return AUG__JPEG_REFUSED;
     if (s != NVJPEG_STATUS_SUCCESS) return nv_fail(func, "nvjpegJpegStreamParse", s);
@@ -360,5 +395,52 @@ aug_status aug__cuda_jpeg_decode(const char *func, void *decoder, const void *da
         s = api.nvjpegDecodeJpegDevice(j->handle, j->dec[k], sl->state[k], &img, stream);
     }
     return finish(func, j, sl, stream, call, s);
+}
+/* The files of a batch that the engines take, in one nvjpegDecodeBatched call
+ * on the next slot (see the top of this file); done[i] = 1 for those. */
+aug_status aug__cuda_jpeg_decode_batch(const char *func, void *decoder, int n, const void *const *data,
+                                       const size_t *size, const aug__jpeg_header *h, uint8_t *const *dst, int *done,
+                                       const aug__exec *exec) {
+    nvj *j = (nvj *)decoder;
+    for (int i = 0; i < n; i++) done[i] = 0;
+    if (!j->hw || n < 1) return AUG_OK;
+    aug_status st = aug__cuda_use(func, j->device);
+    if (st) return st;
+    const cudaStream_t stream = aug__cuda_stream(exec);
+    jslot *sl = &j->slots[j->next];
+    if ((st = slot_wait(func, sl)) != AUG_OK) return st;
+    int *take = (int *)malloc((size_t)n * sizeof *take);
+    const unsigned char **bits = (const unsigned char **)malloc((size_t)n * sizeof *bits);
+    size_t *lengths = (size_t *)malloc((size_t)n * sizeof *lengths);
+    nvjpegImage_t *img = (nvjpegImage_t *)calloc((size_t)n, sizeof *img);
+    if (!take || !bits || !lengths || !img) {
+        free(take), free(bits), free(lengths), free(img);
+        return AUG__NOMEM(func);
+    }
+    /* the engines' files: parsed on the slot's jpeg stream, nvjpegDecodeBatchedSupported answers 0 */
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int unsupported = 1;
+        if (h[i].components == 4 || h[i].libjpeg ||
+            api.nvjpegJpegStreamParse(j->handle, (const unsigned char *)data[i], size[i], 0, 0, sl->stream) !=
+                NVJPEG_STATUS_SUCCESS ||
+            api.nvjpegDecodeBatchedSupported(j->hw, sl->stream, &unsupported) != NVJPEG_STATUS_SUCCESS || unsupported)
+            continue;
+        take[k] = i;
+        bits[k] = (const unsigned char *)data[i];
+        lengths[k] = size[i];
+        img[k].channel[0] = dst[i];
+        img[k].pitch[0] = (size_t)h[i].width * 3;
+        k++;
+    }
+    if (k > 0 && hw_batch(j, sl, k) == NVJPEG_STATUS_SUCCESS) {
+        const nvjpegStatus_t s = api.nvjpegDecodeBatched(j->hw, sl->hw, bits, lengths, img, stream);
+        /* work may be queued even when it failed: the slot turns and its event follows it */
+        st = finish(func, j, sl, stream, "nvjpegDecodeBatched", NVJPEG_STATUS_SUCCESS);
+        if (st == AUG_OK && s == NVJPEG_STATUS_SUCCESS)
+            for (int m = 0; m < k; m++) done[take[m]] = 1;
+    }
+    free(take), free(bits), free(lengths), free(img);
+    return st;
 }
 #endif

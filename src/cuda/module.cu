@@ -345,6 +345,7 @@ static aug__backend make_table(void) {
     t.jpeg_new = AUG__CUDA_JPEG(aug__cuda_jpeg_new);
     t.jpeg_free = AUG__CUDA_JPEG(aug__cuda_jpeg_free);
     t.jpeg_decode = AUG__CUDA_JPEG(aug__cuda_jpeg_decode);
+    t.jpeg_decode_batch = AUG__CUDA_JPEG(aug__cuda_jpeg_decode_batch);
     t.jpeg_backend = AUG__CUDA_JPEG(aug__cuda_jpeg_backend);
     return t;
 }

@@ -2,7 +2,8 @@
  * still queued: back-to-back decodes behind a busy stream, on one stream and on
  * two, with images of one size and of growing sizes, with and without
  * gpu_huffman; the decoder freed while its decodes are queued; truncated files
- * refused whatever nvJPEG says; every file kind.
+ * refused whatever nvJPEG says; every file kind; batches (aug_decoder_decode_batch)
+ * back to back behind a busy stream.
  *
  * nvJPEG's pixels are compared with libjpeg-turbo's fast-upsampling decode
  * (helpers/th_jpeg.h: nvJPEG replicates chroma), the files it leaves to the CPU
@@ -318,6 +319,64 @@ static void test_bad_jpeg(void **state) {
     files_free(&f);
 }
 
+/* aug_decoder_decode_batch: with the hardware backend (AUG_EMU_NVJPEG_HW=1 on
+ * the emulation) three batches of the files in turn (rotated, so a slot's
+ * buffers hold other images each time; growing sizes, so they grow) back to
+ * back behind a busy stream: every image decoded in the batch, each the
+ * expected pixels once the device is idle (a slot reused before its batch's
+ * queued copies ran gives another image's pixels). Without it every out[i] is
+ * NULL. The arguments' checks. */
+static void test_batches_queued(void **state) {
+    (void)state;
+    aug_decoder *dg = nvjpeg_decoder(0);
+    const int hw = strncmp(aug_decoder_jpeg_backend(dg), "hardware", 8) == 0;
+    files f;
+    files_make(&f, 1);
+    aug_event *busy_done = aug_event_new(TH_CUDA0);
+    aug_tensor *x = busy_tensor();
+    assert_non_null(busy_done);
+    enum { BATCHES = 3 };
+    int valid = 0;
+    for (int t = 0, reps = 4; t < TRIES && !valid; t++, reps *= 2) {
+        aug_tensor *out[BATCHES][IMAGES];
+        keep_busy(aug_current_stream(TH_CUDA0), x, reps, busy_done);
+        for (int b = 0; b < BATCHES; b++) {
+            const void *data[IMAGES];
+            size_t size[IMAGES];
+            for (int i = 0; i < IMAGES; i++) data[i] = f.jpeg[(i + b) % IMAGES], size[i] = f.size[(i + b) % IMAGES];
+            assert_int_equal(aug_decoder_decode_batch(dg, IMAGES, data, size, out[b]), AUG_OK);
+            if (b == 1) valid = aug_event_query(busy_done) == 0;
+        }
+        assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+        for (int b = 0; b < BATCHES; b++)
+            for (int i = 0; i < IMAGES; i++) {
+                const int k = (i + b) % IMAGES;
+                if (!hw) {
+                    assert_null(out[b][i]);
+                    continue;
+                }
+                assert_non_null(out[b][i]);
+                char what[64];
+                snprintf(what, sizeof what, "batch %d, image %d (file %d)", b, i, k);
+                if (valid) same_pixels(what, f.ref[k], f.nref[k], out[b][i]);
+                aug_tensor_free(out[b][i]);
+            }
+        if (!hw) valid = 1;
+    }
+    if (!valid) fail_msg("the stream never stayed busy for two batches (%d tries)", TRIES);
+    aug_tensor *o[1] = {NULL};
+    const void *d1[1] = {f.jpeg[0]};
+    size_t s1[1] = {f.size[0]};
+    assert_int_equal(aug_decoder_decode_batch(NULL, 1, d1, s1, o), AUG_ERR_VALUE);
+    assert_int_equal(aug_decoder_decode_batch(dg, -1, d1, s1, o), AUG_ERR_VALUE);
+    assert_int_equal(aug_decoder_decode_batch(dg, 1, NULL, s1, o), AUG_ERR_VALUE);
+    assert_int_equal(aug_decoder_decode_batch(dg, 0, NULL, NULL, NULL), AUG_OK);
+    aug_tensor_free(x);
+    aug_event_free(busy_done);
+    aug_decoder_free(dg);
+    files_free(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kinds),
@@ -326,6 +385,7 @@ int main(void) {
         cmocka_unit_test(test_queued_growing),
         cmocka_unit_test(test_free_while_queued),
         cmocka_unit_test(test_bad_jpeg),
+        cmocka_unit_test(test_batches_queued),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

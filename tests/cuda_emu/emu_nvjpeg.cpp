@@ -40,7 +40,22 @@
  * 1- or 3-component files, nvjpegDecodeBatched) decodes each image as the
  * decoupled path does (the same libjpeg-turbo call), into a pinned then a
  * device buffer of the state, queued on the stream; hardware handles take no
- * decoupled decoders. */
+ * decoupled decoders. Its constraints, as nvJPEG documents them: the output
+ * format is the state's, fixed by nvjpegDecodeBatchedInitialize (RGBI only
+ * here), and nvjpegDecodeBatched decodes exactly the batch_size images of that
+ * initialisation (data, lengths and destinations hold batch_size entries; a
+ * new size needs a new initialisation, made only once the state's queued work
+ * is over); on a hardware handle every image must be one that
+ * nvjpegDecodeBatchedSupported takes, else the call is JPEG_NOT_SUPPORTED; a
+ * file that does not decode fails the whole call (BAD_JPEG), which then has
+ * queued nothing. The images of a batch lie one after the other in the
+ * state's pinned and device buffers (grown to the batch's sum), copied to the
+ * device in one transfer and from there to each destination.
+ *
+ * Calls: every function reached through nvjpeg_sym (i.e. by cuda/jpeg.cu) is
+ * counted (calls), and the batched calls, their images, the batched
+ * initialisations and the decoupled host decodes separately
+ * (aug_emu_nvjpeg_counters), so a test can count nvJPEG calls per batch. */
 #include "emu_nvjpeg.h"
 #include "emu_internal.h"
 
@@ -105,6 +120,10 @@ static struct {
     std::atomic<long> alloc_malloc, alloc_free; /* through a v2 allocator */
     std::atomic<long> cuda_malloc, cuda_free;   /* through cudaMalloc / cudaFree (no allocator) */
     std::atomic<long> batched_images;           /* decoded by nvjpegDecodeBatched */
+    std::atomic<long> batched_calls;            /* nvjpegDecodeBatched calls */
+    std::atomic<long> batched_inits;            /* nvjpegDecodeBatchedInitialize calls */
+    std::atomic<long> host_decodes;             /* nvjpegDecodeJpegHost calls (the decoupled path) */
+    std::atomic<long> calls;                    /* every call through nvjpeg_sym */
 } counters;
 
 namespace {
@@ -358,6 +377,7 @@ nvjpegStatus_t nvjpegDecodeJpegHost(nvjpegHandle_t handle, nvjpegJpegDecoder_t d
     if (!handle || !decoder || !state || !params || !stream || !stream->parsed || state->dec != decoder ||
         !state->pinned || !state->devbuf)
         return NVJPEG_STATUS_INVALID_PARAMETER;
+    counters.host_decodes++;
     if (params->format != NVJPEG_OUTPUT_RGBI) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
     if (!takes(decoder, stream)) return NVJPEG_STATUS_JPEG_NOT_SUPPORTED;
     state->phase = nvjpegJpegState::IDLE;
@@ -413,6 +433,7 @@ nvjpegStatus_t nvjpegDecodeBatchedInitialize(nvjpegHandle_t handle, nvjpegJpegSt
                                              int max_cpu_threads, nvjpegOutputFormat_t output_format) {
     if (!handle || !state || !state->bpinned || batch_size < 1 || max_cpu_threads < 1)
         return NVJPEG_STATUS_INVALID_PARAMETER;
+    counters.batched_inits++;
     if (output_format != NVJPEG_OUTPUT_RGBI) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
     if (handle->hardware && hw_knob() == 2) return NVJPEG_STATUS_INTERNAL_ERROR;
     state->batch = batch_size;
@@ -430,44 +451,65 @@ nvjpegStatus_t nvjpegDecodeBatched(nvjpegHandle_t handle, nvjpegJpegState_t stat
                                    const size_t *lengths, nvjpegImage_t *destinations, cudaStream_t cuda_stream) {
     if (!handle || !state || !state->bpinned || !state->batch || !data || !lengths || !destinations)
         return NVJPEG_STATUS_INVALID_PARAMETER;
-    /* every image: parse, decode into the pinned buffer, queue pinned -> device -> destination */
-    for (int i = 0; i < state->batch; i++) {
-        nvjpegJpegStream s;
-        nvjpegStatus_t st = nvjpegJpegStreamParse(handle, data[i], lengths[i], 0, 0, &s);
+    counters.batched_calls++;
+    /* the whole batch is checked and decoded on the host before anything is queued */
+    const int n = state->batch;
+    std::vector<nvjpegJpegStream> s((size_t)n);
+    std::vector<size_t> offset((size_t)n + 1, 0);
+    for (int i = 0; i < n; i++) {
+        nvjpegStatus_t st = nvjpegJpegStreamParse(handle, data[i], lengths[i], 0, 0, &s[i]);
         if (st != NVJPEG_STATUS_SUCCESS) return st;
         int unsupported = 1;
-        nvjpegDecodeBatchedSupported(handle, &s, &unsupported);
+        nvjpegDecodeBatchedSupported(handle, &s[i], &unsupported);
         if (handle->hardware && unsupported) return NVJPEG_STATUS_JPEG_NOT_SUPPORTED;
-        const size_t row = (size_t)s.width * 3, bytes = row * (size_t)s.height;
+        const size_t row = (size_t)s[i].width * 3;
         if (!destinations[i].channel[0] || destinations[i].pitch[0] < row) return NVJPEG_STATUS_INVALID_PARAMETER;
-        /* the buffers of image i sit at [i * bytes, ...): grown for this image alone in a batch of one */
-        if (state->batch != 1) return NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
-        if (!grow_pinned(state->bpinned, bytes, cuda_stream)) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
-        if (!tj_decode(&state->tj, &s, state->bpinned->p)) return NVJPEG_STATUS_BAD_JPEG;
-        if ((st = grow_device(state->bdev, bytes, cuda_stream)) != NVJPEG_STATUS_SUCCESS) return st;
-        if (cudaMemcpyAsync(state->bdev->p, state->bpinned->p, bytes, cudaMemcpyHostToDevice, cuda_stream) !=
-                cudaSuccess ||
-            cudaMemcpy2DAsync(destinations[i].channel[0], destinations[i].pitch[0], state->bdev->p, row, row,
-                              (size_t)s.height, cudaMemcpyDeviceToDevice, cuda_stream) != cudaSuccess)
-            return NVJPEG_STATUS_EXECUTION_FAILED;
-        counters.batched_images++;
+        offset[i + 1] = offset[i] + row * (size_t)s[i].height;
     }
+    const size_t total = offset[n];
+    /* image i at [offset[i], offset[i + 1]) of the state's buffers (the old blocks go at once when they grow) */
+    if (!grow_pinned(state->bpinned, total, cuda_stream)) return NVJPEG_STATUS_ALLOCATOR_FAILURE;
+    for (int i = 0; i < n; i++)
+        if (!tj_decode(&state->tj, &s[i], state->bpinned->p + offset[i])) return NVJPEG_STATUS_BAD_JPEG;
+    nvjpegStatus_t st = grow_device(state->bdev, total, cuda_stream);
+    if (st != NVJPEG_STATUS_SUCCESS) return st;
+    if (cudaMemcpyAsync(state->bdev->p, state->bpinned->p, total, cudaMemcpyHostToDevice, cuda_stream) != cudaSuccess)
+        return NVJPEG_STATUS_EXECUTION_FAILED;
+    for (int i = 0; i < n; i++) {
+        const size_t row = (size_t)s[i].width * 3;
+        if (cudaMemcpy2DAsync(destinations[i].channel[0], destinations[i].pitch[0],
+                              (unsigned char *)state->bdev->p + offset[i], row, row, (size_t)s[i].height,
+                              cudaMemcpyDeviceToDevice, cuda_stream) != cudaSuccess)
+            return NVJPEG_STATUS_EXECUTION_FAILED;
+    }
+    counters.batched_images += n;
     return NVJPEG_STATUS_SUCCESS;
 }
 
 /* Test hook (ctypes over the emulated module): the counters, in the order of the struct; reset when reset. */
-__attribute__((visibility("default"))) void aug_emu_nvjpeg_counters(long out[5], int reset) {
-    out[0] = counters.alloc_malloc, out[1] = counters.alloc_free, out[2] = counters.cuda_malloc;
-    out[3] = counters.cuda_free, out[4] = counters.batched_images;
-    if (reset) counters.alloc_malloc = 0, counters.alloc_free = 0, counters.cuda_malloc = 0, counters.cuda_free = 0,
-               counters.batched_images = 0;
+__attribute__((visibility("default"))) void aug_emu_nvjpeg_counters(long out[9], int reset) {
+    std::atomic<long> *c[9] = {&counters.alloc_malloc, &counters.alloc_free,    &counters.cuda_malloc,
+                               &counters.cuda_free,    &counters.batched_images, &counters.batched_calls,
+                               &counters.batched_inits, &counters.host_decodes, &counters.calls};
+    for (int i = 0; i < 9; i++) {
+        out[i] = *c[i];
+        if (reset) *c[i] = 0;
+    }
 }
 
 } /* extern "C" */
-
 namespace aug_emu {
 
 static char stand_in; /* the handle nvjpeg_open returns */
+
+/* fn, counted (counters.calls): what nvjpeg_sym hands out. */
+template <auto F> struct counted;
+template <typename... A, nvjpegStatus_t (*F)(A...)> struct counted<F> {
+    static nvjpegStatus_t call(A... a) {
+        counters.calls++;
+        return F(a...);
+    }
+};
 
 void *nvjpeg_open(const char **why) {
     const char *on = getenv("AUG_EMU_NVJPEG");
@@ -484,7 +526,7 @@ void *nvjpeg_sym(const char *name) {
         const char *name;
         void *fn;
     } table[] = {
-#define EMU_NVJPEG_ENTRY(fn, params) {#fn, (void *)&fn},
+#define EMU_NVJPEG_ENTRY(fn, params) {#fn, (void *)&counted<&fn>::call},
         AUG__NVJPEG_API(EMU_NVJPEG_ENTRY)
 #undef EMU_NVJPEG_ENTRY
     };

@@ -14,7 +14,9 @@ import pytest
 from PIL import Image
 
 import augpy
+from augpy.image import DecodeWarp
 from conftest import DECODE_ENGINE
+from jpegref import assert_decoded
 
 
 def emulated_module():
@@ -34,13 +36,27 @@ MODULE = emulated_module() if DECODE_ENGINE == "nvjpeg" else None
 pytestmark = pytest.mark.skipif(MODULE is None, reason="needs the emulator's stand-in nvJPEG (AUG_EMU_NVJPEG=1)")
 
 
+COUNTERS = ("alloc_malloc", "alloc_free", "cuda_malloc", "cuda_free", "batched", "batched_calls", "batched_inits",
+            "host_decodes", "calls")
+
+
 def counters(reset=False):
-    """The stand-in's counters: allocator mallocs / frees, cudaMalloc / cudaFree, batched images."""
+    """The stand-in's counters: allocator mallocs / frees, cudaMalloc / cudaFree, images decoded
+    by nvjpegDecodeBatched, its calls, nvjpegDecodeBatchedInitialize calls, decoupled host decodes
+    (nvjpegDecodeJpegHost) and every nvJPEG call the module made."""
     fn = ctypes.CDLL(MODULE).aug_emu_nvjpeg_counters
     fn.argtypes = [ctypes.POINTER(ctypes.c_long), ctypes.c_int]
-    out = (ctypes.c_long * 5)()
+    out = (ctypes.c_long * len(COUNTERS))()
     fn(out, int(reset))
-    return dict(zip(("alloc_malloc", "alloc_free", "cuda_malloc", "cuda_free", "batched"), out))
+    return dict(zip(COUNTERS, out))
+
+
+def host_waits():
+    """The calling thread's host waits so far (the emulated runtime's count)."""
+    fn = ctypes.CDLL(MODULE).aug_emu_host_waits
+    fn.argtypes = [ctypes.POINTER(ctypes.c_char_p)]
+    fn.restype = ctypes.c_longlong
+    return fn(None)
 
 
 def jpeg(h, w, seed, mode="RGB", progressive=False, subsampling=2):
@@ -112,3 +128,132 @@ def test_buffers_grow_through_augpys_pools(monkeypatch, hw):
     del d
     c = counters()
     assert c["alloc_free"] == c["alloc_malloc"] and c["cuda_free"] == 0, c  # destroyed through the pools too
+
+
+def bad_tables(data):
+    """data with its first scan's first component pointing at Huffman tables 3 (never defined):
+    the header reads and the markers reach the EOI, the decode fails ("Huffman table 0x03 was
+    not defined"): a file that fails only once decoded."""
+    b = bytearray(data)
+    sos = b.index(b"\xff\xda")
+    b[sos + 6] = 0x33  # FF DA, length (2), Ns, then Cs and Td/Ta of the first component
+    return bytes(b)
+
+
+def png(h, w, seed):
+    f = io.BytesIO()
+    Image.fromarray(np.random.default_rng(seed).integers(0, 256, (h, w, 3), dtype=np.uint8)).save(f, "PNG")
+    return f.getvalue()
+
+
+CMYK = (lambda f: (Image.new("CMYK", (24, 20), (10, 200, 30, 5)).save(f, "JPEG"), f.getvalue())[1])(io.BytesIO())
+# a batch: the engines' files (FILES) among a progressive, a CMYK and a PNG file (the single path)
+MIXED = [FILES[0], PROGRESSIVE, FILES[1], CMYK, FILES[2], png(33, 41, 9), FILES[3], FILES[4]]
+ENGINES = [i for i, f in enumerate(MIXED) if f in FILES]
+
+
+def test_decode_batch_is_one_batched_call(monkeypatch):
+    """Decoder._decode_batch: the files the engines take in ONE nvjpegDecodeBatched call (initialised
+    once for that many), each the bytes of the single-image paths; None for the others."""
+    hw, single = decoder(monkeypatch, "1"), decoder(monkeypatch, "0")
+    batches = []
+    for rounds in range(3):  # both slots, then the first again (initialised for 5 already)
+        counters(reset=True)
+        batches.append(hw._decode_batch(MIXED))
+        c = counters()
+        assert c["batched_calls"] == 1 and c["batched"] == len(ENGINES), c
+        assert c["batched_inits"] == (1 if rounds < 2 else 0) and c["host_decodes"] == 0, c
+        # per file: nvjpegJpegStreamParse + nvjpegDecodeBatchedSupported (not for the CMYK and PNG
+        # files the core keeps back), then the initialisation and the one batched call
+        assert c["calls"] == 2 * 6 + c["batched_inits"] + 1, c
+    for got in batches:
+        assert [i for i, g in enumerate(got) if g is not None] == ENGINES
+        for i in ENGINES:
+            assert got[i].shape == single.decode(MIXED[i]).shape and got[i].layout == "HWC"
+            np.testing.assert_array_equal(got[i].numpy(), single.decode(MIXED[i]).numpy())
+            np.testing.assert_array_equal(got[i].numpy(), hw.decode(MIXED[i]).numpy())
+            assert_decoded("nvjpeg", got[i].numpy(), MIXED[i])
+    # without the engines: nothing batched, no nvJPEG call
+    counters(reset=True)
+    assert single._decode_batch(MIXED) == [None] * len(MIXED)
+    assert counters()["calls"] == 0
+    assert hw._decode_batch([]) == []
+
+
+def test_decode_batch_failure_falls_back_per_file(monkeypatch):
+    """A file that fails inside the batched call fails that call (nvJPEG names no file): every file
+    is left to the single path, where only the bad one fails."""
+    hw = decoder(monkeypatch, "1")
+    bad = bad_tables(FILES[1])
+    with pytest.raises(augpy.DecodeError):
+        hw.decode(bad)
+    counters(reset=True)
+    assert hw._decode_batch([FILES[0], bad, FILES[2]]) == [None, None, None]
+    assert counters()["batched_calls"] == 1
+    # the decoder goes on: the next batch decodes (on the other slot) and the first slot's state too
+    for _ in range(2):
+        got = hw._decode_batch([FILES[0], FILES[2]])
+        np.testing.assert_array_equal(got[1].numpy(), hw.decode(FILES[2]).numpy())
+
+
+def stage_batch(stage, images):
+    rng = np.random.default_rng(3)
+    params = [{"angle": float(rng.uniform(-20, 20)), "scale": float(rng.uniform(0.8, 1.3)), "hmirror": bool(i % 2)}
+              for i in range(len(images))]
+    out = stage({"image": list(images), "augmentation": params})
+    return out["image"].numpy(), out
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_decode_warp_batch_is_one_batched_call(monkeypatch, threads):
+    """DecodeWarp with the hardware backend: one nvjpegDecodeBatched call per batch for the engines'
+    files (before: one per file), the others one by one, the bytes of the per-image hardware path
+    and of the hybrid one."""
+    monkeypatch.setenv("AUG_EMU_NVJPEG_HW", "1")
+    stage = DecodeWarp(len(MIXED), (3, 24, 20), cpu_threads=threads)
+    per_image = DecodeWarp(len(MIXED), (3, 24, 20), cpu_threads=threads)
+    per_image._batches = lambda decoder: False  # the per-image hardware path (before batches)
+    for _ in range(2):
+        counters(reset=True)
+        got, out = stage_batch(stage, MIXED)
+        c = counters()
+        assert c["batched_calls"] == 1 and c["batched"] == len(ENGINES) and c["host_decodes"] == 1, c
+        counters(reset=True)
+        want, _ = stage_batch(per_image, MIXED)
+        c = counters()
+        assert c["batched_calls"] == len(ENGINES) and c["host_decodes"] == 1, c
+        np.testing.assert_array_equal(got, want)
+        assert [a["source_size"] for a in out["augmentation"]][:3] == [(37, 53), (90, 70), (64, 64)]
+    monkeypatch.setenv("AUG_EMU_NVJPEG_HW", "0")
+    hybrid = DecodeWarp(len(MIXED), (3, 24, 20), cpu_threads=threads)
+    np.testing.assert_array_equal(stage_batch(hybrid, MIXED)[0], got)
+    for s in (stage, per_image, hybrid):
+        s.close()
+
+
+def test_decode_warp_batch_keeps_per_file_errors(monkeypatch):
+    """A bad file in a batch fails only its own image ('skip'), the rest are the per-image path's."""
+    monkeypatch.setenv("AUG_EMU_NVJPEG_HW", "1")
+    images = [FILES[0], bad_tables(FILES[1]), FILES[2], b"not an image", FILES[3]]
+    stage = DecodeWarp(len(images), (3, 24, 20), on_error="skip")
+    got, out = stage_batch(stage, images)
+    assert stage.skipped == 2 and got.shape[0] == 3
+    per_image = DecodeWarp(len(images), (3, 24, 20), on_error="skip")
+    per_image._batches = lambda decoder: False
+    np.testing.assert_array_equal(got, stage_batch(per_image, images)[0])
+    with pytest.raises(augpy.DecodeError, match="image 1"):
+        stage_batch(DecodeWarp(len(images), (3, 24, 20)), images)
+
+
+def test_decode_warp_batch_has_no_host_waits(monkeypatch):
+    """A DecodeWarp batch on the hardware backend waits for nothing on the host once the decoder's
+    buffers are grown and free (before: cudaEventSynchronize on every file)."""
+    monkeypatch.setenv("AUG_EMU_NVJPEG_HW", "1")
+    stage = DecodeWarp(len(MIXED), (3, 24, 20))
+    for _ in range(2):  # both slots' buffers, the pools' blocks
+        stage_batch(stage, MIXED)
+    augpy.synchronize()
+    before = host_waits()
+    out = stage({"image": list(MIXED), "augmentation": [{"angle": 10.0 * i} for i in range(len(MIXED))]})
+    assert host_waits() - before == 0
+    assert out["image"].shape == (len(MIXED), 3, 24, 20)

@@ -451,6 +451,70 @@ static PyObject *decoder_decode(PyObject *self, PyObject *const *args, Py_ssize_
     return augpy_wrap(st, out);
 }
 
+/* Decoder._decode_batch(files): aug_decoder_decode_batch over a sequence of data
+ * (the kinds decode takes); a list with each file's image, or None where the
+ * batched decoder left the file (data that get_data refuses too: decode then
+ * raises its error). */
+static PyObject *decoder_decode_batch(PyObject *self, PyObject *arg) {
+    static const char func[] = "Decoder._decode_batch";
+    DecoderObject *d = (DecoderObject *)self;
+    augpy_state *st = augpy_state_from_obj(self);
+    if (st == NULL) return NULL;
+    PyObject *seq = PySequence_Fast(arg, "Decoder._decode_batch: files must be a sequence");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > INT_MAX) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_ValueError, "%s: %zd files, at most %d", func, n, INT_MAX);
+    }
+    jpeg_data *data = PyMem_Calloc((size_t)n + 1, sizeof *data);
+    const void **ptr = PyMem_Calloc((size_t)n + 1, sizeof *ptr);
+    size_t *len = PyMem_Calloc((size_t)n + 1, sizeof *len);
+    aug_tensor **out = PyMem_Calloc((size_t)n + 1, sizeof *out);
+    PyObject *result = NULL;
+    Py_ssize_t got = 0;
+    if (data == NULL || ptr == NULL || len == NULL || out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; got < n; got++) {
+        if (get_data(st, PyType_GetModule(Py_TYPE(self)), PySequence_Fast_GET_ITEM(seq, got), &data[got], func) < 0) {
+            if (!PyErr_ExceptionMatches(PyExc_Exception)) goto done; /* KeyboardInterrupt and the like */
+            PyErr_Clear();                                          /* decode reports it */
+            memset(&data[got], 0, sizeof data[got]);
+        }
+        ptr[got] = data[got].buf, len[got] = data[got].len;
+    }
+    if (decoder_after_fork(st, d) < 0) goto done;
+    aug_status status;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(d->lock, WAIT_LOCK);
+    status = aug_decoder_decode_batch(d->dec, (int)n, ptr, len, out);
+    PyThread_release_lock(d->lock);
+    Py_END_ALLOW_THREADS
+    if (status != AUG_OK) {
+        augpy_raise(st, status, func);
+        goto done;
+    }
+    if ((result = PyList_New(n)) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = out[i] ? augpy_wrap(st, out[i]) : Py_NewRef(Py_None);
+        out[i] = NULL; /* the wrapper owns it (or freed it) */
+        if (item == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, item);
+    }
+done:
+    for (Py_ssize_t i = 0; i < got; i++) release_data(&data[i]);
+    if (out != NULL)
+        for (Py_ssize_t i = 0; i < n; i++) aug_tensor_free(out[i]);
+    PyMem_Free(data), PyMem_Free(ptr), PyMem_Free(len), PyMem_Free(out);
+    Py_DECREF(seq);
+    return result;
+}
+
 /* The dicts of Decoder.info. */
 static PyObject *desc_dict(const aug_jpeg_desc *s) {
     return Py_BuildValue("{sssLsLsisisssssN}", "format", "jpeg", "height", (long long)s->height, "width",
@@ -577,6 +641,11 @@ static PyMethodDef decoder_methods[] = {
      "'components', 'colour_space' (AVIF: 'YUV444', 'YUV422', 'YUV420', 'YUV400'), 'bit_depth' (AVIF 8, 10\n"
      "or 12), 'alpha', 'pages', 'compression' (AVIF 'av1'), and 'animated' (WebP, AVIF) or 'tiled' and\n"
      "'planar' (TIFF). page: the TIFF page described (0 the first)."},
+    {"_decode_batch", decoder_decode_batch, METH_O,
+     "_decode_batch(files) -> list: decode the files (data as for decode) at once where this decoder has a\n"
+     "batched path (a CUDA decoder whose jpeg_backend is 'hardware ...': the whole baseline JPEGs the JPEG\n"
+     "engines take, in ONE batched nvJPEG call, each image the bytes of decode(file)); None for every other\n"
+     "file (and for all on other decoders): decode those with decode, which raises each file's own error."},
     {"__reduce__", decoder_reduce, METH_NOARGS,
      "__reduce__($self, /)\n--\n\n"
      "Pickle as the constructor's arguments and the decoder's device: unpickling (also in a new process,\n"
