@@ -361,7 +361,8 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
  * sm_90, sm_100) and the 256-thread blocks an SM keeps resident from them
  * (65536 registers, allocated 8 per thread at a time; sm_80..sm_100 hold 2048
  * threads, sm_75 1024):
- *   aug__k_warp_u8              45 44 45 48   5 blocks (62.5%)
+ *   aug__k_warp_u8              64 64 64 59   4 blocks (50%; the pixel path; before it
+ *                                             45 44 45 48, 5 blocks)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
  *                               80 80 80 64
