@@ -663,7 +663,7 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     for (int64_t k = 0; k < p->n; k++) u8 &= img[k].kind == AUG__WARP_FIXED;
     const int mode = p->interp == AUG_WARP_CUBIC ? WARP_CUBIC : u8 ? WARP_U8 : WARP_GENERIC;
     /* the pixel path: uint8 pixels of at most 4 adjacent channels */
-    a.pix = !proj && mode == WARP_U8 && C <= 4;
+    a.pix = !proj && mode == WARP_U8 && C >= 1 && C <= 4;
     for (int64_t k = 0; a.pix && k < p->n; k++) a.pix = C == 1 || img[k].sc == 1;
     a.slots = a.pix ? p->n * ((p->height + PIX_TY - 1) / PIX_TY) * ((p->width + PIX_TX - 1) / PIX_TX) * 32 : 0;
     aug__cuda_grid g = aug__cuda_grid_for(e, a.pix ? a.slots : a.n, 256);
