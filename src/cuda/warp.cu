@@ -59,7 +59,7 @@ typedef struct warp_args {
     int64_t dn, dc, dy, dx; /* output strides in bytes */
     int dst_dtype, nearest;
     int cfast;             /* c varies fastest in memory (NHWC, C > 1) */
-    int pix;               /* the fixed-point kernels' pixel path (warp_pixels) */
+    int pix;               /* the fixed-point affine kernel's pixel path (warp_pixels) */
     int64_t slots;         /* its threads: 32 per tile of PIX_TX x PIX_TY outputs */
 } warp_args;
 
