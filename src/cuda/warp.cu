@@ -40,6 +40,7 @@
  * strides to its kernel's index type). */
 typedef struct wimg {
     const char *base;      /* element [0, 0, 0] */
+    const char *lo, *hi;   /* the bytes [lo, hi) its elements span (the pixel path's words stay inside) */
     int64_t H, W;
     int64_t sh, sw, sc;    /* strides in bytes */
     double m[9];           /* 6 values (affine) or 9 (a homography) */
@@ -58,6 +59,8 @@ typedef struct warp_args {
     int64_t dn, dc, dy, dx; /* output strides in bytes */
     int dst_dtype, nearest;
     int cfast;             /* c varies fastest in memory (NHWC, C > 1) */
+    int pix;               /* the fixed-point affine kernel's pixel path (warp_pixels) */
+    int64_t slots;         /* its threads: 32 per tile of PIX_TX x PIX_TY outputs */
 } warp_args;
 
 /* A value of the image table read where it is used: an asm volatile load,
@@ -218,6 +221,115 @@ template <typename I> AUG_DEV int project(const img_t<I> &im, double X, double Y
     return aug__warp_project(m, X, Y, im.W(), im.H(), im.border(), sx, sy);
 }
 
+/* ---- The fixed-point affine warp's pixel path -------------------------------
+ * For uint8 images of at most 4 adjacent channels (HWC, channel stride 1),
+ * affine, 32-bit indices (aug__k_warp_u8): one thread per output pixel, all C
+ * channels, and a warp's 32 threads on a tile of PIX_TX x PIX_TY pixels, so
+ * that a rotation's taps of a warp lie in a few neighbouring source rows. Each
+ * neighbour row's two pixels (2C bytes) come as one or two aligned 8-byte
+ * words (pix_span) instead of 4C byte loads: a warp-wide load then uses more of
+ * the 32-byte sectors it touches, and a pixel costs fewer sectors (docs/cuda.md,
+ * memory efficiency). The arithmetic is sample_u8's per channel, so the results
+ * are unchanged. The perspective and 64-bit kernels keep the value path: with
+ * this one they went over their registers (the perspective one spilled at 64). */
+#ifndef PIX_TX
+#define PIX_TX 16
+#define PIX_TY 2
+#endif
+static_assert(PIX_TX * PIX_TY == 32, "a tile is one warp");
+
+/* Bytes [p, p + len) (len <= 8) as a little-endian value (bytes past len
+ * unspecified): the aligned 8-byte words holding them where those lie inside
+ * the image's bytes [lo, hi), else one byte at a time. */
+AUG_DEV uint64_t pix_span(const wimg *w, const char *p, int len) {
+    const uintptr_t at = (uintptr_t)p, off = at & 7;
+    const char *w0 = p - off;
+    const int two = (int)off + len > 8;
+    if (w0 >= ldv(&w->lo) && w0 + (two ? 16 : 8) <= ldv(&w->hi)) {
+        const uint64_t *q = (const uint64_t *)(const void *)w0;
+        uint64_t v = AUG_LD(q) >> (8 * off);
+        if (two) v |= AUG_LD(q + 1) << (64 - 8 * off); /* off > 0 here */
+        return v;
+    }
+    uint64_t v = 0;
+    for (int b = 0; b < len; b++) v |= (uint64_t)AUG_LD((const uint8_t *)p + b) << (8 * b);
+    return v;
+}
+
+/* The C bytes of a cell row's two neighbours at byte offsets ox0, ox1 of row oy
+ * (v0, v1: inside), as C-byte values: one span when both lie within 8 bytes. */
+template <typename I>
+AUG_DEV void pix_row(const img_t<I> &im, I oy, I ox0, I ox1, int v0, int v1, int C, uint32_t *p0, uint32_t *p1) {
+    const char *row = im.base() + oy;
+    const I d = ox1 - ox0;
+    if (v0 && v1 && d >= 0 && d + C <= 8) {
+        const uint64_t v = pix_span(im.w, row + ox0, (int)d + C);
+        *p0 = (uint32_t)v, *p1 = (uint32_t)(v >> (8 * d));
+        return;
+    }
+    if (v0) *p0 = (uint32_t)pix_span(im.w, row + ox0, C);
+    if (v1) *p1 = (uint32_t)pix_span(im.w, row + ox1, C);
+}
+
+/* A sample's fixed-point value v into a channel's accumulator. */
+AUG_DEV void pix_add(uint32_t &acc, int s, uint32_t v) {
+    if (s == 1) acc = aug__warp_fixed_s1(v);
+    else acc += aug__warp_fixed_acc(v);
+}
+
+/* sample_u8 of every channel c < C added to acc[c] (pix_add): the C bytes of
+ * each neighbour from one or two spans of a row. */
+template <typename I> AUG_DEV void pix_sample(const warp_args &a, const img_t<I> &im, double sx, double sy, int C,
+                                              int s, uint32_t *acc) {
+    const int32_t qx = aug__warp_fixed_pos(sx), qy = aug__warp_fixed_pos(sy);
+    const cell<I> k = cell_at(im, (I)aug__warp_fixed_cell(qx), (I)aug__warp_fixed_cell(qy));
+    const uint32_t fx = aug__warp_fixed_frac(qx), fy = aug__warp_fixed_frac(qy);
+    uint32_t p00 = 0, p01 = 0, p10 = 0, p11 = 0;
+    pix_row<I>(im, k.oy0, k.ox0, k.ox1, k.v00, k.v01, C, &p00, &p01);
+    pix_row<I>(im, k.oy1, k.ox0, k.ox1, k.v10, k.v11, C, &p10, &p11);
+    AUG_UNROLL
+    for (int c = 0; c < 4; c++) {
+        if (c >= C) break;
+        const uint32_t b = ldv(&a.bgb[c]), sh = 8 * (uint32_t)c;
+        pix_add(acc[c], s, aug__warp_bilerp_u8(k.v00 ? (p00 >> sh) & 0xff : b, k.v01 ? (p01 >> sh) & 0xff : b,
+                                               k.v10 ? (p10 >> sh) & 0xff : b, k.v11 ? (p11 >> sh) & 0xff : b, fx, fy));
+    }
+}
+
+/* The pixel path's loop (the affine warp): slot t is lane t % 32 of tile
+ * t / 32, the tiles of an image row-major, the images one after another. */
+template <typename I> AUG_DEV void warp_pixels(const warp_args &a) {
+    typedef typename std::make_unsigned<I>::type U;
+    const U step = (U)gridDim.x * (U)blockDim.x;
+    const U Wt = (U)a.Wt, Ht = (U)a.Ht, tw = (Wt + PIX_TX - 1) / PIX_TX, th = (Ht + PIX_TY - 1) / PIX_TY;
+    const int C = (int)a.C;
+    for (U t = (U)blockIdx.x * (U)blockDim.x + (U)threadIdx.x; t < (U)a.slots; t += step) {
+        const U lane = t % 32, tile = t / 32, r = tile / tw, n = r / th;
+        const U x = (tile - r * tw) * PIX_TX + lane % PIX_TX, y = (r - n * th) * PIX_TY + lane / PIX_TX;
+        if (x >= Wt || y >= Ht) continue;
+        const img_t<I> im = {&a.img[n], 0};
+        const int s = im.s();
+        uint32_t acc[4] = {0, 0, 0, 0};
+        for (int j = 0; j < s; j++) {
+            const double Y = (double)y + aug__warp_offset(j, s);
+            const double bx = aug__warp_rowterm(im.m(1), Y, im.m(2));
+            const double by = aug__warp_rowterm(im.m(4), Y, im.m(5));
+            for (int k = 0; k < s; k++) {
+                const double X = (double)x + aug__warp_offset(k, s);
+                const double sx = aug__warp_coord_b(im.m(0), X, bx, im.W(), im.border());
+                const double sy = aug__warp_coord_b(im.m(3), X, by, im.H(), im.border());
+                pix_sample<I>(a, im, sx, sy, C, s, acc);
+            }
+        }
+        char *out = a.dst + ((I)n * (I)a.dn + (I)y * (I)a.dy + (I)x * (I)a.dx);
+        AUG_UNROLL
+        for (int c = 0; c < 4; c++) {
+            if (c >= C) break;
+            AUG_ST((uint8_t *)(out + (I)c * (I)a.dc), s == 1 ? (uint8_t)acc[c] : aug__warp_fixed_mean(acc[c], s));
+        }
+    }
+}
+
 /* Source value at p (ctype t) stored exactly into ctype dt at out (saturate_cast). */
 AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
     if (t == AUG__CT_FLOAT16 || t == AUG__CT_BFLOAT16 || t == AUG__CT_FLOAT32 || t == AUG__CT_FLOAT64)
@@ -249,7 +361,8 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
  * sm_90, sm_100) and the 256-thread blocks an SM keeps resident from them
  * (65536 registers, allocated 8 per thread at a time; sm_80..sm_100 hold 2048
  * threads, sm_75 1024):
- *   aug__k_warp_u8              45 44 45 48   5 blocks (62.5%)
+ *   aug__k_warp_u8              64 64 64 59   4 blocks (50%; the pixel path; before it
+ *                                             45 44 45 48, 5 blocks)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
  *                               80 80 80 64
@@ -334,6 +447,10 @@ template <bool PROJ, int MODE, typename I>
 AUG_DEV void warp_body(const warp_args &a) {
     const bool U8 = MODE == WARP_U8;
     typedef typename std::make_unsigned<I>::type U; /* i + step < 2^32 for index32 */
+    if (U8 && !PROJ && sizeof(I) == 4 && a.pix) { /* the others keep the value path: fewer registers */
+        warp_pixels<I>(a);
+        return;
+    }
     const U step = (U)gridDim.x * (U)blockDim.x;
     for (U i = (U)blockIdx.x * (U)blockDim.x + (U)threadIdx.x; i < (U)a.n; i += step) {
         const pos<I> p = pos_of<I>(a, i);
@@ -438,7 +555,7 @@ static int index32(const warp_args *a, const wimg *img, int64_t n, int64_t threa
     const char *wide = getenv("AUG_EMU_WARP_INDEX64");
     if (wide && strcmp(wide, "1") == 0) return 0;
 #endif
-    if (a->n > INT32_MAX || threads > INT32_MAX) return 0;
+    if (a->n > INT32_MAX || a->slots > INT32_MAX || threads > INT32_MAX) return 0;
     const int64_t d[4] = {span32(a->dn, n), span32(a->dc, a->C), span32(a->dy, a->Ht), span32(a->dx, a->Wt)};
     int64_t sum = 0;
     for (int k = 0; k < 4; k++) {
@@ -512,6 +629,16 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
         m->base = t->data + t->byte_offset;
         m->H = t->shape[0], m->W = t->shape[1];
         m->sh = t->strides[0] * item, m->sw = t->strides[1] * item, m->sc = t->strides[2] * item;
+        m->lo = m->hi = m->base;
+        const int64_t ext[3] = {m->H, m->W, C}, str[3] = {m->sh, m->sw, m->sc};
+        int empty = 0;
+        for (int d = 0; d < 3; d++) {
+            const int64_t span = (ext[d] - 1) * str[d]; /* within the tensor's allocation */
+            empty |= ext[d] == 0;
+            if (span < 0) m->lo += span;
+            else m->hi += span;
+        }
+        m->hi = empty ? m->base : m->hi + item;
         const int nm = proj ? 9 : 6;
         for (int k = 0; k < nm; k++) m->m[k] = (double)p->matrices[nm * n + k];
         m->dtype = (int)t->dtype;
@@ -532,11 +659,20 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     a.dy = p->dst->strides[2] * item, a.dx = p->dst->strides[3] * item;
     a.nearest = p->interp == AUG_WARP_NEAREST;
     a.cfast = p->dst->strides[1] == 1 && C > 1;
-    aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
-    const int narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
     int u8 = !a.nearest; /* every image in fixed point: the kernels without the other paths */
     for (int64_t k = 0; k < p->n; k++) u8 &= img[k].kind == AUG__WARP_FIXED;
     const int mode = p->interp == AUG_WARP_CUBIC ? WARP_CUBIC : u8 ? WARP_U8 : WARP_GENERIC;
+    /* the pixel path: uint8 pixels of at most 4 adjacent channels */
+    a.pix = !proj && mode == WARP_U8 && C >= 1 && C <= 4;
+    for (int64_t k = 0; a.pix && k < p->n; k++) a.pix = C == 1 || img[k].sc == 1;
+    a.slots = a.pix ? p->n * ((p->height + PIX_TY - 1) / PIX_TY) * ((p->width + PIX_TX - 1) / PIX_TX) * 32 : 0;
+    aug__cuda_grid g = aug__cuda_grid_for(e, a.pix ? a.slots : a.n, 256);
+    int narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
+    if (a.pix && !narrow) { /* the 64-bit kernels: the value path */
+        a.pix = 0, a.slots = 0;
+        g = aug__cuda_grid_for(e, a.n, 256);
+        narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
+    }
     g.threads = aug__cuda_bounded(g.threads, WARP_BOUND(narrow, mode == WARP_U8));
     void *tmp = NULL;
     st = aug__cuda_tmp_upload(func, dev, host, bytes, stream, &tmp);
