@@ -30,17 +30,18 @@ AUG_GLOBAL void aug__k_blur_pil(pil_args a) {
         const uint8_t *x = a.src + plane * a.plane + l * a.ls;
         uint8_t *o = a.dst + plane * a.plane + l * a.ls;
         if (b.copy) {
-            for (int64_t j = 0; j < n; j++) o[j * es] = x[j * es];
+            for (int64_t j = 0; j < n; j++) AUG_ST(o + j * es, AUG_LD(x + j * es));
             continue;
         }
         const int64_t r = b.r;
-        uint32_t sum = (uint32_t)(r + 1) * x[0];
-        for (int64_t k = 1; k <= r && k < n; k++) sum += x[k * es];
-        if (r > n - 1) sum += (uint32_t)(r - (n - 1)) * x[(n - 1) * es];
+        uint32_t sum = (uint32_t)(r + 1) * AUG_LD(x);
+        for (int64_t k = 1; k <= r && k < n; k++) sum += AUG_LD(x + k * es);
+        if (r > n - 1) sum += (uint32_t)(r - (n - 1)) * AUG_LD(x + (n - 1) * es);
         for (int64_t j = 0; j < n; j++) {
-            const uint32_t in = x[pil_clamp(j + r + 1, n) * es], edges = x[pil_clamp(j - r - 1, n) * es] + in;
-            o[j * es] = (uint8_t)((sum * b.ww + edges * b.fw + ((uint32_t)1 << 23)) >> 24);
-            sum += in - x[pil_clamp(j - r, n) * es];
+            const uint32_t in = AUG_LD(x + pil_clamp(j + r + 1, n) * es);
+            const uint32_t edges = AUG_LD(x + pil_clamp(j - r - 1, n) * es) + in;
+            AUG_ST(o + j * es, (uint8_t)((sum * b.ww + edges * b.fw + ((uint32_t)1 << 23)) >> 24));
+            sum += in - AUG_LD(x + pil_clamp(j - r, n) * es);
         }
     }
 }
