@@ -31,15 +31,15 @@ enum { PIL_TILE = 32 };
 
 typedef struct pil_buf {
     uint8_t *p;
-    int64_t pitch, plane;   /* bytes from a row to the next, from a plane to the next */
+    int64_t pitch, plane; /* bytes from a row to the next, from a plane to the next */
 } pil_buf;
 
 typedef struct pil_args {
     pil_buf in, mid, out;   /* transpose: in -> out; columns: in -> mid -> in -> out */
     const aug__pilbox *box; /* nt entries */
     int64_t nt, c;
-    int64_t planes, h, w;   /* planes of h x w values (transpose: in's) */
-    int64_t lanes;          /* columns: threads per plane (pil_pitch(w): a warp's multiple from 8 on) */
+    int64_t planes, h, w; /* planes of h x w values (transpose: in's) */
+    int64_t lanes;        /* columns: threads per plane (pil_pitch(w): a warp's multiple from 8 on) */
 } pil_args;
 
 AUG_DEV int64_t pil_clamp(int64_t v, int64_t n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
@@ -68,9 +68,9 @@ AUG_GLOBAL void aug__k_blur_pil_t(pil_args a) {
     }
 }
 
-/* One pass down a column of n values, x (xs apart) into o (os apart): out[j] = (ww * sum_{|k| <= r}
- * x[j + k] + fw * (x[j - r - 1] + x[j + r + 1]) + 2^23) >> 24, indices clamped; the
- * value leaving the window is the next step's x[j - r - 1]. */
+/* One pass down a column of n values, x (s apart) into o (os apart): out[j] =
+ * (ww * sum_{|k| <= r} x[j + k] + fw * (x[j - r - 1] + x[j + r + 1]) + 2^23) >> 24,
+ * indices clamped; the value leaving the window is the next step's x[j - r - 1]. */
 AUG_DEV void pil_col(const uint8_t *x, int64_t s, uint8_t *o, int64_t os, int64_t n, const aug__pilbox &b) {
     if (b.copy) {
         for (int64_t j = 0; j < n; j++) AUG_ST(o + j * os, AUG_LD(x + j * s));
