@@ -20,7 +20,7 @@
  * window sums are integers, equal to the CPU's in any order. The loops stay
  * loops (AUG_NO_UNROLL): unrolled, the column kernel took 64 registers on
  * sm_80..sm_100 (4 blocks of 256 threads per SM, 50%), as loops 40 (6 blocks,
- * 75%; sm_75 50); the transpose 26-30. A loop over the 3 passes instead of 3
+ * 75%; sm_75 46); the transpose 26-30. A loop over the 3 passes instead of 3
  * inlined calls put 128 bytes on the stack. The boxes (the plan's nt
  * aug__pilbox) are uploaded once. */
 #include <string.h>
@@ -78,8 +78,9 @@ AUG_DEV void pil_col(const uint8_t *x, int64_t s, uint8_t *o, int64_t os, int64_
     }
     const int64_t r = b.r;
     uint32_t lo = AUG_LD(x), sum = (uint32_t)(r + 1) * lo;
+    const int64_t last = r < n - 1 ? r : n - 1; /* the window's values past x[0] within the column */
     AUG_NO_UNROLL
-    for (int64_t k = 1; k <= r && k < n; k++) sum += AUG_LD(x + k * s);
+    for (int64_t k = 1; k <= last; k++) sum += AUG_LD(x + k * s);
     if (r > n - 1) sum += (uint32_t)(r - (n - 1)) * AUG_LD(x + (n - 1) * s);
     AUG_NO_UNROLL
     for (int64_t j = 0; j < n; j++) {
