@@ -3,8 +3,9 @@ warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
 make_transform), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
 fn.warp_affine / fn.gaussian_blur and torchvision's functional affine /
 gaussian_blur on CUDA tensors where installed; then, augpy alone, resize, the 8-bit box
-blur, colour jitter, grayscale and crop_mirror_normalize. On the emulated device each case
-also prints the emulator's figures (gpubench.emu_row)."""
+blur, PIL's Gaussian blur (timm's policies), colour jitter, grayscale and
+crop_mirror_normalize. On the emulated device each case also prints the emulator's
+figures (gpubench.emu_row)."""
 import numpy as np
 
 import augpy
@@ -39,6 +40,8 @@ def main():
     gc = host(rng.uniform(0.8, 1.2, 3 * n).astype(np.float32))
     ct = host(rng.uniform(-0.5, 0.5, n).astype(np.float32))
     lit = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
+    radii = host(rng.uniform(0.1, 2.0, n).astype(np.float32))  # per-image radii
+    pil = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
     dst0, box = augpy.CudaTensor((3, th, tw), augpy.uint8), augpy.CudaTensor((3, th, tw), augpy.uint8)
     jb, jc, js, jh = ([float(v) for v in rng.uniform(lo, hi, n)] for lo, hi in ((0.6, 1.4), (0.6, 1.4), (0.6, 1.4),
                                                                                   (-0.1, 0.1)))
@@ -48,6 +51,7 @@ def main():
         "lighting (batch)": lambda: augpy.lighting(dst, gg, gc, ct, 0, 255, out=lit),
         "resize (batch, to half size)": lambda: augpy.resize(dst, (th // 2, tw // 2), layout="NCHW"),
         "box_blur (one image, ksize 5)": lambda: augpy.box_blur_single(dst0, 5, out=box),
+        "pil_gaussian_blur (batch, radii 0.1 .. 2)": lambda: augpy.pil_gaussian_blur(dst, radii, out=pil),
         "color_jitter (batch)": lambda: augpy.color_jitter(dst, brightness=jb, contrast=jc, saturation=js, hue=jh,
                                                            out=lit),
         "rgb_to_grayscale (batch)": lambda: augpy.rgb_to_grayscale(dst),

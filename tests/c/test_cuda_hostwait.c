@@ -1,6 +1,6 @@
 /* test_cuda_hostwait.c: no image op waits on the host (docs/cuda.md, "No host
- * waits inside an op"). Each family (warp, batch warp, box and Gaussian blur,
- * resize, crop-mirror-normalize, colour jitter with and without its fused
+ * waits inside an op"). Each family (warp, batch warp, box, Gaussian and PIL's
+ * blur, resize, crop-mirror-normalize, colour jitter with and without its fused
  * lighting, lighting of 8-bit, 16-bit and float images, take, Gaussian noise,
  * the tone ops with operands per image, equalize and adjust_sharpness)
  * is called once to warm the pools up, then behind a busy stream: the call must
@@ -104,6 +104,14 @@ static aug_status op_gauss_blur_batch(const ctx *c, int k, aug_tensor **out) {
     return st;
 }
 
+static aug_status op_pil_blur_batch(const ctx *c, int k, aug_tensor **out) {
+    const float r[2] = {0.2f + 0.3f * (float)(k % 7), 2.0f - 0.2f * (float)(k % 5)};
+    aug_tensor *radii = floats(r, 2);
+    aug_status st = aug_pil_gaussian_blur(c->in, radii, out);
+    aug_tensor_free(radii);
+    return st;
+}
+
 static aug_status op_resize(const ctx *c, int k, aug_tensor **out) {
     return aug_resize(c->in, "HWC", 5 + k % 6, 7 + k % 4, AUG_RESIZE_LINEAR, 1, out);
 }
@@ -192,6 +200,7 @@ static const family FAMILIES[] = {
     {"box blur", op_box_blur, AUG_UINT8, 3, {3, 12, 10}},
     {"gaussian blur", op_gauss_blur, AUG_FLOAT32, 3, {3, 12, 10}},
     {"gaussian blur, per-image sigmas", op_gauss_blur_batch, AUG_UINT8, 4, {2, 3, 9, 11}},
+    {"PIL's gaussian blur, per-image radii", op_pil_blur_batch, AUG_UINT8, 4, {2, 3, 9, 11}},
     {"resize", op_resize, AUG_UINT8, 3, {12, 10, 3}},
     {"crop_mirror_normalize", op_cmn, AUG_UINT8, 3, {12, 10, 3}},
     {"color_jitter", op_jitter, AUG_UINT8, 4, {2, 3, 9, 11}},

@@ -244,6 +244,32 @@ static void run_blur_pil(ph_run *r, const ph_case *c) {
     }
 }
 
+/* PIL's GaussianBlur through cuda/blur_pil.cu's transposes (32 x 32 tiles staged in shared memory) and
+ * column passes: planes several tiles across and down with partial edge tiles, exact tiles, one row
+ * and one column, radii wider than the plane, per-image radii over many planes; then blocks of 5, 33
+ * and 1024 threads, one block per SM (132 on the emulated device: blocks loop over the 210 tiles of
+ * 3 x 200 x 300 planes). */
+static void run_blur_pil_tiles(ph_run *r, const ph_case *c) {
+    (void)c;
+    const int64_t shapes[5][3] = {{2, 70, 45}, {1, 33, 97}, {1, 1, 300}, {3, 300, 1}, {1, 64, 64}};
+    const double rad[4] = {0.6, 2.5, 9.0, 120.0};
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; k < 4; k++) check_blur(r, PIL, 3, shapes[i], AUG_UINT8, 0, rad[k], NULL, 0);
+    const int64_t batch[4] = {7, 3, 41, 35};
+    const float radii[7] = {0.0f, 1.4f, 50.0f, 0.2f, 3.7f, 2.0f, 17.0f};
+    check_blur(r, PIL_BATCH, 4, batch, AUG_UINT8, 0, 0, radii, 0);
+    int blocks = 0, threads = 0;
+    aug_get_launch(&blocks, &threads);
+    const int launch[3][2] = {{0, 5}, {1, 33}, {1, 1024}};
+    const int64_t many[3] = {3, 200, 300};
+    for (int i = 0; i < 3; i++) { /* the harness's setup restores the setting if a check fails */
+        assert_int_equal(aug_set_launch(launch[i][0], launch[i][1]), AUG_OK);
+        check_blur(r, PIL, 3, many, AUG_UINT8, 0, 3.1, NULL, 0);
+        check_blur(r, PIL_BATCH, 4, batch, AUG_UINT8, 0, 0, radii, 0);
+    }
+    assert_int_equal(aug_set_launch(blocks, threads), AUG_OK);
+}
+
 /* ---- warp ------------------------------------------------------------------- */
 
 /* A warp of n images on both backends: sources (H_i, W_i, C) of dtype st, the
@@ -512,6 +538,7 @@ static const ph_case CASES[] = {
      run_blur_box8_tiles},
     {"blur/gaussian", AUG__FAMILY_BLUR, 1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_blur_gaussian},
     {"blur/pil", AUG__FAMILY_BLUR, 2, 1u << AUG_UINT8, 0, 4, NULL, PH_BOUND_EXACT, run_blur_pil},
+    {"blur/pil_tiles", AUG__FAMILY_BLUR, 2, 1u << AUG_UINT8, 0, 4, NULL, PH_BOUND_EXACT, run_blur_pil_tiles},
     {"warp/kernels", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_kernels},
     {"warp/dtypes", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_dtypes},
     {"warp/options", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_options},
