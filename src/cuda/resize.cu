@@ -114,13 +114,21 @@ AUG_DEV double vstep(double acc, int64_t ky, double w, double h) {
 AUG_DEV void store_acc(float v, int dt, char *out) { aug__store_f32(v, dt, out); }
 AUG_DEV void store_acc(double v, int dt, char *out) { aug__store_f64(v, dt, out); }
 
-/* Bytes [g, g + len) of global memory to sm + (g mod 4): the bytes up to the first
- * 32-byte boundary and the last len mod 4 one per thread, the rest as whole words
- * by consecutive threads (a warp reads four whole sectors per request). */
+/* Bytes [g, g + len) of global memory to sm + (g mod 4). A short span (under 128
+ * bytes) byte by byte, thread t taking the byte at t of the 32-byte sector g lies
+ * in (each warp one whole sector); a longer one as whole 4-byte words by
+ * consecutive threads from the first 32-byte boundary (four whole sectors a warp),
+ * the bytes before it and the last len mod 4 one per thread. */
 AUG_DEV void stage_span(const char *g, int64_t len, unsigned char *sm) {
-    const int64_t head0 = (int64_t)((32 - (uintptr_t)g % 32) % 32), head = head0 < len ? head0 : len;
-    const int64_t words = (len - head) / 4, tail = len - head - words * 4;
     unsigned char *s = sm + (uintptr_t)g % 4;
+    if (len < 128) {
+        const int64_t lead = (int64_t)((uintptr_t)g % 32);
+        for (int64_t e = threadIdx.x - lead; e < len; e += blockDim.x)
+            if (e >= 0) s[e] = AUG_LD((const unsigned char *)g + e);
+        return;
+    }
+    const int64_t head = (int64_t)((32 - (uintptr_t)g % 32) % 32);
+    const int64_t words = (len - head) / 4, tail = len - head - words * 4;
     const uint32_t *gw = (const uint32_t *)(const void *)(g + head);
     uint32_t *sw = (uint32_t *)(void *)(s + head);
     for (int64_t k = threadIdx.x; k < words; k += blockDim.x) sw[k] = AUG_LD(gw + k);
