@@ -44,6 +44,15 @@ def main():
     print(f"device copy ({copy_name}): {copy_ms:.4f} ms for {n >> 20 or n} {'MiB' if n >= 1 << 20 else 'B'} "
           f"-> {copy_bw:.1f} GB/s")
 
+    irng = np.random.default_rng(6)
+    fm = augpy.array_to_tensor(irng.random((nf // 256, 256), dtype=np.float32))
+    ridx = irng.permutation(nf // 256)[: nf // 512]
+    eidx = irng.integers(0, n, n // 16)
+    ga, gb = (augpy.array_to_tensor(irng.random((256, 256), dtype=np.float32)) for _ in range(2))
+
+    def scatter():
+        fm[ridx] = 1.5
+
     cases = [
         ("uint8 a + b (saturating, out=)", lambda: augpy.add(a, b, out=c), 3 * n),
         ("float32 a + b (out=)", lambda: augpy.add(fa, fb, out=fc), 3 * 4 * nf),
@@ -60,14 +69,6 @@ def main():
         ("float32 gemm 256 x 256 x 256", lambda: augpy.gemm(ga, gb), 3 * 4 * 256 * 256),
     ]
     rng = augpy.RandomNumberGenerator(seed=3)
-    irng = np.random.default_rng(6)
-    fm = augpy.array_to_tensor(irng.random((nf // 256, 256), dtype=np.float32))
-    ridx = irng.permutation(nf // 256)[: nf // 512]
-    eidx = irng.integers(0, n, n // 16)
-    ga, gb = (augpy.array_to_tensor(irng.random((256, 256), dtype=np.float32)) for _ in range(2))
-
-    def scatter():
-        fm[ridx] = 1.5
     peers = {}
     if torch is not None:
         ta, tb, tc = (torch.randint(0, 256, (n,), dtype=torch.uint8, device="cuda") for _ in range(3))
