@@ -4,7 +4,9 @@ bandwidth measured in the same run, >= PyTorch and CuPy on the same op).
 uint8 saturating add with out= (PyTorch has no saturating add: its peer is the
 clamp-based form; torch.add and cupy.add wrap around and are shown for scale),
 float32 add and multiply with out=, and float32 -> uint8 saturating cast; then, augpy
-alone, uint8 -> float32 cast, fills and uniform random fills. On the emulated device
+alone, uint8 -> float32 cast, fills, uniform random fills, advanced-index copies (rows of
+a float32 matrix gathered and scattered, uint8 elements gathered) and a float32 gemm
+(cuBLAS: the emulated one records no accesses). On the emulated device
 each case also prints the emulator's figures (gpubench.emu_row).
 Bandwidth: bytes read + written / time, against a plain device copy (PyTorch's
 copy_, i.e. cudaMemcpyAsync, when installed; else augpy.copy, a same-dtype kernel).
@@ -42,6 +44,15 @@ def main():
     print(f"device copy ({copy_name}): {copy_ms:.4f} ms for {n >> 20 or n} {'MiB' if n >= 1 << 20 else 'B'} "
           f"-> {copy_bw:.1f} GB/s")
 
+    irng = np.random.default_rng(6)
+    fm = augpy.array_to_tensor(irng.random((nf // 256, 256), dtype=np.float32))
+    ridx = irng.permutation(nf // 256)[: nf // 512]
+    eidx = irng.integers(0, n, n // 16)
+    ga, gb = (augpy.array_to_tensor(irng.random((256, 256), dtype=np.float32)) for _ in range(2))
+
+    def scatter():
+        fm[ridx] = 1.5
+
     cases = [
         ("uint8 a + b (saturating, out=)", lambda: augpy.add(a, b, out=c), 3 * n),
         ("float32 a + b (out=)", lambda: augpy.add(fa, fb, out=fc), 3 * 4 * nf),
@@ -52,6 +63,10 @@ def main():
         ("uint8 fill", lambda: augpy.fill(7, c), n),
         ("float32 uniform fill", lambda: rng.uniform(fc, 0.0, 1.0), 4 * nf),
         ("uint8 uniform fill", lambda: rng.uniform(c, 0.0, 255.0), n),
+        ("float32 rows gathered, m[idx]", lambda: fm[ridx], 2 * 4 * nf // 2),
+        ("float32 rows scattered, m[idx] = v", scatter, 4 * nf // 2),
+        ("uint8 elements gathered, a[idx]", lambda: a[eidx], 2 * (n // 16)),
+        ("float32 gemm 256 x 256 x 256", lambda: augpy.gemm(ga, gb), 3 * 4 * 256 * 256),
     ]
     rng = augpy.RandomNumberGenerator(seed=3)
     peers = {}

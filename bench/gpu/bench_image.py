@@ -2,10 +2,11 @@
 warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
 make_transform), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
 fn.warp_affine / fn.gaussian_blur and torchvision's functional affine /
-gaussian_blur on CUDA tensors where installed; then, augpy alone, resize, the 8-bit box
-blur, PIL's Gaussian blur (timm's policies), colour jitter, grayscale and
-crop_mirror_normalize. On the emulated device each case also prints the emulator's
-figures (gpubench.emu_row)."""
+gaussian_blur on CUDA tensors where installed; then, augpy alone, resize (CHW uint8
+shrinking and enlarging, HWC uint8, float32), the 8-bit box blur, PIL's Gaussian blur (timm's
+policies), colour jitter, grayscale, crop_mirror_normalize, lighting of float32 images, the tone
+ops (invert, posterize, solarize), autocontrast, equalize and adjust_sharpness. On the emulated
+device each case also prints the emulator's figures (gpubench.emu_row)."""
 import numpy as np
 
 import augpy
@@ -42,6 +43,9 @@ def main():
     lit = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
     radii = host(rng.uniform(0.1, 2.0, n).astype(np.float32))  # per-image radii
     pil = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
+    fdst = augpy.array_to_tensor(rng.random((n, 3, th, tw), dtype=np.float32))
+    fdst.layout = "NCHW"
+    flit = augpy.CudaTensor((n, 3, th, tw), augpy.float32)
     dst0, box = augpy.CudaTensor((3, th, tw), augpy.uint8), augpy.CudaTensor((3, th, tw), augpy.uint8)
     jb, jc, js, jh = ([float(v) for v in rng.uniform(lo, hi, n)] for lo, hi in ((0.6, 1.4), (0.6, 1.4), (0.6, 1.4),
                                                                                   (-0.1, 0.1)))
@@ -50,6 +54,10 @@ def main():
         "gaussian_blur (batch, max_ksize 21)": lambda: augpy.gaussian_blur(dst, sigmas, 21, out=blurred),
         "lighting (batch)": lambda: augpy.lighting(dst, gg, gc, ct, 0, 255, out=lit),
         "resize (batch, to half size)": lambda: augpy.resize(dst, (th // 2, tw // 2), layout="NCHW"),
+        "resize (batch, 3.7x smaller)": lambda: augpy.resize(dst, (th * 10 // 37, tw * 10 // 37), layout="NCHW"),
+        "resize (batch, enlarged 1.5x)": lambda: augpy.resize(dst, (th * 3 // 2, tw * 3 // 2), layout="NCHW"),
+        "resize (HWC images, to half size)": lambda: augpy.resize(srcs[0], (h // 2, w // 2), layout="HWC"),
+        "resize (float32 batch, to half size)": lambda: augpy.resize(fdst, (th // 2, tw // 2), layout="NCHW"),
         "box_blur (one image, ksize 5)": lambda: augpy.box_blur_single(dst0, 5, out=box),
         "pil_gaussian_blur (batch, radii 0.1 .. 2)": lambda: augpy.pil_gaussian_blur(dst, radii, out=pil),
         "color_jitter (batch)": lambda: augpy.color_jitter(dst, brightness=jb, contrast=jc, saturation=js, hue=jh,
@@ -58,6 +66,13 @@ def main():
         "crop_mirror_normalize (images -> float32 CHW)": lambda: augpy.crop_mirror_normalize(
             srcs, crop=(th, tw), mirror=[i % 2 for i in range(n)], mean=[124.0, 116.0, 104.0],
             std=[58.0, 57.0, 57.0]),
+        "lighting (float32 batch)": lambda: augpy.lighting(fdst, gg, gc, ct, 0, 1, out=flit),
+        "invert (batch)": lambda: augpy.invert(dst, out=lit),
+        "posterize (batch, 3 bits)": lambda: augpy.posterize(dst, 3, out=lit),
+        "solarize (float32 batch)": lambda: augpy.solarize(fdst, 0.5, out=flit),
+        "autocontrast (batch)": lambda: augpy.autocontrast(dst, out=lit),
+        "equalize (batch)": lambda: augpy.equalize(dst, out=lit),
+        "adjust_sharpness (batch)": lambda: augpy.adjust_sharpness(dst, 1.7, out=lit),
     }
     peers = {name: [] for name in cases}
     torch = torch_cuda()

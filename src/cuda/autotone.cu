@@ -7,7 +7,12 @@
  * maximum, whose rules in core/autotone.h make the order irrelevant), one
  * thread turns them into the plane's lookup table or stretch, and the block
  * maps the plane (in place is fine: the plane is read whole first). So both
- * backends store the same bits. adjust_sharpness: one thread per value (grid-
+ * backends store the same bits. Channels-last images (HWC) go one block per image
+ * instead (aug__k_autocontrast_px, aug__k_equalize_px: up to PX_CHANNELS
+ * channels): a block of a multiple of C threads walks the image's values in
+ * memory order, so thread t always meets channel t mod C and a warp reads
+ * consecutive values (a block per plane read every C-th value: a third of each
+ * sector used for RGB). adjust_sharpness: one thread per value (grid-
  * stride), each from its 3 x 3 neighbourhood in src (the core hands a copy for
  * in place), with its image's 1 - factor: by value when one serves every
  * image, else from a device copy uploaded through the staging ring. */
@@ -27,12 +32,12 @@ AUG_DEV int64_t plane_base(const geo &g, int64_t plane) {
     return img * g.channels * g.hw + ch * g.cs;
 }
 
-AUG_DEV float load(const uint8_t *s, int64_t i) { return (float)s[i]; }
-AUG_DEV float load(const uint16_t *s, int64_t i) { return (float)s[i]; }
-AUG_DEV float load(const float *s, int64_t i) { return s[i]; }
-AUG_DEV void store(uint8_t *d, int64_t i, float v) { d[i] = (uint8_t)v; }
-AUG_DEV void store(uint16_t *d, int64_t i, float v) { d[i] = (uint16_t)v; }
-AUG_DEV void store(float *d, int64_t i, float v) { d[i] = v; }
+AUG_DEV float load(const uint8_t *s, int64_t i) { return (float)AUG_LD(s + i); }
+AUG_DEV float load(const uint16_t *s, int64_t i) { return (float)AUG_LD(s + i); }
+AUG_DEV float load(const float *s, int64_t i) { return AUG_LD(s + i); }
+AUG_DEV void store(uint8_t *d, int64_t i, float v) { AUG_ST(d + i, (uint8_t)v); }
+AUG_DEV void store(uint16_t *d, int64_t i, float v) { AUG_ST(d + i, (uint16_t)v); }
+AUG_DEV void store(float *d, int64_t i, float v) { AUG_ST(d + i, v); }
 
 /* The value class of T (core/autotone.h): 1 uint8, 2 uint16, 0 float32. */
 template <typename T> AUG_DEV int cls_of() { return sizeof(T) == 1 ? 1 : sizeof(T) == 2 ? 2 : 0; }
@@ -71,10 +76,55 @@ AUG_GLOBAL_BOUNDED(THREADS) void aug__k_autocontrast(const T *src, T *dst, geo g
     }
 }
 
-AUG_DEV uint8_t level(const uint8_t *s, int64_t i) { return s[i]; }
-AUG_DEV uint8_t level(const float *s, int64_t i) { return aug__equalize_level(s[i]); }
-AUG_DEV void put_level(uint8_t *d, int64_t i, uint8_t l) { d[i] = l; }
-AUG_DEV void put_level(float *d, int64_t i, uint8_t l) { d[i] = aug__equalize_value(l); }
+/* Channels-last, one block per image of C <= blockDim.x channels: the threads
+ * that walk the values, a multiple of lcm(C, 32) where the block allows (each warp
+ * reads whole aligned runs of 32 values), else of C; thread t only meets channel
+ * t mod C. */
+AUG_DEV int64_t px_threads(int64_t C) {
+    const int64_t two = (C & -C) < 32 ? (C & -C) : 32, l = 32 * C / two;
+    return blockDim.x >= l ? blockDim.x / l * l : blockDim.x / C * C;
+}
+
+template <typename T>
+AUG_GLOBAL_BOUNDED(THREADS) void aug__k_autocontrast_px(const T *src, T *dst, geo g, int64_t images) {
+    AUG_SHARED(float, lo, THREADS);
+    AUG_SHARED(float, hi, THREADS);
+    const int cls = cls_of<T>();
+    const int64_t C = g.channels, per = C * g.hw, tc = px_threads(C);
+    for (int64_t img = blockIdx.x; img < images; img += gridDim.x) {
+        const int64_t base = img * per;
+        float l = INFINITY, h = -INFINITY;
+        for (int64_t i = threadIdx.x; threadIdx.x < tc && i < per; i += tc) {
+            const float x = load(src, base + i);
+            l = aug__autotone_min(l, x), h = aug__autotone_max(h, x);
+        }
+        lo[threadIdx.x] = l, hi[threadIdx.x] = h;
+        __syncthreads();
+        for (int64_t n = tc / C; n > 1;) { /* fold the top half of each channel's threads onto the bottom */
+            const int64_t half = (n + 1) / 2;
+            if (threadIdx.x + half * C < n * C) {
+                lo[threadIdx.x] = aug__autotone_min(lo[threadIdx.x], lo[threadIdx.x + half * C]);
+                hi[threadIdx.x] = aug__autotone_max(hi[threadIdx.x], hi[threadIdx.x + half * C]);
+            }
+            n = half;
+            __syncthreads();
+        }
+        const int64_t c = threadIdx.x % C;
+        const aug__autotone_stretch st = aug__autocontrast_stretch(lo[c], hi[c], cls);
+        for (int64_t i = threadIdx.x; threadIdx.x < tc && i < per; i += tc) {
+            const int64_t k = base + i;
+            if (cls == 1) store(dst, k, (float)aug__autocontrast_u8((uint8_t)load(src, k), st));
+            else if (cls == 2) store(dst, k, (float)aug__autocontrast_u16((uint16_t)load(src, k), st));
+            else store(dst, k, aug__autocontrast_f32(load(src, k), st));
+        }
+        __syncthreads(); /* lo, hi read by all before the next image */
+    }
+}
+
+AUG_DEV uint8_t level(const uint8_t *s, int64_t i) { return AUG_LD(s + i); }
+AUG_DEV uint8_t level(const float *s, int64_t i) { return aug__equalize_level(AUG_LD(s + i)); }
+AUG_DEV void put_level(uint8_t *d, int64_t i, uint8_t l) { AUG_ST(d + i, l); }
+AUG_DEV void put_level(float *d, int64_t i, uint8_t l) { AUG_ST(d + i, aug__equalize_value(l)); }
 
 template <typename T>
 AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize(const T *src, T *dst, geo g, int64_t planes) {
@@ -93,6 +143,32 @@ AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize(const T *src, T *dst, geo g, in
             put_level(dst, k, lut[level(src, k)]);
         }
         __syncthreads(); /* lut read by all before the next plane's histogram */
+    }
+}
+
+/* Channels of an image the one-block-per-image kernels take. */
+#define PX_CHANNELS 4
+
+template <typename T>
+AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize_px(const T *src, T *dst, geo g, int64_t images) {
+    AUG_SHARED(uint32_t, hist, 256 * PX_CHANNELS);
+    AUG_SHARED(uint8_t, lut, 256 * PX_CHANNELS);
+    const int64_t C = g.channels, per = C * g.hw, tc = px_threads(C);
+    const unsigned c = (unsigned)(threadIdx.x % C);
+    for (int64_t img = blockIdx.x; img < images; img += gridDim.x) {
+        const int64_t base = img * per;
+        for (unsigned k = threadIdx.x; k < 256 * C; k += blockDim.x) hist[k] = 0;
+        __syncthreads();
+        for (int64_t i = threadIdx.x; threadIdx.x < tc && i < per; i += tc)
+            atomicAdd(&hist[c * 256 + level(src, base + i)], 1u);
+        __syncthreads();
+        if (threadIdx.x < C) aug__equalize_lut(hist + threadIdx.x * 256, lut + threadIdx.x * 256);
+        __syncthreads();
+        for (int64_t i = threadIdx.x; threadIdx.x < tc && i < per; i += tc) {
+            const int64_t k = base + i;
+            put_level(dst, k, lut[c * 256 + level(src, k)]);
+        }
+        __syncthreads(); /* lut read by all before the next image's histograms */
     }
 }
 
@@ -116,7 +192,7 @@ AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize16(const uint16_t *src, uint16_t
         const int64_t base = plane_base(g, p);
         for (unsigned k = threadIdx.x; k < 65536u; k += blockDim.x) hist[k] = 0;
         __syncthreads();
-        for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) atomicAdd(&hist[src[base + i * g.ps]], 1u);
+        for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) atomicAdd(&hist[AUG_LD(src + base + i * g.ps)], 1u);
         __syncthreads();
         uint64_t sum = 0;
         uint32_t top = 0;
@@ -147,7 +223,7 @@ AUG_GLOBAL_BOUNDED(THREADS) void aug__k_equalize16(const uint16_t *src, uint16_t
         __syncthreads();
         for (int64_t i = threadIdx.x; i < g.hw; i += blockDim.x) {
             const int64_t k = base + i * g.ps;
-            dst[k] = lut[src[k]];
+            AUG_ST(dst + k, lut[AUG_LD(src + k)]);
         }
         __syncthreads(); /* lut read by all before the next plane's histogram */
     }
@@ -203,6 +279,14 @@ static aug_status launch_equalize(const aug__autotone_plan *p, aug__cuda_grid gr
     return st;
 }
 
+template <typename T>
+static void launch_equalize_px(aug__cuda_grid gr, cudaStream_t stream, const T *src, T *dst, const geo &g,
+                               int64_t images) {
+    AUG_LAUNCH((aug__k_equalize_px<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, images);
+}
+/* uint16 has no one-block-per-image equalize (65536 bins per channel): never called. */
+static void launch_equalize_px(aug__cuda_grid, cudaStream_t, const uint16_t *, uint16_t *, const geo &, int64_t) {}
+
 template <typename T> static aug_status launch(const aug__autotone_plan *p, const char *name) {
     const aug__exec *e = &p->exec;
     cudaStream_t stream = aug__cuda_stream(e);
@@ -213,8 +297,19 @@ template <typename T> static aug_status launch(const aug__autotone_plan *p, cons
     if (p->kind != AUG__AUTOTONE_SHARPNESS) {
         aug__cuda_grid gr = aug__cuda_grid_for(e, planes * THREADS, THREADS);
         gr.threads = aug__cuda_bounded(gr.threads, THREADS); /* the shared arrays' size */
-        if (p->kind == AUG__AUTOTONE_EQUALIZE) return launch_equalize(p, gr, stream, src, dst, g, planes, name);
-            AUG_LAUNCH((aug__k_autocontrast<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, planes);
+        const int eq = p->kind == AUG__AUTOTONE_EQUALIZE;
+        if (g.ps > 1 && g.channels <= PX_CHANNELS && (int64_t)gr.threads >= g.channels &&
+            gr.threads <= THREADS && !(eq && sizeof(T) == 2)) { /* channels last: a block per image */
+            char pxname[80];
+            snprintf(pxname, sizeof pxname, "%s_px%s", eq ? "aug__k_equalize" : "aug__k_autocontrast",
+                     name + (eq ? 15 : 19)); /* the <type> of name */
+            if ((int64_t)gr.blocks > p->images) gr.blocks = (unsigned)p->images;
+            if (eq) launch_equalize_px(gr, stream, src, dst, g, p->images);
+            else AUG_LAUNCH((aug__k_autocontrast_px<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, p->images);
+            return aug__cuda_launched(p->func, pxname, gr.blocks, gr.threads);
+        }
+        if (eq) return launch_equalize(p, gr, stream, src, dst, g, planes, name);
+        AUG_LAUNCH((aug__k_autocontrast<T>), gr.blocks, gr.threads, 0, stream, src, dst, g, planes);
         return aug__cuda_launched(p->func, name, gr.blocks, gr.threads);
     }
     const int64_t total = planes * hw;

@@ -27,11 +27,11 @@ AUG_GLOBAL void aug__k_light_table(table_args a) {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
         const int64_t plane = i / a.hw;
         if (a.bits == 8) {
-            uint8_t x = (uint8_t)(((const uint8_t *)a.src)[i] ^ a.flip);
-            ((uint8_t *)a.dst)[i] = ((const uint8_t *)a.tables)[(plane << 8) + x];
+            uint8_t x = (uint8_t)(AUG_LD((const uint8_t *)a.src + i) ^ a.flip);
+            AUG_ST((uint8_t *)a.dst + i, ((const uint8_t *)a.tables)[(plane << 8) + x]);
         } else {
-            uint16_t x = (uint16_t)(((const uint16_t *)(const void *)a.src)[i] ^ a.flip);
-            ((uint16_t *)(void *)a.dst)[i] = ((const uint16_t *)(const void *)a.tables)[(plane << 16) + x];
+            uint16_t x = (uint16_t)(AUG_LD((const uint16_t *)(const void *)a.src + i) ^ a.flip);
+            AUG_ST((uint16_t *)(void *)a.dst + i, ((const uint16_t *)(const void *)a.tables)[(plane << 16) + x]);
         }
     }
 }

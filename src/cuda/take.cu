@@ -28,8 +28,8 @@ AUG_GLOBAL void aug__k_take(take_args a) {
         W *t = (W *)(void *)(a.t_base + ts), *o = (W *)(void *)(a.o_base + os);
         AUG_CHECK_ALIGNED(t, W);
         AUG_CHECK_ALIGNED(o, W);
-        if (a.put) *t = *o;
-        else *o = *t;
+        if (a.put) AUG_ST(t, AUG_LD(o));
+        else AUG_ST(o, AUG_LD(t));
     }
 }
 

@@ -35,7 +35,7 @@ AUG_GLOBAL void aug__k_tone(const T *src, T *dst, int64_t per_image, int64_t chu
         const aug__tone_arg a = args ? args[img] : one;
         const T *s = src + img * per_image;
         T *d = dst + img * per_image;
-        for (int64_t i = first + threadIdx.x; i < end; i += blockDim.x) d[i] = tone_rule<K>::apply(s[i], &a);
+        for (int64_t i = first + threadIdx.x; i < end; i += blockDim.x) AUG_ST(d + i, tone_rule<K>::apply(AUG_LD(s + i), &a));
     }
 }
 
