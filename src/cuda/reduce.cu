@@ -305,13 +305,10 @@ AUG_DEV double pw_tree(double *v, I n) {
     return t;
 }
 
-/* k_red_cols and k_red_rows take up to 110 and 80 registers per thread (float32
- * sums on sm_90), more than the 64 of a 1024-thread block: blocks of at most 512
- * threads (up to 128 registers each; check_fatbin's table has the counts), capped
- * at launch. */
-#define RED_THREADS 512
-/* k_red_block and k_red_fsum: blocks of at most 256 threads, 4 of them resident per
- * SM (ptxas keeps to 64 registers): half of an SM's 64 warps. */
+/* Every reduction kernel but k_red_combine: blocks of at most 256 threads, 4 of
+ * them resident per SM, so ptxas keeps to 64 registers (k_red_block took 108, 2
+ * blocks of 256 threads per SM): half of an SM's 64 warps or more. The launchers
+ * cap the block at 256 threads (no result depends on the block size). */
 #define RED_BLOCK_THREADS 256
 #define RED_BLOCK_MIN 4
 /* AUG_GLOBAL_BOUNDED (cuda/compat.h) with m resident blocks instead of one. */
@@ -331,11 +328,13 @@ AUG_DEV void put_part(const red_args &a, red_part *parts, int64_t o, int64_t c, 
                        a.R, r.arg, out);
 }
 
+/* (at 4 blocks, 64 registers, sm_100 spilled 20-24 bytes: 3 blocks, at most 85) */
+#define RED_FSUM_MIN 3
 /* Float sums and means: one GPU block per (output, chunk), the chunk's float blocks
  * staged warp by warp (stage_block_values) into bval, then combined in block order
  * (pw_tree); parts as put_part takes it. */
 template <class T>
-RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_BLOCK_MIN) void k_red_fsum(red_args a, red_part *parts) {
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_FSUM_MIN) void k_red_fsum(red_args a, red_part *parts) {
     AUG_SHARED(double, bval, BLOCKS_PER_CHUNK);
     /* (RED_BLOCK_THREADS / 32) warps' tiles: at most 10 KiB (float64), beside bval's 4 */
     AUG_SHARED(T, tile, RED_BLOCK_THREADS * (RED_STAGE_S(T) + 1));
@@ -369,10 +368,8 @@ RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_BLOCK_MIN) void k_red_block(red_args a, re
     AUG_SHARED(red_tpart, tpart, RED_BLOCK_THREADS);
     const int64_t work = a.O * a.nchunks;
     for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-        const int64_t o = w / a.nchunks, c = w - o * a.nchunks, r0 = c * AUG__RED_CHUNK;
-        const char *base;
-        char *out;
-        out_ptrs(a, o, &base, &out);
+        const int64_t r0 = (w % a.nchunks) * AUG__RED_CHUNK;
+        const char *const base = in_ptr(a, w / a.nchunks);
         const int n = (int)(a.R - r0 < AUG__RED_CHUNK ? a.R - r0 : AUG__RED_CHUNK);
         red_part p;
         part_init(&p, a.op);
@@ -398,7 +395,11 @@ RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_BLOCK_MIN) void k_red_block(red_args a, re
                 }
                 part_merge(&r, &q, a.op);
             }
-            put_part<T>(a, parts, o, c, out, r);
+            const int64_t o = w / a.nchunks;
+            const char *in;
+            char *out;
+            out_ptrs(a, o, &in, &out); /* (here: fewer registers live across the loop) */
+            put_part<T>(a, parts, o, w - o * a.nchunks, out, r);
         }
         __syncthreads();
     }
@@ -430,67 +431,60 @@ AUG_GLOBAL void k_red_combine(red_args a, const red_part *parts, double *fsum, i
 
 /* ---- outputs side by side: columns and short rows ------------------------------------------ */
 
-/* The pairwise counter of one thread in registers (aug__red_pw_push's stack as a
- * binary counter: run[i] holds the finished run of 2^i values when bit i of cnt is
- * set; at most 512 blocks per chunk, so 10 runs). The loops are unrolled, so every
- * index is a constant and nothing goes to local memory. */
+/* The pairwise counter of one thread (aug__red_pw_push's stack as a binary
+ * counter: run[i * stride] holds the finished run of 2^i values when bit i of cnt
+ * is set; at most 512 blocks per chunk, so 10 runs). The runs live in shared
+ * memory, the thread's own column of a block-wide array (in registers they took
+ * 20 more and the kernel 110). */
 #define RED_RUNS 10
-AUG_DEV void runs_push(double *run, unsigned cnt, double x) {
-    int live = 1;
-AUG_UNROLL
-    for (int i = 0; i < RED_RUNS; i++) {
-        const int set = (cnt >> i) & 1u;
-        if (live && set) x = run[i] + x;
-        if (live && !set) run[i] = x;
-        live &= set;
-    }
+AUG_DEV void runs_push(double *run, int stride, unsigned cnt, double x) {
+    int i = 0;
+    for (; (cnt >> i) & 1u; i++) x = run[i * stride] + x;
+    run[i * stride] = x;
 }
 
 /* aug__red_pw_total of the counter: the runs folded from the smallest up. */
-AUG_DEV double runs_total(const double *run, unsigned cnt) {
+AUG_DEV double runs_total(const double *run, int stride, unsigned cnt) {
     double t = 0.0;
     int first = 1;
-AUG_UNROLL
     for (int i = 0; i < RED_RUNS; i++)
-        if (cnt & (1u << i)) {
-            t = first ? run[i] : run[i] + t;
+        if ((cnt >> i) & 1u) {
+            t = first ? run[i * stride] : run[i * stride] + t;
             first = 0;
         }
     return t;
 }
 
-/* Chunk [r0, r1) of one output by one thread, in the CPU's order: float sums in
- * blocks of 8 lanes and the blocks through the counter (runs_push), the rest
- * element by element. */
+/* The n elements of one output's chunk from r0 by one thread, in the CPU's order:
+ * float sums in blocks of 8 lanes and the blocks through the counter (runs_push:
+ * run, stride), the rest element by element. */
 template <class T>
-AUG_DEV red_part chunk_serial(const red_args &a, const char *base, int64_t r0, int64_t r1) {
+AUG_DEV red_part chunk_serial(const red_args &a, const char *base, int64_t r0, int n, double *run, int stride) {
     red_part p;
     part_init(&p, a.op);
     if (red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN)) {
-        double run[RED_RUNS];
-AUG_UNROLL
-        for (int i = 0; i < RED_RUNS; i++) run[i] = 0.0;
         unsigned cnt = 0;
-        for (int64_t b = r0; b < r1; b += AUG__RED_BLOCK, cnt++) {
-            const int64_t e = b + AUG__RED_BLOCK < r1 ? b + AUG__RED_BLOCK : r1;
+        for (int b = 0; b < n; b += AUG__RED_BLOCK, cnt++) {
+            const int e = b + AUG__RED_BLOCK < n ? b + AUG__RED_BLOCK : n;
             double lane[AUG__RED_LANES];
 AUG_UNROLL
             for (int k = 0; k < AUG__RED_LANES; k++) lane[k] = -0.0;
-            int64_t r = b;
+            int r = b;
             for (; r + AUG__RED_LANES <= e; r += AUG__RED_LANES) {
 AUG_UNROLL
-                for (int k = 0; k < AUG__RED_LANES; k++) lane[k] += red_traits<T>::fval(load_at<T>(a, base, r + k));
+                for (int k = 0; k < AUG__RED_LANES; k++)
+                    lane[k] += red_traits<T>::fval(load_at<T>(a, base, r0 + r + k));
             }
 AUG_UNROLL
             for (int k = 0; k < AUG__RED_LANES; k++)
-                if (r + k < e) lane[k] += red_traits<T>::fval(load_at<T>(a, base, r + k));
-            runs_push(run, cnt, aug__red_lanes_fold(lane));
+                if (r + k < e) lane[k] += red_traits<T>::fval(load_at<T>(a, base, r0 + r + k));
+            runs_push(run, stride, cnt, aug__red_lanes_fold(lane));
         }
-        p.f = runs_total(run, cnt);
-        p.n = r1 - r0;
+        p.f = runs_total(run, stride, cnt);
+        p.n = n;
         return p;
     }
-    for (int64_t r = r0; r < r1; r++) part_add<T>(&p, a.op, load_at<T>(a, base, r), r);
+    for (int r = 0; r < n; r++) part_add<T>(&p, a.op, load_at<T>(a, base, r0 + r), r0 + r);
     return p;
 }
 
@@ -498,17 +492,28 @@ AUG_UNROLL
  * one thread per (output, chunk), consecutive threads on consecutive outputs of
  * the same chunk, so at each reduced position a warp reads 32 neighbouring
  * elements (coalesced) while each thread keeps the CPU's order for its own output.
- * parts: the chunk partials ([O][nchunks]) for k_red_combine, or NULL with one chunk. */
+ * parts: the chunk partials ([O][nchunks]) for k_red_combine, or NULL with one chunk.
+ * The float sums' 8 lanes and loads in flight spilled 16 bytes at 64 registers
+ * (sm_90): 3 resident blocks of 256 threads for the float dtypes (at most 85). */
+#define RED_COLS_FLOAT_MIN 3
 template <class T>
-AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_cols(red_args a, red_part *parts) {
-    const int64_t work = a.O * a.nchunks, step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < work; w += step) {
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, red_traits<T>::is_float ? RED_COLS_FLOAT_MIN : RED_BLOCK_MIN) void k_red_cols(red_args a,
+                                                                                              red_part *parts) {
+    double *run = NULL; /* the thread's counter (float sums) */
+    if constexpr (red_traits<T>::is_float) {
+        AUG_SHARED(double, runs, RED_RUNS * RED_BLOCK_THREADS);
+        run = runs + threadIdx.x;
+    }
+    const int64_t work = a.O * a.nchunks;
+    for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < work; w += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t r0 = w / a.O * AUG__RED_CHUNK;
+        const int n = (int)(a.R - r0 < AUG__RED_CHUNK ? a.R - r0 : AUG__RED_CHUNK);
+        const red_part r = chunk_serial<T>(a, in_ptr(a, w % a.O), r0, n, run, (int)blockDim.x);
         const int64_t c = w / a.O, o = w - c * a.O;
         const char *base;
         char *out;
-        out_ptrs(a, o, &base, &out);
-        const int64_t r0 = c * AUG__RED_CHUNK, r1 = r0 + AUG__RED_CHUNK < a.R ? r0 + AUG__RED_CHUNK : a.R;
-        put_part<T>(a, parts, o, c, out, chunk_serial<T>(a, base, r0, r1));
+        out_ptrs(a, o, &base, &out); /* (again: fewer registers live across the loop) */
+        put_part<T>(a, parts, o, c, out, r);
     }
 }
 
@@ -522,7 +527,7 @@ AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_cols(red_args a, red_part *parts) {
 #define RED_ROWS_TILE_BYTES 16384
 #define RED_ROWS_PAD(t) ((t) + (t) / 32)
 template <class T>
-AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_rows(red_args a) {
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_BLOCK_MIN) void k_red_rows(red_args a) {
     constexpr int TILE = RED_ROWS_TILE_BYTES / (int)sizeof(T);
     AUG_SHARED(T, tile, TILE + TILE / 32);
     const int R = (int)a.R;
@@ -625,7 +630,7 @@ static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
     /* Short rows, contiguous: a block stages several rows at once. */
     if (a->R >= 1 && a->R <= AUG__RED_BLOCK && a->nr >= 1 && a->rst[a->nr - 1] == es) {
         aug__cuda_grid g = aug__cuda_grid_for(e, 1, 128);
-        g.threads = aug__cuda_bounded(g.threads, RED_THREADS);
+        g.threads = aug__cuda_bounded(g.threads, RED_BLOCK_THREADS);
         const int64_t tile = RED_ROWS_TILE_BYTES / es, per = g.threads < tile / a->R ? g.threads : tile / a->R;
         unsigned threads = g.threads;
         g = aug__cuda_grid_for(e, (a->O + per - 1) / per * threads, threads);
@@ -638,7 +643,7 @@ static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
     const int cols = a->no >= 1 && a->ost_in[a->no - 1] == es && a->oext[a->no - 1] * es >= 32;
     if (cols || a->R <= AUG__RED_BLOCK) {
         aug__cuda_grid g = aug__cuda_grid_for(e, a->O * a->nchunks, 128);
-        g.threads = aug__cuda_bounded(g.threads, RED_THREADS);
+        g.threads = aug__cuda_bounded(g.threads, RED_BLOCK_THREADS);
         return run_kind<T>(func, e, a, g, RED_K_COLS);
     }
     aug__cuda_grid g = aug__cuda_grid_for(e, a->O * a->nchunks * 256, 256);
