@@ -494,8 +494,9 @@ AUG_UNROLL
  * elements (coalesced) while each thread keeps the CPU's order for its own output.
  * parts: the chunk partials ([O][nchunks]) for k_red_combine, or NULL with one chunk.
  * The float sums' 8 lanes and loads in flight spilled 16 bytes at 64 registers
- * (sm_90): 3 resident blocks of 256 threads for the float dtypes (at most 85). */
-#define RED_COLS_FLOAT_MIN 3
+ * (sm_90) and 20 at 80 (sm_100): 2 resident blocks of 256 threads for the float
+ * dtypes (at most 128 registers). */
+#define RED_COLS_FLOAT_MIN 2
 template <class T>
 RED_GLOBAL_OCC(RED_BLOCK_THREADS, red_traits<T>::is_float ? RED_COLS_FLOAT_MIN : RED_BLOCK_MIN) void k_red_cols(red_args a,
                                                                                               red_part *parts) {
