@@ -228,15 +228,16 @@ AUG_DEV T load_at(const red_args &a, const char *base, int64_t r) {
     return x;
 }
 
-/* The block values bval[b] of float blocks b of a chunk [r0, r1) (nb blocks), as
- * block_value computes them, with coalesced loads: lane l of a warp owns block
+/* The block values bval[b] of float blocks b of the n elements of a chunk from r0
+ * (nb blocks), in the CPU's order (scalar/reduce.h: element j of a block into lane
+ * j % 8, each lane in order, folded), with coalesced loads: lane l of a warp owns block
  * b0 + l (b0: the warp's first thread index, then + blockDim.x, as the plain loop
  * takes them). The warp stages its 32 blocks through its tile of shared memory,
  * S = 32 / sizeof(T) elements of each block at a time (one 32-byte sector per
  * block: float16 16, float32 8, float64 4; lanes l, l + nlanes, ... load entries
  * (block, element) so that neighbouring lanes read neighbouring elements of a
  * block), then each lane adds its block's S values into its lanes in index order,
- * exactly block_value's order (lane k: elements k, k + 8, ...). Each block's row of
+ * exactly the CPU's order (lane k: elements k, k + 8, ...). Each block's row of
  * the tile is padded to S + 1 elements, so the lanes' reads of their rows fall in
  * different banks. A round takes G = max(S, AUG__RED_LANES) elements, so a value's
  * lane is a constant of the unrolled loops and the lanes stay in registers. */
@@ -519,12 +520,12 @@ RED_GLOBAL_OCC(RED_BLOCK_THREADS, red_traits<T>::is_float ? RED_COLS_FLOAT_MIN :
 }
 
 /* Short rows (R <= AUG__RED_BLOCK, the reduced innermost axis contiguous): a block
- * takes P = min(threads, RED_ROWS_TILE / R) outputs at a time, its threads load
- * their P rows' P x R elements in index order (lanes on neighbouring elements:
- * coalesced when the rows are adjacent) into a tile of shared memory, then thread m
- * reduces row m from the tile in the CPU's order (one float block; short_serial's
- * steps). The tile has one pad element per 32, against bank conflicts on rows of a
- * multiple of 32 elements. */
+ * takes P = min(threads, tile elements / R) outputs at a time, its threads load the
+ * P rows' P x R elements in index order (lanes on neighbouring elements: coalesced
+ * when the rows are adjacent) into a tile of shared memory (16 KiB), then thread m
+ * reduces row m from the tile in the CPU's order (one float block: 8 lanes, folded;
+ * the rest element by element). The tile has one pad element per 32, against bank
+ * conflicts on rows of a multiple of 32 elements. */
 #define RED_ROWS_TILE_BYTES 16384
 #define RED_ROWS_PAD(t) ((t) + (t) / 32)
 template <class T>
