@@ -307,9 +307,10 @@ AUG_DEV double pw_tree(double *v, I n) {
 }
 
 /* Every reduction kernel but k_red_combine: blocks of at most 256 threads, 4 of
- * them resident per SM, so ptxas keeps to 64 registers (k_red_block took 108, 2
- * blocks of 256 threads per SM): half of an SM's 64 warps or more. The launchers
- * cap the block at 256 threads (no result depends on the block size). */
+ * them resident per SM where that fits without spills (ptxas keeps to 64 registers:
+ * k_red_block, which took 108, and k_red_rows; half of an SM's 64 warps), 3 for
+ * k_red_fsum and 2 for the float k_red_cols (below). The launchers cap the block at
+ * 256 threads (no result depends on the block size). */
 #define RED_BLOCK_THREADS 256
 #define RED_BLOCK_MIN 4
 /* AUG_GLOBAL_BOUNDED (cuda/compat.h) with m resident blocks instead of one. */
