@@ -3,19 +3,25 @@
  *
  * The plan (core/plan.h) lists the reduced and the kept dimensions. The reduced
  * range of each output is cut into chunks of AUG__RED_CHUNK elements and each
- * chunk into blocks of AUG__RED_BLOCK, as on the CPU:
- *  - short reductions (one block of AUG__RED_BLOCK elements at most): one GPU
- *    thread per output runs the whole sequence itself (k_red_thread);
- *  - otherwise one GPU block per (output, chunk) (k_red_block): thread t sums
- *    the float blocks t, t + T, ... in their lanes and keeps the block values in
+ * chunk into blocks of AUG__RED_BLOCK, as on the CPU. The kernel follows the layout:
+ *  - short rows (R <= AUG__RED_BLOCK, the reduced innermost axis contiguous): a GPU
+ *    block loads several rows at once, lanes on neighbouring elements, into shared
+ *    memory, then one thread per row reduces its row from there (k_red_rows);
+ *  - columns (the kept innermost axis contiguous, a 32-byte sector of outputs at
+ *    least), and any other short range: one thread per (output, chunk), consecutive
+ *    threads on consecutive outputs, so each reduced position is one coalesced
+ *    read of the warp; the thread keeps the CPU's lanes and its binary counter of
+ *    block values in registers (k_red_cols);
+ *  - otherwise one GPU block per (output, chunk). Float sums (k_red_fsum): thread t
+ *    sums the float blocks t, t + T, ... in their lanes and keeps the block values in
  *    shared memory (each warp reads its 32 blocks coalesced, one 32-byte sector
  *    of each at a time, through a tile of shared memory: stage_block_values),
  *    then the block combines them in block order in the
- *    pairwise tree (pw_tree: the binary counter's tree, in place, no stack);
- *    integer sums, min/max keys and flags are exact or order free and are
- *    combined across threads in any order. With several chunks the chunk
- *    partials go to a temporary and k_red_combine folds them per output in
- *    chunk order, again in the pairwise tree.
+ *    pairwise tree (pw_tree: the binary counter's tree, in place, no stack).
+ *    The rest (k_red_block): integer sums, min/max keys and flags are exact or
+ *    order free, each thread takes elements t, t + T, ... and thread 0 merges.
+ * With several chunks the chunk partials go to a temporary and k_red_combine folds
+ * them per output in chunk order, again in the pairwise tree.
  * So every floating-point addition happens in the same order as on the CPU,
  * whatever the launch shape. */
 #include <string.h>
@@ -123,6 +129,17 @@ AUG_DEV void out_ptrs(const red_args &a, int64_t o, const char **in, char **out)
     }
 }
 
+/* out_ptrs' input pointer alone (a kernel that stores late recomputes the output's). */
+AUG_DEV const char *in_ptr(const red_args &a, int64_t o) {
+    const char *in = a.in0;
+    for (int d = a.no - 1; d >= 0; d--) {
+        int64_t e = a.oext[d], q = o / e, i = o - q * e;
+        o = q;
+        in += i * a.ost_in[d];
+    }
+    return in;
+}
+
 AUG_DEV const char *elem(const red_args &a, const char *base, int64_t r) {
     if (a.nr == 1) return base + r * a.rst[0];
     for (int d = a.nr - 1; d >= 0; d--) {
@@ -201,74 +218,50 @@ AUG_DEV void part_merge(red_part *p, const red_part *q, int op) {
     p->n += q->n;
 }
 
-/* The lanes value of float block [r0, r1) of an output (scalar/reduce.h): element
- * j of the block into lane j % 8, each lane in order. The lanes are indexed by
- * constants only, so they stay in registers. */
+/* Reduced position r of an output's elements: a load through the recording layer. */
 template <class T>
-AUG_DEV double block_value(const red_args &a, const char *base, int64_t r0, int64_t r1) {
-    double lane[AUG__RED_LANES];
-AUG_UNROLL
-    for (int k = 0; k < AUG__RED_LANES; k++) lane[k] = -0.0;
-    int64_t r = r0;
-    for (; r + AUG__RED_LANES <= r1; r += AUG__RED_LANES) {
-AUG_UNROLL
-        for (int k = 0; k < AUG__RED_LANES; k++) {
-            T x;
-            AUG__MEM_LOAD(elem(a, base, r + k), sizeof x);
-            memcpy(&x, elem(a, base, r + k), sizeof x);
-            lane[k] += red_traits<T>::fval(x);
-        }
-    }
-AUG_UNROLL
-    for (int k = 0; k < AUG__RED_LANES; k++)
-        if (r + k < r1) {
-            T x;
-            AUG__MEM_LOAD(elem(a, base, r + k), sizeof x);
-            memcpy(&x, elem(a, base, r + k), sizeof x);
-            lane[k] += red_traits<T>::fval(x);
-        }
-    return aug__red_lanes_fold(lane);
+AUG_DEV T load_at(const red_args &a, const char *base, int64_t r) {
+    T x;
+    const char *p = elem(a, base, r);
+    AUG__MEM_LOAD(p, sizeof x);
+    memcpy(&x, p, sizeof x);
+    return x;
 }
 
-/* The block values bval[b] of float blocks b of a chunk [r0, r1) (nb blocks), as
- * block_value computes them, with coalesced loads: lane l of a warp owns block
+/* The block values bval[b] of float blocks b of the n elements of a chunk from r0
+ * (nb blocks), in the CPU's order (scalar/reduce.h: element j of a block into lane
+ * j % 8, each lane in order, folded), with coalesced loads: lane l of a warp owns block
  * b0 + l (b0: the warp's first thread index, then + blockDim.x, as the plain loop
  * takes them). The warp stages its 32 blocks through its tile of shared memory,
  * S = 32 / sizeof(T) elements of each block at a time (one 32-byte sector per
  * block: float16 16, float32 8, float64 4; lanes l, l + nlanes, ... load entries
  * (block, element) so that neighbouring lanes read neighbouring elements of a
  * block), then each lane adds its block's S values into its lanes in index order,
- * exactly block_value's order (lane k: elements k, k + 8, ...). Each block's row of
+ * exactly the CPU's order (lane k: elements k, k + 8, ...). Each block's row of
  * the tile is padded to S + 1 elements, so the lanes' reads of their rows fall in
  * different banks. A round takes G = max(S, AUG__RED_LANES) elements, so a value's
  * lane is a constant of the unrolled loops and the lanes stay in registers. */
 #define RED_STAGE_S(T) (32 / (int)sizeof(T))
 template <class T>
-AUG_DEV void stage_block_values(const red_args &a, const char *base, int64_t r0, int64_t r1, int64_t nb, double *bval,
-                                T *tile) {
+AUG_DEV void stage_block_values(const red_args &a, const char *base, int64_t r0, int n, int nb, double *bval, T *tile) {
     constexpr int S = RED_STAGE_S(T), G = S > AUG__RED_LANES ? S : AUG__RED_LANES;
     const int lane = (int)(threadIdx.x % 32);
-    const int64_t wbase = (int64_t)threadIdx.x - lane;
-    const int nlanes = blockDim.x - wbase < 32 ? (int)(blockDim.x - wbase) : 32;
+    const int wbase = (int)threadIdx.x - lane;
+    const int nlanes = (int)blockDim.x - wbase < 32 ? (int)blockDim.x - wbase : 32;
     const unsigned mask = nlanes == 32 ? 0xffffffffu : (1u << nlanes) - 1u;
     T *mine = tile + (threadIdx.x / 32) * 32 * (S + 1);
-    for (int64_t b0 = wbase; b0 < nb; b0 += blockDim.x) {
-        const int64_t b = b0 + lane;
-        const int64_t bs = r0 + b * AUG__RED_BLOCK;
-        const int64_t len = b >= nb ? 0 : r1 - bs < AUG__RED_BLOCK ? r1 - bs : AUG__RED_BLOCK;
+    for (int b0 = wbase; b0 < nb; b0 += (int)blockDim.x) {
+        const int b = b0 + lane;
+        const int len = b >= nb ? 0 : n - b * AUG__RED_BLOCK < AUG__RED_BLOCK ? n - b * AUG__RED_BLOCK : AUG__RED_BLOCK;
         double lanes[AUG__RED_LANES];
 AUG_UNROLL
         for (int k = 0; k < AUG__RED_LANES; k++) lanes[k] = -0.0;
-        for (int64_t j = 0; j < AUG__RED_BLOCK; j += G) {
+        for (int j = 0; j < AUG__RED_BLOCK; j += G) {
 AUG_UNROLL
             for (int h = 0; h < G / S; h++) {
                 for (int t = lane; t < nlanes * S; t += nlanes) {
-                    const int m = t / S, e = t % S;
-                    const int64_t bm = r0 + (b0 + m) * AUG__RED_BLOCK, r = bm + j + h * S + e;
-                    if (b0 + m < nb && r < r1) {
-                        AUG__MEM_LOAD(elem(a, base, r), sizeof(T));
-                        memcpy(&mine[m * (S + 1) + e], elem(a, base, r), sizeof(T));
-                    }
+                    const int m = t / S, e = t % S, off = (b0 + m) * AUG__RED_BLOCK + j + h * S + e;
+                    if (b0 + m < nb && off < n) mine[m * (S + 1) + e] = load_at<T>(a, base, r0 + off);
                 }
                 __syncwarp(mask);
 AUG_UNROLL
@@ -288,11 +281,12 @@ AUG_UNROLL
  * level by level (threads of the block share the levels); the runs are then
  * folded from the smallest up, as aug__red_pw_total does. Every thread of the
  * block must call it; thread 0 gets the total. */
-AUG_DEV double pw_tree(double *v, int64_t n) {
-    for (int64_t step = 1; step < n; step *= 2) {
-        for (int64_t i = (int64_t)threadIdx.x * 2 * step; i + step < n; i += (int64_t)blockDim.x * 2 * step) {
+template <class I>
+AUG_DEV double pw_tree(double *v, I n) {
+    for (I step = 1; step < n; step *= 2) {
+        for (I i = (I)threadIdx.x * 2 * step; i + step < n; i += (I)blockDim.x * 2 * step) {
             /* i + 2 step stays inside i's run: runs start at multiples of their size */
-            int64_t run_end = (i | (2 * step - 1)) + 1;
+            I run_end = (i | (2 * step - 1)) + 1;
             if (run_end <= n) v[i] = v[i] + v[i + step];
         }
         __syncthreads();
@@ -300,10 +294,10 @@ AUG_DEV double pw_tree(double *v, int64_t n) {
     double t = 0.0;
     if (threadIdx.x == 0) {
         int first = 1;
-        for (int bit = 0; bit < 63; bit++) {
-            int64_t size = (int64_t)1 << bit;
+        for (int bit = 0; bit < (int)sizeof(I) * 8 - 1; bit++) {
+            I size = (I)1 << bit;
             if (!(n & size)) continue;
-            int64_t start = n & ~((size << 1) - 1);
+            I start = n & ~((size << 1) - 1);
             t = first ? v[start] : v[start] + t;
             first = 0;
         }
@@ -312,110 +306,102 @@ AUG_DEV double pw_tree(double *v, int64_t n) {
     return t;
 }
 
-/* The whole reduction of one output (R <= AUG__RED_BLOCK: one chunk, one block)
- * by one thread. */
-template <class T>
-AUG_DEV red_part short_serial(const red_args &a, const char *base) {
-    red_part p;
-    part_init(&p, a.op);
-    if (red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN)) {
-        p.f = a.R > 0 ? block_value<T>(a, base, 0, a.R) : 0.0;
-        p.n = a.R;
-        return p;
-    }
-    for (int64_t r = 0; r < a.R; r++) {
-        T x;
-        AUG__MEM_LOAD(elem(a, base, r), sizeof x);
-        memcpy(&x, elem(a, base, r), sizeof x);
-        part_add<T>(&p, a.op, x, r);
-    }
-    return p;
-}
-
-/* k_red_thread and k_red_block took 66 and 88 registers per thread (sm_100), more
- * than the 64 of a 1024-thread block: blocks of at most 512 threads (up to 128
- * registers each; check_fatbin's table has the counts), capped at launch. */
-#define RED_THREADS 512
-
-/* One thread per output, R <= AUG__RED_BLOCK: a single block, no stack. */
-template <class T>
-AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_thread(red_args a) {
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.O; o += step) {
-        const char *base;
-        char *out;
-        out_ptrs(a, o, &base, &out);
-        red_part r = short_serial<T>(a, base);
-        aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, a.ieee_out, r.i, r.f, r.flag,
-                       a.R, r.arg, out);
-    }
-}
+/* Every reduction kernel but k_red_combine: blocks of at most 256 threads, 4 of
+ * them resident per SM where that fits without spills (ptxas keeps to 64 registers:
+ * k_red_block, which took 108, and k_red_rows; half of an SM's 64 warps), 3 for
+ * k_red_fsum and 2 for the float k_red_cols (below). The launchers cap the block at
+ * 256 threads (no result depends on the block size). */
+#define RED_BLOCK_THREADS 256
+#define RED_BLOCK_MIN 4
+/* AUG_GLOBAL_BOUNDED (cuda/compat.h) with m resident blocks instead of one. */
+#define RED_GLOBAL_OCC(n, m) __global__ __launch_bounds__(n, m)
 
 #define MAX_THREADS 1024
 #define BLOCKS_PER_CHUNK (AUG__RED_CHUNK / AUG__RED_BLOCK)
 
-/* One GPU block per (output, chunk); parts: the chunk partials ([O][nchunks]),
- * or NULL with one chunk (then the result is stored directly). */
+/* The result r of chunk c of output o: the chunk partial ([O][nchunks]) where
+ * there are several, else stored at out. */
 template <class T>
-AUG_GLOBAL_BOUNDED(RED_THREADS) void k_red_block(red_args a, red_part *parts) {
+AUG_DEV void put_part(const red_args &a, red_part *parts, int64_t o, int64_t c, char *out, const red_part &r) {
+    if (parts)
+        parts[o * a.nchunks + c] = r;
+    else
+        aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, a.ieee_out, r.i, r.f, r.flag,
+                       a.R, r.arg, out);
+}
+
+/* (at 4 blocks, 64 registers, sm_100 spilled 20-24 bytes: 3 blocks, at most 85) */
+#define RED_FSUM_MIN 3
+/* Float sums and means: one GPU block per (output, chunk), the chunk's float blocks
+ * staged warp by warp (stage_block_values) into bval, then combined in block order
+ * (pw_tree); parts as put_part takes it. */
+template <class T>
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_FSUM_MIN) void k_red_fsum(red_args a, red_part *parts) {
     AUG_SHARED(double, bval, BLOCKS_PER_CHUNK);
-    AUG_SHARED(red_tpart, tpart, RED_THREADS);
-    const int float_sum = red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN);
+    /* (RED_BLOCK_THREADS / 32) warps' tiles: at most 10 KiB (float64), beside bval's 4 */
+    AUG_SHARED(T, tile, RED_BLOCK_THREADS * (RED_STAGE_S(T) + 1));
     const int64_t work = a.O * a.nchunks;
     for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-        const int64_t o = w / a.nchunks, c = w - o * a.nchunks;
-        const char *base;
-        char *out;
-        out_ptrs(a, o, &base, &out);
-        const int64_t r0 = c * AUG__RED_CHUNK, r1 = r0 + AUG__RED_CHUNK < a.R ? r0 + AUG__RED_CHUNK : a.R;
-        const int64_t nb = (r1 - r0 + AUG__RED_BLOCK - 1) / AUG__RED_BLOCK;
+        const int64_t r0 = (w % a.nchunks) * AUG__RED_CHUNK;
+        const int n = (int)(a.R - r0 < AUG__RED_CHUNK ? a.R - r0 : AUG__RED_CHUNK);
+        const int nb = (n + AUG__RED_BLOCK - 1) / AUG__RED_BLOCK;
+        stage_block_values<T>(a, in_ptr(a, w / a.nchunks), r0, n, nb, bval, tile);
+        __syncthreads();
+        const double total = pw_tree(bval, nb);
+        if (threadIdx.x == 0) {
+            const int64_t o = w / a.nchunks;
+            const char *base;
+            char *out;
+            out_ptrs(a, o, &base, &out);
+            red_part r;
+            part_init(&r, a.op);
+            r.f = total;
+            r.n = n;
+            put_part<T>(a, parts, o, w - o * a.nchunks, out, r);
+        }
+    }
+}
+
+/* Everything but float sums: one GPU block per (output, chunk), thread t on the
+ * elements t, t + T, ... (coalesced), the threads' parts merged by thread 0
+ * (exact or order free); parts as put_part takes it. */
+template <class T>
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_BLOCK_MIN) void k_red_block(red_args a, red_part *parts) {
+    AUG_SHARED(red_tpart, tpart, RED_BLOCK_THREADS);
+    const int64_t work = a.O * a.nchunks;
+    for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
+        const int64_t r0 = (w % a.nchunks) * AUG__RED_CHUNK;
+        const char *const base = in_ptr(a, w / a.nchunks);
+        const int n = (int)(a.R - r0 < AUG__RED_CHUNK ? a.R - r0 : AUG__RED_CHUNK);
         red_part p;
         part_init(&p, a.op);
-        if (float_sum) {
-            if constexpr (red_traits<T>::is_float) {
-                /* (RED_THREADS / 32) warps' tiles: at most 20 KiB (float64), beside bval's 4 and tpart's 16 */
-                AUG_SHARED(T, tile, RED_THREADS * (RED_STAGE_S(T) + 1));
-                stage_block_values<T>(a, base, r0, r1, nb, bval, tile);
-            }
-        } else {
-            for (int64_t r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
-                T x;
-                AUG__MEM_LOAD(elem(a, base, r), sizeof x);
-                memcpy(&x, elem(a, base, r), sizeof x);
-                part_add<T>(&p, a.op, x, r);
-            }
-        }
+        for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x)
+            part_add<T>(&p, a.op, load_at<T>(a, base, r0 + i), r0 + i);
         tpart[threadIdx.x].i = p.i;
         tpart[threadIdx.x].n = is_arg_op(a.op) ? p.arg : p.n;
         tpart[threadIdx.x].flag = p.flag;
         __syncthreads();
-        double total = float_sum ? pw_tree(bval, nb) : 0.0;
         if (threadIdx.x == 0) {
             red_part r;
             part_init(&r, a.op);
-            if (float_sum) {
-                r.f = total;
-                r.n = r1 - r0;
-            } else {
-                for (unsigned t = 0; t < blockDim.x; t++) {
-                    red_part q;
-                    q.i = tpart[t].i;
-                    q.f = 0.0;
-                    q.n = tpart[t].n;
-                    q.flag = tpart[t].flag;
-                    q.arg = -1;
-                    if (is_arg_op(a.op)) {
-                        q.arg = tpart[t].n;
-                        q.n = q.arg >= 0;
-                    }
-                    part_merge(&r, &q, a.op);
+            for (unsigned t = 0; t < blockDim.x; t++) {
+                red_part q;
+                q.i = tpart[t].i;
+                q.f = 0.0;
+                q.n = tpart[t].n;
+                q.flag = tpart[t].flag;
+                q.arg = -1;
+                if (is_arg_op(a.op)) {
+                    q.arg = tpart[t].n;
+                    q.n = q.arg >= 0;
                 }
+                part_merge(&r, &q, a.op);
             }
-            if (parts)
-                parts[o * a.nchunks + c] = r;
-            else
-                aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, a.ieee_out, r.i, r.f,
-                               r.flag, a.R, r.arg, out);
+            const int64_t o = w / a.nchunks;
+            const char *in;
+            char *out;
+            out_ptrs(a, o, &in, &out); /* (here: fewer registers live across the loop) */
+            put_part<T>(a, parts, o, w - o * a.nchunks, out, r);
         }
         __syncthreads();
     }
@@ -445,41 +431,189 @@ AUG_GLOBAL void k_red_combine(red_args a, const red_part *parts, double *fsum, i
     }
 }
 
+/* ---- outputs side by side: columns and short rows ------------------------------------------ */
+
+/* The pairwise counter of one thread (aug__red_pw_push's stack as a binary
+ * counter: run[i * stride] holds the finished run of 2^i values when bit i of cnt
+ * is set; at most 512 blocks per chunk, so 10 runs). The runs live in shared
+ * memory, the thread's own column of a block-wide array (in registers they took
+ * 20 more and the kernel 110). */
+#define RED_RUNS 10
+AUG_DEV void runs_push(double *run, int stride, unsigned cnt, double x) {
+    int i = 0;
+    for (; (cnt >> i) & 1u; i++) x = run[i * stride] + x;
+    run[i * stride] = x;
+}
+
+/* aug__red_pw_total of the counter: the runs folded from the smallest up. */
+AUG_DEV double runs_total(const double *run, int stride, unsigned cnt) {
+    double t = 0.0;
+    int first = 1;
+    for (int i = 0; i < RED_RUNS; i++)
+        if ((cnt >> i) & 1u) {
+            t = first ? run[i * stride] : run[i * stride] + t;
+            first = 0;
+        }
+    return t;
+}
+
+/* The n elements of one output's chunk from r0 by one thread, in the CPU's order:
+ * float sums in blocks of 8 lanes and the blocks through the counter (runs_push:
+ * run, stride), the rest element by element. */
+template <class T>
+AUG_DEV red_part chunk_serial(const red_args &a, const char *base, int64_t r0, int n, double *run, int stride) {
+    red_part p;
+    part_init(&p, a.op);
+    if (red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN)) {
+        unsigned cnt = 0;
+        for (int b = 0; b < n; b += AUG__RED_BLOCK, cnt++) {
+            const int e = b + AUG__RED_BLOCK < n ? b + AUG__RED_BLOCK : n;
+            double lane[AUG__RED_LANES];
+AUG_UNROLL
+            for (int k = 0; k < AUG__RED_LANES; k++) lane[k] = -0.0;
+            int r = b;
+            for (; r + AUG__RED_LANES <= e; r += AUG__RED_LANES) {
+AUG_UNROLL
+                for (int k = 0; k < AUG__RED_LANES; k++)
+                    lane[k] += red_traits<T>::fval(load_at<T>(a, base, r0 + r + k));
+            }
+AUG_UNROLL
+            for (int k = 0; k < AUG__RED_LANES; k++)
+                if (r + k < e) lane[k] += red_traits<T>::fval(load_at<T>(a, base, r0 + r + k));
+            runs_push(run, stride, cnt, aug__red_lanes_fold(lane));
+        }
+        p.f = runs_total(run, stride, cnt);
+        p.n = n;
+        return p;
+    }
+    for (int r = 0; r < n; r++) part_add<T>(&p, a.op, load_at<T>(a, base, r0 + r), r0 + r);
+    return p;
+}
+
+/* Column reductions (the kept innermost axis contiguous, the reduced one not):
+ * one thread per (output, chunk), consecutive threads on consecutive outputs of
+ * the same chunk, so at each reduced position a warp reads 32 neighbouring
+ * elements (coalesced) while each thread keeps the CPU's order for its own output.
+ * parts: the chunk partials ([O][nchunks]) for k_red_combine, or NULL with one chunk.
+ * The float sums' 8 lanes and loads in flight spilled 16 bytes at 64 registers
+ * (sm_90) and 20 at 80 (sm_100): 2 resident blocks of 256 threads for the float
+ * dtypes (at most 128 registers). */
+#define RED_COLS_FLOAT_MIN 2
+template <class T>
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, red_traits<T>::is_float ? RED_COLS_FLOAT_MIN : RED_BLOCK_MIN) void k_red_cols(red_args a,
+                                                                                              red_part *parts) {
+    double *run = NULL; /* the thread's counter (float sums) */
+    if constexpr (red_traits<T>::is_float) {
+        AUG_SHARED(double, runs, RED_RUNS * RED_BLOCK_THREADS);
+        run = runs + threadIdx.x;
+    }
+    const int64_t work = a.O * a.nchunks;
+    for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < work; w += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t r0 = w / a.O * AUG__RED_CHUNK;
+        const int n = (int)(a.R - r0 < AUG__RED_CHUNK ? a.R - r0 : AUG__RED_CHUNK);
+        const red_part r = chunk_serial<T>(a, in_ptr(a, w % a.O), r0, n, run, (int)blockDim.x);
+        const int64_t c = w / a.O, o = w - c * a.O;
+        const char *base;
+        char *out;
+        out_ptrs(a, o, &base, &out); /* (again: fewer registers live across the loop) */
+        put_part<T>(a, parts, o, c, out, r);
+    }
+}
+
+/* Short rows (R <= AUG__RED_BLOCK, the reduced innermost axis contiguous): a block
+ * takes P = min(threads, tile elements / R) outputs at a time, its threads load the
+ * P rows' P x R elements in index order (lanes on neighbouring elements: coalesced
+ * when the rows are adjacent) into a tile of shared memory (16 KiB), then thread m
+ * reduces row m from the tile in the CPU's order (one float block: 8 lanes, folded;
+ * the rest element by element). The tile has one pad element per 32, against bank
+ * conflicts on rows of a multiple of 32 elements. */
+#define RED_ROWS_TILE_BYTES 16384
+#define RED_ROWS_PAD(t) ((t) + (t) / 32)
+template <class T>
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_BLOCK_MIN) void k_red_rows(red_args a) {
+    constexpr int TILE = RED_ROWS_TILE_BYTES / (int)sizeof(T);
+    AUG_SHARED(T, tile, TILE + TILE / 32);
+    const int R = (int)a.R;
+    const int P = (int)blockDim.x < TILE / R ? (int)blockDim.x : TILE / R;
+    const int float_sum = red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN);
+    for (int64_t o0 = (int64_t)blockIdx.x * P; o0 < a.O; o0 += (int64_t)gridDim.x * P) {
+        const int n = a.O - o0 < P ? (int)(a.O - o0) : P;
+        for (int t = threadIdx.x; t < n * R; t += blockDim.x) {
+            const int m = t / R, r = t - m * R;
+            const char *base;
+            char *out;
+            out_ptrs(a, o0 + m, &base, &out);
+            tile[RED_ROWS_PAD(t)] = load_at<T>(a, base, r);
+        }
+        __syncthreads();
+        if ((int)threadIdx.x < n) {
+            const int m = threadIdx.x;
+            red_part p;
+            part_init(&p, a.op);
+            if (float_sum) {
+                double lane[AUG__RED_LANES];
+AUG_UNROLL
+                for (int k = 0; k < AUG__RED_LANES; k++) lane[k] = -0.0;
+                int r = 0;
+                for (; r + AUG__RED_LANES <= R; r += AUG__RED_LANES) {
+AUG_UNROLL
+                    for (int k = 0; k < AUG__RED_LANES; k++)
+                        lane[k] += red_traits<T>::fval(tile[RED_ROWS_PAD(m * R + r + k)]);
+                }
+AUG_UNROLL
+                for (int k = 0; k < AUG__RED_LANES; k++)
+                    if (r + k < R) lane[k] += red_traits<T>::fval(tile[RED_ROWS_PAD(m * R + r + k)]);
+                p.f = aug__red_lanes_fold(lane);
+                p.n = R;
+            } else {
+                for (int r = 0; r < R; r++) part_add<T>(&p, a.op, tile[RED_ROWS_PAD(m * R + r)], r);
+            }
+            const char *base;
+            char *out;
+            out_ptrs(a, o0 + m, &base, &out);
+            aug__red_store((aug_reduce_op)a.op, red_traits<T>::is_float, a.in_t, a.out_t, a.ieee_out, p.i, p.f,
+                           p.flag, a.R, p.arg, out);
+        }
+        __syncthreads();
+    }
+}
+
 /* ---- the entry ---------------------------------------------------------------------------- */
 
-typedef void (*red_kernel)(red_args);
-typedef void (*red_block_kernel)(red_args, red_part *);
+enum { RED_K_BLOCK, RED_K_FSUM, RED_K_COLS };
 
+/* k_red_block, k_red_fsum or k_red_cols (kind) on grid g, with parts for the chunk
+ * partials (NULL: one chunk, results stored directly). */
 template <class T>
-static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
-    const int dev = e->device.id;
-    const cudaStream_t stream = aug__cuda_stream(e);
-    /* Short ranges: a thread per output keeps every GPU thread busy. */
-    if (a->R <= AUG__RED_BLOCK) {
-        aug__cuda_grid g = aug__cuda_grid_for(e, a->O, 128);
-        g.threads = aug__cuda_bounded(g.threads, RED_THREADS);
-        AUG_LAUNCH((k_red_thread<T>), g.blocks, g.threads, 0, stream, *a);
-        return aug__cuda_launched(func, "k_red_thread", g.blocks, g.threads);
-    }
-    aug__cuda_grid g = aug__cuda_grid_for(e, a->O * a->nchunks * 256, 256);
-    if (e->launch.blocks_per_sm <= 0) {
-        int64_t work = a->O * a->nchunks, cap = (int64_t)aug__cuda_device(dev)->max_grid_x;
-        g.blocks = (unsigned)(work < cap ? work : cap);
-    }
-    if (g.threads > MAX_THREADS)
-        return aug__error(AUG_ERR_CUDA, func, "a reduction block has at most %d threads, %u were requested",
-                          MAX_THREADS, g.threads);
-    g.threads = aug__cuda_bounded(g.threads, RED_THREADS);
-    if (a->nchunks <= 1) {
-        AUG_LAUNCH((k_red_block<T>), g.blocks, g.threads, 0, stream, *a, (red_part *)NULL);
+static aug_status launch_kind(const char *func, const red_args *a, aug__cuda_grid g, cudaStream_t stream, int kind,
+                              red_part *parts) {
+    if constexpr (red_traits<T>::is_float) /* (k_red_fsum only for the float dtypes) */
+        if (kind == RED_K_FSUM) {
+            AUG_LAUNCH((k_red_fsum<T>), g.blocks, g.threads, 0, stream, *a, parts);
+            return aug__cuda_launched(func, "k_red_fsum", g.blocks, g.threads);
+        }
+    switch (kind) {
+    case RED_K_COLS:
+        AUG_LAUNCH((k_red_cols<T>), g.blocks, g.threads, 0, stream, *a, parts);
+        return aug__cuda_launched(func, "k_red_cols", g.blocks, g.threads);
+    default:
+        AUG_LAUNCH((k_red_block<T>), g.blocks, g.threads, 0, stream, *a, parts);
         return aug__cuda_launched(func, "k_red_block", g.blocks, g.threads);
     }
+}
+
+/* The kernel of `kind` on grid g; with several chunks their partials go to a
+ * temporary, then k_red_combine folds them per output. */
+template <class T>
+static aug_status run_kind(const char *func, const aug__exec *e, const red_args *a, aug__cuda_grid g, int kind) {
+    const int dev = e->device.id;
+    const cudaStream_t stream = aug__cuda_stream(e);
+    if (a->nchunks <= 1) return launch_kind<T>(func, a, g, stream, kind, NULL);
     size_t bytes = (size_t)(a->O * a->nchunks) * (sizeof(red_part) + sizeof(double));
     red_part *parts = (red_part *)aug__cuda_tmp_alloc(func, dev, bytes, stream);
     if (!parts) return AUG_ERR_MEMORY;
     double *fsum = (double *)(void *)(parts + a->O * a->nchunks);
-    AUG_LAUNCH((k_red_block<T>), g.blocks, g.threads, 0, stream, *a, parts);
-    aug_status st = aug__cuda_launched(func, "k_red_block", g.blocks, g.threads);
+    aug_status st = launch_kind<T>(func, a, g, stream, kind, parts);
     if (st == AUG_OK) {
         aug__cuda_grid g2 = aug__cuda_grid_for(e, a->O * 128, 128);
         if (e->launch.blocks_per_sm <= 0) g2.blocks = (unsigned)(a->O < g.blocks ? a->O : g.blocks);
@@ -489,6 +623,43 @@ static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
     }
     aug__cuda_tmp_free(dev, parts, bytes, stream);
     return st;
+}
+
+template <class T>
+static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
+    const int dev = e->device.id;
+    const cudaStream_t stream = aug__cuda_stream(e);
+    const int64_t es = (int64_t)sizeof(T);
+    /* Short rows, contiguous: a block stages several rows at once. */
+    if (a->R >= 1 && a->R <= AUG__RED_BLOCK && a->nr >= 1 && a->rst[a->nr - 1] == es) {
+        aug__cuda_grid g = aug__cuda_grid_for(e, 1, 128);
+        g.threads = aug__cuda_bounded(g.threads, RED_BLOCK_THREADS);
+        const int64_t tile = RED_ROWS_TILE_BYTES / es, per = g.threads < tile / a->R ? g.threads : tile / a->R;
+        unsigned threads = g.threads;
+        g = aug__cuda_grid_for(e, (a->O + per - 1) / per * threads, threads);
+        g.threads = threads;
+        AUG_LAUNCH((k_red_rows<T>), g.blocks, g.threads, 0, stream, *a);
+        return aug__cuda_launched(func, "k_red_rows", g.blocks, g.threads);
+    }
+    /* Outputs side by side in memory (a sector of them at least) or short ranges:
+     * a thread per (output, chunk). */
+    const int cols = a->no >= 1 && a->ost_in[a->no - 1] == es && a->oext[a->no - 1] * es >= 32;
+    if (cols || a->R <= AUG__RED_BLOCK) {
+        aug__cuda_grid g = aug__cuda_grid_for(e, a->O * a->nchunks, 128);
+        g.threads = aug__cuda_bounded(g.threads, RED_BLOCK_THREADS);
+        return run_kind<T>(func, e, a, g, RED_K_COLS);
+    }
+    aug__cuda_grid g = aug__cuda_grid_for(e, a->O * a->nchunks * 256, 256);
+    if (e->launch.blocks_per_sm <= 0) {
+        int64_t work = a->O * a->nchunks, cap = (int64_t)aug__cuda_device(dev)->max_grid_x;
+        g.blocks = (unsigned)(work < cap ? work : cap);
+    }
+    if (g.threads > MAX_THREADS)
+        return aug__error(AUG_ERR_CUDA, func, "a reduction block has at most %d threads, %u were requested",
+                          MAX_THREADS, g.threads);
+    g.threads = aug__cuda_bounded(g.threads, RED_BLOCK_THREADS);
+    const int fsum = red_traits<T>::is_float && (a->op == AUG_REDUCE_SUM || a->op == AUG_REDUCE_MEAN);
+    return run_kind<T>(func, e, a, g, fsum ? RED_K_FSUM : RED_K_BLOCK);
 }
 
 aug_status aug__cuda_reduce(const aug__reduce_plan *plan) {
@@ -512,7 +683,7 @@ aug_status aug__cuda_reduce(const aug__reduce_plan *plan) {
     memcpy(a.ost_out, plan->ost_out, sizeof a.ost_out);
     a.R = plan->R;
     a.O = plan->O;
-    a.nchunks = (a.R + AUG__RED_CHUNK - 1) / AUG__RED_CHUNK;
+    a.nchunks = a.R > 0 ? (a.R + AUG__RED_CHUNK - 1) / AUG__RED_CHUNK : 1; /* an empty range: one chunk */
     if (a.O == 0) return AUG_OK;
     const aug__exec *e = &plan->exec;
     switch (plan->in_dtype) {

@@ -8,11 +8,13 @@
  * on the fast path, and so must the whole-tensor reductions (sum, mean, max) of
  * every dtype: the float sums read through the warps' shared-memory tiles
  * (cuda/reduce.cu, stage_block_values; before them each lane walked its own
- * 128-element block, 0.125 for float32). The short reductions (one thread per
- * output, at most 128 elements each) and the image families are measured by the
- * benchmarks (bench/gpu --smoke) and listed in docs/cuda.md, not asserted here:
- * their figures today are below the targets; except PIL's blur, which must reach
- * the image families' 0.5. On a GPU (no counter) the test skips. */
+ * 128-element block, 0.125 for float32), and so must short rows (rows of 3, 17
+ * and 64 elements: k_red_rows stages a block's rows through shared memory; one
+ * thread per row read 0.03-0.40 before) and columns (axis 0 of (256, 256) and of
+ * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The
+ * image families are measured by the benchmarks (bench/gpu --smoke) and listed in
+ * docs/cuda.md, not asserted here, except PIL's blur, which must reach the image
+ * families' 0.5. On a GPU (no counter) the test skips. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
@@ -93,7 +95,8 @@ static void totals(double *used, double *sect, char *names, size_t cap) {
 /* ---- the ops ------------------------------------------------------------------------------------ */
 
 typedef struct ctx {
-    aug_tensor *a, *b, *out; /* N elements of the case's dtypes, on cuda:0 */
+    aug_tensor *a, *b, *out; /* N elements of the case's dtypes (a: of the case's shape), on cuda:0 */
+    int axis;                /* the reduced axis of the reductions, -1: all */
     aug_rng *rng;
 } ctx;
 typedef aug_status (*op_fn)(ctx *c);
@@ -108,13 +111,14 @@ static aug_status op_fill(ctx *c) {
 static aug_status op_uniform(ctx *c) { return aug_rng_uniform(c->rng, c->out, 0.0, 100.0); }
 static aug_status op_reduce(ctx *c, aug_reduce_op op) {
     aug_tensor *o = NULL;
-    aug_status st = aug_reduce(op, c->a, -1, NULL, 0, 0, &o);
+    aug_status st = c->axis < 0 ? aug_reduce(op, c->a, -1, NULL, 0, 0, &o) : aug_reduce(op, c->a, 1, &c->axis, 0, 0, &o);
     if (o) aug_tensor_free(o);
     return st;
 }
 static aug_status op_sum(ctx *c) { return op_reduce(c, AUG_REDUCE_SUM); }
 static aug_status op_mean(ctx *c) { return op_reduce(c, AUG_REDUCE_MEAN); }
 static aug_status op_max(ctx *c) { return op_reduce(c, AUG_REDUCE_MAX); }
+static aug_status op_argmax(ctx *c) { return op_reduce(c, AUG_REDUCE_ARGMAX); }
 /* PIL's GaussianBlur of the N bytes as 4 planes of 128 x 128 (timm's range of radii). */
 static aug_status op_pil_blur(ctx *c) {
     const int64_t shape[3] = {4, 128, 128};
@@ -126,12 +130,15 @@ static aug_status op_pil_blur(ctx *c) {
     return st;
 }
 
-/* Runs op on fresh tensors of dtypes ta (inputs) and to (output) and checks its
+/* Runs op on fresh tensors of dtypes ta (inputs, a of shape (rows, n / rows) reduced
+ * along `axis`, or of n elements when rows is 0) and to (output) and checks its
  * kernels' efficiency against `least`, naming kernel `expect` among them. */
-static void check_case(const char *what, op_fn op, aug_dtype ta, aug_dtype to, const char *expect, double least) {
-    const int64_t n = N;
+static void check_shaped(const char *what, op_fn op, aug_dtype ta, aug_dtype to, const char *expect, double least,
+                         int64_t rows, int64_t n, int axis) {
     ctx c;
-    c.a = aug_tensor_empty(1, &n, ta, TH_CUDA0);
+    const int64_t shape[2] = {rows, rows ? n / rows : n};
+    c.axis = axis;
+    c.a = rows ? aug_tensor_empty(2, shape, ta, TH_CUDA0) : aug_tensor_empty(1, &n, ta, TH_CUDA0);
     c.b = aug_tensor_empty(1, &n, ta, TH_CUDA0);
     c.out = aug_tensor_empty(1, &n, to, TH_CUDA0);
     const uint64_t seed = 5;
@@ -162,6 +169,10 @@ static void check_case(const char *what, op_fn op, aug_dtype ta, aug_dtype to, c
                  aug_dtype_name(to), eff, least, names);
     aug_rng_free(c.rng);
     aug_tensor_free(c.a), aug_tensor_free(c.b), aug_tensor_free(c.out);
+}
+
+static void check_case(const char *what, op_fn op, aug_dtype ta, aug_dtype to, const char *expect, double least) {
+    check_shaped(what, op, ta, to, expect, least, 0, N, -1);
 }
 
 static const aug_dtype TYPES[] = {AUG_UINT8, AUG_INT16, AUG_FLOAT16, AUG_INT32, AUG_FLOAT32, AUG_FLOAT64, AUG_INT64};
@@ -211,8 +222,9 @@ static void test_reductions(void **state) {
     static const aug_dtype more[] = {AUG_BFLOAT16, AUG_BOOL, AUG_UINT64};
     for (size_t i = 0; i < NTYPES + 3; i++) {
         const aug_dtype t = i < NTYPES ? TYPES[i] : more[i - NTYPES];
-        check_case("sum (all axes)", op_sum, t, t, "k_red_block", 0.9);
-        check_case("mean (all axes)", op_mean, t, t, "k_red_block", 0.9);
+        const int fl = t == AUG_FLOAT16 || t == AUG_BFLOAT16 || t == AUG_FLOAT32 || t == AUG_FLOAT64;
+        check_case("sum (all axes)", op_sum, t, t, fl ? "k_red_fsum" : "k_red_block", 0.9);
+        check_case("mean (all axes)", op_mean, t, t, fl ? "k_red_fsum" : "k_red_block", 0.9);
         if (t != AUG_BOOL) check_case("max (all axes)", op_max, t, t, "k_red_block", 0.9);
     }
 }
@@ -227,6 +239,41 @@ static void test_pil_blur(void **state) {
     check_case("pil_gaussian_blur 4 x 128 x 128", op_pil_blur, AUG_UINT8, AUG_UINT8, "aug__k_blur_pil", 0.5);
 }
 
+/* Short rows (reduced innermost axis of 3, 17, 64 elements) and columns (axis 0 of
+ * (256, 256) and (1024, 64)), every dtype: sum, mean, max, argmax. */
+static void test_reductions_shaped(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    static const aug_dtype all[] = {AUG_BOOL, AUG_INT8, AUG_UINT8, AUG_INT16, AUG_UINT16, AUG_FLOAT16, AUG_BFLOAT16,
+                                    AUG_INT32, AUG_UINT32, AUG_FLOAT32, AUG_FLOAT64, AUG_INT64, AUG_UINT64};
+    static const struct {
+        const char *what, *kernel;
+        int64_t rows, n;
+        int axis;
+    } shapes[] = {
+        {"rows of 3", "k_red_rows", 4096, 4096 * 3, 1},
+        {"rows of 17", "k_red_rows", 1024, 1024 * 17, 1},
+        {"rows of 64", "k_red_rows", 512, 512 * 64, 1},
+        {"columns of (256, 256)", "k_red_cols", 256, 256 * 256, 0},
+        {"columns of (1024, 64)", "k_red_cols", 1024, 1024 * 64, 0},
+    };
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+            const aug_dtype t = all[i];
+            char what[64];
+            snprintf(what, sizeof what, "sum, %s", shapes[k].what);
+            check_shaped(what, op_sum, t, t, shapes[k].kernel, 0.9, shapes[k].rows, shapes[k].n, shapes[k].axis);
+            snprintf(what, sizeof what, "mean, %s", shapes[k].what);
+            check_shaped(what, op_mean, t, t, shapes[k].kernel, 0.9, shapes[k].rows, shapes[k].n, shapes[k].axis);
+            if (t == AUG_BOOL) continue;
+            snprintf(what, sizeof what, "max, %s", shapes[k].what);
+            check_shaped(what, op_max, t, t, shapes[k].kernel, 0.9, shapes[k].rows, shapes[k].n, shapes[k].axis);
+            snprintf(what, sizeof what, "argmax, %s", shapes[k].what);
+            check_shaped(what, op_argmax, t, t, shapes[k].kernel, 0.9, shapes[k].rows, shapes[k].n, shapes[k].axis);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_elementwise),
@@ -234,6 +281,7 @@ int main(void) {
         cmocka_unit_test(test_fills),
         cmocka_unit_test(test_reductions),
         cmocka_unit_test(test_pil_blur),
+        cmocka_unit_test(test_reductions_shaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

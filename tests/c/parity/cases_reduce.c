@@ -5,7 +5,8 @@
  * reductions of several chunks of 65536 (a float sum's order matters: identical
  * on both), a strided one; for argmin / argmax the long runs with late ties and
  * NaNs and the signed zeros of tests/c/test_argminmax.c (whose reference checks
- * the CPU). */
+ * the CPU); short rows and columns (the CUDA backend's k_red_rows and k_red_cols),
+ * also at other launch settings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,6 +144,41 @@ static void run_arg_long(ph_run *r, const ph_case *c) {
     free(v);
 }
 
+/* Short rows (the reduced innermost axis of 1 .. 129 elements) and columns (axis 0
+ * of (N, C), one of them over two chunks), every op; the short ones again at launch
+ * settings of 1 and 33 threads per block, 2 blocks, and at 1024 threads (capped). */
+static void run_rows_cols(ph_run *r, const ph_case *c) {
+    static const aug_dtype dts[] = {AUG_FLOAT32, AUG_FLOAT64, AUG_FLOAT16, AUG_BFLOAT16, AUG_UINT8, AUG_INT64, AUG_BOOL};
+    static const int64_t shapes[][2] = {{300, 1}, {700, 3}, {257, 8}, {130, 9}, {99, 17}, {70, 64}, {40, 127},
+                                        {33, 128}, {9, 129}, {300, 33}, {5, 100}, {1000, 16}};
+    int blocks = 0, threads = 0;
+    aug_get_launch(&blocks, &threads);
+    static const int launch[][2] = {{-1, -1}, {2, 1}, {2, 33}, {0, 1024}};
+    for (size_t l = 0; l < sizeof launch / sizeof launch[0]; l++) {
+        /* the harness's setup restores the setting if a check fails */
+        assert_int_equal(aug_set_launch(launch[l][0] < 0 ? blocks : launch[l][0], launch[l][0] < 0 ? threads : launch[l][1]),
+                         AUG_OK);
+        for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++)
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+                aug_tensor *t, *g;
+                ph_pair(r, 2, shapes[s], dts[k], &t, &g);
+                int ax0 = 0, ax1 = 1;
+                check_reduce(r, c, t, g, 1, &ax1, 0, 0, "short rows");
+                check_reduce(r, c, t, g, 1, &ax0, 0, 0, "columns");
+                aug_tensor_free(t), aug_tensor_free(g);
+            }
+    }
+    assert_int_equal(aug_set_launch(blocks, threads), AUG_OK);
+    for (size_t k = 0; k < 3; k++) { /* columns over two chunks: (65600, 12) */
+        const int64_t shape[2] = {65600, 12};
+        aug_tensor *t, *g;
+        ph_pair(r, 2, shape, dts[k], &t, &g);
+        int ax0 = 0;
+        check_reduce(r, c, t, g, 1, &ax0, 0, 1, "long columns");
+        aug_tensor_free(t), aug_tensor_free(g);
+    }
+}
+
 static const int EVERY_OP[] = {AUG_REDUCE_SUM,  AUG_REDUCE_MIN, AUG_REDUCE_MAX,    AUG_REDUCE_MEAN,  AUG_REDUCE_ALL,
                                AUG_REDUCE_ANY, AUG_REDUCE_ARGMIN, AUG_REDUCE_ARGMAX, -1};
 static const int ARG_OPS[] = {AUG_REDUCE_ARGMIN, AUG_REDUCE_ARGMAX, -1};
@@ -154,6 +190,7 @@ static const ph_case CASES[] = {
     REDUCE("mean", AUG_REDUCE_MEAN),     REDUCE("all", AUG_REDUCE_ALL),       REDUCE("any", AUG_REDUCE_ANY),
     REDUCE("argmin", AUG_REDUCE_ARGMIN), REDUCE("argmax", AUG_REDUCE_ARGMAX),
     {"reduce/long", AUG__FAMILY_REDUCE, -1, 0, 0, 2, EVERY_OP, PH_BOUND_EXACT, run_long},
+    {"reduce/rows+columns", AUG__FAMILY_REDUCE, -1, 0, 0, 2, EVERY_OP, PH_BOUND_EXACT, run_rows_cols},
     {"reduce/argmin+argmax/long", AUG__FAMILY_REDUCE, -1, 0, 0, 2, ARG_OPS, PH_BOUND_EXACT, run_arg_long},
 };
 const ph_case_list ph_cases_reduce = {CASES, sizeof CASES / sizeof CASES[0]};
