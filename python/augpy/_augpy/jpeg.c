@@ -642,9 +642,10 @@ static PyMethodDef decoder_methods[] = {
      "or 12), 'alpha', 'pages', 'compression' (AVIF 'av1'), and 'animated' (WebP, AVIF) or 'tiled' and\n"
      "'planar' (TIFF). page: the TIFF page described (0 the first)."},
     {"_decode_batch", decoder_decode_batch, METH_O,
-     "_decode_batch(files) -> list: decode the files (data as for decode) at once where this decoder has a\n"
-     "batched path (a CUDA decoder whose jpeg_backend is 'hardware ...': the whole baseline JPEGs the JPEG\n"
-     "engines take, in ONE batched nvJPEG call, each image the bytes of decode(file)); None for every other\n"
+     "_decode_batch($self, files, /)\n--\n\n"
+     "Decode the files (data as for decode) at once where this decoder has a batched path (a CUDA\n"
+     "decoder whose jpeg_backend is 'hardware ...': the whole baseline JPEGs the JPEG engines take, in\n"
+     "ONE batched nvJPEG call, each image the bytes of decode(file)); returns a list, None for every other\n"
      "file (and for all on other decoders): decode those with decode, which raises each file's own error."},
     {"__reduce__", decoder_reduce, METH_NOARGS,
      "__reduce__($self, /)\n--\n\n"
