@@ -397,8 +397,17 @@ def timm_recipe_peer(name, threads):
     import torch
     torch.set_num_threads(1)
     if name == "timm":
-        from PIL import Image
+        from PIL import Image, ImageOps
         from timm.data import Mixup, create_transform
+        _pil_posterize = ImageOps.posterize
+        if not getattr(_pil_posterize, "keeps_zero_bits", False):
+            # timm's increasing Posterize reaches 0 bits at magnitude 10 (m9 + mstd noise), which
+            # Pillow 13 refuses ("bits must be between or equal to 1 and 8"); older Pillow
+            # posterized to 0 (black). The peer keeps running as a user on older Pillow saw it.
+            def posterize(img, bits):
+                return img.point([0] * 256 * len(img.getbands())) if bits == 0 else _pil_posterize(img, bits)
+            posterize.keeps_zero_bits = True
+            ImageOps.posterize = posterize
         t = create_transform(SIZE, is_training=True, auto_augment="rand-m9-mstd0.5-inc1", re_prob=0.25,
                              re_mode="pixel", re_count=1, interpolation="random")
         mix = Mixup(mixup_alpha=0.8, cutmix_alpha=1.0, switch_prob=0.5, label_smoothing=0.1, num_classes=1000)
