@@ -83,6 +83,7 @@ class DLDataTypeCode(enum.IntEnum):
 class DLDataType:
     """DLPack data type of tensors. One object exists per supported type (augpy.uint8, ...);
     the constructor returns it (TypeError for an unsupported combination). lanes must be 1.
+    str() is the name ('uint8'), repr() <DLDataType uint8>.
     Equal objects are identical; hashable and picklable."""
 
     def __new__(cls, code: int, bits: int, lanes: int = 1) -> "DLDataType": ...

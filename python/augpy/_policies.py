@@ -178,6 +178,9 @@ class _Policy(Sampled):
         gets ``'policy'``: the (op, magnitude) list it ran (a given one is replayed)."""
         func = type(self).__name__
         image = _image_batch(batch, func, "(N, C, H, W)", pixels=True)
+        if image.dtype not in (_augpy.uint8, _augpy.uint16, _augpy.float32):
+            # checked before any image changes (the ops would refuse it image by image)
+            raise ValueError(f"{func}: batch['image'] must be uint8, uint16 or float32, got {image.dtype}")
         n, _, h, w = image.shape
         augmentation = [dict(a) for a in _augmentation_list(batch.get("augmentation"), n, func)]
         states = self._rng_states(augmentation)

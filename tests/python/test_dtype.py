@@ -28,6 +28,7 @@ def test_attributes(name):
     assert dt.itemsize == bits // 8
     assert dt.name == name
     assert repr(dt) == f"<DLDataType {name}>"
+    assert str(dt) == f"{dt}" == name == dt.name
 
 
 @pytest.mark.parametrize("name", ALL_DTYPE_NAMES)

@@ -138,3 +138,17 @@ def test_bad_input():
     f(frozen, ok_ops, ok_off)  # image 0 inverted, image 1 without ops kept
     got = augpy.tensor_to_array(frozen)
     assert (got[0] == 255).all() and (got[1] == 0).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, np.uint32])
+def test_other_dtypes_are_refused_before_any_image_changes(dtype):
+    """A batch of a dtype the ops do not take is refused by the stage, naming it and the
+    dtype, before any image is changed (not by an op halfway through the batch)."""
+    x = np.arange(4 * 3 * 6 * 5).reshape(4, 3, 6, 5).astype(dtype)
+    t = augpy.array_to_tensor(x.copy())
+    for stage in (augpy.image.RandAugment(2, 9, seed=1), augpy.image.TrivialAugmentWide(seed=1),
+                  augpy.image.AutoAugment(seed=1)):
+        with pytest.raises(ValueError, match=rf"^{type(stage).__name__}: batch\['image'\] must be uint8, uint16 or "
+                                             rf"float32, got {np.dtype(dtype).name}"):
+            stage({"image": t})
+        assert np.array_equal(t.numpy(), x)

@@ -62,6 +62,9 @@ static PyObject *dtype_repr(PyObject *self) {
     return PyUnicode_FromFormat("<DLDataType %s>", traits_of(self)->name);
 }
 
+/* str() is the name, as NumPy's dtypes print: error messages and print() read "float32". */
+static PyObject *dtype_str(PyObject *self) { return dtype_get_name(self, NULL); }
+
 static Py_hash_t dtype_hash(PyObject *self) {
     const aug_dtype_traits *tr = traits_of(self);
     /* Same hash as the (code, bits, lanes) key it stands for, never -1. */
@@ -101,10 +104,12 @@ static PyType_Slot dtype_slots[] = {
     {Py_tp_doc, "DLDataType(code, bits, lanes=1)\n--\n\n"
                 "DLPack data type of tensors. One object exists per supported type (augpy.uint8, ...);\n"
                 "the constructor returns it (TypeError for an unsupported combination). lanes must be 1.\n"
+                "str() is the name ('uint8'), repr() <DLDataType uint8>.\n"
                 "Equal objects are identical; hashable and picklable."},
     {Py_tp_new, dtype_new},
     {Py_tp_dealloc, dtype_dealloc},
     {Py_tp_repr, dtype_repr},
+    {Py_tp_str, dtype_str},
     {Py_tp_hash, dtype_hash},
     {Py_tp_richcompare, dtype_richcompare},
     {Py_tp_getset, dtype_getset},
