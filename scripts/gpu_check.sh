@@ -18,7 +18,7 @@
 #   1 build     nvcc sm_90-only libaug_cuda.so (the flags of `make cuda`, one target), and one
 #               cmake tree: libaug, the CUDA C suites, augpy's extension for this python   ~90-150 s
 #   2 static    check_fatbin.py on the sm_90 SASS: registers x threads of each kernel's
-#               largest launch, local memory, stack, FMA                                      ~15 s
+#               largest launch, local memory, stack, FMA   ~15 s on 16 cores (95 s on 2: the dry run's box is 240 s)
 #   3 C suites  every test labelled cuda (CMake's AUG_CUDA_DEVICE_TESTS, test_cuda_nvjpeg) on cuda:0 ~60-90 s
 #   4 probes    cuda_module_check.py; scripts/gpu_probe.py: nvJPEG against libjpeg-turbo's fast-upsampling decode,
 #               back-to-back decodes behind a busy stream, 1024-thread launches, host waits  ~30 s
@@ -182,7 +182,7 @@ if [ -f "$FATBIN" ]; then
   # the PTX is what tells the checker each kernel's __launch_bounds__ (.maxntid) and that a division's
   # FMAs are its expansion: without it every bounded kernel reads as a 1024-thread one (68 false
   # violations on the first H200 run)
-  tbox 90 "$R" "$PY" scripts/check_fatbin.py --cuobjdump "$CUOBJDUMP" --nvdisasm "$NVDISASM" --sass-targets sm_90 \
+  tbox 240 "$R" "$PY" scripts/check_fatbin.py --cuobjdump "$CUOBJDUMP" --nvdisasm "$NVDISASM" --sass-targets sm_90 \
     --ptx-targets "$([ "$DRY" = 1 ] && echo compute_100 || echo compute_90)" --fma-allowed "$FMA" --stack-allowed "$STK" \
     --vector-kernels "$VEC" --vector-require "$VREQ" --kernels "$FATBIN"
   step "check_fatbin (sm_90: resources, local memory, stack, FMA, vector fast paths)" $?
