@@ -10,6 +10,10 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import ON_CUDA
+
+# NumPy arrays in and out: the CPU kernel in every session; the CPU sessions (plain, ASan) run it
+pytestmark = pytest.mark.skipif(ON_CUDA, reason="the CPU kernel's SIMD paths; the CPU sessions run it")
 
 CASES = r'''
 import sys
