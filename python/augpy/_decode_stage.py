@@ -444,7 +444,10 @@ class DecodeWarp:
 
     def _batch_phase(self, index, images, params, buffer, handoff):
         """_batch_job on a decoder thread (the caller's without a pool): (indices done, events,
-        failures); an exception while it runs leaves it pending for _settle, as _fill's jobs."""
+        failures); an exception while it runs leaves it pending for _settle, as _fill's jobs. A CPU
+        batch has no batched decoder: no job for it (a hand-off per batch on the hot path)."""
+        if buffer.device == "cpu":
+            return set(), [], {}
         if self._pool is None:
             return self._batch_job(images, params, buffer, handoff)
         future = self._pool.submit(self._batch_job, images, params, buffer, handoff)
