@@ -113,6 +113,16 @@ IMAGE_OP = {"Identity": 0, "Warp": 1, "Brightness": 2, "Contrast": 3, "Color": 4
 _NO_ROW = object()  # _op_row's answer for an op _image_ops_batch does not run
 
 
+def _value_row(op, arg=0.0):
+    """The row of a pixel-value op (IMAGE_OP's name) with its argument."""
+    return [IMAGE_OP[op], float(arg)] + [0.0] * 6
+
+
+def _solarize_bound(dtype):
+    """torchvision's bound of Solarize's magnitude: the dtype's largest value (_max_value), 1.0 for floats."""
+    return 1.0 if dtype in (_augpy.float32, _augpy.float64) else 65535.0 if dtype == _augpy.uint16 else 255.0
+
+
 def _warp_row(matrix):
     """The row of a warp by the (2, 3) float32 inverse map `matrix` (same size, the stage's fill)."""
     return [IMAGE_OP["Warp"], 0.0] + [float(v) for v in np.asarray(matrix, np.float32).reshape(6)]
@@ -141,9 +151,7 @@ def _apply_one(t, op, m, interpolation, fill):
     if op == "Posterize":
         return _augpy.posterize(t, int(m))
     if op == "Solarize":
-        # torchvision's bound: the dtype's largest value (_max_value), 1.0 for floats
-        bound = 1.0 if t.dtype in (_augpy.float32, _augpy.float64) else 65535.0 if t.dtype == _augpy.uint16 else 255.0
-        return _augpy.solarize(t, bound * m)
+        return _augpy.solarize(t, _solarize_bound(t.dtype) * m)
     if op == "AutoContrast":
         return _augpy.autocontrast(t)
     if op == "Equalize":
@@ -241,13 +249,12 @@ class _Policy(Sampled):
                 mat = _affine._affine_matrices(1, h, w, 0.0, tr, 1.0, (0.0, 0.0), None, func)
             return _warp_row(_affine._augpy_matrix(mat, (h, w), (h, w))[0])
         if op == "Solarize":
-            bound = 1.0 if dtype in (_augpy.float32, _augpy.float64) else 65535.0 if dtype == _augpy.uint16 else 255.0
-            return [IMAGE_OP["Solarize"], bound * m] + [0.0] * 6
+            return _value_row("Solarize", _solarize_bound(dtype) * m)
         if op == "Posterize":
-            return [IMAGE_OP["Posterize"], float(int(m))] + [0.0] * 6
+            return _value_row("Posterize", int(m))
         if op in ("Brightness", "Color", "Contrast", "Sharpness"):
-            return [IMAGE_OP[op], 1.0 + m] + [0.0] * 6
-        return [IMAGE_OP[op], 0.0] + [0.0] * 6  # AutoContrast, Equalize, Invert
+            return _value_row(op, 1.0 + m)
+        return _value_row(op)  # AutoContrast, Equalize, Invert
 
 
 class RandAugment(_Policy):

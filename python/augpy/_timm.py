@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _augpy
 from ._colour_stages import _image_batch
-from ._policies import _NO_ROW, IMAGE_OP, _Policy, _check_int, _check_op, _warp_row
+from ._policies import _NO_ROW, _Policy, _check_int, _check_op, _value_row, _warp_row
 from . import _timm_3a
 
 _LEVEL_DENOM = 10.0
@@ -151,18 +151,18 @@ def _op_row(op, arg, h, w):
     if op in ("Desaturate", "GaussianBlur"):
         return _NO_ROW
     if op in ("AutoContrast", "Equalize", "Invert"):
-        return [IMAGE_OP[op], 0.0] + [0.0] * 6
+        return _value_row(op)
     if op == "Rotate":
         return _warp_row(_pil_matrix(_pil_rotate_data(arg, w, h))) if arg % 360.0 else None
     if op.startswith("Posterize"):
-        return [IMAGE_OP["Posterize"], float(int(arg))] + [0.0] * 6 if arg < 8 else None
+        return _value_row("Posterize", int(arg)) if arg < 8 else None
     if op.startswith("Solarize") and op != "SolarizeAdd":
-        return [IMAGE_OP["Solarize"], arg] + [0.0] * 6 if arg <= 255 else None
+        return _value_row("Solarize", arg) if arg <= 255 else None
     if op == "SolarizeAdd":
-        return [IMAGE_OP["SolarizeAdd"], float(int(arg))] + [0.0] * 6
+        return _value_row("SolarizeAdd", int(arg))
     for name in ("Color", "Contrast", "Brightness", "Sharpness"):
         if op in (name, name + "Increasing"):
-            return [IMAGE_OP[name], arg] + [0.0] * 6
+            return _value_row(name, arg)
     data = {"ShearX": (1, arg, 0, 0, 1, 0), "ShearY": (1, 0, 0, arg, 1, 0), "TranslateXRel": (1, 0, arg * w, 0, 1, 0),
             "TranslateYRel": (1, 0, 0, 0, 1, arg * h)}[op]
     return _warp_row(_pil_matrix(data))
