@@ -17,7 +17,7 @@ APT_PACKAGES := build-essential cmake pkg-config libcmocka-dev libopenblas-dev l
                 libwebp-dev libtiff-dev libavif-dev
 # The libFuzzer targets (tests/fuzz) build with clang.
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
-PY_TEST_DEPS := numpy pytest hypothesis opencv-python-headless pillow mypy 'ray[data]==2.60.0'
+PY_TEST_DEPS := numpy pytest pytest-xdist hypothesis opencv-python-headless pillow mypy 'ray[data]==2.60.0'
 PY_BUILD_DEPS := 'scikit-build-core>=0.10' pip
 
 .PHONY: all deps build build-asan ctest ctest-asan fuzz-smoke fuzz-python venv venv-base pytest pytest-cpu pytest-emu pyasan pytest-asan \
@@ -79,12 +79,11 @@ ctest: cuda-emu
 	cd build && ctest --output-on-failure -j$(JOBS)
 
 # The suite once more under AddressSanitizer + UndefinedBehaviorSanitizer (the emulated CUDA
-# module too), and the CUDA parity tests with the threads of each block in shuffled order.
+# module too; there the CUDA parity harness runs with the threads of each block in shuffled
+# order, and test_cuda_runtime both ways: CMakeLists.txt).
 ctest-asan: build-asan
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
-	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  sh -c 'export AUG_EMU_ORDER=shuffle AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1; ./test_cuda_parity && ./test_cuda_runtime'
 
 # .venv with the test dependencies, then augpy installed into it.
 venv-base: deps
@@ -96,12 +95,19 @@ venv: venv-base
 	$(VPY) -m pip install -q --no-build-isolation .
 
 # pytest on the CPU, then the whole suite again with the emulated CUDA devices present (cuda:0 is
-# then the default device, so every test runs there; multi-device tests use cuda:1), once more
-# with cuda:1 the default, then the CPU and cuda:0 sessions under ASan+UBSan.
+# then the default device, so every test runs there; multi-device tests use cuda:1), the decode
+# suites on the stand-in nvJPEG, then under ASan+UBSan on the CPU and on the emulated devices
+# with cuda:1 the default.
 pytest: pytest-cpu pytest-emu pytest-asan
 
+# Each pass spreads its tests over PYTEST_WORKERS processes (pytest-xdist; JOBS, at most 4: each
+# worker collects the whole suite, ~20 CPU-s, and an ASan worker holds ~1.5 GiB). On 2 cores the
+# passes take about 2/3 of their one-process time. PYTEST_WORKERS=0 runs them in one process.
+PYTEST_WORKERS ?= $(shell n=$(JOBS); [ "$$n" -gt 4 ] && n=4; echo $$n)
+PYTEST = -m pytest -q -p no:cacheprovider $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist worksteal)
+
 pytest-cpu: venv
-	cd tests/python && ../../$(VPY) -m pytest -q -p no:cacheprovider .
+	cd tests/python && ../../$(VPY) $(PYTEST) .
 
 # The decode tests once more with the emulator's stand-in nvJPEG (AUG_EMU_NVJPEG=1: Decoder().engine is
 # 'nvjpeg', whole-image JPEG decodes take cuda/jpeg.cu's nvJPEG path); 1m40s on a 2-core machine.
@@ -109,27 +115,27 @@ NVJPEG_TESTS = test_jpeg.py test_jpeg_roi.py test_png.py test_formats.py test_im
   test_imagenet_recipe.py test_targets_stages.py test_loader.py test_data.py test_rrc.py test_dali_rrc.py \
   test_fork.py test_hostile.py test_leak.py test_nvjpeg_backend.py test_u16_pipeline.py
 
-# test_stubs only reads the stubs (it ran in pytest-cpu). The cuda:1 pass checks that nothing assumes
-# device 0, and the ASan pass on the emulated devices (pytest-asan) looks for memory errors; both
-# leave out the suites whose device path cuda:0 already covered and whose cost is elsewhere: the
-# docs' examples, argument-parsing leaks, hostile loader sources, a signal during a decode, DALI's
-# expression regressions (their kernels are in the parity harness, which ctest-asan runs shuffled).
+# test_stubs only reads the stubs (it ran in pytest-cpu). The ASan pass on the emulated devices
+# (pytest-asan) runs with cuda:1 the default, so that it also checks that nothing assumes device 0;
+# it leaves out the suites whose device path the cuda:0 pass already covered and whose cost is
+# elsewhere: the docs' examples, argument-parsing leaks, hostile loader sources, a signal during a
+# decode, DALI's expression regressions (their kernels are in the parity harness, which ctest-asan
+# runs shuffled).
 EMU_CUDA1_SKIP = test_stubs.py test_docs_examples.py test_leak_index.py test_hostile_sources.py \
   test_decode_interrupt.py test_dali_regressions.py
 
 pytest-emu: venv cuda-emu
-	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ../../$(VPY) -m pytest -q -p no:cacheprovider \
+	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 ../../$(VPY) $(PYTEST) \
 	  --ignore=test_stubs.py .
-	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_DEVICE=cuda:1 ../../$(VPY) -m pytest -q -p no:cacheprovider \
-	  $(addprefix --ignore=,$(EMU_CUDA1_SKIP)) .
-	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_EMU_NVJPEG=1 ../../$(VPY) -m pytest -q -p no:cacheprovider \
+	cd tests/python && AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_EMU_NVJPEG=1 ../../$(VPY) $(PYTEST) \
 	  $(NVJPEG_TESTS)
 
 # augpy built with ASan+UBSan into build-pyasan/ (not installed; the interpreter preloads libasan, and
 # libstdc++ after it: ASan intercepts __cxa_throw, and without libstdc++ loaded at start-up a C++
 # exception thrown inside a peer such as OpenCV fails ASan's CHECK and aborts the run),
 # and the suite under it twice: on the CPU, and on the ASan build of the emulated devices with the
-# threads of each block in shuffled order. test_stubs (mypy, stubtest) only reads the stubs.
+# threads of each block in shuffled order and cuda:1 the default. test_stubs (mypy, stubtest) only
+# reads the stubs.
 PYASAN_DIR := build-pyasan
 PYASAN_RUN = cd tests/python && PYTHONPATH=$(CURDIR)/$(PYASAN_DIR) \
   LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libstdc++.so)" \
@@ -140,9 +146,9 @@ pyasan: venv build-asan
 	  -C cmake.define.AUG_SANITIZE=address,undefined -C cmake.build-type=Debug -C build-dir=$(PYASAN_DIR)-cmake .
 
 pytest-asan: pyasan
-	$(PYASAN_RUN) ../../$(VPY) -m pytest -q -p no:cacheprovider --ignore=test_stubs.py .
+	$(PYASAN_RUN) ../../$(VPY) $(PYTEST) --ignore=test_stubs.py .
 	$(PYASAN_RUN) AUG_CUDA_BACKEND=emu AUG_REQUIRE_CUDA=1 AUG_CUDA_MODULE=$(CURDIR)/build-asan/libaug_cuda_emu.so \
-	  AUG_EMU_ORDER=shuffle ../../$(VPY) -m pytest -q -p no:cacheprovider $(addprefix --ignore=,$(EMU_CUDA1_SKIP)) .
+	  AUG_EMU_ORDER=shuffle AUG_DEVICE=cuda:1 ../../$(VPY) $(PYTEST) $(addprefix --ignore=,$(EMU_CUDA1_SKIP)) .
 
 # Each fuzz target once over its seed corpus (crash regressions) under ASan+UBSan.
 fuzz-smoke: deps
