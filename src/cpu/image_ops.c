@@ -7,7 +7,8 @@
  * more CPU time than they save (docs/policies.md, "Speed"). Results are those
  * of the ops called one by one: the tasks are fixed per image and no op's
  * result depends on the thread count. Devices other than the CPU run the
- * images in order on the calling thread (their ops queue on its stream). */
+ * images in order on the calling thread (their ops queue on its stream, with
+ * no host wait between images; a background on the device is read back once). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -158,11 +159,17 @@ aug_status aug_image_ops_batch(aug_tensor *batch, const aug_image_op *ops, const
     if (s) return s;
     /* A background on the batch's GPU is read back once here (one wait), not by every warp
      * (one on another device is left for the warp to refuse). */
+    int warps = 0;
+    for (int64_t j = 0; j < offsets[batch->shape[0]]; j++) warps |= ops[j].kind == AUG_IMAGE_OP_WARP_AFFINE;
     aug_tensor *host_bg = NULL;
-    if (background && background->device.type != AUG_DEVICE_CPU && background->device.type == batch->device.type &&
-        background->device.id == batch->device.id) {
+    if (warps && background && background->device.type != AUG_DEVICE_CPU &&
+        background->device.type == batch->device.type && background->device.id == batch->device.id) {
         host_bg = aug_tensor_to(background, aug_cpu_device());
-        if (!host_bg) return aug__error(aug_last_status(), FUNC, "background: %s", aug_last_error());
+        if (!host_bg) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", aug_last_error());
+            return aug__error(aug_last_status(), FUNC, "background: %s", msg);
+        }
     }
     ops_job job = {.batch = batch, .ops = ops, .offsets = offsets, .background = host_bg ? host_bg : background,
                    .err_image = -1};
