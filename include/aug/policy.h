@@ -4,9 +4,11 @@
  * aug_image_ops_batch runs image i's list on batch[i], in place. On the CPU the
  * images are spread over the worker pool (aug_get_num_threads), each image's
  * ops one after another on one thread, so no op is a pool job of its own; on
- * other devices the images run in order on the calling thread's stream. The
- * result is bit for bit that of calling the ops one by one (each through its
- * own function, below) and copying the result into batch[i]. */
+ * other devices the images run in order on the calling thread's stream, the
+ * call returning without waiting for the device (no op of the list waits on
+ * the host, nor does the loop between them). The result is bit for bit that
+ * of calling the ops one by one (each through its own function, below) and
+ * copying the result into batch[i]. */
 #ifndef AUG_POLICY_H
 #define AUG_POLICY_H
 
@@ -31,7 +33,9 @@ typedef enum aug_image_op_kind {
     AUG_IMAGE_OP_SOLARIZE_ADD = 8, /* timm's SolarizeAdd: x < 128 ? x + arg (saturating) : x; arg an integer */
     AUG_IMAGE_OP_AUTOCONTRAST = 9, /* aug_autocontrast */
     AUG_IMAGE_OP_EQUALIZE = 10,    /* aug_equalize */
-    AUG_IMAGE_OP_INVERT = 11       /* aug_invert */
+    AUG_IMAGE_OP_INVERT = 11,      /* aug_invert */
+    AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR = 12 /* aug_pil_gaussian_blur_single(radius = arg): PIL's GaussianBlur
+                                         * (timm's GaussianBlur), uint8 only; radius 0 copies */
 } aug_image_op_kind;
 
 typedef struct aug_image_op {
@@ -43,11 +47,14 @@ typedef struct aug_image_op {
 /* batch: (N, C, H, W) on any device, layout "NCHW" or none, any strides; offsets: N + 1 nondecreasing indices into ops, offsets[0]
  * = 0: image i runs ops[offsets[i]] ... ops[offsets[i + 1] - 1] in that order
  * and the result is written back into batch[i]. background: the warps' fill
- * (as aug_warp_affine_ex: NULL for zeros, or one value per channel);
+ * (as aug_warp_affine_ex: NULL for zeros, or one value per channel: on the
+ * CPU, or on the batch's device, read back once per call, one host wait);
  * interpolation: the warps' (linear or nearest). Errors (AUG_ERR_VALUE unless
- * the op's own function says otherwise): a bad batch, offsets or op kind, and
- * any error of an op, as "aug_image_ops_batch: image i, op j: <its message>";
- * images other than the failing one may then hold their results. Borrows
+ * the op's own function says otherwise): a bad batch, offsets or op kind, a
+ * posterize / solarize-add argument that is not an integer in range, a blur
+ * radius outside [0, 1e6] or NaN, a blur on a batch that is not uint8
+ * (AUG_ERR_TYPE), all refused before any image changes; and any error of an
+ * op, as "aug_image_ops_batch: image i, op j: <its message>"; images other than the failing one may then hold their results. Borrows
  * everything. */
 AUG_API aug_status aug_image_ops_batch(aug_tensor *batch, const aug_image_op *ops, const int64_t *offsets,
                                        const aug_tensor *background, aug_interp interpolation);

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _augpy
 from ._colour_stages import _image_batch
-from ._policies import _NO_ROW, _Policy, _check_int, _check_op, _value_row, _warp_row
+from ._policies import _Policy, _check_int, _check_op, _value_row, _warp_row
 from . import _timm_3a
 
 _LEVEL_DENOM = 10.0
@@ -146,10 +146,12 @@ def _pil_matrix(data):
 
 
 def _op_row(op, arg, h, w):
-    """_apply_one's op as an _augpy._image_ops_batch row (None: the image is kept; _NO_ROW: the
-    '3a' ops, which it does not run)."""
-    if op in ("Desaturate", "GaussianBlur"):
-        return _NO_ROW
+    """_apply_one's op as an _augpy._image_ops_batch row (None: the image is kept), with
+    _apply_one's checks."""
+    if op == "Desaturate":
+        return _value_row("Color", _timm_3a.desaturate_factor(arg))  # _timm_3a.desaturate's adjust_saturation
+    if op == "GaussianBlur":
+        return _value_row("GaussianBlur", _timm_3a.check_radius(arg))
     if op in ("AutoContrast", "Equalize", "Invert"):
         return _value_row(op)
     if op == "Rotate":

@@ -29,15 +29,26 @@ def pil_gaussian_blur(image, radius):
     if t.ndim != 3 or t.dtype != _augpy.uint8:
         raise ValueError(f"{func}: GaussianBlur takes a uint8 (C, H, W) image, got {t.dtype} of shape "
                          f"{tuple(t.shape)}")
+    return _augpy.pil_gaussian_blur_single(t, check_radius(radius))
+
+
+def check_radius(radius):
+    """GaussianBlur's radius, checked (apply_timm_policy's message)."""
     if not (math.isfinite(radius) and radius >= 0):
-        raise ValueError(f"{func}: GaussianBlur's radius must be a finite number >= 0, got {radius!r}")
-    return _augpy.pil_gaussian_blur_single(t, radius)
+        raise ValueError(f"augpy.image.apply_timm_policy: GaussianBlur's radius must be a finite number >= 0, got "
+                         f"{radius!r}")
+    return radius
+
+
+def desaturate_factor(arg):
+    """timm's desaturate as PIL's ImageEnhance.Color factor: min(1, max(0, 1 - arg))."""
+    return min(1.0, max(0.0, 1.0 - arg))
 
 
 def desaturate(image, arg):
-    """timm's desaturate: PIL's ImageEnhance.Color at factor min(1, max(0, 1 - arg)) (arg 1:
+    """timm's desaturate: PIL's ImageEnhance.Color at factor desaturate_factor(arg) (arg 1:
     grayscale, 0: unchanged), as augpy.adjust_saturation (a new tensor)."""
-    return _augpy.adjust_saturation(image, min(1.0, max(0.0, 1.0 - arg)))
+    return _augpy.adjust_saturation(image, desaturate_factor(arg))
 
 
 # timm's LEVEL_TO_ARG of the two ops (_minmax_level_to_arg: min + (max - min) * level / 10, clamped)
@@ -89,6 +100,7 @@ class TimmAutoAugment(_Policy):
 
     key = "timm_auto_augment"
     draws = 3  # the sub-policy, the magnitude noise, the blur radius
+    interpolation, fill = "bilinear", (128, 128, 128)  # apply_timm_policy's, for a replayed list's warps
 
     def __init__(self, policy="3a", magnitude_std=0.0, seed=None):
         func = "TimmAutoAugment"
@@ -123,10 +135,12 @@ class TimmAutoAugment(_Policy):
 
     def _apply_ops(self, image, ops):
         from ._timm import apply_timm_policy
-        return apply_timm_policy(image, ops)
+        return apply_timm_policy(image, ops, self.interpolation, self.fill)
 
-    def _apply_batch(self, image, all_ops):
-        return False  # Desaturate and the blur have no _image_ops_batch row: image by image
+    def _op_row(self, item, h, w, dtype):
+        from ._timm import TIMM_OPS, _check_op, _op_row
+        op, arg = _check_op(item, TIMM_OPS, "augpy.image.apply_timm_policy", "argument", none_ok=True)
+        return _op_row(op, arg, h, w)
 
     def __call__(self, batch):
         image = _image_batch(batch, "TimmAutoAugment", "uint8 (N, C, H, W)", pixels=True)

@@ -7,7 +7,8 @@
  * more CPU time than they save (docs/policies.md, "Speed"). Results are those
  * of the ops called one by one: the tasks are fixed per image and no op's
  * result depends on the thread count. Devices other than the CPU run the
- * images in order on the calling thread (their ops queue on its stream). */
+ * images in order on the calling thread (their ops queue on its stream, with
+ * no host wait between images; a background on the device is read back once). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "aug/image.h"
 #include "aug/ops.h"
 #include "aug/policy.h"
+#include "core/blur.h"
 #include "core/error.h"
 #include "cpu/pool.h"
 
@@ -69,6 +71,7 @@ static aug_status run_op(const ops_job *job, const aug_image_op *op, const aug_t
     case AUG_IMAGE_OP_AUTOCONTRAST: return aug_autocontrast(cur, res);
     case AUG_IMAGE_OP_EQUALIZE: return aug_equalize(cur, res);
     case AUG_IMAGE_OP_INVERT: return aug_invert(cur, res);
+    case AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR: return aug_pil_gaussian_blur_single(cur, arg, res);
     default: return AUG_OK; /* IDENTITY (kinds are checked before the job) */
     }
 }
@@ -129,8 +132,17 @@ static aug_status check_args(const aug_tensor *batch, const aug_image_op *ops, c
     if (offsets[n] > 0 && !ops) return aug__error(AUG_ERR_VALUE, FUNC, "ops is NULL with %lld ops", (long long)offsets[n]);
     for (int64_t j = 0; j < offsets[n]; j++) {
         const aug_image_op *op = &ops[j];
-        if ((int)op->kind < AUG_IMAGE_OP_IDENTITY || (int)op->kind > AUG_IMAGE_OP_INVERT)
+        if ((int)op->kind < AUG_IMAGE_OP_IDENTITY || (int)op->kind > AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR)
             return aug__error(AUG_ERR_VALUE, FUNC, "ops[%lld]: no op kind %d", (long long)j, (int)op->kind);
+        if (op->kind == AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR) { /* the function's own checks, before any image changes */
+            if (batch->dtype != AUG_UINT8)
+                return aug__error(AUG_ERR_TYPE, FUNC, "ops[%lld]: pil_gaussian_blur takes uint8, got %s", (long long)j,
+                                  aug_dtype_name(batch->dtype));
+            if (!(op->arg >= 0.0 && op->arg <= AUG__PIL_RADIUS_MAX)) /* NaN too */
+                return aug__error(AUG_ERR_VALUE, FUNC,
+                                  "ops[%lld]: pil_gaussian_blur's radius must be in [0, %g], got %g", (long long)j,
+                                  AUG__PIL_RADIUS_MAX, op->arg);
+        }
         int integral = op->kind == AUG_IMAGE_OP_POSTERIZE || op->kind == AUG_IMAGE_OP_SOLARIZE_ADD;
         double lo = op->kind == AUG_IMAGE_OP_POSTERIZE ? 0 : -1e15, hi = op->kind == AUG_IMAGE_OP_POSTERIZE ? 32 : 1e15;
         if (integral && !(op->arg >= lo && op->arg <= hi && op->arg == (double)(int64_t)op->arg))
@@ -145,7 +157,22 @@ aug_status aug_image_ops_batch(aug_tensor *batch, const aug_image_op *ops, const
                                const aug_tensor *background, aug_interp interpolation) {
     aug_status s = check_args(batch, ops, offsets, interpolation);
     if (s) return s;
-    ops_job job = {.batch = batch, .ops = ops, .offsets = offsets, .background = background, .err_image = -1};
+    /* A background on the batch's GPU is read back once here (one wait), not by every warp
+     * (one on another device is left for the warp to refuse). */
+    int warps = 0;
+    for (int64_t j = 0; j < offsets[batch->shape[0]]; j++) warps |= ops[j].kind == AUG_IMAGE_OP_WARP_AFFINE;
+    aug_tensor *host_bg = NULL;
+    if (warps && background && background->device.type != AUG_DEVICE_CPU &&
+        background->device.type == batch->device.type && background->device.id == batch->device.id) {
+        host_bg = aug_tensor_to(background, aug_cpu_device());
+        if (!host_bg) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", aug_last_error());
+            return aug__error(aug_last_status(), FUNC, "background: %s", msg);
+        }
+    }
+    ops_job job = {.batch = batch, .ops = ops, .offsets = offsets, .background = host_bg ? host_bg : background,
+                   .err_image = -1};
     job.wopts = aug_warp_options_default();
     job.wopts.interpolation = interpolation;
     job.wopts.layout = "CHW";
@@ -161,6 +188,7 @@ aug_status aug_image_ops_batch(aug_tensor *batch, const aug_image_op *ops, const
         for (int64_t i = 0; i < n && job.err_image < 0; i++) run_image(&job, i, 0);
     }
     pthread_mutex_destroy(&job.lock);
+    aug_tensor_free(host_bg);
     if (job.err_image >= 0) {
         if (job.err_op >= 0)
             s = aug__error(job.err_status, FUNC, "image %lld, op %lld: %s", (long long)job.err_image,

@@ -2,9 +2,10 @@
  * waits inside an op"). Each family (warp, batch warp, box, Gaussian and PIL's
  * blur, resize, crop-mirror-normalize, colour jitter with and without its fused
  * lighting, lighting of 8-bit, 16-bit and float images, take, Gaussian noise,
- * the tone ops with operands per image, equalize and adjust_sharpness)
- * is called once to warm the pools up, then behind a busy stream: the call must
- * return while the stream is still busy, with no host wait counted (on the
+ * the tone ops with operands per image, equalize, adjust_sharpness, and
+ * aug_image_ops_batch with every op kind) is called once to warm the pools
+ * up, then behind a busy stream: the call must return while the stream is
+ * still busy, with no host wait counted (on the
  * emulated devices, whose runtime counts the synchronisations, blocking copies,
  * pageable uploads and implicitly synchronising calls of each thread:
  * aug_emu_host_waits, found with dlsym in the loaded module), and its result
@@ -186,6 +187,34 @@ static aug_status op_sharpness(const ctx *c, int k, aug_tensor **out) {
     return aug_adjust_sharpness(c->in, f, 2, out);
 }
 
+/* aug_image_ops_batch on a copy of in (3 images): every op kind, each image its own list */
+static aug_status op_image_ops(const ctx *c, int k, aug_tensor **out) {
+    const float kf = (float)(k % 7);
+    const aug_image_op ops[] = {
+        {AUG_IMAGE_OP_WARP_AFFINE, 0, {0.9f, 0.05f * kf, 0.5f, 0.0f, 1.1f, -1.0f}},
+        {AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR, 0.3 + 0.25 * (k % 6), {0}},
+        {AUG_IMAGE_OP_SATURATION, 0.0, {0}}, /* timm's Desaturate at 1 */
+        {AUG_IMAGE_OP_SHARPNESS, 0.5 * (k % 5), {0}},
+        {AUG_IMAGE_OP_POSTERIZE, 1 + k % 8, {0}},
+        {AUG_IMAGE_OP_SOLARIZE, 20.0 * (k % 9), {0}},
+        {AUG_IMAGE_OP_SOLARIZE_ADD, 10 * (k % 5), {0}},
+        {AUG_IMAGE_OP_AUTOCONTRAST, 0, {0}},
+        {AUG_IMAGE_OP_EQUALIZE, 0, {0}},
+        {AUG_IMAGE_OP_BRIGHTNESS, 0.8 + 0.05 * (k % 9), {0}},
+        {AUG_IMAGE_OP_CONTRAST, 1.3 - 0.05 * (k % 7), {0}},
+        {AUG_IMAGE_OP_INVERT, 0, {0}},
+        {AUG_IMAGE_OP_IDENTITY, 0, {0}},
+    };
+    const int64_t offsets[4] = {0, 5, 9, 13};
+    const float fill[3] = {10.0f * kf, 128.0f, 255.0f};
+    aug_tensor *bg = floats(fill, 3); /* on the host: the warps read it without a wait */
+    *out = aug_tensor_empty(c->in->ndim, c->in->shape, c->in->dtype, c->in->device);
+    aug_status st = *out && bg ? aug_copy(c->in, *out) : AUG_ERR_MEMORY;
+    if (!st) st = aug_image_ops_batch(*out, ops, offsets, bg, AUG_INTERP_LINEAR);
+    aug_tensor_free(bg);
+    return st;
+}
+
 typedef struct family {
     const char *name;
     op_fn run;
@@ -215,6 +244,7 @@ static const family FAMILIES[] = {
     {"solarize, per-image thresholds", op_solarize, AUG_FLOAT32, 4, {2, 3, 9, 11}},
     {"equalize", op_equalize, AUG_UINT8, 4, {2, 3, 9, 11}},
     {"adjust_sharpness, per-image factors", op_sharpness, AUG_FLOAT32, 4, {2, 3, 9, 11}},
+    {"image_ops_batch, every op kind", op_image_ops, AUG_UINT8, 4, {3, 3, 9, 11}},
 };
 enum { NFAM = sizeof FAMILIES / sizeof FAMILIES[0] };
 

@@ -1,12 +1,13 @@
 /* test_image_ops.c: aug_image_ops_batch (aug/policy.h) against its definition
  * written out here: each image's ops through their own functions one by one,
  * the result copied into batch[i]. Every op kind, uint8 / uint16 / float32,
- * 1, 2 and 3 threads, a strided batch; on the emulated CUDA device the same
- * bytes as the CPU; then the argument errors and an op's error with their
- * messages. */
+ * 1, 2 and 3 threads, a strided batch (PIL's blur on uint8 only); on the
+ * emulated CUDA device the same bytes as the CPU; then the argument errors
+ * (refused before any image changes) and an op's error with their messages. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ static const aug_image_op OPS[] = {
     {AUG_IMAGE_OP_POSTERIZE, 3, {0}},
     {AUG_IMAGE_OP_SOLARIZE, 0.4, {0}}, /* scaled to the dtype's range below */
     {AUG_IMAGE_OP_SOLARIZE_ADD, 40, {0}},
+    {AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR, 1.3, {0}}, /* uint8 only: identity for the other dtypes below */
     {AUG_IMAGE_OP_EQUALIZE, 0, {0}},
     {AUG_IMAGE_OP_AUTOCONTRAST, 0, {0}},
     {AUG_IMAGE_OP_SHARPNESS, 1.7, {0}},
@@ -35,15 +37,20 @@ static const aug_image_op OPS[] = {
     {AUG_IMAGE_OP_IDENTITY, 0, {0}},
     {AUG_IMAGE_OP_INVERT, 0, {0}},
     {AUG_IMAGE_OP_WARP_AFFINE, 0, {1.0f, 0.0f, 3.0f, 0.0f, 1.0f, 0.0f}},
+    {AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR, 0.45, {0}},
+    {AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR, 0.0, {0}}, /* a copy */
 };
-static const int64_t OFFSETS[NIMG + 1] = {0, 2, 5, 5, 11, 13};
+static const int64_t OFFSETS[NIMG + 1] = {0, 2, 6, 6, 12, 16};
 
 static double bound_of(aug_dtype dt) { return dt == AUG_UINT8 ? 255.0 : dt == AUG_UINT16 ? 65535.0 : 1.0; }
 
-/* OPS with solarize's threshold in dt's range (uint8 / uint16 have no solarize-add above 127 here). */
+/* OPS with solarize's threshold in dt's range (uint8 / uint16 have no solarize-add above 127 here);
+ * PIL's blur (uint8 only) as identity for the other dtypes. */
 static void ops_for(aug_dtype dt, aug_image_op *ops) {
     memcpy(ops, OPS, sizeof OPS);
     ops[3].arg *= bound_of(dt);
+    for (size_t j = 0; j < sizeof OPS / sizeof OPS[0]; j++)
+        if (ops[j].kind == AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR && dt != AUG_UINT8) ops[j].kind = AUG_IMAGE_OP_IDENTITY;
 }
 
 /* The definition: each op of image i by its function, then copied back. */
@@ -84,6 +91,7 @@ static void reference(aug_tensor *batch, const aug_image_op *ops, const aug_tens
             case AUG_IMAGE_OP_AUTOCONTRAST: s = aug_autocontrast(in, &r); break;
             case AUG_IMAGE_OP_EQUALIZE: s = aug_equalize(in, &r); break;
             case AUG_IMAGE_OP_INVERT: s = aug_invert(in, &r); break;
+            case AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR: s = aug_pil_gaussian_blur_single(in, a, &r); break;
             default: break;
             }
             assert_int_equal(s, AUG_OK);
@@ -209,6 +217,27 @@ static void test_errors(void **state) {
            "ops[0]: solarize_add needs an integer argument, got 0.5");
     expect(aug_image_ops_batch(b, &dark, second, NULL, AUG_INTERP_LINEAR), AUG_ERR_VALUE,
            "aug_image_ops_batch: image 1, op 0: aug_adjust_brightness: ");
+    /* the blur's radius and dtype, refused before any image changes (image 0's invert not run) */
+    const double radii[3] = {-0.5, NAN, 2e6};
+    const char *radius_msgs[3] = {"got -0.5", "got nan", "got 2e+06"};
+    for (int r = 0; r < 3; r++) {
+        aug_image_op pair[2] = {inv, {AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR, radii[r], {0}}};
+        const int64_t two[3] = {0, 1, 2};
+        expect(aug_image_ops_batch(b, pair, two, NULL, AUG_INTERP_LINEAR), AUG_ERR_VALUE,
+               "aug_image_ops_batch: ops[1]: pil_gaussian_blur's radius must be in [0, 1e+06], ");
+        if (!strstr(aug_last_error(), radius_msgs[r])) fail_msg("'%s' lacks '%s'", aug_last_error(), radius_msgs[r]);
+        size_t nb;
+        unsigned char *bytes = th_bytes_of(b, &nb);
+        for (size_t k = 0; k < nb; k++)
+            if (bytes[k]) fail_msg("radius %g: byte %zu changed", radii[r], k);
+        free(bytes);
+    }
+    aug_tensor *b16 = aug_tensor_zeros(4, (int64_t[]){2, 3, 4, 4}, AUG_UINT16, CPU);
+    aug_image_op blur = {AUG_IMAGE_OP_PIL_GAUSSIAN_BLUR, 1.0, {0}}, next = {(aug_image_op_kind)13, 0, {0}};
+    expect(aug_image_ops_batch(b16, &blur, ok, NULL, AUG_INTERP_LINEAR), AUG_ERR_TYPE,
+           "aug_image_ops_batch: ops[0]: pil_gaussian_blur takes uint8, got uint16");
+    expect(aug_image_ops_batch(b, &next, ok, NULL, AUG_INTERP_LINEAR), AUG_ERR_VALUE, "ops[0]: no op kind 13");
+    aug_tensor_free(b16);
     /* no ops at all: nothing to do */
     const int64_t none[3] = {0, 0, 0};
     assert_int_equal(aug_image_ops_batch(b, NULL, none, NULL, AUG_INTERP_LINEAR), AUG_OK);
