@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import augpy
-from augpy.image import DecodeWarp, ImageNetEval, ImageNetTrain
+from augpy.image import DecodeWarp, ImageNetEval, ImageNetTrain, imagenet_train
 from nvjpeg_standin import ENGINES, FILES, MIXED, NEEDS_STANDIN, bad_tables, counters, host_waits, jpeg
 
 pytestmark = NEEDS_STANDIN
@@ -106,6 +106,21 @@ def test_imagenet_train_batch_has_no_host_waits(monkeypatch, threads):
         assert host_waits() - before == 0 and waits[0] == 0
         assert out["image"].shape == (8, 3) + SIZE
     stage.close()
+
+
+def test_imagenet_train_recipe_batch_has_no_host_waits(monkeypatch):
+    """imagenet_train (ImageNetTrain -> ColorJitter -> Normalize) waits for nothing either (before:
+    the per-file decodes' slot reuse)."""
+    monkeypatch.setenv("AUG_EMU_NVJPEG_HW", "1")
+    stage = imagenet_train(8, SIZE, seed=5)
+    for _ in range(3):  # both slots' buffers, the pools' blocks, Normalize's ring
+        stage({"image": list(BASELINE)})
+    augpy.synchronize()
+    before = host_waits()
+    counters(reset=True)
+    out = stage({"image": list(BASELINE)})
+    assert counters()["batched_calls"] == 1 and host_waits() - before == 0
+    assert out["image"].shape == (8, 3) + SIZE
 
 
 def test_imagenet_train_batch_keeps_per_file_errors(monkeypatch):
