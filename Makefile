@@ -113,7 +113,8 @@ pytest-cpu: venv
 # 'nvjpeg', whole-image JPEG decodes take cuda/jpeg.cu's nvJPEG path); 1m40s on a 2-core machine.
 NVJPEG_TESTS = test_jpeg.py test_jpeg_roi.py test_png.py test_formats.py test_image_pipeline.py test_imagenet_stages.py \
   test_imagenet_recipe.py test_targets_stages.py test_loader.py test_data.py test_rrc.py test_dali_rrc.py \
-  test_fork.py test_hostile.py test_leak.py test_nvjpeg_backend.py test_u16_pipeline.py
+  test_fork.py test_hostile.py test_leak.py test_nvjpeg_backend.py test_nvjpeg_imagenet_batch.py \
+  test_u16_pipeline.py
 
 # test_stubs only reads the stubs (it ran in pytest-cpu). The ASan pass on the emulated devices
 # (pytest-asan) runs with cuda:1 the default, so that it also checks that nothing assumes device 0;

@@ -1203,8 +1203,9 @@ class RandomNumberGenerator:
         """Fill target with values uniform in [vmin, vmax); vmin can occur, vmax never. Integer
         targets get every integer of the dtype in [ceil(vmin), vmax) with equal probability.
         Reproducible: element i (C order) of the n-th call draws from Philox counter (i, n).
-        target: a Tensor on the generator's device, or a writable array (a CUDA generator draws on
-        its device and copies the values into the array)."""
+        target: a Tensor on the generator's device, or a writable array (a CUDA generator draws its
+        values, the same bits, on the host without waiting for the device; gaussian draws on the
+        device and copies the values into the array)."""
     def gaussian(self, target: Union[Tensor, _NDArray], mean: float = 0.0, std: float = 1.0,
                  blocks_per_sm: int = 8, threads: int = 0) -> None:
         """Fill target with normal values (Box-Muller). Integer targets get the value rounded half

@@ -296,34 +296,38 @@ class DecodeWarp:
 
     def _decode_warp(self, decoder, buffer, data, params, dst):
         """Decode one image with this thread's decoder and warp it into dst as params says
-        (recording the warp in params); the stages override this."""
-        kwargs = {k: params[k] for k in WARP_KEYS if k in params}
-        name = self._image_interp(params)
-        interp = self._warp_interp(name)
+        (recording the warp in params); the stages override this (and _warp_whole)."""
         info = _read_info(decoder, data, self) if self._use_plan(decoder) else None
         if info is not None and info[0]["format"] == "jpeg":
             header, data = info
             size = _check_limit(decoder, header)
+            kwargs = {k: params[k] for k in WARP_KEYS if k in params}
             matrix, supersampling = _augpy.make_transform(size, self.shape[1:], **kwargs)
             scale = self._warp_planned(decoder, buffer, data, size, matrix, supersampling, dst,
-                                       params.get("dct_scale", True), header, name)
+                                       params.get("dct_scale", True), header, self._image_interp(params))
             _record(params, matrix, size, scale)
         else:
             data = info[1] if info is not None else data
-            self._warp_decoded(decoder.decode(data, buffer, dtype=self.decode_dtype), params, dst, kwargs, interp)
+            self._warp_whole(decoder.decode(data, buffer, dtype=self.decode_dtype), params, dst)
 
-    def _warp_decoded(self, img, params, dst, kwargs, interp):
-        """Warp a whole decoded image into dst as params says (recording the warp in params)."""
+    def _warp_whole(self, img, params, dst):
+        """Warp img, the whole decode of this image's file, into dst as params says (recording the
+        warp in params): _decode_warp's path without a plan, and the batched decode's (_batch_job).
+        A stage that overrides _decode_warp overrides this too, or its batches are not batched."""
+        kwargs = {k: params[k] for k in WARP_KEYS if k in params}
+        interp = self._warp_interp(self._image_interp(params))
         matrix, supersampling = _augpy.make_transform(img.shape[:2], self.shape[1:], **kwargs)
         _augpy.warp_affine(img, dst, matrix, self.background, supersampling, interpolation=interp)
         _record(params, matrix, img.shape[:2], 8)
 
     def _batches(self, decoder):
-        """Whether this stage decodes a batch's files in one batched call of decoder: DecodeWarp's own
-        whole-image decodes (no planned region decodes, uint8) on a decoder with nvJPEG's hardware
-        backend (the JPEG engines' batched API; docs/cuda.md)."""
-        return (type(self)._decode_warp is DecodeWarp._decode_warp and self.decode_dtype == _augpy.uint8 and
-                not self._use_plan(decoder) and decoder.jpeg_backend.startswith("hardware"))
+        """Whether this stage decodes a batch's files in one batched call of decoder: whole-image
+        decodes (no planned region decodes, uint8) on a decoder with nvJPEG's hardware backend (the
+        JPEG engines' batched API; docs/cuda.md), by a stage whose _warp_whole is its _decode_warp's
+        whole-image path (the class that defines one defines the other)."""
+        return (_definer(type(self), "_decode_warp") is _definer(type(self), "_warp_whole") and
+                self.decode_dtype == _augpy.uint8 and not self._use_plan(decoder) and
+                decoder.jpeg_backend.startswith("hardware"))
 
     def _batch_job(self, images, params, buffer, handoff):
         """The batched part of _fill, on one decoder thread (or the caller's): the files the
@@ -343,9 +347,7 @@ class DecodeWarp:
                 continue
             taken.add(i)
             try:
-                kwargs = {k: params[i][k] for k in WARP_KEYS if k in params[i]}
-                self._warp_decoded(img, params[i], buffer[i], kwargs,
-                                   self._warp_interp(self._image_interp(params[i])))
+                self._warp_whole(img, params[i], buffer[i])
             except Exception as e:  # noqa: BLE001 - handle_failures re-raises all but bad files
                 failures[i] = e
         done = _augpy.CudaEvent()
@@ -505,6 +507,11 @@ def _restore_stage(cls, params, state):
     stage = cls(**params)
     stage.__dict__.update(state)
     return stage
+
+
+def _definer(cls, name):
+    """The class of cls's method resolution order that defines the attribute name."""
+    return next(c for c in cls.__mro__ if name in c.__dict__)
 
 
 def _size_hint(image):

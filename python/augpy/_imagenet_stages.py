@@ -41,7 +41,9 @@ class ImageNetTrain(Sampled, DecodeWarp):
     :param hflip: probability of a horizontal mirror
     :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
         dct_scale, on_error: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
-        full size and warps with the full-image matrix)
+        full size and warps with the full-image matrix). Whole-image uint8 decodes (dct_scale off,
+        the default on the ``'nvjpeg'`` engine) on nvJPEG's hardware backend go to the JPEG engines
+        in ONE batched call per batch, as DecodeWarp's; planned decodes stay per file (docs/cuda.md)
     :param decode_dtype: None / ``'uint8'`` (the default) or ``'uint16'``: the dtype of the
         decode (``Decoder.decode``'s ``dtype=``) and of the batch; with ``'uint16'`` 16-bit
         PNG / TIFF samples keep their 16 bits, 10/12-bit AVIF and 8-bit files are scaled to
@@ -158,14 +160,23 @@ class ImageNetTrain(Sampled, DecodeWarp):
             a["interpolation"] = "bilinear" if u < 0.5 else "bicubic"
 
     def _decode_warp(self, decoder, buffer, data, job, dst):
-        (crop, flip, matrix, supersampling, plan), is_jpeg, interp = job
+        (_, _, _, _, plan), is_jpeg, interp = job
         if is_jpeg and self._use_plan(decoder):
             scale_m, roi, m, s = plan
             img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False, dtype=self.decode_dtype)
+            self._warp(img, dst, m, s, interp)
         else:
-            img, m, s = decoder.decode(data, buffer, dtype=self.decode_dtype), matrix, supersampling
-        _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), self.background, s,
-                           interpolation=STAGE_INTERPOLATIONS[interp])
+            self._warp_whole(decoder.decode(data, buffer, dtype=self.decode_dtype), job, dst)
+
+    def _warp_whole(self, img, job, dst):
+        """Warp img, the whole decode of the image's file (_decode_warp's without a plan, or the
+        batched decode's: DecodeWarp._batch_job), with the crop's full-image matrix."""
+        (_, _, matrix, supersampling, _), _, interp = job
+        self._warp(img, dst, matrix, supersampling, interp)
+
+    def _warp(self, img, dst, matrix, supersampling, interp):
+        _augpy.warp_affine(img, dst, np.array(matrix, dtype=np.float32).reshape(2, 3), self.background,
+                           supersampling, interpolation=STAGE_INTERPOLATIONS[interp])
 
 
 class ImageNetEval(DecodeWarp):
@@ -215,15 +226,26 @@ class ImageNetEval(DecodeWarp):
     def _decode_warp(self, decoder, buffer, data, params, dst):
         info, data = _read_info(decoder, data, self)
         size = _check_limit(decoder, info)
+        if info["format"] == "jpeg" and self._use_plan(decoder):
+            matrix, s = self._matrix(size)
+            _record(params, matrix, size,
+                    self._warp_planned(decoder, buffer, data, size, matrix, s, dst, params.get("dct_scale", True)))
+        else:
+            self._warp_whole(decoder.decode(data, buffer, dtype=self.decode_dtype), params, dst)
+
+    def _warp_whole(self, img, params, dst):
+        """Warp img, the whole decode of the image's file (_decode_warp's without a plan, or the
+        batched decode's: DecodeWarp._batch_job), recording the warp in params."""
+        size = img.shape[:2]
+        matrix, s = self._matrix(size)
+        _augpy.warp_affine(img, dst, matrix, self.background, s)
+        _record(params, matrix, size, 8)
+
+    def _matrix(self, size):
+        """The resize + centre crop of an image of size (h, w): the (2, 3) matrix and supersampling."""
         m, s = _augpy._resize_center_crop_matrix(size[0], size[1], self.resize, self.shape[1], self.shape[2],
                                                  self.max_supersampling)
-        matrix = np.array(m, dtype=np.float32).reshape(2, 3)
-        if info["format"] == "jpeg" and self._use_plan(decoder):
-            scale = self._warp_planned(decoder, buffer, data, size, matrix, s, dst, params.get("dct_scale", True))
-        else:
-            _augpy.warp_affine(decoder.decode(data, buffer, dtype=self.decode_dtype), dst, matrix, self.background, s)
-            scale = 8
-        _record(params, matrix, size, scale)
+        return np.array(m, dtype=np.float32).reshape(2, 3), s
 
 
 def imagenet_train(batch_size, size=224, jitter=(0.4, 0.4, 0.4, 0.1), mean=IMAGENET_MEAN, std=IMAGENET_STD,

@@ -12,7 +12,9 @@ finished.
 ``ImageNetTrain`` (RandomResizedCrop + flip) and ``ImageNetEval`` (resize +
 centre crop) are DecodeWarp stages for ImageNet-style training and evaluation:
 they plan DCT-scaled region decodes (docs/rrc.md) and reuse DecodeWarp's ring
-and threads (``_fill``), overriding only the per-image ``_decode_warp``.
+and threads (``_fill``), overriding the per-image ``_decode_warp`` and its
+whole-image warp ``_warp_whole`` (which a batch decoded in one nvJPEG call also
+takes; a stage that overrides ``_decode_warp`` alone decodes file by file).
 ``decode_warp`` is DecodeWarp's decode + warp of one image as a function.
 ``Lighting`` applies ``augpy.lighting`` to such a batch in place. Both take a
 batch dict ``{'image': ..., 'augmentation': [dict, ...]}``; each augmentation

@@ -228,7 +228,9 @@ class ImageNetTrain(DecodeWarp):
     :param hflip: probability of a horizontal mirror
     :param cpu_threads, num_buffers, decode_buffer_size, max_pixels, background,
         dct_scale, on_error: as ``DecodeWarp`` (dct_scale=False decodes every image whole at
-        full size and warps with the full-image matrix)
+        full size and warps with the full-image matrix). Whole-image uint8 decodes (dct_scale off,
+        the default on the ``'nvjpeg'`` engine) on nvJPEG's hardware backend go to the JPEG engines
+        in ONE batched call per batch, as DecodeWarp's; planned decodes stay per file (docs/cuda.md)
     :param decode_dtype: None / ``'uint8'`` (the default) or ``'uint16'``: the dtype of the
         decode (``Decoder.decode``'s ``dtype=``) and of the batch; with ``'uint16'`` 16-bit
         PNG / TIFF samples keep their 16 bits, 10/12-bit AVIF and 8-bit files are scaled to

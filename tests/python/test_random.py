@@ -6,6 +6,8 @@ All generators use fixed seeds, so every statistic is computed on the same numbe
 each run: a test fails only if the implementation changes (or is wrong), and the
 thresholds are set wide (p < 1e-4 or 5 standard errors) so a correct one passes.
 """
+import ctypes
+import gc
 import math
 import pickle
 
@@ -14,6 +16,7 @@ import pytest
 
 import augpy
 from conftest import ALL_DTYPE_NAMES, DEVICE_ID, augpy_dtype, rss_bound
+from nvjpeg_standin import emulated_module
 
 RNG = augpy.RandomNumberGenerator
 
@@ -130,6 +133,39 @@ def test_numpy_array_target():
     RNG(seed=5).uniform(b[::2, ::2], 2, 3)
     np.testing.assert_array_equal(b[::2, ::2], a)
     assert (b[1::2] == 0).all()
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "uint8", "int64"])
+def test_numpy_target_continues_the_stream_without_waiting(dtype):
+    """A uniform draw into a NumPy array gives the values of a draw into a tensor of the generator's
+    device and leaves the generator where that draw would (the next draws agree); on a CUDA device it
+    is drawn on the host (the same bits), with no host wait (the emulated runtime's count): before,
+    a device draw and a copy back that waited for the stream."""
+    a, b = RNG(seed=9), RNG(seed=9)
+    host = np.zeros(37, dtype)
+    gc.collect()  # earlier tests' tensors freed now, not inside the draw
+    waits = emulated_host_waits()
+    a.uniform(host, 0, 200)
+    if waits is not None:
+        assert emulated_host_waits() - waits == 0
+    t = augpy.Tensor((37,), dtype=augpy_dtype(dtype))
+    b.uniform(t, 0, 200)
+    np.testing.assert_array_equal(host, values(t))
+    assert a.get_state() == b.get_state()
+    a.uniform(host, 0, 200)
+    b.uniform(t, 0, 200)
+    np.testing.assert_array_equal(host, values(t))
+
+
+def emulated_host_waits():
+    """The calling thread's host waits on the emulated CUDA device, or None elsewhere."""
+    path = emulated_module()
+    if path is None or augpy.Tensor((1,)).device == "cpu":
+        return None
+    fn = ctypes.CDLL(path).aug_emu_host_waits
+    fn.argtypes = [ctypes.POINTER(ctypes.c_char_p)]
+    fn.restype = ctypes.c_longlong
+    return fn(None)
 
 
 # ---- distributions -------------------------------------------------------------------

@@ -91,6 +91,23 @@ AUGPY_METHOD_SIG(uniform_method_sig, "uniform", {"target"}, {"vmin"}, {"vmax"}, 
 AUGPY_METHOD_SIG(gaussian_method_sig, "gaussian", {"target"}, {"mean", "0.0"}, {"std", "1.0"},
                  {"blocks_per_sm", "8"}, {"threads", "0"});
 
+/* A uniform fill of a host target for rng on another device: uniform values are the same bit for
+ * bit on every backend (aug/random.h), so a CPU generator at rng's state draws them in place, and
+ * rng takes its state after (one call on). The device draw and copy back would wait for the
+ * stream: a host wait per draw in every stage that draws its parameters into NumPy arrays. */
+static aug_status host_uniform(aug_rng *rng, aug_tensor *t, double vmin, double vmax) {
+    aug_rng_state s;
+    aug_status st = aug_rng_get_state(rng, &s);
+    if (st != AUG_OK) return st;
+    aug_rng *host = aug_rng_new(aug_cpu_device(), &s.seed);
+    if (host == NULL) return aug_last_status();
+    if ((st = aug_rng_set_state(host, &s)) == AUG_OK && (st = aug_rng_uniform(host, t, vmin, vmax)) == AUG_OK &&
+        (st = aug_rng_get_state(host, &s)) == AUG_OK)
+        st = aug_rng_set_state(rng, &s);
+    aug_rng_free(host);
+    return st;
+}
+
 /* uniform / gaussian: (target, p0, p1, blocks_per_sm, threads). */
 static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     const char *func = gaussian ? "RandomNumberGenerator.gaussian" : "RandomNumberGenerator.uniform";
@@ -120,10 +137,12 @@ static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssi
         return NULL;
     }
     if (t == NULL) return NULL;
-    /* an array target of a CUDA generator: drawn on the device, then copied into the array */
+    /* an array target of a CUDA generator: uniform values drawn on the host (host_uniform);
+     * gaussian ones (equal across backends only within ulps) drawn on the device, then copied */
     aug_tensor *dev_tmp = NULL;
     aug_device gdev = aug_rng_device(self->rng);
-    if (have_view && gdev.type != AUG_DEVICE_CPU) {
+    const int on_host = have_view && gdev.type != AUG_DEVICE_CPU && !gaussian;
+    if (have_view && gdev.type != AUG_DEVICE_CPU && gaussian) {
         dev_tmp = aug_tensor_empty(t->ndim, t->shape, t->dtype, gdev);
         if (dev_tmp == NULL) {
             augpy_bufview_release(&view);
@@ -139,6 +158,8 @@ static PyObject *fill(PyObject *obj, int gaussian, PyObject *const *args, Py_ssi
     }
     if (gaussian)
         AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_gaussian(self->rng, fill_t, p0, p1));
+    else if (on_host)
+        AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), host_uniform(self->rng, t, p0, p1));
     else
         AUGPY_CALL_LAUNCH(status, launch, aug_tensor_size(t), aug_rng_uniform(self->rng, fill_t, p0, p1));
     PyThread_release_lock(self->lock);
@@ -285,8 +306,9 @@ static PyMethodDef rng_methods[] = {
      "Fill target with values uniform in [vmin, vmax); vmin can occur, vmax never. Integer\n"
      "targets get every integer of the dtype in [ceil(vmin), vmax) with equal probability.\n"
      "Reproducible: element i (C order) of the n-th call draws from Philox counter (i, n).\n"
-     "target: a Tensor on the generator's device, or a writable array (a CUDA generator draws on\n"
-     "its device and copies the values into the array)."},
+     "target: a Tensor on the generator's device, or a writable array (a CUDA generator draws its\n"
+     "values, the same bits, on the host without waiting for the device; gaussian draws on the\n"
+     "device and copies the values into the array)."},
     {"gaussian", (PyCFunction)(void (*)(void))rng_gaussian, METH_FASTCALL | METH_KEYWORDS,
      "Fill target with normal values (Box-Muller). Integer targets get the value rounded half\n"
      "to even and saturated to the dtype; bool targets get round(value) != 0."},
