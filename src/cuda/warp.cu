@@ -30,7 +30,8 @@
  * bicubic (*_cubic), 32-bit indices where every offset fits (index32) or 64-bit
  * ones (*_wide); their registers are listed by WARP_THREADS. A thirteenth,
  * aug__k_warp_u8_tile (cuda/warp_stage.cuh), is the fixed-point affine pixel
- * path with each block's source box staged in shared memory, for packed pixels. */
+ * path with each block's source box staged in shared memory, for packed pixels
+ * and for planar (CHW) images plane by plane. */
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
@@ -61,8 +62,11 @@ typedef struct warp_args {
     int64_t dn, dc, dy, dx; /* output strides in bytes */
     int dst_dtype, nearest;
     int cfast;             /* c varies fastest in memory (NHWC, C > 1) */
-    int pix;               /* the fixed-point affine kernel's pixel path (warp_pixels) */
-    int64_t slots;         /* its threads: 32 per tile of PIX_TX x PIX_TY outputs */
+    int pix;               /* the fixed-point affine kernel's pixel path (warp_pixels); the
+                            * staged kernel's: 1, or STAGE_PLANAR: each channel plane an image
+                            * of 1 channel (CHW) */
+    int64_t slots;         /* its threads: 32 per tile of PIX_TX x PIX_TY outputs (the staged
+                            * kernel: its tiles) */
 } warp_args;
 
 /* A value of the image table read where it is used: an asm volatile load,
@@ -292,13 +296,14 @@ AUG_DEV void pix_add(uint32_t &acc, int s, uint32_t v) {
 }
 
 /* The bilinear value of every channel c < C from the four neighbours' C-byte
- * values (an outside one, v == 0, the background) added to acc[c] (pix_add). */
+ * values (an outside one, v == 0, the background of channel c0 + c) added to
+ * acc[c] (pix_add). */
 AUG_DEV void pix_mix(const warp_args &a, int v00, int v01, int v10, int v11, uint32_t p00, uint32_t p01,
-                     uint32_t p10, uint32_t p11, uint32_t fx, uint32_t fy, int C, int s, uint32_t *acc) {
+                     uint32_t p10, uint32_t p11, uint32_t fx, uint32_t fy, int C, int s, uint32_t *acc, int c0) {
     AUG_UNROLL
     for (int c = 0; c < 4; c++) {
         if (c >= C) break;
-        const uint32_t b = ldv(&a.bgb[c]), sh = 8 * (uint32_t)c;
+        const uint32_t b = ldv(&a.bgb[c0 + c]), sh = 8 * (uint32_t)c;
         pix_add(acc[c], s, aug__warp_bilerp_u8(v00 ? (p00 >> sh) & 0xff : b, v01 ? (p01 >> sh) & 0xff : b,
                                                v10 ? (p10 >> sh) & 0xff : b, v11 ? (p11 >> sh) & 0xff : b, fx, fy));
     }
@@ -314,11 +319,12 @@ template <typename I> AUG_DEV void pix_sample(const warp_args &a, const img_t<I>
     uint32_t p00 = 0, p01 = 0, p10 = 0, p11 = 0;
     pix_row<I>(im, k.oy0, k.ox0, k.ox1, k.v00, k.v01, C, &p00, &p01);
     pix_row<I>(im, k.oy1, k.ox0, k.ox1, k.v10, k.v11, C, &p10, &p11);
-    pix_mix(a, k.v00, k.v01, k.v10, k.v11, p00, p01, p10, p11, fx, fy, C, s, acc);
+    pix_mix(a, k.v00, k.v01, k.v10, k.v11, p00, p01, p10, p11, fx, fy, C, s, acc, (int)im.c);
 }
 
 /* Output pixel (n, y, x) of the pixel paths: its s*s samples (sample(sx, sy,
- * s, acc) adds one to every channel's accumulator), each channel stored. */
+ * s, acc) adds one to every channel's accumulator), each channel stored (as
+ * channel im.c + c: a plane of a planar image is channel im.c). */
 template <typename I, typename F>
 AUG_DEV void pix_pixel(const warp_args &a, const img_t<I> &im, I n, I x, I y, int C, const F &sample) {
     const int s = im.s();
@@ -338,7 +344,8 @@ AUG_DEV void pix_pixel(const warp_args &a, const img_t<I> &im, I n, I x, I y, in
     AUG_UNROLL
     for (int c = 0; c < 4; c++) {
         if (c >= C) break;
-        AUG_ST((uint8_t *)(out + (I)c * (I)a.dc), s == 1 ? (uint8_t)acc[c] : aug__warp_fixed_mean(acc[c], s));
+        AUG_ST((uint8_t *)(out + (im.c + (I)c) * (I)a.dc),
+               s == 1 ? (uint8_t)acc[c] : aug__warp_fixed_mean(acc[c], s));
     }
 }
 
@@ -404,7 +411,7 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
  * threads, sm_75 1024):
  *   aug__k_warp_u8              64 64 64 59   4 blocks (50%; the pixel path; before it
  *                                             45 44 45 48, 5 blocks)
- *   aug__k_warp_u8_tile         -  -  64 61   4 blocks (50%; 16 KiB of shared memory
+ *   aug__k_warp_u8_tile         -  -  64 63   4 blocks (50%; 16 KiB of shared memory
  *                                             a block: not the limit)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
@@ -717,13 +724,17 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
         g = aug__cuda_grid_for(e, a.n, 256);
         narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
     }
-    /* the staged pixel path: packed pixels (column stride C), a block per tile of
-     * STAGE_TX x STAGE_TY outputs (warp_stage.cuh) */
-    int stage = a.pix && narrow;
-    for (int64_t k = 0; stage && k < p->n; k++) stage = img[k].sw == C;
+    /* the staged pixel path: packed pixels (column stride C), or planes of 1-byte
+     * columns (CHW), a block per tile of STAGE_TX x STAGE_TY outputs of a plane
+     * (warp_stage.cuh) */
+    const int planar = !a.pix && !proj && mode == WARP_U8 && narrow && C > 1;
+    int stage = (a.pix || planar) && narrow;
+    for (int64_t k = 0; stage && k < p->n; k++) stage = img[k].sw == (planar ? 1 : C);
     if (stage) {
         warp_args b = a;
-        b.slots = p->n * ((p->height + STAGE_TY - 1) / STAGE_TY) * ((p->width + STAGE_TX - 1) / STAGE_TX);
+        b.pix = planar ? STAGE_PLANAR : 1;
+        b.slots = p->n * (planar ? C : 1) * ((p->height + STAGE_TY - 1) / STAGE_TY) *
+                  ((p->width + STAGE_TX - 1) / STAGE_TX);
         const aug__cuda_grid gs = aug__cuda_grid_for(e, b.slots * STAGE_PIXELS, STAGE_PIXELS);
         stage = index32(&b, img, p->n, (int64_t)gs.blocks * gs.threads);
         if (stage) a = b, g = gs;

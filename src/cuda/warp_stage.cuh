@@ -3,8 +3,9 @@
  * types and helpers it uses).
  *
  * For packed uint8 pixels (HWC, channel stride 1, column stride C, 1-4
- * channels) with 32-bit indices: a block takes a tile of STAGE_TX x STAGE_TY
- * output pixels at a time. One thread finds the bounding box of the tile's
+ * channels), or planar ones (CHW: column stride 1, each channel plane warped
+ * as an image of one channel), with 32-bit indices: a block takes a tile of
+ * STAGE_TX x STAGE_TY output pixels of a plane at a time. One thread finds the bounding box of the tile's
  * source footprint (stage_box: the unbounded source coordinates of the tile's
  * four corner samples, their cells and the neighbours beside them, clamped to
  * the image); the block loads that box's rows into shared memory as whole
@@ -21,6 +22,7 @@
 #define STAGE_TX 32
 #define STAGE_TY 8
 #define STAGE_PIXELS (STAGE_TX * STAGE_TY)
+#define STAGE_PLANAR 2 /* warp_args.pix of a launch of planar images */
 #define STAGE_BYTES 16384 /* a box of at most 16 KiB: 4 blocks per SM use 64 of 228 KiB */
 
 /* The staged box of a tile (block-shared): columns [x0, x0 + cols) and rows
@@ -139,22 +141,26 @@ struct pix_staged {
         stage_pair(im, box, sm, k.y1, k.x0, k.x1, C, &p10, &p11);
         const int vx0 = k.x0 >= 0, vx1 = k.x1 >= 0, vy0 = k.y0 >= 0, vy1 = k.y1 >= 0;
         pix_mix(a, vy0 & vx0, vy0 & vx1, vy1 & vx0, vy1 & vx1, p00, p01, p10, p11, aug__warp_fixed_frac(qx),
-                aug__warp_fixed_frac(qy), C, s, acc);
+                aug__warp_fixed_frac(qy), C, s, acc, im.c);
     }
 };
 
-/* The staged kernel: tile t of a.slots (the tiles of an image row-major, the
- * images one after another) by block t % gridDim.x, any block size. */
+/* The staged kernel: tile t of a.slots (the tiles of a plane row-major, an
+ * image's planes one after another: one plane of C channels for packed pixels,
+ * C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the next image) by block
+ * t % gridDim.x, any block size. */
 AUG_GLOBAL void aug__k_warp_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
     const uint32_t Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht;
     const uint32_t tw = (Wt + STAGE_TX - 1) / STAGE_TX, th = (Ht + STAGE_TY - 1) / STAGE_TY;
-    const int C = (int)a.C;
+    const int planar = a.pix == STAGE_PLANAR;
+    const int C = planar ? 1 : (int)a.C;
+    const uint32_t planes = planar ? (uint32_t)a.C : 1;
     for (uint32_t t = blockIdx.x; t < (uint32_t)a.slots; t += gridDim.x) {
-        const uint32_t r = t / tw, n = r / th;
-        const uint32_t tx0 = (t - r * tw) * STAGE_TX, ty0 = (r - n * th) * STAGE_TY;
-        const img_t<int32_t> im = {&a.img[n], 0};
+        const uint32_t r = t / tw, q = r / th, n = q / planes;
+        const uint32_t tx0 = (t - r * tw) * STAGE_TX, ty0 = (r - q * th) * STAGE_TY;
+        const img_t<int32_t> im = {&a.img[n], (int32_t)(q - n * planes)};
         if (threadIdx.x == 0) stage_box(a, im, (int32_t)tx0, (int32_t)ty0, C, box);
         __syncthreads();
         stage_load(im, box, C, words);

@@ -4,8 +4,9 @@
  * rotations of 0, 30, 45, 90 and 180 degrees and mirrored matrices, zooms in and
  * out, outputs of partial tiles (sides not multiples of 32 x 8), footprints over
  * the image's edges (outputs larger than the source, shifted centres), every
- * border, s = 1-3, NCHW and NHWC outputs, views with reversed rows, odd starts
- * and reversed columns (the last is the unstaged pixel path), and shrinks of
+ * border, s = 1-3, NCHW and NHWC outputs, views with reversed rows, odd starts,
+ * reversed columns (the unstaged pixel path) and planar (CHW) sources, whose
+ * planes the staged kernel warps one at a time, and shrinks of
  * 3-5x on 4 channels around the 16 KiB budget of a block's box (the fallback
  * boundary: a block whose box exceeds it reads from global memory, beside
  * blocks at the edges whose clamped boxes fit). Run shuffled
@@ -24,8 +25,13 @@
 #include "helpers/th_cuda.h"
 #include "parity/harness.h"
 
-/* view: 0 whole, 1 rows reversed, 2 rows and columns from 1 (odd start), 3 columns reversed. */
+/* view: 0 whole, 1 rows reversed, 2 rows and columns from 1 (odd start), 3 columns reversed,
+ * 4 planar: t is (C, H, W), seen as (H, W, C). */
 static aug_tensor *make_view(aug_tensor *t, int view) {
+    if (view == 4) {
+        const int perm[3] = {1, 2, 0};
+        return aug_tensor_permute(t, perm);
+    }
     const int64_t H = t->shape[0], W = t->shape[1], C = t->shape[2], item = 1;
     if (view == 1) {
         const int64_t shape[3] = {H, W, C}, str[3] = {-t->strides[0], t->strides[1], t->strides[2]};
@@ -61,8 +67,8 @@ static void check_staged(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht,
     float m[12];
     int ss[2] = {s, s + 1 > 3 ? 1 : s + 1};
     for (int i = 0; i < 2; i++) {
-        const int64_t shape[3] = {H - 3 * i, W - 5 * i, C};
-        hs[i] = aug_tensor_empty(3, shape, AUG_UINT8, CPU);
+        const int64_t shape[3] = {H - 3 * i, W - 5 * i, C}, planar[3] = {C, H - 3 * i, W - 5 * i};
+        hs[i] = aug_tensor_empty(3, view == 4 ? planar : shape, AUG_UINT8, CPU);
         assert_non_null(hs[i]);
         th_fill_pattern(hs[i], seed + (uint64_t)i);
         gs[i] = aug_tensor_to(hs[i], ph_dev(r));
@@ -108,7 +114,7 @@ static void run_staged(ph_run *r, const ph_case *c) {
                 const int64_t *o = outs[k % 3];
                 const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
                 check_staged(r, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom, (k % 2 ? 9.5 : -4.25),
-                             (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3, k % 4, (uint64_t)k);
+                             (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3, k % 5, (uint64_t)k);
             }
     /* outputs larger than the source: tiles over every edge and beyond it */
     for (int border = 0; border < 4; border++)
@@ -123,8 +129,8 @@ static void run_staged_fallback(ph_run *r, const ph_case *c) {
     static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
     for (int i = 0; i < 6; i++)
         for (int s = 1; s <= 2; s++)
-            check_staged(r, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4, s, i % 2, 0,
-                         60 + (uint64_t)i);
+            check_staged(r, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4, s, i % 2,
+                         s == 2 && i > 2 ? 4 : 0, 60 + (uint64_t)i);
 }
 
 static const ph_case CASES[] = {
