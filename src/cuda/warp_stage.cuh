@@ -65,9 +65,11 @@ AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0
     int32_t bx0 = 0, bx1 = -1, by0 = 0, by1 = -1, rows = 0, rb = 0;
     if (stage_side(xa < xb ? xa : xb, xc < xd ? xd : xc, im.W(), &bx0, &bx1) &&
         stage_side(ya < yb ? ya : yb, yc < yd ? yd : yc, im.H(), &by0, &by1)) {
-        rb = ((bx1 - bx0 + 1) * C + 7 + 7) / 8 * 8; /* the row's bytes from its word's start, in words */
-        rows = by1 - by0 + 1;
-        if (rows > STAGE_BYTES / rb) rows = 0; /* too big: every tap from global memory */
+        /* a row's bytes from the aligned word holding its first one, whole words */
+        const int64_t wb = ((int64_t)(bx1 - bx0 + 1) * C + 7 + 7) / 8 * 8;
+        rb = wb <= STAGE_BYTES ? (int32_t)wb : 8;
+        const int32_t h = by1 - by0 + 1;
+        rows = wb <= STAGE_BYTES && h <= STAGE_BYTES / rb ? h : 0; /* 0: too big, the taps from global memory */
     }
     box[SB_X0] = bx0, box[SB_Y0] = by0, box[SB_COLS] = bx1 - bx0 + 1, box[SB_ROWS] = rows, box[SB_RB] = rb;
 }
