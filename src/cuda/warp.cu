@@ -28,7 +28,10 @@
  * Twelve kernels share the body (WARP_KERNEL): affine or perspective, any
  * bilinear / nearest image, every image in fixed point (*_u8) or every image
  * bicubic (*_cubic), 32-bit indices where every offset fits (index32) or 64-bit
- * ones (*_wide); their registers are listed by WARP_THREADS. */
+ * ones (*_wide); their registers are listed by WARP_THREADS. A thirteenth,
+ * aug__k_warp_u8_tile (cuda/warp_stage.cuh), is the fixed-point affine pixel
+ * path with each block's source box staged in shared memory, for packed pixels
+ * and for planar (CHW) images plane by plane. */
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
@@ -59,8 +62,11 @@ typedef struct warp_args {
     int64_t dn, dc, dy, dx; /* output strides in bytes */
     int dst_dtype, nearest;
     int cfast;             /* c varies fastest in memory (NHWC, C > 1) */
-    int pix;               /* the fixed-point affine kernel's pixel path (warp_pixels) */
-    int64_t slots;         /* its threads: 32 per tile of PIX_TX x PIX_TY outputs */
+    int pix;               /* the fixed-point affine kernel's pixel path (warp_pixels); the
+                            * staged kernel's: 1, or STAGE_PLANAR: each channel plane an image
+                            * of 1 channel (CHW) */
+    int64_t slots;         /* its threads: 32 per tile of PIX_TX x PIX_TY outputs (the staged
+                            * kernel: its tiles) */
 } warp_args;
 
 /* A value of the image table read where it is used: an asm volatile load,
@@ -138,13 +144,25 @@ template <typename I> struct cell {
     int v00, v01, v10, v11;
 };
 
-/* The cell whose top-left neighbour is (ix, iy) (bounded coordinates' floors). */
+/* The source indices of the four neighbours of the cell whose top-left
+ * neighbour is (ix, iy) (bounded coordinates' floors): columns x0, x1 and rows
+ * y0, y1, each -1 where it lies outside (constant border). */
+template <typename I> struct cell_ix {
+    I x0, x1, y0, y1;
+};
+template <typename I> AUG_DEV cell_ix<I> cell_index(const img_t<I> &im, I ix, I iy) {
+    cell_ix<I> k;
+    k.x0 = windex<I>(ix, im.W(), im.border()), k.x1 = windex<I>(ix + 1, im.W(), im.border());
+    k.y0 = windex<I>(iy, im.H(), im.border()), k.y1 = windex<I>(iy + 1, im.H(), im.border());
+    return k;
+}
+
+/* The same cell as byte offsets and flags. */
 template <typename I> AUG_DEV cell<I> cell_at(const img_t<I> &im, I ix, I iy) {
     cell<I> k;
-    const I x0 = windex<I>(ix, im.W(), im.border()), x1 = windex<I>(ix + 1, im.W(), im.border());
-    const I y0 = windex<I>(iy, im.H(), im.border()), y1 = windex<I>(iy + 1, im.H(), im.border());
-    k.ox0 = x0 * im.sw(), k.ox1 = x1 * im.sw(), k.oy0 = y0 * im.sh(), k.oy1 = y1 * im.sh();
-    const int vx0 = x0 >= 0, vx1 = x1 >= 0, vy0 = y0 >= 0, vy1 = y1 >= 0;
+    const cell_ix<I> j = cell_index<I>(im, ix, iy);
+    k.ox0 = j.x0 * im.sw(), k.ox1 = j.x1 * im.sw(), k.oy0 = j.y0 * im.sh(), k.oy1 = j.y1 * im.sh();
+    const int vx0 = j.x0 >= 0, vx1 = j.x1 >= 0, vy0 = j.y0 >= 0, vy1 = j.y1 >= 0;
     k.v00 = vy0 & vx0, k.v01 = vy0 & vx1, k.v10 = vy1 & vx0, k.v11 = vy1 & vx1;
     return k;
 }
@@ -277,6 +295,20 @@ AUG_DEV void pix_add(uint32_t &acc, int s, uint32_t v) {
     else acc += aug__warp_fixed_acc(v);
 }
 
+/* The bilinear value of every channel c < C from the four neighbours' C-byte
+ * values (an outside one, v == 0, the background of channel c0 + c) added to
+ * acc[c] (pix_add). */
+AUG_DEV void pix_mix(const warp_args &a, int v00, int v01, int v10, int v11, uint32_t p00, uint32_t p01,
+                     uint32_t p10, uint32_t p11, uint32_t fx, uint32_t fy, int C, int s, uint32_t *acc, int c0) {
+    AUG_UNROLL
+    for (int c = 0; c < 4; c++) {
+        if (c >= C) break;
+        const uint32_t b = ldv(&a.bgb[c0 + c]), sh = 8 * (uint32_t)c;
+        pix_add(acc[c], s, aug__warp_bilerp_u8(v00 ? (p00 >> sh) & 0xff : b, v01 ? (p01 >> sh) & 0xff : b,
+                                               v10 ? (p10 >> sh) & 0xff : b, v11 ? (p11 >> sh) & 0xff : b, fx, fy));
+    }
+}
+
 /* sample_u8 of every channel c < C added to acc[c] (pix_add): the C bytes of
  * each neighbour from one or two spans of a row. */
 template <typename I> AUG_DEV void pix_sample(const warp_args &a, const img_t<I> &im, double sx, double sy, int C,
@@ -287,14 +319,45 @@ template <typename I> AUG_DEV void pix_sample(const warp_args &a, const img_t<I>
     uint32_t p00 = 0, p01 = 0, p10 = 0, p11 = 0;
     pix_row<I>(im, k.oy0, k.ox0, k.ox1, k.v00, k.v01, C, &p00, &p01);
     pix_row<I>(im, k.oy1, k.ox0, k.ox1, k.v10, k.v11, C, &p10, &p11);
+    pix_mix(a, k.v00, k.v01, k.v10, k.v11, p00, p01, p10, p11, fx, fy, C, s, acc, (int)im.c);
+}
+
+/* Output pixel (n, y, x) of the pixel paths: its s*s samples (sample(sx, sy,
+ * s, acc) adds one to every channel's accumulator), each channel stored (as
+ * channel im.c + c: a plane of a planar image is channel im.c). */
+template <typename I, typename F>
+AUG_DEV void pix_pixel(const warp_args &a, const img_t<I> &im, I n, I x, I y, int C, const F &sample) {
+    const int s = im.s();
+    uint32_t acc[4] = {0, 0, 0, 0};
+    for (int j = 0; j < s; j++) {
+        const double Y = (double)y + aug__warp_offset(j, s);
+        const double bx = aug__warp_rowterm(im.m(1), Y, im.m(2));
+        const double by = aug__warp_rowterm(im.m(4), Y, im.m(5));
+        for (int k = 0; k < s; k++) {
+            const double X = (double)x + aug__warp_offset(k, s);
+            const double sx = aug__warp_coord_b(im.m(0), X, bx, im.W(), im.border());
+            const double sy = aug__warp_coord_b(im.m(3), X, by, im.H(), im.border());
+            sample(sx, sy, s, acc);
+        }
+    }
+    char *out = a.dst + (n * (I)a.dn + y * (I)a.dy + x * (I)a.dx);
     AUG_UNROLL
     for (int c = 0; c < 4; c++) {
         if (c >= C) break;
-        const uint32_t b = ldv(&a.bgb[c]), sh = 8 * (uint32_t)c;
-        pix_add(acc[c], s, aug__warp_bilerp_u8(k.v00 ? (p00 >> sh) & 0xff : b, k.v01 ? (p01 >> sh) & 0xff : b,
-                                               k.v10 ? (p10 >> sh) & 0xff : b, k.v11 ? (p11 >> sh) & 0xff : b, fx, fy));
+        AUG_ST((uint8_t *)(out + (im.c + (I)c) * (I)a.dc),
+               s == 1 ? (uint8_t)acc[c] : aug__warp_fixed_mean(acc[c], s));
     }
 }
+
+/* The pixel path's sampler: every tap from global memory (pix_sample). */
+template <typename I> struct pix_global {
+    const warp_args &a;
+    const img_t<I> &im;
+    int C;
+    AUG_DEV void operator()(double sx, double sy, int s, uint32_t *acc) const {
+        pix_sample<I>(a, im, sx, sy, C, s, acc);
+    }
+};
 
 /* The pixel path's loop (the affine warp): slot t is lane t % 32 of tile
  * t / 32, the tiles of an image row-major, the images one after another. */
@@ -308,27 +371,12 @@ template <typename I> AUG_DEV void warp_pixels(const warp_args &a) {
         const U x = (tile - r * tw) * PIX_TX + lane % PIX_TX, y = (r - n * th) * PIX_TY + lane / PIX_TX;
         if (x >= Wt || y >= Ht) continue;
         const img_t<I> im = {&a.img[n], 0};
-        const int s = im.s();
-        uint32_t acc[4] = {0, 0, 0, 0};
-        for (int j = 0; j < s; j++) {
-            const double Y = (double)y + aug__warp_offset(j, s);
-            const double bx = aug__warp_rowterm(im.m(1), Y, im.m(2));
-            const double by = aug__warp_rowterm(im.m(4), Y, im.m(5));
-            for (int k = 0; k < s; k++) {
-                const double X = (double)x + aug__warp_offset(k, s);
-                const double sx = aug__warp_coord_b(im.m(0), X, bx, im.W(), im.border());
-                const double sy = aug__warp_coord_b(im.m(3), X, by, im.H(), im.border());
-                pix_sample<I>(a, im, sx, sy, C, s, acc);
-            }
-        }
-        char *out = a.dst + ((I)n * (I)a.dn + (I)y * (I)a.dy + (I)x * (I)a.dx);
-        AUG_UNROLL
-        for (int c = 0; c < 4; c++) {
-            if (c >= C) break;
-            AUG_ST((uint8_t *)(out + (I)c * (I)a.dc), s == 1 ? (uint8_t)acc[c] : aug__warp_fixed_mean(acc[c], s));
-        }
+        const pix_global<I> g = {a, im, C};
+        pix_pixel<I>(a, im, (I)n, (I)x, (I)y, C, g);
     }
 }
+
+#include "cuda/warp_stage.cuh"
 
 /* Source value at p (ctype t) stored exactly into ctype dt at out (saturate_cast). */
 AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
@@ -363,6 +411,8 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
  * threads, sm_75 1024):
  *   aug__k_warp_u8              64 64 64 59   4 blocks (50%; the pixel path; before it
  *                                             45 44 45 48, 5 blocks)
+ *   aug__k_warp_u8_tile         -  -  64 63   4 blocks (50%; 16 KiB of shared memory
+ *                                             a block: not the limit)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
  *                               80 80 80 64
@@ -572,15 +622,16 @@ static int index32(const warp_args *a, const wimg *img, int64_t n, int64_t threa
     return 1;
 }
 
-/* Launches the kernel of (proj, mode, narrow). */
-static aug_status launch(const char *func, int proj, int mode, int narrow, aug__cuda_grid g, cudaStream_t stream,
-                         const warp_args &a) {
+/* Launches the kernel of (proj, mode, narrow, stage). */
+static aug_status launch(const char *func, int proj, int mode, int narrow, int stage, aug__cuda_grid g,
+                         cudaStream_t stream, const warp_args &a) {
     const int u8 = mode == WARP_U8, cubic = mode == WARP_CUBIC;
 #define WARP_LAUNCH(k)                                           \
     do {                                                         \
         AUG_LAUNCH(k, g.blocks, g.threads, 0, stream, a);        \
         return aug__cuda_launched(func, #k, g.blocks, g.threads); \
     } while (0)
+    if (stage) WARP_LAUNCH(aug__k_warp_u8_tile);
     if (narrow) {
         if (proj && cubic) WARP_LAUNCH(aug__k_warp_persp_cubic);
         if (cubic) WARP_LAUNCH(aug__k_warp_cubic);
@@ -673,6 +724,21 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
         g = aug__cuda_grid_for(e, a.n, 256);
         narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
     }
+    /* the staged pixel path: packed pixels (column stride C), or planes of 1-byte
+     * columns (CHW), a block per tile of STAGE_TX x STAGE_TY outputs of a plane
+     * (warp_stage.cuh) */
+    const int planar = !a.pix && !proj && mode == WARP_U8 && narrow && C > 1;
+    int stage = (a.pix || planar) && narrow;
+    for (int64_t k = 0; stage && k < p->n; k++) stage = img[k].sw == (planar ? 1 : C);
+    if (stage) {
+        warp_args b = a;
+        b.pix = planar ? STAGE_PLANAR : 1;
+        b.slots = p->n * (planar ? C : 1) * ((p->height + STAGE_TY - 1) / STAGE_TY) *
+                  ((p->width + STAGE_TX - 1) / STAGE_TX);
+        const aug__cuda_grid gs = aug__cuda_grid_for(e, b.slots * STAGE_PIXELS, STAGE_PIXELS);
+        stage = index32(&b, img, p->n, (int64_t)gs.blocks * gs.threads);
+        if (stage) a = b, g = gs;
+    }
     g.threads = aug__cuda_bounded(g.threads, WARP_BOUND(narrow, mode == WARP_U8));
     void *tmp = NULL;
     st = aug__cuda_tmp_upload(func, dev, host, bytes, stream, &tmp);
@@ -683,7 +749,7 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     a.bg = (const double *)(const void *)(dev_mem + obg);
     a.bgf = (const float *)(const void *)(dev_mem + obgf);
     a.bgb = (const uint8_t *)(dev_mem + obgb);
-    st = launch(func, proj, mode, narrow, g, stream, a);
+    st = launch(func, proj, mode, narrow, stage, g, stream, a);
     aug__cuda_tmp_free(dev, dev_mem, bytes, stream);
     return st;
 }

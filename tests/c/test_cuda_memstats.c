@@ -13,14 +13,16 @@
  * thread per row read 0.03-0.40 before) and columns (axis 0 of (256, 256) and of
  * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The
  * image families are measured by the benchmarks (bench/gpu --smoke) and listed in
- * docs/cuda.md, not asserted here, except PIL's blur, which must reach the image
- * families' 0.5. On a GPU (no counter) the test skips. */
+ * docs/cuda.md, not asserted here, except PIL's blur and the uint8 affine warp
+ * (identity-ish, 2x shrink, rotations of 30, 45 and 90 degrees, s = 2), which must
+ * reach the image families' 0.5. On a GPU (no counter) the test skips. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +241,71 @@ static void test_pil_blur(void **state) {
     check_case("pil_gaussian_blur 4 x 128 x 128", op_pil_blur, AUG_UINT8, AUG_UINT8, "aug__k_blur_pil", 0.5);
 }
 
+/* The fixed-point affine warp (the ImageNet recipe's: uint8 HWC, 3 channels,
+ * bilinear; and of planar sources, chw) of 2 images 256 x 320 -> 2 x 3 x 224 x
+ * 224 by the matrix of a
+ * rotation by `angle` degrees about the centres with source pixels per output
+ * pixel 1 / zoom, shifted by (dx, dy), s samples per side: issue 30's 0.5 for
+ * the warp family. The staged path (cuda/warp_stage.cuh: each block loads its
+ * tile's source box into shared memory, coalesced) must run and reach it; the
+ * pixel path read a rotation's taps from about 8 source rows per warp (0.377 at
+ * 30 degrees, 0.338 at 45), the value path a CHW source's one byte per lane and
+ * tap (0.073 at 30 degrees). */
+static void check_warp_case(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
+                            double least) {
+    const int64_t shape[3] = {256, 320, 3}, cshape[3] = {3, 256, 320}, dshape[4] = {2, 3, 224, 224};
+    const int perm[3] = {1, 2, 0};
+    aug_tensor *src[2], *dst = aug_tensor_empty(4, dshape, AUG_UINT8, TH_CUDA0);
+    assert_non_null(dst);
+    float m[12];
+    int ss[2];
+    for (int i = 0; i < 2; i++) {
+        src[i] = aug_tensor_empty(3, chw ? cshape : shape, AUG_UINT8, TH_CUDA0);
+        assert_non_null(src[i]);
+        th_fill_pattern(src[i], 3 + (uint64_t)i);
+        if (chw) { /* the planes seen as (H, W, C) */
+            aug_tensor *v = aug_tensor_permute(src[i], perm);
+            assert_non_null(v);
+            aug_tensor_free(src[i]);
+            src[i] = v;
+        }
+        const double a = angle * 3.14159265358979323846 / 180.0, c = cos(a) / zoom, sn = sin(a) / zoom;
+        const double cx = 160.0 + dx, cy = 128.0 + dy, tx = 112.0, ty = 112.0;
+        const double row[6] = {c, -sn, cx - c * tx + sn * ty, sn, c, cy - sn * tx - c * ty};
+        for (int k = 0; k < 6; k++) m[6 * i + k] = (float)row[k];
+        ss[i] = s;
+    }
+    assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+    ms_reset();
+    ms_enable(1);
+    aug_status st = aug_warp_affine_batch(2, (const aug_tensor *const *)src, dst, m, NULL, ss);
+    assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+    ms_enable(0);
+    assert_int_equal(st, AUG_OK);
+    double used, sect;
+    char names[512];
+    totals(&used, &sect, names, sizeof names);
+    const double eff = sect > 0 ? used / sect : 0.0;
+    printf("  warp %-31s uint8 %s -> NCHW: memory efficiency %.3f [%s ]\n", what, chw ? "CHW" : "HWC", eff, names);
+    if (eff < least) fail_msg("warp %s: memory efficiency %.3f < %.2f (kernels%s)", what, eff, least, names);
+    if (!strstr(names, "aug__k_warp_u8_tile")) fail_msg("warp %s: the staged kernel did not run (%s)", what, names);
+    aug_tensor_free(src[0]), aug_tensor_free(src[1]), aug_tensor_free(dst);
+}
+
+static void test_warp(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    for (int chw = 0; chw < 2; chw++) {
+        check_warp_case("rotated 30", 30.0, 1.14, 0.0, 0.0, 1, chw, 0.5);
+        check_warp_case("rotated 45", 45.0, 1.0, 0.0, 0.0, 1, chw, 0.5);
+        check_warp_case("identity-ish", 0.0, 1.0, 10.5, 7.25, 1, chw, 0.5);
+        check_warp_case("2x shrink", 0.0, 0.5, 0.0, 0.0, 1, chw, 0.5);
+        check_warp_case("rotated 90", 90.0, 1.0, 0.0, 0.0, 1, chw, 0.5);
+        check_warp_case("rotated 17, s = 2", 17.0, 0.9, 3.0, -2.0, 2, chw, 0.5);
+    }
+}
+
 /* Short rows (reduced innermost axis of 3, 17, 64 elements) and columns (axis 0 of
  * (256, 256) and (1024, 64)), every dtype: sum, mean, max, argmax. */
 static void test_reductions_shaped(void **state) {
@@ -281,6 +348,7 @@ int main(void) {
         cmocka_unit_test(test_fills),
         cmocka_unit_test(test_reductions),
         cmocka_unit_test(test_pil_blur),
+        cmocka_unit_test(test_warp),
         cmocka_unit_test(test_reductions_shaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,7 +33,7 @@ static long long g_comparisons, g_errors, g_bytes, g_runs;
 
 static const ph_case_list *const LISTS[] = {&ph_cases_elementwise, &ph_cases_reduce, &ph_cases_misc,
                                             &ph_cases_image, &ph_cases_resize, &ph_cases_colour,
-                                            &ph_cases_normalize, &ph_cases_decode};
+                                            &ph_cases_normalize, &ph_cases_decode, &ph_cases_warp};
 enum { NLISTS = sizeof LISTS / sizeof LISTS[0] };
 
 /* Every family has a case (none is exempt: gemm compares within PH_ABS, JPEG

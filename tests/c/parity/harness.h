@@ -75,7 +75,7 @@ typedef struct ph_case_list {
     size_t n;
 } ph_case_list;
 extern const ph_case_list ph_cases_elementwise, ph_cases_reduce, ph_cases_misc, ph_cases_image, ph_cases_resize,
-    ph_cases_colour, ph_cases_normalize, ph_cases_decode;
+    ph_cases_colour, ph_cases_normalize, ph_cases_decode, ph_cases_warp;
 
 /* ---- what a run uses ---------------------------------------------------------- */
 
