@@ -223,14 +223,16 @@ AUG_GLOBAL_BOUNDED(BOX8_THREADS) void aug__k_blur_box8_tiled(blur_args a) {
 /* ---- GAUSS8 ----------------------------------------------------------------------- */
 
 /* fmaf over the taps in cpu/blur_uint8.c's order: mirrored pairs then the
- * centre when symmetric, else every tap in order. */
-template <typename V> AUG_DEV float gauss8_sum(const pass_d &t, const double *w, int64_t at, const V &val) {
+ * centre when symmetric, else every tap in order. I: the index type (int64_t, or
+ * int for the 32-bit tiles below). */
+template <typename V, typename I> AUG_DEV float gauss8_sum(const pass_d &t, const double *w, I at, const V &val) {
     float acc = 0.0f;
+    const I lo = (I)t.lo, hi = (I)t.hi;
     if (t.sym) {
-        for (int64_t i = 1; i <= t.hi; i++) acc = fmaf((float)w[t.hi + i], val(at - i) + val(at + i), acc);
-        return fmaf((float)w[t.hi], val(at), acc);
+        for (I i = 1; i <= hi; i++) acc = fmaf((float)w[hi + i], val(at - i) + val(at + i), acc);
+        return fmaf((float)w[hi], val(at), acc);
     }
-    for (int64_t j = 0; j <= t.hi - t.lo; j++) acc = fmaf((float)w[j], val(at + t.lo + j), acc);
+    for (I j = 0; j <= hi - lo; j++) acc = fmaf((float)w[j], val(at + lo + j), acc);
     return acc;
 }
 
@@ -241,17 +243,18 @@ struct col8_val {
     AUG_DEV float operator()(int64_t r) const { return (float)(uint8_t)(AUG_LD(col + clampi(r, H) * W) ^ flip); }
 };
 
-template <typename V> AUG_DEV float v_gauss8(const blur_args &a, const pass_d &t, int64_t y, const V &val) {
+template <typename V, typename I> AUG_DEV float v_gauss8(const blur_args &a, const pass_d &t, I y, const V &val) {
     float acc = gauss8_sum(t, a.w + t.w, y, val);
     const float tl = (float)t.tail_lo, tr = (float)t.tail_hi;
-    if (tl != 0.0f) acc = fmaf(tl, val(0), acc);
-    if (tr != 0.0f) acc = fmaf(tr, val(a.H - 1), acc);
+    if (tl != 0.0f) acc = fmaf(tl, val((I)0), acc);
+    if (tr != 0.0f) acc = fmaf(tr, val((I)(a.H - 1)), acc);
     return acc;
 }
 
-template <typename V> AUG_DEV void h_gauss8(const blur_args &a, const pass_d &t, int64_t x, int64_t at, const V &val) {
+template <typename V, typename I>
+AUG_DEV void h_gauss8(const blur_args &a, const pass_d &t, I x, int64_t at, const V &val) {
     float acc = gauss8_sum(t, a.w + t.w, x, val);
-    const float c0 = (float)t.tail_lo * val(0), c1 = (float)t.tail_hi * val(a.W - 1);
+    const float c0 = (float)t.tail_lo * val((I)0), c1 = (float)t.tail_hi * val((I)(a.W - 1));
     if (c0 != 0.0f) acc = acc + c0;
     if (c1 != 0.0f) acc = acc + c1;
     AUG_ST((uint8_t *)a.dst + at, (uint8_t)(aug__blur8_round(acc) ^ a.flip));
@@ -354,6 +357,89 @@ template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_
     }
 }
 
+/* ---- GAUSS8 tiles with 32-bit indices ----------------------------------------------
+ * The 8-bit Gaussian's tiles (the ImageNet recipe's blur) as aug__k_blur_v_tiled /
+ * aug__k_blur_h_tiled<float, 1> compute them, value for value, with 32-bit indices
+ * inside the group (its n values at most INT32_MAX, plane numbers too: blur_index32)
+ * and each plane's first byte in 64 bits. The 64-bit tiles took 92-94 registers
+ * (sm_75 .. sm_100): 2 blocks of 256 threads per SM, occupancy 0.25; these stay at
+ * 64 (4 blocks, 0.5) without spills. */
+AUG_DEV int clamp32(int v, int n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
+
+struct col8_val32 {
+    const uint8_t *col; /* the plane's column x */
+    int H, W;
+    unsigned flip;
+    AUG_DEV float operator()(int r) const { return (float)(uint8_t)(AUG_LD(col + clamp32(r, H) * W) ^ flip); }
+};
+struct row8_val32 {
+    const float *row;
+    int W;
+    AUG_DEV float operator()(int x) const { return AUG_LD(row + clamp32(x, W)); }
+};
+template <typename L> struct tile_val32 {
+    const float *sh;
+    int base, span, stride; /* sh[(x - base) * stride] */
+    L line;
+    AUG_DEV float operator()(int x) const {
+        const int k = x - base;
+        return k >= 0 && k < span ? sh[k * stride] : line(x);
+    }
+};
+
+#define GAUSS8_TILED_MIN 4
+__global__ __launch_bounds__(256, GAUSS8_TILED_MIN) void aug__k_blur_gauss8_v_tiled(blur_args a) {
+    AUG_SHARED_DYN(float, sh);
+    const int tw = (int)blockDim.x, H = (int)a.H, W = (int)a.W, hw = H * W;
+    const int tx = (W + tw - 1) / tw, ty = (H + TILE_ROWS - 1) / TILE_ROWS;
+    const unsigned tiles = (unsigned)(a.n / hw) * (unsigned)(ty * tx);
+    for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const int q = (int)(tile / (unsigned)(ty * tx)), rem = (int)tile - q * ty * tx;
+        const int y0 = rem / tx * TILE_ROWS, x0 = rem % tx * tw;
+        const int x = x0 + (int)threadIdx.x, xc = x < W ? x : W - 1;
+        const int plane = (int)a.plane0 + q;
+        const image_d *im = a.img + (a.nt == 1 ? 0 : plane / (int)a.c);
+        if (im->copy) continue; /* the whole block skips: no barrier is left waiting */
+        const pass_d &t = im->v;
+        const int base = y0 + (int)t.lo, span = TILE_ROWS + (int)(t.hi - t.lo);
+        const uint8_t *col = (const uint8_t *)a.src + (int64_t)plane * hw + xc;
+        for (int k = 0; k < span; k++) /* each thread loads its column */
+            sh[k * tw + (int)threadIdx.x] = (float)(uint8_t)(AUG_LD(col + clamp32(base + k, H) * W) ^ a.flip);
+        __syncthreads();
+        for (int y = y0; x < W && y < y0 + TILE_ROWS && y < H; y++) {
+            tile_val32<col8_val32> val = {sh + threadIdx.x, base, span, tw, {col, H, W, a.flip}};
+            AUG_ST((float *)a.buf + (q * hw + y * W + x), v_gauss8(a, t, y, val));
+        }
+        __syncthreads();
+    }
+}
+
+__global__ __launch_bounds__(256, GAUSS8_TILED_MIN) void aug__k_blur_gauss8_h_tiled(blur_args a) {
+    AUG_SHARED_DYN(float, sh);
+    const int tw = (int)blockDim.x, H = (int)a.H, W = (int)a.W, tx = (W + tw - 1) / tw;
+    const unsigned tiles = (unsigned)(a.n / a.W) * (unsigned)tx;
+    for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const int r = (int)(tile / (unsigned)tx), x0 = ((int)tile - r * tx) * tw, x = x0 + (int)threadIdx.x;
+        const int64_t at = a.plane0 * a.H * a.W + (r * W + x);
+        const int plane = (int)a.plane0 + r / H;
+        const image_d *im = a.img + (a.nt == 1 ? 0 : plane / (int)a.c);
+        if (im->copy) {
+            if (x < W) memcpy(a.dst + at, a.src + at, 1);
+            continue;
+        }
+        const pass_d &t = im->h;
+        const int base = x0 + (int)t.lo, span = tw + (int)(t.hi - t.lo);
+        const float *row = (const float *)a.buf + r * W;
+        for (int k = (int)threadIdx.x; k < span; k += tw) sh[k] = AUG_LD(row + clamp32(base + k, W));
+        __syncthreads();
+        if (x < W) {
+            tile_val32<row8_val32> val = {sh, base, span, 1, {row, W}};
+            h_gauss8(a, t, x, at, val);
+        }
+        __syncthreads();
+    }
+}
+
 /* ---- the entry -------------------------------------------------------------------- */
 
 /* The plan's taps as image_d entries followed by every weight, in one host
@@ -399,23 +485,34 @@ typedef struct pass_kernels {
 
 /* A pass over the group: tiled when the tile of its widest window (span = the
  * largest hi - lo of the plan's taps for this pass) fits in 48 KiB of shared
- * memory, else plain. */
+ * memory, else plain. bound: the tiled kernel's most threads per block. */
 static aug_status run_pass(const char *func, const aug__exec *e, const pass_kernels &k, const blur_args &a,
-                           int vertical, int64_t span, size_t tsize) {
+                           int vertical, int64_t span, size_t tsize, unsigned bound = TILED_THREADS) {
     aug__cuda_grid g = aug__cuda_grid_for(e, a.n, 256);
-    g.threads = aug__cuda_bounded(g.threads, TILED_THREADS); /* the tile width is the block */
+    g.threads = aug__cuda_bounded(g.threads, bound); /* the tile width is the block */
     const int64_t tw = g.threads, planes = a.n / (a.H * a.W), tx = (a.W + tw - 1) / tw;
     const int64_t lines = vertical ? TILE_ROWS + span : 1, width = vertical ? tw : tw + span;
     const size_t shmem = (size_t)(lines * width) * tsize;
     if (tw < 1 || tw > 1024 || shmem > ((size_t)48 << 10)) return launch(func, e, k.plain, k.plain_name, a);
     const int64_t tiles = vertical ? planes * ((a.H + TILE_ROWS - 1) / TILE_ROWS) * tx : a.n / a.W * tx;
     aug__cuda_grid t = aug__cuda_grid_for(e, tiles * tw, 256);
-    t.threads = aug__cuda_bounded(t.threads, TILED_THREADS);
+    t.threads = aug__cuda_bounded(t.threads, bound);
     AUG_LAUNCH_NAMED(k.tiled, k.tiled_name, t.blocks, t.threads, shmem, aug__cuda_stream(e), a);
     return aug__cuda_launched(func, k.tiled_name, t.blocks, t.threads);
 }
 
 #define PASS(plain, tiled) pass_kernels{plain, tiled, #plain, #tiled}
+
+/* Whether the 32-bit GAUSS8 tiles hold every index of group a: its values and
+ * its plane numbers below 2^31. The emulation's AUG_EMU_BLUR_INDEX64=1 takes the
+ * 64-bit tiles always (the tests' way to run them on small images). */
+static int blur_index32(const blur_args &a) {
+#ifdef AUG_CUDA_EMU
+    const char *wide = getenv("AUG_EMU_BLUR_INDEX64");
+    if (wide && strcmp(wide, "1") == 0) return 0;
+#endif
+    return a.n <= INT32_MAX && a.plane0 + a.n / (a.H * a.W) <= INT32_MAX;
+}
 
 aug_status aug__cuda_blur_pil(const aug__blur_plan *p); /* cuda/blur_pil.cu */
 
@@ -479,6 +576,11 @@ aug_status aug__cuda_blur(const aug__blur_plan *p) {
             break;
         }
         case AUG__BLUR_GAUSS8:
+            if (blur_index32(a)) {
+                st = run_pass(func, e, PASS(aug__k_blur_gauss8_v, aug__k_blur_gauss8_v_tiled), a, 1, vspan, 4, 256);
+                if (!st) st = run_pass(func, e, PASS(aug__k_blur_gauss8_h, aug__k_blur_gauss8_h_tiled), a, 0, hspan, 4, 256);
+                break;
+            }
             st = run_pass(func, e, PASS(aug__k_blur_gauss8_v, (aug__k_blur_v_tiled<float, 1>)), a, 1, vspan, 4);
             if (!st) st = run_pass(func, e, PASS(aug__k_blur_gauss8_h, (aug__k_blur_h_tiled<float, 1>)), a, 0, hspan, 4);
             break;

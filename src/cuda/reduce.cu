@@ -12,18 +12,23 @@
  *    threads on consecutive outputs, so each reduced position is one coalesced
  *    read of the warp; the thread keeps the CPU's lanes and its binary counter of
  *    block values in registers (k_red_cols);
- *  - otherwise one GPU block per (output, chunk). Float sums (k_red_fsum): thread t
- *    sums the float blocks t, t + T, ... in their lanes and keeps the block values in
- *    shared memory (each warp reads its 32 blocks coalesced, one 32-byte sector
- *    of each at a time, through a tile of shared memory: stage_block_values),
+ *  - otherwise one GPU block per (output, chunk). Float sums (k_red_fsum): threads
+ *    2t and 2t + 1 sum the float blocks t, t + T / 2, ... in their lanes (4 each)
+ *    and keep the block values in shared memory (each warp reads its 16 blocks
+ *    coalesced, one 32-byte sector of each or more at a time, through a tile of
+ *    shared memory: stage_block_values),
  *    then the block combines them in block order in the
  *    pairwise tree (pw_tree: the binary counter's tree, in place, no stack).
  *    The rest (k_red_block): integer sums, min/max keys and flags are exact or
  *    order free, each thread takes elements t, t + T, ... and thread 0 merges.
  * With several chunks the chunk partials go to a temporary and k_red_combine folds
  * them per output in chunk order, again in the pairwise tree.
+ * k_red_fsum and k_red_cols index in 32 bits (64 registers, 4 blocks of 256 threads:
+ * occupancy 0.5); k_red_fsum_wide and k_red_cols_wide take reductions with an
+ * index past 2^31.
  * So every floating-point addition happens in the same order as on the CPU,
  * whatever the launch shape. */
+#include <stdlib.h>
 #include <string.h>
 #include "cuda/cuda.h"
 #include "scalar/reduce.h"
@@ -118,34 +123,40 @@ typedef struct red_tpart {
 
 AUG_DEV int is_arg_op(int op) { return op == AUG_REDUCE_ARGMIN || op == AUG_REDUCE_ARGMAX; }
 
-AUG_DEV void out_ptrs(const red_args &a, int64_t o, const char **in, char **out) {
+/* The input and output of output o. I: the index type, int64_t, or uint32_t where
+ * the launcher found every index below 2^31 (red_index32): 32-bit divisions are
+ * a few instructions, 64-bit ones a call that holds registers across it. */
+template <class I>
+AUG_DEV void out_ptrs(const red_args &a, I o, const char **in, char **out) {
     *in = a.in0;
     *out = a.out0;
     for (int d = a.no - 1; d >= 0; d--) {
-        int64_t e = a.oext[d], q = o / e, i = o - q * e;
+        I e = (I)a.oext[d], q = o / e, i = o - q * e;
         o = q;
-        *in += i * a.ost_in[d];
-        *out += i * a.ost_out[d];
+        *in += (int64_t)i * a.ost_in[d];
+        *out += (int64_t)i * a.ost_out[d];
     }
 }
 
 /* out_ptrs' input pointer alone (a kernel that stores late recomputes the output's). */
-AUG_DEV const char *in_ptr(const red_args &a, int64_t o) {
+template <class I>
+AUG_DEV const char *in_ptr(const red_args &a, I o) {
     const char *in = a.in0;
     for (int d = a.no - 1; d >= 0; d--) {
-        int64_t e = a.oext[d], q = o / e, i = o - q * e;
+        I e = (I)a.oext[d], q = o / e, i = o - q * e;
         o = q;
-        in += i * a.ost_in[d];
+        in += (int64_t)i * a.ost_in[d];
     }
     return in;
 }
 
-AUG_DEV const char *elem(const red_args &a, const char *base, int64_t r) {
-    if (a.nr == 1) return base + r * a.rst[0];
+template <class I>
+AUG_DEV const char *elem(const red_args &a, const char *base, I r) {
+    if (a.nr == 1) return base + (int64_t)r * a.rst[0];
     for (int d = a.nr - 1; d >= 0; d--) {
-        int64_t e = a.rext[d], q = r / e, i = r - q * e;
+        I e = (I)a.rext[d], q = r / e, i = r - q * e;
         r = q;
-        base += i * a.rst[d];
+        base += (int64_t)i * a.rst[d];
     }
     return base;
 }
@@ -219,8 +230,8 @@ AUG_DEV void part_merge(red_part *p, const red_part *q, int op) {
 }
 
 /* Reduced position r of an output's elements: a load through the recording layer. */
-template <class T>
-AUG_DEV T load_at(const red_args &a, const char *base, int64_t r) {
+template <class T, class I = int64_t>
+AUG_DEV T load_at(const red_args &a, const char *base, I r) {
     T x;
     const char *p = elem(a, base, r);
     AUG__MEM_LOAD(p, sizeof x);
@@ -230,48 +241,58 @@ AUG_DEV T load_at(const red_args &a, const char *base, int64_t r) {
 
 /* The block values bval[b] of float blocks b of the n elements of a chunk from r0
  * (nb blocks), in the CPU's order (scalar/reduce.h: element j of a block into lane
- * j % 8, each lane in order, folded), with coalesced loads: lane l of a warp owns block
- * b0 + l (b0: the warp's first thread index, then + blockDim.x, as the plain loop
- * takes them). The warp stages its 32 blocks through its tile of shared memory,
- * S = 32 / sizeof(T) elements of each block at a time (one 32-byte sector per
- * block: float16 16, float32 8, float64 4; lanes l, l + nlanes, ... load entries
- * (block, element) so that neighbouring lanes read neighbouring elements of a
- * block), then each lane adds its block's S values into its lanes in index order,
- * exactly the CPU's order (lane k: elements k, k + 8, ...). Each block's row of
- * the tile is padded to S + 1 elements, so the lanes' reads of their rows fall in
- * different banks. A round takes G = max(S, AUG__RED_LANES) elements, so a value's
- * lane is a constant of the unrolled loops and the lanes stay in registers. */
-#define RED_STAGE_S(T) (32 / (int)sizeof(T))
-template <class T>
-AUG_DEV void stage_block_values(const red_args &a, const char *base, int64_t r0, int n, int nb, double *bval, T *tile) {
-    constexpr int S = RED_STAGE_S(T), G = S > AUG__RED_LANES ? S : AUG__RED_LANES;
+ * j % 8, each lane in order, folded), with coalesced loads. Two neighbouring lanes
+ * of a warp share a block: lane l takes block b0 + l / 2 (b0: the warp's first
+ * pair, then + blockDim.x / 2) and, of its 8 lanes, the half h = l % 2 (lanes 4h ..
+ * 4h + 3), so a thread keeps 4 accumulators instead of 8; the fold
+ * ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)) is then each half's own
+ * bracket plus one shuffle, the same additions as the CPU's. The warp stages its
+ * blocks through its tile of shared memory, G = max(32 / sizeof(T), 8) elements of
+ * each block at a time (one 32-byte sector of each block or more: float16 16,
+ * float32 8, float64 8; lanes l, l + nlanes, ... load entries (block, element) so
+ * that neighbouring lanes read neighbouring elements of a block), then each lane
+ * adds its half's values of its block in index order (lane k: elements k, k + 8,
+ * ...). Each block's row of the tile is padded to G + 1 elements against bank
+ * conflicts. Offsets inside the chunk (at most AUG__RED_CHUNK) are 32-bit. The
+ * block has an even number of threads (run() rounds an odd one up), so every lane
+ * has its partner. */
+#define RED_STAGE_G(T) (32 / (int)sizeof(T) > AUG__RED_LANES ? 32 / (int)sizeof(T) : AUG__RED_LANES)
+#define RED_HALF (AUG__RED_LANES / 2)
+static_assert(AUG__RED_LANES == 8, "stage_block_values folds two halves of 4 lanes (aug__red_lanes_fold)");
+template <class T, class I>
+AUG_DEV void stage_block_values(const red_args &a, const char *base, I r0, int n, int nb, double *bval, T *tile) {
+    constexpr int G = RED_STAGE_G(T);
     const int lane = (int)(threadIdx.x % 32);
     const int wbase = (int)threadIdx.x - lane;
     const int nlanes = (int)blockDim.x - wbase < 32 ? (int)blockDim.x - wbase : 32;
     const unsigned mask = nlanes == 32 ? 0xffffffffu : (1u << nlanes) - 1u;
-    T *mine = tile + (threadIdx.x / 32) * 32 * (S + 1);
-    for (int b0 = wbase; b0 < nb; b0 += (int)blockDim.x) {
-        const int b = b0 + lane;
+    const int m = lane / 2, h = lane % 2, pairs = nlanes / 2;
+    T *mine = tile + (threadIdx.x / 32) * 16 * (G + 1);
+    for (int b0 = wbase / 2; b0 < nb; b0 += (int)blockDim.x / 2) {
+        const int b = b0 + m;
         const int len = b >= nb ? 0 : n - b * AUG__RED_BLOCK < AUG__RED_BLOCK ? n - b * AUG__RED_BLOCK : AUG__RED_BLOCK;
-        double lanes[AUG__RED_LANES];
+        double acc[RED_HALF];
 AUG_UNROLL
-        for (int k = 0; k < AUG__RED_LANES; k++) lanes[k] = -0.0;
+        for (int k = 0; k < RED_HALF; k++) acc[k] = -0.0;
         for (int j = 0; j < AUG__RED_BLOCK; j += G) {
-AUG_UNROLL
-            for (int h = 0; h < G / S; h++) {
-                for (int t = lane; t < nlanes * S; t += nlanes) {
-                    const int m = t / S, e = t % S, off = (b0 + m) * AUG__RED_BLOCK + j + h * S + e;
-                    if (b0 + m < nb && off < n) mine[m * (S + 1) + e] = load_at<T>(a, base, r0 + off);
-                }
-                __syncwarp(mask);
-AUG_UNROLL
-                for (int e = 0; e < S; e++)
-                    if (j + h * S + e < len)
-                        lanes[(h * S + e) % AUG__RED_LANES] += red_traits<T>::fval(mine[lane * (S + 1) + e]);
-                __syncwarp(mask);
+AUG_NO_UNROLL
+            for (int t = lane; t < pairs * G; t += nlanes) {
+                const int tm = t / G, e = t % G, off = (b0 + tm) * AUG__RED_BLOCK + j + e;
+                if (b0 + tm < nb && off < n) mine[tm * (G + 1) + e] = load_at<T>(a, base, (I)(r0 + (I)off));
             }
+            __syncwarp(mask);
+AUG_UNROLL
+            for (int i = 0; i < G / AUG__RED_LANES; i++)
+AUG_UNROLL
+                for (int k = 0; k < RED_HALF; k++) {
+                    const int q = i * AUG__RED_LANES + h * RED_HALF + k;
+                    if (j + q < len) acc[k] += red_traits<T>::fval(mine[m * (G + 1) + q]);
+                }
+            __syncwarp(mask);
         }
-        if (b < nb) bval[b] = aug__red_lanes_fold(lanes);
+        const double mine_half = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        const double other = __shfl_xor_sync(mask, mine_half, 1);
+        if (h == 0 && b < nb) bval[b] = mine_half + other;
     }
 }
 
@@ -330,36 +351,54 @@ AUG_DEV void put_part(const red_args &a, red_part *parts, int64_t o, int64_t c, 
                        a.R, r.arg, out);
 }
 
-/* (at 4 blocks, 64 registers, sm_100 spilled 20-24 bytes: 3 blocks, at most 85) */
-#define RED_FSUM_MIN 3
 /* Float sums and means: one GPU block per (output, chunk), the chunk's float blocks
  * staged warp by warp (stage_block_values) into bval, then combined in block order
- * (pw_tree); parts as put_part takes it. */
-template <class T>
-RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_FSUM_MIN) void k_red_fsum(red_args a, red_part *parts) {
-    AUG_SHARED(double, bval, BLOCKS_PER_CHUNK);
-    /* (RED_BLOCK_THREADS / 32) warps' tiles: at most 10 KiB (float64), beside bval's 4 */
-    AUG_SHARED(T, tile, RED_BLOCK_THREADS * (RED_STAGE_S(T) + 1));
-    const int64_t work = a.O * a.nchunks;
-    for (int64_t w = blockIdx.x; w < work; w += gridDim.x) {
-        const int64_t r0 = (w % a.nchunks) * AUG__RED_CHUNK;
-        const int n = (int)(a.R - r0 < AUG__RED_CHUNK ? a.R - r0 : AUG__RED_CHUNK);
+ * (pw_tree); parts as put_part takes it. I: the index type (out_ptrs). */
+template <class T, class I>
+AUG_DEV void fsum_body(const red_args &a, red_part *parts, double *bval, T *tile) {
+    const I work = (I)(a.O * a.nchunks), nchunks = (I)a.nchunks;
+    for (I w = blockIdx.x; w < work; w += gridDim.x) {
+        const I c = w % nchunks, r0 = c * (I)AUG__RED_CHUNK;
+        const int n = (int)(a.R - (int64_t)r0 < AUG__RED_CHUNK ? a.R - (int64_t)r0 : AUG__RED_CHUNK);
         const int nb = (n + AUG__RED_BLOCK - 1) / AUG__RED_BLOCK;
-        stage_block_values<T>(a, in_ptr(a, w / a.nchunks), r0, n, nb, bval, tile);
+        stage_block_values<T, I>(a, in_ptr<I>(a, w / nchunks), r0, n, nb, bval, tile);
         __syncthreads();
         const double total = pw_tree(bval, nb);
         if (threadIdx.x == 0) {
-            const int64_t o = w / a.nchunks;
+            const I o = w / nchunks;
             const char *base;
             char *out;
-            out_ptrs(a, o, &base, &out);
+            out_ptrs<I>(a, o, &base, &out);
             red_part r;
             part_init(&r, a.op);
             r.f = total;
             r.n = n;
-            put_part<T>(a, parts, o, w - o * a.nchunks, out, r);
+            put_part<T>(a, parts, (int64_t)o, (int64_t)(w - o * nchunks), out, r);
         }
     }
+}
+
+/* The float sums' kernels: 32-bit indices (k_red_fsum, 4 blocks of 256 threads
+ * resident, 64 registers, half of an SM's warps) and 64-bit ones for a reduction
+ * with an index past 2^31 (k_red_fsum_wide: its 64-bit divisions are calls, and
+ * at 64 registers they spilled 20-24 bytes on sm_100, so 3 blocks, at most 85).
+ * Before the split (one kernel, 64-bit indices, 8 accumulators a thread): 80
+ * registers, 3 blocks (37.5%). */
+#define RED_FSUM_MIN 4
+#define RED_FSUM_WIDE_MIN 3
+#define RED_FSUM_SHARED(T)                                                                                  \
+    AUG_SHARED(double, bval, BLOCKS_PER_CHUNK);                                                             \
+    /* (RED_BLOCK_THREADS / 32) warps' tiles of 16 blocks: at most 9 KiB (float64), beside bval's 4 */      \
+    AUG_SHARED(T, tile, RED_BLOCK_THREADS / 2 * (RED_STAGE_G(T) + 1))
+template <class T>
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_FSUM_MIN) void k_red_fsum(red_args a, red_part *parts) {
+    RED_FSUM_SHARED(T);
+    fsum_body<T, uint32_t>(a, parts, bval, tile);
+}
+template <class T>
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, RED_FSUM_WIDE_MIN) void k_red_fsum_wide(red_args a, red_part *parts) {
+    RED_FSUM_SHARED(T);
+    fsum_body<T, int64_t>(a, parts, bval, tile);
 }
 
 /* Everything but float sums: one GPU block per (output, chunk), thread t on the
@@ -460,8 +499,8 @@ AUG_DEV double runs_total(const double *run, int stride, unsigned cnt) {
 /* The n elements of one output's chunk from r0 by one thread, in the CPU's order:
  * float sums in blocks of 8 lanes and the blocks through the counter (runs_push:
  * run, stride), the rest element by element. */
-template <class T>
-AUG_DEV red_part chunk_serial(const red_args &a, const char *base, int64_t r0, int n, double *run, int stride) {
+template <class T, class I>
+AUG_DEV red_part chunk_serial(const red_args &a, const char *base, I r0, int n, double *run, int stride) {
     red_part p;
     part_init(&p, a.op);
     if (red_traits<T>::is_float && (a.op == AUG_REDUCE_SUM || a.op == AUG_REDUCE_MEAN)) {
@@ -475,18 +514,18 @@ AUG_UNROLL
             for (; r + AUG__RED_LANES <= e; r += AUG__RED_LANES) {
 AUG_UNROLL
                 for (int k = 0; k < AUG__RED_LANES; k++)
-                    lane[k] += red_traits<T>::fval(load_at<T>(a, base, r0 + r + k));
+                    lane[k] += red_traits<T>::fval(load_at<T>(a, base, (I)(r0 + (I)(r + k))));
             }
 AUG_UNROLL
             for (int k = 0; k < AUG__RED_LANES; k++)
-                if (r + k < e) lane[k] += red_traits<T>::fval(load_at<T>(a, base, r0 + r + k));
+                if (r + k < e) lane[k] += red_traits<T>::fval(load_at<T>(a, base, (I)(r0 + (I)(r + k))));
             runs_push(run, stride, cnt, aug__red_lanes_fold(lane));
         }
         p.f = runs_total(run, stride, cnt);
         p.n = n;
         return p;
     }
-    for (int r = 0; r < n; r++) part_add<T>(&p, a.op, load_at<T>(a, base, r0 + r), r0 + r);
+    for (int r = 0; r < n; r++) part_add<T>(&p, a.op, load_at<T>(a, base, (I)(r0 + (I)r)), (int64_t)r0 + r);
     return p;
 }
 
@@ -495,29 +534,48 @@ AUG_UNROLL
  * the same chunk, so at each reduced position a warp reads 32 neighbouring
  * elements (coalesced) while each thread keeps the CPU's order for its own output.
  * parts: the chunk partials ([O][nchunks]) for k_red_combine, or NULL with one chunk.
- * The float sums' 8 lanes and loads in flight spilled 16 bytes at 64 registers
- * (sm_90) and 20 at 80 (sm_100): 2 resident blocks of 256 threads for the float
- * dtypes (at most 128 registers). */
-#define RED_COLS_FLOAT_MIN 2
+ * I: the index type (out_ptrs). */
+template <class T, class I>
+AUG_DEV void cols_body(const red_args &a, red_part *parts, double *run) {
+    const I work = (I)(a.O * a.nchunks), O = (I)a.O;
+    for (I w = (I)blockIdx.x * blockDim.x + threadIdx.x; w < work; w += (I)gridDim.x * blockDim.x) {
+        const I r0 = w / O * (I)AUG__RED_CHUNK;
+        const int n = (int)(a.R - (int64_t)r0 < AUG__RED_CHUNK ? a.R - (int64_t)r0 : AUG__RED_CHUNK);
+        const red_part r = chunk_serial<T, I>(a, in_ptr<I>(a, w % O), r0, n, run, (int)blockDim.x);
+        const I c = w / O, o = w - c * O; /* (after the loop: fewer registers live across it) */
+        const char *base;
+        char *out;
+        out_ptrs<I>(a, o, &base, &out); /* (again: fewer registers live across the loop) */
+        put_part<T>(a, parts, (int64_t)o, (int64_t)c, out, r);
+    }
+}
+
+/* The columns' kernels: 32-bit indices (k_red_cols) and 64-bit ones for a
+ * reduction with an index past 2^31 (k_red_cols_wide). The float sums keep their
+ * thread's counter in shared memory (RED_RUNS x 256 doubles, 20 KiB a block).
+ * Before the split (one kernel, 64-bit indices): the float sums' 8 lanes and loads
+ * in flight spilled 16 bytes at 64 registers (sm_90) and 20 at 80 (sm_100), so 2
+ * resident blocks of 256 threads (at most 128 registers, 123 used: 25%); the
+ * wide kernel keeps that bound. */
+#define RED_COLS_FLOAT_MIN 4
+#define RED_COLS_WIDE_FLOAT_MIN 2
+#define RED_COLS_RUNS(T)                                                \
+    double *run = NULL; /* the thread's counter (float sums) */         \
+    if constexpr (red_traits<T>::is_float) {                            \
+        AUG_SHARED(double, runs, RED_RUNS * RED_BLOCK_THREADS);         \
+        run = runs + threadIdx.x;                                       \
+    }
 template <class T>
 RED_GLOBAL_OCC(RED_BLOCK_THREADS, red_traits<T>::is_float ? RED_COLS_FLOAT_MIN : RED_BLOCK_MIN) void k_red_cols(red_args a,
                                                                                               red_part *parts) {
-    double *run = NULL; /* the thread's counter (float sums) */
-    if constexpr (red_traits<T>::is_float) {
-        AUG_SHARED(double, runs, RED_RUNS * RED_BLOCK_THREADS);
-        run = runs + threadIdx.x;
-    }
-    const int64_t work = a.O * a.nchunks;
-    for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < work; w += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t r0 = w / a.O * AUG__RED_CHUNK;
-        const int n = (int)(a.R - r0 < AUG__RED_CHUNK ? a.R - r0 : AUG__RED_CHUNK);
-        const red_part r = chunk_serial<T>(a, in_ptr(a, w % a.O), r0, n, run, (int)blockDim.x);
-        const int64_t c = w / a.O, o = w - c * a.O;
-        const char *base;
-        char *out;
-        out_ptrs(a, o, &base, &out); /* (again: fewer registers live across the loop) */
-        put_part<T>(a, parts, o, c, out, r);
-    }
+    RED_COLS_RUNS(T)
+    cols_body<T, uint32_t>(a, parts, run);
+}
+template <class T>
+RED_GLOBAL_OCC(RED_BLOCK_THREADS, red_traits<T>::is_float ? RED_COLS_WIDE_FLOAT_MIN : RED_BLOCK_MIN) void k_red_cols_wide(
+    red_args a, red_part *parts) {
+    RED_COLS_RUNS(T)
+    cols_body<T, int64_t>(a, parts, run);
 }
 
 /* Short rows (R <= AUG__RED_BLOCK, the reduced innermost axis contiguous): a block
@@ -582,18 +640,42 @@ AUG_UNROLL
 
 enum { RED_K_BLOCK, RED_K_FSUM, RED_K_COLS };
 
-/* k_red_block, k_red_fsum or k_red_cols (kind) on grid g, with parts for the chunk
- * partials (NULL: one chunk, results stored directly). */
+/* Whether the 32-bit kernels (k_red_fsum, k_red_cols) hold every index of a
+ * launch on grid g: the (output, chunk) items plus the grid's threads (the loop
+ * index stays below 2^32), the outputs and the reduced positions all below 2^31
+ * (each extent is at most its range). The emulation's AUG_EMU_RED_INDEX64=1 takes
+ * the 64-bit ones always (the tests' way to run them on small tensors). */
+static int red_index32(const red_args *a, aug__cuda_grid g) {
+#ifdef AUG_CUDA_EMU
+    const char *wide = getenv("AUG_EMU_RED_INDEX64");
+    if (wide && strcmp(wide, "1") == 0) return 0;
+#endif
+    const int64_t threads = (int64_t)g.blocks * g.threads;
+    return a->R <= INT32_MAX && a->O <= INT32_MAX && a->nchunks <= INT32_MAX / a->O && threads <= INT32_MAX;
+}
+
+/* k_red_block, k_red_fsum or k_red_cols (kind; the *_wide ones where an index
+ * needs 64 bits) on grid g, with parts for the chunk partials (NULL: one chunk,
+ * results stored directly). */
 template <class T>
 static aug_status launch_kind(const char *func, const red_args *a, aug__cuda_grid g, cudaStream_t stream, int kind,
                               red_part *parts) {
+    const int i32 = red_index32(a, g);
     if constexpr (red_traits<T>::is_float) /* (k_red_fsum only for the float dtypes) */
         if (kind == RED_K_FSUM) {
+            if (!i32) {
+                AUG_LAUNCH((k_red_fsum_wide<T>), g.blocks, g.threads, 0, stream, *a, parts);
+                return aug__cuda_launched(func, "k_red_fsum_wide", g.blocks, g.threads);
+            }
             AUG_LAUNCH((k_red_fsum<T>), g.blocks, g.threads, 0, stream, *a, parts);
             return aug__cuda_launched(func, "k_red_fsum", g.blocks, g.threads);
         }
     switch (kind) {
     case RED_K_COLS:
+        if (!i32) {
+            AUG_LAUNCH((k_red_cols_wide<T>), g.blocks, g.threads, 0, stream, *a, parts);
+            return aug__cuda_launched(func, "k_red_cols_wide", g.blocks, g.threads);
+        }
         AUG_LAUNCH((k_red_cols<T>), g.blocks, g.threads, 0, stream, *a, parts);
         return aug__cuda_launched(func, "k_red_cols", g.blocks, g.threads);
     default:
@@ -659,6 +741,7 @@ static aug_status run(const char *func, const aug__exec *e, const red_args *a) {
                           MAX_THREADS, g.threads);
     g.threads = aug__cuda_bounded(g.threads, RED_BLOCK_THREADS);
     const int fsum = red_traits<T>::is_float && (a->op == AUG_REDUCE_SUM || a->op == AUG_REDUCE_MEAN);
+    if (fsum && g.threads % 2) g.threads++; /* stage_block_values' lanes go in pairs */
     return run_kind<T>(func, e, a, g, fsum ? RED_K_FSUM : RED_K_BLOCK);
 }
 
