@@ -2,9 +2,9 @@
 policy stages draw their own op lists on a device batch with no host wait (the stages' draws are
 host decisions, made on a CPU generator: _sampling.generator_at), recording the ops the same seed
 records on the CPU; the shuffle of augpy.data draws the same order; and the warps (warp_affine,
-warp_perspective, affine, rotate, perspective) with a number or sequence fill on a device image
-make no host wait (the fill stays on the host). The counts are the emulated CUDA runtime's host
-waits of the calling thread (AUG_CUDA_BACKEND=emu)."""
+warp_perspective, affine, rotate, perspective) and pad with a number or sequence fill on a
+device image make no host wait (the fill stays on the host; pad fills by value). The counts
+are the emulated CUDA runtime's host waits of the calling thread (AUG_CUDA_BACKEND=emu)."""
 import ctypes
 import os
 
@@ -119,6 +119,8 @@ WARPS = [
     ("perspective", lambda t, fill: augpy.perspective(t, [[0, 0], [20, 0], [20, 17], [0, 17]],
                                                       [[2, 1], [19, 3], [18, 16], [1, 15]], fill=fill,
                                                       layout="CHW")),
+    ("pad", lambda t, fill: augpy.pad(t, (2, 1, 3, 0), fill=fill, layout="CHW")),
+    ("pad_batch", lambda t, fill: augpy.pad(t.reshape((1, 3, 18, 21)), 2, fill=fill, layout="NCHW")),
 ]
 
 
@@ -126,8 +128,8 @@ WARPS = [
 @pytest.mark.parametrize("fill", [7, 3.5, (10, 200, 30), [1.0, 2.0, 3.0]], ids=["int", "float", "tuple", "list"])
 @pytest.mark.parametrize("name,call", WARPS, ids=[w[0] for w in WARPS])
 def test_warp_fill_makes_no_host_waits(name, call, fill):
-    """A number or sequence fill of a warp of a device image stays on the host: no host wait,
-    and the CPU's bytes."""
+    """A number or sequence fill of a warp (or pad) of a device image stays on the host: no host
+    wait, and the CPU's bytes."""
     x = np.random.default_rng(1).integers(0, 256, (3, 18, 21)).astype(np.uint8)
     dev = augpy.array_to_tensor(x.copy())
     call(dev, fill)  # warm: the pools
