@@ -1,7 +1,9 @@
 """The host-side draws and fills of device work (issue 30, "no host waits inside an op"): the
 policy stages draw their own op lists on a device batch with no host wait (the stages' draws are
 host decisions, made on a CPU generator: _sampling.generator_at), recording the ops the same seed
-records on the CPU; the shuffle of augpy.data draws the same order; and the warps (warp_affine,
+records on the CPU, and so do the other stages that draw through it (AugMix, RandomApply,
+RandomCrop, RandomPerspective, RandomErasing, whose constant fill goes by value); the shuffle of
+augpy.data draws the same order; and the warps (warp_affine,
 warp_perspective, affine, rotate, perspective) and pad with a number or sequence fill on a
 device image make no host wait (the fill stays on the host; pad fills by value). The counts
 are the emulated CUDA runtime's host waits of the calling thread (AUG_CUDA_BACKEND=emu)."""
@@ -13,7 +15,8 @@ import pytest
 
 import augpy
 from augpy import _augpy, _sampling
-from augpy.image import AutoAugment, RandAugment, TimmAutoAugment, TimmRandAugment, TrivialAugmentWide
+from augpy.image import (AugMix, AutoAugment, RandAugment, RandomApply, RandomCrop, RandomErasing, RandomGrayscale,
+                         RandomPerspective, TimmAutoAugment, TimmRandAugment, TrivialAugmentWide)
 from conftest import ON_CUDA, host_tensor
 
 needs_cuda = pytest.mark.skipif(not ON_CUDA, reason="the suite's device is the CPU")
@@ -96,6 +99,33 @@ def test_policy_stage_draws_make_no_host_waits(name, make):
     cpu = make()({"image": host_tensor(x.copy()), "augmentation": [dict(d) for d in dicts]})
     assert [a[key] for a in out["augmentation"]] == [a[key] for a in cpu["augmentation"]]
     assert len({str(a[key]) for a in cpu["augmentation"]}) > 1  # the draws differ per image
+    assert augpy.tensor_to_array(out["image"]).tobytes() == augpy.tensor_to_array(cpu["image"]).tobytes()
+
+
+OTHER_STAGES = [
+    ("AugMix", lambda: AugMix(seed=1), "augmix"),
+    ("RandomApply", lambda: RandomApply([RandomGrayscale(p=1.0)], p=0.5, key="gray", seed=2), "gray"),
+    ("RandomCrop", lambda: RandomCrop(20, padding=2, fill=(5, 6, 7), seed=3), "random_crop"),
+    ("RandomPerspective", lambda: RandomPerspective(p=1.0, fill=(1, 2, 3), seed=4), "perspective"),
+    ("RandomErasing", lambda: RandomErasing(p=1.0, value=(10, 20, 30), seed=5), "erasing"),
+    ("RandomErasing1", lambda: RandomErasing(p=1.0, value=77, seed=6), "erasing"),
+]
+
+
+@needs_cuda
+@pytest.mark.parametrize("name,make,key", OTHER_STAGES, ids=[s[0] for s in OTHER_STAGES])
+def test_stage_draws_make_no_host_waits(name, make, key):
+    """The other stages drawing through generator_at (and RandomErasing's constant fill, by
+    value) on a device batch: no host wait; the CPU's records and bytes."""
+    x = np.random.default_rng(6).integers(0, 256, (8, 3, 30, 27)).astype(np.uint8)
+    stage = make()
+    stage({"image": augpy.array_to_tensor(x.copy())})  # warm
+    dicts = [{"rng": (78, 0, 50 + k)} for k in range(len(x))]
+    dev = augpy.array_to_tensor(x.copy())
+    waits, out = host_waits_of(lambda: stage({"image": dev, "augmentation": [dict(d) for d in dicts]}))
+    assert waits == 0, name
+    cpu = make()({"image": host_tensor(x.copy()), "augmentation": [dict(d) for d in dicts]})
+    assert [a[key] for a in out["augmentation"]] == [a[key] for a in cpu["augmentation"]]
     assert augpy.tensor_to_array(out["image"]).tobytes() == augpy.tensor_to_array(cpu["image"]).tobytes()
 
 
