@@ -135,9 +135,13 @@ class RandomErasing(Sampled):
         return batch
 
     def _erase(self, view, rng, c, rh, rw, is_float):
-        if self.mode == "const":
-            values = self.value.reshape(-1, 1, 1) if self.value.ndim == 1 else self.value
-            _augpy.copy(np.broadcast_to(values, (c, rh, rw)).astype(np.float64), view)
+        if self.mode == "const":  # by value, a channel at a time: no upload (a host wait on a GPU)
+            values = self.value.reshape(-1)
+            if values.size == 1:
+                _augpy.fill(float(values[0]), view)
+            else:
+                for ch in range(c):
+                    _augpy.fill(float(values[ch]), view[ch:ch + 1])
             return
         shape = (c, 1, 1) if self.mode == "rand" else (c, rh, rw)
         if is_float:

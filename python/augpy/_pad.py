@@ -135,10 +135,15 @@ def _copied(src, lay, h, w, pads, f, border, func):
         c = shape[lay.index("C")] if "C" in lay else 1
         if f.ndim == 1 and f.size not in (1, c):
             raise ValueError(f"{func}: fill has {f.size} values for {c} channels")
-        fshape = [1] * len(lay)
-        if f.ndim == 1 and "C" in lay:
-            fshape[lay.index("C")] = f.size
-        _augpy.copy(f.reshape(fshape), dst)
+        # filled by value, a channel at a time (a copy of the array would upload it from pageable
+        # memory: a host wait on a GPU); fill converts a value as copy does
+        if f.size == 1:
+            _augpy.fill(float(f.reshape(-1)[0]), dst)
+        else:
+            for k in range(f.size):
+                band = [slice(None)] * len(lay)
+                band[lay.index("C")] = slice(k, k + 1)
+                _augpy.fill(float(f[k]), dst[tuple(band)])
     if h and w:
         _augpy.copy(src, dst[tuple(idx)])
     if border != "constant":

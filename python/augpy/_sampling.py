@@ -73,9 +73,10 @@ def check_rng(value, func, i):
 def generator_at(state, uniforms=0):
     """A RandomNumberGenerator at one image's state (seed, calls) from ``Sampled._rng_states``,
     and ``uniforms`` float64 values in [0, 1) drawn from it first (an array; its next draws
-    continue the same stream)."""
-    rng = _augpy.RandomNumberGenerator(seed=state[0])
-    rng.set_state(state)
+    continue the same stream). The generator is on the CPU whatever the default device: its
+    draws are host-side decisions (op lists, boxes, lam, values copied in), the same values
+    as on any device (SPEC 11), made without a launch and a read-back (a host wait) each."""
+    rng = _augpy._host_generator(state)
     u = np.empty(uniforms, np.float64)
     if uniforms:
         rng.uniform(u, 0.0, 1.0)

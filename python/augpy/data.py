@@ -204,7 +204,8 @@ def epoch_order(n, seed, epoch=0, shuffle=True):
     seed = _check_u64(seed, "seed", func)
     epoch = _check_u64(epoch, "epoch", func)
     values = np.empty(n, np.uint64)
-    _augpy.RandomNumberGenerator(seed=_stream_seed(seed, epoch, "shuffle")).uniform(values, 0.0, float(_U64))
+    # on the CPU whatever the default device: the same values, no device round trip
+    _augpy._host_generator((_stream_seed(seed, epoch, "shuffle"), 0)).uniform(values, 0.0, float(_U64))
     return np.argsort(values, kind="stable").astype(np.int64)
 
 

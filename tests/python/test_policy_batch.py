@@ -156,7 +156,7 @@ def emulated_module():
 def test_device_stages_make_no_host_waits():
     """Each policy stage on a device batch, its op lists given (replayed), queues its work and
     returns: no host wait (the emulated runtime's count of the calling thread), once the pools
-    are warm. (Drawing the lists reads a generator on the default device: not counted here.)"""
+    are warm. (Drawing the lists, on the host: test_host_draws.py.)"""
     rng = np.random.default_rng(3)
     x = augpy.array_to_tensor(images("u8", 16, rng, (3, 32, 28)))  # the module is loaded by now
     lib = emulated_module()

@@ -363,10 +363,11 @@ void augpy_bufview_release(augpy_bufview *view);
  * large tensors; errors name func. 0 or -1. */
 int augpy_copy_into(augpy_state *st, const aug_tensor *src, aug_tensor *dst, const char *func);
 /* A warp's background argument (warp.c): None -> *bg = NULL; a Tensor (borrowed); a
- * number (all C channels) or an array-like of C values (a new float64 tensor on dev
- * in *tmp, which the caller frees). 0 or -1. */
-int augpy_parse_background(augpy_state *st, PyObject *obj, int64_t C, aug_device dev, const aug_tensor **bg,
-                           aug_tensor **tmp, const char *func);
+ * number (all C channels) or an array-like of C values (a new float64 tensor on the CPU
+ * in *tmp, which the caller frees: the warps read a host background without waiting for
+ * the device, whatever the images' device). 0 or -1. */
+int augpy_parse_background(augpy_state *st, PyObject *obj, int64_t C, const aug_tensor **bg, aug_tensor **tmp,
+                           const char *func);
 
 /* ---- locks that survive fork() (fork.c) -------------------------------------- */
 /* A new lock (PyThread_allocate_lock; NULL when out of memory) and its fork

@@ -48,9 +48,8 @@ static PyObject *fn_image_ops_batch(PyObject *m, PyObject *const *args, Py_ssize
     int64_t n = im.t->shape[0];
     if (host_array(st, a[2], AUG_INT64, 1, n + 1, &fv, func, "offsets") < 0 ||
         host_array(st, a[1], AUG_FLOAT64, 2, 0, &ov, func, "ops") < 0 ||
-        /* a number or values on the host, whatever the batch's device: the warps read a host
-         * background without waiting for the device (one on a GPU would be read back per warp) */
-        augpy_parse_background(st, a[3], im.t->shape[1], aug_cpu_device(), &bg, &bgtmp, func) < 0)
+        /* a number or values: on the host (the warps read it without waiting for the device) */
+        augpy_parse_background(st, a[3], im.t->shape[1], &bg, &bgtmp, func) < 0)
         goto done;
     const aug_tensor *ot = ov.t, *ft = fv.t;
     int64_t nops = ot->shape[0];

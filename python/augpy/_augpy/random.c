@@ -41,6 +41,24 @@ static int parse_seed(PyObject *obj, uint64_t *out, const char *func) {
     return 0;
 }
 
+/* A generator of type on dev (seed NULL: the OS entropy source). */
+static PyObject *rng_make(augpy_state *st, PyTypeObject *type, aug_device dev, const uint64_t *seed) {
+    RngObject *self = (RngObject *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    self->device_id = dev.id;
+    self->lock = augpy_forksafe_lock_new(&self->lock_gen);
+    if (self->lock == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    self->rng = aug_rng_new(dev, seed);
+    if (self->rng == NULL) {
+        Py_DECREF(self);
+        return augpy_raise(st, aug_last_status(), TYPE_NAME);
+    }
+    return (PyObject *)self;
+}
+
 static PyObject *rng_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"device_id", "seed", NULL};
     PyObject *dev_obj = Py_None, *seed_obj = Py_None;
@@ -52,20 +70,7 @@ static PyObject *rng_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     if (augpy_parse_device_id(dev_obj, 1, &dev, TYPE_NAME) < 0) return NULL;
     uint64_t seed = 0;
     if (seed_obj != Py_None && parse_seed(seed_obj, &seed, TYPE_NAME) < 0) return NULL;
-    RngObject *self = (RngObject *)type->tp_alloc(type, 0);
-    if (self == NULL) return NULL;
-    self->device_id = dev.id;
-    self->lock = augpy_forksafe_lock_new(&self->lock_gen);
-    if (self->lock == NULL) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    self->rng = aug_rng_new(dev, seed_obj == Py_None ? NULL : &seed);
-    if (self->rng == NULL) {
-        Py_DECREF(self);
-        return augpy_raise(st, aug_last_status(), TYPE_NAME);
-    }
-    return (PyObject *)self;
+    return rng_make(st, type, dev, seed_obj == Py_None ? NULL : &seed);
 }
 
 static void rng_dealloc(PyObject *obj) {
@@ -529,7 +534,29 @@ static PyObject *py_sample_id(PyObject *module, PyObject *const *args, Py_ssize_
     return NULL;
 }
 
+/* _host_generator(state): a RandomNumberGenerator on the CPU at state (seed, calls), whatever the
+ * default device. The stages draw their host-side decisions (op lists, crop boxes, lam) with it:
+ * the same values as a generator on any device (SPEC 11), with no device launch and no read-back.
+ * Pickled, it comes back on the default device (the same values). */
+static PyObject *py_host_generator(PyObject *module, PyObject *state) {
+    augpy_state *st = augpy_state_from_module(module);
+    if (st == NULL) return NULL;
+    PyObject *g = rng_make(st, st->RandomType, aug_cpu_device(), &(uint64_t){0});
+    if (g == NULL) return NULL;
+    PyObject *r = rng_set_state(g, state);
+    if (r == NULL) {
+        Py_DECREF(g);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return g;
+}
+
 static PyMethodDef seed_functions[] = {
+    {"_host_generator", py_host_generator, METH_O,
+     "_host_generator(state)\n--\n\n"
+     "A RandomNumberGenerator on the CPU at state (seed, calls) from get_state(), whatever the default\n"
+     "device: the same values as on any device, drawn on the host (the stages' decisions)."},
     {"stream_seed", (PyCFunction)(void (*)(void))py_stream_seed, METH_FASTCALL | METH_KEYWORDS,
      "aug_stream_seed: the Philox seed of stream `stream` (a str, hashed as UTF-8) of epoch `epoch` of a\n"
      "pipeline seeded `seed` (ints in [0, 2**64)): splitmix64(splitmix64(splitmix64(seed) ^ epoch) ^\n"

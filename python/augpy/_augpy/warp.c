@@ -325,9 +325,12 @@ static aug_tensor *parse_matrices(augpy_state *st, PyObject *obj, int batch, int
 }
 
 /* background: None -> *bg = NULL; a Tensor (borrowed); a number (all channels) or an
- * array-like of C values (a new tensor on dev, the images' device, in *tmp). */
-int augpy_parse_background(augpy_state *st, PyObject *obj, int64_t C, aug_device dev, const aug_tensor **bg,
-                            aug_tensor **tmp, const char *func) {
+ * array-like of C values (a new tensor on the CPU in *tmp, whatever the images' device: the
+ * core reads a host background by value, where one uploaded to a GPU would be read back,
+ * a host wait per call). */
+int augpy_parse_background(augpy_state *st, PyObject *obj, int64_t C, const aug_tensor **bg, aug_tensor **tmp,
+                           const char *func) {
+    aug_device dev = aug_cpu_device();
     *bg = NULL;
     *tmp = NULL;
     if (!obj || obj == Py_None) return 0;
@@ -548,7 +551,7 @@ static PyObject *warp_call(PyObject *module, PyObject *const *args, Py_ssize_t n
     int b = w.batch;
     int64_t C = dst->ndim == 3 + b ? dst->shape[opts.dst_layout == AUG_WARP_LAYOUT_HWC ? 2 + b : b]
                                    : (dst->ndim == 2 + b ? 1 : 0);
-    if (augpy_parse_background(st, a[BG], C, dst->device, &bg, &bgtmp, func) < 0) goto done;
+    if (augpy_parse_background(st, a[BG], C, &bg, &bgtmp, func) < 0) goto done;
 
     int64_t work = aug_tensor_size(dst) * (ss[0] > 0 ? ss[0] : 1); /* decides the GIL release only */
     aug_status s;
