@@ -462,6 +462,8 @@ class TimmAutoAugment:
     magnitude_std: float
     draws: int
     key: str
+    interpolation: str
+    fill: Any
     def __init__(self, policy: str = "3a", magnitude_std: float = 0.0, seed: _Seed = None) -> None: ...
     def __call__(self, batch: _Batch) -> _Batch: ...
 
