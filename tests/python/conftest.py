@@ -4,6 +4,7 @@ Hypothesis runs without deadlines (the first call of a kernel may be slow on a
 busy machine); `DTYPE_NAMES` and the helpers give every test the same view of
 the 13 dtypes and their NumPy counterparts (NumPy is the independent reference).
 """
+import ctypes
 import importlib.util
 import os
 
@@ -88,3 +89,28 @@ def random_array(rng, shape, name):
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+def emulated_module():
+    """The path of the loaded emulated CUDA module (libaug_cuda_emu*.so), or None."""
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1]
+                if os.path.basename(path).startswith("libaug_cuda_emu") and ".so" in path:
+                    return path
+    except OSError:
+        pass
+    return None
+
+
+def emulated_runtime():
+    """The loaded emulated CUDA module as a ctypes library, its count of the calling thread's host
+    waits (aug_emu_host_waits(None)) typed, or None."""
+    path = emulated_module()
+    if path is None:
+        return None
+    lib = ctypes.CDLL(path)
+    lib.aug_emu_host_waits.argtypes = [ctypes.c_void_p]
+    lib.aug_emu_host_waits.restype = ctypes.c_longlong
+    return lib

@@ -4,26 +4,12 @@ files those suites decode (baseline JPEGs the engines take, a progressive, a CMY
 a file that fails only once decoded)."""
 import ctypes
 import io
-import os
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import DECODE_ENGINE
-
-
-def emulated_module():
-    """The path of the loaded emulated CUDA module (libaug_cuda_emu*.so), or None."""
-    try:
-        with open("/proc/self/maps") as f:
-            for line in f:
-                path = line.split()[-1]
-                if os.path.basename(path).startswith("libaug_cuda_emu") and ".so" in path:
-                    return path
-    except OSError:
-        pass
-    return None
+from conftest import DECODE_ENGINE, emulated_module
 
 
 MODULE = emulated_module() if DECODE_ENGINE == "nvjpeg" else None

@@ -7,8 +7,6 @@ augpy.data draws the same order; and the warps (warp_affine,
 warp_perspective, affine, rotate, perspective) and pad with a number or sequence fill on a
 device image make no host wait (the fill stays on the host; pad fills by value). The counts
 are the emulated CUDA runtime's host waits of the calling thread (AUG_CUDA_BACKEND=emu)."""
-import ctypes
-import os
 
 import numpy as np
 import pytest
@@ -17,27 +15,14 @@ import augpy
 from augpy import _augpy, _sampling
 from augpy.image import (AugMix, AutoAugment, RandAugment, RandomApply, RandomCrop, RandomErasing, RandomGrayscale,
                          RandomPerspective, TimmAutoAugment, TimmRandAugment, TrivialAugmentWide)
-from conftest import ON_CUDA, host_tensor
+from conftest import ON_CUDA, host_tensor, emulated_runtime
 
 needs_cuda = pytest.mark.skipif(not ON_CUDA, reason="the suite's device is the CPU")
 
 
-def emulated_module():
-    """The loaded emulated CUDA module (libaug_cuda_emu*.so) as a ctypes library, or None."""
-    with open("/proc/self/maps") as f:
-        for line in f:
-            path = line.split()[-1]
-            if os.path.basename(path).startswith("libaug_cuda_emu") and ".so" in path:
-                lib = ctypes.CDLL(path)
-                lib.aug_emu_host_waits.argtypes = [ctypes.c_void_p]
-                lib.aug_emu_host_waits.restype = ctypes.c_longlong
-                return lib
-    return None
-
-
 def host_waits_of(fn):
     """fn()'s host waits on the emulated device (skips without the emulated module)."""
-    lib = emulated_module()
+    lib = emulated_runtime()
     if lib is None:
         pytest.skip("needs the emulated CUDA module (its count of host waits)")
     augpy.synchronize()

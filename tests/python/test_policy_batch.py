@@ -5,8 +5,6 @@ torchvision's and timm's policies (timm's '3a' Desaturate and PIL's blur too), u
 float32, replayed op lists of several ops, 1, 2 and 4 threads; on a CUDA batch (the suite's
 device in the emulated session) the stages take the same path, the images queued in order,
 with the CPU's bytes and no host wait; bad input."""
-import ctypes
-import os
 
 import numpy as np
 import pytest
@@ -14,7 +12,7 @@ import pytest
 import augpy
 from augpy import _augpy, _policies, _timm
 from augpy.image import RandAugment, TimmAutoAugment, TimmRandAugment, apply_policy, apply_timm_policy
-from conftest import ON_CUDA, host_tensor
+from conftest import ON_CUDA, host_tensor, emulated_runtime
 
 TV_OPS = [("Identity", 0.0), ("ShearX", 0.21), ("ShearY", -0.3), ("TranslateX", 5.6), ("TranslateY", -7.0),
           ("Rotate", 23.5), ("Rotate", -400.0), ("Brightness", 0.45), ("Color", -0.6), ("Contrast", 0.3),
@@ -136,22 +134,6 @@ def test_timm_auto_augment_batch_equals_per_image(threads, magnitude_std):
     assert names == {"Solarize", "Desaturate", "GaussianBlur"}
 
 
-def emulated_module():
-    """The loaded emulated CUDA module (libaug_cuda_emu*.so) as a ctypes library, or None."""
-    try:
-        with open("/proc/self/maps") as f:
-            for line in f:
-                path = line.split()[-1]
-                if os.path.basename(path).startswith("libaug_cuda_emu") and ".so" in path:
-                    lib = ctypes.CDLL(path)
-                    lib.aug_emu_host_waits.argtypes = [ctypes.c_void_p]
-                    lib.aug_emu_host_waits.restype = ctypes.c_longlong
-                    return lib
-    except OSError:
-        pass
-    return None
-
-
 @pytest.mark.skipif(not ON_CUDA, reason="the suite's device is the CPU")
 def test_device_stages_make_no_host_waits():
     """Each policy stage on a device batch, its op lists given (replayed), queues its work and
@@ -159,7 +141,7 @@ def test_device_stages_make_no_host_waits():
     are warm. (Drawing the lists, on the host: test_host_draws.py.)"""
     rng = np.random.default_rng(3)
     x = augpy.array_to_tensor(images("u8", 16, rng, (3, 32, 28)))  # the module is loaded by now
-    lib = emulated_module()
+    lib = emulated_runtime()
     if lib is None:
         pytest.skip("needs the emulated CUDA module (its count of host waits)")
     stages = [TimmAutoAugment(magnitude_std=0.5, seed=1), TimmRandAugment(num_ops=3, seed=2, fill=(1, 2, 3)),
