@@ -3,7 +3,8 @@ warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
 make_transform), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
 fn.warp_affine / fn.gaussian_blur and torchvision's functional affine /
 gaussian_blur on CUDA tensors where installed; then, augpy alone, resize (CHW uint8
-shrinking and enlarging, HWC uint8, float32), the 8-bit box blur, PIL's Gaussian blur (timm's
+shrinking and enlarging, HWC uint8, float32), the 8-bit box blur, the generic blurs (float32 and
+float64 Gaussian batches, a float32 box, a uint8 box past the 8-bit path's 16), PIL's Gaussian blur (timm's
 policies), colour jitter, grayscale, crop_mirror_normalize, lighting of float32 images, the tone
 ops (invert, posterize, solarize), autocontrast, equalize and adjust_sharpness. On the emulated
 device each case also prints the emulator's figures (gpubench.emu_row)."""
@@ -47,6 +48,11 @@ def main():
     fdst.layout = "NCHW"
     flit = augpy.CudaTensor((n, 3, th, tw), augpy.float32)
     dst0, box = augpy.CudaTensor((3, th, tw), augpy.uint8), augpy.CudaTensor((3, th, tw), augpy.uint8)
+    fblur, dblur = augpy.CudaTensor((n, 3, th, tw), augpy.float32), augpy.CudaTensor((n, 3, th, tw), augpy.float64)
+    ddst = augpy.array_to_tensor(rng.random((n, 3, th, tw)))
+    ddst.layout = "NCHW"
+    fdst0 = augpy.array_to_tensor(rng.random((3, th, tw), dtype=np.float32))
+    fbox = augpy.CudaTensor((3, th, tw), augpy.float32)
     jb, jc, js, jh = ([float(v) for v in rng.uniform(lo, hi, n)] for lo, hi in ((0.6, 1.4), (0.6, 1.4), (0.6, 1.4),
                                                                                   (-0.1, 0.1)))
     cases = {
@@ -59,6 +65,11 @@ def main():
         "resize (HWC images, to half size)": lambda: augpy.resize(srcs[0], (h // 2, w // 2), layout="HWC"),
         "resize (float32 batch, to half size)": lambda: augpy.resize(fdst, (th // 2, tw // 2), layout="NCHW"),
         "box_blur (one image, ksize 5)": lambda: augpy.box_blur_single(dst0, 5, out=box),
+        # the generic blurs (float taps, cuda/blur.cu's f32 / f64 tiles)
+        "gaussian_blur (float32 batch, max_ksize 21)": lambda: augpy.gaussian_blur(fdst, sigmas, 21, out=fblur),
+        "gaussian_blur (float64 batch, max_ksize 21)": lambda: augpy.gaussian_blur(ddst, sigmas, 21, out=dblur),
+        "box_blur (float32 image, ksize 5)": lambda: augpy.box_blur_single(fdst0, 5, out=fbox),
+        "box_blur (uint8 image, ksize 31: float taps)": lambda: augpy.box_blur_single(dst0, 31, out=box),
         "pil_gaussian_blur (batch, radii 0.1 .. 2)": lambda: augpy.pil_gaussian_blur(dst, radii, out=pil),
         "color_jitter (batch)": lambda: augpy.color_jitter(dst, brightness=jb, contrast=jc, saturation=js, hue=jh,
                                                            out=lit),

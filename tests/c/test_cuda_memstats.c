@@ -18,7 +18,9 @@
  * reach the image families' 0.5. The float sums' and the columns' kernels (k_red_fsum,
  * k_red_cols) must also reach issue 30's theoretical occupancy of 0.5 (half of an SM's
  * 64 warps, from the register table and shared memory; 0.375 and 0.25 before their
- * 32-bit index split), and so must the 8-bit Gaussian blur's tiles (0.25 before).
+ * 32-bit index split), and so must the 8-bit Gaussian blur's tiles (0.25 before) and
+ * the float32 and float64 blurs' tiles (Gaussian and box; 0.25 before), which must
+ * also reach the image families' memory efficiency of 0.5.
  * On a GPU (no counter) the test skips. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -145,6 +147,17 @@ static aug_status op_gauss_blur(ctx *c) {
     aug_tensor *v = aug_tensor_reshape(c->a, 3, shape), *o = NULL;
     if (!v) return AUG_ERR_MEMORY;
     aug_status st = aug_gaussian_blur_single(v, 1.7, &o);
+    aug_tensor_free(o);
+    aug_tensor_free(v);
+    return st;
+}
+
+/* The box blur (ksize 5) of the N values as 4 planes of 128 x 128. */
+static aug_status op_box_blur(ctx *c) {
+    const int64_t shape[3] = {4, 128, 128};
+    aug_tensor *v = aug_tensor_reshape(c->a, 3, shape), *o = NULL;
+    if (!v) return AUG_ERR_MEMORY;
+    aug_status st = aug_box_blur_single(v, 5, &o);
     aug_tensor_free(o);
     aug_tensor_free(v);
     return st;
@@ -402,6 +415,28 @@ static void test_blur_occupancy(void **state) {
     check_occupancy("aug__k_blur_gauss8_h_tiled", "uint8");
 }
 
+/* The float blurs (cuda/blur.cu's generic path: float taps), the same planes,
+ * Gaussian sigma 1.7 (9 taps: the float64 vertical tile's 24 rows x 256 threads
+ * fill 48 KiB) and box 5: both passes of float32 and float64 images run as 32-bit
+ * tiles (aug__k_blur_f32_* / _f64_*) at 0.5 occupancy (the 64-bit tiles
+ * aug__k_blur_v_tiled / _h_tiled<T, 0>: 72-94 registers, 0.25) and efficiency 0.5. */
+static void test_float_blur_occupancy(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    static const aug_dtype ft[2] = {AUG_FLOAT32, AUG_FLOAT64};
+    for (int i = 0; i < 2; i++) {
+        const char *v = i ? "aug__k_blur_f64_v_tiled" : "aug__k_blur_f32_v_tiled";
+        const char *h = i ? "aug__k_blur_f64_h_tiled" : "aug__k_blur_f32_h_tiled";
+        check_case("gaussian_blur 4 x 128 x 128", op_gauss_blur, ft[i], ft[i], v, 0.5);
+        check_occupancy(v, aug_dtype_name(ft[i]));
+        check_occupancy(h, aug_dtype_name(ft[i]));
+        check_case("box_blur 4 x 128 x 128, ksize 5", op_box_blur, ft[i], ft[i], h, 0.5);
+        check_occupancy(v, aug_dtype_name(ft[i]));
+        check_occupancy(h, aug_dtype_name(ft[i]));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_elementwise),
@@ -413,6 +448,7 @@ int main(void) {
         cmocka_unit_test(test_reductions_shaped),
         cmocka_unit_test(test_reduction_occupancy),
         cmocka_unit_test(test_blur_occupancy),
+        cmocka_unit_test(test_float_blur_occupancy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
