@@ -747,7 +747,11 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
         f32 = img[k].kind == AUG__WARP_FLOAT && img[k].dtype == AUG_FLOAT32 &&
               (((uintptr_t)img[k].base | (uintptr_t)img[k].sh | (uintptr_t)img[k].sc) & 3) == 0;
     const int64_t el = f32 ? 4 : 1;
-    int stage = narrow && (mode == WARP_U8 || f32) ? f32 ? STAGE_F32 : proj ? STAGE_PERSP_U8 : STAGE_U8 : STAGE_NONE;
+    int stage = !narrow            ? STAGE_NONE
+                : f32              ? STAGE_F32
+                : mode != WARP_U8  ? STAGE_NONE
+                : proj             ? STAGE_PERSP_U8
+                                   : STAGE_U8;
     int packed = C <= 4, planar = C > 1;
     for (int64_t k = 0; stage && k < p->n; k++) {
         packed &= img[k].sw == C * el && (C == 1 || img[k].sc == el);
