@@ -2,7 +2,9 @@
 warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
 make_transform), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
 fn.warp_affine / fn.gaussian_blur and torchvision's functional affine /
-gaussian_blur on CUDA tensors where installed; then, augpy alone, resize (CHW uint8
+gaussian_blur on CUDA tensors where installed; then, augpy alone, the warp of
+CHW sources, warp_perspective (uint8, the same matrices tilted, HWC and CHW
+sources) and warp_affine of float32 images (HWC and CHW), resize (CHW uint8
 shrinking and enlarging, HWC uint8, float32), the 8-bit box blur, the generic blurs (float32 and
 float64 Gaussian batches, a float32 box, a uint8 box past the 8-bit path's 16), PIL's Gaussian blur (timm's
 policies), colour jitter, grayscale, crop_mirror_normalize, lighting of float32 images, the tone
@@ -36,6 +38,18 @@ def main():
     def warp():  # one batched call: every image one launch
         augpy.warp_affine(srcs, dst, matrices, bg, ss)
 
+    # the same matrices tilted: w = g (X - tw/2) + h (Y - th/2) + 1 within 1 +- 0.2 over the output
+    # (a generator of their own: the other cases' draws stay as they were)
+    rng2 = np.random.default_rng(1)
+    tilt = [np.array([[1, 0, 0], [0, 1, 0], [g, k, 1 - g * tw / 2 - k * th / 2]]) for g, k in
+            rng2.uniform(-0.1, 0.1, (n, 2)) / np.array([tw, th])]
+    homs = np.stack([np.vstack([np.asarray(m, np.float64), [0, 0, 1]]) @ t for m, t in zip(mats, tilt)]).astype(
+        np.float32)
+    csrcs = [augpy.array_to_tensor(rng2.integers(0, 256, (3, h, w), dtype=np.uint8)) for _ in range(n)]
+    fsrcs = [augpy.array_to_tensor(rng2.random((h, w, 3), dtype=np.float32)) for _ in range(n)]
+    fcsrcs = [augpy.array_to_tensor(rng2.random((3, h, w), dtype=np.float32)) for _ in range(n)]
+    fwarped = augpy.CudaTensor((n, 3, th, tw), augpy.float32)
+
     sigmas = host(rng.uniform(0.5, 3.0, n).astype(np.float32))
     blurred = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
     gg = host(rng.uniform(0.7, 1.4, n).astype(np.float32))
@@ -57,6 +71,13 @@ def main():
                                                                                   (-0.1, 0.1)))
     cases = {
         "warp_affine (batch)": lambda: warp(),
+        "warp_affine (batch, CHW sources)": lambda: augpy.warp_affine(csrcs, dst, matrices, bg, ss, src_layout="CHW"),
+        "warp_perspective (batch)": lambda: augpy.warp_perspective(srcs, dst, homs, bg, ss),
+        "warp_perspective (batch, CHW sources)": lambda: augpy.warp_perspective(csrcs, dst, homs, bg, ss,
+                                                                               src_layout="CHW"),
+        "warp_affine (float32 batch)": lambda: augpy.warp_affine(fsrcs, fwarped, matrices, bg, ss),
+        "warp_affine (float32 batch, CHW sources)": lambda: augpy.warp_affine(fcsrcs, fwarped, matrices, bg, ss,
+                                                                              src_layout="CHW"),
         "gaussian_blur (batch, max_ksize 21)": lambda: augpy.gaussian_blur(dst, sigmas, 21, out=blurred),
         "lighting (batch)": lambda: augpy.lighting(dst, gg, gc, ct, 0, 255, out=lit),
         "resize (batch, to half size)": lambda: augpy.resize(dst, (th // 2, tw // 2), layout="NCHW"),

@@ -14,8 +14,9 @@
  * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The
  * image families are measured by the benchmarks (bench/gpu --smoke) and listed in
  * docs/cuda.md, not asserted here, except PIL's blur and the uint8 affine warp
- * (identity-ish, 2x shrink, rotations of 30, 45 and 90 degrees, s = 2), which must
- * reach the image families' 0.5. The float sums' and the columns' kernels (k_red_fsum,
+ * (identity-ish, 2x shrink, rotations of 30, 45 and 90 degrees, s = 2), the uint8
+ * perspective warp and the float32 affine one (the same and perspective ones), which
+ * must reach the image families' 0.5. The float sums' and the columns' kernels (k_red_fsum,
  * k_red_cols) must also reach issue 30's theoretical occupancy of 0.5 (half of an SM's
  * 64 warps, from the register table and shared memory; 0.375 and 0.25 before their
  * 32-bit index split), and so must the 8-bit Gaussian blur's tiles (0.25 before) and
@@ -281,17 +282,20 @@ static void test_pil_blur(void **state) {
  * tile's source box into shared memory, coalesced) must run and reach it; the
  * pixel path read a rotation's taps from about 8 source rows per warp (0.377 at
  * 30 degrees, 0.338 at 45), the value path a CHW source's one byte per lane and
- * tap (0.073 at 30 degrees). */
-static void check_warp_case(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
-                            double least) {
+ * tap (0.073 at 30 degrees). dt: the source's and output's dtype (float32: the
+ * float32 staged kernel, aug__k_warp_f32_tile, 0.15-0.27 before it); persp: the
+ * perspective warp by the rotation's matrix times one whose w = g (X - 112) +
+ * h (Y - 112) + 1 (aug__k_warp_persp_u8_tile, 0.04-0.27 before it). */
+static void check_warp_gen_case(const char *what, aug_dtype dt, double angle, double zoom, double dx, double dy, int s,
+                                int chw, const double *persp, double least, const char *kernel) {
     const int64_t shape[3] = {256, 320, 3}, cshape[3] = {3, 256, 320}, dshape[4] = {2, 3, 224, 224};
     const int perm[3] = {1, 2, 0};
-    aug_tensor *src[2], *dst = aug_tensor_empty(4, dshape, AUG_UINT8, TH_CUDA0);
+    aug_tensor *src[2], *dst = aug_tensor_empty(4, dshape, dt, TH_CUDA0);
     assert_non_null(dst);
-    float m[12];
+    float m[12], m9[18];
     int ss[2];
     for (int i = 0; i < 2; i++) {
-        src[i] = aug_tensor_empty(3, chw ? cshape : shape, AUG_UINT8, TH_CUDA0);
+        src[i] = aug_tensor_empty(3, chw ? cshape : shape, dt, TH_CUDA0);
         assert_non_null(src[i]);
         th_fill_pattern(src[i], 3 + (uint64_t)i);
         if (chw) { /* the planes seen as (H, W, C) */
@@ -304,12 +308,23 @@ static void check_warp_case(const char *what, double angle, double zoom, double 
         const double cx = 160.0 + dx, cy = 128.0 + dy, tx = 112.0, ty = 112.0;
         const double row[6] = {c, -sn, cx - c * tx + sn * ty, sn, c, cy - sn * tx - c * ty};
         for (int k = 0; k < 6; k++) m[6 * i + k] = (float)row[k];
+        if (persp) { /* row (p, q, e) times [[1, 0, 0], [0, 1, 0], (g, h, w0)] */
+            const double g = persp[0], h = persp[1], w0 = 1.0 - g * tx - h * ty;
+            for (int k = 0; k < 2; k++) {
+                m9[9 * i + 3 * k] = (float)(row[3 * k] + row[3 * k + 2] * g);
+                m9[9 * i + 3 * k + 1] = (float)(row[3 * k + 1] + row[3 * k + 2] * h);
+                m9[9 * i + 3 * k + 2] = (float)(row[3 * k + 2] * w0);
+            }
+            m9[9 * i + 6] = (float)g, m9[9 * i + 7] = (float)h, m9[9 * i + 8] = (float)w0;
+        }
         ss[i] = s;
     }
     assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
     ms_reset();
     ms_enable(1);
-    aug_status st = aug_warp_affine_batch(2, (const aug_tensor *const *)src, dst, m, NULL, ss);
+    const aug_warp_options o = aug_warp_options_default();
+    aug_status st = persp ? aug_warp_perspective_batch(2, (const aug_tensor *const *)src, dst, m9, NULL, ss, &o)
+                          : aug_warp_affine_batch(2, (const aug_tensor *const *)src, dst, m, NULL, ss);
     assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
     ms_enable(0);
     assert_int_equal(st, AUG_OK);
@@ -317,10 +332,16 @@ static void check_warp_case(const char *what, double angle, double zoom, double 
     char names[512];
     totals(&used, &sect, names, sizeof names);
     const double eff = sect > 0 ? used / sect : 0.0;
-    printf("  warp %-31s uint8 %s -> NCHW: memory efficiency %.3f [%s ]\n", what, chw ? "CHW" : "HWC", eff, names);
+    printf("  warp %-31s %s %s%s -> NCHW: memory efficiency %.3f [%s ]\n", what, aug_dtype_name(dt),
+           chw ? "CHW" : "HWC", persp ? " perspective" : "", eff, names);
     if (eff < least) fail_msg("warp %s: memory efficiency %.3f < %.2f (kernels%s)", what, eff, least, names);
-    if (!strstr(names, "aug__k_warp_u8_tile")) fail_msg("warp %s: the staged kernel did not run (%s)", what, names);
+    if (!strstr(names, kernel)) fail_msg("warp %s: the staged kernel %s did not run (%s)", what, kernel, names);
     aug_tensor_free(src[0]), aug_tensor_free(src[1]), aug_tensor_free(dst);
+}
+
+static void check_warp_case(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
+                            double least) {
+    check_warp_gen_case(what, AUG_UINT8, angle, zoom, dx, dy, s, chw, NULL, least, "aug__k_warp_u8_tile");
 }
 
 static void test_warp(void **state) {
@@ -334,6 +355,41 @@ static void test_warp(void **state) {
         check_warp_case("2x shrink", 0.0, 0.5, 0.0, 0.0, 1, chw, 0.5);
         check_warp_case("rotated 90", 90.0, 1.0, 0.0, 0.0, 1, chw, 0.5);
         check_warp_case("rotated 17, s = 2", 17.0, 0.9, 3.0, -2.0, 2, chw, 0.5);
+    }
+}
+
+/* The uint8 perspective warp (aug__k_warp_persp_u8_tile): mild and strong
+ * homographies, rotated, s = 2, a horizon through the output (w <= 0 in its
+ * first rows: those tiles stage nothing). */
+static void test_warp_perspective(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    static const double mild[2] = {0.0008, -0.0005}, tilt[2] = {0.001, 0.0007}, strong[2] = {0.003, 0.002},
+                        turn[2] = {-0.0009, 0.0011}, horizon[2] = {0.0, 0.012};
+    const char *k = "aug__k_warp_persp_u8_tile";
+    for (int chw = 0; chw < 2; chw++) {
+        check_warp_gen_case("mild", AUG_UINT8, 0.0, 1.0, 0.0, 0.0, 1, chw, mild, 0.5, k);
+        check_warp_gen_case("rotated 30", AUG_UINT8, 30.0, 1.14, 0.0, 0.0, 1, chw, tilt, 0.5, k);
+        check_warp_gen_case("rotated 45, s = 2", AUG_UINT8, 45.0, 1.0, 0.0, 0.0, 2, chw, turn, 0.5, k);
+        check_warp_gen_case("strong", AUG_UINT8, 10.0, 1.0, 0.0, 0.0, 1, chw, strong, 0.5, k);
+        check_warp_gen_case("horizon", AUG_UINT8, 0.0, 1.0, 0.0, 0.0, 1, chw, horizon, 0.5, k);
+    }
+}
+
+/* The float32 affine warp, float32 -> float32 (aug__k_warp_f32_tile). */
+static void test_warp_f32(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    const char *k = "aug__k_warp_f32_tile";
+    for (int chw = 0; chw < 2; chw++) {
+        check_warp_gen_case("rotated 30", AUG_FLOAT32, 30.0, 1.14, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("rotated 45", AUG_FLOAT32, 45.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("identity-ish", AUG_FLOAT32, 0.0, 1.0, 10.5, 7.25, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("2x shrink", AUG_FLOAT32, 0.0, 0.5, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("rotated 90", AUG_FLOAT32, 90.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("rotated 17, s = 2", AUG_FLOAT32, 17.0, 0.9, 3.0, -2.0, 2, chw, NULL, 0.5, k);
     }
 }
 
@@ -445,6 +501,8 @@ int main(void) {
         cmocka_unit_test(test_reductions),
         cmocka_unit_test(test_pil_blur),
         cmocka_unit_test(test_warp),
+        cmocka_unit_test(test_warp_perspective),
+        cmocka_unit_test(test_warp_f32),
         cmocka_unit_test(test_reductions_shaped),
         cmocka_unit_test(test_reduction_occupancy),
         cmocka_unit_test(test_blur_occupancy),
