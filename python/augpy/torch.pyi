@@ -67,7 +67,8 @@ class StageDataset(IterableDataset):  # type: ignore[misc]  # torch's class, Any
     :param shuffle_buffer: the buffer's size for streamed sources
     :param on_error: None: the stages' own ``on_error``; ``'raise'``, ``'skip'`` or
         ``'warn'``: set on every stage that has one. Skipped files are replaced by the next
-        samples of the worker's share, so batches stay full; ``self.skipped`` (in-process)
+        samples of the worker's share and the batch runs again, whole, so batches stay full
+        and every stage (a mixing stage too) sees one batch; ``self.skipped`` (in-process)
         and each batch's ``'skipped'`` list name them
     :param output: ``'dict'`` (the batch dict) or ``'tuple'`` (``(images, labels)``; ``(images, targets)``
         when a mixing stage (MixUp, CutMix, Mixup, timm_train's mixup=) made soft targets)"""
