@@ -47,6 +47,7 @@ docs/benchmarks.md and its chart.
 import argparse
 import io
 import os
+import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -430,6 +431,13 @@ def timm_recipe_peer(name, threads):
             return t(decode_jpeg(torch.frombuffer(bytearray(item[0]), dtype=torch.uint8), mode=ImageReadMode.RGB))
 
     def run_batch(datas, seeds):
+        # The peers draw from the global generators (timm: Python's random and NumPy's, torchvision:
+        # torch's); seeded from the batch, every pass over the photos draws the same ops, crops and
+        # mixes, as augpy's per-sample seeds do, so the best pass is the same work, not the pass
+        # whose random draws happened to be cheapest.
+        random.seed(seeds[0])
+        np.random.seed(seeds[0])
+        torch.manual_seed(seeds[0])
         x = torch.stack(_map(one, list(zip(datas, seeds)), threads))
         return mix(x, torch.tensor([s % 1000 for s in seeds]))
 
