@@ -256,9 +256,11 @@ class Tensor:
         clamp, NaN becomes 0 in integers). copy=False returns the tensor itself when it already has
         that dtype."""
     def clone(self) -> "Tensor":
-        """A packed (C-contiguous) copy on the same device, with the layout."""
+        """A packed (C-contiguous) copy on the same device, with the layout (on a CUDA
+        device queued on the current stream, as an op)."""
     def copy(self) -> "Tensor":
-        """A packed (C-contiguous) copy on the same device, with the layout (= clone())."""
+        """A packed (C-contiguous) copy on the same device, with the layout (= clone(); on a
+        CUDA device queued on the current stream, as an op)."""
     def __copy__(self) -> "Tensor":
         """copy.copy(): a packed copy (= clone())."""
     def __deepcopy__(self, memo: Any, /) -> "Tensor":
@@ -520,7 +522,10 @@ class Tensor:
 def array_to_tensor(array: Any, device_id: Union[int, Tensor] = 0, tensor: Optional[Tensor] = None) -> Tensor:
     """Copy a buffer-protocol object or array-like (any strides, any supported dtype) into a new
     tensor on the given device, or into `tensor` (broadcast, saturate_cast), which is returned.
-    The seed's form array_to_tensor(array, tensor) also works."""
+    The seed's form array_to_tensor(array, tensor) also works. `array` may be changed or freed
+    as soon as this returns; on a CUDA device the copy is then queued on the current stream
+    (up to 4 MiB staged through page-locked memory, no host wait), which ops and reads on that
+    stream follow (another stream: record an event)."""
 
 
 def tensor_to_array(tensor: Tensor, array: Any = None) -> _NDArray:

@@ -445,7 +445,10 @@ static PyMethodDef io_functions[] = {
      "array_to_tensor(array, device_id=0, tensor=None)\n--\n\n"
      "Copy a buffer-protocol object or array-like (any strides, any supported dtype) into a new\n"
      "tensor on the given device, or into `tensor` (broadcast, saturate_cast), which is returned.\n"
-     "The seed's form array_to_tensor(array, tensor) also works."},
+     "The seed's form array_to_tensor(array, tensor) also works. `array` may be changed or freed\n"
+     "as soon as this returns; on a CUDA device the copy is then queued on the current stream\n"
+     "(up to 4 MiB staged through page-locked memory, no host wait), which ops and reads on that\n"
+     "stream follow (another stream: record an event)."},
     {"tensor_to_array", (PyCFunction)(void (*)(void))tensor_to_array, METH_VARARGS | METH_KEYWORDS,
      "tensor_to_array(tensor, array=None)\n--\n\n"
      "Copy a tensor into a new numpy array, or into the writable buffer `array`: one of the\n"

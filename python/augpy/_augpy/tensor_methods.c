@@ -653,9 +653,11 @@ PyMethodDef augpy_tensor_extra_methods[] = {
      "clamp, NaN becomes 0 in integers). copy=False returns the tensor itself when it already has\n"
      "that dtype."},
     {"clone", m_clone, METH_NOARGS,
-     "clone($self, /)\n--\n\nA packed (C-contiguous) copy on the same device, with the layout."},
+     "clone($self, /)\n--\n\nA packed (C-contiguous) copy on the same device, with the layout (on a CUDA\n"
+     "device queued on the current stream, as an op)."},
     {"copy", m_clone, METH_NOARGS,
-     "copy($self, /)\n--\n\nA packed (C-contiguous) copy on the same device, with the layout (= clone())."},
+     "copy($self, /)\n--\n\nA packed (C-contiguous) copy on the same device, with the layout (= clone(); on a\n"
+     "CUDA device queued on the current stream, as an op)."},
     {"__copy__", m_clone, METH_NOARGS, "__copy__($self, /)\n--\n\ncopy.copy(): a packed copy (= clone())."},
     {"__deepcopy__", m_deepcopy, METH_O,
      "__deepcopy__($self, memo, /)\n--\n\ncopy.deepcopy(): a packed copy (= clone())."},
