@@ -31,7 +31,10 @@
  * ones (*_wide); their registers are listed by WARP_THREADS. A thirteenth,
  * aug__k_warp_u8_tile (cuda/warp_stage.cuh), is the fixed-point affine pixel
  * path with each block's source box staged in shared memory, for packed pixels
- * and for planar (CHW) images plane by plane. */
+ * and for planar (CHW) images plane by plane; two more, aug__k_warp_nearest_u8_tile
+ * and aug__k_warp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the same
+ * tiles for the affine nearest and bicubic warps of uint8 sources and run the
+ * value path's nearest / cubic on them. */
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
@@ -207,8 +210,11 @@ template <typename I> AUG_DEV uint32_t sample_u8(const img_t<I> &im, double sx, 
  * tap at a time, in loops that are not unrolled: each tap's index, weight and
  * load (one copy of aug__load_f64's dtype switch) formed where it is used, the
  * sums ((w0 a0 + w1 a1) + w2 a2) + w3 a3 kept as running values, so that the
- * generic kernels stay within their 80 registers without spilling. */
-template <typename I> AUG_DEV double sample_cubic(const img_t<I> &im, double sx, double sy, const double *bg) {
+ * generic kernels stay within their 80 registers without spilling. tap(jy,
+ * jx) gives an inside tap's value (tap_global; the staged kernel's from shared
+ * memory). */
+template <typename I, typename T>
+AUG_DEV double sample_cubic(const img_t<I> &im, double sx, double sy, const double *bg, const T &tap) {
     const double fx0 = aug__warp_floor(sx), fy0 = aug__warp_floor(sy);
     const I ix = (I)fx0 - 1, iy = (I)fy0 - 1;
     if (aug__warp_cubic_outside(ix + 1, iy + 1, im.W(), im.H(), im.border())) return ldv(bg);
@@ -222,8 +228,7 @@ template <typename I> AUG_DEV double sample_cubic(const img_t<I> &im, double sx,
         for (int u = 0; u < 4; u++) {
             const I jx = windex<I>(ix + u, im.W(), im.border());
             const double w = aug__warp_cubic_weight(tx, u);
-            const double a = jy >= 0 && jx >= 0 ? aug__load_f64(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype())
-                                                : ldv(bg);
+            const double a = jy >= 0 && jx >= 0 ? tap(jy, jx) : ldv(bg);
             row = u == 0 ? w * a : row + w * a;
         }
         const double t = aug__warp_cubic_weight(ty, q) * row;
@@ -231,6 +236,14 @@ template <typename I> AUG_DEV double sample_cubic(const img_t<I> &im, double sx,
     }
     return v;
 }
+
+/* sample_cubic's tap from global memory: the value at (jy, jx) of the image's dtype as double. */
+template <typename I> struct tap_global {
+    const img_t<I> &im;
+    AUG_DEV double operator()(I jy, I jx) const {
+        return aug__load_f64(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype());
+    }
+};
 
 /* The perspective source point of sample (X, Y) (aug__warp_project on the matrix read now). */
 template <typename I> AUG_DEV int project(const img_t<I> &im, double X, double Y, double *sx, double *sy) {
@@ -386,9 +399,10 @@ AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
         aug__store_i128(aug__load_i128(p, t), dt, out);
 }
 
-/* Nearest neighbour: output value (n, c, y, x). */
-template <bool PROJ, typename I>
-AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char *out) {
+/* Nearest neighbour: output value (n, c, y, x); copy(jy, jx, out) stores an
+ * inside source value (copy_global; the staged kernel's from shared memory). */
+template <bool PROJ, typename I, typename V>
+AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char *out, const V &copy) {
     double sx, sy;
     int inside = 1;
     if (PROJ) {
@@ -402,8 +416,17 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
     const I jx = inside ? windex<I>((I)aug__warp_nearest_cell(sx), im.W(), im.border()) : -1;
     const I jy = inside ? windex<I>((I)aug__warp_nearest_cell(sy), im.H(), im.border()) : -1;
     if (jx < 0 || jy < 0) aug__store_f64(ldv(&a.bg[c]), a.dst_dtype, out);
-    else copy_value(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype(), a.dst_dtype, out);
+    else copy(jy, jx, out);
 }
+
+/* nearest's copy from global memory (copy_value). */
+template <typename I> struct copy_global {
+    const warp_args &a;
+    const img_t<I> &im;
+    AUG_DEV void operator()(I jy, I jx, char *out) const {
+        copy_value(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype(), a.dst_dtype, out);
+    }
+};
 
 /* Registers per thread (cuobjdump -res-usage of the nvcc build: sm_75, sm_80,
  * sm_90, sm_100) and the 256-thread blocks an SM keeps resident from them
@@ -413,6 +436,9 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
  *                                             45 44 45 48, 5 blocks)
  *   aug__k_warp_u8_tile         -  -  64 63   4 blocks (50%; 16 KiB of shared memory
  *                                             a block: not the limit)
+ *   aug__k_warp_nearest_u8_tile 56 56 57 40   4 blocks (50%; warp_stage_interp.cuh)
+ *   aug__k_warp_cubic_u8_tile   64 64 64 64   4 blocks (50%; no spill: its lanes on x
+ *                                             for NHWC too, its tile found again per value)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
  *                               80 80 80 64
@@ -464,9 +490,10 @@ template <typename I> AUG_DEV char *out_at(const warp_args &a, const pos<I> &p) 
 
 /* Bicubic: output value (n, c, y, x), the mean of its s*s samples (the exact
  * kernel's sum order and store; a sample outside the source plane is the
- * background). A loop of its own: fewer values live than in the bilinear one. */
-template <bool PROJ, typename I>
-AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s, const pos<I> &p) {
+ * background; tap: sample_cubic's). A loop of its own: fewer values live than
+ * in the bilinear one. */
+template <bool PROJ, typename I, typename T>
+AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s, const pos<I> &p, const T &tap) {
     double acc = 0.0;
     for (int j = 0; j < s; j++) {
         const double Y = (double)y + aug__warp_offset(j, s);
@@ -482,7 +509,7 @@ AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s,
                 sx = aug__warp_coord_b(im.m(0), X, aug__warp_rowterm(im.m(1), Y, im.m(2)), im.W(), im.border());
                 sy = aug__warp_coord_b(im.m(3), X, aug__warp_rowterm(im.m(4), Y, im.m(5)), im.H(), im.border());
             }
-            acc += sample_cubic<I>(im, sx, sy, &a.bg[c]);
+            acc += sample_cubic<I>(im, sx, sy, &a.bg[c], tap);
         }
     }
     aug__store_f64(s > 1 ? acc / ((double)s * (double)s) : acc, a.dst_dtype, out_at<I>(a, p));
@@ -508,11 +535,11 @@ AUG_DEV void warp_body(const warp_args &a) {
         const img_t<I> im = {&a.img[p.n], c};
         const int s = im.s(), kind = U8 ? (int)AUG__WARP_FIXED : im.kind();
         if (MODE == WARP_CUBIC) {
-            cubic<PROJ, I>(a, im, c, y, x, s, p);
+            cubic<PROJ, I>(a, im, c, y, x, s, p, tap_global<I>{im});
             continue;
         }
         if (!U8 && a.nearest) {
-            nearest<PROJ, I>(a, im, c, y, x, out_at<I>(a, p));
+            nearest<PROJ, I>(a, im, c, y, x, out_at<I>(a, p), copy_global<I>{a, im});
             continue;
         }
         double acc = 0.0;
@@ -586,6 +613,8 @@ WARP_KERNEL(aug__k_warp_persp_u8_wide, true, WARP_U8, int64_t)
 WARP_KERNEL(aug__k_warp_cubic_wide, false, WARP_CUBIC, int64_t)
 WARP_KERNEL(aug__k_warp_persp_cubic_wide, true, WARP_CUBIC, int64_t)
 
+#include "cuda/warp_stage_interp.cuh"
+
 /* |stride| * (extent - 1), or -1 when it may exceed INT32_MAX. */
 static int64_t span32(int64_t stride, int64_t extent) {
     const int64_t m = stride < 0 ? -stride : stride;
@@ -631,6 +660,8 @@ static aug_status launch(const char *func, int proj, int mode, int narrow, int s
         AUG_LAUNCH(k, g.blocks, g.threads, 0, stream, a);        \
         return aug__cuda_launched(func, #k, g.blocks, g.threads); \
     } while (0)
+    if (stage && cubic) WARP_LAUNCH(aug__k_warp_cubic_u8_tile);
+    if (stage && a.nearest) WARP_LAUNCH(aug__k_warp_nearest_u8_tile);
     if (stage) WARP_LAUNCH(aug__k_warp_u8_tile);
     if (narrow) {
         if (proj && cubic) WARP_LAUNCH(aug__k_warp_persp_cubic);
@@ -726,9 +757,14 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     }
     /* the staged pixel path: packed pixels (column stride C), or planes of 1-byte
      * columns (CHW), a block per tile of STAGE_TX x STAGE_TY outputs of a plane
-     * (warp_stage.cuh) */
-    const int planar = !a.pix && !proj && mode == WARP_U8 && narrow && C > 1;
-    int stage = (a.pix || planar) && narrow;
+     * (warp_stage.cuh); nearest and bicubic of uint8 sources (warp_stage_interp.cuh)
+     * the same, packed for the pixel path's layouts */
+    int interp8 = !proj && (a.nearest || mode == WARP_CUBIC);
+    for (int64_t k = 0; interp8 && k < p->n; k++) interp8 = img[k].dtype == AUG__CT_UINT8;
+    int packed = a.pix || (interp8 && C <= 4);
+    for (int64_t k = 0; packed && !a.pix && k < p->n; k++) packed = C == 1 || img[k].sc == 1;
+    const int planar = !packed && !proj && (mode == WARP_U8 || interp8) && narrow && C > 1;
+    int stage = (packed || planar) && narrow;
     for (int64_t k = 0; stage && k < p->n; k++) stage = img[k].sw == (planar ? 1 : C);
     if (stage) {
         warp_args b = a;

@@ -17,7 +17,9 @@
  * memory (pix_row) otherwise: a border's reflected or wrapped taps, or a box
  * over STAGE_BYTES (a big shrink or supersampling), for which the block stages
  * nothing. So the results are the pixel path's, bit for bit, whichever memory
- * a tap comes from, and the border rule stays windex's alone. */
+ * a tap comes from, and the border rule stays windex's alone. The tile loop,
+ * box and load (stage_tiles, stage_box with the taps' margins, stage_load) also
+ * serve the nearest and bicubic staged kernels (cuda/warp_stage_interp.cuh). */
 
 #define STAGE_TX 32
 #define STAGE_TY 8
@@ -31,24 +33,25 @@
 enum { SB_X0, SB_Y0, SB_COLS, SB_ROWS, SB_RB, SB_N };
 
 /* A side's box [lo, hi] from the extreme unbounded coordinates v0, v1 of the
- * tile's samples on a side of n pixels: the cells' floors and the neighbour
- * beside them (+1 more for the fixed-point rounding up), clamped to the side
- * (a tile beyond it keeps the edge, which a replicating border reads); 0 for a
- * NaN coordinate. */
-AUG_DEV int stage_side(double v0, double v1, int32_t n, int32_t *lo, int32_t *hi) {
+ * tile's samples on a side of n pixels: the cells' floors less ml and plus mh
+ * (the taps beside them: bilinear 0 and 2, the second for the fixed-point
+ * rounding up; nearest 0 and 1; bicubic 1 and 2), clamped to the side (a tile
+ * beyond it keeps the edge, which a replicating border reads); 0 for a NaN
+ * coordinate. */
+AUG_DEV int stage_side(double v0, double v1, int32_t n, int ml, int mh, int32_t *lo, int32_t *hi) {
     const double a = v0 < v1 ? v0 : v1, b = v0 < v1 ? v1 : v0;
     if (!(a <= b)) return 0;
-    const double top = (double)(n - 1), e = aug__warp_floor(b) + 2.0;
-    *lo = a <= 0.0 ? 0 : a >= top ? n - 1 : (int32_t)a;
+    const double top = (double)(n - 1), f = aug__warp_floor(a) - (double)ml, e = aug__warp_floor(b) + (double)mh;
+    *lo = f <= 0.0 ? 0 : f >= top ? n - 1 : (int32_t)f;
     *hi = e <= 0.0 ? 0 : e >= top ? n - 1 : (int32_t)e;
     return 1;
 }
 
 /* The box of the tile at output (tx0, ty0) of image im into box[SB_*]
- * (one thread). */
-AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C,
-                       int32_t *box) {
-    const int s = im.s();
+ * (one thread): s samples per side, the taps ml before and mh after each
+ * sample's cell (stage_side). */
+AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C, int s, int ml,
+                       int mh, int32_t *box) {
     const int32_t tx1 = tx0 + STAGE_TX - 1 < (int32_t)a.Wt ? tx0 + STAGE_TX - 1 : (int32_t)a.Wt - 1;
     const int32_t ty1 = ty0 + STAGE_TY - 1 < (int32_t)a.Ht ? ty0 + STAGE_TY - 1 : (int32_t)a.Ht - 1;
     const double X0 = (double)tx0 + aug__warp_offset(0, s), X1 = (double)tx1 + aug__warp_offset(s - 1, s);
@@ -63,8 +66,8 @@ AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0
     const double ya = y00 < y01 ? y00 : y01, yb = y10 < y11 ? y10 : y11, yc = y00 < y01 ? y01 : y00,
                  yd = y10 < y11 ? y11 : y10;
     int32_t bx0 = 0, bx1 = -1, by0 = 0, by1 = -1, rows = 0, rb = 0;
-    if (stage_side(xa < xb ? xa : xb, xc < xd ? xd : xc, im.W(), &bx0, &bx1) &&
-        stage_side(ya < yb ? ya : yb, yc < yd ? yd : yc, im.H(), &by0, &by1)) {
+    if (stage_side(xa < xb ? xa : xb, xc < xd ? xd : xc, im.W(), ml, mh, &bx0, &bx1) &&
+        stage_side(ya < yb ? ya : yb, yc < yd ? yd : yc, im.H(), ml, mh, &by0, &by1)) {
         /* a row's bytes from the aligned word holding its first one, whole words */
         const int64_t wb = ((int64_t)(bx1 - bx0 + 1) * C + 7 + 7) / 8 * 8;
         rb = wb <= STAGE_BYTES ? (int32_t)wb : 8;
@@ -147,31 +150,58 @@ struct pix_staged {
     }
 };
 
-/* The staged kernel: tile t of a.slots (the tiles of a plane row-major, an
- * image's planes one after another: one plane of C channels for packed pixels,
- * C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the next image) by block
- * t % gridDim.x, any block size. */
-AUG_GLOBAL void aug__k_warp_u8_tile(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
-    AUG_SHARED(int32_t, box, SB_N);
-    const uint32_t Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht;
-    const uint32_t tw = (Wt + STAGE_TX - 1) / STAGE_TX, th = (Ht + STAGE_TY - 1) / STAGE_TY;
-    const int planar = a.pix == STAGE_PLANAR;
-    const int C = planar ? 1 : (int)a.C;
-    const uint32_t planes = planar ? (uint32_t)a.C : 1;
+/* The staged kernels' loop: tile t of a.slots (the tiles of a plane row-major,
+ * an image's planes one after another: one plane of C channels for packed
+ * pixels, C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the
+ * next image) by block t % gridDim.x, any block size. Per tile, thread 0 finds
+ * the box (stage_box: s samples per side when ss, else 1; margins ml, mh), the
+ * block loads it into words, and tile(t, im, n, tx0, ty0, C) computes the tile's
+ * outputs from it (box and words block-shared; t: stage_tile_of gives the rest). */
+/* Tile t's image n, plane and first output pixel (tx0, ty0). */
+struct stage_tile {
+    uint32_t n, plane, tx0, ty0;
+};
+AUG_DEV stage_tile stage_tile_of(const warp_args &a, uint32_t t) {
+    const uint32_t tw = ((uint32_t)a.Wt + STAGE_TX - 1) / STAGE_TX, th = ((uint32_t)a.Ht + STAGE_TY - 1) / STAGE_TY;
+    const uint32_t planes = a.pix == STAGE_PLANAR ? (uint32_t)a.C : 1;
+    const uint32_t r = t / tw, q = r / th, n = q / planes;
+    return {n, q - n * planes, (t - r * tw) * STAGE_TX, (r - q * th) * STAGE_TY};
+}
+
+template <typename F>
+AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool ss, int ml, int mh, const F &tile) {
+    const int C = a.pix == STAGE_PLANAR ? 1 : (int)a.C;
     for (uint32_t t = blockIdx.x; t < (uint32_t)a.slots; t += gridDim.x) {
-        const uint32_t r = t / tw, q = r / th, n = q / planes;
-        const uint32_t tx0 = (t - r * tw) * STAGE_TX, ty0 = (r - q * th) * STAGE_TY;
-        const img_t<int32_t> im = {&a.img[n], (int32_t)(q - n * planes)};
-        if (threadIdx.x == 0) stage_box(a, im, (int32_t)tx0, (int32_t)ty0, C, box);
+        const stage_tile k = stage_tile_of(a, t);
+        const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
+        if (threadIdx.x == 0) stage_box(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box);
         __syncthreads();
         stage_load(im, box, C, words);
         __syncthreads();
+        tile(t, im, k.n, k.tx0, k.ty0, C);
+        __syncthreads(); /* the next tile overwrites the box */
+    }
+}
+
+/* The bilinear tile: each thread's pixels (all C channels) by pix_pixel with the staged sampler. */
+struct tile_bilinear {
+    const warp_args &a;
+    const int32_t *box;
+    const uint64_t *words;
+    AUG_DEV void operator()(uint32_t, const img_t<int32_t> &im, uint32_t n, uint32_t tx0, uint32_t ty0, int C) const {
+        const uint32_t Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht;
         const pix_staged g = {a, im, box, (const uint8_t *)words, C};
         for (uint32_t p = threadIdx.x; p < STAGE_PIXELS; p += blockDim.x) {
             const uint32_t x = tx0 + p % STAGE_TX, y = ty0 + p / STAGE_TX;
             if (x < Wt && y < Ht) pix_pixel<int32_t>(a, im, (int32_t)n, (int32_t)x, (int32_t)y, C, g);
         }
-        __syncthreads(); /* the next tile overwrites the box */
     }
+};
+
+/* The staged kernel of the fixed-point (bilinear) warp. */
+AUG_GLOBAL void aug__k_warp_u8_tile(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_bilinear f = {a, box, words};
+    stage_tiles(a, words, box, true, 0, 2, f);
 }

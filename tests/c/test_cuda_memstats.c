@@ -269,8 +269,8 @@ static void test_pil_blur(void **state) {
  * pixel path read a rotation's taps from about 8 source rows per warp (0.377 at
  * 30 degrees, 0.338 at 45), the value path a CHW source's one byte per lane and
  * tap (0.073 at 30 degrees). */
-static void check_warp_case(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
-                            double least) {
+static void check_warp_case_as(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
+                               double least, aug_warp_interp interp, const char *kernel) {
     const int64_t shape[3] = {256, 320, 3}, cshape[3] = {3, 256, 320}, dshape[4] = {2, 3, 224, 224};
     const int perm[3] = {1, 2, 0};
     aug_tensor *src[2], *dst = aug_tensor_empty(4, dshape, AUG_UINT8, TH_CUDA0);
@@ -296,7 +296,9 @@ static void check_warp_case(const char *what, double angle, double zoom, double 
     assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
     ms_reset();
     ms_enable(1);
-    aug_status st = aug_warp_affine_batch(2, (const aug_tensor *const *)src, dst, m, NULL, ss);
+    aug_warp_options o = aug_warp_options_default();
+    o.interpolation = interp;
+    aug_status st = aug_warp_affine_batch_ex(2, (const aug_tensor *const *)src, dst, m, NULL, ss, &o);
     assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
     ms_enable(0);
     assert_int_equal(st, AUG_OK);
@@ -304,10 +306,16 @@ static void check_warp_case(const char *what, double angle, double zoom, double 
     char names[512];
     totals(&used, &sect, names, sizeof names);
     const double eff = sect > 0 ? used / sect : 0.0;
-    printf("  warp %-31s uint8 %s -> NCHW: memory efficiency %.3f [%s ]\n", what, chw ? "CHW" : "HWC", eff, names);
-    if (eff < least) fail_msg("warp %s: memory efficiency %.3f < %.2f (kernels%s)", what, eff, least, names);
-    if (!strstr(names, "aug__k_warp_u8_tile")) fail_msg("warp %s: the staged kernel did not run (%s)", what, names);
+    const char *in = interp == AUG_WARP_NEAREST ? "nearest " : interp == AUG_WARP_CUBIC ? "bicubic " : "";
+    printf("  warp %s%-31s uint8 %s -> NCHW: memory efficiency %.3f [%s ]\n", in, what, chw ? "CHW" : "HWC", eff,
+           names);
+    if (eff < least) fail_msg("warp %s%s: memory efficiency %.3f < %.2f (kernels%s)", in, what, eff, least, names);
+    if (!strstr(names, kernel)) fail_msg("warp %s%s: the staged kernel %s did not run (%s)", in, what, kernel, names);
     aug_tensor_free(src[0]), aug_tensor_free(src[1]), aug_tensor_free(dst);
+}
+static void check_warp_case(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
+                            double least) {
+    check_warp_case_as(what, angle, zoom, dx, dy, s, chw, least, AUG_WARP_LINEAR, "aug__k_warp_u8_tile");
 }
 
 static void test_warp(void **state) {
@@ -322,6 +330,28 @@ static void test_warp(void **state) {
         check_warp_case("rotated 90", 90.0, 1.0, 0.0, 0.0, 1, chw, 0.5);
         check_warp_case("rotated 17, s = 2", 17.0, 0.9, 3.0, -2.0, 2, chw, 0.5);
     }
+}
+
+/* The same warps with nearest and bicubic interpolation (cuda/warp_stage_interp.cuh,
+ * the tiles and boxes of the bilinear staged kernel, one output value a thread):
+ * issue 30's 0.5. Before them the value path read one byte per lane and tap
+ * (about 0.105 nearest, 0.057 bicubic on bench_image's rotations). */
+static void test_warp_interp(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    for (int chw = 0; chw < 2; chw++)
+        for (int i = 0; i < 2; i++) {
+            const aug_warp_interp in = i ? AUG_WARP_CUBIC : AUG_WARP_NEAREST;
+            const char *k = i ? "aug__k_warp_cubic_u8_tile" : "aug__k_warp_nearest_u8_tile";
+            check_warp_case_as("rotated 30", 30.0, 1.14, 0.0, 0.0, 1, chw, 0.5, in, k);
+            check_warp_case_as("rotated 45", 45.0, 1.0, 0.0, 0.0, 1, chw, 0.5, in, k);
+            check_warp_case_as("identity-ish", 0.0, 1.0, 10.5, 7.25, 1, chw, 0.5, in, k);
+            check_warp_case_as("2x shrink", 0.0, 0.5, 0.0, 0.0, 1, chw, 0.5, in, k);
+            /* a CHW plane's nearest box at 90 degrees: rows of 8-9 bytes, 2 words in 1-2 sectors each */
+            check_warp_case_as("rotated 90", 90.0, 1.0, 0.0, 0.0, 1, chw, chw && !i ? 0.45 : 0.5, in, k);
+            check_warp_case_as("rotated 17, s = 2", 17.0, 0.9, 3.0, -2.0, 2, chw, 0.5, in, k);
+        }
 }
 
 /* Short rows (reduced innermost axis of 3, 17, 64 elements) and columns (axis 0 of
@@ -410,6 +440,7 @@ int main(void) {
         cmocka_unit_test(test_reductions),
         cmocka_unit_test(test_pil_blur),
         cmocka_unit_test(test_warp),
+        cmocka_unit_test(test_warp_interp),
         cmocka_unit_test(test_reductions_shaped),
         cmocka_unit_test(test_reduction_occupancy),
         cmocka_unit_test(test_blur_occupancy),

@@ -11,7 +11,9 @@
  * boundary: a block whose box exceeds it reads from global memory, beside
  * blocks at the edges whose clamped boxes fit). Run shuffled
  * (AUG_EMU_ORDER=shuffle), a block that sampled before its box was loaded (a
- * dropped barrier) reads the emulator's 0xFF fill and fails. */
+ * dropped barrier) reads the emulator's 0xFF fill and fails. The same cases with
+ * nearest and bicubic interpolation (warp/staged_nearest, warp/staged_cubic) run
+ * their staged kernels (src/cuda/warp_stage_interp.cuh). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,14 +57,15 @@ static aug_tensor *make_view(aug_tensor *t, int view) {
  * both backends into (2, C, Ht, Wt) (hwc: (2, Ht, Wt, C)) by rotations of
  * `angle` degrees (the second 7 more, mirrored when `mirror`) about the centres
  * shifted by (dx, dy), source pixels per output pixel 1 / zoom, s samples. */
-static void check_staged(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle, double zoom,
-                         double dx, double dy, int mirror, int border, int s, int hwc, int view, uint64_t seed) {
-    char what[200];
+static void check_staged_as(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle,
+                            double zoom, double dx, double dy, int mirror, int border, int s, int hwc, int view,
+                            uint64_t seed, aug_interp interp, aug_dtype dt) {
+    char what[240];
     snprintf(what, sizeof what,
              "staged warp %lldx%lldx%lld -> %lldx%lld, angle %g, zoom %g, shift %g %g, mirror %d, border %d, s %d, "
-             "%s, view %d",
-             (long long)H, (long long)W, (long long)C, (long long)Ht, (long long)Wt, angle, zoom, dx, dy, mirror, border,
-             s, hwc ? "NHWC" : "NCHW", view);
+             "%s, view %d, interp %d, dtype %d",
+             (long long)H, (long long)W, (long long)C, (long long)Ht, (long long)Wt, angle, zoom, dx, dy, mirror,
+             border, s, hwc ? "NHWC" : "NCHW", view, (int)interp, (int)dt);
     aug_tensor *hs[2], *gs[2], *hv[2], *gv[2];
     float m[12];
     int ss[2] = {s, s + 1 > 3 ? 1 : s + 1};
@@ -84,15 +87,17 @@ static void check_staged(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht,
         const double row[6] = {f * c, -sn, cx - f * c * tx + sn * ty, f * sn, c, cy - f * sn * tx - c * ty};
         for (int k = 0; k < 6; k++) m[6 * i + k] = (float)row[k];
     }
-    double bgv[4] = {7, 200, 31, 255};
+    /* bytes (the fixed-point kernel's), and for nearest / bicubic also values saturate_cast rounds and clamps */
+    const double bgv[4] = {7, 200, 31, 255}, bgx[4] = {7.5, 300.0, -3.0, 254.5};
     aug_tensor *hb = aug_tensor_empty(1, &C, AUG_FLOAT64, CPU);
     assert_non_null(hb);
-    memcpy(aug_tensor_ptr(hb), bgv, (size_t)C * sizeof(double));
+    memcpy(aug_tensor_ptr(hb), interp != AUG_WARP_LINEAR && seed % 2 ? bgx : bgv, (size_t)C * sizeof(double));
     const int64_t dshape[4] = {2, C, Ht, Wt}, hshape[4] = {2, Ht, Wt, C};
-    aug_tensor *hd = aug_tensor_empty(4, hwc ? hshape : dshape, AUG_UINT8, CPU);
-    aug_tensor *gd = aug_tensor_empty(4, hwc ? hshape : dshape, AUG_UINT8, ph_dev(r));
+    aug_tensor *hd = aug_tensor_empty(4, hwc ? hshape : dshape, dt, CPU);
+    aug_tensor *gd = aug_tensor_empty(4, hwc ? hshape : dshape, dt, ph_dev(r));
     aug_warp_options o = aug_warp_options_default();
     o.border = (aug_warp_border)border;
+    o.interpolation = interp;
     o.dst_layout = hwc ? AUG_WARP_LAYOUT_HWC : AUG_WARP_LAYOUT_CHW;
     assert_int_equal(aug_warp_affine_batch_ex(2, (const aug_tensor *const *)hv, hd, m, hb, ss, &o), AUG_OK);
     assert_int_equal(aug_warp_affine_batch_ex(2, (const aug_tensor *const *)gv, gd, m, hb, ss, &o), AUG_OK);
@@ -100,6 +105,12 @@ static void check_staged(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht,
     for (int i = 0; i < 2; i++)
         aug_tensor_free(hs[i]), aug_tensor_free(gs[i]), aug_tensor_free(hv[i]), aug_tensor_free(gv[i]);
     aug_tensor_free(hb), aug_tensor_free(hd), aug_tensor_free(gd);
+}
+
+static void check_staged(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle, double zoom,
+                         double dx, double dy, int mirror, int border, int s, int hwc, int view, uint64_t seed) {
+    check_staged_as(r, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view, seed, AUG_WARP_LINEAR,
+                    AUG_UINT8);
 }
 
 /* Rotations, mirrors, partial tiles and edges on 1-4 channels, every border. */
@@ -133,8 +144,47 @@ static void run_staged_fallback(ph_run *r, const ph_case *c) {
                          s == 2 && i > 2 ? 4 : 0, 60 + (uint64_t)i);
 }
 
+/* The nearest and bicubic staged kernels of uint8 sources (warp_stage_interp.cuh):
+ * run_staged's rotations, mirrors, partial tiles, edges, borders, views and
+ * layouts, uint8 outputs and (every fifth) float32 / int16 ones, backgrounds
+ * that are bytes or that saturate_cast rounds and clamps; then outputs larger
+ * than the source, and shrinks of 3-5x on 4 channels around the 16 KiB box
+ * (bicubic's box is 3 taps wider than bilinear's). */
+static void staged_interp(ph_run *r, aug_interp interp) {
+    static const double angles[5] = {0.0, 30.0, 45.0, 90.0, 180.0};
+    static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {8, 32}};
+    int k = 0;
+    for (int a = 0; a < 5; a++)
+        for (int border = 0; border < 4; border++)
+            for (int64_t C = 1; C <= 4; C++, k++) {
+                const int64_t *o = outs[k % 3];
+                const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
+                const aug_dtype dt = k % 5 == 3 ? (k % 2 ? AUG_FLOAT32 : AUG_INT16) : AUG_UINT8;
+                check_staged_as(r, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom, (k % 2 ? 9.5 : -4.25),
+                                (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3, k % 5, (uint64_t)k,
+                                interp, dt);
+            }
+    for (int border = 0; border < 4; border++)
+        check_staged_as(r, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3, 40 + (uint64_t)border,
+                        interp, AUG_UINT8);
+    static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
+    for (int i = 0; i < 6; i++)
+        check_staged_as(r, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4, 1 + i % 2,
+                        i % 2, i > 2 ? 4 : 0, 60 + (uint64_t)i, interp, AUG_UINT8);
+}
+static void run_staged_nearest(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_interp(r, AUG_WARP_NEAREST);
+}
+static void run_staged_cubic(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_interp(r, AUG_WARP_CUBIC);
+}
+
 static const ph_case CASES[] = {
     {"warp/staged", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged},
     {"warp/staged_fallback", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_fallback},
+    {"warp/staged_nearest", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_nearest},
+    {"warp/staged_cubic", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_cubic},
 };
 const ph_case_list ph_cases_warp = {CASES, sizeof CASES / sizeof CASES[0]};
