@@ -150,13 +150,6 @@ struct pix_staged {
     }
 };
 
-/* The staged kernels' loop: tile t of a.slots (the tiles of a plane row-major,
- * an image's planes one after another: one plane of C channels for packed
- * pixels, C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the
- * next image) by block t % gridDim.x, any block size. Per tile, thread 0 finds
- * the box (stage_box: s samples per side when ss, else 1; margins ml, mh), the
- * block loads it into words, and tile(t, im, n, tx0, ty0, C) computes the tile's
- * outputs from it (box and words block-shared; t: stage_tile_of gives the rest). */
 /* Tile t's image n, plane and first output pixel (tx0, ty0). */
 struct stage_tile {
     uint32_t n, plane, tx0, ty0;
@@ -168,6 +161,13 @@ AUG_DEV stage_tile stage_tile_of(const warp_args &a, uint32_t t) {
     return {n, q - n * planes, (t - r * tw) * STAGE_TX, (r - q * th) * STAGE_TY};
 }
 
+/* The staged kernels' loop: tile t of a.slots (the tiles of a plane row-major,
+ * an image's planes one after another: one plane of C channels for packed
+ * pixels, C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the
+ * next image) by block t % gridDim.x, any block size. Per tile, thread 0 finds
+ * the box (stage_box: s samples per side when ss, else 1; margins ml, mh), the
+ * block loads it into words, and tile(t, im, n, tx0, ty0, C) computes the tile's
+ * outputs from it (box and words block-shared; t: stage_tile_of gives the rest). */
 template <typename F>
 AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool ss, int ml, int mh, const F &tile) {
     const int C = a.pix == STAGE_PLANAR ? 1 : (int)a.C;
