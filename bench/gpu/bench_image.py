@@ -1,12 +1,12 @@
-"""GPU image functions on a batch of 256 images, 480x640 -> 224x224 (semantics §18:
-warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
-make_transform), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
-fn.warp_affine / fn.gaussian_blur and torchvision's functional affine /
-gaussian_blur on CUDA tensors where installed; then, augpy alone, resize (CHW uint8
-shrinking and enlarging, HWC uint8, float32), the 8-bit box blur, PIL's Gaussian blur (timm's
-policies), colour jitter, grayscale, crop_mirror_normalize, lighting of float32 images, the tone
-ops (invert, posterize, solarize), autocontrast, equalize and adjust_sharpness. On the emulated
-device each case also prints the emulator's figures (gpubench.emu_row)."""
+"""GPU image functions on a batch of 256 images, 480x640 -> 224x224 (semantics §18: warp / blur >=
+DALI's): warp_affine (uint8, random rotations and scales, s from make_transform; bilinear, and
+augpy alone nearest and bicubic), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against
+DALI's fn.warp_affine / fn.gaussian_blur and torchvision's functional affine / gaussian_blur on
+CUDA tensors where installed; then, augpy alone, resize (CHW uint8 shrinking and enlarging, HWC
+uint8, float32), the 8-bit box blur, PIL's Gaussian blur (timm's policies), colour jitter,
+grayscale, crop_mirror_normalize, lighting of float32 images, the tone ops (invert, posterize,
+solarize), autocontrast, equalize and adjust_sharpness. On the emulated device each case also
+prints the emulator's figures (gpubench.emu_row)."""
 import numpy as np
 
 import augpy
@@ -51,6 +51,8 @@ def main():
                                                                                   (-0.1, 0.1)))
     cases = {
         "warp_affine (batch)": lambda: warp(),
+        "warp_affine (batch, nearest)": lambda: augpy.warp_affine(srcs, dst, matrices, bg, ss, interpolation="nearest"),
+        "warp_affine (batch, bicubic)": lambda: augpy.warp_affine(srcs, dst, matrices, bg, ss, interpolation="cubic"),
         "gaussian_blur (batch, max_ksize 21)": lambda: augpy.gaussian_blur(dst, sigmas, 21, out=blurred),
         "lighting (batch)": lambda: augpy.lighting(dst, gg, gc, ct, 0, 255, out=lit),
         "resize (batch, to half size)": lambda: augpy.resize(dst, (th // 2, tw // 2), layout="NCHW"),
