@@ -1,12 +1,15 @@
-"""GPU image functions on a batch of 256 images, 480x640 -> 224x224 (semantics §18: warp / blur >=
-DALI's): warp_affine (uint8, random rotations and scales, s from make_transform; bilinear, and
-augpy alone nearest and bicubic), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against
-DALI's fn.warp_affine / fn.gaussian_blur and torchvision's functional affine / gaussian_blur on
-CUDA tensors where installed; then, augpy alone, resize (CHW uint8 shrinking and enlarging, HWC
-uint8, float32), the 8-bit box blur, PIL's Gaussian blur (timm's policies), colour jitter,
-grayscale, crop_mirror_normalize, lighting of float32 images, the tone ops (invert, posterize,
-solarize), autocontrast, equalize and adjust_sharpness. On the emulated device each case also
-prints the emulator's figures (gpubench.emu_row)."""
+"""GPU image functions on a batch of 256 images, 480x640 -> 224x224 (semantics §18:
+warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
+make_transform; bilinear, and augpy alone nearest and bicubic), gaussian_blur (sigma
+0.5 .. 3 per image), lighting, against DALI's fn.warp_affine / fn.gaussian_blur and
+torchvision's functional affine / gaussian_blur on CUDA tensors where installed; then,
+augpy alone, the warp of CHW sources, warp_perspective (uint8, the same matrices
+tilted, HWC and CHW sources) and warp_affine of float32 images (HWC and CHW), resize (CHW uint8
+shrinking and enlarging, HWC uint8, float32), the 8-bit box blur, the generic blurs (float32 and
+float64 Gaussian batches, a float32 box, a uint8 box past the 8-bit path's 16), PIL's Gaussian blur (timm's
+policies), colour jitter, grayscale, crop_mirror_normalize, lighting of float32 images, the tone
+ops (invert, posterize, solarize), autocontrast, equalize and adjust_sharpness. On the emulated
+device each case also prints the emulator's figures (gpubench.emu_row)."""
 import numpy as np
 
 import augpy
@@ -35,6 +38,18 @@ def main():
     def warp():  # one batched call: every image one launch
         augpy.warp_affine(srcs, dst, matrices, bg, ss)
 
+    # the same matrices tilted: w = g (X - tw/2) + h (Y - th/2) + 1 within 1 +- 0.2 over the output
+    # (a generator of their own: the other cases' draws stay as they were)
+    rng2 = np.random.default_rng(1)
+    tilt = [np.array([[1, 0, 0], [0, 1, 0], [g, k, 1 - g * tw / 2 - k * th / 2]]) for g, k in
+            rng2.uniform(-0.1, 0.1, (n, 2)) / np.array([tw, th])]
+    homs = np.stack([np.vstack([np.asarray(m, np.float64), [0, 0, 1]]) @ t for m, t in zip(mats, tilt)]).astype(
+        np.float32)
+    csrcs = [augpy.array_to_tensor(rng2.integers(0, 256, (3, h, w), dtype=np.uint8)) for _ in range(n)]
+    fsrcs = [augpy.array_to_tensor(rng2.random((h, w, 3), dtype=np.float32)) for _ in range(n)]
+    fcsrcs = [augpy.array_to_tensor(rng2.random((3, h, w), dtype=np.float32)) for _ in range(n)]
+    fwarped = augpy.CudaTensor((n, 3, th, tw), augpy.float32)
+
     sigmas = host(rng.uniform(0.5, 3.0, n).astype(np.float32))
     blurred = augpy.CudaTensor((n, 3, th, tw), augpy.uint8)
     gg = host(rng.uniform(0.7, 1.4, n).astype(np.float32))
@@ -47,12 +62,24 @@ def main():
     fdst.layout = "NCHW"
     flit = augpy.CudaTensor((n, 3, th, tw), augpy.float32)
     dst0, box = augpy.CudaTensor((3, th, tw), augpy.uint8), augpy.CudaTensor((3, th, tw), augpy.uint8)
+    fblur, dblur = augpy.CudaTensor((n, 3, th, tw), augpy.float32), augpy.CudaTensor((n, 3, th, tw), augpy.float64)
+    ddst = augpy.array_to_tensor(rng.random((n, 3, th, tw)))
+    ddst.layout = "NCHW"
+    fdst0 = augpy.array_to_tensor(rng.random((3, th, tw), dtype=np.float32))
+    fbox = augpy.CudaTensor((3, th, tw), augpy.float32)
     jb, jc, js, jh = ([float(v) for v in rng.uniform(lo, hi, n)] for lo, hi in ((0.6, 1.4), (0.6, 1.4), (0.6, 1.4),
                                                                                   (-0.1, 0.1)))
     cases = {
         "warp_affine (batch)": lambda: warp(),
         "warp_affine (batch, nearest)": lambda: augpy.warp_affine(srcs, dst, matrices, bg, ss, interpolation="nearest"),
         "warp_affine (batch, bicubic)": lambda: augpy.warp_affine(srcs, dst, matrices, bg, ss, interpolation="cubic"),
+        "warp_affine (batch, CHW sources)": lambda: augpy.warp_affine(csrcs, dst, matrices, bg, ss, src_layout="CHW"),
+        "warp_perspective (batch)": lambda: augpy.warp_perspective(srcs, dst, homs, bg, ss),
+        "warp_perspective (batch, CHW sources)": lambda: augpy.warp_perspective(csrcs, dst, homs, bg, ss,
+                                                                               src_layout="CHW"),
+        "warp_affine (float32 batch)": lambda: augpy.warp_affine(fsrcs, fwarped, matrices, bg, ss),
+        "warp_affine (float32 batch, CHW sources)": lambda: augpy.warp_affine(fcsrcs, fwarped, matrices, bg, ss,
+                                                                              src_layout="CHW"),
         "gaussian_blur (batch, max_ksize 21)": lambda: augpy.gaussian_blur(dst, sigmas, 21, out=blurred),
         "lighting (batch)": lambda: augpy.lighting(dst, gg, gc, ct, 0, 255, out=lit),
         "resize (batch, to half size)": lambda: augpy.resize(dst, (th // 2, tw // 2), layout="NCHW"),
@@ -61,6 +88,11 @@ def main():
         "resize (HWC images, to half size)": lambda: augpy.resize(srcs[0], (h // 2, w // 2), layout="HWC"),
         "resize (float32 batch, to half size)": lambda: augpy.resize(fdst, (th // 2, tw // 2), layout="NCHW"),
         "box_blur (one image, ksize 5)": lambda: augpy.box_blur_single(dst0, 5, out=box),
+        # the generic blurs (float taps, cuda/blur.cu's f32 / f64 tiles)
+        "gaussian_blur (float32 batch, max_ksize 21)": lambda: augpy.gaussian_blur(fdst, sigmas, 21, out=fblur),
+        "gaussian_blur (float64 batch, max_ksize 21)": lambda: augpy.gaussian_blur(ddst, sigmas, 21, out=dblur),
+        "box_blur (float32 image, ksize 5)": lambda: augpy.box_blur_single(fdst0, 5, out=fbox),
+        "box_blur (uint8 image, ksize 31: float taps)": lambda: augpy.box_blur_single(dst0, 31, out=box),
         "pil_gaussian_blur (batch, radii 0.1 .. 2)": lambda: augpy.pil_gaussian_blur(dst, radii, out=pil),
         "color_jitter (batch)": lambda: augpy.color_jitter(dst, brightness=jb, contrast=jc, saturation=js, hue=jh,
                                                            out=lit),

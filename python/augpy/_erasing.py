@@ -135,7 +135,7 @@ class RandomErasing(Sampled):
         return batch
 
     def _erase(self, view, rng, c, rh, rw, is_float):
-        if self.mode == "const":  # by value, a channel at a time: no upload (a host wait on a GPU)
+        if self.mode == "const":  # by value, a channel at a time: no upload
             values = self.value.reshape(-1)
             if values.size == 1:
                 _augpy.fill(float(values[0]), view)

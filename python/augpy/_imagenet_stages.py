@@ -118,6 +118,11 @@ class ImageNetTrain(Sampled, DecodeWarp):
         """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
         returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch and
         ``'augmentation'`` the drawn parameters, after ``transforms``."""
+        return _apply_transforms(self.transforms, self._decoded(batch))
+
+    def _decoded(self, batch):
+        """__call__ before the transforms (StageDataset runs them once a batch's skipped files
+        are replaced)."""
         func = type(self).__name__
         augmentation = _check_batch(batch, func, self.batch_size)
         images = list(batch["image"])
@@ -142,7 +147,7 @@ class ImageNetTrain(Sampled, DecodeWarp):
         jobs = [(item, jpeg, self._image_interp(a))
                 for a, item, (_, _, jpeg) in zip(batch["augmentation"], r, headers)]
         batch["image"] = self._fill([data for data, _, _ in headers], jobs, batch, func, keep)
-        return _apply_transforms(self.transforms, self._targets(batch, func))
+        return self._targets(batch, func)
 
     def _draw_interpolations(self, augmentation, func):
         """interpolation='random': each image's 'bilinear' (u < 1/2) or 'bicubic' from one
@@ -213,6 +218,10 @@ class ImageNetEval(DecodeWarp):
     def __call__(self, batch):
         """Decode ``batch['image']`` (JPEG or PNG files) into the next ring buffer;
         returns ``batch`` with ``'image'`` the uint8 (n, 3, H, W) batch, after ``transforms``."""
+        return _apply_transforms(self.transforms, self._decoded(batch))
+
+    def _decoded(self, batch):
+        """__call__ before the transforms (as ImageNetTrain's)."""
         func = type(self).__name__
         augmentation = _check_batch(batch, func, self.batch_size)
         images = list(batch["image"])
@@ -221,7 +230,7 @@ class ImageNetEval(DecodeWarp):
         batch["augmentation"] = [dict(a) for a in _augmentation_list(augmentation, len(images), func)]
         _check_scales(batch["augmentation"], func)
         batch["image"] = self._fill(images, batch["augmentation"], batch, func)
-        return _apply_transforms(self.transforms, self._targets(batch, func))
+        return self._targets(batch, func)
 
     def _decode_warp(self, decoder, buffer, data, params, dst):
         info, data = _read_info(decoder, data, self)

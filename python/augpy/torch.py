@@ -139,7 +139,8 @@ class StageDataset(IterableDataset):
     :param shuffle_buffer: the buffer's size for streamed sources
     :param on_error: None: the stages' own ``on_error``; ``'raise'``, ``'skip'`` or
         ``'warn'``: set on every stage that has one. Skipped files are replaced by the next
-        samples of the worker's share, so batches stay full; ``self.skipped`` (in-process)
+        samples of the worker's share and the batch runs again, whole, so batches stay full
+        and every stage (a mixing stage too) sees one batch; ``self.skipped`` (in-process)
         and each batch's ``'skipped'`` list name them
     :param output: ``'dict'`` (the batch dict) or ``'tuple'`` (``(images, labels)``; ``(images, targets)``
         when a mixing stage (MixUp, CutMix, Mixup, timm_train's mixup=) made soft targets)
@@ -296,22 +297,33 @@ class StageDataset(IterableDataset):
             yield data, key, meta, -1
 
     def _build_stages(self):
+        """(head, tail, all): the stages as callables, a decoding stage's own transforms
+        (ImageNetTrain's policy, normalise, erasing, mixing, ...) after it, so that they run
+        on the batch once its skipped files are replaced (_full_batch); head ends with the
+        last stage that can skip files (``on_error``). The stages are not changed (a
+        make_stages that hands back the same stage every epoch keeps it whole)."""
         stages = self.make_stages()
         if not isinstance(stages, (list, tuple)):
             stages = [stages]
-        if self.on_error is not None:
-            for stage in stages:
-                if hasattr(stage, "on_error"):
-                    stage.on_error = self.on_error
-        return list(stages)
+        calls, skips = [], 0
+        for stage in stages:
+            if self.on_error is not None and hasattr(stage, "on_error"):
+                stage.on_error = self.on_error
+            decodes = hasattr(stage, "on_error") and hasattr(stage, "_decoded")
+            calls.append(stage._decoded if decodes else stage)
+            if hasattr(stage, "on_error"):
+                skips = len(calls)
+            if decodes:
+                calls += list(stage.transforms)
+        return calls[:skips], calls[skips:], list(stages)
 
-    def _run(self, stages, samples, ring):
-        """One batch dict of samples through the stages."""
+    def _run(self, head, samples, ring):
+        """One batch dict of samples through the head stages."""
         batch = next(_data.batches([s[:3] for s in samples], len(samples), self.augment, seed=self._seed,
                                    epoch=self.epoch, indices=[s[3] for s in samples]))
         if ring is not None:
             ring.before_call()
-        for stage in stages:
+        for stage in head:
             batch = stage(batch)
         release = ring.issue() if ring is not None else None
         skipped = batch.get("skipped", ())
@@ -331,53 +343,62 @@ class StageDataset(IterableDataset):
         stages = self._build_stages()
         ring = None
         if not self.copy:
-            nb = min([getattr(s, "num_buffers", 2**31) for s in stages] or [2**31])
+            nb = min([getattr(s, "num_buffers", 2**31) for s in stages[2]] or [2**31])
             ring = _Ring(nb)
         self._consumed = self._start
         samples = self._samples(worker_id, num_workers)
         while True:
-            parts, want, exhausted = [], self.batch_size, False
-            while want > 0:  # skipped files are replaced by the next samples
-                take = list(itertools.islice(samples, want))
-                if not take:
-                    exhausted = True
-                    break
-                self._consumed += len(take)
-                parts.append(self._run(stages, take, ring))
-                want -= _batch_len(parts[-1][0])
-                if want > 0:  # more stage calls follow, which may reuse this part's ring buffer
-                    batch, release = parts[-1]
-                    batch["image"] = _as_torch(batch["image"]).clone()
-                    if release is not None:
-                        release()
-                    parts[-1] = (batch, None)
-            if want == self.batch_size or (self.drop_last and want > 0):
-                for _, release in parts:
-                    if release is not None:
-                        release()
+            take = list(itertools.islice(samples, self.batch_size))
+            if not take:
                 break
-            yield self._hand_over(parts)
-            if exhausted:
-                break
+            self._consumed += len(take)
+            batch, release = self._full_batch(stages, take, samples, ring)
+            if batch is None:
+                continue  # the samples ran out (the next take is empty), or drop_last
+            yield self._hand_over(batch, release)
         self._iterated = here
 
-    def _hand_over(self, parts):
-        """The yielded batch: one part (the ring buffer, or a copy) or the parts joined (a copy)."""
-        if len(parts) == 1:
-            batch, release = parts[0]
-            image = to_torch(batch["image"])
-            if self.copy:
-                batch["image"] = image.clone()
-            else:
-                batch["image"] = image
-                batch["release"] = release
+    def _full_batch(self, stages, take, samples, ring):
+        """The batch of take through the stages, the samples the head skipped replaced by the
+        next ones: the head runs again, on the whole batch with the replacements, until nothing
+        is skipped or the samples run out; then the tail runs once, so that every stage after
+        the decode (a mixing stage's pairs and draws too) sees one full batch. Each sample's
+        augmentation follows its key, so the kept images are the same in every run. Returns
+        (batch, release); (None, None) when every sample was skipped, or the batch came out
+        short and drop_last is set."""
+        head, tail, _ = stages
+        found = []  # what the earlier runs skipped
+        while True:
+            batch, release = self._run(head, take, ring)
+            bad = _dropped(take, batch)
+            if not bad:
+                break
+            found.extend(batch.get("skipped", ()))
+            if release is not None:
+                release()
+            more = list(itertools.islice(samples, len(bad)))
+            self._consumed += len(more)
+            take = [s for i, s in enumerate(take) if i not in bad] + more
+            if not take:
+                return None, None
+        if self.drop_last and _batch_len(batch) < self.batch_size:
+            if release is not None:
+                release()
+            return None, None
+        if found:
+            batch["skipped"] = found + list(batch.get("skipped", ()))
+        for stage in tail:
+            batch = stage(batch)
+        return batch, release
+
+    def _hand_over(self, batch, release):
+        """The yielded batch: the ring buffer (copy=False), or a copy."""
+        image = to_torch(batch["image"])
+        if self.copy:
+            batch["image"] = image.clone()
         else:
-            batch = _join([b for b, _ in parts])
-            for _, release in parts:
-                if release is not None:
-                    release()
-            if not self.copy:
-                batch["release"] = lambda: None
+            batch["image"] = image
+            batch["release"] = release
         labels = metadata_labels(batch["metadata"])
         if labels is not None:
             batch["label"] = torch.tensor(labels, dtype=torch.int64)
@@ -407,13 +428,25 @@ def _as_torch(t):
     return t if isinstance(t, torch.Tensor) else to_torch(t)
 
 
-def _join(batches):
-    """Batch dicts joined (images copied into one tensor)."""
-    out = dict(batches[0])
-    out["image"] = torch.cat([_as_torch(b["image"]) for b in batches])
-    if all("target" in b for b in batches):  # a mixing stage's soft targets
-        out["target"] = torch.cat([_as_torch(b["target"]) for b in batches])
-    for k in ("augmentation", "key", "metadata", "index", "skipped"):
-        if any(k in b for b in batches):
-            out[k] = [v for b in batches for v in b.get(k, ())]
-    return out
+def _dropped(take, batch):
+    """The positions in take of the samples the stages dropped (skipped files), from the
+    batch's 'key' list, which the stages keep in order; empty when none was dropped or the
+    batch has no such list (a stage of one's own that drops it: the batch is then kept
+    as it is)."""
+    keys = batch.get("key")
+    if not isinstance(keys, list) or len(keys) >= len(take):
+        return set()
+    bad, j = set(), 0
+    for i, s in enumerate(take):
+        if j < len(keys) and (keys[j] is s[1] or _same(keys[j], s[1])):
+            j += 1
+        else:
+            bad.add(i)
+    return bad if j == len(keys) else set()
+
+
+def _same(a, b):
+    try:
+        return bool(a == b)
+    except Exception:  # a key whose == is not a bool (an array): not the same sample
+        return False

@@ -106,6 +106,11 @@ typedef struct aug__jpeg_region {
 /* jpeg_decode's answer for a file the device's decoder does not take. */
 #define AUG__JPEG_REFUSED ((aug_status)-1)
 
+/* The largest blocking host-to-device copy (backend memcpy) that the CUDA
+ * backend stages through its page-locked ring instead of waiting for the stream
+ * (cuda/staging.cu; a larger one, or one without page-locked memory, waits). */
+#define AUG__STAGED_UPLOAD_MAX ((size_t)4 << 20)
+
 typedef struct aug__backend {
     const char *name;                 /* "cpu", "cuda" */
     aug_device_type type;
@@ -124,7 +129,12 @@ typedef struct aug__backend {
      * (the freeing thread's current stream) may still use it. */
     void (*free)(int device_id, void *ptr, size_t nbytes, void *stream);
     /* Byte copy between this backend's device and the host or itself, queued on
-     * `stream`; blocking waits for it (host destinations are then readable). */
+     * `stream`. blocking: once the call returns, a host destination is readable and
+     * a host source may be freed or reused. The CUDA backend meets that without a
+     * host wait where stream order suffices: an upload of at most
+     * AUG__STAGED_UPLOAD_MAX bytes is copied into its page-locked staging ring and
+     * a copy within one device's memory is only queued, both returning with the
+     * copy still queued on `stream` (docs/cuda.md, "No host waits inside an op"). */
     aug_status (*memcpy)(void *dst, aug_device dst_dev, const void *src, aug_device src_dev, size_t n,
                          void *stream, int blocking);
     aug_status (*meminfo)(int device_id, size_t *used, size_t *free, size_t *total);

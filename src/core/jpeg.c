@@ -14,9 +14,13 @@
  * page-locked staging buffer and copies the pixels to the device, queued on the
  * current stream. Two staging buffers are used in turn, each reused once the copy
  * out of it has finished (an event, queried before any wait): the next image's
- * host decode overlaps the previous image's upload, and a decode waits only when
- * the upload from two images back is still queued. A failed CPU decode copies
- * nothing, so the device memory is untouched.
+ * host decode overlaps the previous image's upload. When the upload from two
+ * images back is still queued (the stream is busy), an image of at most
+ * AUG__STAGED_UPLOAD_MAX bytes is decoded into pageable memory instead and
+ * uploaded with a blocking copy, which the CUDA backend stages through its
+ * page-locked ring without a host wait; only a larger image waits for the
+ * staging buffer. A failed CPU decode copies nothing, so the device memory is
+ * untouched.
  * A whole-image decode reaches the device's decoder only when the file's marker
  * structure runs to its EOI (core/jpeg_markers.c): nvJPEG decodes a truncated
  * file without an error, where libjpeg-turbo reports "Premature end of JPEG file".
@@ -71,6 +75,8 @@ struct aug_decoder {
     int next;                    /* the staging buffer of the next upload */
     uint8_t *scratch;            /* host memory of PNG decodes and mode conversions */
     size_t scratch_size;
+    uint8_t *spill;              /* pageable pixels while both staging buffers are still queued */
+    size_t spill_size;
 };
 
 aug_decoder *aug_decoder_new(aug_device device, size_t device_padding, size_t host_padding, int gpu_huffman) {
@@ -119,6 +125,7 @@ void aug_decoder_free(aug_decoder *d) {
         if (d->staging[i]) aug_host_free(d->device, d->staging[i]);
     }
     free(d->scratch);
+    free(d->spill);
     free(d);
 }
 
@@ -260,6 +267,19 @@ static aug_status deliver(const char *func, aug_decoder *d, size_t n, host_fill 
     aug_status st = AUG_OK;
     int done = aug_event_query(d->copied[i]); /* the upload from two images back has read it */
     if (done < 0) return aug_last_status();
+    if (!done && n <= AUG__STAGED_UPLOAD_MAX) { /* still queued: through the backend's staging, no wait */
+        if (d->spill_size < n) {
+            free(d->spill);
+            d->spill_size = 0;
+            size_t want = n + d->host_padding < n ? n : n + d->host_padding;
+            if ((d->spill = (uint8_t *)malloc(want)) == NULL) return AUG__NOMEM(func);
+            d->spill_size = want;
+        }
+        st = fill(func, d, ctx, d->spill);
+        if (st == AUG_OK) /* blocking: the spill is free again on return; the slot stays next */
+            st = d->backend->memcpy(dst, d->device, d->spill, aug_cpu_device(), n, exec->stream_handle, 1);
+        return st;
+    }
     if (!done && (st = aug_event_synchronize(d->copied[i])) != AUG_OK) return st;
     if (d->staging_size[i] < n) {
         aug_host_free(d->device, d->staging[i]);

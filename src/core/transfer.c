@@ -6,7 +6,10 @@
  * one when there is one); strided tensors are packed first on their own device
  * (an elementwise copy) or unpacked there afterwards. Host sources are always
  * consumed before a call returns (the copy is blocking), so a caller may free
- * or reuse them at once.
+ * or reuse them at once; the CUDA backend does that for an upload of at most
+ * AUG__STAGED_UPLOAD_MAX bytes (and a copy within one device) without a host
+ * wait, returning with the copy queued on the current stream, which every
+ * later reader (an op, aug_tensor_read) follows.
  *
  * A copy between two devices (cuda:0 -> cuda:1) runs on the source's current
  * stream, ordered with events both ways: after the work queued so far on the

@@ -20,8 +20,9 @@
  * groups that keep it at most 64 MiB, queued one after the other on the
  * plan's stream. Both passes run as shared-memory tiles (every line value a
  * tile's windows read is loaded and converted once) whenever the plan's widest
- * window fits in 48 KiB; the plain kernels, one value per thread reading
- * global memory, take the rest. Both compute each value the same way.
+ * window fits in 48 KiB (with 32-bit indices unless the group is past 2^31); the
+ * plain kernels, one value per thread reading global memory, take the rest. All
+ * compute each value the same way.
  * PIL8 (PIL's GaussianBlur) is cuda/blur_pil.cu's. */
 #include <string.h>
 #include <stdlib.h>
@@ -76,10 +77,9 @@ AUG_DEV int64_t clampi(int64_t v, int64_t n) { return v < 0 ? 0 : (v >= n ? n - 
 
 /* sum_j (T)w[j] * val(base + j * step) over n taps in the CPU's order: groups of
  * four, then singles (val(k): the k-th value along the pass, clamped). */
-template <typename T, typename V>
-AUG_DEV T tap_sum(const double *w, int64_t n, int64_t first, const V &val) {
+template <typename T, typename I, typename V> AUG_DEV T tap_sum(const double *w, I n, I first, const V &val) {
     T acc = (T)0;
-    int64_t j = 0;
+    I j = 0;
     for (; j + 4 <= n; j += 4) {
         T s = (T)w[j] * val(first + j) + (T)w[j + 1] * val(first + j + 1) + (T)w[j + 2] * val(first + j + 2) +
               (T)w[j + 3] * val(first + j + 3);
@@ -120,19 +120,22 @@ template <typename T, typename L> struct tile_val {
     }
 };
 
-/* Vertical value at row y (the CPU's order, then the nonzero tails). */
-template <typename T, typename V> AUG_DEV T v_generic(const blur_args &a, const pass_d &t, int64_t y, const V &val) {
-    T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, y + t.lo, val);
-    if (t.tail_lo != 0.0) acc = acc + (T)t.tail_lo * val(0);
-    if (t.tail_hi != 0.0) acc = acc + (T)t.tail_hi * val(a.H - 1);
+/* Vertical value at row y (the CPU's order, then the nonzero tails). I: the index
+ * type (int64_t, or int for the 32-bit tiles below). */
+template <typename T, typename V, typename I>
+AUG_DEV T v_generic(const blur_args &a, const pass_d &t, I y, const V &val) {
+    T acc = tap_sum<T, I>(a.w + t.w, (I)(t.hi - t.lo + 1), y + (I)t.lo, val);
+    if (t.tail_lo != 0.0) acc = acc + (T)t.tail_lo * val((I)0);
+    if (t.tail_hi != 0.0) acc = acc + (T)t.tail_hi * val((I)(a.H - 1));
     return acc;
 }
 
 /* Horizontal value at column x, stored into the output at byte offset `at`. */
-template <typename T, typename V>
-AUG_DEV void h_generic(const blur_args &a, const pass_d &t, int64_t x, int64_t at, const V &val) {
-    T acc = tap_sum<T>(a.w + t.w, t.hi - t.lo + 1, x + t.lo, val);
-    if (t.tail_lo != 0.0 || t.tail_hi != 0.0) acc = acc + ((T)t.tail_lo * val(0) + (T)t.tail_hi * val(a.W - 1));
+template <typename T, typename V, typename I>
+AUG_DEV void h_generic(const blur_args &a, const pass_d &t, I x, int64_t at, const V &val) {
+    T acc = tap_sum<T, I>(a.w + t.w, (I)(t.hi - t.lo + 1), x + (I)t.lo, val);
+    if (t.tail_lo != 0.0 || t.tail_hi != 0.0)
+        acc = acc + ((T)t.tail_lo * val((I)0) + (T)t.tail_hi * val((I)(a.W - 1)));
     if (a.box_div != 0.0) aug__store_f64((double)acc / a.box_div, a.dtype, a.dst + at);
     else aug__store_as(acc, a.dtype, a.dst + at);
 }
@@ -294,9 +297,10 @@ AUG_GLOBAL void aug__k_blur_gauss8_h(blur_args a) {
 
 #define TILE_ROWS 16
 
-/* T: the buffer / accumulation type; GAUSS8: the 8-bit Gaussian's rules. */
-/* The tiled passes keep more than 64 registers per thread on sm_75/sm_80 (the
- * vertical one spilled at 64): blocks of at most 512 threads, capped at launch. */
+/* T: the buffer / accumulation type; GAUSS8: the 8-bit Gaussian's rules. These
+ * 64-bit tiles keep 71-94 registers per thread on sm_75 .. sm_100 (the vertical one
+ * spilled at 64): blocks of at most 512 threads, capped at launch. The launcher
+ * takes them only for groups past 2^31 (blur_index32; the 32-bit tiles below). */
 #define TILED_THREADS 512
 
 template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_blur_v_tiled(blur_args a) {
@@ -357,13 +361,17 @@ template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_
     }
 }
 
-/* ---- GAUSS8 tiles with 32-bit indices ----------------------------------------------
- * The 8-bit Gaussian's tiles (the ImageNet recipe's blur) as aug__k_blur_v_tiled /
- * aug__k_blur_h_tiled<float, 1> compute them, value for value, with 32-bit indices
- * inside the group (its n values at most INT32_MAX, plane numbers too: blur_index32)
- * and each plane's first byte in 64 bits. The 64-bit tiles took 92-94 registers
- * (sm_75 .. sm_100): 2 blocks of 256 threads per SM, occupancy 0.25; these stay at
- * 64 (4 blocks, 0.5) without spills. */
+/* ---- tiles with 32-bit indices ------------------------------------------------------
+ * The tiles of aug__k_blur_v_tiled / aug__k_blur_h_tiled, value for value (the
+ * same rules: v_generic / h_generic, v_gauss8 / h_gauss8), with 32-bit indices
+ * inside the group (its n values, plane numbers and a plane's bytes at most
+ * INT32_MAX: blur_index32) and each plane's first byte in 64 bits. The 64-bit
+ * tiles take 71-94 registers (sm_75 .. sm_100): 2 blocks of 256 threads per SM,
+ * occupancy 0.25; these, at most 256 threads a block, stay within 64 (4 blocks,
+ * 0.5) without spills (sm_75 / sm_80 / sm_90 / sm_100): gauss8_v 62 / 56 / 64 / 64,
+ * gauss8_h 57 / 48 / 56 / 56, f32_v 63 / 63 / 64 / 60, f32_h 64 / 64 / 62 / 48,
+ * f64_v 63 / 63 / 63 / 60, f64_h 64 / 64 / 64 / 63. One kernel name per type: the
+ * emulation's register table holds one count per name. */
 AUG_DEV int clamp32(int v, int n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
 
 struct col8_val32 {
@@ -372,25 +380,32 @@ struct col8_val32 {
     unsigned flip;
     AUG_DEV float operator()(int r) const { return (float)(uint8_t)(AUG_LD(col + clamp32(r, H) * W) ^ flip); }
 };
-struct row8_val32 {
-    const float *row;
-    int W;
-    AUG_DEV float operator()(int x) const { return AUG_LD(row + clamp32(x, W)); }
+template <typename T> struct col_val32 {
+    const char *col; /* the plane's column x */
+    int H, rstride;
+    int dtype;
+    AUG_DEV T operator()(int r) const { return aug__load_as(col + clamp32(r, H) * rstride, dtype, (T)0); }
 };
-template <typename L> struct tile_val32 {
-    const float *sh;
+template <typename T> struct row_val32 {
+    const T *row;
+    int W;
+    AUG_DEV T operator()(int x) const { return AUG_LD(row + clamp32(x, W)); }
+};
+template <typename T, typename L> struct tile_val32 {
+    const T *sh;
     int base, span, stride; /* sh[(x - base) * stride] */
     L line;
-    AUG_DEV float operator()(int x) const {
+    AUG_DEV T operator()(int x) const {
         const int k = x - base;
         return k >= 0 && k < span ? sh[k * stride] : line(x);
     }
 };
 
-#define GAUSS8_TILED_MIN 4
-__global__ __launch_bounds__(256, GAUSS8_TILED_MIN) void aug__k_blur_gauss8_v_tiled(blur_args a) {
-    AUG_SHARED_DYN(float, sh);
+/* The vertical tile (blockDim.x columns x TILE_ROWS rows of one plane). */
+template <typename T, int GAUSS8> AUG_DEV void blur_v_tile32(const blur_args &a) {
+    AUG_SHARED_DYN(T, sh);
     const int tw = (int)blockDim.x, H = (int)a.H, W = (int)a.W, hw = H * W;
+    const int es = GAUSS8 ? 1 : aug__ctype_size(a.dtype);
     const int tx = (W + tw - 1) / tw, ty = (H + TILE_ROWS - 1) / TILE_ROWS;
     const unsigned tiles = (unsigned)(a.n / hw) * (unsigned)(ty * tx);
     for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -402,43 +417,67 @@ __global__ __launch_bounds__(256, GAUSS8_TILED_MIN) void aug__k_blur_gauss8_v_ti
         if (im->copy) continue; /* the whole block skips: no barrier is left waiting */
         const pass_d &t = im->v;
         const int base = y0 + (int)t.lo, span = TILE_ROWS + (int)(t.hi - t.lo);
-        const uint8_t *col = (const uint8_t *)a.src + (int64_t)plane * hw + xc;
-        for (int k = 0; k < span; k++) /* each thread loads its column */
-            sh[k * tw + (int)threadIdx.x] = (float)(uint8_t)(AUG_LD(col + clamp32(base + k, H) * W) ^ a.flip);
+        const char *col = a.src + ((int64_t)plane * hw + xc) * es;
+        for (int k = 0; x < W && k < span; k++) { /* each thread its column (read by it alone) */
+            const char *e = col + clamp32(base + k, H) * (W * es);
+            sh[k * tw + (int)threadIdx.x] =
+                GAUSS8 ? (T)(uint8_t)(AUG_LD((const uint8_t *)e) ^ a.flip) : aug__load_as(e, a.dtype, (T)0);
+        }
         __syncthreads();
         for (int y = y0; x < W && y < y0 + TILE_ROWS && y < H; y++) {
-            tile_val32<col8_val32> val = {sh + threadIdx.x, base, span, tw, {col, H, W, a.flip}};
-            AUG_ST((float *)a.buf + (q * hw + y * W + x), v_gauss8(a, t, y, val));
+            T *out = (T *)a.buf + (q * hw + y * W + x);
+            if constexpr (GAUSS8) {
+                tile_val32<T, col8_val32> val = {sh + threadIdx.x, base, span, tw,
+                                                 {(const uint8_t *)col, H, W, a.flip}};
+                AUG_ST(out, v_gauss8(a, t, y, val));
+            } else {
+                tile_val32<T, col_val32<T>> val = {sh + threadIdx.x, base, span, tw, {col, H, W * es, a.dtype}};
+                AUG_ST(out, v_generic<T>(a, t, y, val));
+            }
         }
         __syncthreads();
     }
 }
 
-__global__ __launch_bounds__(256, GAUSS8_TILED_MIN) void aug__k_blur_gauss8_h_tiled(blur_args a) {
-    AUG_SHARED_DYN(float, sh);
+/* The horizontal tile (blockDim.x consecutive values of one row of the buffer). */
+template <typename T, int GAUSS8> AUG_DEV void blur_h_tile32(const blur_args &a) {
+    AUG_SHARED_DYN(T, sh);
     const int tw = (int)blockDim.x, H = (int)a.H, W = (int)a.W, tx = (W + tw - 1) / tw;
+    const int es = GAUSS8 ? 1 : aug__ctype_size(a.dtype);
     const unsigned tiles = (unsigned)(a.n / a.W) * (unsigned)tx;
     for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const int r = (int)(tile / (unsigned)tx), x0 = ((int)tile - r * tx) * tw, x = x0 + (int)threadIdx.x;
-        const int64_t at = a.plane0 * a.H * a.W + (r * W + x);
+        const int64_t at = (a.plane0 * a.H * a.W + (r * W + x)) * es;
         const int plane = (int)a.plane0 + r / H;
         const image_d *im = a.img + (a.nt == 1 ? 0 : plane / (int)a.c);
         if (im->copy) {
-            if (x < W) memcpy(a.dst + at, a.src + at, 1);
+            if (x < W) memcpy(a.dst + at, a.src + at, (size_t)es);
             continue;
         }
         const pass_d &t = im->h;
-        const int base = x0 + (int)t.lo, span = tw + (int)(t.hi - t.lo);
-        const float *row = (const float *)a.buf + r * W;
+        /* the windows of the tile's values inside the row: the last tile may be narrower */
+        const int base = x0 + (int)t.lo, span = (W - x0 < tw ? W - x0 : tw) + (int)(t.hi - t.lo);
+        const T *row = (const T *)a.buf + r * W;
         for (int k = (int)threadIdx.x; k < span; k += tw) sh[k] = AUG_LD(row + clamp32(base + k, W));
         __syncthreads();
         if (x < W) {
-            tile_val32<row8_val32> val = {sh, base, span, 1, {row, W}};
-            h_gauss8(a, t, x, at, val);
+            tile_val32<T, row_val32<T>> val = {sh, base, span, 1, {row, W}};
+            if constexpr (GAUSS8) h_gauss8(a, t, x, at, val);
+            else h_generic<T>(a, t, x, at, val);
         }
         __syncthreads();
     }
 }
+
+#define TILED32_THREADS 256
+/* 4 blocks of 256 threads per SM: at most 64 registers a thread */
+#define TILED32 __global__ __launch_bounds__(TILED32_THREADS, 4)
+TILED32 void aug__k_blur_gauss8_v_tiled(blur_args a) { blur_v_tile32<float, 1>(a); }
+TILED32 void aug__k_blur_gauss8_h_tiled(blur_args a) { blur_h_tile32<float, 1>(a); }
+TILED32 void aug__k_blur_f32_v_tiled(blur_args a) { blur_v_tile32<float, 0>(a); }
+TILED32 void aug__k_blur_f32_h_tiled(blur_args a) { blur_h_tile32<float, 0>(a); }
+TILED32 void aug__k_blur_f64_v_tiled(blur_args a) { blur_v_tile32<double, 0>(a); }
+TILED32 void aug__k_blur_f64_h_tiled(blur_args a) { blur_h_tile32<double, 0>(a); }
 
 /* ---- the entry -------------------------------------------------------------------- */
 
@@ -503,15 +542,16 @@ static aug_status run_pass(const char *func, const aug__exec *e, const pass_kern
 
 #define PASS(plain, tiled) pass_kernels{plain, tiled, #plain, #tiled}
 
-/* Whether the 32-bit GAUSS8 tiles hold every index of group a: its values and
- * its plane numbers below 2^31. The emulation's AUG_EMU_BLUR_INDEX64=1 takes the
- * 64-bit tiles always (the tests' way to run them on small images). */
-static int blur_index32(const blur_args &a) {
+/* Whether the 32-bit tiles hold every index of group a, es bytes a source value:
+ * its values, its plane numbers and a plane's bytes below 2^31. The emulation's
+ * AUG_EMU_BLUR_INDEX64=1 takes the 64-bit tiles always (the tests' way to run
+ * them on small images). */
+static int blur_index32(const blur_args &a, int64_t es) {
 #ifdef AUG_CUDA_EMU
     const char *wide = getenv("AUG_EMU_BLUR_INDEX64");
     if (wide && strcmp(wide, "1") == 0) return 0;
 #endif
-    return a.n <= INT32_MAX && a.plane0 + a.n / (a.H * a.W) <= INT32_MAX;
+    return a.n <= INT32_MAX && a.H * a.W * es <= INT32_MAX && a.plane0 + a.n / (a.H * a.W) <= INT32_MAX;
 }
 
 aug_status aug__cuda_blur_pil(const aug__blur_plan *p); /* cuda/blur_pil.cu */
@@ -575,23 +615,29 @@ aug_status aug__cuda_blur(const aug__blur_plan *p) {
             st = aug__cuda_launched(func, "aug__k_blur_box8_tiled", t.blocks, t.threads);
             break;
         }
-        case AUG__BLUR_GAUSS8:
-            if (blur_index32(a)) {
-                st = run_pass(func, e, PASS(aug__k_blur_gauss8_v, aug__k_blur_gauss8_v_tiled), a, 1, vspan, 4, 256);
-                if (!st) st = run_pass(func, e, PASS(aug__k_blur_gauss8_h, aug__k_blur_gauss8_h_tiled), a, 0, hspan, 4, 256);
-                break;
-            }
-            st = run_pass(func, e, PASS(aug__k_blur_gauss8_v, (aug__k_blur_v_tiled<float, 1>)), a, 1, vspan, 4);
-            if (!st) st = run_pass(func, e, PASS(aug__k_blur_gauss8_h, (aug__k_blur_h_tiled<float, 1>)), a, 0, hspan, 4);
-            break;
-        default:
-            if (p->acc == AUG_FLOAT32) {
-                st = run_pass(func, e, PASS(aug__k_blur_v<float>, (aug__k_blur_v_tiled<float, 0>)), a, 1, vspan, 4);
-                if (!st) st = run_pass(func, e, PASS(aug__k_blur_h<float>, (aug__k_blur_h_tiled<float, 0>)), a, 0, hspan, 4);
+        default: { /* GAUSS8, GENERIC: the 32-bit tiles when the group's indices fit */
+            const int i32 = blur_index32(a, p->path == AUG__BLUR_GAUSS8 ? 1 : aug__ctype_size(a.dtype));
+            pass_kernels v, h;
+            if (p->path == AUG__BLUR_GAUSS8) {
+                v = i32 ? PASS(aug__k_blur_gauss8_v, aug__k_blur_gauss8_v_tiled)
+                        : PASS(aug__k_blur_gauss8_v, (aug__k_blur_v_tiled<float, 1>));
+                h = i32 ? PASS(aug__k_blur_gauss8_h, aug__k_blur_gauss8_h_tiled)
+                        : PASS(aug__k_blur_gauss8_h, (aug__k_blur_h_tiled<float, 1>));
+            } else if (p->acc == AUG_FLOAT32) {
+                v = i32 ? PASS(aug__k_blur_v<float>, aug__k_blur_f32_v_tiled)
+                        : PASS(aug__k_blur_v<float>, (aug__k_blur_v_tiled<float, 0>));
+                h = i32 ? PASS(aug__k_blur_h<float>, aug__k_blur_f32_h_tiled)
+                        : PASS(aug__k_blur_h<float>, (aug__k_blur_h_tiled<float, 0>));
             } else {
-                st = run_pass(func, e, PASS(aug__k_blur_v<double>, (aug__k_blur_v_tiled<double, 0>)), a, 1, vspan, 8);
-                if (!st) st = run_pass(func, e, PASS(aug__k_blur_h<double>, (aug__k_blur_h_tiled<double, 0>)), a, 0, hspan, 8);
+                v = i32 ? PASS(aug__k_blur_v<double>, aug__k_blur_f64_v_tiled)
+                        : PASS(aug__k_blur_v<double>, (aug__k_blur_v_tiled<double, 0>));
+                h = i32 ? PASS(aug__k_blur_h<double>, aug__k_blur_f64_h_tiled)
+                        : PASS(aug__k_blur_h<double>, (aug__k_blur_h_tiled<double, 0>));
             }
+            const unsigned bound = i32 ? TILED32_THREADS : TILED_THREADS;
+            st = run_pass(func, e, v, a, 1, vspan, (size_t)tsize, bound);
+            if (!st) st = run_pass(func, e, h, a, 0, hspan, (size_t)tsize, bound);
+        }
         }
     }
     if (buf) aug__cuda_tmp_free(dev, buf, bbytes, stream);

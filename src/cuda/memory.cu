@@ -436,11 +436,21 @@ aug_status aug__cuda_memcpy(void *dst, aug_device dst_dev, const void *src, aug_
     int src_cuda = src_dev.type == AUG_DEVICE_CUDA, dst_cuda = dst_dev.type == AUG_DEVICE_CUDA;
     aug_status st = aug__cuda_use(func, src_cuda ? src_dev.id : dst_dev.id);
     if (st) return st;
+    /* A blocking upload of at most AUG__STAGED_UPLOAD_MAX bytes goes through the
+     * staging ring: the host bytes are in page-locked memory when the call returns
+     * (the caller may free or reuse its buffer at once) and the copy is queued on
+     * s, no host wait (without page-locked memory the ring's upload waits, as a
+     * blocking copy did). A larger one waits below. */
+    if (blocking && !src_cuda && dst_cuda && n <= AUG__STAGED_UPLOAD_MAX) return aug__cuda_upload(func, dst, src, n, s);
+    /* Within one device's memory a blocking copy is only queued: whatever reads the
+     * destination (an op, a read back to the host) is queued on a stream after it,
+     * and the source's memory is freed stream-ordered, as an op's operands are. */
+    if (blocking && src_cuda && dst_cuda && src_dev.id == dst_dev.id) blocking = 0;
     if (src_cuda && dst_cuda && src_dev.id != dst_dev.id) /* s: the source's; ordered by the caller */
         AUG_CUDA(func, cudaMemcpyPeerAsync(dst, dst_dev.id, src, src_dev.id, n, s));
     else
         AUG_CUDA(func, cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s));
-    if (blocking) AUG_CUDA(func, cudaStreamSynchronize(s));
+    if (blocking) AUG_CUDA(func, cudaStreamSynchronize(s)); /* a read back, a large upload, a peer copy */
     else if (!src_cuda || !dst_cuda) host_track(src_cuda ? dst : src, n, src_cuda ? src_dev.id : dst_dev.id, s);
     return AUG_OK;
 }

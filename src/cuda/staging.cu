@@ -1,6 +1,8 @@
 /* cuda/staging.cu: the page-locked staging ring that carries the parameters of
  * an op (image lists, taps, tables, index offsets) to the device without a host
- * wait (docs/cuda.md, "No host waits inside an op").
+ * wait (docs/cuda.md, "No host waits inside an op"), and the blocking uploads of
+ * at most AUG__STAGED_UPLOAD_MAX bytes (aug__cuda_memcpy: array_to_tensor,
+ * Tensor.to, the decoders' fallback while its staging buffers are queued).
  *
  * An upload copies the host bytes into a slot of a ring of page-locked memory
  * (one per device, RING_BYTES, allocated at its first use), queues the copy
@@ -121,7 +123,7 @@ static aug_status stage_chunk(const char *func, ring *r, char *dst, const char *
         r->idle[r->nidle++] = done;
         cudaStreamSynchronize(stream); /* a copy may be queued: the slot stays unused until it is done */
         cudaGetLastError();
-        return aug__cuda_fail(func, e, "queueing a parameter upload", __FILE__, __LINE__);
+        return aug__cuda_fail(func, e, "queueing an upload", __FILE__, __LINE__);
     }
     slot *s = &r->slots[(r->first + r->count) % RING_SLOTS];
     s->off = off;
@@ -148,7 +150,7 @@ aug_status aug__cuda_upload(const char *func, void *dst, const void *src, size_t
     if (!r->buf) {
         cudaError_t e = cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, stream);
         if (e == cudaSuccess) e = cudaStreamSynchronize(stream); /* src may be freed on return */
-        if (e != cudaSuccess) st = aug__cuda_fail(func, e, "uploading parameters", __FILE__, __LINE__);
+        if (e != cudaSuccess) st = aug__cuda_fail(func, e, "uploading host data", __FILE__, __LINE__);
     }
     for (size_t done = 0; r->buf && st == AUG_OK && done < n; done += CHUNK_BYTES) {
         const size_t len = n - done < CHUNK_BYTES ? n - done : CHUNK_BYTES;

@@ -31,10 +31,13 @@
  * ones (*_wide); their registers are listed by WARP_THREADS. A thirteenth,
  * aug__k_warp_u8_tile (cuda/warp_stage.cuh), is the fixed-point affine pixel
  * path with each block's source box staged in shared memory, for packed pixels
- * and for planar (CHW) images plane by plane; two more, aug__k_warp_nearest_u8_tile
- * and aug__k_warp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the same
- * tiles for the affine nearest and bicubic warps of uint8 sources and run the
- * value path's nearest / cubic on them. */
+ * and for planar (CHW) images plane by plane; aug__k_warp_persp_u8_tile (the
+ * fixed-point perspective warp, cuda/warp_stage.cuh) and aug__k_warp_f32_tile
+ * (float32 -> float32 affine, cuda/warp_stage_f32.cuh) stage the same boxes and
+ * compute a value per thread; two more, aug__k_warp_nearest_u8_tile and
+ * aug__k_warp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the same tiles
+ * for the affine nearest and bicubic warps of uint8 sources and run the value
+ * path's nearest / cubic on them. */
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
@@ -390,6 +393,7 @@ template <typename I> AUG_DEV void warp_pixels(const warp_args &a) {
 }
 
 #include "cuda/warp_stage.cuh"
+#include "cuda/warp_stage_f32.cuh"
 
 /* Source value at p (ctype t) stored exactly into ctype dt at out (saturate_cast). */
 AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
@@ -434,9 +438,13 @@ template <typename I> struct copy_global {
  * threads, sm_75 1024):
  *   aug__k_warp_u8              64 64 64 59   4 blocks (50%; the pixel path; before it
  *                                             45 44 45 48, 5 blocks)
- *   aug__k_warp_u8_tile         -  -  64 63   4 blocks (50%; 16 KiB of shared memory
+ *   aug__k_warp_u8_tile         64 64 64 63   4 blocks (50%; 16 KiB of shared memory
  *                                             a block: not the limit)
- *   aug__k_warp_nearest_u8_tile 56 56 57 40   4 blocks (50%; warp_stage_interp.cuh)
+ *   aug__k_warp_persp_u8_tile   64 64 64 58   4 blocks (50%; 16 KiB, a value per thread:
+ *                                             a pixel per thread spilled 28-52 bytes)
+ *   aug__k_warp_f32_tile        60 58 56 54   4 blocks (50%; 24 KiB a block, 100 of
+ *                                             sm_90's 228; sm_75 2 blocks)
+ *   aug__k_warp_nearest_u8_tile 58 56 57 40   4 blocks (50%; warp_stage_interp.cuh)
  *   aug__k_warp_cubic_u8_tile   64 64 64 64   4 blocks (50%; no spill: its lanes on x
  *                                             for NHWC too, its tile found again per value)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
@@ -651,6 +659,10 @@ static int index32(const warp_args *a, const wimg *img, int64_t n, int64_t threa
     return 1;
 }
 
+/* The staged kernels (warp_stage*.cuh): none, the fixed-point affine and
+ * perspective ones, the float32 affine one, the uint8 nearest and bicubic ones. */
+enum { STAGE_NONE = 0, STAGE_U8, STAGE_PERSP_U8, STAGE_F32, STAGE_NEAREST_U8, STAGE_CUBIC_U8 };
+
 /* Launches the kernel of (proj, mode, narrow, stage). */
 static aug_status launch(const char *func, int proj, int mode, int narrow, int stage, aug__cuda_grid g,
                          cudaStream_t stream, const warp_args &a) {
@@ -660,8 +672,10 @@ static aug_status launch(const char *func, int proj, int mode, int narrow, int s
         AUG_LAUNCH(k, g.blocks, g.threads, 0, stream, a);        \
         return aug__cuda_launched(func, #k, g.blocks, g.threads); \
     } while (0)
-    if (stage && cubic) WARP_LAUNCH(aug__k_warp_cubic_u8_tile);
-    if (stage && a.nearest) WARP_LAUNCH(aug__k_warp_nearest_u8_tile);
+    if (stage == STAGE_PERSP_U8) WARP_LAUNCH(aug__k_warp_persp_u8_tile);
+    if (stage == STAGE_F32) WARP_LAUNCH(aug__k_warp_f32_tile);
+    if (stage == STAGE_CUBIC_U8) WARP_LAUNCH(aug__k_warp_cubic_u8_tile);
+    if (stage == STAGE_NEAREST_U8) WARP_LAUNCH(aug__k_warp_nearest_u8_tile);
     if (stage) WARP_LAUNCH(aug__k_warp_u8_tile);
     if (narrow) {
         if (proj && cubic) WARP_LAUNCH(aug__k_warp_persp_cubic);
@@ -755,25 +769,40 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
         g = aug__cuda_grid_for(e, a.n, 256);
         narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
     }
-    /* the staged pixel path: packed pixels (column stride C), or planes of 1-byte
-     * columns (CHW), a block per tile of STAGE_TX x STAGE_TY outputs of a plane
-     * (warp_stage.cuh); nearest and bicubic of uint8 sources (warp_stage_interp.cuh)
-     * the same, packed for the pixel path's layouts */
+    /* the staged paths, a block per tile of STAGE_TX x STAGE_TY outputs of a plane
+     * (warp_stage*.cuh): fixed point (affine or perspective), float32 -> float32
+     * affine (4-byte aligned), or affine nearest / bicubic of uint8 sources (any
+     * output dtype), of packed pixels (column stride C elements, 1-4 channels of
+     * channel stride 1) or planes of 1-element columns (CHW) */
+    int f32 = narrow && !proj && mode == WARP_GENERIC && !a.nearest && a.dst_dtype == AUG_FLOAT32;
+    for (int64_t k = 0; f32 && k < p->n; k++)
+        f32 = img[k].kind == AUG__WARP_FLOAT && img[k].dtype == AUG_FLOAT32 &&
+              (((uintptr_t)img[k].base | (uintptr_t)img[k].sh | (uintptr_t)img[k].sc) & 3) == 0;
     int interp8 = !proj && (a.nearest || mode == WARP_CUBIC);
     for (int64_t k = 0; interp8 && k < p->n; k++) interp8 = img[k].dtype == AUG__CT_UINT8;
-    int packed = a.pix || (interp8 && C <= 4);
-    for (int64_t k = 0; packed && !a.pix && k < p->n; k++) packed = C == 1 || img[k].sc == 1;
-    const int planar = !packed && !proj && (mode == WARP_U8 || interp8) && narrow && C > 1;
-    int stage = (packed || planar) && narrow;
-    for (int64_t k = 0; stage && k < p->n; k++) stage = img[k].sw == (planar ? 1 : C);
+    const int64_t el = f32 ? 4 : 1;
+    int stage = !narrow                 ? STAGE_NONE
+                : f32                   ? STAGE_F32
+                : interp8 && a.nearest  ? STAGE_NEAREST_U8
+                : interp8               ? STAGE_CUBIC_U8
+                : mode != WARP_U8       ? STAGE_NONE
+                : proj                  ? STAGE_PERSP_U8
+                                        : STAGE_U8;
+    int packed = C <= 4, planar = C > 1;
+    for (int64_t k = 0; stage && k < p->n; k++) {
+        packed &= img[k].sw == C * el && (C == 1 || img[k].sc == el);
+        planar &= img[k].sw == el;
+    }
+    if (!packed) stage = planar ? stage : STAGE_NONE;
+    planar = !packed;
     if (stage) {
         warp_args b = a;
         b.pix = planar ? STAGE_PLANAR : 1;
         b.slots = p->n * (planar ? C : 1) * ((p->height + STAGE_TY - 1) / STAGE_TY) *
                   ((p->width + STAGE_TX - 1) / STAGE_TX);
         const aug__cuda_grid gs = aug__cuda_grid_for(e, b.slots * STAGE_PIXELS, STAGE_PIXELS);
-        stage = index32(&b, img, p->n, (int64_t)gs.blocks * gs.threads);
-        if (stage) a = b, g = gs;
+        if (index32(&b, img, p->n, (int64_t)gs.blocks * gs.threads)) a = b, g = gs;
+        else stage = STAGE_NONE;
     }
     g.threads = aug__cuda_bounded(g.threads, WARP_BOUND(narrow, mode == WARP_U8));
     void *tmp = NULL;

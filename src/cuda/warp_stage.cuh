@@ -1,6 +1,8 @@
 /* cuda/warp_stage.cuh: the fixed-point affine warp's staged pixel path
  * (aug__k_warp_u8_tile; included by cuda/warp.cu after the pixel path, whose
- * types and helpers it uses).
+ * types and helpers it uses), and the per-value staged path of the fixed-point
+ * perspective warp (aug__k_warp_persp_u8_tile) and the float32 affine one
+ * (cuda/warp_stage_f32.cuh), below.
  *
  * For packed uint8 pixels (HWC, channel stride 1, column stride C, 1-4
  * channels), or planar ones (CHW: column stride 1, each channel plane warped
@@ -17,9 +19,11 @@
  * memory (pix_row) otherwise: a border's reflected or wrapped taps, or a box
  * over STAGE_BYTES (a big shrink or supersampling), for which the block stages
  * nothing. So the results are the pixel path's, bit for bit, whichever memory
- * a tap comes from, and the border rule stays windex's alone. The tile loop,
- * box and load (stage_tiles, stage_box with the taps' margins, stage_load) also
- * serve the nearest and bicubic staged kernels (cuda/warp_stage_interp.cuh). */
+ * a tap comes from, and the border rule stays windex's alone. A box is only
+ * ever a cache: a tap outside it is read from global memory, so its bounds
+ * decide what a tile costs, never what it computes. The tile loop, box and
+ * load (stage_tiles, stage_box with the taps' margins, stage_load) also serve
+ * the nearest and bicubic staged kernels (cuda/warp_stage_interp.cuh). */
 
 #define STAGE_TX 32
 #define STAGE_TY 8
@@ -47,15 +51,42 @@ AUG_DEV int stage_side(double v0, double v1, int32_t n, int ml, int mh, int32_t 
     return 1;
 }
 
-/* The box of the tile at output (tx0, ty0) of image im into box[SB_*]
- * (one thread): s samples per side, the taps ml before and mh after each
- * sample's cell (stage_side). */
-AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C, int s, int ml,
-                       int mh, int32_t *box) {
+/* The box of source coordinates x in [x0, x1], y in [y0, y1] (unbounded; NaN:
+ * nothing staged) with the taps ml before and mh after each cell (stage_side)
+ * into box[SB_*], staged when it fits in `bytes`. */
+AUG_DEV void stage_fit(const img_t<int32_t> &im, double x0, double x1, double y0, double y1, int C, int ml, int mh,
+                       int32_t *box, int bytes) {
+    int32_t bx0 = 0, bx1 = -1, by0 = 0, by1 = -1, rows = 0, rb = 0;
+    if (stage_side(x0, x1, im.W(), ml, mh, &bx0, &bx1) && stage_side(y0, y1, im.H(), ml, mh, &by0, &by1)) {
+        /* a row's bytes from the aligned word holding its first one, whole words */
+        const int64_t wb = ((int64_t)(bx1 - bx0 + 1) * C + 7 + 7) / 8 * 8;
+        rb = wb <= bytes ? (int32_t)wb : 8;
+        const int32_t h = by1 - by0 + 1;
+        rows = wb <= bytes && h <= bytes / rb ? h : 0; /* 0: too big, the taps from global memory */
+    }
+    box[SB_X0] = bx0, box[SB_Y0] = by0, box[SB_COLS] = bx1 - bx0 + 1, box[SB_ROWS] = rows, box[SB_RB] = rb;
+}
+
+/* The output coordinates of the tile's extreme samples, X in [X0, X1] and Y
+ * in [Y0, Y1] (its first pixel's first sample, its last pixel's last). */
+struct stage_span {
+    double X0, X1, Y0, Y1;
+};
+AUG_DEV stage_span stage_corners(const warp_args &a, int32_t tx0, int32_t ty0, int s) {
     const int32_t tx1 = tx0 + STAGE_TX - 1 < (int32_t)a.Wt ? tx0 + STAGE_TX - 1 : (int32_t)a.Wt - 1;
     const int32_t ty1 = ty0 + STAGE_TY - 1 < (int32_t)a.Ht ? ty0 + STAGE_TY - 1 : (int32_t)a.Ht - 1;
-    const double X0 = (double)tx0 + aug__warp_offset(0, s), X1 = (double)tx1 + aug__warp_offset(s - 1, s);
-    const double Y0 = (double)ty0 + aug__warp_offset(0, s), Y1 = (double)ty1 + aug__warp_offset(s - 1, s);
+    const stage_span t = {(double)tx0 + aug__warp_offset(0, s), (double)tx1 + aug__warp_offset(s - 1, s),
+                          (double)ty0 + aug__warp_offset(0, s), (double)ty1 + aug__warp_offset(s - 1, s)};
+    return t;
+}
+
+/* The box of the tile at output (tx0, ty0) of image im into box[SB_*]
+ * (one thread): s samples per side, the taps ml before and mh after each
+ * sample's cell (stage_side), staged when it fits in `bytes`. */
+AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C, int s, int ml,
+                       int mh, int32_t *box, int bytes = STAGE_BYTES) {
+    const stage_span t = stage_corners(a, tx0, ty0, s);
+    const double X0 = t.X0, X1 = t.X1, Y0 = t.Y0, Y1 = t.Y1;
     /* the affine map is monotone in X and in Y: its extremes over the tile are at corners */
     const double r0 = aug__warp_rowterm(im.m(1), Y0, im.m(2)), r1 = aug__warp_rowterm(im.m(1), Y1, im.m(2));
     const double q0 = aug__warp_rowterm(im.m(4), Y0, im.m(5)), q1 = aug__warp_rowterm(im.m(4), Y1, im.m(5));
@@ -65,16 +96,40 @@ AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0
                  xd = x10 < x11 ? x11 : x10;
     const double ya = y00 < y01 ? y00 : y01, yb = y10 < y11 ? y10 : y11, yc = y00 < y01 ? y01 : y00,
                  yd = y10 < y11 ? y11 : y10;
-    int32_t bx0 = 0, bx1 = -1, by0 = 0, by1 = -1, rows = 0, rb = 0;
-    if (stage_side(xa < xb ? xa : xb, xc < xd ? xd : xc, im.W(), ml, mh, &bx0, &bx1) &&
-        stage_side(ya < yb ? ya : yb, yc < yd ? yd : yc, im.H(), ml, mh, &by0, &by1)) {
-        /* a row's bytes from the aligned word holding its first one, whole words */
-        const int64_t wb = ((int64_t)(bx1 - bx0 + 1) * C + 7 + 7) / 8 * 8;
-        rb = wb <= STAGE_BYTES ? (int32_t)wb : 8;
-        const int32_t h = by1 - by0 + 1;
-        rows = wb <= STAGE_BYTES && h <= STAGE_BYTES / rb ? h : 0; /* 0: too big, the taps from global memory */
+    stage_fit(im, xa < xb ? xa : xb, xc < xd ? xd : xc, ya < yb ? ya : yb, yc < yd ? yd : yc, C, ml, mh, box, bytes);
+}
+
+/* The box of the tile at output (tx0, ty0) of image im under its homography
+ * (aug__warp_project's u / w, v / w before the bound) into box[SB_*] (one
+ * thread). w is affine in (X, Y), so where it is positive at the tile's four
+ * corners it is positive over the tile, and on every line of the tile the map
+ * is then a projective map of a line, monotone: the source coordinates' extremes
+ * are at the corners. Up to rounding: a tap outside the box is read from global
+ * memory, as every tap of a tile that stages nothing (a corner outside the
+ * source plane, w <= 0: the denominator may change sign over the tile). The
+ * coordinates are clamped to [-4, side + 4] first, which keeps the box (it is
+ * clamped to the image) and their floors in range. */
+AUG_DEV void stage_box_persp(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C,
+                             int32_t *box, uint64_t *scratch) {
+    const stage_span t = stage_corners(a, tx0, ty0, im.s());
+    volatile double *uv = (volatile double *)(void *)scratch; /* the corners' (u, v): fewer live registers */
+    AUG_NO_UNROLL
+    for (int k = 0; k < 4; k++) {
+        const double X = k & 1 ? t.X1 : t.X0, Y = k & 2 ? t.Y1 : t.Y0;
+        const double w = im.m(6) * X + aug__warp_rowterm(im.m(7), Y, im.m(8));
+        const double u = (im.m(0) * X + aug__warp_rowterm(im.m(1), Y, im.m(2))) / w;
+        const double v = (im.m(3) * X + aug__warp_rowterm(im.m(4), Y, im.m(5))) / w;
+        const int ok = w > 0.0 && u - u == 0.0 && v - v == 0.0; /* inside the plane, finite */
+        uv[2 * k] = ok ? aug__warp_clamp(u, -4.0, (double)im.W() + 4.0) : (double)NAN;
+        uv[2 * k + 1] = aug__warp_clamp(v, -4.0, (double)im.H() + 4.0);
     }
-    box[SB_X0] = bx0, box[SB_Y0] = by0, box[SB_COLS] = bx1 - bx0 + 1, box[SB_ROWS] = rows, box[SB_RB] = rb;
+    double x0 = uv[0], x1 = uv[0], y0 = uv[1], y1 = uv[1];
+    AUG_NO_UNROLL
+    for (int k = 1; k < 4; k++) {
+        const double u = uv[2 * k], v = uv[2 * k + 1];
+        x0 = u < x0 || u != u ? u : x0, x1 = u > x1 ? u : x1, y0 = v < y0 ? v : y0, y1 = v > y1 ? v : y1;
+    }
+    stage_fit(im, x0, x1, y0, y1, C, 0, 2, box, STAGE_BYTES); /* bilinear taps */
 }
 
 /* The first byte of box row y's pixels (column x0) in global memory. */
@@ -204,4 +259,135 @@ AUG_GLOBAL void aug__k_warp_u8_tile(warp_args a) {
     AUG_SHARED(int32_t, box, SB_N);
     const tile_bilinear f = {a, box, words};
     stage_tiles(a, words, box, true, 0, 2, f);
+}
+
+/* ---- The per-value staged path ----------------------------------------------
+ * The fixed-point perspective warp (aug__k_warp_persp_u8_tile) and the float32
+ * affine one (aug__k_warp_f32_tile, cuda/warp_stage_f32.cuh): the same tiles,
+ * boxes (the perspective one from stage_box_persp) and loads (with a pixel's
+ * P = C * sizeof(T) bytes, T the source's element), then one thread per output
+ * value (pixel, channel), a warp's 32 on consecutive values in the output's
+ * memory order (x fastest for NCHW, the channel for NHWC: whole stores), each
+ * the value path's loop (warp_body: the same samples, sums and stores) with its
+ * neighbours read from the box where they lie in it, else from global memory.
+ * A value per thread rather than a pixel: with the projection, the pixel's
+ * loop went over 64 registers (ptxas spilled 28-52 bytes). S gives the kind's
+ * sample (the value path's sample_u8 or sample_f32 with stage_tap's reads),
+ * its sum and its store: stage_u8 here, stage_f32 in warp_stage_f32.cuh. */
+
+/* Neighbour (row y, column x; -1: outside) of the element at byte coff of a
+ * pixel: from the box when it lies in it, else from global memory; b outside
+ * (constant border). */
+template <typename T>
+AUG_DEV T stage_tap(const img_t<int32_t> &im, const int32_t *box, const uint8_t *sm, int32_t y, int32_t x, int P,
+                    int coff, T b) {
+    if (y < 0 || x < 0) return b;
+    const uint32_t ry = (uint32_t)(y - box[SB_Y0]), cx = (uint32_t)(x - box[SB_X0]);
+    if (ry < (uint32_t)box[SB_ROWS] && cx < (uint32_t)box[SB_COLS]) {
+        const uint8_t *row = sm + ry * (uint32_t)box[SB_RB] + ((uintptr_t)stage_row(im, box, y, P) & 7);
+        return *(const T *)(const void *)(row + cx * (uint32_t)P + (uint32_t)coff);
+    }
+    return AUG_LD((const T *)(const void *)(im.base() + (y * im.sh() + x * im.sw() + coff)));
+}
+
+/* The fixed-point kind: sample_u8 (b: the background byte), the sum of
+ * warp_body's fixed-point path (pix_add) and its store. */
+struct stage_u8 {
+    typedef uint8_t T;
+    enum { BYTES = STAGE_BYTES }; /* the box's budget */
+    typedef uint32_t acc_t;
+    static AUG_DEV uint32_t bg(const warp_args &a, int32_t c) { return ldv(&a.bgb[c]); }
+    /* a sample outside the source plane */
+    static AUG_DEV uint32_t outside(uint32_t b) { return aug__warp_bilerp_u8(b, b, b, b, 0, 0); }
+    static AUG_DEV uint32_t sample(const img_t<int32_t> &im, const int32_t *box, const uint8_t *sm, double sx,
+                                   double sy, int P, int coff, uint32_t b) {
+        const int32_t qx = aug__warp_fixed_pos(sx), qy = aug__warp_fixed_pos(sy);
+        const cell_ix<int32_t> k =
+            cell_index<int32_t>(im, (int32_t)aug__warp_fixed_cell(qx), (int32_t)aug__warp_fixed_cell(qy));
+        const uint8_t c = (uint8_t)b;
+        const uint32_t a00 = stage_tap<uint8_t>(im, box, sm, k.y0, k.x0, P, coff, c);
+        const uint32_t a01 = stage_tap<uint8_t>(im, box, sm, k.y0, k.x1, P, coff, c);
+        const uint32_t a10 = stage_tap<uint8_t>(im, box, sm, k.y1, k.x0, P, coff, c);
+        const uint32_t a11 = stage_tap<uint8_t>(im, box, sm, k.y1, k.x1, P, coff, c);
+        return aug__warp_bilerp_u8(a00, a01, a10, a11, aug__warp_fixed_frac(qx), aug__warp_fixed_frac(qy));
+    }
+    static AUG_DEV void add(uint32_t &acc, int s, uint32_t v) { pix_add(acc, s, v); }
+    static AUG_DEV void store(uint32_t acc, int s, char *out) {
+        AUG_ST((uint8_t *)out, s == 1 ? (uint8_t)acc : aug__warp_fixed_mean(acc, s));
+    }
+};
+
+/* Output value (n, c, y, x) of kind S: channel c of image n (a planar image's
+ * plane im.c: c == im.c, coff 0; packed pixels: coff c * sizeof(T)), warp_body's
+ * loop; PROJ: each sample's point from the homography, a point outside the
+ * source plane the background. */
+template <bool PROJ, typename S>
+AUG_DEV void stage_value(const warp_args &a, const img_t<int32_t> &im, const int32_t *box, const uint8_t *sm, int32_t n,
+                         int32_t c, int32_t x, int32_t y, int P, int coff) {
+    const int s = im.s();
+    typename S::acc_t acc = typename S::acc_t();
+    for (int j = 0; j < s; j++) {
+        const double Y = (double)y + aug__warp_offset(j, s);
+        const double bx = PROJ ? 0.0 : aug__warp_rowterm(im.m(1), Y, im.m(2));
+        const double by = PROJ ? 0.0 : aug__warp_rowterm(im.m(4), Y, im.m(5));
+        for (int k = 0; k < s; k++) {
+            const double X = (double)x + aug__warp_offset(k, s);
+            double sx, sy;
+            if (PROJ) { /* the matrix read in place (project's copy of it took 20 more bytes of spill) */
+                if (!aug__warp_project(im.w->m, X, Y, im.W(), im.H(), im.border(), &sx, &sy)) {
+                    S::add(acc, s, S::outside(S::bg(a, c)));
+                    continue;
+                }
+            } else {
+                sx = aug__warp_coord_b(im.m(0), X, bx, im.W(), im.border());
+                sy = aug__warp_coord_b(im.m(3), X, by, im.H(), im.border());
+            }
+            S::add(acc, s, S::sample(im, box, sm, sx, sy, P, coff, S::bg(a, c)));
+        }
+    }
+    S::store(acc, s, a.dst + (n * (int32_t)a.dn + c * (int32_t)a.dc + y * (int32_t)a.dy + x * (int32_t)a.dx));
+}
+
+/* The per-value kernels' loop: tile t of a.slots as stage_tiles'
+ * (a.pix STAGE_PLANAR: planar images), by block t % gridDim.x, any block size;
+ * each tile's STAGE_PIXELS x C values (C: a pixel's channels, 1 for a plane) in
+ * the output's memory order. words, box: the block's shared memory. */
+template <bool PROJ, typename S> AUG_DEV void stage_values(const warp_args &a, uint64_t *words, int32_t *box) {
+    /* the tile's x0, y0, image, plane and a pixel's channels: block-shared, read
+     * where used (not held in registers through the values' loop) */
+    volatile int32_t *tile = box + SB_N;
+    const int E = (int)sizeof(typename S::T);
+    for (uint32_t t = blockIdx.x; t < (uint32_t)a.slots; t += gridDim.x) {
+        if (threadIdx.x == 0) {
+            const stage_tile k = stage_tile_of(a, t);
+            const int32_t tx0 = (int32_t)k.tx0, ty0 = (int32_t)k.ty0, C = a.pix == STAGE_PLANAR ? 1 : (int32_t)a.C;
+            const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
+            tile[0] = tx0, tile[1] = ty0, tile[2] = (int32_t)k.n, tile[3] = im.c, tile[4] = C;
+            if (PROJ) stage_box_persp(a, im, tx0, ty0, E * (int)C, box, words);
+            else stage_box(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, S::BYTES); /* bilinear taps */
+        }
+        __syncthreads();
+        const img_t<int32_t> im = {&a.img[tile[2]], tile[3]};
+        stage_load(im, box, E * tile[4], words);
+        __syncthreads();
+        /* value v: channel c (im.c + c: a plane's channel) of pixel p */
+        for (uint32_t v = threadIdx.x; v < STAGE_PIXELS * (uint32_t)tile[4]; v += blockDim.x) {
+            const uint32_t C = (uint32_t)tile[4];
+            const uint32_t c = a.cfast ? v % C : v / STAGE_PIXELS, p = a.cfast ? v / C : v % STAGE_PIXELS;
+            const uint32_t x = (uint32_t)tile[0] + p % STAGE_TX, y = (uint32_t)tile[1] + p / STAGE_TX;
+            if (x < (uint32_t)a.Wt && y < (uint32_t)a.Ht) {
+                const img_t<int32_t> iv = {&a.img[tile[2]], tile[3]};
+                stage_value<PROJ, S>(a, iv, box, (const uint8_t *)words, tile[2], iv.c + (int32_t)c, (int32_t)x,
+                                     (int32_t)y, E * (int)C, E * (int)c);
+            }
+        }
+        __syncthreads(); /* the next tile overwrites the box */
+    }
+}
+
+/* The fixed-point perspective warp's staged kernel. */
+AUG_GLOBAL void aug__k_warp_persp_u8_tile(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N + 5);
+    stage_values<true, stage_u8>(a, words, box);
 }

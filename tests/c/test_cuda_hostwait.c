@@ -18,7 +18,12 @@
  * parameters. test_host_buffers: the cache of page-locked host blocks
  * (numpy(blocking=False)) without host waits, and without handing out a block
  * that a queued copy still writes. test_fallback_decode: the CPU decoder's
- * fallback on a CUDA device uploads through two staging buffers in turn. */
+ * fallback on a CUDA device uploads through two staging buffers in turn, and
+ * through the staging ring while both are still queued. test_staged_uploads: a
+ * blocking upload of at most AUG__STAGED_UPLOAD_MAX (4 MiB) bytes (aug_tensor_write,
+ * aug_tensor_to from the CPU) goes through the staging ring and a copy within the
+ * device is queued: no host wait behind a busy stream, the host buffer reusable at
+ * once; uploads past the ring's size and larger uploads stay right. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
@@ -474,8 +479,9 @@ static unsigned char *make_jpeg(int w, int h, unsigned seed, unsigned long *size
 }
 
 /* The CPU decoder's fallback on a CUDA device (the decoder of the emulated
- * devices without nvJPEG): two decodes behind a busy stream wait for nothing (two
- * page-locked staging buffers in turn), and both images equal the CPU's. With
+ * devices without nvJPEG): NDEC decodes behind a busy stream wait for nothing (two
+ * page-locked staging buffers in turn, then, both still queued, the staging ring),
+ * and every image equals the CPU's. With
  * nvJPEG (a GPU) the decoder is cuda/jpeg.cu's, whose slot rule is
  * test_cuda_nvjpeg's: skipped here. */
 static void test_fallback_decode(void **state) {
@@ -488,12 +494,14 @@ static void test_fallback_decode(void **state) {
         aug_decoder_free(dg), aug_decoder_free(dc);
         skip();
     }
-    unsigned long size[2];
-    unsigned char *jpeg[2] = {make_jpeg(40, 32, 1, &size[0]), make_jpeg(40, 32, 2, &size[1])};
+    enum { NDEC = 5 };
+    unsigned long size[NDEC];
+    unsigned char *jpeg[NDEC];
+    for (int i = 0; i < NDEC; i++) jpeg[i] = make_jpeg(40 + 3 * i, 32 + i, (unsigned)i + 1, &size[i]);
     aug_tensor *x = busy_tensor();
     aug_event *busy_done = aug_event_new(TH_CUDA0);
     assert_non_null(busy_done);
-    for (int w = 0; w < 2; w++) { /* both staging buffers allocated */
+    for (int w = 0; w < NDEC; w++) { /* both staging buffers allocated */
         aug_tensor *t = NULL;
         assert_int_equal(aug_decoder_decode(dg, jpeg[w], size[w], NULL, &t), AUG_OK);
         aug_tensor_free(t);
@@ -501,27 +509,136 @@ static void test_fallback_decode(void **state) {
     int busy = 0, reps = 4;
     for (int t = 0; t < TRIES && !busy; t++, reps *= 4) {
         assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
-        aug_tensor *got[2] = {NULL, NULL};
+        aug_tensor *got[NDEC] = {NULL};
         keep_busy(x, reps, busy_done);
         const char *last = NULL;
         long long w0 = waits ? waits(NULL) : 0;
-        for (int i = 0; i < 2; i++) assert_int_equal(aug_decoder_decode(dg, jpeg[i], size[i], NULL, &got[i]), AUG_OK);
+        for (int i = 0; i < NDEC; i++)
+            assert_int_equal(aug_decoder_decode(dg, jpeg[i], size[i], NULL, &got[i]), AUG_OK);
         if (waits && waits(&last) != w0)
-            fail_msg("%lld host wait(s) in two decodes, the last in %s", waits(NULL) - w0, last);
+            fail_msg("%lld host wait(s) in %d decodes, the last in %s", waits(NULL) - w0, NDEC, last);
         busy = aug_event_query(busy_done) == 0;
         assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < NDEC; i++) {
             aug_tensor *want = NULL;
             assert_int_equal(aug_decoder_decode(dc, jpeg[i], size[i], NULL, &want), AUG_OK);
             same_result("the fallback decode", i, want, got[i]);
             aug_tensor_free(want), aug_tensor_free(got[i]);
         }
     }
-    if (!busy) fail_msg("the stream was never still busy after two decodes (%d tries)", TRIES);
-    tjFree(jpeg[0]), tjFree(jpeg[1]);
+    if (!busy) fail_msg("the stream was never still busy after %d decodes (%d tries)", NDEC, TRIES);
+    for (int i = 0; i < NDEC; i++) tjFree(jpeg[i]);
     aug_event_free(busy_done);
     aug_tensor_free(x);
     aug_decoder_free(dg), aug_decoder_free(dc);
+}
+
+/* n bytes of a pattern from seed. */
+static void pattern(unsigned char *p, size_t n, unsigned seed) {
+    for (size_t i = 0; i < n; i++) p[i] = (unsigned char)((i * 131u + seed * 29u + (i >> 12)) % 253u);
+}
+
+/* Whether t's bytes (read back) are pattern(seed); names the first difference. */
+static void check_bytes(const char *what, const aug_tensor *t, size_t n, unsigned seed) {
+    unsigned char *want = malloc(n), *got = malloc(n);
+    assert_non_null(want), assert_non_null(got);
+    pattern(want, n, seed);
+    assert_int_equal(aug_tensor_read(t, got, n, 1), AUG_OK);
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i]) fail_msg("%s: byte %zu of %zu is %d, not %d", what, i, n, got[i], want[i]);
+    free(want), free(got);
+}
+
+/* Blocking uploads (aug_tensor_write, aug_tensor_to from the CPU) of at most 4 MiB
+ * and a copy within the device behind a busy stream: no host wait, the stream still
+ * busy on return, the host buffer overwritten at once and the device bytes still
+ * the original ones. Then STAGED_ROUNDS uploads of 1 MiB back to back behind the
+ * busy stream (more than the ring's 8 MiB: it runs full and waits for its oldest
+ * slot, never overwriting a slot still queued) and an upload of 4 MiB + 1 (the
+ * blocking copy, which waits): all right. */
+enum { STAGED_ROUNDS = 24 };
+/* aug_tensor_to's uploads: at most 64 KiB each, so that a round's uploads (5 MiB and
+ * these) fit in the 8 MiB ring with room for a chunk left unused at its end. */
+#define MOVED_MAX ((size_t)64 << 10)
+static void test_staged_uploads(void **state) {
+    (void)state;
+    if (!th_have_cuda()) skip();
+    waits_fn waits = counter();
+    static const size_t sizes[] = {1, 1000, (size_t)1 << 20, (size_t)4 << 20};
+    enum { NS = sizeof sizes / sizeof sizes[0] };
+    unsigned char *host = malloc(((size_t)4 << 20) + 1);
+    assert_non_null(host);
+    aug_tensor *x = busy_tensor();
+    aug_event *busy_done = aug_event_new(TH_CUDA0);
+    assert_non_null(busy_done);
+    aug_tensor *dev[NS], *moved[NS], *copied[NS];
+    for (int i = 0; i < NS; i++) {
+        int64_t n = (int64_t)sizes[i];
+        assert_non_null(dev[i] = aug_tensor_empty(1, &n, AUG_UINT8, TH_CUDA0));
+        pattern(host, sizes[i], 0);
+        assert_int_equal(aug_tensor_write(dev[i], host, sizes[i]), AUG_OK); /* warm: the ring, the pool */
+    }
+    int busy = 0, reps = 4;
+    for (int t = 0; t < TRIES && !busy; t++, reps *= 4) {
+        assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+        keep_busy(x, reps, busy_done);
+        const char *last = NULL;
+        long long w0 = waits ? waits(NULL) : 0;
+        for (int i = 0; i < NS; i++) {
+            pattern(host, sizes[i], (unsigned)(2 * t + 1));
+            assert_int_equal(aug_tensor_write(dev[i], host, sizes[i]), AUG_OK);
+            memset(host, 0xEE, sizes[i]); /* the ring holds its own copy */
+            int64_t n = (int64_t)(sizes[i] < MOVED_MAX ? sizes[i] : MOVED_MAX);
+            aug_tensor *h = aug_tensor_empty(1, &n, AUG_UINT8, CPU);
+            assert_non_null(h);
+            pattern(aug_tensor_ptr(h), (size_t)n, (unsigned)(2 * t + 2));
+            assert_non_null(moved[i] = aug_tensor_to(h, TH_CUDA0));
+            memset(aug_tensor_ptr(h), 0xDD, (size_t)n);
+            aug_tensor_free(h);
+            assert_non_null(copied[i] = aug_tensor_to(dev[i], TH_CUDA0)); /* within the device */
+        }
+        long long w1 = waits ? waits(&last) : 0;
+        busy = aug_event_query(busy_done) == 0;
+        if (w1 != w0) fail_msg("%lld host wait(s) in the staged uploads, the last in %s", w1 - w0, last);
+        if (!busy && t == TRIES - 1) fail_msg("the stream was never still busy after the uploads (%d tries)", TRIES);
+        assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
+        for (int i = 0; i < NS; i++) {
+            check_bytes("aug_tensor_write", dev[i], sizes[i], (unsigned)(2 * t + 1));
+            check_bytes("aug_tensor_to", moved[i], sizes[i] < MOVED_MAX ? sizes[i] : MOVED_MAX, (unsigned)(2 * t + 2));
+            check_bytes("a copy within the device", copied[i], sizes[i], (unsigned)(2 * t + 1));
+            aug_tensor_free(moved[i]), aug_tensor_free(copied[i]);
+        }
+    }
+    /* past the ring's size, behind a long busy stream: every slot's bytes arrive */
+    int64_t mib = 1 << 20;
+    aug_tensor *many[STAGED_ROUNDS];
+    keep_busy(x, reps, busy_done);
+    for (int k = 0; k < STAGED_ROUNDS; k++) {
+        assert_non_null(many[k] = aug_tensor_empty(1, &mib, AUG_UINT8, TH_CUDA0));
+        pattern(host, (size_t)mib, 100u + (unsigned)k);
+        assert_int_equal(aug_tensor_write(many[k], host, (size_t)mib), AUG_OK);
+    }
+    memset(host, 0, (size_t)mib);
+    for (int k = 0; k < STAGED_ROUNDS; k++) {
+        check_bytes("uploads past the ring's size", many[k], (size_t)mib, 100u + (unsigned)k);
+        aug_tensor_free(many[k]);
+    }
+    /* above the bound: the blocking copy */
+    int64_t big = ((int64_t)4 << 20) + 1;
+    aug_tensor *b = aug_tensor_empty(1, &big, AUG_UINT8, TH_CUDA0);
+    assert_non_null(b);
+    pattern(host, (size_t)big, 7);
+    keep_busy(x, 4, busy_done);
+    long long w0 = waits ? waits(NULL) : 0;
+    assert_int_equal(aug_tensor_write(b, host, (size_t)big), AUG_OK);
+    if (waits && waits(NULL) == w0) fail_msg("an upload of 4 MiB + 1 did not wait (it must copy from the caller's memory)");
+    memset(host, 0, (size_t)big);
+    check_bytes("an upload of 4 MiB + 1", b, (size_t)big, 7);
+    aug_tensor_free(b);
+    for (int i = 0; i < NS; i++) aug_tensor_free(dev[i]);
+    aug_event_free(busy_done);
+    aug_tensor_free(x);
+    free(host);
 }
 
 int main(void) {
@@ -530,6 +647,7 @@ int main(void) {
         cmocka_unit_test(test_queued_calls),
         cmocka_unit_test(test_host_buffers),
         cmocka_unit_test(test_fallback_decode),
+        cmocka_unit_test(test_staged_uploads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,11 +14,14 @@
  * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The
  * image families are measured by the benchmarks (bench/gpu --smoke) and listed in
  * docs/cuda.md, not asserted here, except PIL's blur and the uint8 affine warp
- * (identity-ish, 2x shrink, rotations of 30, 45 and 90 degrees, s = 2), which must
- * reach the image families' 0.5. The float sums' and the columns' kernels (k_red_fsum,
+ * (identity-ish, 2x shrink, rotations of 30, 45 and 90 degrees, s = 2; bilinear,
+ * nearest and bicubic), the uint8 perspective warp and the float32 affine one (the same and perspective ones), which
+ * must reach the image families' 0.5. The float sums' and the columns' kernels (k_red_fsum,
  * k_red_cols) must also reach issue 30's theoretical occupancy of 0.5 (half of an SM's
  * 64 warps, from the register table and shared memory; 0.375 and 0.25 before their
- * 32-bit index split), and so must the 8-bit Gaussian blur's tiles (0.25 before).
+ * 32-bit index split), and so must the 8-bit Gaussian blur's tiles (0.25 before) and
+ * the float32 and float64 blurs' tiles (Gaussian and box; 0.25 before), which must
+ * also reach the image families' memory efficiency of 0.5.
  * On a GPU (no counter) the test skips. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -150,6 +153,17 @@ static aug_status op_gauss_blur(ctx *c) {
     return st;
 }
 
+/* The box blur (ksize 5) of the N values as 4 planes of 128 x 128. */
+static aug_status op_box_blur(ctx *c) {
+    const int64_t shape[3] = {4, 128, 128};
+    aug_tensor *v = aug_tensor_reshape(c->a, 3, shape), *o = NULL;
+    if (!v) return AUG_ERR_MEMORY;
+    aug_status st = aug_box_blur_single(v, 5, &o);
+    aug_tensor_free(o);
+    aug_tensor_free(v);
+    return st;
+}
+
 /* Runs op on fresh tensors of dtypes ta (inputs, a of shape (rows, n / rows) reduced
  * along `axis`, or of n elements when rows is 0) and to (output) and checks its
  * kernels' efficiency against `least`, naming kernel `expect` among them. */
@@ -268,17 +282,22 @@ static void test_pil_blur(void **state) {
  * tile's source box into shared memory, coalesced) must run and reach it; the
  * pixel path read a rotation's taps from about 8 source rows per warp (0.377 at
  * 30 degrees, 0.338 at 45), the value path a CHW source's one byte per lane and
- * tap (0.073 at 30 degrees). */
-static void check_warp_case_as(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
-                               double least, aug_warp_interp interp, const char *kernel) {
+ * tap (0.073 at 30 degrees). dt: the source's and output's dtype (float32: the
+ * float32 staged kernel, aug__k_warp_f32_tile, 0.15-0.27 before it); interp:
+ * the interpolation (nearest, bicubic: cuda/warp_stage_interp.cuh); persp: the
+ * perspective warp by the rotation's matrix times one whose w = g (X - 112) +
+ * h (Y - 112) + 1 (aug__k_warp_persp_u8_tile, 0.04-0.27 before it). */
+static void check_warp_gen_case(const char *what, aug_dtype dt, aug_warp_interp interp, double angle, double zoom,
+                                double dx, double dy, int s, int chw, const double *persp, double least,
+                                const char *kernel) {
     const int64_t shape[3] = {256, 320, 3}, cshape[3] = {3, 256, 320}, dshape[4] = {2, 3, 224, 224};
     const int perm[3] = {1, 2, 0};
-    aug_tensor *src[2], *dst = aug_tensor_empty(4, dshape, AUG_UINT8, TH_CUDA0);
+    aug_tensor *src[2], *dst = aug_tensor_empty(4, dshape, dt, TH_CUDA0);
     assert_non_null(dst);
-    float m[12];
+    float m[12], m9[18];
     int ss[2];
     for (int i = 0; i < 2; i++) {
-        src[i] = aug_tensor_empty(3, chw ? cshape : shape, AUG_UINT8, TH_CUDA0);
+        src[i] = aug_tensor_empty(3, chw ? cshape : shape, dt, TH_CUDA0);
         assert_non_null(src[i]);
         th_fill_pattern(src[i], 3 + (uint64_t)i);
         if (chw) { /* the planes seen as (H, W, C) */
@@ -291,6 +310,15 @@ static void check_warp_case_as(const char *what, double angle, double zoom, doub
         const double cx = 160.0 + dx, cy = 128.0 + dy, tx = 112.0, ty = 112.0;
         const double row[6] = {c, -sn, cx - c * tx + sn * ty, sn, c, cy - sn * tx - c * ty};
         for (int k = 0; k < 6; k++) m[6 * i + k] = (float)row[k];
+        if (persp) { /* row (p, q, e) times [[1, 0, 0], [0, 1, 0], (g, h, w0)] */
+            const double g = persp[0], h = persp[1], w0 = 1.0 - g * tx - h * ty;
+            for (int k = 0; k < 2; k++) {
+                m9[9 * i + 3 * k] = (float)(row[3 * k] + row[3 * k + 2] * g);
+                m9[9 * i + 3 * k + 1] = (float)(row[3 * k + 1] + row[3 * k + 2] * h);
+                m9[9 * i + 3 * k + 2] = (float)(row[3 * k + 2] * w0);
+            }
+            m9[9 * i + 6] = (float)g, m9[9 * i + 7] = (float)h, m9[9 * i + 8] = (float)w0;
+        }
         ss[i] = s;
     }
     assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
@@ -298,7 +326,8 @@ static void check_warp_case_as(const char *what, double angle, double zoom, doub
     ms_enable(1);
     aug_warp_options o = aug_warp_options_default();
     o.interpolation = interp;
-    aug_status st = aug_warp_affine_batch_ex(2, (const aug_tensor *const *)src, dst, m, NULL, ss, &o);
+    aug_status st = persp ? aug_warp_perspective_batch(2, (const aug_tensor *const *)src, dst, m9, NULL, ss, &o)
+                          : aug_warp_affine_batch_ex(2, (const aug_tensor *const *)src, dst, m, NULL, ss, &o);
     assert_int_equal(aug_synchronize(TH_CUDA0), AUG_OK);
     ms_enable(0);
     assert_int_equal(st, AUG_OK);
@@ -307,15 +336,17 @@ static void check_warp_case_as(const char *what, double angle, double zoom, doub
     totals(&used, &sect, names, sizeof names);
     const double eff = sect > 0 ? used / sect : 0.0;
     const char *in = interp == AUG_WARP_NEAREST ? "nearest " : interp == AUG_WARP_CUBIC ? "bicubic " : "";
-    printf("  warp %s%-31s uint8 %s -> NCHW: memory efficiency %.3f [%s ]\n", in, what, chw ? "CHW" : "HWC", eff,
-           names);
+    printf("  warp %s%-31s %s %s%s -> NCHW: memory efficiency %.3f [%s ]\n", in, what, aug_dtype_name(dt),
+           chw ? "CHW" : "HWC", persp ? " perspective" : "", eff, names);
     if (eff < least) fail_msg("warp %s%s: memory efficiency %.3f < %.2f (kernels%s)", in, what, eff, least, names);
     if (!strstr(names, kernel)) fail_msg("warp %s%s: the staged kernel %s did not run (%s)", in, what, kernel, names);
     aug_tensor_free(src[0]), aug_tensor_free(src[1]), aug_tensor_free(dst);
 }
+
 static void check_warp_case(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
                             double least) {
-    check_warp_case_as(what, angle, zoom, dx, dy, s, chw, least, AUG_WARP_LINEAR, "aug__k_warp_u8_tile");
+    check_warp_gen_case(what, AUG_UINT8, AUG_WARP_LINEAR, angle, zoom, dx, dy, s, chw, NULL, least,
+                        "aug__k_warp_u8_tile");
 }
 
 static void test_warp(void **state) {
@@ -344,14 +375,51 @@ static void test_warp_interp(void **state) {
         for (int i = 0; i < 2; i++) {
             const aug_warp_interp in = i ? AUG_WARP_CUBIC : AUG_WARP_NEAREST;
             const char *k = i ? "aug__k_warp_cubic_u8_tile" : "aug__k_warp_nearest_u8_tile";
-            check_warp_case_as("rotated 30", 30.0, 1.14, 0.0, 0.0, 1, chw, 0.5, in, k);
-            check_warp_case_as("rotated 45", 45.0, 1.0, 0.0, 0.0, 1, chw, 0.5, in, k);
-            check_warp_case_as("identity-ish", 0.0, 1.0, 10.5, 7.25, 1, chw, 0.5, in, k);
-            check_warp_case_as("2x shrink", 0.0, 0.5, 0.0, 0.0, 1, chw, 0.5, in, k);
+            check_warp_gen_case("rotated 30", AUG_UINT8, in, 30.0, 1.14, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+            check_warp_gen_case("rotated 45", AUG_UINT8, in, 45.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+            check_warp_gen_case("identity-ish", AUG_UINT8, in, 0.0, 1.0, 10.5, 7.25, 1, chw, NULL, 0.5, k);
+            check_warp_gen_case("2x shrink", AUG_UINT8, in, 0.0, 0.5, 0.0, 0.0, 1, chw, NULL, 0.5, k);
             /* a CHW plane's nearest box at 90 degrees: rows of 8-9 bytes, 2 words in 1-2 sectors each */
-            check_warp_case_as("rotated 90", 90.0, 1.0, 0.0, 0.0, 1, chw, chw && !i ? 0.45 : 0.5, in, k);
-            check_warp_case_as("rotated 17, s = 2", 17.0, 0.9, 3.0, -2.0, 2, chw, 0.5, in, k);
+            check_warp_gen_case("rotated 90", AUG_UINT8, in, 90.0, 1.0, 0.0, 0.0, 1, chw, NULL, chw && !i ? 0.45 : 0.5,
+                                k);
+            check_warp_gen_case("rotated 17, s = 2", AUG_UINT8, in, 17.0, 0.9, 3.0, -2.0, 2, chw, NULL, 0.5, k);
         }
+}
+
+/* The uint8 perspective warp (aug__k_warp_persp_u8_tile): mild and strong
+ * homographies, rotated, s = 2, a horizon through the output (w <= 0 in its
+ * first rows: those tiles stage nothing). */
+static void test_warp_perspective(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    static const double mild[2] = {0.0008, -0.0005}, tilt[2] = {0.001, 0.0007}, strong[2] = {0.003, 0.002},
+                        turn[2] = {-0.0009, 0.0011}, horizon[2] = {0.0, 0.012};
+    const char *k = "aug__k_warp_persp_u8_tile";
+    for (int chw = 0; chw < 2; chw++) {
+        check_warp_gen_case("mild", AUG_UINT8, AUG_WARP_LINEAR, 0.0, 1.0, 0.0, 0.0, 1, chw, mild, 0.5, k);
+        check_warp_gen_case("rotated 30", AUG_UINT8, AUG_WARP_LINEAR, 30.0, 1.14, 0.0, 0.0, 1, chw, tilt, 0.5, k);
+        check_warp_gen_case("rotated 45, s = 2", AUG_UINT8, AUG_WARP_LINEAR, 45.0, 1.0, 0.0, 0.0, 2, chw, turn, 0.5, k);
+        check_warp_gen_case("strong", AUG_UINT8, AUG_WARP_LINEAR, 10.0, 1.0, 0.0, 0.0, 1, chw, strong, 0.5, k);
+        check_warp_gen_case("horizon", AUG_UINT8, AUG_WARP_LINEAR, 0.0, 1.0, 0.0, 0.0, 1, chw, horizon, 0.5, k);
+    }
+}
+
+/* The float32 affine warp, float32 -> float32 (aug__k_warp_f32_tile). */
+static void test_warp_f32(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    const char *k = "aug__k_warp_f32_tile";
+    for (int chw = 0; chw < 2; chw++) {
+        check_warp_gen_case("rotated 30", AUG_FLOAT32, AUG_WARP_LINEAR, 30.0, 1.14, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("rotated 45", AUG_FLOAT32, AUG_WARP_LINEAR, 45.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("identity-ish", AUG_FLOAT32, AUG_WARP_LINEAR, 0.0, 1.0, 10.5, 7.25, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("2x shrink", AUG_FLOAT32, AUG_WARP_LINEAR, 0.0, 0.5, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("rotated 90", AUG_FLOAT32, AUG_WARP_LINEAR, 90.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
+        check_warp_gen_case("rotated 17, s = 2", AUG_FLOAT32, AUG_WARP_LINEAR, 17.0, 0.9, 3.0, -2.0, 2, chw, NULL, 0.5,
+                            k);
+    }
 }
 
 /* Short rows (reduced innermost axis of 3, 17, 64 elements) and columns (axis 0 of
@@ -432,6 +500,28 @@ static void test_blur_occupancy(void **state) {
     check_occupancy("aug__k_blur_gauss8_h_tiled", "uint8");
 }
 
+/* The float blurs (cuda/blur.cu's generic path: float taps), the same planes,
+ * Gaussian sigma 1.7 (9 taps: the float64 vertical tile's 24 rows x 256 threads
+ * fill 48 KiB) and box 5: both passes of float32 and float64 images run as 32-bit
+ * tiles (aug__k_blur_f32_* / _f64_*) at 0.5 occupancy (the 64-bit tiles
+ * aug__k_blur_v_tiled / _h_tiled<T, 0>: 72-94 registers, 0.25) and efficiency 0.5. */
+static void test_float_blur_occupancy(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    static const aug_dtype ft[2] = {AUG_FLOAT32, AUG_FLOAT64};
+    for (int i = 0; i < 2; i++) {
+        const char *v = i ? "aug__k_blur_f64_v_tiled" : "aug__k_blur_f32_v_tiled";
+        const char *h = i ? "aug__k_blur_f64_h_tiled" : "aug__k_blur_f32_h_tiled";
+        check_case("gaussian_blur 4 x 128 x 128", op_gauss_blur, ft[i], ft[i], v, 0.5);
+        check_occupancy(v, aug_dtype_name(ft[i]));
+        check_occupancy(h, aug_dtype_name(ft[i]));
+        check_case("box_blur 4 x 128 x 128, ksize 5", op_box_blur, ft[i], ft[i], h, 0.5);
+        check_occupancy(v, aug_dtype_name(ft[i]));
+        check_occupancy(h, aug_dtype_name(ft[i]));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_elementwise),
@@ -441,9 +531,12 @@ int main(void) {
         cmocka_unit_test(test_pil_blur),
         cmocka_unit_test(test_warp),
         cmocka_unit_test(test_warp_interp),
+        cmocka_unit_test(test_warp_perspective),
+        cmocka_unit_test(test_warp_f32),
         cmocka_unit_test(test_reductions_shaped),
         cmocka_unit_test(test_reduction_occupancy),
         cmocka_unit_test(test_blur_occupancy),
+        cmocka_unit_test(test_float_blur_occupancy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

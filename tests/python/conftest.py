@@ -5,6 +5,7 @@ busy machine); `DTYPE_NAMES` and the helpers give every test the same view of
 the 13 dtypes and their NumPy counterparts (NumPy is the independent reference).
 """
 import ctypes
+import gc
 import importlib.util
 import os
 
@@ -114,3 +115,24 @@ def emulated_runtime():
     lib.aug_emu_host_waits.argtypes = [ctypes.c_void_p]
     lib.aug_emu_host_waits.restype = ctypes.c_longlong
     return lib
+
+
+def host_waits_of(fn):
+    """(the calling thread's host waits during fn(), fn()) on the emulated device, the device
+    idle before and after; skips without the emulated module. Garbage is collected first and
+    not during fn: an object of an earlier test freed inside fn (a decoder waits for its last
+    uploads) would count its waits here."""
+    lib = emulated_runtime()
+    if lib is None:
+        pytest.skip("needs the emulated CUDA module (its count of host waits)")
+    gc.collect()
+    augpy.synchronize()
+    gc.disable()
+    try:
+        w0 = lib.aug_emu_host_waits(None)
+        out = fn()
+        waits = lib.aug_emu_host_waits(None) - w0
+    finally:
+        gc.enable()
+    augpy.synchronize()
+    return waits, out

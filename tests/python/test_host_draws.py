@@ -15,22 +15,9 @@ import augpy
 from augpy import _augpy, _sampling
 from augpy.image import (AugMix, AutoAugment, RandAugment, RandomApply, RandomCrop, RandomErasing, RandomGrayscale,
                          RandomPerspective, TimmAutoAugment, TimmRandAugment, TrivialAugmentWide)
-from conftest import ON_CUDA, host_tensor, emulated_runtime
+from conftest import ON_CUDA, host_tensor, host_waits_of
 
 needs_cuda = pytest.mark.skipif(not ON_CUDA, reason="the suite's device is the CPU")
-
-
-def host_waits_of(fn):
-    """fn()'s host waits on the emulated device (skips without the emulated module)."""
-    lib = emulated_runtime()
-    if lib is None:
-        pytest.skip("needs the emulated CUDA module (its count of host waits)")
-    augpy.synchronize()
-    w0 = lib.aug_emu_host_waits(None)
-    out = fn()
-    waits = lib.aug_emu_host_waits(None) - w0
-    augpy.synchronize()
-    return waits, out
 
 
 STAGES = [("RandAugment", lambda: RandAugment(num_ops=3, seed=3, fill=(9, 8, 7))),

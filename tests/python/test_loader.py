@@ -340,6 +340,57 @@ def test_refills_over_several_stage_calls(atorch, copy):
     assert [s[1] for s in got[0]["skipped"]] == ["b0", "b1", "b2", "b3", "b4"]
 
 
+def _mixing_recipe():
+    """Top-level (picklable): timm's recipe at 16 x 16 with timm's Mixup, whose pairs need an
+    even batch."""
+    return augpy.image.timm_train(4, size=16, re_prob=0, mixup=dict(mixup_alpha=0.8, cutmix_alpha=1.0,
+                                                                      label_smoothing=0.1, num_classes=3))
+
+
+@pytest.mark.parametrize("copy", [True, False])
+def test_skipped_file_refilled_before_the_mixing_stage(atorch, copy):
+    """A skipped file inside a batch of a recipe that mixes: the batch runs again, whole, with
+    the next sample in the skipped one's place, so the mixing stage sees one full (even) batch,
+    and it equals the batch of a source without the bad files (targets too). Before, the stages
+    ran on the 3 good images, and Mixup refused the odd batch."""
+    at, torch = atorch
+    rng = np.random.default_rng(8)
+    good = {f"g{i}": _jpeg(rng, 30 + 3 * i, 40) for i in range(9)}
+    order = ["g0", "b0", "g1", "g2", "g3", "b1", "b2", "g4", "g5", "g6", "g7", "g8"]
+    samples = [(good[k] if k in good else b"\xff\xd8\xff\xe0 broken", k, {"class_index": int(k[1:]) % 3})
+               for k in order]
+
+    def source(worker_id, num_workers):
+        return iter(samples)
+
+    def clean(worker_id, num_workers):
+        return iter([s for s in samples if s[1] in good])
+
+    def run(src, **kw):
+        out = []
+        for b in at.StageDataset(src, _mixing_recipe, 4, seed=3, drop_last=True, **kw):
+            out.append(dict(b, image=as_np(b["image"]).copy(), target=as_np(b["target"]).copy()))
+            b.get("release", lambda: None)()
+        return out
+
+    got = run(source, copy=copy, on_error="skip")
+    ref = run(clean)
+    assert [b["key"] for b in got] == [["g0", "g1", "g2", "g3"], ["g4", "g5", "g6", "g7"]]
+    assert [b["key"] for b in ref] == [b["key"] for b in got]
+    for b, r in zip(got, ref):
+        np.testing.assert_array_equal(b["image"], r["image"])
+        np.testing.assert_array_equal(b["target"], r["target"])
+        np.testing.assert_allclose(b["target"].sum(1), 1.0, rtol=1e-6)
+    assert [s[1] for s in got[0]["skipped"]] == ["b0"]
+    assert [s[1] for s in got[1]["skipped"]] == ["b1", "b2"]
+    # a make_stages that hands back one stage every epoch: the stage keeps its transforms
+    stage = _mixing_recipe()
+    ds = at.StageDataset(source, lambda: stage, 4, seed=3, on_error="skip", drop_last=True)
+    for epoch in range(2):
+        ds.set_epoch(epoch)
+        assert all("target" in b for b in ds) and len(stage.transforms) == 3
+
+
 def test_stage_level_skip_keeps_ring_consistent():
     """A stage alone with on_error='skip': the batch comes back shorter, the kept images
     equal a batch without the bad file, and the next call is right."""

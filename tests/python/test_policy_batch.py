@@ -12,7 +12,7 @@ import pytest
 import augpy
 from augpy import _augpy, _policies, _timm
 from augpy.image import RandAugment, TimmAutoAugment, TimmRandAugment, apply_policy, apply_timm_policy
-from conftest import ON_CUDA, host_tensor, emulated_runtime
+from conftest import ON_CUDA, host_tensor, host_waits_of
 
 TV_OPS = [("Identity", 0.0), ("ShearX", 0.21), ("ShearY", -0.3), ("TranslateX", 5.6), ("TranslateY", -7.0),
           ("Rotate", 23.5), ("Rotate", -400.0), ("Brightness", 0.45), ("Color", -0.6), ("Contrast", 0.3),
@@ -141,19 +141,13 @@ def test_device_stages_make_no_host_waits():
     are warm. (Drawing the lists, on the host: test_host_draws.py.)"""
     rng = np.random.default_rng(3)
     x = augpy.array_to_tensor(images("u8", 16, rng, (3, 32, 28)))  # the module is loaded by now
-    lib = emulated_runtime()
-    if lib is None:
-        pytest.skip("needs the emulated CUDA module (its count of host waits)")
     stages = [TimmAutoAugment(magnitude_std=0.5, seed=1), TimmRandAugment(num_ops=3, seed=2, fill=(1, 2, 3)),
               TimmRandAugment(transforms="3aw", seed=5), RandAugment(num_ops=3, seed=3, fill=(9, 8, 7)),
               augpy.image.TrivialAugmentWide(seed=4), augpy.image.AutoAugment(seed=6)]
     for stage in stages:
         drawn = stage({"image": x})["augmentation"]  # and warm: the pools, the staging ring
-        augpy.synchronize()
-        w0 = lib.aug_emu_host_waits(None)
-        stage({"image": x, "augmentation": drawn})
-        assert lib.aug_emu_host_waits(None) - w0 == 0, type(stage).__name__
-        augpy.synchronize()
+        waits, _ = host_waits_of(lambda: stage({"image": x, "augmentation": drawn}))
+        assert waits == 0, type(stage).__name__
 
 
 @pytest.mark.skipif(not ON_CUDA, reason="the CUDA backend is not the default device (MODE=emu runs it)")

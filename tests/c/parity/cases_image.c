@@ -9,7 +9,12 @@
  * source views (reversed rows, strided channels, CHW) and every option (on
  * uint16, int16 and float16 images too); the perspective warp alike, with
  * homographies whose w turns negative inside the output (points outside the
- * source plane); bicubic, affine and perspective, on every option and dtype pair. */
+ * source plane); bicubic, affine and perspective, on every option and dtype pair.
+ * The float blurs' tiles (blur/float_tiles) must reach the 32-bit kernels, or with
+ * AUG_EMU_BLUR_INDEX64=1 the 64-bit ones (the emulator's launch counts). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -222,6 +227,118 @@ static void run_blur_gaussian(ph_run *r, const ph_case *c) {
     for (int k = 0; k < 2; k++) { /* random sizes and sigmas */
         const int64_t rs[3] = {ph_range(r, 1, 3), ph_range(r, 1, 24), ph_range(r, 1, 24)};
         check_blur(r, GAUSS, 3, rs, ALL[ph_range(r, 0, 12)], 0, 0.3 + (double)ph_range(r, 0, 40) / 10.0, NULL, 0);
+    }
+}
+
+/* The emulator's launches so far of kernel `name` (aug_emu_launches, found with
+ * dlsym in the loaded module), or -1 on a GPU. */
+static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    if (info->dlpi_name && strstr(info->dlpi_name, "libaug_cuda")) {
+        snprintf((char *)data, 4096, "%s", info->dlpi_name);
+        return 1;
+    }
+    return 0;
+}
+static long long emu_launches(const char *name) {
+    typedef long long (*launches_fn)(const char *);
+    static launches_fn fn;
+    if (!fn) {
+        char path[4096] = "";
+        dl_iterate_phdr(find_module, path);
+        void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+        if (h) fn = (launches_fn)(void (*)(void))dlsym(h, "aug_emu_launches");
+        const char *b = getenv("AUG_CUDA_BACKEND");
+        if (!fn && b && strcmp(b, "emu") == 0) fail_msg("the emulated module (%s) has no aug_emu_launches", path);
+    }
+    return fn ? fn(name) : -1;
+}
+
+/* A Gaussian (ksize 0) or box blur of a view on both backends. */
+static void check_blur_view(ph_run *r, const char *what, const aug_tensor *im, const aug_tensor *gim, int ksize,
+                            double sigma) {
+    aug_tensor *rc = NULL, *gr = NULL;
+    if (ksize) {
+        assert_int_equal(aug_box_blur_single(im, ksize, &rc), AUG_OK);
+        assert_int_equal(aug_box_blur_single(gim, ksize, &gr), AUG_OK);
+    } else {
+        assert_int_equal(aug_gaussian_blur_single(im, sigma, &rc), AUG_OK);
+        assert_int_equal(aug_gaussian_blur_single(gim, sigma, &gr), AUG_OK);
+    }
+    ph_check(r, what, rc, gr);
+    aug_tensor_free(rc), aug_tensor_free(gr);
+}
+
+/* The generic blurs' shared-memory tiles (float taps: float32 sums for float32,
+ * float16, 16-bit images and uint8 boxes past 16, float64 sums for float64 and
+ * 32/64-bit integers), 32-bit kernels (aug__k_blur_f32_* / _f64_*) or, with
+ * AUG_EMU_BLUR_INDEX64=1, the 64-bit ones: planes several tiles across and down
+ * with odd remainders, windows wider than a 16-row tile and than the image,
+ * batches with per-image sigmas (copies among them, clipped windows), blocks of 8
+ * and 5 threads (windows wider than the tile), a channels-last buffer seen as CHW. */
+static void run_blur_float_tiles(ph_run *r, const ph_case *c) {
+    (void)c;
+    const char *wide = getenv("AUG_EMU_BLUR_INDEX64");
+    const int index64 = wide && strcmp(wide, "1") == 0;
+    const char *kernels[6] = {"aug__k_blur_f32_v_tiled", "aug__k_blur_f32_h_tiled", "aug__k_blur_f64_v_tiled",
+                              "aug__k_blur_f64_h_tiled", "aug__k_blur_v_tiled", "aug__k_blur_h_tiled"};
+    long long before[6];
+    for (int k = 0; k < 6; k++) before[k] = emu_launches(kernels[k]);
+    const int64_t img[3] = {2, 37, 301}, planes[3] = {7, 19, 45};
+    const double sig[4] = {0.7, 2.3, 7.5, 60.0};
+    for (int k = 0; k < 4; k++) {
+        check_blur(r, GAUSS, 3, img, AUG_FLOAT32, 0, sig[k], NULL, 0);
+        check_blur(r, GAUSS, 3, img, AUG_FLOAT64, 0, sig[k], NULL, 0);
+    }
+    const aug_dtype other[5] = {AUG_INT16, AUG_UINT16, AUG_FLOAT16, AUG_BFLOAT16, AUG_INT32};
+    for (int i = 0; i < 5; i++) check_blur(r, GAUSS, 3, planes, other[i], 0, 1.9, NULL, 0);
+    const int ks[4] = {2, 5, 16, 40};
+    for (int k = 0; k < 4; k++) {
+        check_blur(r, BOX, 3, img, AUG_FLOAT32, ks[k], 0, NULL, 0);
+        check_blur(r, BOX, 3, planes, AUG_FLOAT64, ks[k], 0, NULL, 0);
+    }
+    check_blur(r, BOX, 3, img, AUG_UINT8, 31, 0, NULL, 0);  /* float32 sums past the 8-bit path */
+    check_blur(r, BOX, 3, planes, AUG_INT16, 17, 0, NULL, 0); /* float64 sums */
+    const int64_t batch[4] = {5, 3, 23, 270};
+    const float sigmas[5] = {1.2f, 0.0f, 3.3f, -1.0f, 9.0f};
+    const int maxk[3] = {9, 6, 1000};
+    for (int k = 0; k < 3; k++) {
+        check_blur(r, GAUSS_BATCH, 4, batch, AUG_FLOAT32, 0, 0, sigmas, maxk[k]);
+        check_blur(r, GAUSS_BATCH, 4, batch, AUG_FLOAT64, 0, 0, sigmas, maxk[k]);
+    }
+    int blocks = 0, threads = 0;
+    aug_get_launch(&blocks, &threads);
+    const int narrow[2] = {8, 5};
+    for (int i = 0; i < 2; i++) { /* the harness's setup restores the setting if a check fails */
+        assert_int_equal(aug_set_launch(blocks, narrow[i]), AUG_OK);
+        check_blur(r, GAUSS, 3, img, AUG_FLOAT32, 0, 7.5, NULL, 0);
+        check_blur(r, BOX, 3, planes, AUG_FLOAT64, 16, 0, NULL, 0);
+        check_blur(r, GAUSS_BATCH, 4, batch, AUG_FLOAT32, 0, 0, sigmas, 9);
+    }
+    assert_int_equal(aug_set_launch(blocks, threads), AUG_OK);
+    const int64_t hwc[3] = {23, 29, 3};
+    const int perm[3] = {2, 0, 1};
+    for (int d = 0; d < 2; d++) {
+        aug_tensor *im, *gim;
+        image_pair(r, 3, hwc, d ? AUG_FLOAT64 : AUG_FLOAT32, 9, &im, &gim);
+        aug_tensor *v = aug_tensor_permute(im, perm), *gv = aug_tensor_permute(gim, perm);
+        assert_non_null(v);
+        assert_non_null(gv);
+        check_blur_view(r, d ? "gaussian float64 HWC buffer as CHW" : "gaussian float32 HWC buffer as CHW", v, gv, 0,
+                        2.1);
+        check_blur_view(r, d ? "box float64 HWC buffer as CHW" : "box float32 HWC buffer as CHW", v, gv, 7, 0);
+        aug_tensor_free(v), aug_tensor_free(gv), aug_tensor_free(im), aug_tensor_free(gim);
+    }
+    for (int k = 0; k < 2; k++) { /* random sizes and sigmas */
+        const int64_t rs[3] = {ph_range(r, 1, 4), ph_range(r, 1, 60), ph_range(r, 1, 600)};
+        check_blur(r, GAUSS, 3, rs, k ? AUG_FLOAT64 : AUG_FLOAT32, 0, 0.3 + (double)ph_range(r, 0, 80) / 10.0, NULL,
+                   0);
+    }
+    if (before[0] < 0) return; /* a GPU: no launch counts */
+    for (int k = 0; k < 6; k++) { /* the 32-bit tiles, or only the 64-bit ones */
+        const long long ran = emu_launches(kernels[k]) - before[k];
+        if (index64 ? (k < 4 ? ran != 0 : ran == 0) : (k < 4 ? ran == 0 : ran != 0))
+            fail_msg("blur/float_tiles (AUG_EMU_BLUR_INDEX64=%d): %s launched %lld times", index64, kernels[k], ran);
     }
 }
 
@@ -537,6 +654,8 @@ static const ph_case CASES[] = {
     {"blur/box8_tiles", AUG__FAMILY_BLUR, 0, (1u << AUG_UINT8) | (1u << AUG_INT8), 0, 4, NULL, PH_BOUND_EXACT,
      run_blur_box8_tiles},
     {"blur/gaussian", AUG__FAMILY_BLUR, 1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_EXACT, run_blur_gaussian},
+    {"blur/float_tiles", AUG__FAMILY_BLUR, 1, (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), 0, 4, NULL,
+     PH_BOUND_EXACT, run_blur_float_tiles},
     {"blur/pil", AUG__FAMILY_BLUR, 2, 1u << AUG_UINT8, 0, 4, NULL, PH_BOUND_EXACT, run_blur_pil},
     {"blur/pil_tiles", AUG__FAMILY_BLUR, 2, 1u << AUG_UINT8, 0, 4, NULL, PH_BOUND_EXACT, run_blur_pil_tiles},
     {"warp/kernels", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_kernels},

@@ -13,7 +13,15 @@
  * (AUG_EMU_ORDER=shuffle), a block that sampled before its box was loaded (a
  * dropped barrier) reads the emulator's 0xFF fill and fails. The same cases with
  * nearest and bicubic interpolation (warp/staged_nearest, warp/staged_cubic) run
- * their staged kernels (src/cuda/warp_stage_interp.cuh). */
+ * their staged kernels (src/cuda/warp_stage_interp.cuh).
+ *
+ * The per-value staged kernels alike: the fixed-point perspective warp
+ * (aug__k_warp_persp_u8_tile: homographies mild and strong, a horizon crossing
+ * the output, whose tiles where w changes sign stage nothing, and boxes over the
+ * budget near it) and the float32 affine warp (aug__k_warp_f32_tile: float32 ->
+ * float32, HWC of 1-4 channels and CHW, shrinks of 2-5x around its 24 KiB
+ * budget), with the same views (reversed columns: the value path), borders,
+ * samples and layouts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,44 +42,47 @@ static aug_tensor *make_view(aug_tensor *t, int view) {
         const int perm[3] = {1, 2, 0};
         return aug_tensor_permute(t, perm);
     }
-    const int64_t H = t->shape[0], W = t->shape[1], C = t->shape[2], item = 1;
+    const int64_t H = t->shape[0], W = t->shape[1], C = t->shape[2], item = aug_tensor_itemsize(t);
+    const aug_dtype dt = t->dtype;
     if (view == 1) {
         const int64_t shape[3] = {H, W, C}, str[3] = {-t->strides[0], t->strides[1], t->strides[2]};
-        return aug_tensor_from_storage(t->storage, t->byte_offset + (H - 1) * t->strides[0] * item, 3, shape, str,
-                                       AUG_UINT8);
+        return aug_tensor_from_storage(t->storage, t->byte_offset + (H - 1) * t->strides[0] * item, 3, shape, str, dt);
     }
     if (view == 2) {
         const int64_t shape[3] = {H - 1, W - 1, C}, str[3] = {t->strides[0], t->strides[1], t->strides[2]};
         return aug_tensor_from_storage(t->storage, t->byte_offset + (t->strides[0] + t->strides[1]) * item, 3, shape,
-                                       str, AUG_UINT8);
+                                       str, dt);
     }
     if (view == 3) {
         const int64_t shape[3] = {H, W, C}, str[3] = {t->strides[0], -t->strides[1], t->strides[2]};
-        return aug_tensor_from_storage(t->storage, t->byte_offset + (W - 1) * t->strides[1] * item, 3, shape, str,
-                                       AUG_UINT8);
+        return aug_tensor_from_storage(t->storage, t->byte_offset + (W - 1) * t->strides[1] * item, 3, shape, str, dt);
     }
     return aug_tensor_view(t);
 }
 
-/* n = 2 images (H, W, C) (the second 3 rows and 5 columns smaller) warped on
- * both backends into (2, C, Ht, Wt) (hwc: (2, Ht, Wt, C)) by rotations of
- * `angle` degrees (the second 7 more, mirrored when `mirror`) about the centres
- * shifted by (dx, dy), source pixels per output pixel 1 / zoom, s samples. */
-static void check_staged_as(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle,
-                            double zoom, double dx, double dy, int mirror, int border, int s, int hwc, int view,
-                            uint64_t seed, aug_interp interp, aug_dtype dt) {
-    char what[240];
+/* n = 2 images (H, W, C) of dtype dt (the second 3 rows and 5 columns smaller)
+ * warped on both backends with interpolation interp into (2, C, Ht, Wt) of
+ * dtype odt (hwc: (2, Ht, Wt, C)) by rotations of `angle` degrees (the second
+ * 7 more, mirrored when `mirror`) about the centres shifted by (dx, dy), source
+ * pixels per output pixel 1 / zoom, s samples; persp: by the perspective warp,
+ * the rotation's matrix times one whose w = g (X - Wt/2) + h (Y - Ht/2) + 1
+ * (persp[0], persp[1]; the second image's g and h negated). */
+static void check_staged_all(ph_run *r, aug_dtype dt, aug_dtype odt, aug_interp interp, int64_t H, int64_t W,
+                             int64_t C, int64_t Ht, int64_t Wt, double angle, double zoom, double dx, double dy,
+                             int mirror, int border, int s, int hwc, int view, uint64_t seed, const double *persp) {
+    char what[280];
     snprintf(what, sizeof what,
-             "staged warp %lldx%lldx%lld -> %lldx%lld, angle %g, zoom %g, shift %g %g, mirror %d, border %d, s %d, "
-             "%s, view %d, interp %d, dtype %d",
-             (long long)H, (long long)W, (long long)C, (long long)Ht, (long long)Wt, angle, zoom, dx, dy, mirror,
-             border, s, hwc ? "NHWC" : "NCHW", view, (int)interp, (int)dt);
+             "staged warp %s -> %s %lldx%lldx%lld -> %lldx%lld, interp %d, angle %g, zoom %g, shift %g %g, mirror %d, "
+             "border %d, s %d, %s, view %d, perspective %g %g",
+             aug_dtype_name(dt), aug_dtype_name(odt), (long long)H, (long long)W, (long long)C, (long long)Ht,
+             (long long)Wt, (int)interp, angle, zoom, dx, dy, mirror, border, s, hwc ? "NHWC" : "NCHW", view,
+             persp ? persp[0] : 0.0, persp ? persp[1] : 0.0);
     aug_tensor *hs[2], *gs[2], *hv[2], *gv[2];
-    float m[12];
+    float m[12], m9[18];
     int ss[2] = {s, s + 1 > 3 ? 1 : s + 1};
     for (int i = 0; i < 2; i++) {
         const int64_t shape[3] = {H - 3 * i, W - 5 * i, C}, planar[3] = {C, H - 3 * i, W - 5 * i};
-        hs[i] = aug_tensor_empty(3, view == 4 ? planar : shape, AUG_UINT8, CPU);
+        hs[i] = aug_tensor_empty(3, view == 4 ? planar : shape, dt, CPU);
         assert_non_null(hs[i]);
         th_fill_pattern(hs[i], seed + (uint64_t)i);
         gs[i] = aug_tensor_to(hs[i], ph_dev(r));
@@ -86,6 +97,16 @@ static void check_staged_as(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t 
         const double tx = (double)Wt / 2, ty = (double)Ht / 2;
         const double row[6] = {f * c, -sn, cx - f * c * tx + sn * ty, f * sn, c, cy - f * sn * tx - c * ty};
         for (int k = 0; k < 6; k++) m[6 * i + k] = (float)row[k];
+        if (persp) { /* row (a, b, e) times [[1, 0, 0], [0, 1, 0], (g, h, w0)]: (a + e g, b + e h, e w0) */
+            const double g = i ? -persp[0] : persp[0], h = i ? -persp[1] : persp[1], w0 = 1.0 - g * tx - h * ty;
+            for (int k = 0; k < 2; k++) {
+                const double *q = row + 3 * k;
+                m9[9 * i + 3 * k] = (float)(q[0] + q[2] * g);
+                m9[9 * i + 3 * k + 1] = (float)(q[1] + q[2] * h);
+                m9[9 * i + 3 * k + 2] = (float)(q[2] * w0);
+            }
+            m9[9 * i + 6] = (float)g, m9[9 * i + 7] = (float)h, m9[9 * i + 8] = (float)w0;
+        }
     }
     /* bytes (the fixed-point kernel's), and for nearest / bicubic also values saturate_cast rounds and clamps */
     const double bgv[4] = {7, 200, 31, 255}, bgx[4] = {7.5, 300.0, -3.0, 254.5};
@@ -93,24 +114,45 @@ static void check_staged_as(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t 
     assert_non_null(hb);
     memcpy(aug_tensor_ptr(hb), interp != AUG_WARP_LINEAR && seed % 2 ? bgx : bgv, (size_t)C * sizeof(double));
     const int64_t dshape[4] = {2, C, Ht, Wt}, hshape[4] = {2, Ht, Wt, C};
-    aug_tensor *hd = aug_tensor_empty(4, hwc ? hshape : dshape, dt, CPU);
-    aug_tensor *gd = aug_tensor_empty(4, hwc ? hshape : dshape, dt, ph_dev(r));
+    aug_tensor *hd = aug_tensor_empty(4, hwc ? hshape : dshape, odt, CPU);
+    aug_tensor *gd = aug_tensor_empty(4, hwc ? hshape : dshape, odt, ph_dev(r));
     aug_warp_options o = aug_warp_options_default();
     o.border = (aug_warp_border)border;
     o.interpolation = interp;
     o.dst_layout = hwc ? AUG_WARP_LAYOUT_HWC : AUG_WARP_LAYOUT_CHW;
-    assert_int_equal(aug_warp_affine_batch_ex(2, (const aug_tensor *const *)hv, hd, m, hb, ss, &o), AUG_OK);
-    assert_int_equal(aug_warp_affine_batch_ex(2, (const aug_tensor *const *)gv, gd, m, hb, ss, &o), AUG_OK);
+    if (persp) {
+        assert_int_equal(aug_warp_perspective_batch(2, (const aug_tensor *const *)hv, hd, m9, hb, ss, &o), AUG_OK);
+        assert_int_equal(aug_warp_perspective_batch(2, (const aug_tensor *const *)gv, gd, m9, hb, ss, &o), AUG_OK);
+    } else {
+        assert_int_equal(aug_warp_affine_batch_ex(2, (const aug_tensor *const *)hv, hd, m, hb, ss, &o), AUG_OK);
+        assert_int_equal(aug_warp_affine_batch_ex(2, (const aug_tensor *const *)gv, gd, m, hb, ss, &o), AUG_OK);
+    }
     ph_check(r, what, hd, gd);
     for (int i = 0; i < 2; i++)
         aug_tensor_free(hs[i]), aug_tensor_free(gs[i]), aug_tensor_free(hv[i]), aug_tensor_free(gv[i]);
     aug_tensor_free(hb), aug_tensor_free(hd), aug_tensor_free(gd);
 }
 
+/* The bilinear cases of source and output dtype dt. */
+static void check_staged_ex(ph_run *r, aug_dtype dt, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt,
+                            double angle, double zoom, double dx, double dy, int mirror, int border, int s, int hwc,
+                            int view, uint64_t seed, const double *persp) {
+    check_staged_all(r, dt, dt, AUG_WARP_LINEAR, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view,
+                     seed, persp);
+}
+
+/* The fixed-point affine warp's cases (uint8, affine). */
 static void check_staged(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle, double zoom,
                          double dx, double dy, int mirror, int border, int s, int hwc, int view, uint64_t seed) {
-    check_staged_as(r, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view, seed, AUG_WARP_LINEAR,
-                    AUG_UINT8);
+    check_staged_ex(r, AUG_UINT8, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view, seed, NULL);
+}
+
+/* The affine cases of uint8 sources with interpolation interp into dtype odt. */
+static void check_staged_as(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle,
+                            double zoom, double dx, double dy, int mirror, int border, int s, int hwc, int view,
+                            uint64_t seed, aug_interp interp, aug_dtype odt) {
+    check_staged_all(r, AUG_UINT8, odt, interp, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view,
+                     seed, NULL);
 }
 
 /* Rotations, mirrors, partial tiles and edges on 1-4 channels, every border. */
@@ -181,10 +223,69 @@ static void run_staged_cubic(ph_run *r, const ph_case *c) {
     staged_interp(r, AUG_WARP_CUBIC);
 }
 
+/* The perspective warp in fixed point: the homographies' w = g (X - Wt/2) +
+ * h (Y - Ht/2) + 1 over an output of about 70 x 40: mild (w in 0.9-1.1), strong
+ * (0.5-1.5), a horizon through the output (w <= 0 above it: those samples the
+ * background, the tiles across it staging nothing, the ones next to it boxes
+ * over the budget), on the rotations, zooms, borders, samples, channels, views
+ * and layouts of run_staged. */
+static void run_staged_persp(ph_run *r, const ph_case *c) {
+    (void)c;
+    static const double angles[4] = {0.0, 30.0, 90.0, 160.0};
+    static const double pw[4][2] = {{0.003, -0.002}, {-0.012, 0.01}, {0.001, 0.06}, {0.03, 0.0}};
+    static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {41, 67}};
+    int k = 0;
+    for (int a = 0; a < 4; a++)
+        for (int border = 0; border < 4; border++)
+            for (int64_t C = 1; C <= 4; C++, k++) {
+                const int64_t *o = outs[k % 3];
+                const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
+                check_staged_ex(r, AUG_UINT8, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom,
+                                (k % 2 ? 9.5 : -4.25), (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3,
+                                k % 5, 100 + (uint64_t)k, pw[(a + k) % 4]);
+            }
+    /* outputs larger than the source, shrinks of 3-4x about the 16 KiB budget */
+    for (int border = 0; border < 4; border++)
+        check_staged_ex(r, AUG_UINT8, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3,
+                        140 + (uint64_t)border, pw[border]);
+    for (int i = 0; i < 4; i++)
+        check_staged_ex(r, AUG_UINT8, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / (3.0 + 0.5 * i), 3.0, -2.0, 0, i,
+                        1 + i % 2, i % 2, i == 3 ? 4 : 0, 150 + (uint64_t)i, pw[i % 2]);
+}
+
+/* The float32 affine warp (float32 -> float32): run_staged's rotations, zooms,
+ * borders, samples, channels, views and layouts, then shrinks of 2-5x about the
+ * 24 KiB budget (an RGB pixel 12 bytes: the unrotated 2x box about 13 KiB, 3x 20 KiB,
+ * 4x 36 KiB). */
+static void run_staged_f32(ph_run *r, const ph_case *c) {
+    (void)c;
+    static const double angles[4] = {0.0, 30.0, 45.0, 90.0};
+    static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {8, 32}};
+    int k = 0;
+    for (int a = 0; a < 4; a++)
+        for (int border = 0; border < 4; border++)
+            for (int64_t C = 1; C <= 4; C++, k++) {
+                const int64_t *o = outs[k % 3];
+                const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
+                check_staged_ex(r, AUG_FLOAT32, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom,
+                                (k % 2 ? 9.5 : -4.25), (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3,
+                                k % 5, 200 + (uint64_t)k, NULL);
+            }
+    for (int border = 0; border < 4; border++)
+        check_staged_ex(r, AUG_FLOAT32, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3,
+                        240 + (uint64_t)border, NULL);
+    static const double inv[5] = {2.0, 2.5, 3.0, 4.0, 5.0};
+    for (int i = 0; i < 5; i++)
+        check_staged_ex(r, AUG_FLOAT32, 200, 260, 3, 41, 67, i % 2 ? 0.0 : 15.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4,
+                        1 + i % 2, i % 2, i == 4 ? 4 : 0, 250 + (uint64_t)i, NULL);
+}
+
 static const ph_case CASES[] = {
     {"warp/staged", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged},
     {"warp/staged_fallback", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_fallback},
     {"warp/staged_nearest", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_nearest},
     {"warp/staged_cubic", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_cubic},
+    {"warp/staged_persp", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_persp},
+    {"warp/staged_f32", AUG__FAMILY_WARP, -1, 1u << AUG_FLOAT32, 0, 3, NULL, PH_BOUND_EXACT, run_staged_f32},
 };
 const ph_case_list ph_cases_warp = {CASES, sizeof CASES / sizeof CASES[0]};
