@@ -1,10 +1,10 @@
 """GPU image functions on a batch of 256 images, 480x640 -> 224x224 (semantics §18:
 warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
-make_transform), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
-fn.warp_affine / fn.gaussian_blur and torchvision's functional affine /
-gaussian_blur on CUDA tensors where installed; then, augpy alone, the warp of
-CHW sources, warp_perspective (uint8, the same matrices tilted, HWC and CHW
-sources) and warp_affine of float32 images (HWC and CHW), resize (CHW uint8
+make_transform; bilinear, and augpy alone nearest and bicubic), gaussian_blur (sigma
+0.5 .. 3 per image), lighting, against DALI's fn.warp_affine / fn.gaussian_blur and
+torchvision's functional affine / gaussian_blur on CUDA tensors where installed; then,
+augpy alone, the warp of CHW sources, warp_perspective (uint8, the same matrices
+tilted, HWC and CHW sources) and warp_affine of float32 images (HWC and CHW), resize (CHW uint8
 shrinking and enlarging, HWC uint8, float32), the 8-bit box blur, the generic blurs (float32 and
 float64 Gaussian batches, a float32 box, a uint8 box past the 8-bit path's 16), PIL's Gaussian blur (timm's
 policies), colour jitter, grayscale, crop_mirror_normalize, lighting of float32 images, the tone
@@ -71,6 +71,8 @@ def main():
                                                                                   (-0.1, 0.1)))
     cases = {
         "warp_affine (batch)": lambda: warp(),
+        "warp_affine (batch, nearest)": lambda: augpy.warp_affine(srcs, dst, matrices, bg, ss, interpolation="nearest"),
+        "warp_affine (batch, bicubic)": lambda: augpy.warp_affine(srcs, dst, matrices, bg, ss, interpolation="cubic"),
         "warp_affine (batch, CHW sources)": lambda: augpy.warp_affine(csrcs, dst, matrices, bg, ss, src_layout="CHW"),
         "warp_perspective (batch)": lambda: augpy.warp_perspective(srcs, dst, homs, bg, ss),
         "warp_perspective (batch, CHW sources)": lambda: augpy.warp_perspective(csrcs, dst, homs, bg, ss,

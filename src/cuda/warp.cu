@@ -34,7 +34,10 @@
  * and for planar (CHW) images plane by plane; aug__k_warp_persp_u8_tile (the
  * fixed-point perspective warp, cuda/warp_stage.cuh) and aug__k_warp_f32_tile
  * (float32 -> float32 affine, cuda/warp_stage_f32.cuh) stage the same boxes and
- * compute a value per thread. */
+ * compute a value per thread; two more, aug__k_warp_nearest_u8_tile and
+ * aug__k_warp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the same tiles
+ * for the affine nearest and bicubic warps of uint8 sources and run the value
+ * path's nearest / cubic on them. */
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
@@ -210,8 +213,11 @@ template <typename I> AUG_DEV uint32_t sample_u8(const img_t<I> &im, double sx, 
  * tap at a time, in loops that are not unrolled: each tap's index, weight and
  * load (one copy of aug__load_f64's dtype switch) formed where it is used, the
  * sums ((w0 a0 + w1 a1) + w2 a2) + w3 a3 kept as running values, so that the
- * generic kernels stay within their 80 registers without spilling. */
-template <typename I> AUG_DEV double sample_cubic(const img_t<I> &im, double sx, double sy, const double *bg) {
+ * generic kernels stay within their 80 registers without spilling. tap(jy,
+ * jx) gives an inside tap's value (tap_global; the staged kernel's from shared
+ * memory). */
+template <typename I, typename T>
+AUG_DEV double sample_cubic(const img_t<I> &im, double sx, double sy, const double *bg, const T &tap) {
     const double fx0 = aug__warp_floor(sx), fy0 = aug__warp_floor(sy);
     const I ix = (I)fx0 - 1, iy = (I)fy0 - 1;
     if (aug__warp_cubic_outside(ix + 1, iy + 1, im.W(), im.H(), im.border())) return ldv(bg);
@@ -225,8 +231,7 @@ template <typename I> AUG_DEV double sample_cubic(const img_t<I> &im, double sx,
         for (int u = 0; u < 4; u++) {
             const I jx = windex<I>(ix + u, im.W(), im.border());
             const double w = aug__warp_cubic_weight(tx, u);
-            const double a = jy >= 0 && jx >= 0 ? aug__load_f64(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype())
-                                                : ldv(bg);
+            const double a = jy >= 0 && jx >= 0 ? tap(jy, jx) : ldv(bg);
             row = u == 0 ? w * a : row + w * a;
         }
         const double t = aug__warp_cubic_weight(ty, q) * row;
@@ -234,6 +239,14 @@ template <typename I> AUG_DEV double sample_cubic(const img_t<I> &im, double sx,
     }
     return v;
 }
+
+/* sample_cubic's tap from global memory: the value at (jy, jx) of the image's dtype as double. */
+template <typename I> struct tap_global {
+    const img_t<I> &im;
+    AUG_DEV double operator()(I jy, I jx) const {
+        return aug__load_f64(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype());
+    }
+};
 
 /* The perspective source point of sample (X, Y) (aug__warp_project on the matrix read now). */
 template <typename I> AUG_DEV int project(const img_t<I> &im, double X, double Y, double *sx, double *sy) {
@@ -390,9 +403,10 @@ AUG_DEV void copy_value(const char *p, int t, int dt, char *out) {
         aug__store_i128(aug__load_i128(p, t), dt, out);
 }
 
-/* Nearest neighbour: output value (n, c, y, x). */
-template <bool PROJ, typename I>
-AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char *out) {
+/* Nearest neighbour: output value (n, c, y, x); copy(jy, jx, out) stores an
+ * inside source value (copy_global; the staged kernel's from shared memory). */
+template <bool PROJ, typename I, typename V>
+AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char *out, const V &copy) {
     double sx, sy;
     int inside = 1;
     if (PROJ) {
@@ -406,8 +420,17 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
     const I jx = inside ? windex<I>((I)aug__warp_nearest_cell(sx), im.W(), im.border()) : -1;
     const I jy = inside ? windex<I>((I)aug__warp_nearest_cell(sy), im.H(), im.border()) : -1;
     if (jx < 0 || jy < 0) aug__store_f64(ldv(&a.bg[c]), a.dst_dtype, out);
-    else copy_value(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype(), a.dst_dtype, out);
+    else copy(jy, jx, out);
 }
+
+/* nearest's copy from global memory (copy_value). */
+template <typename I> struct copy_global {
+    const warp_args &a;
+    const img_t<I> &im;
+    AUG_DEV void operator()(I jy, I jx, char *out) const {
+        copy_value(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype(), a.dst_dtype, out);
+    }
+};
 
 /* Registers per thread (cuobjdump -res-usage of the nvcc build: sm_75, sm_80,
  * sm_90, sm_100) and the 256-thread blocks an SM keeps resident from them
@@ -421,6 +444,9 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
  *                                             a pixel per thread spilled 28-52 bytes)
  *   aug__k_warp_f32_tile        60 58 56 54   4 blocks (50%; 24 KiB a block, 100 of
  *                                             sm_90's 228; sm_75 2 blocks)
+ *   aug__k_warp_nearest_u8_tile 58 56 57 40   4 blocks (50%; warp_stage_interp.cuh)
+ *   aug__k_warp_cubic_u8_tile   64 64 64 64   4 blocks (50%; no spill: its lanes on x
+ *                                             for NHWC too, its tile found again per value)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
  *                               80 80 80 64
@@ -472,9 +498,10 @@ template <typename I> AUG_DEV char *out_at(const warp_args &a, const pos<I> &p) 
 
 /* Bicubic: output value (n, c, y, x), the mean of its s*s samples (the exact
  * kernel's sum order and store; a sample outside the source plane is the
- * background). A loop of its own: fewer values live than in the bilinear one. */
-template <bool PROJ, typename I>
-AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s, const pos<I> &p) {
+ * background; tap: sample_cubic's). A loop of its own: fewer values live than
+ * in the bilinear one. */
+template <bool PROJ, typename I, typename T>
+AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s, const pos<I> &p, const T &tap) {
     double acc = 0.0;
     for (int j = 0; j < s; j++) {
         const double Y = (double)y + aug__warp_offset(j, s);
@@ -490,7 +517,7 @@ AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s,
                 sx = aug__warp_coord_b(im.m(0), X, aug__warp_rowterm(im.m(1), Y, im.m(2)), im.W(), im.border());
                 sy = aug__warp_coord_b(im.m(3), X, aug__warp_rowterm(im.m(4), Y, im.m(5)), im.H(), im.border());
             }
-            acc += sample_cubic<I>(im, sx, sy, &a.bg[c]);
+            acc += sample_cubic<I>(im, sx, sy, &a.bg[c], tap);
         }
     }
     aug__store_f64(s > 1 ? acc / ((double)s * (double)s) : acc, a.dst_dtype, out_at<I>(a, p));
@@ -516,11 +543,11 @@ AUG_DEV void warp_body(const warp_args &a) {
         const img_t<I> im = {&a.img[p.n], c};
         const int s = im.s(), kind = U8 ? (int)AUG__WARP_FIXED : im.kind();
         if (MODE == WARP_CUBIC) {
-            cubic<PROJ, I>(a, im, c, y, x, s, p);
+            cubic<PROJ, I>(a, im, c, y, x, s, p, tap_global<I>{im});
             continue;
         }
         if (!U8 && a.nearest) {
-            nearest<PROJ, I>(a, im, c, y, x, out_at<I>(a, p));
+            nearest<PROJ, I>(a, im, c, y, x, out_at<I>(a, p), copy_global<I>{a, im});
             continue;
         }
         double acc = 0.0;
@@ -594,6 +621,8 @@ WARP_KERNEL(aug__k_warp_persp_u8_wide, true, WARP_U8, int64_t)
 WARP_KERNEL(aug__k_warp_cubic_wide, false, WARP_CUBIC, int64_t)
 WARP_KERNEL(aug__k_warp_persp_cubic_wide, true, WARP_CUBIC, int64_t)
 
+#include "cuda/warp_stage_interp.cuh"
+
 /* |stride| * (extent - 1), or -1 when it may exceed INT32_MAX. */
 static int64_t span32(int64_t stride, int64_t extent) {
     const int64_t m = stride < 0 ? -stride : stride;
@@ -631,8 +660,8 @@ static int index32(const warp_args *a, const wimg *img, int64_t n, int64_t threa
 }
 
 /* The staged kernels (warp_stage*.cuh): none, the fixed-point affine and
- * perspective ones, the float32 affine one. */
-enum { STAGE_NONE = 0, STAGE_U8, STAGE_PERSP_U8, STAGE_F32 };
+ * perspective ones, the float32 affine one, the uint8 nearest and bicubic ones. */
+enum { STAGE_NONE = 0, STAGE_U8, STAGE_PERSP_U8, STAGE_F32, STAGE_NEAREST_U8, STAGE_CUBIC_U8 };
 
 /* Launches the kernel of (proj, mode, narrow, stage). */
 static aug_status launch(const char *func, int proj, int mode, int narrow, int stage, aug__cuda_grid g,
@@ -645,6 +674,8 @@ static aug_status launch(const char *func, int proj, int mode, int narrow, int s
     } while (0)
     if (stage == STAGE_PERSP_U8) WARP_LAUNCH(aug__k_warp_persp_u8_tile);
     if (stage == STAGE_F32) WARP_LAUNCH(aug__k_warp_f32_tile);
+    if (stage == STAGE_CUBIC_U8) WARP_LAUNCH(aug__k_warp_cubic_u8_tile);
+    if (stage == STAGE_NEAREST_U8) WARP_LAUNCH(aug__k_warp_nearest_u8_tile);
     if (stage) WARP_LAUNCH(aug__k_warp_u8_tile);
     if (narrow) {
         if (proj && cubic) WARP_LAUNCH(aug__k_warp_persp_cubic);
@@ -739,19 +770,24 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
         narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
     }
     /* the staged paths, a block per tile of STAGE_TX x STAGE_TY outputs of a plane
-     * (warp_stage*.cuh): fixed point (affine or perspective), or float32 -> float32
-     * affine (4-byte aligned), of packed pixels (column stride C elements, 1-4
-     * channels of channel stride 1) or planes of 1-element columns (CHW) */
+     * (warp_stage*.cuh): fixed point (affine or perspective), float32 -> float32
+     * affine (4-byte aligned), or affine nearest / bicubic of uint8 sources (any
+     * output dtype), of packed pixels (column stride C elements, 1-4 channels of
+     * channel stride 1) or planes of 1-element columns (CHW) */
     int f32 = narrow && !proj && mode == WARP_GENERIC && !a.nearest && a.dst_dtype == AUG_FLOAT32;
     for (int64_t k = 0; f32 && k < p->n; k++)
         f32 = img[k].kind == AUG__WARP_FLOAT && img[k].dtype == AUG_FLOAT32 &&
               (((uintptr_t)img[k].base | (uintptr_t)img[k].sh | (uintptr_t)img[k].sc) & 3) == 0;
+    int interp8 = !proj && (a.nearest || mode == WARP_CUBIC);
+    for (int64_t k = 0; interp8 && k < p->n; k++) interp8 = img[k].dtype == AUG__CT_UINT8;
     const int64_t el = f32 ? 4 : 1;
-    int stage = !narrow            ? STAGE_NONE
-                : f32              ? STAGE_F32
-                : mode != WARP_U8  ? STAGE_NONE
-                : proj             ? STAGE_PERSP_U8
-                                   : STAGE_U8;
+    int stage = !narrow                 ? STAGE_NONE
+                : f32                   ? STAGE_F32
+                : interp8 && a.nearest  ? STAGE_NEAREST_U8
+                : interp8               ? STAGE_CUBIC_U8
+                : mode != WARP_U8       ? STAGE_NONE
+                : proj                  ? STAGE_PERSP_U8
+                                        : STAGE_U8;
     int packed = C <= 4, planar = C > 1;
     for (int64_t k = 0; stage && k < p->n; k++) {
         packed &= img[k].sw == C * el && (C == 1 || img[k].sc == el);

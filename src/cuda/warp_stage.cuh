@@ -21,7 +21,9 @@
  * nothing. So the results are the pixel path's, bit for bit, whichever memory
  * a tap comes from, and the border rule stays windex's alone. A box is only
  * ever a cache: a tap outside it is read from global memory, so its bounds
- * decide what a tile costs, never what it computes. */
+ * decide what a tile costs, never what it computes. The tile loop, box and
+ * load (stage_tiles, stage_box with the taps' margins, stage_load) also serve
+ * the nearest and bicubic staged kernels (cuda/warp_stage_interp.cuh). */
 
 #define STAGE_TX 32
 #define STAGE_TY 8
@@ -35,25 +37,27 @@
 enum { SB_X0, SB_Y0, SB_COLS, SB_ROWS, SB_RB, SB_N };
 
 /* A side's box [lo, hi] from the extreme unbounded coordinates v0, v1 of the
- * tile's samples on a side of n pixels: the cells' floors and the neighbour
- * beside them (+1 more for the fixed-point rounding up), clamped to the side
- * (a tile beyond it keeps the edge, which a replicating border reads); 0 for a
- * NaN coordinate. */
-AUG_DEV int stage_side(double v0, double v1, int32_t n, int32_t *lo, int32_t *hi) {
+ * tile's samples on a side of n pixels: the cells' floors less ml and plus mh
+ * (the taps beside them: bilinear 0 and 2, the second for the fixed-point
+ * rounding up; nearest 0 and 1; bicubic 1 and 2), clamped to the side (a tile
+ * beyond it keeps the edge, which a replicating border reads); 0 for a NaN
+ * coordinate. */
+AUG_DEV int stage_side(double v0, double v1, int32_t n, int ml, int mh, int32_t *lo, int32_t *hi) {
     const double a = v0 < v1 ? v0 : v1, b = v0 < v1 ? v1 : v0;
     if (!(a <= b)) return 0;
-    const double top = (double)(n - 1), e = aug__warp_floor(b) + 2.0;
-    *lo = a <= 0.0 ? 0 : a >= top ? n - 1 : (int32_t)a;
+    const double top = (double)(n - 1), f = aug__warp_floor(a) - (double)ml, e = aug__warp_floor(b) + (double)mh;
+    *lo = f <= 0.0 ? 0 : f >= top ? n - 1 : (int32_t)f;
     *hi = e <= 0.0 ? 0 : e >= top ? n - 1 : (int32_t)e;
     return 1;
 }
 
 /* The box of source coordinates x in [x0, x1], y in [y0, y1] (unbounded; NaN:
- * nothing staged) into box[SB_*], staged when it fits in `bytes`. */
-AUG_DEV void stage_fit(const img_t<int32_t> &im, double x0, double x1, double y0, double y1, int C, int32_t *box,
-                       int bytes) {
+ * nothing staged) with the taps ml before and mh after each cell (stage_side)
+ * into box[SB_*], staged when it fits in `bytes`. */
+AUG_DEV void stage_fit(const img_t<int32_t> &im, double x0, double x1, double y0, double y1, int C, int ml, int mh,
+                       int32_t *box, int bytes) {
     int32_t bx0 = 0, bx1 = -1, by0 = 0, by1 = -1, rows = 0, rb = 0;
-    if (stage_side(x0, x1, im.W(), &bx0, &bx1) && stage_side(y0, y1, im.H(), &by0, &by1)) {
+    if (stage_side(x0, x1, im.W(), ml, mh, &bx0, &bx1) && stage_side(y0, y1, im.H(), ml, mh, &by0, &by1)) {
         /* a row's bytes from the aligned word holding its first one, whole words */
         const int64_t wb = ((int64_t)(bx1 - bx0 + 1) * C + 7 + 7) / 8 * 8;
         rb = wb <= bytes ? (int32_t)wb : 8;
@@ -65,22 +69,23 @@ AUG_DEV void stage_fit(const img_t<int32_t> &im, double x0, double x1, double y0
 
 /* The output coordinates of the tile's extreme samples, X in [X0, X1] and Y
  * in [Y0, Y1] (its first pixel's first sample, its last pixel's last). */
-struct stage_tile {
+struct stage_span {
     double X0, X1, Y0, Y1;
 };
-AUG_DEV stage_tile stage_corners(const warp_args &a, int32_t tx0, int32_t ty0, int s) {
+AUG_DEV stage_span stage_corners(const warp_args &a, int32_t tx0, int32_t ty0, int s) {
     const int32_t tx1 = tx0 + STAGE_TX - 1 < (int32_t)a.Wt ? tx0 + STAGE_TX - 1 : (int32_t)a.Wt - 1;
     const int32_t ty1 = ty0 + STAGE_TY - 1 < (int32_t)a.Ht ? ty0 + STAGE_TY - 1 : (int32_t)a.Ht - 1;
-    const stage_tile t = {(double)tx0 + aug__warp_offset(0, s), (double)tx1 + aug__warp_offset(s - 1, s),
+    const stage_span t = {(double)tx0 + aug__warp_offset(0, s), (double)tx1 + aug__warp_offset(s - 1, s),
                           (double)ty0 + aug__warp_offset(0, s), (double)ty1 + aug__warp_offset(s - 1, s)};
     return t;
 }
 
 /* The box of the tile at output (tx0, ty0) of image im into box[SB_*]
- * (one thread; staged when it fits in `bytes`). */
-AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C, int32_t *box,
-                       int bytes = STAGE_BYTES) {
-    const stage_tile t = stage_corners(a, tx0, ty0, im.s());
+ * (one thread): s samples per side, the taps ml before and mh after each
+ * sample's cell (stage_side), staged when it fits in `bytes`. */
+AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C, int s, int ml,
+                       int mh, int32_t *box, int bytes = STAGE_BYTES) {
+    const stage_span t = stage_corners(a, tx0, ty0, s);
     const double X0 = t.X0, X1 = t.X1, Y0 = t.Y0, Y1 = t.Y1;
     /* the affine map is monotone in X and in Y: its extremes over the tile are at corners */
     const double r0 = aug__warp_rowterm(im.m(1), Y0, im.m(2)), r1 = aug__warp_rowterm(im.m(1), Y1, im.m(2));
@@ -91,7 +96,7 @@ AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0
                  xd = x10 < x11 ? x11 : x10;
     const double ya = y00 < y01 ? y00 : y01, yb = y10 < y11 ? y10 : y11, yc = y00 < y01 ? y01 : y00,
                  yd = y10 < y11 ? y11 : y10;
-    stage_fit(im, xa < xb ? xa : xb, xc < xd ? xd : xc, ya < yb ? ya : yb, yc < yd ? yd : yc, C, box, bytes);
+    stage_fit(im, xa < xb ? xa : xb, xc < xd ? xd : xc, ya < yb ? ya : yb, yc < yd ? yd : yc, C, ml, mh, box, bytes);
 }
 
 /* The box of the tile at output (tx0, ty0) of image im under its homography
@@ -106,7 +111,7 @@ AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0
  * clamped to the image) and their floors in range. */
 AUG_DEV void stage_box_persp(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C,
                              int32_t *box, uint64_t *scratch) {
-    const stage_tile t = stage_corners(a, tx0, ty0, im.s());
+    const stage_span t = stage_corners(a, tx0, ty0, im.s());
     volatile double *uv = (volatile double *)(void *)scratch; /* the corners' (u, v): fewer live registers */
     AUG_NO_UNROLL
     for (int k = 0; k < 4; k++) {
@@ -124,7 +129,7 @@ AUG_DEV void stage_box_persp(const warp_args &a, const img_t<int32_t> &im, int32
         const double u = uv[2 * k], v = uv[2 * k + 1];
         x0 = u < x0 || u != u ? u : x0, x1 = u > x1 ? u : x1, y0 = v < y0 ? v : y0, y1 = v > y1 ? v : y1;
     }
-    stage_fit(im, x0, x1, y0, y1, C, box, STAGE_BYTES);
+    stage_fit(im, x0, x1, y0, y1, C, 0, 2, box, STAGE_BYTES); /* bilinear taps */
 }
 
 /* The first byte of box row y's pixels (column x0) in global memory. */
@@ -200,33 +205,60 @@ struct pix_staged {
     }
 };
 
-/* The staged kernel: tile t of a.slots (the tiles of a plane row-major, an
- * image's planes one after another: one plane of C channels for packed pixels,
- * C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the next image) by block
- * t % gridDim.x, any block size. */
-AUG_GLOBAL void aug__k_warp_u8_tile(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
-    AUG_SHARED(int32_t, box, SB_N);
-    const uint32_t Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht;
-    const uint32_t tw = (Wt + STAGE_TX - 1) / STAGE_TX, th = (Ht + STAGE_TY - 1) / STAGE_TY;
-    const int planar = a.pix == STAGE_PLANAR;
-    const int C = planar ? 1 : (int)a.C;
-    const uint32_t planes = planar ? (uint32_t)a.C : 1;
+/* Tile t's image n, plane and first output pixel (tx0, ty0). */
+struct stage_tile {
+    uint32_t n, plane, tx0, ty0;
+};
+AUG_DEV stage_tile stage_tile_of(const warp_args &a, uint32_t t) {
+    const uint32_t tw = ((uint32_t)a.Wt + STAGE_TX - 1) / STAGE_TX, th = ((uint32_t)a.Ht + STAGE_TY - 1) / STAGE_TY;
+    const uint32_t planes = a.pix == STAGE_PLANAR ? (uint32_t)a.C : 1;
+    const uint32_t r = t / tw, q = r / th, n = q / planes;
+    return {n, q - n * planes, (t - r * tw) * STAGE_TX, (r - q * th) * STAGE_TY};
+}
+
+/* The staged kernels' loop: tile t of a.slots (the tiles of a plane row-major,
+ * an image's planes one after another: one plane of C channels for packed
+ * pixels, C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the
+ * next image) by block t % gridDim.x, any block size. Per tile, thread 0 finds
+ * the box (stage_box: s samples per side when ss, else 1; margins ml, mh), the
+ * block loads it into words, and tile(t, im, n, tx0, ty0, C) computes the tile's
+ * outputs from it (box and words block-shared; t: stage_tile_of gives the rest). */
+template <typename F>
+AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool ss, int ml, int mh, const F &tile) {
+    const int C = a.pix == STAGE_PLANAR ? 1 : (int)a.C;
     for (uint32_t t = blockIdx.x; t < (uint32_t)a.slots; t += gridDim.x) {
-        const uint32_t r = t / tw, q = r / th, n = q / planes;
-        const uint32_t tx0 = (t - r * tw) * STAGE_TX, ty0 = (r - q * th) * STAGE_TY;
-        const img_t<int32_t> im = {&a.img[n], (int32_t)(q - n * planes)};
-        if (threadIdx.x == 0) stage_box(a, im, (int32_t)tx0, (int32_t)ty0, C, box);
+        const stage_tile k = stage_tile_of(a, t);
+        const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
+        if (threadIdx.x == 0) stage_box(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box);
         __syncthreads();
         stage_load(im, box, C, words);
         __syncthreads();
+        tile(t, im, k.n, k.tx0, k.ty0, C);
+        __syncthreads(); /* the next tile overwrites the box */
+    }
+}
+
+/* The bilinear tile: each thread's pixels (all C channels) by pix_pixel with the staged sampler. */
+struct tile_bilinear {
+    const warp_args &a;
+    const int32_t *box;
+    const uint64_t *words;
+    AUG_DEV void operator()(uint32_t, const img_t<int32_t> &im, uint32_t n, uint32_t tx0, uint32_t ty0, int C) const {
+        const uint32_t Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht;
         const pix_staged g = {a, im, box, (const uint8_t *)words, C};
         for (uint32_t p = threadIdx.x; p < STAGE_PIXELS; p += blockDim.x) {
             const uint32_t x = tx0 + p % STAGE_TX, y = ty0 + p / STAGE_TX;
             if (x < Wt && y < Ht) pix_pixel<int32_t>(a, im, (int32_t)n, (int32_t)x, (int32_t)y, C, g);
         }
-        __syncthreads(); /* the next tile overwrites the box */
     }
+};
+
+/* The staged kernel of the fixed-point (bilinear) warp. */
+AUG_GLOBAL void aug__k_warp_u8_tile(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_bilinear f = {a, box, words};
+    stage_tiles(a, words, box, true, 0, 2, f);
 }
 
 /* ---- The per-value staged path ----------------------------------------------
@@ -316,7 +348,7 @@ AUG_DEV void stage_value(const warp_args &a, const img_t<int32_t> &im, const int
     S::store(acc, s, a.dst + (n * (int32_t)a.dn + c * (int32_t)a.dc + y * (int32_t)a.dy + x * (int32_t)a.dx));
 }
 
-/* The per-value kernels' loop: tile t of a.slots as aug__k_warp_u8_tile's
+/* The per-value kernels' loop: tile t of a.slots as stage_tiles'
  * (a.pix STAGE_PLANAR: planar images), by block t % gridDim.x, any block size;
  * each tile's STAGE_PIXELS x C values (C: a pixel's channels, 1 for a plane) in
  * the output's memory order. words, box: the block's shared memory. */
@@ -327,15 +359,12 @@ template <bool PROJ, typename S> AUG_DEV void stage_values(const warp_args &a, u
     const int E = (int)sizeof(typename S::T);
     for (uint32_t t = blockIdx.x; t < (uint32_t)a.slots; t += gridDim.x) {
         if (threadIdx.x == 0) {
-            const int planar = a.pix == STAGE_PLANAR;
-            const uint32_t Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht, planes = planar ? (uint32_t)a.C : 1;
-            const uint32_t tw = (Wt + STAGE_TX - 1) / STAGE_TX, th = (Ht + STAGE_TY - 1) / STAGE_TY;
-            const uint32_t r = t / tw, q = r / th, n = q / planes, C = planar ? 1 : (uint32_t)a.C;
-            const uint32_t tx0 = (t - r * tw) * STAGE_TX, ty0 = (r - q * th) * STAGE_TY;
-            const img_t<int32_t> im = {&a.img[n], (int32_t)(q - n * planes)};
-            tile[0] = (int32_t)tx0, tile[1] = (int32_t)ty0, tile[2] = (int32_t)n, tile[3] = im.c, tile[4] = (int32_t)C;
-            if (PROJ) stage_box_persp(a, im, (int32_t)tx0, (int32_t)ty0, E * (int)C, box, words);
-            else stage_box(a, im, (int32_t)tx0, (int32_t)ty0, E * (int)C, box, S::BYTES);
+            const stage_tile k = stage_tile_of(a, t);
+            const int32_t tx0 = (int32_t)k.tx0, ty0 = (int32_t)k.ty0, C = a.pix == STAGE_PLANAR ? 1 : (int32_t)a.C;
+            const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
+            tile[0] = tx0, tile[1] = ty0, tile[2] = (int32_t)k.n, tile[3] = im.c, tile[4] = C;
+            if (PROJ) stage_box_persp(a, im, tx0, ty0, E * (int)C, box, words);
+            else stage_box(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, S::BYTES); /* bilinear taps */
         }
         __syncthreads();
         const img_t<int32_t> im = {&a.img[tile[2]], tile[3]};

@@ -11,7 +11,9 @@
  * boundary: a block whose box exceeds it reads from global memory, beside
  * blocks at the edges whose clamped boxes fit). Run shuffled
  * (AUG_EMU_ORDER=shuffle), a block that sampled before its box was loaded (a
- * dropped barrier) reads the emulator's 0xFF fill and fails.
+ * dropped barrier) reads the emulator's 0xFF fill and fails. The same cases with
+ * nearest and bicubic interpolation (warp/staged_nearest, warp/staged_cubic) run
+ * their staged kernels (src/cuda/warp_stage_interp.cuh).
  *
  * The per-value staged kernels alike: the fixed-point perspective warp
  * (aug__k_warp_persp_u8_tile: homographies mild and strong, a horizon crossing
@@ -59,21 +61,22 @@ static aug_tensor *make_view(aug_tensor *t, int view) {
 }
 
 /* n = 2 images (H, W, C) of dtype dt (the second 3 rows and 5 columns smaller)
- * warped on both backends into (2, C, Ht, Wt) (hwc: (2, Ht, Wt, C)) by
- * rotations of `angle` degrees (the second 7 more, mirrored when `mirror`)
- * about the centres shifted by (dx, dy), source pixels per output pixel
- * 1 / zoom, s samples; persp: by the perspective warp, the rotation's matrix
- * times one whose w = g (X - Wt/2) + h (Y - Ht/2) + 1 (persp[0], persp[1]; the
- * second image's g and h negated). */
-static void check_staged_ex(ph_run *r, aug_dtype dt, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt,
-                            double angle, double zoom, double dx, double dy, int mirror, int border, int s, int hwc,
-                            int view, uint64_t seed, const double *persp) {
-    char what[240];
+ * warped on both backends with interpolation interp into (2, C, Ht, Wt) of
+ * dtype odt (hwc: (2, Ht, Wt, C)) by rotations of `angle` degrees (the second
+ * 7 more, mirrored when `mirror`) about the centres shifted by (dx, dy), source
+ * pixels per output pixel 1 / zoom, s samples; persp: by the perspective warp,
+ * the rotation's matrix times one whose w = g (X - Wt/2) + h (Y - Ht/2) + 1
+ * (persp[0], persp[1]; the second image's g and h negated). */
+static void check_staged_all(ph_run *r, aug_dtype dt, aug_dtype odt, aug_interp interp, int64_t H, int64_t W,
+                             int64_t C, int64_t Ht, int64_t Wt, double angle, double zoom, double dx, double dy,
+                             int mirror, int border, int s, int hwc, int view, uint64_t seed, const double *persp) {
+    char what[280];
     snprintf(what, sizeof what,
-             "staged warp %s %lldx%lldx%lld -> %lldx%lld, angle %g, zoom %g, shift %g %g, mirror %d, border %d, s %d, "
-             "%s, view %d, perspective %g %g",
-             aug_dtype_name(dt), (long long)H, (long long)W, (long long)C, (long long)Ht, (long long)Wt, angle, zoom,
-             dx, dy, mirror, border, s, hwc ? "NHWC" : "NCHW", view, persp ? persp[0] : 0.0, persp ? persp[1] : 0.0);
+             "staged warp %s -> %s %lldx%lldx%lld -> %lldx%lld, interp %d, angle %g, zoom %g, shift %g %g, mirror %d, "
+             "border %d, s %d, %s, view %d, perspective %g %g",
+             aug_dtype_name(dt), aug_dtype_name(odt), (long long)H, (long long)W, (long long)C, (long long)Ht,
+             (long long)Wt, (int)interp, angle, zoom, dx, dy, mirror, border, s, hwc ? "NHWC" : "NCHW", view,
+             persp ? persp[0] : 0.0, persp ? persp[1] : 0.0);
     aug_tensor *hs[2], *gs[2], *hv[2], *gv[2];
     float m[12], m9[18];
     int ss[2] = {s, s + 1 > 3 ? 1 : s + 1};
@@ -105,15 +108,17 @@ static void check_staged_ex(ph_run *r, aug_dtype dt, int64_t H, int64_t W, int64
             m9[9 * i + 6] = (float)g, m9[9 * i + 7] = (float)h, m9[9 * i + 8] = (float)w0;
         }
     }
-    double bgv[4] = {7, 200, 31, 255};
+    /* bytes (the fixed-point kernel's), and for nearest / bicubic also values saturate_cast rounds and clamps */
+    const double bgv[4] = {7, 200, 31, 255}, bgx[4] = {7.5, 300.0, -3.0, 254.5};
     aug_tensor *hb = aug_tensor_empty(1, &C, AUG_FLOAT64, CPU);
     assert_non_null(hb);
-    memcpy(aug_tensor_ptr(hb), bgv, (size_t)C * sizeof(double));
+    memcpy(aug_tensor_ptr(hb), interp != AUG_WARP_LINEAR && seed % 2 ? bgx : bgv, (size_t)C * sizeof(double));
     const int64_t dshape[4] = {2, C, Ht, Wt}, hshape[4] = {2, Ht, Wt, C};
-    aug_tensor *hd = aug_tensor_empty(4, hwc ? hshape : dshape, dt, CPU);
-    aug_tensor *gd = aug_tensor_empty(4, hwc ? hshape : dshape, dt, ph_dev(r));
+    aug_tensor *hd = aug_tensor_empty(4, hwc ? hshape : dshape, odt, CPU);
+    aug_tensor *gd = aug_tensor_empty(4, hwc ? hshape : dshape, odt, ph_dev(r));
     aug_warp_options o = aug_warp_options_default();
     o.border = (aug_warp_border)border;
+    o.interpolation = interp;
     o.dst_layout = hwc ? AUG_WARP_LAYOUT_HWC : AUG_WARP_LAYOUT_CHW;
     if (persp) {
         assert_int_equal(aug_warp_perspective_batch(2, (const aug_tensor *const *)hv, hd, m9, hb, ss, &o), AUG_OK);
@@ -128,10 +133,26 @@ static void check_staged_ex(ph_run *r, aug_dtype dt, int64_t H, int64_t W, int64
     aug_tensor_free(hb), aug_tensor_free(hd), aug_tensor_free(gd);
 }
 
+/* The bilinear cases of source and output dtype dt. */
+static void check_staged_ex(ph_run *r, aug_dtype dt, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt,
+                            double angle, double zoom, double dx, double dy, int mirror, int border, int s, int hwc,
+                            int view, uint64_t seed, const double *persp) {
+    check_staged_all(r, dt, dt, AUG_WARP_LINEAR, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view,
+                     seed, persp);
+}
+
 /* The fixed-point affine warp's cases (uint8, affine). */
 static void check_staged(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle, double zoom,
                          double dx, double dy, int mirror, int border, int s, int hwc, int view, uint64_t seed) {
     check_staged_ex(r, AUG_UINT8, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view, seed, NULL);
+}
+
+/* The affine cases of uint8 sources with interpolation interp into dtype odt. */
+static void check_staged_as(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle,
+                            double zoom, double dx, double dy, int mirror, int border, int s, int hwc, int view,
+                            uint64_t seed, aug_interp interp, aug_dtype odt) {
+    check_staged_all(r, AUG_UINT8, odt, interp, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view,
+                     seed, NULL);
 }
 
 /* Rotations, mirrors, partial tiles and edges on 1-4 channels, every border. */
@@ -163,6 +184,43 @@ static void run_staged_fallback(ph_run *r, const ph_case *c) {
         for (int s = 1; s <= 2; s++)
             check_staged(r, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4, s, i % 2,
                          s == 2 && i > 2 ? 4 : 0, 60 + (uint64_t)i);
+}
+
+/* The nearest and bicubic staged kernels of uint8 sources (warp_stage_interp.cuh):
+ * run_staged's rotations, mirrors, partial tiles, edges, borders, views and
+ * layouts, uint8 outputs and (every fifth) float32 / int16 ones, backgrounds
+ * that are bytes or that saturate_cast rounds and clamps; then outputs larger
+ * than the source, and shrinks of 3-5x on 4 channels around the 16 KiB box
+ * (bicubic's box is 3 taps wider than bilinear's). */
+static void staged_interp(ph_run *r, aug_interp interp) {
+    static const double angles[5] = {0.0, 30.0, 45.0, 90.0, 180.0};
+    static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {8, 32}};
+    int k = 0;
+    for (int a = 0; a < 5; a++)
+        for (int border = 0; border < 4; border++)
+            for (int64_t C = 1; C <= 4; C++, k++) {
+                const int64_t *o = outs[k % 3];
+                const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
+                const aug_dtype dt = k % 5 == 3 ? (k % 2 ? AUG_FLOAT32 : AUG_INT16) : AUG_UINT8;
+                check_staged_as(r, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom, (k % 2 ? 9.5 : -4.25),
+                                (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3, k % 5, (uint64_t)k,
+                                interp, dt);
+            }
+    for (int border = 0; border < 4; border++)
+        check_staged_as(r, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3, 40 + (uint64_t)border,
+                        interp, AUG_UINT8);
+    static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
+    for (int i = 0; i < 6; i++)
+        check_staged_as(r, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4, 1 + i % 2,
+                        i % 2, i > 2 ? 4 : 0, 60 + (uint64_t)i, interp, AUG_UINT8);
+}
+static void run_staged_nearest(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_interp(r, AUG_WARP_NEAREST);
+}
+static void run_staged_cubic(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_interp(r, AUG_WARP_CUBIC);
 }
 
 /* The perspective warp in fixed point: the homographies' w = g (X - Wt/2) +
@@ -225,6 +283,8 @@ static void run_staged_f32(ph_run *r, const ph_case *c) {
 static const ph_case CASES[] = {
     {"warp/staged", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged},
     {"warp/staged_fallback", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_fallback},
+    {"warp/staged_nearest", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_nearest},
+    {"warp/staged_cubic", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_cubic},
     {"warp/staged_persp", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_persp},
     {"warp/staged_f32", AUG__FAMILY_WARP, -1, 1u << AUG_FLOAT32, 0, 3, NULL, PH_BOUND_EXACT, run_staged_f32},
 };

@@ -1,0 +1,110 @@
+/* cuda/warp_stage_interp.cuh: the staged affine warps of uint8 sources with
+ * nearest-neighbour and bicubic interpolation (aug__k_warp_nearest_u8_tile,
+ * aug__k_warp_cubic_u8_tile; included by cuda/warp.cu after the value path's
+ * nearest and cubic, whose bodies they run).
+ *
+ * The tiles, boxes and loads are the bilinear staged kernel's (warp_stage.cuh,
+ * stage_tiles: packed pixels or planar planes, a block per tile of STAGE_TX x
+ * STAGE_TY outputs of a plane, the tile's source box in shared memory), with
+ * the box widened to the interpolation's taps (nearest: the cell of
+ * floor(c + 0.5), one after the floors; bicubic: one before and two after) and,
+ * for nearest, one sample per pixel whatever s. Each thread then computes one
+ * output value (channel, pixel) at a time, consecutive threads on consecutive
+ * output values (x fastest for NCHW; for NHWC c fastest, nearest only), by the
+ * value path's own nearest / cubic (the same coordinates, cells, border indices, Keys
+ * weights and sum order, the same stores), a tap read from shared memory where
+ * it lies in the box and from global memory otherwise (stage_byte: a
+ * reflected or wrapped tap, or a box over STAGE_BYTES, a strong shrink, for
+ * which the block stages nothing). So the results are the value path's, bit
+ * for bit, whichever memory a tap comes from. */
+
+/* v, which the compiler cannot see through (so does not hoist what is computed from it). */
+AUG_DEV uint32_t opaque(uint32_t v) {
+#if !defined(AUG_CUDA_EMU)
+    asm volatile("" : "+r"(v));
+#endif
+    return v;
+}
+
+/* Byte c of source pixel (y, x) (both inside the image; column stride C): from
+ * the box when it lies there, else from global memory. */
+AUG_DEV uint32_t stage_byte(const img_t<int32_t> &im, const int32_t *box, const uint8_t *sm, int32_t y, int32_t x,
+                            int c, int C) {
+    const int32_t row = y * im.sh() + box[SB_X0] * C, cx = x - box[SB_X0], at = cx * C + c; /* stage_row's bytes */
+    const uint32_t ry = (uint32_t)(y - box[SB_Y0]);
+    if (ry < (uint32_t)box[SB_ROWS] && (uint32_t)cx < (uint32_t)box[SB_COLS])
+        return sm[ry * (uint32_t)box[SB_RB] + (((uint32_t)(uintptr_t)im.base() + (uint32_t)row) & 7) + (uint32_t)at];
+    return AUG_LD((const uint8_t *)im.base() + (row + at));
+}
+
+/* nearest's copy of a staged byte (copy_value of a uint8 value). */
+struct copy_staged {
+    const warp_args &a;
+    const img_t<int32_t> &im;
+    const int32_t *box;
+    const uint8_t *sm;
+    int c, C;
+    AUG_DEV void operator()(int32_t jy, int32_t jx, char *out) const {
+        aug__store_i128((aug__i128)stage_byte(im, box, sm, jy, jx, c, C), a.dst_dtype, out);
+    }
+};
+
+/* sample_cubic's tap from a staged byte (aug__load_f64 of a uint8 value). */
+struct tap_staged {
+    const warp_args &a;
+    const img_t<int32_t> &im;
+    const int32_t *box;
+    const uint8_t *sm;
+    int c;
+    AUG_DEV double operator()(int32_t jy, int32_t jx) const {
+        return (double)stage_byte(im, box, sm, jy, jx, c, a.pix == STAGE_PLANAR ? 1 : (int)a.C);
+    }
+};
+
+/* The value tile: thread p's output values p, p + blockDim.x, ... of the tile's
+ * STAGE_PIXELS x C (channel c, pixel (x, y)): nearest (CUBIC false) or cubic. */
+template <bool CUBIC> struct tile_values {
+    const warp_args &a;
+    const int32_t *box;
+    const uint64_t *words;
+    AUG_DEV void operator()(uint32_t t, const img_t<int32_t> &, uint32_t, uint32_t, uint32_t, int C) const {
+        /* bicubic's lanes on x always (with NHWC's c fastest too, sm_100 spilled 16 bytes at 64 registers) */
+        const uint32_t cfast = CUBIC ? 0 : (uint32_t)a.cfast;
+        const uint8_t *sm = (const uint8_t *)words;
+        for (uint32_t v = threadIdx.x; v < STAGE_PIXELS * (uint32_t)C; v += blockDim.x) {
+            /* the tile's image, plane and corner found again for each value (opaque: not held
+             * in registers through the samples) */
+            const stage_tile k = stage_tile_of(a, opaque(t));
+            const uint32_t c = cfast ? v % (uint32_t)C : v / STAGE_PIXELS,
+                           p = cfast ? v / (uint32_t)C : v % STAGE_PIXELS;
+            const uint32_t x = k.tx0 + p % STAGE_TX, y = k.ty0 + p / STAGE_TX;
+            if (x >= (uint32_t)a.Wt || y >= (uint32_t)a.Ht) continue;
+            const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
+            const int32_t oc = im.c + (int32_t)c; /* the output channel: a planar image's plane is one */
+            const pos<int32_t> o = {(int32_t)k.n, oc, (int32_t)y, (int32_t)x};
+            if (CUBIC) {
+                const tap_staged g = {a, im, box, sm, (int)c};
+                cubic<false, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, im.s(), o, g);
+            } else {
+                const copy_staged g = {a, im, box, sm, (int)c, C};
+                nearest<false, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, out_at<int32_t>(a, o), g);
+            }
+        }
+    }
+};
+
+/* The staged kernels of uint8 sources: nearest (the box one tap after the
+ * cells' floors, one sample a pixel) and bicubic (one tap before, two after,
+ * s samples a side). */
+AUG_GLOBAL void aug__k_warp_nearest_u8_tile(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_values<false> f = {a, box, words};
+    stage_tiles(a, words, box, false, 0, 1, f);
+}
+AUG_GLOBAL void aug__k_warp_cubic_u8_tile(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_values<true> f = {a, box, words};
+    stage_tiles(a, words, box, true, 1, 2, f);
+}
