@@ -444,6 +444,7 @@ template <typename I> struct copy_global {
  *                                             a pixel per thread spilled 28-52 bytes)
  *   aug__k_warp_f32_tile        60 58 56 54   4 blocks (50%; 24 KiB a block, 100 of
  *                                             sm_90's 228; sm_75 2 blocks)
+ *   aug__k_warp_persp_f32_tile  64 64 64 58   4 blocks (50%; as the two above)
  *   aug__k_warp_nearest_u8_tile 58 56 57 40   4 blocks (50%; warp_stage_interp.cuh)
  *   aug__k_warp_cubic_u8_tile   64 64 64 64   4 blocks (50%; no spill: its lanes on x
  *                                             for NHWC too, its tile found again per value)
@@ -661,7 +662,7 @@ static int index32(const warp_args *a, const wimg *img, int64_t n, int64_t threa
 
 /* The staged kernels (warp_stage*.cuh): none, the fixed-point affine and
  * perspective ones, the float32 affine one, the uint8 nearest and bicubic ones. */
-enum { STAGE_NONE = 0, STAGE_U8, STAGE_PERSP_U8, STAGE_F32, STAGE_NEAREST_U8, STAGE_CUBIC_U8 };
+enum { STAGE_NONE = 0, STAGE_U8, STAGE_PERSP_U8, STAGE_F32, STAGE_PERSP_F32, STAGE_NEAREST_U8, STAGE_CUBIC_U8 };
 
 /* Launches the kernel of (proj, mode, narrow, stage). */
 static aug_status launch(const char *func, int proj, int mode, int narrow, int stage, aug__cuda_grid g,
@@ -674,6 +675,7 @@ static aug_status launch(const char *func, int proj, int mode, int narrow, int s
     } while (0)
     if (stage == STAGE_PERSP_U8) WARP_LAUNCH(aug__k_warp_persp_u8_tile);
     if (stage == STAGE_F32) WARP_LAUNCH(aug__k_warp_f32_tile);
+    if (stage == STAGE_PERSP_F32) WARP_LAUNCH(aug__k_warp_persp_f32_tile);
     if (stage == STAGE_CUBIC_U8) WARP_LAUNCH(aug__k_warp_cubic_u8_tile);
     if (stage == STAGE_NEAREST_U8) WARP_LAUNCH(aug__k_warp_nearest_u8_tile);
     if (stage) WARP_LAUNCH(aug__k_warp_u8_tile);
@@ -771,10 +773,10 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     }
     /* the staged paths, a block per tile of STAGE_TX x STAGE_TY outputs of a plane
      * (warp_stage*.cuh): fixed point (affine or perspective), float32 -> float32
-     * affine (4-byte aligned), or affine nearest / bicubic of uint8 sources (any
+     * (affine or perspective, 4-byte aligned), or affine nearest / bicubic of uint8 sources (any
      * output dtype), of packed pixels (column stride C elements, 1-4 channels of
      * channel stride 1) or planes of 1-element columns (CHW) */
-    int f32 = narrow && !proj && mode == WARP_GENERIC && !a.nearest && a.dst_dtype == AUG_FLOAT32;
+    int f32 = narrow && mode == WARP_GENERIC && !a.nearest && a.dst_dtype == AUG_FLOAT32;
     for (int64_t k = 0; f32 && k < p->n; k++)
         f32 = img[k].kind == AUG__WARP_FLOAT && img[k].dtype == AUG_FLOAT32 &&
               (((uintptr_t)img[k].base | (uintptr_t)img[k].sh | (uintptr_t)img[k].sc) & 3) == 0;
@@ -782,7 +784,7 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     for (int64_t k = 0; interp8 && k < p->n; k++) interp8 = img[k].dtype == AUG__CT_UINT8;
     const int64_t el = f32 ? 4 : 1;
     int stage = !narrow                 ? STAGE_NONE
-                : f32                   ? STAGE_F32
+                : f32                   ? (proj ? STAGE_PERSP_F32 : STAGE_F32)
                 : interp8 && a.nearest  ? STAGE_NEAREST_U8
                 : interp8               ? STAGE_CUBIC_U8
                 : mode != WARP_U8       ? STAGE_NONE

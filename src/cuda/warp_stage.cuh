@@ -110,7 +110,7 @@ AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0
  * coordinates are clamped to [-4, side + 4] first, which keeps the box (it is
  * clamped to the image) and their floors in range. */
 AUG_DEV void stage_box_persp(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C,
-                             int32_t *box, uint64_t *scratch) {
+                             int32_t *box, uint64_t *scratch, int bytes) {
     const stage_span t = stage_corners(a, tx0, ty0, im.s());
     volatile double *uv = (volatile double *)(void *)scratch; /* the corners' (u, v): fewer live registers */
     AUG_NO_UNROLL
@@ -129,7 +129,7 @@ AUG_DEV void stage_box_persp(const warp_args &a, const img_t<int32_t> &im, int32
         const double u = uv[2 * k], v = uv[2 * k + 1];
         x0 = u < x0 || u != u ? u : x0, x1 = u > x1 ? u : x1, y0 = v < y0 ? v : y0, y1 = v > y1 ? v : y1;
     }
-    stage_fit(im, x0, x1, y0, y1, C, 0, 2, box, STAGE_BYTES); /* bilinear taps */
+    stage_fit(im, x0, x1, y0, y1, C, 0, 2, box, bytes); /* bilinear taps */
 }
 
 /* The first byte of box row y's pixels (column x0) in global memory. */
@@ -363,7 +363,7 @@ template <bool PROJ, typename S> AUG_DEV void stage_values(const warp_args &a, u
             const int32_t tx0 = (int32_t)k.tx0, ty0 = (int32_t)k.ty0, C = a.pix == STAGE_PLANAR ? 1 : (int32_t)a.C;
             const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
             tile[0] = tx0, tile[1] = ty0, tile[2] = (int32_t)k.n, tile[3] = im.c, tile[4] = C;
-            if (PROJ) stage_box_persp(a, im, tx0, ty0, E * (int)C, box, words);
+            if (PROJ) stage_box_persp(a, im, tx0, ty0, E * (int)C, box, words, S::BYTES);
             else stage_box(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, S::BYTES); /* bilinear taps */
         }
         __syncthreads();

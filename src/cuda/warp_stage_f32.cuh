@@ -1,6 +1,8 @@
-/* cuda/warp_stage_f32.cuh: the float32 affine warp's staged path
- * (aug__k_warp_f32_tile; included by cuda/warp.cu after cuda/warp_stage.cuh,
- * whose per-value staged path it instantiates).
+/* cuda/warp_stage_f32.cuh: the float32 warps' staged path, affine
+ * (aug__k_warp_f32_tile) and perspective (aug__k_warp_persp_f32_tile; its box
+ * from stage_box_persp's corners, as the fixed-point perspective warp's);
+ * included by cuda/warp.cu after cuda/warp_stage.cuh, whose per-value staged
+ * path it instantiates.
  *
  * For float32 images warped bilinearly into float32 (every image of the
  * launch of kind AUG__WARP_FLOAT), packed pixels (HWC: channel stride 4 bytes,
@@ -58,4 +60,11 @@ AUG_GLOBAL void aug__k_warp_f32_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_F32_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N + 5);
     stage_values<false, stage_f32>(a, words, box);
+}
+
+/* The float32 perspective warp's staged kernel. */
+AUG_GLOBAL void aug__k_warp_persp_f32_tile(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_F32_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N + 5);
+    stage_values<true, stage_f32>(a, words, box);
 }

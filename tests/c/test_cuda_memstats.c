@@ -386,7 +386,7 @@ static void test_warp_interp(void **state) {
         }
 }
 
-/* The uint8 perspective warp (aug__k_warp_persp_u8_tile): mild and strong
+/* The uint8 and float32 perspective warps (aug__k_warp_persp_u8_tile, _f32_tile): mild and strong
  * homographies, rotated, s = 2, a horizon through the output (w <= 0 in its
  * first rows: those tiles stage nothing). */
 static void test_warp_perspective(void **state) {
@@ -395,14 +395,18 @@ static void test_warp_perspective(void **state) {
     if (!have_counter()) skip();
     static const double mild[2] = {0.0008, -0.0005}, tilt[2] = {0.001, 0.0007}, strong[2] = {0.003, 0.002},
                         turn[2] = {-0.0009, 0.0011}, horizon[2] = {0.0, 0.012};
-    const char *k = "aug__k_warp_persp_u8_tile";
-    for (int chw = 0; chw < 2; chw++) {
-        check_warp_gen_case("mild", AUG_UINT8, AUG_WARP_LINEAR, 0.0, 1.0, 0.0, 0.0, 1, chw, mild, 0.5, k);
-        check_warp_gen_case("rotated 30", AUG_UINT8, AUG_WARP_LINEAR, 30.0, 1.14, 0.0, 0.0, 1, chw, tilt, 0.5, k);
-        check_warp_gen_case("rotated 45, s = 2", AUG_UINT8, AUG_WARP_LINEAR, 45.0, 1.0, 0.0, 0.0, 2, chw, turn, 0.5, k);
-        check_warp_gen_case("strong", AUG_UINT8, AUG_WARP_LINEAR, 10.0, 1.0, 0.0, 0.0, 1, chw, strong, 0.5, k);
-        check_warp_gen_case("horizon", AUG_UINT8, AUG_WARP_LINEAR, 0.0, 1.0, 0.0, 0.0, 1, chw, horizon, 0.5, k);
-    }
+    static const aug_dtype dts[2] = {AUG_UINT8, AUG_FLOAT32};
+    static const char *const kernels[2] = {"aug__k_warp_persp_u8_tile", "aug__k_warp_persp_f32_tile"};
+    for (int d = 0; d < 2; d++)
+        for (int chw = 0; chw < 2; chw++) {
+            const aug_dtype t = dts[d];
+            const char *k = kernels[d];
+            check_warp_gen_case("mild", t, AUG_WARP_LINEAR, 0.0, 1.0, 0.0, 0.0, 1, chw, mild, 0.5, k);
+            check_warp_gen_case("rotated 30", t, AUG_WARP_LINEAR, 30.0, 1.14, 0.0, 0.0, 1, chw, tilt, 0.5, k);
+            check_warp_gen_case("rotated 45, s = 2", t, AUG_WARP_LINEAR, 45.0, 1.0, 0.0, 0.0, 2, chw, turn, 0.5, k);
+            check_warp_gen_case("strong", t, AUG_WARP_LINEAR, 10.0, 1.0, 0.0, 0.0, 1, chw, strong, 0.5, k);
+            check_warp_gen_case("horizon", t, AUG_WARP_LINEAR, 0.0, 1.0, 0.0, 0.0, 1, chw, horizon, 0.5, k);
+        }
 }
 
 /* The float32 affine warp, float32 -> float32 (aug__k_warp_f32_tile). */

@@ -55,7 +55,7 @@ def test_pixel_path_equals_cpu(C):
                     assert outs[0].tobytes() == outs[1].tobytes(), (name, border, s, layout)
 
 
-@pytest.mark.parametrize("kind", ["perspective uint8", "affine float32"])
+@pytest.mark.parametrize("kind", ["perspective uint8", "affine float32", "perspective float32"])
 @pytest.mark.parametrize("C", [1, 3, 4])
 def test_staged_values_equal_cpu(kind, C):
     rng = np.random.default_rng(60 + C)

@@ -228,9 +228,9 @@ static void run_staged_cubic(ph_run *r, const ph_case *c) {
  * (0.5-1.5), a horizon through the output (w <= 0 above it: those samples the
  * background, the tiles across it staging nothing, the ones next to it boxes
  * over the budget), on the rotations, zooms, borders, samples, channels, views
- * and layouts of run_staged. */
-static void run_staged_persp(ph_run *r, const ph_case *c) {
-    (void)c;
+ * and layouts of run_staged; dt: uint8 (fixed point, 16 KiB boxes) or float32
+ * (float32 -> float32, 24 KiB). */
+static void staged_persp(ph_run *r, aug_dtype dt, uint64_t seed) {
     static const double angles[4] = {0.0, 30.0, 90.0, 160.0};
     static const double pw[4][2] = {{0.003, -0.002}, {-0.012, 0.01}, {0.001, 0.06}, {0.03, 0.0}};
     static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {41, 67}};
@@ -240,17 +240,28 @@ static void run_staged_persp(ph_run *r, const ph_case *c) {
             for (int64_t C = 1; C <= 4; C++, k++) {
                 const int64_t *o = outs[k % 3];
                 const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
-                check_staged_ex(r, AUG_UINT8, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom,
+                check_staged_ex(r, dt, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom,
                                 (k % 2 ? 9.5 : -4.25), (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3,
-                                k % 5, 100 + (uint64_t)k, pw[(a + k) % 4]);
+                                k % 5, seed + (uint64_t)k, pw[(a + k) % 4]);
             }
     /* outputs larger than the source, shrinks of 3-4x about the 16 KiB budget */
     for (int border = 0; border < 4; border++)
-        check_staged_ex(r, AUG_UINT8, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3,
-                        140 + (uint64_t)border, pw[border]);
+        check_staged_ex(r, dt, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3,
+                        seed + 40 + (uint64_t)border, pw[border]);
     for (int i = 0; i < 4; i++)
-        check_staged_ex(r, AUG_UINT8, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / (3.0 + 0.5 * i), 3.0, -2.0, 0, i,
-                        1 + i % 2, i % 2, i == 3 ? 4 : 0, 150 + (uint64_t)i, pw[i % 2]);
+        check_staged_ex(r, dt, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / (3.0 + 0.5 * i), 3.0, -2.0, 0, i,
+                        1 + i % 2, i % 2, i == 3 ? 4 : 0, seed + 50 + (uint64_t)i, pw[i % 2]);
+}
+
+static void run_staged_persp(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_persp(r, AUG_UINT8, 100);
+}
+
+/* The float32 perspective warp (aug__k_warp_persp_f32_tile). */
+static void run_staged_persp_f32(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_persp(r, AUG_FLOAT32, 300);
 }
 
 /* The float32 affine warp (float32 -> float32): run_staged's rotations, zooms,
@@ -287,5 +298,7 @@ static const ph_case CASES[] = {
     {"warp/staged_cubic", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_cubic},
     {"warp/staged_persp", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_persp},
     {"warp/staged_f32", AUG__FAMILY_WARP, -1, 1u << AUG_FLOAT32, 0, 3, NULL, PH_BOUND_EXACT, run_staged_f32},
+    {"warp/staged_persp_f32", AUG__FAMILY_WARP, -1, 1u << AUG_FLOAT32, 0, 3, NULL, PH_BOUND_EXACT,
+     run_staged_persp_f32},
 };
 const ph_case_list ph_cases_warp = {CASES, sizeof CASES / sizeof CASES[0]};
