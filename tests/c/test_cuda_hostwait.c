@@ -24,9 +24,6 @@
  * aug_tensor_to from the CPU) goes through the staging ring and a copy within the
  * device is queued: no host wait behind a busy stream, the host buffer reusable at
  * once; uploads past the ring's size and larger uploads stay right. */
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,24 +44,9 @@ enum { TRIES = 6, QUEUED = 640 };
 typedef long long (*waits_fn)(const char **last);
 static waits_fn host_waits;
 
-static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    if (info->dlpi_name && strstr(info->dlpi_name, "libaug_cuda")) {
-        snprintf((char *)data, 4096, "%s", info->dlpi_name);
-        return 1;
-    }
-    return 0;
-}
-
 /* The emulated module's counter, or NULL on a GPU (whose module has none). */
 static waits_fn counter(void) {
-    if (host_waits) return host_waits;
-    char path[4096] = "";
-    dl_iterate_phdr(find_module, path);
-    void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-    if (h) host_waits = (waits_fn)(void (*)(void))dlsym(h, "aug_emu_host_waits");
-    const char *b = getenv("AUG_CUDA_BACKEND");
-    if (!host_waits && b && strcmp(b, "emu") == 0) fail_msg("the emulated module (%s) has no aug_emu_host_waits", path);
+    if (!host_waits) host_waits = (waits_fn)(void (*)(void))th_emu_symbol("aug_emu_host_waits");
     return host_waits;
 }
 

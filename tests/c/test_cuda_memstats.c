@@ -23,9 +23,6 @@
  * the float32 and float64 blurs' tiles (Gaussian and box; 0.25 before), which must
  * also reach the image families' memory efficiency of 0.5.
  * On a GPU (no counter) the test skips. */
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,31 +49,14 @@ static reset_fn ms_reset;
 static report_fn ms_report;
 static kernel_fn ms_kernel;
 
-static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    if (info->dlpi_name && strstr(info->dlpi_name, "libaug_cuda")) {
-        snprintf((char *)data, 4096, "%s", info->dlpi_name);
-        return 1;
-    }
-    return 0;
-}
-
 /* 1 when the loaded module is the emulated one with the counter; fails the test
  * when it should be (AUG_CUDA_BACKEND=emu) and is not. */
 static int have_counter(void) {
     if (ms_report) return 1;
-    char path[4096] = "";
-    dl_iterate_phdr(find_module, path);
-    void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-    if (h) {
-        ms_enable = (enable_fn)(void (*)(void))dlsym(h, "aug_emu_memstats_enable");
-        ms_reset = (reset_fn)(void (*)(void))dlsym(h, "aug_emu_memstats_reset");
-        ms_report = (report_fn)(void (*)(void))dlsym(h, "aug_emu_memstats_report");
-        ms_kernel = (kernel_fn)(void (*)(void))dlsym(h, "aug_emu_memstats_kernel");
-    }
-    const char *b = getenv("AUG_CUDA_BACKEND");
-    if ((!ms_enable || !ms_reset || !ms_report || !ms_kernel) && b && strcmp(b, "emu") == 0)
-        fail_msg("the emulated module (%s) has no aug_emu_memstats_* counter", path);
+    ms_enable = (enable_fn)(void (*)(void))th_emu_symbol("aug_emu_memstats_enable");
+    ms_reset = (reset_fn)(void (*)(void))th_emu_symbol("aug_emu_memstats_reset");
+    ms_report = (report_fn)(void (*)(void))th_emu_symbol("aug_emu_memstats_report");
+    ms_kernel = (kernel_fn)(void (*)(void))th_emu_symbol("aug_emu_memstats_kernel");
     return ms_enable && ms_reset && ms_report && ms_kernel;
 }
 

@@ -10,11 +10,8 @@
  * byte for byte: a value wrong at either end, or a byte written outside the
  * view, fails. The buffer's bytes have bit 6 clear, so no float is NaN or
  * infinite and raw bytes compare exactly. On the emulated device the fast
- * kernels must have run (aug_emu_launches, found with dlsym in the loaded
+ * kernels must have run (aug_emu_launches, th_emu_launches: dlsym in the loaded
  * module) for aligned views, and not for views misaligned to their element. */
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,30 +29,6 @@ static const int64_t LENS[] = {0, 1, 15, 16, 17, MAXN};
 
 /* ---- the emulator's launch counts ---------------------------------------------------- */
 
-typedef long long (*launches_fn)(const char *name);
-
-static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    if (info->dlpi_name && strstr(info->dlpi_name, "libaug_cuda")) {
-        snprintf((char *)data, 4096, "%s", info->dlpi_name);
-        return 1;
-    }
-    return 0;
-}
-
-/* Launches so far of kernel `name`, or -1 on a GPU (whose module counts none). */
-static long long launches(const char *name) {
-    static launches_fn fn;
-    if (!fn) {
-        char path[4096] = "";
-        dl_iterate_phdr(find_module, path);
-        void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-        if (h) fn = (launches_fn)(void (*)(void))dlsym(h, "aug_emu_launches");
-        const char *b = getenv("AUG_CUDA_BACKEND");
-        if (!fn && b && strcmp(b, "emu") == 0) fail_msg("the emulated module (%s) has no aug_emu_launches", path);
-    }
-    return fn ? fn(name) : -1;
-}
 
 /* ---- one buffer on both devices -------------------------------------------------------- */
 
@@ -152,7 +125,7 @@ static void test_cast(void **state) {
     pair_new(&p, 2);
     for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
         const aug_dtype s = pairs[pi][0], t = pairs[pi][1];
-        const long long before = launches("aug__k_castv");
+        const long long before = th_emu_launches("aug__k_castv");
         for (size_t li = 0; li < sizeof LENS / sizeof LENS[0]; li++)
             for (int64_t off = 0; off < 16; off++)
                 for (int64_t off2 = 0; off2 < 16; off2 += 3) {
@@ -170,7 +143,7 @@ static void test_cast(void **state) {
         /* the vector kernel serves copies and the casts to or from uint8 or float32 (docs/cuda.md);
          * the other pairs take the strided kernel */
         const int vec = s == t || s == AUG_UINT8 || t == AUG_UINT8 || s == AUG_FLOAT32 || t == AUG_FLOAT32;
-        if (before >= 0) assert_int_equal(launches("aug__k_castv") > before, vec);
+        if (before >= 0) assert_int_equal(th_emu_launches("aug__k_castv") > before, vec);
     }
     pair_free(&p);
 }
@@ -189,7 +162,7 @@ static void test_fill(void **state) {
         for (size_t li = 0; li < sizeof LENS / sizeof LENS[0]; li++)
             for (int64_t off = 0; off < 16; off++) {
                 const int64_t n = LENS[li];
-                const long long before = launches("aug__k_fillv");
+                const long long before = th_emu_launches("aug__k_fillv");
                 for (int d = 0; d < 2; d++) {
                     aug_tensor *a = view(&p, d, 0, off, n, t);
                     assert_int_equal(aug_fill(a, &v), AUG_OK);
@@ -198,7 +171,7 @@ static void test_fill(void **state) {
                 char what[64];
                 snprintf(what, sizeof what, "fill %s", aug_dtype_name(t));
                 pair_check(&p, what, n, off);
-                if (before >= 0 && n > 0) assert_int_equal(launches("aug__k_fillv") - before, off % sz == 0);
+                if (before >= 0 && n > 0) assert_int_equal(th_emu_launches("aug__k_fillv") - before, off % sz == 0);
             }
     }
     pair_free(&p);
@@ -215,7 +188,7 @@ static void test_random(void **state) {
     aug_rng *rng[2] = {aug_rng_new(CPU, &seed), aug_rng_new(TH_CUDA0, &seed)};
     assert_non_null(rng[0]);
     assert_non_null(rng[1]);
-    const long long before = launches("aug__k_randomv");
+    const long long before = th_emu_launches("aug__k_randomv");
     for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
         for (size_t li = 0; li < sizeof LENS / sizeof LENS[0]; li++)
             for (int64_t off = 0; off < 16; off++) {
@@ -229,7 +202,7 @@ static void test_random(void **state) {
                 snprintf(what, sizeof what, "uniform %s", aug_dtype_name(types[ti]));
                 pair_check(&p, what, n, off);
             }
-    if (before >= 0) assert_true(launches("aug__k_randomv") > before);
+    if (before >= 0) assert_true(th_emu_launches("aug__k_randomv") > before);
     aug_rng_free(rng[0]), aug_rng_free(rng[1]);
     pair_free(&p);
 }

@@ -10,7 +10,6 @@ runtime (AUG_CUDA_BACKEND=emu); the results are the CPU's, also when the host ar
 overwritten right after the call (the staging ring holds its own copy). A larger upload still
 waits, and is still right."""
 
-import gc
 import io
 
 import numpy as np
@@ -19,7 +18,7 @@ import pytest
 import augpy
 from augpy import _augpy
 from augpy.image import CutMix, DecodeWarp, ImageNetTrain, Mixup, MixUp, RandomErasing
-from conftest import DECODE_ENGINE, ON_CUDA, emulated_runtime, host_tensor
+from conftest import DECODE_ENGINE, ON_CUDA, host_tensor, host_waits_of
 
 pytestmark = pytest.mark.skipif(not ON_CUDA, reason="the suite's device is the CPU")
 
@@ -31,30 +30,19 @@ def behind_busy_stream(fn, tries=6):
     """(host waits, result) of fn() called behind a busy stream: the stream is kept busy longer
     until it was still busy when fn returned (a call that counted a wait ends the tries; one that
     waited without counting leaves the stream idle every time and fails)."""
-    lib = emulated_runtime()
-    if lib is None:
-        pytest.skip("needs the emulated CUDA module (its count of host waits)")
     if not _BUSY:
         _BUSY.append(augpy.array_to_tensor(np.zeros(1 << 20, np.float32)))
     reps = 8
     for _ in range(tries):
-        # objects of earlier tests freed by the collector inside fn (a decoder waits for its
-        # last uploads) would count their waits here: collect them first, none during fn
-        gc.collect()
-        augpy.synchronize()
-        for _ in range(reps):
-            _augpy.fill(1.0, _BUSY[0])
-        busy_done = augpy.CudaEvent()
-        busy_done.record()
-        gc.disable()
-        try:
-            w0 = lib.aug_emu_host_waits(None)
+        def busy_then_fn(reps=reps):
+            for _ in range(reps):  # queued: no host wait
+                _augpy.fill(1.0, _BUSY[0])
+            busy_done = augpy.CudaEvent()
+            busy_done.record()
             out = fn()
-            waits = lib.aug_emu_host_waits(None) - w0
-        finally:
-            gc.enable()
-        still_busy = not busy_done.query()
-        augpy.synchronize()
+            return out, not busy_done.query()  # a query does not wait
+
+        waits, (out, still_busy) = host_waits_of(busy_then_fn)
         if waits or still_busy:
             return waits, out
         reps *= 4

@@ -1,4 +1,7 @@
 /* th_cuda.c: the CUDA parity tests' shared helpers (th_cuda.h). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +14,32 @@
 #include "helpers/th_cuda.h"
 
 const aug_device TH_CUDA0 = {AUG_DEVICE_CUDA, 0};
+
+static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    if (info->dlpi_name && strstr(info->dlpi_name, "libaug_cuda")) {
+        snprintf((char *)data, 4096, "%s", info->dlpi_name);
+        return 1;
+    }
+    return 0;
+}
+
+void *th_emu_symbol(const char *name) {
+    char path[4096] = "";
+    dl_iterate_phdr(find_module, path);
+    void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    void *sym = h ? dlsym(h, name) : NULL;
+    const char *b = getenv("AUG_CUDA_BACKEND");
+    if (!sym && b && strcmp(b, "emu") == 0) fail_msg("the emulated module (%s) has no %s", path, name);
+    return sym;
+}
+
+long long th_emu_launches(const char *name) {
+    typedef long long (*launches_fn)(const char *);
+    static launches_fn fn;
+    if (!fn) fn = (launches_fn)(void (*)(void))th_emu_symbol("aug_emu_launches");
+    return fn ? fn(name) : -1;
+}
 
 int th_have_cuda(void) {
     if (aug_device_count(AUG_DEVICE_CUDA) > 0) return 1;

@@ -27,6 +27,14 @@ int th_threads_1024(void **state);
 int th_threads_auto(void **state);
 #define AT_1024(t) cmocka_unit_test_setup_teardown(t, th_threads_1024, th_threads_auto)
 
+/* The loaded CUDA module's symbol `name` (the emulation's test hooks, aug_emu_*,
+ * found with dlsym in the module already loaded), or NULL where it has none (a
+ * GPU's module); under AUG_CUDA_BACKEND=emu a missing hook fails the test. */
+void *th_emu_symbol(const char *name);
+/* The emulator's launches so far of kernel `name` (aug_emu_launches), or -1 on a
+ * GPU. */
+long long th_emu_launches(const char *name);
+
 /* A float32 1-D tensor of the n values v on dev. */
 aug_tensor *th_floats_on(const float *v, int64_t n, aug_device dev);
 /* A tensor of dtype dt and the given shape on dev holding the doubles v (C

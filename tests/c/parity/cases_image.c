@@ -12,9 +12,6 @@
  * source plane); bicubic, affine and perspective, on every option and dtype pair.
  * The float blurs' tiles (blur/float_tiles) must reach the 32-bit kernels, or with
  * AUG_EMU_BLUR_INDEX64=1 the 64-bit ones (the emulator's launch counts). */
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -230,30 +227,6 @@ static void run_blur_gaussian(ph_run *r, const ph_case *c) {
     }
 }
 
-/* The emulator's launches so far of kernel `name` (aug_emu_launches, found with
- * dlsym in the loaded module), or -1 on a GPU. */
-static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    if (info->dlpi_name && strstr(info->dlpi_name, "libaug_cuda")) {
-        snprintf((char *)data, 4096, "%s", info->dlpi_name);
-        return 1;
-    }
-    return 0;
-}
-static long long emu_launches(const char *name) {
-    typedef long long (*launches_fn)(const char *);
-    static launches_fn fn;
-    if (!fn) {
-        char path[4096] = "";
-        dl_iterate_phdr(find_module, path);
-        void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-        if (h) fn = (launches_fn)(void (*)(void))dlsym(h, "aug_emu_launches");
-        const char *b = getenv("AUG_CUDA_BACKEND");
-        if (!fn && b && strcmp(b, "emu") == 0) fail_msg("the emulated module (%s) has no aug_emu_launches", path);
-    }
-    return fn ? fn(name) : -1;
-}
-
 /* A Gaussian (ksize 0) or box blur of a view on both backends. */
 static void check_blur_view(ph_run *r, const char *what, const aug_tensor *im, const aug_tensor *gim, int ksize,
                             double sigma) {
@@ -283,7 +256,7 @@ static void run_blur_float_tiles(ph_run *r, const ph_case *c) {
     const char *kernels[6] = {"aug__k_blur_f32_v_tiled", "aug__k_blur_f32_h_tiled", "aug__k_blur_f64_v_tiled",
                               "aug__k_blur_f64_h_tiled", "aug__k_blur_v_tiled", "aug__k_blur_h_tiled"};
     long long before[6];
-    for (int k = 0; k < 6; k++) before[k] = emu_launches(kernels[k]);
+    for (int k = 0; k < 6; k++) before[k] = th_emu_launches(kernels[k]);
     const int64_t img[3] = {2, 37, 301}, planes[3] = {7, 19, 45};
     const double sig[4] = {0.7, 2.3, 7.5, 60.0};
     for (int k = 0; k < 4; k++) {
@@ -336,7 +309,7 @@ static void run_blur_float_tiles(ph_run *r, const ph_case *c) {
     }
     if (before[0] < 0) return; /* a GPU: no launch counts */
     for (int k = 0; k < 6; k++) { /* the 32-bit tiles, or only the 64-bit ones */
-        const long long ran = emu_launches(kernels[k]) - before[k];
+        const long long ran = th_emu_launches(kernels[k]) - before[k];
         if (index64 ? (k < 4 ? ran != 0 : ran == 0) : (k < 4 ? ran == 0 : ran != 0))
             fail_msg("blur/float_tiles (AUG_EMU_BLUR_INDEX64=%d): %s launched %lld times", index64, kernels[k], ran);
     }

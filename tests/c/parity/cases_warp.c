@@ -133,45 +133,38 @@ static void check_staged_all(ph_run *r, aug_dtype dt, aug_dtype odt, aug_interp 
     aug_tensor_free(hb), aug_tensor_free(hd), aug_tensor_free(gd);
 }
 
-/* The bilinear cases of source and output dtype dt. */
-static void check_staged_ex(ph_run *r, aug_dtype dt, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt,
-                            double angle, double zoom, double dx, double dy, int mirror, int border, int s, int hwc,
-                            int view, uint64_t seed, const double *persp) {
-    check_staged_all(r, dt, dt, AUG_WARP_LINEAR, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view,
-                     seed, persp);
-}
-
-/* The fixed-point affine warp's cases (uint8, affine). */
-static void check_staged(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle, double zoom,
-                         double dx, double dy, int mirror, int border, int s, int hwc, int view, uint64_t seed) {
-    check_staged_ex(r, AUG_UINT8, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view, seed, NULL);
-}
-
-/* The affine cases of uint8 sources with interpolation interp into dtype odt. */
-static void check_staged_as(ph_run *r, int64_t H, int64_t W, int64_t C, int64_t Ht, int64_t Wt, double angle,
-                            double zoom, double dx, double dy, int mirror, int border, int s, int hwc, int view,
-                            uint64_t seed, aug_interp interp, aug_dtype odt) {
-    check_staged_all(r, AUG_UINT8, odt, interp, H, W, C, Ht, Wt, angle, zoom, dx, dy, mirror, border, s, hwc, view,
-                     seed, NULL);
-}
-
-/* Rotations, mirrors, partial tiles and edges on 1-4 channels, every border. */
-static void run_staged(ph_run *r, const ph_case *c) {
-    (void)c;
-    static const double angles[5] = {0.0, 30.0, 45.0, 90.0, 180.0};
-    static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {8, 32}};
+/* The sweep of the staged cases: each of the n angles x every border x 1-4
+ * channels, case k taking its turn of the outputs (outs), zooms, shifts,
+ * mirrors, samples, layouts, views and pattern (seed + k); then outputs larger
+ * than the source, tiles over every edge and beyond it, on every border (seed +
+ * 40 + border). Sources dt, interpolation interp; mixed: every fifth case's
+ * output float32 or int16 (else dt); pw: the perspective warp's tilts, taking
+ * turns (NULL: the affine warp). */
+static void staged_sweep(ph_run *r, aug_dtype dt, aug_interp interp, const double *angles, int n,
+                         const int64_t (*outs)[2], int mixed, const double (*pw)[2], uint64_t seed) {
     int k = 0;
-    for (int a = 0; a < 5; a++)
+    for (int a = 0; a < n; a++)
         for (int border = 0; border < 4; border++)
             for (int64_t C = 1; C <= 4; C++, k++) {
                 const int64_t *o = outs[k % 3];
                 const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
-                check_staged(r, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom, (k % 2 ? 9.5 : -4.25),
-                             (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3, k % 5, (uint64_t)k);
+                const aug_dtype odt = mixed && k % 5 == 3 ? (k % 2 ? AUG_FLOAT32 : AUG_INT16) : dt;
+                check_staged_all(r, dt, odt, interp, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom,
+                                 (k % 2 ? 9.5 : -4.25), (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3,
+                                 k % 4 == 3, k % 5, seed + (uint64_t)k, pw ? pw[(a + k) % 4] : NULL);
             }
-    /* outputs larger than the source: tiles over every edge and beyond it */
     for (int border = 0; border < 4; border++)
-        check_staged(r, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3, 40 + (uint64_t)border);
+        check_staged_all(r, dt, dt, interp, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3,
+                         seed + 40 + (uint64_t)border, pw ? pw[border] : NULL);
+}
+
+static const double ANGLES[5] = {0.0, 30.0, 45.0, 90.0, 180.0};
+static const int64_t OUTS[3][2] = {{13, 37}, {29, 70}, {8, 32}};
+
+/* Rotations, mirrors, partial tiles and edges on 1-4 channels, every border. */
+static void run_staged(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_sweep(r, AUG_UINT8, AUG_WARP_LINEAR, ANGLES, 5, OUTS, 0, NULL, 0);
 }
 
 /* Shrinks of 3-5x on 4 channels: boxes of about 10 KiB (3x, unrotated) to 24 KiB
@@ -182,8 +175,9 @@ static void run_staged_fallback(ph_run *r, const ph_case *c) {
     static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
     for (int i = 0; i < 6; i++)
         for (int s = 1; s <= 2; s++)
-            check_staged(r, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4, s, i % 2,
-                         s == 2 && i > 2 ? 4 : 0, 60 + (uint64_t)i);
+            check_staged_all(r, AUG_UINT8, AUG_UINT8, AUG_WARP_LINEAR, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0,
+                             1.0 / inv[i], 3.0, -2.0, 0, i % 4, s, i % 2, s == 2 && i > 2 ? 4 : 0, 60 + (uint64_t)i,
+                             NULL);
 }
 
 /* The nearest and bicubic staged kernels of uint8 sources (warp_stage_interp.cuh):
@@ -193,26 +187,11 @@ static void run_staged_fallback(ph_run *r, const ph_case *c) {
  * than the source, and shrinks of 3-5x on 4 channels around the 16 KiB box
  * (bicubic's box is 3 taps wider than bilinear's). */
 static void staged_interp(ph_run *r, aug_interp interp) {
-    static const double angles[5] = {0.0, 30.0, 45.0, 90.0, 180.0};
-    static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {8, 32}};
-    int k = 0;
-    for (int a = 0; a < 5; a++)
-        for (int border = 0; border < 4; border++)
-            for (int64_t C = 1; C <= 4; C++, k++) {
-                const int64_t *o = outs[k % 3];
-                const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
-                const aug_dtype dt = k % 5 == 3 ? (k % 2 ? AUG_FLOAT32 : AUG_INT16) : AUG_UINT8;
-                check_staged_as(r, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom, (k % 2 ? 9.5 : -4.25),
-                                (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3, k % 5, (uint64_t)k,
-                                interp, dt);
-            }
-    for (int border = 0; border < 4; border++)
-        check_staged_as(r, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3, 40 + (uint64_t)border,
-                        interp, AUG_UINT8);
+    staged_sweep(r, AUG_UINT8, interp, ANGLES, 5, OUTS, 1, NULL, 0);
     static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
     for (int i = 0; i < 6; i++)
-        check_staged_as(r, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4, 1 + i % 2,
-                        i % 2, i > 2 ? 4 : 0, 60 + (uint64_t)i, interp, AUG_UINT8);
+        check_staged_all(r, AUG_UINT8, AUG_UINT8, interp, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0,
+                         -2.0, 0, i % 4, 1 + i % 2, i % 2, i > 2 ? 4 : 0, 60 + (uint64_t)i, NULL);
 }
 static void run_staged_nearest(ph_run *r, const ph_case *c) {
     (void)c;
@@ -234,23 +213,11 @@ static void staged_persp(ph_run *r, aug_dtype dt, uint64_t seed) {
     static const double angles[4] = {0.0, 30.0, 90.0, 160.0};
     static const double pw[4][2] = {{0.003, -0.002}, {-0.012, 0.01}, {0.001, 0.06}, {0.03, 0.0}};
     static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {41, 67}};
-    int k = 0;
-    for (int a = 0; a < 4; a++)
-        for (int border = 0; border < 4; border++)
-            for (int64_t C = 1; C <= 4; C++, k++) {
-                const int64_t *o = outs[k % 3];
-                const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
-                check_staged_ex(r, dt, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom,
-                                (k % 2 ? 9.5 : -4.25), (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3,
-                                k % 5, seed + (uint64_t)k, pw[(a + k) % 4]);
-            }
-    /* outputs larger than the source, shrinks of 3-4x about the 16 KiB budget */
-    for (int border = 0; border < 4; border++)
-        check_staged_ex(r, dt, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3,
-                        seed + 40 + (uint64_t)border, pw[border]);
+    staged_sweep(r, dt, AUG_WARP_LINEAR, angles, 4, outs, 0, pw, seed);
+    /* shrinks of 3-4x about the 16 KiB budget */
     for (int i = 0; i < 4; i++)
-        check_staged_ex(r, dt, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / (3.0 + 0.5 * i), 3.0, -2.0, 0, i,
-                        1 + i % 2, i % 2, i == 3 ? 4 : 0, seed + 50 + (uint64_t)i, pw[i % 2]);
+        check_staged_all(r, dt, dt, AUG_WARP_LINEAR, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / (3.0 + 0.5 * i),
+                         3.0, -2.0, 0, i, 1 + i % 2, i % 2, i == 3 ? 4 : 0, seed + 50 + (uint64_t)i, pw[i % 2]);
 }
 
 static void run_staged_persp(ph_run *r, const ph_case *c) {
@@ -270,25 +237,11 @@ static void run_staged_persp_f32(ph_run *r, const ph_case *c) {
  * 4x 36 KiB). */
 static void run_staged_f32(ph_run *r, const ph_case *c) {
     (void)c;
-    static const double angles[4] = {0.0, 30.0, 45.0, 90.0};
-    static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {8, 32}};
-    int k = 0;
-    for (int a = 0; a < 4; a++)
-        for (int border = 0; border < 4; border++)
-            for (int64_t C = 1; C <= 4; C++, k++) {
-                const int64_t *o = outs[k % 3];
-                const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : 1.0;
-                check_staged_ex(r, AUG_FLOAT32, 45 + k % 5, 77 - k % 7, C, o[0], o[1], angles[a], zoom,
-                                (k % 2 ? 9.5 : -4.25), (k % 3 ? -6.0 : 3.5), k % 5 == 2, border, 1 + k % 3, k % 4 == 3,
-                                k % 5, 200 + (uint64_t)k, NULL);
-            }
-    for (int border = 0; border < 4; border++)
-        check_staged_ex(r, AUG_FLOAT32, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3,
-                        240 + (uint64_t)border, NULL);
+    staged_sweep(r, AUG_FLOAT32, AUG_WARP_LINEAR, ANGLES, 4, OUTS, 0, NULL, 200);
     static const double inv[5] = {2.0, 2.5, 3.0, 4.0, 5.0};
     for (int i = 0; i < 5; i++)
-        check_staged_ex(r, AUG_FLOAT32, 200, 260, 3, 41, 67, i % 2 ? 0.0 : 15.0, 1.0 / inv[i], 3.0, -2.0, 0, i % 4,
-                        1 + i % 2, i % 2, i == 4 ? 4 : 0, 250 + (uint64_t)i, NULL);
+        check_staged_all(r, AUG_FLOAT32, AUG_FLOAT32, AUG_WARP_LINEAR, 200, 260, 3, 41, 67, i % 2 ? 0.0 : 15.0,
+                         1.0 / inv[i], 3.0, -2.0, 0, i % 4, 1 + i % 2, i % 2, i == 4 ? 4 : 0, 250 + (uint64_t)i, NULL);
 }
 
 static const ph_case CASES[] = {
