@@ -111,38 +111,23 @@ static aug_status op_sum(ctx *c) { return op_reduce(c, AUG_REDUCE_SUM); }
 static aug_status op_mean(ctx *c) { return op_reduce(c, AUG_REDUCE_MEAN); }
 static aug_status op_max(ctx *c) { return op_reduce(c, AUG_REDUCE_MAX); }
 static aug_status op_argmax(ctx *c) { return op_reduce(c, AUG_REDUCE_ARGMAX); }
-/* PIL's GaussianBlur of the N bytes as 4 planes of 128 x 128 (timm's range of radii). */
-static aug_status op_pil_blur(ctx *c) {
+/* A blur of the N values as 4 planes of 128 x 128: PIL's GaussianBlur (radius 1.7,
+ * timm's range of radii), the Gaussian blur (sigma 1.7) or the box blur (ksize 5). */
+enum { PIL_BLUR, GAUSS_BLUR, BOX_BLUR };
+static aug_status blur_planes(ctx *c, int kind) {
     const int64_t shape[3] = {4, 128, 128};
     aug_tensor *v = aug_tensor_reshape(c->a, 3, shape), *o = NULL;
     if (!v) return AUG_ERR_MEMORY;
-    aug_status st = aug_pil_gaussian_blur_single(v, 1.7, &o);
+    aug_status st = kind == PIL_BLUR     ? aug_pil_gaussian_blur_single(v, 1.7, &o)
+                    : kind == GAUSS_BLUR ? aug_gaussian_blur_single(v, 1.7, &o)
+                                         : aug_box_blur_single(v, 5, &o);
     aug_tensor_free(o);
     aug_tensor_free(v);
     return st;
 }
-
-/* The Gaussian blur (sigma 1.7) of the N bytes as 4 planes of 128 x 128. */
-static aug_status op_gauss_blur(ctx *c) {
-    const int64_t shape[3] = {4, 128, 128};
-    aug_tensor *v = aug_tensor_reshape(c->a, 3, shape), *o = NULL;
-    if (!v) return AUG_ERR_MEMORY;
-    aug_status st = aug_gaussian_blur_single(v, 1.7, &o);
-    aug_tensor_free(o);
-    aug_tensor_free(v);
-    return st;
-}
-
-/* The box blur (ksize 5) of the N values as 4 planes of 128 x 128. */
-static aug_status op_box_blur(ctx *c) {
-    const int64_t shape[3] = {4, 128, 128};
-    aug_tensor *v = aug_tensor_reshape(c->a, 3, shape), *o = NULL;
-    if (!v) return AUG_ERR_MEMORY;
-    aug_status st = aug_box_blur_single(v, 5, &o);
-    aug_tensor_free(o);
-    aug_tensor_free(v);
-    return st;
-}
+static aug_status op_pil_blur(ctx *c) { return blur_planes(c, PIL_BLUR); }
+static aug_status op_gauss_blur(ctx *c) { return blur_planes(c, GAUSS_BLUR); }
+static aug_status op_box_blur(ctx *c) { return blur_planes(c, BOX_BLUR); }
 
 /* Runs op on fresh tensors of dtypes ta (inputs, a of shape (rows, n / rows) reduced
  * along `axis`, or of n elements when rows is 0) and to (output) and checks its

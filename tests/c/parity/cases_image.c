@@ -159,19 +159,26 @@ static void run_blur_box(ph_run *r, const ph_case *c) {
     }
 }
 
+/* A Gaussian (ksize 0) or box blur of a view on both backends. */
+static void check_blur_view(ph_run *r, const char *what, const aug_tensor *im, const aug_tensor *gim, int ksize,
+                            double sigma) {
+    aug_tensor *rc = NULL, *gr = NULL;
+    if (ksize) {
+        assert_int_equal(aug_box_blur_single(im, ksize, &rc), AUG_OK);
+        assert_int_equal(aug_box_blur_single(gim, ksize, &gr), AUG_OK);
+    } else {
+        assert_int_equal(aug_gaussian_blur_single(im, sigma, &rc), AUG_OK);
+        assert_int_equal(aug_gaussian_blur_single(gim, sigma, &gr), AUG_OK);
+    }
+    ph_check(r, what, rc, gr);
+    aug_tensor_free(rc), aug_tensor_free(gr);
+}
+
 /* The 8-bit box's shared-memory tiles (src/cuda/blur.cu, 16 rows x the block's
  * threads): planes several tiles across and down with odd remainders, every
  * window of the exact path, many planes (the box takes one (C, H, W) image: its
  * planes are the batch), blocks of 8 and 5 threads (windows wider than the
  * tile), and a channels-last buffer seen as CHW (a permuted view). */
-static void check_box_view(ph_run *r, const char *what, const aug_tensor *im, const aug_tensor *gim, int ksize) {
-    aug_tensor *rc = NULL, *gr = NULL;
-    assert_int_equal(aug_box_blur_single(im, ksize, &rc), AUG_OK);
-    assert_int_equal(aug_box_blur_single(gim, ksize, &gr), AUG_OK);
-    ph_check(r, what, rc, gr);
-    aug_tensor_free(rc), aug_tensor_free(gr);
-}
-
 static void run_blur_box8_tiles(ph_run *r, const ph_case *c) {
     (void)c;
     const int64_t wide[3] = {2, 37, 301}, planes[3] = {7, 19, 45}, long_row[3] = {1, 18, 1100};
@@ -195,7 +202,7 @@ static void run_blur_box8_tiles(ph_run *r, const ph_case *c) {
     aug_tensor *v = aug_tensor_permute(im, perm), *gv = aug_tensor_permute(gim, perm);
     assert_non_null(v);
     assert_non_null(gv);
-    for (int k = 2; k <= AUG__BOX8_MAX; k += 7) check_box_view(r, "box uint8 HWC buffer as CHW", v, gv, k);
+    for (int k = 2; k <= AUG__BOX8_MAX; k += 7) check_blur_view(r, "box uint8 HWC buffer as CHW", v, gv, k, 0);
     aug_tensor_free(v), aug_tensor_free(gv), aug_tensor_free(im), aug_tensor_free(gim);
     for (int k = 0; k < 2; k++) { /* random sizes and windows */
         const int64_t rs[3] = {ph_range(r, 1, 6), ph_range(r, 1, 70), ph_range(r, 1, 600)};
@@ -225,21 +232,6 @@ static void run_blur_gaussian(ph_run *r, const ph_case *c) {
         const int64_t rs[3] = {ph_range(r, 1, 3), ph_range(r, 1, 24), ph_range(r, 1, 24)};
         check_blur(r, GAUSS, 3, rs, ALL[ph_range(r, 0, 12)], 0, 0.3 + (double)ph_range(r, 0, 40) / 10.0, NULL, 0);
     }
-}
-
-/* A Gaussian (ksize 0) or box blur of a view on both backends. */
-static void check_blur_view(ph_run *r, const char *what, const aug_tensor *im, const aug_tensor *gim, int ksize,
-                            double sigma) {
-    aug_tensor *rc = NULL, *gr = NULL;
-    if (ksize) {
-        assert_int_equal(aug_box_blur_single(im, ksize, &rc), AUG_OK);
-        assert_int_equal(aug_box_blur_single(gim, ksize, &gr), AUG_OK);
-    } else {
-        assert_int_equal(aug_gaussian_blur_single(im, sigma, &rc), AUG_OK);
-        assert_int_equal(aug_gaussian_blur_single(gim, sigma, &gr), AUG_OK);
-    }
-    ph_check(r, what, rc, gr);
-    aug_tensor_free(rc), aug_tensor_free(gr);
 }
 
 /* The generic blurs' shared-memory tiles (float taps: float32 sums for float32,
