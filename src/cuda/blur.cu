@@ -72,6 +72,8 @@ AUG_DEV pos_d blur_pos(const blur_args &a, int64_t i) {
 }
 
 AUG_DEV int64_t clampi(int64_t v, int64_t n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
+/* The 32-bit tiles' (blur_index32). */
+AUG_DEV int clampi(int v, int n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
 
 /* ---- GENERIC ---------------------------------------------------------------------- */
 
@@ -93,29 +95,30 @@ template <typename T, typename I, typename V> AUG_DEV T tap_sum(const double *w,
 }
 
 /* Value x of a pass's line (clamped to the line) from global memory: a column
- * of the source image converted to T, or a row of the T buffer. */
-template <typename T> struct col_val {
+ * of the source image converted to T, or a row of the T buffer. I: the index
+ * type (int64_t, or int for the 32-bit tiles). */
+template <typename T, typename I = int64_t> struct col_val {
     const char *col; /* the plane's column x */
-    int64_t H, rstride;
+    I H, rstride;
     int dtype;
-    AUG_DEV T operator()(int64_t r) const { return aug__load_as(col + clampi(r, H) * rstride, dtype, (T)0); }
+    AUG_DEV T operator()(I r) const { return aug__load_as(col + clampi(r, H) * rstride, dtype, (T)0); }
 };
 
-template <typename T> struct row_val {
+template <typename T, typename I = int64_t> struct row_val {
     const T *row;
-    int64_t W;
-    AUG_DEV T operator()(int64_t x) const { return AUG_LD(row + clampi(x, W)); }
+    I W;
+    AUG_DEV T operator()(I x) const { return AUG_LD(row + clampi(x, W)); }
 };
 
 /* The same from a shared-memory tile holding the line's values base .. base +
  * span - 1 (clamped when loaded); values outside the tile (the tails' edge
  * values) come from `line`. */
-template <typename T, typename L> struct tile_val {
+template <typename T, typename L, typename I = int64_t> struct tile_val {
     const T *sh;
-    int64_t base, span, stride; /* sh[(x - base) * stride] */
+    I base, span, stride; /* sh[(x - base) * stride] */
     L line;
-    AUG_DEV T operator()(int64_t x) const {
-        const int64_t k = x - base;
+    AUG_DEV T operator()(I x) const {
+        const I k = x - base;
         return k >= 0 && k < span ? sh[k * stride] : line(x);
     }
 };
@@ -239,11 +242,11 @@ template <typename V, typename I> AUG_DEV float gauss8_sum(const pass_d &t, cons
     return acc;
 }
 
-struct col8_val {
-    const uint8_t *col;
-    int64_t H, W;
+template <typename I = int64_t> struct col8_val {
+    const uint8_t *col; /* the plane's column x */
+    I H, W;
     unsigned flip;
-    AUG_DEV float operator()(int64_t r) const { return (float)(uint8_t)(AUG_LD(col + clampi(r, H) * W) ^ flip); }
+    AUG_DEV float operator()(I r) const { return (float)(uint8_t)(AUG_LD(col + clampi(r, H) * W) ^ flip); }
 };
 
 template <typename V, typename I> AUG_DEV float v_gauss8(const blur_args &a, const pass_d &t, I y, const V &val) {
@@ -268,7 +271,7 @@ AUG_GLOBAL void aug__k_blur_gauss8_v(blur_args a) {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
         pos_d p = blur_pos(a, i);
         if (p.im->copy) continue;
-        col8_val val = {(const uint8_t *)a.src + p.plane * a.H * a.W + p.x, a.H, a.W, a.flip};
+        col8_val<> val = {(const uint8_t *)a.src + p.plane * a.H * a.W + p.x, a.H, a.W, a.flip};
         AUG_ST((float *)a.buf + i, v_gauss8(a, p.im->v, p.y, val));
     }
 }
@@ -323,7 +326,7 @@ template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_
         for (int64_t y = y0; x < a.W && y < y0 + TILE_ROWS && y < a.H; y++) {
             T *out = (T *)a.buf + q * hw + y * a.W + x;
             if constexpr (GAUSS8) {
-                tile_val<T, col8_val> val = {sh + threadIdx.x, base, span, tw,
+                tile_val<T, col8_val<>> val = {sh + threadIdx.x, base, span, tw,
                                              {(const uint8_t *)col, a.H, a.W, a.flip}};
                 AUG_ST(out, (T)v_gauss8(a, t, y, val));
             } else {
@@ -372,35 +375,6 @@ template <typename T, int GAUSS8> AUG_GLOBAL_BOUNDED(TILED_THREADS) void aug__k_
  * gauss8_h 57 / 48 / 56 / 56, f32_v 63 / 63 / 64 / 60, f32_h 64 / 64 / 62 / 48,
  * f64_v 63 / 63 / 63 / 60, f64_h 64 / 64 / 64 / 63. One kernel name per type: the
  * emulation's register table holds one count per name. */
-AUG_DEV int clamp32(int v, int n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
-
-struct col8_val32 {
-    const uint8_t *col; /* the plane's column x */
-    int H, W;
-    unsigned flip;
-    AUG_DEV float operator()(int r) const { return (float)(uint8_t)(AUG_LD(col + clamp32(r, H) * W) ^ flip); }
-};
-template <typename T> struct col_val32 {
-    const char *col; /* the plane's column x */
-    int H, rstride;
-    int dtype;
-    AUG_DEV T operator()(int r) const { return aug__load_as(col + clamp32(r, H) * rstride, dtype, (T)0); }
-};
-template <typename T> struct row_val32 {
-    const T *row;
-    int W;
-    AUG_DEV T operator()(int x) const { return AUG_LD(row + clamp32(x, W)); }
-};
-template <typename T, typename L> struct tile_val32 {
-    const T *sh;
-    int base, span, stride; /* sh[(x - base) * stride] */
-    L line;
-    AUG_DEV T operator()(int x) const {
-        const int k = x - base;
-        return k >= 0 && k < span ? sh[k * stride] : line(x);
-    }
-};
-
 /* The vertical tile (blockDim.x columns x TILE_ROWS rows of one plane). */
 template <typename T, int GAUSS8> AUG_DEV void blur_v_tile32(const blur_args &a) {
     AUG_SHARED_DYN(T, sh);
@@ -419,7 +393,7 @@ template <typename T, int GAUSS8> AUG_DEV void blur_v_tile32(const blur_args &a)
         const int base = y0 + (int)t.lo, span = TILE_ROWS + (int)(t.hi - t.lo);
         const char *col = a.src + ((int64_t)plane * hw + xc) * es;
         for (int k = 0; x < W && k < span; k++) { /* each thread its column (read by it alone) */
-            const char *e = col + clamp32(base + k, H) * (W * es);
+            const char *e = col + clampi(base + k, H) * (W * es);
             sh[k * tw + (int)threadIdx.x] =
                 GAUSS8 ? (T)(uint8_t)(AUG_LD((const uint8_t *)e) ^ a.flip) : aug__load_as(e, a.dtype, (T)0);
         }
@@ -427,11 +401,11 @@ template <typename T, int GAUSS8> AUG_DEV void blur_v_tile32(const blur_args &a)
         for (int y = y0; x < W && y < y0 + TILE_ROWS && y < H; y++) {
             T *out = (T *)a.buf + (q * hw + y * W + x);
             if constexpr (GAUSS8) {
-                tile_val32<T, col8_val32> val = {sh + threadIdx.x, base, span, tw,
+                tile_val<T, col8_val<int>, int> val = {sh + threadIdx.x, base, span, tw,
                                                  {(const uint8_t *)col, H, W, a.flip}};
                 AUG_ST(out, v_gauss8(a, t, y, val));
             } else {
-                tile_val32<T, col_val32<T>> val = {sh + threadIdx.x, base, span, tw, {col, H, W * es, a.dtype}};
+                tile_val<T, col_val<T, int>, int> val = {sh + threadIdx.x, base, span, tw, {col, H, W * es, a.dtype}};
                 AUG_ST(out, v_generic<T>(a, t, y, val));
             }
         }
@@ -458,10 +432,10 @@ template <typename T, int GAUSS8> AUG_DEV void blur_h_tile32(const blur_args &a)
         /* the windows of the tile's values inside the row: the last tile may be narrower */
         const int base = x0 + (int)t.lo, span = (W - x0 < tw ? W - x0 : tw) + (int)(t.hi - t.lo);
         const T *row = (const T *)a.buf + r * W;
-        for (int k = (int)threadIdx.x; k < span; k += tw) sh[k] = AUG_LD(row + clamp32(base + k, W));
+        for (int k = (int)threadIdx.x; k < span; k += tw) sh[k] = AUG_LD(row + clampi(base + k, W));
         __syncthreads();
         if (x < W) {
-            tile_val32<T, row_val32<T>> val = {sh, base, span, 1, {row, W}};
+            tile_val<T, row_val<T, int>, int> val = {sh, base, span, 1, {row, W}};
             if constexpr (GAUSS8) h_gauss8(a, t, x, at, val);
             else h_generic<T>(a, t, x, at, val);
         }
