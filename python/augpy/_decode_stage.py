@@ -263,10 +263,14 @@ class DecodeWarp:
         the full-image warp (matrix, supersampling) and warp it into dst with ``interpolation``
         (a stage name; None: the stage's); returns the scale M.
         header (decoder.info's): a grayscale file may take the one-channel path (_warp_planned)."""
-        gray = (header is not None and header.get("components") == 1 and getattr(self, "_gray_once", False) and
-                self.decode_dtype == _augpy.uint8 and dst.device == "cpu")
+        gray = self._one_channel(header is not None and header.get("components") == 1, dst)
         return _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, self.background, scale,
                              self.decode_dtype, self._warp_interp(interpolation), gray)
+
+    def _one_channel(self, gray, dst):
+        """Whether a grayscale JPEG (gray) takes the one-channel path of _decode_plan_warp: a uint8
+        decode, one background value for every channel, dst on the CPU."""
+        return gray and self._gray_once and self.decode_dtype == _augpy.uint8 and dst.device == "cpu"
 
     def _image_interp(self, params):
         """The interpolation of one image (its dict's, else the stage's), recorded in the dict
@@ -551,18 +555,24 @@ def _warp_planned(decoder, buffer, data, size, matrix, supersampling, dst, backg
     the file's samples are decoded once (mode 'unchanged'), warped into dst's first channel and
     copied to the others: the bytes of the RGB decode (which repeats the samples in every
     channel) warped channel by channel, for a third of the decode's output and of the warp."""
-    scale_m, roi, m, s = _augpy._plan_decode(np.asarray(matrix).reshape(-1).tolist(), size[0], size[1],
-                                             dst.shape[-2], dst.shape[-1], supersampling, scale, True)
+    plan = _augpy._plan_decode(np.asarray(matrix).reshape(-1).tolist(), size[0], size[1],
+                               dst.shape[-2], dst.shape[-1], supersampling, scale, True)
+    _decode_plan_warp(decoder, buffer, data, plan, dst, background, dtype, interpolation, gray)
+    return plan[0]
+
+
+def _decode_plan_warp(decoder, buffer, data, plan, dst, background, dtype, interpolation, gray):
+    """Decode data as plan = (scale M, roi, matrix, supersampling) of _plan_decode says and warp it
+    into dst with the warp's ``interpolation``; gray: _warp_planned's one-channel path."""
+    scale_m, roi, m, s = plan
+    m = np.array(m, dtype=np.float32).reshape(2, 3)
     if gray:
         img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), mode="unchanged")
-        _augpy.warp_affine(img, dst[0:1], np.array(m, dtype=np.float32).reshape(2, 3), background[0:1], s,
-                           interpolation=interpolation)
+        _augpy.warp_affine(img, dst[0:1], m, background[0:1], s, interpolation=interpolation)
         _augpy.copy(dst[0:1], dst[1:])
-        return scale_m
+        return
     img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False, dtype=dtype)
-    _augpy.warp_affine(img, dst, np.array(m, dtype=np.float32).reshape(2, 3), background, s,
-                       interpolation=interpolation)
-    return scale_m
+    _augpy.warp_affine(img, dst, m, background, s, interpolation=interpolation)
 
 
 def decode_warp(data, out, background=None, decoder=None, dct_scale=None, matrix=None, supersampling=1, **warp):

@@ -8,8 +8,8 @@ import numpy as np
 from . import _augpy
 from ._colour_stages import IMAGENET_MEAN, IMAGENET_STD, ColorJitter, Normalize
 from ._decode_stage import (STAGE_INTERPOLATIONS, DecodeWarp, _apply_transforms, _augmentation_list, _check_batch,
-                            _check_interpolations, _check_limit, _check_scales, _positive_int, _read_info, _record,
-                            _size_pair, decode_dtype_of)
+                            _check_interpolations, _check_limit, _check_scales, _decode_plan_warp, _positive_int,
+                            _read_info, _record, _size_pair, decode_dtype_of)
 from ._sampling import Sampled, check_rng, generator_at, handle_failures
 
 class ImageNetTrain(Sampled, DecodeWarp):
@@ -98,7 +98,8 @@ class ImageNetTrain(Sampled, DecodeWarp):
         return dict(super()._pickled_state(), **self._sampling_state())
 
     def _headers(self, images):
-        """(data, (height, width), is_jpeg) per image, read on the calling thread, and the
+        """(data, (height, width), is_jpeg, gray) per image (gray: a one-component JPEG), read on the
+        calling thread, and the
         failures {index: exception}."""
         if self._header is None or self._header_pid != os.getpid():
             self._header = (_augpy.Decoder() if self.max_pixels is None
@@ -108,7 +109,8 @@ class ImageNetTrain(Sampled, DecodeWarp):
         for i, data in enumerate(images):
             try:
                 info, data = _read_info(self._header, data, self)
-                out.append((data, _check_limit(self._header, info), info["format"] == "jpeg"))
+                jpeg = info["format"] == "jpeg"
+                out.append((data, _check_limit(self._header, info), jpeg, jpeg and info.get("components") == 1))
             except Exception as e:  # noqa: BLE001 - handle_failures re-raises all but bad files
                 failures[i] = e
                 out.append(None)
@@ -135,18 +137,18 @@ class ImageNetTrain(Sampled, DecodeWarp):
         keep = handle_failures(self, func, batch, images, failures)  # files whose header fails
         headers = [headers[i] for i in keep]
         states = self._rng_states(batch["augmentation"])
-        r = _augpy._random_resized_crop(states, [hw[0] for _, hw, _ in headers], [hw[1] for _, hw, _ in headers],
+        r = _augpy._random_resized_crop(states, [h[1][0] for h in headers], [h[1][1] for h in headers],
                                         self.shape[1], self.shape[2], self.scale, self.ratio, self.hflip,
                                         self.max_supersampling, True, True)
         plan = self._use_plan(self._header)
         if self.interpolation == "random":
             self._draw_interpolations(batch["augmentation"], func)
-        for a, item, (_, size, jpeg) in zip(batch["augmentation"], r, headers):
+        for a, item, (_, size, jpeg, _) in zip(batch["augmentation"], r, headers):
             a.update(crop=tuple(item[0]), hflip=bool(item[1]), dct_scale=item[4][0] if jpeg and plan else 8)
             _record(a, item[2], size)
-        jobs = [(item, jpeg, self._image_interp(a))
-                for a, item, (_, _, jpeg) in zip(batch["augmentation"], r, headers)]
-        batch["image"] = self._fill([data for data, _, _ in headers], jobs, batch, func, keep)
+        jobs = [(item, jpeg, self._image_interp(a), gray)
+                for a, item, (_, _, jpeg, gray) in zip(batch["augmentation"], r, headers)]
+        batch["image"] = self._fill([h[0] for h in headers], jobs, batch, func, keep)
         return self._targets(batch, func)
 
     def _draw_interpolations(self, augmentation, func):
@@ -165,18 +167,17 @@ class ImageNetTrain(Sampled, DecodeWarp):
             a["interpolation"] = "bilinear" if u < 0.5 else "bicubic"
 
     def _decode_warp(self, decoder, buffer, data, job, dst):
-        (_, _, _, _, plan), is_jpeg, interp = job
+        (_, _, _, _, plan), is_jpeg, interp, gray = job
         if is_jpeg and self._use_plan(decoder):
-            scale_m, roi, m, s = plan
-            img = decoder.decode(data, buffer, roi=roi, scale=(scale_m, 8), contiguous=False, dtype=self.decode_dtype)
-            self._warp(img, dst, m, s, interp)
+            _decode_plan_warp(decoder, buffer, data, plan, dst, self.background, self.decode_dtype,
+                              STAGE_INTERPOLATIONS[interp], self._one_channel(gray, dst))
         else:
             self._warp_whole(decoder.decode(data, buffer, dtype=self.decode_dtype), job, dst)
 
     def _warp_whole(self, img, job, dst):
         """Warp img, the whole decode of the image's file (_decode_warp's without a plan, or the
         batched decode's: DecodeWarp._batch_job), with the crop's full-image matrix."""
-        (_, _, matrix, supersampling, _), _, interp = job
+        (_, _, matrix, supersampling, _), _, interp, _ = job
         self._warp(img, dst, matrix, supersampling, interp)
 
     def _warp(self, img, dst, matrix, supersampling, interp):
@@ -238,7 +239,8 @@ class ImageNetEval(DecodeWarp):
         if info["format"] == "jpeg" and self._use_plan(decoder):
             matrix, s = self._matrix(size)
             _record(params, matrix, size,
-                    self._warp_planned(decoder, buffer, data, size, matrix, s, dst, params.get("dct_scale", True)))
+                    self._warp_planned(decoder, buffer, data, size, matrix, s, dst, params.get("dct_scale", True),
+                                       info))
         else:
             self._warp_whole(decoder.decode(data, buffer, dtype=self.decode_dtype), params, dst)
 

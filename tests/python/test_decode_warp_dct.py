@@ -165,6 +165,42 @@ def test_grayscale_files_equal_the_rgb_decode(background):
                                           dec.decode(data).numpy()[..., 2])
 
 
+@pytest.mark.parametrize("stage", ["train", "train-bicubic", "eval"])
+def test_imagenet_stages_take_the_one_channel_path(stage, monkeypatch):
+    """ImageNetTrain and ImageNetEval decode a grayscale JPEG's planned region in one channel too
+    (_decode_plan_warp with gray=True on the CPU) and give the bytes of the RGB path, which a stage
+    whose backgrounds differ per channel takes (forced here, the crops being inside the image)."""
+    from augpy import _decode_stage, _imagenet_stages
+    from augpy.image import ImageNetTrain
+    taken = []
+    real = _decode_stage._decode_plan_warp
+
+    def spy(*args):
+        taken.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(_imagenet_stages, "_decode_plan_warp", spy)
+    monkeypatch.setattr(_decode_stage, "_decode_plan_warp", spy)
+    files = GRAY + IMAGES[:2]
+
+    def make():
+        if stage == "eval":
+            return ImageNetEval(len(files), 40, 46, dct_scale=True)
+        return ImageNetTrain(len(files), 40, seed=5, dct_scale=True,
+                             interpolation="bicubic" if stage == "train-bicubic" else "bilinear")
+
+    one = make()
+    got = one({"image": files})["image"].numpy().copy()
+    assert taken == [True] * len(GRAY) + [False, False] or ON_CUDA
+    rgb = make()
+    rgb._gray_once = False
+    taken.clear()
+    want = rgb({"image": files})["image"].numpy()
+    assert True not in taken
+    np.testing.assert_array_equal(got, want)
+    assert (got[:len(GRAY), 0] == got[:len(GRAY), 2]).all()
+
+
 @pytest.mark.parametrize("i", range(len(IMAGES)))
 def test_error_bound_against_float64_reference(i):
     """The documented bound: |scaled path - float64 warp of the full decode| per image, mean and
