@@ -8,7 +8,8 @@
  * definition (+-1) with and without supersampling; results independent of the
  * thread count; strided sources; the batch form; every error path; and the
  * float32 kernel (AVX2 == portable bytes, accuracy against long double); the
- * axis-aligned uint8 path (AVX2 == portable bytes). */
+ * axis-aligned uint8 path (AVX2 == portable bytes); the AVX2 kernel's row loads
+ * (translations, shears, rotations: AVX2 == portable == the fixed-point rule). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -562,6 +563,111 @@ static void test_planar_simd_paths_agree(void **state) {
     }
 }
 
+/* The fixed-point rule written out for s = 1 and the constant border (the
+ * header comment of cpu/warp.c): the byte of output (c, y, x). */
+static int fixed_ref_s1(const uint8_t *sp, const int64_t *str, int64_t H, int64_t W, const float *m,
+                        const double *bg, int64_t c, int64_t x, int64_t y) {
+    double X = (double)x + 0.0, Y = (double)y + 0.0;
+    double sx = (double)m[0] * X + ((double)m[1] * Y + (double)m[2]);
+    double sy = (double)m[3] * X + ((double)m[4] * Y + (double)m[5]);
+    sx = sx < -2.0 ? -2.0 : sx > (double)W + 1.0 ? (double)W + 1.0 : sx;
+    sy = sy < -2.0 ? -2.0 : sy > (double)H + 1.0 ? (double)H + 1.0 : sy;
+    int32_t qx = (int32_t)((sx + 16.0) * 2048.0 + 0.5), qy = (int32_t)((sy + 16.0) * 2048.0 + 0.5);
+    int64_t ix = (qx >> 11) - 16, iy = (qy >> 11) - 16;
+    int64_t fx = qx & 2047, fy = qy & 2047, v[2][2];
+    for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+            int64_t xx = ix + dx, yy = iy + dy;
+            v[dy][dx] = xx >= 0 && xx < W && yy >= 0 && yy < H ? sp[yy * str[0] + xx * str[1] + c * str[2]]
+                                                               : (int64_t)bg[c];
+        }
+    int64_t t = v[0][0] * (2048 - fx) + v[0][1] * fx, b = v[1][0] * (2048 - fx) + v[1][1] * fx;
+    return (int)((t * (2048 - fy) + b * fy + (1 << 21)) >> 22);
+}
+
+/* Translations, shears and rotations (the policies' geometric ops) with fractional
+ * offsets: groups of 8 pixels on one to a few source rows take the AVX2 kernel's
+ * row loads (16-byte loads, cpu/warp.c's warp_rows8). The same bytes as the
+ * portable kernel and, for s = 1 and the constant border, as the fixed-point rule
+ * written out above, for widths 17, 23, 224 and others, 1 to 4 channels, planar
+ * (CHW, padded rows and planes) and packed (RGB, RGBX viewed as RGB, padded rows)
+ * sources at an offset in their memory, which ends at the view's last byte (ASan
+ * sees a load beyond it; shifts towards the bottom right make the loads reach it). */
+static void test_row_loads_paths_agree(void **state) {
+    (void)state;
+    const int widths[] = {17, 23, 224, 8, 9, 31, 40};
+    int have_avx2 = aug__simd_cpu_level() >= AUG__SIMD_AVX2;
+    for (int it = 0; it < 168; it++) {
+        int64_t W = it < 84 ? widths[it % 7] : 8 + (int64_t)(rnd() % 60), C = 1 + (it / 7) % 4;
+        int64_t H = W == 224 ? 12 + (int64_t)(rnd() % 20) : 3 + (int64_t)(rnd() % 30);
+        int planar = it % 2 == 0, strided = !planar && C == 3 && it % 4 == 1, padded = it % 3 == 1;
+        int64_t ofs = (int64_t)(rnd() % 3) * 5, pw = padded ? W + 1 + (int64_t)(rnd() % 7) : W;
+        int64_t shp[3] = {H, W, C}, str[3];
+        if (planar) {
+            int64_t pl = H * pw + (it % 5 == 2 ? 3 : 0);
+            str[0] = pw, str[1] = 1, str[2] = pl;
+        } else {
+            int64_t pc = strided ? 4 : C;
+            str[0] = pw * pc, str[1] = pc, str[2] = 1;
+        }
+        size_t nbytes = (size_t)(ofs + (H - 1) * str[0] + (W - 1) * str[1] + (C - 1) * str[2] + 1);
+        uint8_t *mem = malloc(nbytes);
+        assert_non_null(mem);
+        for (size_t k = 0; k < nbytes; k++) mem[k] = (uint8_t)(rnd() & 0xff);
+        aug_storage *st = aug_storage_wrap(mem, nbytes, aug_cpu_device(), free, mem);
+        aug_tensor *src = aug_tensor_from_storage(st, ofs, 3, shp, str, AUG_UINT8);
+        assert_non_null(src);
+        aug_storage_release(st);
+        int64_t Ht = it % 3 == 2 ? H + 5 : H, Wt = it % 3 == 2 ? W + 11 : W, dshape[4] = {1, C, Ht, Wt};
+        aug_tensor *a = mk(AUG_UINT8, 4, dshape), *b = mk(AUG_UINT8, 4, dshape);
+        /* fractional shifts, mostly small (towards the last row and column) */
+        double tx = urand(-1.5, 1.5), ty = urand(-1.5, 1.5);
+        if (it % 4 == 3) tx = urand(-0.3 * (double)W, 0.3 * (double)W), ty = urand(-0.3 * (double)H, 0.3 * (double)H);
+        float m[6] = {1, 0, (float)tx, 0, 1, (float)ty};
+        int op = (it / 2) % 5;
+        double v = urand(-0.3, 0.3), ang = urand(-0.52, 0.52); /* timm's magnitudes: shear 0.3, 30 degrees */
+        if (op == 1) m[1] = (float)v, m[2] = (float)(tx - v * (double)H / 2); /* ShearX about the centre */
+        if (op == 2) m[3] = (float)v, m[5] = (float)(ty - v * (double)W / 2); /* ShearY */
+        if (op == 3 || op == 4) { /* a rotation about the centre; op 4: a small one */
+            if (op == 4) ang *= 0.05;
+            double cs = cos(ang), sn = sin(ang), cx = (double)W / 2, cy = (double)H / 2;
+            m[0] = (float)cs, m[1] = (float)sn, m[2] = (float)(cx - cs * cx - sn * cy + tx);
+            m[3] = (float)-sn, m[4] = (float)cs, m[5] = (float)(cy + sn * cx - cs * cy + ty);
+        }
+        double bg[4] = {(double)(rnd() & 0xff), 3, 250, 0};
+        const aug_tensor *srcs[1] = {src};
+        int ss = it % 6 == 5 ? 2 : 1, border = it % 8 < 5 ? 0 : (int)(rnd() % 4);
+        aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = a, .channels = C, .height = Ht,
+                               .width = Wt, .matrices = m, .supersampling = &ss, .background = bg,
+                               .border = border};
+        assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_NONE), AUG_OK);
+        if (have_avx2) {
+            plan.dst = b;
+            assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_AVX2), AUG_OK);
+            const uint8_t *pa = aug_tensor_ptr(a), *pb = aug_tensor_ptr(b);
+            for (int64_t e = 0; e < aug_tensor_size(a); e++)
+                if (pa[e] != pb[e])
+                    fail_msg("iteration %d (op %d, %s, C %d, %dx%d, s %d, border %d): AVX2 %d, portable %d at "
+                             "(%d, %d, %d)", it, op, planar ? "planar" : "packed", (int)C, (int)H, (int)W, ss, border,
+                             pb[e], pa[e], (int)(e / (Ht * Wt)), (int)(e / Wt % Ht), (int)(e % Wt));
+        }
+        if (ss == 1 && border == 0) {
+            const uint8_t *sp = aug_tensor_ptr(src), *pa = aug_tensor_ptr(a);
+            for (int64_t c = 0; c < C; c++)
+                for (int64_t y = 0; y < Ht; y++)
+                    for (int64_t x = 0; x < Wt; x++) {
+                        int want = fixed_ref_s1(sp, str, H, W, m, bg, c, x, y), got = pa[(c * Ht + y) * Wt + x];
+                        if (got != want)
+                            fail_msg("iteration %d (op %d): (%d, %d, %d) is %d, the rule gives %d", it, op, (int)c,
+                                     (int)y, (int)x, got, want);
+                    }
+        }
+        aug_tensor_free(src);
+        aug_tensor_free(a);
+        aug_tensor_free(b);
+    }
+}
+
 /* The AVX2 float32 kernel writes the same bytes as the portable one (s = 1, 2, 3;
  * 1 to 5 channels; float32 and int16 destinations; a column-strided source), and
  * both stay within 1e-5 of the value range of a long-double evaluation. */
@@ -659,6 +765,7 @@ int main(void) {
         cmocka_unit_test(test_simd_paths_agree),
         cmocka_unit_test(test_axis_aligned_paths_agree),
         cmocka_unit_test(test_planar_simd_paths_agree),
+        cmocka_unit_test(test_row_loads_paths_agree),
         cmocka_unit_test(test_simd_float_paths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
