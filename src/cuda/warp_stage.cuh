@@ -27,7 +27,7 @@
 
 #define STAGE_TX 32
 #define STAGE_TY 8
-#define STAGE_TY_TALL 32 /* aug__k_warp_nearest_u8_tall's tile height (a turned image's; warp_run) */
+#define STAGE_TY_TALL 32 /* aug__k_warp_nearest_u8_tall's tile height (warp_run: where its boxes fit) */
 #define STAGE_PIXELS (STAGE_TX * STAGE_TY)
 #define STAGE_PLANAR 2 /* warp_args.pix of a launch of planar images */
 #define STAGE_BYTES 16384 /* a box of at most 16 KiB: 4 blocks per SM use 64 of 228 KiB */

@@ -104,8 +104,9 @@ template <bool PROJ, bool CUBIC, uint32_t TY = STAGE_TY> struct tile_values {
  * cells' floors, one sample a pixel) and bicubic (one tap before, two after,
  * s samples a side); affine, or perspective (*_persp_*: stage_box_persp's
  * boxes, each sample projected). *_tall: the affine nearest kernel on tiles of
- * STAGE_TX x STAGE_TY_TALL outputs (warp_run takes it for an image turned by
- * about 90 degrees: a 32 x 8 tile's box is then a column 8-9 pixels wide). */
+ * STAGE_TX x STAGE_TY_TALL outputs (warp_run takes it wherever their boxes fit
+ * the budget: wider box rows, e.g. 33 pixels instead of 8-9 at 90 degrees, and
+ * fewer taps loaded twice by neighbouring tiles). */
 AUG_GLOBAL void aug__k_warp_nearest_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);

@@ -188,9 +188,9 @@ static void run_staged_fallback(ph_run *r, const ph_case *c) {
  * that are bytes or that saturate_cast rounds and clamps; then outputs larger
  * than the source, and shrinks of 3-5x on 4 channels around the 16 KiB box
  * (bicubic's box is 3 taps wider than bilinear's); then turned shrinks of
- * 1.5-3x (90-105 degrees), where the nearest kernel's tiles are 32 x 32 while
- * their box's bound fits the budget (1.5x on 4 channels, every planar one) and
- * 32 x 8 beyond it. */
+ * 1.5-3x (90-105 degrees). The nearest kernel's tiles are 32 x 32 while their
+ * box's bound fits the budget (the sweep; here 1.5x on 4 channels, 2.5x planar)
+ * and 32 x 8 beyond it (2x on 4 channels, 3x planar, the 3-5x shrinks). */
 static void staged_interp(ph_run *r, aug_interp interp) {
     staged_sweep(r, AUG_UINT8, interp, ANGLES, 5, OUTS, 1, NULL, 0);
     static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
