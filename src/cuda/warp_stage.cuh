@@ -376,8 +376,10 @@ template <bool PROJ, typename S> AUG_DEV void stage_values(const warp_args &a, u
             const int32_t tx0 = (int32_t)k.tx0, ty0 = (int32_t)k.ty0, C = a.pix == STAGE_PLANAR ? 1 : (int32_t)a.C;
             const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
             tile[0] = tx0, tile[1] = ty0, tile[2] = (int32_t)k.n, tile[3] = im.c, tile[4] = C;
-            if (PROJ) stage_box_persp(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, words, S::BYTES); /* bilinear */
-            else stage_box(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, S::BYTES); /* bilinear taps */
+            if (PROJ)
+                stage_box_persp(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, words, S::BYTES); /* bilinear */
+            else
+                stage_box(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, S::BYTES); /* bilinear taps */
         }
         __syncthreads();
         const img_t<int32_t> im = {&a.img[tile[2]], tile[3]};

@@ -1,28 +1,25 @@
-/* test_cuda_memstats.c: the memory efficiency of the contiguous elementwise ops,
- * casts, fills and random fills on the emulated device (docs/cuda.md, "What the
- * emulator measures"): bytes the threads used / (32-byte sectors touched x 32),
- * over every warp-wide global access of the kernels an op launched, as the
- * emulator's counter reports it (aug_emu_memstats_enable / _report, found with
- * dlsym in the loaded module; tests/cuda_emu/emu_memstats.cpp). Each family
- * must reach 0.9 (issue 30's target) on 64 Ki elements of every dtype it takes
- * on the fast path, and so must the whole-tensor reductions (sum, mean, max) of
- * every dtype: the float sums read through the warps' shared-memory tiles
- * (cuda/reduce.cu, stage_block_values; before them each lane walked its own
- * 128-element block, 0.125 for float32), and so must short rows (rows of 3, 17
- * and 64 elements: k_red_rows stages a block's rows through shared memory; one
- * thread per row read 0.03-0.40 before) and columns (axis 0 of (256, 256) and of
- * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The
- * image families are measured by the benchmarks (bench/gpu --smoke) and listed in
- * docs/cuda.md, not asserted here, except PIL's blur and the uint8 affine warp
- * (identity-ish, 2x shrink, rotations of 30, 45 and 90 degrees, s = 2; bilinear,
- * nearest and bicubic), the uint8 perspective warp (the same three) and the float32 affine one (the same and perspective ones), which
- * must reach the image families' 0.5. The float sums' and the columns' kernels (k_red_fsum,
- * k_red_cols) must also reach issue 30's theoretical occupancy of 0.5 (half of an SM's
- * 64 warps, from the register table and shared memory; 0.375 and 0.25 before their
- * 32-bit index split), and so must the 8-bit Gaussian blur's tiles (0.25 before) and
- * the float32 and float64 blurs' tiles (Gaussian and box; 0.25 before), which must
- * also reach the image families' memory efficiency of 0.5.
- * On a GPU (no counter) the test skips. */
+/* test_cuda_memstats.c: the memory efficiency of the contiguous elementwise ops, casts, fills
+ * and random fills on the emulated device (docs/cuda.md, "What the emulator measures"): bytes
+ * the threads used / (32-byte sectors touched x 32), over every warp-wide global access of the
+ * kernels an op launched, as the emulator's counter reports it (aug_emu_memstats_enable /
+ * _report, found with dlsym in the loaded module; tests/cuda_emu/emu_memstats.cpp). Each
+ * family must reach 0.9 (issue 30's target) on 64 Ki elements of every dtype it takes on the
+ * fast path, and so must the whole-tensor reductions (sum, mean, max) of every dtype: the
+ * float sums read through the warps' shared-memory tiles (cuda/reduce.cu, stage_block_values;
+ * before them each lane walked its own 128-element block, 0.125 for float32), and so must
+ * short rows (rows of 3, 17 and 64 elements: k_red_rows stages a block's rows through shared
+ * memory; one thread per row read 0.03-0.40 before) and columns (axis 0 of (256, 256) and of
+ * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The image families
+ * are measured by the benchmarks (bench/gpu --smoke) and listed in docs/cuda.md, not asserted
+ * here, except PIL's blur and the uint8 affine warp (identity-ish, 2x shrink, rotations of 30,
+ * 45 and 90 degrees, s = 2; bilinear, nearest and bicubic), the uint8 perspective warp (the
+ * same three) and the float32 affine one (the same and perspective ones), which must reach the
+ * image families' 0.5. The float sums' and the columns' kernels (k_red_fsum, k_red_cols) must
+ * also reach issue 30's theoretical occupancy of 0.5 (half of an SM's 64 warps, from the
+ * register table and shared memory; 0.375 and 0.25 before their 32-bit index split), and so
+ * must the 8-bit Gaussian blur's tiles (0.25 before) and the float32 and float64 blurs' tiles
+ * (Gaussian and box; 0.25 before), which must also reach the image families' memory efficiency
+ * of 0.5. On a GPU (no counter) the test skips. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
