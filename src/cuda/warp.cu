@@ -35,7 +35,7 @@
  * fixed-point perspective warp, cuda/warp_stage.cuh) and aug__k_warp_f32_tile
  * (float32 -> float32 affine, cuda/warp_stage_f32.cuh) stage the same boxes and
  * compute a value per thread; five more, aug__k_warp_nearest_u8_tile (and
- * aug__k_warp_nearest_u8_tall, its 32 x 32 tiles for turned images),
+ * aug__k_warp_nearest_u8_tall, its 32 x 32 tiles where their boxes fit),
  * aug__k_warp_cubic_u8_tile and the perspective aug__k_warp_persp_nearest_u8_tile
  * and aug__k_warp_persp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the
  * same tiles for the nearest and bicubic warps of uint8 sources and run the

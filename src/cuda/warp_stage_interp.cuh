@@ -30,8 +30,8 @@ AUG_DEV uint32_t stage_byte(const img_t<int32_t> &im, const int32_t *box, const 
 }
 
 /* The staged kernels' projection of a sample: aug__warp_project on the matrix
- * read in place (project's copy of it spilled 24 bytes at 64 registers in the
- * perspective bicubic kernel). */
+ * read in place (with project's copy of it the perspective bicubic kernel
+ * spilled 4-8 bytes at 64 registers on sm_75..sm_90). */
 AUG_DEV int project_staged(const img_t<int32_t> &im, double X, double Y, double *sx, double *sy) {
     return aug__warp_project(im.w->m, X, Y, im.W(), im.H(), im.border(), sx, sy);
 }
