@@ -1,15 +1,15 @@
-"""GPU image functions on a batch of 256 images, 480x640 -> 224x224 (semantics §18:
-warp / blur >= DALI's): warp_affine (uint8, random rotations and scales, s from
-make_transform; bilinear, and augpy alone nearest and bicubic), gaussian_blur (sigma
-0.5 .. 3 per image), lighting, against DALI's fn.warp_affine / fn.gaussian_blur and
-torchvision's functional affine / gaussian_blur on CUDA tensors where installed; then,
-augpy alone, the warp of CHW sources, warp_perspective (uint8, the same matrices
-tilted, HWC and CHW sources; float32 HWC), warp_affine of float32 images (HWC and CHW), resize (CHW uint8
-shrinking and enlarging, HWC uint8, float32), the 8-bit box blur, the generic blurs (float32 and
-float64 Gaussian batches, a float32 box, a uint8 box past the 8-bit path's 16), PIL's Gaussian blur (timm's
-policies), colour jitter, grayscale, crop_mirror_normalize, lighting of float32 images, the tone
-ops (invert, posterize, solarize), autocontrast, equalize and adjust_sharpness. On the emulated
-device each case also prints the emulator's figures (gpubench.emu_row)."""
+"""GPU image functions on a batch of 256 images, 480x640 -> 224x224 (semantics §18: warp / blur >=
+DALI's): warp_affine (uint8, random rotations and scales, s from make_transform; bilinear, and augpy
+alone nearest and bicubic), gaussian_blur (sigma 0.5 .. 3 per image), lighting, against DALI's
+fn.warp_affine / fn.gaussian_blur and torchvision's functional affine / gaussian_blur on CUDA
+tensors where installed; then, augpy alone, the warp of CHW sources, warp_perspective (uint8, the
+same matrices tilted, HWC and CHW sources, nearest and bicubic; float32 HWC), warp_affine of float32
+images (HWC and CHW), resize (CHW uint8 shrinking and enlarging, HWC uint8, float32), the 8-bit box
+blur, the generic blurs (float32 and float64 Gaussian batches, a float32 box, a uint8 box past the
+8-bit path's 16), PIL's Gaussian blur (timm's policies), colour jitter, grayscale,
+crop_mirror_normalize, lighting of float32 images, the tone ops (invert, posterize, solarize),
+autocontrast, equalize and adjust_sharpness. On the emulated device each case also prints the
+emulator's figures (gpubench.emu_row)."""
 import numpy as np
 
 import augpy
@@ -79,6 +79,10 @@ def main():
                                                                                src_layout="CHW"),
         "warp_affine (float32 batch)": lambda: augpy.warp_affine(fsrcs, fwarped, matrices, bg, ss),
         "warp_perspective (float32 batch)": lambda: augpy.warp_perspective(fsrcs, fwarped, homs, bg, ss),
+        "warp_perspective (batch, nearest)": lambda: augpy.warp_perspective(srcs, dst, homs, bg, ss,
+                                                                            interpolation="nearest"),
+        "warp_perspective (batch, bicubic)": lambda: augpy.warp_perspective(srcs, dst, homs, bg, ss,
+                                                                            interpolation="cubic"),
         "warp_affine (float32 batch, CHW sources)": lambda: augpy.warp_affine(fcsrcs, fwarped, matrices, bg, ss,
                                                                               src_layout="CHW"),
         "gaussian_blur (batch, max_ksize 21)": lambda: augpy.gaussian_blur(dst, sigmas, 21, out=blurred),

@@ -34,10 +34,13 @@
  * and for planar (CHW) images plane by plane; aug__k_warp_persp_u8_tile (the
  * fixed-point perspective warp, cuda/warp_stage.cuh) and aug__k_warp_f32_tile
  * (float32 -> float32 affine, cuda/warp_stage_f32.cuh) stage the same boxes and
- * compute a value per thread; two more, aug__k_warp_nearest_u8_tile and
- * aug__k_warp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the same tiles
- * for the affine nearest and bicubic warps of uint8 sources and run the value
- * path's nearest / cubic on them. */
+ * compute a value per thread; five more, aug__k_warp_nearest_u8_tile (and
+ * aug__k_warp_nearest_u8_tall, its 32 x 32 tiles where their boxes fit),
+ * aug__k_warp_cubic_u8_tile and the perspective aug__k_warp_persp_nearest_u8_tile
+ * and aug__k_warp_persp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the
+ * same tiles for the nearest and bicubic warps of uint8 sources and run the
+ * value path's nearest / cubic on them. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
@@ -127,6 +130,14 @@ template <typename I> struct img_t {
     AUG_DEV int kind() const { return ldv(&w->kind); }
     AUG_DEV int border() const { return ldv(&w->border); }
 };
+
+/* v, which the compiler cannot see through (so does not hoist what is computed from it). */
+AUG_DEV uint32_t opaque(uint32_t v) {
+#if !defined(AUG_CUDA_EMU)
+    asm volatile("" : "+r"(v));
+#endif
+    return v;
+}
 
 /* The source index of a neighbour at integer position i on a side of n:
  * aug__warp_index's steps in the kernel's index type (int32_t: the sides are at
@@ -240,20 +251,25 @@ AUG_DEV double sample_cubic(const img_t<I> &im, double sx, double sy, const doub
     return v;
 }
 
-/* sample_cubic's tap from global memory: the value at (jy, jx) of the image's dtype as double. */
-template <typename I> struct tap_global {
-    const img_t<I> &im;
-    AUG_DEV double operator()(I jy, I jx) const {
-        return aug__load_f64(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype());
-    }
-};
-
 /* The perspective source point of sample (X, Y) (aug__warp_project on the matrix read now). */
 template <typename I> AUG_DEV int project(const img_t<I> &im, double X, double Y, double *sx, double *sy) {
     double m[9];
     for (int k = 0; k < 9; k++) m[k] = im.m(k);
     return aug__warp_project(m, X, Y, im.W(), im.H(), im.border(), sx, sy);
 }
+
+/* sample_cubic's tap from global memory: the value at (jy, jx) of the image's dtype as double;
+ * project: the perspective kernels' projection of a sample (project). */
+template <typename I> struct tap_global {
+    const img_t<I> &im;
+    AUG_DEV double operator()(I jy, I jx) const {
+        return aug__load_f64(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype());
+    }
+    AUG_DEV int project(const img_t<I> &m, double X, double Y, double *sx, double *sy) const {
+        return ::project<I>(m, X, Y, sx, sy);
+    }
+    enum { LEAN = 0 }; /* cubic's loop as it was */
+};
 
 /* ---- The fixed-point affine warp's pixel path -------------------------------
  * For uint8 images of at most 4 adjacent channels (HWC, channel stride 1),
@@ -410,7 +426,7 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
     double sx, sy;
     int inside = 1;
     if (PROJ) {
-        inside = project<I>(im, (double)x, (double)y, &sx, &sy);
+        inside = copy.project(im, (double)x, (double)y, &sx, &sy);
     } else {
         const double bx = aug__warp_rowterm(im.m(1), (double)y, im.m(2));
         const double by = aug__warp_rowterm(im.m(4), (double)y, im.m(5));
@@ -423,12 +439,15 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
     else copy(jy, jx, out);
 }
 
-/* nearest's copy from global memory (copy_value). */
+/* nearest's copy from global memory (copy_value); project: tap_global's. */
 template <typename I> struct copy_global {
     const warp_args &a;
     const img_t<I> &im;
     AUG_DEV void operator()(I jy, I jx, char *out) const {
         copy_value(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype(), a.dst_dtype, out);
+    }
+    AUG_DEV int project(const img_t<I> &m, double X, double Y, double *sx, double *sy) const {
+        return ::project<I>(m, X, Y, sx, sy);
     }
 };
 
@@ -445,9 +464,16 @@ template <typename I> struct copy_global {
  *   aug__k_warp_f32_tile        60 58 56 54   4 blocks (50%; 24 KiB a block, 100 of
  *                                             sm_90's 228; sm_75 2 blocks)
  *   aug__k_warp_persp_f32_tile  64 64 64 58   4 blocks (50%; as the two above)
- *   aug__k_warp_nearest_u8_tile 58 56 57 40   4 blocks (50%; warp_stage_interp.cuh)
+ *   aug__k_warp_nearest_u8_tile 58 56 58 40   4 blocks (50%; warp_stage_interp.cuh)
+ *   aug__k_warp_nearest_u8_tall 58 56 58 40   4 blocks (50%; its 32 x 32 tiles)
  *   aug__k_warp_cubic_u8_tile   64 64 64 64   4 blocks (50%; no spill: its lanes on x
  *                                             for NHWC too, its tile found again per value)
+ *   aug__k_warp_persp_nearest_u8_tile
+ *                               64 64 64 46   4 blocks (50%; before: aug__k_warp_persp)
+ *   aug__k_warp_persp_cubic_u8_tile
+ *                               64 64 64 64   4 blocks (50%; no spill: the matrix read in
+ *                                             place, Y formed per sample (tap_staged::LEAN);
+ *                                             before: aug__k_warp_persp_cubic)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
  *                               80 80 80 64
@@ -499,18 +525,21 @@ template <typename I> AUG_DEV char *out_at(const warp_args &a, const pos<I> &p) 
 
 /* Bicubic: output value (n, c, y, x), the mean of its s*s samples (the exact
  * kernel's sum order and store; a sample outside the source plane is the
- * background; tap: sample_cubic's). A loop of its own: fewer values live than
- * in the bilinear one. */
+ * background; tap: sample_cubic's, and its projection). A loop of its own:
+ * fewer values live than in the bilinear one. T::LEAN (the staged perspective
+ * kernel): Y formed again for each sample from an opaque j, not held through
+ * it (held, ptxas spilled 12 bytes at 64 registers). */
 template <bool PROJ, typename I, typename T>
 AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s, const pos<I> &p, const T &tap) {
     double acc = 0.0;
     for (int j = 0; j < s; j++) {
-        const double Y = (double)y + aug__warp_offset(j, s);
+        const double Yj = (double)y + aug__warp_offset(j, s);
         for (int k = 0; k < s; k++) {
+            const double Y = T::LEAN ? (double)y + aug__warp_offset((int)opaque((uint32_t)j), s) : Yj;
             const double X = (double)x + aug__warp_offset(k, s);
             double sx, sy;
             if (PROJ) {
-                if (!project<I>(im, X, Y, &sx, &sy)) {
+                if (!tap.project(im, X, Y, &sx, &sy)) {
                     acc += ldv(&a.bg[c]);
                     continue;
                 }
@@ -662,7 +691,18 @@ static int index32(const warp_args *a, const wimg *img, int64_t n, int64_t threa
 
 /* The staged kernels (warp_stage*.cuh): none, the fixed-point affine and
  * perspective ones, the float32 affine one, the uint8 nearest and bicubic ones. */
-enum { STAGE_NONE = 0, STAGE_U8, STAGE_PERSP_U8, STAGE_F32, STAGE_PERSP_F32, STAGE_NEAREST_U8, STAGE_CUBIC_U8 };
+enum {
+    STAGE_NONE = 0,
+    STAGE_U8,
+    STAGE_PERSP_U8,
+    STAGE_F32,
+    STAGE_PERSP_F32,
+    STAGE_NEAREST_U8,
+    STAGE_NEAREST_U8_TALL,
+    STAGE_CUBIC_U8,
+    STAGE_PERSP_NEAREST_U8,
+    STAGE_PERSP_CUBIC_U8
+};
 
 /* Launches the kernel of (proj, mode, narrow, stage). */
 static aug_status launch(const char *func, int proj, int mode, int narrow, int stage, aug__cuda_grid g,
@@ -678,6 +718,9 @@ static aug_status launch(const char *func, int proj, int mode, int narrow, int s
     if (stage == STAGE_PERSP_F32) WARP_LAUNCH(aug__k_warp_persp_f32_tile);
     if (stage == STAGE_CUBIC_U8) WARP_LAUNCH(aug__k_warp_cubic_u8_tile);
     if (stage == STAGE_NEAREST_U8) WARP_LAUNCH(aug__k_warp_nearest_u8_tile);
+    if (stage == STAGE_NEAREST_U8_TALL) WARP_LAUNCH(aug__k_warp_nearest_u8_tall);
+    if (stage == STAGE_PERSP_CUBIC_U8) WARP_LAUNCH(aug__k_warp_persp_cubic_u8_tile);
+    if (stage == STAGE_PERSP_NEAREST_U8) WARP_LAUNCH(aug__k_warp_persp_nearest_u8_tile);
     if (stage) WARP_LAUNCH(aug__k_warp_u8_tile);
     if (narrow) {
         if (proj && cubic) WARP_LAUNCH(aug__k_warp_persp_cubic);
@@ -773,20 +816,20 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     }
     /* the staged paths, a block per tile of STAGE_TX x STAGE_TY outputs of a plane
      * (warp_stage*.cuh): fixed point (affine or perspective), float32 -> float32
-     * (affine or perspective, 4-byte aligned), or affine nearest / bicubic of uint8 sources (any
-     * output dtype), of packed pixels (column stride C elements, 1-4 channels of
+     * (affine or perspective, 4-byte aligned), or nearest / bicubic of uint8 sources (affine or
+     * perspective, any output dtype), of packed pixels (column stride C elements, 1-4 channels of
      * channel stride 1) or planes of 1-element columns (CHW) */
     int f32 = narrow && mode == WARP_GENERIC && !a.nearest && a.dst_dtype == AUG_FLOAT32;
     for (int64_t k = 0; f32 && k < p->n; k++)
         f32 = img[k].kind == AUG__WARP_FLOAT && img[k].dtype == AUG_FLOAT32 &&
               (((uintptr_t)img[k].base | (uintptr_t)img[k].sh | (uintptr_t)img[k].sc) & 3) == 0;
-    int interp8 = !proj && (a.nearest || mode == WARP_CUBIC);
+    int interp8 = a.nearest || mode == WARP_CUBIC;
     for (int64_t k = 0; interp8 && k < p->n; k++) interp8 = img[k].dtype == AUG__CT_UINT8;
     const int64_t el = f32 ? 4 : 1;
     int stage = !narrow                 ? STAGE_NONE
                 : f32                   ? (proj ? STAGE_PERSP_F32 : STAGE_F32)
-                : interp8 && a.nearest  ? STAGE_NEAREST_U8
-                : interp8               ? STAGE_CUBIC_U8
+                : interp8 && a.nearest  ? (proj ? STAGE_PERSP_NEAREST_U8 : STAGE_NEAREST_U8)
+                : interp8               ? (proj ? STAGE_PERSP_CUBIC_U8 : STAGE_CUBIC_U8)
                 : mode != WARP_U8       ? STAGE_NONE
                 : proj                  ? STAGE_PERSP_U8
                                         : STAGE_U8;
@@ -797,11 +840,25 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     }
     if (!packed) stage = planar ? stage : STAGE_NONE;
     planar = !packed;
+    /* the affine nearest warp on tiles STAGE_TY_TALL high (aug__k_warp_nearest_u8_tall)
+     * wherever every image's box of such a tile (a bound from the matrix: its columns and rows
+     * over 32 x 32 outputs plus the taps, a row's alignment) fits STAGE_BYTES, else 32 x 8: the
+     * output rows stay 32 wide (whole sectors stored) while the box's rows widen, e.g. at 90
+     * degrees from 8-9 pixels (a plane's rows 2 words in 1-2 sectors: 0.497) to 33, and its
+     * edges cost less per output (CHW at 30 degrees 0.655 -> 0.734) */
+    int tall = stage == STAGE_NEAREST_U8;
+    for (int64_t k = 0; tall && k < p->n; k++) {
+        const double *m = img[k].m;
+        const double cols = (fabs(m[0]) + fabs(m[1])) * STAGE_TY_TALL + 3.0;
+        const double rows = (fabs(m[3]) + fabs(m[4])) * STAGE_TY_TALL + 3.0;
+        tall = (cols * (double)(planar ? 1 : C) + 16.0) * rows <= (double)STAGE_BYTES;
+    }
+    if (tall) stage = STAGE_NEAREST_U8_TALL;
     if (stage) {
         warp_args b = a;
         b.pix = planar ? STAGE_PLANAR : 1;
-        b.slots = p->n * (planar ? C : 1) * ((p->height + STAGE_TY - 1) / STAGE_TY) *
-                  ((p->width + STAGE_TX - 1) / STAGE_TX);
+        const int64_t ty = tall ? STAGE_TY_TALL : STAGE_TY;
+        b.slots = p->n * (planar ? C : 1) * ((p->height + ty - 1) / ty) * ((p->width + STAGE_TX - 1) / STAGE_TX);
         const aug__cuda_grid gs = aug__cuda_grid_for(e, b.slots * STAGE_PIXELS, STAGE_PIXELS);
         if (index32(&b, img, p->n, (int64_t)gs.blocks * gs.threads)) a = b, g = gs;
         else stage = STAGE_NONE;

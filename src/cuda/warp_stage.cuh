@@ -27,6 +27,7 @@
 
 #define STAGE_TX 32
 #define STAGE_TY 8
+#define STAGE_TY_TALL 32 /* aug__k_warp_nearest_u8_tall's tile height (warp_run: where its boxes fit) */
 #define STAGE_PIXELS (STAGE_TX * STAGE_TY)
 #define STAGE_PLANAR 2 /* warp_args.pix of a launch of planar images */
 #define STAGE_BYTES 16384 /* a box of at most 16 KiB: 4 blocks per SM use 64 of 228 KiB */
@@ -68,13 +69,14 @@ AUG_DEV void stage_fit(const img_t<int32_t> &im, double x0, double x1, double y0
 }
 
 /* The output coordinates of the tile's extreme samples, X in [X0, X1] and Y
- * in [Y0, Y1] (its first pixel's first sample, its last pixel's last). */
+ * in [Y0, Y1] (its first pixel's first sample, its last pixel's last; ty: the
+ * tile's height). */
 struct stage_span {
     double X0, X1, Y0, Y1;
 };
-AUG_DEV stage_span stage_corners(const warp_args &a, int32_t tx0, int32_t ty0, int s) {
+AUG_DEV stage_span stage_corners(const warp_args &a, int32_t tx0, int32_t ty0, int s, int32_t ty = STAGE_TY) {
     const int32_t tx1 = tx0 + STAGE_TX - 1 < (int32_t)a.Wt ? tx0 + STAGE_TX - 1 : (int32_t)a.Wt - 1;
-    const int32_t ty1 = ty0 + STAGE_TY - 1 < (int32_t)a.Ht ? ty0 + STAGE_TY - 1 : (int32_t)a.Ht - 1;
+    const int32_t ty1 = ty0 + ty - 1 < (int32_t)a.Ht ? ty0 + ty - 1 : (int32_t)a.Ht - 1;
     const stage_span t = {(double)tx0 + aug__warp_offset(0, s), (double)tx1 + aug__warp_offset(s - 1, s),
                           (double)ty0 + aug__warp_offset(0, s), (double)ty1 + aug__warp_offset(s - 1, s)};
     return t;
@@ -82,10 +84,10 @@ AUG_DEV stage_span stage_corners(const warp_args &a, int32_t tx0, int32_t ty0, i
 
 /* The box of the tile at output (tx0, ty0) of image im into box[SB_*]
  * (one thread): s samples per side, the taps ml before and mh after each
- * sample's cell (stage_side), staged when it fits in `bytes`. */
+ * sample's cell (stage_side), staged when it fits in `bytes`; ty: the tile's height. */
 AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C, int s, int ml,
-                       int mh, int32_t *box, int bytes = STAGE_BYTES) {
-    const stage_span t = stage_corners(a, tx0, ty0, s);
+                       int mh, int32_t *box, int bytes = STAGE_BYTES, int32_t ty = STAGE_TY) {
+    const stage_span t = stage_corners(a, tx0, ty0, s, ty);
     const double X0 = t.X0, X1 = t.X1, Y0 = t.Y0, Y1 = t.Y1;
     /* the affine map is monotone in X and in Y: its extremes over the tile are at corners */
     const double r0 = aug__warp_rowterm(im.m(1), Y0, im.m(2)), r1 = aug__warp_rowterm(im.m(1), Y1, im.m(2));
@@ -108,10 +110,11 @@ AUG_DEV void stage_box(const warp_args &a, const img_t<int32_t> &im, int32_t tx0
  * memory, as every tap of a tile that stages nothing (a corner outside the
  * source plane, w <= 0: the denominator may change sign over the tile). The
  * coordinates are clamped to [-4, side + 4] first, which keeps the box (it is
- * clamped to the image) and their floors in range. */
-AUG_DEV void stage_box_persp(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C,
-                             int32_t *box, uint64_t *scratch, int bytes) {
-    const stage_span t = stage_corners(a, tx0, ty0, im.s());
+ * clamped to the image) and their floors in range. s samples per side, the
+ * taps ml before and mh after each cell (stage_box's); ty: the tile's height. */
+AUG_DEV void stage_box_persp(const warp_args &a, const img_t<int32_t> &im, int32_t tx0, int32_t ty0, int C, int s,
+                             int ml, int mh, int32_t *box, uint64_t *scratch, int bytes, int32_t ty = STAGE_TY) {
+    const stage_span t = stage_corners(a, tx0, ty0, s, ty);
     volatile double *uv = (volatile double *)(void *)scratch; /* the corners' (u, v): fewer live registers */
     AUG_NO_UNROLL
     for (int k = 0; k < 4; k++) {
@@ -129,7 +132,7 @@ AUG_DEV void stage_box_persp(const warp_args &a, const img_t<int32_t> &im, int32
         const double u = uv[2 * k], v = uv[2 * k + 1];
         x0 = u < x0 || u != u ? u : x0, x1 = u > x1 ? u : x1, y0 = v < y0 ? v : y0, y1 = v > y1 ? v : y1;
     }
-    stage_fit(im, x0, x1, y0, y1, C, 0, 2, box, bytes); /* bilinear taps */
+    stage_fit(im, x0, x1, y0, y1, C, ml, mh, box, bytes);
 }
 
 /* The first byte of box row y's pixels (column x0) in global memory. */
@@ -209,27 +212,37 @@ struct pix_staged {
 struct stage_tile {
     uint32_t n, plane, tx0, ty0;
 };
-AUG_DEV stage_tile stage_tile_of(const warp_args &a, uint32_t t) {
-    const uint32_t tw = ((uint32_t)a.Wt + STAGE_TX - 1) / STAGE_TX, th = ((uint32_t)a.Ht + STAGE_TY - 1) / STAGE_TY;
+AUG_DEV stage_tile stage_tile_of(const warp_args &a, uint32_t t, uint32_t ty = STAGE_TY) {
+    const uint32_t tw = ((uint32_t)a.Wt + STAGE_TX - 1) / STAGE_TX, th = ((uint32_t)a.Ht + ty - 1) / ty;
     const uint32_t planes = a.pix == STAGE_PLANAR ? (uint32_t)a.C : 1;
     const uint32_t r = t / tw, q = r / th, n = q / planes;
-    return {n, q - n * planes, (t - r * tw) * STAGE_TX, (r - q * th) * STAGE_TY};
+    return {n, q - n * planes, (t - r * tw) * STAGE_TX, (r - q * th) * ty};
 }
 
 /* The staged kernels' loop: tile t of a.slots (the tiles of a plane row-major,
  * an image's planes one after another: one plane of C channels for packed
  * pixels, C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the
  * next image) by block t % gridDim.x, any block size. Per tile, thread 0 finds
- * the box (stage_box: s samples per side when ss, else 1; margins ml, mh), the
- * block loads it into words, and tile(t, im, n, tx0, ty0, C) computes the tile's
- * outputs from it (box and words block-shared; t: stage_tile_of gives the rest). */
-template <typename F>
-AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool ss, int ml, int mh, const F &tile) {
+ * the box (stage_box, PROJ: stage_box_persp, its scratch in words; s samples
+ * per side when ss, else 1; margins ml, mh), the block loads it into words,
+ * and tile(t, im, n, tx0, ty0, C) computes the tile's outputs from it (box and
+ * words block-shared; t: stage_tile_of gives the rest). Tiles of STAGE_TX x ty
+ * outputs. */
+template <bool PROJ = false, typename F>
+AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool ss, int ml, int mh, const F &tile,
+                         uint32_t ty = STAGE_TY) {
     const int C = a.pix == STAGE_PLANAR ? 1 : (int)a.C;
     for (uint32_t t = blockIdx.x; t < (uint32_t)a.slots; t += gridDim.x) {
-        const stage_tile k = stage_tile_of(a, t);
+        const stage_tile k = stage_tile_of(a, t, ty);
         const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
-        if (threadIdx.x == 0) stage_box(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box);
+        if (threadIdx.x == 0) {
+            if (PROJ)
+                stage_box_persp(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box, words,
+                                STAGE_BYTES, (int32_t)ty);
+            else
+                stage_box(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box, STAGE_BYTES,
+                          (int32_t)ty);
+        }
         __syncthreads();
         stage_load(im, box, C, words);
         __syncthreads();
@@ -363,8 +376,10 @@ template <bool PROJ, typename S> AUG_DEV void stage_values(const warp_args &a, u
             const int32_t tx0 = (int32_t)k.tx0, ty0 = (int32_t)k.ty0, C = a.pix == STAGE_PLANAR ? 1 : (int32_t)a.C;
             const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
             tile[0] = tx0, tile[1] = ty0, tile[2] = (int32_t)k.n, tile[3] = im.c, tile[4] = C;
-            if (PROJ) stage_box_persp(a, im, tx0, ty0, E * (int)C, box, words, S::BYTES);
-            else stage_box(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, S::BYTES); /* bilinear taps */
+            if (PROJ)
+                stage_box_persp(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, words, S::BYTES); /* bilinear */
+            else
+                stage_box(a, im, tx0, ty0, E * (int)C, im.s(), 0, 2, box, S::BYTES); /* bilinear taps */
         }
         __syncthreads();
         const img_t<int32_t> im = {&a.img[tile[2]], tile[3]};

@@ -18,14 +18,6 @@
  * which the block stages nothing). So the results are the value path's, bit
  * for bit, whichever memory a tap comes from. */
 
-/* v, which the compiler cannot see through (so does not hoist what is computed from it). */
-AUG_DEV uint32_t opaque(uint32_t v) {
-#if !defined(AUG_CUDA_EMU)
-    asm volatile("" : "+r"(v));
-#endif
-    return v;
-}
-
 /* Byte c of source pixel (y, x) (both inside the image; column stride C): from
  * the box when it lies there, else from global memory. */
 AUG_DEV uint32_t stage_byte(const img_t<int32_t> &im, const int32_t *box, const uint8_t *sm, int32_t y, int32_t x,
@@ -37,6 +29,13 @@ AUG_DEV uint32_t stage_byte(const img_t<int32_t> &im, const int32_t *box, const 
     return AUG_LD((const uint8_t *)im.base() + (row + at));
 }
 
+/* The staged kernels' projection of a sample: aug__warp_project on the matrix
+ * read in place (with project's copy of it the perspective bicubic kernel
+ * spilled 4-8 bytes at 64 registers on sm_75..sm_90). */
+AUG_DEV int project_staged(const img_t<int32_t> &im, double X, double Y, double *sx, double *sy) {
+    return aug__warp_project(im.w->m, X, Y, im.W(), im.H(), im.border(), sx, sy);
+}
+
 /* nearest's copy of a staged byte (copy_value of a uint8 value). */
 struct copy_staged {
     const warp_args &a;
@@ -46,6 +45,9 @@ struct copy_staged {
     int c, C;
     AUG_DEV void operator()(int32_t jy, int32_t jx, char *out) const {
         aug__store_i128((aug__i128)stage_byte(im, box, sm, jy, jx, c, C), a.dst_dtype, out);
+    }
+    AUG_DEV int project(const img_t<int32_t> &m, double X, double Y, double *sx, double *sy) const {
+        return project_staged(m, X, Y, sx, sy);
     }
 };
 
@@ -59,24 +61,29 @@ struct tap_staged {
     AUG_DEV double operator()(int32_t jy, int32_t jx) const {
         return (double)stage_byte(im, box, sm, jy, jx, c, a.pix == STAGE_PLANAR ? 1 : (int)a.C);
     }
+    AUG_DEV int project(const img_t<int32_t> &m, double X, double Y, double *sx, double *sy) const {
+        return project_staged(m, X, Y, sx, sy);
+    }
+    enum { LEAN = 1 }; /* cubic's Y formed per sample */
 };
 
 /* The value tile: thread p's output values p, p + blockDim.x, ... of the tile's
- * STAGE_PIXELS x C (channel c, pixel (x, y)): nearest (CUBIC false) or cubic. */
-template <bool CUBIC> struct tile_values {
+ * STAGE_TX x TY x C (channel c, pixel (x, y)): nearest (CUBIC false) or cubic,
+ * affine or perspective (PROJ). */
+template <bool PROJ, bool CUBIC, uint32_t TY = STAGE_TY> struct tile_values {
     const warp_args &a;
     const int32_t *box;
     const uint64_t *words;
     AUG_DEV void operator()(uint32_t t, const img_t<int32_t> &, uint32_t, uint32_t, uint32_t, int C) const {
         /* bicubic's lanes on x always (with NHWC's c fastest too, sm_100 spilled 16 bytes at 64 registers) */
         const uint32_t cfast = CUBIC ? 0 : (uint32_t)a.cfast;
+        const uint32_t ty = TY, pixels = STAGE_TX * TY;
         const uint8_t *sm = (const uint8_t *)words;
-        for (uint32_t v = threadIdx.x; v < STAGE_PIXELS * (uint32_t)C; v += blockDim.x) {
+        for (uint32_t v = threadIdx.x; v < pixels * (uint32_t)C; v += blockDim.x) {
             /* the tile's image, plane and corner found again for each value (opaque: not held
              * in registers through the samples) */
-            const stage_tile k = stage_tile_of(a, opaque(t));
-            const uint32_t c = cfast ? v % (uint32_t)C : v / STAGE_PIXELS,
-                           p = cfast ? v / (uint32_t)C : v % STAGE_PIXELS;
+            const stage_tile k = stage_tile_of(a, opaque(t), ty);
+            const uint32_t c = cfast ? v % (uint32_t)C : v / pixels, p = cfast ? v / (uint32_t)C : v % pixels;
             const uint32_t x = k.tx0 + p % STAGE_TX, y = k.ty0 + p / STAGE_TX;
             if (x >= (uint32_t)a.Wt || y >= (uint32_t)a.Ht) continue;
             const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
@@ -84,10 +91,10 @@ template <bool CUBIC> struct tile_values {
             const pos<int32_t> o = {(int32_t)k.n, oc, (int32_t)y, (int32_t)x};
             if (CUBIC) {
                 const tap_staged g = {a, im, box, sm, (int)c};
-                cubic<false, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, im.s(), o, g);
+                cubic<PROJ, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, im.s(), o, g);
             } else {
                 const copy_staged g = {a, im, box, sm, (int)c, C};
-                nearest<false, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, out_at<int32_t>(a, o), g);
+                nearest<PROJ, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, out_at<int32_t>(a, o), g);
             }
         }
     }
@@ -95,16 +102,38 @@ template <bool CUBIC> struct tile_values {
 
 /* The staged kernels of uint8 sources: nearest (the box one tap after the
  * cells' floors, one sample a pixel) and bicubic (one tap before, two after,
- * s samples a side). */
+ * s samples a side); affine, or perspective (*_persp_*: stage_box_persp's
+ * boxes, each sample projected). *_tall: the affine nearest kernel on tiles of
+ * STAGE_TX x STAGE_TY_TALL outputs (warp_run takes it wherever their boxes fit
+ * the budget: wider box rows, e.g. 33 pixels instead of 8-9 at 90 degrees, and
+ * fewer taps loaded twice by neighbouring tiles). */
 AUG_GLOBAL void aug__k_warp_nearest_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_values<false> f = {a, box, words};
-    stage_tiles(a, words, box, false, 0, 1, f);
+    const tile_values<false, false> f = {a, box, words};
+    stage_tiles<false>(a, words, box, false, 0, 1, f);
+}
+AUG_GLOBAL void aug__k_warp_nearest_u8_tall(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_values<false, false, STAGE_TY_TALL> f = {a, box, words};
+    stage_tiles<false>(a, words, box, false, 0, 1, f, STAGE_TY_TALL);
 }
 AUG_GLOBAL void aug__k_warp_cubic_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_values<true> f = {a, box, words};
-    stage_tiles(a, words, box, true, 1, 2, f);
+    const tile_values<false, true> f = {a, box, words};
+    stage_tiles<false>(a, words, box, true, 1, 2, f);
+}
+AUG_GLOBAL void aug__k_warp_persp_nearest_u8_tile(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_values<true, false> f = {a, box, words};
+    stage_tiles<true>(a, words, box, false, 0, 1, f);
+}
+AUG_GLOBAL void aug__k_warp_persp_cubic_u8_tile(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_values<true, true> f = {a, box, words};
+    stage_tiles<true>(a, words, box, true, 1, 2, f);
 }

@@ -1,28 +1,25 @@
-/* test_cuda_memstats.c: the memory efficiency of the contiguous elementwise ops,
- * casts, fills and random fills on the emulated device (docs/cuda.md, "What the
- * emulator measures"): bytes the threads used / (32-byte sectors touched x 32),
- * over every warp-wide global access of the kernels an op launched, as the
- * emulator's counter reports it (aug_emu_memstats_enable / _report, found with
- * dlsym in the loaded module; tests/cuda_emu/emu_memstats.cpp). Each family
- * must reach 0.9 (issue 30's target) on 64 Ki elements of every dtype it takes
- * on the fast path, and so must the whole-tensor reductions (sum, mean, max) of
- * every dtype: the float sums read through the warps' shared-memory tiles
- * (cuda/reduce.cu, stage_block_values; before them each lane walked its own
- * 128-element block, 0.125 for float32), and so must short rows (rows of 3, 17
- * and 64 elements: k_red_rows stages a block's rows through shared memory; one
- * thread per row read 0.03-0.40 before) and columns (axis 0 of (256, 256) and of
- * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The
- * image families are measured by the benchmarks (bench/gpu --smoke) and listed in
- * docs/cuda.md, not asserted here, except PIL's blur and the uint8 affine warp
- * (identity-ish, 2x shrink, rotations of 30, 45 and 90 degrees, s = 2; bilinear,
- * nearest and bicubic), the uint8 perspective warp and the float32 affine one (the same and perspective ones), which
- * must reach the image families' 0.5. The float sums' and the columns' kernels (k_red_fsum,
- * k_red_cols) must also reach issue 30's theoretical occupancy of 0.5 (half of an SM's
- * 64 warps, from the register table and shared memory; 0.375 and 0.25 before their
- * 32-bit index split), and so must the 8-bit Gaussian blur's tiles (0.25 before) and
- * the float32 and float64 blurs' tiles (Gaussian and box; 0.25 before), which must
- * also reach the image families' memory efficiency of 0.5.
- * On a GPU (no counter) the test skips. */
+/* test_cuda_memstats.c: the memory efficiency of the contiguous elementwise ops, casts, fills
+ * and random fills on the emulated device (docs/cuda.md, "What the emulator measures"): bytes
+ * the threads used / (32-byte sectors touched x 32), over every warp-wide global access of the
+ * kernels an op launched, as the emulator's counter reports it (aug_emu_memstats_enable /
+ * _report, found with dlsym in the loaded module; tests/cuda_emu/emu_memstats.cpp). Each
+ * family must reach 0.9 (issue 30's target) on 64 Ki elements of every dtype it takes on the
+ * fast path, and so must the whole-tensor reductions (sum, mean, max) of every dtype: the
+ * float sums read through the warps' shared-memory tiles (cuda/reduce.cu, stage_block_values;
+ * before them each lane walked its own 128-element block, 0.125 for float32), and so must
+ * short rows (rows of 3, 17 and 64 elements: k_red_rows stages a block's rows through shared
+ * memory; one thread per row read 0.03-0.40 before) and columns (axis 0 of (256, 256) and of
+ * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The image families
+ * are measured by the benchmarks (bench/gpu --smoke) and listed in docs/cuda.md, not asserted
+ * here, except PIL's blur and the uint8 affine warp (identity-ish, 2x shrink, rotations of 30,
+ * 45 and 90 degrees, s = 2; bilinear, nearest and bicubic), the uint8 perspective warp (the
+ * same three) and the float32 affine one (the same and perspective ones), which must reach the
+ * image families' 0.5. The float sums' and the columns' kernels (k_red_fsum, k_red_cols) must
+ * also reach issue 30's theoretical occupancy of 0.5 (half of an SM's 64 warps, from the
+ * register table and shared memory; 0.375 and 0.25 before their 32-bit index split), and so
+ * must the 8-bit Gaussian blur's tiles (0.25 before) and the float32 and float64 blurs' tiles
+ * (Gaussian and box; 0.25 before), which must also reach the image families' memory efficiency
+ * of 0.5. On a GPU (no counter) the test skips. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -339,38 +336,43 @@ static void test_warp_interp(void **state) {
     for (int chw = 0; chw < 2; chw++)
         for (int i = 0; i < 2; i++) {
             const aug_warp_interp in = i ? AUG_WARP_CUBIC : AUG_WARP_NEAREST;
-            const char *k = i ? "aug__k_warp_cubic_u8_tile" : "aug__k_warp_nearest_u8_tile";
+            /* nearest on 32 x 32 tiles (aug__k_warp_nearest_u8_tall: their boxes fit the budget here;
+             * on 32 x 8 a CHW plane's box at 90 degrees had rows of 8-9 bytes, 2 words in 1-2 sectors
+             * each: 0.497) */
+            const char *k = i ? "aug__k_warp_cubic_u8_tile" : "aug__k_warp_nearest_u8_tall";
             check_warp_gen_case("rotated 30", AUG_UINT8, in, 30.0, 1.14, 0.0, 0.0, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("rotated 45", AUG_UINT8, in, 45.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("identity-ish", AUG_UINT8, in, 0.0, 1.0, 10.5, 7.25, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("2x shrink", AUG_UINT8, in, 0.0, 0.5, 0.0, 0.0, 1, chw, NULL, 0.5, k);
-            /* a CHW plane's nearest box at 90 degrees: rows of 8-9 bytes, 2 words in 1-2 sectors each */
-            check_warp_gen_case("rotated 90", AUG_UINT8, in, 90.0, 1.0, 0.0, 0.0, 1, chw, NULL, chw && !i ? 0.45 : 0.5,
-                                k);
+            check_warp_gen_case("rotated 90", AUG_UINT8, in, 90.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("rotated 17, s = 2", AUG_UINT8, in, 17.0, 0.9, 3.0, -2.0, 2, chw, NULL, 0.5, k);
         }
 }
 
-/* The uint8 and float32 perspective warps (aug__k_warp_persp_u8_tile, _f32_tile): mild and strong
- * homographies, rotated, s = 2, a horizon through the output (w <= 0 in its
- * first rows: those tiles stage nothing). */
+/* The uint8 and float32 perspective warps (aug__k_warp_persp_u8_tile, _f32_tile), and the uint8
+ * ones with nearest and bicubic interpolation (aug__k_warp_persp_nearest_u8_tile, _cubic_u8_tile;
+ * the generic kernels before them): mild and strong homographies, rotated, s = 2, a horizon
+ * through the output (w <= 0 in its first rows: those tiles stage nothing). */
 static void test_warp_perspective(void **state) {
     (void)state;
     NEED_CUDA();
     if (!have_counter()) skip();
     static const double mild[2] = {0.0008, -0.0005}, tilt[2] = {0.001, 0.0007}, strong[2] = {0.003, 0.002},
                         turn[2] = {-0.0009, 0.0011}, horizon[2] = {0.0, 0.012};
-    static const aug_dtype dts[2] = {AUG_UINT8, AUG_FLOAT32};
-    static const char *const kernels[2] = {"aug__k_warp_persp_u8_tile", "aug__k_warp_persp_f32_tile"};
-    for (int d = 0; d < 2; d++)
+    static const aug_dtype dts[4] = {AUG_UINT8, AUG_FLOAT32, AUG_UINT8, AUG_UINT8};
+    static const aug_warp_interp ins[4] = {AUG_WARP_LINEAR, AUG_WARP_LINEAR, AUG_WARP_NEAREST, AUG_WARP_CUBIC};
+    static const char *const kernels[4] = {"aug__k_warp_persp_u8_tile", "aug__k_warp_persp_f32_tile",
+                                           "aug__k_warp_persp_nearest_u8_tile", "aug__k_warp_persp_cubic_u8_tile"};
+    for (int d = 0; d < 4; d++)
         for (int chw = 0; chw < 2; chw++) {
             const aug_dtype t = dts[d];
+            const aug_warp_interp in = ins[d];
             const char *k = kernels[d];
-            check_warp_gen_case("mild", t, AUG_WARP_LINEAR, 0.0, 1.0, 0.0, 0.0, 1, chw, mild, 0.5, k);
-            check_warp_gen_case("rotated 30", t, AUG_WARP_LINEAR, 30.0, 1.14, 0.0, 0.0, 1, chw, tilt, 0.5, k);
-            check_warp_gen_case("rotated 45, s = 2", t, AUG_WARP_LINEAR, 45.0, 1.0, 0.0, 0.0, 2, chw, turn, 0.5, k);
-            check_warp_gen_case("strong", t, AUG_WARP_LINEAR, 10.0, 1.0, 0.0, 0.0, 1, chw, strong, 0.5, k);
-            check_warp_gen_case("horizon", t, AUG_WARP_LINEAR, 0.0, 1.0, 0.0, 0.0, 1, chw, horizon, 0.5, k);
+            check_warp_gen_case("mild", t, in, 0.0, 1.0, 0.0, 0.0, 1, chw, mild, 0.5, k);
+            check_warp_gen_case("rotated 30", t, in, 30.0, 1.14, 0.0, 0.0, 1, chw, tilt, 0.5, k);
+            check_warp_gen_case("rotated 45, s = 2", t, in, 45.0, 1.0, 0.0, 0.0, 2, chw, turn, 0.5, k);
+            check_warp_gen_case("strong", t, in, 10.0, 1.0, 0.0, 0.0, 1, chw, strong, 0.5, k);
+            check_warp_gen_case("horizon", t, in, 0.0, 1.0, 0.0, 0.0, 1, chw, horizon, 0.5, k);
         }
 }
 

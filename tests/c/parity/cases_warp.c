@@ -21,7 +21,9 @@
  * budget near it) and the float32 affine warp (aug__k_warp_f32_tile: float32 ->
  * float32, HWC of 1-4 channels and CHW, shrinks of 2-5x around its 24 KiB
  * budget), with the same views (reversed columns: the value path), borders,
- * samples and layouts. */
+ * samples and layouts; the perspective warp's nearest and bicubic kernels of
+ * uint8 sources (warp/staged_persp_nearest, warp/staged_persp_cubic) on the
+ * fixed-point one's homographies, with float32 / int16 outputs too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -185,13 +187,19 @@ static void run_staged_fallback(ph_run *r, const ph_case *c) {
  * layouts, uint8 outputs and (every fifth) float32 / int16 ones, backgrounds
  * that are bytes or that saturate_cast rounds and clamps; then outputs larger
  * than the source, and shrinks of 3-5x on 4 channels around the 16 KiB box
- * (bicubic's box is 3 taps wider than bilinear's). */
+ * (bicubic's box is 3 taps wider than bilinear's); then turned shrinks of
+ * 1.5-3x (90-105 degrees). The nearest kernel's tiles are 32 x 32 while their
+ * box's bound fits the budget (the sweep; here 1.5x on 4 channels, 2.5x planar)
+ * and 32 x 8 beyond it (2x on 4 channels, 3x planar, the 3-5x shrinks). */
 static void staged_interp(ph_run *r, aug_interp interp) {
     staged_sweep(r, AUG_UINT8, interp, ANGLES, 5, OUTS, 1, NULL, 0);
     static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
     for (int i = 0; i < 6; i++)
         check_staged_all(r, AUG_UINT8, AUG_UINT8, interp, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / inv[i], 3.0,
                          -2.0, 0, i % 4, 1 + i % 2, i % 2, i > 2 ? 4 : 0, 60 + (uint64_t)i, NULL);
+    for (int i = 0; i < 4; i++)
+        check_staged_all(r, AUG_UINT8, AUG_UINT8, interp, 200, 260, 4, 45, 67, 90.0 + 5.0 * i, 1.0 / (1.5 + 0.5 * i),
+                         3.0, -2.0, i == 1, i, 1, i % 2, i >= 2 ? 4 : 0, 70 + (uint64_t)i, NULL);
 }
 static void run_staged_nearest(ph_run *r, const ph_case *c) {
     (void)c;
@@ -209,20 +217,37 @@ static void run_staged_cubic(ph_run *r, const ph_case *c) {
  * over the budget), on the rotations, zooms, borders, samples, channels, views
  * and layouts of run_staged; dt: uint8 (fixed point, 16 KiB boxes) or float32
  * (float32 -> float32, 24 KiB). */
-static void staged_persp(ph_run *r, aug_dtype dt, uint64_t seed) {
+static void staged_persp_interp(ph_run *r, aug_dtype dt, aug_interp interp, int mixed, uint64_t seed) {
     static const double angles[4] = {0.0, 30.0, 90.0, 160.0};
     static const double pw[4][2] = {{0.003, -0.002}, {-0.012, 0.01}, {0.001, 0.06}, {0.03, 0.0}};
     static const int64_t outs[3][2] = {{13, 37}, {29, 70}, {41, 67}};
-    staged_sweep(r, dt, AUG_WARP_LINEAR, angles, 4, outs, 0, pw, seed);
+    staged_sweep(r, dt, interp, angles, 4, outs, mixed, pw, seed);
     /* shrinks of 3-4x about the 16 KiB budget */
     for (int i = 0; i < 4; i++)
-        check_staged_all(r, dt, dt, AUG_WARP_LINEAR, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / (3.0 + 0.5 * i),
-                         3.0, -2.0, 0, i, 1 + i % 2, i % 2, i == 3 ? 4 : 0, seed + 50 + (uint64_t)i, pw[i % 2]);
+        check_staged_all(r, dt, dt, interp, 200, 260, 4, 41, 67, i % 2 ? 0.0 : 20.0, 1.0 / (3.0 + 0.5 * i), 3.0, -2.0,
+                         0, i, 1 + i % 2, i % 2, i == 3 ? 4 : 0, seed + 50 + (uint64_t)i, pw[i % 2]);
+}
+static void staged_persp(ph_run *r, aug_dtype dt, uint64_t seed) {
+    staged_persp_interp(r, dt, AUG_WARP_LINEAR, 0, seed);
 }
 
 static void run_staged_persp(ph_run *r, const ph_case *c) {
     (void)c;
     staged_persp(r, AUG_UINT8, 100);
+}
+
+/* The perspective warp of uint8 sources with nearest and bicubic interpolation
+ * (aug__k_warp_persp_nearest_u8_tile, _cubic_u8_tile): staged_persp's homographies,
+ * rotations, borders, samples, channels, views and layouts, uint8 outputs and
+ * (every fifth) float32 / int16 ones, backgrounds that saturate_cast rounds and
+ * clamps (odd seeds), then the shrinks about the 16 KiB budget. */
+static void run_staged_persp_nearest(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_persp_interp(r, AUG_UINT8, AUG_WARP_NEAREST, 1, 400);
+}
+static void run_staged_persp_cubic(ph_run *r, const ph_case *c) {
+    (void)c;
+    staged_persp_interp(r, AUG_UINT8, AUG_WARP_CUBIC, 1, 500);
 }
 
 /* The float32 perspective warp (aug__k_warp_persp_f32_tile). */
@@ -253,5 +278,9 @@ static const ph_case CASES[] = {
     {"warp/staged_f32", AUG__FAMILY_WARP, -1, 1u << AUG_FLOAT32, 0, 3, NULL, PH_BOUND_EXACT, run_staged_f32},
     {"warp/staged_persp_f32", AUG__FAMILY_WARP, -1, 1u << AUG_FLOAT32, 0, 3, NULL, PH_BOUND_EXACT,
      run_staged_persp_f32},
+    {"warp/staged_persp_nearest", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT,
+     run_staged_persp_nearest},
+    {"warp/staged_persp_cubic", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT,
+     run_staged_persp_cubic},
 };
 const ph_case_list ph_cases_warp = {CASES, sizeof CASES / sizeof CASES[0]};
