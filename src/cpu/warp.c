@@ -683,7 +683,7 @@ static void rows_fixed(const warp_ctx *cx, const warp_img *im, const uint8_t *bg
                (im->H - 1) * im->sh + (im->W - 1) * im->sw + 8 < INT32_MAX && Wt < INT32_MAX - 8;
     (void)avx2;
 #if AUG__X86
-    if (avx2 && s == 1 && im->sc == 1 && aug__warp_rows_axis_u8(cx, im, bg, n, y0, y1)) return;
+    if (avx2 && im->sc == 1 && aug__warp_rows_axis_u8(cx, im, bg, n, y0, y1)) return;
 #endif
     /* column blocks outside, rows inside: a tile of the output reads a compact
      * region of the source, which stays in cache */

@@ -126,7 +126,7 @@ AUG__HIDDEN void aug__warp_coords_fixed(const warp_img *im, int64_t y, int j, in
 #if AUG__X86
 AUG__HIDDEN void aug__warp_row_avx2(const warp_img *im, const uint8_t *bg, int64_t y, int j, int64_t x0, int i, int cw,
                                     int cn, uint8_t *out, int64_t plane, uint32_t *acc);
-/* The uint8 s = 1 rows y0 .. y1 of image n for axis-aligned matrices (cpu/warp_axis.c),
+/* The uint8 rows y0 .. y1 (s = 1 to 4) of image n for axis-aligned matrices (cpu/warp_axis.c),
  * planar output; returns 0 (nothing written) where its conditions do not hold. */
 AUG__HIDDEN int aug__warp_rows_axis_u8(const warp_ctx *cx, const warp_img *im, const uint8_t *bg, int64_t n,
                                        int64_t y0, int64_t y1);

@@ -465,12 +465,13 @@ static void test_simd_paths_agree(void **state) {
  * separable path under AVX2: the same bytes as the portable kernel, for 1 to 4
  * channels, packed and pixel-strided (RGBX viewed as RGB) sources with padded rows,
  * up- and downscales, mirrors, crops reaching past every edge, every border mode,
- * output widths past one 256-column block, and sources allocated to their last
- * byte (ASan sees any load beyond it). */
+ * output widths past one 256-column block (past several 64-column blocks when
+ * supersampled), s = 1 to 4 (5: the kernel's own path), and sources allocated to
+ * their last byte (ASan sees any load beyond it). */
 static void test_axis_aligned_paths_agree(void **state) {
     (void)state;
     if (aug__simd_cpu_level() < AUG__SIMD_AVX2) skip();
-    for (int it = 0; it < 120; it++) {
+    for (int it = 0; it < 400; it++) {
         int64_t C = 1 + it % 4, H = 2 + (int64_t)(rnd() % 90), W = 2 + (int64_t)(rnd() % 90);
         int64_t Ht = 1 + (int64_t)(rnd() % 40), Wt = 1 + (int64_t)(rnd() % (it % 9 == 0 ? 600 : 100));
         int64_t dshape[4] = {1, C, Ht, Wt};
@@ -496,7 +497,7 @@ static void test_axis_aligned_paths_agree(void **state) {
         if (it % 4 == 2) m[4] = -m[4], m[5] = (float)(by + bh);
         double bg[4] = {(double)(rnd() & 0xff), 3, 250, 0};
         const aug_tensor *srcs[1] = {src};
-        int ss = 1;
+        int ss = it < 120 ? 1 : 1 + (it / 4) % 5;
         aug__warp_plan plan = {.func = "test", .n = 1, .src = srcs, .dst = a, .channels = C, .height = Ht,
                                .width = Wt, .matrices = m, .supersampling = &ss, .background = bg,
                                .border = it % 4};
@@ -504,8 +505,8 @@ static void test_axis_aligned_paths_agree(void **state) {
         plan.dst = b;
         assert_int_equal(aug__cpu_warp_affine_level(&plan, AUG__SIMD_AVX2), AUG_OK);
         if (memcmp(aug_tensor_ptr(a), aug_tensor_ptr(b), (size_t)aug_tensor_size(a)) != 0)
-            fail_msg("iteration %d (C %d, %dx%d -> %dx%d): axis-aligned and portable kernels differ", it, (int)C,
-                     (int)H, (int)W, (int)Ht, (int)Wt);
+            fail_msg("iteration %d (C %d, %dx%d -> %dx%d, s %d): axis-aligned and portable kernels differ", it,
+                     (int)C, (int)H, (int)W, (int)Ht, (int)Wt, ss);
         aug_tensor_free(src);
         aug_tensor_free(a);
         aug_tensor_free(b);
