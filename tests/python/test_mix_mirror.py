@@ -5,7 +5,8 @@ torch's x.mul_(lam).add_(x.flip(0).mul_(1 - lam))), CutMix's box taking the mirr
 weights (1, 0) leaving an image as it is; odd and even batches, N = 1, one entry for all, boxes on
 the edges and empty ones, views (a slice of a bigger batch, reversed images, an NHWC buffer as
 NCHW); the session's device (the emulated CUDA device with MODE=emu) against the CPU byte for byte;
-the composition of mul / add / copy it replaces; then bad input."""
+the composition of mul / add / copy it replaces (also inside Mixup, every float dtype and mode);
+then bad input."""
 import numpy as np
 import pytest
 
@@ -165,3 +166,53 @@ def test_bad_input():
     with pytest.raises(TypeError):
         augpy.mix_mirror(x, "ab")
     assert not augpy.tensor_to_array(x).any()  # nothing written
+
+
+def composed_mix(image, records, mode):
+    """timm's Mixup._mix as augpy composed it before mix_mirror (mul / add / copy), in place."""
+    n = image.shape[0]
+    if mode == "batch":
+        r = records[0]
+        if r["lam"] == 1.0:
+            return
+        orig = image.copy()
+        for i in range(n):
+            a, b = image[i], orig[n - 1 - i]
+            if r["box"] is not None:
+                x1, y1, x2, y2 = r["box"]
+                augpy.copy(b[:, y1:y2, x1:x2], a[:, y1:y2, x1:x2])
+            else:
+                augpy.copy(augpy.add(augpy.mul(orig[i], r["lam"]), augpy.mul(b, 1.0 - r["lam"])), a)
+        return
+    orig = image.copy()
+    for i, r in enumerate(records):
+        if mode == "pair" and i >= n // 2:
+            break
+        if r["lam"] == 1.0:
+            continue
+        j = n - 1 - i
+        for a, b in (((i, j), (j, i)) if mode == "pair" else ((i, j),)):
+            if r["box"] is not None:
+                x1, y1, x2, y2 = r["box"]
+                augpy.copy(orig[b][:, y1:y2, x1:x2], image[a][:, y1:y2, x1:x2])
+            else:
+                lam = np.float32(r["lam"])
+                augpy.copy(augpy.add(augpy.mul(orig[a], float(lam)), augpy.mul(orig[b], float(np.float32(1) - lam))),
+                           image[a])
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("mode", ["batch", "pair", "elem"])
+def test_mixup_equals_the_composition(rng, dt, mode):
+    """Mixup's one pass against the mul / add / copy composition it replaced, every float dtype
+    and mode (timm's recorded calls, test_timm_mixup.py, are float32)."""
+    n, h, w = 6, 9, 13
+    for seed in range(4):
+        x = augpy.cast(augpy.array_to_tensor(values(rng, (n, 3, h, w), np.float32)), getattr(augpy, dt))
+        want = x.copy()
+        m = augpy.image.Mixup(mixup_alpha=0.8, cutmix_alpha=1.0, prob=0.8, mode=mode, num_classes=10, seed=seed)
+        records = m._records([{"rng": (seed, 2, i)} for i in range(n)], n, h, w)
+        m._mix(x, records)
+        composed_mix(want, records, mode)
+        got, ref = (augpy.tensor_to_array(augpy.cast(t, augpy.float64)) for t in (x, want))
+        assert got.tobytes() == ref.tobytes()
