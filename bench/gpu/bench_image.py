@@ -8,8 +8,9 @@ images (HWC and CHW), resize (CHW uint8 shrinking and enlarging, HWC uint8, floa
 blur, the generic blurs (float32 and float64 Gaussian batches, a float32 box, a uint8 box past the
 8-bit path's 16), PIL's Gaussian blur (timm's policies), colour jitter, grayscale,
 crop_mirror_normalize, lighting of float32 images, the tone ops (invert, posterize, solarize),
-autocontrast, equalize and adjust_sharpness. On the emulated device each case also prints the
-emulator's figures (gpubench.emu_row)."""
+autocontrast, equalize and adjust_sharpness, and mix_mirror (timm's Mixup: MixUp of the whole
+batch, CutMix / MixUp per image). On the emulated device each case also prints the emulator's
+figures (gpubench.emu_row)."""
 import numpy as np
 
 import augpy
@@ -69,6 +70,12 @@ def main():
     fbox = augpy.CudaTensor((3, th, tw), augpy.float32)
     jb, jc, js, jh = ([float(v) for v in rng.uniform(lo, hi, n)] for lo, hi in ((0.6, 1.4), (0.6, 1.4), (0.6, 1.4),
                                                                                   (-0.1, 0.1)))
+    # MixUp / CutMix with the mirrored batch (timm's Mixup), in place on a batch of their own
+    rng3 = np.random.default_rng(2)
+    mixb = augpy.array_to_tensor(rng3.standard_normal((n, 3, th, tw), dtype=np.float32))
+    lams = rng3.random(n).astype(np.float32)
+    mix_w = [(float(v), float(np.float32(1) - v)) for v in lams]
+    mix_boxes = [(tw // 4, th // 4, tw * 3 // 4, th * 3 // 4) if i % 2 else (0, 0, 0, 0) for i in range(n)]
     cases = {
         "warp_affine (batch)": lambda: warp(),
         "warp_affine (batch, nearest)": lambda: augpy.warp_affine(srcs, dst, matrices, bg, ss, interpolation="nearest"),
@@ -112,6 +119,8 @@ def main():
         "autocontrast (batch)": lambda: augpy.autocontrast(dst, out=lit),
         "equalize (batch)": lambda: augpy.equalize(dst, out=lit),
         "adjust_sharpness (batch)": lambda: augpy.adjust_sharpness(dst, 1.7, out=lit),
+        "mix_mirror (float32 batch, MixUp)": lambda: augpy.mix_mirror(mixb, (0.7, 0.3)),
+        "mix_mirror (float32 batch, per image: CutMix / MixUp)": lambda: augpy.mix_mirror(mixb, mix_w, mix_boxes),
     }
     peers = {name: [] for name in cases}
     torch = torch_cuda()

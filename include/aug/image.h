@@ -235,6 +235,32 @@ AUG_API aug_status aug_pil_gaussian_blur(const aug_tensor *in, const aug_tensor 
  * INT_MAX if larger. NaN: 0 with an AUG_ERR_VALUE error set. */
 AUG_API int aug_gaussian_ksize(double sigma, int max_ksize);
 
+/* ---- mixing a batch with its mirror (MixUp / CutMix as timm's Mixup) ---------- */
+
+/* Mixes a float batch (N, C, H, W) (float16, bfloat16, float32 or float64; any
+ * strides, e.g. a slice of a bigger batch or an NHWC buffer viewed as NCHW, but
+ * no two positions on one value) in place with its mirror, in one pass: for each
+ * pair i, j = N - 1 - i (odd N: the middle image with itself) and each position
+ * p, from the original values a = images[i](p), b = images[j](p), image i becomes
+ *   - with a non-empty box (x1, y1, x2, y2) = boxes[4i .. 4i + 3] (x1 < x2, y1 < y2):
+ *     b at the columns [x1, x2) of the rows [y1, y2) of every channel, a elsewhere
+ *     (CutMix);
+ *   - else with (w, v) = weights[2i], weights[2i + 1]: a * w + b * v in the dtype,
+ *     rounded as augpy's mul and add round it (each product, then the sum; the
+ *     weights rounded to float32 for the 16- and 32-bit floats: exactly torch's
+ *     x.mul_(w).add_(mirror.mul_(v)) of MixUp); (w, v) exactly (1, 0) leaves the
+ *     image as it is, as timm skips lam = 1 (not a * 1 + b * 0, which turns -0 into
+ *     +0 and a non-finite b into NaN);
+ * and image j the same with its own box or weights and a, b swapped.
+ * count: 1 (one box and one pair of weights for every image) or N. weights NULL:
+ * (1, 0) for every image; boxes NULL: no box (an empty box, x1 == x2 or y1 == y2,
+ * is no box either). Boxes must lie in the image (0 <= x1 <= x2 <= W, 0 <= y1 <=
+ * y2 <= H); weights must be finite. Errors (nothing written): AUG_ERR_TYPE for
+ * another dtype, AUG_ERR_VALUE for the shape, count, a box, a weight, a layout
+ * other than NCHW. On a GPU the entries go through the staging ring: no host
+ * wait. */
+AUG_API aug_status aug_mix_mirror(aug_tensor *images, const double *weights, const int64_t *boxes, int64_t count);
+
 /* ---- JPEG decoding ----------------------------------------------------------- */
 
 /* A decoder (CPU: libjpeg-turbo's TurboJPEG API; CUDA: nvJPEG when it is

@@ -27,6 +27,8 @@ def _per_image(value, n, width, func, name):
         a = np.asarray(value, dtype=np.float64)
     except OverflowError:
         raise ValueError(f"{func}: {name} must be finite, got an int too large for a float") from None
+    except RuntimeError as e:  # NumPy's "Content of sequences changed": an item's __float__ changed its list
+        raise ValueError(f"{func}: {name} changed while it was read ({e})") from None
     if a.ndim == 0 and width == 1 or a.shape == (width,) and width > 1:
         a = np.broadcast_to(a.reshape(1, width), (n, width))
     elif a.shape == (n,) and width == 1:

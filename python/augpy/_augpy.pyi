@@ -31,9 +31,9 @@ __all__ = [
     "from_dlpack", "full", "full_like", "gaussian_blur", "gaussian_blur_single", "ge", "gemm", "get_current_device",
     "get_current_stream", "get_device_properties", "get_num_threads", "get_thread_num_threads", "gt", "hflip",
     "hsv_to_rgb", "image_dims", "import_dltensor", "int16", "int32", "int64", "int8", "invert", "jpeg_info", "le",
-    "lighting", "lt", "make_affine_matrix", "make_transform", "mean", "meminfo", "mul", "ne", "ones", "ones_like",
-    "pil_gaussian_blur", "pil_gaussian_blur_single", "posterize", "rdiv", "release", "reshape", "resize",
-    "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id", "set_num_threads",
+    "lighting", "lt", "make_affine_matrix", "make_transform", "mean", "meminfo", "mix_mirror", "mul", "ne", "ones",
+    "ones_like", "pil_gaussian_blur", "pil_gaussian_blur_single", "posterize", "rdiv", "release", "reshape",
+    "resize", "resize_batch", "rgb_to_grayscale", "rgb_to_hsv", "rsub", "sample_id", "set_num_threads",
     "set_thread_num_threads", "solarize", "stack", "stream_seed", "sub", "supported_formats", "swap_dtype",
     "synchronize", "tensor", "tensor_to_array", "to_augpy_dtype", "to_numpy_dtype", "to_temp_dtype", "uint16",
     "uint32", "uint64", "uint8", "vflip", "warp_affine", "warp_perspective", "where", "zeros", "zeros_like",
@@ -1267,6 +1267,23 @@ def reshape(data: Sequence[Tensor], shape_input: Optional[_ShapeArg] = None, *,
             shape: Optional[_ShapeArg] = None, rel_shape: Optional[_RelShapeArg] = None,
             src_dims: Optional[Union[int, Sequence[int]]] = None, layout: Optional[str] = None,
             dtype: Optional[_DTypeLike] = None) -> List[Tensor]: ...
+
+# ---- image: MixUp / CutMix with the mirrored batch (timm's Mixup) ------------------------------------
+
+_Weights = Union[Tuple[float, float], Sequence[Tuple[float, float]], Sequence[float], _NDArray]
+_Boxes = Union[Tuple[int, int, int, int], Sequence[Tuple[int, int, int, int]], Sequence[int], _NDArray]
+
+
+def mix_mirror(images: Tensor, weights: Optional[_Weights] = None, boxes: Optional[_Boxes] = None) -> Tensor:
+    """Mix a float (N, C, H, W) batch (float16, bfloat16, float32, float64; any strides) in place with its
+    mirror, image i with image N - 1 - i (an odd batch's middle image with itself), in one pass: from the
+    original values a (image i) and b (its mirror), image i becomes b inside its box (x1, y1, x2, y2) when
+    that is non-empty (CutMix), else a * w + b * v with its weights (w, v) (MixUp: each product and the sum
+    rounded in the dtype, the weights rounded to float32 for the 16- and 32-bit floats, exactly as
+    mul(a, w) + mul(b, v)); weights exactly (1, 0) leave it as it is. weights: one (w, v) pair for every
+    image or one per image (None: (1, 0)); boxes: one box for every image or one per image (None, or an
+    empty box: no box). Returns images. C: aug_mix_mirror."""
+
 
 # ---- image: lighting and blur (semantics §13) -------------------------------------------------------
 

@@ -35,7 +35,9 @@ def parse_size(size, func):
     if min(vals[:2]) < 1:
         raise ValueError(f"{func}: size must be >= 1, got {size!r}")
     if max(vals[:2]) >= _pad.LIMIT:
-        raise ValueError(f"{func}: size must be below 2**24, got {max(vals[:2])}")
+        big = max(vals[:2])  # an int past CPython's str() limit is named by its bits
+        raise ValueError(f"{func}: size must be below 2**24, got "
+                         f"{big if big.bit_length() < 1000 else f'an int of {big.bit_length()} bits'}")
     return vals[0], vals[1]
 
 

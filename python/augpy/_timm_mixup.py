@@ -183,32 +183,35 @@ class Mixup(Sampled):
         return label_array(labels, n, self.num_classes, func)
 
     def _mix(self, image, records):
+        """Every image mixed with its mirror in one pass (augpy.mix_mirror: the original values
+        of both, so no copy of the batch): 'batch' one lam or box for all, 'pair' image i's
+        record for i and N-1-i, 'elem' each image's own. MixUp's weights are the values timm
+        multiplies by (lam and 1 - lam as floats in 'batch', float32 per pair or image), each
+        product and the sum rounded in the batch's dtype."""
         n = image.shape[0]
         if self.mode == "batch":
-            r = records[0]
+            r = records[0] if n else {"lam": 1.0, "box": None}
             if r["lam"] == 1.0:
                 return
             if r["box"] is not None:
-                _swap_mirror_boxes(image, r["box"])
+                _augpy.mix_mirror(image, None, r["box"])
             else:
-                _mix_mirror_pairs(image, r["lam"], 1.0 - r["lam"])
+                _augpy.mix_mirror(image, (r["lam"], 1.0 - r["lam"]))
             return
-        orig = image.copy()
-        for i, r in enumerate(records):
-            if self.mode == "pair" and i >= n // 2:
-                break  # pairs: image i mixes both
+        weights, boxes = [], []
+        for i in range(n):
+            r = records[min(i, n - 1 - i)] if self.mode == "pair" else records[i]
             if r["lam"] == 1.0:
-                continue
-            j = n - 1 - i
-            pairs = ((i, j), (j, i)) if self.mode == "pair" else ((i, j),)
-            for a, b in pairs:
-                if r["box"] is not None:
-                    x1, y1, x2, y2 = r["box"]
-                    _augpy.copy(orig[b][:, y1:y2, x1:x2], image[a][:, y1:y2, x1:x2])
-                else:
-                    lam = np.float32(r["lam"])
-                    mixed = _augpy.add(_augpy.mul(orig[a], float(lam)), _augpy.mul(orig[b], float(np.float32(1) - lam)))
-                    _augpy.copy(mixed, image[a])
+                weights.append((1.0, 0.0))
+                boxes.append((0, 0, 0, 0))
+            elif r["box"] is not None:
+                weights.append((1.0, 0.0))
+                boxes.append(r["box"])
+            else:
+                lam = np.float32(r["lam"])
+                weights.append((float(lam), float(np.float32(1) - lam)))
+                boxes.append((0, 0, 0, 0))
+        _augpy.mix_mirror(image, weights, boxes)
 
     def _targets(self, labels, records, like):
         n = labels.shape[0]
@@ -227,38 +230,6 @@ class Mixup(Sampled):
             t = y1 * lam + y2 * (np.float32(1) - lam)
         out = _augpy.array_to_tensor(np.ascontiguousarray(t, np.float32))
         return out if out.device == like.device else out.to(like.device)
-
-
-def _swap_mirror_boxes(image, box):
-    """CutMix in batch mode: image i's box takes image N-1-i's, so each mirrored pair swaps its
-    boxes, in place, a pair at a time through one box-sized copy (the pair stays in the cache;
-    about 2.5x faster than copying the mirrored batch's boxes out and back)."""
-    x1, y1, x2, y2 = box
-    n = image.shape[0]
-    for i in range(n // 2):
-        a, b = image[i][:, y1:y2, x1:x2], image[n - 1 - i][:, y1:y2, x1:x2]
-        t = a.copy()
-        _augpy.copy(b, a)
-        _augpy.copy(t, b)
-
-
-def _mix_mirror_pairs(image, lam, rest):
-    """image[i] = image[i] * lam + image[N-1-i] * rest for every i, in place, a mirrored pair at
-    a time through two image-sized temporaries (timm's x.mul_(lam).add_(x.flip(0).mul_(1 - lam)):
-    the same float32 products and sum; a pair's images stay in the cache, which makes it about
-    twice as fast as three passes over the batch with a batch-sized temporary)."""
-    n = image.shape[0]
-    if n < 2:
-        return
-    t1, t2 = _augpy.empty_like(image[0]), _augpy.empty_like(image[0])
-    for i in range(n // 2):
-        a, b = image[i], image[n - 1 - i]
-        _augpy.mul(b, rest, out=t1)
-        _augpy.mul(a, rest, out=t2)
-        _augpy.mul(a, lam, out=a)
-        _augpy.add(a, t1, out=a)
-        _augpy.mul(b, lam, out=b)
-        _augpy.add(b, t2, out=b)
 
 
 def _check_record(record, h, w, func, k):

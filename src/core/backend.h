@@ -46,11 +46,12 @@
     X(NOISE, gaussian_noise, aug__noise_plan, "gaussian_noise")                        \
     X(TONE, tone, aug__tone_plan, "this tone operation")                          \
     X(AUTOTONE, autotone, aug__autotone_plan, "this autotone operation")                \
-    X(WARP_PERSP, warp_perspective, aug__warp_plan, "warp_perspective")
+    X(WARP_PERSP, warp_perspective, aug__warp_plan, "warp_perspective")                \
+    X(MIX, mix_mirror, aug__mix_plan, "mix_mirror")
 
 /* Each family's plan type, declared here and defined in the family's private
  * core header (core/plan.h, random.h, warp.h, lighting.h, blur.h, resize.h,
- * colour.h, normalize.h, tone.h, autotone.h: included at the end of this file, so whoever
+ * colour.h, normalize.h, tone.h, autotone.h, mix.h: included at the end of this file, so whoever
  * sees the registry sees every plan); every plan is `struct T` named T. */
 #define AUG__X(F, entry, plan_t, what) typedef struct plan_t plan_t;
 AUG__COMPUTE_FAMILIES(AUG__X)
@@ -294,5 +295,6 @@ typedef const aug__backend *(*aug__cuda_module_init_fn)(const aug__host_api *hos
 #include "normalize.h"
 #include "tone.h"
 #include "autotone.h"
+#include "mix.h"
 
 #endif

@@ -2,8 +2,8 @@
  * waits inside an op"). Each family (warp, batch warp, box, Gaussian and PIL's
  * blur, resize, crop-mirror-normalize, colour jitter with and without its fused
  * lighting, lighting of 8-bit, 16-bit and float images, take, Gaussian noise,
- * the tone ops with operands per image, equalize, adjust_sharpness, and
- * aug_image_ops_batch with every op kind) is called once to warm the pools
+ * the tone ops with operands per image, equalize, adjust_sharpness,
+ * aug_image_ops_batch with every op kind, and aug_mix_mirror) is called once to warm the pools
  * up, then behind a busy stream: the call must return while the stream is
  * still busy, with no host wait counted (on the
  * emulated devices, whose runtime counts the synchronisations, blocking copies,
@@ -202,6 +202,16 @@ static aug_status op_image_ops(const ctx *c, int k, aug_tensor **out) {
     return st;
 }
 
+/* aug_mix_mirror on a copy of in (3 images): a MixUp pair, a CutMix box, the middle image blended with itself */
+static aug_status op_mix_mirror(const ctx *c, int k, aug_tensor **out) {
+    const double lam = 0.1 * (k % 9) + 0.05, w[6] = {lam, 1.0 - lam, 1.0, 0.0, 0.3, 0.7};
+    const int64_t boxes[12] = {0, 0, 0, 0, 0, 0, 0, 0, k % 5, 1, 5 + k % 6, 8};
+    *out = aug_tensor_empty(c->in->ndim, c->in->shape, c->in->dtype, c->in->device);
+    aug_status st = *out ? aug_copy(c->in, *out) : AUG_ERR_MEMORY;
+    if (!st) st = aug_mix_mirror(*out, w, boxes, 3);
+    return st;
+}
+
 typedef struct family {
     const char *name;
     op_fn run;
@@ -232,6 +242,7 @@ static const family FAMILIES[] = {
     {"equalize", op_equalize, AUG_UINT8, 4, {2, 3, 9, 11}},
     {"adjust_sharpness, per-image factors", op_sharpness, AUG_FLOAT32, 4, {2, 3, 9, 11}},
     {"image_ops_batch, every op kind", op_image_ops, AUG_UINT8, 4, {3, 3, 9, 11}},
+    {"mix_mirror, per image", op_mix_mirror, AUG_FLOAT32, 4, {3, 3, 9, 11}},
 };
 enum { NFAM = sizeof FAMILIES / sizeof FAMILIES[0] };
 

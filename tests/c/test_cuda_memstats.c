@@ -14,7 +14,9 @@
  * here, except PIL's blur and the uint8 affine warp (identity-ish, 2x shrink, rotations of 30,
  * 45 and 90 degrees, s = 2; bilinear, nearest and bicubic), the uint8 perspective warp (the
  * same three) and the float32 affine one (the same and perspective ones), which must reach the
- * image families' 0.5. The float sums' and the columns' kernels (k_red_fsum, k_red_cols) must
+ * image families' 0.5, and aug_mix_mirror (an elementwise op of two images: MixUp of every
+ * image, then per image a CutMix box at 32 columns, a blend, (1, 0) and a whole-image box) on
+ * float32, float64 and float16, which must reach 0.9. The float sums' and the columns' kernels (k_red_fsum, k_red_cols) must
  * also reach issue 30's theoretical occupancy of 0.5 (half of an SM's 64 warps, from the
  * register table and shared memory; 0.375 and 0.25 before their 32-bit index split), and so
  * must the 8-bit Gaussian blur's tiles (0.25 before) and the float32 and float64 blurs' tiles
@@ -119,6 +121,19 @@ static aug_status blur_planes(ctx *c, int kind) {
                     : kind == GAUSS_BLUR ? aug_gaussian_blur_single(v, 1.7, &o)
                                          : aug_box_blur_single(v, 5, &o);
     aug_tensor_free(o);
+    aug_tensor_free(v);
+    return st;
+}
+/* MixUp / CutMix with the mirrored batch of the N values as 4 images of 1 x 128 x 128:
+ * one weight pair for all (timm's 'batch' MixUp), then per image (a box, a blend). */
+static aug_status op_mix_mirror(ctx *c) {
+    const int64_t shape[4] = {4, 1, 128, 128};
+    aug_tensor *v = aug_tensor_reshape(c->a, 4, shape);
+    if (!v) return AUG_ERR_MEMORY;
+    const double one[2] = {0.7, 0.3}, w[8] = {0.7, 0.3, 1.0, 0.0, 0.6, 0.4, 1.0, 0.0};
+    const int64_t boxes[16] = {0, 0, 0, 0, 32, 16, 96, 112, 0, 0, 0, 0, 0, 0, 128, 128};
+    aug_status st = aug_mix_mirror(v, one, NULL, 1);
+    if (!st) st = aug_mix_mirror(v, w, boxes, 4);
     aug_tensor_free(v);
     return st;
 }
@@ -228,6 +243,14 @@ static void test_reductions(void **state) {
 /* PIL's blur, transposed through shared-memory tiles and passed down the columns
  * (cuda/blur_pil.cu): issue 30's 0.5 for the image families. One thread per row,
  * as before, read one byte per 32-byte sector in its row passes (0.061 here). */
+static void test_mix_mirror(void **state) {
+    (void)state;
+    if (!have_counter()) skip();
+    check_case("mix_mirror", op_mix_mirror, AUG_FLOAT32, AUG_FLOAT32, "aug__k_mix_mirror", 0.9);
+    check_case("mix_mirror", op_mix_mirror, AUG_FLOAT64, AUG_FLOAT64, "aug__k_mix_mirror", 0.9);
+    check_case("mix_mirror", op_mix_mirror, AUG_FLOAT16, AUG_FLOAT16, "aug__k_mix_mirror", 0.9);
+}
+
 static void test_pil_blur(void **state) {
     (void)state;
     NEED_CUDA();
@@ -500,6 +523,7 @@ int main(void) {
         cmocka_unit_test(test_fills),
         cmocka_unit_test(test_reductions),
         cmocka_unit_test(test_pil_blur),
+        cmocka_unit_test(test_mix_mirror),
         cmocka_unit_test(test_warp),
         cmocka_unit_test(test_warp_interp),
         cmocka_unit_test(test_warp_perspective),

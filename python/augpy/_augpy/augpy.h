@@ -412,7 +412,8 @@ int augpy_forksafe_lock_check(PyThread_type_lock *lock, unsigned long *generatio
     X(normalize)      /* normalize.c: crop_mirror_normalize */                                     \
     X(rrc)            /* rrc.c: _random_resized_crop, _plan_decode (augpy.rrc) */                  \
     X(tone)           /* tone.c: invert, posterize, solarize, equalize, autocontrast, adjust_sharpness */ \
-    X(policy)         /* policy.c: _image_ops_batch (the policies' per-image op lists) */
+    X(policy)         /* policy.c: _image_ops_batch (the policies' per-image op lists) */ \
+    X(mix)            /* mix.c: mix_mirror */
 #define AUGPY_INIT_DECL(name) int augpy_init_##name(PyObject *module, augpy_state *st);
 AUGPY_FAMILIES(AUGPY_INIT_DECL)
 #undef AUGPY_INIT_DECL

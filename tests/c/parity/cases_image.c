@@ -10,6 +10,7 @@
  * uint16, int16 and float16 images too); the perspective warp alike, with
  * homographies whose w turns negative inside the output (points outside the
  * source plane); bicubic, affine and perspective, on every option and dtype pair.
+ * MixUp / CutMix with the mirrored batch (mix_mirror) of random views.
  * The float blurs' tiles (blur/float_tiles) must reach the 32-bit kernels, or with
  * AUG_EMU_BLUR_INDEX64=1 the 64-bit ones (the emulator's launch counts). */
 #include <setjmp.h>
@@ -612,6 +613,44 @@ static void run_warp_cubic_persp(ph_run *r, const ph_case *c) {
     run_warp_cubic_gen(r, 1);
 }
 
+/* ---- mix_mirror ---------------------------------------------------------------- */
+
+/* aug_mix_mirror of a random batch view (every float dtype, contiguous, strided,
+ * reversed, permuted; odd and even N, N = 1) on both backends: random boxes
+ * (empty, partial, touching the edges, whole), weights (some exactly (1, 0)),
+ * one entry for all or one per image. */
+static void run_mix_mirror(ph_run *r, const ph_case *cs) {
+    for (int d = 0; d < ph_ndtypes(cs); d++)
+        for (int layout = PH_L_CONTIG; layout <= PH_L_PERMUTED; layout++)
+            for (int rep = 0; rep < 2; rep++) {
+                const aug_dtype t = ph_dtype(cs, d);
+                const int64_t shape[4] = {ph_range(r, 1, 7), ph_range(r, 1, 4), ph_range(r, 1, 23), ph_range(r, 1, 45)};
+                aug_tensor *x, *xd;
+                ph_operand(r, t, layout, 4, shape, &x, &xd);
+                ph_inputs(r, 1, (const aug_tensor *const *)&x);
+                const int64_t n = x->shape[0], h = x->shape[2], w = x->shape[3];
+                const int64_t count = ph_rand(r) % 3 ? n : 1;
+                double weights[14];
+                int64_t boxes[28];
+                for (int64_t k = 0; k < count; k++) {
+                    const double lam = (double)(ph_rand(r) % 1001) / 1000.0;
+                    const int kind = (int)(ph_rand(r) % 5); /* blend, (1, 0), float32 lam, box, whole image */
+                    weights[2 * k] = kind == 1 ? 1.0 : kind == 2 ? (double)(float)lam : lam;
+                    weights[2 * k + 1] = kind == 1 ? 0.0 : kind == 2 ? (double)(1.0f - (float)lam) : 1.0 - lam;
+                    int64_t *b = boxes + 4 * k;
+                    b[0] = ph_range(r, 0, w), b[2] = ph_range(r, b[0], w);
+                    b[1] = ph_range(r, 0, h), b[3] = ph_range(r, b[1], h);
+                    if (kind < 3) b[0] = b[2] = b[1] = b[3] = 0;
+                    if (kind == 4) b[0] = b[1] = 0, b[2] = w, b[3] = h;
+                }
+                const int with_boxes = (int)(ph_rand(r) % 4);
+                assert_int_equal(aug_mix_mirror(x, weights, with_boxes ? boxes : NULL, count), AUG_OK);
+                assert_int_equal(aug_mix_mirror(xd, weights, with_boxes ? boxes : NULL, count), AUG_OK);
+                ph_check(r, "mix_mirror", x, xd);
+                aug_tensor_free(x), aug_tensor_free(xd);
+            }
+}
+
 static const ph_case CASES[] = {
     /* floats within semantics §8 on a GPU (powf / expf); 8- and 16-bit exactly */
     {"lighting/lighting", AUG__FAMILY_LIGHTING, -1, PH_DTYPES_ALL, 0, 4, NULL, PH_BOUND_ULP8, run_lighting},
@@ -630,5 +669,8 @@ static const ph_case CASES[] = {
     {"warp/cubic", AUG__FAMILY_WARP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT, run_warp_cubic},
     {"warp/cubic_perspective", AUG__FAMILY_WARP_PERSP, -1, PH_DTYPES_ALL, 0, 3, NULL, PH_BOUND_EXACT,
      run_warp_cubic_persp},
+    {"mix/mirror", AUG__FAMILY_MIX, -1,
+     (1u << AUG_FLOAT16) | (1u << AUG_BFLOAT16) | (1u << AUG_FLOAT32) | (1u << AUG_FLOAT64), 0, 4, NULL,
+     PH_BOUND_EXACT, run_mix_mirror},
 };
 const ph_case_list ph_cases_image = {CASES, sizeof CASES / sizeof CASES[0]};
