@@ -1281,8 +1281,8 @@ def mix_mirror(images: Tensor, weights: Optional[_Weights] = None, boxes: Option
     that is non-empty (CutMix), else a * w + b * v with its weights (w, v) (MixUp: each product and the sum
     rounded in the dtype, the weights rounded to float32 for the 16- and 32-bit floats, exactly as
     mul(a, w) + mul(b, v)); weights exactly (1, 0) leave it as it is. weights: one (w, v) pair for every
-    image or one per image (None: (1, 0)); boxes: one box for every image or one per image (None, or an
-    empty box: no box). Returns images. C: aug_mix_mirror."""
+    image or one per image (None: (1, 0)); boxes: one box for every image or one per image, an image without
+    a box given an empty one such as (0, 0, 0, 0) (None: no boxes). Returns images. C: aug_mix_mirror."""
 
 
 # ---- image: lighting and blur (semantics §13) -------------------------------------------------------

@@ -35,8 +35,9 @@ first one's order and augmentations (the dataset warns when it sees this happen 
 one process; fresh DataLoader workers cannot tell).
 
 Differences on purpose: a skipped bad file (``on_error='skip'``) is replaced by the
-next sample of the same worker's share, so with bad files the batches depend on
-``num_workers``; tar shards are split by shard across workers and shuffled through a
+next sample of the same worker's share (with ``drop_last``, the samples past the last
+whole batch, shared out among the workers, come last in it), so with bad files the
+batches depend on ``num_workers``; tar shards are split by shard across workers and shuffled through a
 buffer, so their order depends on ``num_workers`` (each sample's augmentation does
 not, as it follows its key).
 
@@ -132,7 +133,7 @@ class StageDataset(IterableDataset):
         None: ``torch.initial_seed()`` read once, here in the main process (fresh per
         run, and fixed by ``torch.manual_seed``), shared with the workers
     :param copy: True: yield copies; False: yield the ring buffer with a release callable
-    :param drop_last: drop a last, smaller batch
+    :param drop_last: drop a last, smaller batch (its samples only replace skipped files)
     :param shuffle: a new order of the samples every epoch (``set_epoch``): indexable
         sources are permuted as a whole; tar shards are permuted and then go through a
         shuffle buffer of ``shuffle_buffer`` samples (WebDataset's scheme)
@@ -270,16 +271,22 @@ class StageDataset(IterableDataset):
         return (0, 1) if info is None else (info.id, info.num_workers)
 
     def _samples(self, worker_id, num_workers):
-        """This worker's samples in order: (data, key, metadata, index)."""
+        """This worker's samples in order: (data, key, metadata, index). With drop_last, the
+        samples past the last whole batch follow, shared out round-robin: never a batch of
+        their own (__iter__), they replace skipped files, which would otherwise leave a batch
+        short and dropped while good files go unread."""
         src = self.source
         if _indexable(src):
             order = _data.epoch_order(len(src), self._seed, self.epoch, self.shuffle)[self._start:]
             b, n = self.batch_size, len(order)
             nb = n // b if self.drop_last else -(-n // b)
-            for k in range(worker_id, nb, num_workers):  # batch k goes to worker k % num_workers
-                for i in order[k * b:(k + 1) * b]:
-                    data, key, meta = src[int(i)]
-                    yield data, key, meta, int(i)
+            mine = [i for k in range(worker_id, nb, num_workers)  # batch k goes to worker k % num_workers
+                    for i in order[k * b:(k + 1) * b]]
+            if self.drop_last:
+                mine += list(order[nb * b:][worker_id::num_workers])
+            for i in mine:
+                data, key, meta = src[int(i)]
+                yield data, key, meta, int(i)
             return
         if hasattr(src, "samples"):
             it = src.samples(self._seed, self.epoch, self.shuffle, self.shuffle_buffer, worker_id, num_workers)
@@ -349,8 +356,8 @@ class StageDataset(IterableDataset):
         samples = self._samples(worker_id, num_workers)
         while True:
             take = list(itertools.islice(samples, self.batch_size))
-            if not take:
-                break
+            if not take or self.drop_last and len(take) < self.batch_size:
+                break  # the end; with drop_last, a short take is what _samples keeps for replacements
             self._consumed += len(take)
             batch, release = self._full_batch(stages, take, samples, ring)
             if batch is None:

@@ -293,6 +293,26 @@ def test_hostile_state_dicts(atorch, folder):
 
 # ---- bad files ---------------------------------------------------------------------------------
 
+def test_drop_last_refills_from_the_samples_past_the_last_batch(atorch, folder):
+    """With drop_last, the samples past the last whole batch replace a skipped file (they are
+    never a batch of their own): 17 good files and the truncated one make 4 whole batches of 4
+    (before, the batch with the bad file came out short and was dropped: 3); 19 good files the
+    same 4 batches as ever, the last 3 samples unread."""
+    at, torch = atorch
+    files = augpy.data.FolderSource(folder).samples
+    good = [(p, c) for p, c in files if "c4" not in p]  # 19
+    bad = [(p, c) for p, c in files if "c4" in p]
+    for pick, skipped in ((good[:2] + bad + good[2:17], 1), (good, 0)):
+        src = augpy.data.FileListSource([p for p, _ in pick], labels=[c for _, c in pick], root=folder)
+        ds = at.StageDataset(src, functools.partial(recipe), BATCH, seed=2, shuffle=False, drop_last=True,
+                             on_error="skip")
+        assert len(ds) == 4
+        got = list(ds)
+        keys = [k for b in got for k in b["key"]]
+        assert [len(b["key"]) for b in got] == [4, 4, 4, 4] and len(set(keys)) == 16
+        assert ds.skipped == skipped and all("c4" not in k for k in keys)
+
+
 def test_truncated_file_raises_decode_error_naming_it(atorch, folder):
     at, torch = atorch
     ds = dataset(at, folder, seed=1, on_error="raise")

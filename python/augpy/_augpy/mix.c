@@ -100,8 +100,8 @@ static PyMethodDef mix_functions[] = {
      "that is non-empty (CutMix), else a * w + b * v with its weights (w, v) (MixUp: each product and the sum\n"
      "rounded in the dtype, the weights rounded to float32 for the 16- and 32-bit floats, exactly as\n"
      "mul(a, w) + mul(b, v)); weights exactly (1, 0) leave it as it is. weights: one (w, v) pair for every\n"
-     "image or one per image (None: (1, 0)); boxes: one box for every image or one per image (None, or an\n"
-     "empty box: no box). Returns images. C: aug_mix_mirror."},
+     "image or one per image (None: (1, 0)); boxes: one box for every image or one per image, an image without\n"
+     "a box given an empty one such as (0, 0, 0, 0) (None: no boxes). Returns images. C: aug_mix_mirror."},
     {NULL, NULL, 0, NULL},
 };
 
