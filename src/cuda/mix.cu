@@ -12,26 +12,17 @@
 #define THREADS 256
 
 /* The rule per dtype: the storage type, the compute type of the weights, the blend. */
-struct mix_f32 {
-    typedef float T;
-    typedef float CT;
-    static AUG_DEV T mix(T a, T b, CT w, CT v) { return aug__mix_f32(a, b, w, v); }
-};
-struct mix_f64 {
-    typedef double T;
-    typedef double CT;
-    static AUG_DEV T mix(T a, T b, CT w, CT v) { return aug__mix_f64(a, b, w, v); }
-};
-struct mix_f16 {
-    typedef aug__f16 T;
-    typedef float CT;
-    static AUG_DEV T mix(T a, T b, CT w, CT v) { return aug__mix_f16(a, b, w, v); }
-};
-struct mix_bf16 {
-    typedef aug__bf16 T;
-    typedef float CT;
-    static AUG_DEV T mix(T a, T b, CT w, CT v) { return aug__mix_bf16(a, b, w, v); }
-};
+#define MIX_RULE(NAME, T_, CT_, FN)                                                  \
+    struct NAME {                                                                    \
+        typedef T_ T;                                                                \
+        typedef CT_ CT;                                                              \
+        static AUG_DEV T mix(T a, T b, CT w, CT v) { return FN(a, b, w, v); }        \
+    };
+MIX_RULE(mix_f32, float, float, aug__mix_f32)
+MIX_RULE(mix_f64, double, double, aug__mix_f64)
+MIX_RULE(mix_f16, aug__f16, float, aug__mix_f16)
+MIX_RULE(mix_bf16, aug__bf16, float, aug__mix_bf16)
+#undef MIX_RULE
 
 typedef struct mix_args {
     char *base;
