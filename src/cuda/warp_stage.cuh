@@ -19,12 +19,13 @@
  * memory (pix_row) otherwise: a border's reflected or wrapped taps, or the
  * rows of a box over STAGE_BYTES (a big shrink or supersampling) beyond its
  * middle rows, which the block stages (as many as fit; none where one row is
- * wider than the budget). So the results are the pixel path's, bit for bit, whichever memory
- * a tap comes from, and the border rule stays windex's alone. A box is only
- * ever a cache: a tap outside it is read from global memory, so its bounds
- * decide what a tile costs, never what it computes. The tile loop, box and
- * load (stage_tiles, stage_box with the taps' margins, stage_load) also serve
- * the nearest and bicubic staged kernels (cuda/warp_stage_interp.cuh). */
+ * wider than the budget). So the results are the pixel path's, bit for bit,
+ * whichever memory a tap comes from, and the border rule stays windex's
+ * alone. A box is only ever a cache: a tap outside it is read from global
+ * memory, so its bounds decide what a tile costs, never what it computes. The
+ * tile loop, box and load (stage_tiles, stage_box with the taps' margins,
+ * stage_load) also serve the nearest and bicubic staged kernels
+ * (cuda/warp_stage_interp.cuh). */
 
 #define STAGE_TX 32
 #define STAGE_TY 8
