@@ -29,14 +29,16 @@
  * bilinear / nearest image, every image in fixed point (*_u8) or every image
  * bicubic (*_cubic), 32-bit indices where every offset fits (index32) or 64-bit
  * ones (*_wide); their registers are listed by WARP_THREADS. A thirteenth,
- * aug__k_warp_u8_tile (cuda/warp_stage.cuh), is the fixed-point affine pixel
- * path with each block's source box staged in shared memory, for packed pixels
- * and for planar (CHW) images plane by plane; aug__k_warp_persp_u8_tile (the
+ * aug__k_warp_u8_tile (cuda/warp_stage.cuh; aug__k_warp_u8_tall, its 32 x 32
+ * tiles where their boxes fit), is the fixed-point affine pixel path with each
+ * block's source box staged in shared memory, for packed pixels and for planar
+ * (CHW) images plane by plane; aug__k_warp_persp_u8_tile (the
  * fixed-point perspective warp, cuda/warp_stage.cuh) and aug__k_warp_f32_tile
  * (float32 -> float32 affine, cuda/warp_stage_f32.cuh) stage the same boxes and
  * compute a value per thread; five more, aug__k_warp_nearest_u8_tile (and
  * aug__k_warp_nearest_u8_tall, its 32 x 32 tiles where their boxes fit),
- * aug__k_warp_cubic_u8_tile and the perspective aug__k_warp_persp_nearest_u8_tile
+ * aug__k_warp_cubic_u8_tile (and aug__k_warp_cubic_u8_tall) and the perspective
+ * aug__k_warp_persp_nearest_u8_tile
  * and aug__k_warp_persp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the
  * same tiles for the nearest and bicubic warps of uint8 sources and run the
  * value path's nearest / cubic on them. */
@@ -459,6 +461,7 @@ template <typename I> struct copy_global {
  *                                             45 44 45 48, 5 blocks)
  *   aug__k_warp_u8_tile         64 64 64 63   4 blocks (50%; 16 KiB of shared memory
  *                                             a block: not the limit)
+ *   aug__k_warp_u8_tall         64 64 64 64   4 blocks (50%; its 32 x 32 tiles)
  *   aug__k_warp_persp_u8_tile   64 64 64 58   4 blocks (50%; 16 KiB, a value per thread:
  *                                             a pixel per thread spilled 28-52 bytes)
  *   aug__k_warp_f32_tile        60 58 56 54   4 blocks (50%; 24 KiB a block, 100 of
@@ -467,13 +470,15 @@ template <typename I> struct copy_global {
  *   aug__k_warp_nearest_u8_tile 58 56 58 40   4 blocks (50%; warp_stage_interp.cuh)
  *   aug__k_warp_nearest_u8_tall 58 56 58 40   4 blocks (50%; its 32 x 32 tiles)
  *   aug__k_warp_cubic_u8_tile   64 64 64 64   4 blocks (50%; no spill: its lanes on x
- *                                             for NHWC too, its tile found again per value)
+ *                                             for NHWC too, its tile found again per value;
+ *                                             24 KiB a block, sm_75 2 blocks)
+ *   aug__k_warp_cubic_u8_tall   64 64 64 64   4 blocks (50%; its 32 x 32 tiles)
  *   aug__k_warp_persp_nearest_u8_tile
  *                               64 64 64 46   4 blocks (50%; before: aug__k_warp_persp)
  *   aug__k_warp_persp_cubic_u8_tile
  *                               64 64 64 64   4 blocks (50%; no spill: the matrix read in
  *                                             place, Y formed per sample (tap_staged::LEAN);
- *                                             before: aug__k_warp_persp_cubic)
+ *                                             24 KiB; before: aug__k_warp_persp_cubic)
  *   aug__k_warp_persp_u8        63 61 62 58   4 blocks (50%)
  *   aug__k_warp, _persp         80 79 79 61   3 blocks (37.5%; sm_100 4)
  *                               80 80 80 64
@@ -700,6 +705,8 @@ enum {
     STAGE_NEAREST_U8,
     STAGE_NEAREST_U8_TALL,
     STAGE_CUBIC_U8,
+    STAGE_CUBIC_U8_TALL,
+    STAGE_U8_TALL,
     STAGE_PERSP_NEAREST_U8,
     STAGE_PERSP_CUBIC_U8
 };
@@ -717,6 +724,8 @@ static aug_status launch(const char *func, int proj, int mode, int narrow, int s
     if (stage == STAGE_F32) WARP_LAUNCH(aug__k_warp_f32_tile);
     if (stage == STAGE_PERSP_F32) WARP_LAUNCH(aug__k_warp_persp_f32_tile);
     if (stage == STAGE_CUBIC_U8) WARP_LAUNCH(aug__k_warp_cubic_u8_tile);
+    if (stage == STAGE_CUBIC_U8_TALL) WARP_LAUNCH(aug__k_warp_cubic_u8_tall);
+    if (stage == STAGE_U8_TALL) WARP_LAUNCH(aug__k_warp_u8_tall);
     if (stage == STAGE_NEAREST_U8) WARP_LAUNCH(aug__k_warp_nearest_u8_tile);
     if (stage == STAGE_NEAREST_U8_TALL) WARP_LAUNCH(aug__k_warp_nearest_u8_tall);
     if (stage == STAGE_PERSP_CUBIC_U8) WARP_LAUNCH(aug__k_warp_persp_cubic_u8_tile);
@@ -840,20 +849,30 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
     }
     if (!packed) stage = planar ? stage : STAGE_NONE;
     planar = !packed;
-    /* the affine nearest warp on tiles STAGE_TY_TALL high (aug__k_warp_nearest_u8_tall)
-     * wherever every image's box of such a tile (a bound from the matrix: its columns and rows
-     * over 32 x 32 outputs plus the taps, a row's alignment) fits STAGE_BYTES, else 32 x 8: the
-     * output rows stay 32 wide (whole sectors stored) while the box's rows widen, e.g. at 90
-     * degrees from 8-9 pixels (a plane's rows 2 words in 1-2 sectors: 0.497) to 33, and its
-     * edges cost less per output (CHW at 30 degrees 0.655 -> 0.734) */
-    int tall = stage == STAGE_NEAREST_U8;
+    /* the affine uint8 warps (bilinear, nearest, bicubic) on tiles STAGE_TY_TALL high
+     * (aug__k_warp_u8_tall, _nearest_u8_tall, _cubic_u8_tall) wherever every image's box of
+     * such a tile (a bound from the matrix: its columns and rows over 32 x 32 outputs plus the
+     * taps, a row's alignment) fits the kernel's budget, else 32 x 8: the output rows stay 32
+     * wide (whole sectors stored) while the box's rows widen, e.g. at 90 degrees from 8-9
+     * pixels (a plane's rows 2 words in 1-2 sectors: 0.497 nearest, 0.554 bilinear) to 33, and
+     * its edges cost less per output (CHW at 30 degrees 0.655 -> 0.734). A side's pixels: the
+     * samples' span, 2 for its floors and count, the taps beside the cells (nearest 1, bilinear
+     * 2, bicubic 3: stage_box's margins). Into NHWC (cfast) bilinear and bicubic keep 32 x 8:
+     * their lanes store a pixel's bytes C apart (0.333), which weigh more against the tall
+     * tiles' fewer load sectors (rotated 30 degrees 0.571 -> 0.535); nearest stores c fastest */
+    int tall = stage == STAGE_NEAREST_U8 || (!a.cfast && (stage == STAGE_U8 || stage == STAGE_CUBIC_U8));
+    const double taps = stage == STAGE_NEAREST_U8 ? 3.0 : stage == STAGE_U8 ? 4.0 : 5.0;
+    const double budget = stage == STAGE_CUBIC_U8 ? STAGE_CUBIC_BYTES : STAGE_BYTES;
     for (int64_t k = 0; tall && k < p->n; k++) {
         const double *m = img[k].m;
-        const double cols = (fabs(m[0]) + fabs(m[1])) * STAGE_TY_TALL + 3.0;
-        const double rows = (fabs(m[3]) + fabs(m[4])) * STAGE_TY_TALL + 3.0;
-        tall = (cols * (double)(planar ? 1 : C) + 16.0) * rows <= (double)STAGE_BYTES;
+        const double cols = (fabs(m[0]) + fabs(m[1])) * STAGE_TY_TALL + taps;
+        const double rows = (fabs(m[3]) + fabs(m[4])) * STAGE_TY_TALL + taps;
+        tall = (cols * (double)(planar ? 1 : C) + 16.0) * rows <= budget;
     }
-    if (tall) stage = STAGE_NEAREST_U8_TALL;
+    if (tall)
+        stage = stage == STAGE_NEAREST_U8 ? STAGE_NEAREST_U8_TALL
+                : stage == STAGE_U8       ? STAGE_U8_TALL
+                                          : STAGE_CUBIC_U8_TALL;
     if (stage) {
         warp_args b = a;
         b.pix = planar ? STAGE_PLANAR : 1;

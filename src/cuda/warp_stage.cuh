@@ -16,14 +16,16 @@
  * each thread computes its pixels as the pixel path does (pix_pixel, pix_mix,
  * the same cells from cell_index and the same arithmetic), reading a row's two
  * neighbours from shared memory where both lie in the box and from global
- * memory (pix_row) otherwise: a border's reflected or wrapped taps, or a box
- * over STAGE_BYTES (a big shrink or supersampling), for which the block stages
- * nothing. So the results are the pixel path's, bit for bit, whichever memory
- * a tap comes from, and the border rule stays windex's alone. A box is only
- * ever a cache: a tap outside it is read from global memory, so its bounds
- * decide what a tile costs, never what it computes. The tile loop, box and
- * load (stage_tiles, stage_box with the taps' margins, stage_load) also serve
- * the nearest and bicubic staged kernels (cuda/warp_stage_interp.cuh). */
+ * memory (pix_row) otherwise: a border's reflected or wrapped taps, or the
+ * rows of a box over STAGE_BYTES (a big shrink or supersampling) beyond its
+ * middle rows, which the block stages (as many as fit; none where one row is
+ * wider than the budget). So the results are the pixel path's, bit for bit,
+ * whichever memory a tap comes from, and the border rule stays windex's
+ * alone. A box is only ever a cache: a tap outside it is read from global
+ * memory, so its bounds decide what a tile costs, never what it computes. The
+ * tile loop, box and load (stage_tiles, stage_box with the taps' margins,
+ * stage_load) also serve the nearest and bicubic staged kernels
+ * (cuda/warp_stage_interp.cuh). */
 
 #define STAGE_TX 32
 #define STAGE_TY 8
@@ -54,7 +56,10 @@ AUG_DEV int stage_side(double v0, double v1, int32_t n, int ml, int mh, int32_t 
 
 /* The box of source coordinates x in [x0, x1], y in [y0, y1] (unbounded; NaN:
  * nothing staged) with the taps ml before and mh after each cell (stage_side)
- * into box[SB_*], staged when it fits in `bytes`. */
+ * into box[SB_*], staged when it fits in `bytes`; a box of more rows than fit
+ * keeps its middle rows (a rotated tile's taps are densest there; the others are
+ * read from global memory: a 3x shrink rotated 30 degrees, HWC, has boxes of
+ * about 20 KiB, whose blocks read every tap from global memory before, 0.497). */
 AUG_DEV void stage_fit(const img_t<int32_t> &im, double x0, double x1, double y0, double y1, int C, int ml, int mh,
                        int32_t *box, int bytes) {
     int32_t bx0 = 0, bx1 = -1, by0 = 0, by1 = -1, rows = 0, rb = 0;
@@ -62,8 +67,10 @@ AUG_DEV void stage_fit(const img_t<int32_t> &im, double x0, double x1, double y0
         /* a row's bytes from the aligned word holding its first one, whole words */
         const int64_t wb = ((int64_t)(bx1 - bx0 + 1) * C + 7 + 7) / 8 * 8;
         rb = wb <= bytes ? (int32_t)wb : 8;
-        const int32_t h = by1 - by0 + 1;
-        rows = wb <= bytes && h <= bytes / rb ? h : 0; /* 0: too big, the taps from global memory */
+        const int32_t h = by1 - by0 + 1, fit = bytes / rb;
+        /* a box of more rows than fit: its middle rows (0: a row too wide, the taps from global memory) */
+        rows = wb <= bytes ? (h <= fit ? h : fit) : 0;
+        by0 += (h - rows) / 2;
     }
     box[SB_X0] = bx0, box[SB_Y0] = by0, box[SB_COLS] = bx1 - bx0 + 1, box[SB_ROWS] = rows, box[SB_RB] = rb;
 }
@@ -230,18 +237,17 @@ AUG_DEV stage_tile stage_tile_of(const warp_args &a, uint32_t t, uint32_t ty = S
  * outputs. */
 template <bool PROJ = false, typename F>
 AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool ss, int ml, int mh, const F &tile,
-                         uint32_t ty = STAGE_TY) {
+                         uint32_t ty = STAGE_TY, int bytes = STAGE_BYTES) {
     const int C = a.pix == STAGE_PLANAR ? 1 : (int)a.C;
     for (uint32_t t = blockIdx.x; t < (uint32_t)a.slots; t += gridDim.x) {
         const stage_tile k = stage_tile_of(a, t, ty);
         const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
         if (threadIdx.x == 0) {
             if (PROJ)
-                stage_box_persp(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box, words,
-                                STAGE_BYTES, (int32_t)ty);
+                stage_box_persp(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box, words, bytes,
+                                (int32_t)ty);
             else
-                stage_box(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box, STAGE_BYTES,
-                          (int32_t)ty);
+                stage_box(a, im, (int32_t)k.tx0, (int32_t)k.ty0, C, ss ? im.s() : 1, ml, mh, box, bytes, (int32_t)ty);
         }
         __syncthreads();
         stage_load(im, box, C, words);
@@ -251,27 +257,37 @@ AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool
     }
 }
 
-/* The bilinear tile: each thread's pixels (all C channels) by pix_pixel with the staged sampler. */
-struct tile_bilinear {
+/* The bilinear tile of STAGE_TX x TY outputs: each thread's pixels (all C channels) by pix_pixel
+ * with the staged sampler. */
+template <uint32_t TY = STAGE_TY> struct tile_bilinear {
     const warp_args &a;
     const int32_t *box;
     const uint64_t *words;
     AUG_DEV void operator()(uint32_t, const img_t<int32_t> &im, uint32_t n, uint32_t tx0, uint32_t ty0, int C) const {
         const uint32_t Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht;
         const pix_staged g = {a, im, box, (const uint8_t *)words, C};
-        for (uint32_t p = threadIdx.x; p < STAGE_PIXELS; p += blockDim.x) {
+        for (uint32_t p = threadIdx.x; p < STAGE_TX * TY; p += blockDim.x) {
             const uint32_t x = tx0 + p % STAGE_TX, y = ty0 + p / STAGE_TX;
             if (x < Wt && y < Ht) pix_pixel<int32_t>(a, im, (int32_t)n, (int32_t)x, (int32_t)y, C, g);
         }
     }
 };
 
-/* The staged kernel of the fixed-point (bilinear) warp. */
+/* The staged kernel of the fixed-point (bilinear) warp; *_tall: on tiles of STAGE_TX x
+ * STAGE_TY_TALL outputs (warp_run takes it wherever their boxes fit the budget: a box's rows
+ * as wide as its columns are long, e.g. 33 pixels instead of 8-9 at 90 degrees, and fewer
+ * of its edge sectors per output). */
 AUG_GLOBAL void aug__k_warp_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_bilinear f = {a, box, words};
+    const tile_bilinear<> f = {a, box, words};
     stage_tiles(a, words, box, true, 0, 2, f);
+}
+AUG_GLOBAL void aug__k_warp_u8_tall(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_bilinear<STAGE_TY_TALL> f = {a, box, words};
+    stage_tiles(a, words, box, true, 0, 2, f, STAGE_TY_TALL);
 }
 
 /* ---- The per-value staged path ----------------------------------------------

@@ -14,9 +14,17 @@
  * value path's own nearest / cubic (the same coordinates, cells, border indices, Keys
  * weights and sum order, the same stores), a tap read from shared memory where
  * it lies in the box and from global memory otherwise (stage_byte: a
- * reflected or wrapped tap, or a box over STAGE_BYTES, a strong shrink, for
- * which the block stages nothing). So the results are the value path's, bit
+ * reflected or wrapped tap, or one outside the middle rows that the block
+ * stages of a box over its budget, a strong shrink; STAGE_BYTES, bicubic's
+ * STAGE_CUBIC_BYTES). The affine ones also run on 32 x 32 tiles where their
+ * boxes fit (*_tall). So the results are the value path's, bit
  * for bit, whichever memory a tap comes from. */
+
+/* The bicubic kernels' budget of a box: 24 KiB (their 4 x 4 taps widen a box by 3 pixels a
+ * side; a 3x shrink rotated 30 degrees, s = 3, of 3 channels has boxes of about 22 KiB). 4
+ * blocks per SM use 100 KiB of sm_90's 228; sm_75 (64 KiB) keeps 2 blocks of 256, half its
+ * 1024 threads, as the float32 staged kernels. */
+#define STAGE_CUBIC_BYTES 24576
 
 /* Byte c of source pixel (y, x) (both inside the image; column stride C): from
  * the box when it lies there, else from global memory. */
@@ -103,10 +111,11 @@ template <bool PROJ, bool CUBIC, uint32_t TY = STAGE_TY> struct tile_values {
 /* The staged kernels of uint8 sources: nearest (the box one tap after the
  * cells' floors, one sample a pixel) and bicubic (one tap before, two after,
  * s samples a side); affine, or perspective (*_persp_*: stage_box_persp's
- * boxes, each sample projected). *_tall: the affine nearest kernel on tiles of
- * STAGE_TX x STAGE_TY_TALL outputs (warp_run takes it wherever their boxes fit
- * the budget: wider box rows, e.g. 33 pixels instead of 8-9 at 90 degrees, and
- * fewer taps loaded twice by neighbouring tiles). */
+ * boxes, each sample projected). *_tall: the affine kernels on tiles of
+ * STAGE_TX x STAGE_TY_TALL outputs (warp_run takes them wherever their boxes
+ * fit the budget: wider box rows, e.g. 33 pixels instead of 8-9 at 90 degrees,
+ * and fewer taps loaded twice by neighbouring tiles; a compile-time height, as
+ * a runtime one made the bicubic kernel spill at 64 registers). */
 AUG_GLOBAL void aug__k_warp_nearest_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
@@ -120,10 +129,16 @@ AUG_GLOBAL void aug__k_warp_nearest_u8_tall(warp_args a) {
     stage_tiles<false>(a, words, box, false, 0, 1, f, STAGE_TY_TALL);
 }
 AUG_GLOBAL void aug__k_warp_cubic_u8_tile(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
     const tile_values<false, true> f = {a, box, words};
-    stage_tiles<false>(a, words, box, true, 1, 2, f);
+    stage_tiles<false>(a, words, box, true, 1, 2, f, STAGE_TY, STAGE_CUBIC_BYTES);
+}
+AUG_GLOBAL void aug__k_warp_cubic_u8_tall(warp_args a) {
+    AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
+    AUG_SHARED(int32_t, box, SB_N);
+    const tile_values<false, true, STAGE_TY_TALL> f = {a, box, words};
+    stage_tiles<false>(a, words, box, true, 1, 2, f, STAGE_TY_TALL, STAGE_CUBIC_BYTES);
 }
 AUG_GLOBAL void aug__k_warp_persp_nearest_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
@@ -132,8 +147,8 @@ AUG_GLOBAL void aug__k_warp_persp_nearest_u8_tile(warp_args a) {
     stage_tiles<true>(a, words, box, false, 0, 1, f);
 }
 AUG_GLOBAL void aug__k_warp_persp_cubic_u8_tile(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
+    AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
     const tile_values<true, true> f = {a, box, words};
-    stage_tiles<true>(a, words, box, true, 1, 2, f);
+    stage_tiles<true>(a, words, box, true, 1, 2, f, STAGE_TY, STAGE_CUBIC_BYTES);
 }

@@ -12,7 +12,8 @@
  * (1024, 64): k_red_cols, threads along the kept axis; 0.03-0.25 before). The image families
  * are measured by the benchmarks (bench/gpu --smoke) and listed in docs/cuda.md, not asserted
  * here, except PIL's blur and the uint8 affine warp (identity-ish, 2x shrink, rotations of 30,
- * 45 and 90 degrees, s = 2; bilinear, nearest and bicubic), the uint8 perspective warp (the
+ * 45 and 90 degrees, s = 2, turned 3x and 2.5x shrinks with s = 1-3; bilinear, nearest and
+ * bicubic), the uint8 perspective warp (the
  * same three) and the float32 affine one (the same and perspective ones), which must reach the
  * image families' 0.5, and aug_mix_mirror (an elementwise op of two images: MixUp of every
  * image, then per image a CutMix box at 32 columns, a blend, (1, 0) and a whole-image box) on
@@ -60,14 +61,16 @@ static int have_counter(void) {
 }
 
 /* The totals of the recorded kernels: used and sector bytes of loads + stores, and
- * the kernels' names (space-separated) into names. */
-static void totals(double *used, double *sect, char *names, size_t cap) {
+ * the kernels' names (space-separated) into names; io (unless NULL): the loads' and
+ * the stores' efficiencies. */
+static void totals(double *used, double *sect, char *names, size_t cap, double io[2]) {
     long long n = ms_report(NULL, 0);
     char *t = malloc((size_t)n + 1);
     assert_non_null(t);
     ms_report(t, n + 1);
     *used = *sect = 0.0;
     names[0] = 0;
+    double lds[2] = {0.0, 0.0}, sts[2] = {0.0, 0.0};
     for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n")) {
         char name[256];
         long long launches, lr, lu, ls, sr, su, ss;
@@ -77,10 +80,12 @@ static void totals(double *used, double *sect, char *names, size_t cap) {
                    &threads, &omin, &omax, &lr, &lu, &ls, &sr, &su, &ss) == 12) {
             *used += (double)(lu + su);
             *sect += (double)(ls + ss);
+            lds[0] += (double)lu, lds[1] += (double)ls, sts[0] += (double)su, sts[1] += (double)ss;
             if (strlen(names) + strlen(name) + 2 < cap) strcat(strcat(names, " "), name);
         }
     }
     free(t);
+    if (io) io[0] = lds[1] > 0 ? lds[0] / lds[1] : 0.0, io[1] = sts[1] > 0 ? sts[0] / sts[1] : 0.0;
 }
 
 /* ---- the ops ------------------------------------------------------------------------------------ */
@@ -169,7 +174,7 @@ static void check_shaped(const char *what, op_fn op, aug_dtype ta, aug_dtype to,
     assert_int_equal(st, AUG_OK);
     double used, sect;
     char names[512];
-    totals(&used, &sect, names, sizeof names);
+    totals(&used, &sect, names, sizeof names, NULL);
     const double eff = sect > 0 ? used / sect : 0.0;
     printf("  %-36s %s -> %s: memory efficiency %.3f [%s ]\n", what, aug_dtype_name(ta), aug_dtype_name(to), eff,
            names);
@@ -318,33 +323,41 @@ static void check_warp_gen_case(const char *what, aug_dtype dt, aug_warp_interp 
     assert_int_equal(st, AUG_OK);
     double used, sect;
     char names[512];
-    totals(&used, &sect, names, sizeof names);
+    double io[2];
+    totals(&used, &sect, names, sizeof names, io);
     const double eff = sect > 0 ? used / sect : 0.0;
     const char *in = interp == AUG_WARP_NEAREST ? "nearest " : interp == AUG_WARP_CUBIC ? "bicubic " : "";
-    printf("  warp %s%-31s %s %s%s -> NCHW: memory efficiency %.3f [%s ]\n", in, what, aug_dtype_name(dt),
-           chw ? "CHW" : "HWC", persp ? " perspective" : "", eff, names);
+    printf("  warp %s%-31s %s %s%s -> NCHW: memory efficiency %.3f (%.3f / %.3f) [%s ]\n", in, what,
+           aug_dtype_name(dt), chw ? "CHW" : "HWC", persp ? " perspective" : "", eff, io[0], io[1], names);
     if (eff < least) fail_msg("warp %s%s: memory efficiency %.3f < %.2f (kernels%s)", in, what, eff, least, names);
     if (!strstr(names, kernel)) fail_msg("warp %s%s: the staged kernel %s did not run (%s)", in, what, kernel, names);
     aug_tensor_free(src[0]), aug_tensor_free(src[1]), aug_tensor_free(dst);
 }
 
 static void check_warp_case(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
-                            double least) {
-    check_warp_gen_case(what, AUG_UINT8, AUG_WARP_LINEAR, angle, zoom, dx, dy, s, chw, NULL, least,
-                        "aug__k_warp_u8_tile");
+                            double least, const char *kernel) {
+    check_warp_gen_case(what, AUG_UINT8, AUG_WARP_LINEAR, angle, zoom, dx, dy, s, chw, NULL, least, kernel);
 }
 
 static void test_warp(void **state) {
     (void)state;
     NEED_CUDA();
     if (!have_counter()) skip();
+    /* 32 x 32 tiles where their boxes fit the budget (aug__k_warp_u8_tall; on 32 x 8 a plane's box at
+     * 90 degrees had rows of 8-9 bytes: 0.554), else 32 x 8 (either: "_t") */
+    const char *k = "aug__k_warp_u8_tall", *ks = "aug__k_warp_u8_t";
     for (int chw = 0; chw < 2; chw++) {
-        check_warp_case("rotated 30", 30.0, 1.14, 0.0, 0.0, 1, chw, 0.5);
-        check_warp_case("rotated 45", 45.0, 1.0, 0.0, 0.0, 1, chw, 0.5);
-        check_warp_case("identity-ish", 0.0, 1.0, 10.5, 7.25, 1, chw, 0.5);
-        check_warp_case("2x shrink", 0.0, 0.5, 0.0, 0.0, 1, chw, 0.5);
-        check_warp_case("rotated 90", 90.0, 1.0, 0.0, 0.0, 1, chw, 0.5);
-        check_warp_case("rotated 17, s = 2", 17.0, 0.9, 3.0, -2.0, 2, chw, 0.5);
+        check_warp_case("rotated 30", 30.0, 1.14, 0.0, 0.0, 1, chw, 0.5, k);
+        check_warp_case("rotated 45", 45.0, 1.0, 0.0, 0.0, 1, chw, 0.5, k);
+        check_warp_case("identity-ish", 0.0, 1.0, 10.5, 7.25, 1, chw, 0.5, k);
+        check_warp_case("2x shrink", 0.0, 0.5, 0.0, 0.0, 1, chw, 0.5, k);
+        check_warp_case("rotated 90", 90.0, 1.0, 0.0, 0.0, 1, chw, 0.5, k);
+        check_warp_case("rotated 17, s = 2", 17.0, 0.9, 3.0, -2.0, 2, chw, 0.5, k);
+        /* shrinks whose 32 x 8 boxes pass the 16 KiB budget for HWC (about 20 KiB at 3x, 30
+         * degrees): their middle rows staged (0.497, s = 3 0.303 when such tiles staged nothing) */
+        check_warp_case("3x shrink rotated 30", 30.0, 1.0 / 3.0, 0.0, 0.0, 1, chw, 0.5, ks);
+        check_warp_case("3x shrink rotated 30, s = 3", 30.0, 1.0 / 3.0, 0.0, 0.0, 3, chw, 0.5, ks);
+        check_warp_case("2.5x shrink rotated 60, s = 2", 60.0, 0.4, 0.0, 0.0, 2, chw, 0.5, ks);
     }
 }
 
@@ -359,16 +372,26 @@ static void test_warp_interp(void **state) {
     for (int chw = 0; chw < 2; chw++)
         for (int i = 0; i < 2; i++) {
             const aug_warp_interp in = i ? AUG_WARP_CUBIC : AUG_WARP_NEAREST;
-            /* nearest on 32 x 32 tiles (aug__k_warp_nearest_u8_tall: their boxes fit the budget here;
-             * on 32 x 8 a CHW plane's box at 90 degrees had rows of 8-9 bytes, 2 words in 1-2 sectors
-             * each: 0.497) */
-            const char *k = i ? "aug__k_warp_cubic_u8_tile" : "aug__k_warp_nearest_u8_tall";
+            /* 32 x 32 tiles (aug__k_warp_nearest_u8_tall, _cubic_u8_tall: their boxes fit the budget
+             * here; on 32 x 8 a CHW plane's box at 90 degrees had rows of 8-9 bytes, 2 words in 1-2
+             * sectors each: nearest 0.497, bicubic 0.552) */
+            const char *k = i ? "aug__k_warp_cubic_u8_tall" : "aug__k_warp_nearest_u8_tall";
             check_warp_gen_case("rotated 30", AUG_UINT8, in, 30.0, 1.14, 0.0, 0.0, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("rotated 45", AUG_UINT8, in, 45.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("identity-ish", AUG_UINT8, in, 0.0, 1.0, 10.5, 7.25, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("2x shrink", AUG_UINT8, in, 0.0, 0.5, 0.0, 0.0, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("rotated 90", AUG_UINT8, in, 90.0, 1.0, 0.0, 0.0, 1, chw, NULL, 0.5, k);
             check_warp_gen_case("rotated 17, s = 2", AUG_UINT8, in, 17.0, 0.9, 3.0, -2.0, 2, chw, NULL, 0.5, k);
+            /* shrinks: 32 x 32 or 32 x 8 tiles, a box over the budget its middle rows (before them,
+             * HWC: nearest 0.386, bicubic 0.076, s = 3 0.037; that one 0.189 on 16 KiB of middle
+             * rows, its box fits bicubic's 24 KiB) */
+            const char *ks = i ? "aug__k_warp_cubic_u8_t" : "aug__k_warp_nearest_u8_t";
+            check_warp_gen_case("3x shrink rotated 30", AUG_UINT8, in, 30.0, 1.0 / 3.0, 0.0, 0.0, 1, chw, NULL, 0.5,
+                                ks);
+            check_warp_gen_case("3x shrink rotated 30, s = 3", AUG_UINT8, in, 30.0, 1.0 / 3.0, 0.0, 0.0, 3, chw, NULL,
+                                0.5, ks);
+            check_warp_gen_case("2.5x shrink rotated 60, s = 2", AUG_UINT8, in, 60.0, 0.4, 0.0, 0.0, 2, chw, NULL,
+                                0.5, ks);
         }
 }
 

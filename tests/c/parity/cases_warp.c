@@ -8,8 +8,9 @@
  * reversed columns (the unstaged pixel path) and planar (CHW) sources, whose
  * planes the staged kernel warps one at a time, and shrinks of
  * 3-5x on 4 channels around the 16 KiB budget of a block's box (the fallback
- * boundary: a block whose box exceeds it reads from global memory, beside
- * blocks at the edges whose clamped boxes fit). Run shuffled
+ * boundary: a block whose box exceeds it stages the box's middle rows and reads
+ * the other taps from global memory, beside blocks at the edges whose clamped
+ * boxes fit). Run shuffled
  * (AUG_EMU_ORDER=shuffle), a block that sampled before its box was loaded (a
  * dropped barrier) reads the emulator's 0xFF fill and fails. The same cases with
  * nearest and bicubic interpolation (warp/staged_nearest, warp/staged_cubic) run
@@ -170,8 +171,8 @@ static void run_staged(ph_run *r, const ph_case *c) {
 }
 
 /* Shrinks of 3-5x on 4 channels: boxes of about 10 KiB (3x, unrotated) to 24 KiB
- * (5x), over the 16 KiB budget from 4x unrotated and 3x at 20 degrees, the
- * blocks of one launch mixing shared and global reads. */
+ * (5x), over the 16 KiB budget from 4x unrotated and 3x at 20 degrees (their
+ * middle rows staged), the blocks of one launch mixing shared and global reads. */
 static void run_staged_fallback(ph_run *r, const ph_case *c) {
     (void)c;
     static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
@@ -187,10 +188,11 @@ static void run_staged_fallback(ph_run *r, const ph_case *c) {
  * layouts, uint8 outputs and (every fifth) float32 / int16 ones, backgrounds
  * that are bytes or that saturate_cast rounds and clamps; then outputs larger
  * than the source, and shrinks of 3-5x on 4 channels around the 16 KiB box
- * (bicubic's box is 3 taps wider than bilinear's); then turned shrinks of
- * 1.5-3x (90-105 degrees). The nearest kernel's tiles are 32 x 32 while their
- * box's bound fits the budget (the sweep; here 1.5x on 4 channels, 2.5x planar)
- * and 32 x 8 beyond it (2x on 4 channels, 3x planar, the 3-5x shrinks). */
+ * (bicubic's box is 3 taps wider than bilinear's, its budget 24 KiB); then turned
+ * shrinks of 1.5-3x (90-105 degrees). The tiles are 32 x 32 while their box's
+ * bound fits the budget (the sweep; nearest here 1.5x on 4 channels, 2.5x planar;
+ * NCHW outputs for bicubic) and 32 x 8 beyond it (nearest 2x on 4 channels, 3x
+ * planar, the 3-5x shrinks). */
 static void staged_interp(ph_run *r, aug_interp interp) {
     staged_sweep(r, AUG_UINT8, interp, ANGLES, 5, OUTS, 1, NULL, 0);
     static const double inv[6] = {3.0, 3.5, 3.8, 4.0, 4.5, 5.0};
