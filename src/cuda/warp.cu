@@ -702,6 +702,10 @@ enum {
     STAGE_PERSP_U8,
     STAGE_F32,
     STAGE_PERSP_F32,
+    STAGE_F32_E2, /* STAGE_F32 / _PERSP_F32 + 2, + 4: the float32 kernels of 2- and 1-byte sources */
+    STAGE_PERSP_F32_E2,
+    STAGE_F32_E1,
+    STAGE_PERSP_F32_E1,
     STAGE_NEAREST_U8,
     STAGE_NEAREST_U8_TALL,
     STAGE_CUBIC_U8,
@@ -723,6 +727,10 @@ static aug_status launch(const char *func, int proj, int mode, int narrow, int s
     if (stage == STAGE_PERSP_U8) WARP_LAUNCH(aug__k_warp_persp_u8_tile);
     if (stage == STAGE_F32) WARP_LAUNCH(aug__k_warp_f32_tile);
     if (stage == STAGE_PERSP_F32) WARP_LAUNCH(aug__k_warp_persp_f32_tile);
+    if (stage == STAGE_F32_E2) WARP_LAUNCH(aug__k_warp_f32_tile_e2);
+    if (stage == STAGE_PERSP_F32_E2) WARP_LAUNCH(aug__k_warp_persp_f32_tile_e2);
+    if (stage == STAGE_F32_E1) WARP_LAUNCH(aug__k_warp_f32_tile_e1);
+    if (stage == STAGE_PERSP_F32_E1) WARP_LAUNCH(aug__k_warp_persp_f32_tile_e1);
     if (stage == STAGE_CUBIC_U8) WARP_LAUNCH(aug__k_warp_cubic_u8_tile);
     if (stage == STAGE_CUBIC_U8_TALL) WARP_LAUNCH(aug__k_warp_cubic_u8_tall);
     if (stage == STAGE_U8_TALL) WARP_LAUNCH(aug__k_warp_u8_tall);
@@ -824,19 +832,21 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
         narrow = index32(&a, img, p->n, (int64_t)g.blocks * g.threads);
     }
     /* the staged paths, a block per tile of STAGE_TX x STAGE_TY outputs of a plane
-     * (warp_stage*.cuh): fixed point (affine or perspective), float32 -> float32
-     * (affine or perspective, 4-byte aligned), or nearest / bicubic of uint8 sources (affine or
-     * perspective, any output dtype), of packed pixels (column stride C elements, 1-4 channels of
-     * channel stride 1) or planes of 1-element columns (CHW) */
-    int f32 = narrow && mode == WARP_GENERIC && !a.nearest && a.dst_dtype == AUG_FLOAT32;
+     * (warp_stage*.cuh): fixed point (affine or perspective), the float32 kind (affine or
+     * perspective, sources of one element size E, E-aligned: float32, 2- or 1-byte), or
+     * nearest / bicubic of uint8 sources (affine or perspective, any output dtype), of packed
+     * pixels (column stride C elements, 1-4 channels of channel stride 1) or planes of 1-element
+     * columns (CHW) */
+    int f32 = narrow && mode == WARP_GENERIC && !a.nearest && p->n > 0; /* the float32 kind, E-byte sources */
+    const int64_t fe = f32 ? aug__ctype_size(img[0].dtype) : 1;
     for (int64_t k = 0; f32 && k < p->n; k++)
-        f32 = img[k].kind == AUG__WARP_FLOAT && img[k].dtype == AUG_FLOAT32 &&
-              (((uintptr_t)img[k].base | (uintptr_t)img[k].sh | (uintptr_t)img[k].sc) & 3) == 0;
+        f32 = img[k].kind == AUG__WARP_FLOAT && aug__ctype_size(img[k].dtype) == fe &&
+              (((uintptr_t)img[k].base | (uintptr_t)img[k].sh | (uintptr_t)img[k].sc) & (uintptr_t)(fe - 1)) == 0;
     int interp8 = a.nearest || mode == WARP_CUBIC;
     for (int64_t k = 0; interp8 && k < p->n; k++) interp8 = img[k].dtype == AUG__CT_UINT8;
-    const int64_t el = f32 ? 4 : 1;
+    const int64_t el = f32 ? fe : 1;
     int stage = !narrow                 ? STAGE_NONE
-                : f32                   ? (proj ? STAGE_PERSP_F32 : STAGE_F32)
+                : f32                   ? (proj ? STAGE_PERSP_F32 : STAGE_F32) + (fe == 2 ? 2 : fe == 1 ? 4 : 0)
                 : interp8 && a.nearest  ? (proj ? STAGE_PERSP_NEAREST_U8 : STAGE_NEAREST_U8)
                 : interp8               ? (proj ? STAGE_PERSP_CUBIC_U8 : STAGE_CUBIC_U8)
                 : mode != WARP_U8       ? STAGE_NONE

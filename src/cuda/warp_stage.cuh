@@ -341,7 +341,7 @@ struct stage_u8 {
         return aug__warp_bilerp_u8(a00, a01, a10, a11, aug__warp_fixed_frac(qx), aug__warp_fixed_frac(qy));
     }
     static AUG_DEV void add(uint32_t &acc, int s, uint32_t v) { pix_add(acc, s, v); }
-    static AUG_DEV void store(uint32_t acc, int s, char *out) {
+    static AUG_DEV void store(const warp_args &, uint32_t acc, int s, char *out) {
         AUG_ST((uint8_t *)out, s == 1 ? (uint8_t)acc : aug__warp_fixed_mean(acc, s));
     }
 };
@@ -374,7 +374,7 @@ AUG_DEV void stage_value(const warp_args &a, const img_t<int32_t> &im, const int
             S::add(acc, s, S::sample(im, box, sm, sx, sy, P, coff, S::bg(a, c)));
         }
     }
-    S::store(acc, s, a.dst + (n * (int32_t)a.dn + c * (int32_t)a.dc + y * (int32_t)a.dy + x * (int32_t)a.dx));
+    S::store(a, acc, s, a.dst + (n * (int32_t)a.dn + c * (int32_t)a.dc + y * (int32_t)a.dy + x * (int32_t)a.dx));
 }
 
 /* The per-value kernels' loop: tile t of a.slots as stage_tiles'

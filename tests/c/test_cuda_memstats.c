@@ -277,12 +277,12 @@ static void test_pil_blur(void **state) {
  * the interpolation (nearest, bicubic: cuda/warp_stage_interp.cuh); persp: the
  * perspective warp by the rotation's matrix times one whose w = g (X - 112) +
  * h (Y - 112) + 1 (aug__k_warp_persp_u8_tile, 0.04-0.27 before it). */
-static void check_warp_gen_case(const char *what, aug_dtype dt, aug_warp_interp interp, double angle, double zoom,
-                                double dx, double dy, int s, int chw, const double *persp, double least,
-                                const char *kernel) {
+static void check_warp_dt_case(const char *what, aug_dtype dt, aug_dtype odt, aug_warp_interp interp, double angle,
+                               double zoom, double dx, double dy, int s, int chw, const double *persp, double least,
+                               const char *kernel) {
     const int64_t shape[3] = {256, 320, 3}, cshape[3] = {3, 256, 320}, dshape[4] = {2, 3, 224, 224};
     const int perm[3] = {1, 2, 0};
-    aug_tensor *src[2], *dst = aug_tensor_empty(4, dshape, dt, TH_CUDA0);
+    aug_tensor *src[2], *dst = aug_tensor_empty(4, dshape, odt, TH_CUDA0);
     assert_non_null(dst);
     float m[12], m9[18];
     int ss[2];
@@ -332,6 +332,13 @@ static void check_warp_gen_case(const char *what, aug_dtype dt, aug_warp_interp 
     if (eff < least) fail_msg("warp %s%s: memory efficiency %.3f < %.2f (kernels%s)", in, what, eff, least, names);
     if (!strstr(names, kernel)) fail_msg("warp %s%s: the staged kernel %s did not run (%s)", in, what, kernel, names);
     aug_tensor_free(src[0]), aug_tensor_free(src[1]), aug_tensor_free(dst);
+}
+
+/* ... into an output of the source's dtype. */
+static void check_warp_gen_case(const char *what, aug_dtype dt, aug_warp_interp interp, double angle, double zoom,
+                                double dx, double dy, int s, int chw, const double *persp, double least,
+                                const char *kernel) {
+    check_warp_dt_case(what, dt, dt, interp, angle, zoom, dx, dy, s, chw, persp, least, kernel);
 }
 
 static void check_warp_case(const char *what, double angle, double zoom, double dx, double dy, int s, int chw,
@@ -437,6 +444,45 @@ static void test_warp_f32(void **state) {
         check_warp_gen_case("rotated 17, s = 2", AUG_FLOAT32, AUG_WARP_LINEAR, 17.0, 0.9, 3.0, -2.0, 2, chw, NULL, 0.5,
                             k);
     }
+}
+
+/* The float32 kernel's other sources and outputs (cuda/warp_stage_f32.cuh: the
+ * float32 staged kernels of 2-byte sources, *_f32_tile_e2, of 1-byte ones,
+ * *_e1, and float32 into other dtypes): uint16 -> uint16, float16 -> float16
+ * and uint8 -> float32 (the generic kernel before them: 0.144, 0.144, 0.133 at
+ * 30 degrees, HWC), and the same kernels on int16, bfloat16, float32 -> uint8
+ * and a perspective warp. */
+static void test_warp_f32_dtypes(void **state) {
+    (void)state;
+    NEED_CUDA();
+    if (!have_counter()) skip();
+    static const double tilt[2] = {0.001, 0.0007};
+    static const struct {
+        aug_dtype dt, odt;
+        const char *kernel;
+    } pairs[6] = {{AUG_UINT16, AUG_UINT16, "aug__k_warp_f32_tile_e2"},
+                  {AUG_FLOAT16, AUG_FLOAT16, "aug__k_warp_f32_tile_e2"},
+                  {AUG_UINT8, AUG_FLOAT32, "aug__k_warp_f32_tile_e1"},
+                  {AUG_INT16, AUG_INT16, "aug__k_warp_f32_tile_e2"},
+                  {AUG_BFLOAT16, AUG_FLOAT32, "aug__k_warp_f32_tile_e2"},
+                  {AUG_FLOAT32, AUG_UINT8, "aug__k_warp_f32_tile"}};
+    for (int i = 0; i < 6; i++)
+        for (int chw = 0; chw < 2; chw++) {
+            char what[64];
+            snprintf(what, sizeof what, "rotated 30, into %s", aug_dtype_name(pairs[i].odt));
+            check_warp_dt_case(what, pairs[i].dt, pairs[i].odt, AUG_WARP_LINEAR, 30.0, 1.14, 0.0, 0.0, 1, chw, NULL,
+                               0.5, pairs[i].kernel);
+            if (i >= 3) continue;
+            snprintf(what, sizeof what, "rotated 17, s = 2, into %s", aug_dtype_name(pairs[i].odt));
+            check_warp_dt_case(what, pairs[i].dt, pairs[i].odt, AUG_WARP_LINEAR, 17.0, 0.9, 3.0, -2.0, 2, chw, NULL,
+                               0.5, pairs[i].kernel);
+            snprintf(what, sizeof what, "rotated 90, into %s", aug_dtype_name(pairs[i].odt));
+            check_warp_dt_case(what, pairs[i].dt, pairs[i].odt, AUG_WARP_LINEAR, 90.0, 1.0, 0.0, 0.0, 1, chw, NULL,
+                               0.5, pairs[i].kernel);
+            snprintf(what, sizeof what, "perspective, into %s", aug_dtype_name(pairs[i].odt));
+            check_warp_dt_case(what, pairs[i].dt, pairs[i].odt, AUG_WARP_LINEAR, 30.0, 1.14, 0.0, 0.0, 1, chw, tilt,
+                               0.5, i == 2 ? "aug__k_warp_persp_f32_tile_e1" : "aug__k_warp_persp_f32_tile_e2");
+        }
 }
 
 /* Short rows (reduced innermost axis of 3, 17, 64 elements) and columns (axis 0 of
@@ -551,6 +597,7 @@ int main(void) {
         cmocka_unit_test(test_warp_interp),
         cmocka_unit_test(test_warp_perspective),
         cmocka_unit_test(test_warp_f32),
+        cmocka_unit_test(test_warp_f32_dtypes),
         cmocka_unit_test(test_reductions_shaped),
         cmocka_unit_test(test_reduction_occupancy),
         cmocka_unit_test(test_blur_occupancy),

@@ -24,7 +24,9 @@
  * budget), with the same views (reversed columns: the value path), borders,
  * samples and layouts; the perspective warp's nearest and bicubic kernels of
  * uint8 sources (warp/staged_persp_nearest, warp/staged_persp_cubic) on the
- * fixed-point one's homographies, with float32 / int16 outputs too. */
+ * fixed-point one's homographies, with float32 / int16 outputs too. The float32
+ * kernel's other sources and outputs (warp/staged_f32_dtypes: the *_f32_tile_e2 and
+ * _e1 kernels of 2- and 1-byte sources, and float32 into other dtypes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -271,6 +273,36 @@ static void run_staged_f32(ph_run *r, const ph_case *c) {
                          1.0 / inv[i], 3.0, -2.0, 0, i % 4, 1 + i % 2, i % 2, i == 4 ? 4 : 0, 250 + (uint64_t)i, NULL);
 }
 
+/* The float32 kernel's other sources (aug__warp_float_source: uint16, int16,
+ * float16, bfloat16 on aug__k_warp_f32_tile_e2 and its perspective kernel;
+ * int8, bool and uint8 where the fixed-point kernel does not apply on *_e1)
+ * into uint8, uint16, float16 and float32 (float32 -> uint8 / uint16 / float16 on
+ * aug__k_warp_f32_tile): each pair twice, taking turns of the rotations, zooms,
+ * borders, samples, 1-4 channels, mirrors, layouts, views (each source every
+ * view: whole, rows reversed, odd starts, columns reversed, CHW) and the
+ * perspective warp's tilts (every third). */
+static void run_staged_f32_dtypes(ph_run *r, const ph_case *c) {
+    (void)c;
+    static const aug_dtype src[8] = {AUG_UINT16, AUG_INT16, AUG_FLOAT16, AUG_BFLOAT16,
+                                     AUG_INT8,   AUG_BOOL,  AUG_UINT8,   AUG_FLOAT32};
+    static const aug_dtype dst[4] = {AUG_UINT8, AUG_UINT16, AUG_FLOAT16, AUG_FLOAT32};
+    static const double pw[3][2] = {{0.003, -0.002}, {-0.012, 0.01}, {0.001, 0.06}};
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 4; j++) {
+                if ((src[i] == AUG_UINT8 && dst[j] == AUG_UINT8) || (src[i] == AUG_FLOAT32 && dst[j] == AUG_FLOAT32))
+                    continue; /* the fixed-point kernel; warp/staged_f32 */
+                const int64_t *o = OUTS[k % 3];
+                const double zoom = k % 4 == 0 ? 0.7 : k % 4 == 1 ? 1.3 : k % 4 == 2 ? 0.4 : 1.0;
+                check_staged_all(r, src[i], dst[j], AUG_WARP_LINEAR, 45 + k % 5, 77 - k % 7, 1 + (i + j + pass) % 4,
+                                 o[0], o[1], ANGLES[k % 5], zoom, k % 2 ? 9.5 : -4.25, k % 3 ? -6.0 : 3.5, k % 5 == 2,
+                                 k % 4, 1 + k % 3, k % 4 == 3, (i + j + 2 * pass) % 5, 600 + (uint64_t)k,
+                                 k % 3 == 1 ? pw[k % 9 / 3] : NULL);
+                k++;
+            }
+}
+
 static const ph_case CASES[] = {
     {"warp/staged", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged},
     {"warp/staged_fallback", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_fallback},
@@ -278,6 +310,10 @@ static const ph_case CASES[] = {
     {"warp/staged_cubic", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_cubic},
     {"warp/staged_persp", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT, run_staged_persp},
     {"warp/staged_f32", AUG__FAMILY_WARP, -1, 1u << AUG_FLOAT32, 0, 3, NULL, PH_BOUND_EXACT, run_staged_f32},
+    {"warp/staged_f32_dtypes", AUG__FAMILY_WARP, -1,
+     (1u << AUG_UINT16) | (1u << AUG_INT16) | (1u << AUG_FLOAT16) | (1u << AUG_BFLOAT16) | (1u << AUG_INT8) |
+         (1u << AUG_BOOL) | (1u << AUG_UINT8) | (1u << AUG_FLOAT32),
+     0, 3, NULL, PH_BOUND_EXACT, run_staged_f32_dtypes},
     {"warp/staged_persp_f32", AUG__FAMILY_WARP, -1, 1u << AUG_FLOAT32, 0, 3, NULL, PH_BOUND_EXACT,
      run_staged_persp_f32},
     {"warp/staged_persp_nearest", AUG__FAMILY_WARP, -1, 1u << AUG_UINT8, 0, 3, NULL, PH_BOUND_EXACT,
