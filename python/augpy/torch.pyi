@@ -60,7 +60,7 @@ class StageDataset(IterableDataset):  # type: ignore[misc]  # torch's class, Any
         None: ``torch.initial_seed()`` read once, here in the main process (fresh per
         run, and fixed by ``torch.manual_seed``), shared with the workers
     :param copy: True: yield copies; False: yield the ring buffer with a release callable
-    :param drop_last: drop a last, smaller batch
+    :param drop_last: drop a last, smaller batch (its samples only replace skipped files)
     :param shuffle: a new order of the samples every epoch (``set_epoch``): indexable
         sources are permuted as a whole; tar shards are permuted and then go through a
         shuffle buffer of ``shuffle_buffer`` samples (WebDataset's scheme)
