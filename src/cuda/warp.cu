@@ -884,10 +884,13 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
      * pixels (a plane's rows 2 words in 1-2 sectors: 0.497 nearest, 0.554 bilinear) to 33, and
      * its edges cost less per output (CHW at 30 degrees 0.655 -> 0.734). A side's pixels: the
      * samples' span, 2 for its floors and count, the taps beside the cells (nearest 1, bilinear
-     * 2, bicubic 3: stage_box's margins). Into NHWC (cfast) bilinear and bicubic keep 32 x 8:
-     * their lanes store a pixel's bytes C apart (0.333), which weigh more against the tall
-     * tiles' fewer load sectors (rotated 30 degrees 0.571 -> 0.535); nearest stores c fastest */
-    int tall = stage == STAGE_NEAREST_U8 || (!a.cfast && (stage == STAGE_U8 || stage == STAGE_CUBIC_U8));
+     * 2, bicubic 3: stage_box's margins). Into channels-last uint8 of packed pixels the tile
+     * rows store coalesced (stage_rows), so those take them too; into other NHWC (cfast)
+     * outputs bilinear and bicubic keep 32 x 8: their lanes store a pixel's bytes C apart
+     * (0.333), which weigh more against the tall tiles' fewer load sectors (rotated 30 degrees
+     * 0.571 -> 0.535); nearest stores c fastest */
+    const int rows8 = !planar && a.dst_dtype == AUG__CT_UINT8 && a.dc == 1 && a.dx == C; /* stage_rows */
+    int tall = stage == STAGE_NEAREST_U8 || ((!a.cfast || rows8) && (stage == STAGE_U8 || stage == STAGE_CUBIC_U8));
     const double taps = stage == STAGE_NEAREST_U8 ? 3.0 : stage == STAGE_U8 ? 4.0 : 5.0;
     const double budget = stage == STAGE_CUBIC_U8 ? STAGE_CUBIC_BYTES : STAGE_BYTES;
     for (int64_t k = 0; tall && k < p->n; k++) {
