@@ -41,7 +41,9 @@
  * aug__k_warp_persp_nearest_u8_tile
  * and aug__k_warp_persp_cubic_u8_tile (cuda/warp_stage_interp.cuh), stage the
  * same tiles for the nearest and bicubic warps of uint8 sources and run the
- * value path's nearest / cubic on them. */
+ * value path's nearest / cubic on them. Into channels-last uint8 outputs (NHWC)
+ * the staged uint8 kernels but aug__k_warp_persp_u8_tile put a tile's values in
+ * shared memory and store its rows coalesced (warp_stage.cuh, stage_put_rows). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +262,30 @@ template <typename I> AUG_DEV int project(const img_t<I> &im, double X, double Y
     return aug__warp_project(m, X, Y, im.W(), im.H(), im.border(), sx, sy);
 }
 
+/* Output value i's indices in the output's memory order (consecutive threads
+ * write consecutive addresses): x fastest for NCHW, c fastest for NHWC; I
+ * unsigned 32-bit divisions (i < 2^31) or 64-bit ones. */
+template <typename I> struct pos {
+    I n, c, y, x;
+};
+template <typename I, typename U> AUG_DEV pos<I> pos_of(const warp_args &a, U u) {
+    const U C = (U)a.C, Wt = (U)a.Wt, Ht = (U)a.Ht;
+    pos<I> p;
+    if (a.cfast) {
+        const U r = u / C, q = r / Wt, n = q / Ht;
+        p.c = (I)(u - r * C), p.x = (I)(r - q * Wt), p.y = (I)(q - n * Ht), p.n = (I)n;
+    } else {
+        const U r = u / Wt, q = r / Ht, n = q / C;
+        p.x = (I)(u - r * Wt), p.y = (I)(r - q * Ht), p.c = (I)(q - n * C), p.n = (I)n;
+    }
+    return p;
+}
+
+/* The output value's address. */
+template <typename I> AUG_DEV char *out_at(const warp_args &a, const pos<I> &p) {
+    return a.dst + (p.n * (I)a.dn + p.c * (I)a.dc + p.y * (I)a.dy + p.x * (I)a.dx);
+}
+
 /* sample_cubic's tap from global memory: the value at (jy, jx) of the image's dtype as double;
  * project: the perspective kernels' projection of a sample (project). */
 template <typename I> struct tap_global {
@@ -269,6 +295,10 @@ template <typename I> struct tap_global {
     }
     AUG_DEV int project(const img_t<I> &m, double X, double Y, double *sx, double *sy) const {
         return ::project<I>(m, X, Y, sx, sy);
+    }
+    /* cubic's store of value v at p */
+    AUG_DEV void put(const warp_args &a, double v, const pos<I> &p) const {
+        aug__store_f64(v, a.dst_dtype, out_at<I>(a, p));
     }
     enum { LEAN = 0 }; /* cubic's loop as it was */
 };
@@ -359,8 +389,10 @@ template <typename I> AUG_DEV void pix_sample(const warp_args &a, const img_t<I>
 /* Output pixel (n, y, x) of the pixel paths: its s*s samples (sample(sx, sy,
  * s, acc) adds one to every channel's accumulator), each channel stored (as
  * channel im.c + c: a plane of a planar image is channel im.c). */
+AUG_DEV int stage_rows(const warp_args &a); /* cuda/warp_stage.cuh */
 template <typename I, typename F>
-AUG_DEV void pix_pixel(const warp_args &a, const img_t<I> &im, I n, I x, I y, int C, const F &sample) {
+AUG_DEV void pix_pixel(const warp_args &a, const img_t<I> &im, I n, I x, I y, int C, const F &sample,
+                       uint8_t *rows = nullptr, uint32_t tw = 1, uint32_t th = 1) {
     const int s = im.s();
     uint32_t acc[4] = {0, 0, 0, 0};
     for (int j = 0; j < s; j++) {
@@ -375,11 +407,17 @@ AUG_DEV void pix_pixel(const warp_args &a, const img_t<I> &im, I n, I x, I y, in
         }
     }
     char *out = a.dst + (n * (I)a.dn + y * (I)a.dy + x * (I)a.dx);
+    /* the staged kernels' tile rows (tiles of tw x th pixels at multiples of tw, th), formed here
+     * from an opaque flag: not held through the samples (ptxas spilled 40-44 bytes on sm_75) */
+    uint8_t *const so = rows && opaque((uint32_t)stage_rows(a))
+                            ? rows + (((uint32_t)y % th) * tw + (uint32_t)x % tw) * (uint32_t)C
+                            : nullptr;
     AUG_UNROLL
     for (int c = 0; c < 4; c++) {
         if (c >= C) break;
-        AUG_ST((uint8_t *)(out + (im.c + (I)c) * (I)a.dc),
-               s == 1 ? (uint8_t)acc[c] : aug__warp_fixed_mean(acc[c], s));
+        const uint8_t v = s == 1 ? (uint8_t)acc[c] : aug__warp_fixed_mean(acc[c], s);
+        if (so) so[c] = v; /* the staged kernels' tile rows (stage_rows) */
+        else AUG_ST((uint8_t *)(out + (im.c + (I)c) * (I)a.dc), v);
     }
 }
 
@@ -437,7 +475,7 @@ AUG_DEV void nearest(const warp_args &a, const img_t<I> &im, I c, I y, I x, char
     }
     const I jx = inside ? windex<I>((I)aug__warp_nearest_cell(sx), im.W(), im.border()) : -1;
     const I jy = inside ? windex<I>((I)aug__warp_nearest_cell(sy), im.H(), im.border()) : -1;
-    if (jx < 0 || jy < 0) aug__store_f64(ldv(&a.bg[c]), a.dst_dtype, out);
+    if (jx < 0 || jy < 0) copy.background(a, ldv(&a.bg[c]), out);
     else copy(jy, jx, out);
 }
 
@@ -448,6 +486,7 @@ template <typename I> struct copy_global {
     AUG_DEV void operator()(I jy, I jx, char *out) const {
         copy_value(im.base() + (jy * im.sh() + jx * im.sw()), im.dtype(), a.dst_dtype, out);
     }
+    AUG_DEV void background(const warp_args &, double b, char *out) const { aug__store_f64(b, a.dst_dtype, out); }
     AUG_DEV int project(const img_t<I> &m, double X, double Y, double *sx, double *sy) const {
         return ::project<I>(m, X, Y, sx, sy);
     }
@@ -459,22 +498,24 @@ template <typename I> struct copy_global {
  * threads, sm_75 1024):
  *   aug__k_warp_u8              64 64 64 59   4 blocks (50%; the pixel path; before it
  *                                             45 44 45 48, 5 blocks)
- *   aug__k_warp_u8_tile         64 64 64 63   4 blocks (50%; 16 KiB of shared memory
- *                                             a block: not the limit)
- *   aug__k_warp_u8_tall         64 64 64 64   4 blocks (50%; its 32 x 32 tiles)
+ *   aug__k_warp_u8_tile         64 64 64 61   4 blocks (50%; 16 KiB of shared memory
+ *                                             a block, + 1 KiB of NHWC tile rows: not the
+ *                                             limit; 63 on sm_100 before the tile rows)
+ *   aug__k_warp_u8_tall         64 64 64 63   4 blocks (50%; its 32 x 32 tiles, + 4 KiB)
  *   aug__k_warp_persp_u8_tile   64 64 64 58   4 blocks (50%; 16 KiB, a value per thread:
  *                                             a pixel per thread spilled 28-52 bytes)
  *   aug__k_warp_f32_tile        60 58 56 54   4 blocks (50%; 24 KiB a block, 100 of
  *                                             sm_90's 228; sm_75 2 blocks)
  *   aug__k_warp_persp_f32_tile  64 64 64 58   4 blocks (50%; as the two above)
- *   aug__k_warp_nearest_u8_tile 58 56 58 40   4 blocks (50%; warp_stage_interp.cuh)
- *   aug__k_warp_nearest_u8_tall 58 56 58 40   4 blocks (50%; its 32 x 32 tiles)
+ *   aug__k_warp_nearest_u8_tile 64 64 64 48   4 blocks (50%; warp_stage_interp.cuh; 58 56
+ *                                             58 40 before the NHWC tile rows, no spill)
+ *   aug__k_warp_nearest_u8_tall 64 64 64 48   4 blocks (50%; its 32 x 32 tiles)
  *   aug__k_warp_cubic_u8_tile   64 64 64 64   4 blocks (50%; no spill: its lanes on x
  *                                             for NHWC too, its tile found again per value;
  *                                             24 KiB a block, sm_75 2 blocks)
  *   aug__k_warp_cubic_u8_tall   64 64 64 64   4 blocks (50%; its 32 x 32 tiles)
  *   aug__k_warp_persp_nearest_u8_tile
- *                               64 64 64 46   4 blocks (50%; before: aug__k_warp_persp)
+ *                               64 64 64 50   4 blocks (50%; before: aug__k_warp_persp)
  *   aug__k_warp_persp_cubic_u8_tile
  *                               64 64 64 64   4 blocks (50%; no spill: the matrix read in
  *                                             place, Y formed per sample (tap_staged::LEAN);
@@ -504,30 +545,6 @@ template <typename I> struct copy_global {
 #define WARP_NARROW_THREADS 768 /* 65536 / 768: at most 80 registers */
 #define WARP_BOUND(narrow, u8) ((narrow) ? ((u8) ? AUG_BLOCK_THREADS : WARP_NARROW_THREADS) : WARP_THREADS)
 
-/* Output value i's indices in the output's memory order (consecutive threads
- * write consecutive addresses): x fastest for NCHW, c fastest for NHWC; I
- * unsigned 32-bit divisions (i < 2^31) or 64-bit ones. */
-template <typename I> struct pos {
-    I n, c, y, x;
-};
-template <typename I, typename U> AUG_DEV pos<I> pos_of(const warp_args &a, U u) {
-    const U C = (U)a.C, Wt = (U)a.Wt, Ht = (U)a.Ht;
-    pos<I> p;
-    if (a.cfast) {
-        const U r = u / C, q = r / Wt, n = q / Ht;
-        p.c = (I)(u - r * C), p.x = (I)(r - q * Wt), p.y = (I)(q - n * Ht), p.n = (I)n;
-    } else {
-        const U r = u / Wt, q = r / Ht, n = q / C;
-        p.x = (I)(u - r * Wt), p.y = (I)(r - q * Ht), p.c = (I)(q - n * C), p.n = (I)n;
-    }
-    return p;
-}
-
-/* The output value's address. */
-template <typename I> AUG_DEV char *out_at(const warp_args &a, const pos<I> &p) {
-    return a.dst + (p.n * (I)a.dn + p.c * (I)a.dc + p.y * (I)a.dy + p.x * (I)a.dx);
-}
-
 /* Bicubic: output value (n, c, y, x), the mean of its s*s samples (the exact
  * kernel's sum order and store; a sample outside the source plane is the
  * background; tap: sample_cubic's, and its projection). A loop of its own:
@@ -555,7 +572,7 @@ AUG_DEV void cubic(const warp_args &a, const img_t<I> &im, I c, I y, I x, int s,
             acc += sample_cubic<I>(im, sx, sy, &a.bg[c], tap);
         }
     }
-    aug__store_f64(s > 1 ? acc / ((double)s * (double)s) : acc, a.dst_dtype, out_at<I>(a, p));
+    tap.put(a, s > 1 ? acc / ((double)s * (double)s) : acc, p);
 }
 
 /* The body of both kernels: PROJ maps each sample with the homography. */
@@ -867,10 +884,13 @@ static aug_status warp_run(const aug__warp_plan *p, int proj) {
      * pixels (a plane's rows 2 words in 1-2 sectors: 0.497 nearest, 0.554 bilinear) to 33, and
      * its edges cost less per output (CHW at 30 degrees 0.655 -> 0.734). A side's pixels: the
      * samples' span, 2 for its floors and count, the taps beside the cells (nearest 1, bilinear
-     * 2, bicubic 3: stage_box's margins). Into NHWC (cfast) bilinear and bicubic keep 32 x 8:
-     * their lanes store a pixel's bytes C apart (0.333), which weigh more against the tall
-     * tiles' fewer load sectors (rotated 30 degrees 0.571 -> 0.535); nearest stores c fastest */
-    int tall = stage == STAGE_NEAREST_U8 || (!a.cfast && (stage == STAGE_U8 || stage == STAGE_CUBIC_U8));
+     * 2, bicubic 3: stage_box's margins). Into channels-last uint8 of packed pixels the tile
+     * rows store coalesced (stage_rows), so those take them too; into other NHWC (cfast)
+     * outputs bilinear and bicubic keep 32 x 8: their lanes store a pixel's bytes C apart
+     * (0.333), which weigh more against the tall tiles' fewer load sectors (rotated 30 degrees
+     * 0.571 -> 0.535); nearest stores c fastest */
+    const int rows8 = !planar && a.dst_dtype == AUG__CT_UINT8 && a.dc == 1 && a.dx == C; /* stage_rows */
+    int tall = stage == STAGE_NEAREST_U8 || ((!a.cfast || rows8) && (stage == STAGE_U8 || stage == STAGE_CUBIC_U8));
     const double taps = stage == STAGE_NEAREST_U8 ? 3.0 : stage == STAGE_U8 ? 4.0 : 5.0;
     const double budget = stage == STAGE_CUBIC_U8 ? STAGE_CUBIC_BYTES : STAGE_BYTES;
     for (int64_t k = 0; tall && k < p->n; k++) {

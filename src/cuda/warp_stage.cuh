@@ -25,7 +25,9 @@
  * memory, so its bounds decide what a tile costs, never what it computes. The
  * tile loop, box and load (stage_tiles, stage_box with the taps' margins,
  * stage_load) also serve the nearest and bicubic staged kernels
- * (cuda/warp_stage_interp.cuh). */
+ * (cuda/warp_stage_interp.cuh). Into channels-last uint8 outputs the tile's
+ * values go to shared memory first and the block stores its rows
+ * (stage_put_rows). */
 
 #define STAGE_TX 32
 #define STAGE_TY 8
@@ -226,6 +228,40 @@ AUG_DEV stage_tile stage_tile_of(const warp_args &a, uint32_t t, uint32_t ty = S
     return {n, q - n * planes, (t - r * tw) * STAGE_TX, (r - q * th) * ty};
 }
 
+/* ---- Channels-last uint8 outputs ---------------------------------------------
+ * Into an NHWC uint8 output (a pixel's C > 1 bytes adjacent: channel stride 1,
+ * column stride C) a value per thread stores bytes C apart across a warp, or a
+ * pixel per thread C-byte pixels C bytes apart: a third of each sector used at
+ * C = 3. There the staged uint8 kernels put a tile's values into shared memory
+ * (outs: the tile's rows of STAGE_TX * C bytes, pixel p's channel c at p * C + c)
+ * and the block then stores each row's bytes (stage_put_rows), a warp's 32
+ * threads on one aligned 32-byte sector of a row. The values are the same, only
+ * where they are written first differs. */
+#define STAGE_OUT_BYTES (STAGE_TX * STAGE_TY * 4)
+#define STAGE_OUT_BYTES_TALL (STAGE_TX * STAGE_TY_TALL * 4)
+
+/* Whether the launch's outputs take the tile rows: packed pixels into channels-last uint8. */
+AUG_DEV int stage_rows(const warp_args &a) {
+    return a.cfast && a.pix != STAGE_PLANAR && a.dst_dtype == AUG__CT_UINT8 && a.dc == 1 && a.dx == a.C;
+}
+
+/* The block stores the tile rows outs of image n's tile at (tx0, ty0) (ty rows): row r's
+ * w * C bytes from the span of aligned 32-byte sectors holding them, sp bytes a row (all
+ * threads; a thread's byte outside its row's bytes stores nothing). */
+AUG_DEV void stage_put_rows(const warp_args &a, const uint8_t *outs, uint32_t n, uint32_t tx0, uint32_t ty0,
+                            uint32_t ty, int C) {
+    const uint32_t rb = STAGE_TX * (uint32_t)C, Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht;
+    const uint32_t w = (Wt - tx0 < STAGE_TX ? Wt - tx0 : STAGE_TX) * (uint32_t)C, h = Ht - ty0 < ty ? Ht - ty0 : ty;
+    const uint32_t sp = (w + 31 + 31) / 32 * 32; /* the sectors of a row of w bytes at any offset */
+    for (uint32_t i = threadIdx.x; i < h * sp; i += blockDim.x) {
+        const uint32_t r = i / sp, j = i - r * sp;
+        char *row = a.dst + ((int32_t)n * (int32_t)a.dn + (int32_t)(ty0 + r) * (int32_t)a.dy +
+                             (int32_t)tx0 * (int32_t)a.dx);
+        const uint32_t b = j - (uint32_t)((uintptr_t)row & 31); /* wraps below the row's first byte */
+        if (b < w) AUG_ST((uint8_t *)(row + b), outs[r * rb + b]);
+    }
+}
+
 /* The staged kernels' loop: tile t of a.slots (the tiles of a plane row-major,
  * an image's planes one after another: one plane of C channels for packed
  * pixels, C planes of 1 for a planar image (a.pix == STAGE_PLANAR), then the
@@ -234,10 +270,11 @@ AUG_DEV stage_tile stage_tile_of(const warp_args &a, uint32_t t, uint32_t ty = S
  * per side when ss, else 1; margins ml, mh), the block loads it into words,
  * and tile(t, im, n, tx0, ty0, C) computes the tile's outputs from it (box and
  * words block-shared; t: stage_tile_of gives the rest). Tiles of STAGE_TX x ty
- * outputs. */
+ * outputs. outs: the tile rows of channels-last uint8 outputs (stage_rows: tile
+ * puts its values there, and the block stores them, stage_put_rows). */
 template <bool PROJ = false, typename F>
 AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool ss, int ml, int mh, const F &tile,
-                         uint32_t ty = STAGE_TY, int bytes = STAGE_BYTES) {
+                         uint32_t ty = STAGE_TY, int bytes = STAGE_BYTES, const uint8_t *outs = nullptr) {
     const int C = a.pix == STAGE_PLANAR ? 1 : (int)a.C;
     for (uint32_t t = blockIdx.x; t < (uint32_t)a.slots; t += gridDim.x) {
         const stage_tile k = stage_tile_of(a, t, ty);
@@ -253,6 +290,11 @@ AUG_DEV void stage_tiles(const warp_args &a, uint64_t *words, int32_t *box, bool
         stage_load(im, box, C, words);
         __syncthreads();
         tile(t, im, k.n, k.tx0, k.ty0, C);
+        if (outs && stage_rows(a)) { /* the tile's values put in outs: its rows stored */
+            __syncthreads();
+            const stage_tile q = stage_tile_of(a, opaque(t), ty);
+            stage_put_rows(a, outs, q.n, q.tx0, q.ty0, ty, C);
+        }
         __syncthreads(); /* the next tile overwrites the box */
     }
 }
@@ -263,12 +305,14 @@ template <uint32_t TY = STAGE_TY> struct tile_bilinear {
     const warp_args &a;
     const int32_t *box;
     const uint64_t *words;
+    uint8_t *outs; /* the tile rows (stage_rows) */
     AUG_DEV void operator()(uint32_t, const img_t<int32_t> &im, uint32_t n, uint32_t tx0, uint32_t ty0, int C) const {
         const uint32_t Wt = (uint32_t)a.Wt, Ht = (uint32_t)a.Ht;
         const pix_staged g = {a, im, box, (const uint8_t *)words, C};
         for (uint32_t p = threadIdx.x; p < STAGE_TX * TY; p += blockDim.x) {
             const uint32_t x = tx0 + p % STAGE_TX, y = ty0 + p / STAGE_TX;
-            if (x < Wt && y < Ht) pix_pixel<int32_t>(a, im, (int32_t)n, (int32_t)x, (int32_t)y, C, g);
+            if (x < Wt && y < Ht)
+                pix_pixel<int32_t>(a, im, (int32_t)n, (int32_t)x, (int32_t)y, C, g, outs, STAGE_TX, TY);
         }
     }
 };
@@ -280,14 +324,16 @@ template <uint32_t TY = STAGE_TY> struct tile_bilinear {
 AUG_GLOBAL void aug__k_warp_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_bilinear<> f = {a, box, words};
-    stage_tiles(a, words, box, true, 0, 2, f);
+    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
+    const tile_bilinear<> f = {a, box, words, outs};
+    stage_tiles(a, words, box, true, 0, 2, f, STAGE_TY, STAGE_BYTES, outs);
 }
 AUG_GLOBAL void aug__k_warp_u8_tall(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_bilinear<STAGE_TY_TALL> f = {a, box, words};
-    stage_tiles(a, words, box, true, 0, 2, f, STAGE_TY_TALL);
+    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES_TALL);
+    const tile_bilinear<STAGE_TY_TALL> f = {a, box, words, outs};
+    stage_tiles(a, words, box, true, 0, 2, f, STAGE_TY_TALL, STAGE_BYTES, outs);
 }
 
 /* ---- The per-value staged path ----------------------------------------------

@@ -10,7 +10,9 @@
  * floor(c + 0.5), one after the floors; bicubic: one before and two after) and,
  * for nearest, one sample per pixel whatever s. Each thread then computes one
  * output value (channel, pixel) at a time, consecutive threads on consecutive
- * output values (x fastest for NCHW; for NHWC c fastest, nearest only), by the
+ * output values (x fastest for NCHW; for NHWC c fastest, nearest only; into
+ * channels-last uint8 the values go to the tile rows, warp_stage.cuh's
+ * stage_put_rows, whose rows the block stores), by the
  * value path's own nearest / cubic (the same coordinates, cells, border indices, Keys
  * weights and sum order, the same stores), a tap read from shared memory where
  * it lies in the box and from global memory otherwise (stage_byte: a
@@ -51,8 +53,15 @@ struct copy_staged {
     const int32_t *box;
     const uint8_t *sm;
     int c, C;
+    int rows; /* out in the tile rows (stage_rows): the byte put there */
     AUG_DEV void operator()(int32_t jy, int32_t jx, char *out) const {
-        aug__store_i128((aug__i128)stage_byte(im, box, sm, jy, jx, c, C), a.dst_dtype, out);
+        const uint32_t v = stage_byte(im, box, sm, jy, jx, c, C);
+        if (rows) *(uint8_t *)out = (uint8_t)v;
+        else aug__store_i128((aug__i128)v, a.dst_dtype, out);
+    }
+    AUG_DEV void background(const warp_args &, double b, char *out) const {
+        if (rows) *(uint8_t *)out = AUG__CV(FLOAT64, UINT8, b);
+        else aug__store_f64(b, a.dst_dtype, out);
     }
     AUG_DEV int project(const img_t<int32_t> &m, double X, double Y, double *sx, double *sy) const {
         return project_staged(m, X, Y, sx, sy);
@@ -66,6 +75,12 @@ struct tap_staged {
     const int32_t *box;
     const uint8_t *sm;
     int c;
+    uint8_t *so; /* the value's place in the tile rows (stage_rows), else null */
+    /* cubic's store: into the tile rows, or the output */
+    AUG_DEV void put(const warp_args &, double v, const pos<int32_t> &p) const {
+        if (so) *so = AUG__CV(FLOAT64, UINT8, v);
+        else aug__store_f64(v, a.dst_dtype, out_at<int32_t>(a, p));
+    }
     AUG_DEV double operator()(int32_t jy, int32_t jx) const {
         return (double)stage_byte(im, box, sm, jy, jx, c, a.pix == STAGE_PLANAR ? 1 : (int)a.C);
     }
@@ -82,6 +97,7 @@ template <bool PROJ, bool CUBIC, uint32_t TY = STAGE_TY> struct tile_values {
     const warp_args &a;
     const int32_t *box;
     const uint64_t *words;
+    uint8_t *outs; /* the tile rows (stage_rows) */
     AUG_DEV void operator()(uint32_t t, const img_t<int32_t> &, uint32_t, uint32_t, uint32_t, int C) const {
         /* bicubic's lanes on x always (with NHWC's c fastest too, sm_100 spilled 16 bytes at 64 registers) */
         const uint32_t cfast = CUBIC ? 0 : (uint32_t)a.cfast;
@@ -97,12 +113,14 @@ template <bool PROJ, bool CUBIC, uint32_t TY = STAGE_TY> struct tile_values {
             const img_t<int32_t> im = {&a.img[k.n], (int32_t)k.plane};
             const int32_t oc = im.c + (int32_t)c; /* the output channel: a planar image's plane is one */
             const pos<int32_t> o = {(int32_t)k.n, oc, (int32_t)y, (int32_t)x};
+            const int rows = stage_rows(a);
+            uint8_t *so = outs + (p * (uint32_t)C + c); /* the tile rows' place of the value */
             if (CUBIC) {
-                const tap_staged g = {a, im, box, sm, (int)c};
+                const tap_staged g = {a, im, box, sm, (int)c, rows ? so : nullptr};
                 cubic<PROJ, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, im.s(), o, g);
             } else {
-                const copy_staged g = {a, im, box, sm, (int)c, C};
-                nearest<PROJ, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, out_at<int32_t>(a, o), g);
+                const copy_staged g = {a, im, box, sm, (int)c, C, rows};
+                nearest<PROJ, int32_t>(a, im, oc, (int32_t)y, (int32_t)x, rows ? (char *)so : out_at<int32_t>(a, o), g);
             }
         }
     }
@@ -119,36 +137,42 @@ template <bool PROJ, bool CUBIC, uint32_t TY = STAGE_TY> struct tile_values {
 AUG_GLOBAL void aug__k_warp_nearest_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_values<false, false> f = {a, box, words};
-    stage_tiles<false>(a, words, box, false, 0, 1, f);
+    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
+    const tile_values<false, false> f = {a, box, words, outs};
+    stage_tiles<false>(a, words, box, false, 0, 1, f, STAGE_TY, STAGE_BYTES, outs);
 }
 AUG_GLOBAL void aug__k_warp_nearest_u8_tall(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_values<false, false, STAGE_TY_TALL> f = {a, box, words};
-    stage_tiles<false>(a, words, box, false, 0, 1, f, STAGE_TY_TALL);
+    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES_TALL);
+    const tile_values<false, false, STAGE_TY_TALL> f = {a, box, words, outs};
+    stage_tiles<false>(a, words, box, false, 0, 1, f, STAGE_TY_TALL, STAGE_BYTES, outs);
 }
 AUG_GLOBAL void aug__k_warp_cubic_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_values<false, true> f = {a, box, words};
-    stage_tiles<false>(a, words, box, true, 1, 2, f, STAGE_TY, STAGE_CUBIC_BYTES);
+    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
+    const tile_values<false, true> f = {a, box, words, outs};
+    stage_tiles<false>(a, words, box, true, 1, 2, f, STAGE_TY, STAGE_CUBIC_BYTES, outs);
 }
 AUG_GLOBAL void aug__k_warp_cubic_u8_tall(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_values<false, true, STAGE_TY_TALL> f = {a, box, words};
-    stage_tiles<false>(a, words, box, true, 1, 2, f, STAGE_TY_TALL, STAGE_CUBIC_BYTES);
+    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES_TALL);
+    const tile_values<false, true, STAGE_TY_TALL> f = {a, box, words, outs};
+    stage_tiles<false>(a, words, box, true, 1, 2, f, STAGE_TY_TALL, STAGE_CUBIC_BYTES, outs);
 }
 AUG_GLOBAL void aug__k_warp_persp_nearest_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_values<true, false> f = {a, box, words};
-    stage_tiles<true>(a, words, box, false, 0, 1, f);
+    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
+    const tile_values<true, false> f = {a, box, words, outs};
+    stage_tiles<true>(a, words, box, false, 0, 1, f, STAGE_TY, STAGE_BYTES, outs);
 }
 AUG_GLOBAL void aug__k_warp_persp_cubic_u8_tile(warp_args a) {
     AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
     AUG_SHARED(int32_t, box, SB_N);
-    const tile_values<true, true> f = {a, box, words};
-    stage_tiles<true>(a, words, box, true, 1, 2, f, STAGE_TY, STAGE_CUBIC_BYTES);
+    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
+    const tile_values<true, true> f = {a, box, words, outs};
+    stage_tiles<true>(a, words, box, true, 1, 2, f, STAGE_TY, STAGE_CUBIC_BYTES, outs);
 }

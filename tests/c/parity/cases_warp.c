@@ -161,6 +161,13 @@ static void staged_sweep(ph_run *r, aug_dtype dt, aug_interp interp, const doubl
     for (int border = 0; border < 4; border++)
         check_staged_all(r, dt, dt, interp, 21, 26, 3, 40, 70, 30.0, 1.0, 0.0, 0.0, 0, border, 1, 0, border % 3,
                          seed + 40 + (uint64_t)border, pw ? pw[border] : NULL);
+    /* NHWC outputs of 2 and 3 channels (the sweep's NHWC cases have 4): the staged uint8 kernels'
+     * tile rows (stage_put_rows), partial tiles, rows of 2-3 x Wt bytes at any offset */
+    for (int64_t C = 2; C <= 3; C++)
+        for (int a = 1; a < 3 && a < n; a++)
+            check_staged_all(r, dt, dt, interp, 45, 77, C, C == 2 ? 29 : 13, C == 2 ? 70 : 37, angles[a],
+                             a == 1 ? 1.0 : 0.6, 2.5, -1.0, 0, (int)(C + a) % 4, a, 1, a - 1,
+                             seed + 50 + (uint64_t)(2 * C + a), pw ? pw[a] : NULL);
 }
 
 static const double ANGLES[5] = {0.0, 30.0, 45.0, 90.0, 180.0};
