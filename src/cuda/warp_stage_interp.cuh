@@ -134,45 +134,18 @@ template <bool PROJ, bool CUBIC, uint32_t TY = STAGE_TY> struct tile_values {
  * fit the budget: wider box rows, e.g. 33 pixels instead of 8-9 at 90 degrees,
  * and fewer taps loaded twice by neighbouring tiles; a compile-time height, as
  * a runtime one made the bicubic kernel spill at 64 registers). */
-AUG_GLOBAL void aug__k_warp_nearest_u8_tile(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
-    AUG_SHARED(int32_t, box, SB_N);
-    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
-    const tile_values<false, false> f = {a, box, words, outs};
-    stage_tiles<false>(a, words, box, false, 0, 1, f, STAGE_TY, STAGE_BYTES, outs);
-}
-AUG_GLOBAL void aug__k_warp_nearest_u8_tall(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
-    AUG_SHARED(int32_t, box, SB_N);
-    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES_TALL);
-    const tile_values<false, false, STAGE_TY_TALL> f = {a, box, words, outs};
-    stage_tiles<false>(a, words, box, false, 0, 1, f, STAGE_TY_TALL, STAGE_BYTES, outs);
-}
-AUG_GLOBAL void aug__k_warp_cubic_u8_tile(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
-    AUG_SHARED(int32_t, box, SB_N);
-    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
-    const tile_values<false, true> f = {a, box, words, outs};
-    stage_tiles<false>(a, words, box, true, 1, 2, f, STAGE_TY, STAGE_CUBIC_BYTES, outs);
-}
-AUG_GLOBAL void aug__k_warp_cubic_u8_tall(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
-    AUG_SHARED(int32_t, box, SB_N);
-    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES_TALL);
-    const tile_values<false, true, STAGE_TY_TALL> f = {a, box, words, outs};
-    stage_tiles<false>(a, words, box, true, 1, 2, f, STAGE_TY_TALL, STAGE_CUBIC_BYTES, outs);
-}
-AUG_GLOBAL void aug__k_warp_persp_nearest_u8_tile(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_BYTES / 8);
-    AUG_SHARED(int32_t, box, SB_N);
-    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
-    const tile_values<true, false> f = {a, box, words, outs};
-    stage_tiles<true>(a, words, box, false, 0, 1, f, STAGE_TY, STAGE_BYTES, outs);
-}
-AUG_GLOBAL void aug__k_warp_persp_cubic_u8_tile(warp_args a) {
-    AUG_SHARED(uint64_t, words, STAGE_CUBIC_BYTES / 8);
-    AUG_SHARED(int32_t, box, SB_N);
-    AUG_SHARED(uint8_t, outs, STAGE_OUT_BYTES);
-    const tile_values<true, true> f = {a, box, words, outs};
-    stage_tiles<true>(a, words, box, true, 1, 2, f, STAGE_TY, STAGE_CUBIC_BYTES, outs);
-}
+#define INTERP_KERNEL(NAME, PROJ, CUBIC, TY, BYTES, OUT_BYTES)                                             \
+    AUG_GLOBAL void NAME(warp_args a) {                                                                      \
+        AUG_SHARED(uint64_t, words, (BYTES) / 8);                                                            \
+        AUG_SHARED(int32_t, box, SB_N);                                                                      \
+        AUG_SHARED(uint8_t, outs, OUT_BYTES);                                                                \
+        const tile_values<PROJ, CUBIC, TY> f = {a, box, words, outs};                                        \
+        stage_tiles<PROJ>(a, words, box, CUBIC, (CUBIC) ? 1 : 0, (CUBIC) ? 2 : 1, f, TY, BYTES, outs);       \
+    }
+INTERP_KERNEL(aug__k_warp_nearest_u8_tile, false, false, STAGE_TY, STAGE_BYTES, STAGE_OUT_BYTES)
+INTERP_KERNEL(aug__k_warp_nearest_u8_tall, false, false, STAGE_TY_TALL, STAGE_BYTES, STAGE_OUT_BYTES_TALL)
+INTERP_KERNEL(aug__k_warp_cubic_u8_tile, false, true, STAGE_TY, STAGE_CUBIC_BYTES, STAGE_OUT_BYTES)
+INTERP_KERNEL(aug__k_warp_cubic_u8_tall, false, true, STAGE_TY_TALL, STAGE_CUBIC_BYTES, STAGE_OUT_BYTES_TALL)
+INTERP_KERNEL(aug__k_warp_persp_nearest_u8_tile, true, false, STAGE_TY, STAGE_BYTES, STAGE_OUT_BYTES)
+INTERP_KERNEL(aug__k_warp_persp_cubic_u8_tile, true, true, STAGE_TY, STAGE_CUBIC_BYTES, STAGE_OUT_BYTES)
+#undef INTERP_KERNEL
