@@ -61,9 +61,13 @@ static inline __m128i ld_pair(const uint8_t *p, int32_t a, int32_t b) {
     return _mm_set_epi64x(v, u);
 }
 
-/* Group g (entries 8g .. 8g + 7) may be formed from source row r and the next. */
-static int group_loads(const axis_ctx *ax, const axis_block *bk, int g, int64_t r) {
-    return bk->ok[g] && r * ax->im->sh + bk->top[g] <= ax->last - 7;
+/* Room for the 8-byte loads from source row r on: a group whose top <= room may load there. */
+static inline int64_t load_room(const axis_ctx *ax, int64_t r) { return ax->last - 7 - r * ax->im->sh; }
+
+/* Group g (entries 8g .. 8g + 7) may be formed from the row of `room` (load_room) and the
+ * one above (the tables read into locals by the callers: vector stores may alias them). */
+static inline int group_loads(const uint8_t *ok, const int32_t *top, int g, int64_t room) {
+    return ok[g] && top[g] <= room;
 }
 
 /* The horizontal pass over source row r into h (the groups group_loads allows). The
@@ -72,14 +76,14 @@ static int group_loads(const axis_ctx *ax, const axis_block *bk, int g, int64_t 
 __attribute__((target("avx2"))) static void h_row(const axis_ctx *ax, const axis_block *bk, int64_t r, int32_t *h) {
     const uint8_t *p = (const uint8_t *)ax->im->base + r * ax->im->sh;
     const int cn = ax->cn, s = ax->s, stride = bk->stride, bw = bk->bw;
-    const int64_t room = ax->last - 7 - r * ax->im->sh; /* a group may load when its top <= room */
+    const int64_t room = load_room(ax, r);
     const uint8_t *ok = bk->ok;
     const int32_t *top = bk->top, *ofs = bk->ofs, *wt = bk->w;
     __m256i lo[4], hi[4];
     for (int c = 0; c < cn; c++) lo[c] = ax->lo[c], hi[c] = ax->hi[c];
     for (int i = 0; i < s; i++)
         for (int g = i * stride / 8, ge = (i * stride + bw) / 8; g < ge; g++) {
-            if (!ok[g] || top[g] > room) continue;
+            if (!group_loads(ok, top, g, room)) continue;
             const int32_t *o = ofs + 8 * g;
             __m256i A = _mm256_setr_m128i(ld_pair(p, o[0], o[1]), ld_pair(p, o[4], o[5]));
             __m256i B = _mm256_setr_m128i(ld_pair(p, o[2], o[3]), ld_pair(p, o[6], o[7]));
@@ -141,13 +145,13 @@ __attribute__((target("avx2"))) static void v_row(const axis_ctx *ax, axis_block
     const int32_t *t = hs[0], *b = hs[1];
     const __m256i fy = _mm256_set1_epi32((int32_t)aug__warp_fixed_frac(qy)), rnd = _mm256_set1_epi32(1 << 21);
     const int G = bk->bw / 8;
-    const int64_t room = ax->last - 7 - (iy + 1) * im->sh; /* group_loads for row iy + 1, with locals */
+    const int64_t room = load_room(ax, iy + 1);
     const uint8_t *ok = bk->ok;
     const int32_t *top = bk->top;
     int g = 0;
     for (; g < G; g++) {
         int k = 8 * g;
-        if (!ok[g] || top[g] > room) {
+        if (!group_loads(ok, top, g, room)) {
             aug__warp_row_avx2(im, bg, y, 0, bk->x0 + k, 0, 8, cn, out + k, plane, NULL);
             continue;
         }
@@ -200,10 +204,11 @@ __attribute__((target("avx2"))) static void v_row_ss(const axis_ctx *ax, axis_bl
         const int32_t *t = hs[q], *b = hs[q + 1];
         q += 2;
         const __m256i vfy = _mm256_set1_epi32((int32_t)fy[j]);
+        const int64_t room = load_room(ax, iy[j] + 1);
         for (int i = 0; i < s; i++) {
             for (int g = 0; g < G; g++) {
                 int k = 8 * g, e = i * bk->stride + k;
-                if (!group_loads(ax, bk, e / 8, iy[j] + 1)) {
+                if (!group_loads(bk->ok, bk->top, e / 8, room)) {
                     aug__warp_row_avx2(im, bg, y, j, bk->x0 + k, i, 8, cn, NULL, 0, acc + k);
                     continue;
                 }
